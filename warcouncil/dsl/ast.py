@@ -1,0 +1,368 @@
+"""The rule language's abstract syntax: small immutable dataclasses.
+
+Every node carries ``loc`` (file, line, column) for diagnostics; ``loc`` is
+left out of equality so that two texts that mean the same compare equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import Location
+
+_NOLOC = Location()
+
+
+def _loc() -> Location:
+    return field(default=_NOLOC, compare=False, repr=False)
+
+
+# ---------------------------------------------------------------- expressions
+
+
+class Expr:
+    """Base class of expression nodes."""
+
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Num(Expr):
+    value: int | float
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Str(Expr):
+    value: str
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Const(Expr):
+    """``true``, ``false`` or ``none``."""
+
+    value: bool | None
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    """A bare name: a bound variable, a builtin, a definition or a symbol."""
+
+    id: str
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Attr(Expr):
+    obj: Expr
+    name: str
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    func: str
+    args: tuple[Expr, ...]
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class BinOp(Expr):
+    op: str  # + - * /
+    left: Expr
+    right: Expr
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Neg(Expr):
+    operand: Expr
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Compare(Expr):
+    op: str  # == != < <= > >= in notin
+    left: Expr
+    right: Expr
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Not(Expr):
+    operand: Expr
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class And(Expr):
+    items: tuple[Expr, ...]
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Or(Expr):
+    items: tuple[Expr, ...]
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Implies(Expr):
+    left: Expr
+    right: Expr
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class IfElse(Expr):
+    cond: Expr
+    then: Expr
+    other: Expr
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Quant(Expr):
+    kind: str  # forall | exists
+    var: str
+    domain: Expr
+    body: Expr
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class SetComp(Expr):
+    var: str
+    domain: Expr
+    cond: Expr | None
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class The(Expr):
+    """``the x in S where cond``: the first such element, or none."""
+
+    var: str
+    domain: Expr
+    cond: Expr
+    loc: Location = _loc()
+
+
+# ----------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Citation:
+    document: str  # alias declared with `document`
+    quote: str
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class PackDecl:
+    name: str
+    title: str
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Extends:
+    pack: str
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class DocumentDecl:
+    alias: str
+    path: str
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class SectionsDecl:
+    names: tuple[str, ...]
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class DiceDecl:
+    faces: tuple[str, ...]
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class ValuesDecl:
+    attribute: str
+    members: tuple[str, ...]
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class UnitDecl:
+    name: str
+    attrs: tuple[tuple[str, object], ...]
+    citations: tuple[Citation, ...]
+    loc: Location = _loc()
+
+    def attr(self, key: str, default=None):
+        for k, v in self.attrs:
+            if k == key:
+                return v
+        return default
+
+
+@dataclass(frozen=True)
+class Quota:
+    amount: Expr | str  # an expression (``up to N``), "all" or "any"
+    what: str  # units | leaders | pieces
+    where: Expr | None
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Group:
+    kind: str  # linked | led
+    anchor: Expr | None = None  # for `led by leader where ...`
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One way of using a card: a list of quotas, maybe one linked group.
+
+    ``kind`` is ``orders`` (the card's main text), ``instead`` (an
+    unconditional alternative, e.g. "or one unit of your choice") or
+    ``otherwise`` (allowed only ``when`` its condition holds).
+    """
+
+    kind: str
+    when: Expr | None
+    quotas: tuple[Quota, ...]
+    group: Group | None
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class Copy:
+    mirrored: bool
+    excluded: tuple[str, ...]
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class CardDecl:
+    name: str
+    copies: int
+    category: str | None
+    helmet: bool
+    roll: Expr | None
+    copy: Copy | None
+    alternatives: tuple[Alternative, ...]
+    citations: tuple[Citation, ...]
+    replace: bool = False
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class RuleDecl:
+    id: str
+    citations: tuple[Citation, ...]
+    body: Expr
+    message: str | None
+    replace: bool = False
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class DefineDecl:
+    id: str
+    citations: tuple[Citation, ...]
+    name: str
+    params: tuple[str, ...]
+    body: Expr
+    replace: bool = False
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class RemoveDecl:
+    kind: str  # rule | define | card
+    target: str
+    loc: Location = _loc()
+
+
+Statement = (
+    PackDecl
+    | Extends
+    | DocumentDecl
+    | SectionsDecl
+    | DiceDecl
+    | ValuesDecl
+    | UnitDecl
+    | CardDecl
+    | RuleDecl
+    | DefineDecl
+    | RemoveDecl
+)
+
+
+@dataclass(frozen=True)
+class RuleFile:
+    path: str
+    statements: tuple[Statement, ...]
+
+
+# ------------------------------------------------------------------ utilities
+
+
+def walk(node):
+    """Yield ``node`` and every expression node below it (pre-order)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        yield n
+        if isinstance(n, (Attr,)):
+            stack.append(n.obj)
+        elif isinstance(n, Call):
+            stack.extend(n.args)
+        elif isinstance(n, (BinOp, Compare, Implies)):
+            stack.extend((n.left, n.right))
+        elif isinstance(n, (Neg, Not)):
+            stack.append(n.operand)
+        elif isinstance(n, (And, Or)):
+            stack.extend(n.items)
+        elif isinstance(n, IfElse):
+            stack.extend((n.cond, n.then, n.other))
+        elif isinstance(n, Quant):
+            stack.extend((n.domain, n.body))
+        elif isinstance(n, (SetComp, The)):
+            stack.extend((n.domain, n.cond))
+
+
+def transform(node, fn):
+    """Rebuild an expression bottom-up, replacing each node by ``fn(node)``.
+
+    ``fn`` returns a replacement node or the node itself (sqlglot-style).
+    """
+    import dataclasses
+
+    if node is None or not isinstance(node, Expr):
+        return node
+    changes = {}
+    for f in dataclasses.fields(node):
+        v = getattr(node, f.name)
+        if isinstance(v, Expr):
+            nv = transform(v, fn)
+            if nv is not v:
+                changes[f.name] = nv
+        elif isinstance(v, tuple) and v and isinstance(v[0], Expr):
+            nv = tuple(transform(x, fn) for x in v)
+            if any(a is not b for a, b in zip(nv, v)):
+                changes[f.name] = nv
+    if changes:
+        node = dataclasses.replace(node, **changes)
+    return fn(node)

@@ -1,0 +1,427 @@
+"""Parse rule text into the AST (Lark LALR + a Transformer)."""
+
+from __future__ import annotations
+
+import ast as _pyast
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+
+from ..errors import Location, WarcouncilError
+from . import ast as A
+
+# Human names for the grammar's terminals, for "expected ..." hints.
+_TERMINAL_NAMES = {
+    "NAME": "a name",
+    "RULE_ID": "a rule id like cca.some-rule",
+    "STRING": "a quoted string",
+    "NUMBER": "a number",
+    "SIGNED_NUMBER": "a number",
+    "INT": "a whole number",
+    "COLON": "':'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "COMMA": "','",
+    "SEMICOLON": "';'",
+    "EQUAL": "'='",
+    "DOT": "'.'",
+    "COMP_OP": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*' or '/'",
+    "QUANT": "forall/exists",
+    "WHAT": "units, leaders or pieces",
+    "KIND": "rule, define or card",
+    "$END": "end of file",
+}
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = resources.files("warcouncil.dsl").joinpath("warcouncil.lark").read_text("utf-8")
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+
+
+def _unquote(tok: Token | str) -> str:
+    # ESCAPED_STRING is a JSON/Python-compatible literal; literal_eval never runs code.
+    return _pyast.literal_eval(str(tok))
+
+
+class _ToAst(Transformer):
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    def _loc(self, meta) -> Location:
+        if getattr(meta, "empty", True):
+            return Location(self.path)
+        return Location(self.path, meta.line, meta.column)
+
+    def _tloc(self, tok: Token) -> Location:
+        return Location(self.path, tok.line, tok.column)
+
+    # -- file
+    def start(self, items):
+        return tuple(items)
+
+    @v_args(meta=True)
+    def pack_decl(self, meta, items):
+        return A.PackDecl(str(items[0]), _unquote(items[1]), self._loc(meta))
+
+    @v_args(meta=True)
+    def extends_decl(self, meta, items):
+        return A.Extends(str(items[0]), self._loc(meta))
+
+    @v_args(meta=True)
+    def document_decl(self, meta, items):
+        return A.DocumentDecl(str(items[0]), _unquote(items[1]), self._loc(meta))
+
+    @v_args(meta=True)
+    def sections_decl(self, meta, items):
+        return A.SectionsDecl(items[0], self._loc(meta))
+
+    @v_args(meta=True)
+    def dice_decl(self, meta, items):
+        return A.DiceDecl(items[0], self._loc(meta))
+
+    @v_args(meta=True)
+    def values_decl(self, meta, items):
+        return A.ValuesDecl(str(items[0]), items[1], self._loc(meta))
+
+    def name_list(self, items):
+        return tuple(str(t) for t in items)
+
+    # -- unit types
+    @v_args(meta=True)
+    def unit_decl(self, meta, items):
+        name = str(items[0])
+        attrs = tuple(i for i in items[1:] if isinstance(i, tuple))
+        cites = tuple(i for i in items[1:] if isinstance(i, A.Citation))
+        return A.UnitDecl(name, attrs, cites, self._loc(meta))
+
+    def unit_attr(self, items):
+        value = items[1]
+        if isinstance(value, A.Num):
+            value = value.value
+        elif isinstance(value, A.Const):
+            value = value.value
+        elif isinstance(value, A.Name):
+            value = value.id
+        elif isinstance(value, A.Str):
+            value = value.value
+        return (str(items[0]), value)
+
+    @v_args(meta=True)
+    def symbol(self, meta, items):
+        return A.Name(str(items[0]), self._loc(meta))
+
+    # -- citations
+    @v_args(meta=True)
+    def citation(self, meta, items):
+        return A.Citation(str(items[0]), items[1].value, self._loc(meta))
+
+    @v_args(meta=True)
+    def string(self, meta, items):
+        return A.Str("".join(_unquote(t) for t in items), self._loc(meta))
+
+    # -- cards
+    @v_args(meta=True)
+    def card_decl(self, meta, items):
+        replace = False
+        if isinstance(items[0], Token) and items[0].type == "REPLACE":
+            replace = True
+            items = items[1:]
+        name = _unquote(items[0])
+        fields = {"copies": 1, "category": None, "helmet": False, "roll": None, "copy": None}
+        alts, cites = [], []
+        for it in items[1:]:
+            if isinstance(it, A.Alternative):
+                alts.append(it)
+            elif isinstance(it, A.Citation):
+                cites.append(it)
+            elif isinstance(it, A.Copy):
+                fields["copy"] = it
+            else:
+                key, value = it
+                fields[key] = value
+        return A.CardDecl(
+            name,
+            fields["copies"],
+            fields["category"],
+            fields["helmet"],
+            fields["roll"],
+            fields["copy"],
+            tuple(alts),
+            tuple(cites),
+            replace,
+            self._loc(meta),
+        )
+
+    def copies(self, items):
+        return ("copies", int(items[0]))
+
+    def category(self, items):
+        return ("category", str(items[0]))
+
+    def helmet(self, items):
+        return ("helmet", True)
+
+    def roll(self, items):
+        return ("roll", items[0])
+
+    @v_args(meta=True)
+    def copy(self, meta, items):
+        mirrored = any(isinstance(i, Token) and i.type == "MIRRORED" for i in items)
+        excluded: tuple[str, ...] = ()
+        for i in items:
+            if isinstance(i, tuple):
+                excluded = i
+        return A.Copy(mirrored, excluded, self._loc(meta))
+
+    def except_list(self, items):
+        return tuple(_unquote(t) for t in items)
+
+    @v_args(meta=True)
+    def alternative(self, meta, items):
+        (kind, when), body = items
+        quotas, group = body
+        return A.Alternative(kind, when, quotas, group, self._loc(meta))
+
+    def alt_first(self, items):
+        return ("orders", None)
+
+    def alt_instead(self, items):
+        return ("instead", None)
+
+    def alt_otherwise(self, items):
+        return ("otherwise", items[0])
+
+    def alt_nothing(self, items):
+        return ((), None)
+
+    def alt_quotas(self, items):
+        group = items[-1] if items and isinstance(items[-1], A.Group) else None
+        quotas = tuple(i for i in items if isinstance(i, A.Quota))
+        return (quotas, group)
+
+    @v_args(meta=True)
+    def quota(self, meta, items):
+        amount, what = items[0], str(items[1])
+        where = items[2] if len(items) > 2 else None
+        return A.Quota(amount, what, where, self._loc(meta))
+
+    def amount_up_to(self, items):
+        return items[0]
+
+    def amount_all(self, items):
+        return "all"
+
+    def amount_any(self, items):
+        return "any"
+
+    @v_args(meta=True)
+    def group_linked(self, meta, items):
+        return A.Group("linked", None, self._loc(meta))
+
+    @v_args(meta=True)
+    def group_led(self, meta, items):
+        return A.Group("led", items[0] if items else None, self._loc(meta))
+
+    # -- rules
+    @v_args(meta=True)
+    def rule_decl(self, meta, items):
+        replace = isinstance(items[0], Token) and items[0].type == "REPLACE"
+        if replace:
+            items = items[1:]
+        rid = str(items[0])
+        cites = tuple(i for i in items[1:] if isinstance(i, A.Citation))
+        rest = [i for i in items[1:] if not isinstance(i, A.Citation)]
+        body = rest[0]
+        message = rest[1] if len(rest) > 1 else None
+        return A.RuleDecl(rid, cites, body, message, replace, self._loc(meta))
+
+    def message(self, items):
+        return _unquote(items[0])
+
+    @v_args(meta=True)
+    def define_decl(self, meta, items):
+        replace = isinstance(items[0], Token) and items[0].type == "REPLACE"
+        if replace:
+            items = items[1:]
+        rid = str(items[0])
+        cites = tuple(i for i in items[1:] if isinstance(i, A.Citation))
+        rest = [i for i in items[1:] if not isinstance(i, A.Citation)]
+        name = str(rest[0])
+        params = rest[1] if len(rest) == 3 else ()
+        body = rest[-1]
+        return A.DefineDecl(rid, cites, name, params, body, replace, self._loc(meta))
+
+    def params(self, items):
+        return tuple(str(t) for t in items)
+
+    @v_args(meta=True)
+    def remove_decl(self, meta, items):
+        target = items[1]
+        target = _unquote(target) if target.type == "STRING" else str(target)
+        return A.RemoveDecl(str(items[0]), target, self._loc(meta))
+
+    # -- expressions
+    def quant(self, items):
+        return str(items[0])
+
+    def what(self, items):
+        return str(items[0])
+
+    def kind(self, items):
+        return str(items[0])
+
+    @v_args(meta=True)
+    def quantifier(self, meta, items):
+        return A.Quant(str(items[0]), str(items[1]), items[2], items[3], self._loc(meta))
+
+    @v_args(meta=True)
+    def ifelse(self, meta, items):
+        return A.IfElse(items[0], items[1], items[2], self._loc(meta))
+
+    @v_args(meta=True)
+    def implies(self, meta, items):
+        return A.Implies(items[0], items[1], self._loc(meta))
+
+    @v_args(meta=True)
+    def or_(self, meta, items):
+        return A.Or(tuple(items), self._loc(meta))
+
+    @v_args(meta=True)
+    def and_(self, meta, items):
+        return A.And(tuple(items), self._loc(meta))
+
+    @v_args(meta=True)
+    def not_(self, meta, items):
+        return A.Not(items[0], self._loc(meta))
+
+    @v_args(meta=True)
+    def compare(self, meta, items):
+        return A.Compare(str(items[1]), items[0], items[2], self._loc(meta))
+
+    @v_args(meta=True)
+    def member(self, meta, items):
+        return A.Compare("in", items[0], items[1], self._loc(meta))
+
+    @v_args(meta=True)
+    def not_member(self, meta, items):
+        return A.Compare("notin", items[0], items[1], self._loc(meta))
+
+    @v_args(meta=True)
+    def binop(self, meta, items):
+        return A.BinOp(str(items[1]), items[0], items[2], self._loc(meta))
+
+    @v_args(meta=True)
+    def neg(self, meta, items):
+        return A.Neg(items[0], self._loc(meta))
+
+    @v_args(meta=True)
+    def attr(self, meta, items):
+        return A.Attr(items[0], str(items[1]), self._loc(meta))
+
+    @v_args(meta=True)
+    def number(self, meta, items):
+        text = str(items[0])
+        value = float(text) if any(c in text for c in ".eE") else int(text)
+        return A.Num(value, self._loc(meta))
+
+    @v_args(meta=True)
+    def true(self, meta, items):
+        return A.Const(True, self._loc(meta))
+
+    @v_args(meta=True)
+    def false(self, meta, items):
+        return A.Const(False, self._loc(meta))
+
+    @v_args(meta=True)
+    def none(self, meta, items):
+        return A.Const(None, self._loc(meta))
+
+    @v_args(meta=True)
+    def name(self, meta, items):
+        return A.Name(str(items[0]), self._loc(meta))
+
+    @v_args(meta=True)
+    def call(self, meta, items):
+        args = tuple(a for a in items[1:] if a is not None)
+        return A.Call(str(items[0]), args, self._loc(meta))
+
+    @v_args(meta=True)
+    def setcomp(self, meta, items):
+        cond = items[2] if len(items) > 2 else None
+        return A.SetComp(str(items[0]), items[1], cond, self._loc(meta))
+
+    @v_args(meta=True)
+    def the(self, meta, items):
+        return A.The(str(items[0]), items[1], items[2], self._loc(meta))
+
+
+def _expected_hint(expected) -> str:
+    names = sorted({_TERMINAL_NAMES.get(e, f"'{e.lower()}'" if e.isupper() else e) for e in expected})
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return "expected " + ", ".join(names)
+
+
+def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
+    """Parse rule text; raise ``WarcouncilError`` with file:line:col on a syntax error."""
+    lines = text.splitlines()
+
+    def line_of(n: int | None) -> str | None:
+        if n is None or n < 1 or n > len(lines):
+            return None
+        return lines[n - 1]
+
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedCharacters as e:
+        loc = Location(path, e.line, e.column)
+        raise WarcouncilError(
+            f"unexpected character {text[e.pos_in_stream]!r}" if e.pos_in_stream < len(text) else "unexpected character",
+            loc,
+            source_line=line_of(e.line),
+            hint=_expected_hint(e.allowed) if e.allowed else None,
+        ) from None
+    except UnexpectedToken as e:
+        tok = e.token
+        if tok.type == "$END":
+            n = len(lines)
+            loc = Location(path, max(n, 1), len(lines[-1]) + 1 if lines else 1)
+            what = "unexpected end of file"
+        else:
+            loc = Location(path, tok.line, tok.column)
+            what = f"unexpected {str(tok)!r}"
+        raise WarcouncilError(
+            what, loc, source_line=line_of(loc.line), hint=_expected_hint(e.expected)
+        ) from None
+    except UnexpectedInput as e:  # pragma: no cover - other lark input errors
+        loc = Location(path, getattr(e, "line", None), getattr(e, "column", None))
+        raise WarcouncilError("cannot parse rule text", loc, source_line=line_of(loc.line)) from None
+    try:
+        statements = _ToAst(path).transform(tree)
+    except VisitError as e:  # pragma: no cover - a bug in the transformer
+        raise WarcouncilError(f"internal error while reading rules: {e.orig_exc}", Location(path)) from None
+    return A.RuleFile(path, statements)
+
+
+def parse_file(path: str | Path) -> A.RuleFile:
+    p = Path(path)
+    try:
+        text = p.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise WarcouncilError(f"cannot read rule file: {e.strerror or e}", Location(str(p))) from None
+    return parse_text(text, str(p))
+
+
+def parse_expr(text: str, path: str = "<expr>") -> A.Expr:
+    """Parse a single expression (used by tests and tools)."""
+    rf = parse_text(f"rule x.expr require {text}", path)
+    return rf.statements[0].body
