@@ -1,0 +1,268 @@
+"""A rule pack: the statements of one or more rule files, layered in order.
+
+A pack is a folder of ``*.wc`` files read in name order (``rules/cca``), or a
+single file. House rules are further files layered on top: they may add
+statements, ``replace`` a rule, define or card by id, or ``remove`` one. The
+pack remembers, for every rule, the file that last set it, so a message about
+a rule always names the file it came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from ..errors import Location, WarcouncilError, closest
+from . import ast as A
+from .parser import parse_file
+
+PACKS_DIR = Path(str(resources.files("warcouncil.rules")))
+SOURCES_DIR = PACKS_DIR / "sources"
+
+
+@dataclass
+class LintError:
+    message: str
+    location: Location
+    hint: str | None = None
+    source_line: str | None = None
+
+    def as_error(self) -> WarcouncilError:
+        return WarcouncilError(self.message, self.location, source_line=self.source_line, hint=self.hint)
+
+    def __str__(self) -> str:
+        return str(self.as_error())
+
+
+@dataclass
+class Pack:
+    name: str = ""
+    title: str = ""
+    files: list[str] = field(default_factory=list)
+    documents: dict[str, A.DocumentDecl] = field(default_factory=dict)
+    document_dirs: dict[str, Path] = field(default_factory=dict)
+    sections: tuple[str, ...] = ()
+    dice: tuple[str, ...] = ()
+    values: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    units: dict[str, A.UnitDecl] = field(default_factory=dict)
+    cards: dict[str, A.CardDecl] = field(default_factory=dict)
+    rules: dict[str, A.RuleDecl] = field(default_factory=dict)
+    defines: dict[str, A.DefineDecl] = field(default_factory=dict)  # by function name
+    define_ids: dict[str, str] = field(default_factory=dict)  # define id -> function name
+    origin: dict[str, str] = field(default_factory=dict)  # rule/define id or card name -> file
+    problems: list[LintError] = field(default_factory=list)  # layering errors found while loading
+    replaced_by: dict[str, str] = field(default_factory=dict)  # id -> the layer file that replaced it
+
+    # ------------------------------------------------------------ look-ups
+    def symbols(self) -> set[str]:
+        """Every bare name the pack declares as a value."""
+        out = set(self.sections) | set(self.dice) | set(self.units)
+        for members in self.values.values():
+            out |= set(members)
+        for card in self.cards.values():
+            if card.category:
+                out.add(card.category)
+        return out
+
+    def unit_attributes(self) -> set[str]:
+        out: set[str] = set()
+        for u in self.units.values():
+            out |= {k for k, _ in u.attrs}
+        return out
+
+    def card(self, name: str) -> A.CardDecl:
+        """Find a card by printed name, ignoring case, spaces and hyphens."""
+        key = card_key(name)
+        for cname, card in self.cards.items():
+            if card_key(cname) == key:
+                return card
+        hint = closest(name, self.cards) or closest(key, {card_key(c): c for c in self.cards})
+        raise WarcouncilError(
+            f"unknown card {name!r} for {self.title or self.name}",
+            hint=("did you mean " + " or ".join(repr(h) for h in hint) + "?") if hint else "run `warcouncil cards` to list them",
+        )
+
+    def source_of(self, stmt) -> tuple[str, str]:
+        """(source document, quote) for a rule or define: its first citation,
+        or, with none, the house-rule file it came from."""
+        cites = getattr(stmt, "citations", ())
+        if cites:
+            c = cites[0]
+            doc = self.documents.get(c.document)
+            return (doc.path if doc else c.document, c.quote)
+        sid = getattr(stmt, "id", None) or getattr(stmt, "name", "")
+        return (self.origin.get(sid, "house rule"), "")
+
+    def document_text(self, alias: str) -> str | None:
+        doc = self.documents.get(alias)
+        if doc is None:
+            return None
+        candidates = [self.document_dirs.get(alias, Path(".")) / doc.path, SOURCES_DIR / Path(doc.path).name]
+        for c in candidates:
+            try:
+                return c.read_text("utf-8")
+            except OSError:
+                continue
+        return None
+
+
+def card_key(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch not in " -_'’")
+
+
+def pack_files(target: str | Path) -> list[Path]:
+    """The rule files of a pack name, a folder or a single file."""
+    p = Path(target)
+    if not p.exists() and isinstance(target, str) and (PACKS_DIR / target).is_dir():
+        p = PACKS_DIR / target
+    if p.is_dir():
+        files = sorted(p.glob("*.wc"))
+        if not files:
+            raise WarcouncilError(f"no rule files (*.wc) in {p}", Location(str(p)))
+        return files
+    if p.is_file():
+        return [p]
+    known = sorted(d.name for d in PACKS_DIR.iterdir() if d.is_dir() and d.name != "sources" and not d.name.startswith("_"))
+    hint = closest(str(target), known)
+    raise WarcouncilError(
+        f"no rule pack or rule file {str(target)!r}",
+        Location(str(target)),
+        hint=f"did you mean {hint[0]!r}?" if hint else f"shipped packs: {', '.join(known)}",
+    )
+
+
+def load_pack(target: str | Path, layers: list[str | Path] = (), *, strict: bool = True) -> Pack:
+    """Read a pack and layer house-rule files over it.
+
+    With ``strict`` the first layering problem raises ``WarcouncilError``;
+    otherwise problems are collected in ``pack.problems`` (for lint).
+    """
+    pack = Pack()
+    files = pack_files(target)
+    _load_files(pack, files, strict, seen=set())
+    for layer in layers:
+        _load_files(pack, pack_files(layer), strict, seen=set(), house=True)
+    return pack
+
+
+def _load_files(pack: Pack, files: list[Path], strict: bool, seen: set, house: bool = False) -> None:
+    for f in files:
+        rf = parse_file(f)
+        _apply(pack, rf, f, strict, seen, house)
+
+
+def _problem(pack: Pack, strict: bool, msg: str, loc: Location, hint: str | None = None) -> None:
+    err = LintError(msg, loc, hint, _line_at(loc))
+    if strict:
+        raise err.as_error()
+    pack.problems.append(err)
+
+
+def _line_at(loc: Location) -> str | None:
+    if not loc or not loc.file or not loc.line:
+        return None
+    try:
+        return Path(loc.file).read_text("utf-8").splitlines()[loc.line - 1]
+    except (OSError, IndexError, UnicodeDecodeError):
+        return None
+
+
+def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, house: bool) -> None:
+    fname = str(path)
+    pack.files.append(fname)
+    replaced_here = pack.replaced_by
+    for st in rf.statements:
+        if isinstance(st, A.PackDecl):
+            if not pack.name:
+                pack.name, pack.title = st.name, st.title
+        elif isinstance(st, A.Extends):
+            if st.pack in seen:
+                _problem(pack, strict, f"pack {st.pack!r} extends itself", st.loc)
+                continue
+            seen.add(st.pack)
+            try:
+                base_files = pack_files(st.pack)
+            except WarcouncilError as e:
+                _problem(pack, strict, e.message, st.loc, e.hint)
+                continue
+            _load_files(pack, base_files, strict, seen)
+        elif isinstance(st, A.DocumentDecl):
+            pack.documents[st.alias] = st
+            pack.document_dirs[st.alias] = path.parent
+        elif isinstance(st, A.SectionsDecl):
+            pack.sections = st.names
+        elif isinstance(st, A.DiceDecl):
+            pack.dice = st.faces
+        elif isinstance(st, A.ValuesDecl):
+            pack.values[st.attribute] = st.members
+        elif isinstance(st, A.UnitDecl):
+            pack.units[st.name] = st
+            pack.origin[st.name] = fname
+        elif isinstance(st, A.CardDecl):
+            _put(pack, strict, pack.cards, st.name, st, st.replace, "card", fname, replaced_here)
+        elif isinstance(st, A.RuleDecl):
+            _put(pack, strict, pack.rules, st.id, st, st.replace, "rule", fname, replaced_here)
+        elif isinstance(st, A.DefineDecl):
+            if st.replace and st.id not in pack.define_ids:
+                _problem(pack, strict, f"replace define {st.id}: there is no such define to replace", st.loc,
+                         _did_you_mean(st.id, pack.define_ids))
+                continue
+            if not st.replace and st.id in pack.define_ids:
+                _problem(pack, strict, f"define {st.id} is already defined in {pack.origin.get(st.id)}", st.loc,
+                         "write `replace define` to change it in a house rule")
+                continue
+            if st.replace:
+                _check_double_replace(pack, strict, st.id, fname, st.loc, replaced_here)
+                old = pack.define_ids[st.id]
+                pack.defines.pop(old, None)
+            elif st.name in pack.defines:
+                _problem(pack, strict, f"{st.name} is already defined by {pack.defines[st.name].id}", st.loc)
+                continue
+            pack.defines[st.name] = st
+            pack.define_ids[st.id] = st.name
+            pack.origin[st.id] = fname
+        elif isinstance(st, A.RemoveDecl):
+            table = {"rule": pack.rules, "card": pack.cards}.get(st.kind)
+            if st.kind == "define":
+                if st.target not in pack.define_ids:
+                    _problem(pack, strict, f"remove define {st.target}: no such define", st.loc,
+                             _did_you_mean(st.target, pack.define_ids))
+                    continue
+                name = pack.define_ids.pop(st.target)
+                pack.defines.pop(name, None)
+            elif st.target not in table:
+                _problem(pack, strict, f"remove {st.kind} {st.target}: no such {st.kind}", st.loc,
+                         _did_you_mean(st.target, table))
+                continue
+            else:
+                del table[st.target]
+            pack.origin[st.target] = fname
+
+
+def _did_you_mean(name: str, known) -> str | None:
+    c = closest(name, known)
+    return f"did you mean {c[0]}?" if c else None
+
+
+def _check_double_replace(pack, strict, key, fname, loc, replaced_here) -> None:
+    prev = replaced_here.get(key)
+    if prev is not None and prev != fname:
+        _problem(pack, strict, f"{key} is replaced by two layers: {prev} and {fname}", loc,
+                 "keep one replacement, or merge the two house-rule files")
+    replaced_here[key] = fname
+
+
+def _put(pack, strict, table, key, st, replace, kind, fname, replaced_here) -> None:
+    if replace and key not in table:
+        _problem(pack, strict, f"replace {kind} {key}: there is no such {kind} to replace", st.loc,
+                 _did_you_mean(key, table))
+        return
+    if not replace and key in table:
+        _problem(pack, strict, f"{kind} {key} is already defined in {pack.origin.get(key)}", st.loc,
+                 f"write `replace {kind}` to change it in a house rule")
+        return
+    if replace:
+        _check_double_replace(pack, strict, key, fname, st.loc, replaced_here)
+    table[key] = st
+    pack.origin[key] = fname

@@ -1,0 +1,196 @@
+"""The engine: a scenario with its rule pack (and house rules), ready to answer.
+
+    eng = Engine.load("akragas")
+    g = eng.ground("Order Three Units Center")
+    for s in eng.order_sets(g): ...
+    eng.count(g)
+    eng.check_turn(load_turn("turn.yaml", eng))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from pathlib import Path
+
+from ..dsl import ast as A
+from ..dsl.pack import Pack, load_pack
+from ..errors import Location, WarcouncilError, closest
+from .check import Verdict, check
+from .enumerate import Enumerator
+from .ground import Grounding, PieceView, Record, Setting, dice_outcomes, mirror_card
+from .plan import Plan, plan_for
+from .scenario import Scenario, load_scenario
+
+
+class Engine:
+    def __init__(self, scenario: Scenario, pack: Pack):
+        self.scenario = scenario
+        self.pack = pack
+        self.plan: Plan = plan_for(pack)
+        self._settings: dict = {}
+        self._validate()
+
+    @classmethod
+    def load(cls, scenario: str | Path, rules: list[str | Path] = ()) -> "Engine":
+        sc = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
+        layers = list(sc.rules) + [str(r) for r in rules]
+        pack = load_pack(sc.system, layers)
+        return cls(sc, pack)
+
+    def _validate(self) -> None:
+        for u in self.scenario.units:
+            if u.type not in self.pack.units:
+                hint = closest(u.type or "", self.pack.units)
+                raise WarcouncilError(
+                    f"unknown unit type {u.type!r} for {self.pack.title or self.pack.name}",
+                    u.where,
+                    hint=f"did you mean {hint[0]!r}?" if hint else "known types: " + ", ".join(self.pack.units),
+                )
+
+    # ------------------------------------------------------------ grounding
+    def setting(self, side: str | None = None, command: int | None = None) -> Setting:
+        key = (side, command)
+        s = self._settings.get(key)
+        if s is None:
+            s = self._settings[key] = Setting(self.pack, self.scenario, side, command)
+        return s
+
+    def resolve_card(self, card: str, copies: str | None = None) -> tuple[A.CardDecl, str]:
+        """The card to ground and the name it is played as (Counter Attack)."""
+        decl = self.pack.card(card)
+        if decl.copy is None:
+            if copies:
+                raise WarcouncilError(f"--copies only goes with a card that copies another ({decl.name} does not)")
+            return decl, decl.name
+        if not copies:
+            raise WarcouncilError(
+                f"{decl.name} copies the card the opponent just played: name it with --copies CARD"
+            )
+        target = self.pack.card(copies)
+        if target.copy is not None:
+            raise WarcouncilError(
+                f"{decl.name} cannot resolve a copy of {target.name}: give the card that {target.name} copied"
+            )
+        if target.name in decl.copy.excluded:
+            raise WarcouncilError(f"{decl.name} cannot copy {target.name}")
+        if decl.copy.mirrored and {"left", "right"} <= set(self.pack.sections):
+            target = mirror_card(target, {"left": "right", "right": "left"})
+        return dataclasses.replace(target, name=decl.name), decl.name
+
+    def dice_count(self, card: A.CardDecl, side: str | None = None, command: int | None = None) -> int | None:
+        if card.roll is None:
+            return None
+        bare = Grounding(self.pack, self.plan.compiler, self.setting(side, command),
+                         dataclasses.replace(card, alternatives=()))
+        from .ground import Ctx
+
+        n = self.plan.compiler.compile(card.roll)(Ctx(bare, None), {})
+        return int(n)
+
+    def relevant_faces(self, card: A.CardDecl) -> list[str]:
+        faces = []
+        for alt in card.alternatives:
+            for q in alt.quotas:
+                if isinstance(q.amount, A.Expr):
+                    for n in A.walk(q.amount):
+                        if isinstance(n, A.Call) and n.func == "rolled":
+                            for a in n.args:
+                                if isinstance(a, A.Name) and a.id not in faces:
+                                    faces.append(a.id)
+        return [f for f in self.pack.dice if f in faces]
+
+    def roll_table(self, card: A.CardDecl, side=None, command=None) -> list[tuple[dict, Fraction]]:
+        n = self.dice_count(card, side, command) or 0
+        return list(dice_outcomes(self.pack.dice, n, self.relevant_faces(card)))
+
+    def parse_roll(self, card: A.CardDecl, text: str, side=None, command=None) -> dict:
+        """``light,light,helmet`` (the faces rolled) or ``light=2,helmet=1``."""
+        n = self.dice_count(card, side, command)
+        if n is None:
+            raise WarcouncilError(f"{card.name} does not roll dice: drop --roll")
+        counts: dict[str, int] = {}
+        parts = [p.strip() for p in text.replace(" ", "").split(",") if p.strip()]
+        for part in parts:
+            face, _, num = part.partition("=")
+            if face not in self.pack.dice:
+                hint = closest(face, self.pack.dice)
+                raise WarcouncilError(
+                    f"unknown die face {face!r} in --roll",
+                    hint=(f"did you mean {hint[0]!r}? " if hint else "") + "faces: " + ", ".join(self.pack.dice),
+                )
+            try:
+                k = int(num) if num else 1
+            except ValueError:
+                raise WarcouncilError(f"--roll: {part!r} is not FACE or FACE=COUNT") from None
+            if k < 0:
+                raise WarcouncilError(f"--roll: a negative count in {part!r}")
+            counts[face] = counts.get(face, 0) + k
+        total = sum(counts.values())
+        if total > n or (all("=" not in p for p in parts) and total != n):
+            raise WarcouncilError(f"--roll gives {total} dice, but {card.name} rolls {n} (Command)")
+        return counts
+
+    def ground(self, card: str | A.CardDecl, *, side: str | None = None, roll: dict | str | None = None,
+               copies: str | None = None, command: int | None = None) -> Grounding:
+        if isinstance(card, A.CardDecl):
+            decl, played = card, card.name
+        else:
+            decl, played = self.resolve_card(card, copies)
+        if decl.roll is not None:
+            if roll is None:
+                raise WarcouncilError(
+                    f"{decl.name} orders by a dice roll: give it with --roll, or omit --roll to list every roll"
+                )
+            if isinstance(roll, str):
+                roll = self.parse_roll(decl, roll, side, command)
+        elif roll:
+            raise WarcouncilError(f"{decl.name} does not roll dice: drop --roll")
+        return Grounding(self.pack, self.plan.compiler, self.setting(side, command), decl,
+                         played_as=played, roll=roll)
+
+    # ------------------------------------------------------------ answers
+    def enumerator(self, g: Grounding) -> Enumerator:
+        return Enumerator(g, self.plan)
+
+    def order_sets(self, g: Grounding, limit: int | None = None):
+        return Enumerator(g, self.plan).order_sets(limit)
+
+    def count(self, g: Grounding) -> int:
+        return Enumerator(g, self.plan).count()
+
+    def pieces(self, g: Grounding, ids: list[str], where: list[Location] | None = None) -> list[PieceView]:
+        out = []
+        s = g.setting
+        for i, pid in enumerate(ids):
+            v = s.by_id.get(pid)
+            if v is None:
+                hint = closest(str(pid), s.by_id)
+                raise WarcouncilError(
+                    f"unknown piece id {pid!r}",
+                    where[i] if where else None,
+                    hint=f"did you mean {hint[0]!r}?" if hint else None,
+                )
+            out.append(v)
+        return out
+
+    def check_orders(self, g: Grounding, ids: list[str]) -> Verdict:
+        return check(g, self.plan, self.pieces(g, ids))
+
+    def check_turn(self, turn) -> Verdict:
+        g = self.ground(turn.card, roll=turn.roll, copies=turn.copies, command=turn.command, side=turn.side)
+        orders = self.pieces(g, turn.orders, turn.orders_where)
+        moves = []
+        for m in turn.moves:
+            p = self.pieces(g, [m.piece], [m.where])[0]
+            moves.append(Record(piece=p, to=m.to, path=m.path))
+        battles = []
+        for b in turn.battles:
+            p = self.pieces(g, [b.piece], [b.where])[0]
+            t = self.pieces(g, [b.target], [b.where])[0]
+            battles.append(Record(piece=p, target=t))
+        return check(g, self.plan, orders, Record(moves=tuple(moves), battles=tuple(battles)))
+
+    def order_set_json(self, g: Grounding, s) -> dict:
+        units, leaders = g.ids(s)
+        return {"units": units, "leaders": leaders}

@@ -1,0 +1,388 @@
+"""Enumerate and count legal order sets, exploiting the rules' structure.
+
+For each alternative of the card (its main text, "one unit of your choice"
+fallbacks, ...) the planner's rule classes decide the generator:
+
+* unary rules prune the pieces first (node consistency);
+* with ``assignable`` (orders are charged to the card's quotas, none
+  overspent) the pieces are grouped by *signature* — the set of quotas that
+  admit them — and the enumerator walks count vectors per signature that
+  satisfy Hall's condition, then takes products of combinations. Independent
+  quotas (Out Flanked) become independent factors; a single quota is plain
+  ``itertools.combinations``; counting needs no enumeration at all;
+* with ``linked``/``led`` it grows connected groups over the precomputed
+  adjacency of the eligible pieces (each group generated exactly once);
+* every rule the generator does not guarantee is a filter.
+
+Sets are produced by size, then in canonical piece order (own units by id,
+then own leaders by id), so the stream is already sorted as the JSON
+contract wants and ``--limit`` can stop early.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from math import comb
+from typing import Iterator
+
+from .ground import Ctx, GroundAlt, Grounding, led_ok
+from .plan import Plan, PlannedRule
+
+FREE = "free"
+
+
+class AltPlan:
+    """How to enumerate the order sets of one alternative."""
+
+    def __init__(self, g: Grounding, plan: Plan, alt: GroundAlt):
+        self.g, self.plan, self.alt = g, plan, alt
+        s = g.setting
+        ctx = Ctx(g, alt)
+        rules = plan.order_rules
+        kinds = {r.kind for r in rules}
+        # 1. node consistency: prune pieces by the unary rules
+        items = list(s.items)
+        for r in rules:
+            if r.kind == "unary":
+                items = [p for p in items if r.test(ctx, {r.var: p})]
+        self.items = items
+        self.use_assign = "assignable" in kinds
+        self.use_capacity = "capacity" in kinds
+        self.use_filled = "filled" in kinds
+        # 2. which pieces are charged to the card's quotas
+        charged = None
+        for r in rules:
+            if r.kind in ("assignable", "capacity") and r.charged is not None:
+                charged = r.charged
+                break
+        self.charged_fn = charged
+        if charged is not None:
+            self.free = [p for p in items if not charged(ctx, p)]
+        else:
+            self.free = []
+        free_set = set(self.free)
+        # 3. the generator
+        if alt.group == "led" and "led" in kinds:
+            self.mode = "led"
+            guaranteed = {"led", "linked"}
+        elif alt.group == "linked" and "linked" in kinds:
+            self.mode = "linked"
+            guaranteed = {"linked", "led"}
+        else:
+            self.mode = "quota"
+            guaranteed = {"assignable", "capacity", "filled", "linked" if alt.group != "linked" else "",
+                          "led" if alt.group != "led" else ""}
+            # a capacity rule over a different charged set than assignable's
+            # is not guaranteed by the quota generator
+            caps = [r for r in rules if r.kind == "capacity"]
+            assigns = [r for r in rules if r.kind == "assignable"]
+            if caps and assigns and _charged_key(caps[0]) != _charged_key(assigns[0]):
+                guaranteed.discard("capacity")
+                self.use_capacity = False
+        self.filters: list[PlannedRule] = [r for r in rules if r.kind not in guaranteed and r.kind not in ("unary", "true", "once")]
+        self.forced = frozenset()
+        if self.use_filled:
+            forced = set()
+            for q in alt.quotas:
+                if q.all:
+                    forced |= q.admitted
+            self.forced = frozenset(p for p in items if p in forced)
+            self.impossible = bool(forced - set(items))  # an 'all' piece was pruned away
+        else:
+            self.impossible = False
+        if self.mode == "quota":
+            self._build_groups(free_set)
+
+    # ---------------------------------------------------------------- quotas
+    def _build_groups(self, free_set: set) -> None:
+        groups: dict = {}
+        for p in self.items:
+            if p in free_set:
+                key = FREE
+            elif self.use_assign:
+                key = self.alt.sig.get(p, ())
+            else:
+                key = ("pool",)
+            groups.setdefault(key, []).append(p)
+        self.groups = []
+        for key, members in groups.items():
+            forced = [p for p in members if p in self.forced]
+            optional = [p for p in members if p not in self.forced]
+            self.groups.append((key, forced, optional))
+        self.groups.sort(key=lambda g: min(p.rank for p in g[1] + g[2]))
+        n = len(self.alt.quotas)
+        # Hall's condition: for every set T of quotas with finite caps, the
+        # pieces only T's quotas admit may not outnumber T's orders.
+        self.hall = []
+        if self.use_assign:
+            for mask in range(1, 1 << n):
+                caps = [self.alt.quotas[i].cap for i in range(n) if mask >> i & 1]
+                if any(c is None for c in caps):
+                    continue
+                members = [
+                    gi
+                    for gi, (key, _, _) in enumerate(self.groups)
+                    if key not in (FREE, ()) and all(mask >> i & 1 for i in key)
+                ]
+                if members:
+                    self.hall.append((members, sum(caps)))
+        self.cap_groups = [gi for gi, (key, _, _) in enumerate(self.groups) if key != FREE]
+        cap = self.alt.capacity
+        self.cap_limit = cap if (self.use_capacity and cap is not None) else None
+        if not self.use_assign and self.use_capacity is False:
+            self.cap_limit = None
+
+    def _vectors(self, k: int):
+        """Count vectors (one count per group) of total k that are legal."""
+        groups = self.groups
+        lo = [len(f) for _, f, _ in groups]
+        hi = [len(f) + len(o) for _, f, o in groups]
+        n = len(groups)
+        suffix_hi = [0] * (n + 1)
+        suffix_lo = [0] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            suffix_hi[i] = suffix_hi[i + 1] + hi[i]
+            suffix_lo[i] = suffix_lo[i + 1] + lo[i]
+        vec = [0] * n
+
+        def rec(i, remaining):
+            if i == n:
+                if remaining == 0 and self._vector_ok(vec):
+                    yield tuple(vec)
+                return
+            a = max(lo[i], remaining - suffix_hi[i + 1])
+            b = min(hi[i], remaining - suffix_lo[i + 1])
+            for c in range(a, b + 1):
+                vec[i] = c
+                yield from rec(i + 1, remaining - c)
+            vec[i] = 0
+
+        yield from rec(0, k)
+
+    def _vector_ok(self, vec) -> bool:
+        if self.cap_limit is not None and sum(vec[g] for g in self.cap_groups) > self.cap_limit:
+            return False
+        for members, cap in self.hall:
+            if sum(vec[g] for g in members) > cap:
+                return False
+        return True
+
+    def _quota_layer(self, k: int):
+        groups = self.groups
+        if not groups:
+            return [()] if k == 0 else []
+        if len(groups) == 1 and not groups[0][1]:
+            if not self._vector_ok([k]) or k > len(groups[0][2]):
+                return []
+            return itertools.combinations(groups[0][2], k)  # already canonical
+        out = []
+        for vec in self._vectors(k):
+            parts = [
+                [tuple(f) + c for c in itertools.combinations(o, n - len(f))]
+                for (key, f, o), n in zip(groups, vec)
+            ]
+            for prod in itertools.product(*parts):
+                out.append(tuple(sorted(itertools.chain.from_iterable(prod), key=_rank)))
+        out.sort(key=_ranks)
+        return out
+
+    def _quota_count(self) -> int:
+        total = 0
+        for k in range(self.max_size() + 1):
+            for vec in self._vectors(k):
+                n = 1
+                for (key, f, o), c in zip(self.groups, vec):
+                    n *= comb(len(o), c - len(f))
+                total += n
+        return total
+
+    # ---------------------------------------------------------------- groups
+    def _adjacency(self):
+        board = self.g.setting.board
+        items = self.items
+        cells = {}
+        for p in items:
+            cells.setdefault(p.at, []).append(p)
+        nb = {}
+        for p in items:
+            near = [q for q in cells.get(p.at, ()) if q is not p]
+            for c in board.neighbours[p.at]:
+                near.extend(cells.get(c, ()))
+            nb[p] = near
+        return nb
+
+    def _connected_sets(self):
+        """Every connected set (of the pruned pieces) the group allows."""
+        nb = self._adjacency()
+        limit = self._size_bound()
+        if self.mode == "led":
+            roots = [p for p in self.items if p.at in self.alt.anchor_cells]
+        else:
+            roots = list(self.items)
+        yield ()
+        excluded: set = set()
+        for root in roots:
+            yield from _grow(root, nb, limit, frozenset(excluded))
+            excluded.add(root)
+
+    def _size_bound(self) -> int:
+        bound = len(self.items)
+        cap = self.alt.capacity
+        if cap is not None and (self.use_capacity or self.use_assign) and not self.free:
+            bound = min(bound, cap)
+        return bound
+
+    def max_size(self) -> int:
+        if self.mode == "quota":
+            bound = len(self.items)
+            if self.cap_limit is not None:
+                free = sum(len(f) + len(o) for key, f, o in self.groups if key == FREE)
+                bound = min(bound, self.cap_limit + free)
+            return bound
+        return self._size_bound()
+
+    # ---------------------------------------------------------------- checks
+    def passes_filters(self, pieces) -> bool:
+        if not self.filters:
+            return True
+        ctx = Ctx(self.g, self.alt, frozenset(pieces))
+        return all(r.full(ctx, {}) for r in self.filters)
+
+    def legal(self, pieces) -> bool:
+        """Is this set legal under this alternative (every order rule)?"""
+        ps = frozenset(pieces)
+        ctx = Ctx(self.g, self.alt, ps)
+        for r in self.plan.order_rules:
+            if r.kind == "true":
+                continue
+            if not r.full(ctx, {}):
+                return False
+        return True
+
+    # ---------------------------------------------------------------- layers
+    def layers(self):
+        """{size: sorted list or iterator of sets}, lazily per size."""
+        if self.impossible:
+            return
+        if self.mode == "quota":
+            for k in range(self.max_size() + 1):
+                layer = self._quota_layer(k)
+                if self.filters:
+                    layer = [s for s in layer if self.passes_filters(s)]
+                yield k, layer
+            return
+        by_size: dict[int, list] = {}
+        for s in self._connected_sets():
+            s = tuple(sorted(s, key=_rank))
+            if self.use_filled and not self.forced <= set(s):
+                continue
+            if self.passes_filters(s):
+                by_size.setdefault(len(s), []).append(s)
+        for k in sorted(by_size):
+            yield k, sorted(by_size[k], key=_ranks)
+
+    def count_fast(self) -> int | None:
+        """The number of sets without enumerating them, where possible."""
+        if self.impossible:
+            return 0
+        if self.mode == "quota" and not self.filters:
+            return self._quota_count()
+        return None
+
+
+def _grow(root, nb, limit, excluded):
+    """Connected sets containing ``root`` and none of ``excluded``: each once.
+
+    Classic extension-set enumeration: at each step pick a vertex from the
+    frontier; either it joins the set, or it is excluded from this branch.
+    """
+    if limit < 1:
+        return
+
+    def rec(current, frontier, banned):
+        yield current
+        if len(current) >= limit:
+            return
+        frontier = list(frontier)
+        banned = set(banned)
+        while frontier:
+            w = frontier.pop()
+            banned.add(w)
+            new = frontier + [u for u in nb[w] if u not in banned and u not in current and u not in frontier]
+            yield from rec(current + (w,), new, banned)
+
+    start_frontier = []
+    for u in nb[root]:
+        if u not in excluded and u is not root and u not in start_frontier:
+            start_frontier.append(u)
+    yield from rec((root,), start_frontier, set(excluded) | {root})
+
+
+def _rank(p):
+    return p.rank
+
+
+def _ranks(s):
+    return tuple(p.rank for p in s)
+
+
+def _charged_key(r: PlannedRule):
+    body = r.body
+    arg = body.args[0] if hasattr(body, "args") else body.left.args[0]
+    return arg
+
+
+class Enumerator:
+    def __init__(self, g: Grounding, plan: Plan):
+        self.g = g
+        self.plan = plan
+        self.alts = [AltPlan(g, plan, a) for a in g.alts]
+
+    def __iter__(self) -> Iterator[tuple]:
+        return self.order_sets()
+
+    def order_sets(self, limit: int | None = None) -> Iterator[tuple]:
+        """Every legal order set (tuples of pieces), sorted, streamed."""
+        if not self.alts:
+            return
+        produced = 0
+        iters = [a.layers() for a in self.alts]
+        pending = [next(it, None) for it in iters]
+        while any(p is not None for p in pending):
+            k = min(p[0] for p in pending if p is not None)
+            streams = []
+            for j, p in enumerate(pending):
+                if p is None or p[0] != k:
+                    continue
+                layer = p[1]
+                if j > 0:
+                    earlier = self.alts[:j]
+                    layer = (s for s in layer if not any(a.legal(s) for a in earlier))
+                streams.append(layer)
+                pending[j] = next(iters[j], None)
+            merged = streams[0] if len(streams) == 1 else heapq.merge(*streams, key=_ranks)
+            for s in merged:
+                yield s
+                produced += 1
+                if limit is not None and produced >= limit:
+                    return
+
+    def count(self) -> int:
+        if not self.alts:
+            return 0
+        total = 0
+        for j, a in enumerate(self.alts):
+            fast = a.count_fast() if j == 0 else None
+            if fast is not None:
+                total += fast
+                continue
+            earlier = self.alts[:j]
+            for _, layer in a.layers():
+                for s in layer:
+                    if not any(e.legal(s) for e in earlier):
+                        total += 1
+        return total
+
+    def legal(self, pieces) -> bool:
+        return any(a.legal(pieces) for a in self.alts)

@@ -1,0 +1,416 @@
+"""Compile rule-language expressions into Python closures.
+
+Nothing here calls ``eval``/``exec`` or python-constraint's string parser:
+each AST node becomes a small closure ``f(ctx, env)`` where ``ctx`` is the
+evaluation context (the grounded world plus the order set or turn being
+judged) and ``env`` maps bound variable names to values.
+
+The compiler also answers two static questions the planner needs:
+``is_dynamic(expr)`` (does the value depend on the decision: the order set,
+the moves?) and a light constant folding (``true``/``false`` propagate through
+``and``/``or``/``implies``/quantifiers, so a rule made vacuous by a house rule
+costs nothing).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+from ..dsl import ast as A
+from ..dsl.pack import Pack
+from ..errors import WarcouncilError
+
+Closure = Callable[[Any, dict], Any]
+
+# Builtins whose value depends on the decision (order set, moves, battles).
+DYNAMIC_BUILTINS = {
+    "ordered", "orders", "assignable", "linked_ok", "led_ok", "filled",
+    "moves", "battles", "moved", "final",
+}
+# Builtins only meaningful for a whole turn (moves, battles).
+TURN_BUILTINS = {"moves", "battles", "moved", "final"}
+
+# name -> arity (None = a constant, no call)
+BUILTIN_CONSTANTS = {
+    "units", "leaders", "pieces", "enemy_units", "enemy_leaders", "all_units",
+    "all_leaders", "ordered", "moves", "battles", "card", "side", "hand_size",
+    "capacity", "unit", "leader",
+}
+BUILTIN_FUNCTIONS = {
+    "adjacent": 2, "distance": 2, "sections_of": 1, "dotted": 1, "count": 1,
+    "orders": 1, "admitted": 1, "assignable": 1, "linked_ok": 1, "led_ok": 1,
+    "filled": 1, "rolled": 1, "moved": 1, "final": 1, "min": 2, "max": 2,
+    "abs": 1, "unit_at": 1, "leader_at": 1,
+}
+BUILTIN_ATTRIBUTES = {
+    "id", "side", "at", "role", "type", "blocks", "max_blocks",  # pieces
+    "name", "category", "helmet",  # card
+    "edge", "command",  # side
+    "piece", "to", "path", "target",  # move and battle records
+}
+
+_CMP = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge,
+}
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
+
+
+class EvalError(WarcouncilError):
+    pass
+
+
+class Compiler:
+    """Compiles the expressions of one pack. Builtins are resolved at run time
+    through ``ctx.builtin(name)`` / ``ctx.call(name, args)``."""
+
+    def __init__(self, pack: Pack):
+        self.pack = pack
+        self.symbols = pack.symbols()
+        self._define_cache: dict[str, Closure] = {}
+        self._dynamic_defines: set[str] | None = None
+        self._turn_defines: set[str] | None = None
+
+    # ------------------------------------------------------------ analysis
+    def _fixpoint(self, seeds: set[str]) -> set[str]:
+        out: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for name, d in self.pack.defines.items():
+                if name in out:
+                    continue
+                refs = _referenced(d.body)
+                if refs & seeds or refs & out:
+                    out.add(name)
+                    changed = True
+        return out
+
+    def dynamic_defines(self) -> set[str]:
+        if self._dynamic_defines is None:
+            self._dynamic_defines = self._fixpoint(DYNAMIC_BUILTINS)
+        return self._dynamic_defines
+
+    def turn_defines(self) -> set[str]:
+        if self._turn_defines is None:
+            self._turn_defines = self._fixpoint(TURN_BUILTINS)
+        return self._turn_defines
+
+    def is_dynamic(self, expr: A.Expr, bound: frozenset = frozenset()) -> bool:
+        refs = _referenced(expr) - bound
+        return bool(refs & DYNAMIC_BUILTINS or refs & self.dynamic_defines())
+
+    def is_turn(self, expr: A.Expr) -> bool:
+        refs = _referenced(expr)
+        return bool(refs & TURN_BUILTINS or refs & self.turn_defines())
+
+    # ------------------------------------------------------------ folding
+    def fold(self, e: A.Expr) -> A.Expr:
+        """Propagate constant truth values (and inline constant defines)."""
+
+        def step(n):
+            if isinstance(n, A.Name) and n.id in self.pack.defines:
+                d = self.pack.defines[n.id]
+                if not d.params and isinstance(d.body, A.Const):
+                    return A.Const(d.body.value, n.loc)
+            if isinstance(n, A.Not) and isinstance(n.operand, A.Const):
+                return A.Const(not n.operand.value, n.loc)
+            if isinstance(n, A.And):
+                items = [i for i in n.items if not _is(i, True)]
+                if any(_is(i, False) for i in items):
+                    return A.Const(False, n.loc)
+                if not items:
+                    return A.Const(True, n.loc)
+                return items[0] if len(items) == 1 else A.And(tuple(items), n.loc)
+            if isinstance(n, A.Or):
+                items = [i for i in n.items if not _is(i, False)]
+                if any(_is(i, True) for i in items):
+                    return A.Const(True, n.loc)
+                if not items:
+                    return A.Const(False, n.loc)
+                return items[0] if len(items) == 1 else A.Or(tuple(items), n.loc)
+            if isinstance(n, A.Implies):
+                if _is(n.right, True) or _is(n.left, False):
+                    return A.Const(True, n.loc)
+                if _is(n.left, True):
+                    return n.right
+            if isinstance(n, A.Quant) and isinstance(n.body, A.Const):
+                if n.kind == "forall" and n.body.value is True:
+                    return A.Const(True, n.loc)
+                if n.kind == "exists" and n.body.value is False:
+                    return A.Const(False, n.loc)
+            return n
+
+        return A.transform(e, step)
+
+    # ------------------------------------------------------------ compile
+    def compile(self, e: A.Expr) -> Closure:
+        m = getattr(self, "_c_" + type(e).__name__)
+        return m(e)
+
+    def _c_Num(self, e):
+        v = e.value
+        return lambda ctx, env: v
+
+    def _c_Str(self, e):
+        v = e.value
+        return lambda ctx, env: v
+
+    def _c_Const(self, e):
+        v = e.value
+        return lambda ctx, env: v
+
+    def _c_Name(self, e):
+        name = e.id
+        if name in self.pack.defines and not self.pack.defines[name].params:
+            body = self.define_closure(name)
+            return lambda ctx, env: body(ctx, {})
+        if name in BUILTIN_CONSTANTS:
+            def builtin(ctx, env, name=name):
+                if name in env:
+                    return env[name]
+                return ctx.builtin(name)
+            return builtin
+        symbol = name in self.symbols
+
+        def var(ctx, env):
+            try:
+                return env[name]
+            except KeyError:
+                if symbol:
+                    return name
+                raise EvalError(f"unknown name {name!r}", e.loc) from None
+        return var
+
+    def _c_Attr(self, e):
+        obj = self.compile(e.obj)
+        name = e.name
+
+        def attr(ctx, env):
+            o = obj(ctx, env)
+            if o is None:
+                return None
+            get = getattr(o, "get_attr", None)
+            if get is not None:
+                return get(name)
+            return getattr(o, name, None)
+        return attr
+
+    def _c_Call(self, e):
+        args = [self.compile(a) for a in e.args]
+        name = e.func
+        if name in self.pack.defines:
+            d = self.pack.defines[name]
+            body = self.define_closure(name)
+            params = d.params
+            if len(params) != len(args):
+                raise EvalError(f"{name} takes {len(params)} argument(s), got {len(args)}", e.loc)
+            if len(params) == 1:
+                p0, a0 = params[0], args[0]
+                return lambda ctx, env: body(ctx, {p0: a0(ctx, env)})
+            return lambda ctx, env: body(ctx, {p: a(ctx, env) for p, a in zip(params, args)})
+        if name == "count" and len(args) == 1:
+            a0 = args[0]
+            return lambda ctx, env: len(a0(ctx, env))
+        if name in BUILTIN_FUNCTIONS:
+            if len(args) == 1:
+                a0 = args[0]
+                return lambda ctx, env: ctx.call(name, (a0(ctx, env),))
+            return lambda ctx, env: ctx.call(name, tuple(a(ctx, env) for a in args))
+        raise EvalError(f"unknown function {name!r}", e.loc)
+
+    def _c_BinOp(self, e):
+        f = _ARITH[e.op]
+        left, right = self.compile(e.left), self.compile(e.right)
+
+        def binop(ctx, env):
+            a, b = left(ctx, env), right(ctx, env)
+            try:
+                return f(a, b)
+            except (TypeError, ZeroDivisionError):
+                raise EvalError(f"cannot compute {a!r} {e.op} {b!r}", e.loc) from None
+        return binop
+
+    def _c_Neg(self, e):
+        x = self.compile(e.operand)
+        return lambda ctx, env: -x(ctx, env)
+
+    def _c_Compare(self, e):
+        left, right = self.compile(e.left), self.compile(e.right)
+        if e.op == "in":
+            return lambda ctx, env: _contains(right(ctx, env), left(ctx, env))
+        if e.op == "notin":
+            return lambda ctx, env: not _contains(right(ctx, env), left(ctx, env))
+        f = _CMP[e.op]
+        if e.op in ("==", "!="):
+            return lambda ctx, env: f(left(ctx, env), right(ctx, env))
+
+        def cmp(ctx, env):
+            a, b = left(ctx, env), right(ctx, env)
+            if a is None or b is None:
+                return False
+            try:
+                return f(a, b)
+            except TypeError:
+                raise EvalError(f"cannot compare {a!r} {e.op} {b!r}", e.loc) from None
+        return cmp
+
+    def _c_Not(self, e):
+        x = self.compile(e.operand)
+        return lambda ctx, env: not x(ctx, env)
+
+    def _c_And(self, e):
+        items = [self.compile(i) for i in e.items]
+        if len(items) == 2:
+            a, b = items
+            return lambda ctx, env: bool(a(ctx, env)) and bool(b(ctx, env))
+        return lambda ctx, env: all(f(ctx, env) for f in items)
+
+    def _c_Or(self, e):
+        items = [self.compile(i) for i in e.items]
+        if len(items) == 2:
+            a, b = items
+            return lambda ctx, env: bool(a(ctx, env)) or bool(b(ctx, env))
+        return lambda ctx, env: any(f(ctx, env) for f in items)
+
+    def _c_Implies(self, e):
+        a, b = self.compile(e.left), self.compile(e.right)
+        return lambda ctx, env: (not a(ctx, env)) or bool(b(ctx, env))
+
+    def _c_IfElse(self, e):
+        c, t, o = self.compile(e.cond), self.compile(e.then), self.compile(e.other)
+        return lambda ctx, env: t(ctx, env) if c(ctx, env) else o(ctx, env)
+
+    def _c_Quant(self, e):
+        dom, body, var = self.compile(e.domain), self.compile(e.body), e.var
+        if e.kind == "forall":
+            def forall(ctx, env):
+                inner = dict(env)
+                for x in _iterate(dom(ctx, env)):
+                    inner[var] = x
+                    if not body(ctx, inner):
+                        return False
+                return True
+            return forall
+
+        def exists(ctx, env):
+            inner = dict(env)
+            for x in _iterate(dom(ctx, env)):
+                inner[var] = x
+                if body(ctx, inner):
+                    return True
+            return False
+        return exists
+
+    def _c_SetComp(self, e):
+        dom, var = self.compile(e.domain), e.var
+        cond = self.compile(e.cond) if e.cond is not None else None
+
+        def setcomp(ctx, env):
+            d = _iterate(dom(ctx, env))
+            if cond is None:
+                return frozenset(d)
+            inner = dict(env)
+            out = []
+            for x in d:
+                inner[var] = x
+                if cond(ctx, inner):
+                    out.append(x)
+            return frozenset(out)
+        return setcomp
+
+    def _c_The(self, e):
+        dom, var, cond = self.compile(e.domain), e.var, self.compile(e.cond)
+
+        def the(ctx, env):
+            inner = dict(env)
+            for x in _sorted(dom(ctx, env)):
+                inner[var] = x
+                if cond(ctx, inner):
+                    return x
+            return None
+        return the
+
+    def define_closure(self, name: str) -> Closure:
+        """The compiled body of a define (compiled once, lazily; recursion-safe)."""
+        if name in self._define_cache:
+            return self._define_cache[name]
+        holder: list[Closure] = []
+
+        def late(ctx, env):
+            return holder[0](ctx, env)
+
+        self._define_cache[name] = late
+        body = self.compile(self.fold(self.pack.defines[name].body))
+        holder.append(body)
+        self._define_cache[name] = body
+        return body
+
+
+def _is(e, value) -> bool:
+    return isinstance(e, A.Const) and e.value is value
+
+
+def _contains(container, item) -> bool:
+    if container is None:
+        return False
+    try:
+        return item in container
+    except TypeError:
+        return False
+
+
+def _iterate(values):
+    if values is None:
+        return ()
+    if isinstance(values, (frozenset, set)):
+        return _sorted(values)
+    return values
+
+
+def _sorted(values):
+    try:
+        return sorted(values, key=lambda v: getattr(v, "rank", 0))
+    except TypeError:
+        return list(values)
+
+
+def _referenced(e) -> set[str]:
+    """Free names and called functions of an expression (bound vars removed)."""
+    out: set[str] = set()
+
+    def visit(n, bound):
+        if n is None:
+            return
+        if isinstance(n, A.Name):
+            if n.id not in bound:
+                out.add(n.id)
+        elif isinstance(n, A.Call):
+            out.add(n.func)
+            for a in n.args:
+                visit(a, bound)
+        elif isinstance(n, A.Attr):
+            visit(n.obj, bound)
+        elif isinstance(n, (A.BinOp, A.Compare, A.Implies)):
+            visit(n.left, bound)
+            visit(n.right, bound)
+        elif isinstance(n, (A.Neg, A.Not)):
+            visit(n.operand, bound)
+        elif isinstance(n, (A.And, A.Or)):
+            for i in n.items:
+                visit(i, bound)
+        elif isinstance(n, A.IfElse):
+            visit(n.cond, bound)
+            visit(n.then, bound)
+            visit(n.other, bound)
+        elif isinstance(n, (A.Quant, A.SetComp, A.The)):
+            visit(n.domain, bound)
+            inner = bound | {n.var}
+            visit(n.body if isinstance(n, A.Quant) else n.cond, inner)
+
+    visit(e, frozenset())
+    return out
+
+
+referenced_names = _referenced

@@ -1,0 +1,424 @@
+"""Grounding: a pack's rules and a card, made concrete on one scenario.
+
+``Setting``   the board and the pieces, seen from the side to move.
+``Grounding`` a Setting plus the card played (resolved: copied, mirrored,
+              with its roll), its alternatives grounded into quotas with
+              the exact pieces each admits, and the pack's rules classified
+              by the planner (see ``plan.py``).
+``Ctx``       what one evaluation sees: a Grounding, one alternative, the
+              order set (and, for a whole turn, the moves and battles).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ..dsl import ast as A
+from ..dsl.pack import Pack
+from ..errors import WarcouncilError
+from .scenario import Scenario
+
+INF = None  # an unbounded quota
+
+
+class PieceView:
+    """A unit or leader as the rule language sees it (identity-hashed)."""
+
+    __slots__ = ("id", "side", "role", "type", "at", "rank", "attrs", "piece")
+
+    def __init__(self, piece, role: str, attrs: dict, rank: int):
+        self.piece = piece
+        self.id = piece.id
+        self.side = piece.side
+        self.role = role
+        self.type = piece.type
+        self.at = tuple(piece.at)
+        self.rank = rank
+        self.attrs = attrs
+
+    def get_attr(self, name):
+        if name in ("id", "side", "role", "type", "at", "rank"):
+            return getattr(self, name)
+        return self.attrs.get(name)
+
+    def __repr__(self) -> str:
+        return self.id
+
+    def __lt__(self, other):
+        return self.rank < other.rank
+
+
+class Record:
+    """A small read-only record (card, side, move, battle) for rules."""
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+    def get_attr(self, name):
+        return self.__dict__.get(name)
+
+    def __repr__(self):
+        return f"Record({self.__dict__})"
+
+
+class Setting:
+    """The pieces and board of a scenario from the point of view of one side."""
+
+    def __init__(self, pack: Pack, scenario: Scenario, side: str | None = None, hand_size: int | None = None):
+        self.pack = pack
+        self.scenario = scenario
+        self.board = scenario.board
+        self.side = side or scenario.to_move
+        if self.side not in scenario.sides:
+            raise WarcouncilError(f"unknown side {self.side!r}", hint="sides: " + ", ".join(scenario.sides))
+        side_obj = scenario.sides[self.side]
+        self.edge = side_obj.edge
+        self.hand_size = hand_size if hand_size is not None else side_obj.command
+        self.side_view = Record(name=self.side, edge=self.edge, command=self.hand_size)
+        views: list[PieceView] = []
+        own_units = sorted((u for u in scenario.units if u.side == self.side), key=lambda p: p.id)
+        own_leaders = sorted((l for l in scenario.leaders if l.side == self.side), key=lambda p: p.id)
+        others_u = sorted((u for u in scenario.units if u.side != self.side), key=lambda p: p.id)
+        others_l = sorted((l for l in scenario.leaders if l.side != self.side), key=lambda p: p.id)
+        rank = 0
+        for group, role in ((own_units, "unit"), (own_leaders, "leader"), (others_u, "unit"), (others_l, "leader")):
+            for p in group:
+                views.append(PieceView(p, role, self._attrs(p, role), rank))
+                rank += 1
+        self.views = views
+        self.by_id = {v.id: v for v in views}
+        self.own_units = frozenset(v for v in views if v.side == self.side and v.role == "unit")
+        self.own_leaders = frozenset(v for v in views if v.side == self.side and v.role == "leader")
+        self.own_pieces = self.own_units | self.own_leaders
+        self.enemy_units = frozenset(v for v in views if v.side != self.side and v.role == "unit")
+        self.enemy_leaders = frozenset(v for v in views if v.side != self.side and v.role == "leader")
+        self.all_units = self.own_units | self.enemy_units
+        self.all_leaders = self.own_leaders | self.enemy_leaders
+        # ordered item list: own units then own leaders, each by id
+        self.items: tuple[PieceView, ...] = tuple(sorted(self.own_pieces, key=lambda v: v.rank))
+        self.unit_at = {v.at: v for v in self.all_units}
+        self.leader_at = {v.at: v for v in self.all_leaders}
+        self._sections: dict = {}
+
+    def _attrs(self, piece, role: str) -> dict:
+        attrs: dict[str, Any] = {}
+        if role == "unit":
+            decl = self.pack.units.get(piece.type)
+            if decl is None:
+                from ..errors import closest
+
+                hint = closest(piece.type or "", self.pack.units)
+                raise WarcouncilError(
+                    f"unknown unit type {piece.type!r} for {self.pack.title or self.pack.name}",
+                    getattr(piece, "where", None),
+                    hint=f"did you mean {hint[0]!r}?" if hint else None,
+                )
+            attrs.update(decl.attrs)
+            full = attrs.get("blocks")
+            attrs["max_blocks"] = full
+            if getattr(piece, "blocks", None) is not None:
+                attrs["blocks"] = piece.blocks
+        else:
+            attrs["max_blocks"] = attrs["blocks"] = 1
+        return attrs
+
+    def cell_of(self, x):
+        if isinstance(x, PieceView):
+            return x.at
+        if isinstance(x, Record):
+            return x.get_attr("to")
+        return tuple(x) if x is not None else None
+
+    def sections_of(self, x) -> frozenset:
+        cell = self.cell_of(x)
+        s = self._sections.get(cell)
+        if s is None:
+            s = self._sections[cell] = frozenset(self.board.sections_of(cell, self.edge))
+        return s
+
+    def adjacent(self, a, b) -> bool:
+        ca, cb = self.cell_of(a), self.cell_of(b)
+        if ca is None or cb is None:
+            return False
+        return self.board.adjacent(ca, cb)
+
+    def connected(self, pieces: Iterable[PieceView]) -> bool:
+        """Are the pieces' hexes one group of adjacent (or shared) hexes?"""
+        cells = {p.at for p in pieces}
+        if len(cells) <= 1:
+            return True
+        start = next(iter(cells))
+        seen, stack = {start}, [start]
+        nb = self.board.neighbours
+        while stack:
+            c = stack.pop()
+            for n in nb[c]:
+                if n in cells and n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+        return len(seen) == len(cells)
+
+
+@dataclass
+class GroundQuota:
+    cap: int | None  # None: unbounded
+    all: bool
+    what: str
+    admitted: frozenset
+    loc: Any = None
+
+
+@dataclass
+class GroundAlt:
+    index: int
+    decl: A.Alternative
+    quotas: list[GroundQuota]
+    group: str | None  # None | linked | led
+    anchor_cells: frozenset = frozenset()  # for led: the commanding leaders' hexes
+    admitted: frozenset = frozenset()
+    capacity: int | None = 0
+    sig: dict = field(default_factory=dict)  # piece -> tuple of quota indices admitting it
+
+    def assign_problem(self, pieces) -> list:
+        """Pieces (admitted by some quota) that cannot all be charged to the
+        quotas without overspending one: [] if they can. Hall's theorem over
+        the (few) quotas."""
+        counts = Counter(self.sig[p] for p in pieces if self.sig.get(p))
+        if not counts:
+            return []
+        n = len(self.quotas)
+        for mask in range(1, 1 << n):
+            caps = [self.quotas[i].cap for i in range(n) if mask >> i & 1]
+            if any(c is None for c in caps):
+                continue
+            need = sum(c for s, c in counts.items() if all(mask >> i & 1 for i in s))
+            if need > sum(caps):
+                return [p for p in pieces if self.sig.get(p) and all(mask >> i & 1 for i in self.sig[p])]
+        return []
+
+
+class Ctx:
+    """What a rule sees when it is evaluated."""
+
+    __slots__ = ("g", "alt", "ordered", "orders", "turn")
+
+    def __init__(self, g: "Grounding", alt: GroundAlt | None, ordered=frozenset(), orders=None, turn=None):
+        self.g = g
+        self.alt = alt
+        self.ordered = ordered
+        self.orders = orders
+        self.turn = turn
+
+    def builtin(self, name: str):
+        s = self.g.setting
+        if name == "ordered":
+            return self.ordered
+        if name == "units":
+            return s.own_units
+        if name == "leaders":
+            return s.own_leaders
+        if name == "pieces":
+            return s.own_pieces
+        if name == "enemy_units":
+            return s.enemy_units
+        if name == "enemy_leaders":
+            return s.enemy_leaders
+        if name == "all_units":
+            return s.all_units
+        if name == "all_leaders":
+            return s.all_leaders
+        if name == "card":
+            return self.g.card_view
+        if name == "side":
+            return s.side_view
+        if name == "hand_size":
+            return s.hand_size
+        if name == "capacity":
+            return self.alt.capacity if self.alt and self.alt.capacity is not None else 10**9
+        if name in ("unit", "leader"):
+            return name
+        if name == "moves":
+            return self.turn.moves if self.turn else ()
+        if name == "battles":
+            return self.turn.battles if self.turn else ()
+        raise WarcouncilError(f"unknown builtin {name!r}")
+
+    def call(self, name: str, args: tuple):
+        s = self.g.setting
+        if name == "adjacent":
+            return s.adjacent(*args)
+        if name == "distance":
+            a, b = (s.cell_of(x) for x in args)
+            return s.board.distance(a, b) if a is not None and b is not None else None
+        if name == "sections_of":
+            return s.sections_of(args[0])
+        if name == "dotted":
+            return len(s.sections_of(args[0])) > 1
+        if name == "count":
+            return len(args[0])
+        if name == "orders":
+            if self.orders is not None:
+                return self.orders.get(args[0], 0)
+            return 1 if args[0] in self.ordered else 0
+        if name == "admitted":
+            return self.alt is not None and args[0] in self.alt.admitted
+        if name == "assignable":
+            return self.alt is None or not self.alt.assign_problem(args[0])
+        if name == "linked_ok":
+            return self.alt is None or self.alt.group != "linked" or s.connected(args[0])
+        if name == "led_ok":
+            return self.alt is None or led_ok(self.alt, s, args[0])
+        if name == "filled":
+            if self.alt is None:
+                return True
+            return all(q.admitted <= args[0] for q in self.alt.quotas if q.all)
+        if name == "rolled":
+            return self.g.roll.get(args[0], 0) if self.g.roll else 0
+        if name == "moved":
+            return bool(self.turn) and any(m.piece is args[0] for m in self.turn.moves)
+        if name == "final":
+            p = args[0]
+            if self.turn:
+                for m in reversed(self.turn.moves):
+                    if m.piece is p:
+                        return m.to
+            return p.at if isinstance(p, PieceView) else None
+        if name == "min":
+            return min(args)
+        if name == "max":
+            return max(args)
+        if name == "abs":
+            return abs(args[0])
+        if name == "unit_at":
+            return s.unit_at.get(s.cell_of(args[0]))
+        if name == "leader_at":
+            return s.leader_at.get(s.cell_of(args[0]))
+        raise WarcouncilError(f"unknown function {name!r}")
+
+
+def led_ok(alt: GroundAlt, setting: Setting, pieces) -> bool:
+    if alt.group != "led" or not pieces:
+        return True
+    if not any(p.at in alt.anchor_cells for p in pieces):
+        return False
+    return setting.connected(pieces)
+
+
+class Grounding:
+    """A pack + scenario + side + card, ready to enumerate or check."""
+
+    def __init__(
+        self,
+        pack: Pack,
+        compiler,
+        setting: Setting,
+        card: A.CardDecl,
+        *,
+        played_as: str | None = None,
+        roll: dict | None = None,
+    ):
+        self.pack = pack
+        self.compiler = compiler
+        self.setting = setting
+        self.card = card
+        self.roll = roll
+        self.card_view = Record(name=played_as or card.name, category=card.category, helmet=card.helmet)
+        self.alts: list[GroundAlt] = []
+        base = Ctx(self, None)
+        for i, alt in enumerate(card.alternatives):
+            if alt.when is not None and not self.compiler.compile(alt.when)(base, {}):
+                continue
+            self.alts.append(self._ground_alt(i, alt, base))
+
+    def _ground_alt(self, index: int, alt: A.Alternative, base: Ctx) -> GroundAlt:
+        s = self.setting
+        quotas = []
+        for q in alt.quotas:
+            pool = {"units": s.own_units, "leaders": s.own_leaders, "pieces": s.own_pieces}[q.what]
+            if q.where is not None:
+                f = self.compiler.compile(q.where)
+                admitted = frozenset(p for p in pool if f(base, {"it": p}))
+            else:
+                admitted = pool
+            if q.amount == "all" or q.amount == "any":
+                cap = None
+            else:
+                v = self.compiler.compile(q.amount)(base, {})
+                if not isinstance(v, int) or isinstance(v, bool):
+                    raise WarcouncilError(f"the number of orders must be a whole number, got {v!r}", q.loc)
+                cap = max(v, 0)
+            quotas.append(GroundQuota(cap, q.amount == "all", q.what, admitted, q.loc))
+        anchor_cells: frozenset = frozenset()
+        group = alt.group.kind if alt.group else None
+        if group == "led":
+            f = self.compiler.compile(alt.group.anchor) if alt.group.anchor is not None else None
+            anchor_cells = frozenset(l.at for l in s.own_leaders if f is None or f(base, {"it": l}))
+        sig = {}
+        for p in s.items:
+            t = tuple(i for i, q in enumerate(quotas) if p in q.admitted)
+            if t:
+                sig[p] = t
+        admitted = frozenset(sig)
+        if group == "led":
+            # the commanding leader's own hex is always part of his command
+            admitted = admitted | frozenset(p for p in s.items if p.at in anchor_cells)
+            for p in s.items:
+                if p.at in anchor_cells and p not in sig and quotas:
+                    sig[p] = tuple(range(len(quotas)))
+        caps = [q.cap for q in quotas]
+        capacity = None if any(c is None for c in caps) else sum(caps)
+        return GroundAlt(index, alt, quotas, group, anchor_cells, admitted, capacity, sig)
+
+    # convenience
+    def ids(self, pieces) -> tuple[list[str], list[str]]:
+        ps = sorted(pieces, key=lambda p: p.rank)
+        return [p.id for p in ps if p.role == "unit"], [p.id for p in ps if p.role == "leader"]
+
+
+def mirror_card(card: A.CardDecl, swap: dict[str, str]) -> A.CardDecl:
+    """The same card with section names swapped (Counter Attack)."""
+    import dataclasses
+
+    def fn(n):
+        if isinstance(n, A.Name) and n.id in swap:
+            return A.Name(swap[n.id], n.loc)
+        return n
+
+    def tx(e):
+        return A.transform(e, fn) if isinstance(e, A.Expr) else e
+
+    alts = []
+    for alt in card.alternatives:
+        quotas = tuple(dataclasses.replace(q, amount=tx(q.amount), where=tx(q.where)) for q in alt.quotas)
+        group = dataclasses.replace(alt.group, anchor=tx(alt.group.anchor)) if alt.group else None
+        alts.append(dataclasses.replace(alt, when=tx(alt.when), quotas=quotas, group=group))
+    return dataclasses.replace(card, alternatives=tuple(alts))
+
+
+def dice_outcomes(faces: tuple[str, ...], n: int, relevant: Iterable[str] | None = None):
+    """Every outcome of rolling ``n`` dice with the given (equally likely)
+    faces, grouped by the counts of the ``relevant`` faces, with exact
+    probabilities. Yields (counts: dict face->count, Fraction)."""
+    from fractions import Fraction
+    from math import factorial
+
+    relevant = tuple(f for f in faces if relevant is None or f in relevant)
+    k = len(faces)
+    other = k - len(relevant)
+    total = Fraction(1, k**n)
+    results: dict[tuple, Fraction] = {}
+    for combo in itertools.combinations_with_replacement(range(len(relevant) + 1), n):
+        counts = Counter(combo)
+        key = tuple(counts.get(i, 0) for i in range(len(relevant)))
+        rest = counts.get(len(relevant), 0)
+        ways = factorial(n)
+        for c in key:
+            ways //= factorial(c)
+        ways //= factorial(rest)
+        ways *= other**rest
+        results[key] = results.get(key, 0) + ways * total
+    for key in sorted(results, key=lambda t: tuple(-c for c in t)):
+        yield dict(zip(relevant, key)), results[key]

@@ -1,0 +1,148 @@
+"""The planner's view of a pack's rules.
+
+Every rule is a constraint; the planner sorts them by the shape of their
+formula so that the enumerator can exploit structure instead of searching:
+
+* ``true``      folded to a constant: vacuous, costs nothing;
+* ``once``      at most one order per piece: what enumerating *sets* means;
+* ``unary``     ``forall x in ordered: φ(x)`` with φ independent of the
+                decision: a domain restriction (node consistency), applied
+                once per piece before enumeration;
+* ``assignable``/``capacity``/``filled``/``linked``/``led``: the card-structure
+                constraints the enumerator turns into generators (quota
+                matching, cardinalities, connected groups);
+* ``filter``    anything else: evaluated on each candidate order set (and,
+                in the CSP encoding, a constraint over all order variables);
+* phase ``turn``: rules about moves and battles, used only by ``check``.
+
+The classification depends only on the pack, so it is computed once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..dsl import ast as A
+from ..dsl.pack import Pack
+from .evaluate import Compiler
+
+
+@dataclass
+class PlannedRule:
+    decl: A.RuleDecl
+    source: str
+    quote: str
+    origin: str
+    phase: str  # order | turn
+    kind: str  # true | once | unary | assignable | capacity | filled | linked | led | filter
+    body: A.Expr  # folded
+    full: Callable  # closure over the whole body
+    var: str | None = None  # for forall rules: the bound variable
+    domain: Callable | None = None  # for forall rules: the domain closure
+    test: Callable | None = None  # for forall rules: body closure, env {var: x}
+    charged: Callable | None = None  # assignable/capacity over {p in ordered where cond}
+
+    @property
+    def id(self) -> str:
+        return self.decl.id
+
+
+class Plan:
+    def __init__(self, pack: Pack):
+        self.pack = pack
+        self.compiler = Compiler(pack)
+        self.rules: list[PlannedRule] = [self._plan(r) for r in pack.rules.values()]
+        self.order_rules = [r for r in self.rules if r.phase == "order"]
+        self.turn_rules = [r for r in self.rules if r.phase == "turn"]
+
+    def _plan(self, r: A.RuleDecl) -> PlannedRule:
+        c = self.compiler
+        body = c.fold(r.body)
+        source, quote = self.pack.source_of(r)
+        origin = self.pack.origin.get(r.id, "")
+        phase = "turn" if c.is_turn(body) else "order"
+        pr = PlannedRule(r, source, quote, origin, phase, "filter", body, c.compile(body))
+        if isinstance(body, A.Quant) and body.kind == "forall":
+            pr.var = body.var
+            pr.domain = c.compile(body.domain)
+            pr.test = c.compile(body.body)
+        if isinstance(body, A.Const):
+            pr.kind = "true" if body.value else "filter"
+            return pr
+        if phase == "turn":
+            return pr
+        if (
+            isinstance(body, A.Quant)
+            and body.kind == "forall"
+            and _is_ordered(body.domain)
+            and not c.is_dynamic(body.body)
+        ):
+            pr.kind = "unary"
+            return pr
+        if (
+            isinstance(body, A.Quant)
+            and body.kind == "forall"
+            and isinstance(body.body, A.Compare)
+            and isinstance(body.body.left, A.Call)
+            and body.body.left.func == "orders"
+            and body.body.left.args == (A.Name(body.var),)
+            and ((body.body.op == "<=" and body.body.right == A.Num(1)) or (body.body.op == "<" and body.body.right == A.Num(2)))
+        ):
+            # at most one order per piece: every enumerated order *set* has it
+            pr.kind = "once"
+            return pr
+        if isinstance(body, A.Call) and len(body.args) == 1:
+            arg = body.args[0]
+            if body.func == "assignable" and self._charged_set(arg, pr):
+                pr.kind = "assignable"
+            elif body.func == "filled" and _is_ordered(arg):
+                pr.kind = "filled"
+            elif body.func == "linked_ok" and _is_ordered(arg):
+                pr.kind = "linked"
+            elif body.func == "led_ok" and _is_ordered(arg):
+                pr.kind = "led"
+            return pr
+        if (
+            isinstance(body, A.Compare)
+            and body.op == "<="
+            and isinstance(body.left, A.Call)
+            and body.left.func == "count"
+            and len(body.left.args) == 1
+            and isinstance(body.right, A.Name)
+            and body.right.id == "capacity"
+            and self._charged_set(body.left.args[0], pr)
+        ):
+            pr.kind = "capacity"
+        return pr
+
+    def _charged_set(self, e: A.Expr, pr: PlannedRule) -> bool:
+        """``ordered``, or ``{p in ordered where cond}`` with a static cond."""
+        if _is_ordered(e):
+            return True
+        if isinstance(e, A.SetComp) and _is_ordered(e.domain):
+            if e.cond is None:
+                return True
+            if not self.compiler.is_dynamic(e.cond):
+                cond, var = self.compiler.compile(e.cond), e.var
+                prev = pr.charged
+                if prev is not None and prev is not cond:
+                    return False
+                pr.charged = lambda ctx, p, cond=cond, var=var: bool(cond(ctx, {var: p}))
+                return True
+        return False
+
+
+def _is_ordered(e: A.Expr) -> bool:
+    return isinstance(e, A.Name) and e.id == "ordered"
+
+
+_PLANS: dict[int, Plan] = {}
+
+
+def plan_for(pack: Pack) -> Plan:
+    """The (cached) plan of a pack object."""
+    p = _PLANS.get(id(pack))
+    if p is None or p.pack is not pack:
+        p = _PLANS[id(pack)] = Plan(pack)
+    return p

@@ -1,0 +1,125 @@
+"""Turn files (YAML) for ``check``: the card, the orders, the moves, the battles."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import Location, WarcouncilError
+from .scenario import YDict, YList, read_text, parse_yaml
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class TurnMove:
+    piece: str
+    to: Cell
+    path: tuple[Cell, ...]
+    where: Location
+
+
+@dataclass(frozen=True)
+class TurnBattle:
+    piece: str
+    target: str
+    where: Location
+
+
+@dataclass
+class Turn:
+    card: str
+    orders: list[str]
+    orders_where: list[Location]
+    moves: list[TurnMove] = field(default_factory=list)
+    battles: list[TurnBattle] = field(default_factory=list)
+    roll: str | None = None
+    copies: str | None = None
+    command: int | None = None
+    side: str | None = None
+    path: str | None = None
+
+
+_KEYS = ("card", "orders", "moves", "battles", "roll", "copies", "command", "side")
+
+
+def _where(m, key):
+    return m.value_where.get(key, m.where) if isinstance(m, YDict) else Location()
+
+
+def _cell(value, where: Location, board) -> Cell:
+    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        raise WarcouncilError(f"a hex is [col, row], got {value!r}", where)
+    cell = (value[0], value[1])
+    if board is not None and not board.contains(cell):
+        raise WarcouncilError(f"hex {list(cell)} is off the board", where)
+    return cell
+
+
+def load_turn(path: str, board=None) -> Turn:
+    text = read_text(path)
+    lines = text.splitlines()
+    try:
+        return _build(parse_yaml(text, path), path, board)
+    except WarcouncilError as e:
+        loc = e.location
+        if e.source_line is None and loc and loc.file == path and loc.line and loc.line <= len(lines):
+            e.source_line = lines[loc.line - 1]
+        raise
+
+
+def _build(data, path: str, board) -> Turn:
+    if not isinstance(data, YDict):
+        raise WarcouncilError("a turn file is a mapping with card, orders, moves, battles", Location(path, 1, 1))
+    for k in data:
+        if k not in _KEYS:
+            raise WarcouncilError(f"unknown key {k!r} in turn file", data.key_where.get(k, data.where),
+                                  hint="keys: " + ", ".join(_KEYS))
+    if "card" not in data or not isinstance(data["card"], str):
+        raise WarcouncilError("the turn file needs `card: NAME`", _where(data, "card"))
+    orders_raw = data.get("orders", [])
+    if orders_raw is None:
+        orders_raw = YList()
+    if not isinstance(orders_raw, list):
+        raise WarcouncilError("`orders` is a list of piece ids", _where(data, "orders"))
+    orders, owhere = [], []
+    for i, o in enumerate(orders_raw):
+        w = orders_raw.item_where[i] if isinstance(orders_raw, YList) and i < len(orders_raw.item_where) else _where(data, "orders")
+        if not isinstance(o, str):
+            raise WarcouncilError(f"a piece id is a string, got {o!r}", w)
+        orders.append(o)
+        owhere.append(w)
+    moves = []
+    for i, m in enumerate(data.get("moves") or []):
+        w = data["moves"].item_where[i] if i < len(data["moves"].item_where) else _where(data, "moves")
+        if not isinstance(m, YDict) or "piece" not in m or ("to" not in m and "path" not in m):
+            raise WarcouncilError("a move is {piece: ID, to: [col, row]} or {piece: ID, path: [[col, row], ...]}", w)
+        bad = [k for k in m if k not in ("piece", "to", "path")]
+        if bad:
+            raise WarcouncilError(f"unknown key {bad[0]!r} in a move", m.key_where.get(bad[0], w))
+        path_cells: tuple[Cell, ...] = ()
+        if "path" in m:
+            if not isinstance(m["path"], list) or not m["path"]:
+                raise WarcouncilError("`path` is a non-empty list of hexes", _where(m, "path"))
+            path_cells = tuple(_cell(c, _where(m, "path"), board) for c in m["path"])
+        to = _cell(m["to"], _where(m, "to"), board) if "to" in m else path_cells[-1]
+        if path_cells and path_cells[-1] != to:
+            raise WarcouncilError("`to` is not the last hex of `path`", _where(m, "to"))
+        moves.append(TurnMove(str(m["piece"]), to, path_cells, w))
+    battles = []
+    for i, b in enumerate(data.get("battles") or []):
+        w = data["battles"].item_where[i] if i < len(data["battles"].item_where) else _where(data, "battles")
+        if not isinstance(b, YDict) or "piece" not in b or "target" not in b:
+            raise WarcouncilError("a battle is {piece: ID, target: ID}", w)
+        battles.append(TurnBattle(str(b["piece"]), str(b["target"]), w))
+    command = data.get("command")
+    if command is not None and (not isinstance(command, int) or isinstance(command, bool) or command < 0):
+        raise WarcouncilError("`command` is a whole number", _where(data, "command"))
+    roll = data.get("roll")
+    if isinstance(roll, list):
+        roll = ",".join(str(r) for r in roll)
+    elif isinstance(roll, dict):
+        roll = ",".join(f"{k}={v}" for k, v in roll.items())
+    return Turn(
+        card=data["card"], orders=orders, orders_where=owhere, moves=moves, battles=battles,
+        roll=roll, copies=data.get("copies"), command=command, side=data.get("side"), path=path,
+    )
