@@ -84,15 +84,19 @@ class Pack:
         )
 
     def source_of(self, stmt) -> tuple[str, str]:
-        """(source document, quote) for a rule or define: its first citation,
-        or, with none, the house-rule file it came from."""
+        """(source, quote) for a rule or define. The source is the document
+        its first citation names; for a rule a house-rule file added or
+        changed, it is that file (the quote, if any, is still its citation's)."""
         cites = getattr(stmt, "citations", ())
-        if cites:
-            c = cites[0]
-            doc = self.documents.get(c.document)
-            return (doc.path if doc else c.document, c.quote)
         sid = getattr(stmt, "id", None) or getattr(stmt, "name", "")
-        return (self.origin.get(sid, "house rule"), "")
+        origin = self.origin.get(sid, "")
+        quote = cites[0].quote if cites else ""
+        if origin and not is_shipped(origin):
+            return (origin, quote)
+        if cites:
+            doc = self.documents.get(cites[0].document)
+            return (doc.path if doc else cites[0].document, quote)
+        return (origin or "house rule", quote)
 
     def document_text(self, alias: str) -> str | None:
         doc = self.documents.get(alias)
@@ -105,6 +109,15 @@ class Pack:
             except OSError:
                 continue
         return None
+
+
+def is_shipped(path: str) -> bool:
+    """Is this rule file part of a pack shipped with warcouncil?"""
+    try:
+        Path(path).resolve().relative_to(PACKS_DIR.resolve())
+        return True
+    except ValueError:
+        return False
 
 
 def card_key(name: str) -> str:

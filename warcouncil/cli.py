@@ -1,0 +1,291 @@
+"""The ``warcouncil`` command line (click for parsing, rich for the terminal).
+
+Exit codes: 0 answer given (legal / clean); 1 the answer is "no" (an illegal
+turn, lint errors); 2 bad input (a message naming the place, never a
+traceback); 3 an internal error (a bug: rerun with WARCOUNCIL_DEBUG=1).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from fractions import Fraction
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .errors import WarcouncilError
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class Cli(click.Group):
+    """Turns bad input into exit 2 with one clear message."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except WarcouncilError as e:
+            err.print(escape(str(e)), style="red")
+            ctx.exit(2)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            ctx.exit(130)
+        except BrokenPipeError:
+            sys.stderr.close()
+            ctx.exit(0)
+        except Exception as e:  # a bug, not bad input
+            if os.environ.get("WARCOUNCIL_DEBUG"):
+                raise
+            err.print(f"internal error (a bug in warcouncil): {escape(repr(e))}\n"
+                      "rerun with WARCOUNCIL_DEBUG=1 to see where", style="red")
+            ctx.exit(3)
+
+
+def _json(obj) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False))
+
+
+rules_option = click.option(
+    "--rules", "rules", multiple=True, metavar="PATH",
+    help="House-rule file or folder layered over the scenario's pack (repeatable, in order).",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Machine output (JSON) on stdout.")
+
+
+@click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="warcouncil")
+def main():
+    """warcouncil: what may I legally order with this card on this board?"""
+
+
+def _engine(scenario: str, rules):
+    from .solver.engine import Engine
+
+    return Engine.load(scenario, list(rules))
+
+
+# ------------------------------------------------------------------ orders
+
+
+@main.command()
+@click.argument("scenario")
+@click.option("--card", required=True, help="The card played (printed name; case, spaces and hyphens ignored).")
+@click.option("--count", "count_only", is_flag=True, help="Only the number of legal order sets.")
+@click.option("--limit", type=click.IntRange(min=0), default=None, help="Stop after N order sets.")
+@click.option("--side", default=None, help="The side playing the card (default: the scenario's to_move).")
+@click.option("--roll", default=None, help="Dice rolled, for cards that roll: 'light,helmet,flag' or 'light=2,helmet=1'.")
+@click.option("--copies", default=None, metavar="CARD", help="The card a Counter Attack copies.")
+@click.option("--command", "command", type=click.IntRange(min=0), default=None,
+              help="The side's Command (hand size) when the card is played, if it differs from the scenario.")
+@click.option("--engine", "engine_kind", type=click.Choice(["fast", "csp"]), default="fast",
+              help="fast: the structural enumerator; csp: plain python-constraint search (reference, slow).")
+@rules_option
+@json_option
+def orders(scenario, card, count_only, limit, side, roll, copies, command, engine_kind, rules, as_json):
+    """Every legal order set for CARD on the board of SCENARIO."""
+    eng = _engine(scenario, rules)
+    decl, _ = eng.resolve_card(card, copies)
+    side = side or eng.scenario.to_move
+    if side not in eng.scenario.sides:
+        from .errors import closest
+
+        hint = closest(side, eng.scenario.sides)
+        raise WarcouncilError(f"unknown side {side!r}", hint=f"did you mean {hint[0]!r}?" if hint else
+                              "sides: " + ", ".join(eng.scenario.sides))
+    if decl.roll is not None and roll is None:
+        _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit, engine_kind, as_json)
+        return
+    g = eng.ground(card, side=side, roll=roll, copies=copies, command=command)
+    _orders_one(eng, g, side, count_only, limit, engine_kind, as_json)
+
+
+def _sets(eng, g, limit, engine_kind):
+    if engine_kind == "csp":
+        from .solver.csp import csp_order_sets
+
+        sets = csp_order_sets(g, eng.plan)
+        return sets[:limit] if limit is not None else sets
+    return eng.order_sets(g, limit)
+
+
+def _orders_one(eng, g, side, count_only, limit, engine_kind, as_json):
+    name = g.card_view.name
+    if count_only:
+        n = len(_sets(eng, g, None, engine_kind)) if engine_kind == "csp" else eng.count(g)
+        if as_json:
+            _json({"card": name, "side": side, "count": n})
+        else:
+            click.echo(n)
+        return
+    if as_json:
+        sets = [eng.order_set_json(g, s) for s in _sets(eng, g, limit, engine_kind)]
+        total = eng.count(g) if limit is not None else len(sets)
+        obj = {"card": name, "side": side, "count": total, "order_sets": sets}
+        if limit is not None:
+            obj["limited"] = len(sets) < total
+        _json(obj)
+        return
+    _print_header(eng, g, side)
+    n = 0
+    for s in _sets(eng, g, limit, engine_kind):
+        n += 1
+        out.print(_format_set(eng, g, s))
+    total = eng.count(g) if limit is not None else n
+    more = f" (showing {n})" if n < total else ""
+    out.print(f"[bold]{total}[/] legal order set{'s' if total != 1 else ''}{more}")
+
+
+def _print_header(eng, g, side):
+    s = g.setting
+    out.print(f"[bold]{escape(g.card_view.name)}[/] — {escape(side)} (Command {s.hand_size}, {s.edge} edge)")
+
+
+def _format_set(eng, g, s) -> str:
+    j = eng.order_set_json(g, s)
+    if not j["units"] and not j["leaders"]:
+        return "  [dim](no orders)[/]"
+    parts = []
+    if j["units"]:
+        parts.append(" ".join(j["units"]))
+    if j["leaders"]:
+        parts.append("[cyan]leaders:[/] " + " ".join(j["leaders"]))
+    return "  " + "  ".join(parts)
+
+
+def _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit, engine_kind, as_json):
+    table = eng.roll_table(decl, side, command)
+    rows = []
+    for counts, p in table:
+        g = eng.ground(card, side=side, roll=counts, copies=copies, command=command)
+        rows.append((counts, p, g))
+    if as_json:
+        result = []
+        for counts, p, g in rows:
+            item = {"roll": counts, "probability": str(p), "p": float(p)}
+            if count_only:
+                item["count"] = eng.count(g)
+            else:
+                sets = [eng.order_set_json(g, s) for s in _sets(eng, g, limit, engine_kind)]
+                item["count"] = eng.count(g)
+                item["order_sets"] = sets
+            result.append(item)
+        _json({"card": rows[0][2].card_view.name if rows else decl.name, "side": side,
+               "dice": eng.dice_count(decl, side, command), "rolls": result})
+        return
+    n_dice = eng.dice_count(decl, side, command)
+    out.print(f"[bold]{escape(decl.name)}[/] — {escape(side)} rolls {n_dice} dice; "
+              f"{len(rows)} outcomes that differ for this card (other faces order nothing)")
+    total_p = Fraction(0)
+    for counts, p, g in rows:
+        total_p += p
+        label = ", ".join(f"{f}×{c}" for f, c in counts.items() if c) or "no ordering symbol"
+        n = eng.count(g)
+        out.print(f"[bold]roll {escape(label)}[/]  p = {p} ({float(p):.2%}): {n} order set{'s' if n != 1 else ''}")
+        if not count_only:
+            for s in _sets(eng, g, limit, engine_kind):
+                out.print(_format_set(eng, g, s))
+    out.print(f"[dim]probabilities sum to {total_p}[/]")
+
+
+# ------------------------------------------------------------------ check
+
+
+@main.command()
+@click.argument("scenario")
+@click.argument("turn")
+@rules_option
+@json_option
+def check(scenario, turn, rules, as_json):
+    """Is the proposed TURN legal on SCENARIO? Every violated rule, with its text."""
+    from .solver.turn import load_turn
+
+    eng = _engine(scenario, rules)
+    t = load_turn(turn, eng.scenario.board)
+    verdict = eng.check_turn(t)
+    if as_json:
+        _json(verdict.as_json())
+    elif verdict.legal:
+        out.print("[green]legal[/]")
+    else:
+        out.print(f"[red bold]illegal[/]: {len(verdict.violations)} violation{'s' if len(verdict.violations) != 1 else ''}")
+        for v in verdict.violations:
+            pieces = ", ".join(v.pieces) if v.pieces else "-"
+            out.print(f"  [bold]{escape(v.rule)}[/] [{escape(pieces)}] {escape(v.message)}")
+            out.print(f"    {escape(v.source)}: [italic]“{escape(v.quote)}”[/]" if v.quote else f"    {escape(v.source)}")
+    sys.exit(0 if verdict.legal else 1)
+
+
+# ------------------------------------------------------------------ lint
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--over", "base", default=None, metavar="PACK",
+              help="Lint PATHS as house rules layered over this pack (e.g. cca).")
+@click.option("--coverage", "show_coverage", is_flag=True,
+              help="List each sentence of the seed documents the pack cites, and which rules cite it.")
+@json_option
+def lint(paths, base, show_coverage, as_json):
+    """Parse and check rule files; every error with file:line:column."""
+    from .dsl.lint import coverage, lint as run_lint
+
+    pack, problems = run_lint(list(paths), base)
+    cov = coverage(pack) if (show_coverage and pack is not None) else None
+    if as_json:
+        obj = {"errors": [{"file": p.location.file, "line": p.location.line, "column": p.location.column,
+                           "message": p.message, "hint": p.hint} for p in problems]}
+        if cov is not None:
+            obj["coverage"] = [{"document": s.document, "line": s.line, "sentence": s.text, "cited_by": s.cited_by}
+                               for s in cov]
+        _json(obj)
+    else:
+        for p in problems:
+            err.print(escape(str(p)), style="red")
+        if cov is not None:
+            done = sum(1 for s in cov if s.cited_by)
+            for s in cov:
+                mark = "[green]✓[/]" if s.cited_by else "[red]✗[/]"
+                who = f"  [dim]{escape(', '.join(s.cited_by))}[/]" if s.cited_by else ""
+                out.print(f"{mark} {escape(s.document)}:{s.line} {escape(s.text)}{who}")
+            out.print(f"{done}/{len(cov)} sentences cited")
+        if not problems:
+            files = len(pack.files) if pack else 0
+            out.print(f"[green]clean[/]: {files} file{'s' if files != 1 else ''}, "
+                      f"{len(pack.rules)} rules, {len(pack.define_ids)} defines, {len(pack.cards)} cards")
+    sys.exit(1 if problems else 0)
+
+
+# ------------------------------------------------------------------ cards
+
+
+@main.command()
+@click.argument("scenario")
+@rules_option
+@json_option
+def cards(scenario, rules, as_json):
+    """The cards of SCENARIO's game system."""
+    from .dsl.unparse import card_orders
+
+    eng = _engine(scenario, rules)
+    deck = list(eng.pack.cards.values())
+    if as_json:
+        _json({"system": eng.pack.name, "cards": [
+            {"name": c.name, "copies": c.copies, "category": c.category, "helmet": c.helmet,
+             "orders": card_orders(c)} for c in deck]})
+        return
+    t = Table(title=f"{eng.pack.title}: {sum(c.copies for c in deck)} cards, {len(deck)} kinds")
+    for col in ("card", "copies", "category", "helmet", "orders"):
+        t.add_column(col, overflow="fold")
+    for c in deck:
+        t.add_row(escape(c.name), str(c.copies), c.category or "", "yes" if c.helmet else "", escape(card_orders(c)))
+    out.print(t)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,261 @@
+"""Static checks of rule files, and rulebook coverage.
+
+``lint(paths)`` parses and layers the files and reports every problem it can
+find, each with file:line:column: syntax errors, layering conflicts (two
+layers replacing one rule, replacing or removing what does not exist, a name
+defined twice), names that resolve to nothing (with the closest known names),
+calls with the wrong number of arguments, citations of undeclared documents,
+and quotes that do not occur in the document they cite.
+
+``coverage(pack)`` lists every sentence of the seed documents a pack cites
+and whether some rule, define, card or unit type cites it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import Location, WarcouncilError, closest
+from ..solver.evaluate import BUILTIN_ATTRIBUTES, BUILTIN_CONSTANTS, BUILTIN_FUNCTIONS
+from . import ast as A
+from .pack import LintError, Pack, _line_at, load_pack, pack_files
+
+
+def normalize(text: str) -> str:
+    """Text for quote matching: unify quotes and dashes, drop Markdown
+    emphasis and table bars, fold white space and case."""
+    text = unicodedata.normalize("NFKC", text)
+    text = re.sub(r"(?m)^[ \t]*>[ \t]?", "", text)  # Markdown block quotes
+    for a, b in (("“", '"'), ("”", '"'), ("‘", "'"), ("’", "'"), ("—", "-"), ("–", "-"), ("→", "->")):
+        text = text.replace(a, b)
+    text = text.replace("**", "").replace("`", "").replace("|", " ")
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def lint(paths: list[str | Path], base: str | None = None) -> tuple[Pack | None, list[LintError]]:
+    """Lint rule files. ``paths`` are packs (folders or names) or files; with
+    ``base`` they are house rules layered over that pack."""
+    problems: list[LintError] = []
+    try:
+        if base is not None:
+            pack = load_pack(base, list(paths), strict=False)
+        else:
+            first, rest = paths[0], list(paths[1:])
+            pack = load_pack(first, rest, strict=False)
+    except WarcouncilError as e:
+        return None, [LintError(e.message, e.location or Location(), e.hint, e.source_line)]
+    problems.extend(pack.problems)
+    problems.extend(_Resolver(pack).run())
+    problems.extend(_citations(pack))
+    problems.sort(key=lambda p: (p.location.file or "", p.location.line or 0, p.location.column or 0))
+    return pack, problems
+
+
+def _err(msg: str, loc: Location, hint: str | None = None) -> LintError:
+    return LintError(msg, loc, hint, _line_at(loc))
+
+
+class _Resolver:
+    def __init__(self, pack: Pack):
+        self.pack = pack
+        self.symbols = pack.symbols()
+        self.attrs = BUILTIN_ATTRIBUTES | pack.unit_attributes()
+        self.out: list[LintError] = []
+
+    def run(self) -> list[LintError]:
+        p = self.pack
+        for d in p.defines.values():
+            self.expr(d.body, set(d.params))
+        for r in p.rules.values():
+            self.expr(r.body, set())
+            if r.message:
+                self.message(r)
+        for card in p.cards.values():
+            if card.roll is not None:
+                self.expr(card.roll, set())
+                if not p.dice:
+                    self.out.append(_err(f"card {card.name!r} rolls dice, but the pack declares no `dice`", card.loc))
+            for alt in card.alternatives:
+                if alt.when is not None:
+                    self.expr(alt.when, set())
+                for q in alt.quotas:
+                    if isinstance(q.amount, A.Expr):
+                        self.expr(q.amount, set())
+                        self.rolled(q.amount, card)
+                    if q.where is not None:
+                        self.expr(q.where, {"it"})
+                if alt.group is not None and alt.group.anchor is not None:
+                    self.expr(alt.group.anchor, {"it"})
+            if card.copy is not None:
+                for name in card.copy.excluded:
+                    if name not in p.cards:
+                        hint = closest(name, p.cards)
+                        self.out.append(_err(f"card {card.name!r} excludes unknown card {name!r}", card.copy.loc,
+                                             f"did you mean {hint[0]!r}?" if hint else None))
+        return self.out
+
+    def message(self, r: A.RuleDecl) -> None:
+        body = r.body
+        var = body.var if isinstance(body, A.Quant) else None
+        for field in re.findall(r"{(\w*)}", r.message):
+            if field not in (var, "pieces"):
+                self.out.append(_err(
+                    f"message of {r.id} names {{{field}}}, which is not the rule's variable",
+                    r.loc, f"use {{{var}}} or {{pieces}}" if var else "use {pieces}"))
+
+    def rolled(self, e: A.Expr, card: A.CardDecl) -> None:
+        for n in A.walk(e):
+            if isinstance(n, A.Call) and n.func == "rolled":
+                if card.roll is None:
+                    self.out.append(_err(f"card {card.name!r} uses rolled(...) but has no `roll ... dice`", n.loc))
+                for a in n.args:
+                    if isinstance(a, A.Name) and a.id not in self.pack.dice:
+                        hint = closest(a.id, self.pack.dice)
+                        self.out.append(_err(f"unknown die face {a.id!r}", a.loc, f"did you mean {hint[0]!r}?" if hint else None))
+
+    def expr(self, e: A.Expr, bound: set[str]) -> None:
+        if e is None:
+            return
+        if isinstance(e, A.Name):
+            self.name(e, bound)
+        elif isinstance(e, A.Call):
+            self.call(e)
+            for a in e.args:
+                self.expr(a, bound)
+        elif isinstance(e, A.Attr):
+            if e.name not in self.attrs:
+                hint = closest(e.name, self.attrs)
+                self.out.append(_err(f"unknown attribute {e.name!r}", e.loc, f"did you mean {hint[0]!r}?" if hint else None))
+            self.expr(e.obj, bound)
+        elif isinstance(e, (A.BinOp, A.Compare, A.Implies)):
+            self.expr(e.left, bound)
+            self.expr(e.right, bound)
+        elif isinstance(e, (A.Neg, A.Not)):
+            self.expr(e.operand, bound)
+        elif isinstance(e, (A.And, A.Or)):
+            for i in e.items:
+                self.expr(i, bound)
+        elif isinstance(e, A.IfElse):
+            self.expr(e.cond, bound)
+            self.expr(e.then, bound)
+            self.expr(e.other, bound)
+        elif isinstance(e, (A.Quant, A.SetComp, A.The)):
+            self.expr(e.domain, bound)
+            inner = bound | {e.var}
+            self.expr(e.body if isinstance(e, A.Quant) else e.cond, inner)
+
+    def name(self, e: A.Name, bound: set[str]) -> None:
+        n = e.id
+        if n in bound or n in BUILTIN_CONSTANTS or n in self.symbols:
+            return
+        d = self.pack.defines.get(n)
+        if d is not None:
+            if d.params:
+                self.out.append(_err(f"{n} takes {len(d.params)} argument(s): write {n}({', '.join(d.params)})", e.loc))
+            return
+        known = set(bound) | BUILTIN_CONSTANTS | self.symbols | {k for k, v in self.pack.defines.items() if not v.params}
+        hint = closest(n, known)
+        self.out.append(_err(f"unknown name {n!r}", e.loc, f"did you mean {hint[0]!r}?" if hint else None))
+
+    def call(self, e: A.Call) -> None:
+        d = self.pack.defines.get(e.func)
+        if d is not None:
+            if len(d.params) != len(e.args):
+                self.out.append(_err(f"{e.func} takes {len(d.params)} argument(s), got {len(e.args)}", e.loc))
+            return
+        arity = BUILTIN_FUNCTIONS.get(e.func)
+        if arity is None:
+            known = set(BUILTIN_FUNCTIONS) | set(self.pack.defines)
+            hint = closest(e.func, known)
+            self.out.append(_err(f"unknown function {e.func!r}", e.loc, f"did you mean {hint[0]!r}?" if hint else None))
+        elif arity != len(e.args):
+            self.out.append(_err(f"{e.func} takes {arity} argument(s), got {len(e.args)}", e.loc))
+
+
+def _cited(pack: Pack):
+    """Every citation in the pack with the statement that makes it."""
+    for d in pack.defines.values():
+        for c in d.citations:
+            yield d.id, c
+    for r in pack.rules.values():
+        for c in r.citations:
+            yield r.id, c
+    for card in pack.cards.values():
+        for c in card.citations:
+            yield card.name, c
+    for u in pack.units.values():
+        for c in u.citations:
+            yield u.name, c
+
+
+def _citations(pack: Pack) -> list[LintError]:
+    out = []
+    texts: dict[str, str | None] = {}
+    for who, c in _cited(pack):
+        if c.document not in pack.documents:
+            hint = closest(c.document, pack.documents)
+            out.append(_err(f"{who} cites undeclared document {c.document!r}", c.loc,
+                            f"did you mean {hint[0]!r}?" if hint else "declare it with `document NAME \"file\"`"))
+            continue
+        if c.document not in texts:
+            t = pack.document_text(c.document)
+            texts[c.document] = normalize(t) if t is not None else None
+        text = texts[c.document]
+        if text is None:
+            out.append(_err(f"cannot read document {pack.documents[c.document].path!r} cited by {who}", c.loc))
+        elif normalize(c.quote) not in text:
+            out.append(_err(f"{who}: the quote is not in {pack.documents[c.document].path}", c.loc,
+                            "quote the document's sentence exactly (quotes, dashes and spacing may differ)"))
+    return out
+
+
+# ------------------------------------------------------------------ coverage
+
+
+@dataclass
+class Sentence:
+    document: str
+    line: int
+    text: str
+    cited_by: list[str]
+
+
+_SPLIT = re.compile(r"(?<=[.!?”\"])\s+(?=[A-Z“‘\"(])")
+
+
+def sentences(text: str) -> list[tuple[int, str]]:
+    out = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        line = line.strip().lstrip("•*-").strip()
+        if not line:
+            continue
+        for s in _SPLIT.split(line):
+            s = s.strip()
+            if len(s.split()) >= 4 and s[-1:] in ".!?)”\"":
+                out.append((lineno, s))
+    return out
+
+
+def coverage(pack: Pack, only_seeds: bool = True) -> list[Sentence]:
+    cites: dict[str, list[tuple[str, str]]] = {}
+    for who, c in _cited(pack):
+        cites.setdefault(c.document, []).append((who, normalize(c.quote)))
+    out = []
+    for alias, doc in pack.documents.items():
+        if only_seeds and not doc.path.endswith(".txt"):
+            continue
+        text = pack.document_text(alias)
+        if text is None:
+            continue
+        for line, s in sentences(text):
+            ns = normalize(s)
+            who = sorted({w for w, q in cites.get(alias, ()) if q and (q in ns or ns in q)})
+            out.append(Sentence(doc.path, line, s, who))
+    return out
+
+
+def lint_pack_target(target: str) -> list[Path]:
+    return pack_files(target)

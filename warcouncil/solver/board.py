@@ -1,0 +1,437 @@
+"""Boards: the grid, its cells, adjacency, distance and sections.
+
+Three kinds of board are supported:
+
+* ``hex``: pointy-topped hexes in "odd-r" offset coordinates ``[col, row]``
+  (``shared/reference/cca.md`` §1.1). Row 0 is the north edge. Even rows hold
+  ``width`` hexes (cols ``0..width-1``); odd rows hold ``width - 1`` hexes
+  (cols ``0..width-2``) and sit half a hex to the east.
+* ``square``: ``width`` x ``depth`` squares ``[col, row]``. Adjacency is the
+  orthogonal 4-neighbourhood and ``distance`` is the Manhattan distance (the
+  number of orthogonal steps between two squares).
+* ``table``: a measured table ``width`` x ``depth`` centimetres; positions are
+  points ``(x, y)`` (floats allowed). There are no cells, no adjacency and no
+  sections; use :meth:`Board.measure` for distances.
+
+Sections are stored by name *as seen from the south edge* ("left" = west for
+the Commands & Colors boards). A side whose own edge is north sees "left" and
+"right" swapped; :meth:`Board.sections_of` and :meth:`Board.section_cells`
+take the viewer's edge and do the swap.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from warcouncil.errors import Location, WarcouncilError, closest
+
+Cell = tuple[int, int]
+"""``(col, row)`` on hex and square grids; ``(x, y)`` in cm (floats allowed) on tables."""
+
+GRIDS = ("hex", "square", "table")
+#: Edges a side may own. Only north and south have section views so far.
+EDGES = ("north", "south", "east", "west")
+#: How section names change when the board is seen from each supported edge.
+_EDGE_RENAMES: dict[str, dict[str, str]] = {
+    "south": {},
+    "north": {"left": "right", "right": "left"},
+}
+#: Grid boards larger than this (either way) are refused as input errors.
+MAX_GRID_SIZE = 200
+
+_EMPTY: frozenset[str] = frozenset()
+
+
+def _hex_neighbours(cell: Cell) -> tuple[Cell, ...]:
+    """The six odd-r neighbours of ``cell``, on or off the board."""
+    c, r = cell
+    if r % 2 == 0:
+        return ((c - 1, r), (c + 1, r), (c - 1, r - 1), (c, r - 1), (c - 1, r + 1), (c, r + 1))
+    return ((c - 1, r), (c + 1, r), (c, r - 1), (c + 1, r - 1), (c, r + 1), (c + 1, r + 1))
+
+
+def _square_neighbours(cell: Cell) -> tuple[Cell, ...]:
+    c, r = cell
+    return ((c, r - 1), (c + 1, r), (c, r + 1), (c - 1, r))
+
+
+def hex_distance(a: Cell, b: Cell) -> int:
+    """Hex distance between two odd-r cells (via axial/cube coordinates)."""
+    ac, ar = a
+    bc, br = b
+    dq = (ac - (ar // 2)) - (bc - (br // 2))
+    dr = ar - br
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def grid_cells(grid: str, width: int, depth: int) -> frozenset[Cell]:
+    """Every cell of a ``grid`` board of the given size (empty for tables)."""
+    if grid == "hex":
+        return frozenset(
+            (c, r) for r in range(depth) for c in range(width if r % 2 == 0 else width - 1)
+        )
+    if grid == "square":
+        return frozenset((c, r) for r in range(depth) for c in range(width))
+    return frozenset()
+
+
+@dataclass(frozen=True)
+class Board:
+    """An immutable board. Construct it directly or via the factories below.
+
+    ``neighbours`` (cell -> on-board neighbours) and the per-edge section
+    tables are computed once at construction.
+    """
+
+    name: str
+    grid: str  # "hex", "square" or "table"
+    width: int | float  # cols (hex, square) or cm (table)
+    depth: int | float  # rows (hex, square) or cm (table)
+    cells: frozenset[Cell] = field(repr=False)
+    sections: Mapping[str, frozenset[Cell]] = field(default_factory=dict, repr=False)
+
+    neighbours: dict[Cell, tuple[Cell, ...]] = field(
+        init=False, repr=False, compare=False
+    )
+    _sections_by_edge: dict[str, dict[Cell, frozenset[str]]] = field(
+        init=False, repr=False, compare=False
+    )
+    _section_cells_by_edge: dict[str, dict[str, frozenset[Cell]]] = field(
+        init=False, repr=False, compare=False
+    )
+    _dotted: frozenset[Cell] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.grid not in GRIDS:
+            raise ValueError(f"unknown grid {self.grid!r}; expected one of {', '.join(GRIDS)}")
+        cells = frozenset(self.cells)
+        sections = {str(k): frozenset(v) for k, v in self.sections.items()}
+        for name, members in sections.items():
+            stray = members - cells
+            if stray:
+                raise ValueError(f"section {name!r} has cells off the board: {sorted(stray)[:5]}")
+        object.__setattr__(self, "cells", cells)
+        object.__setattr__(self, "sections", MappingProxyType(sections))
+
+        step = {"hex": _hex_neighbours, "square": _square_neighbours}.get(self.grid)
+        neighbours: dict[Cell, tuple[Cell, ...]] = {}
+        if step is not None:
+            for cell in cells:
+                neighbours[cell] = tuple(n for n in step(cell) if n in cells)
+        object.__setattr__(self, "neighbours", neighbours)
+
+        by_edge: dict[str, dict[Cell, frozenset[str]]] = {}
+        cells_by_edge: dict[str, dict[str, frozenset[Cell]]] = {}
+        for edge, renames in _EDGE_RENAMES.items():
+            seen = {renames.get(n, n): members for n, members in sections.items()}
+            cells_by_edge[edge] = seen
+            names_of: dict[Cell, set[str]] = {}
+            for n, members in seen.items():
+                for cell in members:
+                    names_of.setdefault(cell, set()).add(n)
+            by_edge[edge] = {cell: frozenset(ns) for cell, ns in names_of.items()}
+        object.__setattr__(self, "_sections_by_edge", by_edge)
+        object.__setattr__(self, "_section_cells_by_edge", cells_by_edge)
+        object.__setattr__(
+            self, "_dotted", frozenset(c for c, ns in by_edge["south"].items() if len(ns) >= 2)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.grid, self.width, self.depth, self.cells))
+
+    # -- geometry ---------------------------------------------------------
+
+    def contains(self, cell: Any) -> bool:
+        """Is ``cell`` on the board? (Any sequence of two numbers is accepted.)"""
+        if self.grid == "table":
+            try:
+                x, y = cell
+                return 0 <= x <= self.width and 0 <= y <= self.depth
+            except (TypeError, ValueError):
+                return False
+        try:
+            return cell in self.cells
+        except TypeError:  # unhashable, e.g. a list
+            try:
+                return tuple(cell) in self.cells
+            except TypeError:
+                return False
+
+    def adjacent(self, a: Cell, b: Cell) -> bool:
+        """Are ``a`` and ``b`` neighbouring cells of this board?"""
+        if self.grid == "table":
+            raise ValueError("a measured table has no adjacency")
+        return b in self.neighbours.get(a, ())
+
+    def distance(self, a: Cell, b: Cell) -> int:
+        """Steps from ``a`` to ``b``: hex distance, or Manhattan on squares.
+
+        Pure arithmetic: the cells need not be on the board. Tables have no
+        step distance; use :meth:`measure`.
+        """
+        if self.grid == "hex":
+            return hex_distance(a, b)
+        if self.grid == "square":
+            return abs(a[0] - b[0]) + abs(a[1] - b[1])
+        raise ValueError("a measured table has no step distance; use Board.measure")
+
+    def measure(self, a: tuple[float, float], b: tuple[float, float]) -> float:
+        """Straight-line distance in cm on a table; the step distance on grids."""
+        if self.grid == "table":
+            return math.hypot(a[0] - b[0], a[1] - b[1])
+        return float(self.distance(a, b))  # type: ignore[arg-type]
+
+    def extent(self) -> str:
+        """A short human description of the board's coordinates (for messages)."""
+        if self.grid == "hex":
+            return (
+                f"rows 0..{self.depth - 1}; even rows cols 0..{self.width - 1}, "
+                f"odd rows cols 0..{self.width - 2}"
+            )
+        if self.grid == "square":
+            return f"cols 0..{self.width - 1}, rows 0..{self.depth - 1}"
+        return f"x 0..{self.width} cm, y 0..{self.depth} cm"
+
+    # -- sections ---------------------------------------------------------
+
+    @property
+    def section_names(self) -> frozenset[str]:
+        """Section names as stored (seen from the south edge)."""
+        return frozenset(self.sections)
+
+    def _view(self, edge: str, table: str) -> dict:
+        try:
+            return getattr(self, table)[edge]
+        except KeyError:
+            raise ValueError(
+                f"no section view from edge {edge!r}; supported: "
+                f"{', '.join(_EDGE_RENAMES)}"
+            ) from None
+
+    def sections_of(self, cell: Cell, edge: str = "south") -> frozenset[str]:
+        """The sections ``cell`` is in, as seen by a side whose own edge is ``edge``.
+
+        ``edge`` is "south" (names as stored) or "north" (left and right
+        swapped); other edges raise ``ValueError``. Off-board or
+        section-less cells give the empty set.
+        """
+        return self._view(edge, "_sections_by_edge").get(cell, _EMPTY)
+
+    def dotted(self, cell: Cell) -> bool:
+        """Is ``cell`` on a dotted line, i.e. in two or more sections?"""
+        return cell in self._dotted
+
+    def section_cells(self, name: str, edge: str = "south") -> frozenset[Cell]:
+        """The cells of section ``name`` as seen from ``edge``.
+
+        An unknown section name is bad input: ``WarcouncilError`` with hints.
+        """
+        view = self._view(edge, "_section_cells_by_edge")
+        try:
+            return view[name]
+        except (KeyError, TypeError):
+            near = closest(str(name), view)
+            raise WarcouncilError(
+                f"unknown section {name!r} on board {self.name!r}; "
+                f"sections: {', '.join(sorted(view)) or '(none)'}",
+                hint=f"did you mean {' or '.join(near)}?" if near else None,
+            ) from None
+
+
+# -- named boards -----------------------------------------------------------
+
+
+def standard_cca_board() -> Board:
+    """The Commands & Colors battlefield: 13 x 9 hexes (113), three sections.
+
+    Sections by the closed form of cca.md §1.2 with ``x2 = 2*col + row%2``:
+    left (west) ``x2 <= 8``, center ``8 <= x2 <= 16``, right (east)
+    ``x2 >= 16``. The 10 hexes with ``x2`` 8 or 16 lie on a dotted line.
+    """
+    cells = grid_cells("hex", 13, 9)
+    x2 = {cell: 2 * cell[0] + cell[1] % 2 for cell in cells}
+    sections = {
+        "left": frozenset(c for c, x in x2.items() if x <= 8),
+        "center": frozenset(c for c, x in x2.items() if 8 <= x <= 16),
+        "right": frozenset(c for c, x in x2.items() if x >= 16),
+    }
+    return Board(name="cca", grid="hex", width=13, depth=9, cells=cells, sections=sections)
+
+
+BOARDS: dict[str, Callable[[], Board]] = {"cca": standard_cca_board}
+
+
+@functools.cache
+def _named_board(name: str) -> Board:
+    return BOARDS[name]()
+
+
+def named_board(name: str, where: Location | None = None) -> Board:
+    """The named board (built once and cached); unknown names are bad input."""
+    if isinstance(name, str) and name in BOARDS:
+        return _named_board(name)
+    near = closest(str(name), BOARDS)
+    raise WarcouncilError(
+        f"unknown board {name!r}; known boards: {', '.join(sorted(BOARDS))}",
+        where,
+        hint=f"did you mean {' or '.join(near)}?" if near else None,
+    )
+
+
+# -- boards given in a scenario ----------------------------------------------
+
+
+def _where(obj: Any, default: Location) -> Location:
+    """The source location a loaded YAML value carries, if any."""
+    loc = getattr(obj, "where", None)
+    return loc if isinstance(loc, Location) else default
+
+
+def _value_where(mapping: Any, key: str, default: Location) -> Location:
+    locs = getattr(mapping, "value_where", None)
+    if isinstance(locs, Mapping) and isinstance(locs.get(key), Location):
+        return locs[key]
+    return default
+
+
+def _key_where(mapping: Any, key: Any, default: Location) -> Location:
+    locs = getattr(mapping, "key_where", None)
+    if isinstance(locs, Mapping) and isinstance(locs.get(key), Location):
+        return locs[key]
+    return default
+
+
+def _item_where(seq: Any, index: int, default: Location) -> Location:
+    locs = getattr(seq, "item_where", None)
+    if isinstance(locs, list) and index < len(locs):
+        return locs[index]
+    return default
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and math.isfinite(v)
+
+
+_BOARD_KEYS = ("name", "grid", "width", "depth", "cols", "rows", "sections")
+
+
+def board_from_mapping(data: Mapping[str, Any], where: Location) -> Board:
+    """A board described in a scenario: ``grid``, size and (grids) ``sections``.
+
+    Size is ``width``/``depth`` (``cols``/``rows`` also accepted). Hex boards
+    use the odd-r layout (odd rows one cell shorter). ``sections`` maps a
+    name (seen from the south) to a list of ``[col, row]`` cells, each of
+    which must be on the board. Errors name the offending place: the
+    mapping may carry locations (``where``, ``key_where``, ``value_where``,
+    ``item_where``) as the scenario loader's values do; else ``where`` is used.
+    """
+    if not isinstance(data, Mapping):
+        raise WarcouncilError("a board must be a name or a mapping", where)
+    where = _where(data, where)
+    for key in data:
+        if key not in _BOARD_KEYS:
+            near = closest(str(key), _BOARD_KEYS)
+            raise WarcouncilError(
+                f"unknown board key {key!r}; expected {', '.join(_BOARD_KEYS)}",
+                _key_where(data, key, where),
+                hint=f"did you mean {' or '.join(near)}?" if near else None,
+            )
+
+    name = data.get("name", "custom")
+    if not isinstance(name, str):
+        raise WarcouncilError("board name must be a string", _value_where(data, "name", where))
+
+    grid = data.get("grid")
+    if grid is None:
+        raise WarcouncilError(f"board needs a grid: {', '.join(GRIDS)}", where)
+    if grid not in GRIDS:
+        near = closest(str(grid), GRIDS)
+        raise WarcouncilError(
+            f"unknown grid {grid!r}; expected {', '.join(GRIDS)}",
+            _value_where(data, "grid", where),
+            hint=f"did you mean {' or '.join(near)}?" if near else None,
+        )
+
+    size: dict[str, int | float] = {}
+    for key, alias in (("width", "cols"), ("depth", "rows")):
+        if key in data and alias in data:
+            raise WarcouncilError(
+                f"give the board's {key} or {alias}, not both", _key_where(data, alias, where)
+            )
+        k = key if key in data else alias
+        if k not in data:
+            raise WarcouncilError(f"board needs a {key} ({alias})", where)
+        v = data[k]
+        loc = _value_where(data, k, where)
+        if grid == "table":
+            if not _is_number(v) or v <= 0:
+                raise WarcouncilError(f"table {key} must be a positive number of cm, not {v!r}", loc)
+        else:
+            if not _is_int(v) or v < 1:
+                raise WarcouncilError(f"board {key} must be a positive whole number, not {v!r}", loc)
+            if v > MAX_GRID_SIZE:
+                raise WarcouncilError(f"board {key} {v} is too large (at most {MAX_GRID_SIZE})", loc)
+        size[key] = v
+    width, depth = size["width"], size["depth"]
+    if grid == "hex" and width < 2:
+        raise WarcouncilError("a hex board must be at least 2 hexes wide", where)
+
+    cells = grid_cells(grid, int(width), int(depth)) if grid != "table" else frozenset()
+    probe = Board(name=name, grid=grid, width=width, depth=depth, cells=cells)
+
+    sections: dict[str, frozenset[Cell]] = {}
+    raw = data.get("sections")
+    if raw is not None:
+        sloc = _value_where(data, "sections", where)
+        if grid == "table":
+            raise WarcouncilError("a measured table has no sections", sloc)
+        if not isinstance(raw, Mapping):
+            raise WarcouncilError("sections must map a section name to a list of cells", sloc)
+        for sname, members in raw.items():
+            kloc = _key_where(raw, sname, sloc)
+            if not isinstance(sname, str):
+                raise WarcouncilError(f"section name must be a string, not {sname!r}", kloc)
+            mloc = _value_where(raw, sname, kloc)
+            if not isinstance(members, list):
+                raise WarcouncilError(f"section {sname!r} must be a list of [col, row] cells", mloc)
+            got: set[Cell] = set()
+            for i, item in enumerate(members):
+                iloc = _where(item, _item_where(members, i, mloc))
+                got.add(parse_cell(item, probe, iloc, what=f"cell of section {sname!r}"))
+            sections[sname] = frozenset(got)
+
+    return Board(name=name, grid=grid, width=width, depth=depth, cells=cells, sections=sections)
+
+
+def parse_cell(value: Any, board: Board, where: Location, what: str = "position") -> Cell:
+    """Validate ``value`` as a position on ``board`` and return it as a tuple.
+
+    Grids want ``[col, row]`` whole numbers; tables ``[x, y]`` numbers in cm.
+    Off-board positions are bad input naming the hex/point and the place.
+    """
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)) or len(value) != 2:
+        form = "[x, y] in cm" if board.grid == "table" else "[col, row]"
+        raise WarcouncilError(f"{what} must be a pair {form}, not {value!r}", where)
+    a, b = value
+    if board.grid == "table":
+        if not (_is_number(a) and _is_number(b)):
+            raise WarcouncilError(f"{what} must be two numbers (cm), not {list(value)!r}", where)
+    elif not (_is_int(a) and _is_int(b)):
+        raise WarcouncilError(f"{what} must be two whole numbers [col, row], not {list(value)!r}", where)
+    cell = (a, b)
+    if not board.contains(cell):
+        kind = {"hex": "hex", "square": "square"}.get(board.grid, "point")
+        raise WarcouncilError(
+            f"{what}: {kind} [{a}, {b}] is off the board {board.name!r} ({board.extent()})",
+            where,
+        )
+    return cell
