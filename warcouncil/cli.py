@@ -216,7 +216,7 @@ def check(scenario, turn, rules, as_json):
         out.print(f"[red bold]illegal[/]: {len(verdict.violations)} violation{'s' if len(verdict.violations) != 1 else ''}")
         for v in verdict.violations:
             pieces = ", ".join(v.pieces) if v.pieces else "-"
-            out.print(f"  [bold]{escape(v.rule)}[/] [{escape(pieces)}] {escape(v.message)}")
+            out.print(f"  [bold]{escape(v.rule)}[/] {escape('[' + pieces + ']')} {escape(v.message)}")
             out.print(f"    {escape(v.source)}: [italic]“{escape(v.quote)}”[/]" if v.quote else f"    {escape(v.source)}")
     sys.exit(0 if verdict.legal else 1)
 
