@@ -53,6 +53,7 @@ class Pack:
     origin: dict[str, str] = field(default_factory=dict)  # rule/define id or card name -> file
     problems: list[LintError] = field(default_factory=list)  # layering errors found while loading
     replaced_by: dict[str, str] = field(default_factory=dict)  # id -> the layer file that replaced it
+    _card_keys: dict | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------ look-ups
     def symbols(self) -> set[str]:
@@ -74,9 +75,12 @@ class Pack:
     def card(self, name: str) -> A.CardDecl:
         """Find a card by printed name, ignoring case, spaces and hyphens."""
         key = card_key(name)
-        for cname, card in self.cards.items():
-            if card_key(cname) == key:
-                return card
+        cname = (self._card_keys or {}).get(key)
+        if cname is None or cname not in self.cards:
+            self._card_keys = {card_key(c): c for c in self.cards}
+            cname = self._card_keys.get(key)
+        if cname is not None:
+            return self.cards[cname]
         hint = closest(name, self.cards) or closest(key, {card_key(c): c for c in self.cards})
         raise WarcouncilError(
             f"unknown card {name!r} for {self.title or self.name}",

@@ -151,13 +151,17 @@ class Engine:
 
     # ------------------------------------------------------------ answers
     def enumerator(self, g: Grounding) -> Enumerator:
-        return Enumerator(g, self.plan)
+        """The enumerator of a grounding (built once: a grounding never changes)."""
+        e = g.enumerator
+        if e is None or e.plan is not self.plan:
+            e = g.enumerator = Enumerator(g, self.plan)
+        return e
 
     def order_sets(self, g: Grounding, limit: int | None = None):
-        return Enumerator(g, self.plan).order_sets(limit)
+        return self.enumerator(g).order_sets(limit)
 
     def count(self, g: Grounding) -> int:
-        return Enumerator(g, self.plan).count()
+        return self.enumerator(g).count()
 
     def pieces(self, g: Grounding, ids: list[str], where: list[Location] | None = None) -> list[PieceView]:
         out = []

@@ -63,12 +63,15 @@ class AltPlan:
             self.free = []
         free_set = set(self.free)
         # 3. the generator
+        single = (
+            len(alt.quotas) == 1 and not self.free and all(p in alt.sig for p in items)
+        )  # then "assignable" and "capacity" both mean: at most the quota's orders
         if alt.group == "led" and "led" in kinds:
             self.mode = "led"
-            guaranteed = {"led", "linked"}
+            guaranteed = {"led", "linked"} | ({"assignable", "capacity"} if single else set())
         elif alt.group == "linked" and "linked" in kinds:
             self.mode = "linked"
-            guaranteed = {"linked", "led"}
+            guaranteed = {"linked", "led"} | ({"assignable", "capacity"} if single else set())
         else:
             self.mode = "quota"
             guaranteed = {"assignable", "capacity", "filled", "linked" if alt.group != "linked" else "",
@@ -81,6 +84,14 @@ class AltPlan:
                 guaranteed.discard("capacity")
                 self.use_capacity = False
         self.filters: list[PlannedRule] = [r for r in rules if r.kind not in guaranteed and r.kind not in ("unary", "true", "once")]
+        # for legal(): the structural rules checked directly, the rest by closure
+        self.items_set = frozenset(items)
+        self.free_set = frozenset(self.free)
+        self.structural = kinds & {"assignable", "capacity", "filled", "linked", "led"}
+        self.closure_rules = [r for r in rules if r.kind == "filter"]
+        if caps_differ(rules):
+            self.structural.discard("capacity")
+            self.closure_rules += [r for r in rules if r.kind == "capacity"]
         self.forced = frozenset()
         if self.use_filled:
             forced = set()
@@ -250,14 +261,31 @@ class AltPlan:
         return all(r.full(ctx, {}) for r in self.filters)
 
     def legal(self, pieces) -> bool:
-        """Is this set legal under this alternative (every order rule)?"""
+        """Is this set legal under this alternative (every order rule)?
+
+        The rules' structural kinds are checked directly (the same builtins
+        their formulas call); only general rules are evaluated as closures."""
         ps = frozenset(pieces)
-        ctx = Ctx(self.g, self.alt, ps)
-        for r in self.plan.order_rules:
-            if r.kind == "true":
-                continue
-            if not r.full(ctx, {}):
-                return False
+        if not ps <= self.items_set:  # a unary rule rejects a piece
+            return False
+        alt, st = self.alt, self.structural
+        if self.impossible and "filled" in st:
+            return False
+        charged = [p for p in ps if p not in self.free_set]
+        if "assignable" in st and alt.assign_problem(charged):
+            return False
+        if "capacity" in st and alt.capacity is not None and len(charged) > alt.capacity:
+            return False
+        if "filled" in st and not self.forced <= ps:
+            return False
+        setting = self.g.setting
+        if "linked" in st and alt.group == "linked" and not setting.connected(ps):
+            return False
+        if "led" in st and not led_ok(alt, setting, ps):
+            return False
+        if self.closure_rules:
+            ctx = Ctx(self.g, alt, ps)
+            return all(r.full(ctx, {}) for r in self.closure_rules)
         return True
 
     # ---------------------------------------------------------------- layers
@@ -325,6 +353,12 @@ def _rank(p):
 
 def _ranks(s):
     return tuple(p.rank for p in s)
+
+
+def caps_differ(rules) -> bool:
+    caps = [r for r in rules if r.kind == "capacity"]
+    assigns = [r for r in rules if r.kind == "assignable"]
+    return bool(caps and assigns and _charged_key(caps[0]) != _charged_key(assigns[0]))
 
 
 def _charged_key(r: PlannedRule):

@@ -362,11 +362,8 @@ def _contains(container, item) -> bool:
 
 
 def _iterate(values):
-    if values is None:
-        return ()
-    if isinstance(values, (frozenset, set)):
-        return _sorted(values)
-    return values
+    # truth values of forall/exists do not depend on the order; `the` sorts
+    return () if values is None else values
 
 
 def _sorted(values):

@@ -247,56 +247,64 @@ class Ctx:
         raise WarcouncilError(f"unknown builtin {name!r}")
 
     def call(self, name: str, args: tuple):
-        s = self.g.setting
-        if name == "adjacent":
-            return s.adjacent(*args)
-        if name == "distance":
-            a, b = (s.cell_of(x) for x in args)
-            return s.board.distance(a, b) if a is not None and b is not None else None
-        if name == "sections_of":
-            return s.sections_of(args[0])
-        if name == "dotted":
-            return len(s.sections_of(args[0])) > 1
-        if name == "count":
-            return len(args[0])
-        if name == "orders":
-            if self.orders is not None:
-                return self.orders.get(args[0], 0)
-            return 1 if args[0] in self.ordered else 0
-        if name == "admitted":
-            return self.alt is not None and args[0] in self.alt.admitted
-        if name == "assignable":
-            return self.alt is None or not self.alt.assign_problem(args[0])
-        if name == "linked_ok":
-            return self.alt is None or self.alt.group != "linked" or s.connected(args[0])
-        if name == "led_ok":
-            return self.alt is None or led_ok(self.alt, s, args[0])
-        if name == "filled":
-            if self.alt is None:
-                return True
-            return all(q.admitted <= args[0] for q in self.alt.quotas if q.all)
-        if name == "rolled":
-            return self.g.roll.get(args[0], 0) if self.g.roll else 0
-        if name == "moved":
-            return bool(self.turn) and any(m.piece is args[0] for m in self.turn.moves)
-        if name == "final":
-            p = args[0]
-            if self.turn:
-                for m in reversed(self.turn.moves):
-                    if m.piece is p:
-                        return m.to
-            return p.at if isinstance(p, PieceView) else None
-        if name == "min":
-            return min(args)
-        if name == "max":
-            return max(args)
-        if name == "abs":
-            return abs(args[0])
-        if name == "unit_at":
-            return s.unit_at.get(s.cell_of(args[0]))
-        if name == "leader_at":
-            return s.leader_at.get(s.cell_of(args[0]))
-        raise WarcouncilError(f"unknown function {name!r}")
+        try:
+            fn = _CALLS[name]
+        except KeyError:
+            raise WarcouncilError(f"unknown function {name!r}") from None
+        return fn(self, self.g.setting, args)
+
+
+def _orders(ctx, s, args):
+    if ctx.orders is not None:
+        return ctx.orders.get(args[0], 0)
+    return 1 if args[0] in ctx.ordered else 0
+
+
+def _distance(ctx, s, args):
+    a, b = (s.cell_of(x) for x in args)
+    return s.board.distance(a, b) if a is not None and b is not None else None
+
+
+def _filled(ctx, s, args):
+    if ctx.alt is None:
+        return True
+    return all(q.admitted <= args[0] for q in ctx.alt.quotas if q.all)
+
+
+def _moved(ctx, s, args):
+    return bool(ctx.turn) and any(m.piece is args[0] for m in ctx.turn.moves)
+
+
+def _final(ctx, s, args):
+    p = args[0]
+    if ctx.turn:
+        for m in reversed(ctx.turn.moves):
+            if m.piece is p:
+                return m.to
+    return p.at if isinstance(p, PieceView) else None
+
+
+_CALLS = {
+    "adjacent": lambda ctx, s, a: s.adjacent(*a),
+    "distance": _distance,
+    "sections_of": lambda ctx, s, a: s.sections_of(a[0]),
+    "dotted": lambda ctx, s, a: len(s.sections_of(a[0])) > 1,
+    "count": lambda ctx, s, a: len(a[0]),
+    "orders": _orders,
+    "admitted": lambda ctx, s, a: ctx.alt is not None and a[0] in ctx.alt.admitted,
+    "assignable": lambda ctx, s, a: ctx.alt is None or not ctx.alt.assign_problem(a[0]),
+    "linked_ok": lambda ctx, s, a: ctx.alt is None or ctx.alt.group != "linked" or s.connected(a[0]),
+    "led_ok": lambda ctx, s, a: ctx.alt is None or led_ok(ctx.alt, s, a[0]),
+    "filled": _filled,
+    "rolled": lambda ctx, s, a: ctx.g.roll.get(a[0], 0) if ctx.g.roll else 0,
+    "moved": _moved,
+    "final": _final,
+    "min": lambda ctx, s, a: min(a),
+    "max": lambda ctx, s, a: max(a),
+    "abs": lambda ctx, s, a: abs(a[0]),
+    "unit_at": lambda ctx, s, a: s.unit_at.get(s.cell_of(a[0])),
+    "leader_at": lambda ctx, s, a: s.leader_at.get(s.cell_of(a[0])),
+}
 
 
 def led_ok(alt: GroundAlt, setting: Setting, pieces) -> bool:
@@ -325,6 +333,7 @@ class Grounding:
         self.setting = setting
         self.card = card
         self.roll = roll
+        self.enumerator = None  # built on demand by Engine.enumerator
         self.card_view = Record(name=played_as or card.name, category=card.category, helmet=card.helmet)
         self.alts: list[GroundAlt] = []
         base = Ctx(self, None)
