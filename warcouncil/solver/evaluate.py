@@ -28,6 +28,14 @@ DYNAMIC_BUILTINS = {
     "ordered", "orders", "assignable", "linked_ok", "led_ok", "filled",
     "moves", "battles", "moved", "final",
 }
+# Builtins whose value is fixed by the scenario and the side to move alone
+# (not by the card, the roll or the decision): definitions built only from
+# these are memoized per setting.
+SETTING_BUILTINS = {
+    "units", "leaders", "pieces", "enemy_units", "enemy_leaders", "all_units",
+    "all_leaders", "side", "hand_size", "unit", "leader", "adjacent", "distance",
+    "sections_of", "dotted", "count", "min", "max", "abs", "unit_at", "leader_at",
+}
 # Builtins only meaningful for a whole turn (moves, battles).
 TURN_BUILTINS = {"moves", "battles", "moved", "final"}
 
@@ -69,6 +77,8 @@ class Compiler:
         self.pack = pack
         self.symbols = pack.symbols()
         self._define_cache: dict[str, Closure] = {}
+        self._compiled: dict[int, tuple[A.Expr, Closure]] = {}
+        self._static_defines: set[str] | None = None
         self._dynamic_defines: set[str] | None = None
         self._turn_defines: set[str] | None = None
 
@@ -96,6 +106,23 @@ class Compiler:
         if self._turn_defines is None:
             self._turn_defines = self._fixpoint(TURN_BUILTINS)
         return self._turn_defines
+
+    def static_defines(self) -> set[str]:
+        """Defines whose value depends only on the setting and their arguments."""
+        if self._static_defines is None:
+            ok: set[str] = set()
+            changed = True
+            while changed:
+                changed = False
+                for name, d in self.pack.defines.items():
+                    if name in ok:
+                        continue
+                    refs = _referenced(d.body) - set(d.params)
+                    if all(r in SETTING_BUILTINS or r in ok or r in self.symbols for r in refs):
+                        ok.add(name)
+                        changed = True
+            self._static_defines = ok
+        return self._static_defines
 
     def is_dynamic(self, expr: A.Expr, bound: frozenset = frozenset()) -> bool:
         refs = _referenced(expr) - bound
@@ -146,8 +173,13 @@ class Compiler:
 
     # ------------------------------------------------------------ compile
     def compile(self, e: A.Expr) -> Closure:
-        m = getattr(self, "_c_" + type(e).__name__)
-        return m(e)
+        """The closure of an expression (compiled once per AST node)."""
+        hit = self._compiled.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        f = getattr(self, "_c_" + type(e).__name__)(e)
+        self._compiled[id(e)] = (e, f)  # keeps e alive, so its id stays unique
+        return f
 
     def _c_Num(self, e):
         v = e.value
@@ -206,6 +238,21 @@ class Compiler:
             params = d.params
             if len(params) != len(args):
                 raise EvalError(f"{name} takes {len(params)} argument(s), got {len(args)}", e.loc)
+            if name in self.static_defines() and params:
+                # memoized per setting: the same arguments give the same value
+                def memo(ctx, env, name=name):
+                    values = tuple(a(ctx, env) for a in args)
+                    cache = ctx.g.setting.memo
+                    key = (name, values)
+                    try:
+                        return cache[key]
+                    except KeyError:
+                        pass
+                    except TypeError:  # unhashable arguments
+                        return body(ctx, dict(zip(params, values)))
+                    v = cache[key] = body(ctx, dict(zip(params, values)))
+                    return v
+                return memo
             if len(params) == 1:
                 p0, a0 = params[0], args[0]
                 return lambda ctx, env: body(ctx, {p0: a0(ctx, env)})

@@ -102,6 +102,7 @@ class Setting:
         self.unit_at = {v.at: v for v in self.all_units}
         self.leader_at = {v.at: v for v in self.all_leaders}
         self._sections: dict = {}
+        self.memo: dict = {}  # setting-static define calls (see Compiler.static_defines)
 
     def _attrs(self, piece, role: str) -> dict:
         attrs: dict[str, Any] = {}
