@@ -29,6 +29,7 @@ def normalize(text: str) -> str:
     emphasis and table bars, fold white space and case."""
     text = unicodedata.normalize("NFKC", text)
     text = re.sub(r"(?m)^[ \t]*>[ \t]?", "", text)  # Markdown block quotes
+    text = re.sub(r"(\w)-[ \t]*\n[ \t]*(\w)", r"\1\2", text)  # words hyphenated across lines
     for a, b in (("“", '"'), ("”", '"'), ("‘", "'"), ("’", "'"), ("—", "-"), ("–", "-"), ("→", "->")):
         text = text.replace(a, b)
     text = text.replace("**", "").replace("`", "").replace("|", " ")
@@ -124,6 +125,8 @@ class _Resolver:
         elif isinstance(e, A.Call):
             self.call(e)
             for a in e.args:
+                if e.func == "rolled" and isinstance(a, A.Name):
+                    continue  # a die face: checked by rolled()
                 self.expr(a, bound)
         elif isinstance(e, A.Attr):
             if e.name not in self.attrs:

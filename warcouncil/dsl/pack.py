@@ -232,6 +232,10 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             if st.replace:
                 _check_double_replace(pack, strict, st.id, fname, st.loc, replaced_here)
                 old = pack.define_ids[st.id]
+                if old != st.name:
+                    _problem(pack, strict, f"replace define {st.id} renames {old} to {st.name}", st.loc,
+                             f"a replacement keeps the name: write {old}(...) := ...")
+                    continue
                 pack.defines.pop(old, None)
             elif st.name in pack.defines:
                 _problem(pack, strict, f"{st.name} is already defined by {pack.defines[st.name].id}", st.loc)

@@ -46,9 +46,17 @@ def _parser() -> Lark:
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
 
 
+class _BadString(Exception):
+    def __init__(self, tok, reason):
+        self.tok, self.reason = tok, reason
+
+
 def _unquote(tok: Token | str) -> str:
-    # ESCAPED_STRING is a JSON/Python-compatible literal; literal_eval never runs code.
-    return _pyast.literal_eval(str(tok))
+    # ESCAPED_STRING is a Python-compatible literal; literal_eval never runs code.
+    try:
+        return _pyast.literal_eval(str(tok))
+    except (SyntaxError, ValueError) as e:
+        raise _BadString(tok, getattr(e, "msg", None) or str(e)) from None
 
 
 class _ToAst(Transformer):
@@ -364,16 +372,32 @@ class _ToAst(Transformer):
         return A.The(str(items[0]), items[1], items[2], self._loc(meta))
 
 
+def _terminal_name(name: str) -> str:
+    if name in _TERMINAL_NAMES:
+        return _TERMINAL_NAMES[name]
+    try:
+        pattern = _parser().get_terminal(name).pattern
+    except (KeyError, AttributeError):
+        return name.lower()
+    if pattern.type == "str":
+        return f"'{pattern.value}'"
+    return name.lower()
+
+
 def _expected_hint(expected) -> str:
-    names = sorted({_TERMINAL_NAMES.get(e, f"'{e.lower()}'" if e.isupper() else e) for e in expected})
-    if len(names) > 8:
-        names = names[:8] + ["..."]
-    return "expected " + ", ".join(names)
+    names = {_terminal_name(e) for e in expected}
+    # punctuation first (a missing brace or colon is the likeliest slip), then words
+    ordered = sorted(names, key=lambda n: (n[:1] != "'" or n[1:2].isalpha(), n))
+    if len(ordered) > 14:
+        ordered = ordered[:14] + ["..."]
+    return "expected " + ", ".join(ordered)
 
 
 def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
     """Parse rule text; raise ``WarcouncilError`` with file:line:col on a syntax error."""
-    lines = text.splitlines()
+    # Lark counts lines by "\n" only: split the same way so that the quoted
+    # source line always matches the reported line and column.
+    lines = text.split("\n")
 
     def line_of(n: int | None) -> str | None:
         if n is None or n < 1 or n > len(lines):
@@ -384,8 +408,9 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
         tree = _parser().parse(text)
     except UnexpectedCharacters as e:
         loc = Location(path, e.line, e.column)
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
         raise WarcouncilError(
-            f"unexpected character {text[e.pos_in_stream]!r}" if e.pos_in_stream < len(text) else "unexpected character",
+            f"unexpected character {ch!r}" if ch else "unexpected character",
             loc,
             source_line=line_of(e.line),
             hint=_expected_hint(e.allowed) if e.allowed else None,
@@ -393,8 +418,11 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
     except UnexpectedToken as e:
         tok = e.token
         if tok.type == "$END":
+            # point just after the last thing written, not at trailing blank lines
             n = len(lines)
-            loc = Location(path, max(n, 1), len(lines[-1]) + 1 if lines else 1)
+            while n > 1 and not lines[n - 1].strip():
+                n -= 1
+            loc = Location(path, n, len(lines[n - 1].rstrip()) + 1)
             what = "unexpected end of file"
         else:
             loc = Location(path, tok.line, tok.column)
@@ -407,8 +435,16 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
         raise WarcouncilError("cannot parse rule text", loc, source_line=line_of(loc.line)) from None
     try:
         statements = _ToAst(path).transform(tree)
-    except VisitError as e:  # pragma: no cover - a bug in the transformer
-        raise WarcouncilError(f"internal error while reading rules: {e.orig_exc}", Location(path)) from None
+    except VisitError as e:
+        orig = e.orig_exc
+        if isinstance(orig, _BadString):
+            tok = orig.tok
+            loc = Location(path, getattr(tok, "line", None), getattr(tok, "column", None))
+            raise WarcouncilError(f"bad string: {orig.reason}", loc, source_line=line_of(loc.line),
+                                  hint="inside quotes, write \\\\ for a backslash and \\\" for a quote") from None
+        if isinstance(orig, WarcouncilError):
+            raise orig from None
+        raise WarcouncilError(f"internal error while reading rules: {orig!r}", Location(path)) from None  # pragma: no cover
     return A.RuleFile(path, statements)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from . import ast as A
 
 _PREC = {
-    A.Quant: 0, A.IfElse: 0, A.Implies: 1, A.Or: 2, A.And: 3, A.Not: 4, A.Compare: 5,
-    A.BinOp: 6, A.Neg: 7,
+    A.Quant: 0, A.IfElse: 0, A.The: 0, A.Implies: 1, A.Or: 2, A.And: 3, A.Not: 4, A.Compare: 5,
+    A.BinOp: 6, A.Neg: 8,
 }
 
 
@@ -30,14 +30,17 @@ def expr(e: A.Expr) -> str:
     if isinstance(e, A.Name):
         return e.id
     if isinstance(e, A.Attr):
-        return f"{sub(e.obj, 9)}.{e.name}"
+        obj = sub(e.obj, 9)
+        if isinstance(e.obj, A.Num):
+            obj = f"({obj})"
+        return f"{obj}.{e.name}"
     if isinstance(e, A.Call):
         return f"{e.func}({', '.join(expr(a) for a in e.args)})"
     if isinstance(e, A.BinOp):
         p = _prec(e)
         return f"{sub(e.left, p)} {e.op} {sub(e.right, p + 1)}"
     if isinstance(e, A.Neg):
-        return f"-{sub(e.operand, 7)}"
+        return f"-{sub(e.operand, 8)}"
     if isinstance(e, A.Compare):
         op = {"in": "in", "notin": "not in"}.get(e.op, e.op)
         return f"{sub(e.left, 6)} {op} {sub(e.right, 6)}"

@@ -5,9 +5,9 @@ plus ``_alt`` choosing the card's alternative. Constraints: one constraint
 object per grounded rule, each carrying its rule id, source and quote, and
 evaluating the rule's compiled closure (never a string: python-constraint's
 string constraints are parsed and evaluated, which rule files must never
-reach). Unary rules are unary constraints, which python-constraint applies
-as domain reductions before search; count rules forward-check partial
-assignments.
+reach). A unary rule (``forall x in ordered: φ(x)``) is one small
+constraint per piece over (alternative, piece), checked as soon as both are
+assigned; count rules forward-check partial assignments.
 
 This encoding is the reference semantics. The enumerator (``enumerate.py``)
 gives the same sets far faster by exploiting structure; tests compare the two

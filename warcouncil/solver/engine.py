@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ..dsl import ast as A
-from ..dsl.pack import Pack, load_pack
+from ..dsl.pack import Pack, _line_at, load_pack
 from ..errors import Location, WarcouncilError, closest
 from .check import Verdict, check
 from .enumerate import Enumerator
@@ -170,9 +170,11 @@ class Engine:
             v = s.by_id.get(pid)
             if v is None:
                 hint = closest(str(pid), s.by_id)
+                loc = where[i] if where else None
                 raise WarcouncilError(
                     f"unknown piece id {pid!r}",
-                    where[i] if where else None,
+                    loc,
+                    source_line=_line_at(loc) if loc else None,
                     hint=f"did you mean {hint[0]!r}?" if hint else None,
                 )
             out.append(v)

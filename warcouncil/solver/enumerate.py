@@ -378,7 +378,7 @@ class Enumerator:
 
     def order_sets(self, limit: int | None = None) -> Iterator[tuple]:
         """Every legal order set (tuples of pieces), sorted, streamed."""
-        if not self.alts:
+        if not self.alts or limit == 0:
             return
         produced = 0
         iters = [a.layers() for a in self.alts]

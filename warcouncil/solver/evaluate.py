@@ -195,9 +195,15 @@ class Compiler:
 
     def _c_Name(self, e):
         name = e.id
+        # a bound variable always wins over a definition or builtin of the same name
         if name in self.pack.defines and not self.pack.defines[name].params:
             body = self.define_closure(name)
-            return lambda ctx, env: body(ctx, {})
+
+            def define(ctx, env):
+                if name in env:
+                    return env[name]
+                return body(ctx, {})
+            return define
         if name in BUILTIN_CONSTANTS:
             def builtin(ctx, env, name=name):
                 if name in env:

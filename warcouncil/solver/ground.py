@@ -144,6 +144,8 @@ class Setting:
         ca, cb = self.cell_of(a), self.cell_of(b)
         if ca is None or cb is None:
             return False
+        if self.board.grid == "table":
+            raise WarcouncilError("adjacent() needs a hex or square board; on a measured table use distance()")
         return self.board.adjacent(ca, cb)
 
     def connected(self, pieces: Iterable[PieceView]) -> bool:
@@ -263,7 +265,11 @@ def _orders(ctx, s, args):
 
 def _distance(ctx, s, args):
     a, b = (s.cell_of(x) for x in args)
-    return s.board.distance(a, b) if a is not None and b is not None else None
+    if a is None or b is None:
+        return None
+    if s.board.grid == "table":
+        return s.board.measure(a, b)  # centimetres on a measured table
+    return s.board.distance(a, b)
 
 
 def _filled(ctx, s, args):

@@ -1,0 +1,116 @@
+"""Shared fixtures: write small scenarios, house rules and turns to disk and load them.
+
+Scenarios here use two sides:
+
+* ``red``  on the **south** edge (its left = map West, its right = map East);
+* ``blue`` on the **north** edge (its left = map East, its right = map West).
+
+A compact piece is a tuple ``(id, side, type, [col, row])`` for a unit (an
+optional 5th item gives its current ``blocks``) and ``(id, side, [col, row])``
+for a leader.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+import yaml
+
+from warcouncil.solver.engine import Engine
+from warcouncil.solver.turn import load_turn
+
+AKRAGAS = Path(__file__).resolve().parent.parent / "warcouncil" / "examples" / "cca" / "akragas.yaml"
+
+
+def scenario_dict(units=(), leaders=(), *, to_move="red", red_command=3, blue_command=3) -> dict:
+    """A scenario mapping (the interface.md format) from compact pieces."""
+    data = {
+        "system": "cca",
+        "board": "cca",
+        "sides": {
+            "red": {"edge": "south", "command": red_command},
+            "blue": {"edge": "north", "command": blue_command},
+        },
+        "to_move": to_move,
+        "units": [],
+        "leaders": [],
+    }
+    for u in units:
+        entry = {"id": u[0], "side": u[1], "type": u[2], "at": list(u[3])}
+        if len(u) > 4 and u[4] is not None:
+            entry["blocks"] = u[4]
+        data["units"].append(entry)
+    for ldr in leaders:
+        data["leaders"].append({"id": ldr[0], "side": ldr[1], "at": list(ldr[2])})
+    return data
+
+
+class _Writer:
+    """Writes YAML / rule files into one directory under unique names."""
+
+    def __init__(self, directory: Path):
+        self.dir = Path(directory)
+        self.n = itertools.count()
+
+    def path(self, stem: str, suffix: str) -> Path:
+        return self.dir / f"{stem}{next(self.n)}{suffix}"
+
+    def engine(self, data: dict, rules=()) -> Engine:
+        p = self.path("scenario", ".yaml")
+        p.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        return Engine.load(p, rules=[str(r) for r in rules])
+
+    def build(self, units=(), leaders=(), *, rules=(), **kw) -> Engine:
+        return self.engine(scenario_dict(units, leaders, **kw), rules=rules)
+
+    def house(self, text: str) -> Path:
+        p = self.path("house", ".wc")
+        p.write_text(text, encoding="utf-8")
+        return p
+
+    def turn(self, data: dict, eng: Engine):
+        p = self.path("turn", ".yaml")
+        p.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        return load_turn(str(p), eng.scenario.board)
+
+
+@pytest.fixture
+def files(tmp_path) -> _Writer:
+    return _Writer(tmp_path)
+
+
+@pytest.fixture
+def make_engine(files):
+    """``make_engine(scenario_dict, rules=[...])``: write the YAML to tmp_path, return Engine.load(path)."""
+    return files.engine
+
+
+@pytest.fixture
+def build(files):
+    """``build(units, leaders, rules=[...], to_move=..., red_command=..., blue_command=...)`` -> Engine."""
+    return files.build
+
+
+@pytest.fixture
+def house(files):
+    """``house(text)``: a house-rule file in tmp_path, to pass as ``rules=[path]``."""
+    return files.house
+
+
+@pytest.fixture
+def turn(files):
+    """``turn(mapping, eng)``: a turn YAML in tmp_path, loaded with load_turn."""
+    return files.turn
+
+
+@pytest.fixture(scope="session")
+def session_files(tmp_path_factory) -> _Writer:
+    """A session-wide writer (usable from hypothesis tests)."""
+    return _Writer(tmp_path_factory.mktemp("wc"))
+
+
+@pytest.fixture(scope="session")
+def akragas() -> Engine:
+    return Engine.load(AKRAGAS)
