@@ -367,10 +367,19 @@ def _pack_expressions():
 
 PACK_EXPRS = _pack_expressions()
 
+def _declared(kind: str) -> int:
+    """How many `kind` statements the shipped cca files declare (by their text)."""
+    import re as _re
+    from warcouncil.dsl.pack import PACKS_DIR as _P
+    return sum(len(_re.findall(rf"(?m)^{kind} ", f.read_text("utf-8"))) for f in (_P / "cca").glob("*.wc"))
+
+
 
 def test_pack_has_many_expressions() -> None:
     pack = load_pack("cca")
-    assert len(pack.rules) == 14 and len(pack.define_ids) == 16 and len(pack.cards) == 29
+    assert len(pack.rules) == _declared("rule") >= 14
+    assert len(pack.define_ids) == _declared("define") >= 16
+    assert len(pack.cards) == 29
     assert len(PACK_EXPRS) > 100
 
 

@@ -452,7 +452,10 @@ def test_host(build, house, turn):
 def test_attached_costs_nothing(build, house, turn):
     pack, neutral = turn_board(build, house, ["replace define cca.attached-costs-nothing accompanies(l) := false\n"])
     assert check(pack, turn, GO_ALONG) == []
-    assert check(neutral, turn, GO_ALONG) == [("cca.only-ordered-act", ["la"])]
+    # without it, la moves alone: he needs his own order, and (moving after his
+    # unit) may no longer detach from it
+    assert check(neutral, turn, GO_ALONG) == [("cca.leader.detach-before-unit-moves", ["la"]),
+                                              ("cca.only-ordered-act", ["la"])]
 
 
 @covers("cca.acting")

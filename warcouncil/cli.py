@@ -115,7 +115,7 @@ def _sets(eng, g, limit, engine_kind):
 
 
 def _orders_one(eng, g, side, count_only, limit, engine_kind, as_json):
-    name = g.card_view.name
+    name = g.played
     if count_only:
         n = len(_sets(eng, g, None, engine_kind)) if engine_kind == "csp" else eng.count(g)
         if as_json:
@@ -143,7 +143,7 @@ def _orders_one(eng, g, side, count_only, limit, engine_kind, as_json):
 
 def _print_header(eng, g, side):
     s = g.setting
-    out.print(f"[bold]{escape(g.card_view.name)}[/] — {escape(side)} (Command {s.hand_size}, {s.edge} edge)")
+    out.print(f"[bold]{escape(g.played)}[/] — {escape(side)} (Command {s.hand_size}, {s.edge} edge)")
 
 
 def _format_set(eng, g, s) -> str:
@@ -175,7 +175,7 @@ def _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit
                 item["count"] = eng.count(g)
                 item["order_sets"] = sets
             result.append(item)
-        _json({"card": rows[0][2].card_view.name if rows else decl.name, "side": side,
+        _json({"card": rows[0][2].played if rows else decl.name, "side": side,
                "dice": eng.dice_count(decl, side, command), "rolls": result})
         return
     n_dice = eng.dice_count(decl, side, command)
@@ -191,6 +191,59 @@ def _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit
             for s in _sets(eng, g, limit, engine_kind):
                 out.print(_format_set(eng, g, s))
     out.print(f"[dim]probabilities sum to {total_p}[/]")
+
+
+# ------------------------------------------------------------------ moves
+
+
+@main.command()
+@click.argument("scenario")
+@click.option("--card", required=True, help="The card played.")
+@click.option("--order", "orders", multiple=True, required=True, metavar="ID",
+              help="A piece given an order (repeatable): units, and leaders with an order of their own.")
+@click.option("--side", default=None, help="The side playing the card (default: the scenario's to_move).")
+@click.option("--roll", default=None, help="Dice rolled, for cards that roll.")
+@click.option("--copies", default=None, metavar="CARD", help="The card a Counter Attack copies.")
+@click.option("--command", "command", type=click.IntRange(min=0), default=None, help="The side's Command.")
+@click.option("--svg", "svg_path", default=None, metavar="FILE", help="Also draw the board with the destinations.")
+@rules_option
+@json_option
+def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, as_json):
+    """Every legal destination of each ordered piece (as if it moved first)."""
+    eng = _engine(scenario, rules)
+    decl, _ = eng.resolve_card(card, copies)
+    if decl.roll is not None and roll is None:
+        raise WarcouncilError(f"{decl.name} orders by a dice roll: give the roll with --roll")
+    g = eng.ground(card, side=side, roll=roll, copies=copies, command=command)
+    legal, dests = eng.destinations(g, list(orders))
+    verdict = None if legal else eng.check_orders(g, list(orders))
+    if svg_path:
+        from .solver.svg import render_board
+
+        try:
+            with open(svg_path, "w", encoding="utf-8") as f:
+                f.write(render_board(g, dests, title=f"{g.played}: {', '.join(orders)}"))
+        except OSError as e:
+            raise WarcouncilError(f"cannot write {svg_path}: {e.strerror or e}") from None
+    if as_json:
+        obj = {"card": g.played, "side": g.setting.side, "legal": legal, "moves": dests}
+        if verdict is not None:
+            obj["violations"] = [v.as_json() for v in verdict.violations]
+        _json(obj)
+    else:
+        _print_header(eng, g, g.setting.side)
+        if verdict is not None:
+            out.print("[red bold]the order set itself is illegal[/]")
+            for v in verdict.violations:
+                out.print(f"  [bold]{escape(v.rule)}[/] {escape('[' + ', '.join(v.pieces) + ']')} {escape(v.message)}")
+        for pid, ds in dests.items():
+            if not ds:
+                out.print(f"  [bold]{escape(pid)}[/]: no legal destination")
+                continue
+            cells = " ".join(
+                f"{d['to'][0]},{d['to'][1]}" + ("" if d.get("battle", True) else "[dim](no battle)[/]") for d in ds)
+            out.print(f"  [bold]{escape(pid)}[/] ({len(ds)}): {cells}")
+    sys.exit(0 if legal else 1)
 
 
 # ------------------------------------------------------------------ check

@@ -214,6 +214,20 @@ class UnitDecl:
 
 
 @dataclass(frozen=True)
+class TerrainDecl:
+    name: str
+    attrs: tuple[tuple[str, object], ...]
+    citations: tuple[Citation, ...]
+    loc: Location = _loc()
+
+    def attr(self, key: str, default=None):
+        for k, v in self.attrs:
+            if k == key:
+                return v
+        return default
+
+
+@dataclass(frozen=True)
 class Quota:
     amount: Expr | str  # an expression (``up to N``), "all" or "any"
     what: str  # units | leaders | pieces
@@ -301,6 +315,7 @@ Statement = (
     | DiceDecl
     | ValuesDecl
     | UnitDecl
+    | TerrainDecl
     | CardDecl
     | RuleDecl
     | DefineDecl

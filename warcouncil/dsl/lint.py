@@ -192,6 +192,9 @@ def _cited(pack: Pack):
     for u in pack.units.values():
         for c in u.citations:
             yield u.name, c
+    for t in pack.terrains.values():
+        for c in t.citations:
+            yield t.name, c
 
 
 def _citations(pack: Pack) -> list[LintError]:

@@ -46,6 +46,7 @@ class Pack:
     dice: tuple[str, ...] = ()
     values: dict[str, tuple[str, ...]] = field(default_factory=dict)
     units: dict[str, A.UnitDecl] = field(default_factory=dict)
+    terrains: dict[str, A.TerrainDecl] = field(default_factory=dict)
     cards: dict[str, A.CardDecl] = field(default_factory=dict)
     rules: dict[str, A.RuleDecl] = field(default_factory=dict)
     defines: dict[str, A.DefineDecl] = field(default_factory=dict)  # by function name
@@ -58,7 +59,7 @@ class Pack:
     # ------------------------------------------------------------ look-ups
     def symbols(self) -> set[str]:
         """Every bare name the pack declares as a value."""
-        out = set(self.sections) | set(self.dice) | set(self.units)
+        out = set(self.sections) | set(self.dice) | set(self.units) | set(self.terrains)
         for members in self.values.values():
             out |= set(members)
         for card in self.cards.values():
@@ -70,6 +71,8 @@ class Pack:
         out: set[str] = set()
         for u in self.units.values():
             out |= {k for k, _ in u.attrs}
+        for t in self.terrains.values():
+            out |= {k for k, _ in t.attrs}
         return out
 
     def card(self, name: str) -> A.CardDecl:
@@ -215,6 +218,9 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             pack.values[st.attribute] = st.members
         elif isinstance(st, A.UnitDecl):
             pack.units[st.name] = st
+            pack.origin[st.name] = fname
+        elif isinstance(st, A.TerrainDecl):
+            pack.terrains[st.name] = st
             pack.origin[st.name] = fname
         elif isinstance(st, A.CardDecl):
             _put(pack, strict, pack.cards, st.name, st, st.replace, "card", fname, replaced_here)

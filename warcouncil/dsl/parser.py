@@ -111,6 +111,13 @@ class _ToAst(Transformer):
         cites = tuple(i for i in items[1:] if isinstance(i, A.Citation))
         return A.UnitDecl(name, attrs, cites, self._loc(meta))
 
+    @v_args(meta=True)
+    def terrain_decl(self, meta, items):
+        name = str(items[0])
+        attrs = tuple(i for i in items[1:] if isinstance(i, tuple))
+        cites = tuple(i for i in items[1:] if isinstance(i, A.Citation))
+        return A.TerrainDecl(name, attrs, cites, self._loc(meta))
+
     def unit_attr(self, items):
         value = items[1]
         if isinstance(value, A.Num):

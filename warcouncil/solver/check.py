@@ -42,22 +42,26 @@ class Verdict:
         return {"legal": self.legal, "violations": [v.as_json() for v in self.violations]}
 
 
+def _piece_of(x):
+    if isinstance(x, PieceView):
+        return x
+    get = getattr(x, "get_attr", None)
+    p = get("piece") if get else None
+    return p if isinstance(p, PieceView) else None
+
+
 def _ids(xs) -> list[str]:
-    out = []
-    for x in xs:
-        if isinstance(x, PieceView):
-            out.append(x.id)
-        elif isinstance(x, Record) and isinstance(x.get_attr("piece"), PieceView):
-            out.append(x.get_attr("piece").id)
+    out = [p.id for p in map(_piece_of, xs) if p is not None]
     return sorted(set(out))
 
 
 def _message(r: PlannedRule, pieces: list[str], binding: dict | None) -> str:
     tmpl = r.decl.message
     if tmpl:
-        values = {k: (v.id if isinstance(v, PieceView) else getattr(v, "get_attr", lambda _: v)("piece") or v)
-                  for k, v in (binding or {}).items()}
-        values = {k: (v.id if isinstance(v, PieceView) else str(v)) for k, v in values.items()}
+        values = {}
+        for k, v in (binding or {}).items():
+            p = _piece_of(v)
+            values[k] = p.id if p is not None else str(v)
         values.setdefault("pieces", ", ".join(pieces))
         try:
             return tmpl.format(**values)
@@ -67,10 +71,22 @@ def _message(r: PlannedRule, pieces: list[str], binding: dict | None) -> str:
     return f"{who}: breaks {r.id}"
 
 
-def violations_of(g: Grounding, plan: Plan, alt: GroundAlt | None, ctx: Ctx, rules) -> list[Violation]:
+def violations_of(g: Grounding, plan: Plan, alt: GroundAlt | None, ctx: Ctx, rules, per_move=()) -> list[Violation]:
+    """Every violation of ``rules``. Per-move rules are judged move by move,
+    each against the board as it stood (``per_move``: (move, ctx) pairs)."""
+    from .movement import applies, move_rules
+
+    by_rule = {mr.rule.id: mr for mr in move_rules(plan)}
     out: list[Violation] = []
     for r in rules:
         if r.kind == "true":
+            continue
+        mr = by_rule.get(r.id)
+        if mr is not None:
+            for m, mctx in per_move:
+                if applies(mr, mctx, m) and not r.test(mctx, {r.var: m}):
+                    pieces = _ids([m])
+                    out.append(Violation(r.id, pieces, _message(r, pieces, {r.var: m}), r.source, r.quote, r.origin))
             continue
         if r.var is not None:
             # a forall rule: one violation per failing element
@@ -87,6 +103,93 @@ def violations_of(g: Grounding, plan: Plan, alt: GroundAlt | None, ctx: Ctx, rul
         pieces = _ids(_explain(r, alt, ctx))
         out.append(Violation(r.id, pieces, _message(r, pieces, None), r.source, r.quote, r.origin))
     return out
+
+
+def play_turn(g: Grounding, plan: Plan, base: Ctx, turn):
+    """Make the turn's moves one at a time. Returns the TurnView, the Ctx for
+    rules about the whole turn, and (move, ctx-at-that-moment) pairs.
+
+    First moves, then battles (judged on the board as the first moves left
+    it), then second moves (Move-Fire-Move). A move given only by its
+    destination gets a witness path: a legal one if there is one, otherwise
+    the one that breaks the fewest rules."""
+    from .movement import BattleView, MoveView, Positions, TurnView
+
+    state = Positions.initial(g.setting)
+    done: list = []
+    pairs = []
+    battle_state = None
+    raw_moves = [(1, m) for m in turn.moves] + [(2, m) for m in getattr(turn, "second_moves", ())]
+    for i, (phase, raw) in enumerate(raw_moves):
+        if phase == 2 and battle_state is None:
+            battle_state = state
+        piece = raw.get_attr("piece")
+        start = state.where.get(piece)
+        ctx_i = Ctx(g, base.alt, base.ordered, base.orders, None, state.without(piece), tuple(done))
+        path = raw.get_attr("path")
+        to = tuple(raw.get_attr("to"))
+        if path:
+            m = MoveView(piece, start, path, i, phase=phase)
+        elif to == start:
+            m = MoveView(piece, start, (), i, phase=phase)
+        else:
+            m = _witness(g, plan, ctx_i, piece, start, to, i, state, phase)
+        pairs.append((m, ctx_i))
+        done.append(m)
+        state = state.moved(piece, m.to)
+    if battle_state is None:
+        battle_state = state
+    battles = tuple(BattleView(b.get_attr("piece"), b.get_attr("target"), i) for i, b in enumerate(turn.battles))
+    tv = TurnView(done, battles)
+    # each move is judged at its moment, knowing the whole turn (e.g. its battles)
+    pairs = [(m, Ctx(g, c.alt, c.ordered, c.orders, tv, c.state, c.earlier)) for m, c in pairs]
+    whole = Ctx(g, base.alt, base.ordered, base.orders, tv, battle_state, tuple(done))
+    return tv, whole, pairs
+
+
+def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
+    from .movement import MoveView, geometric_path, move_rules, reach, applies
+
+    st_ctx = Ctx(g, ctx_i.alt, ctx_i.ordered, ctx_i.orders, None, state, ctx_i.earlier)
+    r = reach(st_ctx, plan, piece, index, phase)
+    if to in r.ends:
+        k = min(r.ends[to])
+        return MoveView(piece, start, r.path_to(to, k), index, phase=phase)
+    # illegal: among short paths to `to`, the one breaking the fewest rules
+    board = g.setting.board
+    geo = geometric_path(board, start, to)
+    candidates = [geo]
+    if len(geo) <= 4 and board.contains(to):
+        candidates = list(_paths(board, start, to, len(geo) + 1)) or [geo]
+    rules = move_rules(plan)
+
+    def cost(path):
+        m = MoveView(piece, start, path, index, phase=phase)
+        return sum(1 for mr in rules if applies(mr, ctx_i, m) and not mr.rule.test(ctx_i, {mr.var: m}))
+
+    best = min(candidates, key=lambda p: (cost(p), len(p)))
+    return MoveView(piece, start, best, index, phase=phase)
+
+
+def _paths(board, start, to, limit):
+    """Simple paths from start to `to` of at most `limit` hexes entered."""
+    nb = board.neighbours
+
+    def rec(c, path, seen):
+        if c == to and path:
+            yield tuple(path)
+            return
+        if len(path) >= limit:
+            return
+        for n in nb[c]:
+            if n not in seen:
+                seen.add(n)
+                path.append(n)
+                yield from rec(n, path, seen)
+                path.pop()
+                seen.discard(n)
+
+    yield from rec(tuple(start), [], {tuple(start)})
 
 
 def _explain(r: PlannedRule, alt: GroundAlt | None, ctx: Ctx):
@@ -113,19 +216,20 @@ def _sorted(xs):
 
 
 def check(g: Grounding, plan: Plan, orders: list[PieceView], turn=None) -> Verdict:
+    """Judge an order set (and, with ``turn``, its moves and battles)."""
     counts = Counter(orders)
     ordered = frozenset(counts)
     rules = plan.order_rules + (plan.turn_rules if turn is not None else [])
-    if not g.alts:
-        ctx = Ctx(g, None, ordered, counts, turn)
-        vs = violations_of(g, plan, None, ctx, rules)
-        return Verdict(not vs, vs)
+    alts = g.alts or [None]
     best: list[Violation] | None = None
-    for alt in g.alts:
-        ctx = Ctx(g, alt, ordered, counts, turn)
-        vs = violations_of(g, plan, alt, ctx, rules)
-        if not vs:
+    for alt in alts:
+        ctx = Ctx(g, alt, ordered, counts)
+        pairs = ()
+        if turn is not None:
+            _, ctx, pairs = play_turn(g, plan, ctx, turn)
+        vs = violations_of(g, plan, alt, ctx, rules, pairs)
+        if not vs and alt is not None:
             return Verdict(True, [])
         if best is None or len(vs) < len(best):
             best = vs
-    return Verdict(False, best or [])
+    return Verdict(not best, best or [])

@@ -76,7 +76,7 @@ class Engine:
             raise WarcouncilError(f"{decl.name} cannot copy {target.name}")
         if decl.copy.mirrored and {"left", "right"} <= set(self.pack.sections):
             target = mirror_card(target, {"left": "right", "right": "left"})
-        return dataclasses.replace(target, name=decl.name), decl.name
+        return target, decl.name
 
     def dice_count(self, card: A.CardDecl, side: str | None = None, command: int | None = None) -> int | None:
         if card.roll is None:
@@ -186,16 +186,59 @@ class Engine:
     def check_turn(self, turn) -> Verdict:
         g = self.ground(turn.card, roll=turn.roll, copies=turn.copies, command=turn.command, side=turn.side)
         orders = self.pieces(g, turn.orders, turn.orders_where)
-        moves = []
-        for m in turn.moves:
-            p = self.pieces(g, [m.piece], [m.where])[0]
-            moves.append(Record(piece=p, to=m.to, path=m.path))
+        def records(raw):
+            out = []
+            for m in raw:
+                p = self.pieces(g, [m.piece], [m.where])[0]
+                out.append(Record(piece=p, to=m.to, path=m.path))
+            return tuple(out)
+
+        moves = records(turn.moves)
+        second = records(getattr(turn, "second_moves", ()))
         battles = []
         for b in turn.battles:
             p = self.pieces(g, [b.piece], [b.where])[0]
             t = self.pieces(g, [b.target], [b.where])[0]
             battles.append(Record(piece=p, target=t))
-        return check(g, self.plan, orders, Record(moves=tuple(moves), battles=tuple(battles)))
+        return check(g, self.plan, orders, Record(moves=moves, battles=tuple(battles), second_moves=second))
+
+    def destinations(self, g: Grounding, ids: list[str]):
+        """For each ordered piece: every legal destination, judged on the
+        board as it stands before any move of the turn, with whether the
+        piece may still battle from there (units only)."""
+        from .enumerate import Enumerator
+        from .ground import Ctx
+        from .movement import MoveView, reach
+
+        pieces = self.pieces(g, ids)
+        legal_alts = [a for a in self.enumerator(g).alts if a.legal(pieces)]
+        alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
+        ctx = Ctx(g, alt, frozenset(pieces))
+        battle_fn = self._battle_fn()
+        out = {}
+        for p in sorted(set(pieces), key=lambda v: v.rank):
+            r = reach(ctx, self.plan, p)
+            dests = []
+            for cell in sorted(r.ends, key=lambda c: (c[1], c[0])):
+                if cell == p.at:
+                    continue  # the piece's own hex is not a destination
+                item = {"to": list(cell)}
+                if p.role == "unit" and battle_fn is not None:
+                    item["battle"] = any(
+                        bool(battle_fn(ctx, {"m": MoveView(p, p.at, None, 0, to=cell, length=k)}))
+                        for k in r.ends[cell])
+                dests.append(item)
+            out[p.id] = dests
+        return bool(legal_alts), out
+
+    def _battle_fn(self):
+        """The pack's `may_battle(m)` (whether a unit may battle after a move), compiled once."""
+        if "may_battle" not in self.pack.defines:
+            return None
+        fn = getattr(self, "_may_battle", None)
+        if fn is None:
+            fn = self._may_battle = self.plan.compiler.compile(A.Call("may_battle", (A.Name("m"),)))
+        return fn
 
     def order_set_json(self, g: Grounding, s) -> dict:
         units, leaders = g.ids(s)

@@ -26,7 +26,8 @@ Closure = Callable[[Any, dict], Any]
 # Builtins whose value depends on the decision (order set, moves, battles).
 DYNAMIC_BUILTINS = {
     "ordered", "orders", "assignable", "linked_ok", "led_ok", "filled",
-    "moves", "battles", "moved", "final",
+    "moves", "battles", "moved", "final", "earlier", "moved_before", "unit_on",
+    "leader_on", "position", "last_move", "moved_length", "battles_of",
 }
 # Builtins whose value is fixed by the scenario and the side to move alone
 # (not by the card, the roll or the decision): definitions built only from
@@ -35,27 +36,34 @@ SETTING_BUILTINS = {
     "units", "leaders", "pieces", "enemy_units", "enemy_leaders", "all_units",
     "all_leaders", "side", "hand_size", "unit", "leader", "adjacent", "distance",
     "sections_of", "dotted", "count", "min", "max", "abs", "unit_at", "leader_at",
+    "terrain_at", "on_board",
 }
 # Builtins only meaningful for a whole turn (moves, battles).
-TURN_BUILTINS = {"moves", "battles", "moved", "final"}
+TURN_BUILTINS = {
+    "moves", "battles", "moved", "final", "earlier", "moved_before", "unit_on",
+    "leader_on", "position", "last_move", "moved_length", "battles_of",
+}
 
 # name -> arity (None = a constant, no call)
 BUILTIN_CONSTANTS = {
     "units", "leaders", "pieces", "enemy_units", "enemy_leaders", "all_units",
     "all_leaders", "ordered", "moves", "battles", "card", "side", "hand_size",
-    "capacity", "unit", "leader",
+    "capacity", "unit", "leader", "earlier",
 }
 BUILTIN_FUNCTIONS = {
     "adjacent": 2, "distance": 2, "sections_of": 1, "dotted": 1, "count": 1,
     "orders": 1, "admitted": 1, "assignable": 1, "linked_ok": 1, "led_ok": 1,
     "filled": 1, "rolled": 1, "moved": 1, "final": 1, "min": 2, "max": 2,
-    "abs": 1, "unit_at": 1, "leader_at": 1,
+    "abs": 1, "unit_at": 1, "leader_at": 1, "terrain_at": 1, "on_board": 1,
+    "moved_before": 1, "unit_on": 1, "leader_on": 1, "position": 1,
+    "last_move": 1, "moved_length": 1, "battles_of": 1,
 }
 BUILTIN_ATTRIBUTES = {
     "id", "side", "at", "role", "type", "blocks", "max_blocks",  # pieces
     "name", "category", "helmet",  # card
     "edge", "command",  # side
-    "piece", "to", "path", "target",  # move and battle records
+    "piece", "to", "path", "target", "start", "through", "length", "index", "phase",  # moves, battles
+    "played",  # card: the printed card played (Counter Attack) when name is the card copied
 }
 
 _CMP = {

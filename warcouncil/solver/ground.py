@@ -103,6 +103,7 @@ class Setting:
         self.leader_at = {v.at: v for v in self.all_leaders}
         self._sections: dict = {}
         self.memo: dict = {}  # setting-static define calls (see Compiler.static_defines)
+        self.terrain = {tuple(t.at): t.type for t in scenario.terrain}
 
     def _attrs(self, piece, role: str) -> dict:
         attrs: dict[str, Any] = {}
@@ -206,14 +207,17 @@ class GroundAlt:
 class Ctx:
     """What a rule sees when it is evaluated."""
 
-    __slots__ = ("g", "alt", "ordered", "orders", "turn")
+    __slots__ = ("g", "alt", "ordered", "orders", "turn", "state", "earlier")
 
-    def __init__(self, g: "Grounding", alt: GroundAlt | None, ordered=frozenset(), orders=None, turn=None):
+    def __init__(self, g: "Grounding", alt: GroundAlt | None, ordered=frozenset(), orders=None, turn=None,
+                 state=None, earlier=()):
         self.g = g
         self.alt = alt
         self.ordered = ordered
         self.orders = orders
         self.turn = turn
+        self.state = state  # Positions at this moment of the turn (None: the start)
+        self.earlier = earlier  # the moves made before this moment
 
     def builtin(self, name: str):
         s = self.g.setting
@@ -243,6 +247,8 @@ class Ctx:
             return self.alt.capacity if self.alt and self.alt.capacity is not None else 10**9
         if name in ("unit", "leader"):
             return name
+        if name == "earlier":
+            return self.earlier
         if name == "moves":
             return self.turn.moves if self.turn else ()
         if name == "battles":
@@ -282,6 +288,43 @@ def _moved(ctx, s, args):
     return bool(ctx.turn) and any(m.piece is args[0] for m in ctx.turn.moves)
 
 
+def _state(ctx, s):
+    if ctx.state is None:
+        from .movement import Positions
+
+        ctx.state = Positions.initial(s)
+    return ctx.state
+
+
+def _last_move(ctx, s, args):
+    if ctx.turn:
+        for m in reversed(ctx.turn.moves):
+            if m.piece is args[0]:
+                return m
+    return None
+
+
+def _moved_length(ctx, s, args):
+    if not ctx.turn:
+        return 0
+    return sum(getattr(m, "length", 0) or 0 for m in ctx.turn.moves if m.piece is args[0])
+
+
+def _battles_of(ctx, s, args):
+    if not ctx.turn:
+        return ()
+    return tuple(b for b in ctx.turn.battles if b.piece is args[0])
+
+
+def _terrain_at(ctx, s, args):
+    return s.terrain.get(s.cell_of(args[0]))
+
+
+def _on_board(ctx, s, args):
+    c = s.cell_of(args[0])
+    return c is not None and s.board.contains(c)
+
+
 def _final(ctx, s, args):
     p = args[0]
     if ctx.turn:
@@ -311,6 +354,15 @@ _CALLS = {
     "abs": lambda ctx, s, a: abs(a[0]),
     "unit_at": lambda ctx, s, a: s.unit_at.get(s.cell_of(a[0])),
     "leader_at": lambda ctx, s, a: s.leader_at.get(s.cell_of(a[0])),
+    "terrain_at": _terrain_at,
+    "on_board": _on_board,
+    "moved_before": lambda ctx, s, a: any(m.piece is a[0] for m in ctx.earlier),
+    "unit_on": lambda ctx, s, a: _state(ctx, s).unit_on.get(s.cell_of(a[0])),
+    "leader_on": lambda ctx, s, a: _state(ctx, s).leader_on.get(s.cell_of(a[0])),
+    "position": lambda ctx, s, a: _state(ctx, s).where.get(a[0]),
+    "last_move": _last_move,
+    "moved_length": _moved_length,
+    "battles_of": _battles_of,
 }
 
 
@@ -341,7 +393,8 @@ class Grounding:
         self.card = card
         self.roll = roll
         self.enumerator = None  # built on demand by Engine.enumerator
-        self.card_view = Record(name=played_as or card.name, category=card.category, helmet=card.helmet)
+        self.played = played_as or card.name
+        self.card_view = Record(name=card.name, played=self.played, category=card.category, helmet=card.helmet)
         self.alts: list[GroundAlt] = []
         base = Ctx(self, None)
         for i, alt in enumerate(card.alternatives):

@@ -32,6 +32,7 @@ class Turn:
     orders_where: list[Location]
     moves: list[TurnMove] = field(default_factory=list)
     battles: list[TurnBattle] = field(default_factory=list)
+    second_moves: list[TurnMove] = field(default_factory=list)  # after the battles (Move-Fire-Move)
     roll: str | None = None
     copies: str | None = None
     command: int | None = None
@@ -39,7 +40,7 @@ class Turn:
     path: str | None = None
 
 
-_KEYS = ("card", "orders", "moves", "battles", "roll", "copies", "command", "side")
+_KEYS = ("card", "orders", "moves", "battles", "second_moves", "roll", "copies", "command", "side")
 
 
 def _where(m, key):
@@ -88,23 +89,8 @@ def _build(data, path: str, board) -> Turn:
             raise WarcouncilError(f"a piece id is a string, got {o!r}", w)
         orders.append(o)
         owhere.append(w)
-    moves = []
-    for i, m in enumerate(data.get("moves") or []):
-        w = data["moves"].item_where[i] if i < len(data["moves"].item_where) else _where(data, "moves")
-        if not isinstance(m, YDict) or "piece" not in m or ("to" not in m and "path" not in m):
-            raise WarcouncilError("a move is {piece: ID, to: [col, row]} or {piece: ID, path: [[col, row], ...]}", w)
-        bad = [k for k in m if k not in ("piece", "to", "path")]
-        if bad:
-            raise WarcouncilError(f"unknown key {bad[0]!r} in a move", m.key_where.get(bad[0], w))
-        path_cells: tuple[Cell, ...] = ()
-        if "path" in m:
-            if not isinstance(m["path"], list) or not m["path"]:
-                raise WarcouncilError("`path` is a non-empty list of hexes", _where(m, "path"))
-            path_cells = tuple(_cell(c, _where(m, "path"), board) for c in m["path"])
-        to = _cell(m["to"], _where(m, "to"), board) if "to" in m else path_cells[-1]
-        if path_cells and path_cells[-1] != to:
-            raise WarcouncilError("`to` is not the last hex of `path`", _where(m, "to"))
-        moves.append(TurnMove(str(m["piece"]), to, path_cells, w))
+    moves = _moves(data, "moves", board)
+    second_moves = _moves(data, "second_moves", board)
     battles = []
     for i, b in enumerate(data.get("battles") or []):
         w = data["battles"].item_where[i] if i < len(data["battles"].item_where) else _where(data, "battles")
@@ -122,4 +108,29 @@ def _build(data, path: str, board) -> Turn:
     return Turn(
         card=data["card"], orders=orders, orders_where=owhere, moves=moves, battles=battles,
         roll=roll, copies=data.get("copies"), command=command, side=data.get("side"), path=path,
+        second_moves=second_moves,
     )
+
+
+def _moves(data, key: str, board) -> list[TurnMove]:
+    raw = data.get(key) or []
+    if not isinstance(raw, list):
+        raise WarcouncilError(f"`{key}` is a list of moves", _where(data, key))
+    moves = []
+    for i, m in enumerate(raw):
+        w = raw.item_where[i] if isinstance(raw, YList) and i < len(raw.item_where) else _where(data, key)
+        if not isinstance(m, YDict) or "piece" not in m or ("to" not in m and "path" not in m):
+            raise WarcouncilError("a move is {piece: ID, to: [col, row]} or {piece: ID, path: [[col, row], ...]}", w)
+        bad = [k for k in m if k not in ("piece", "to", "path")]
+        if bad:
+            raise WarcouncilError(f"unknown key {bad[0]!r} in a move", m.key_where.get(bad[0], w))
+        path_cells: tuple[Cell, ...] = ()
+        if "path" in m:
+            if not isinstance(m["path"], list) or not m["path"]:
+                raise WarcouncilError("`path` is a non-empty list of hexes", _where(m, "path"))
+            path_cells = tuple(_cell(c, _where(m, "path"), board) for c in m["path"])
+        to = _cell(m["to"], _where(m, "to"), board) if "to" in m else path_cells[-1]
+        if path_cells and path_cells[-1] != to:
+            raise WarcouncilError("`to` is not the last hex of `path`", _where(m, "to"))
+        moves.append(TurnMove(str(m["piece"]), to, path_cells, w))
+    return moves

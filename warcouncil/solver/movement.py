@@ -1,0 +1,344 @@
+"""Moves: judged one at a time on the board as it stands; generated from the rules.
+
+A move record (``MoveView``) has ``piece``, ``start``, ``path`` (the hexes
+entered, in order), ``through`` (the path but its last hex), ``to`` and
+``length``. A *per-move rule* is a rule over the moves::
+
+    rule ... require forall m in moves: BODY
+    rule ... require forall m in {x in moves where GUARD(x.piece)}: BODY
+
+and each of its moves is judged against ``Positions`` — where every piece
+stands at that moment (``unit_on``, ``leader_on``, ``position``), with the
+moves made so far (``earlier``).
+
+To *generate* legal destinations, the planner decomposes BODY into parts the
+search can use (``decompose``):
+
+* ``forall h in m.path: ψ(h)``     every hex entered must satisfy ψ;
+* ``forall h in m.through: φ(h)``  every hex passed through (not the last);
+* ``m.length <= E``                a bound on the search depth;
+* anything about ``m.to``/``m.length`` only: judged at each candidate end;
+* ``G implies C`` with G about the piece only: C applies when G holds;
+* anything else: judged on whole paths (the search then enumerates paths).
+
+The search walks states (hex, steps) over the board's precomputed
+adjacency: a hex is entered only if every ψ holds, left only if every φ
+holds, and is a destination if every end condition holds for that length.
+No path finder is hand-coded for any game: the rules say what blocks, what
+stops and how far.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..dsl import ast as A
+from .ground import Ctx, PieceView
+
+
+class Positions:
+    """Where each piece stands at one moment of a turn."""
+
+    __slots__ = ("where", "unit_on", "leader_on")
+
+    def __init__(self, where: dict):
+        self.where = where
+        self.unit_on = {}
+        self.leader_on = {}
+        for p, c in where.items():
+            if c is None:
+                continue
+            (self.unit_on if p.role == "unit" else self.leader_on)[c] = p
+
+    @classmethod
+    def initial(cls, setting) -> "Positions":
+        return cls({p: p.at for p in setting.views})
+
+    def without(self, piece) -> "Positions":
+        """The board with ``piece`` lifted off (while it moves)."""
+        w = dict(self.where)
+        w[piece] = None
+        return Positions(w)
+
+    def moved(self, piece, to) -> "Positions":
+        w = dict(self.where)
+        w[piece] = tuple(to)
+        return Positions(w)
+
+
+class MoveView:
+    """One move of one piece, as rules see it."""
+
+    __slots__ = ("piece", "start", "path", "to", "length", "index", "given_path", "phase")
+
+    def __init__(self, piece: PieceView, start, path, index: int = 0, to=None, length=None, given_path=True,
+                 phase: int = 1):
+        self.phase = phase
+        self.piece = piece
+        self.start = tuple(start)
+        self.path = tuple(tuple(c) for c in path) if path is not None else None
+        self.to = tuple(to) if to is not None else (self.path[-1] if self.path else self.start)
+        self.length = length if length is not None else (len(self.path) if self.path is not None else None)
+        self.index = index
+        self.given_path = given_path
+
+    @property
+    def through(self):
+        return self.path[:-1] if self.path else ()
+
+    def get_attr(self, name):
+        if name == "through":
+            return self.through
+        return getattr(self, name, None) if name in self.__slots__ else None
+
+    def __repr__(self):
+        return self.piece.id
+
+
+class BattleView:
+    __slots__ = ("piece", "target", "index")
+
+    def __init__(self, piece, target, index=0):
+        self.piece, self.target, self.index = piece, target, index
+
+    def get_attr(self, name):
+        return getattr(self, name, None) if name in self.__slots__ else None
+
+    def __repr__(self):
+        return self.piece.id
+
+
+class TurnView:
+    """The moves and battles of a turn, for rules."""
+
+    def __init__(self, moves=(), battles=()):
+        self.moves = tuple(moves)
+        self.battles = tuple(battles)
+
+    def get_attr(self, name):
+        return getattr(self, name, None)
+
+
+# ------------------------------------------------------------------ planning
+
+
+def _refs_attr(e, var: str, names: set[str]) -> bool:
+    for n in A.walk(e):
+        if isinstance(n, A.Attr) and isinstance(n.obj, A.Name) and n.obj.id == var and n.name in names:
+            return True
+    return False
+
+
+_PATHY = {"path", "through"}
+_ENDY = {"to", "length", "path", "through"}
+
+
+@dataclass
+class Part:
+    kind: str  # enter | pass | end | bound | filter
+    guard: Callable | None  # closure over {var: move}: the part applies when true
+    test: Callable  # enter/pass: env {var, hvar}; end/filter/bound: env {var}
+    hvar: str | None = None
+    bound_expr: Callable | None = None  # for bound: the E of m.length <= E
+
+
+@dataclass
+class MoveRule:
+    rule: object  # PlannedRule
+    var: str
+    domain_cond: Callable | None  # closure over {cond_var: move}
+    cond_var: str | None
+    parts: list[Part] = field(default_factory=list)
+
+
+def decompose(compiler, body: A.Expr, var: str) -> list[Part]:
+    items = list(body.items) if isinstance(body, A.And) else [body]
+    parts = []
+    for item in items:
+        guard = None
+        inner = item
+        if isinstance(item, A.Implies) and not _refs_attr(item.left, var, _ENDY | {"start"}) \
+                and not compiler.is_turn(item.left):
+            guard = compiler.compile(item.left)
+            inner = item.right
+        sub = list(inner.items) if isinstance(inner, A.And) else [inner]
+        for c in sub:
+            parts.append(_classify(compiler, c, var, guard))
+    return parts
+
+
+def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
+    if isinstance(c, A.Quant) and c.kind == "forall" and isinstance(c.domain, A.Attr) \
+            and isinstance(c.domain.obj, A.Name) and c.domain.obj.id == var \
+            and c.domain.name in ("path", "through") and not _refs_attr(c.body, var, _ENDY):
+        kind = "enter" if c.domain.name == "path" else "pass"
+        return Part(kind, guard, compiler.compile(c.body), c.var)
+    if isinstance(c, A.Compare) and c.op in ("<=", "<") and isinstance(c.left, A.Attr) \
+            and isinstance(c.left.obj, A.Name) and c.left.obj.id == var and c.left.name == "length" \
+            and not _refs_attr(c.right, var, _ENDY) and not compiler.is_turn(c.right):
+        bound = compiler.compile(c.right)
+        if c.op == "<":
+            b0 = bound
+            bound = lambda ctx, env: b0(ctx, env) - 1  # noqa: E731
+        return Part("bound", guard, compiler.compile(c), None, bound)
+    if not _refs_attr(c, var, _PATHY):
+        return Part("end", guard, compiler.compile(c))
+    return Part("filter", guard, compiler.compile(c))
+
+
+def move_rules(plan) -> list[MoveRule]:
+    """The per-move rules of a plan, decomposed (cached on the plan)."""
+    cached = getattr(plan, "_move_rules", None)
+    if cached is not None:
+        return cached
+    out = []
+    c = plan.compiler
+    for r in plan.turn_rules:
+        body = r.body
+        if not (isinstance(body, A.Quant) and body.kind == "forall"):
+            continue
+        dom = body.domain
+        if isinstance(dom, A.Name) and dom.id == "moves":
+            mr = MoveRule(r, body.var, None, None)
+        elif isinstance(dom, A.SetComp) and isinstance(dom.domain, A.Name) and dom.domain.id == "moves" \
+                and not _refs_attr(dom.cond, dom.var, _ENDY | {"start"}):
+            mr = MoveRule(r, body.var, c.compile(dom.cond) if dom.cond is not None else None, dom.var)
+        else:
+            continue
+        mr.parts = decompose(c, body.body, body.var)
+        out.append(mr)
+    plan._move_rules = out
+    return out
+
+
+def applies(mr: MoveRule, ctx: Ctx, m: MoveView) -> bool:
+    if mr.domain_cond is None:
+        return True
+    return bool(mr.domain_cond(ctx, {mr.cond_var: m}))
+
+
+# ------------------------------------------------------------------ search
+
+MAX_DEPTH = 12
+
+
+@dataclass
+class Reach:
+    """Legal ends of one piece's move: {cell: sorted legal lengths}."""
+
+    piece: PieceView
+    ends: dict
+    parents: dict  # (cell, steps) -> previous cell, for witness paths
+    exact: bool  # every part was usable by the search (no path filters)
+
+    def path_to(self, cell, steps):
+        path = [cell]
+        key = (cell, steps)
+        while key[1] > 1:
+            prev = self.parents[key]
+            path.append(prev)
+            key = (prev, key[1] - 1)
+        return tuple(reversed(path))
+
+
+def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1) -> Reach:
+    """Every (cell, length) that a move of ``piece`` may end on, in ``ctx``'s
+    state (the piece is lifted off the board while it moves)."""
+    board = ctx.g.setting.board
+    start = ctx.state.where.get(piece) if ctx.state is not None else piece.at
+    state = (ctx.state or Positions.initial(ctx.g.setting)).without(piece)
+    mctx = Ctx(ctx.g, ctx.alt, ctx.ordered, ctx.orders, ctx.turn, state, ctx.earlier)
+    probe = MoveView(piece, start, (), index, to=start, length=0, phase=phase)
+    enter, passing, ends, filters, bounds = [], [], [], [], []
+    for mr in move_rules(plan):
+        if not applies(mr, mctx, probe):
+            continue
+        for part in mr.parts:
+            if part.guard is not None and not part.guard(mctx, {mr.var: probe}):
+                continue
+            if part.kind == "enter":
+                enter.append((part, mr.var))
+            elif part.kind == "pass":
+                passing.append((part, mr.var))
+            elif part.kind == "bound":
+                bounds.append(part.bound_expr(mctx, {mr.var: probe}))
+                ends.append((part, mr.var))
+            elif part.kind == "end":
+                ends.append((part, mr.var))
+            else:
+                filters.append((part, mr.var))
+    depth = min([b for b in bounds if isinstance(b, int)] + [MAX_DEPTH])
+    cache_enter: dict = {}
+    cache_pass: dict = {}
+
+    def can_enter(c):
+        v = cache_enter.get(c)
+        if v is None:
+            v = cache_enter[c] = all(p.test(mctx, {var: probe, p.hvar: c}) for p, var in enter)
+        return v
+
+    def can_pass(c):
+        v = cache_pass.get(c)
+        if v is None:
+            v = cache_pass[c] = all(p.test(mctx, {var: probe, p.hvar: c}) for p, var in passing)
+        return v
+
+    nb = board.neighbours
+    frontier = {start}
+    parents: dict = {}
+    result: dict = {}
+    for steps in range(1, depth + 1):
+        nxt = set()
+        for c in frontier:
+            if steps > 1 and not can_pass(c):
+                continue
+            for n in nb[c]:
+                if n in nxt or not can_enter(n):
+                    continue
+                nxt.add(n)
+                parents[(n, steps)] = c
+        for n in nxt:
+            m = MoveView(piece, start, None, index, to=n, length=steps, phase=phase)
+            if all(p.test(mctx, {var: m}) for p, var in ends):
+                result.setdefault(n, []).append(steps)
+        frontier = nxt
+        if not frontier:
+            break
+    r = Reach(piece, result, parents, not filters)
+    if filters:
+        # rules over whole paths: keep only ends with a path that satisfies them
+        kept = {}
+        for n, lengths in result.items():
+            ok = [k for k in lengths if _some_path_passes(mctx, r, n, k, filters, piece, start, index)]
+            if ok:
+                kept[n] = ok
+        r.ends = kept
+    return r
+
+
+def _some_path_passes(ctx, r: Reach, cell, steps, filters, piece, start, index) -> bool:
+    path = r.path_to(cell, steps)
+    m = MoveView(piece, start, path, index, phase=getattr(r, "phase", 1))
+    return all(p.test(ctx, {var: m}) for p, var in filters)
+
+
+def geometric_path(board, start, to):
+    """A shortest path between two hexes, ignoring everything on the board."""
+    if not board.contains(tuple(to)):
+        return (tuple(to),)
+    prev = {tuple(start): None}
+    queue = [tuple(start)]
+    for c in queue:
+        if c == tuple(to):
+            break
+        for n in board.neighbours[c]:
+            if n not in prev:
+                prev[n] = c
+                queue.append(n)
+    path = []
+    c = tuple(to)
+    while c is not None and c != tuple(start):
+        path.append(c)
+        c = prev.get(c)
+    return tuple(reversed(path))
