@@ -10,6 +10,7 @@ a rule always names the file it came from.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -127,6 +128,7 @@ def is_shipped(path: str) -> bool:
         return False
 
 
+@lru_cache(maxsize=1024)
 def card_key(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch not in " -_'’")
 

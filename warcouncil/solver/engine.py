@@ -29,6 +29,7 @@ class Engine:
         self.pack = pack
         self.plan: Plan = plan_for(pack)
         self._settings: dict = {}
+        self._copies: dict = {}  # (copying card, copied card) -> resolved card
         self._validate()
 
     @classmethod
@@ -74,9 +75,14 @@ class Engine:
             )
         if target.name in decl.copy.excluded:
             raise WarcouncilError(f"{decl.name} cannot copy {target.name}")
-        if decl.copy.mirrored and {"left", "right"} <= set(self.pack.sections):
-            target = mirror_card(target, {"left": "right", "right": "left"})
-        return target, decl.name
+        key = (decl.name, target.name)
+        hit = self._copies.get(key)
+        if hit is None:
+            # the mirrored card is built once: its AST nodes are compiled once
+            if decl.copy.mirrored and {"left", "right"} <= set(self.pack.sections):
+                target = mirror_card(target, {"left": "right", "right": "left"})
+            hit = self._copies[key] = target
+        return hit, decl.name
 
     def dice_count(self, card: A.CardDecl, side: str | None = None, command: int | None = None) -> int | None:
         if card.roll is None:

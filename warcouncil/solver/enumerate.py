@@ -39,28 +39,29 @@ class AltPlan:
         self.g, self.plan, self.alt = g, plan, alt
         s = g.setting
         ctx = Ctx(g, alt)
-        rules = plan.order_rules
-        kinds = {r.kind for r in rules}
+        rs = summary(plan)
+        rules = rs.rules
+        kinds = rs.kinds
         # 1. node consistency: prune pieces by the unary rules
         items = list(s.items)
-        for r in rules:
-            if r.kind == "unary":
-                items = [p for p in items if r.test(ctx, {r.var: p})]
+        for r in rs.unary:
+            items = unary_prune(plan, r, ctx, items)
         self.items = items
-        self.use_assign = "assignable" in kinds
-        self.use_capacity = "capacity" in kinds
-        self.use_filled = "filled" in kinds
+        self.use_assign = rs.use_assign
+        self.use_capacity = rs.use_capacity
+        self.use_filled = rs.use_filled
         # 2. which pieces are charged to the card's quotas
-        charged = None
-        for r in rules:
-            if r.kind in ("assignable", "capacity") and r.charged is not None:
-                charged = r.charged
-                break
-        self.charged_fn = charged
-        if charged is not None:
-            self.free = [p for p in items if not charged(ctx, p)]
-        else:
+        self.charged_fn = rs.charged
+        if rs.charged is None:
             self.free = []
+        elif rs.charged_static:
+            key = ("free", id(rs))
+            free = s.memo.get(key)
+            if free is None:
+                free = s.memo[key] = frozenset(p for p in s.items if not rs.charged(ctx, p))
+            self.free = [p for p in items if p in free] if free else []
+        else:
+            self.free = [p for p in items if not rs.charged(ctx, p)]
         free_set = set(self.free)
         # 3. the generator
         single = (
@@ -68,30 +69,25 @@ class AltPlan:
         )  # then "assignable" and "capacity" both mean: at most the quota's orders
         if alt.group == "led" and "led" in kinds:
             self.mode = "led"
-            guaranteed = {"led", "linked"} | ({"assignable", "capacity"} if single else set())
+            guaranteed = {"led", "linked", "filled"} | ({"assignable", "capacity"} if single else set())
         elif alt.group == "linked" and "linked" in kinds:
             self.mode = "linked"
-            guaranteed = {"linked", "led"} | ({"assignable", "capacity"} if single else set())
+            guaranteed = {"linked", "led", "filled"} | ({"assignable", "capacity"} if single else set())
         else:
             self.mode = "quota"
             guaranteed = {"assignable", "capacity", "filled", "linked" if alt.group != "linked" else "",
                           "led" if alt.group != "led" else ""}
             # a capacity rule over a different charged set than assignable's
             # is not guaranteed by the quota generator
-            caps = [r for r in rules if r.kind == "capacity"]
-            assigns = [r for r in rules if r.kind == "assignable"]
-            if caps and assigns and _charged_key(caps[0]) != _charged_key(assigns[0]):
+            if rs.caps_differ:
                 guaranteed.discard("capacity")
                 self.use_capacity = False
-        self.filters: list[PlannedRule] = [r for r in rules if r.kind not in guaranteed and r.kind not in ("unary", "true", "once")]
+        self.filters: list[PlannedRule] = [r for r in rs.nonunary if r.kind not in guaranteed]
         # for legal(): the structural rules checked directly, the rest by closure
         self.items_set = frozenset(items)
         self.free_set = frozenset(self.free)
-        self.structural = kinds & {"assignable", "capacity", "filled", "linked", "led"}
-        self.closure_rules = [r for r in rules if r.kind == "filter"]
-        if caps_differ(rules):
-            self.structural.discard("capacity")
-            self.closure_rules += [r for r in rules if r.kind == "capacity"]
+        self.structural = rs.structural
+        self.closure_rules = rs.closure_rules
         self.forced = frozenset()
         if self.use_filled:
             forced = set()
@@ -122,6 +118,8 @@ class AltPlan:
             optional = [p for p in members if p not in self.forced]
             self.groups.append((key, forced, optional))
         self.groups.sort(key=lambda g: min(p.rank for p in g[1] + g[2]))
+        self._all_forced = all(not o for _, _, o in self.groups)
+        self._rank_groups = [(tuple(p.rank for p in f), tuple(p.rank for p in o)) for _, f, o in self.groups]
         n = len(self.alt.quotas)
         # Hall's condition: for every set T of quotas with finite caps, the
         # pieces only T's quotas admit may not outnumber T's orders.
@@ -145,6 +143,24 @@ class AltPlan:
             self.cap_limit = None
 
     def _vectors(self, k: int):
+        """Count vectors (one count per group) of total k that are legal."""
+        by_k = getattr(self, "_by_k", None)
+        if by_k is None:
+            by_k = self._by_k = {}
+            groups = self.groups
+            ranges = []
+            for gi, (key, f, o) in enumerate(groups):
+                top = len(f) + len(o)
+                for members, cap in self.hall:  # a group alone may not exceed its quotas
+                    if members == [gi] or (gi in members and len(members) == 1):
+                        top = min(top, cap)
+                ranges.append(range(len(f), max(top, len(f) - 1) + 1))
+            for vec in itertools.product(*ranges):
+                if self._vector_ok(vec):
+                    by_k.setdefault(sum(vec), []).append(vec)
+        return by_k.get(k, ())
+
+    def _vectors_rec(self, k: int):
         """Count vectors (one count per group) of total k that are legal."""
         groups = self.groups
         lo = [len(f) for _, f, _ in groups]
@@ -181,22 +197,30 @@ class AltPlan:
 
     def _quota_layer(self, k: int):
         groups = self.groups
+        if self._all_forced:
+            n = sum(len(f) for _, f, _ in groups)
+            if k != n or not self._vector_ok([len(f) for _, f, _ in groups]):
+                return []
+            return [tuple(sorted(itertools.chain.from_iterable(f for _, f, _ in groups), key=_rank))]
         if not groups:
             return [()] if k == 0 else []
         if len(groups) == 1 and not groups[0][1]:
             if not self._vector_ok([k]) or k > len(groups[0][2]):
                 return []
             return itertools.combinations(groups[0][2], k)  # already canonical
+        # work on ranks (ints): sorting int tuples is done in C
+        by_rank = self.g.setting.views
+        chain, combos = itertools.chain.from_iterable, itertools.combinations
         out = []
         for vec in self._vectors(k):
             parts = [
-                [tuple(f) + c for c in itertools.combinations(o, n - len(f))]
-                for (key, f, o), n in zip(groups, vec)
+                [f + c for c in combos(o, n - len(f))]
+                for (f, o), n in zip(self._rank_groups, vec)
             ]
             for prod in itertools.product(*parts):
-                out.append(tuple(sorted(itertools.chain.from_iterable(prod), key=_rank)))
-        out.sort(key=_ranks)
-        return out
+                out.append(tuple(sorted(chain(prod))))
+        out.sort()
+        return [tuple([by_rank[r] for r in t]) for t in out]
 
     def _quota_count(self) -> int:
         total = 0
@@ -210,6 +234,14 @@ class AltPlan:
 
     # ---------------------------------------------------------------- groups
     def _adjacency(self):
+        key = ("adjacency", tuple(self.items))
+        memo = self.g.setting.memo
+        nb = memo.get(key)
+        if nb is None:
+            nb = memo[key] = self._adjacency_of()
+        return nb
+
+    def _adjacency_of(self):
         board = self.g.setting.board
         items = self.items
         cells = {}
@@ -355,6 +387,101 @@ def _ranks(s):
     return tuple(p.rank for p in s)
 
 
+def unary_prune(plan: Plan, r: PlannedRule, ctx: Ctx, items: list) -> list:
+    """The pieces a unary rule ``forall x in ordered: φ(x)`` lets through.
+
+    The compiler specialises φ's common shapes: ``admitted(x)`` is set
+    membership; ``A(x) implies B`` with A about the board only and B free of
+    x evaluates B once and A from a per-setting table (the same facts a
+    hand-written engine would precompute per side); a φ about the board
+    only is one per-setting table; anything else is evaluated per piece."""
+    how = _unary_shape(plan, r)
+    kind = how[0]
+    if kind == "admitted":
+        adm = ctx.alt.admitted
+        return [p for p in items if p in adm]
+    s = ctx.g.setting
+    if kind == "board":
+        key = ("unary", r.id)
+        ok = s.memo.get(key)
+        if ok is None:
+            ok = s.memo[key] = frozenset(p for p in s.items if r.test(ctx, {r.var: p}))
+        return [p for p in items if p in ok]
+    if kind == "guarded":
+        _, guard, then = how
+        if then(ctx, {}):
+            return items
+        key = ("unary-guard", r.id)
+        hit = s.memo.get(key)
+        if hit is None:
+            hit = s.memo[key] = frozenset(p for p in s.items if guard(ctx, {r.var: p}))
+        return [p for p in items if p not in hit]
+    return [p for p in items if r.test(ctx, {r.var: p})]
+
+
+_SHAPES: dict = {}
+
+
+def _unary_shape(plan: Plan, r: PlannedRule):
+    hit = _SHAPES.get(id(r))
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    from ..dsl import ast as A
+    from .evaluate import referenced_names
+
+    c = plan.compiler
+    body = r.body.body
+    how: tuple = ("general",)
+    if isinstance(body, A.Call) and body.func == "admitted" and body.args == (A.Name(r.var),):
+        how = ("admitted",)
+    elif c.board_static(body, (r.var,)):
+        how = ("board",)
+    elif isinstance(body, A.Implies) and c.board_static(body.left, (r.var,)) \
+            and r.var not in referenced_names(body.right) and not c.is_dynamic(body.right):
+        how = ("guarded", c.compile(body.left), c.compile(body.right))
+    _SHAPES[id(r)] = (r, how)
+    return how
+
+
+class RuleSummary:
+    """What the enumerator needs to know about a plan's order rules
+    (computed once per plan)."""
+
+    def __init__(self, plan: Plan):
+        rules = plan.order_rules
+        self.rules = rules
+        self.kinds = {r.kind for r in rules}
+        self.unary = [r for r in rules if r.kind == "unary"]
+        self.nonunary = [r for r in rules if r.kind not in ("unary", "true", "once")]
+        self.use_assign = "assignable" in self.kinds
+        self.use_capacity = "capacity" in self.kinds
+        self.use_filled = "filled" in self.kinds
+        self.charged = None
+        self.charged_static = False
+        for r in rules:
+            if r.kind in ("assignable", "capacity") and r.charged is not None:
+                self.charged = r.charged
+                cond = r.body.args[0] if r.kind == "assignable" else r.body.left.args[0]
+                from ..dsl import ast as A
+
+                if isinstance(cond, A.SetComp) and cond.cond is not None:
+                    self.charged_static = plan.compiler.board_static(cond.cond, (cond.var,))
+                break
+        self.caps_differ = caps_differ(rules)
+        self.structural = self.kinds & {"assignable", "capacity", "filled", "linked", "led"}
+        self.closure_rules = [r for r in rules if r.kind == "filter"]
+        if self.caps_differ:
+            self.structural = self.structural - {"capacity"}
+            self.closure_rules = self.closure_rules + [r for r in rules if r.kind == "capacity"]
+
+
+def summary(plan: Plan) -> RuleSummary:
+    rs = getattr(plan, "_rule_summary", None)
+    if rs is None:
+        rs = plan._rule_summary = RuleSummary(plan)
+    return rs
+
+
 def caps_differ(rules) -> bool:
     caps = [r for r in rules if r.kind == "capacity"]
     assigns = [r for r in rules if r.kind == "assignable"]
@@ -379,6 +506,10 @@ class Enumerator:
     def order_sets(self, limit: int | None = None) -> Iterator[tuple]:
         """Every legal order set (tuples of pieces), sorted, streamed."""
         if not self.alts or limit == 0:
+            return
+        if len(self.alts) == 1 and limit is None:
+            for _, layer in self.alts[0].layers():
+                yield from layer
             return
         produced = 0
         iters = [a.layers() for a in self.alts]

@@ -86,6 +86,7 @@ class Compiler:
         self.symbols = pack.symbols()
         self._define_cache: dict[str, Closure] = {}
         self._compiled: dict[int, tuple[A.Expr, Closure]] = {}
+        self._board_static: dict = {}
         self._static_defines: set[str] | None = None
         self._dynamic_defines: set[str] | None = None
         self._turn_defines: set[str] | None = None
@@ -131,6 +132,19 @@ class Compiler:
                         changed = True
             self._static_defines = ok
         return self._static_defines
+
+    def board_static(self, expr: A.Expr, bound: tuple = ()) -> bool:
+        """Depends only on the setting (board, pieces, side) and the bound
+        variables: not on the card, the roll, the alternative or the decision."""
+        key = (id(expr), tuple(bound))
+        hit = self._board_static.get(key)
+        if hit is not None and hit[0] is expr:
+            return hit[1]
+        refs = _referenced(expr) - set(bound)
+        ok = SETTING_BUILTINS | self.symbols | self.static_defines()
+        v = all(r in ok for r in refs)
+        self._board_static[key] = (expr, v)
+        return v
 
     def is_dynamic(self, expr: A.Expr, bound: frozenset = frozenset()) -> bool:
         refs = _referenced(expr) - bound
@@ -186,8 +200,17 @@ class Compiler:
         if hit is not None and hit[0] is e:
             return hit[1]
         f = getattr(self, "_c_" + type(e).__name__)(e)
+        if self._hoistable(e):
+            f = _hoisted(e, f)
         self._compiled[id(e)] = (e, f)  # keeps e alive, so its id stays unique
         return f
+
+    def _hoistable(self, e: A.Expr) -> bool:
+        """A closed expression about the board alone (no free variable, no
+        card, no decision): its value is computed once per setting."""
+        if not isinstance(e, (A.Call, A.SetComp, A.Quant, A.The)):
+            return False
+        return self.board_static(e)
 
     def _c_Num(self, e):
         v = e.value
@@ -252,6 +275,22 @@ class Compiler:
             params = d.params
             if len(params) != len(args):
                 raise EvalError(f"{name} takes {len(params)} argument(s), got {len(args)}", e.loc)
+            if name in self.static_defines() and len(params) == 1:
+                a0, p0 = args[0], params[0]
+
+                def memo1(ctx, env, name=name):
+                    v0 = a0(ctx, env)
+                    cache = ctx.g.setting.memo
+                    key = (name, v0)
+                    try:
+                        return cache[key]
+                    except KeyError:
+                        pass
+                    except TypeError:  # unhashable argument
+                        return body(ctx, {p0: v0})
+                    v = cache[key] = body(ctx, {p0: v0})
+                    return v
+                return memo1
             if name in self.static_defines() and params:
                 # memoized per setting: the same arguments give the same value
                 def memo(ctx, env, name=name):
@@ -407,6 +446,19 @@ class Compiler:
         holder.append(body)
         self._define_cache[name] = body
         return body
+
+
+def _hoisted(e: A.Expr, f: Closure) -> Closure:
+    key = ("hoisted", id(e))
+
+    def hoisted(ctx, env):
+        memo = ctx.g.setting.memo
+        try:
+            return memo[key]
+        except KeyError:
+            v = memo[key] = f(ctx, env)
+            return v
+    return hoisted
 
 
 def _is(e, value) -> bool:

@@ -190,6 +190,13 @@ class GroundAlt:
         """Pieces (admitted by some quota) that cannot all be charged to the
         quotas without overspending one: [] if they can. Hall's theorem over
         the (few) quotas."""
+        if len(self.quotas) == 1:
+            cap = self.quotas[0].cap
+            if cap is None:
+                return []
+            sig = self.sig
+            charged = [p for p in pieces if sig.get(p)]
+            return charged if len(charged) > cap else []
         counts = Counter(self.sig[p] for p in pieces if self.sig.get(p))
         if not counts:
             return []
@@ -408,8 +415,7 @@ class Grounding:
         for q in alt.quotas:
             pool = {"units": s.own_units, "leaders": s.own_leaders, "pieces": s.own_pieces}[q.what]
             if q.where is not None:
-                f = self.compiler.compile(q.where)
-                admitted = frozenset(p for p in pool if f(base, {"it": p}))
+                admitted = self._filter(q.where, q.what, pool, base)
             else:
                 admitted = pool
             if q.amount == "all" or q.amount == "any":
@@ -425,12 +431,18 @@ class Grounding:
         if group == "led":
             f = self.compiler.compile(alt.group.anchor) if alt.group.anchor is not None else None
             anchor_cells = frozenset(l.at for l in s.own_leaders if f is None or f(base, {"it": l}))
-        sig = {}
-        for p in s.items:
-            t = tuple(i for i, q in enumerate(quotas) if p in q.admitted)
-            if t:
-                sig[p] = t
-        admitted = frozenset(sig)
+        if not quotas:
+            admitted, sig = frozenset(), {}
+        elif len(quotas) == 1:
+            admitted = quotas[0].admitted
+            sig = dict.fromkeys(admitted, (0,))
+        else:
+            sig = {}
+            for p in s.items:
+                t = tuple(i for i, q in enumerate(quotas) if p in q.admitted)
+                if t:
+                    sig[p] = t
+            admitted = frozenset(sig)
         if group == "led":
             # the commanding leader's own hex is always part of his command
             admitted = admitted | frozenset(p for p in s.items if p.at in anchor_cells)
@@ -440,6 +452,21 @@ class Grounding:
         caps = [q.cap for q in quotas]
         capacity = None if any(c is None for c in caps) else sum(caps)
         return GroundAlt(index, alt, quotas, group, anchor_cells, admitted, capacity, sig)
+
+    def _filter(self, where: A.Expr, what: str, pool, base: Ctx) -> frozenset:
+        """The pieces of `pool` a quota's condition admits. A condition about
+        the board alone (``in_section(it, left)``) is a fact of the setting,
+        worked out once per side; any other is evaluated now."""
+        c = self.compiler
+        f = c.compile(where)
+        if c.board_static(where, ("it",)):
+            key = ("admits", id(where), what)
+            memo = self.setting.memo
+            hit = memo.get(key)
+            if hit is None:
+                hit = memo[key] = frozenset(p for p in pool if f(base, {"it": p}))
+            return hit
+        return frozenset(p for p in pool if f(base, {"it": p}))
 
     # convenience
     def ids(self, pieces) -> tuple[list[str], list[str]]:
