@@ -246,6 +246,53 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
     sys.exit(0 if legal else 1)
 
 
+# ------------------------------------------------------------------ turns
+
+
+@main.command()
+@click.argument("scenario")
+@click.option("--card", required=True, help="The card played.")
+@click.option("--count", "count_only", is_flag=True, help="Only the number of distinct end positions.")
+@click.option("--limit", type=click.IntRange(min=0), default=None, help="Stop after N end positions.")
+@click.option("--side", default=None, help="The side playing the card (default: the scenario's to_move).")
+@click.option("--roll", default=None, help="Dice rolled, for cards that roll.")
+@click.option("--copies", default=None, metavar="CARD", help="The card a Counter Attack copies.")
+@click.option("--command", "command", type=click.IntRange(min=0), default=None, help="The side's Command.")
+@rules_option
+@json_option
+def turns(scenario, card, count_only, limit, side, roll, copies, command, rules, as_json):
+    """Every distinct end position the card's legal orders and moves can reach."""
+    from .solver.turns import end_positions
+
+    eng = _engine(scenario, rules)
+    decl, _ = eng.resolve_card(card, copies)
+    if decl.roll is not None and roll is None:
+        raise WarcouncilError(f"{decl.name} orders by a dice roll: give the roll with --roll")
+    g = eng.ground(card, side=side, roll=roll, copies=copies, command=command)
+
+    def as_obj(end):
+        return {p.id: list(c) for p, c in sorted(end.items(), key=lambda kv: kv[0].rank)}
+
+    if count_only:
+        n = sum(1 for _ in end_positions(eng, g, limit))
+        if as_json:
+            _json({"card": g.played, "side": g.setting.side, "count": n})
+        else:
+            click.echo(n)
+        return
+    if as_json:
+        _json({"card": g.played, "side": g.setting.side,
+               "positions": [as_obj(e) for e in end_positions(eng, g, limit)]})
+        return
+    _print_header(eng, g, g.setting.side)
+    n = 0
+    for end in end_positions(eng, g, limit):
+        n += 1
+        moved = ", ".join(f"{pid}→{c[0]},{c[1]}" for pid, c in as_obj(end).items()) or "(nothing moves)"
+        out.print(f"  {escape(moved)}")
+    out.print(f"[bold]{n}[/] end position{'s' if n != 1 else ''}" + (" (limited)" if limit is not None and n >= limit else ""))
+
+
 # ------------------------------------------------------------------ check
 
 

@@ -77,6 +77,11 @@ class EvalError(WarcouncilError):
     pass
 
 
+# Implementations of the builtin functions, f(ctx, setting, args), registered
+# by the grounding module (which knows the world they read).
+FUNCTIONS: dict[str, Callable] = {}
+
+
 class Compiler:
     """Compiles the expressions of one pack. Builtins are resolved at run time
     through ``ctx.builtin(name)`` / ``ctx.call(name, args)``."""
@@ -132,6 +137,25 @@ class Compiler:
                         changed = True
             self._static_defines = ok
         return self._static_defines
+
+    def card_static_defines(self) -> set[str]:
+        """Defines whose value depends only on the setting, the card played
+        (and its roll) and their arguments: memoized per grounding."""
+        if getattr(self, "_card_static", None) is None:
+            base = SETTING_BUILTINS | {"card", "rolled", "capacity"} | self.symbols
+            ok: set[str] = set(self.static_defines())
+            changed = True
+            while changed:
+                changed = False
+                for name, d in self.pack.defines.items():
+                    if name in ok:
+                        continue
+                    refs = _referenced(d.body) - set(d.params)
+                    if all(r in base or r in ok for r in refs):
+                        ok.add(name)
+                        changed = True
+            self._card_static = ok - self.static_defines()
+        return self._card_static
 
     def board_static(self, expr: A.Expr, bound: tuple = ()) -> bool:
         """Depends only on the setting (board, pieces, side) and the bound
@@ -306,6 +330,25 @@ class Compiler:
                     v = cache[key] = body(ctx, dict(zip(params, values)))
                     return v
                 return memo
+            if name in self.card_static_defines() and len(params) == 1:
+                # memoized per grounding (the card is fixed there)
+                a0, p0 = args[0], params[0]
+
+                def memo_card(ctx, env, name=name):
+                    v0 = a0(ctx, env)
+                    if not getattr(v0, "memoizable", True):  # a move: a fresh object each time
+                        return body(ctx, {p0: v0})
+                    cache = ctx.g.memo
+                    key = (name, v0)
+                    try:
+                        return cache[key]
+                    except KeyError:
+                        pass
+                    except TypeError:
+                        return body(ctx, {p0: v0})
+                    v = cache[key] = body(ctx, {p0: v0})
+                    return v
+                return memo_card
             if len(params) == 1:
                 p0, a0 = params[0], args[0]
                 return lambda ctx, env: body(ctx, {p0: a0(ctx, env)})
@@ -314,10 +357,16 @@ class Compiler:
             a0 = args[0]
             return lambda ctx, env: len(a0(ctx, env))
         if name in BUILTIN_FUNCTIONS:
+            fn = FUNCTIONS.get(name)
+            if fn is None:  # no implementation registered: fail when called
+                return lambda ctx, env: ctx.call(name, tuple(a(ctx, env) for a in args))
             if len(args) == 1:
                 a0 = args[0]
-                return lambda ctx, env: ctx.call(name, (a0(ctx, env),))
-            return lambda ctx, env: ctx.call(name, tuple(a(ctx, env) for a in args))
+                return lambda ctx, env: fn(ctx, ctx.g.setting, (a0(ctx, env),))
+            if len(args) == 2:
+                a0, a1 = args
+                return lambda ctx, env: fn(ctx, ctx.g.setting, (a0(ctx, env), a1(ctx, env)))
+            return lambda ctx, env: fn(ctx, ctx.g.setting, tuple(a(ctx, env) for a in args))
         raise EvalError(f"unknown function {name!r}", e.loc)
 
     def _c_BinOp(self, e):

@@ -372,6 +372,10 @@ _CALLS = {
     "battles_of": _battles_of,
 }
 
+from . import evaluate as _evaluate  # noqa: E402
+
+_evaluate.FUNCTIONS.update(_CALLS)
+
 
 def led_ok(alt: GroundAlt, setting: Setting, pieces) -> bool:
     if alt.group != "led" or not pieces:
@@ -400,6 +404,7 @@ class Grounding:
         self.card = card
         self.roll = roll
         self.enumerator = None  # built on demand by Engine.enumerator
+        self.memo: dict = {}  # card-level define calls (see Compiler.card_static_defines)
         self.played = played_as or card.name
         self.card_view = Record(name=card.name, played=self.played, category=card.category, helmet=card.helmet)
         self.alts: list[GroundAlt] = []

@@ -18,6 +18,7 @@ search can use (``decompose``):
 * ``forall h in m.through: φ(h)``  every hex passed through (not the last);
 * ``m.length <= E``                a bound on the search depth;
 * anything about ``m.to``/``m.length`` only: judged at each candidate end;
+* anything about neither (the piece, the moment): judged once per search;
 * ``G implies C`` with G about the piece only: C applies when G holds;
 * anything else: judged on whole paths (the search then enumerates paths).
 
@@ -70,6 +71,7 @@ class Positions:
 class MoveView:
     """One move of one piece, as rules see it."""
 
+    memoizable = False  # made afresh for every candidate: not worth caching on
     __slots__ = ("piece", "start", "path", "to", "length", "index", "given_path", "phase")
 
     def __init__(self, piece: PieceView, start, path, index: int = 0, to=None, length=None, given_path=True,
@@ -97,6 +99,7 @@ class MoveView:
 
 
 class BattleView:
+    memoizable = False
     __slots__ = ("piece", "target", "index")
 
     def __init__(self, piece, target, index=0):
@@ -141,6 +144,8 @@ class Part:
     test: Callable  # enter/pass: env {var, hvar}; end/filter/bound: env {var}
     hvar: str | None = None
     bound_expr: Callable | None = None  # for bound: the E of m.length <= E
+    ast: A.Expr | None = None  # the part's formula (for static analysis)
+    static: bool | None = None  # enter/pass: depends only on the hex and the piece
 
 
 @dataclass
@@ -158,10 +163,20 @@ def decompose(compiler, body: A.Expr, var: str) -> list[Part]:
     for item in items:
         guard = None
         inner = item
-        if isinstance(item, A.Implies) and not _refs_attr(item.left, var, _ENDY | {"start"}) \
-                and not compiler.is_turn(item.left):
-            guard = compiler.compile(item.left)
-            inner = item.right
+        if isinstance(item, A.Implies):
+            # (G and C1) implies C2 == G implies (C1 implies C2): pull out the
+            # conjuncts about the piece and its start (known before the search)
+            lefts = list(item.left.items) if isinstance(item.left, A.And) else [item.left]
+            gs = [x for x in lefts if not _refs_attr(x, var, _ENDY) and not compiler.is_turn(x)]
+            rest = [x for x in lefts if x not in gs]
+            if gs:
+                g_expr = gs[0] if len(gs) == 1 else A.And(tuple(gs))
+                guard = compiler.compile(g_expr)
+                if not rest:
+                    inner = item.right
+                else:
+                    r_left = rest[0] if len(rest) == 1 else A.And(tuple(rest))
+                    inner = A.Implies(r_left, item.right)
         sub = list(inner.items) if isinstance(inner, A.And) else [inner]
         for c in sub:
             parts.append(_classify(compiler, c, var, guard))
@@ -173,7 +188,7 @@ def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
             and isinstance(c.domain.obj, A.Name) and c.domain.obj.id == var \
             and c.domain.name in ("path", "through") and not _refs_attr(c.body, var, _ENDY):
         kind = "enter" if c.domain.name == "path" else "pass"
-        return Part(kind, guard, compiler.compile(c.body), c.var)
+        return Part(kind, guard, compiler.compile(c.body), c.var, ast=c.body)
     if isinstance(c, A.Compare) and c.op in ("<=", "<") and isinstance(c.left, A.Attr) \
             and isinstance(c.left.obj, A.Name) and c.left.obj.id == var and c.left.name == "length" \
             and not _refs_attr(c.right, var, _ENDY) and not compiler.is_turn(c.right):
@@ -183,6 +198,8 @@ def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
             bound = lambda ctx, env: b0(ctx, env) - 1  # noqa: E731
         return Part("bound", guard, compiler.compile(c), None, bound)
     if not _refs_attr(c, var, _PATHY):
+        if not _refs_attr(c, var, {"to", "length"}):
+            return Part("piece", guard, compiler.compile(c))  # about the piece and the moment only
         return Part("end", guard, compiler.compile(c))
     return Part("filter", guard, compiler.compile(c))
 
@@ -262,26 +279,35 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1) -> R
             elif part.kind == "pass":
                 passing.append((part, mr.var))
             elif part.kind == "bound":
+                # the search never goes deeper than the smallest bound
                 bounds.append(part.bound_expr(mctx, {mr.var: probe}))
-                ends.append((part, mr.var))
+            elif part.kind == "piece":
+                if not part.test(mctx, {mr.var: probe}):
+                    return Reach(piece, {}, {}, True)  # this piece may not move at all now
             elif part.kind == "end":
                 ends.append((part, mr.var))
             else:
                 filters.append((part, mr.var))
     depth = min([b for b in bounds if isinstance(b, int)] + [MAX_DEPTH])
+    setting = ctx.g.setting
+    static = plan.compiler
+    enter_sets, enter = _split_static(static, setting, mctx, probe, enter)
+    pass_sets, passing = _split_static(static, setting, mctx, probe, passing)
     cache_enter: dict = {}
     cache_pass: dict = {}
 
     def can_enter(c):
         v = cache_enter.get(c)
         if v is None:
-            v = cache_enter[c] = all(p.test(mctx, {var: probe, p.hvar: c}) for p, var in enter)
+            v = cache_enter[c] = all(c in ok for ok in enter_sets) and \
+                all(p.test(mctx, {var: probe, p.hvar: c}) for p, var in enter)
         return v
 
     def can_pass(c):
         v = cache_pass.get(c)
         if v is None:
-            v = cache_pass[c] = all(p.test(mctx, {var: probe, p.hvar: c}) for p, var in passing)
+            v = cache_pass[c] = all(c in ok for ok in pass_sets) and \
+                all(p.test(mctx, {var: probe, p.hvar: c}) for p, var in passing)
         return v
 
     nb = board.neighbours
@@ -315,6 +341,28 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1) -> R
                 kept[n] = ok
         r.ends = kept
     return r
+
+
+def _split_static(compiler, setting, ctx, probe, parts):
+    """Split hex parts into cell sets (for parts that depend only on the hex
+    and the moving piece, never on where the pieces stand at this moment:
+    terrain, the board's edge) and parts to evaluate per hex. The cell sets
+    are facts of the setting, worked out once per piece."""
+    sets, rest = [], []
+    for part, var in parts:
+        if part.static is None:
+            part.static = part.ast is not None and compiler.board_static(part.ast, (var, part.hvar)) \
+                and not compiler.is_dynamic(part.ast)
+        if not part.static:
+            rest.append((part, var))
+            continue
+        key = ("cells", id(part), probe.piece)
+        ok = setting.memo.get(key)
+        if ok is None:
+            ok = setting.memo[key] = frozenset(
+                c for c in setting.board.cells if part.test(ctx, {var: probe, part.hvar: c}))
+        sets.append(ok)
+    return sets, rest
 
 
 def _some_path_passes(ctx, r: Reach, cell, steps, filters, piece, start, index) -> bool:
