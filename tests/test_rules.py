@@ -25,6 +25,14 @@ import pytest
 
 from warcouncil.dsl.pack import SOURCES_DIR
 
+import yaml
+
+from conftest import scenario_dict
+from warcouncil.dsl.pack import load_pack
+from warcouncil.solver.engine import Engine
+from warcouncil.solver.scenario import load_scenario
+from warcouncil.solver.turn import load_turn
+
 COVERED: set[str] = set()
 
 
@@ -452,10 +460,8 @@ def test_host(build, house, turn):
 def test_attached_costs_nothing(build, house, turn):
     pack, neutral = turn_board(build, house, ["replace define cca.attached-costs-nothing accompanies(l) := false\n"])
     assert check(pack, turn, GO_ALONG) == []
-    # without it, la moves alone: he needs his own order, and (moving after his
-    # unit) may no longer detach from it
-    assert check(neutral, turn, GO_ALONG) == [("cca.leader.detach-before-unit-moves", ["la"]),
-                                              ("cca.only-ordered-act", ["la"])]
+    # without it, la moves without an order of his own
+    assert check(neutral, turn, GO_ALONG) == [("cca.only-ordered-act", ["la"])]
 
 
 @covers("cca.acting")
@@ -527,6 +533,663 @@ def test_house_rule_violation_names_the_house_file(build, house):
     assert x.source == str(path) and x.origin == str(path)
 
 
+# --------------------------------------------------------------------------- movement, battle (40-, 50-, 30-)
+#
+# Removal tests for 40-movement.wc, 50-battle.wc and the movement defaults of
+# 30-defaults.wc. Boards are open except for the pieces and terrain named;
+# "disc(c, n)" is every on-board hex within n of c (reference §1.1 distance),
+# worked out with the formula, not the engine. Red plays from the south.
+#
+# Around M = [6,6] (Center): its neighbours are [5,6] [7,6] [5,5] [6,5] [5,7]
+# [6,7]. Two hexes away, [7,4] touches only [6,5] among them (the "shadow" of
+# [6,5]); [6,4] and [7,5] are also reached by [5,5] and [7,6].
+
+M = (6, 6)
+SHADOW = (7, 4)  # reached from M in two only through [6,5]
+MC = "Order Two Units Center"
+
+_PACKS: dict = {}
+
+
+def _pack(text: str | None, files):
+    """The CCA pack, with a house-rule text layered over it (parsed once per text)."""
+    if text not in _PACKS:
+        _PACKS[text] = load_pack("cca", [files.house(text)] if text else [])
+    return _PACKS[text]
+
+
+def mv_variants(files, units, leaders=(), terrain=None, texts=()):
+    """Engines for one board: the pack intact, then one per house-rule text."""
+    data = scenario_dict(units, leaders)
+    if terrain:
+        data["terrain"] = [{"at": list(c), "type": t} for c, t in terrain.items()]
+    p = files.path("scenario", ".yaml")
+    p.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    sc = load_scenario(str(p))
+    return [Engine(sc, _pack(t, files)) for t in (None, *texts)]
+
+
+def _dist(a, b) -> int:
+    dq = (a[0] - a[1] // 2) - (b[0] - b[1] // 2)
+    dr = a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def disc(c, n) -> set:
+    return {(x, y) for y in range(9) for x in range(13 if y % 2 == 0 else 12) if 1 <= _dist(c, (x, y)) <= n}
+
+
+def dest(eng, card, pid, **kw) -> dict:
+    """{hex: battle flag} of one ordered piece (None for leaders)."""
+    g = eng.ground(card, **kw)
+    legal, out = eng.destinations(g, [pid])
+    assert legal
+    return {tuple(d["to"]): d.get("battle") for d in out[pid]}
+
+
+def every(hexes, battle=True) -> dict:
+    return {tuple(h): battle for h in hexes}
+
+
+def rem(rule_id: str) -> str:
+    return f"remove rule {rule_id}\n"
+
+
+# ---- who moves, and when
+
+
+@covers("cca.move.lone-leader")
+def test_move_lone_leader(files, turn):
+    pack, neutral = mv_variants(files, [], [("L", "red", list(M))],
+                                texts=["replace define cca.move.lone-leader moving_alone(p) := false\n"])
+    data = {"card": MC, "orders": ["L"], "moves": [{"piece": "L", "to": [6, 2]}]}  # four hexes
+    assert check(pack, turn, data) == [("cca.leader.allowance", ["L"])]
+    assert check(neutral, turn, data) == []
+    assert dest(pack, MC, "L") == every(disc(M, 3), None)
+    # no longer "moving alone": nothing limits how far he goes (every hex but his own)
+    assert dest(neutral, MC, "L") == every(disc(M, 12), None)
+    assert len(disc(M, 12)) == 112
+
+
+@covers("cca.move.once")
+def test_move_once(files, turn):
+    pack, removed = mv_variants(files, [("u", "red", "heavy_infantry", list(M))], texts=[rem("cca.move.once")])
+    data = {"card": MC, "orders": ["u"], "moves": [{"piece": "u", "to": [6, 5]}, {"piece": "u", "to": [6, 4]}]}
+    assert check(pack, turn, data) == [("cca.move.once", ["u"])]
+    assert check(removed, turn, data) == []
+
+
+@covers("cca.leader.once")
+def test_leader_once(files, turn):
+    pack, removed = mv_variants(files, [], [("L", "red", list(M))], texts=[rem("cca.leader.once")])
+    data = {"card": MC, "orders": ["L"], "moves": [{"piece": "L", "to": [6, 5]}, {"piece": "L", "to": [6, 4]}]}
+    assert check(pack, turn, data) == [("cca.leader.once", ["L"])]
+    assert check(removed, turn, data) == []
+
+
+@covers("cca.move.optional", "cca.move.ordered-need-not-move")
+def test_move_optional_and_ordered_need_not_move(files, turn):
+    # The rule only bites when the define says an ordered unit must move:
+    # tested in that context, its removal restores the pack's answer.
+    must = "replace define cca.move.optional must_move(p) := true\n"
+    pack, neutral, both = mv_variants(files, [("u", "red", "heavy_infantry", list(M))],
+                                      texts=[must, must + rem("cca.move.ordered-need-not-move")])
+    data = {"card": MC, "orders": ["u"]}  # ordered, stays put
+    assert check(pack, turn, data) == []
+    assert check(neutral, turn, data) == [("cca.move.ordered-need-not-move", ["u"])]
+    assert check(both, turn, data) == []
+
+
+@covers("cca.move.cross-sections", "cca.move.sections")
+def test_cross_sections(files, turn):
+    # [4,7] is Center (odd row, col 4); [3,7] is the left flank. The rule
+    # only bites when the define forbids crossing: tested in that context.
+    no = "replace define cca.move.cross-sections may_cross_sections := false\n"
+    pack, neutral, both = mv_variants(files, [("u", "red", "heavy_infantry", [4, 7])],
+                                      texts=[no, no + rem("cca.move.sections")])
+    data = {"card": MC, "orders": ["u"], "moves": [{"piece": "u", "to": [3, 7]}]}
+    assert check(pack, turn, data) == []
+    assert check(neutral, turn, data) == [("cca.move.sections", ["u"])]
+    assert check(both, turn, data) == []
+    ring = disc((4, 7), 1)  # [3,7] [5,7] [4,6](dotted) [5,6] [4,8](dotted) [5,8]
+    assert dest(pack, MC, "u") == every(ring)
+    assert dest(neutral, MC, "u") == every(ring - {(3, 7)})
+    assert dest(both, MC, "u") == every(ring)
+
+
+@covers("cca.move.on-board")
+def test_on_board(files):
+    # Redundant in the shipped pack: the move search only walks the board's
+    # hexes and turn files are checked against the board. It matters for a
+    # turn loaded without that check (load_turn with no board): a light
+    # cavalry on [0,7] steps off the west edge to [-1,7] and back to [0,6].
+    pack, removed = mv_variants(files, [("c", "red", "light_cavalry", [0, 7])], texts=[rem("cca.move.on-board")])
+    p = files.path("turn", ".yaml")
+    p.write_text(yaml.safe_dump({"card": "Order Two Units Left", "orders": ["c"],
+                                 "moves": [{"piece": "c", "path": [[-1, 7], [0, 6]]}]}), encoding="utf-8")
+    t = load_turn(str(p))
+    assert violations(pack.check_turn(t)) == [("cca.move.on-board", ["c"])]
+    assert violations(removed.check_turn(t)) == []
+    # on the board itself, the edge is where the search stops either way
+    assert dest(pack, "Order Two Units Left", "c") == dest(removed, "Order Two Units Left", "c") == every(
+        disc((0, 7), 4))
+
+
+# ---- how far
+
+
+@covers("cca.move.allowance")
+def test_move_allowance(files):
+    pack, neutral = mv_variants(files, [("c", "red", "heavy_cavalry", list(M))],
+                                texts=["replace define cca.move.allowance allowance(p) := 1\n"])
+    assert dest(pack, MC, "c") == every(disc(M, 2))
+    assert dest(neutral, MC, "c") == every(disc(M, 1))
+
+
+@covers("cca.move.unit-allowance")
+def test_unit_allowance(files, turn):
+    pack, removed = mv_variants(files, [("u", "red", "heavy_infantry", list(M))],
+                                texts=[rem("cca.move.unit-allowance")])
+    data = {"card": MC, "orders": ["u"], "moves": [{"piece": "u", "to": [6, 4]}]}  # two hexes
+    assert check(pack, turn, data) == [("cca.move.unit-allowance", ["u"])]
+    assert check(removed, turn, data) == []
+    assert dest(pack, MC, "u") == every(disc(M, 1))
+
+
+@covers("cca.leader.allowance")
+def test_leader_allowance(files, turn):
+    pack, removed = mv_variants(files, [], [("L", "red", list(M))], texts=[rem("cca.leader.allowance")])
+    data = {"card": MC, "orders": ["L"], "moves": [{"piece": "L", "to": [6, 2]}]}  # four hexes
+    assert check(pack, turn, data) == [("cca.leader.allowance", ["L"])]
+    assert check(removed, turn, data) == []
+
+
+@covers("cca.card.double-time")
+def test_double_time_move(files):
+    pack, neutral = mv_variants(files, [("u", "red", "heavy_infantry", list(M))],
+                                texts=["replace define cca.card.double-time double_time_move(p) := 0\n"])
+    assert dest(pack, "Double Time", "u") == every(disc(M, 2))
+    assert dest(neutral, "Double Time", "u") == every(disc(M, 1))
+
+
+@covers("cca.card.double-time-battle")
+def test_double_time_battle(files):
+    pack, neutral = mv_variants(files, [("u", "red", "heavy_infantry", list(M))],
+                                texts=["replace define cca.card.double-time-battle double_time_battle(p) := 0\n"])
+    assert dest(pack, "Double Time", "u") == every(disc(M, 2))
+    # still two hexes, but no battle after the second
+    assert dest(neutral, "Double Time", "u") == {h: _dist(M, h) == 1 for h in disc(M, 2)}
+
+
+@covers("cca.card.mounted-charge")
+def test_mounted_charge_move(files):
+    pack, neutral = mv_variants(files, [("c", "red", "heavy_cavalry", list(M))],
+                                texts=["replace define cca.card.mounted-charge mounted_charge_move(p) := 0\n"])
+    assert dest(pack, "Mounted Charge", "c") == every(disc(M, 3))
+    assert dest(neutral, "Mounted Charge", "c") == every(disc(M, 2))
+
+
+@covers("cca.default.mounted-charge-heavy-cavalry")
+def test_mounted_charge_heavy_cavalry_only(files):
+    # the house alternative: every heavy mounted unit charges three hexes
+    all_heavy = ("replace define cca.default.mounted-charge-heavy-cavalry "
+                 "charges_three(p) := p.kind == mounted and p.class == heavy\n")
+    pack, house_rule = mv_variants(files, [("e", "red", "elephant", list(M)), ("c", "red", "heavy_cavalry", [2, 6])],
+                                   texts=[all_heavy])
+    assert dest(pack, "Mounted Charge", "e") == every(disc(M, 2))
+    assert dest(house_rule, "Mounted Charge", "e") == every(disc(M, 3))
+    assert dest(pack, "Mounted Charge", "c") == dest(house_rule, "Mounted Charge", "c") == every(disc((2, 6), 3))
+
+
+@covers("cca.card.line-command-one-hex")
+def test_line_command_one_hex(files):
+    pack, removed = mv_variants(files, [("l", "red", "light_infantry", list(M))],
+                                texts=[rem("cca.card.line-command-one-hex")])
+    assert dest(pack, "Line Command", "l") == every(disc(M, 1))
+    assert dest(removed, "Line Command", "l") == every(disc(M, 2))
+
+
+@covers("cca.card.clash-no-move")
+def test_clash_no_move(files):
+    pack, removed = mv_variants(files, [("u", "red", "heavy_infantry", list(M)), ("x", "blue", "heavy_infantry", [6, 5])],
+                                texts=[rem("cca.card.clash-no-move")])
+    assert dest(pack, "Clash of Shields", "u") == {}
+    assert dest(removed, "Clash of Shields", "u") == every(disc(M, 1) - {(6, 5)})
+
+
+@covers("cca.card.darken-no-move")
+def test_darken_no_move(files):
+    pack, removed = mv_variants(files, [("l", "red", "light_infantry", list(M))], texts=[rem("cca.card.darken-no-move")])
+    assert dest(pack, "Darken the Sky", "l") == {}
+    assert dest(removed, "Darken the Sky", "l") == every(disc(M, 2))
+
+
+@covers("cca.war-machine")
+def test_war_machine(files):
+    neutral_text = "replace define cca.war-machine war_machine(p) := false\n"
+    # terrain: war machines may not enter broken ground [6,5] or marsh [5,5]
+    pack, neutral = mv_variants(files, [("m", "red", "light_war_machine", list(M))],
+                                terrain={(6, 5): "broken_ground", (5, 5): "marsh"}, texts=[neutral_text])
+    assert dest(pack, MC, "m") == every(disc(M, 1) - {(6, 5), (5, 5)}, False)
+    assert dest(neutral, MC, "m") == every(disc(M, 1), False)
+    # Double Time excepts war machines
+    pack, neutral = mv_variants(files, [("m", "red", "heavy_war_machine", list(M))], texts=[neutral_text])
+    assert dest(pack, "Double Time", "m") == every(disc(M, 1), False)
+    assert dest(neutral, "Double Time", "m") == every(disc(M, 2), True)
+
+
+# ---- what blocks a unit
+
+
+@covers("cca.move.no-enemy")
+def test_move_no_enemy(files, turn):
+    # an enemy leader on [6,5]: only this rule keeps units off and out of his hex
+    pack, removed = mv_variants(files, [("l", "red", "light_infantry", list(M))], [("xl", "blue", [6, 5])],
+                                texts=[rem("cca.move.no-enemy")])
+    assert dest(pack, MC, "l") == every(disc(M, 2) - {(6, 5), SHADOW})
+    assert dest(removed, MC, "l") == every(disc(M, 2))
+    # an enemy unit, passed by light foot on Order Light Troops (which may
+    # pass units): only this rule forbids it
+    pack, removed = mv_variants(files, [("l", "red", "light_infantry", list(M)), ("x", "blue", "heavy_infantry", [6, 5])],
+                                texts=[rem("cca.move.no-enemy")])
+    data = {"card": "Order Light Troops", "orders": ["l"], "moves": [{"piece": "l", "path": [[6, 5], [7, 4]]}]}
+    assert check(pack, turn, data) == [("cca.move.no-enemy", ["l"])]
+    assert check(removed, turn, data) == []
+
+
+@covers("cca.move.no-friendly-unit")
+def test_move_no_friendly_unit(files):
+    pack, removed = mv_variants(files, [("l", "red", "light_infantry", list(M)), ("f", "red", "heavy_infantry", [6, 5])],
+                                texts=[rem("cca.move.no-friendly-unit")])
+    assert dest(pack, MC, "l") == every(disc(M, 2) - {(6, 5), SHADOW})
+    assert dest(removed, MC, "l") == every(disc(M, 2) - {(6, 5)})  # through f, never onto it
+
+
+@covers("cca.move.one-unit-per-hex")
+def test_one_unit_per_hex(files):
+    pack, removed = mv_variants(files, [("u", "red", "heavy_infantry", list(M)), ("f", "red", "heavy_infantry", [6, 5])],
+                                texts=[rem("cca.move.one-unit-per-hex")])
+    assert dest(pack, MC, "u") == every(disc(M, 1) - {(6, 5)})
+    assert dest(removed, MC, "u") == every(disc(M, 1))
+
+
+@covers("cca.move.light-foot-through")
+def test_light_foot_through(files):
+    pack, neutral = mv_variants(files, [("l", "red", "light_infantry", list(M)), ("f", "red", "heavy_infantry", [6, 5])],
+                                texts=["replace define cca.move.light-foot-through passes_friends(p) := false\n"])
+    assert dest(pack, "Order Light Troops", "l") == every(disc(M, 2) - {(6, 5)})
+    assert dest(neutral, "Order Light Troops", "l") == every(disc(M, 2) - {(6, 5), SHADOW})
+
+
+@covers("cca.move.stop-on-leader")
+def test_stop_on_leader(files):
+    pack, removed = mv_variants(files, [("l", "red", "light_infantry", list(M))], [("lf", "red", [6, 5])],
+                                texts=[rem("cca.move.stop-on-leader")])
+    assert dest(pack, MC, "l") == every(disc(M, 2) - {SHADOW})  # onto lf's hex, not over it
+    assert dest(removed, MC, "l") == every(disc(M, 2))
+
+
+@covers("cca.enemy-on")
+def test_enemy_on(files):
+    pack, neutral = mv_variants(files, [("l", "red", "light_infantry", list(M))], [("xl", "blue", [6, 5])],
+                                texts=["replace define cca.enemy-on enemy_on(h, p) := false\n"])
+    assert dest(pack, MC, "l") == every(disc(M, 2) - {(6, 5), SHADOW})
+    assert dest(neutral, MC, "l") == every(disc(M, 2))
+
+
+@covers("cca.friendly-leader-on")
+def test_friendly_leader_on(files):
+    pack, neutral = mv_variants(files, [("l", "red", "light_infantry", list(M))], [("lf", "red", [6, 5])],
+                                texts=["replace define cca.friendly-leader-on friendly_leader_on(h, p) := false\n"])
+    assert dest(pack, MC, "l") == every(disc(M, 2) - {SHADOW})
+    assert dest(neutral, MC, "l") == every(disc(M, 2))
+
+
+# ---- warriors: w on M, the enemy x on [6,3]; two hexes from M, only [6,4]
+# and [7,4] touch x ([5,4], two from M, does not)
+
+WARRIOR = [("w", "red", "warrior", list(M)), ("x", "blue", "heavy_infantry", [6, 3])]
+W_LEGAL = disc(M, 1) | {(6, 4), (7, 4)}
+W_FAR = {"card": MC, "orders": ["w"], "moves": [{"piece": "w", "to": [5, 4]}]}
+
+
+@covers("cca.move.warrior-charge")
+def test_warrior_charge(files, turn):
+    pack, removed = mv_variants(files, WARRIOR, texts=[rem("cca.move.warrior-charge")])
+    assert set(dest(pack, MC, "w")) == W_LEGAL
+    assert set(dest(removed, MC, "w")) == disc(M, 2)
+    # two hexes to [5,4], not next to x, and no close combat
+    assert check(pack, turn, W_FAR) == [("cca.battle.warrior-compulsory", ["w"]), ("cca.move.warrior-charge", ["w"])]
+    assert check(removed, turn, W_FAR) == [("cca.battle.warrior-compulsory", ["w"])]
+
+
+@covers("cca.next-to-enemy")
+def test_next_to_enemy(files, turn):
+    pack, neutral = mv_variants(files, WARRIOR, texts=["replace define cca.next-to-enemy next_to_enemy(h, p) := true\n"])
+    assert set(dest(pack, MC, "w")) == W_LEGAL
+    assert set(dest(neutral, MC, "w")) == disc(M, 2)
+    assert check(neutral, turn, W_FAR) == [("cca.battle.warrior-compulsory", ["w"])]
+    # an enemy leader counts too: with xl on [4,4], [4,5] and [5,4] (two
+    # from M) touch him
+    pack2 = mv_variants(files, WARRIOR, [("xl", "blue", [4, 4])])[0]
+    assert set(dest(pack2, MC, "w")) == W_LEGAL | {(4, 5), (5, 4)}
+
+
+# ---- leaders: L on [6,4]
+
+@covers("cca.leader.no-enemy")
+def test_leader_no_enemy(files, turn):
+    pack, removed = mv_variants(files, [("eu", "blue", "heavy_infantry", [6, 3])], [("L", "red", [6, 4])],
+                                texts=[rem("cca.leader.no-enemy")])
+    # behind eu, [7,1] (three away) needs [7,2], which is two away only
+    # through eu's hex ([7,2] and [6,4] share no other neighbour): lost
+    assert dest(pack, MC, "L") == every(disc((6, 4), 3) - {(6, 3), (7, 1)}, None)
+    assert dest(removed, MC, "L") == every(disc((6, 4), 3), None)
+    data = {"card": MC, "orders": ["L"], "moves": [{"piece": "L", "path": [[6, 3], [6, 2]]}]}
+    assert check(pack, turn, data) == [("cca.leader.no-enemy", ["L"])]
+    assert check(removed, turn, data) == []
+
+
+@covers("cca.leader.one-per-hex")
+def test_leader_one_per_hex(files):
+    pack, removed = mv_variants(files, [], [("L", "red", [6, 4]), ("l2", "red", [6, 3])],
+                                texts=[rem("cca.leader.one-per-hex")])
+    assert dest(pack, MC, "L") == every(disc((6, 4), 3) - {(6, 3)}, None)  # through l2, not onto him
+    assert dest(removed, MC, "L") == every(disc((6, 4), 3), None)
+
+
+ATTACHED_M = ([("u", "red", "heavy_infantry", list(M))], [("la", "red", list(M))])
+
+
+@covers("cca.leader.detach-before-unit-moves")
+def test_detach_before_unit_moves(files, turn):
+    pack, removed = mv_variants(files, *ATTACHED_M, texts=[rem("cca.leader.detach-before-unit-moves")])
+    data = {"card": MC, "orders": ["u", "la"], "moves": [{"piece": "u", "to": [6, 5]}, {"piece": "la", "to": [8, 6]}]}
+    assert check(pack, turn, data) == [("cca.leader.detach-before-unit-moves", ["la"])]
+    assert check(removed, turn, data) == []
+
+
+@covers("cca.leader.not-after-unit-joined")
+def test_not_after_unit_joined(files, turn):
+    pack, removed = mv_variants(files, [("u", "red", "heavy_infantry", list(M))], [("L", "red", [6, 5])],
+                                texts=[rem("cca.leader.not-after-unit-joined")])
+    data = {"card": MC, "orders": ["u", "L"], "moves": [{"piece": "u", "to": [6, 5]}, {"piece": "L", "to": [6, 3]}]}
+    assert check(pack, turn, data) == [("cca.leader.not-after-unit-joined", ["L"])]
+    assert check(removed, turn, data) == []
+
+
+@covers("cca.move.joined-unit-stops")
+def test_joined_unit_stops(files, turn):
+    pack, removed = mv_variants(files, [("u", "red", "heavy_infantry", list(M))], [("L", "red", [6, 7])],
+                                texts=[rem("cca.move.joined-unit-stops")])
+    data = {"card": MC, "orders": ["u", "L"], "moves": [{"piece": "L", "to": [6, 6]}, {"piece": "u", "to": [6, 5]}]}
+    assert check(pack, turn, data) == [("cca.move.joined-unit-stops", ["u"])]
+    assert check(removed, turn, data) == []
+
+
+@covers("cca.join-does-not-order")
+def test_join_does_not_order(files, turn):
+    # L joins the unordered u, which stands next to x: u may not battle
+    joined = ("replace define cca.join-does-not-order "
+              "ordered_by_join(u) := exists m in moves: m.piece.role == leader and m.to == u.at\n")
+    pack, neutral = mv_variants(files, [("u", "red", "heavy_infantry", list(M)), ("x", "blue", "heavy_infantry", [6, 5])],
+                                [("L", "red", [6, 7])], texts=[joined])
+    data = {"card": MC, "orders": ["L"], "moves": [{"piece": "L", "to": [6, 6]}], "battles": [{"piece": "u", "target": "x"}]}
+    assert check(pack, turn, data) == [("cca.only-ordered-battle", ["u"])]
+    assert check(neutral, turn, data) == []
+
+
+# ---- terrain (around M; [7,4] is the hex behind [6,5])
+
+
+@covers("cca.terrain.impassable")
+def test_terrain_impassable(files):
+    pack, removed = mv_variants(files, [("u", "red", "heavy_infantry", list(M))], terrain={(6, 5): "river"},
+                                texts=[rem("cca.terrain.impassable")])
+    assert dest(pack, MC, "u") == every(disc(M, 1) - {(6, 5)})
+    assert dest(removed, MC, "u") == every(disc(M, 1))
+
+
+@covers("cca.terrain.forest-stops", "cca.terrain.marsh-stops", "cca.terrain.ford-stops")
+@pytest.mark.parametrize("rule,terrain", [("cca.terrain.forest-stops", "forest"),
+                                          ("cca.terrain.marsh-stops", "marsh"),
+                                          ("cca.terrain.ford-stops", "ford")])
+def test_terrain_stops(files, rule, terrain):
+    # light infantry (a forest fighter: it may battle on entering a forest)
+    pack, removed = mv_variants(files, [("l", "red", "light_infantry", list(M))], terrain={(6, 5): terrain},
+                                texts=[rem(rule)])
+    assert dest(pack, MC, "l") == every(disc(M, 2) - {SHADOW})
+    assert dest(removed, MC, "l") == every(disc(M, 2))
+
+
+@covers("cca.terrain.broken-ground-stops")
+def test_broken_ground_stops(files, turn):
+    pack, removed = mv_variants(files, [("c", "red", "heavy_cavalry", list(M))], [("L", "red", [2, 6])],
+                                terrain={(6, 5): "broken_ground", (2, 5): "broken_ground"},
+                                texts=[rem("cca.terrain.broken-ground-stops")])
+    # mounted: stop on it, and no battle after entering it
+    assert dest(pack, MC, "c") == {**every(disc(M, 2) - {SHADOW, (6, 5)}), (6, 5): False}
+    assert dest(removed, MC, "c") == {**every(disc(M, 2) - {(6, 5)}), (6, 5): False}
+    # a lone leader stops on it too
+    data = {"card": "Order Two Units Left", "orders": ["L"], "moves": [{"piece": "L", "path": [[2, 5], [2, 4]]}]}
+    assert check(pack, turn, data) == [("cca.terrain.broken-ground-stops", ["L"])]
+    assert check(removed, turn, data) == []
+    # foot units pass it freely
+    foot = mv_variants(files, [("h", "red", "light_infantry", list(M))], terrain={(6, 5): "broken_ground"})[0]
+    assert dest(foot, MC, "h") == every(disc(M, 2))
+
+
+@covers("cca.terrain.marsh-leaving")
+def test_marsh_leaving(files):
+    pack, removed = mv_variants(files, [("l", "red", "light_infantry", list(M))], terrain={M: "marsh"},
+                                texts=[rem("cca.terrain.marsh-leaving")])
+    assert dest(pack, MC, "l") == every(disc(M, 1))
+    assert dest(removed, MC, "l") == every(disc(M, 2))
+
+
+@covers("cca.terrain.war-machines")
+def test_terrain_war_machines(files):
+    pack, removed = mv_variants(files, [("m", "red", "light_war_machine", list(M))],
+                                terrain={(6, 5): "broken_ground", (5, 5): "marsh"},
+                                texts=[rem("cca.terrain.war-machines")])
+    assert dest(pack, MC, "m") == every(disc(M, 1) - {(6, 5), (5, 5)}, False)
+    assert dest(removed, MC, "m") == every(disc(M, 1), False)
+
+
+# ---- battle (50-battle.wc)
+
+AUX = [("ax", "red", "auxilia", list(M)), ("x", "blue", "heavy_infantry", [6, 3])]
+# two hexes to [6,4], next to x, and close combat
+AUX_TWO = {"card": "Order Light Troops", "orders": ["ax"], "moves": [{"piece": "ax", "to": [6, 4]}],
+           "battles": [{"piece": "ax", "target": "x"}]}
+
+
+@covers("cca.may-battle")
+def test_may_battle(files, turn):
+    pack, neutral = mv_variants(files, AUX, texts=["replace define cca.may-battle may_battle(m) := true\n"])
+    assert dest(pack, MC, "ax") == {h: _dist(M, h) == 1 for h in disc(M, 2)}
+    assert dest(neutral, MC, "ax") == every(disc(M, 2))
+    assert check(pack, turn, AUX_TWO) == [("cca.battle.after-move", ["ax"])]
+    assert check(neutral, turn, AUX_TWO) == []
+
+
+@covers("cca.battle-limit")
+def test_battle_limit(files, turn):
+    pack, neutral = mv_variants(files, [("h", "red", "heavy_infantry", list(M)), ("x", "blue", "heavy_infantry", [6, 4])],
+                                texts=["replace define cca.battle-limit battle_limit(p) := 0\n"])
+    assert dest(pack, MC, "h") == every(disc(M, 1))
+    assert dest(neutral, MC, "h") == every(disc(M, 1), False)
+    data = {"card": MC, "orders": ["h"], "moves": [{"piece": "h", "to": [6, 5]}], "battles": [{"piece": "h", "target": "x"}]}
+    assert check(pack, turn, data) == []
+    assert check(neutral, turn, data) == [("cca.battle.after-move", ["h"])]
+
+
+W_CHARGE = {"card": MC, "orders": ["w"], "moves": [{"piece": "w", "to": [6, 4]}]}  # next to x, no battle
+
+
+@covers("cca.warrior-battle")
+def test_warrior_battle(files, turn):
+    pack, neutral = mv_variants(files, WARRIOR, texts=["replace define cca.warrior-battle battle_after_charge(p) := false\n"])
+    assert check(pack, turn, W_CHARGE) == [("cca.battle.warrior-compulsory", ["w"])]
+    assert check(neutral, turn, W_CHARGE) == []
+
+
+@covers("cca.battle.warrior-compulsory")
+def test_warrior_compulsory(files, turn):
+    pack, removed = mv_variants(files, WARRIOR, texts=[rem("cca.battle.warrior-compulsory")])
+    assert check(pack, turn, W_CHARGE) == [("cca.battle.warrior-compulsory", ["w"])]
+    assert check(removed, turn, W_CHARGE) == []
+
+
+@covers("cca.terrain-battle")
+def test_terrain_battle(files, turn):
+    pack, neutral = mv_variants(files, [("h", "red", "heavy_infantry", list(M)), ("c", "red", "heavy_cavalry", [2, 6]),
+                                        ("x", "blue", "heavy_infantry", [6, 4])],
+                                terrain={(6, 5): "forest", (2, 5): "broken_ground"},
+                                texts=["replace define cca.terrain-battle terrain_lets_battle(m) := true\n"])
+    assert dest(pack, MC, "h") == {**every(disc(M, 1)), (6, 5): False}
+    assert dest(neutral, MC, "h") == every(disc(M, 1))
+    assert dest(pack, "Order Two Units Left", "c")[(2, 5)] is False
+    assert dest(neutral, "Order Two Units Left", "c")[(2, 5)] is True
+    data = {"card": MC, "orders": ["h"], "moves": [{"piece": "h", "to": [6, 5]}], "battles": [{"piece": "h", "target": "x"}]}
+    assert check(pack, turn, data) == [("cca.battle.after-move", ["h"])]
+    assert check(neutral, turn, data) == []
+
+
+@covers("cca.forest-fighters")
+def test_forest_fighters(files):
+    pack, neutral = mv_variants(files, [("l", "red", "light_infantry", list(M))], terrain={(6, 5): "forest"},
+                                texts=["replace define cca.forest-fighters forest_fighter(p) := false\n"])
+    assert dest(pack, MC, "l") == every(disc(M, 2) - {SHADOW})
+    assert dest(neutral, MC, "l") == {**every(disc(M, 2) - {SHADOW}), (6, 5): False}
+
+
+MFM_BOARD = [("li", "red", "light_infantry", list(M)), ("t", "blue", "heavy_infantry", [6, 3])]
+# first move to [6,5] (two from t), fire, second move back to M
+MFM_TURN = {"card": "Move-Fire-Move", "orders": ["li"], "moves": [{"piece": "li", "to": [6, 5]}],
+            "battles": [{"piece": "li", "target": "t"}], "second_moves": [{"piece": "li", "to": list(M)}]}
+
+
+@covers("cca.first-move")
+def test_first_move(files, turn):
+    # judged by the last move, the fire would come after the second move
+    pack, neutral = mv_variants(files, MFM_BOARD,
+                                texts=["replace define cca.first-move last_first_move(p) := last_move(p)\n"])
+    assert check(pack, turn, MFM_TURN) == []
+    assert check(neutral, turn, MFM_TURN) == [("cca.battle.after-move", ["li"])]
+
+
+@covers("cca.default.mfm-second-move")
+def test_mfm_second_move(files, turn):
+    pack, neutral = mv_variants(files, MFM_BOARD,
+                                texts=["replace define cca.default.mfm-second-move second_move(m) := false\n"])
+    assert check(pack, turn, MFM_TURN) == []
+    # no second moves: moving again is moving twice
+    assert check(neutral, turn, MFM_TURN) == [("cca.move.once", ["li"])]
+
+
+@covers("cca.battle.mfm-no-close-combat")
+def test_mfm_no_close_combat(files, turn):
+    pack, removed = mv_variants(files, MFM_BOARD, texts=[rem("cca.battle.mfm-no-close-combat")])
+    data = {"card": "Move-Fire-Move", "orders": ["li"], "moves": [{"piece": "li", "to": [6, 4]}],  # next to t
+            "battles": [{"piece": "li", "target": "t"}]}
+    assert check(pack, turn, data) == [("cca.battle.mfm-no-close-combat", ["li"])]
+    assert check(removed, turn, data) == []
+
+
+@covers("cca.battle.after-move")
+def test_battle_after_move(files, turn):
+    pack, removed = mv_variants(files, AUX, texts=[rem("cca.battle.after-move")])
+    assert check(pack, turn, AUX_TWO) == [("cca.battle.after-move", ["ax"])]
+    assert check(removed, turn, AUX_TWO) == []
+
+
+# close combat and ranged fire: h next to x; s (light infantry) on [2,6]
+# with t2 two hexes west on [0,6]; a blue unit may stand next to s on [1,7]
+MELEE = [("h", "red", "heavy_infantry", list(M)), ("h2", "red", "heavy_infantry", [7, 6]),
+         ("x", "blue", "heavy_infantry", [6, 5]), ("z", "blue", "heavy_infantry", [5, 5]),
+         ("y", "blue", "heavy_infantry", [4, 6])]
+SHOOT = [("s", "red", "light_infantry", [2, 6]), ("t2", "blue", "heavy_infantry", [0, 6])]
+FIRE = {"card": "Order Light Troops", "orders": ["s"], "battles": [{"piece": "s", "target": "t2"}]}
+
+
+@covers("cca.battle.enemy-target")
+def test_battle_enemy_target(files, turn):
+    pack, removed = mv_variants(files, MELEE, texts=[rem("cca.battle.enemy-target")])
+    data = {"card": MC, "orders": ["h"], "battles": [{"piece": "h", "target": "h2"}]}
+    assert check(pack, turn, data) == [("cca.battle.enemy-target", ["h"])]
+    assert check(removed, turn, data) == []
+
+
+@covers("cca.battle.in-reach")
+def test_battle_in_reach(files, turn):
+    pack, removed = mv_variants(files, MELEE, texts=[rem("cca.battle.in-reach")])
+    data = {"card": MC, "orders": ["h"], "battles": [{"piece": "h", "target": "y"}]}  # y two away
+    assert check(pack, turn, data) == [("cca.battle.in-reach", ["h"])]
+    assert check(removed, turn, data) == []
+
+
+@covers("cca.battle.once")
+def test_battle_once(files, turn):
+    pack, removed = mv_variants(files, MELEE, texts=[rem("cca.battle.once")])
+    data = {"card": MC, "orders": ["h"], "battles": [{"piece": "h", "target": "x"}, {"piece": "h", "target": "z"}]}
+    assert check(pack, turn, data) == [("cca.battle.once", ["h"])]
+    assert check(removed, turn, data) == []
+
+
+@covers("cca.close-combat")
+def test_close_combat_define(files, turn):
+    pack, neutral = mv_variants(files, MELEE, texts=["replace define cca.close-combat close_combat(b) := false\n"])
+    data = {"card": MC, "orders": ["h"], "battles": [{"piece": "h", "target": "x"}]}
+    assert check(pack, turn, data) == []
+    assert check(neutral, turn, data) == [("cca.battle.in-reach", ["h"])]
+
+
+@covers("cca.ranged-fire")
+def test_ranged_fire_define(files, turn):
+    pack, neutral = mv_variants(files, SHOOT, texts=["replace define cca.ranged-fire ranged_fire(b) := false\n"])
+    assert check(pack, turn, FIRE) == []
+    assert check(neutral, turn, FIRE) == [("cca.battle.in-reach", ["s"])]
+
+
+@covers("cca.engaged-now")
+def test_engaged_now(files, turn):
+    pack, neutral = mv_variants(files, SHOOT + [("a", "blue", "heavy_infantry", [1, 7])],
+                                texts=["replace define cca.engaged-now engaged_now(u) := false\n"])
+    assert check(pack, turn, FIRE) == [("cca.battle.in-reach", ["s"])]
+    assert check(neutral, turn, FIRE) == []
+
+
+@covers("cca.card.no-fire")
+def test_card_no_fire(files, turn):
+    pack, neutral = mv_variants(files, SHOOT + [("c", "red", "light_cavalry", [10, 6]),
+                                                ("t3", "blue", "heavy_infantry", [12, 6])],
+                                texts=["replace define cca.card.no-fire may_fire(u) := true\n"])
+    for card, pid, target in (("Double Time", "s", "t2"), ("Mounted Charge", "c", "t3")):
+        data = {"card": card, "orders": [pid], "battles": [{"piece": pid, "target": target}]}
+        assert check(pack, turn, data) == [("cca.battle.in-reach", [pid])]
+        assert check(neutral, turn, data) == []
+
+
+@covers("cca.battles-allowed")
+def test_battles_allowed(files, turn):
+    pack, neutral = mv_variants(files, SHOOT + [("t3", "blue", "heavy_infantry", [2, 4])],
+                                texts=["replace define cca.battles-allowed battles_allowed := 1\n"])
+    data = {"card": "Darken the Sky", "orders": ["s"],
+            "battles": [{"piece": "s", "target": "t2"}, {"piece": "s", "target": "t3"}]}
+    assert check(pack, turn, data) == []
+    assert check(neutral, turn, data) == [("cca.battle.once", ["s"])]
+
+
+@covers("cca.battle.darken-fire-only")
+def test_darken_fire_only(files, turn):
+    pack, removed = mv_variants(files, SHOOT + [("a", "blue", "heavy_infantry", [1, 7])],
+                                texts=[rem("cca.battle.darken-fire-only")])
+    data = {"card": "Darken the Sky", "orders": ["s"], "battles": [{"piece": "s", "target": "a"}]}
+    assert check(pack, turn, data) == [("cca.battle.darken-fire-only", ["s"])]
+    assert check(removed, turn, data) == []
+
+
 # --------------------------------------------------------------------------- meta
 
 
@@ -534,3 +1197,86 @@ def test_every_rule_and_define_is_tested(build):
     eng = build(LEFT3)
     ids = set(eng.pack.rules) | set(eng.pack.define_ids)
     assert COVERED == ids, f"untested: {sorted(ids - COVERED)}; unknown: {sorted(COVERED - ids)}"
+
+
+# --------------------------------------------------------------------------- defines added with the
+# fixes for leaders going along, Move-Fire-Move phases, warrior charges and line of sight
+
+
+@covers("cca.friendly-unit-on")
+def test_friendly_unit_on(files, turn):
+    # passing through an enemy unit breaks only the enemy rule: the
+    # friendly-unit rule asks about *friendly* units
+    units = [("u", "red", "light_infantry", list(M)), ("e", "blue", "heavy_infantry", [6, 5])]
+    pack, neutral = mv_variants(files, units, texts=[
+        "replace define cca.friendly-unit-on friendly_unit_on(h, p) := unit_on(h) != none\n"])
+    data = {"card": MC, "orders": ["u"], "moves": [{"piece": "u", "path": [[6, 5], [6, 4]]}]}
+    assert check(pack, turn, data) == [("cca.move.no-enemy", ["u"])]
+    assert check(neutral, turn, data) == [("cca.move.no-enemy", ["u"]), ("cca.move.no-friendly-unit", ["u"])]
+
+
+SIGHT = [("s", "red", "light_bow_infantry", [6, 6]), ("f", "red", "heavy_infantry", [7, 6]),
+         ("e", "blue", "heavy_infantry", [9, 6])]
+SHOT = {"card": MC, "orders": ["s"], "battles": [{"piece": "s", "target": "e"}]}
+
+
+@covers("cca.line-of-sight")
+def test_line_of_sight(files, turn):
+    # f stands on the straight line from s to e: no shot
+    pack, neutral = mv_variants(files, SIGHT, texts=["replace define cca.line-of-sight in_sight(a, b) := true\n"])
+    assert check(pack, turn, SHOT) == [("cca.battle.in-reach", ["s"])]
+    assert check(neutral, turn, SHOT) == []
+
+
+@covers("cca.blocks-sight")
+def test_blocks_sight(files, turn):
+    pack, neutral = mv_variants(files, SIGHT, texts=["replace define cca.blocks-sight blocks_sight(h) := false\n"])
+    assert check(pack, turn, SHOT) == [("cca.battle.in-reach", ["s"])]
+    assert check(neutral, turn, SHOT) == []
+    # a line along a hex edge is blocked only when both hexes block
+    edge = [("s", "red", "light_bow_infantry", [5, 5]), ("f", "red", "heavy_infantry", [6, 4]),
+            ("e", "blue", "heavy_infantry", [5, 3])]
+    (open_edge,) = mv_variants(files, edge)
+    assert check(open_edge, turn, SHOT) == []
+
+
+@covers("cca.warrior-charge-battle")
+def test_warrior_charge_battle(files):
+    units = [("w", "red", "warrior", list(M)), ("e", "blue", "heavy_infantry", [6, 3])]
+    pack, neutral = mv_variants(files, units, texts=[
+        "replace define cca.warrior-charge-battle charge_battle(p) := 0\n"])
+    d_pack, d_neutral = dest(pack, MC, "w"), dest(neutral, MC, "w")
+    two = {h for h in d_pack if _dist(M, h) == 2}
+    assert two == {(6, 4), (7, 4)}  # e's neighbours two hexes from [6,6]: a charge may end only there
+    assert all(d_pack[h] for h in two) and not any(d_neutral[h] for h in two)
+
+
+ALONG = {"card": MC, "orders": ["u", "la"], "moves": [{"piece": "u", "to": [6, 5]}]}
+
+
+@covers("cca.stays-with-unit")
+def test_stays_with_unit(files, turn):
+    # la has his own order but did not move before u: he must go with it
+    pack, neutral = mv_variants(files, *ATTACHED_M, texts=["replace define cca.stays-with-unit stays_with(l) := false\n"])
+    assert check(pack, turn, ALONG) == [("cca.attached-moves-with-unit", ["la"])]
+    assert check(neutral, turn, ALONG) == []
+
+
+@covers("cca.detached-first")
+def test_detached_first(files, turn):
+    pack, neutral = mv_variants(files, *ATTACHED_M, texts=[
+        "replace define cca.detached-first detached_first(l) := true\n"])
+    assert check(pack, turn, ALONG) == [("cca.attached-moves-with-unit", ["la"])]
+    assert check(neutral, turn, ALONG) == []
+    # detaching first really is detaching: la moves off, then u moves
+    first = {"card": MC, "orders": ["u", "la"], "moves": [{"piece": "la", "to": [8, 6]}, {"piece": "u", "to": [6, 5]}]}
+    assert check(pack, turn, first) == []
+
+
+@covers("cca.move.once-per-phase")
+def test_once_per_phase(files, turn):
+    pack, neutral = mv_variants(files, [("u", "red", "light_infantry", list(M))], texts=[
+        "replace define cca.move.once-per-phase once_per_phase(m) := true\n"])
+    twice = {"card": MC, "orders": ["u"], "moves": [{"piece": "u", "to": [6, 5]}, {"piece": "u", "to": [6, 4]}]}
+    assert check(pack, turn, twice) == [("cca.move.once", ["u"])]
+    assert check(neutral, turn, twice) == []

@@ -69,6 +69,41 @@ def hex_distance(a: Cell, b: Cell) -> int:
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
+def _cube_round(x: float, z: float) -> tuple[int, int]:
+    y = -x - z
+    rx, ry, rz = round(x), round(y), round(z)
+    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy <= dz:
+        rz = -rx - ry
+    return rx, rz
+
+
+def hex_line(a: Cell, b: Cell) -> tuple[tuple[Cell, ...], ...]:
+    """The hexes a straight line from the centre of ``a`` to the centre of
+    ``b`` passes through, ends excluded, in order. Where the line runs
+    exactly along the edge between two hexes, that step holds both of them.
+    (Cube-coordinate interpolation, nudged both ways to find edge cases.)"""
+    (ac, ar), (bc, br) = a, b
+    aq, bq = ac - (ar // 2), bc - (br // 2)
+    n = hex_distance(a, b)
+    steps = []
+    eps = 1e-6
+    for i in range(1, n):
+        t = i / n
+        x = aq + (bq - aq) * t
+        z = ar + (br - ar) * t
+        found = []
+        for dx, dz in ((eps, 2 * eps), (-eps, -2 * eps)):
+            q, r = _cube_round(x + dx, z + dz)
+            c = (q + (r // 2), r)
+            if c not in found:
+                found.append(c)
+        steps.append(tuple(found))
+    return tuple(steps)
+
+
 def grid_cells(grid: str, width: int, depth: int) -> frozenset[Cell]:
     """Every cell of a ``grid`` board of the given size (empty for tables)."""
     if grid == "hex":
@@ -179,6 +214,12 @@ class Board:
         if self.grid == "square":
             return abs(a[0] - b[0]) + abs(a[1] - b[1])
         raise ValueError("a measured table has no step distance; use Board.measure")
+
+    def line(self, a: Cell, b: Cell) -> tuple[tuple[Cell, ...], ...]:
+        """The hexes between ``a`` and ``b`` on a straight line (see hex_line)."""
+        if self.grid != "hex":
+            raise ValueError("line() is defined for hex boards")
+        return hex_line(tuple(a), tuple(b))
 
     def measure(self, a: tuple[float, float], b: tuple[float, float]) -> float:
         """Straight-line distance in cm on a table; the step distance on grids."""

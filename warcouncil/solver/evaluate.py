@@ -36,7 +36,7 @@ SETTING_BUILTINS = {
     "units", "leaders", "pieces", "enemy_units", "enemy_leaders", "all_units",
     "all_leaders", "side", "hand_size", "unit", "leader", "adjacent", "distance",
     "sections_of", "dotted", "count", "min", "max", "abs", "unit_at", "leader_at",
-    "terrain_at", "on_board",
+    "terrain_at", "on_board", "line",
 }
 # Builtins only meaningful for a whole turn (moves, battles).
 TURN_BUILTINS = {
@@ -54,7 +54,7 @@ BUILTIN_FUNCTIONS = {
     "adjacent": 2, "distance": 2, "sections_of": 1, "dotted": 1, "count": 1,
     "orders": 1, "admitted": 1, "assignable": 1, "linked_ok": 1, "led_ok": 1,
     "filled": 1, "rolled": 1, "moved": 1, "final": 1, "min": 2, "max": 2,
-    "abs": 1, "unit_at": 1, "leader_at": 1, "terrain_at": 1, "on_board": 1,
+    "abs": 1, "unit_at": 1, "leader_at": 1, "terrain_at": 1, "on_board": 1, "line": 2,
     "moved_before": 1, "unit_on": 1, "leader_on": 1, "position": 1,
     "last_move": 1, "moved_length": 1, "battles_of": 1,
 }

@@ -323,6 +323,21 @@ def _battles_of(ctx, s, args):
     return tuple(b for b in ctx.turn.battles if b.piece is args[0])
 
 
+def _extreme(f, args):
+    """min/max of the values that are there (a missing attribute is none)."""
+    values = [v for v in args if v is not None]
+    return f(values) if values else None
+
+
+def _line(s, args):
+    a, b = (s.cell_of(x) for x in args)
+    if a is None or b is None:
+        return ()
+    if s.board.grid != "hex":
+        raise WarcouncilError("line() needs a hex board")
+    return s.board.line(a, b)
+
+
 def _terrain_at(ctx, s, args):
     return s.terrain.get(s.cell_of(args[0]))
 
@@ -356,8 +371,9 @@ _CALLS = {
     "rolled": lambda ctx, s, a: ctx.g.roll.get(a[0], 0) if ctx.g.roll else 0,
     "moved": _moved,
     "final": _final,
-    "min": lambda ctx, s, a: min(a),
-    "max": lambda ctx, s, a: max(a),
+    "min": lambda ctx, s, a: _extreme(min, a),
+    "max": lambda ctx, s, a: _extreme(max, a),
+    "line": lambda ctx, s, a: _line(s, a),
     "abs": lambda ctx, s, a: abs(a[0]),
     "unit_at": lambda ctx, s, a: s.unit_at.get(s.cell_of(a[0])),
     "leader_at": lambda ctx, s, a: s.leader_at.get(s.cell_of(a[0])),

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..dsl import ast as A
+from .evaluate import referenced_names
 from .ground import Ctx, PieceView
 
 
@@ -134,6 +135,8 @@ def _refs_attr(e, var: str, names: set[str]) -> bool:
 
 
 _PATHY = {"path", "through"}
+# builtins about the whole turn (not the moment of a move): never guards
+_WHOLE_TURN = {"moves", "battles", "moved", "final", "last_move", "moved_length", "battles_of"}
 _ENDY = {"to", "length", "path", "through"}
 
 
@@ -167,7 +170,7 @@ def decompose(compiler, body: A.Expr, var: str) -> list[Part]:
             # (G and C1) implies C2 == G implies (C1 implies C2): pull out the
             # conjuncts about the piece and its start (known before the search)
             lefts = list(item.left.items) if isinstance(item.left, A.And) else [item.left]
-            gs = [x for x in lefts if not _refs_attr(x, var, _ENDY) and not compiler.is_turn(x)]
+            gs = [x for x in lefts if not _refs_attr(x, var, _ENDY) and not (referenced_names(x) & _WHOLE_TURN)]
             rest = [x for x in lefts if x not in gs]
             if gs:
                 g_expr = gs[0] if len(gs) == 1 else A.And(tuple(gs))

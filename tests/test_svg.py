@@ -1,0 +1,111 @@
+"""`warcouncil moves ... --svg FILE`: the picture can be read back, and it
+shows exactly the legal destinations.
+
+Akragas (reference §9), Syracusans (south) to move, Order Three Units Center,
+ordering s4, s11 and daphnaeus (attached to s5 on [6,7]: he detaches).
+Worked out by hand (odd-r neighbours, reference §1.1):
+
+* s4, heavy infantry on [5,7], moves one hex: its neighbours [4,7] [6,7]
+  [5,6] [6,6] [5,8] [6,8] but s5 [6,7] and s11 [6,6] -> 4 hexes, may battle.
+* s11, light bow infantry on [6,6], moves two: one step [5,6] [7,6] [5,5]
+  [6,5] (not s4 [5,7], s5 [6,7]); two steps [4,6] [4,5] [4,7] (by [5,6]),
+  [5,4] [6,4] (by [5,5]), [7,4] [7,5] (by [6,5]), [8,6] (by [7,6]); [5,8]
+  [6,8] [7,8] lie behind s4/s5 and [7,7] is s6 -> 12 hexes, may battle.
+* daphnaeus, leader on [6,7], moves alone one to three hexes, through
+  friendly units; no enemy and no other leader within three ->
+  every hex within three of [6,7], no battle flag.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+from click.testing import CliRunner
+
+from warcouncil.cli import main
+
+NS = "{http://www.w3.org/2000/svg}"
+ORDERS = ["s4", "s11", "daphnaeus"]
+
+
+def dist(a, b) -> int:
+    dq = (a[0] - a[1] // 2) - (b[0] - b[1] // 2)
+    dr = a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def on_board(c) -> bool:
+    return 0 <= c[1] <= 8 and 0 <= c[0] <= (12 if c[1] % 2 == 0 else 11)
+
+
+EXPECTED = {
+    "s4": {h: True for h in [(4, 7), (5, 6), (5, 8), (6, 8)]},
+    "s11": {h: True for h in [(5, 6), (7, 6), (5, 5), (6, 5), (4, 6), (4, 5), (4, 7), (5, 4), (6, 4), (7, 4),
+                              (7, 5), (8, 6)]},
+    "daphnaeus": {(c, r): None for r in range(9) for c in range(13)
+                  if on_board((c, r)) and 1 <= dist((6, 7), (c, r)) <= 3},
+}
+
+
+def classes(el) -> set:
+    return set((el.get("class") or "").split())
+
+
+def draw(tmp_path):
+    out = tmp_path / "moves.svg"
+    args = ["moves", "akragas", "--card", "Order Three Units Center"]
+    for o in ORDERS:
+        args += ["--order", o]
+    result = CliRunner().invoke(main, args + ["--svg", str(out)])
+    assert result.exit_code == 0, result.output
+    return ET.parse(out).getroot()
+
+
+def test_expected_by_hand_matches_engine(akragas):
+    g = akragas.ground("Order Three Units Center")
+    legal, dests = akragas.destinations(g, ORDERS)
+    assert legal
+    got = {pid: {tuple(d["to"]): d.get("battle") for d in ds} for pid, ds in dests.items()}
+    assert got == EXPECTED
+    # 36 hexes within three of [6,7], less the 5 + 4 of them in rows 9 and 10 (off the south edge)
+    assert len(EXPECTED["daphnaeus"]) == 27
+
+
+def test_svg_board_and_pieces(tmp_path):
+    root = draw(tmp_path)
+    assert root.tag == NS + "svg"
+    hexes = [e for e in root.iter(NS + "polygon") if "hex" in classes(e)]
+    assert len(hexes) == 113
+    assert len({e.get("data-hex") for e in hexes}) == 113
+    dotted = {e.get("data-hex") for e in hexes if "dotted" in classes(e)}
+    # the dotted line runs through even-row columns 4 and 8 (reference §1.2)
+    assert dotted == {f"{c},{r}" for r in (0, 2, 4, 6, 8) for c in (4, 8)}
+    groups = list(root.iter(NS + "g"))
+    units = [e for e in groups if "unit" in classes(e)]
+    leaders = [e for e in groups if "leader" in classes(e)]
+    assert len(units) == 24 and len({e.get("data-id") for e in units}) == 24
+    assert {e.get("data-id") for e in leaders} == {"hannibal_mago", "himilco", "daphnaeus", "dionysius"}
+    assert len(leaders) == 4
+
+
+def test_svg_destinations(tmp_path, akragas):
+    root = draw(tmp_path)
+    marks = [e for e in root.iter(NS + "g") if "dest" in classes(e)]
+    g = akragas.ground("Order Three Units Center")
+    _, dests = akragas.destinations(g, ORDERS)
+    for pid in ORDERS:
+        mine = [e for e in marks if e.get("data-piece") == pid]
+        hexes = [tuple(int(x) for x in e.get("data-hex").split(",")) for e in mine]
+        assert len(hexes) == len(set(hexes)), pid  # one marker per hex and piece
+        assert set(hexes) == {tuple(d["to"]) for d in dests[pid]} == set(EXPECTED[pid]), pid
+        for e in mine:
+            h = tuple(int(x) for x in e.get("data-hex").split(","))
+            want = EXPECTED[pid][h]
+            assert e.get("data-battle") == (None if want is None else str(want).lower()), (pid, h)
+    assert {e.get("data-piece") for e in marks} == set(ORDERS)
+    # one marker in a hex for each piece that can reach it
+    per_hex = Counter(e.get("data-hex") for e in marks)
+    reach = Counter(f"{c},{r}" for pid in ORDERS for (c, r) in EXPECTED[pid])
+    assert per_hex == reach
+    assert per_hex["5,6"] == 3 and per_hex["7,4"] == 2 and per_hex["9,7"] == 1
