@@ -368,10 +368,12 @@ def _pack_expressions():
 PACK_EXPRS = _pack_expressions()
 
 def _declared(kind: str) -> int:
-    """How many `kind` statements the shipped cca files declare (by their text)."""
+    """How many `kind` statements the cca pack's files (its own and the core
+    it extends) declare, by their text."""
     import re as _re
-    from warcouncil.dsl.pack import PACKS_DIR as _P
-    return sum(len(_re.findall(rf"(?m)^{kind} ", f.read_text("utf-8"))) for f in (_P / "cca").glob("*.wc"))
+    from pathlib import Path as _Path
+    from warcouncil.dsl.pack import load_pack as _load
+    return sum(len(_re.findall(rf"(?m)^{kind} ", _Path(f).read_text("utf-8"))) for f in _load("cca").files)
 
 
 

@@ -63,7 +63,7 @@ def test_shipped_pack_lints_clean() -> None:
     pack, problems = lint(["cca"])
     assert problems == []
     assert pack is not None and pack.name == "cca"
-    assert len(pack.files) == len(list((PACKS_DIR / "cca").glob("*.wc")))
+    assert len(pack.files) == len(list((PACKS_DIR / "cca").glob("*.wc"))) + len(list((PACKS_DIR / "core").glob("*.wc")))
     assert len(pack.rules) == _declared("rule") >= 14
     assert len(pack.define_ids) == _declared("define") >= 16
     assert len(pack.cards) == 29
@@ -322,7 +322,7 @@ def test_define_id_defined_twice(tmp_path: Path) -> None:
 def test_redefining_a_shipped_rule_without_replace(tmp_path: Path) -> None:
     text = rule("true", rid="cca.one-order-per-piece")
     path, _, problems = lint_house(tmp_path, text)
-    shipped = str(PACKS_DIR / "cca" / "10-ordering.wc")
+    shipped = str(PACKS_DIR / "core" / "10-ordering.wc")  # the C&C core, taken as cca.*
     p = only(problems)
     assert p.location == Location(path, 1, 1)
     assert p.message.startswith("rule cca.one-order-per-piece is already defined in ")
@@ -427,7 +427,9 @@ def test_replacing_a_rule_keeps_coverage_with_the_new_citation(tmp_path: Path) -
 
 
 def _declared(kind: str) -> int:
-    """How many `kind` statements the shipped cca files declare (by their text)."""
+    """How many `kind` statements the cca pack's files (its own and the core
+    it extends) declare, by their text."""
     import re as _re
-    from warcouncil.dsl.pack import PACKS_DIR as _P
-    return sum(len(_re.findall(rf"(?m)^{kind} ", f.read_text("utf-8"))) for f in (_P / "cca").glob("*.wc"))
+    from pathlib import Path as _Path
+    from warcouncil.dsl.pack import load_pack as _load
+    return sum(len(_re.findall(rf"(?m)^{kind} ", _Path(f).read_text("utf-8"))) for f in _load("cca").files)

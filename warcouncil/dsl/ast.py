@@ -170,6 +170,7 @@ class PackDecl:
 @dataclass(frozen=True)
 class Extends:
     pack: str
+    alias: str | None = None  # `extends core as cca`: core.* ids become cca.*
     loc: Location = _loc()
 
 
@@ -205,6 +206,7 @@ class UnitDecl:
     attrs: tuple[tuple[str, object], ...]
     citations: tuple[Citation, ...]
     loc: Location = _loc()
+    replace: bool = False
 
     def attr(self, key: str, default=None):
         for k, v in self.attrs:

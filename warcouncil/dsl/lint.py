@@ -253,6 +253,8 @@ def coverage(pack: Pack, only_seeds: bool = True) -> list[Sentence]:
     for alias, doc in pack.documents.items():
         if only_seeds and not doc.path.endswith(".txt"):
             continue
+        if pack.own_documents and alias not in pack.own_documents:
+            continue  # a document of a base pack's other games
         text = pack.document_text(alias)
         if text is None:
             continue

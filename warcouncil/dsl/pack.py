@@ -42,6 +42,7 @@ class Pack:
     title: str = ""
     files: list[str] = field(default_factory=list)
     documents: dict[str, A.DocumentDecl] = field(default_factory=dict)
+    own_documents: set[str] = field(default_factory=set)  # declared by the pack itself, not a base it extends
     document_dirs: dict[str, Path] = field(default_factory=dict)
     sections: tuple[str, ...] = ()
     dice: tuple[str, ...] = ()
@@ -98,6 +99,9 @@ class Pack:
         cites = getattr(stmt, "citations", ())
         sid = getattr(stmt, "id", None) or getattr(stmt, "name", "")
         origin = self.origin.get(sid, "")
+        # a rule shared by several games cites each one's book: prefer this pack's own
+        own = [c for c in cites if c.document in self.own_documents]
+        cites = own + [c for c in cites if c not in own]
         quote = cites[0].quote if cites else ""
         if origin and not is_shipped(origin):
             return (origin, quote)
@@ -168,10 +172,30 @@ def load_pack(target: str | Path, layers: list[str | Path] = (), *, strict: bool
     return pack
 
 
-def _load_files(pack: Pack, files: list[Path], strict: bool, seen: set, house: bool = False) -> None:
+def _load_files(pack: Pack, files: list[Path], strict: bool, seen: set, house: bool = False,
+                rename: tuple[str, str] | None = None, base: bool = False) -> None:
     for f in files:
         rf = parse_file(f)
-        _apply(pack, rf, f, strict, seen, house)
+        if rename is not None:
+            rf = _renamed(rf, *rename)
+        _apply(pack, rf, f, strict, seen, house, base)
+
+
+def _renamed(rf: A.RuleFile, old: str, new: str) -> A.RuleFile:
+    """A template pack's statements with ids `old.*` renamed `new.*`."""
+    import dataclasses
+
+    def rid(x: str) -> str:
+        return new + x[len(old):] if x.startswith(old + ".") else x
+
+    out = []
+    for st in rf.statements:
+        if isinstance(st, (A.RuleDecl, A.DefineDecl)):
+            st = dataclasses.replace(st, id=rid(st.id))
+        elif isinstance(st, A.RemoveDecl):
+            st = dataclasses.replace(st, target=rid(st.target))
+        out.append(st)
+    return A.RuleFile(rf.path, tuple(out))
 
 
 def _problem(pack: Pack, strict: bool, msg: str, loc: Location, hint: str | None = None) -> None:
@@ -190,7 +214,7 @@ def _line_at(loc: Location) -> str | None:
         return None
 
 
-def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, house: bool) -> None:
+def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, house: bool, base: bool = False) -> None:
     fname = str(path)
     pack.files.append(fname)
     replaced_here = pack.replaced_by
@@ -200,7 +224,7 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
                 pack.name, pack.title = st.name, st.title
         elif isinstance(st, A.Extends):
             if st.pack in seen:
-                _problem(pack, strict, f"pack {st.pack!r} extends itself", st.loc)
+                _problem(pack, strict, f"pack {st.pack!r} is extended twice (or extends itself)", st.loc)
                 continue
             seen.add(st.pack)
             try:
@@ -208,10 +232,13 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             except WarcouncilError as e:
                 _problem(pack, strict, e.message, st.loc, e.hint)
                 continue
-            _load_files(pack, base_files, strict, seen)
+            rename = (st.pack, st.alias) if st.alias else None
+            _load_files(pack, base_files, strict, seen, rename=rename, base=True)
         elif isinstance(st, A.DocumentDecl):
             pack.documents[st.alias] = st
             pack.document_dirs[st.alias] = path.parent
+            if not base:
+                pack.own_documents.add(st.alias)
         elif isinstance(st, A.SectionsDecl):
             pack.sections = st.names
         elif isinstance(st, A.DiceDecl):
@@ -219,8 +246,7 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
         elif isinstance(st, A.ValuesDecl):
             pack.values[st.attribute] = st.members
         elif isinstance(st, A.UnitDecl):
-            pack.units[st.name] = st
-            pack.origin[st.name] = fname
+            _put(pack, strict, pack.units, st.name, st, st.replace, "unit", fname, replaced_here)
         elif isinstance(st, A.TerrainDecl):
             pack.terrains[st.name] = st
             pack.origin[st.name] = fname

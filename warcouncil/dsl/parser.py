@@ -82,7 +82,8 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def extends_decl(self, meta, items):
-        return A.Extends(str(items[0]), self._loc(meta))
+        alias = str(items[1]) if len(items) > 1 and items[1] is not None else None
+        return A.Extends(str(items[0]), alias, self._loc(meta))
 
     @v_args(meta=True)
     def document_decl(self, meta, items):
@@ -106,10 +107,13 @@ class _ToAst(Transformer):
     # -- unit types
     @v_args(meta=True)
     def unit_decl(self, meta, items):
+        replace = isinstance(items[0], Token) and items[0].type == "REPLACE"
+        if replace:
+            items = items[1:]
         name = str(items[0])
         attrs = tuple(i for i in items[1:] if isinstance(i, tuple))
         cites = tuple(i for i in items[1:] if isinstance(i, A.Citation))
-        return A.UnitDecl(name, attrs, cites, self._loc(meta))
+        return A.UnitDecl(name, attrs, cites, self._loc(meta), replace)
 
     @v_args(meta=True)
     def terrain_decl(self, meta, items):
