@@ -293,6 +293,65 @@ def turns(scenario, card, count_only, limit, side, roll, copies, command, rules,
     out.print(f"[bold]{n}[/] end position{'s' if n != 1 else ''}" + (" (limited)" if limit is not None and n >= limit else ""))
 
 
+# ------------------------------------------------------------------ diff
+
+
+@main.command()
+@click.argument("scenario")
+@click.option("--card", required=True, help="The card played.")
+@click.option("--order", "orders", multiple=True, metavar="ID",
+              help="Compare the moves of this order set (default: each piece the card can order alone).")
+@click.option("--side", default=None, help="The side playing the card (default: the scenario's to_move).")
+@click.option("--roll", default=None, help="Dice rolled, for cards that roll.")
+@click.option("--copies", default=None, metavar="CARD", help="The card a Counter Attack copies.")
+@click.option("--command", "command", type=click.IntRange(min=0), default=None, help="The side's Command.")
+@click.option("--limit", type=click.IntRange(min=0), default=None, help="At most N changes of each kind.")
+@rules_option
+@json_option
+def diff(scenario, card, orders, side, roll, copies, command, limit, rules, as_json):
+    """What the house rules (--rules) change for CARD on SCENARIO: order sets
+    and moves that become legal or illegal, with the rule responsible."""
+    from .solver.diff import diff as run_diff
+
+    d = run_diff(scenario, list(rules), card, side=side, roll=roll, copies=copies, command=command,
+                 orders=list(orders) or None, limit=limit)
+    if as_json:
+        _json(d.as_json())
+        return
+    out.print(f"[bold]{escape(d.card)}[/] — {escape(d.side)}, with {escape(', '.join(d.layers))}")
+    out.print(f"order sets: {d.before} before, {d.after} with the house rules")
+
+    def because(ch):
+        if not ch.because:
+            return ""
+        parts = sorted({f"{b['rule']} ({b['file'] or b['source']})" for b in ch.because})
+        return "  [dim]" + escape("; ".join(parts)) + "[/]"
+
+    def fmt_set(j):
+        s = " ".join(j["units"]) or ""
+        if j["leaders"]:
+            s += (" " if s else "") + "leaders: " + " ".join(j["leaders"])
+        return s or "(no orders)"
+
+    for label, items, word in (("now legal", d.legal_now, "was illegal by"), ("now illegal", d.illegal_now, "illegal by")):
+        if items:
+            out.print(f"[bold]{label}[/] ({len(items)}):")
+            for ch in items:
+                out.print(f"  + {escape(fmt_set(ch.what))}" if label == "now legal" else f"  - {escape(fmt_set(ch.what))}",
+                          end="")
+                out.print(f"  [dim]{word}[/]{because(ch)}" if ch.because else "")
+    for pid, entry in d.moves.items():
+        for key, sign in (("legal_now", "+"), ("illegal_now", "-")):
+            for ch in entry[key]:
+                to = ch.what["to"]
+                out.print(f"  {escape(pid)} {sign}{to[0]},{to[1]}{because(ch)}")
+        for ch in entry["battle_changed"]:
+            to = ch.what["to"]
+            out.print(f"  {escape(pid)} {to[0]},{to[1]}: battle {ch.what['battle_before']} → {ch.what['battle_after']}")
+    if not d.legal_now and not d.illegal_now and not d.moves:
+        out.print("no change for this card")
+
+
 # ------------------------------------------------------------------ check
 
 

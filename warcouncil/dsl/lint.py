@@ -44,13 +44,20 @@ def lint(paths: list[str | Path], base: str | None = None) -> tuple[Pack | None,
         if base is not None:
             pack = load_pack(base, list(paths), strict=False)
         else:
-            first, rest = paths[0], list(paths[1:])
-            pack = load_pack(first, rest, strict=False)
+            first = Path(paths[0])
+            if first.is_file():
+                # files of the first file's folder are that pack; the rest are layers over it
+                own = [Path(p) for p in paths if Path(p).is_file() and Path(p).parent == first.parent]
+                rest = [p for p in paths if not (Path(p).is_file() and Path(p).parent == first.parent)]
+                pack = load_pack(own, rest, strict=False)
+            else:
+                pack = load_pack(paths[0], list(paths[1:]), strict=False)
     except WarcouncilError as e:
         return None, [LintError(e.message, e.location or Location(), e.hint, e.source_line)]
     problems.extend(pack.problems)
     problems.extend(_Resolver(pack).run())
     problems.extend(_citations(pack))
+    problems.extend(_layer_conflicts(pack))
     problems.sort(key=lambda p: (p.location.file or "", p.location.line or 0, p.location.column or 0))
     return pack, problems
 
@@ -152,8 +159,8 @@ class _Resolver:
 
     def name(self, e: A.Name, bound: set[str]) -> None:
         n = e.id
-        if n in bound or n in BUILTIN_CONSTANTS or n in self.symbols:
-            return
+        if n in bound or n in BUILTIN_CONSTANTS or n in self.symbols or n in self.pack.removed_defines:
+            return  # (a removed define is reported once, at its `remove`)
         d = self.pack.defines.get(n)
         if d is not None:
             if d.params:
@@ -164,6 +171,8 @@ class _Resolver:
         self.out.append(_err(f"unknown name {n!r}", e.loc, f"did you mean {hint[0]!r}?" if hint else None))
 
     def call(self, e: A.Call) -> None:
+        if e.func in self.pack.removed_defines:
+            return  # reported once, at its `remove`
         d = self.pack.defines.get(e.func)
         if d is not None:
             if len(d.params) != len(e.args):
@@ -176,6 +185,58 @@ class _Resolver:
             self.out.append(_err(f"unknown function {e.func!r}", e.loc, f"did you mean {hint[0]!r}?" if hint else None))
         elif arity != len(e.args):
             self.out.append(_err(f"{e.func} takes {arity} argument(s), got {len(e.args)}", e.loc))
+
+
+def _exprs(st):
+    """The expressions of a rule, define or card statement."""
+    if isinstance(st, A.RuleDecl):
+        yield st.body, ()
+    elif isinstance(st, A.DefineDecl):
+        yield st.body, st.params
+    elif isinstance(st, A.CardDecl):
+        if st.roll is not None:
+            yield st.roll, ()
+        for alt in st.alternatives:
+            if alt.when is not None:
+                yield alt.when, ()
+            for q in alt.quotas:
+                if isinstance(q.amount, A.Expr):
+                    yield q.amount, ()
+                if q.where is not None:
+                    yield q.where, ("it",)
+            if alt.group is not None and alt.group.anchor is not None:
+                yield alt.group.anchor, ("it",)
+
+
+def _layer_conflicts(pack: Pack) -> list[LintError]:
+    """Removing a definition that is still used; a house layer using a name
+    that only a later layer defines."""
+    from ..solver.evaluate import referenced_names
+
+    out = []
+    statements = list(pack.rules.values()) + list(pack.defines.values()) + list(pack.cards.values())
+    users: dict[str, list] = {}
+    for st in statements:
+        for e, params in _exprs(st):
+            for name in referenced_names(e) - set(params):
+                users.setdefault(name, []).append(st)
+    for name, (did, rm) in pack.removed_defines.items():
+        if name in users:
+            who = sorted({getattr(u, "id", None) or getattr(u, "name", "?") for u in users[name]})
+            out.append(_err(f"remove define {did}: {name} is still used by {', '.join(who)}", rm.loc,
+                            f"replace it instead (`replace define {did} {name}(...) := ...`), or change those too"))
+    for layer, st in pack.layered:
+        for e, params in _exprs(st):
+            for n in A.walk(e):
+                name = n.id if isinstance(n, A.Name) else n.func if isinstance(n, A.Call) else None
+                if name is None or name in params:
+                    continue
+                later = pack.define_layer.get(name, 0)
+                if later > layer:
+                    d = pack.defines[name]
+                    out.append(_err(f"{name} is used here but defined only in a later layer ({d.loc.file})", n.loc,
+                                    "give the house-rule files in an order where each uses only what comes before"))
+    return out
 
 
 def _cited(pack: Pack):

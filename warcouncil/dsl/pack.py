@@ -56,6 +56,9 @@ class Pack:
     origin: dict[str, str] = field(default_factory=dict)  # rule/define id or card name -> file
     problems: list[LintError] = field(default_factory=list)  # layering errors found while loading
     replaced_by: dict[str, str] = field(default_factory=dict)  # id -> the layer file that replaced it
+    removed_defines: dict[str, tuple] = field(default_factory=dict)  # function name -> (define id, RemoveDecl)
+    define_layer: dict[str, int] = field(default_factory=dict)  # function name -> layer (0: the pack itself)
+    layered: list = field(default_factory=list)  # (layer, statement) of house layers, for lint
     _card_keys: dict | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------ look-ups
@@ -165,20 +168,20 @@ def load_pack(target: str | Path, layers: list[str | Path] = (), *, strict: bool
     otherwise problems are collected in ``pack.problems`` (for lint).
     """
     pack = Pack()
-    files = pack_files(target)
+    files = [Path(f) for f in target] if isinstance(target, list) else pack_files(target)
     _load_files(pack, files, strict, seen=set())
-    for layer in layers:
-        _load_files(pack, pack_files(layer), strict, seen=set(), house=True)
+    for i, layer in enumerate(layers, 1):
+        _load_files(pack, pack_files(layer), strict, seen=set(), house=True, layer=i)
     return pack
 
 
 def _load_files(pack: Pack, files: list[Path], strict: bool, seen: set, house: bool = False,
-                rename: tuple[str, str] | None = None, base: bool = False) -> None:
+                rename: tuple[str, str] | None = None, base: bool = False, layer: int = 0) -> None:
     for f in files:
         rf = parse_file(f)
         if rename is not None:
             rf = _renamed(rf, *rename)
-        _apply(pack, rf, f, strict, seen, house, base)
+        _apply(pack, rf, f, strict, seen, house, base, layer)
 
 
 def _renamed(rf: A.RuleFile, old: str, new: str) -> A.RuleFile:
@@ -214,11 +217,14 @@ def _line_at(loc: Location) -> str | None:
         return None
 
 
-def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, house: bool, base: bool = False) -> None:
+def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, house: bool, base: bool = False,
+           layer: int = 0) -> None:
     fname = str(path)
     pack.files.append(fname)
     replaced_here = pack.replaced_by
     for st in rf.statements:
+        if layer and isinstance(st, (A.RuleDecl, A.DefineDecl, A.CardDecl)):
+            pack.layered.append((layer, st))
         if isinstance(st, A.PackDecl):
             if not pack.name:
                 pack.name, pack.title = st.name, st.title
@@ -277,6 +283,9 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             pack.defines[st.name] = st
             pack.define_ids[st.id] = st.name
             pack.origin[st.id] = fname
+            pack.removed_defines.pop(st.name, None)
+            if not st.replace:
+                pack.define_layer[st.name] = layer
         elif isinstance(st, A.RemoveDecl):
             table = {"rule": pack.rules, "card": pack.cards}.get(st.kind)
             if st.kind == "define":
@@ -286,6 +295,7 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
                     continue
                 name = pack.define_ids.pop(st.target)
                 pack.defines.pop(name, None)
+                pack.removed_defines[name] = (st.target, st)
             elif st.target not in table:
                 _problem(pack, strict, f"remove {st.kind} {st.target}: no such {st.kind}", st.loc,
                          _did_you_mean(st.target, table))
