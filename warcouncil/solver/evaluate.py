@@ -284,10 +284,10 @@ class Compiler:
             o = obj(ctx, env)
             if o is None:
                 return None
-            get = getattr(o, "get_attr", None)
-            if get is not None:
-                return get(name)
-            return getattr(o, name, None)
+            try:
+                return o.get_attr(name)
+            except AttributeError:
+                return getattr(o, name, None)
         return attr
 
     def _c_Call(self, e):
@@ -352,6 +352,9 @@ class Compiler:
             if len(params) == 1:
                 p0, a0 = params[0], args[0]
                 return lambda ctx, env: body(ctx, {p0: a0(ctx, env)})
+            if len(params) == 2:
+                (p0, p1), (a0, a1) = params, args
+                return lambda ctx, env: body(ctx, {p0: a0(ctx, env), p1: a1(ctx, env)})
             return lambda ctx, env: body(ctx, {p: a(ctx, env) for p, a in zip(params, args)})
         if name == "count" and len(args) == 1:
             a0 = args[0]
@@ -392,6 +395,10 @@ class Compiler:
         if e.op == "notin":
             return lambda ctx, env: not _contains(right(ctx, env), left(ctx, env))
         f = _CMP[e.op]
+        if e.op in ("==", "!=") and isinstance(e.right, A.Const) and e.right.value is None:
+            if e.op == "==":
+                return lambda ctx, env: left(ctx, env) is None
+            return lambda ctx, env: left(ctx, env) is not None
         if e.op in ("==", "!="):
             return lambda ctx, env: f(left(ctx, env), right(ctx, env))
 
