@@ -58,6 +58,20 @@ rules_option = click.option(
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine output (JSON) on stdout.")
 
 
+def card_options(f):
+    """--side, --roll, --copies and --command: how the card is played."""
+    for opt in reversed([
+        click.option("--side", default=None, help="The side playing the card (default: the scenario's to_move)."),
+        click.option("--roll", default=None,
+                     help="Dice rolled, for cards that roll: 'light,helmet,flag' or 'light=2,helmet=1'."),
+        click.option("--copies", default=None, metavar="CARD", help="The card a Counter Attack copies."),
+        click.option("--command", "command", type=click.IntRange(min=0), default=None,
+                     help="The side's Command (hand size) when the card is played, if it differs from the scenario."),
+    ]):
+        f = opt(f)
+    return f
+
+
 @click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="warcouncil")
 def main():
@@ -78,11 +92,7 @@ def _engine(scenario: str, rules):
 @click.option("--card", required=True, help="The card played (printed name; case, spaces and hyphens ignored).")
 @click.option("--count", "count_only", is_flag=True, help="Only the number of legal order sets.")
 @click.option("--limit", type=click.IntRange(min=0), default=None, help="Stop after N order sets.")
-@click.option("--side", default=None, help="The side playing the card (default: the scenario's to_move).")
-@click.option("--roll", default=None, help="Dice rolled, for cards that roll: 'light,helmet,flag' or 'light=2,helmet=1'.")
-@click.option("--copies", default=None, metavar="CARD", help="The card a Counter Attack copies.")
-@click.option("--command", "command", type=click.IntRange(min=0), default=None,
-              help="The side's Command (hand size) when the card is played, if it differs from the scenario.")
+@card_options
 @click.option("--engine", "engine_kind", type=click.Choice(["fast", "csp"]), default="fast",
               help="fast: the structural enumerator; csp: plain python-constraint search (reference, slow).")
 @rules_option
@@ -201,10 +211,7 @@ def _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit
 @click.option("--card", required=True, help="The card played.")
 @click.option("--order", "orders", multiple=True, required=True, metavar="ID",
               help="A piece given an order (repeatable): units, and leaders with an order of their own.")
-@click.option("--side", default=None, help="The side playing the card (default: the scenario's to_move).")
-@click.option("--roll", default=None, help="Dice rolled, for cards that roll.")
-@click.option("--copies", default=None, metavar="CARD", help="The card a Counter Attack copies.")
-@click.option("--command", "command", type=click.IntRange(min=0), default=None, help="The side's Command.")
+@card_options
 @click.option("--svg", "svg_path", default=None, metavar="FILE", help="Also draw the board with the destinations.")
 @rules_option
 @json_option
@@ -254,10 +261,7 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
 @click.option("--card", required=True, help="The card played.")
 @click.option("--count", "count_only", is_flag=True, help="Only the number of distinct end positions.")
 @click.option("--limit", type=click.IntRange(min=0), default=None, help="Stop after N end positions.")
-@click.option("--side", default=None, help="The side playing the card (default: the scenario's to_move).")
-@click.option("--roll", default=None, help="Dice rolled, for cards that roll.")
-@click.option("--copies", default=None, metavar="CARD", help="The card a Counter Attack copies.")
-@click.option("--command", "command", type=click.IntRange(min=0), default=None, help="The side's Command.")
+@card_options
 @rules_option
 @json_option
 def turns(scenario, card, count_only, limit, side, roll, copies, command, rules, as_json):
@@ -301,10 +305,7 @@ def turns(scenario, card, count_only, limit, side, roll, copies, command, rules,
 @click.option("--card", required=True, help="The card played.")
 @click.option("--order", "orders", multiple=True, metavar="ID",
               help="Compare the moves of this order set (default: each piece the card can order alone).")
-@click.option("--side", default=None, help="The side playing the card (default: the scenario's to_move).")
-@click.option("--roll", default=None, help="Dice rolled, for cards that roll.")
-@click.option("--copies", default=None, metavar="CARD", help="The card a Counter Attack copies.")
-@click.option("--command", "command", type=click.IntRange(min=0), default=None, help="The side's Command.")
+@card_options
 @click.option("--limit", type=click.IntRange(min=0), default=None, help="At most N changes of each kind.")
 @rules_option
 @json_option

@@ -299,56 +299,12 @@ class Compiler:
             params = d.params
             if len(params) != len(args):
                 raise EvalError(f"{name} takes {len(params)} argument(s), got {len(args)}", e.loc)
-            if name in self.static_defines() and len(params) == 1:
-                a0, p0 = args[0], params[0]
-
-                def memo1(ctx, env, name=name):
-                    v0 = a0(ctx, env)
-                    cache = ctx.g.setting.memo
-                    key = (name, v0)
-                    try:
-                        return cache[key]
-                    except KeyError:
-                        pass
-                    except TypeError:  # unhashable argument
-                        return body(ctx, {p0: v0})
-                    v = cache[key] = body(ctx, {p0: v0})
-                    return v
-                return memo1
-            if name in self.static_defines() and params:
-                # memoized per setting: the same arguments give the same value
-                def memo(ctx, env, name=name):
-                    values = tuple(a(ctx, env) for a in args)
-                    cache = ctx.g.setting.memo
-                    key = (name, values)
-                    try:
-                        return cache[key]
-                    except KeyError:
-                        pass
-                    except TypeError:  # unhashable arguments
-                        return body(ctx, dict(zip(params, values)))
-                    v = cache[key] = body(ctx, dict(zip(params, values)))
-                    return v
-                return memo
-            if name in self.card_static_defines() and len(params) == 1:
-                # memoized per grounding (the card is fixed there)
-                a0, p0 = args[0], params[0]
-
-                def memo_card(ctx, env, name=name):
-                    v0 = a0(ctx, env)
-                    if not getattr(v0, "memoizable", True):  # a move: a fresh object each time
-                        return body(ctx, {p0: v0})
-                    cache = ctx.g.memo
-                    key = (name, v0)
-                    try:
-                        return cache[key]
-                    except KeyError:
-                        pass
-                    except TypeError:
-                        return body(ctx, {p0: v0})
-                    v = cache[key] = body(ctx, {p0: v0})
-                    return v
-                return memo_card
+            if params and name in self.static_defines():
+                # the same arguments give the same value on one board: memoized per setting
+                return _memoized(name, body, params, args, lambda ctx: ctx.g.setting.memo)
+            if params and name in self.card_static_defines():
+                # ... and for one card: memoized per grounding
+                return _memoized(name, body, params, args, lambda ctx: ctx.g.memo)
             if len(params) == 1:
                 p0, a0 = params[0], args[0]
                 return lambda ctx, env: body(ctx, {p0: a0(ctx, env)})
@@ -502,6 +458,37 @@ class Compiler:
         holder.append(body)
         self._define_cache[name] = body
         return body
+
+
+def _memoized(name: str, body: Closure, params: tuple, args: list, cache_of) -> Closure:
+    """A define call whose value is cached by its arguments in ``cache_of(ctx)``.
+    Arguments that are not worth caching (moves, made afresh each time) or
+    cannot be hashed are evaluated directly."""
+    if len(params) == 1:
+        (p0,), (a0,) = params, args
+
+        def bind(ctx, env):
+            v0 = a0(ctx, env)
+            return v0, {p0: v0}, getattr(v0, "memoizable", True)
+    else:
+        def bind(ctx, env):
+            values = tuple(a(ctx, env) for a in args)
+            return values, dict(zip(params, values)), all(getattr(v, "memoizable", True) for v in values)
+
+    def memo(ctx, env):
+        key, bound, cacheable = bind(ctx, env)
+        if not cacheable:
+            return body(ctx, bound)
+        cache = cache_of(ctx)
+        try:
+            return cache[(name, key)]
+        except KeyError:
+            pass
+        except TypeError:  # unhashable arguments
+            return body(ctx, bound)
+        v = cache[(name, key)] = body(ctx, bound)
+        return v
+    return memo
 
 
 def _hoisted(e: A.Expr, f: Closure) -> Closure:

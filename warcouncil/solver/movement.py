@@ -296,22 +296,8 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1) -> R
     static = plan.compiler
     enter_sets, enter = _split_static(static, setting, mctx, probe, enter)
     pass_sets, passing = _split_static(static, setting, mctx, probe, passing)
-    cache_enter: dict = {}
-    cache_pass: dict = {}
-
-    def can_enter(c):
-        v = cache_enter.get(c)
-        if v is None:
-            v = cache_enter[c] = all(c in ok for ok in enter_sets) and \
-                all(p.test(mctx, {var: probe, p.hvar: c}) for p, var in enter)
-        return v
-
-    def can_pass(c):
-        v = cache_pass.get(c)
-        if v is None:
-            v = cache_pass[c] = all(c in ok for ok in pass_sets) and \
-                all(p.test(mctx, {var: probe, p.hvar: c}) for p, var in passing)
-        return v
+    can_enter = _hex_test(enter_sets, enter, mctx, probe)
+    can_pass = _hex_test(pass_sets, passing, mctx, probe)
 
     nb = board.neighbours
     frontier = {start}
@@ -344,6 +330,19 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1) -> R
                 kept[n] = ok
         r.ends = kept
     return r
+
+
+def _hex_test(cell_sets, parts, ctx, probe):
+    """One hex test (may enter / may pass) for a search, cached per hex."""
+    cache: dict = {}
+
+    def test(c):
+        v = cache.get(c)
+        if v is None:
+            v = cache[c] = all(c in ok for ok in cell_sets) and \
+                all(p.test(ctx, {var: probe, p.hvar: c}) for p, var in parts)
+        return v
+    return test
 
 
 def _split_static(compiler, setting, ctx, probe, parts):
