@@ -187,6 +187,17 @@ class _Resolver:
             self.out.append(_err(f"{e.func} takes {arity} argument(s), got {len(e.args)}", e.loc))
 
 
+def check_layers(pack: Pack) -> list[LintError]:
+    """What must hold before a layered pack is used: its layering conflicts
+    first (they explain the rest), then names that resolve to nothing."""
+    first = sorted(_layer_conflicts(pack), key=_where)
+    return first + sorted(_Resolver(pack).run(), key=_where)
+
+
+def _where(p: LintError):
+    return (p.location.file or "", p.location.line or 0, p.location.column or 0)
+
+
 def _exprs(st):
     """The expressions of a rule, define or card statement."""
     if isinstance(st, A.RuleDecl):

@@ -252,14 +252,14 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
         elif isinstance(st, A.ValuesDecl):
             pack.values[st.attribute] = st.members
         elif isinstance(st, A.UnitDecl):
-            _put(pack, strict, pack.units, st.name, st, st.replace, "unit", fname, replaced_here)
+            _put(pack, strict, pack.units, st.name, st, st.replace, "unit", fname, replaced_here, layer)
         elif isinstance(st, A.TerrainDecl):
             pack.terrains[st.name] = st
             pack.origin[st.name] = fname
         elif isinstance(st, A.CardDecl):
-            _put(pack, strict, pack.cards, st.name, st, st.replace, "card", fname, replaced_here)
+            _put(pack, strict, pack.cards, st.name, st, st.replace, "card", fname, replaced_here, layer)
         elif isinstance(st, A.RuleDecl):
-            _put(pack, strict, pack.rules, st.id, st, st.replace, "rule", fname, replaced_here)
+            _put(pack, strict, pack.rules, st.id, st, st.replace, "rule", fname, replaced_here, layer)
         elif isinstance(st, A.DefineDecl):
             if st.replace and st.id not in pack.define_ids:
                 _problem(pack, strict, f"replace define {st.id}: there is no such define to replace", st.loc,
@@ -270,11 +270,17 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
                          "write `replace define` to change it in a house rule")
                 continue
             if st.replace:
-                _check_double_replace(pack, strict, st.id, fname, st.loc, replaced_here)
+                _check_double_replace(pack, strict, st.id, fname, st.loc, replaced_here, layer)
                 old = pack.define_ids[st.id]
                 if old != st.name:
                     _problem(pack, strict, f"replace define {st.id} renames {old} to {st.name}", st.loc,
                              f"a replacement keeps the name: write {old}(...) := ...")
+                    continue
+                before = pack.defines[old].params
+                if len(before) != len(st.params):
+                    _problem(pack, strict,
+                             f"replace define {st.id}: {old} takes {len(before)} argument(s), not {len(st.params)}",
+                             st.loc, f"keep the parameters: {old}({', '.join(before)}) := ...")
                     continue
                 pack.defines.pop(old, None)
             elif st.name in pack.defines:
@@ -310,7 +316,9 @@ def _did_you_mean(name: str, known) -> str | None:
     return f"did you mean {c[0]}?" if c else None
 
 
-def _check_double_replace(pack, strict, key, fname, loc, replaced_here) -> None:
+def _check_double_replace(pack, strict, key, fname, loc, replaced_here, layer: int = 0) -> None:
+    if not layer:
+        return  # a pack refining its base (a game over the core) is not a layer conflict
     prev = replaced_here.get(key)
     if prev is not None and prev != fname:
         _problem(pack, strict, f"{key} is replaced by two layers: {prev} and {fname}", loc,
@@ -318,7 +326,7 @@ def _check_double_replace(pack, strict, key, fname, loc, replaced_here) -> None:
     replaced_here[key] = fname
 
 
-def _put(pack, strict, table, key, st, replace, kind, fname, replaced_here) -> None:
+def _put(pack, strict, table, key, st, replace, kind, fname, replaced_here, layer: int = 0) -> None:
     if replace and key not in table:
         _problem(pack, strict, f"replace {kind} {key}: there is no such {kind} to replace", st.loc,
                  _did_you_mean(key, table))
@@ -328,6 +336,12 @@ def _put(pack, strict, table, key, st, replace, kind, fname, replaced_here) -> N
                  f"write `replace {kind}` to change it in a house rule")
         return
     if replace:
-        _check_double_replace(pack, strict, key, fname, st.loc, replaced_here)
+        _check_double_replace(pack, strict, key, fname, st.loc, replaced_here, layer)
+        if kind == "unit":
+            missing = [k for k, _ in table[key].attrs if k not in dict(st.attrs)]
+            if missing:
+                _problem(pack, strict, f"replace unit {key} leaves out {', '.join(missing)}", st.loc,
+                         "a replacement is the whole unit type: list every attribute")
+                return
     table[key] = st
     pack.origin[key] = fname

@@ -287,24 +287,31 @@ class Board:
 # -- named boards -----------------------------------------------------------
 
 
-def standard_cca_board() -> Board:
-    """The Commands & Colors battlefield: 13 x 9 hexes (113), three sections.
+def standard_cca_board(depth: int = 9, name: str = "cca") -> Board:
+    """The Commands & Colors battlefield: 13 hexes wide (113 hexes at the
+    standard depth of 9), three sections.
 
     Sections by the closed form of cca.md §1.2 with ``x2 = 2*col + row%2``:
     left (west) ``x2 <= 8``, center ``8 <= x2 <= 16``, right (east)
-    ``x2 >= 16``. The 10 hexes with ``x2`` 8 or 16 lie on a dotted line.
+    ``x2 >= 16``. The hexes with ``x2`` 8 or 16 lie on a dotted line.
     """
-    cells = grid_cells("hex", 13, 9)
+    cells = grid_cells("hex", 13, depth)
     x2 = {cell: 2 * cell[0] + cell[1] % 2 for cell in cells}
     sections = {
         "left": frozenset(c for c, x in x2.items() if x <= 8),
         "center": frozenset(c for c, x in x2.items() if 8 <= x <= 16),
         "right": frozenset(c for c, x in x2.items() if x >= 16),
     }
-    return Board(name="cca", grid="hex", width=13, depth=9, cells=cells, sections=sections)
+    return Board(name=name, grid="hex", width=13, depth=depth, cells=cells, sections=sections)
 
 
-BOARDS: dict[str, Callable[[], Board]] = {"cca": standard_cca_board}
+BOARDS: dict[str, Callable[[], Board]] = {
+    "cca": standard_cca_board,
+    # Commands & Colors: Medieval (shared/reference/ccm.md §1): the battlefield
+    # made deeper, 13 x 11 hexes (138), odd-r. Where its dotted lines fall is
+    # UNCERTAIN: the CCA closed form is reused (even-row cols 4 and 8).
+    "ccm": lambda: standard_cca_board(depth=11, name="ccm"),
+}
 
 
 @functools.cache

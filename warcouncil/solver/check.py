@@ -7,6 +7,7 @@ those of the alternative the proposal comes closest to (fewest violations).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -159,8 +160,8 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
     board = g.setting.board
     geo = geometric_path(board, start, to)
     candidates = [geo]
-    if len(geo) <= 4 and board.contains(to):
-        candidates = list(_paths(board, start, to, len(geo) + 1)) or [geo]
+    if len(geo) <= 7 and board.contains(to):
+        candidates = list(itertools.islice(_paths(board, start, to, len(geo) + 1), 20000)) or [geo]
     rules = move_rules(plan)
 
     def cost(path):
@@ -172,8 +173,10 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
 
 
 def _paths(board, start, to, limit):
-    """Simple paths from start to `to` of at most `limit` hexes entered."""
+    """Simple paths from start to `to` of at most `limit` hexes entered
+    (only steps that can still reach `to` in time are taken)."""
     nb = board.neighbours
+    dist = board.distance
 
     def rec(c, path, seen):
         if c == to and path:
@@ -182,7 +185,7 @@ def _paths(board, start, to, limit):
         if len(path) >= limit:
             return
         for n in nb[c]:
-            if n not in seen:
+            if n not in seen and len(path) + 1 + dist(n, to) <= limit:
                 seen.add(n)
                 path.append(n)
                 yield from rec(n, path, seen)

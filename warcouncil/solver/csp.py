@@ -48,6 +48,9 @@ class RuleConstraint(Constraint):
             return True
         values = [assignments.get(n, _unassigned) for n in self.names]
         alt = self.g.alts[alt_index]
+        vacuous = self.rule.skip_when is not None and self.rule.skip_when(Ctx(self.g, alt), {})
+        if vacuous:
+            return True  # `G or ...` with G true for this card
         if self.rule.kind in ("capacity", "assignable") and alt.capacity is not None:
             # forward check: the orders already given may not exceed the card's
             chosen = [self.by_name[n] for n, v in zip(self.names, values) if v == 1]

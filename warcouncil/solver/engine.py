@@ -37,6 +37,14 @@ class Engine:
         sc = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
         layers = list(sc.rules) + [str(r) for r in rules]
         pack = load_pack(sc.system, layers)
+        if layers:
+            # house rules are checked as lint checks them before they are used:
+            # the first problem is the answer (exit 2), at its own place
+            from ..dsl.lint import check_layers
+
+            problems = check_layers(pack)
+            if problems:
+                raise problems[0].as_error()
         return cls(sc, pack)
 
     def _validate(self) -> None:

@@ -39,7 +39,8 @@ class AltPlan:
         self.g, self.plan, self.alt = g, plan, alt
         s = g.setting
         ctx = Ctx(g, alt)
-        rs = summary(plan)
+        skipped = frozenset(r.id for r in summary(plan).guarded if r.skip_when(ctx, {}))
+        rs = summary(plan, skipped)
         rules = rs.rules
         kinds = rs.kinds
         # 1. node consistency: prune pieces by the unary rules
@@ -82,7 +83,7 @@ class AltPlan:
             if rs.caps_differ:
                 guaranteed.discard("capacity")
                 self.use_capacity = False
-        self.filters: list[PlannedRule] = [r for r in rs.nonunary if r.kind not in guaranteed]
+        self.filters: list[PlannedRule] = [r for r in rs.nonunary if r.kind not in guaranteed] + rs.extra
         # for legal(): the structural rules checked directly, the rest by closure
         self.items_set = frozenset(items)
         self.free_set = frozenset(self.free)
@@ -444,42 +445,63 @@ def _unary_shape(plan: Plan, r: PlannedRule):
 
 
 class RuleSummary:
-    """What the enumerator needs to know about a plan's order rules
-    (computed once per plan)."""
+    """What the enumerator needs to know about a plan's order rules, less the
+    guarded rules that are vacuous for the card at hand (computed once per
+    plan and set of such rules)."""
 
-    def __init__(self, plan: Plan):
-        rules = plan.order_rules
+    def __init__(self, plan: Plan, skipped: frozenset = frozenset()):
+        from ..dsl import ast as A
+
+        rules = [r for r in plan.order_rules if r.id not in skipped]
         self.rules = rules
+        self.guarded = [r for r in plan.order_rules if r.skip_when is not None]
+        # one rule of each structural kind drives the generator; a second
+        # one (another charged set, say) is checked like any other rule
+        self.extra: list[PlannedRule] = []
+        primary: dict[str, PlannedRule] = {}
+        for r in rules:
+            if r.kind in ("assignable", "capacity", "filled", "linked", "led"):
+                if r.kind in primary:
+                    self.extra.append(r)
+                else:
+                    primary[r.kind] = r
         self.kinds = {r.kind for r in rules}
         self.unary = [r for r in rules if r.kind == "unary"]
-        self.nonunary = [r for r in rules if r.kind not in ("unary", "true", "once")]
+        self.nonunary = [r for r in rules if r.kind not in ("unary", "true", "once") and r not in self.extra]
         self.use_assign = "assignable" in self.kinds
         self.use_capacity = "capacity" in self.kinds
         self.use_filled = "filled" in self.kinds
         self.charged = None
         self.charged_static = False
         for r in rules:
-            if r.kind in ("assignable", "capacity") and r.charged is not None:
+            if r.kind in ("assignable", "capacity") and r.charged is not None and r not in self.extra:
                 self.charged = r.charged
-                cond = r.body.args[0] if r.kind == "assignable" else r.body.left.args[0]
-                from ..dsl import ast as A
-
+                cond = _structural_arg(r)
                 if isinstance(cond, A.SetComp) and cond.cond is not None:
                     self.charged_static = plan.compiler.board_static(cond.cond, (cond.var,))
                 break
         self.caps_differ = caps_differ(rules)
         self.structural = self.kinds & {"assignable", "capacity", "filled", "linked", "led"}
-        self.closure_rules = [r for r in rules if r.kind == "filter"]
+        self.closure_rules = [r for r in rules if r.kind == "filter"] + self.extra
         if self.caps_differ:
             self.structural = self.structural - {"capacity"}
             self.closure_rules = self.closure_rules + [r for r in rules if r.kind == "capacity"]
 
 
-def summary(plan: Plan) -> RuleSummary:
-    rs = getattr(plan, "_rule_summary", None)
+def summary(plan: Plan, skipped: frozenset = frozenset()) -> RuleSummary:
+    cache = getattr(plan, "_rule_summaries", None)
+    if cache is None:
+        cache = plan._rule_summaries = {}
+    rs = cache.get(skipped)
     if rs is None:
-        rs = plan._rule_summary = RuleSummary(plan)
+        rs = cache[skipped] = RuleSummary(plan, skipped)
     return rs
+
+
+def _structural_arg(r: PlannedRule):
+    """The set a structural rule is about: X in assignable(X) / count(X) <= capacity."""
+    body = r.core if r.core is not None else r.body
+    return body.args[0] if r.kind == "assignable" else body.left.args[0]
 
 
 def caps_differ(rules) -> bool:
@@ -489,9 +511,7 @@ def caps_differ(rules) -> bool:
 
 
 def _charged_key(r: PlannedRule):
-    body = r.body
-    arg = body.args[0] if hasattr(body, "args") else body.left.args[0]
-    return arg
+    return _structural_arg(r)
 
 
 class Enumerator:

@@ -42,6 +42,8 @@ class PlannedRule:
     domain: Callable | None = None  # for forall rules: the domain closure
     test: Callable | None = None  # for forall rules: body closure, env {var: x}
     charged: Callable | None = None  # assignable/capacity over {p in ordered where cond}
+    skip_when: Callable | None = None  # `G or STRUCTURAL`: the rule is vacuous when G (about the card) holds
+    core: A.Expr | None = None  # the structural part of a guarded rule
 
     @property
     def id(self) -> str:
@@ -72,14 +74,30 @@ class Plan:
             return pr
         if phase == "turn":
             return pr
+        if isinstance(body, A.Or) and len(body.items) == 2:
+            # `G or S` with G about the card only (not the decision): S's
+            # structure, applying only to the cards where G is false
+            for g, core in (body.items, body.items[::-1]):
+                if not c.is_dynamic(g):
+                    probe = self._plan_core(core, pr)
+                    if probe in ("assignable", "capacity", "filled", "linked", "led"):
+                        pr.kind, pr.skip_when, pr.core = probe, c.compile(g), core
+                        return pr
+            return pr
+        kind = self._plan_core(body, pr)
+        pr.kind = kind
+        return pr
+
+    def _plan_core(self, body: A.Expr, pr: PlannedRule) -> str:
+        """The planner class of an (unguarded) order-phase formula."""
+        c = self.compiler
         if (
             isinstance(body, A.Quant)
             and body.kind == "forall"
             and _is_ordered(body.domain)
             and not c.is_dynamic(body.body)
         ):
-            pr.kind = "unary"
-            return pr
+            return "unary"
         if (
             isinstance(body, A.Quant)
             and body.kind == "forall"
@@ -90,19 +108,18 @@ class Plan:
             and ((body.body.op == "<=" and body.body.right == A.Num(1)) or (body.body.op == "<" and body.body.right == A.Num(2)))
         ):
             # at most one order per piece: every enumerated order *set* has it
-            pr.kind = "once"
-            return pr
+            return "once"
         if isinstance(body, A.Call) and len(body.args) == 1:
             arg = body.args[0]
             if body.func == "assignable" and self._charged_set(arg, pr):
-                pr.kind = "assignable"
-            elif body.func == "filled" and _is_ordered(arg):
-                pr.kind = "filled"
-            elif body.func == "linked_ok" and _is_ordered(arg):
-                pr.kind = "linked"
-            elif body.func == "led_ok" and _is_ordered(arg):
-                pr.kind = "led"
-            return pr
+                return "assignable"
+            if body.func == "filled" and _is_ordered(arg):
+                return "filled"
+            if body.func == "linked_ok" and _is_ordered(arg):
+                return "linked"
+            if body.func == "led_ok" and _is_ordered(arg):
+                return "led"
+            return "filter"
         if (
             isinstance(body, A.Compare)
             and body.op == "<="
@@ -113,8 +130,8 @@ class Plan:
             and body.right.id == "capacity"
             and self._charged_set(body.left.args[0], pr)
         ):
-            pr.kind = "capacity"
-        return pr
+            return "capacity"
+        return "filter"
 
     def _charged_set(self, e: A.Expr, pr: PlannedRule) -> bool:
         """``ordered``, or ``{p in ordered where cond}`` with a static cond."""
