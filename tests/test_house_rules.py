@@ -673,7 +673,7 @@ def test_check_under_the_center_example(tmp_path) -> None:
 # engine as it stands (see the report / docs/house-rules.md, "Known issues").
 
 
-def test_bug_diff_blames_only_the_rule_that_forbade_a_long_move() -> None:
+def test_diff_blames_only_the_rule_that_forbade_a_long_move() -> None:
     """s1 (light cavalry, Akragas (1,7)) reaches (4,3) in 5 hexes with the
     house rule, by a path clear of friendly units ((2,6) (2,5) (3,4) (3,3)
     (4,3)). Before, only the allowance forbids it. The engine judges a
@@ -685,7 +685,7 @@ def test_bug_diff_blames_only_the_rule_that_forbade_a_long_move() -> None:
     assert why(by_cell[(4, 3)]) == {("cca.move.unit-allowance", CORE_MOVEMENT, ("s1",))}
 
 
-def test_bug_removing_a_used_define_is_reported_at_the_remove(tmp_path) -> None:
+def test_removing_a_used_define_is_reported_at_the_remove(tmp_path) -> None:
     """At run time, `remove define` of a define still in use should be bad
     input at the `remove` (as lint reports it), not an unknown name in a
     shipped rule file the player never touched."""
@@ -693,3 +693,43 @@ def test_bug_removing_a_used_define_is_reported_at_the_remove(tmp_path) -> None:
     r = run("orders", "akragas", "--card", "Order Three Units Center", "--rules", f)
     assert r.code == 2
     assert r.stderr.startswith(f"{f}:2:1: remove define cca.attached: attached is still used by "), r.stderr
+
+
+# ---- checks every verb makes before it uses house rules --------------------
+
+
+def _run(args):
+    from click.testing import CliRunner
+
+    from warcouncil.cli import main
+
+    return CliRunner().invoke(main, args)
+
+
+def test_partial_unit_replacement_is_rejected_at_the_replace(tmp_path):
+    f = tmp_path / "lc.wc"
+    f.write_text("replace unit light_cavalry { move = 5 }\n")
+    r = _run(["orders", "akragas", "--card", "Order Light Troops", "--count", "--rules", str(f)])
+    assert r.exit_code == 2
+    assert f"{f}:1:1: replace unit light_cavalry leaves out kind, class, battle_move, ranged, range, blocks" in r.output
+
+
+def test_define_replacement_keeps_its_parameters(tmp_path):
+    f = tmp_path / "ic.wc"
+    f.write_text("replace define cca.default.inspired-any-unit\n    inspired_choice(u) := true\n")
+    r = _run(["orders", "akragas", "--card", "Inspired Left Leadership", "--count", "--rules", str(f)])
+    assert r.exit_code == 2
+    assert f"{f}:1:1: replace define cca.default.inspired-any-unit: inspired_choice takes 2 argument(s), not 1" in r.output
+
+
+def test_layer_order_is_checked_at_run_time(tmp_path):
+    use, define = tmp_path / "use.wc", tmp_path / "define.wc"
+    use.write_text("rule house.brave\n    require forall p in ordered: brave(p)\n")
+    define.write_text("define house.brave-def\n    brave(p) := true\n")
+    wrong = _run(["orders", "akragas", "--card", "Order Two Units Left", "--count",
+                  "--rules", str(use), "--rules", str(define)])
+    assert wrong.exit_code == 2
+    assert f"{use}:2:34: brave is used here but defined only in a later layer" in wrong.output
+    right = _run(["orders", "akragas", "--card", "Order Two Units Left", "--count",
+                  "--rules", str(define), "--rules", str(use)])
+    assert right.exit_code == 0 and right.output.strip() == "11"
