@@ -327,7 +327,11 @@ class AltPlan:
         if self.impossible:
             return
         if self.mode == "quota":
-            for k in range(self.max_size() + 1):
+            if self._all_forced:  # one set: every piece the card orders
+                sizes = [sum(len(f) for _, f, _ in self.groups)]
+            else:
+                sizes = range(len(self.forced), self.max_size() + 1)
+            for k in sizes:
                 layer = self._quota_layer(k)
                 if self.filters:
                     layer = [s for s in layer if self.passes_filters(s)]
