@@ -1,0 +1,590 @@
+#!/usr/bin/env python
+"""Benchmark: warcouncil's movement (destinations, turn checks, end positions).
+
+    python bench/bench_moves.py            # full run (Out Flanked alone takes minutes)
+    python bench/bench_moves.py --quick    # short run (well under a minute)
+
+On Akragas, both sides, every section card (Order Two/Three/Four Units
+Left/Center/Right), this prints Markdown tables of
+
+  (1) legal destinations of every ordered piece of the card's largest legal
+      order set (the last set of ``eng.order_sets(g)``), per piece:
+      (a) warcouncil ``eng.destinations(g, ids)`` (battle flags included);
+      (b) a hand-written Python move generator of the same semantics (this
+          file, ``base_destinations``): a breadth-first search over the
+          odd-r board with per-side data prepared once. Every row asserts
+          that (b) gives exactly warcouncil's destinations and battle flags;
+  (2) ``eng.check_turn`` of six-order turns, a legal and an illegal one
+      (the turn file is loaded once, outside the timing), per check;
+  (3) ``sum(1 for _ in end_positions(eng, g))`` (``warcouncil turns
+      --count``): the count and the seconds of one run, for every section
+      card and Out Flanked (with ``--quick``: the Two Units cards only).
+
+Timing for (1) and (2): ``time.perf_counter``; each function is called in
+batches (batch size doubled until a batch lasts >= 1/10 of the budget); the
+functions of a row then take turns, one batch each -- baseline first,
+warcouncil second -- until each has spent the budget (0.2 s, or 0.05 s with
+``--quick``; at least 3 batches), and the best batch counts. The garbage
+collector is off inside a batch, as in ``timeit``. Everything runs in one
+process.
+
+Other options: ``--only TEXT`` (cards whose name contains TEXT), ``--no-count``
+(skip (3)), ``--count-only``, ``--json PATH`` (the rows as JSON),
+``--profile WHAT`` (cProfile warcouncil instead of benchmarking: ``dest``,
+``check`` or ``count``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import math
+import os
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+
+from warcouncil.solver.engine import Engine
+from warcouncil.solver.turn import load_turn
+from warcouncil.solver.turns import end_positions
+
+SIDES = ("carthaginian", "syracusan")
+SECTION_CARDS = [f"Order {n} Units {s}" for n in ("Two", "Three", "Four") for s in ("Left", "Center", "Right")]
+
+# ============================================================================
+# (b) The hand-written baseline. Knows nothing of warcouncil: it reads the
+# scenario's raw pieces (id, side, type, at) and implements seed 002's unit
+# and leader movement and shared/reference/cca.md sections 1, 4, 5 and 7
+# directly, for an open board (Akragas has no terrain; the baseline refuses
+# a scenario with terrain) and a section card (no Double Time, Mounted
+# Charge, Line Command or light-foot pass-through).
+# ============================================================================
+
+# type: (most hexes, most hexes moved and still battle)
+UNIT_MOVES = {
+    "light_infantry": (2, 2),
+    "light_bow_infantry": (2, 2),
+    "light_sling_infantry": (2, 2),
+    "auxilia": (2, 1),  # moving 2 = no battle
+    "light_war_machine": (1, 0),  # may not battle after moving
+    "medium_infantry": (1, 1),
+    "warrior": (2, 2),  # 2 only to end next to an enemy, then it battles (see base_destinations)
+    "heavy_infantry": (1, 1),
+    "heavy_war_machine": (1, 0),
+    "light_cavalry": (4, 4),
+    "light_bow_cavalry": (4, 4),
+    "light_chariot": (3, 3),
+    "medium_cavalry": (3, 3),
+    "camel": (3, 3),
+    "heavy_cavalry": (2, 2),
+    "elephant": (2, 2),
+    "heavy_chariot": (2, 2),
+}
+LEADER_MOVE = 3  # a leader moving alone: 1, 2 or 3 hexes
+
+
+def board_neighbours(width=13, depth=9):
+    """{cell: on-board odd-r neighbours} (reference §1.1)."""
+
+    def on(c, r):
+        return 0 <= r < depth and 0 <= c < (width if r % 2 == 0 else width - 1)
+
+    nb = {}
+    for r in range(depth):
+        for c in range(width if r % 2 == 0 else width - 1):
+            if r % 2 == 0:
+                cand = ((c - 1, r), (c + 1, r), (c - 1, r - 1), (c, r - 1), (c - 1, r + 1), (c, r + 1))
+            else:
+                cand = ((c - 1, r), (c + 1, r), (c, r - 1), (c + 1, r - 1), (c, r + 1), (c + 1, r + 1))
+            nb[(c, r)] = tuple(x for x in cand if on(*x))
+    return nb
+
+
+class MSide:
+    """One side's view of the board, prepared once (as the engine caches its
+    Setting): neighbours, which hexes block, stop or may not be ended on."""
+
+    def __init__(self, scenario, side: str):
+        if scenario.terrain:
+            raise ValueError("the baseline knows an open board only")
+        self.nb = board_neighbours()
+        own_u = [u for u in scenario.units if u.side == side]
+        own_l = [l for l in scenario.leaders if l.side == side]
+        enemy = [p for p in list(scenario.units) + list(scenario.leaders) if p.side != side]
+        # enemy units and leaders: never entered
+        self.enemy = frozenset(tuple(p.at) for p in enemy)
+        # friendly units: never ended on, never passed (section cards)
+        self.own_units = frozenset(tuple(u.at) for u in own_u)
+        # a unit stops on a friendly leader's hex (and never passes a friendly unit)
+        self.unit_stop = self.own_units | frozenset(tuple(l.at) for l in own_l)
+        # a leader never ends on another leader (enemy leaders are not entered anyway)
+        self.leaders = frozenset(tuple(l.at) for l in scenario.leaders)
+        # a warrior's 2-hex charge must end next to an enemy unit or leader
+        self.near_enemy = frozenset(n for c in self.enemy for n in self.nb[c])
+        self.units = {}
+        for u in own_u:
+            move, bmove = UNIT_MOVES[u.type]
+            self.units[u.id] = (tuple(u.at), move, bmove, u.type == "warrior")
+        self.leader_at = {l.id: tuple(l.at) for l in own_l}
+
+
+def base_destinations(ms: MSide, ids):
+    """{id: {cell: may battle (units) or None (leaders)}} for the ordered
+    pieces, each as if it moved first. A breadth-first search: a hex's
+    distance is the fewest hexes entered to reach it, only hexes a piece
+    may pass through are expanded, so every hex is seen once."""
+    nb, enemy = ms.nb, ms.enemy
+    out = {}
+    for pid in ids:
+        u = ms.units.get(pid)
+        if u is not None:
+            start, move, bmove, warrior = u
+            stop, units, near = ms.unit_stop, ms.own_units, ms.near_enemy
+            seen = {start}
+            frontier = [start]
+            res = {}
+            for d in range(1, move + 1):
+                nxt = []
+                for c in frontier:
+                    if d > 1 and c in stop:
+                        continue  # entered a friendly unit's or leader's hex: no further
+                    for n in nb[c]:
+                        if n in seen or n in enemy:
+                            continue
+                        seen.add(n)
+                        nxt.append(n)
+                        if n not in units and (not warrior or d < 2 or n in near):
+                            res[n] = d <= bmove
+                frontier = nxt
+            out[pid] = res
+        else:
+            start = ms.leader_at[pid]
+            leaders = ms.leaders
+            seen = {start}
+            frontier = [start]
+            res = {}
+            for _ in range(LEADER_MOVE):
+                nxt = []
+                for c in frontier:
+                    for n in nb[c]:  # a lone leader passes friendly units and leaders
+                        if n in seen or n in enemy:
+                            continue
+                        seen.add(n)
+                        nxt.append(n)
+                        if n not in leaders:
+                            res[n] = None
+                frontier = nxt
+            out[pid] = res
+    return out
+
+
+def wc_as_dict(dests):
+    """warcouncil's destinations as {id: {cell: battle flag or None}}."""
+    out = {}
+    for pid, ds in dests.items():
+        d = {tuple(x["to"]): x.get("battle") for x in ds}
+        assert len(d) == len(ds), f"{pid}: a destination listed twice"
+        out[pid] = d
+    return out
+
+
+# ============================================================================
+# Timing (as in bench_orders.py)
+# ============================================================================
+
+
+def _batch(fn, number):
+    gc.disable()
+    try:
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        return time.perf_counter() - t0
+    finally:
+        gc.enable()
+
+
+def measure_many(fns, budget):
+    """Best time per call (s) of each function.
+
+    Each function runs in batches (the batch size doubled until one batch
+    lasts >= budget/10); then the functions take turns, one batch each in the
+    order given, until every one has spent >= budget (and had >= 3 batches,
+    unless one batch alone exceeds the budget). The best batch counts.
+    """
+    numbers, best, spent, reps = [], [], [], []
+    for fn in fns:
+        number = 1
+        while True:
+            t = _batch(fn, number)
+            if t >= budget / 10 or number >= 1 << 20:
+                break
+            number *= 2
+        numbers.append(number)
+        best.append(t / number)
+        spent.append(t)
+        reps.append(1)
+    while True:
+        todo = [i for i in range(len(fns))
+                if (spent[i] < budget or reps[i] < 3) and not (reps[i] >= 1 and spent[i] / reps[i] > budget)]
+        if not todo:
+            break
+        for i in todo:
+            t = _batch(fns[i], numbers[i])
+            spent[i] += t
+            reps[i] += 1
+            best[i] = min(best[i], t / numbers[i])
+    return best
+
+
+def fmt(x, digits=2):
+    if x is None:
+        return "n/a"
+    if x >= 100:
+        return f"{x:.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    return f"{x:.{digits}f}"
+
+
+def geomean(xs):
+    xs = [x for x in xs if x and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+# ============================================================================
+# (1) destinations
+# ============================================================================
+
+
+@dataclass
+class DestRow:
+    side: str
+    card: str
+    ids: list
+    pieces: int
+    dests: int  # destinations over all pieces
+    base: float  # s per query (all pieces)
+    wc: float  # s per query: eng.destinations
+    reach: float  # s per query: movement.reach alone, once per piece
+
+    def per_piece(self, t):
+        return t / self.pieces * 1e6
+
+    @property
+    def ratio(self):
+        return self.wc / self.base
+
+
+def largest_set(eng, g):
+    sets = list(eng.order_sets(g))
+    big = sets[-1]
+    assert len(big) == max(len(s) for s in sets), "the last order set is not a largest one"
+    return big
+
+
+def reach_fn(eng, g, ids):
+    """movement.reach for every piece, as eng.destinations calls it (no
+    battle flags, no legality check of the order set, no sorting)."""
+    from warcouncil.solver.ground import Ctx
+    from warcouncil.solver.movement import reach
+
+    pieces = eng.pieces(g, ids)
+    legal = [a for a in eng.enumerator(g).alts if a.legal(pieces)]
+    alt = legal[0].alt if legal else g.alts[0]
+    ctx = Ctx(g, alt, frozenset(pieces))
+    plan = eng.plan
+
+    def run():
+        return [reach(ctx, plan, p) for p in pieces]
+
+    return run
+
+
+def bench_dest_row(eng, side, card, ms, args) -> DestRow:
+    g = eng.ground(card, side=side)
+    ids = [p.id for p in largest_set(eng, g)]
+    legal, dests = eng.destinations(g, ids)
+    assert legal, f"{side}/{card}: the largest order set is not legal"
+    want = wc_as_dict(dests)
+    got = base_destinations(ms, ids)
+    if got != want:
+        lines = []
+        for pid in ids:
+            w, b = want.get(pid, {}), got.get(pid, {})
+            if w != b:
+                lines.append(f"  {pid}: only warcouncil {sorted(set(w.items()) - set(b.items()))}; "
+                             f"only baseline {sorted(set(b.items()) - set(w.items()))}")
+        raise AssertionError(f"{side}/{card}: baseline destinations differ from warcouncil\n" + "\n".join(lines))
+    t_base, t_wc, t_reach = measure_many([
+        lambda: base_destinations(ms, ids),
+        lambda: eng.destinations(g, ids),
+        reach_fn(eng, g, ids),
+    ], args.budget)
+    return DestRow(side, card, ids, len(ids), sum(len(d) for d in want.values()), t_base, t_wc, t_reach)
+
+
+def print_dest_table(rows, out=sys.stdout):
+    p = lambda s="": print(s, file=out)  # noqa: E731
+    p("| side | card | largest order set | pieces | dests | (b) base µs/piece | (a) wc µs/piece | a/b "
+      "| reach µs/piece | rest µs/piece |")
+    p("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        p(f"| {r.side} | {r.card} | {', '.join(r.ids)} | {r.pieces} | {r.dests} | {fmt(r.per_piece(r.base))} "
+          f"| {fmt(r.per_piece(r.wc))} | {r.ratio:.1f} | {fmt(r.per_piece(r.reach))} "
+          f"| {fmt(r.per_piece(max(r.wc - r.reach, 0.0)))} |")
+    p()
+    ratios = [r.ratio for r in rows]
+    p(f"**Geometric mean of a/b over {len(rows)} rows: {geomean(ratios):.1f}** "
+      f"(min {min(ratios):.1f}, max {max(ratios):.1f})")
+    for side in dict.fromkeys(r.side for r in rows):
+        sub = [r.ratio for r in rows if r.side == side]
+        p(f"- {side}: geometric mean a/b {geomean(sub):.1f} over {len(sub)} rows")
+    worst = sorted(rows, key=lambda r: -r.ratio)[:4]
+    p()
+    p("Worst a/b: " + "; ".join(f"{r.side}/{r.card} {r.ratio:.1f}" for r in worst))
+
+
+# ============================================================================
+# (2) checking a six-order turn
+# ============================================================================
+
+# Syracusan (south edge). Order Light Troops: six light units (Command 6);
+# the moves are given by their end hex (the engine finds a witness path),
+# but s10's, given as a path. s1 (light cavalry) rides 4 hexes next to c9 and
+# attacks it; s10 (light bow) moves 2 and fires at c10 (2 hexes away, range
+# 3, no enemy next to it); the auxilia move 1 or 2 (s7: 2, so it does not
+# battle).
+LIGHT_LEGAL = """\
+card: Order Light Troops
+side: syracusan
+orders: [s1, s2, s7, s8, s10, s11]
+moves:
+  - {piece: s1, to: [1, 3]}
+  - {piece: s10, path: [[3, 5], [3, 4]]}
+  - {piece: s11, to: [6, 4]}
+  - {piece: s2, to: [2, 6]}
+  - {piece: s7, to: [8, 5]}
+  - {piece: s8, to: [9, 6]}
+battles:
+  - {piece: s1, target: c9}
+  - {piece: s10, target: c10}
+"""
+# The same, but s2 (auxilia, 2 hexes at most) goes 3 hexes and s7 fires
+# after moving 2 (an auxilia may not).
+LIGHT_ILLEGAL = LIGHT_LEGAL.replace("{piece: s2, to: [2, 6]}", "{piece: s2, to: [2, 4]}").replace(
+    "  - {piece: s10, target: c10}\n", "  - {piece: s10, target: c10}\n  - {piece: s7, target: c11}\n")
+
+# Line Command: six linked foot units of the centre and right, one hex each;
+# s11 makes room first, daphnaeus (attached to s5) goes with s5.
+LINE_LEGAL = """\
+card: Line Command
+side: syracusan
+orders: [s4, s5, s6, s7, s8, s11]
+moves:
+  - {piece: s11, to: [6, 5]}
+  - {piece: s4, to: [5, 6]}
+  - {piece: s5, to: [6, 6]}
+  - {piece: daphnaeus, to: [6, 6]}
+  - {piece: s6, to: [7, 6]}
+  - {piece: s7, to: [8, 6]}
+  - {piece: s8, to: [9, 6]}
+"""
+# The same, but s4 moves 2 hexes (Line Command: at most 1) and daphnaeus
+# stays behind (he must go with his unit).
+LINE_ILLEGAL = LINE_LEGAL.replace("{piece: s4, to: [5, 6]}", "{piece: s4, to: [5, 5]}").replace(
+    "  - {piece: daphnaeus, to: [6, 6]}\n", "")
+
+TURNS = [
+    ("Order Light Troops, 6 units, 2 battles", LIGHT_LEGAL, True),
+    ("Order Light Troops, 6 units, 3 battles", LIGHT_ILLEGAL, False),
+    ("Line Command, 6 units + attached leader", LINE_LEGAL, True),
+    ("Line Command, 6 units + attached leader", LINE_ILLEGAL, False),
+]
+
+
+@dataclass
+class CheckRow:
+    turn: str
+    legal: bool
+    moves: int
+    battles: int
+    violations: list
+    wc: float  # s per check
+
+
+def bench_checks(eng, args, tmpdir):
+    rows = []
+    for i, (label, text, legal) in enumerate(TURNS):
+        path = os.path.join(tmpdir, f"turn{i}.yaml")
+        with open(path, "w") as f:
+            f.write(text)
+        turn = load_turn(path, eng.scenario.board)
+        v = eng.check_turn(turn)
+        assert v.legal == legal, (label, [x.message for x in v.violations])
+        (t,) = measure_many([lambda: eng.check_turn(turn)], args.budget)
+        rows.append(CheckRow(label, legal, len(turn.moves), len(turn.battles),
+                             sorted({x.rule for x in v.violations}), t))
+    return rows
+
+
+def print_check_table(rows, out=sys.stdout):
+    p = lambda s="": print(s, file=out)  # noqa: E731
+    p("| turn (Akragas, syracusan) | moves | battles | legal | rules broken | check_turn µs |")
+    p("|---|---:|---:|---|---|---:|")
+    for r in rows:
+        p(f"| {r.turn} | {r.moves} | {r.battles} | {'yes' if r.legal else 'no'} "
+          f"| {', '.join(r.violations) or '-'} | {fmt(r.wc * 1e6)} |")
+    p()
+    over = [r.turn for r in rows if r.wc >= 2e-3]
+    p("Target (one check under 2 ms): " + ("met for every turn." if not over else "MISSED for " + "; ".join(over)))
+
+
+# ============================================================================
+# (3) end positions (turns --count)
+# ============================================================================
+
+
+@dataclass
+class CountRow:
+    side: str
+    card: str
+    sets: int
+    positions: int
+    seconds: float
+
+
+def count_cards(quick: bool):
+    if quick:
+        return [c for c in SECTION_CARDS if "Two" in c]
+    return SECTION_CARDS + ["Out Flanked"]
+
+
+def bench_counts(eng, args):
+    rows = []
+    for side in SIDES:
+        for card in count_cards(args.quick):
+            if args.only and args.only.lower() not in card.lower():
+                continue
+            g = eng.ground(card, side=side)
+            sets = eng.count(g)
+            t0 = time.perf_counter()
+            n = sum(1 for _ in end_positions(eng, g))
+            dt = time.perf_counter() - t0
+            rows.append(CountRow(side, card, sets, n, dt))
+            print(f"count  {side:13} {card:26} sets={sets:4} positions={n:8} {dt:7.2f} s", file=sys.stderr)
+    return rows
+
+
+def print_count_table(rows, out=sys.stdout):
+    p = lambda s="": print(s, file=out)  # noqa: E731
+    p("| side | card | order sets | end positions | seconds | µs/position |")
+    p("|---|---|---:|---:|---:|---:|")
+    for r in rows:
+        p(f"| {r.side} | {r.card} | {r.sets} | {r.positions} | {fmt(r.seconds)} "
+          f"| {fmt(r.seconds / max(r.positions, 1) * 1e6)} |")
+    p()
+    p(f"Total: {sum(r.seconds for r in rows):.1f} s for {len(rows)} cards.")
+
+
+# ============================================================================
+# Profiling
+# ============================================================================
+
+
+def profile(what, eng, tmpdir, only):
+    import cProfile
+    import pstats
+
+    pr = cProfile.Profile()
+    if what == "dest":
+        jobs = []
+        for side in SIDES:
+            for card in SECTION_CARDS:
+                if only and only.lower() not in card.lower():
+                    continue
+                g = eng.ground(card, side=side)
+                jobs.append((g, [p.id for p in largest_set(eng, g)]))
+        pr.enable()
+        for _ in range(50):
+            for g, ids in jobs:
+                eng.destinations(g, ids)
+        pr.disable()
+    elif what == "check":
+        turns = []
+        for i, (_, text, _) in enumerate(TURNS):
+            path = os.path.join(tmpdir, f"turn{i}.yaml")
+            with open(path, "w") as f:
+                f.write(text)
+            turns.append(load_turn(path, eng.scenario.board))
+        pr.enable()
+        for _ in range(100):
+            for t in turns:
+                eng.check_turn(t)
+        pr.disable()
+    elif what == "count":
+        card = only or "Order Three Units Center"
+        g = eng.ground(card, side="carthaginian")
+        pr.enable()
+        sum(1 for _ in end_positions(eng, g))
+        pr.disable()
+    else:
+        raise SystemExit(f"--profile: dest, check or count, not {what!r}")
+    pstats.Stats(pr).sort_stats("tottime").print_stats(22)
+    pstats.Stats(pr).sort_stats("cumtime").print_stats(12)
+
+
+# ============================================================================
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="short run (0.05 s per measurement, Two Units counts only)")
+    ap.add_argument("--only", default=None, help="only cards whose name contains this text")
+    ap.add_argument("--no-count", action="store_true", help="skip (3) end positions")
+    ap.add_argument("--count-only", action="store_true", help="only (3) end positions")
+    ap.add_argument("--profile", default=None, metavar="WHAT", help="cProfile warcouncil: dest, check or count")
+    ap.add_argument("--json", default=None, metavar="PATH", help="also write the rows as JSON")
+    args = ap.parse_args(argv)
+    args.budget = 0.05 if args.quick else 0.2
+    eng = Engine.load("akragas")
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.profile:
+            profile(args.profile, eng, tmp, args.only)
+            return
+        t0 = time.perf_counter()
+        drows, crows, nrows = [], [], []
+        if not args.count_only:
+            for side in SIDES:
+                ms = MSide(eng.scenario, side)
+                for card in SECTION_CARDS:
+                    if args.only and args.only.lower() not in card.lower():
+                        continue
+                    r = bench_dest_row(eng, side, card, ms, args)
+                    drows.append(r)
+                    print(f"dests  {side:13} {card:26} pieces={r.pieces} a/b={r.ratio:5.1f}", file=sys.stderr)
+            crows = bench_checks(eng, args, tmp)
+        if not args.no_count:
+            nrows = bench_counts(eng, args)
+        print(f"# Movement benchmark{' (--quick)' if args.quick else ''}\n")
+        print(f"Python {sys.version.split()[0]}; Akragas; budget {args.budget} s per measurement.\n")
+        if drows:
+            print("## (1) Legal destinations of the largest order set\n")
+            print_dest_table(drows)
+            print("\n## (2) Checking a six-order turn\n")
+            print_check_table(crows)
+        if nrows:
+            print("\n## (3) End positions (`turns --count`), one run each\n")
+            print_count_table(nrows)
+        if args.json:
+            import json
+
+            with open(args.json, "w") as f:
+                json.dump({"destinations": [asdict(r) for r in drows], "checks": [asdict(r) for r in crows],
+                           "counts": [asdict(r) for r in nrows]}, f, indent=1)
+        print(f"\n_total run time {time.perf_counter() - t0:.0f} s_", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
