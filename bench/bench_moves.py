@@ -194,48 +194,8 @@ def wc_as_dict(dests):
 # ============================================================================
 
 
-def _batch(fn, number):
-    gc.disable()
-    try:
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        return time.perf_counter() - t0
-    finally:
-        gc.enable()
-
-
-def measure_many(fns, budget):
-    """Best time per call (s) of each function.
-
-    Each function runs in batches (the batch size doubled until one batch
-    lasts >= budget/10); then the functions take turns, one batch each in the
-    order given, until every one has spent >= budget (and had >= 3 batches,
-    unless one batch alone exceeds the budget). The best batch counts.
-    """
-    numbers, best, spent, reps = [], [], [], []
-    for fn in fns:
-        number = 1
-        while True:
-            t = _batch(fn, number)
-            if t >= budget / 10 or number >= 1 << 20:
-                break
-            number *= 2
-        numbers.append(number)
-        best.append(t / number)
-        spent.append(t)
-        reps.append(1)
-    while True:
-        todo = [i for i in range(len(fns))
-                if (spent[i] < budget or reps[i] < 3) and not (reps[i] >= 1 and spent[i] / reps[i] > budget)]
-        if not todo:
-            break
-        for i in todo:
-            t = _batch(fns[i], numbers[i])
-            spent[i] += t
-            reps[i] += 1
-            best[i] = min(best[i], t / numbers[i])
-    return best
+# the same harness as bench_orders.py, shared
+from bench_orders import _batch, measure_many  # noqa: E402,F401
 
 
 def fmt(x, digits=2):
