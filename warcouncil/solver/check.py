@@ -152,7 +152,7 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
     from .movement import MoveView, geometric_path, move_rules, reach, applies
 
     st_ctx = Ctx(g, ctx_i.alt, ctx_i.ordered, ctx_i.orders, None, state, ctx_i.earlier)
-    r = reach(st_ctx, plan, piece, index, phase)
+    r = reach(st_ctx, plan, piece, index, phase, first_only=True)
     if to in r.ends:
         k = min(r.ends[to])
         return MoveView(piece, start, r.path_to(to, k), index, phase=phase)
@@ -164,11 +164,26 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
         candidates = list(itertools.islice(_paths(board, start, to, len(geo) + 1), 20000)) or [geo]
     rules = move_rules(plan)
 
-    def cost(path):
+    def cost(path, limit):
+        # rules broken, counting stops at `limit` (that path cannot win)
         m = MoveView(piece, start, path, index, phase=phase)
-        return sum(1 for mr in rules if applies(mr, ctx_i, m) and not mr.rule.test(ctx_i, {mr.var: m}))
+        n = 0
+        for mr in rules:
+            if applies(mr, ctx_i, m) and not mr.rule.test(ctx_i, {mr.var: m}):
+                n += 1
+                if n >= limit:
+                    break
+        return n
 
-    best = min(candidates, key=lambda p: (cost(p), len(p)))
+    # shortest first (stable: the same winner as min over (cost, length))
+    best, best_key = None, None
+    for path in sorted(candidates, key=len):
+        if best_key is not None and best_key[0] == 0:
+            break  # nothing beats a path that breaks no rule
+        c = cost(path, best_key[0] if best_key is not None else len(rules) + 1)
+        key = (c, len(path))
+        if best_key is None or key < best_key:
+            best, best_key = path, key
     return MoveView(piece, start, best, index, phase=phase)
 
 

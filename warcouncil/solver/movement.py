@@ -148,6 +148,7 @@ class Part:
     hvar: str | None = None
     bound_expr: Callable | None = None  # for bound: the E of m.length <= E
     ast: A.Expr | None = None  # the part's formula (for static analysis)
+    reads_length: bool = True  # end parts: does it read m.length?
     static: bool | None = None  # enter/pass: depends only on the hex and the piece
 
 
@@ -203,7 +204,7 @@ def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
     if not _refs_attr(c, var, _PATHY):
         if not _refs_attr(c, var, {"to", "length"}):
             return Part("piece", guard, compiler.compile(c))  # about the piece and the moment only
-        return Part("end", guard, compiler.compile(c))
+        return Part("end", guard, compiler.compile(c), ast=c, reads_length=_refs_attr(c, var, {"length"}))
     return Part("filter", guard, compiler.compile(c))
 
 
@@ -262,9 +263,13 @@ class Reach:
         return tuple(reversed(path))
 
 
-def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1) -> Reach:
+def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, first_only: bool = False) -> Reach:
     """Every (cell, length) that a move of ``piece`` may end on, in ``ctx``'s
-    state (the piece is lifted off the board while it moves)."""
+    state (the piece is lifted off the board while it moves).
+
+    With ``first_only`` the answer need only say *which* hexes: when no end
+    condition reads the move's length and no rule judges whole paths, the
+    first arrival at a hex decides it, and each hex is expanded once."""
     board = ctx.g.setting.board
     start = ctx.state.where.get(piece) if ctx.state is not None else piece.at
     state = (ctx.state or Positions.initial(ctx.g.setting)).without(piece)
@@ -303,13 +308,15 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1) -> R
     frontier = {start}
     parents: dict = {}
     result: dict = {}
+    first = first_only and not filters and not any(p.reads_length for p, _ in ends)
+    seen = {start}
     for steps in range(1, depth + 1):
         nxt = set()
         for c in frontier:
             if steps > 1 and not can_pass(c):
                 continue
             for n in nb[c]:
-                if n in nxt or not can_enter(n):
+                if n in nxt or (first and n in seen) or not can_enter(n):
                     continue
                 nxt.add(n)
                 parents[(n, steps)] = c
@@ -318,6 +325,7 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1) -> R
             if all(p.test(mctx, {var: m}) for p, var in ends):
                 result.setdefault(n, []).append(steps)
         frontier = nxt
+        seen |= nxt
         if not frontier:
             break
     r = Reach(piece, result, parents, not filters)

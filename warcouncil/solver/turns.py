@@ -81,7 +81,7 @@ class _Turns:
                 for l in self.followers.get(q, ()):
                     where[l] = None
         ctx = Ctx(self.g, self.alt, self.ordered, None, None, Positions(where), ())
-        return reach(ctx, self.plan, p).ends
+        return reach(ctx, self.plan, p, first_only=True).ends
 
     # -------------------------------------------------------------- legality
     def move_ok(self, p, end, done: dict) -> bool:
@@ -100,7 +100,7 @@ class _Turns:
             for l in self.followers.get(q, ()):
                 where[l] = c
         ctx = Ctx(self.g, self.alt, self.ordered, None, None, Positions(where), tuple(earlier))
-        ends = reach(ctx, self.plan, p, len(earlier)).ends
+        ends = reach(ctx, self.plan, p, len(earlier), first_only=True).ends
         self.memo[key] = ends
         return end in ends
 
@@ -109,6 +109,14 @@ class _Turns:
         n = len(pieces)
         if n <= 1:
             return all(self.move_ok(p, e, {}) for p, e in ends.items())
+        # fast path: the moves in the order given (most assignments pass)
+        done = {}
+        for p in pieces:
+            if not self.move_ok(p, ends[p], done):
+                break
+            done[p] = ends[p]
+        else:
+            return True
         full = (1 << n) - 1
         good = {0}
         for mask in range(full + 1):
@@ -119,7 +127,10 @@ class _Turns:
                 if mask >> i & 1 or (mask | 1 << i) in good:
                     continue
                 if self.move_ok(pieces[i], ends[pieces[i]], done):
-                    good.add(mask | 1 << i)
+                    nm = mask | 1 << i
+                    if nm == full:
+                        return True
+                    good.add(nm)
         return full in good
 
     # -------------------------------------------------------------- solve
