@@ -59,6 +59,19 @@ def _unquote(tok: Token | str) -> str:
         raise _BadString(tok, getattr(e, "msg", None) or str(e)) from None
 
 
+def _replace_flag(items) -> tuple[bool, list]:
+    """(is this a `replace …` statement, the items after the keyword)."""
+    if items and isinstance(items[0], Token) and items[0].type == "REPLACE":
+        return True, list(items[1:])
+    return False, list(items)
+
+
+def _split_citations(items) -> tuple[tuple, list]:
+    """(the citations among items, the other items, in order)."""
+    return (tuple(i for i in items if isinstance(i, A.Citation)),
+            [i for i in items if not isinstance(i, A.Citation)])
+
+
 class _ToAst(Transformer):
     def __init__(self, path: str):
         super().__init__()
@@ -107,19 +120,19 @@ class _ToAst(Transformer):
     # -- unit types
     @v_args(meta=True)
     def unit_decl(self, meta, items):
-        replace = isinstance(items[0], Token) and items[0].type == "REPLACE"
-        if replace:
-            items = items[1:]
-        name = str(items[0])
-        attrs = tuple(i for i in items[1:] if isinstance(i, tuple))
-        cites = tuple(i for i in items[1:] if isinstance(i, A.Citation))
+        replace, items = _replace_flag(items)
+        name, attrs, cites = self._attr_decl(items)
         return A.UnitDecl(name, attrs, cites, self._loc(meta), replace)
+
+    @staticmethod
+    def _attr_decl(items):
+        """NAME { attrs } citations -> (name, attrs, citations)."""
+        cites, rest = _split_citations(items[1:])
+        return str(items[0]), tuple(i for i in rest if isinstance(i, tuple)), cites
 
     @v_args(meta=True)
     def terrain_decl(self, meta, items):
-        name = str(items[0])
-        attrs = tuple(i for i in items[1:] if isinstance(i, tuple))
-        cites = tuple(i for i in items[1:] if isinstance(i, A.Citation))
+        name, attrs, cites = self._attr_decl(items)
         return A.TerrainDecl(name, attrs, cites, self._loc(meta))
 
     def unit_attr(self, items):
@@ -150,10 +163,7 @@ class _ToAst(Transformer):
     # -- cards
     @v_args(meta=True)
     def card_decl(self, meta, items):
-        replace = False
-        if isinstance(items[0], Token) and items[0].type == "REPLACE":
-            replace = True
-            items = items[1:]
+        replace, items = _replace_flag(items)
         name = _unquote(items[0])
         fields = {"copies": 1, "category": None, "helmet": False, "roll": None, "copy": None}
         alts, cites = [], []
@@ -253,12 +263,9 @@ class _ToAst(Transformer):
     # -- rules
     @v_args(meta=True)
     def rule_decl(self, meta, items):
-        replace = isinstance(items[0], Token) and items[0].type == "REPLACE"
-        if replace:
-            items = items[1:]
+        replace, items = _replace_flag(items)
         rid = str(items[0])
-        cites = tuple(i for i in items[1:] if isinstance(i, A.Citation))
-        rest = [i for i in items[1:] if not isinstance(i, A.Citation)]
+        cites, rest = _split_citations(items[1:])
         body = rest[0]
         message = rest[1] if len(rest) > 1 else None
         return A.RuleDecl(rid, cites, body, message, replace, self._loc(meta))
@@ -268,12 +275,9 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def define_decl(self, meta, items):
-        replace = isinstance(items[0], Token) and items[0].type == "REPLACE"
-        if replace:
-            items = items[1:]
+        replace, items = _replace_flag(items)
         rid = str(items[0])
-        cites = tuple(i for i in items[1:] if isinstance(i, A.Citation))
-        rest = [i for i in items[1:] if not isinstance(i, A.Citation)]
+        cites, rest = _split_citations(items[1:])
         name = str(rest[0])
         params = rest[1] if len(rest) == 3 else ()
         body = rest[-1]

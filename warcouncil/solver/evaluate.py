@@ -189,20 +189,15 @@ class Compiler:
                     return A.Const(d.body.value, n.loc)
             if isinstance(n, A.Not) and isinstance(n.operand, A.Const):
                 return A.Const(not n.operand.value, n.loc)
-            if isinstance(n, A.And):
-                items = [i for i in n.items if not _is(i, True)]
-                if any(_is(i, False) for i in items):
-                    return A.Const(False, n.loc)
+            if isinstance(n, (A.And, A.Or)):
+                # `and`: true items drop out, a false one decides; `or` the reverse
+                unit = isinstance(n, A.And)
+                items = [i for i in n.items if not _is(i, unit)]
+                if any(_is(i, not unit) for i in items):
+                    return A.Const(not unit, n.loc)
                 if not items:
-                    return A.Const(True, n.loc)
-                return items[0] if len(items) == 1 else A.And(tuple(items), n.loc)
-            if isinstance(n, A.Or):
-                items = [i for i in n.items if not _is(i, False)]
-                if any(_is(i, True) for i in items):
-                    return A.Const(True, n.loc)
-                if not items:
-                    return A.Const(False, n.loc)
-                return items[0] if len(items) == 1 else A.Or(tuple(items), n.loc)
+                    return A.Const(unit, n.loc)
+                return items[0] if len(items) == 1 else type(n)(tuple(items), n.loc)
             if isinstance(n, A.Implies):
                 if _is(n.right, True) or _is(n.left, False):
                     return A.Const(True, n.loc)

@@ -227,40 +227,11 @@ class Ctx:
         self.earlier = earlier  # the moves made before this moment
 
     def builtin(self, name: str):
-        s = self.g.setting
-        if name == "ordered":
-            return self.ordered
-        if name == "units":
-            return s.own_units
-        if name == "leaders":
-            return s.own_leaders
-        if name == "pieces":
-            return s.own_pieces
-        if name == "enemy_units":
-            return s.enemy_units
-        if name == "enemy_leaders":
-            return s.enemy_leaders
-        if name == "all_units":
-            return s.all_units
-        if name == "all_leaders":
-            return s.all_leaders
-        if name == "card":
-            return self.g.card_view
-        if name == "side":
-            return s.side_view
-        if name == "hand_size":
-            return s.hand_size
-        if name == "capacity":
-            return self.alt.capacity if self.alt and self.alt.capacity is not None else 10**9
-        if name in ("unit", "leader"):
-            return name
-        if name == "earlier":
-            return self.earlier
-        if name == "moves":
-            return self.turn.moves if self.turn else ()
-        if name == "battles":
-            return self.turn.battles if self.turn else ()
-        raise WarcouncilError(f"unknown builtin {name!r}")
+        try:
+            fn = _CONSTANTS[name]
+        except KeyError:
+            raise WarcouncilError(f"unknown builtin {name!r}") from None
+        return fn(self, self.g.setting)
 
     def call(self, name: str, args: tuple):
         try:
@@ -355,6 +326,26 @@ def _final(ctx, s, args):
                 return m.to
     return p.at if isinstance(p, PieceView) else None
 
+
+_CONSTANTS = {
+    "ordered": lambda ctx, s: ctx.ordered,
+    "units": lambda ctx, s: s.own_units,
+    "leaders": lambda ctx, s: s.own_leaders,
+    "pieces": lambda ctx, s: s.own_pieces,
+    "enemy_units": lambda ctx, s: s.enemy_units,
+    "enemy_leaders": lambda ctx, s: s.enemy_leaders,
+    "all_units": lambda ctx, s: s.all_units,
+    "all_leaders": lambda ctx, s: s.all_leaders,
+    "card": lambda ctx, s: ctx.g.card_view,
+    "side": lambda ctx, s: s.side_view,
+    "hand_size": lambda ctx, s: s.hand_size,
+    "capacity": lambda ctx, s: ctx.alt.capacity if ctx.alt and ctx.alt.capacity is not None else 10**9,
+    "unit": lambda ctx, s: "unit",
+    "leader": lambda ctx, s: "leader",
+    "earlier": lambda ctx, s: ctx.earlier,
+    "moves": lambda ctx, s: ctx.turn.moves if ctx.turn else (),
+    "battles": lambda ctx, s: ctx.turn.battles if ctx.turn else (),
+}
 
 _CALLS = {
     "adjacent": lambda ctx, s, a: s.adjacent(*a),
