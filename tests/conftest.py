@@ -24,11 +24,13 @@ from warcouncil.solver.turn import load_turn
 AKRAGAS = Path(__file__).resolve().parent.parent / "warcouncil" / "examples" / "cca" / "akragas.yaml"
 
 
-def scenario_dict(units=(), leaders=(), *, to_move="red", red_command=3, blue_command=3) -> dict:
-    """A scenario mapping (the interface.md format) from compact pieces."""
+def scenario_dict(units=(), leaders=(), *, to_move="red", red_command=3, blue_command=3,
+                  system="cca") -> dict:
+    """A scenario mapping (the interface.md format) from compact pieces, on
+    the named board of the system's pack (cca, ccm)."""
     data = {
-        "system": "cca",
-        "board": "cca",
+        "system": system,
+        "board": system,
         "sides": {
             "red": {"edge": "south", "command": red_command},
             "blue": {"edge": "north", "command": blue_command},
@@ -114,3 +116,27 @@ def session_files(tmp_path_factory) -> _Writer:
 @pytest.fixture(scope="session")
 def akragas() -> Engine:
     return Engine.load(AKRAGAS)
+
+
+@pytest.fixture(scope="module")
+def pack():
+    """The shipped CCA pack, parsed once for the module (engines share it)."""
+    from warcouncil.dsl.pack import load_pack
+
+    return load_pack("cca")
+
+
+@pytest.fixture
+def board(files, pack):
+    """``board(units, leaders, terrain={(c, r): type})`` -> Engine on the shipped pack."""
+    from warcouncil.solver.scenario import load_scenario
+
+    def make(units=(), leaders=(), terrain=None):
+        data = scenario_dict(units, leaders)
+        if terrain:
+            data["terrain"] = [{"at": list(c), "type": t} for c, t in terrain.items()]
+        p = files.path("scenario", ".yaml")
+        p.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        return Engine(load_scenario(str(p)), pack)
+
+    return make

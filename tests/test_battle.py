@@ -14,30 +14,6 @@ Red (south) plays; blue is north.
 from __future__ import annotations
 
 import pytest
-import yaml
-
-from conftest import scenario_dict
-from warcouncil.dsl.pack import load_pack
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.scenario import load_scenario
-
-
-@pytest.fixture(scope="module")
-def pack():
-    return load_pack("cca")
-
-
-@pytest.fixture
-def board(files, pack):
-    def make(units=(), leaders=(), terrain=None):
-        data = scenario_dict(units, leaders)
-        if terrain:
-            data["terrain"] = [{"at": list(c), "type": t} for c, t in terrain.items()]
-        p = files.path("scenario", ".yaml")
-        p.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-        return Engine(load_scenario(str(p)), pack)
-
-    return make
 
 
 def check(eng, turn, data):

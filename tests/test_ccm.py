@@ -35,6 +35,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import scenario_dict
+
 from warcouncil.dsl.lint import coverage, lint
 from warcouncil.dsl.pack import SOURCES_DIR, load_pack
 from warcouncil.errors import WarcouncilError
@@ -50,26 +52,8 @@ SEED001 = "001_0f2dda49424cf9a8.txt"
 # --------------------------------------------------------------------------- helpers
 
 
-def ccm_dict(units=(), leaders=(), *, to_move="red", red_command=3, blue_command=3) -> dict:
-    data = {
-        "system": "ccm",
-        "board": "ccm",
-        "sides": {
-            "red": {"edge": "south", "command": red_command},
-            "blue": {"edge": "north", "command": blue_command},
-        },
-        "to_move": to_move,
-        "units": [],
-        "leaders": [],
-    }
-    for u in units:
-        entry = {"id": u[0], "side": u[1], "type": u[2], "at": list(u[3])}
-        if len(u) > 4:
-            entry["blocks"] = u[4]
-        data["units"].append(entry)
-    for ldr in leaders:
-        data["leaders"].append({"id": ldr[0], "side": ldr[1], "at": list(ldr[2])})
-    return data
+def ccm_dict(units=(), leaders=(), **kw) -> dict:
+    return scenario_dict(units, leaders, system="ccm", **kw)
 
 
 @pytest.fixture
