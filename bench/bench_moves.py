@@ -37,7 +37,6 @@ Other options: ``--only TEXT`` (cards whose name contains TEXT), ``--no-count``
 from __future__ import annotations
 
 import argparse
-import gc
 import math
 import os
 import sys
@@ -195,7 +194,7 @@ def wc_as_dict(dests):
 
 
 # the same harness as bench_orders.py, shared
-from bench_orders import _batch, measure_many  # noqa: E402,F401
+from bench_orders import measure_many  # noqa: E402
 
 
 def fmt(x, digits=2):

@@ -220,7 +220,6 @@ class Engine:
         """For each ordered piece: every legal destination, judged on the
         board as it stands before any move of the turn, with whether the
         piece may still battle from there (units only)."""
-        from .enumerate import Enumerator
         from .ground import Ctx
         from .movement import MoveView, reach
 

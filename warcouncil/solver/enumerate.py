@@ -41,7 +41,6 @@ class AltPlan:
         ctx = Ctx(g, alt)
         skipped = frozenset(r.id for r in summary(plan).guarded if r.skip_when(ctx, {}))
         rs = summary(plan, skipped)
-        rules = rs.rules
         kinds = rs.kinds
         # 1. node consistency: prune pieces by the unary rules
         items = list(s.items)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
-from constraint import AllDifferentConstraint, Constraint, Problem, Unassigned
+from constraint import Constraint, Problem, Unassigned
 
 from .ground import Ctx
 from .movement import MoveView, Positions, reach
