@@ -26,166 +26,126 @@ import itertools
 from math import comb
 from typing import Iterator
 
-from .ground import Ctx, GroundAlt, Grounding, led_ok
+from .ground import Ctx, GroundAlt, Grounding
 from .plan import Plan, PlannedRule
 
 FREE = "free"
 
 
 class AltPlan:
-    """How to enumerate the order sets of one alternative."""
+    """How to enumerate the order sets of one alternative.
+
+    Sets of own pieces are bit masks here (bit i: the setting's ``items[i]``,
+    the piece of rank i): pruning, grouping and connected-set growth are
+    integer operations; pieces are looked up only for the sets produced."""
 
     def __init__(self, g: Grounding, plan: Plan, alt: GroundAlt):
         self.g, self.plan, self.alt = g, plan, alt
-        s = g.setting
+        s = self.setting = g.setting
         ctx = Ctx(g, alt)
-        skipped = frozenset(r.id for r in summary(plan).guarded if r.skip_when(ctx, {}))
-        rs = summary(plan, skipped)
-        kinds = rs.kinds
+        rs = summary(plan)
+        if rs.guarded:
+            skipped = frozenset(r.id for r in rs.guarded if r.skip_when(ctx, {}))
+            if skipped:
+                rs = summary(plan, skipped)
         # 1. node consistency: prune pieces by the unary rules
-        items = list(s.items)
+        items = s.own_mask
         for r in rs.unary:
-            items = unary_prune(plan, r, ctx, items)
-        self.items = items
+            items &= unary_mask(plan, r, ctx, items)
+        self.items_mask = items
         self.use_assign = rs.use_assign
-        self.use_capacity = rs.use_capacity
         self.use_filled = rs.use_filled
-        # 2. which pieces are charged to the card's quotas
-        self.charged_fn = rs.charged
+        # 2. which pieces are charged to the card's quotas (the others are free)
         if rs.charged is None:
-            self.free = []
+            free = 0
         elif rs.charged_static:
             key = ("free", id(rs))
-            free = s.memo.get(key)
-            if free is None:
-                free = s.memo[key] = frozenset(p for p in s.items if not rs.charged(ctx, p))
-            self.free = [p for p in items if p in free] if free else []
+            fm = s.memo.get(key)
+            if fm is None:
+                fm = s.memo[key] = s.mask_of(p for p in s.items if not rs.charged(ctx, p))
+            free = fm & items
         else:
-            self.free = [p for p in items if not rs.charged(ctx, p)]
-        free_set = set(self.free)
-        # 3. the generator
-        single = (
-            len(alt.quotas) == 1 and not self.free and all(p in alt.sig for p in items)
-        )  # then "assignable" and "capacity" both mean: at most the quota's orders
-        if alt.group == "led" and "led" in kinds:
-            self.mode = "led"
-            guaranteed = {"led", "linked", "filled"} | ({"assignable", "capacity"} if single else set())
-        elif alt.group == "linked" and "linked" in kinds:
-            self.mode = "linked"
-            guaranteed = {"linked", "led", "filled"} | ({"assignable", "capacity"} if single else set())
-        else:
-            self.mode = "quota"
-            guaranteed = {"assignable", "capacity", "filled", "linked" if alt.group != "linked" else "",
-                          "led" if alt.group != "led" else ""}
-            # a capacity rule over a different charged set than assignable's
-            # is not guaranteed by the quota generator
-            if rs.caps_differ:
-                guaranteed.discard("capacity")
-                self.use_capacity = False
-        self.filters: list[PlannedRule] = [r for r in rs.nonunary if r.kind not in guaranteed] + rs.extra
+            free = s.mask_of(p for p in s.pieces_of(items) if not rs.charged(ctx, p))
+        self.free_mask = free
+        # 3. the generator; with one quota admitting every piece left, "assignable"
+        # and "capacity" both mean: at most the quota's orders
+        single = len(alt.quotas) == 1 and not free and not items & ~alt.admitted_mask
+        self.mode, self.filters, self.use_capacity = rs.generator(alt.group, single)
         # for legal(): the structural rules checked directly, the rest by closure
-        self.items_set = frozenset(items)
-        self.free_set = frozenset(self.free)
         self.structural = rs.structural
         self.closure_rules = rs.closure_rules
-        self.forced = frozenset()
+        forced = 0
+        self.impossible = False
         if self.use_filled:
-            forced = set()
             for q in alt.quotas:
                 if q.all:
-                    forced |= q.admitted
-            self.forced = frozenset(p for p in items if p in forced)
-            self.impossible = bool(forced - set(items))  # an 'all' piece was pruned away
-        else:
-            self.impossible = False
+                    forced |= q.mask
+            self.impossible = bool(forced & ~items)  # an 'all' piece was pruned away
+            forced &= items
+        self.forced_mask = forced
         if self.mode == "quota":
-            self._build_groups(free_set)
+            self._build_groups()
 
     # ---------------------------------------------------------------- quotas
-    def _build_groups(self, free_set: set) -> None:
-        groups: dict = {}
-        for p in self.items:
-            if p in free_set:
-                key = FREE
-            elif self.use_assign:
-                key = self.alt.sig.get(p, ())
+    def _build_groups(self) -> None:
+        items, free, alt = self.items_mask, self.free_mask, self.alt
+        rest = items & ~free
+        raw = []  # (key, mask)
+        if free:
+            raw.append((FREE, free))
+        if rest:
+            if not self.use_assign:
+                raw.append((("pool",), rest))
             else:
-                key = ("pool",)
-            groups.setdefault(key, []).append(p)
-        self.groups = []
-        for key, members in groups.items():
-            forced = [p for p in members if p in self.forced]
-            optional = [p for p in members if p not in self.forced]
-            self.groups.append((key, forced, optional))
-        self.groups.sort(key=lambda g: min(p.rank for p in g[1] + g[2]))
-        self._all_forced = all(not o for _, _, o in self.groups)
-        self._rank_groups = [(tuple(p.rank for p in f), tuple(p.rank for p in o)) for _, f, o in self.groups]
-        n = len(self.alt.quotas)
+                raw.extend(_signature_groups(alt, rest))
+        forced = self.forced_mask
+        groups = []
+        for key, m in raw:
+            groups.append((key, _ranks_of(m & forced), _ranks_of(m & ~forced)))
+        if len(groups) > 1:
+            groups.sort(key=lambda g: min(g[1] + g[2]))
+        self._rank_groups = groups  # (key, forced ranks, optional ranks)
+        self._all_forced = not items & ~forced
+        n = len(alt.quotas)
         # Hall's condition: for every set T of quotas with finite caps, the
         # pieces only T's quotas admit may not outnumber T's orders.
         self.hall = []
-        if self.use_assign:
+        if self.use_assign and n > 1:
             for mask in range(1, 1 << n):
-                caps = [self.alt.quotas[i].cap for i in range(n) if mask >> i & 1]
-                if any(c is None for c in caps):
+                caps = [alt.quotas[i].cap for i in range(n) if mask >> i & 1]
+                if None in caps:
                     continue
                 members = [
                     gi
-                    for gi, (key, _, _) in enumerate(self.groups)
+                    for gi, (key, _, _) in enumerate(groups)
                     if key not in (FREE, ()) and all(mask >> i & 1 for i in key)
                 ]
                 if members:
                     self.hall.append((members, sum(caps)))
-        self.cap_groups = [gi for gi, (key, _, _) in enumerate(self.groups) if key != FREE]
-        cap = self.alt.capacity
+        elif self.use_assign and n == 1 and alt.quotas[0].cap is not None:
+            members = [gi for gi, (key, _, _) in enumerate(groups) if key not in (FREE, ())]
+            if members:
+                self.hall.append((members, alt.quotas[0].cap))
+        self.cap_groups = [gi for gi, (key, _, _) in enumerate(groups) if key != FREE]
+        cap = alt.capacity
         self.cap_limit = cap if (self.use_capacity and cap is not None) else None
-        if not self.use_assign and self.use_capacity is False:
-            self.cap_limit = None
 
     def _vectors(self, k: int):
         """Count vectors (one count per group) of total k that are legal."""
         by_k = getattr(self, "_by_k", None)
         if by_k is None:
             by_k = self._by_k = {}
-            groups = self.groups
             ranges = []
-            for gi, (key, f, o) in enumerate(groups):
+            for gi, (key, f, o) in enumerate(self._rank_groups):
                 top = len(f) + len(o)
                 for members, cap in self.hall:  # a group alone may not exceed its quotas
-                    if members == [gi] or (gi in members and len(members) == 1):
+                    if members == [gi]:
                         top = min(top, cap)
                 ranges.append(range(len(f), max(top, len(f) - 1) + 1))
             for vec in itertools.product(*ranges):
                 if self._vector_ok(vec):
                     by_k.setdefault(sum(vec), []).append(vec)
         return by_k.get(k, ())
-
-    def _vectors_rec(self, k: int):
-        """Count vectors (one count per group) of total k that are legal."""
-        groups = self.groups
-        lo = [len(f) for _, f, _ in groups]
-        hi = [len(f) + len(o) for _, f, o in groups]
-        n = len(groups)
-        suffix_hi = [0] * (n + 1)
-        suffix_lo = [0] * (n + 1)
-        for i in range(n - 1, -1, -1):
-            suffix_hi[i] = suffix_hi[i + 1] + hi[i]
-            suffix_lo[i] = suffix_lo[i + 1] + lo[i]
-        vec = [0] * n
-
-        def rec(i, remaining):
-            if i == n:
-                if remaining == 0 and self._vector_ok(vec):
-                    yield tuple(vec)
-                return
-            a = max(lo[i], remaining - suffix_hi[i + 1])
-            b = min(hi[i], remaining - suffix_lo[i + 1])
-            for c in range(a, b + 1):
-                vec[i] = c
-                yield from rec(i + 1, remaining - c)
-            vec[i] = 0
-
-        yield from rec(0, k)
 
     def _vector_ok(self, vec) -> bool:
         if self.cap_limit is not None and sum(vec[g] for g in self.cap_groups) > self.cap_limit:
@@ -196,92 +156,85 @@ class AltPlan:
         return True
 
     def _quota_layer(self, k: int):
-        groups = self.groups
+        groups = self._rank_groups
+        views = self.setting.views
         if self._all_forced:
             n = sum(len(f) for _, f, _ in groups)
             if k != n or not self._vector_ok([len(f) for _, f, _ in groups]):
                 return []
-            return [tuple(sorted(itertools.chain.from_iterable(f for _, f, _ in groups), key=_rank))]
+            return [tuple(views[r] for r in sorted(itertools.chain.from_iterable(f for _, f, _ in groups)))]
         if not groups:
             return [()] if k == 0 else []
         if len(groups) == 1 and not groups[0][1]:
-            if not self._vector_ok([k]) or k > len(groups[0][2]):
+            o = groups[0][2]
+            if k > len(o) or not self._vector_ok([k]):
                 return []
-            return itertools.combinations(groups[0][2], k)  # already canonical
+            return itertools.combinations([views[r] for r in o], k)  # already canonical
         # work on ranks (ints): sorting int tuples is done in C
-        by_rank = self.g.setting.views
         chain, combos = itertools.chain.from_iterable, itertools.combinations
         out = []
         for vec in self._vectors(k):
-            parts = [
-                [f + c for c in combos(o, n - len(f))]
-                for (f, o), n in zip(self._rank_groups, vec)
-            ]
+            parts = [[f + c for c in combos(o, n - len(f))] for (_, f, o), n in zip(groups, vec)]
             for prod in itertools.product(*parts):
                 out.append(tuple(sorted(chain(prod))))
         out.sort()
-        return [tuple([by_rank[r] for r in t]) for t in out]
+        return [tuple([views[r] for r in t]) for t in out]
 
     def _quota_count(self) -> int:
         total = 0
         for k in range(self.max_size() + 1):
             for vec in self._vectors(k):
                 n = 1
-                for (key, f, o), c in zip(self.groups, vec):
+                for (_, f, o), c in zip(self._rank_groups, vec):
                     n *= comb(len(o), c - len(f))
                 total += n
         return total
 
     # ---------------------------------------------------------------- groups
-    def _adjacency(self):
-        key = ("adjacency", tuple(self.items))
-        memo = self.g.setting.memo
-        nb = memo.get(key)
-        if nb is None:
-            nb = memo[key] = self._adjacency_of()
-        return nb
-
-    def _adjacency_of(self):
-        board = self.g.setting.board
-        items = self.items
-        cells = {}
-        for p in items:
-            cells.setdefault(p.at, []).append(p)
-        nb = {}
-        for p in items:
-            near = [q for q in cells.get(p.at, ()) if q is not p]
-            for c in board.neighbours[p.at]:
-                near.extend(cells.get(c, ()))
-            nb[p] = near
-        return nb
-
-    def _connected_sets(self):
-        """Every connected set (of the pruned pieces) the group allows."""
-        nb = self._adjacency()
+    def _connected_masks(self) -> list[int]:
+        """Every connected set (of the pruned pieces) the group allows, as
+        masks, the empty set first; each set is grown once, from its first
+        root (extension-set growth: a frontier piece joins, or is banned
+        from the rest of the branch)."""
+        adj = self.setting.adj_masks()
+        items = self.items_mask
         limit = self._size_bound()
-        if self.mode == "led":
-            roots = [p for p in self.items if p.at in self.alt.anchor_cells]
-        else:
-            roots = list(self.items)
-        yield ()
-        excluded: set = set()
-        for root in roots:
-            yield from _grow(root, nb, limit, frozenset(excluded))
-            excluded.add(root)
+        roots = items & self.alt.anchor_mask if self.mode == "led" else items
+        out = [0]
+        if limit < 1:
+            return out
+        append = out.append
+
+        def rec(cur, frontier, banned, size):
+            append(cur)
+            if size >= limit:
+                return
+            while frontier:
+                w = frontier & -frontier
+                frontier ^= w
+                banned |= w
+                rec(cur | w, (frontier | adj[w.bit_length() - 1]) & ~banned, banned, size + 1)
+
+        excluded = ~items  # pieces outside the pruned set never join
+        while roots:
+            b = roots & -roots
+            roots ^= b
+            rec(b, adj[b.bit_length() - 1] & ~excluded & ~b, excluded | b, 1)
+            excluded |= b
+        return out
 
     def _size_bound(self) -> int:
-        bound = len(self.items)
+        bound = self.items_mask.bit_count()
         cap = self.alt.capacity
-        if cap is not None and (self.use_capacity or self.use_assign) and not self.free:
+        if cap is not None and (self.use_capacity or self.use_assign) and not self.free_mask:
             bound = min(bound, cap)
         return bound
 
     def max_size(self) -> int:
         if self.mode == "quota":
-            bound = len(self.items)
+            bound = self.items_mask.bit_count()
             if self.cap_limit is not None:
-                free = sum(len(f) + len(o) for key, f, o in self.groups if key == FREE)
-                bound = min(bound, self.cap_limit + free)
+                bound = min(bound, self.cap_limit + self.free_mask.bit_count())
             return bound
         return self._size_bound()
 
@@ -295,30 +248,49 @@ class AltPlan:
     def legal(self, pieces) -> bool:
         """Is this set legal under this alternative (every order rule)?
 
-        The rules' structural kinds are checked directly (the same builtins
-        their formulas call); only general rules are evaluated as closures."""
-        ps = frozenset(pieces)
-        if not ps <= self.items_set:  # a unary rule rejects a piece
+        The rules' structural kinds are checked directly on masks (the same
+        facts their builtins compute); only general rules are evaluated as
+        closures."""
+        n = len(self.setting.items)
+        m = 0
+        for p in pieces:
+            r = p.rank
+            if r >= n:  # not an own piece
+                return False
+            m |= 1 << r
+        if m & ~self.items_mask:  # a unary rule rejects a piece
             return False
         alt, st = self.alt, self.structural
-        if self.impossible and "filled" in st:
-            return False
-        charged = [p for p in ps if p not in self.free_set]
-        if "assignable" in st and alt.assign_problem(charged):
-            return False
-        if "capacity" in st and alt.capacity is not None and len(charged) > alt.capacity:
-            return False
-        if "filled" in st and not self.forced <= ps:
-            return False
-        setting = self.g.setting
-        if "linked" in st and alt.group == "linked" and not setting.connected(ps):
-            return False
-        if "led" in st and not led_ok(alt, setting, ps):
-            return False
+        if st:
+            charged = m & ~self.free_mask
+            if "assignable" in st and not _assign_ok(alt, charged):
+                return False
+            if "capacity" in st and alt.capacity is not None and charged.bit_count() > alt.capacity:
+                return False
+            if "filled" in st and (self.impossible or self.forced_mask & ~m):
+                return False
+            if "linked" in st and alt.group == "linked" and not self._connected(m):
+                return False
+            if "led" in st and alt.group == "led" and m and not (m & alt.anchor_mask and self._connected(m)):
+                return False
         if self.closure_rules:
-            ctx = Ctx(self.g, alt, ps)
+            ctx = Ctx(self.g, alt, frozenset(pieces))
             return all(r.full(ctx, {}) for r in self.closure_rules)
         return True
+
+    def _connected(self, m: int) -> bool:
+        """Are the pieces of mask m one group of adjacent (or shared) hexes?"""
+        if not m:
+            return True
+        adj = self.setting.adj_masks()
+        seen = frontier = m & -m
+        while frontier:
+            b = frontier & -frontier
+            frontier ^= b
+            new = adj[b.bit_length() - 1] & m & ~seen
+            seen |= new
+            frontier |= new
+        return seen == m
 
     # ---------------------------------------------------------------- layers
     def layers(self):
@@ -327,22 +299,25 @@ class AltPlan:
             return
         if self.mode == "quota":
             if self._all_forced:  # one set: every piece the card orders
-                sizes = [sum(len(f) for _, f, _ in self.groups)]
+                sizes = [self.forced_mask.bit_count()]
             else:
-                sizes = range(len(self.forced), self.max_size() + 1)
+                sizes = range(self.forced_mask.bit_count(), self.max_size() + 1)
             for k in sizes:
                 layer = self._quota_layer(k)
                 if self.filters:
                     layer = [s for s in layer if self.passes_filters(s)]
                 yield k, layer
             return
+        forced = self.forced_mask if self.use_filled else 0
+        pieces_of = self.setting.pieces_of
         by_size: dict[int, list] = {}
-        for s in self._connected_sets():
-            s = tuple(sorted(s, key=_rank))
-            if self.use_filled and not self.forced <= set(s):
+        for m in self._connected_masks():
+            if forced & ~m:
                 continue
-            if self.passes_filters(s):
-                by_size.setdefault(len(s), []).append(s)
+            s = tuple(pieces_of(m))
+            if self.filters and not self.passes_filters(s):
+                continue
+            by_size.setdefault(len(s), []).append(s)
         for k in sorted(by_size):
             yield k, sorted(by_size[k], key=_ranks)
 
@@ -355,44 +330,89 @@ class AltPlan:
         return None
 
 
-def _grow(root, nb, limit, excluded):
-    """Connected sets containing ``root`` and none of ``excluded``: each once.
-
-    Classic extension-set enumeration: at each step pick a vertex from the
-    frontier; either it joins the set, or it is excluded from this branch.
-    """
-    if limit < 1:
-        return
-
-    def rec(current, frontier, banned):
-        yield current
-        if len(current) >= limit:
-            return
-        frontier = list(frontier)
-        banned = set(banned)
-        while frontier:
-            w = frontier.pop()
-            banned.add(w)
-            new = frontier + [u for u in nb[w] if u not in banned and u not in current and u not in frontier]
-            yield from rec(current + (w,), new, banned)
-
-    start_frontier = []
-    for u in nb[root]:
-        if u not in excluded and u is not root and u not in start_frontier:
-            start_frontier.append(u)
-    yield from rec((root,), start_frontier, set(excluded) | {root})
+def _ranks_of(m: int) -> tuple[int, ...]:
+    out = []
+    while m:
+        b = m & -m
+        out.append(b.bit_length() - 1)
+        m ^= b
+    return tuple(out)
 
 
-def _rank(p):
-    return p.rank
+def _signature_groups(alt: GroundAlt, rest: int) -> list[tuple[tuple, int]]:
+    """The pieces of ``rest`` grouped by signature (the quotas admitting
+    them), as (signature, mask); pieces no quota admits have signature ()."""
+    quotas = alt.quotas
+    n = len(quotas)
+    out = []
+    if n == 1:
+        m = rest & alt.admitted_mask
+        if m:
+            out.append(((0,), m))
+    else:
+        union = 0
+        for q in quotas:
+            union |= q.mask
+        # pieces in no quota but admitted stand on a commanding leader's hex: any quota
+        anchors = rest & alt.admitted_mask & ~union
+        for t in range(1, 1 << n):
+            m = rest
+            for i, q in enumerate(quotas):
+                m = m & q.mask if t >> i & 1 else m & ~q.mask
+            if t == (1 << n) - 1:
+                m |= anchors
+            if m:
+                out.append((tuple(i for i in range(n) if t >> i & 1), m))
+    none = rest & ~alt.admitted_mask
+    if none:
+        out.append(((), none))
+    return out
+
+
+def _assign_ok(alt: GroundAlt, charged: int) -> bool:
+    """Can the charged pieces (a mask) be charged to the quotas without
+    overspending one? (GroundAlt.assign_problem on masks: Hall's theorem.)"""
+    quotas = alt.quotas
+    if not quotas:
+        return True
+    charged &= alt.admitted_mask
+    if len(quotas) == 1:
+        cap = quotas[0].cap
+        return cap is None or charged.bit_count() <= cap
+    n = len(quotas)
+    full = (1 << n) - 1
+    for t in range(1, full + 1):
+        caps = 0
+        outside = 0
+        for i, q in enumerate(quotas):
+            if t >> i & 1:
+                if q.cap is None:
+                    caps = None
+                    break
+                caps += q.cap
+            else:
+                outside |= q.mask
+        if caps is None:
+            continue
+        if t == full:
+            need = charged
+        else:
+            union = 0
+            for q in quotas:
+                union |= q.mask
+            need = charged & ~outside & union  # only T's quotas admit them (anchors: every quota)
+        if need.bit_count() > caps:
+            return False
+    return True
 
 
 def _ranks(s):
     return tuple(p.rank for p in s)
 
 
-def unary_prune(plan: Plan, r: PlannedRule, ctx: Ctx, items: list) -> list:
-    """The pieces a unary rule ``forall x in ordered: φ(x)`` lets through.
+def unary_mask(plan: Plan, r: PlannedRule, ctx: Ctx, items: int) -> int:
+    """The pieces (a mask; bits outside ``items`` do not matter) a unary rule
+    ``forall x in ordered: φ(x)`` lets through.
 
     The compiler specialises φ's common shapes: ``admitted(x)`` is set
     membership; ``A(x) implies B`` with A about the board only and B free of
@@ -402,15 +422,14 @@ def unary_prune(plan: Plan, r: PlannedRule, ctx: Ctx, items: list) -> list:
     how = _unary_shape(plan, r)
     kind = how[0]
     if kind == "admitted":
-        adm = ctx.alt.admitted
-        return [p for p in items if p in adm]
+        return ctx.alt.admitted_mask
     s = ctx.g.setting
     if kind == "board":
         key = ("unary", r.id)
         ok = s.memo.get(key)
         if ok is None:
-            ok = s.memo[key] = frozenset(p for p in s.items if r.test(ctx, {r.var: p}))
-        return [p for p in items if p in ok]
+            ok = s.memo[key] = s.mask_of(p for p in s.items if r.test(ctx, {r.var: p}))
+        return ok
     if kind == "guarded":
         _, guard, then = how
         if then(ctx, {}):
@@ -418,9 +437,10 @@ def unary_prune(plan: Plan, r: PlannedRule, ctx: Ctx, items: list) -> list:
         key = ("unary-guard", r.id)
         hit = s.memo.get(key)
         if hit is None:
-            hit = s.memo[key] = frozenset(p for p in s.items if guard(ctx, {r.var: p}))
-        return [p for p in items if p not in hit]
-    return [p for p in items if r.test(ctx, {r.var: p})]
+            hit = s.memo[key] = s.mask_of(p for p in s.items if guard(ctx, {r.var: p}))
+        return ~hit
+    var, test = r.var, r.test
+    return s.mask_of(p for p in s.pieces_of(items) if test(ctx, {var: p}))
 
 
 _SHAPES: dict = {}
@@ -484,11 +504,39 @@ class RuleSummary:
                     self.charged_static = plan.compiler.board_static(cond.cond, (cond.var,))
                 break
         self.caps_differ = caps_differ(rules)
+        self._generators: dict = {}
         self.structural = self.kinds & {"assignable", "capacity", "filled", "linked", "led"}
         self.closure_rules = [r for r in rules if r.kind == "filter"] + self.extra
         if self.caps_differ:
             self.structural = self.structural - {"capacity"}
             self.closure_rules = self.closure_rules + [r for r in rules if r.kind == "capacity"]
+
+
+    def generator(self, group: str | None, single: bool) -> tuple[str, list, bool]:
+        """(mode, filters, use_capacity) for an alternative: which generator
+        builds its sets and which rules it does not guarantee."""
+        key = (group, single)
+        hit = self._generators.get(key)
+        if hit is None:
+            kinds = self.kinds
+            use_capacity = self.use_capacity
+            quota_rules = {"assignable", "capacity"} if single else set()
+            if group == "led" and "led" in kinds:
+                mode, guaranteed = "led", {"led", "linked", "filled"} | quota_rules
+            elif group == "linked" and "linked" in kinds:
+                mode, guaranteed = "linked", {"linked", "led", "filled"} | quota_rules
+            else:
+                mode = "quota"
+                guaranteed = {"assignable", "capacity", "filled", "linked" if group != "linked" else "",
+                              "led" if group != "led" else ""}
+                # a capacity rule over a different charged set than assignable's
+                # is not guaranteed by the quota generator
+                if self.caps_differ:
+                    guaranteed.discard("capacity")
+                    use_capacity = False
+            filters = [r for r in self.nonunary if r.kind not in guaranteed] + self.extra
+            hit = self._generators[key] = (mode, filters, use_capacity)
+        return hit
 
 
 def summary(plan: Plan, skipped: frozenset = frozenset()) -> RuleSummary:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..dsl import ast as A
@@ -99,6 +98,13 @@ class Setting:
         self.all_leaders = self.own_leaders | self.enemy_leaders
         # ordered item list: own units then own leaders, each by id
         self.items: tuple[PieceView, ...] = tuple(sorted(self.own_pieces, key=lambda v: v.rank))
+        # own pieces come first in rank order, so items[i].rank == i and a
+        # set of own pieces is also a bit mask (bit i: items[i])
+        self.own_mask = (1 << len(self.items)) - 1
+        self.unit_mask = sum(1 << v.rank for v in self.own_units)
+        self.leader_mask = self.own_mask & ~self.unit_mask
+        self.pool_masks = {"units": self.unit_mask, "leaders": self.leader_mask, "pieces": self.own_mask}
+        self._adj_masks: list[int] | None = None
         self.unit_at = {v.at: v for v in self.all_units}
         self.leader_at = {v.at: v for v in self.all_leaders}
         self._sections: dict = {}
@@ -126,6 +132,44 @@ class Setting:
         else:
             attrs["max_blocks"] = attrs["blocks"] = 1
         return attrs
+
+    def mask_of(self, pieces) -> int:
+        """The bit mask of a collection of own pieces (others are ignored)."""
+        m = 0
+        n = len(self.items)
+        for p in pieces:
+            r = p.rank
+            if r < n:
+                m |= 1 << r
+        return m
+
+    def pieces_of(self, mask: int) -> list[PieceView]:
+        """The own pieces of a bit mask, in rank order."""
+        views = self.views
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(views[low.bit_length() - 1])
+            mask ^= low
+        return out
+
+    def adj_masks(self) -> list[int]:
+        """For each own piece (by rank): the own pieces in its hex or next
+        to it, as a mask (precomputed once per side, like the neighbours)."""
+        adj = self._adj_masks
+        if adj is None:
+            by_cell: dict = {}
+            for v in self.items:
+                by_cell[v.at] = by_cell.get(v.at, 0) | 1 << v.rank
+            nb = self.board.neighbours
+            adj = []
+            for v in self.items:
+                m = by_cell[v.at] & ~(1 << v.rank)
+                for c in nb.get(v.at, ()):
+                    m |= by_cell.get(c, 0)
+                adj.append(m)
+            self._adj_masks = adj
+        return adj
 
     def cell_of(self, x):
         if isinstance(x, PieceView):
@@ -166,25 +210,58 @@ class Setting:
         return len(seen) == len(cells)
 
 
-@dataclass
 class GroundQuota:
-    cap: int | None  # None: unbounded
-    all: bool
-    what: str
-    admitted: frozenset
-    loc: Any = None
+    """One quota of a grounded alternative: its cap and the pieces it admits."""
+
+    __slots__ = ("cap", "all", "what", "admitted", "loc", "mask")
+
+    def __init__(self, cap: int | None, all: bool, what: str, admitted: frozenset, loc: Any = None, mask: int = 0):
+        self.cap = cap  # None: unbounded
+        self.all = all
+        self.what = what
+        self.admitted = admitted
+        self.loc = loc
+        self.mask = mask  # `admitted` as a mask over the setting's own pieces
+
+    def __repr__(self) -> str:
+        return f"GroundQuota(cap={self.cap}, all={self.all}, what={self.what!r}, admitted={sorted(self.admitted)})"
 
 
-@dataclass
 class GroundAlt:
-    index: int
-    decl: A.Alternative
-    quotas: list[GroundQuota]
-    group: str | None  # None | linked | led
-    anchor_cells: frozenset = frozenset()  # for led: the commanding leaders' hexes
-    admitted: frozenset = frozenset()
-    capacity: int | None = 0
-    sig: dict = field(default_factory=dict)  # piece -> tuple of quota indices admitting it
+    """One alternative of the played card, grounded on a setting."""
+
+    __slots__ = ("index", "decl", "quotas", "group", "anchor_cells", "admitted", "capacity", "admitted_mask",
+                 "anchor_mask", "_sig")
+
+    def __init__(self, index: int, decl: A.Alternative, quotas: list[GroundQuota], group: str | None,
+                 anchor_cells: frozenset = frozenset(), admitted: frozenset = frozenset(),
+                 capacity: int | None = 0, admitted_mask: int = 0, anchor_mask: int = 0, sig: dict | None = None):
+        self.index = index
+        self.decl = decl
+        self.quotas = quotas
+        self.group = group  # None | linked | led
+        self.anchor_cells = anchor_cells  # for led: the commanding leaders' hexes
+        self.admitted = admitted
+        self.capacity = capacity
+        self.admitted_mask = admitted_mask  # `admitted` as a mask over the setting's own pieces
+        self.anchor_mask = anchor_mask  # the own pieces on the anchor cells
+        self._sig = sig
+
+    @property
+    def sig(self) -> dict:
+        """piece -> tuple of the indices of the quotas admitting it (built on demand)."""
+        sig = self._sig
+        if sig is None:
+            quotas = self.quotas
+            if len(quotas) == 1:
+                sig = dict.fromkeys(self.admitted, (0,))
+            else:
+                sig = {}
+                for p in sorted(self.admitted, key=lambda v: v.rank):
+                    # a piece no quota admits is on a commanding leader's hex: any quota
+                    sig[p] = tuple(i for i, q in enumerate(quotas) if p in q.admitted) or tuple(range(len(quotas)))
+            self._sig = sig
+        return sig
 
     def assign_problem(self, pieces) -> list:
         """Pieces (admitted by some quota) that cannot all be charged to the
@@ -384,6 +461,13 @@ from . import evaluate as _evaluate  # noqa: E402
 _evaluate.FUNCTIONS.update(_CALLS)
 
 
+_POOLS = {
+    "units": lambda s: s.own_units,
+    "leaders": lambda s: s.own_leaders,
+    "pieces": lambda s: s.own_pieces,
+}
+
+
 def led_ok(alt: GroundAlt, setting: Setting, pieces) -> bool:
     if alt.group != "led" or not pieces:
         return True
@@ -423,62 +507,64 @@ class Grounding:
 
     def _ground_alt(self, index: int, alt: A.Alternative, base: Ctx) -> GroundAlt:
         s = self.setting
+        c = self.compiler
         quotas = []
         for q in alt.quotas:
-            pool = {"units": s.own_units, "leaders": s.own_leaders, "pieces": s.own_pieces}[q.what]
             if q.where is not None:
-                admitted = self._filter(q.where, q.what, pool, base)
+                admitted, mask = self._filter(q.where, q.what, base)
             else:
-                admitted = pool
+                admitted, mask = _POOLS[q.what](s), s.pool_masks[q.what]
             if q.amount == "all" or q.amount == "any":
                 cap = None
             else:
-                v = self.compiler.compile(q.amount)(base, {})
+                v = c.compile(q.amount)(base, {})
                 if not isinstance(v, int) or isinstance(v, bool):
                     raise WarcouncilError(f"the number of orders must be a whole number, got {v!r}", q.loc)
                 cap = max(v, 0)
-            quotas.append(GroundQuota(cap, q.amount == "all", q.what, admitted, q.loc))
+            quotas.append(GroundQuota(cap, q.amount == "all", q.what, admitted, q.loc, mask))
         anchor_cells: frozenset = frozenset()
+        anchor_mask = 0
         group = alt.group.kind if alt.group else None
-        if group == "led":
-            f = self.compiler.compile(alt.group.anchor) if alt.group.anchor is not None else None
-            anchor_cells = frozenset(l.at for l in s.own_leaders if f is None or f(base, {"it": l}))
         if not quotas:
-            admitted, sig = frozenset(), {}
+            admitted, mask = frozenset(), 0
         elif len(quotas) == 1:
-            admitted = quotas[0].admitted
-            sig = dict.fromkeys(admitted, (0,))
+            admitted, mask = quotas[0].admitted, quotas[0].mask
         else:
-            sig = {}
-            for p in s.items:
-                t = tuple(i for i, q in enumerate(quotas) if p in q.admitted)
-                if t:
-                    sig[p] = t
-            admitted = frozenset(sig)
+            mask = 0
+            for q in quotas:
+                mask |= q.mask
+            admitted = frozenset(s.pieces_of(mask))
         if group == "led":
+            f = c.compile(alt.group.anchor) if alt.group.anchor is not None else None
+            anchor_cells = frozenset(l.at for l in s.own_leaders if f is None or f(base, {"it": l}))
             # the commanding leader's own hex is always part of his command
-            admitted = admitted | frozenset(p for p in s.items if p.at in anchor_cells)
-            for p in s.items:
-                if p.at in anchor_cells and p not in sig and quotas:
-                    sig[p] = tuple(range(len(quotas)))
+            extra = frozenset(p for p in s.items if p.at in anchor_cells)
+            anchor_mask = s.mask_of(extra)
+            if not extra <= admitted:
+                admitted = admitted | extra
+                mask |= anchor_mask
         caps = [q.cap for q in quotas]
-        capacity = None if any(c is None for c in caps) else sum(caps)
-        return GroundAlt(index, alt, quotas, group, anchor_cells, admitted, capacity, sig)
+        capacity = None if None in caps else sum(caps)
+        return GroundAlt(index, alt, quotas, group, anchor_cells, admitted, capacity, mask, anchor_mask)
 
-    def _filter(self, where: A.Expr, what: str, pool, base: Ctx) -> frozenset:
-        """The pieces of `pool` a quota's condition admits. A condition about
-        the board alone (``in_section(it, left)``) is a fact of the setting,
-        worked out once per side; any other is evaluated now."""
+    def _filter(self, where: A.Expr, what: str, base: Ctx) -> tuple[frozenset, int]:
+        """The pieces of the pool a quota's condition admits, and their mask.
+        A condition about the board alone (``in_section(it, left)``) is a
+        fact of the setting, worked out once per side; any other is
+        evaluated now."""
+        s = self.setting
+        key = ("admits", id(where), what)
+        memo = s.memo
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
         c = self.compiler
         f = c.compile(where)
+        admitted = frozenset(p for p in _POOLS[what](s) if f(base, {"it": p}))
+        out = (admitted, s.mask_of(admitted))
         if c.board_static(where, ("it",)):
-            key = ("admits", id(where), what)
-            memo = self.setting.memo
-            hit = memo.get(key)
-            if hit is None:
-                hit = memo[key] = frozenset(p for p in pool if f(base, {"it": p}))
-            return hit
-        return frozenset(p for p in pool if f(base, {"it": p}))
+            memo[key] = out
+        return out
 
     # convenience
     def ids(self, pieces) -> tuple[list[str], list[str]]:
