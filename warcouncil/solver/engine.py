@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 from pathlib import Path
 
@@ -95,8 +94,8 @@ class Engine:
     def dice_count(self, card: A.CardDecl, side: str | None = None, command: int | None = None) -> int | None:
         if card.roll is None:
             return None
-        bare = Grounding(self.pack, self.plan.compiler, self.setting(side, command),
-                         dataclasses.replace(card, alternatives=()))
+        bare = Grounding(self.pack, self.plan.compiler, self.setting(side, command), card,
+                         ground_alternatives=False)
         from .ground import Ctx
 
         n = self.plan.compiler.compile(card.roll)(Ctx(bare, None), {})

@@ -29,7 +29,8 @@ from typing import Iterator
 from .ground import Ctx, GroundAlt, Grounding
 from .plan import Plan, PlannedRule
 
-FREE = "free"
+FREE = "free"  # the group of the pieces charged to no quota
+POOL = "pool"  # every charged piece, when no rule charges them to quotas
 
 
 class AltPlan:
@@ -95,7 +96,7 @@ class AltPlan:
             raw.append((FREE, free))
         if rest:
             if not self.use_assign:
-                raw.append((("pool",), rest))
+                raw.append((POOL, rest))
             else:
                 raw.extend(_signature_groups(alt, rest))
         forced = self.forced_mask
@@ -106,26 +107,38 @@ class AltPlan:
             groups.sort(key=lambda g: min(g[1] + g[2]))
         self._rank_groups = groups  # (key, forced ranks, optional ranks)
         self._all_forced = not items & ~forced
-        n = len(alt.quotas)
         # Hall's condition: for every set T of quotas with finite caps, the
         # pieces only T's quotas admit may not outnumber T's orders.
         self.hall = []
-        if self.use_assign and n > 1:
-            for mask in range(1, 1 << n):
-                caps = [alt.quotas[i].cap for i in range(n) if mask >> i & 1]
-                if None in caps:
-                    continue
-                members = [
-                    gi
-                    for gi, (key, _, _) in enumerate(groups)
-                    if key not in (FREE, ()) and all(mask >> i & 1 for i in key)
-                ]
-                if members:
-                    self.hall.append((members, sum(caps)))
-        elif self.use_assign and n == 1 and alt.quotas[0].cap is not None:
-            members = [gi for gi, (key, _, _) in enumerate(groups) if key not in (FREE, ())]
-            if members:
-                self.hall.append((members, alt.quotas[0].cap))
+        if self.use_assign:
+            caps = [q.cap for q in alt.quotas]
+            charged = [(gi, key) for gi, (key, _, _) in enumerate(groups) if key != FREE and key]
+            conds = []
+            for t in range(1, 1 << len(caps)):
+                total = 0
+                for i, cap in enumerate(caps):
+                    if t >> i & 1:
+                        if cap is None:
+                            break
+                        total += cap
+                else:
+                    gm = 0  # the groups only T's quotas admit, as a mask
+                    for gi, key in charged:
+                        if not key & ~t:
+                            gm |= 1 << gi
+                    if gm:
+                        conds.append((gm, total))
+            # a condition implied by another (more groups, no more orders)
+            # goes: sorted so, every condition comes after those implying it
+            conds.sort(key=lambda c: (c[1], -c[0].bit_count()))
+            kept: list = []
+            for gm, cap in conds:
+                for g2, _ in kept:
+                    if not gm & ~g2:
+                        break
+                else:
+                    kept.append((gm, cap))
+            self.hall = [(_ranks_of(gm), cap) for gm, cap in kept]
         self.cap_groups = [gi for gi, (key, _, _) in enumerate(groups) if key != FREE]
         cap = alt.capacity
         self.cap_limit = cap if (self.use_capacity and cap is not None) else None
@@ -139,19 +152,40 @@ class AltPlan:
             for gi, (key, f, o) in enumerate(self._rank_groups):
                 top = len(f) + len(o)
                 for members, cap in self.hall:  # a group alone may not exceed its quotas
-                    if members == [gi]:
+                    if members == (gi,):
                         top = min(top, cap)
                 ranges.append(range(len(f), max(top, len(f) - 1) + 1))
-            for vec in itertools.product(*ranges):
-                if self._vector_ok(vec):
-                    by_k.setdefault(sum(vec), []).append(vec)
+            limit = self.max_size()
+            n = len(ranges)
+            vec = [0] * n
+            ok = self._vector_ok
+
+            def rec(i, total):
+                if i == n:
+                    if ok(vec):
+                        by_k.setdefault(total, []).append(tuple(vec))
+                    return
+                for c in ranges[i]:
+                    if total + c > limit:
+                        break
+                    vec[i] = c
+                    rec(i + 1, total + c)
+                vec[i] = 0
+
+            rec(0, 0)
         return by_k.get(k, ())
 
     def _vector_ok(self, vec) -> bool:
-        if self.cap_limit is not None and sum(vec[g] for g in self.cap_groups) > self.cap_limit:
-            return False
+        limit = self.cap_limit
+        if limit is not None:
+            for g in self.cap_groups:
+                limit -= vec[g]
+            if limit < 0:
+                return False
         for members, cap in self.hall:
-            if sum(vec[g] for g in members) > cap:
+            for g in members:
+                cap -= vec[g]
+            if cap < 0:
                 return False
         return True
 
@@ -170,15 +204,30 @@ class AltPlan:
             if k > len(o) or not self._vector_ok([k]):
                 return []
             return itertools.combinations([views[r] for r in o], k)  # already canonical
-        # work on ranks (ints): sorting int tuples is done in C
-        chain, combos = itertools.chain.from_iterable, itertools.combinations
-        out = []
+        # work on ranks (ints): sorting int lists is done in C
+        combos = itertools.combinations
+        out: list = []
+        extend = out.extend
         for vec in self._vectors(k):
-            parts = [[f + c for c in combos(o, n - len(f))] for (_, f, o), n in zip(groups, vec)]
-            for prod in itertools.product(*parts):
-                out.append(tuple(sorted(chain(prod))))
+            fixed: tuple = ()  # the groups whose every member is taken
+            parts = []
+            for (_, f, o), n in zip(groups, vec):
+                if n == len(f):
+                    fixed += f
+                else:
+                    parts.append([f + c for c in combos(o, n - len(f))])
+            if not parts:
+                out.append(sorted(fixed))
+            elif len(parts) == 1:
+                extend([sorted(fixed + a) for a in parts[0]])
+            elif len(parts) == 2:
+                p1 = parts[1]
+                extend([sorted(fixed + a + b) for a in parts[0] for b in p1])
+            else:
+                extend([sorted(sum(prod, fixed)) for prod in itertools.product(*parts)])
         out.sort()
-        return [tuple([views[r] for r in t]) for t in out]
+        get = views.__getitem__
+        return [tuple(map(get, t)) for t in out]
 
     def _quota_count(self) -> int:
         total = 0
@@ -339,33 +388,35 @@ def _ranks_of(m: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _signature_groups(alt: GroundAlt, rest: int) -> list[tuple[tuple, int]]:
-    """The pieces of ``rest`` grouped by signature (the quotas admitting
-    them), as (signature, mask); pieces no quota admits have signature ()."""
+def _signature_groups(alt: GroundAlt, rest: int) -> list[tuple[int, int]]:
+    """The pieces of ``rest`` grouped by signature, as (signature, mask): the
+    signature is the mask of the quotas admitting them (bit i: quota i),
+    0 for the pieces no quota admits."""
     quotas = alt.quotas
-    n = len(quotas)
-    out = []
-    if n == 1:
-        m = rest & alt.admitted_mask
-        if m:
-            out.append(((0,), m))
+    if len(quotas) == 1:
+        parts = {1: rest & alt.admitted_mask}
     else:
-        union = 0
-        for q in quotas:
-            union |= q.mask
-        # pieces in no quota but admitted stand on a commanding leader's hex: any quota
-        anchors = rest & alt.admitted_mask & ~union
-        for t in range(1, 1 << n):
-            m = rest
-            for i, q in enumerate(quotas):
-                m = m & q.mask if t >> i & 1 else m & ~q.mask
-            if t == (1 << n) - 1:
-                m |= anchors
-            if m:
-                out.append((tuple(i for i in range(n) if t >> i & 1), m))
+        parts = {0: rest & alt.admitted_mask}
+        for i, q in enumerate(quotas):  # partition refinement, quota by quota
+            bit, qm = 1 << i, q.mask
+            new = {}
+            for key, m in parts.items():
+                a = m & qm
+                if a:
+                    new[key | bit] = a
+                b = m & ~qm
+                if b:
+                    new[key] = b
+            parts = new
+        # admitted by no quota: the pieces on a commanding leader's hex, for any quota
+        anchors = parts.pop(0, 0)
+        if anchors:
+            full = (1 << len(quotas)) - 1
+            parts[full] = parts.get(full, 0) | anchors
+    out = [(key, m) for key, m in parts.items() if m]
     none = rest & ~alt.admitted_mask
     if none:
-        out.append(((), none))
+        out.append((0, none))
     return out
 
 

@@ -488,6 +488,7 @@ class Grounding:
         *,
         played_as: str | None = None,
         roll: dict | None = None,
+        ground_alternatives: bool = True,
     ):
         self.pack = pack
         self.compiler = compiler
@@ -499,6 +500,8 @@ class Grounding:
         self.played = played_as or card.name
         self.card_view = Record(name=card.name, played=self.played, category=card.category, helmet=card.helmet)
         self.alts: list[GroundAlt] = []
+        if not ground_alternatives:  # only the card's own facts (its dice, say) are wanted
+            return
         base = Ctx(self, None)
         for i, alt in enumerate(card.alternatives):
             if alt.when is not None and not self.compiler.compile(alt.when)(base, {}):
@@ -514,14 +517,16 @@ class Grounding:
                 admitted, mask = self._filter(q.where, q.what, base)
             else:
                 admitted, mask = _POOLS[q.what](s), s.pool_masks[q.what]
-            if q.amount == "all" or q.amount == "any":
-                cap = None
+            amount = q.amount
+            is_all = False
+            if isinstance(amount, str):  # "all" | "any"
+                cap, is_all = None, amount == "all"
             else:
-                v = c.compile(q.amount)(base, {})
-                if not isinstance(v, int) or isinstance(v, bool):
+                v = c.compile(amount)(base, {})
+                if v.__class__ is not int:
                     raise WarcouncilError(f"the number of orders must be a whole number, got {v!r}", q.loc)
                 cap = max(v, 0)
-            quotas.append(GroundQuota(cap, q.amount == "all", q.what, admitted, q.loc, mask))
+            quotas.append(GroundQuota(cap, is_all, q.what, admitted, q.loc, mask))
         anchor_cells: frozenset = frozenset()
         anchor_mask = 0
         group = alt.group.kind if alt.group else None
