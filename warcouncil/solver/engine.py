@@ -219,38 +219,63 @@ class Engine:
         """For each ordered piece: every legal destination, judged on the
         board as it stands before any move of the turn, with whether the
         piece may still battle from there (units only)."""
-        from .ground import Ctx
-        from .movement import MoveView, reach
+        from .ground import Ctx, _state
+        from .movement import MoveView, cell_class, reach
 
         pieces = self.pieces(g, ids)
         legal_alts = [a for a in self.enumerator(g).alts if a.legal(pieces)]
         alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
         ctx = Ctx(g, alt, frozenset(pieces))
-        battle_fn = self._battle_fn()
+        battle_fn, battle_local = self._battle_fn()
         out = {}
         for p in sorted(set(pieces), key=lambda v: v.rank):
             r = reach(ctx, self.plan, p)
+            flag = None
+            if p.role == "unit" and battle_fn is not None:
+                flag = self._battle_flag(ctx, p, battle_fn, battle_local, cell_class(g.setting, _state(ctx, g.setting)))
             dests = []
             for cell in sorted(r.ends, key=lambda c: (c[1], c[0])):
                 if cell == p.at:
                     continue  # the piece's own hex is not a destination
                 item = {"to": list(cell)}
-                if p.role == "unit" and battle_fn is not None:
-                    item["battle"] = any(
-                        bool(battle_fn(ctx, {"m": MoveView(p, p.at, None, 0, to=cell, length=k)}))
-                        for k in r.ends[cell])
+                if flag is not None:
+                    item["battle"] = any(flag(cell, k) for k in r.ends[cell])
                 dests.append(item)
             out[p.id] = dests
         return bool(legal_alts), out
 
+    @staticmethod
+    def _battle_flag(ctx, piece, battle_fn, local: bool, key_of):
+        """may_battle of a move of ``piece`` to a hex in k steps; when the rule
+        reads the hex only through what stands there and its terrain, it is
+        evaluated once per (class of hexes, k)."""
+        from .movement import MoveView
+
+        def flag(cell, k):
+            return bool(battle_fn(ctx, {"m": MoveView(piece, piece.at, None, 0, to=cell, length=k)}))
+        if not local:
+            return flag
+        by_class: dict = {}
+
+        def cached(cell, k):
+            key = (key_of(cell), k)
+            v = by_class.get(key)
+            if v is None:
+                v = by_class[key] = flag(cell, k)
+            return v
+        return cached
+
     def _battle_fn(self):
-        """The pack's `may_battle(m)` (whether a unit may battle after a move), compiled once."""
+        """The pack's `may_battle(m)` (whether a unit may battle after a move), compiled
+        once, and whether it reads the hex only through what stands there and its terrain."""
         if "may_battle" not in self.pack.defines:
-            return None
-        fn = getattr(self, "_may_battle", None)
-        if fn is None:
-            fn = self._may_battle = self.plan.compiler.compile(A.Call("may_battle", (A.Name("m"),)))
-        return fn
+            return None, False
+        hit = getattr(self, "_may_battle", None)
+        if hit is None:
+            c = self.plan.compiler
+            call = A.Call("may_battle", (A.Name("m"),))
+            hit = self._may_battle = (c.compile(call), c.cell_local(call, "m", move=True))
+        return hit
 
     def order_set_json(self, g: Grounding, s) -> dict:
         units, leaders = g.ids(s)

@@ -44,6 +44,9 @@ TURN_BUILTINS = {
     "leader_on", "position", "last_move", "moved_length", "battles_of",
 }
 
+# Builtins that read a cell only through what stands on it and its terrain.
+CELL_LOCAL_FUNCS = {"unit_on", "leader_on", "terrain_at", "on_board"}
+
 # name -> arity (None = a constant, no call)
 BUILTIN_CONSTANTS = {
     "units", "leaders", "pieces", "enemy_units", "enemy_leaders", "all_units",
@@ -169,6 +172,73 @@ class Compiler:
         v = all(r in ok for r in refs)
         self._board_static[key] = (expr, v)
         return v
+
+    def cell_local(self, expr: A.Expr, var: str, move: bool = False) -> bool:
+        """Does ``expr`` depend on its cell only through what stands there and
+        its terrain (``unit_on``, ``leader_on``, ``terrain_at``, ``on_board``
+        of the cell)? The cell is the variable ``var`` or, with ``move``, the
+        end ``var.to`` of the move ``var`` (whose piece, start, length, phase
+        and index may be read; its path may not). Then, within one search
+        (one piece, one moment), every empty hex of one terrain gives the
+        same answer: the move generator evaluates it once per such class."""
+        key = ("local", id(expr), var, move)
+        hit = self._board_static.get(key)
+        if hit is not None and hit[0] is expr:
+            return hit[1]
+        v = self._local(expr, var, move, set())
+        self._board_static[key] = (expr, v)
+        return v
+
+    def _local(self, e, var: str, move: bool, visiting: set) -> bool:
+        def is_cell(x) -> bool:
+            if move:
+                return isinstance(x, A.Attr) and x.name == "to" and isinstance(x.obj, A.Name) and x.obj.id == var
+            return isinstance(x, A.Name) and x.id == var
+
+        def rec(x) -> bool:
+            if x is None or isinstance(x, (A.Num, A.Str, A.Const)):
+                return True
+            if is_cell(x):
+                return False  # the cell itself, not through what stands on it
+            if isinstance(x, A.Name):
+                return x.id != var  # (with move: the whole move, outside a define call)
+            if isinstance(x, A.Attr):
+                if move and isinstance(x.obj, A.Name) and x.obj.id == var:
+                    return x.name not in ("path", "through")
+                return rec(x.obj)
+            if isinstance(x, A.Call):
+                if len(x.args) == 1 and x.func in CELL_LOCAL_FUNCS and is_cell(x.args[0]):
+                    return True
+                d = self.pack.defines.get(x.func)
+                ok = True
+                for i, a in enumerate(x.args):
+                    passes = is_cell(a) if not move else (isinstance(a, A.Name) and a.id == var)
+                    if passes and d is not None:
+                        # the cell (or the move) handed to a definition: look inside it
+                        k = (x.func, i)
+                        if k in visiting:
+                            continue  # recursion: judged by the outer call
+                        visiting.add(k)
+                        ok = ok and self._local(d.body, d.params[i], move, visiting)
+                        visiting.discard(k)
+                    else:
+                        ok = ok and rec(a)
+                return ok
+            if isinstance(x, (A.Quant, A.SetComp, A.The)):
+                if x.var == var:
+                    return False  # shadowing: not worth the subtlety
+                return rec(x.domain) and rec(getattr(x, "body", None)) and rec(getattr(x, "cond", None))
+            if isinstance(x, (A.BinOp, A.Compare, A.Implies)):
+                return rec(x.left) and rec(x.right)
+            if isinstance(x, (A.Neg, A.Not)):
+                return rec(x.operand)
+            if isinstance(x, (A.And, A.Or)):
+                return all(rec(i) for i in x.items)
+            if isinstance(x, A.IfElse):
+                return rec(x.cond) and rec(x.then) and rec(x.other)
+            return False
+
+        return rec(e)
 
     def is_dynamic(self, expr: A.Expr, bound: frozenset = frozenset()) -> bool:
         refs = _referenced(expr) - bound

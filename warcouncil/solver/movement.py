@@ -150,6 +150,7 @@ class Part:
     ast: A.Expr | None = None  # the part's formula (for static analysis)
     reads_length: bool = True  # end parts: does it read m.length?
     static: bool | None = None  # enter/pass: depends only on the hex and the piece
+    local: bool | None = None  # reads its hex (end: m.to) only through what stands there and the terrain
 
 
 @dataclass
@@ -301,8 +302,10 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     static = plan.compiler
     enter_sets, enter = _split_static(static, setting, mctx, probe, enter)
     pass_sets, passing = _split_static(static, setting, mctx, probe, passing)
-    can_enter = _hex_test(enter_sets, enter, mctx, probe)
-    can_pass = _hex_test(pass_sets, passing, mctx, probe)
+    can_enter = _hex_test(static, setting, enter_sets, enter, mctx, probe)
+    can_pass = _hex_test(static, setting, pass_sets, passing, mctx, probe)
+
+    can_end = _end_test(static, setting, ends, mctx, piece, start, index, phase)
 
     nb = board.neighbours
     frontier = {start}
@@ -321,8 +324,7 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
                 nxt.add(n)
                 parents[(n, steps)] = c
         for n in nxt:
-            m = MoveView(piece, start, None, index, to=n, length=steps, phase=phase)
-            if all(p.test(mctx, {var: m}) for p, var in ends):
+            if can_end(n, steps):
                 result.setdefault(n, []).append(steps)
         frontier = nxt
         seen |= nxt
@@ -340,16 +342,72 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     return r
 
 
-def _hex_test(cell_sets, parts, ctx, probe):
-    """One hex test (may enter / may pass) for a search, cached per hex."""
+def cell_class(setting, state):
+    """The key of a hex's class within one search: what stands there and
+    its terrain (see ``Compiler.cell_local``; every searched hex is on the
+    board)."""
+    unit_on, leader_on, terrain = state.unit_on, state.leader_on, setting.terrain
+    return lambda c: (unit_on.get(c), leader_on.get(c), terrain.get(c))
+
+
+def _hex_test(compiler, setting, cell_sets, parts, ctx, probe):
+    """One hex test (may enter / may pass) for a search, cached per hex; the
+    parts that read the hex only through what stands there and its terrain
+    are evaluated once per class of hexes (all empty clear hexes, say)."""
+    local, other = [], []
+    for part, var in parts:
+        if part.local is None:
+            part.local = part.ast is not None and compiler.cell_local(part.ast, part.hvar)
+        (local if part.local else other).append((part, var))
+    key_of = cell_class(setting, ctx.state)
     cache: dict = {}
+    by_class: dict = {}
 
     def test(c):
         v = cache.get(c)
         if v is None:
-            v = cache[c] = all(c in ok for ok in cell_sets) and \
-                all(p.test(ctx, {var: probe, p.hvar: c}) for p, var in parts)
+            v = all(c in ok for ok in cell_sets)
+            if v and local:
+                k = key_of(c)
+                v = by_class.get(k)
+                if v is None:
+                    v = by_class[k] = all(p.test(ctx, {var: probe, p.hvar: c}) for p, var in local)
+            if v and other:
+                v = all(p.test(ctx, {var: probe, p.hvar: c}) for p, var in other)
+            cache[c] = v
         return v
+    return test
+
+
+def _end_test(compiler, setting, parts, ctx, piece, start, index, phase):
+    """May a move of ``piece`` end on hex c after k steps? The end parts that
+    read ``m.to`` only through what stands there and its terrain are
+    evaluated once per (class of hexes, k)."""
+    local, other = [], []
+    for part, var in parts:
+        if part.local is None:
+            part.local = part.ast is not None and compiler.cell_local(part.ast, var, move=True)
+        (local if part.local else other).append((part, var))
+    if not parts:
+        return lambda c, k: True
+    key_of = cell_class(setting, ctx.state)
+    by_class: dict = {}
+
+    def test(c, k):
+        m = None
+        if local:
+            key = (key_of(c), k)
+            v = by_class.get(key)
+            if v is None:
+                m = MoveView(piece, start, None, index, to=c, length=k, phase=phase)
+                v = by_class[key] = all(p.test(ctx, {var: m}) for p, var in local)
+            if not v:
+                return False
+        if other:
+            if m is None:
+                m = MoveView(piece, start, None, index, to=c, length=k, phase=phase)
+            return all(p.test(ctx, {var: m}) for p, var in other)
+        return True
     return test
 
 
