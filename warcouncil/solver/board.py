@@ -140,6 +140,8 @@ class Board:
         init=False, repr=False, compare=False
     )
     _dotted: frozenset[Cell] = field(init=False, repr=False, compare=False)
+    neighbour_sets: dict[Cell, frozenset[Cell]] = field(init=False, repr=False, compare=False)
+    _balls: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.grid not in GRIDS:
@@ -159,6 +161,8 @@ class Board:
             for cell in cells:
                 neighbours[cell] = tuple(n for n in step(cell) if n in cells)
         object.__setattr__(self, "neighbours", neighbours)
+        object.__setattr__(self, "neighbour_sets", {c: frozenset(ns) for c, ns in neighbours.items()})
+        object.__setattr__(self, "_balls", {})
 
         by_edge: dict[str, dict[Cell, frozenset[str]]] = {}
         cells_by_edge: dict[str, dict[str, frozenset[Cell]]] = {}
@@ -196,6 +200,26 @@ class Board:
                 return tuple(cell) in self.cells
             except TypeError:
                 return False
+
+    def ball(self, cell: Cell, radius: int) -> frozenset[Cell]:
+        """The cells at most ``radius`` steps from ``cell`` along the board's
+        adjacency (computed once per cell and radius)."""
+        key = (cell, radius)
+        hit = self._balls.get(key)
+        if hit is None:
+            seen = {cell}
+            frontier = [cell]
+            nb = self.neighbours
+            for _ in range(radius):
+                nxt = []
+                for c in frontier:
+                    for n in nb.get(c, ()):
+                        if n not in seen:
+                            seen.add(n)
+                            nxt.append(n)
+                frontier = nxt
+            hit = self._balls[key] = frozenset(seen)
+        return hit
 
     def adjacent(self, a: Cell, b: Cell) -> bool:
         """Are ``a`` and ``b`` neighbouring cells of this board?"""

@@ -173,6 +173,20 @@ class Compiler:
         self._board_static[key] = (expr, v)
         return v
 
+    def card_static(self, expr: A.Expr, bound: tuple = ()) -> bool:
+        """Depends only on the setting, the card played (and its roll) and the
+        bound variables: not on the decision."""
+        key = ("card", id(expr), tuple(bound))
+        hit = self._board_static.get(key)
+        if hit is not None and hit[0] is expr:
+            return hit[1]
+        refs = _referenced(expr) - set(bound)
+        ok = SETTING_BUILTINS | {"card", "rolled", "capacity"} | self.symbols | self.static_defines() \
+            | self.card_static_defines()
+        v = all(r in ok for r in refs)
+        self._board_static[key] = (expr, v)
+        return v
+
     def cell_local(self, expr: A.Expr, var: str, move: bool = False) -> bool:
         """Does ``expr`` depend on its cell only through what stands there and
         its terrain (``unit_on``, ``leader_on``, ``terrain_at``, ``on_board``

@@ -40,12 +40,16 @@ from .ground import Ctx, PieceView
 
 
 class Positions:
-    """Where each piece stands at one moment of a turn."""
+    """Where each piece stands at one moment of a turn (never changed once made)."""
 
-    __slots__ = ("where", "unit_on", "leader_on")
+    __slots__ = ("where", "unit_on", "leader_on", "_occupied")
 
-    def __init__(self, where: dict):
+    def __init__(self, where: dict, unit_on: dict | None = None, leader_on: dict | None = None):
         self.where = where
+        self._occupied = None
+        if unit_on is not None and leader_on is not None:
+            self.unit_on, self.leader_on = unit_on, leader_on
+            return
         self.unit_on = {}
         self.leader_on = {}
         for p, c in where.items():
@@ -55,13 +59,36 @@ class Positions:
 
     @classmethod
     def initial(cls, setting) -> "Positions":
-        return cls({p: p.at for p in setting.views})
+        """Where the pieces stand before the turn (one object per setting)."""
+        hit = setting.memo.get("positions")
+        if hit is None:
+            hit = setting.memo["positions"] = cls({p: p.at for p in setting.views})
+        return hit
+
+    @property
+    def occupied(self) -> frozenset:
+        """The hexes with a unit or a leader on them."""
+        o = self._occupied
+        if o is None:
+            o = self._occupied = frozenset(self.unit_on).union(self.leader_on)
+        return o
 
     def without(self, piece) -> "Positions":
         """The board with ``piece`` lifted off (while it moves)."""
         w = dict(self.where)
+        at = w.get(piece)
         w[piece] = None
-        return Positions(w)
+        unit_on, leader_on = self.unit_on, self.leader_on
+        if at is not None:
+            if piece.role == "unit" and unit_on.get(at) is piece:
+                unit_on = dict(unit_on)
+                del unit_on[at]
+            elif piece.role != "unit" and leader_on.get(at) is piece:
+                leader_on = dict(leader_on)
+                del leader_on[at]
+            else:
+                return Positions(w)
+        return Positions(w, unit_on, leader_on)
 
     def moved(self, piece, to) -> "Positions":
         w = dict(self.where)
@@ -176,7 +203,7 @@ def decompose(compiler, body: A.Expr, var: str) -> list[Part]:
             rest = [x for x in lefts if x not in gs]
             if gs:
                 g_expr = gs[0] if len(gs) == 1 else A.And(tuple(gs))
-                guard = compiler.compile(g_expr)
+                guard = _before_move(compiler, g_expr, var, compiler.compile(g_expr))
                 if not rest:
                     inner = item.right
                 else:
@@ -197,14 +224,15 @@ def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
     if isinstance(c, A.Compare) and c.op in ("<=", "<") and isinstance(c.left, A.Attr) \
             and isinstance(c.left.obj, A.Name) and c.left.obj.id == var and c.left.name == "length" \
             and not _refs_attr(c.right, var, _ENDY) and not compiler.is_turn(c.right):
-        bound = compiler.compile(c.right)
+        bound = _before_move(compiler, c.right, var, compiler.compile(c.right))
         if c.op == "<":
             b0 = bound
             bound = lambda ctx, env: b0(ctx, env) - 1  # noqa: E731
         return Part("bound", guard, compiler.compile(c), None, bound)
     if not _refs_attr(c, var, _PATHY):
         if not _refs_attr(c, var, {"to", "length"}):
-            return Part("piece", guard, compiler.compile(c))  # about the piece and the moment only
+            # about the piece and the moment only
+            return Part("piece", guard, _before_move(compiler, c, var, compiler.compile(c)))
         return Part("end", guard, compiler.compile(c), ast=c, reads_length=_refs_attr(c, var, {"length"}))
     return Part("filter", guard, compiler.compile(c))
 
@@ -228,10 +256,48 @@ def move_rules(plan) -> list[MoveRule]:
             mr = MoveRule(r, body.var, c.compile(dom.cond) if dom.cond is not None else None, dom.var)
         else:
             continue
+        if mr.domain_cond is not None:
+            mr.domain_cond = _before_move(c, dom.cond, dom.var, mr.domain_cond)
         mr.parts = decompose(c, body.body, body.var)
         out.append(mr)
     plan._move_rules = out
     return out
+
+
+def _before_move(compiler, ast: A.Expr, var: str, f):
+    """A condition known before the move is made (it reads the move's piece,
+    start, phase and index, never where it goes). When it reads nothing
+    else that changes during a turn, its value is a fact of the setting
+    (or, if it reads the card, of the grounding): worked out once per
+    piece and start."""
+    if compiler.board_static(ast, (var,)):
+        memo_of = _setting_memo
+    elif compiler.card_static(ast, (var,)):
+        memo_of = _grounding_memo
+    else:
+        return f
+    tag = ("before-move", id(ast))
+
+    def cond(ctx, env, ast=ast):  # (the default keeps the node, so its id, alive)
+        m = env[var]
+        memo = memo_of(ctx)
+        key = (tag, m.piece, m.start, m.phase, m.index)
+        v = memo.get(key, _MISSING)
+        if v is _MISSING:
+            v = memo[key] = f(ctx, env)
+        return v
+    return cond
+
+
+_MISSING = object()
+
+
+def _setting_memo(ctx):
+    return ctx.g.setting.memo
+
+
+def _grounding_memo(ctx):
+    return ctx.g.memo
 
 
 def applies(mr: MoveRule, ctx: Ctx, m: MoveView) -> bool:
@@ -251,16 +317,19 @@ class Reach:
 
     piece: PieceView
     ends: dict
-    parents: dict  # (cell, steps) -> previous cell, for witness paths
     exact: bool  # every part was usable by the search (no path filters)
+    levels: list = field(default_factory=list)  # levels[k]: the hexes reached in k steps (levels[0]: the start)
+    passable: Callable | None = None  # may the piece pass through a hex?
+    neighbours: dict = field(default_factory=dict)
 
     def path_to(self, cell, steps):
+        """A path of ``steps`` hexes the search found to ``cell``."""
         path = [cell]
-        key = (cell, steps)
-        while key[1] > 1:
-            prev = self.parents[key]
-            path.append(prev)
-            key = (prev, key[1] - 1)
+        c = cell
+        for k in range(steps - 1, 0, -1):
+            level, nb = self.levels[k], self.neighbours[c]
+            c = next(p for p in nb if p in level and self.passable(p))
+            path.append(c)
         return tuple(reversed(path))
 
 
@@ -268,69 +337,77 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     """Every (cell, length) that a move of ``piece`` may end on, in ``ctx``'s
     state (the piece is lifted off the board while it moves).
 
-    With ``first_only`` the answer need only say *which* hexes: when no end
-    condition reads the move's length and no rule judges whole paths, the
-    first arrival at a hex decides it, and each hex is expanded once."""
-    board = ctx.g.setting.board
-    start = ctx.state.where.get(piece) if ctx.state is not None else piece.at
-    state = (ctx.state or Positions.initial(ctx.g.setting)).without(piece)
+    The search works on sets of hexes: the hexes the piece may enter and
+    pass through are worked out once (within reach of its allowance), then
+    each step is a union of neighbour sets. With ``first_only`` the answer
+    need only say *which* hexes: when no end condition reads the move's
+    length and no rule judges whole paths, the first arrival at a hex
+    decides it, and each hex is expanded once."""
+    setting = ctx.g.setting
+    board = setting.board
+    base = ctx.state if ctx.state is not None else Positions.initial(setting)
+    start = base.where.get(piece) if ctx.state is not None else piece.at
+    state = base.without(piece)
     mctx = Ctx(ctx.g, ctx.alt, ctx.ordered, ctx.orders, ctx.turn, state, ctx.earlier)
     probe = MoveView(piece, start, (), index, to=start, length=0, phase=phase)
     enter, passing, ends, filters, bounds = [], [], [], [], []
     for mr in move_rules(plan):
-        if not applies(mr, mctx, probe):
+        dc = mr.domain_cond
+        if dc is not None and not dc(mctx, {mr.cond_var: probe}):
             continue
+        env = {mr.var: probe}
         for part in mr.parts:
-            if part.guard is not None and not part.guard(mctx, {mr.var: probe}):
+            if part.guard is not None and not part.guard(mctx, env):
                 continue
-            if part.kind == "enter":
+            kind = part.kind
+            if kind == "enter":
                 enter.append((part, mr.var))
-            elif part.kind == "pass":
+            elif kind == "pass":
                 passing.append((part, mr.var))
-            elif part.kind == "bound":
+            elif kind == "bound":
                 # the search never goes deeper than the smallest bound
-                bounds.append(part.bound_expr(mctx, {mr.var: probe}))
-            elif part.kind == "piece":
-                if not part.test(mctx, {mr.var: probe}):
-                    return Reach(piece, {}, {}, True)  # this piece may not move at all now
-            elif part.kind == "end":
+                bounds.append(part.bound_expr(mctx, env))
+            elif kind == "piece":
+                if not part.test(mctx, env):
+                    return Reach(piece, {}, True)  # this piece may not move at all now
+            elif kind == "end":
                 ends.append((part, mr.var))
             else:
                 filters.append((part, mr.var))
     depth = min([b for b in bounds if isinstance(b, int)] + [MAX_DEPTH])
-    setting = ctx.g.setting
-    static = plan.compiler
-    enter_sets, enter = _split_static(static, setting, mctx, probe, enter)
-    pass_sets, passing = _split_static(static, setting, mctx, probe, passing)
-    can_enter = _hex_test(static, setting, enter_sets, enter, mctx, probe)
-    can_pass = _hex_test(static, setting, pass_sets, passing, mctx, probe)
+    compiler = plan.compiler
+    if depth < 1:
+        return Reach(piece, {}, not filters, [{start}])
+    ball = board.ball(start, depth)
+    special = state.occupied | _terrain_cells(setting)  # the hexes that are not plain (empty, clear)
+    may_enter = HexTest(compiler, setting, ball, special, enter, mctx, probe)
+    may_pass = HexTest(compiler, setting, ball, special, passing, mctx, probe)
+    end_cells = _end_cells(compiler, setting, special, ends, mctx, piece, start, index, phase)
 
-    can_end = _end_test(static, setting, ends, mctx, piece, start, index, phase)
-
-    nb = board.neighbours
-    frontier = {start}
-    parents: dict = {}
-    result: dict = {}
+    nbs = board.neighbour_sets
     first = first_only and not filters and not any(p.reads_length for p, _ in ends)
+    levels: list = [{start}]
     seen = {start}
+    result: dict = {}
+    frontier = {start}
     for steps in range(1, depth + 1):
-        nxt = set()
-        for c in frontier:
-            if steps > 1 and not can_pass(c):
-                continue
-            for n in nb[c]:
-                if n in nxt or (first and n in seen) or not can_enter(n):
-                    continue
-                nxt.add(n)
-                parents[(n, steps)] = c
-        for n in nxt:
-            if can_end(n, steps):
-                result.setdefault(n, []).append(steps)
-        frontier = nxt
-        seen |= nxt
-        if not frontier:
+        src = frontier if steps == 1 else may_pass.filter(frontier)
+        if not src:
             break
-    r = Reach(piece, result, parents, not filters)
+        nxt = may_enter.filter(set().union(*[nbs[c] for c in src]))
+        if first:
+            nxt -= seen
+            seen |= nxt
+        if not nxt:
+            break
+        levels.append(nxt)
+        for n in end_cells(nxt, steps):
+            if n in result:
+                result[n].append(steps)
+            else:
+                result[n] = [steps]
+        frontier = nxt
+    r = Reach(piece, result, not filters, levels, may_pass, board.neighbours)
     if filters:
         # rules over whole paths: keep only ends with a path that satisfies them
         kept = {}
@@ -342,6 +419,13 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     return r
 
 
+def _terrain_cells(setting) -> frozenset:
+    hit = setting.memo.get("terrain-cells")
+    if hit is None:
+        hit = setting.memo["terrain-cells"] = frozenset(setting.terrain)
+    return hit
+
+
 def cell_class(setting, state):
     """The key of a hex's class within one search: what stands there and
     its terrain (see ``Compiler.cell_local``; every searched hex is on the
@@ -350,65 +434,118 @@ def cell_class(setting, state):
     return lambda c: (unit_on.get(c), leader_on.get(c), terrain.get(c))
 
 
-def _hex_test(compiler, setting, cell_sets, parts, ctx, probe):
-    """One hex test (may enter / may pass) for a search, cached per hex; the
-    parts that read the hex only through what stands there and its terrain
-    are evaluated once per class of hexes (all empty clear hexes, say)."""
+def _split_local(compiler, parts, move: bool):
+    """Parts that read their hex only through what stands there and its
+    terrain, and the others."""
     local, other = [], []
     for part, var in parts:
         if part.local is None:
-            part.local = part.ast is not None and compiler.cell_local(part.ast, part.hvar)
+            part.local = part.ast is not None and (
+                compiler.cell_local(part.ast, var, move=True) if move else compiler.cell_local(part.ast, part.hvar))
         (local if part.local else other).append((part, var))
-    key_of = cell_class(setting, ctx.state)
-    cache: dict = {}
-    by_class: dict = {}
+    return local, other
 
-    def test(c):
-        v = cache.get(c)
+
+class HexTest:
+    """May the moving piece enter (or pass through) a hex, in one search?
+
+    Parts about the hex and the piece alone are per-setting cell sets; parts
+    that read the hex only through what stands there and its terrain are
+    evaluated once for all the plain hexes (empty, clear) and, lazily, once
+    per class of the other hexes the search touches; any other part, hex by
+    hex, lazily too."""
+
+    def __init__(self, compiler, setting, universe, special, parts, ctx, probe):
+        self.ctx, self.probe = ctx, probe
+        cell_sets, dynamic = _split_static(compiler, setting, ctx, probe, parts)
+        cand = universe
+        for ok in cell_sets:
+            cand = cand & ok
+        self.local, self.other = _split_local(compiler, dynamic, move=False)
+        if self.local:
+            self.spec = cand & special
+            plain = cand - self.spec
+            self.plain = plain if plain and self._holds(self.local, next(iter(plain))) else frozenset()
+        else:
+            self.spec, self.plain = frozenset(), cand
+        self.key_of = cell_class(setting, ctx.state)
+        self.by_class: dict = {}
+        self.cache: dict = {}
+
+    def _holds(self, group, c) -> bool:
+        ctx, probe = self.ctx, self.probe
+        return all(p.test(ctx, {var: probe, p.hvar: c}) for p, var in group)
+
+    def __call__(self, c) -> bool:
+        v = self.cache.get(c)
         if v is None:
-            v = all(c in ok for ok in cell_sets)
-            if v and local:
-                k = key_of(c)
-                v = by_class.get(k)
+            if c in self.plain:
+                v = True
+            elif c in self.spec:
+                k = self.key_of(c)
+                v = self.by_class.get(k)
                 if v is None:
-                    v = by_class[k] = all(p.test(ctx, {var: probe, p.hvar: c}) for p, var in local)
-            if v and other:
-                v = all(p.test(ctx, {var: probe, p.hvar: c}) for p, var in other)
-            cache[c] = v
+                    v = self.by_class[k] = self._holds(self.local, c)
+            else:
+                v = False
+            if v and self.other:
+                v = self._holds(self.other, c)
+            self.cache[c] = v
         return v
-    return test
+
+    def filter(self, cells) -> set:
+        """The hexes of ``cells`` that pass."""
+        if not self.other:
+            out = cells & self.plain
+            spec = cells & self.spec
+            if spec:
+                out = set(out)
+                out.update(c for c in spec if self(c))
+            return out
+        return {c for c in cells if self(c)}
 
 
-def _end_test(compiler, setting, parts, ctx, piece, start, index, phase):
-    """May a move of ``piece`` end on hex c after k steps? The end parts that
-    read ``m.to`` only through what stands there and its terrain are
-    evaluated once per (class of hexes, k)."""
-    local, other = [], []
-    for part, var in parts:
-        if part.local is None:
-            part.local = part.ast is not None and compiler.cell_local(part.ast, var, move=True)
-        (local if part.local else other).append((part, var))
+def _end_cells(compiler, setting, special, parts, ctx, piece, start, index, phase):
+    """``ends(cells, k)``: the hexes of ``cells`` a move of ``piece`` may end
+    on after k steps. The end parts that read ``m.to`` only through what
+    stands there and its terrain are evaluated once for the plain hexes and
+    once per class of the others (and per k, for those reading the length)."""
     if not parts:
-        return lambda c, k: True
+        return lambda cells, k: cells
+    local, other = _split_local(compiler, parts, move=True)
+    groups = [g for g in ([x for x in local if not x[0].reads_length], [x for x in local if x[0].reads_length]) if g]
     key_of = cell_class(setting, ctx.state)
     by_class: dict = {}
 
-    def test(c, k):
-        m = None
-        if local:
-            key = (key_of(c), k)
-            v = by_class.get(key)
-            if v is None:
-                m = MoveView(piece, start, None, index, to=c, length=k, phase=phase)
-                v = by_class[key] = all(p.test(ctx, {var: m}) for p, var in local)
-            if not v:
-                return False
+    def holds(group, c, k):
+        m = MoveView(piece, start, None, index, to=c, length=k, phase=phase)
+        return all(p.test(ctx, {var: m}) for p, var in group)
+
+    def ends(cells, k):
+        for gi, group in enumerate(groups):
+            kk = k if group[0][0].reads_length else None
+            spec = cells & special
+            plain = cells - spec
+            out = set()
+            if plain:
+                key = (gi, None, kk)
+                v = by_class.get(key)
+                if v is None:
+                    v = by_class[key] = holds(group, next(iter(plain)), k)
+                if v:
+                    out = set(plain)
+            for c in spec:
+                key = (gi, key_of(c), kk)
+                v = by_class.get(key)
+                if v is None:
+                    v = by_class[key] = holds(group, c, k)
+                if v:
+                    out.add(c)
+            cells = out
         if other:
-            if m is None:
-                m = MoveView(piece, start, None, index, to=c, length=k, phase=phase)
-            return all(p.test(ctx, {var: m}) for p, var in other)
-        return True
-    return test
+            cells = [c for c in cells if holds(other, c, k)]
+        return cells
+    return ends
 
 
 def _split_static(compiler, setting, ctx, probe, parts):
@@ -424,7 +561,7 @@ def _split_static(compiler, setting, ctx, probe, parts):
         if not part.static:
             rest.append((part, var))
             continue
-        key = ("cells", id(part), probe.piece)
+        key = ("cells", id(part), probe.piece, probe.start, probe.phase)
         ok = setting.memo.get(key)
         if ok is None:
             ok = setting.memo[key] = frozenset(
