@@ -226,13 +226,13 @@ class Engine:
         legal_alts = [a for a in self.enumerator(g).alts if a.legal(pieces)]
         alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
         ctx = Ctx(g, alt, frozenset(pieces))
-        battle_fn, battle_local = self._battle_fn()
+        battle_fn, battle_use = self._battle_fn()
         out = {}
         for p in sorted(set(pieces), key=lambda v: v.rank):
             r = reach(ctx, self.plan, p)
             flag = None
             if p.role == "unit" and battle_fn is not None:
-                flag = self._battle_flag(ctx, p, battle_fn, battle_local, cell_class(g.setting, _state(ctx, g.setting)))
+                flag = self._battle_flag(ctx, p, battle_fn, battle_use, cell_class(g.setting, _state(ctx, g.setting)))
             dests = []
             for cell in sorted(r.ends, key=lambda c: (c[1], c[0])):
                 if cell == p.at:
@@ -245,36 +245,42 @@ class Engine:
         return bool(legal_alts), out
 
     @staticmethod
-    def _battle_flag(ctx, piece, battle_fn, local: bool, key_of):
-        """may_battle of a move of ``piece`` to a hex in k steps; when the rule
-        reads the hex only through what stands there and its terrain, it is
-        evaluated once per (class of hexes, k)."""
-        from .movement import MoveView
+    def _battle_flag(ctx, piece, battle_fn, use, key_of):
+        """may_battle of a move of ``piece`` to a hex in k steps. When the rule
+        reads the hex only through what stands there and its terrain, and
+        nothing that changes during the turn (``Compiler.move_use``), it is
+        evaluated once per (class of hexes, k, the attributes it reads of the
+        piece), for every piece alike: in the setting, or in the grounding
+        if it reads the card."""
+        from .movement import MoveView, _attrs
 
         def flag(cell, k):
             return bool(battle_fn(ctx, {"m": MoveView(piece, piece.at, None, 0, to=cell, length=k)}))
-        if not local:
+        if not use.clean:
             return flag
-        by_class: dict = {}
+        memo = ctx.g.memo if use.card else ctx.g.setting.memo
+        probe = MoveView(piece, piece.at, (), 0, to=piece.at, length=0)
+        fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
+        head = ("may-battle", _attrs(piece, use.piece_attrs), _attrs(probe, fixed))
 
         def cached(cell, k):
-            key = (key_of(cell), k)
-            v = by_class.get(key)
+            key = (head, key_of(cell), k)
+            v = memo.get(key)
             if v is None:
-                v = by_class[key] = flag(cell, k)
+                v = memo[key] = flag(cell, k)
             return v
         return cached
 
     def _battle_fn(self):
         """The pack's `may_battle(m)` (whether a unit may battle after a move), compiled
-        once, and whether it reads the hex only through what stands there and its terrain."""
+        once, and how it uses the move (``Compiler.move_use``)."""
         if "may_battle" not in self.pack.defines:
-            return None, False
+            return None, None
         hit = getattr(self, "_may_battle", None)
         if hit is None:
             c = self.plan.compiler
             call = A.Call("may_battle", (A.Name("m"),))
-            hit = self._may_battle = (c.compile(call), c.cell_local(call, "m", move=True))
+            hit = self._may_battle = (c.compile(call), c.move_use(call, "m"))
         return hit
 
     def order_set_json(self, g: Grounding, s) -> dict:

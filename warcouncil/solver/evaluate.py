@@ -44,6 +44,18 @@ TURN_BUILTINS = {
     "leader_on", "position", "last_move", "moved_length", "battles_of",
 }
 
+class MoveUse:
+    """See ``Compiler.move_use``."""
+
+    __slots__ = ("clean", "piece_attrs", "move_attrs", "card")
+
+    def __init__(self, clean: bool, piece_attrs, move_attrs):
+        self.clean = clean
+        self.piece_attrs = piece_attrs
+        self.move_attrs = move_attrs
+        self.card = False  # reads the card played (or its roll)
+
+
 # Builtins that read a cell only through what stands on it and its terrain.
 CELL_LOCAL_FUNCS = {"unit_on", "leader_on", "terrain_at", "on_board"}
 
@@ -186,6 +198,130 @@ class Compiler:
         v = all(r in ok for r in refs)
         self._board_static[key] = (expr, v)
         return v
+
+    def move_use(self, expr: A.Expr, mvar: str, hvar: str | None = None) -> "MoveUse":
+        """How a part of a per-move rule uses its move ``mvar`` (and, for a
+        hex part, its hex ``hvar``; otherwise the hex is ``mvar.to``), looking
+        inside the definitions the move, its piece or the hex are handed to.
+
+        ``piece_attrs``/``move_attrs``: the attributes of the moving piece and
+        of the move it reads. ``clean``: besides those it reads only the hex's
+        occupants and terrain and what the card and the setting fix (never
+        another hex's occupants, the earlier moves or the order set): then
+        its value is fixed by the hex's class and those attributes, whichever
+        piece moves, from wherever: a fact of the setting, or of the
+        grounding when it reads the card (``card``)."""
+        key = ("use", id(expr), mvar, hvar)
+        hit = self._board_static.get(key)
+        if hit is not None and hit[0] is expr:
+            return hit[1]
+        use = MoveUse(True, set(), set())
+        roles = {mvar: "move"} | ({hvar: "cell"} if hvar else {})
+        self._use(expr, roles, use, set(), end=hvar is None)
+        use.piece_attrs, use.move_attrs = tuple(sorted(use.piece_attrs)), tuple(sorted(use.move_attrs))
+        self._board_static[key] = (expr, use)
+        return use
+
+    def _use(self, e, roles: dict, use: "MoveUse", visiting: set, end: bool) -> None:
+        """Walk ``e``; ``roles`` names the variables that stand for the move,
+        its piece or the hex (``end``: the hex is the move's end)."""
+        ok_refs = SETTING_BUILTINS | {"card", "rolled"} | self.symbols
+        defines = self.pack.defines
+
+        def role_of(x):
+            if isinstance(x, A.Name):
+                return roles.get(x.id)
+            if isinstance(x, A.Attr) and isinstance(x.obj, A.Name) and roles.get(x.obj.id) == "move":
+                if x.name == "piece":
+                    return "piece"
+                if x.name == "to" and end:
+                    return "cell"
+            return None
+
+        def rec(x, bound):
+            if x is None or isinstance(x, (A.Num, A.Str, A.Const)):
+                return
+            r = role_of(x)
+            if r is not None:
+                use.clean = False  # the move, its piece or the hex used as a whole
+                if r == "move":
+                    use.move_attrs.update(("start", "phase", "index", "length", "to", "path"))
+                return
+            if isinstance(x, A.Name):
+                if x.id in ("card", "rolled") and x.id not in bound:
+                    use.card = True
+                if x.id in bound or x.id in ok_refs:
+                    return
+                if x.id in defines and not defines[x.id].params:
+                    self._use_define(x.id, (), use, visiting, end)
+                else:
+                    use.clean = False  # ordered, earlier, moves, ...
+                return
+            if isinstance(x, A.Attr):
+                r = role_of(x.obj)
+                if r == "move":
+                    use.move_attrs.add(x.name)
+                    if x.name in ("path", "through"):
+                        use.clean = False
+                elif r == "piece":
+                    use.piece_attrs.add(x.name)
+                else:
+                    rec(x.obj, bound)
+                return
+            if isinstance(x, A.Call):
+                if x.func in CELL_LOCAL_FUNCS and len(x.args) == 1 and role_of(x.args[0]) == "cell":
+                    return
+                if x.func in defines:
+                    handed = {}
+                    for p, a in zip(defines[x.func].params, x.args):
+                        r = role_of(a)
+                        if r is not None:
+                            handed[p] = r
+                        else:
+                            rec(a, bound)
+                    self._use_define(x.func, tuple(sorted(handed.items())), use, visiting, end)
+                    return
+                if x.func == "rolled":
+                    use.card = True
+                if x.func not in ok_refs:
+                    use.clean = False  # unit_on(elsewhere), position, moved_before, ...
+                for a in x.args:
+                    rec(a, bound)
+                return
+            if isinstance(x, (A.Quant, A.SetComp, A.The)):
+                if x.var in roles:
+                    use.clean = False  # shadowing: not worth the subtlety
+                    return
+                rec(x.domain, bound)
+                inner = bound | {x.var}
+                rec(getattr(x, "body", None), inner)
+                rec(getattr(x, "cond", None), inner)
+                return
+            if isinstance(x, (A.BinOp, A.Compare, A.Implies)):
+                rec(x.left, bound)
+                rec(x.right, bound)
+            elif isinstance(x, (A.Neg, A.Not)):
+                rec(x.operand, bound)
+            elif isinstance(x, (A.And, A.Or)):
+                for i in x.items:
+                    rec(i, bound)
+            elif isinstance(x, A.IfElse):
+                rec(x.cond, bound)
+                rec(x.then, bound)
+                rec(x.other, bound)
+            else:
+                use.clean = False
+
+        rec(e, frozenset())
+
+    def _use_define(self, name: str, handed: tuple, use: "MoveUse", visiting: set, end: bool) -> None:
+        """A definition's body, its parameters standing for what was handed to them."""
+        key = (name, handed)
+        if key in visiting:
+            return  # recursion: judged by the outer call
+        visiting.add(key)
+        self._use(self.pack.defines[name].body, dict(handed), use, visiting, end)
+        visiting.discard(key)
 
     def cell_local(self, expr: A.Expr, var: str, move: bool = False) -> bool:
         """Does ``expr`` depend on its cell only through what stands there and

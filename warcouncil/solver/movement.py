@@ -177,7 +177,6 @@ class Part:
     ast: A.Expr | None = None  # the part's formula (for static analysis)
     reads_length: bool = True  # end parts: does it read m.length?
     static: bool | None = None  # enter/pass: depends only on the hex and the piece
-    local: bool | None = None  # reads its hex (end: m.to) only through what stands there and the terrain
 
 
 @dataclass
@@ -233,7 +232,8 @@ def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
         if not _refs_attr(c, var, {"to", "length"}):
             # about the piece and the moment only
             return Part("piece", guard, _before_move(compiler, c, var, compiler.compile(c)))
-        return Part("end", guard, compiler.compile(c), ast=c, reads_length=_refs_attr(c, var, {"length"}))
+        return Part("end", guard, compiler.compile(c), ast=c,
+                    reads_length="length" in compiler.move_use(c, var).move_attrs)
     return Part("filter", guard, compiler.compile(c))
 
 
@@ -434,47 +434,73 @@ def cell_class(setting, state):
     return lambda c: (unit_on.get(c), leader_on.get(c), terrain.get(c))
 
 
-def _split_local(compiler, parts, move: bool):
-    """Parts that read their hex only through what stands there and its
-    terrain, and the others."""
-    local, other = [], []
-    for part, var in parts:
-        if part.local is None:
-            part.local = part.ast is not None and (
-                compiler.cell_local(part.ast, var, move=True) if move else compiler.cell_local(part.ast, part.hvar))
-        (local if part.local else other).append((part, var))
-    return local, other
+def _attrs(obj, names: tuple) -> tuple:
+    return tuple([obj.get_attr(n) for n in names])
+
+
+def _hex_part(compiler, setting, ctx, probe, part: Part, var: str):
+    """(test(c), same_on_plain): one dynamic hex part in one search.
+
+    A part ``Compiler.move_use`` finds clean is cached by (the hex's class,
+    the attributes of the piece and move it reads) in the setting (in the
+    grounding if it reads the card): the searches of other pieces reuse it,
+    as a hand-written generator keeps per-side sets of enemy hexes. A part that reads the hex only
+    through what stands there and its terrain is cached by class within the
+    search. Both are the same on every plain hex (empty, clear). Any other
+    part is evaluated hex by hex."""
+    test, hvar = part.test, part.hvar
+    if part.ast is None:
+        return (lambda c: bool(test(ctx, {var: probe, hvar: c}))), False
+    use = compiler.move_use(part.ast, var, hvar)
+    key_of = cell_class(setting, ctx.state)
+    if use.clean:
+        memo = ctx.g.memo if use.card else setting.memo
+        head = ("hex-part", id(part), _attrs(probe.piece, use.piece_attrs), _attrs(probe, use.move_attrs))
+
+        def clean(c):
+            k = (head, key_of(c))
+            v = memo.get(k)
+            if v is None:
+                v = memo[k] = bool(test(ctx, {var: probe, hvar: c}))
+            return v
+        return clean, True
+    if compiler.cell_local(part.ast, hvar):
+        by_class: dict = {}
+
+        def local(c):
+            k = key_of(c)
+            v = by_class.get(k)
+            if v is None:
+                v = by_class[k] = bool(test(ctx, {var: probe, hvar: c}))
+            return v
+        return local, True
+    return (lambda c: bool(test(ctx, {var: probe, hvar: c}))), False
 
 
 class HexTest:
     """May the moving piece enter (or pass through) a hex, in one search?
 
-    Parts about the hex and the piece alone are per-setting cell sets; parts
-    that read the hex only through what stands there and its terrain are
-    evaluated once for all the plain hexes (empty, clear) and, lazily, once
-    per class of the other hexes the search touches; any other part, hex by
-    hex, lazily too."""
+    Parts about the hex and the piece alone are per-setting cell sets; the
+    parts that read the hex only through what stands there and its terrain
+    (see ``_hex_part``) are evaluated once for all the plain hexes (empty,
+    clear) and, lazily, for the other hexes the search touches; any other
+    part, hex by hex, lazily too."""
 
     def __init__(self, compiler, setting, universe, special, parts, ctx, probe):
-        self.ctx, self.probe = ctx, probe
         cell_sets, dynamic = _split_static(compiler, setting, ctx, probe, parts)
         cand = universe
         for ok in cell_sets:
             cand = cand & ok
-        self.local, self.other = _split_local(compiler, dynamic, move=False)
-        if self.local:
+        tests = [_hex_part(compiler, setting, ctx, probe, part, var) for part, var in dynamic]
+        self.short = [t for t, same in tests if same]
+        self.other = [t for t, same in tests if not same]
+        if self.short:
             self.spec = cand & special
             plain = cand - self.spec
-            self.plain = plain if plain and self._holds(self.local, next(iter(plain))) else frozenset()
+            self.plain = plain if plain and all(t(next(iter(plain))) for t in self.short) else frozenset()
         else:
             self.spec, self.plain = frozenset(), cand
-        self.key_of = cell_class(setting, ctx.state)
-        self.by_class: dict = {}
         self.cache: dict = {}
-
-    def _holds(self, group, c) -> bool:
-        ctx, probe = self.ctx, self.probe
-        return all(p.test(ctx, {var: probe, p.hvar: c}) for p, var in group)
 
     def __call__(self, c) -> bool:
         v = self.cache.get(c)
@@ -482,14 +508,11 @@ class HexTest:
             if c in self.plain:
                 v = True
             elif c in self.spec:
-                k = self.key_of(c)
-                v = self.by_class.get(k)
-                if v is None:
-                    v = self.by_class[k] = self._holds(self.local, c)
+                v = all(t(c) for t in self.short)
             else:
                 v = False
             if v and self.other:
-                v = self._holds(self.other, c)
+                v = all(t(c) for t in self.other)
             self.cache[c] = v
         return v
 
@@ -505,45 +528,62 @@ class HexTest:
         return {c for c in cells if self(c)}
 
 
+def _end_part(compiler, setting, ctx, part: Part, var: str, piece, start, index, phase):
+    """(test(c, k), same_on_plain): one end part in one search (as
+    ``_hex_part``, the length k counting only for parts that read it)."""
+    test = part.test
+
+    def judge(c, k):
+        return bool(test(ctx, {var: MoveView(piece, start, None, index, to=c, length=k, phase=phase)}))
+    if part.ast is None:
+        return judge, False
+    use = compiler.move_use(part.ast, var)
+    reads_length = "length" in use.move_attrs
+    key_of = cell_class(setting, ctx.state)
+    if use.clean:
+        memo = ctx.g.memo if use.card else setting.memo
+        probe = MoveView(piece, start, (), index, to=start, length=0, phase=phase)
+        fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
+        head = ("end-part", id(part), _attrs(piece, use.piece_attrs), _attrs(probe, fixed))
+
+        def clean(c, k):
+            key = (head, key_of(c), k if reads_length else None)
+            v = memo.get(key)
+            if v is None:
+                v = memo[key] = judge(c, k)
+            return v
+        return clean, True
+    if compiler.cell_local(part.ast, var, move=True):
+        by_class: dict = {}
+
+        def local(c, k):
+            key = (key_of(c), k if reads_length else None)
+            v = by_class.get(key)
+            if v is None:
+                v = by_class[key] = judge(c, k)
+            return v
+        return local, True
+    return judge, False
+
+
 def _end_cells(compiler, setting, special, parts, ctx, piece, start, index, phase):
     """``ends(cells, k)``: the hexes of ``cells`` a move of ``piece`` may end
-    on after k steps. The end parts that read ``m.to`` only through what
-    stands there and its terrain are evaluated once for the plain hexes and
-    once per class of the others (and per k, for those reading the length)."""
+    on after k steps (the parts that allow it, once for all plain hexes)."""
     if not parts:
         return lambda cells, k: cells
-    local, other = _split_local(compiler, parts, move=True)
-    groups = [g for g in ([x for x in local if not x[0].reads_length], [x for x in local if x[0].reads_length]) if g]
-    key_of = cell_class(setting, ctx.state)
-    by_class: dict = {}
-
-    def holds(group, c, k):
-        m = MoveView(piece, start, None, index, to=c, length=k, phase=phase)
-        return all(p.test(ctx, {var: m}) for p, var in group)
+    tests = [_end_part(compiler, setting, ctx, part, var, piece, start, index, phase) for part, var in parts]
+    short = [t for t, same in tests if same]
+    other = [t for t, same in tests if not same]
 
     def ends(cells, k):
-        for gi, group in enumerate(groups):
-            kk = k if group[0][0].reads_length else None
+        if short:
             spec = cells & special
             plain = cells - spec
-            out = set()
-            if plain:
-                key = (gi, None, kk)
-                v = by_class.get(key)
-                if v is None:
-                    v = by_class[key] = holds(group, next(iter(plain)), k)
-                if v:
-                    out = set(plain)
-            for c in spec:
-                key = (gi, key_of(c), kk)
-                v = by_class.get(key)
-                if v is None:
-                    v = by_class[key] = holds(group, c, k)
-                if v:
-                    out.add(c)
+            out = set(plain) if plain and all(t(next(iter(plain)), k) for t in short) else set()
+            out.update(c for c in spec if all(t(c, k) for t in short))
             cells = out
         if other:
-            cells = [c for c in cells if holds(other, c, k)]
+            cells = [c for c in cells if all(t(c, k) for t in other)]
         return cells
     return ends
 
