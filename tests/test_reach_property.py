@@ -1,0 +1,211 @@
+"""The move generator against the rules themselves, on random boards.
+
+``movement.reach`` is fast because it does not judge walks one by one: it
+splits the per-move rules into hex, end and bound parts, keeps static parts
+as per-setting cell sets, evaluates the parts that read a hex only through
+what stands there once per class of hexes, and caches the clean ones by the
+attributes of the moving piece (``Compiler.cell_local``, ``Compiler.move_use``).
+Here every walk of up to four hexes from the mover is judged by the per-move
+rules' own formulas, compiled afresh from the pack (no decomposition, no
+cache), and the legal (end hex, length) pairs must be exactly what ``reach``
+finds, for random pieces, terrain, cards and movers (units and lone leaders).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import yaml
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from warcouncil.dsl import ast as A
+from warcouncil.dsl.pack import load_pack
+from warcouncil.solver.engine import Engine
+from warcouncil.solver.ground import Ctx
+from warcouncil.solver.movement import MoveView, Positions, reach
+from warcouncil.solver.scenario import load_scenario
+
+from conftest import scenario_dict
+
+TMP = Path(tempfile.mkdtemp(prefix="warcouncil-reach-"))
+# House rules with the shapes the shipped pack lacks: an end part that fails
+# on plain hexes (clean, reads the length), hex parts that read the order
+# set (local, not clean; one fails on plain hexes) and one that reads the
+# hexes around (not local).
+HOUSE = TMP / "shapes.wc"
+HOUSE.write_text('''
+rule house.long-moves-end-on-hills
+    require forall m in {x in moves where x.piece.role == unit}: m.length >= 2 implies terrain_at(m.to) == hill
+    message "{m}: a long move ends on a hill"
+
+rule house.no-entering-ordered-units
+    require forall m in moves: forall h in m.path: not (unit_on(h) != none and unit_on(h) in ordered)
+    message "{m} enters an ordered unit's hex"
+
+rule house.ordered-leaders-step-on-pieces
+    require forall m in {x in moves where x.piece.role == leader}: forall h in m.path: unit_on(h) != none or leader_on(h) != none or not (m.piece in ordered)
+    message "{m}: an ordered leader steps only onto pieces"
+
+rule house.keep-off-elephants
+    require forall m in {x in moves where x.piece.kind != mounted}: forall h in m.path: not (exists e in enemy_units: e.type == elephant and adjacent(h, e))
+    message "{m} comes next to an enemy elephant"
+''', encoding="utf-8")
+PACKS = {"cca": load_pack("cca"), "cca+house": load_pack("cca", [str(HOUSE)])}
+PACK = PACKS["cca"]
+CENTRE = (6, 4)
+AROUND = sorted({(c, r) for r in range(1, 8) for c in range(3, 10)} - {CENTRE})
+UNIT_TYPES = sorted(PACK.units)
+TERRAIN = ["forest", "hill", "broken_ground", "marsh", "river", "ford"]
+CARDS = ["Order Two Units Center", "Order Light Troops", "Double Time", "Mounted Charge", "Line Command",
+         "Move-Fire-Move"]
+DEPTH = 4  # no allowance in the pack exceeds four hexes
+
+
+def walks(board, start, depth):
+    """Every walk (hexes entered, revisits allowed) of 1..depth steps."""
+    level = [()]
+    for _ in range(depth):
+        nxt = []
+        for w in level:
+            here = w[-1] if w else start
+            for n in board.neighbours[here]:
+                nxt.append(w + (n,))
+        yield from nxt
+        level = nxt
+
+
+def naive_ends(eng, g, piece, ordered):
+    """{(end hex, length)} of the walks that every per-move rule allows,
+    judged by the rules' formulas compiled from the pack's AST."""
+    from warcouncil.solver.evaluate import Compiler
+
+    c = Compiler(eng.pack)  # a fresh compiler: no memo, no analysis shared with the engine
+    rules = []
+    for r in eng.plan.turn_rules:
+        body = r.decl.body
+        if not (isinstance(body, A.Quant) and body.kind == "forall"):
+            continue
+        dom = body.domain
+        if isinstance(dom, A.Name) and dom.id == "moves":
+            cond = None
+        elif isinstance(dom, A.SetComp) and isinstance(dom.domain, A.Name) and dom.domain.id == "moves":
+            cond = (c.compile(dom.cond), dom.var) if dom.cond is not None else None
+        else:
+            continue
+        rules.append((cond, c.compile(body.body), body.var))
+    state = Positions({p: p.at for p in g.setting.views}).without(piece)
+    ctx = Ctx(g, g.alts[0] if g.alts else None, ordered, None, None, state, ())
+    out = set()
+    for w in walks(g.setting.board, piece.at, DEPTH):
+        m = MoveView(piece, piece.at, w, 0)
+        if all((cond is not None and not cond[0](ctx, {cond[1]: m})) or test(ctx, {var: m})
+               for cond, test, var in rules):
+            out.add((w[-1], len(w)))
+    return out
+
+
+@st.composite
+def boards(draw):
+    cells = draw(st.lists(st.sampled_from(AROUND), unique=True, min_size=0, max_size=14))
+    units, leaders, terrain = [], [], {}
+    for i, cell in enumerate(cells):
+        what = draw(st.sampled_from(["own unit", "enemy unit", "own leader", "enemy leader", "terrain"]))
+        side = "red" if what.startswith("own") else "blue"
+        if what.endswith("unit"):
+            units.append((f"u{i}", side, draw(st.sampled_from(UNIT_TYPES)), list(cell)))
+        elif what.endswith("leader"):
+            leaders.append((f"l{i}", side, list(cell)))
+        else:
+            terrain[cell] = draw(st.sampled_from(TERRAIN))
+    mover = draw(st.sampled_from(UNIT_TYPES + ["leader"]))
+    if mover == "leader":
+        leaders.append(("mover", "red", list(CENTRE)))
+    else:
+        units.append(("mover", "red", mover, list(CENTRE)))
+    if draw(st.booleans()):
+        terrain[CENTRE] = draw(st.sampled_from(["forest", "hill", "broken_ground", "marsh", "ford"]))
+    return units, leaders, terrain, draw(st.sampled_from(CARDS)), draw(st.sampled_from(sorted(PACKS)))
+
+
+_count = iter(range(10**9))
+
+
+def engine(units, leaders, terrain, pack):
+    data = scenario_dict(units, leaders)
+    data["terrain"] = [{"at": list(c), "type": t} for c, t in terrain.items()]
+    p = TMP / f"scenario{next(_count)}.yaml"
+    p.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return Engine(load_scenario(str(p)), PACKS[pack])
+
+
+def ends_of(ctx, eng, piece):
+    return {(cell, k) for cell, ks in reach(ctx, eng.plan, piece).ends.items() for k in ks}
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+# a light foot unit passes its friend u1 on Order Light Troops; the cavalry
+# searched after it on the same grounding may not, and the enemies beside u1
+# leave it no way round as short
+@example(([("mover", "red", "light_infantry", [6, 4]), ("u1", "red", "heavy_infantry", [7, 4]),
+           ("u2", "red", "light_cavalry", [8, 4]), ("e1", "blue", "heavy_infantry", [7, 3]),
+           ("e2", "blue", "heavy_infantry", [7, 5])], [], {}, "Order Light Troops", "cca"))
+# ordered leaders of the house rules step only onto pieces
+@example(([("u1", "red", "heavy_infantry", [5, 4]), ("u2", "blue", "heavy_infantry", [7, 4])],
+          [("mover", "red", [6, 4]), ("l3", "red", [6, 5])], {}, "Order Two Units Center", "cca+house"))
+def test_reach_is_what_the_rules_allow(case):
+    units, leaders, terrain, card, pack = case
+    eng = engine(units, leaders, terrain, pack)
+    g = eng.ground(card)
+    s = g.setting
+    # the mover and up to three more own pieces, searched one after the other
+    # on the same grounding (so on warm caches), each against the rules
+    movers = [s.by_id["mover"]] + [p for p in s.items if p.id != "mover"][:3]
+    for piece in movers:
+        ctx = Ctx(g, g.alts[0] if g.alts else None, frozenset(movers))
+        assert ends_of(ctx, eng, piece) == naive_ends(eng, g, piece, frozenset(movers)), piece.id
+
+
+def test_how_the_cca_move_rules_use_their_hex():
+    """What the analysis finds in the shipped pack's per-move rules: the
+    parts the generator may judge once per class of hexes (clean: cached by
+    the piece's attributes read; local only: within one search)."""
+    from warcouncil.solver.movement import move_rules
+    from warcouncil.solver.plan import plan_for
+
+    plan = plan_for(PACK)
+    c = plan.compiler
+    found = {}
+    for mr in move_rules(plan):
+        for p in mr.parts:
+            if p.kind in ("enter", "pass"):
+                use, local = c.move_use(p.ast, mr.var, p.hvar), c.cell_local(p.ast, p.hvar)
+            elif p.kind == "end":
+                use, local = c.move_use(p.ast, mr.var), c.cell_local(p.ast, mr.var, move=True)
+            else:
+                continue
+            found[(mr.rule.id, p.kind)] = (use.clean, local, use.piece_attrs, "length" in use.move_attrs, use.card)
+    assert found == {
+        ("cca.move.on-board", "enter"): (True, True, (), False, False),
+        ("cca.move.no-enemy", "enter"): (True, True, ("side",), False, False),
+        ("cca.move.no-friendly-unit", "pass"): (True, True, ("class", "kind", "side", "type"), False, True),
+        ("cca.move.one-unit-per-hex", "end"): (True, True, (), False, False),
+        ("cca.move.stop-on-leader", "pass"): (True, True, ("side",), False, False),
+        # next to an enemy: the hexes around the end, not only the end
+        ("cca.move.warrior-charge", "end"): (False, False, ("side",), True, False),
+        ("cca.leader.no-enemy", "enter"): (True, True, ("side",), False, False),
+        ("cca.leader.one-per-hex", "end"): (True, True, (), False, False),
+        # where the leader's unit stands now: not the end hex's occupants
+        ("cca.leader.detach-before-unit-moves", "end"): (False, False, ("at", "side"), False, False),
+        ("cca.terrain.impassable", "enter"): (True, True, (), False, False),
+        ("cca.terrain.forest-stops", "pass"): (True, True, (), False, False),
+        ("cca.terrain.broken-ground-stops", "pass"): (True, True, (), False, False),
+        ("cca.terrain.marsh-stops", "pass"): (True, True, (), False, False),
+        ("cca.terrain.ford-stops", "pass"): (True, True, (), False, False),
+        ("cca.terrain.war-machines", "enter"): (True, True, (), False, False),
+    }
+    battle = c.move_use(A.Call("may_battle", (A.Name("m"),)), "m")
+    assert (battle.clean, battle.piece_attrs, battle.move_attrs, battle.card) == (
+        True, ("battle_move", "kind", "type"), ("length", "phase"), True)
