@@ -334,6 +334,37 @@ class RuleFile:
 # ------------------------------------------------------------------ utilities
 
 
+def children(n) -> tuple:
+    """The expressions directly below ``n`` (a binder's domain first, then
+    the parts that see its variable; ``None`` for a missing condition)."""
+    if isinstance(n, Attr):
+        return (n.obj,)
+    if isinstance(n, Call):
+        return n.args
+    if isinstance(n, (BinOp, Compare, Implies)):
+        return (n.left, n.right)
+    if isinstance(n, (Neg, Not)):
+        return (n.operand,)
+    if isinstance(n, (And, Or)):
+        return n.items
+    if isinstance(n, IfElse):
+        return (n.cond, n.then, n.other)
+    if isinstance(n, Quant):
+        return (n.domain, n.body)
+    if isinstance(n, (SetComp, The)):
+        return (n.domain, n.cond)
+    return ()
+
+
+def scoped(n, bound: frozenset):
+    """``(child, names bound there)`` for each expression directly below ``n``:
+    a binder's variable is bound in its body or condition, not its domain."""
+    if isinstance(n, (Quant, SetComp, The)):
+        domain, body = children(n)
+        return ((domain, bound), (body, bound | {n.var}))
+    return tuple((c, bound) for c in children(n))
+
+
 def walk(node):
     """Yield ``node`` and every expression node below it (pre-order)."""
     stack = [node]
@@ -342,22 +373,7 @@ def walk(node):
         if n is None:
             continue
         yield n
-        if isinstance(n, (Attr,)):
-            stack.append(n.obj)
-        elif isinstance(n, Call):
-            stack.extend(n.args)
-        elif isinstance(n, (BinOp, Compare, Implies)):
-            stack.extend((n.left, n.right))
-        elif isinstance(n, (Neg, Not)):
-            stack.append(n.operand)
-        elif isinstance(n, (And, Or)):
-            stack.extend(n.items)
-        elif isinstance(n, IfElse):
-            stack.extend((n.cond, n.then, n.other))
-        elif isinstance(n, Quant):
-            stack.extend((n.domain, n.body))
-        elif isinstance(n, (SetComp, The)):
-            stack.extend((n.domain, n.cond))
+        stack.extend(children(n))
 
 
 def transform(node, fn):

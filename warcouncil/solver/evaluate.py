@@ -288,29 +288,11 @@ class Compiler:
                 for a in x.args:
                     rec(a, bound)
                 return
-            if isinstance(x, (A.Quant, A.SetComp, A.The)):
-                if x.var in roles:
-                    use.clean = False  # shadowing: not worth the subtlety
-                    return
-                rec(x.domain, bound)
-                inner = bound | {x.var}
-                rec(getattr(x, "body", None), inner)
-                rec(getattr(x, "cond", None), inner)
+            if isinstance(x, (A.Quant, A.SetComp, A.The)) and x.var in roles:
+                use.clean = False  # shadowing: not worth the subtlety
                 return
-            if isinstance(x, (A.BinOp, A.Compare, A.Implies)):
-                rec(x.left, bound)
-                rec(x.right, bound)
-            elif isinstance(x, (A.Neg, A.Not)):
-                rec(x.operand, bound)
-            elif isinstance(x, (A.And, A.Or)):
-                for i in x.items:
-                    rec(i, bound)
-            elif isinstance(x, A.IfElse):
-                rec(x.cond, bound)
-                rec(x.then, bound)
-                rec(x.other, bound)
-            else:
-                use.clean = False
+            for c, b in A.scoped(x, bound):
+                rec(c, b)
 
         rec(e, frozenset())
 
@@ -374,19 +356,9 @@ class Compiler:
                     else:
                         ok = ok and rec(a)
                 return ok
-            if isinstance(x, (A.Quant, A.SetComp, A.The)):
-                if x.var == var:
-                    return False  # shadowing: not worth the subtlety
-                return rec(x.domain) and rec(getattr(x, "body", None)) and rec(getattr(x, "cond", None))
-            if isinstance(x, (A.BinOp, A.Compare, A.Implies)):
-                return rec(x.left) and rec(x.right)
-            if isinstance(x, (A.Neg, A.Not)):
-                return rec(x.operand)
-            if isinstance(x, (A.And, A.Or)):
-                return all(rec(i) for i in x.items)
-            if isinstance(x, A.IfElse):
-                return rec(x.cond) and rec(x.then) and rec(x.other)
-            return False
+            if isinstance(x, (A.Quant, A.SetComp, A.The)) and x.var == var:
+                return False  # shadowing: not worth the subtlety
+            return all(rec(c) for c in A.children(x))
 
         return rec(e)
 
@@ -754,28 +726,11 @@ def _referenced(e) -> set[str]:
         if isinstance(n, A.Name):
             if n.id not in bound:
                 out.add(n.id)
-        elif isinstance(n, A.Call):
+            return
+        if isinstance(n, A.Call):
             out.add(n.func)
-            for a in n.args:
-                visit(a, bound)
-        elif isinstance(n, A.Attr):
-            visit(n.obj, bound)
-        elif isinstance(n, (A.BinOp, A.Compare, A.Implies)):
-            visit(n.left, bound)
-            visit(n.right, bound)
-        elif isinstance(n, (A.Neg, A.Not)):
-            visit(n.operand, bound)
-        elif isinstance(n, (A.And, A.Or)):
-            for i in n.items:
-                visit(i, bound)
-        elif isinstance(n, A.IfElse):
-            visit(n.cond, bound)
-            visit(n.then, bound)
-            visit(n.other, bound)
-        elif isinstance(n, (A.Quant, A.SetComp, A.The)):
-            visit(n.domain, bound)
-            inner = bound | {n.var}
-            visit(n.body if isinstance(n, A.Quant) else n.cond, inner)
+        for c, b in A.scoped(n, bound):
+            visit(c, b)
 
     visit(e, frozenset())
     return out
