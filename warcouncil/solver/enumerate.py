@@ -85,11 +85,36 @@ class AltPlan:
             forced &= items
         self.forced_mask = forced
         if self.mode == "quota":
-            self._build_groups()
+            cap = alt.capacity
+            self.cap_limit = cap if (self.use_capacity and cap is not None) else None
+            if items & ~forced:
+                self.only = None
+                self._build_groups(single)
+            else:
+                # no choice left (every piece is forced, or none is left): the
+                # one candidate set, if the quotas can pay for it
+                self.only = [forced] if self._fits(forced) else []
 
     # ---------------------------------------------------------------- quotas
-    def _build_groups(self) -> None:
+    def _fits(self, m: int) -> bool:
+        """Can the quotas pay for the set m (capacity, and Hall's condition)?"""
+        charged = m & ~self.free_mask
+        if self.cap_limit is not None and charged.bit_count() > self.cap_limit:
+            return False
+        return not self.use_assign or _assign_ok(self.alt, charged)
+
+    def _build_groups(self, single: bool) -> None:
         items, free, alt = self.items_mask, self.free_mask, self.alt
+        if single and not self.forced_mask:
+            # one quota admitting every piece left, none forced or free (an
+            # "order N units" card): one group, whose only Hall condition is
+            # the quota's cap
+            cap = alt.quotas[0].cap
+            assign = self.use_assign
+            self._rank_groups = [(1 if assign else POOL, (), _ranks_of(items))]
+            self.hall = [((0,), cap)] if assign and cap is not None else []
+            self.cap_groups = [0]
+            return
         rest = items & ~free
         raw = []  # (key, mask)
         if free:
@@ -106,7 +131,6 @@ class AltPlan:
         if len(groups) > 1:
             groups.sort(key=lambda g: min(g[1] + g[2]))
         self._rank_groups = groups  # (key, forced ranks, optional ranks)
-        self._all_forced = not items & ~forced
         # Hall's condition: for every set T of quotas with finite caps, the
         # pieces only T's quotas admit may not outnumber T's orders.
         self.hall = []
@@ -140,8 +164,6 @@ class AltPlan:
                     kept.append((gm, cap))
             self.hall = [(_ranks_of(gm), cap) for gm, cap in kept]
         self.cap_groups = [gi for gi, (key, _, _) in enumerate(groups) if key != FREE]
-        cap = alt.capacity
-        self.cap_limit = cap if (self.use_capacity and cap is not None) else None
 
     def _vectors(self, k: int):
         """Count vectors (one count per group) of total k that are legal."""
@@ -192,13 +214,6 @@ class AltPlan:
     def _quota_layer(self, k: int):
         groups = self._rank_groups
         views = self.setting.views
-        if self._all_forced:
-            n = sum(len(f) for _, f, _ in groups)
-            if k != n or not self._vector_ok([len(f) for _, f, _ in groups]):
-                return []
-            return [tuple(views[r] for r in sorted(itertools.chain.from_iterable(f for _, f, _ in groups)))]
-        if not groups:
-            return [()] if k == 0 else []
         if len(groups) == 1 and not groups[0][1]:
             o = groups[0][2]
             if k > len(o) or not self._vector_ok([k]):
@@ -230,6 +245,8 @@ class AltPlan:
         return [tuple(map(get, t)) for t in out]
 
     def _quota_count(self) -> int:
+        if self.only is not None:
+            return len(self.only)
         total = 0
         for k in range(self.max_size() + 1):
             for vec in self._vectors(k):
@@ -347,11 +364,13 @@ class AltPlan:
         if self.impossible:
             return
         if self.mode == "quota":
-            if self._all_forced:  # one set: every piece the card orders
-                sizes = [self.forced_mask.bit_count()]
-            else:
-                sizes = range(self.forced_mask.bit_count(), self.max_size() + 1)
-            for k in sizes:
+            if self.only is not None:
+                for m in self.only:
+                    s = tuple(self.setting.pieces_of(m))
+                    if self.passes_filters(s):
+                        yield len(s), [s]
+                return
+            for k in range(self.forced_mask.bit_count(), self.max_size() + 1):
                 layer = self._quota_layer(k)
                 if self.filters:
                     layer = [s for s in layer if self.passes_filters(s)]
@@ -369,6 +388,19 @@ class AltPlan:
             by_size.setdefault(len(s), []).append(s)
         for k in sorted(by_size):
             yield k, sorted(by_size[k], key=_ranks)
+
+    def sets(self) -> Iterator[tuple]:
+        """Every set of this alternative, sorted (by size, then piece order).
+        The common shapes need no generator: the one set every piece is
+        forced into, or the combinations layer by layer."""
+        if self.impossible:
+            return iter(())
+        if self.mode == "quota" and not self.filters:
+            if self.only is not None:
+                return iter([tuple(self.setting.pieces_of(m)) for m in self.only])
+            sizes = range(self.forced_mask.bit_count(), self.max_size() + 1)
+            return itertools.chain.from_iterable(map(self._quota_layer, sizes))
+        return itertools.chain.from_iterable(layer for _, layer in self.layers())
 
     def count_fast(self) -> int | None:
         """The number of sets without enumerating them, where possible."""
@@ -627,11 +659,14 @@ class Enumerator:
 
     def order_sets(self, limit: int | None = None) -> Iterator[tuple]:
         """Every legal order set (tuples of pieces), sorted, streamed."""
-        if not self.alts or limit == 0:
-            return
         if len(self.alts) == 1 and limit is None:
-            for _, layer in self.alts[0].layers():
-                yield from layer
+            return self.alts[0].sets()
+        return self._merged(limit)
+
+    def _merged(self, limit: int | None) -> Iterator[tuple]:
+        """The alternatives' sets merged layer by layer (a set an earlier
+        alternative allows comes from that one), up to ``limit``."""
+        if not self.alts or limit == 0:
             return
         produced = 0
         iters = [a.layers() for a in self.alts]
