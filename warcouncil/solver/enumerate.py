@@ -43,16 +43,18 @@ class AltPlan:
     def __init__(self, g: Grounding, plan: Plan, alt: GroundAlt):
         self.g, self.plan, self.alt = g, plan, alt
         s = self.setting = g.setting
-        ctx = Ctx(g, alt)
         rs = summary(plan)
         if rs.guarded:
+            ctx = Ctx(g, alt)
             skipped = frozenset(r.id for r in rs.guarded if r.skip_when(ctx, {}))
             if skipped:
                 rs = summary(plan, skipped)
         # 1. node consistency: prune pieces by the unary rules
         items = s.own_mask
-        for r in rs.unary:
-            items &= unary_mask(plan, r, ctx, items)
+        for step in rs.unary_steps(g):
+            if not items:
+                break
+            items &= step(g, alt, items)
         self.items_mask = items
         self.use_assign = rs.use_assign
         self.use_filled = rs.use_filled
@@ -60,12 +62,13 @@ class AltPlan:
         if rs.charged is None:
             free = 0
         elif rs.charged_static:
-            key = ("free", id(rs))
-            fm = s.memo.get(key)
+            fm = s.memo.get(rs.free_key)
             if fm is None:
-                fm = s.memo[key] = s.mask_of(p for p in s.items if not rs.charged(ctx, p))
+                ctx = Ctx(g, alt)
+                fm = s.memo[rs.free_key] = s.mask_of(p for p in s.items if not rs.charged(ctx, p))
             free = fm & items
         else:
+            ctx = Ctx(g, alt)
             free = s.mask_of(p for p in s.pieces_of(items) if not rs.charged(ctx, p))
         self.free_mask = free
         # 3. the generator; with one quota admitting every piece left, "assignable"
@@ -493,61 +496,69 @@ def _ranks(s):
     return tuple(p.rank for p in s)
 
 
-def unary_mask(plan: Plan, r: PlannedRule, ctx: Ctx, items: int) -> int:
-    """The pieces (a mask; bits outside ``items`` do not matter) a unary rule
-    ``forall x in ordered: φ(x)`` lets through.
-
-    The compiler specialises φ's common shapes: ``admitted(x)`` is set
-    membership; ``A(x) implies B`` with A about the board only and B free of
-    x evaluates B once and A from a per-setting table (the same facts a
-    hand-written engine would precompute per side); a φ about the board
-    only is one per-setting table; anything else is evaluated per piece."""
-    how = _unary_shape(plan, r)
-    kind = how[0]
-    if kind == "admitted":
-        return ctx.alt.admitted_mask
-    s = ctx.g.setting
-    if kind == "board":
-        key = ("unary", r.id)
-        ok = s.memo.get(key)
-        if ok is None:
-            ok = s.memo[key] = s.mask_of(p for p in s.items if r.test(ctx, {r.var: p}))
-        return ok
-    if kind == "guarded":
-        _, guard, then = how
-        if then(ctx, {}):
-            return items
-        key = ("unary-guard", r.id)
-        hit = s.memo.get(key)
-        if hit is None:
-            hit = s.memo[key] = s.mask_of(p for p in s.items if guard(ctx, {r.var: p}))
-        return ~hit
-    var, test = r.var, r.test
-    return s.mask_of(p for p in s.pieces_of(items) if test(ctx, {var: p}))
-
-
-_SHAPES: dict = {}
-
-
-def _unary_shape(plan: Plan, r: PlannedRule):
-    hit = _SHAPES.get(id(r))
-    if hit is not None and hit[0] is r:
-        return hit[1]
+def _unary_shape(plan: Plan, r: PlannedRule) -> tuple:
+    """How a unary rule ``forall x in ordered: φ(x)`` prunes, from φ's shape:
+    ``admitted(x)`` is set membership; a φ about the board only is one
+    per-setting table; ``A(x) implies B`` with A about the board only and B
+    free of x evaluates B and reads A from a per-setting table (the same
+    facts a hand-written engine would precompute per side); anything else
+    is evaluated per piece."""
     from ..dsl import ast as A
     from .evaluate import referenced_names
 
     c = plan.compiler
     body = r.body.body
-    how: tuple = ("general",)
     if isinstance(body, A.Call) and body.func == "admitted" and body.args == (A.Name(r.var),):
-        how = ("admitted",)
-    elif c.board_static(body, (r.var,)):
-        how = ("board",)
-    elif isinstance(body, A.Implies) and c.board_static(body.left, (r.var,)) \
+        return ("admitted",)
+    if c.board_static(body, (r.var,)):
+        return ("board",)
+    if isinstance(body, A.Implies) and c.board_static(body.left, (r.var,)) \
             and r.var not in referenced_names(body.right) and not c.is_dynamic(body.right):
-        how = ("guarded", c.compile(body.left), c.compile(body.right))
-    _SHAPES[id(r)] = (r, how)
-    return how
+        return ("guarded", c.compile(body.left), c.compile(body.right), c.card_only(body.right))
+    return ("general",)
+
+
+def _unary_step(r: PlannedRule, how: tuple, g: Grounding):
+    """The pruning step of a unary rule for the card of ``g``: a function
+    (g, alt, items) -> the mask of the pieces the rule lets through (bits
+    outside ``items`` do not matter); None when the rule is vacuous for the
+    card (a guard's B about the card alone and true)."""
+    kind, var = how[0], r.var
+    if kind == "admitted":
+        return _admitted
+    if kind == "board":
+        return _table(("unary", r.id), r.test, var, False)
+    if kind == "guarded":
+        _, guard, then, card_only = how
+        table = _table(("unary-guard", r.id), guard, var, True)
+        if card_only:  # decided once per card
+            return None if then(Ctx(g, None), {}) else table
+        return lambda g, alt, items: items if then(Ctx(g, alt), {}) else table(g, alt, items)
+    test = r.test
+
+    def general(g, alt, items):
+        s, ctx = g.setting, Ctx(g, alt)
+        return s.mask_of(p for p in s.pieces_of(items) if test(ctx, {var: p}))
+    return general
+
+
+def _admitted(g, alt, items):
+    return alt.admitted_mask
+
+
+def _table(key, test, var, negate: bool):
+    """A step reading a per-setting table (``setting.memo[key]``, made on
+    first use): the own pieces passing ``test``, or with ``negate`` the
+    others."""
+
+    def step(g, alt, items):
+        s = g.setting
+        m = s.memo.get(key)
+        if m is None:
+            ctx = Ctx(g, alt)
+            m = s.memo[key] = s.mask_of(p for p in s.items if test(ctx, {var: p}))
+        return ~m if negate else m
+    return step
 
 
 class RuleSummary:
@@ -573,12 +584,15 @@ class RuleSummary:
                     primary[r.kind] = r
         self.kinds = {r.kind for r in rules}
         self.unary = [r for r in rules if r.kind == "unary"]
+        self._unary_shapes = [(r, _unary_shape(plan, r)) for r in self.unary]
+        self._unary_by_card: dict = {}
         self.nonunary = [r for r in rules if r.kind not in ("unary", "true", "once") and r not in self.extra]
         self.use_assign = "assignable" in self.kinds
         self.use_capacity = "capacity" in self.kinds
         self.use_filled = "filled" in self.kinds
         self.charged = None
         self.charged_static = False
+        self.free_key = ("free", id(self))  # setting.memo: the pieces a static charged() leaves free
         for r in rules:
             if r.kind in ("assignable", "capacity") and r.charged is not None and r not in self.extra:
                 self.charged = r.charged
@@ -594,6 +608,19 @@ class RuleSummary:
             self.structural = self.structural - {"capacity"}
             self.closure_rules = self.closure_rules + [r for r in rules if r.kind == "capacity"]
 
+
+    def unary_steps(self, g: Grounding) -> list:
+        """The pruning steps of the unary rules for the card of ``g`` (see
+        ``_unary_step``), made once per card: a guard about the card alone
+        is a fact of its declaration (and the name it is played as)."""
+        card = g.card
+        key = (id(card), g.played)
+        hit = self._unary_by_card.get(key)
+        if hit is not None and hit[0] is card:
+            return hit[1]
+        steps = [st for r, how in self._unary_shapes if (st := _unary_step(r, how, g)) is not None]
+        self._unary_by_card[key] = (card, steps)  # keeps the card alive, so its id stays unique
+        return steps
 
     def generator(self, group: str | None, single: bool) -> tuple[str, list, bool]:
         """(mode, filters, use_capacity) for an alternative: which generator
