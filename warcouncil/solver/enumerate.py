@@ -71,6 +71,20 @@ class AltPlan:
             ctx = Ctx(g, alt)
             free = s.mask_of(p for p in s.pieces_of(items) if not rs.charged(ctx, p))
         self.free_mask = free
+        # the quotas that give orders: under "assignable" a quota of 0 orders
+        # pays for nothing, and a charged piece only such quotas admit is out
+        self.quotas = alt.quotas
+        if self.use_assign and any(q.cap == 0 for q in alt.quotas):
+            self.quotas = [q for q in alt.quotas if q.cap != 0]
+            some = paid = 0
+            for q in alt.quotas:
+                some |= q.mask
+            for q in self.quotas:
+                paid |= q.mask
+            if self.quotas:  # the pieces no quota admits (on a commanding leader's hex) go to any
+                paid |= alt.admitted_mask & ~some
+            items &= ~(alt.admitted_mask & ~paid & ~free)
+            self.items_mask = items
         # 3. the generator; with one quota admitting every piece left, "assignable"
         # and "capacity" both mean: at most the quota's orders
         single = len(alt.quotas) == 1 and not free and not items & ~alt.admitted_mask
@@ -126,7 +140,7 @@ class AltPlan:
             if not self.use_assign:
                 raw.append((POOL, rest))
             else:
-                raw.extend(_signature_groups(alt, rest))
+                raw.extend(_signature_groups(self.quotas, alt.admitted_mask, rest))
         forced = self.forced_mask
         groups = []
         for key, m in raw:
@@ -138,23 +152,23 @@ class AltPlan:
         # pieces only T's quotas admit may not outnumber T's orders.
         self.hall = []
         if self.use_assign:
-            caps = [q.cap for q in alt.quotas]
-            charged = [(gi, key) for gi, (key, _, _) in enumerate(groups) if key != FREE and key]
+            quotas = self.quotas
+            charged = [(1 << gi, key) for gi, (key, _, _) in enumerate(groups) if key != FREE and key]
+            full = (1 << len(quotas)) - 1
+            caps: list = [0] * (full + 1)  # T's orders by subset recursion; None: unbounded
             conds = []
-            for t in range(1, 1 << len(caps)):
-                total = 0
-                for i, cap in enumerate(caps):
-                    if t >> i & 1:
-                        if cap is None:
-                            break
-                        total += cap
-                else:
-                    gm = 0  # the groups only T's quotas admit, as a mask
-                    for gi, key in charged:
-                        if not key & ~t:
-                            gm |= 1 << gi
-                    if gm:
-                        conds.append((gm, total))
+            for t in range(1, full + 1):
+                low = t & -t
+                c, cap = caps[t ^ low], quotas[low.bit_length() - 1].cap
+                c = caps[t] = None if c is None or cap is None else c + cap
+                if c is None:
+                    continue
+                gm = 0  # the groups only T's quotas admit, as a mask
+                for bit, key in charged:
+                    if not key & ~t:
+                        gm |= bit
+                if gm:
+                    conds.append((gm, c))
             # a condition implied by another (more groups, no more orders)
             # goes: sorted so, every condition comes after those implying it
             conds.sort(key=lambda c: (c[1], -c[0].bit_count()))
@@ -423,15 +437,15 @@ def _ranks_of(m: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _signature_groups(alt: GroundAlt, rest: int) -> list[tuple[int, int]]:
+def _signature_groups(quotas: list, admitted: int, rest: int) -> list[tuple[int, int]]:
     """The pieces of ``rest`` grouped by signature, as (signature, mask): the
-    signature is the mask of the quotas admitting them (bit i: quota i),
-    0 for the pieces no quota admits."""
-    quotas = alt.quotas
+    signature is the mask of the quotas admitting them (bit i: quotas[i]),
+    0 for the pieces the alternative does not admit (``admitted``: those it
+    does)."""
     if len(quotas) == 1:
-        parts = {1: rest & alt.admitted_mask}
+        parts = {1: rest & admitted}
     else:
-        parts = {0: rest & alt.admitted_mask}
+        parts = {0: rest & admitted}
         for i, q in enumerate(quotas):  # partition refinement, quota by quota
             bit, qm = 1 << i, q.mask
             new = {}
@@ -449,7 +463,7 @@ def _signature_groups(alt: GroundAlt, rest: int) -> list[tuple[int, int]]:
             full = (1 << len(quotas)) - 1
             parts[full] = parts.get(full, 0) | anchors
     out = [(key, m) for key, m in parts.items() if m]
-    none = rest & ~alt.admitted_mask
+    none = rest & ~admitted
     if none:
         out.append((0, none))
     return out
@@ -459,35 +473,36 @@ def _assign_ok(alt: GroundAlt, charged: int) -> bool:
     """Can the charged pieces (a mask) be charged to the quotas without
     overspending one? (GroundAlt.assign_problem on masks: Hall's theorem.)"""
     quotas = alt.quotas
-    if not quotas:
-        return True
     charged &= alt.admitted_mask
+    if not charged:
+        return True
     if len(quotas) == 1:
         cap = quotas[0].cap
         return cap is None or charged.bit_count() <= cap
-    n = len(quotas)
-    full = (1 << n) - 1
-    for t in range(1, full + 1):
-        caps = 0
-        outside = 0
-        for i, q in enumerate(quotas):
-            if t >> i & 1:
-                if q.cap is None:
-                    caps = None
-                    break
-                caps += q.cap
-            else:
-                outside |= q.mask
-        if caps is None:
-            continue
-        if t == full:
-            need = charged
+    # for every set T of quotas with finite caps, the pieces only T's quotas
+    # admit may not outnumber T's orders; the pieces no quota admits (on a
+    # commanding leader's hex) go to any quota, so they count for T = all
+    total = unbounded = union = 0
+    for i, q in enumerate(quotas):
+        union |= q.mask
+        if q.cap is None:
+            unbounded |= 1 << i
         else:
-            union = 0
-            for q in quotas:
-                union |= q.mask
-            need = charged & ~outside & union  # only T's quotas admit them (anchors: every quota)
-        if need.bit_count() > caps:
+            total += q.cap
+    if not unbounded and charged.bit_count() > total:
+        return False
+    charged &= union
+    # the other sets T by their complement U (the quotas outside T), with
+    # U's pieces and finite orders by subset recursion (U less its lowest quota)
+    full = (1 << len(quotas)) - 1
+    caps = [0] * full
+    outside = [0] * full
+    for u in range(1, full):
+        low = u & -u
+        q = quotas[low.bit_length() - 1]
+        outside[u] = outside[u ^ low] | q.mask
+        caps[u] = caps[u ^ low] + (q.cap or 0)
+        if not (full ^ u) & unbounded and (charged & ~outside[u]).bit_count() > total - caps[u]:
             return False
     return True
 
