@@ -73,8 +73,9 @@ class AltPlan:
         self.free_mask = free
         # the quotas that give orders: under "assignable" a quota of 0 orders
         # pays for nothing, and a charged piece only such quotas admit is out
+        # (one quota of 0 orders needs no pruning: its group gets no pieces)
         self.quotas = alt.quotas
-        if self.use_assign and any(q.cap == 0 for q in alt.quotas):
+        if self.use_assign and len(alt.quotas) > 1 and any(q.cap == 0 for q in alt.quotas):
             self.quotas = [q for q in alt.quotas if q.cap != 0]
             some = paid = 0
             for q in alt.quotas:
@@ -88,7 +89,7 @@ class AltPlan:
         # 3. the generator; with one quota admitting every piece left, "assignable"
         # and "capacity" both mean: at most the quota's orders
         single = len(alt.quotas) == 1 and not free and not items & ~alt.admitted_mask
-        self.mode, self.filters, self.use_capacity = rs.generator(alt.group, single)
+        self.mode, self.filters, self.use_capacity = rs.generators[single][alt.group]
         # for legal(): the structural rules checked directly, the rest by closure
         self.structural = rs.structural
         self.closure_rules = rs.closure_rules
@@ -116,6 +117,8 @@ class AltPlan:
     def _fits(self, m: int) -> bool:
         """Can the quotas pay for the set m (capacity, and Hall's condition)?"""
         charged = m & ~self.free_mask
+        if not charged:
+            return True
         if self.cap_limit is not None and charged.bit_count() > self.cap_limit:
             return False
         return not self.use_assign or _assign_ok(self.alt, charged)
@@ -616,7 +619,9 @@ class RuleSummary:
                     self.charged_static = plan.compiler.board_static(cond.cond, (cond.var,))
                 break
         self.caps_differ = caps_differ(rules)
-        self._generators: dict = {}
+        # generators[single][group kind]: see _generator
+        self.generators = {single: {group: self._generator(group, single) for group in (None, "linked", "led")}
+                           for single in (False, True)}
         self.structural = self.kinds & {"assignable", "capacity", "filled", "linked", "led"}
         self.closure_rules = [r for r in rules if r.kind == "filter"] + self.extra
         if self.caps_differ:
@@ -637,31 +642,27 @@ class RuleSummary:
         self._unary_by_card[key] = (card, steps)  # keeps the card alive, so its id stays unique
         return steps
 
-    def generator(self, group: str | None, single: bool) -> tuple[str, list, bool]:
+    def _generator(self, group: str | None, single: bool) -> tuple[str, list, bool]:
         """(mode, filters, use_capacity) for an alternative: which generator
         builds its sets and which rules it does not guarantee."""
-        key = (group, single)
-        hit = self._generators.get(key)
-        if hit is None:
-            kinds = self.kinds
-            use_capacity = self.use_capacity
-            quota_rules = {"assignable", "capacity"} if single else set()
-            if group == "led" and "led" in kinds:
-                mode, guaranteed = "led", {"led", "linked", "filled"} | quota_rules
-            elif group == "linked" and "linked" in kinds:
-                mode, guaranteed = "linked", {"linked", "led", "filled"} | quota_rules
-            else:
-                mode = "quota"
-                guaranteed = {"assignable", "capacity", "filled", "linked" if group != "linked" else "",
-                              "led" if group != "led" else ""}
-                # a capacity rule over a different charged set than assignable's
-                # is not guaranteed by the quota generator
-                if self.caps_differ:
-                    guaranteed.discard("capacity")
-                    use_capacity = False
-            filters = [r for r in self.nonunary if r.kind not in guaranteed] + self.extra
-            hit = self._generators[key] = (mode, filters, use_capacity)
-        return hit
+        kinds = self.kinds
+        use_capacity = self.use_capacity
+        quota_rules = {"assignable", "capacity"} if single else set()
+        if group == "led" and "led" in kinds:
+            mode, guaranteed = "led", {"led", "linked", "filled"} | quota_rules
+        elif group == "linked" and "linked" in kinds:
+            mode, guaranteed = "linked", {"linked", "led", "filled"} | quota_rules
+        else:
+            mode = "quota"
+            guaranteed = {"assignable", "capacity", "filled", "linked" if group != "linked" else "",
+                          "led" if group != "led" else ""}
+            # a capacity rule over a different charged set than assignable's
+            # is not guaranteed by the quota generator
+            if self.caps_differ:
+                guaranteed.discard("capacity")
+                use_capacity = False
+        filters = [r for r in self.nonunary if r.kind not in guaranteed] + self.extra
+        return mode, filters, use_capacity
 
 
 def summary(plan: Plan, skipped: frozenset = frozenset()) -> RuleSummary:

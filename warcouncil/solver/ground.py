@@ -234,8 +234,8 @@ class GroundAlt:
                  "anchor_mask", "_admitted", "_sig")
 
     def __init__(self, setting: Setting, index: int, decl: A.Alternative, quotas: list[GroundQuota],
-                 group: str | None, anchor_cells: frozenset = frozenset(), capacity: int | None = 0,
-                 admitted_mask: int = 0, anchor_mask: int = 0):
+                 group: str | None, capacity: int | None, admitted_mask: int,
+                 anchor_cells: frozenset = frozenset(), anchor_mask: int = 0):
         self.setting = setting
         self.index = index
         self.decl = decl
@@ -568,8 +568,8 @@ class Grounding:
         if group == "led":
             anchor_cells, anchor_mask = self._anchors(alt.group.anchor)
             mask |= anchor_mask  # the commanding leader's own hex is always part of his command
-            return GroundAlt(s, index, alt, quotas, group, anchor_cells, capacity, mask, anchor_mask)
-        return GroundAlt(s, index, alt, quotas, group, capacity=capacity, admitted_mask=mask)
+            return GroundAlt(s, index, alt, quotas, group, capacity, mask, anchor_cells, anchor_mask)
+        return GroundAlt(s, index, alt, quotas, group, capacity, mask)
 
     def _filter(self, where: A.Expr, what: str) -> tuple[frozenset, int]:
         """The pieces of the pool a quota's condition admits, and their mask.
