@@ -386,7 +386,7 @@ class AltPlan:
         if self.mode == "quota":
             if self.only is not None:
                 for m in self.only:
-                    s = tuple(self.setting.pieces_of(m))
+                    s = self.setting.pieces_of(m)
                     if self.passes_filters(s):
                         yield len(s), [s]
                 return
@@ -402,7 +402,7 @@ class AltPlan:
         for m in self._connected_masks():
             if forced & ~m:
                 continue
-            s = tuple(pieces_of(m))
+            s = pieces_of(m)
             if self.filters and not self.passes_filters(s):
                 continue
             by_size.setdefault(len(s), []).append(s)
@@ -417,7 +417,7 @@ class AltPlan:
             return iter(())
         if self.mode == "quota" and not self.filters:
             if self.only is not None:
-                return iter([tuple(self.setting.pieces_of(m)) for m in self.only])
+                return iter(list(map(self.setting.pieces_of, self.only)))
             sizes = range(self.forced_mask.bit_count(), self.max_size() + 1)
             return itertools.chain.from_iterable(map(self._quota_layer, sizes))
         return itertools.chain.from_iterable(layer for _, layer in self.layers())

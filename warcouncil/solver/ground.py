@@ -105,6 +105,7 @@ class Setting:
         self.leader_mask = self.own_mask & ~self.unit_mask
         self.pool_masks = {"units": self.unit_mask, "leaders": self.leader_mask, "pieces": self.own_mask}
         self._adj_masks: list[int] | None = None
+        self._byte_tables: list[list[tuple]] | None = None  # see pieces_of
         self.unit_at = {v.at: v for v in self.all_units}
         self.leader_at = {v.at: v for v in self.all_leaders}
         self._sections: dict = {}
@@ -143,15 +144,30 @@ class Setting:
                 m |= 1 << r
         return m
 
-    def pieces_of(self, mask: int) -> list[PieceView]:
-        """The own pieces of a bit mask, in rank order."""
-        views = self.views
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(views[low.bit_length() - 1])
-            mask ^= low
+    def pieces_of(self, mask: int) -> tuple[PieceView, ...]:
+        """The own pieces of a bit mask, in rank order: a table look-up per
+        byte of the mask."""
+        tables = self._byte_tables
+        if tables is None:
+            tables = self._make_byte_tables()
+        out: tuple = ()
+        for t in tables:
+            out += t[mask & 255]
+            mask >>= 8
+            if not mask:
+                break
         return out
+
+    def _make_byte_tables(self) -> list[list[tuple]]:
+        """For each byte of an own-piece mask (bits 8j to 8j+7) and each of
+        its 256 values: the pieces it stands for (made once per side)."""
+        items = self.items
+        tables = []
+        for base in range(0, len(items), 8):
+            chunk = items[base:base + 8]
+            tables.append([tuple(p for i, p in enumerate(chunk) if x >> i & 1) for x in range(256)])
+        self._byte_tables = tables
+        return tables
 
     def adj_masks(self) -> list[int]:
         """For each own piece (by rank): the own pieces in its hex or next
