@@ -125,6 +125,7 @@ class AltPlan:
 
     def _build_groups(self, single: bool) -> None:
         items, free, alt = self.items_mask, self.free_mask, self.alt
+        self._parts: dict = {}  # see _part
         if single and not self.forced_mask:
             # one quota admitting every piece left, none forced or free (an
             # "order N units" card): one group, whose only Hall condition is
@@ -233,36 +234,49 @@ class AltPlan:
 
     def _quota_layer(self, k: int):
         groups = self._rank_groups
-        views = self.setting.views
         if len(groups) == 1 and not groups[0][1]:
             o = groups[0][2]
             if k > len(o) or not self._vector_ok([k]):
                 return []
+            views = self.setting.views
             return itertools.combinations([views[r] for r in o], k)  # already canonical
-        # work on ranks (ints): sorting int lists is done in C
-        combos = itertools.combinations
+        # several groups: a set is its order key (Setting.key_bits), the sum of
+        # its groups' parts; sorting int keys is done in C
         out: list = []
         extend = out.extend
         for vec in self._vectors(k):
-            fixed: tuple = ()  # the groups whose every member is taken
+            fixed = 0  # the groups taken in one way only
             parts = []
-            for (_, f, o), n in zip(groups, vec):
-                if n == len(f):
-                    fixed += f
+            for gi, c in enumerate(vec):
+                keys = self._part(gi, c)
+                if len(keys) == 1:
+                    fixed += keys[0]
                 else:
-                    parts.append([f + c for c in combos(o, n - len(f))])
+                    parts.append(keys)
             if not parts:
-                out.append(sorted(fixed))
+                out.append(fixed)
             elif len(parts) == 1:
-                extend([sorted(fixed + a) for a in parts[0]])
+                extend([fixed + a for a in parts[0]])
             elif len(parts) == 2:
                 p1 = parts[1]
-                extend([sorted(fixed + a + b) for a in parts[0] for b in p1])
+                extend([fixed + a + b for a in parts[0] for b in p1])
             else:
-                extend([sorted(sum(prod, fixed)) for prod in itertools.product(*parts)])
-        out.sort()
-        get = views.__getitem__
-        return [tuple(map(get, t)) for t in out]
+                extend([fixed + sum(t) for t in itertools.product(*parts)])
+        out.sort(reverse=True)  # descending keys: piece order
+        return list(map(self.setting.pieces_of_key, out))
+
+    def _part(self, gi: int, c: int) -> list[int]:
+        """The order keys of the ways to take c pieces of group gi (its
+        forced pieces included), made once per group and count."""
+        keys = self._parts.get((gi, c))
+        if keys is None:
+            _, f, o = self._rank_groups[gi]
+            bits = self.setting.key_bits
+            get = bits.__getitem__
+            fk = sum(map(get, f))
+            ko = list(map(get, o))
+            keys = self._parts[(gi, c)] = [fk + sum(t) for t in itertools.combinations(ko, c - len(f))]
+        return keys
 
     def _quota_count(self) -> int:
         if self.only is not None:

@@ -105,7 +105,9 @@ class Setting:
         self.leader_mask = self.own_mask & ~self.unit_mask
         self.pool_masks = {"units": self.unit_mask, "leaders": self.leader_mask, "pieces": self.own_mask}
         self._adj_masks: list[int] | None = None
-        self._byte_tables: list[list[tuple]] | None = None  # see pieces_of
+        self._mask_tables: list[list[tuple]] | None = None  # see pieces_of
+        self._key_tables: list[list[tuple]] | None = None  # see pieces_of_key
+        self._key_bits: list[int] | None = None
         self.unit_at = {v.at: v for v in self.all_units}
         self.leader_at = {v.at: v for v in self.all_leaders}
         self._sections: dict = {}
@@ -147,9 +149,9 @@ class Setting:
     def pieces_of(self, mask: int) -> tuple[PieceView, ...]:
         """The own pieces of a bit mask, in rank order: a table look-up per
         byte of the mask."""
-        tables = self._byte_tables
+        tables = self._mask_tables
         if tables is None:
-            tables = self._make_byte_tables()
+            tables = self._mask_tables = self._byte_tables(False)
         out: tuple = ()
         for t in tables:
             out += t[mask & 255]
@@ -158,15 +160,44 @@ class Setting:
                 break
         return out
 
-    def _make_byte_tables(self) -> list[list[tuple]]:
-        """For each byte of an own-piece mask (bits 8j to 8j+7) and each of
-        its 256 values: the pieces it stands for (made once per side)."""
+    @property
+    def key_bits(self) -> list[int]:
+        """The order key of each own piece (by rank): its bit in a mask whose
+        bits run the other way, the first piece highest. Among sets of one
+        size, the greater key is the set first in piece order (the first
+        piece where two sets differ is the highest bit where their keys do),
+        so sorting keys in descending order sorts sets."""
+        bits = self._key_bits
+        if bits is None:
+            top = 8 * self._nbytes() - 1
+            bits = self._key_bits = [1 << (top - r) for r in range(len(self.items))]
+        return bits
+
+    def pieces_of_key(self, key: int) -> tuple[PieceView, ...]:
+        """The own pieces of an order key (see ``key_bits``), in rank order."""
+        tables = self._key_tables
+        if tables is None:
+            tables = self._key_tables = self._byte_tables(True)
+        out: tuple = ()
+        shift = 8 * len(tables)
+        for t in tables:
+            shift -= 8
+            out += t[key >> shift & 255]
+        return out
+
+    def _nbytes(self) -> int:
+        return (len(self.items) + 7) // 8
+
+    def _byte_tables(self, key: bool) -> list[list[tuple]]:
+        """For pieces 8j to 8j+7 (the j-th byte of a mask, or with ``key``
+        of an order key, counting from the top) and each of the byte's 256
+        values: the pieces it stands for (made once per side)."""
         items = self.items
         tables = []
-        for base in range(0, len(items), 8):
-            chunk = items[base:base + 8]
-            tables.append([tuple(p for i, p in enumerate(chunk) if x >> i & 1) for x in range(256)])
-        self._byte_tables = tables
+        for j in range(self._nbytes()):
+            chunk = items[8 * j:8 * j + 8]
+            tables.append([tuple(p for i, p in enumerate(chunk) if x >> (7 - i if key else i) & 1)
+                           for x in range(256)])
         return tables
 
     def adj_masks(self) -> list[int]:
