@@ -263,7 +263,7 @@ class AltPlan:
             else:
                 extend([fixed + sum(t) for t in itertools.product(*parts)])
         out.sort(reverse=True)  # descending keys: piece order
-        return list(map(self.setting.pieces_of_key, out))
+        return list(map(self.setting.key_reader(), out))
 
     def _part(self, gi: int, c: int) -> list[int]:
         """The order keys of the ways to take c pieces of group gi (its

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..dsl import ast as A
 from ..dsl.pack import Pack
@@ -106,7 +106,7 @@ class Setting:
         self.pool_masks = {"units": self.unit_mask, "leaders": self.leader_mask, "pieces": self.own_mask}
         self._adj_masks: list[int] | None = None
         self._mask_tables: list[list[tuple]] | None = None  # see pieces_of
-        self._key_tables: list[list[tuple]] | None = None  # see pieces_of_key
+        self._key_reader: Callable | None = None  # see key_reader
         self._key_bits: list[int] | None = None
         self.unit_at = {v.at: v for v in self.all_units}
         self.leader_at = {v.at: v for v in self.all_leaders}
@@ -173,17 +173,32 @@ class Setting:
             bits = self._key_bits = [1 << (top - r) for r in range(len(self.items))]
         return bits
 
-    def pieces_of_key(self, key: int) -> tuple[PieceView, ...]:
-        """The own pieces of an order key (see ``key_bits``), in rank order."""
-        tables = self._key_tables
-        if tables is None:
-            tables = self._key_tables = self._byte_tables(True)
-        out: tuple = ()
-        shift = 8 * len(tables)
-        for t in tables:
-            shift -= 8
-            out += t[key >> shift & 255]
-        return out
+    def key_reader(self) -> Callable[[int], tuple[PieceView, ...]]:
+        """A function: order key (see ``key_bits``) -> its own pieces, in
+        rank order. One table look-up per byte of the key, written out for
+        keys of up to three bytes (up to 24 own pieces); made once per side."""
+        read = self._key_reader
+        if read is None:
+            tables = self._byte_tables(True)
+            if len(tables) == 1:
+                (t0,) = tables
+                read = t0.__getitem__
+            elif len(tables) == 2:
+                t0, t1 = tables
+                read = lambda key: t0[key >> 8] + t1[key & 255]  # noqa: E731
+            elif len(tables) == 3:
+                t0, t1, t2 = tables
+                read = lambda key: t0[key >> 16] + t1[key >> 8 & 255] + t2[key & 255]  # noqa: E731
+            else:
+                shifts = [8 * j for j in reversed(range(len(tables)))]
+
+                def read(key):
+                    out: tuple = ()
+                    for t, shift in zip(tables, shifts):
+                        out += t[key >> shift & 255]
+                    return out
+            self._key_reader = read
+        return read
 
     def _nbytes(self) -> int:
         return (len(self.items) + 7) // 8
