@@ -21,7 +21,6 @@ contract wants and ``--limit`` can stop early.
 
 from __future__ import annotations
 
-import heapq
 import itertools
 from math import comb
 from typing import Iterator
@@ -730,17 +729,23 @@ class Enumerator:
         pending = [next(it, None) for it in iters]
         while any(p is not None for p in pending):
             k = min(p[0] for p in pending if p is not None)
-            streams = []
+            layers = []
             for j, p in enumerate(pending):
-                if p is None or p[0] != k:
-                    continue
-                layer = p[1]
-                if j > 0:
-                    earlier = self.alts[:j]
-                    layer = (s for s in layer if not any(a.legal(s) for a in earlier))
-                streams.append(layer)
-                pending[j] = next(iters[j], None)
-            merged = streams[0] if len(streams) == 1 else heapq.merge(*streams, key=_ranks)
+                if p is not None and p[0] == k:
+                    layers.append(p[1])
+                    pending[j] = next(iters[j], None)
+            if len(layers) == 1:
+                merged = layers[0]
+            else:
+                # an alternative's layer holds exactly the sets of size k it
+                # allows: a set an earlier alternative allows is in its layer
+                merged = list(layers[0])
+                seen = set(merged)
+                for layer in layers[1:]:
+                    layer = list(layer)
+                    merged += [s for s in layer if s not in seen]
+                    seen.update(layer)
+                merged.sort(key=_ranks)
             for s in merged:
                 yield s
                 produced += 1

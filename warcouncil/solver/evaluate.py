@@ -278,14 +278,13 @@ class Compiler:
                     return env[name]
                 return ctx.builtin(name)
             return builtin
-        symbol = name in self.symbols
+        if name in self.symbols:  # a declared value names itself
+            return lambda ctx, env: env.get(name, name)
 
         def var(ctx, env):
             try:
                 return env[name]
             except KeyError:
-                if symbol:
-                    return name
                 raise EvalError(f"unknown name {name!r}", e.loc) from None
         return var
 
