@@ -144,12 +144,13 @@ class AltPlan:
                 raw.append((POOL, rest))
             else:
                 raw.extend(_signature_groups(self.quotas, alt.admitted_mask, rest))
+        if len(raw) > 1:
+            raw.sort(key=lambda km: km[1] & -km[1])  # by first piece
         forced = self.forced_mask
-        groups = []
-        for key, m in raw:
-            groups.append((key, _ranks_of(m & forced), _ranks_of(m & ~forced)))
-        if len(groups) > 1:
-            groups.sort(key=lambda g: min(g[1] + g[2]))
+        if forced:
+            groups = [(key, _ranks_of(m & forced), _ranks_of(m & ~forced)) for key, m in raw]
+        else:
+            groups = [(key, (), _ranks_of(m)) for key, m in raw]
         self._rank_groups = groups  # (key, forced ranks, optional ranks)
         # Hall's condition: for every set T of quotas with finite caps, the
         # pieces only T's quotas admit may not outnumber T's orders.
@@ -274,7 +275,10 @@ class AltPlan:
             get = bits.__getitem__
             fk = sum(map(get, f))
             ko = list(map(get, o))
-            keys = self._parts[(gi, c)] = [fk + sum(t) for t in itertools.combinations(ko, c - len(f))]
+            keys = list(map(sum, itertools.combinations(ko, c - len(f))))
+            if fk:
+                keys = [fk + x for x in keys]
+            self._parts[(gi, c)] = keys
         return keys
 
     def _quota_count(self) -> int:
