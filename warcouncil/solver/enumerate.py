@@ -494,7 +494,7 @@ def _assign_ok(alt: GroundAlt, charged: int) -> bool:
     overspending one? (GroundAlt.assign_problem on masks: Hall's theorem.)"""
     quotas = alt.quotas
     charged &= alt.admitted_mask
-    if not charged:
+    if not charged or not quotas:
         return True
     if len(quotas) == 1:
         cap = quotas[0].cap

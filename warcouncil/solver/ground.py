@@ -107,7 +107,7 @@ class Setting:
         self._adj_masks: list[int] | None = None
         self._mask_tables: list[list[tuple]] | None = None  # see pieces_of
         self._key_reader: Callable | None = None  # see key_reader
-        self._key_bits: list[int] | None = None
+        self._key_bits: list[int] | None = None  # see key_bits
         self.unit_at = {v.at: v for v in self.all_units}
         self.leader_at = {v.at: v for v in self.all_leaders}
         self._sections: dict = {}
