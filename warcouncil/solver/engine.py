@@ -96,10 +96,7 @@ class Engine:
             return None
         bare = Grounding(self.pack, self.plan.compiler, self.setting(side, command), card,
                          ground_alternatives=False)
-        from .ground import Ctx
-
-        n = self.plan.compiler.compile(card.roll)(Ctx(bare, None), {})
-        return int(n)
+        return int(self.plan.compiler.compile(card.roll)(bare.base(), {}))
 
     def relevant_faces(self, card: A.CardDecl) -> list[str]:
         faces = []

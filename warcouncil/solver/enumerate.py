@@ -21,7 +21,6 @@ contract wants and ``--limit`` can stop early.
 
 from __future__ import annotations
 
-import heapq
 import itertools
 from math import comb
 from typing import Iterator
@@ -43,16 +42,18 @@ class AltPlan:
     def __init__(self, g: Grounding, plan: Plan, alt: GroundAlt):
         self.g, self.plan, self.alt = g, plan, alt
         s = self.setting = g.setting
-        ctx = Ctx(g, alt)
         rs = summary(plan)
         if rs.guarded:
+            ctx = Ctx(g, alt)
             skipped = frozenset(r.id for r in rs.guarded if r.skip_when(ctx, {}))
             if skipped:
                 rs = summary(plan, skipped)
         # 1. node consistency: prune pieces by the unary rules
         items = s.own_mask
-        for r in rs.unary:
-            items &= unary_mask(plan, r, ctx, items)
+        for step in rs.unary_steps(g):
+            if not items:
+                break
+            items &= step(g, alt, items)
         self.items_mask = items
         self.use_assign = rs.use_assign
         self.use_filled = rs.use_filled
@@ -60,18 +61,34 @@ class AltPlan:
         if rs.charged is None:
             free = 0
         elif rs.charged_static:
-            key = ("free", id(rs))
-            fm = s.memo.get(key)
+            fm = s.memo.get(rs.free_key)
             if fm is None:
-                fm = s.memo[key] = s.mask_of(p for p in s.items if not rs.charged(ctx, p))
+                ctx = Ctx(g, alt)
+                fm = s.memo[rs.free_key] = s.mask_of(p for p in s.items if not rs.charged(ctx, p))
             free = fm & items
         else:
+            ctx = Ctx(g, alt)
             free = s.mask_of(p for p in s.pieces_of(items) if not rs.charged(ctx, p))
         self.free_mask = free
+        # the quotas that give orders: under "assignable" a quota of 0 orders
+        # pays for nothing, and a charged piece only such quotas admit is out
+        # (one quota of 0 orders needs no pruning: its group gets no pieces)
+        self.quotas = alt.quotas
+        if self.use_assign and len(alt.quotas) > 1 and any(q.cap == 0 for q in alt.quotas):
+            self.quotas = [q for q in alt.quotas if q.cap != 0]
+            some = paid = 0
+            for q in alt.quotas:
+                some |= q.mask
+            for q in self.quotas:
+                paid |= q.mask
+            if self.quotas:  # the pieces no quota admits (on a commanding leader's hex) go to any
+                paid |= alt.admitted_mask & ~some
+            items &= ~(alt.admitted_mask & ~paid & ~free)
+            self.items_mask = items
         # 3. the generator; with one quota admitting every piece left, "assignable"
         # and "capacity" both mean: at most the quota's orders
         single = len(alt.quotas) == 1 and not free and not items & ~alt.admitted_mask
-        self.mode, self.filters, self.use_capacity = rs.generator(alt.group, single)
+        self.mode, self.filters, self.use_capacity = rs.generators[single][alt.group]
         # for legal(): the structural rules checked directly, the rest by closure
         self.structural = rs.structural
         self.closure_rules = rs.closure_rules
@@ -85,11 +102,39 @@ class AltPlan:
             forced &= items
         self.forced_mask = forced
         if self.mode == "quota":
-            self._build_groups()
+            cap = alt.capacity
+            self.cap_limit = cap if (self.use_capacity and cap is not None) else None
+            if items & ~forced:
+                self.only = None
+                self._build_groups(single)
+            else:
+                # no choice left (every piece is forced, or none is left): the
+                # one candidate set, if the quotas can pay for it
+                self.only = [forced] if self._fits(forced) else []
 
     # ---------------------------------------------------------------- quotas
-    def _build_groups(self) -> None:
+    def _fits(self, m: int) -> bool:
+        """Can the quotas pay for the set m (capacity, and Hall's condition)?"""
+        charged = m & ~self.free_mask
+        if not charged:
+            return True
+        if self.cap_limit is not None and charged.bit_count() > self.cap_limit:
+            return False
+        return not self.use_assign or _assign_ok(self.alt, charged)
+
+    def _build_groups(self, single: bool) -> None:
         items, free, alt = self.items_mask, self.free_mask, self.alt
+        self._parts: dict = {}  # see _part
+        if single and not self.forced_mask:
+            # one quota admitting every piece left, none forced or free (an
+            # "order N units" card): one group, whose only Hall condition is
+            # the quota's cap
+            cap = alt.quotas[0].cap
+            assign = self.use_assign
+            self._rank_groups = [(1 if assign else POOL, (), _ranks_of(items))]
+            self.hall = [((0,), cap)] if assign and cap is not None else []
+            self.cap_groups = [0]
+            return
         rest = items & ~free
         raw = []  # (key, mask)
         if free:
@@ -98,36 +143,36 @@ class AltPlan:
             if not self.use_assign:
                 raw.append((POOL, rest))
             else:
-                raw.extend(_signature_groups(alt, rest))
+                raw.extend(_signature_groups(self.quotas, alt.admitted_mask, rest))
+        if len(raw) > 1:
+            raw.sort(key=lambda km: km[1] & -km[1])  # by first piece
         forced = self.forced_mask
-        groups = []
-        for key, m in raw:
-            groups.append((key, _ranks_of(m & forced), _ranks_of(m & ~forced)))
-        if len(groups) > 1:
-            groups.sort(key=lambda g: min(g[1] + g[2]))
+        if forced:
+            groups = [(key, _ranks_of(m & forced), _ranks_of(m & ~forced)) for key, m in raw]
+        else:
+            groups = [(key, (), _ranks_of(m)) for key, m in raw]
         self._rank_groups = groups  # (key, forced ranks, optional ranks)
-        self._all_forced = not items & ~forced
         # Hall's condition: for every set T of quotas with finite caps, the
         # pieces only T's quotas admit may not outnumber T's orders.
         self.hall = []
         if self.use_assign:
-            caps = [q.cap for q in alt.quotas]
-            charged = [(gi, key) for gi, (key, _, _) in enumerate(groups) if key != FREE and key]
+            quotas = self.quotas
+            charged = [(1 << gi, key) for gi, (key, _, _) in enumerate(groups) if key != FREE and key]
+            full = (1 << len(quotas)) - 1
+            caps: list = [0] * (full + 1)  # T's orders by subset recursion; None: unbounded
             conds = []
-            for t in range(1, 1 << len(caps)):
-                total = 0
-                for i, cap in enumerate(caps):
-                    if t >> i & 1:
-                        if cap is None:
-                            break
-                        total += cap
-                else:
-                    gm = 0  # the groups only T's quotas admit, as a mask
-                    for gi, key in charged:
-                        if not key & ~t:
-                            gm |= 1 << gi
-                    if gm:
-                        conds.append((gm, total))
+            for t in range(1, full + 1):
+                low = t & -t
+                c, cap = caps[t ^ low], quotas[low.bit_length() - 1].cap
+                c = caps[t] = None if c is None or cap is None else c + cap
+                if c is None:
+                    continue
+                gm = 0  # the groups only T's quotas admit, as a mask
+                for bit, key in charged:
+                    if not key & ~t:
+                        gm |= bit
+                if gm:
+                    conds.append((gm, c))
             # a condition implied by another (more groups, no more orders)
             # goes: sorted so, every condition comes after those implying it
             conds.sort(key=lambda c: (c[1], -c[0].bit_count()))
@@ -140,8 +185,6 @@ class AltPlan:
                     kept.append((gm, cap))
             self.hall = [(_ranks_of(gm), cap) for gm, cap in kept]
         self.cap_groups = [gi for gi, (key, _, _) in enumerate(groups) if key != FREE]
-        cap = alt.capacity
-        self.cap_limit = cap if (self.use_capacity and cap is not None) else None
 
     def _vectors(self, k: int):
         """Count vectors (one count per group) of total k that are legal."""
@@ -191,45 +234,56 @@ class AltPlan:
 
     def _quota_layer(self, k: int):
         groups = self._rank_groups
-        views = self.setting.views
-        if self._all_forced:
-            n = sum(len(f) for _, f, _ in groups)
-            if k != n or not self._vector_ok([len(f) for _, f, _ in groups]):
-                return []
-            return [tuple(views[r] for r in sorted(itertools.chain.from_iterable(f for _, f, _ in groups)))]
-        if not groups:
-            return [()] if k == 0 else []
         if len(groups) == 1 and not groups[0][1]:
             o = groups[0][2]
             if k > len(o) or not self._vector_ok([k]):
                 return []
+            views = self.setting.views
             return itertools.combinations([views[r] for r in o], k)  # already canonical
-        # work on ranks (ints): sorting int lists is done in C
-        combos = itertools.combinations
+        # several groups: a set is its order key (Setting.key_bits), the sum of
+        # its groups' parts; sorting int keys is done in C
         out: list = []
         extend = out.extend
         for vec in self._vectors(k):
-            fixed: tuple = ()  # the groups whose every member is taken
+            fixed = 0  # the groups taken in one way only
             parts = []
-            for (_, f, o), n in zip(groups, vec):
-                if n == len(f):
-                    fixed += f
+            for gi, c in enumerate(vec):
+                keys = self._part(gi, c)
+                if len(keys) == 1:
+                    fixed += keys[0]
                 else:
-                    parts.append([f + c for c in combos(o, n - len(f))])
+                    parts.append(keys)
             if not parts:
-                out.append(sorted(fixed))
+                out.append(fixed)
             elif len(parts) == 1:
-                extend([sorted(fixed + a) for a in parts[0]])
+                extend([fixed + a for a in parts[0]])
             elif len(parts) == 2:
                 p1 = parts[1]
-                extend([sorted(fixed + a + b) for a in parts[0] for b in p1])
+                extend([fixed + a + b for a in parts[0] for b in p1])
             else:
-                extend([sorted(sum(prod, fixed)) for prod in itertools.product(*parts)])
-        out.sort()
-        get = views.__getitem__
-        return [tuple(map(get, t)) for t in out]
+                extend([fixed + sum(t) for t in itertools.product(*parts)])
+        out.sort(reverse=True)  # descending keys: piece order
+        return list(map(self.setting.key_reader(), out))
+
+    def _part(self, gi: int, c: int) -> list[int]:
+        """The order keys of the ways to take c pieces of group gi (its
+        forced pieces included), made once per group and count."""
+        keys = self._parts.get((gi, c))
+        if keys is None:
+            _, f, o = self._rank_groups[gi]
+            bits = self.setting.key_bits
+            get = bits.__getitem__
+            fk = sum(map(get, f))
+            ko = list(map(get, o))
+            keys = list(map(sum, itertools.combinations(ko, c - len(f))))
+            if fk:
+                keys = [fk + x for x in keys]
+            self._parts[(gi, c)] = keys
+        return keys
 
     def _quota_count(self) -> int:
+        if self.only is not None:
+            return len(self.only)
         total = 0
         for k in range(self.max_size() + 1):
             for vec in self._vectors(k):
@@ -347,11 +401,13 @@ class AltPlan:
         if self.impossible:
             return
         if self.mode == "quota":
-            if self._all_forced:  # one set: every piece the card orders
-                sizes = [self.forced_mask.bit_count()]
-            else:
-                sizes = range(self.forced_mask.bit_count(), self.max_size() + 1)
-            for k in sizes:
+            if self.only is not None:
+                for m in self.only:
+                    s = self.setting.pieces_of(m)
+                    if self.passes_filters(s):
+                        yield len(s), [s]
+                return
+            for k in range(self.forced_mask.bit_count(), self.max_size() + 1):
                 layer = self._quota_layer(k)
                 if self.filters:
                     layer = [s for s in layer if self.passes_filters(s)]
@@ -363,12 +419,25 @@ class AltPlan:
         for m in self._connected_masks():
             if forced & ~m:
                 continue
-            s = tuple(pieces_of(m))
+            s = pieces_of(m)
             if self.filters and not self.passes_filters(s):
                 continue
             by_size.setdefault(len(s), []).append(s)
         for k in sorted(by_size):
             yield k, sorted(by_size[k], key=_ranks)
+
+    def sets(self) -> Iterator[tuple]:
+        """Every set of this alternative, sorted (by size, then piece order).
+        The common shapes need no generator: the one set every piece is
+        forced into, or the combinations layer by layer."""
+        if self.impossible:
+            return iter(())
+        if self.mode == "quota" and not self.filters:
+            if self.only is not None:
+                return iter(list(map(self.setting.pieces_of, self.only)))
+            sizes = range(self.forced_mask.bit_count(), self.max_size() + 1)
+            return itertools.chain.from_iterable(map(self._quota_layer, sizes))
+        return itertools.chain.from_iterable(layer for _, layer in self.layers())
 
     def count_fast(self) -> int | None:
         """The number of sets without enumerating them, where possible."""
@@ -388,15 +457,15 @@ def _ranks_of(m: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _signature_groups(alt: GroundAlt, rest: int) -> list[tuple[int, int]]:
+def _signature_groups(quotas: list, admitted: int, rest: int) -> list[tuple[int, int]]:
     """The pieces of ``rest`` grouped by signature, as (signature, mask): the
-    signature is the mask of the quotas admitting them (bit i: quota i),
-    0 for the pieces no quota admits."""
-    quotas = alt.quotas
+    signature is the mask of the quotas admitting them (bit i: quotas[i]),
+    0 for the pieces the alternative does not admit (``admitted``: those it
+    does)."""
     if len(quotas) == 1:
-        parts = {1: rest & alt.admitted_mask}
+        parts = {1: rest & admitted}
     else:
-        parts = {0: rest & alt.admitted_mask}
+        parts = {0: rest & admitted}
         for i, q in enumerate(quotas):  # partition refinement, quota by quota
             bit, qm = 1 << i, q.mask
             new = {}
@@ -414,7 +483,7 @@ def _signature_groups(alt: GroundAlt, rest: int) -> list[tuple[int, int]]:
             full = (1 << len(quotas)) - 1
             parts[full] = parts.get(full, 0) | anchors
     out = [(key, m) for key, m in parts.items() if m]
-    none = rest & ~alt.admitted_mask
+    none = rest & ~admitted
     if none:
         out.append((0, none))
     return out
@@ -424,35 +493,36 @@ def _assign_ok(alt: GroundAlt, charged: int) -> bool:
     """Can the charged pieces (a mask) be charged to the quotas without
     overspending one? (GroundAlt.assign_problem on masks: Hall's theorem.)"""
     quotas = alt.quotas
-    if not quotas:
-        return True
     charged &= alt.admitted_mask
+    if not charged or not quotas:
+        return True
     if len(quotas) == 1:
         cap = quotas[0].cap
         return cap is None or charged.bit_count() <= cap
-    n = len(quotas)
-    full = (1 << n) - 1
-    for t in range(1, full + 1):
-        caps = 0
-        outside = 0
-        for i, q in enumerate(quotas):
-            if t >> i & 1:
-                if q.cap is None:
-                    caps = None
-                    break
-                caps += q.cap
-            else:
-                outside |= q.mask
-        if caps is None:
-            continue
-        if t == full:
-            need = charged
+    # for every set T of quotas with finite caps, the pieces only T's quotas
+    # admit may not outnumber T's orders; the pieces no quota admits (on a
+    # commanding leader's hex) go to any quota, so they count for T = all
+    total = unbounded = union = 0
+    for i, q in enumerate(quotas):
+        union |= q.mask
+        if q.cap is None:
+            unbounded |= 1 << i
         else:
-            union = 0
-            for q in quotas:
-                union |= q.mask
-            need = charged & ~outside & union  # only T's quotas admit them (anchors: every quota)
-        if need.bit_count() > caps:
+            total += q.cap
+    if not unbounded and charged.bit_count() > total:
+        return False
+    charged &= union
+    # the other sets T by their complement U (the quotas outside T), with
+    # U's pieces and finite orders by subset recursion (U less its lowest quota)
+    full = (1 << len(quotas)) - 1
+    caps = [0] * full
+    outside = [0] * full
+    for u in range(1, full):
+        low = u & -u
+        q = quotas[low.bit_length() - 1]
+        outside[u] = outside[u ^ low] | q.mask
+        caps[u] = caps[u ^ low] + (q.cap or 0)
+        if not (full ^ u) & unbounded and (charged & ~outside[u]).bit_count() > total - caps[u]:
             return False
     return True
 
@@ -461,61 +531,69 @@ def _ranks(s):
     return tuple(p.rank for p in s)
 
 
-def unary_mask(plan: Plan, r: PlannedRule, ctx: Ctx, items: int) -> int:
-    """The pieces (a mask; bits outside ``items`` do not matter) a unary rule
-    ``forall x in ordered: φ(x)`` lets through.
-
-    The compiler specialises φ's common shapes: ``admitted(x)`` is set
-    membership; ``A(x) implies B`` with A about the board only and B free of
-    x evaluates B once and A from a per-setting table (the same facts a
-    hand-written engine would precompute per side); a φ about the board
-    only is one per-setting table; anything else is evaluated per piece."""
-    how = _unary_shape(plan, r)
-    kind = how[0]
-    if kind == "admitted":
-        return ctx.alt.admitted_mask
-    s = ctx.g.setting
-    if kind == "board":
-        key = ("unary", r.id)
-        ok = s.memo.get(key)
-        if ok is None:
-            ok = s.memo[key] = s.mask_of(p for p in s.items if r.test(ctx, {r.var: p}))
-        return ok
-    if kind == "guarded":
-        _, guard, then = how
-        if then(ctx, {}):
-            return items
-        key = ("unary-guard", r.id)
-        hit = s.memo.get(key)
-        if hit is None:
-            hit = s.memo[key] = s.mask_of(p for p in s.items if guard(ctx, {r.var: p}))
-        return ~hit
-    var, test = r.var, r.test
-    return s.mask_of(p for p in s.pieces_of(items) if test(ctx, {var: p}))
-
-
-_SHAPES: dict = {}
-
-
-def _unary_shape(plan: Plan, r: PlannedRule):
-    hit = _SHAPES.get(id(r))
-    if hit is not None and hit[0] is r:
-        return hit[1]
+def _unary_shape(plan: Plan, r: PlannedRule) -> tuple:
+    """How a unary rule ``forall x in ordered: φ(x)`` prunes, from φ's shape:
+    ``admitted(x)`` is set membership; a φ about the board only is one
+    per-setting table; ``A(x) implies B`` with A about the board only and B
+    free of x evaluates B and reads A from a per-setting table (the same
+    facts a hand-written engine would precompute per side); anything else
+    is evaluated per piece."""
     from ..dsl import ast as A
     from .evaluate import referenced_names
 
     c = plan.compiler
     body = r.body.body
-    how: tuple = ("general",)
     if isinstance(body, A.Call) and body.func == "admitted" and body.args == (A.Name(r.var),):
-        how = ("admitted",)
-    elif c.board_static(body, (r.var,)):
-        how = ("board",)
-    elif isinstance(body, A.Implies) and c.board_static(body.left, (r.var,)) \
+        return ("admitted",)
+    if c.board_static(body, (r.var,)):
+        return ("board",)
+    if isinstance(body, A.Implies) and c.board_static(body.left, (r.var,)) \
             and r.var not in referenced_names(body.right) and not c.is_dynamic(body.right):
-        how = ("guarded", c.compile(body.left), c.compile(body.right))
-    _SHAPES[id(r)] = (r, how)
-    return how
+        return ("guarded", c.compile(body.left), c.compile(body.right), c.card_only(body.right))
+    return ("general",)
+
+
+def _unary_step(r: PlannedRule, how: tuple, g: Grounding):
+    """The pruning step of a unary rule for the card of ``g``: a function
+    (g, alt, items) -> the mask of the pieces the rule lets through (bits
+    outside ``items`` do not matter); None when the rule is vacuous for the
+    card (a guard's B about the card alone and true)."""
+    kind, var = how[0], r.var
+    if kind == "admitted":
+        return _admitted
+    if kind == "board":
+        return _table(("unary", r.id), r.test, var, False)
+    if kind == "guarded":
+        _, guard, then, card_only = how
+        table = _table(("unary-guard", r.id), guard, var, True)
+        if card_only:  # decided once per card
+            return None if then(Ctx(g, None), {}) else table
+        return lambda g, alt, items: items if then(Ctx(g, alt), {}) else table(g, alt, items)
+    test = r.test
+
+    def general(g, alt, items):
+        s, ctx = g.setting, Ctx(g, alt)
+        return s.mask_of(p for p in s.pieces_of(items) if test(ctx, {var: p}))
+    return general
+
+
+def _admitted(g, alt, items):
+    return alt.admitted_mask
+
+
+def _table(key, test, var, negate: bool):
+    """A step reading a per-setting table (``setting.memo[key]``, made on
+    first use): the own pieces passing ``test``, or with ``negate`` the
+    others."""
+
+    def step(g, alt, items):
+        s = g.setting
+        m = s.memo.get(key)
+        if m is None:
+            ctx = Ctx(g, alt)
+            m = s.memo[key] = s.mask_of(p for p in s.items if test(ctx, {var: p}))
+        return ~m if negate else m
+    return step
 
 
 class RuleSummary:
@@ -541,12 +619,15 @@ class RuleSummary:
                     primary[r.kind] = r
         self.kinds = {r.kind for r in rules}
         self.unary = [r for r in rules if r.kind == "unary"]
+        self._unary_shapes = [(r, _unary_shape(plan, r)) for r in self.unary]
+        self._unary_by_card: dict = {}
         self.nonunary = [r for r in rules if r.kind not in ("unary", "true", "once") and r not in self.extra]
         self.use_assign = "assignable" in self.kinds
         self.use_capacity = "capacity" in self.kinds
         self.use_filled = "filled" in self.kinds
         self.charged = None
         self.charged_static = False
+        self.free_key = ("free", id(self))  # setting.memo: the pieces a static charged() leaves free
         for r in rules:
             if r.kind in ("assignable", "capacity") and r.charged is not None and r not in self.extra:
                 self.charged = r.charged
@@ -555,7 +636,9 @@ class RuleSummary:
                     self.charged_static = plan.compiler.board_static(cond.cond, (cond.var,))
                 break
         self.caps_differ = caps_differ(rules)
-        self._generators: dict = {}
+        # generators[single][group kind]: see _generator
+        self.generators = {single: {group: self._generator(group, single) for group in (None, "linked", "led")}
+                           for single in (False, True)}
         self.structural = self.kinds & {"assignable", "capacity", "filled", "linked", "led"}
         self.closure_rules = [r for r in rules if r.kind == "filter"] + self.extra
         if self.caps_differ:
@@ -563,31 +646,40 @@ class RuleSummary:
             self.closure_rules = self.closure_rules + [r for r in rules if r.kind == "capacity"]
 
 
-    def generator(self, group: str | None, single: bool) -> tuple[str, list, bool]:
+    def unary_steps(self, g: Grounding) -> list:
+        """The pruning steps of the unary rules for the card of ``g`` (see
+        ``_unary_step``), made once per card: a guard about the card alone
+        is a fact of its declaration (and the name it is played as)."""
+        card = g.card
+        key = (id(card), g.played)
+        hit = self._unary_by_card.get(key)
+        if hit is not None and hit[0] is card:
+            return hit[1]
+        steps = [st for r, how in self._unary_shapes if (st := _unary_step(r, how, g)) is not None]
+        self._unary_by_card[key] = (card, steps)  # keeps the card alive, so its id stays unique
+        return steps
+
+    def _generator(self, group: str | None, single: bool) -> tuple[str, list, bool]:
         """(mode, filters, use_capacity) for an alternative: which generator
         builds its sets and which rules it does not guarantee."""
-        key = (group, single)
-        hit = self._generators.get(key)
-        if hit is None:
-            kinds = self.kinds
-            use_capacity = self.use_capacity
-            quota_rules = {"assignable", "capacity"} if single else set()
-            if group == "led" and "led" in kinds:
-                mode, guaranteed = "led", {"led", "linked", "filled"} | quota_rules
-            elif group == "linked" and "linked" in kinds:
-                mode, guaranteed = "linked", {"linked", "led", "filled"} | quota_rules
-            else:
-                mode = "quota"
-                guaranteed = {"assignable", "capacity", "filled", "linked" if group != "linked" else "",
-                              "led" if group != "led" else ""}
-                # a capacity rule over a different charged set than assignable's
-                # is not guaranteed by the quota generator
-                if self.caps_differ:
-                    guaranteed.discard("capacity")
-                    use_capacity = False
-            filters = [r for r in self.nonunary if r.kind not in guaranteed] + self.extra
-            hit = self._generators[key] = (mode, filters, use_capacity)
-        return hit
+        kinds = self.kinds
+        use_capacity = self.use_capacity
+        quota_rules = {"assignable", "capacity"} if single else set()
+        if group == "led" and "led" in kinds:
+            mode, guaranteed = "led", {"led", "linked", "filled"} | quota_rules
+        elif group == "linked" and "linked" in kinds:
+            mode, guaranteed = "linked", {"linked", "led", "filled"} | quota_rules
+        else:
+            mode = "quota"
+            guaranteed = {"assignable", "capacity", "filled", "linked" if group != "linked" else "",
+                          "led" if group != "led" else ""}
+            # a capacity rule over a different charged set than assignable's
+            # is not guaranteed by the quota generator
+            if self.caps_differ:
+                guaranteed.discard("capacity")
+                use_capacity = False
+        filters = [r for r in self.nonunary if r.kind not in guaranteed] + self.extra
+        return mode, filters, use_capacity
 
 
 def summary(plan: Plan, skipped: frozenset = frozenset()) -> RuleSummary:
@@ -627,28 +719,37 @@ class Enumerator:
 
     def order_sets(self, limit: int | None = None) -> Iterator[tuple]:
         """Every legal order set (tuples of pieces), sorted, streamed."""
-        if not self.alts or limit == 0:
-            return
         if len(self.alts) == 1 and limit is None:
-            for _, layer in self.alts[0].layers():
-                yield from layer
+            return self.alts[0].sets()
+        return self._merged(limit)
+
+    def _merged(self, limit: int | None) -> Iterator[tuple]:
+        """The alternatives' sets merged layer by layer (a set an earlier
+        alternative allows comes from that one), up to ``limit``."""
+        if not self.alts or limit == 0:
             return
         produced = 0
         iters = [a.layers() for a in self.alts]
         pending = [next(it, None) for it in iters]
         while any(p is not None for p in pending):
             k = min(p[0] for p in pending if p is not None)
-            streams = []
+            layers = []
             for j, p in enumerate(pending):
-                if p is None or p[0] != k:
-                    continue
-                layer = p[1]
-                if j > 0:
-                    earlier = self.alts[:j]
-                    layer = (s for s in layer if not any(a.legal(s) for a in earlier))
-                streams.append(layer)
-                pending[j] = next(iters[j], None)
-            merged = streams[0] if len(streams) == 1 else heapq.merge(*streams, key=_ranks)
+                if p is not None and p[0] == k:
+                    layers.append(p[1])
+                    pending[j] = next(iters[j], None)
+            if len(layers) == 1:
+                merged = layers[0]
+            else:
+                # an alternative's layer holds exactly the sets of size k it
+                # allows: a set an earlier alternative allows is in its layer
+                merged = list(layers[0])
+                seen = set(merged)
+                for layer in layers[1:]:
+                    layer = list(layer)
+                    merged += [s for s in layer if s not in seen]
+                    seen.update(layer)
+                merged.sort(key=_ranks)
             for s in merged:
                 yield s
                 produced += 1

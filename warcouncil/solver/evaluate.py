@@ -110,6 +110,7 @@ class Compiler:
         self._static_defines: set[str] | None = None
         self._dynamic_defines: set[str] | None = None
         self._turn_defines: set[str] | None = None
+        self._card_only_defines: set[str] | None = None
 
     # ------------------------------------------------------------ analysis
     def _fixpoint(self, seeds: set[str]) -> set[str]:
@@ -171,6 +172,23 @@ class Compiler:
                         changed = True
             self._card_static = ok - self.static_defines()
         return self._card_static
+
+    def card_only(self, expr: A.Expr) -> bool:
+        """A closed expression that depends only on the card played (its
+        declaration and the name it is played as: ``card.helmet``), not on
+        the board, the roll, the alternative or the decision."""
+        if self._card_only_defines is None:
+            base = {"card"} | self.symbols
+            ok: set[str] = set()
+            changed = True
+            while changed:
+                changed = False
+                for name, d in self.pack.defines.items():
+                    if name not in ok and _referenced(d.body) - set(d.params) <= base | ok:
+                        ok.add(name)
+                        changed = True
+            self._card_only_defines = base | ok
+        return _referenced(expr) <= self._card_only_defines
 
     def board_static(self, expr: A.Expr, bound: tuple = ()) -> bool:
         """Depends only on the setting (board, pieces, side) and the bound
@@ -452,14 +470,13 @@ class Compiler:
                     return env[name]
                 return ctx.builtin(name)
             return builtin
-        symbol = name in self.symbols
+        if name in self.symbols:  # a declared value names itself
+            return lambda ctx, env: env.get(name, name)
 
         def var(ctx, env):
             try:
                 return env[name]
             except KeyError:
-                if symbol:
-                    return name
                 raise EvalError(f"unknown name {name!r}", e.loc) from None
         return var
 

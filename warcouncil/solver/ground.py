@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..dsl import ast as A
 from ..dsl.pack import Pack
@@ -105,6 +105,9 @@ class Setting:
         self.leader_mask = self.own_mask & ~self.unit_mask
         self.pool_masks = {"units": self.unit_mask, "leaders": self.leader_mask, "pieces": self.own_mask}
         self._adj_masks: list[int] | None = None
+        self._mask_tables: list[list[tuple]] | None = None  # see pieces_of
+        self._key_reader: Callable | None = None  # see key_reader
+        self._key_bits: list[int] | None = None  # see key_bits
         self.unit_at = {v.at: v for v in self.all_units}
         self.leader_at = {v.at: v for v in self.all_leaders}
         self._sections: dict = {}
@@ -143,15 +146,74 @@ class Setting:
                 m |= 1 << r
         return m
 
-    def pieces_of(self, mask: int) -> list[PieceView]:
-        """The own pieces of a bit mask, in rank order."""
-        views = self.views
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(views[low.bit_length() - 1])
-            mask ^= low
+    def pieces_of(self, mask: int) -> tuple[PieceView, ...]:
+        """The own pieces of a bit mask, in rank order: a table look-up per
+        byte of the mask."""
+        tables = self._mask_tables
+        if tables is None:
+            tables = self._mask_tables = self._byte_tables(False)
+        out: tuple = ()
+        for t in tables:
+            out += t[mask & 255]
+            mask >>= 8
+            if not mask:
+                break
         return out
+
+    @property
+    def key_bits(self) -> list[int]:
+        """The order key of each own piece (by rank): its bit in a mask whose
+        bits run the other way, the first piece highest. Among sets of one
+        size, the greater key is the set first in piece order (the first
+        piece where two sets differ is the highest bit where their keys do),
+        so sorting keys in descending order sorts sets."""
+        bits = self._key_bits
+        if bits is None:
+            top = 8 * self._nbytes() - 1
+            bits = self._key_bits = [1 << (top - r) for r in range(len(self.items))]
+        return bits
+
+    def key_reader(self) -> Callable[[int], tuple[PieceView, ...]]:
+        """A function: order key (see ``key_bits``) -> its own pieces, in
+        rank order. One table look-up per byte of the key, written out for
+        keys of up to three bytes (up to 24 own pieces); made once per side."""
+        read = self._key_reader
+        if read is None:
+            tables = self._byte_tables(True)
+            if len(tables) == 1:
+                (t0,) = tables
+                read = t0.__getitem__
+            elif len(tables) == 2:
+                t0, t1 = tables
+                read = lambda key: t0[key >> 8] + t1[key & 255]  # noqa: E731
+            elif len(tables) == 3:
+                t0, t1, t2 = tables
+                read = lambda key: t0[key >> 16] + t1[key >> 8 & 255] + t2[key & 255]  # noqa: E731
+            else:
+                shifts = [8 * j for j in reversed(range(len(tables)))]
+
+                def read(key):
+                    out: tuple = ()
+                    for t, shift in zip(tables, shifts):
+                        out += t[key >> shift & 255]
+                    return out
+            self._key_reader = read
+        return read
+
+    def _nbytes(self) -> int:
+        return (len(self.items) + 7) // 8
+
+    def _byte_tables(self, key: bool) -> list[list[tuple]]:
+        """For pieces 8j to 8j+7 (the j-th byte of a mask, or with ``key``
+        of an order key, counting from the top) and each of the byte's 256
+        values: the pieces it stands for (made once per side)."""
+        items = self.items
+        tables = []
+        for j in range(self._nbytes()):
+            chunk = items[8 * j:8 * j + 8]
+            tables.append([tuple(p for i, p in enumerate(chunk) if x >> (7 - i if key else i) & 1)
+                           for x in range(256)])
+        return tables
 
     def adj_masks(self) -> list[int]:
         """For each own piece (by rank): the own pieces in its hex or next
@@ -230,22 +292,37 @@ class GroundQuota:
 class GroundAlt:
     """One alternative of the played card, grounded on a setting."""
 
-    __slots__ = ("index", "decl", "quotas", "group", "anchor_cells", "admitted", "capacity", "admitted_mask",
-                 "anchor_mask", "_sig")
+    __slots__ = ("setting", "index", "decl", "quotas", "group", "anchor_cells", "capacity", "admitted_mask",
+                 "anchor_mask", "_admitted", "_sig")
 
-    def __init__(self, index: int, decl: A.Alternative, quotas: list[GroundQuota], group: str | None,
-                 anchor_cells: frozenset = frozenset(), admitted: frozenset = frozenset(),
-                 capacity: int | None = 0, admitted_mask: int = 0, anchor_mask: int = 0, sig: dict | None = None):
+    def __init__(self, setting: Setting, index: int, decl: A.Alternative, quotas: list[GroundQuota],
+                 group: str | None, capacity: int | None, admitted_mask: int,
+                 anchor_cells: frozenset = frozenset(), anchor_mask: int = 0):
+        self.setting = setting
         self.index = index
         self.decl = decl
         self.quotas = quotas
         self.group = group  # None | linked | led
         self.anchor_cells = anchor_cells  # for led: the commanding leaders' hexes
-        self.admitted = admitted
         self.capacity = capacity
         self.admitted_mask = admitted_mask  # `admitted` as a mask over the setting's own pieces
         self.anchor_mask = anchor_mask  # the own pieces on the anchor cells
-        self._sig = sig
+        self._admitted: frozenset | None = None
+        self._sig: dict | None = None
+
+    @property
+    def admitted(self) -> frozenset:
+        """The pieces some quota admits, and those on a commanding leader's
+        hex (built on demand: the enumerator works on ``admitted_mask``)."""
+        a = self._admitted
+        if a is None:
+            quotas = self.quotas
+            if len(quotas) == 1 and quotas[0].mask == self.admitted_mask:
+                a = quotas[0].admitted
+            else:
+                a = frozenset(self.setting.pieces_of(self.admitted_mask))
+            self._admitted = a
+        return a
 
     @property
     def sig(self) -> dict:
@@ -498,61 +575,65 @@ class Grounding:
         self.enumerator = None  # built on demand by Engine.enumerator
         self.memo: dict = {}  # card-level define calls (see Compiler.card_static_defines)
         self.played = played_as or card.name
-        self.card_view = Record(name=card.name, played=self.played, category=card.category, helmet=card.helmet)
+        self._card_view: Record | None = None
+        self._base: Ctx | None = None
         self.alts: list[GroundAlt] = []
         if not ground_alternatives:  # only the card's own facts (its dice, say) are wanted
             return
-        base = Ctx(self, None)
         for i, alt in enumerate(card.alternatives):
-            if alt.when is not None and not self.compiler.compile(alt.when)(base, {}):
+            if alt.when is not None and not self.compiler.compile(alt.when)(self.base(), {}):
                 continue
-            self.alts.append(self._ground_alt(i, alt, base))
+            self.alts.append(self._ground_alt(i, alt))
 
-    def _ground_alt(self, index: int, alt: A.Alternative, base: Ctx) -> GroundAlt:
+    @property
+    def card_view(self) -> Record:
+        """The card as the rules see it (``card.helmet``), made when first read."""
+        v = self._card_view
+        if v is None:
+            c = self.card
+            v = self._card_view = Record(name=c.name, played=self.played, category=c.category, helmet=c.helmet)
+        return v
+
+    def base(self) -> Ctx:
+        """The context of the card's own expressions (no alternative, no
+        decision), made when one is first evaluated."""
+        ctx = self._base
+        if ctx is None:
+            ctx = self._base = Ctx(self, None)
+        return ctx
+
+    def _ground_alt(self, index: int, alt: A.Alternative) -> GroundAlt:
         s = self.setting
         c = self.compiler
         quotas = []
+        mask = 0  # what some quota admits
+        capacity: int | None = 0  # the quotas' orders; None: unbounded
         for q in alt.quotas:
             if q.where is not None:
-                admitted, mask = self._filter(q.where, q.what, base)
+                admitted, qmask = self._filter(q.where, q.what)
             else:
-                admitted, mask = _POOLS[q.what](s), s.pool_masks[q.what]
+                admitted, qmask = _POOLS[q.what](s), s.pool_masks[q.what]
             amount = q.amount
             is_all = False
             if isinstance(amount, str):  # "all" | "any"
                 cap, is_all = None, amount == "all"
             else:
-                v = c.compile(amount)(base, {})
+                v = c.compile(amount)(self.base(), {})
                 if v.__class__ is not int:
                     raise WarcouncilError(f"the number of orders must be a whole number, got {v!r}", q.loc)
                 cap = max(v, 0)
-            quotas.append(GroundQuota(cap, is_all, q.what, admitted, q.loc, mask))
-        anchor_cells: frozenset = frozenset()
-        anchor_mask = 0
+            quotas.append(GroundQuota(cap, is_all, q.what, admitted, q.loc, qmask))
+            mask |= qmask
+            if capacity is not None:
+                capacity = None if cap is None else capacity + cap
         group = alt.group.kind if alt.group else None
-        if not quotas:
-            admitted, mask = frozenset(), 0
-        elif len(quotas) == 1:
-            admitted, mask = quotas[0].admitted, quotas[0].mask
-        else:
-            mask = 0
-            for q in quotas:
-                mask |= q.mask
-            admitted = frozenset(s.pieces_of(mask))
         if group == "led":
-            f = c.compile(alt.group.anchor) if alt.group.anchor is not None else None
-            anchor_cells = frozenset(l.at for l in s.own_leaders if f is None or f(base, {"it": l}))
-            # the commanding leader's own hex is always part of his command
-            extra = frozenset(p for p in s.items if p.at in anchor_cells)
-            anchor_mask = s.mask_of(extra)
-            if not extra <= admitted:
-                admitted = admitted | extra
-                mask |= anchor_mask
-        caps = [q.cap for q in quotas]
-        capacity = None if None in caps else sum(caps)
-        return GroundAlt(index, alt, quotas, group, anchor_cells, admitted, capacity, mask, anchor_mask)
+            anchor_cells, anchor_mask = self._anchors(alt.group.anchor)
+            mask |= anchor_mask  # the commanding leader's own hex is always part of his command
+            return GroundAlt(s, index, alt, quotas, group, capacity, mask, anchor_cells, anchor_mask)
+        return GroundAlt(s, index, alt, quotas, group, capacity, mask)
 
-    def _filter(self, where: A.Expr, what: str, base: Ctx) -> tuple[frozenset, int]:
+    def _filter(self, where: A.Expr, what: str) -> tuple[frozenset, int]:
         """The pieces of the pool a quota's condition admits, and their mask.
         A condition about the board alone (``in_section(it, left)``) is a
         fact of the setting, worked out once per side; any other is
@@ -565,10 +646,29 @@ class Grounding:
             return hit
         c = self.compiler
         f = c.compile(where)
+        base = self.base()
         admitted = frozenset(p for p in _POOLS[what](s) if f(base, {"it": p}))
         out = (admitted, s.mask_of(admitted))
         if c.board_static(where, ("it",)):
             memo[key] = out
+        return out
+
+    def _anchors(self, anchor: A.Expr | None) -> tuple[frozenset, int]:
+        """The hexes of the leaders who may command a led group (every own
+        leader's, or those ``anchor`` admits) and the own pieces on them, as
+        a mask. An anchor about the board alone is worked out once per side."""
+        s = self.setting
+        key = ("anchors", id(anchor))
+        hit = s.memo.get(key)
+        if hit is not None:
+            return hit
+        c = self.compiler
+        f = c.compile(anchor) if anchor is not None else None
+        base = self.base()
+        cells = frozenset(l.at for l in s.own_leaders if f is None or f(base, {"it": l}))
+        out = (cells, s.mask_of(p for p in s.items if p.at in cells))
+        if anchor is None or c.board_static(anchor, ("it",)):
+            s.memo[key] = out
         return out
 
     # convenience
