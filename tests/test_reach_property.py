@@ -171,7 +171,8 @@ def test_reach_is_what_the_rules_allow(case):
 def test_how_the_cca_move_rules_use_their_hex():
     """What the analysis finds in the shipped pack's per-move rules: the
     parts the generator may judge once per class of hexes (clean: cached by
-    the piece's attributes read; local only: within one search)."""
+    the piece's attributes read; local only: within one search; a pack
+    fact: by card, terrain and attributes, on every board)."""
     from warcouncil.solver.movement import move_rules
     from warcouncil.solver.plan import plan_for
 
@@ -186,26 +187,27 @@ def test_how_the_cca_move_rules_use_their_hex():
                 use, local = c.move_use(p.ast, mr.var), c.cell_local(p.ast, mr.var, move=True)
             else:
                 continue
-            found[(mr.rule.id, p.kind)] = (use.clean, local, use.piece_attrs, "length" in use.move_attrs, use.card)
+            found[(mr.rule.id, p.kind)] = (use.clean, local, use.piece_attrs, "length" in use.move_attrs, use.card,
+                                           use.pack_fact)
     assert found == {
-        ("cca.move.on-board", "enter"): (True, True, (), False, False),
-        ("cca.move.no-enemy", "enter"): (True, True, ("side",), False, False),
-        ("cca.move.no-friendly-unit", "pass"): (True, True, ("class", "kind", "side", "type"), False, True),
-        ("cca.move.one-unit-per-hex", "end"): (True, True, (), False, False),
-        ("cca.move.stop-on-leader", "pass"): (True, True, ("side",), False, False),
+        ("cca.move.on-board", "enter"): (True, True, (), False, False, False),
+        ("cca.move.no-enemy", "enter"): (True, True, ("side",), False, False, False),
+        ("cca.move.no-friendly-unit", "pass"): (True, True, ("class", "kind", "side", "type"), False, True, False),
+        ("cca.move.one-unit-per-hex", "end"): (True, True, (), False, False, False),
+        ("cca.move.stop-on-leader", "pass"): (True, True, ("side",), False, False, False),
         # next to an enemy: the hexes around the end, not only the end
-        ("cca.move.warrior-charge", "end"): (False, False, ("side",), True, False),
-        ("cca.leader.no-enemy", "enter"): (True, True, ("side",), False, False),
-        ("cca.leader.one-per-hex", "end"): (True, True, (), False, False),
+        ("cca.move.warrior-charge", "end"): (False, False, ("side",), True, False, False),
+        ("cca.leader.no-enemy", "enter"): (True, True, ("side",), False, False, False),
+        ("cca.leader.one-per-hex", "end"): (True, True, (), False, False, False),
         # where the leader's unit stands now: not the end hex's occupants
-        ("cca.leader.detach-before-unit-moves", "end"): (False, False, ("at", "side"), False, False),
-        ("cca.terrain.impassable", "enter"): (True, True, (), False, False),
-        ("cca.terrain.forest-stops", "pass"): (True, True, (), False, False),
-        ("cca.terrain.broken-ground-stops", "pass"): (True, True, (), False, False),
-        ("cca.terrain.marsh-stops", "pass"): (True, True, (), False, False),
-        ("cca.terrain.ford-stops", "pass"): (True, True, (), False, False),
-        ("cca.terrain.war-machines", "enter"): (True, True, (), False, False),
+        ("cca.leader.detach-before-unit-moves", "end"): (False, False, ("at", "side"), False, False, False),
+        ("cca.terrain.impassable", "enter"): (True, True, (), False, False, True),
+        ("cca.terrain.forest-stops", "pass"): (True, True, (), False, False, True),
+        ("cca.terrain.broken-ground-stops", "pass"): (True, True, (), False, False, True),
+        ("cca.terrain.marsh-stops", "pass"): (True, True, (), False, False, True),
+        ("cca.terrain.ford-stops", "pass"): (True, True, (), False, False, True),
+        ("cca.terrain.war-machines", "enter"): (True, True, (), False, False, True),
     }
     battle = c.move_use(A.Call("may_battle", (A.Name("m"),)), "m")
-    assert (battle.clean, battle.piece_attrs, battle.move_attrs, battle.card) == (
-        True, ("battle_move", "kind", "type"), ("length", "phase"), True)
+    assert (battle.clean, battle.piece_attrs, battle.move_attrs, battle.card, battle.pack_fact) == (
+        True, ("battle_move", "kind", "type"), ("length", "phase"), True, True)

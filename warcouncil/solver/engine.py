@@ -255,10 +255,15 @@ class Engine:
             return bool(battle_fn(ctx, {"m": MoveView(piece, piece.at, None, 0, to=cell, length=k)}))
         if not use.clean:
             return flag
-        memo = ctx.g.memo if use.card else ctx.g.setting.memo
         probe = MoveView(piece, piece.at, (), 0, to=piece.at, length=0)
         fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
         head = ("may-battle", _attrs(piece, use.piece_attrs), _attrs(probe, fixed))
+        if use.pack_fact:  # only the hex's terrain, the piece's attributes and the card
+            c = ctx.g.compiler
+            memo, key_of = c.pack_memo, ctx.g.setting.terrain.get
+            head = head + (c.card_key(ctx.g) if use.card else None,)
+        else:
+            memo = ctx.g.memo if use.card else ctx.g.setting.memo
 
         def cached(cell, k):
             key = (head, key_of(cell), k)

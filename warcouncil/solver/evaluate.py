@@ -38,6 +38,8 @@ SETTING_BUILTINS = {
     "sections_of", "dotted", "count", "min", "max", "abs", "unit_at", "leader_at",
     "terrain_at", "on_board", "line",
 }
+# Builtins that read nothing of the scenario: constants and arithmetic.
+PURE_BUILTINS = {"unit", "leader", "count", "min", "max", "abs"}
 # Builtins only meaningful for a whole turn (moves, battles).
 TURN_BUILTINS = {
     "moves", "battles", "moved", "final", "earlier", "moved_before", "unit_on",
@@ -47,13 +49,21 @@ TURN_BUILTINS = {
 class MoveUse:
     """See ``Compiler.move_use``."""
 
-    __slots__ = ("clean", "piece_attrs", "move_attrs", "card")
+    __slots__ = ("clean", "piece_attrs", "move_attrs", "card", "setting", "occupants")
 
     def __init__(self, clean: bool, piece_attrs, move_attrs):
         self.clean = clean
         self.piece_attrs = piece_attrs
         self.move_attrs = move_attrs
         self.card = False  # reads the card played (or its roll)
+        self.setting = False  # reads the scenario (its pieces, the board) beyond the hex's terrain
+        self.occupants = False  # reads what stands on the hex
+
+    @property
+    def pack_fact(self) -> bool:
+        """Clean, and fixed by the rule pack alone once the card, the hex's
+        terrain and the attributes read are known: the same on every board."""
+        return self.clean and not self.setting and not self.occupants
 
 
 # Builtins that read a cell only through what stands on it and its terrain.
@@ -111,6 +121,10 @@ class Compiler:
         self._dynamic_defines: set[str] | None = None
         self._turn_defines: set[str] | None = None
         self._card_only_defines: set[str] | None = None
+        # values fixed by the pack alone (see MoveUse.pack_fact), by card and
+        # attributes; _cards keeps each card keyed by its id alive
+        self.pack_memo: dict = {}
+        self._cards: dict = {}
 
     # ------------------------------------------------------------ analysis
     def _fixpoint(self, seeds: set[str]) -> set[str]:
@@ -266,9 +280,13 @@ class Compiler:
                     use.move_attrs.update(("start", "phase", "index", "length", "to", "path"))
                 return
             if isinstance(x, A.Name):
-                if x.id in ("card", "rolled") and x.id not in bound:
+                if x.id in bound:
+                    return
+                if x.id in ("card", "rolled"):
                     use.card = True
-                if x.id in bound or x.id in ok_refs:
+                if x.id in SETTING_BUILTINS and x.id not in PURE_BUILTINS:
+                    use.setting = True
+                if x.id in ok_refs:
                     return
                 if x.id in defines and not defines[x.id].params:
                     self._use_define(x.id, (), use, visiting, end)
@@ -288,7 +306,13 @@ class Compiler:
                 return
             if isinstance(x, A.Call):
                 if x.func in CELL_LOCAL_FUNCS and len(x.args) == 1 and role_of(x.args[0]) == "cell":
+                    if x.func in ("unit_on", "leader_on"):
+                        use.occupants = True
+                    elif x.func == "on_board":
+                        use.setting = True  # the board's shape
                     return
+                if x.func in SETTING_BUILTINS and x.func not in PURE_BUILTINS:
+                    use.setting = True
                 if x.func in defines:
                     handed = {}
                     for p, a in zip(defines[x.func].params, x.args):
@@ -322,6 +346,13 @@ class Compiler:
         visiting.add(key)
         self._use(self.pack.defines[name].body, dict(handed), use, visiting, end)
         visiting.discard(key)
+
+    def card_key(self, g) -> tuple:
+        """The card a grounding plays, as a key of ``pack_memo``: the declaration
+        (by identity), the name it is played as and its roll."""
+        card = g.card
+        self._cards.setdefault(id(card), card)
+        return (id(card), g.played, tuple(sorted(g.roll.items())) if g.roll else None)
 
     def cell_local(self, expr: A.Expr, var: str, move: bool = False) -> bool:
         """Does ``expr`` depend on its cell only through what stands there and

@@ -267,9 +267,25 @@ def move_rules(plan) -> list[MoveRule]:
 def _before_move(compiler, ast: A.Expr, var: str, f):
     """A condition known before the move is made (it reads the move's piece,
     start, phase and index, never where it goes). When it reads nothing
-    else that changes during a turn, its value is a fact of the setting
-    (or, if it reads the card, of the grounding): worked out once per
-    piece and start."""
+    else that changes during a turn, its value is a fact of the pack (when
+    it reads only the card and the piece's attributes: Line Command's one
+    hex, an allowance), of the setting, or, if it reads the card and the
+    board, of the grounding: worked out once per such key."""
+    use = compiler.move_use(ast, var)
+    if use.pack_fact and "to" not in use.move_attrs and "path" not in use.move_attrs:
+        # fixed by the pack: by the card and the attributes read, on every board
+        tag = ("before-move", id(ast))
+        pattrs, mattrs, card = use.piece_attrs, use.move_attrs, use.card
+        memo = compiler.pack_memo
+
+        def fact(ctx, env, ast=ast):  # (the default keeps the node, so its id, alive)
+            m = env[var]
+            key = (tag, compiler.card_key(ctx.g) if card else None, _attrs(m.piece, pattrs), _attrs(m, mattrs))
+            v = memo.get(key, _MISSING)
+            if v is _MISSING:
+                v = memo[key] = f(ctx, env)
+            return v
+        return fact
     if compiler.board_static(ast, (var,)):
         memo_of = _setting_memo
     elif compiler.card_static(ast, (var,)):
@@ -454,8 +470,12 @@ def _hex_part(compiler, setting, ctx, probe, part: Part, var: str):
     use = compiler.move_use(part.ast, var, hvar)
     key_of = cell_class(setting, ctx.state)
     if use.clean:
-        memo = ctx.g.memo if use.card else setting.memo
         head = ("hex-part", id(part), _attrs(probe.piece, use.piece_attrs), _attrs(probe, use.move_attrs))
+        if use.pack_fact:  # only the hex's terrain, the piece's attributes and the card
+            memo, key_of = compiler.pack_memo, setting.terrain.get
+            head = head + (compiler.card_key(ctx.g) if use.card else None,)
+        else:
+            memo = ctx.g.memo if use.card else setting.memo
 
         def clean(c):
             k = (head, key_of(c))
@@ -541,10 +561,14 @@ def _end_part(compiler, setting, ctx, part: Part, var: str, piece, start, index,
     reads_length = "length" in use.move_attrs
     key_of = cell_class(setting, ctx.state)
     if use.clean:
-        memo = ctx.g.memo if use.card else setting.memo
         probe = MoveView(piece, start, (), index, to=start, length=0, phase=phase)
         fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
         head = ("end-part", id(part), _attrs(piece, use.piece_attrs), _attrs(probe, fixed))
+        if use.pack_fact:  # only the end hex's terrain, the piece's attributes and the card
+            memo, key_of = compiler.pack_memo, setting.terrain.get
+            head = head + (compiler.card_key(ctx.g) if use.card else None,)
+        else:
+            memo = ctx.g.memo if use.card else setting.memo
 
         def clean(c, k):
             key = (head, key_of(c), k if reads_length else None)
