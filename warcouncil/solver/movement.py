@@ -100,7 +100,8 @@ class MoveView:
     """One move of one piece, as rules see it."""
 
     memoizable = False  # made afresh for every candidate: not worth caching on
-    __slots__ = ("piece", "start", "path", "to", "length", "index", "given_path", "phase")
+    __slots__ = ("piece", "start", "path", "to", "length", "index", "given_path", "phase", "fact_key")
+    _RULE_ATTRS = frozenset(__slots__) - {"fact_key"}
 
     def __init__(self, piece: PieceView, start, path, index: int = 0, to=None, length=None, given_path=True,
                  phase: int = 1):
@@ -112,6 +113,7 @@ class MoveView:
         self.length = length if length is not None else (len(self.path) if self.path is not None else None)
         self.index = index
         self.given_path = given_path
+        self.fact_key = None  # see _fact_key
 
     @property
     def through(self):
@@ -120,7 +122,7 @@ class MoveView:
     def get_attr(self, name):
         if name == "through":
             return self.through
-        return getattr(self, name, None) if name in self.__slots__ else None
+        return getattr(self, name, None) if name in self._RULE_ATTRS else None
 
     def __repr__(self):
         return self.piece.id
@@ -275,12 +277,14 @@ def _before_move(compiler, ast: A.Expr, var: str, f):
     if use.pack_fact and "to" not in use.move_attrs and "path" not in use.move_attrs:
         # fixed by the pack: by the card and the attributes read, on every board
         tag = ("before-move", id(ast))
-        pattrs, mattrs, card = use.piece_attrs, use.move_attrs, use.card
+        reads = _fact_reads(compiler)
+        reads[0].update(use.piece_attrs)
+        reads[1].update(use.move_attrs)
         memo = compiler.pack_memo
 
         def fact(ctx, env, ast=ast):  # (the default keeps the node, so its id, alive)
             m = env[var]
-            key = (tag, compiler.card_key(ctx.g) if card else None, _attrs(m.piece, pattrs), _attrs(m, mattrs))
+            key = (tag, m.fact_key or _fact_key(compiler, ctx, m))
             v = memo.get(key, _MISSING)
             if v is _MISSING:
                 v = memo[key] = f(ctx, env)
@@ -306,6 +310,27 @@ def _before_move(compiler, ast: A.Expr, var: str, f):
 
 
 _MISSING = object()
+
+
+def _fact_reads(compiler) -> tuple[set, set]:
+    """The attributes of the piece and of the move that any pack-fact
+    condition reads (gathered while the move rules are planned)."""
+    reads = getattr(compiler, "_fact_reads", None)
+    if reads is None:
+        reads = compiler._fact_reads = (set(), set())
+    return reads
+
+
+def _fact_key(compiler, ctx, m) -> tuple:
+    """The card and the attributes every pack-fact condition may read of a
+    move: one key per move, shared by those conditions."""
+    reads = compiler._fact_reads
+    names = getattr(compiler, "_fact_names", None)
+    if names is None or names[0] != (len(reads[0]), len(reads[1])):
+        names = compiler._fact_names = ((len(reads[0]), len(reads[1])), tuple(sorted(reads[0])),
+                                        tuple(sorted(reads[1])))
+    key = m.fact_key = (compiler.card_key(ctx.g), _attrs(m.piece, names[1]), _attrs(m, names[2]))
+    return key
 
 
 def _setting_memo(ctx):
