@@ -184,7 +184,7 @@ def test_malformed_yaml(tmp_path: Path) -> None:
 
     text = "system: cca\n  board: cca\n"
     err = error_of(write(tmp_path, text, "broken3.yaml"))
-    assert f"broken3.yaml:2:" in str(err)
+    assert "broken3.yaml:2:" in str(err)
 
 
 def test_error_shows_source_line(tmp_path: Path) -> None:

@@ -217,7 +217,7 @@ class Engine:
         board as it stands before any move of the turn, with whether the
         piece may still battle from there (units only)."""
         from .ground import Ctx, _state
-        from .movement import MoveView, cell_class, reach
+        from .movement import cell_class, reach
 
         pieces = self.pieces(g, ids)
         legal_alts = [a for a in self.enumerator(g).alts if a.legal(pieces)]
