@@ -179,6 +179,7 @@ class Part:
     ast: A.Expr | None = None  # the part's formula (for static analysis)
     reads_length: bool = True  # end parts: does it read m.length?
     static: bool | None = None  # enter/pass: depends only on the hex and the piece
+    waiver: Callable | None = None  # enter/pass: when true (before the move), the hex test is off
 
 
 @dataclass
@@ -221,7 +222,17 @@ def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
             and isinstance(c.domain.obj, A.Name) and c.domain.obj.id == var \
             and c.domain.name in ("path", "through") and not _refs_attr(c.body, var, _ENDY):
         kind = "enter" if c.domain.name == "path" else "pass"
-        return Part(kind, guard, compiler.compile(c.body), c.var, ast=c.body)
+        body, waiver = c.body, None
+        if isinstance(body, A.Or):
+            # `forall h in P: A(h) or B` with B free of h: B, judged once before
+            # the move, waives the hex test A (light foot passing friends)
+            free = [x for x in body.items if c.var not in referenced_names(x)]
+            rest = [x for x in body.items if c.var in referenced_names(x)]
+            if free and rest:
+                w = free[0] if len(free) == 1 else A.Or(tuple(free), body.loc)
+                waiver = _before_move(compiler, w, var, compiler.compile(w))
+                body = rest[0] if len(rest) == 1 else A.Or(tuple(rest), body.loc)
+        return Part(kind, guard, compiler.compile(body), c.var, ast=body, waiver=waiver)
     if isinstance(c, A.Compare) and c.op in ("<=", "<") and isinstance(c.left, A.Attr) \
             and isinstance(c.left.obj, A.Name) and c.left.obj.id == var and c.left.name == "length" \
             and not _refs_attr(c.right, var, _ENDY) and not compiler.is_turn(c.right):
@@ -401,6 +412,8 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
             if part.guard is not None and not part.guard(mctx, env):
                 continue
             kind = part.kind
+            if part.waiver is not None and part.waiver(mctx, env):
+                continue
             if kind == "enter":
                 enter.append((part, mr.var))
             elif kind == "pass":
