@@ -37,7 +37,6 @@ Other options: ``--only TEXT`` (cards whose name contains TEXT), ``--no-count``
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import tempfile
@@ -193,23 +192,8 @@ def wc_as_dict(dests):
 # ============================================================================
 
 
-# the same harness as bench_orders.py, shared
-from bench_orders import measure_many  # noqa: E402
-
-
-def fmt(x, digits=2):
-    if x is None:
-        return "n/a"
-    if x >= 100:
-        return f"{x:.0f}"
-    if x >= 10:
-        return f"{x:.1f}"
-    return f"{x:.{digits}f}"
-
-
-def geomean(xs):
-    xs = [x for x in xs if x and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+# the same harness and formatting as bench_orders.py, shared
+from bench_orders import fmt, geomean, measure_many  # noqa: E402
 
 
 # ============================================================================

@@ -206,6 +206,16 @@ def _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit
 # ------------------------------------------------------------------ moves
 
 
+def _ground_one_roll(scenario, rules, card, side, roll, copies, command):
+    """The engine and the grounding of a card for a verb that needs one roll
+    (moves, turns: there is no listing of every roll for them)."""
+    eng = _engine(scenario, rules)
+    decl, _ = eng.resolve_card(card, copies)
+    if decl.roll is not None and roll is None:
+        raise WarcouncilError(f"{decl.name} orders by a dice roll: give the roll with --roll")
+    return eng, eng.ground(card, side=side, roll=roll, copies=copies, command=command)
+
+
 @main.command()
 @click.argument("scenario")
 @click.option("--card", required=True, help="The card played.")
@@ -217,11 +227,7 @@ def _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit
 @json_option
 def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, as_json):
     """Every legal destination of each ordered piece (as if it moved first)."""
-    eng = _engine(scenario, rules)
-    decl, _ = eng.resolve_card(card, copies)
-    if decl.roll is not None and roll is None:
-        raise WarcouncilError(f"{decl.name} orders by a dice roll: give the roll with --roll")
-    g = eng.ground(card, side=side, roll=roll, copies=copies, command=command)
+    eng, g = _ground_one_roll(scenario, rules, card, side, roll, copies, command)
     legal, dests = eng.destinations(g, list(orders))
     verdict = None if legal else eng.check_orders(g, list(orders))
     if svg_path:
@@ -268,11 +274,7 @@ def turns(scenario, card, count_only, limit, side, roll, copies, command, rules,
     """Every distinct end position the card's legal orders and moves can reach."""
     from .solver.turns import end_positions
 
-    eng = _engine(scenario, rules)
-    decl, _ = eng.resolve_card(card, copies)
-    if decl.roll is not None and roll is None:
-        raise WarcouncilError(f"{decl.name} orders by a dice roll: give the roll with --roll")
-    g = eng.ground(card, side=side, roll=roll, copies=copies, command=command)
+    eng, g = _ground_one_roll(scenario, rules, card, side, roll, copies, command)
 
     def as_obj(end):
         return {p.id: list(c) for p, c in sorted(end.items(), key=lambda kv: kv[0].rank)}

@@ -200,33 +200,31 @@ class ValuesDecl:
     loc: Location = _loc()
 
 
+class _Attrs:
+    """A declaration with ``attrs``: (key, value) pairs."""
+
+    def attr(self, key: str, default=None):
+        for k, v in self.attrs:
+            if k == key:
+                return v
+        return default
+
+
 @dataclass(frozen=True)
-class UnitDecl:
+class UnitDecl(_Attrs):
     name: str
     attrs: tuple[tuple[str, object], ...]
     citations: tuple[Citation, ...]
     loc: Location = _loc()
     replace: bool = False
 
-    def attr(self, key: str, default=None):
-        for k, v in self.attrs:
-            if k == key:
-                return v
-        return default
-
 
 @dataclass(frozen=True)
-class TerrainDecl:
+class TerrainDecl(_Attrs):
     name: str
     attrs: tuple[tuple[str, object], ...]
     citations: tuple[Citation, ...]
     loc: Location = _loc()
-
-    def attr(self, key: str, default=None):
-        for k, v in self.attrs:
-            if k == key:
-                return v
-        return default
 
 
 @dataclass(frozen=True)

@@ -151,21 +151,23 @@ class Compiler:
             self._turn_defines = self._fixpoint(TURN_BUILTINS)
         return self._turn_defines
 
+    def _closed(self, base: set[str], start: frozenset = frozenset()) -> set[str]:
+        """The defines (with ``start``) whose free names and calls all lie in
+        ``base`` or among themselves: the largest such set, by fixpoint."""
+        ok: set[str] = set(start)
+        changed = True
+        while changed:
+            changed = False
+            for name, d in self.pack.defines.items():
+                if name not in ok and _referenced(d.body) - set(d.params) <= base | ok:
+                    ok.add(name)
+                    changed = True
+        return ok
+
     def static_defines(self) -> set[str]:
         """Defines whose value depends only on the setting and their arguments."""
         if self._static_defines is None:
-            ok: set[str] = set()
-            changed = True
-            while changed:
-                changed = False
-                for name, d in self.pack.defines.items():
-                    if name in ok:
-                        continue
-                    refs = _referenced(d.body) - set(d.params)
-                    if all(r in SETTING_BUILTINS or r in ok or r in self.symbols for r in refs):
-                        ok.add(name)
-                        changed = True
-            self._static_defines = ok
+            self._static_defines = self._closed(SETTING_BUILTINS | self.symbols)
         return self._static_defines
 
     def card_static_defines(self) -> set[str]:
@@ -173,18 +175,8 @@ class Compiler:
         (and its roll) and their arguments: memoized per grounding."""
         if getattr(self, "_card_static", None) is None:
             base = SETTING_BUILTINS | {"card", "rolled", "capacity"} | self.symbols
-            ok: set[str] = set(self.static_defines())
-            changed = True
-            while changed:
-                changed = False
-                for name, d in self.pack.defines.items():
-                    if name in ok:
-                        continue
-                    refs = _referenced(d.body) - set(d.params)
-                    if all(r in base or r in ok for r in refs):
-                        ok.add(name)
-                        changed = True
-            self._card_static = ok - self.static_defines()
+            static = self.static_defines()
+            self._card_static = self._closed(base, frozenset(static)) - static
         return self._card_static
 
     def card_only(self, expr: A.Expr) -> bool:
@@ -193,15 +185,7 @@ class Compiler:
         the board, the roll, the alternative or the decision."""
         if self._card_only_defines is None:
             base = {"card"} | self.symbols
-            ok: set[str] = set()
-            changed = True
-            while changed:
-                changed = False
-                for name, d in self.pack.defines.items():
-                    if name not in ok and _referenced(d.body) - set(d.params) <= base | ok:
-                        ok.add(name)
-                        changed = True
-            self._card_only_defines = base | ok
+            self._card_only_defines = base | self._closed(base)
         return _referenced(expr) <= self._card_only_defines
 
     def board_static(self, expr: A.Expr, bound: tuple = ()) -> bool:
