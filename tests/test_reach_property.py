@@ -4,7 +4,7 @@
 splits the per-move rules into hex, end and bound parts, keeps static parts
 as per-setting cell sets, evaluates the parts that read a hex only through
 what stands there once per class of hexes, and caches the clean ones by the
-attributes of the moving piece (``Compiler.cell_local``, ``Compiler.move_use``).
+attributes of the moving piece (``Compiler.move_use``: ``local``, ``clean``).
 Here every walk of up to four hexes from the mover is judged by the per-move
 rules' own formulas, compiled afresh from the pack (no decomposition, no
 cache), and the legal (end hex, length) pairs must be exactly what ``reach``
@@ -182,12 +182,12 @@ def test_how_the_cca_move_rules_use_their_hex():
     for mr in move_rules(plan):
         for p in mr.parts:
             if p.kind in ("enter", "pass"):
-                use, local = c.move_use(p.ast, mr.var, p.hvar), c.cell_local(p.ast, p.hvar)
+                use = c.move_use(p.ast, mr.var, p.hvar)
             elif p.kind == "end":
-                use, local = c.move_use(p.ast, mr.var), c.cell_local(p.ast, mr.var, move=True)
+                use = c.move_use(p.ast, mr.var)
             else:
                 continue
-            found[(mr.rule.id, p.kind)] = (use.clean, local, use.piece_attrs, "length" in use.move_attrs, use.card,
+            found[(mr.rule.id, p.kind)] = (use.clean, use.local, use.piece_attrs, "length" in use.move_attrs, use.card,
                                            use.pack_fact)
     assert found == {
         ("cca.move.on-board", "enter"): (True, True, (), False, False, False),

@@ -216,8 +216,8 @@ class Engine:
         """For each ordered piece: every legal destination, judged on the
         board as it stands before any move of the turn, with whether the
         piece may still battle from there (units only)."""
-        from .ground import Ctx, _state
-        from .movement import cell_class, reach
+        from .ground import Ctx
+        from .movement import reach
 
         pieces = self.pieces(g, ids)
         legal_alts = [a for a in self.enumerator(g).alts if a.legal(pieces)]
@@ -229,7 +229,7 @@ class Engine:
             r = reach(ctx, self.plan, p)
             flag = None
             if p.role == "unit" and battle_fn is not None:
-                flag = self._battle_flag(ctx, p, battle_fn, battle_use, cell_class(g.setting, _state(ctx, g.setting)))
+                flag = self._battle_flag(ctx, p, battle_fn, battle_use)
             dests = []
             for cell in sorted(r.ends, key=lambda c: (c[1], c[0])):
                 if cell == p.at:
@@ -242,36 +242,20 @@ class Engine:
         return bool(legal_alts), out
 
     @staticmethod
-    def _battle_flag(ctx, piece, battle_fn, use, key_of):
-        """may_battle of a move of ``piece`` to a hex in k steps. When the rule
-        reads the hex only through what stands there and its terrain, and
-        nothing that changes during the turn (``Compiler.move_use``), it is
-        evaluated once per (class of hexes, k, the attributes it reads of the
-        piece), for every piece alike: in the setting, or in the grounding
-        if it reads the card."""
-        from .movement import MoveView, _attrs
+    def _battle_flag(ctx, piece, battle_fn, use):
+        """may_battle of a move of ``piece`` to a hex in k steps, cached as
+        ``movement.cached_judge`` allows (for every piece alike, when the rule
+        reads the hex only through what stands there and its terrain)."""
+        from .ground import _state
+        from .movement import MoveView, cached_judge
+
+        _state(ctx, ctx.g.setting)  # the board before any move: what the rule reads
 
         def flag(cell, k):
             return bool(battle_fn(ctx, {"m": MoveView(piece, piece.at, None, 0, to=cell, length=k)}))
-        if not use.clean:
-            return flag
         probe = MoveView(piece, piece.at, (), 0, to=piece.at, length=0)
-        fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
-        head = ("may-battle", _attrs(piece, use.piece_attrs), _attrs(probe, fixed))
-        if use.pack_fact:  # only the hex's terrain, the piece's attributes and the card
-            c = ctx.g.compiler
-            memo, key_of = c.pack_memo, ctx.g.setting.terrain.get
-            head = head + (c.card_key(ctx.g) if use.card else None,)
-        else:
-            memo = ctx.g.memo if use.card else ctx.g.setting.memo
-
-        def cached(cell, k):
-            key = (head, key_of(cell), k)
-            v = memo.get(key)
-            if v is None:
-                v = memo[key] = flag(cell, k)
-            return v
-        return cached
+        g = ctx.g
+        return cached_judge(g.compiler, g.setting, ctx, ("may-battle",), use, probe, flag, end=True)[0]
 
     def _battle_fn(self):
         """The pack's `may_battle(m)` (whether a unit may battle after a move), compiled

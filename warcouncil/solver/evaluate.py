@@ -49,10 +49,11 @@ TURN_BUILTINS = {
 class MoveUse:
     """See ``Compiler.move_use``."""
 
-    __slots__ = ("clean", "piece_attrs", "move_attrs", "card", "setting", "occupants")
+    __slots__ = ("clean", "local", "piece_attrs", "move_attrs", "card", "setting", "occupants")
 
     def __init__(self, clean: bool, piece_attrs, move_attrs):
         self.clean = clean
+        self.local = True  # reads the hex only through what stands there and its terrain
         self.piece_attrs = piece_attrs
         self.move_attrs = move_attrs
         self.card = False  # reads the card played (or its roll)
@@ -220,10 +221,17 @@ class Compiler:
         hex part, its hex ``hvar``; otherwise the hex is ``mvar.to``), looking
         inside the definitions the move, its piece or the hex are handed to.
 
+        ``local``: it reads its hex only through what stands there and its
+        terrain (``unit_on``, ``leader_on``, ``terrain_at``, ``on_board`` of
+        the hex): within one search (one piece, one moment), every empty hex
+        of one terrain gives the same answer, so the move generator judges it
+        once per class of hexes.
+
         ``piece_attrs``/``move_attrs``: the attributes of the moving piece and
-        of the move it reads. ``clean``: besides those it reads only the hex's
-        occupants and terrain and what the card and the setting fix (never
-        another hex's occupants, the earlier moves or the order set): then
+        of the move it reads. ``clean``: local, and besides those it reads
+        only the hex's occupants and terrain and what the card and the
+        setting fix (never another hex's occupants, the earlier moves or the
+        order set): then
         its value is fixed by the hex's class and those attributes, whichever
         piece moves, from wherever: a fact of the setting, or of the
         grounding when it reads the card (``card``)."""
@@ -260,6 +268,8 @@ class Compiler:
             r = role_of(x)
             if r is not None:
                 use.clean = False  # the move, its piece or the hex used as a whole
+                if r == "cell" or (r == "move" and end):
+                    use.local = False  # (the whole move could reveal its end)
                 if r == "move":
                     use.move_attrs.update(("start", "phase", "index", "length", "to", "path"))
                 return
@@ -283,6 +293,7 @@ class Compiler:
                     use.move_attrs.add(x.name)
                     if x.name in ("path", "through"):
                         use.clean = False
+                        use.local = use.local and not end
                 elif r == "piece":
                     use.piece_attrs.add(x.name)
                 else:
@@ -315,7 +326,7 @@ class Compiler:
                     rec(a, bound)
                 return
             if isinstance(x, (A.Quant, A.SetComp, A.The)) and x.var in roles:
-                use.clean = False  # shadowing: not worth the subtlety
+                use.clean = use.local = False  # shadowing: not worth the subtlety
                 return
             for c, b in A.scoped(x, bound):
                 rec(c, b)
@@ -337,63 +348,6 @@ class Compiler:
         card = g.card
         self._cards.setdefault(id(card), card)
         return (id(card), g.played, tuple(sorted(g.roll.items())) if g.roll else None)
-
-    def cell_local(self, expr: A.Expr, var: str, move: bool = False) -> bool:
-        """Does ``expr`` depend on its cell only through what stands there and
-        its terrain (``unit_on``, ``leader_on``, ``terrain_at``, ``on_board``
-        of the cell)? The cell is the variable ``var`` or, with ``move``, the
-        end ``var.to`` of the move ``var`` (whose piece, start, length, phase
-        and index may be read; its path may not). Then, within one search
-        (one piece, one moment), every empty hex of one terrain gives the
-        same answer: the move generator evaluates it once per such class."""
-        key = ("local", id(expr), var, move)
-        hit = self._board_static.get(key)
-        if hit is not None and hit[0] is expr:
-            return hit[1]
-        v = self._local(expr, var, move, set())
-        self._board_static[key] = (expr, v)
-        return v
-
-    def _local(self, e, var: str, move: bool, visiting: set) -> bool:
-        def is_cell(x) -> bool:
-            if move:
-                return isinstance(x, A.Attr) and x.name == "to" and isinstance(x.obj, A.Name) and x.obj.id == var
-            return isinstance(x, A.Name) and x.id == var
-
-        def rec(x) -> bool:
-            if x is None or isinstance(x, (A.Num, A.Str, A.Const)):
-                return True
-            if is_cell(x):
-                return False  # the cell itself, not through what stands on it
-            if isinstance(x, A.Name):
-                return x.id != var  # (with move: the whole move, outside a define call)
-            if isinstance(x, A.Attr):
-                if move and isinstance(x.obj, A.Name) and x.obj.id == var:
-                    return x.name not in ("path", "through")
-                return rec(x.obj)
-            if isinstance(x, A.Call):
-                if len(x.args) == 1 and x.func in CELL_LOCAL_FUNCS and is_cell(x.args[0]):
-                    return True
-                d = self.pack.defines.get(x.func)
-                ok = True
-                for i, a in enumerate(x.args):
-                    passes = is_cell(a) if not move else (isinstance(a, A.Name) and a.id == var)
-                    if passes and d is not None:
-                        # the cell (or the move) handed to a definition: look inside it
-                        k = (x.func, i)
-                        if k in visiting:
-                            continue  # recursion: judged by the outer call
-                        visiting.add(k)
-                        ok = ok and self._local(d.body, d.params[i], move, visiting)
-                        visiting.discard(k)
-                    else:
-                        ok = ok and rec(a)
-                return ok
-            if isinstance(x, (A.Quant, A.SetComp, A.The)) and x.var == var:
-                return False  # shadowing: not worth the subtlety
-            return all(rec(c) for c in A.children(x))
-
-        return rec(e)
 
     def is_dynamic(self, expr: A.Expr, bound: frozenset = frozenset()) -> bool:
         refs = _referenced(expr) - bound

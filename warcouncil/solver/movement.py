@@ -482,7 +482,7 @@ def _terrain_cells(setting) -> frozenset:
 
 def cell_class(setting, state):
     """The key of a hex's class within one search: what stands there and
-    its terrain (see ``Compiler.cell_local``; every searched hex is on the
+    its terrain (see ``MoveUse.local``; every searched hex is on the
     board)."""
     unit_on, leader_on, terrain = state.unit_on, state.leader_on, setting.terrain
     return lambda c: (unit_on.get(c), leader_on.get(c), terrain.get(c))
@@ -492,47 +492,65 @@ def _attrs(obj, names: tuple) -> tuple:
     return tuple([obj.get_attr(n) for n in names])
 
 
-def _hex_part(compiler, setting, ctx, probe, part: Part, var: str):
-    """(test(c), same_on_plain): one dynamic hex part in one search.
+def cached_judge(compiler, setting, ctx, tag, use, probe, judge, end: bool):
+    """``(judge'(c, k), same_on_plain)``: ``judge(c, k)`` (a part of a move of
+    ``probe.piece`` with the hex c, k steps) cached as far as ``use``
+    (``Compiler.move_use``) allows:
 
-    A part ``Compiler.move_use`` finds clean is cached by (the hex's class,
-    the attributes of the piece and move it reads) in the setting (in the
-    grounding if it reads the card): the searches of other pieces reuse it,
-    as a hand-written generator keeps per-side sets of enemy hexes. A part that reads the hex only
-    through what stands there and its terrain is cached by class within the
-    search. Both are the same on every plain hex (empty, clear). Any other
-    part is evaluated hex by hex."""
-    test, hvar = part.test, part.hvar
-    if part.ast is None:
-        return (lambda c: bool(test(ctx, {var: probe, hvar: c}))), False
-    use = compiler.move_use(part.ast, var, hvar)
+    * clean: by (the hex's class, the attributes of the piece and the move it
+      reads) in the setting, the grounding if it reads the card, or the pack
+      if it reads only the card, the terrain and those attributes; the
+      searches of other pieces reuse it, as a hand-written generator keeps
+      per-side sets of enemy hexes;
+    * local: by the hex's class, within this search;
+    * otherwise: judged hex by hex.
+
+    Clean and local parts are the same on every plain hex (empty, clear).
+    For an end part (``end``) the hex is the move's end and k counts only
+    if the part reads the length; for a hex part k is not used."""
+    reads_length = end and "length" in use.move_attrs
     key_of = cell_class(setting, ctx.state)
     if use.clean:
-        head = ("hex-part", id(part), _attrs(probe.piece, use.piece_attrs), _attrs(probe, use.move_attrs))
-        if use.pack_fact:  # only the hex's terrain, the piece's attributes and the card
+        fixed = tuple(a for a in use.move_attrs if not end or a not in ("length", "to"))
+        head = (tag, _attrs(probe.piece, use.piece_attrs), _attrs(probe, fixed))
+        if use.pack_fact:
             memo, key_of = compiler.pack_memo, setting.terrain.get
             head = head + (compiler.card_key(ctx.g) if use.card else None,)
         else:
             memo = ctx.g.memo if use.card else setting.memo
 
-        def clean(c):
-            k = (head, key_of(c))
-            v = memo.get(k)
+        def clean(c, k):
+            key = (head, key_of(c), k if reads_length else None)
+            v = memo.get(key)
             if v is None:
-                v = memo[k] = bool(test(ctx, {var: probe, hvar: c}))
+                v = memo[key] = judge(c, k)
             return v
         return clean, True
-    if compiler.cell_local(part.ast, hvar):
+    if use.local:
         by_class: dict = {}
 
-        def local(c):
-            k = key_of(c)
-            v = by_class.get(k)
+        def local(c, k):
+            key = (key_of(c), k if reads_length else None)
+            v = by_class.get(key)
             if v is None:
-                v = by_class[k] = bool(test(ctx, {var: probe, hvar: c}))
+                v = by_class[key] = judge(c, k)
             return v
         return local, True
-    return (lambda c: bool(test(ctx, {var: probe, hvar: c}))), False
+    return judge, False
+
+
+def _hex_part(compiler, setting, ctx, probe, part: Part, var: str):
+    """(test(c), same_on_plain): one dynamic hex part in one search (see
+    ``cached_judge``)."""
+    test, hvar = part.test, part.hvar
+
+    def judge(c, k=None):
+        return bool(test(ctx, {var: probe, hvar: c}))
+    if part.ast is None:
+        return judge, False
+    use = compiler.move_use(part.ast, var, hvar)
+    cached, same = cached_judge(compiler, setting, ctx, ("hex-part", id(part)), use, probe, judge, end=False)
+    return (lambda c: cached(c, None)), same
 
 
 class HexTest:
@@ -587,45 +605,17 @@ class HexTest:
 
 
 def _end_part(compiler, setting, ctx, part: Part, var: str, piece, start, index, phase):
-    """(test(c, k), same_on_plain): one end part in one search (as
-    ``_hex_part``, the length k counting only for parts that read it)."""
+    """(test(c, k), same_on_plain): one end part in one search (see
+    ``cached_judge``)."""
     test = part.test
 
     def judge(c, k):
         return bool(test(ctx, {var: MoveView(piece, start, None, index, to=c, length=k, phase=phase)}))
     if part.ast is None:
         return judge, False
-    use = compiler.move_use(part.ast, var)
-    reads_length = "length" in use.move_attrs
-    key_of = cell_class(setting, ctx.state)
-    if use.clean:
-        probe = MoveView(piece, start, (), index, to=start, length=0, phase=phase)
-        fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
-        head = ("end-part", id(part), _attrs(piece, use.piece_attrs), _attrs(probe, fixed))
-        if use.pack_fact:  # only the end hex's terrain, the piece's attributes and the card
-            memo, key_of = compiler.pack_memo, setting.terrain.get
-            head = head + (compiler.card_key(ctx.g) if use.card else None,)
-        else:
-            memo = ctx.g.memo if use.card else setting.memo
-
-        def clean(c, k):
-            key = (head, key_of(c), k if reads_length else None)
-            v = memo.get(key)
-            if v is None:
-                v = memo[key] = judge(c, k)
-            return v
-        return clean, True
-    if compiler.cell_local(part.ast, var, move=True):
-        by_class: dict = {}
-
-        def local(c, k):
-            key = (key_of(c), k if reads_length else None)
-            v = by_class.get(key)
-            if v is None:
-                v = by_class[key] = judge(c, k)
-            return v
-        return local, True
-    return judge, False
+    probe = MoveView(piece, start, (), index, to=start, length=0, phase=phase)
+    return cached_judge(compiler, setting, ctx, ("end-part", id(part)), compiler.move_use(part.ast, var), probe,
+                        judge, end=True)
 
 
 def _end_cells(compiler, setting, special, parts, ctx, piece, start, index, phase):
