@@ -466,7 +466,7 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
         # rules over whole paths: keep only ends with a path that satisfies them
         kept = {}
         for n, lengths in result.items():
-            ok = [k for k in lengths if _some_path_passes(mctx, r, n, k, filters, piece, start, index)]
+            ok = [k for k in lengths if _some_path_passes(mctx, r, n, k, filters, piece, start, index, phase)]
             if ok:
                 kept[n] = ok
         r.ends = kept
@@ -662,9 +662,9 @@ def _split_static(compiler, setting, ctx, probe, parts):
     return sets, rest
 
 
-def _some_path_passes(ctx, r: Reach, cell, steps, filters, piece, start, index) -> bool:
+def _some_path_passes(ctx, r: Reach, cell, steps, filters, piece, start, index, phase) -> bool:
     path = r.path_to(cell, steps)
-    m = MoveView(piece, start, path, index, phase=getattr(r, "phase", 1))
+    m = MoveView(piece, start, path, index, phase=phase)
     return all(p.test(ctx, {var: m}) for p, var in filters)
 
 
