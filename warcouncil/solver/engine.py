@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from operator import itemgetter
 from pathlib import Path
 
 from ..dsl import ast as A
@@ -225,37 +226,29 @@ class Engine:
         ctx = Ctx(g, alt, frozenset(pieces))
         battle_fn, battle_use = self._battle_fn()
         out = {}
+        row_col = itemgetter(1, 0)
         for p in sorted(set(pieces), key=lambda v: v.rank):
-            r = reach(ctx, self.plan, p)
-            flag = None
+            ends = reach(ctx, self.plan, p).ends
+            cells = sorted(ends, key=row_col)
+            if p.at in ends:
+                cells.remove(p.at)  # the piece's own hex is not a destination
             if p.role == "unit" and battle_fn is not None:
                 flag = self._battle_flag(ctx, p, battle_fn, battle_use)
-            dests = []
-            for cell in sorted(r.ends, key=lambda c: (c[1], c[0])):
-                if cell == p.at:
-                    continue  # the piece's own hex is not a destination
-                item = {"to": list(cell)}
-                if flag is not None:
-                    item["battle"] = any(flag(cell, k) for k in r.ends[cell])
-                dests.append(item)
-            out[p.id] = dests
+                out[p.id] = [{"to": list(c), "battle": flag.any(c, ends[c])} for c in cells]
+            else:
+                out[p.id] = [{"to": list(c)} for c in cells]
         return bool(legal_alts), out
 
     @staticmethod
     def _battle_flag(ctx, piece, battle_fn, use):
-        """may_battle of a move of ``piece`` to a hex in k steps, cached as
-        ``movement.cached_judge`` allows (for every piece alike, when the rule
-        reads the hex only through what stands there and its terrain)."""
-        from .ground import _state
-        from .movement import MoveView, cached_judge
+        """may_battle of a move of ``piece`` to a hex (``movement.EndFlag``), on the board
+        before any move (``movement.end_flag``: a per-position set of hexes
+        for every piece alike, when the rule reads the hex only through what
+        stands there and its terrain)."""
+        from .movement import end_flag
 
-        _state(ctx, ctx.g.setting)  # the board before any move: what the rule reads
-
-        def flag(cell, k):
-            return bool(battle_fn(ctx, {"m": MoveView(piece, piece.at, None, 0, to=cell, length=k)}))
-        probe = MoveView(piece, piece.at, (), 0, to=piece.at, length=0)
         g = ctx.g
-        return cached_judge(g.compiler, g.setting, ctx, ("may-battle",), use, probe, flag, end=True)[0]
+        return end_flag(ctx, g.compiler, piece, ("may-battle",), battle_fn, use)
 
     def _battle_fn(self):
         """The pack's `may_battle(m)` (whether a unit may battle after a move), compiled

@@ -147,6 +147,26 @@ class Compiler:
             self._dynamic_defines = self._fixpoint(DYNAMIC_BUILTINS)
         return self._dynamic_defines
 
+    def dynamic_reads(self, expr: A.Expr, bound: frozenset = frozenset()) -> frozenset:
+        """The builtins of ``DYNAMIC_BUILTINS`` an expression reads, looking
+        inside the definitions it calls."""
+        memo = self.__dict__.setdefault("_dynamic_reads", {})
+
+        def of_define(name: str) -> frozenset:
+            hit = memo.get(name)
+            if hit is None:
+                memo[name] = frozenset()  # (a recursive definition adds nothing new)
+                d = self.pack.defines[name]
+                memo[name] = hit = reads(_referenced(d.body) - set(d.params))
+            return hit
+
+        def reads(refs: set) -> frozenset:
+            out = set(refs & DYNAMIC_BUILTINS)
+            for r in refs & self.dynamic_defines():
+                out |= of_define(r)
+            return frozenset(out)
+        return reads(_referenced(expr) - set(bound))
+
     def turn_defines(self) -> set[str]:
         if self._turn_defines is None:
             self._turn_defines = self._fixpoint(TURN_BUILTINS)

@@ -35,18 +35,27 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..dsl import ast as A
+from ..errors import WarcouncilError
 from .evaluate import referenced_names
 from .ground import Ctx, PieceView
 
 
 class Positions:
-    """Where each piece stands at one moment of a turn (never changed once made)."""
+    """Where each piece stands at one moment of a turn (never changed once made).
 
-    __slots__ = ("where", "unit_on", "leader_on", "_occupied")
+    A position made from another (``without``, ``moved``, ``derive``) keeps
+    it as ``parent`` with the hexes whose occupants differ (``changed``):
+    the move generator's per-position hex sets (``CleanCells``) are then
+    worked out from the parent's by judging those hexes again."""
 
-    def __init__(self, where: dict, unit_on: dict | None = None, leader_on: dict | None = None):
+    __slots__ = ("where", "unit_on", "leader_on", "_occupied", "parent", "changed", "memo")
+
+    def __init__(self, where: dict, unit_on: dict | None = None, leader_on: dict | None = None,
+                 parent: "Positions | None" = None, changed: tuple = ()):
         self.where = where
         self._occupied = None
+        self.parent, self.changed = parent, changed
+        self.memo = None
         if unit_on is not None and leader_on is not None:
             self.unit_on, self.leader_on = unit_on, leader_on
             return
@@ -87,13 +96,23 @@ class Positions:
                 leader_on = dict(leader_on)
                 del leader_on[at]
             else:
-                return Positions(w)
-        return Positions(w, unit_on, leader_on)
+                return Positions(w, parent=self, changed=(at,))
+            return Positions(w, unit_on, leader_on, self, (at,))
+        return Positions(w, unit_on, leader_on, self, ())
 
     def moved(self, piece, to) -> "Positions":
+        return self.derive({piece: tuple(to)})
+
+    def derive(self, changes: dict) -> "Positions":
+        """This position with the pieces of ``changes`` at new hexes (None: off the board)."""
         w = dict(self.where)
-        w[piece] = tuple(to)
-        return Positions(w)
+        changed = set()
+        for p, c in changes.items():
+            old = w.get(p)
+            if old != c:
+                changed.update(x for x in (old, c) if x is not None)
+            w[p] = c
+        return Positions(w, parent=self, changed=tuple(changed))
 
 
 class MoveView:
@@ -239,7 +258,10 @@ def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
         bound = _before_move(compiler, c.right, var, compiler.compile(c.right))
         if c.op == "<":
             b0 = bound
-            bound = lambda ctx, env: b0(ctx, env) - 1  # noqa: E731
+
+            def bound(ctx, env):
+                return b0(ctx, env) - 1
+            bound.static = b0.static
         return Part("bound", guard, compiler.compile(c), None, bound)
     if not _refs_attr(c, var, _PATHY):
         if not _refs_attr(c, var, {"to", "length"}):
@@ -300,13 +322,22 @@ def _before_move(compiler, ast: A.Expr, var: str, f):
             if v is _MISSING:
                 v = memo[key] = f(ctx, env)
             return v
+        fact.static = True
         return fact
     if compiler.board_static(ast, (var,)):
         memo_of = _setting_memo
     elif compiler.card_static(ast, (var,)):
         memo_of = _grounding_memo
     else:
-        return f
+        def dynamic(ctx, env):
+            return f(ctx, env)
+        # ``static``: fixed by the card, the piece and its start; ``moment``:
+        # besides those, it reads only the moment of the turn (the moves made
+        # before, where the pieces stand), so it is fixed too when the piece
+        # moves first, from the position before the turn
+        dynamic.static, dynamic.raw, dynamic.ast, dynamic.var = False, f, ast, var
+        dynamic.moment = compiler.dynamic_reads(ast, frozenset((var,))) <= MOMENT_BUILTINS
+        return dynamic
     tag = ("before-move", id(ast))
 
     def cond(ctx, env, ast=ast):  # (the default keeps the node, so its id, alive)
@@ -317,10 +348,13 @@ def _before_move(compiler, ast: A.Expr, var: str, f):
         if v is _MISSING:
             v = memo[key] = f(ctx, env)
         return v
+    cond.static = True
     return cond
 
 
 _MISSING = object()
+# what a condition known before a move may read of the moment it is made
+MOMENT_BUILTINS = frozenset({"earlier", "moved_before", "unit_on", "leader_on", "position"})
 
 
 def _fact_reads(compiler) -> tuple[set, set]:
@@ -389,57 +423,39 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     """Every (cell, length) that a move of ``piece`` may end on, in ``ctx``'s
     state (the piece is lifted off the board while it moves).
 
-    The search works on sets of hexes: the hexes the piece may enter and
-    pass through are worked out once (within reach of its allowance), then
-    each step is a union of neighbour sets. With ``first_only`` the answer
-    need only say *which* hexes: when no end condition reads the move's
-    length and no rule judges whole paths, the first arrival at a hex
-    decides it, and each hex is expanded once."""
-    setting = ctx.g.setting
+    The search works on sets of hexes. What the rules fix before the move
+    (which parts apply, how far: ``_Profile``) is worked out once per piece,
+    start and card; the hexes every clean part allows are a set per position
+    of the pieces (``CleanCells``), shared by every piece that reads the same
+    attributes; the other parts are judged lazily on the hexes the search
+    touches. Each step is then a union of neighbour sets intersected with
+    the hexes that may be entered. With ``first_only`` the answer need only
+    say *which* hexes: when no end condition reads the move's length and no
+    rule judges whole paths, the first arrival at a hex decides it, and each
+    hex is expanded once."""
+    g = ctx.g
+    setting = g.setting
     board = setting.board
     base = ctx.state if ctx.state is not None else Positions.initial(setting)
     start = base.where.get(piece) if ctx.state is not None else piece.at
     state = base.without(piece)
-    mctx = Ctx(ctx.g, ctx.alt, ctx.ordered, ctx.orders, ctx.turn, state, ctx.earlier)
+    mctx = Ctx(g, ctx.alt, ctx.ordered, ctx.orders, ctx.turn, state, ctx.earlier)
     probe = MoveView(piece, start, (), index, to=start, length=0, phase=phase)
-    enter, passing, ends, filters, bounds = [], [], [], [], []
-    for mr in move_rules(plan):
-        dc = mr.domain_cond
-        if dc is not None and not dc(mctx, {mr.cond_var: probe}):
-            continue
-        env = {mr.var: probe}
-        for part in mr.parts:
-            if part.guard is not None and not part.guard(mctx, env):
-                continue
-            kind = part.kind
-            if part.waiver is not None and part.waiver(mctx, env):
-                continue
-            if kind == "enter":
-                enter.append((part, mr.var))
-            elif kind == "pass":
-                passing.append((part, mr.var))
-            elif kind == "bound":
-                # the search never goes deeper than the smallest bound
-                bounds.append(part.bound_expr(mctx, env))
-            elif kind == "piece":
-                if not part.test(mctx, env):
-                    return Reach(piece, {}, True)  # this piece may not move at all now
-            elif kind == "end":
-                ends.append((part, mr.var))
-            else:
-                filters.append((part, mr.var))
-    depth = min([b for b in bounds if isinstance(b, int)] + [MAX_DEPTH])
-    compiler = plan.compiler
+    at_start = not ctx.earlier and (ctx.state is None or ctx.state is Positions.initial(setting))
+    prof = _profile(mctx, plan, probe, at_start)
+    search = prof.search(mctx, probe)
+    if search is None:
+        return Reach(piece, {}, True)  # this piece may not move at all now
+    depth = search.depth
     if depth < 1:
-        return Reach(piece, {}, not filters, [{start}])
-    ball = board.ball(start, depth)
-    special = state.occupied | _terrain_cells(setting)  # the hexes that are not plain (empty, clear)
-    may_enter = HexTest(compiler, setting, ball, special, enter, mctx, probe)
-    may_pass = HexTest(compiler, setting, ball, special, passing, mctx, probe)
-    end_cells = _end_cells(compiler, setting, special, ends, mctx, piece, start, index, phase)
+        return Reach(piece, {}, not search.filters, [{start}])
+    prep = prof.prep(search, mctx, probe)
+    may_enter = _HexSet(search.enter, prep.enter, prep.enter_key, base, state, start, mctx, probe, plan.compiler)
+    may_pass = _HexSet(search.passing, prep.passing, prep.pass_key, base, state, start, mctx, probe, plan.compiler)
+    end_cells = _EndCells(search.ends, prep.end_key, base, state, start, mctx, probe, plan.compiler)
 
     nbs = board.neighbour_sets
-    first = first_only and not filters and not any(p.reads_length for p, _ in ends)
+    first = first_only and search.first_ok
     levels: list = [{start}]
     seen = {start}
     result: dict = {}
@@ -461,16 +477,473 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
             else:
                 result[n] = [steps]
         frontier = nxt
-    r = Reach(piece, result, not filters, levels, may_pass, board.neighbours)
-    if filters:
+    r = Reach(piece, result, not search.filters, levels, may_pass, board.neighbours)
+    if search.filters:
         # rules over whole paths: keep only ends with a path that satisfies them
         kept = {}
         for n, lengths in result.items():
-            ok = [k for k in lengths if _some_path_passes(mctx, r, n, k, filters, piece, start, index, phase)]
+            ok = [k for k in lengths if _some_path_passes(mctx, r, n, k, search.filters, piece, start, index, phase)]
             if ok:
                 kept[n] = ok
         r.ends = kept
     return r
+
+
+# ---------------------------------------------------- before the move: profiles
+
+
+def _card_key(compiler, g) -> tuple:
+    key = g.memo.get("card-key")
+    if key is None:
+        key = g.memo["card-key"] = compiler.card_key(g)
+    return key
+
+
+def _profile(mctx: Ctx, plan, probe: MoveView, at_start: bool) -> "_Profile":
+    """The profile of a move of ``probe.piece`` from ``probe.start`` (one
+    phase, one index) on the card of ``mctx``: kept in the setting, keyed by
+    the card (see ``_Profile``). ``at_start``: the piece moves first, from
+    the position before the turn."""
+    g = mctx.g
+    key = ("move-profile", _card_key(plan.compiler, g), probe.piece, probe.start, probe.phase, probe.index, at_start)
+    memo = g.setting.memo
+    prof = memo.get(key)
+    if prof is None:
+        prof = memo[key] = _Profile(mctx, plan, probe, at_start)
+    return prof
+
+
+def _decide(compiler, e: A.Expr, names: frozenset, mctx: Ctx, env: dict, at_start: bool, depth: int = 0):
+    """The value of a condition known before the move when the profile fixes
+    it (True or False), else None: its fixed conjuncts (disjuncts) decide it,
+    looking inside the definitions it hands the move to (``moving_alone(m)``
+    is false for a unit, whoever is ordered)."""
+    if isinstance(e, (A.And, A.Or)):
+        decisive = isinstance(e, A.Or)
+        open_ = False
+        for x in e.items:
+            v = _decide(compiler, x, names, mctx, env, at_start, depth)
+            if v is None:
+                open_ = True
+            elif v is decisive:
+                return decisive
+        return None if open_ else not decisive
+    if isinstance(e, A.Not):
+        v = _decide(compiler, e.operand, names, mctx, env, at_start, depth)
+        return None if v is None else not v
+    if isinstance(e, A.Quant) and e.kind in ("exists", "forall"):
+        # over a domain the profile fixes and finds empty (the moves made
+        # before, when the piece moves first)
+        reads = compiler.dynamic_reads(e.domain, names)
+        if not reads or (at_start and reads <= MOMENT_BUILTINS):
+            try:
+                if not compiler.compile(e.domain)(mctx, env):
+                    return e.kind == "forall"
+            except WarcouncilError:
+                pass
+    if isinstance(e, A.Call) and depth < 8:
+        d = compiler.pack.defines.get(e.func)
+        if d is not None and d.params and len(d.params) == len(e.args) \
+                and all(isinstance(a, A.Name) and a.id in names for a in e.args):
+            penv = {p: env[a.id] for p, a in zip(d.params, e.args)}
+            return _decide(compiler, d.body, frozenset(d.params), mctx, penv, at_start, depth + 1)
+    reads = compiler.dynamic_reads(e, names)
+    if reads and not (at_start and reads <= MOMENT_BUILTINS):
+        return None
+    try:
+        return bool(compiler.compile(e)(mctx, env))
+    except WarcouncilError:
+        return None  # (judged out of its order): left to the search
+
+
+class _Profile:
+    """What the per-move rules fix before one piece moves from one hex on one
+    card: which rules and parts apply, how far it may go, whether it may move
+    at all. Every condition that reads only the card, the setting, the
+    piece and its start (``_before_move``: ``static``) is judged once, here;
+    the others (the order set, the moves made before) remain as a short
+    residual judged at each search, whose answers pick the ``_Search``.
+
+    Like the hand-written generator's table of allowances per unit type,
+    this is a fact of the pack and the setting; which hexes the piece may
+    enter depends on where the pieces stand and is worked out per search."""
+
+    __slots__ = ("blocked", "fixed", "residual", "searches", "preps", "compiler")
+
+    def __init__(self, mctx: Ctx, plan, probe: MoveView, at_start: bool):
+        self.compiler = plan.compiler
+        self.blocked = False
+        self.searches: dict = {}
+        self.preps: dict = {}
+        fixed = []  # (kind, payload): payload (part, var), or the bound's value
+        residual = []  # (gates, kind, payload, var): gates ((cond, var, wanted), ...)
+
+        def known(f, env):
+            """f's value if the profile fixes it, else _MISSING."""
+            if f.static or (at_start and f.moment):
+                return f(mctx, env)
+            v = _decide(self.compiler, f.ast, frozenset((f.var,)), mctx, env, at_start)
+            return _MISSING if v is None else v
+
+        for mr in move_rules(plan):
+            gates = ()
+            dc = mr.domain_cond
+            if dc is not None:
+                v = known(dc, {mr.cond_var: probe})
+                if v is _MISSING:
+                    gates = ((dc.raw, mr.cond_var, True),)
+                elif not v:
+                    continue
+            env = {mr.var: probe}
+            for part in mr.parts:
+                pg = gates
+                if part.guard is not None:
+                    v = known(part.guard, env)
+                    if v is _MISSING:
+                        pg = pg + ((part.guard.raw, mr.var, True),)
+                    elif not v:
+                        continue
+                if part.waiver is not None:
+                    v = known(part.waiver, env)
+                    if v is _MISSING:
+                        pg = pg + ((part.waiver.raw, mr.var, False),)
+                    elif v:
+                        continue
+                kind = part.kind
+                if kind == "bound":
+                    f = part.bound_expr
+                    if f.static or (at_start and getattr(f, "moment", False)):
+                        payload, dynamic = f(mctx, env), False
+                    else:
+                        payload, dynamic = getattr(f, "raw", f), True
+                elif kind == "piece":
+                    v = known(part.test, env)
+                    if v is _MISSING:
+                        payload, dynamic = part.test.raw, True
+                    elif v:
+                        continue
+                    else:
+                        payload, dynamic = None, False  # never: the piece may not move
+                else:
+                    payload, dynamic = (part, mr.var), False
+                if pg or dynamic:
+                    residual.append((pg, kind, payload, mr.var))
+                elif kind == "piece":
+                    self.blocked = True
+                else:
+                    fixed.append((kind, payload))
+        self.fixed = fixed
+        self.residual = residual
+
+    def search(self, mctx: Ctx, probe: MoveView) -> "_Search | None":
+        """The search for this move now (None: the piece may not move)."""
+        if self.blocked:
+            return None
+        if not self.residual:
+            hit = self.searches.get(())
+            if hit is None:
+                hit = self.searches[()] = _intern_search(self.compiler, self.fixed)
+            return hit
+        vals: dict = {}
+        extra = []
+        for gates, kind, payload, var in self.residual:
+            ok = True
+            for f, v, wanted in gates:
+                x = vals.get(f)
+                if x is None:
+                    x = vals[f] = bool(f(mctx, {v: probe}))
+                if x is not wanted:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            if kind == "piece":
+                if payload is None or not payload(mctx, {var: probe}):
+                    return None
+            elif kind == "bound":
+                extra.append(("bound", payload(mctx, {var: probe}) if callable(payload) else payload))
+            else:
+                extra.append((kind, id(payload[0])))
+        key = tuple(extra)
+        hit = self.searches.get(key)
+        if hit is None:
+            parts = {id(p[0]): p for g, k, p, v in self.residual if k not in ("bound", "piece")}
+            hit = self.searches[key] = _intern_search(
+                self.compiler, self.fixed + [(k, x if k == "bound" else parts[x]) for k, x in extra])
+        return hit
+
+    def prep(self, search: "_Search", mctx: Ctx, probe: MoveView) -> "_Prep":
+        hit = self.preps.get(search)
+        if hit is None:
+            hit = self.preps[search] = _Prep(search, mctx, probe, self.compiler)
+        return hit
+
+
+def _intern_search(compiler, items) -> "_Search":
+    bounds = [x for k, x in items if k == "bound"]
+    depth = min([b for b in bounds if isinstance(b, int)] + [MAX_DEPTH])
+    by = {k: tuple(x for kk, x in items if kk == k) for k in ("enter", "pass", "end", "filter")}
+    key = ("search", depth) + tuple(tuple(id(p) for p, _ in by[k]) for k in ("enter", "pass", "end", "filter"))
+    memo = compiler.pack_memo
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _Search(compiler, depth, by["enter"], by["pass"], by["end"], by["filter"])
+    return hit
+
+
+class _Group:
+    """Some parts of one kind, by how the search judges them: ``static``
+    (the hex and the piece alone: a cell set per piece and start), ``clean``
+    (``Compiler.move_use``: a set per position of the pieces, ``CleanCells``),
+    ``lazy`` (hex by hex, as the search touches them)."""
+
+    __slots__ = ("static", "clean", "lazy", "tag", "piece_names", "move_names", "card", "reads_length")
+
+    def __init__(self, compiler, kind: str, parts: tuple):
+        end = kind == "end"
+        self.static, self.clean, self.lazy = [], [], []
+        for pv in parts:
+            part, var = pv
+            if not end:
+                if part.static is None:
+                    part.static = part.ast is not None and compiler.board_static(part.ast, (var, part.hvar)) \
+                        and not compiler.is_dynamic(part.ast)
+                if part.static:
+                    self.static.append(pv)
+                    continue
+            use = None if part.ast is None else compiler.move_use(part.ast, var, None if end else part.hvar)
+            (self.clean if use is not None and use.clean else self.lazy).append(pv)
+        uses = [compiler.move_use(p.ast, v, None if end else p.hvar) for p, v in self.clean]
+        self.tag = (kind,) + tuple(id(p) for p, _ in self.clean)
+        self.piece_names = tuple(sorted({a for u in uses for a in u.piece_attrs}))
+        self.move_names = tuple(sorted({a for u in uses for a in u.move_attrs
+                                        if not end or a not in ("length", "to")}))
+        self.card = any(u.card for u in uses)
+        self.reads_length = end and any("length" in u.move_attrs for u in uses)
+
+    def key(self, g, compiler, probe) -> tuple | None:
+        """The key of this group's ``CleanCells`` for ``probe``'s piece."""
+        if not self.clean:
+            return None
+        return (self.tag, _attrs(probe.piece, self.piece_names), _attrs(probe, self.move_names),
+                _card_key(compiler, g) if self.card else None)
+
+
+class _Search:
+    """What one search uses: how far, and the parts that judge entering,
+    passing through and ending on a hex (interned per pack: the pieces of
+    one kind on one card share it)."""
+
+    def __init__(self, compiler, depth, enter, passing, ends, filters):
+        self.depth = depth
+        self.enter, self.passing = _Group(compiler, "enter", enter), _Group(compiler, "pass", passing)
+        self.ends = _Group(compiler, "end", ends)
+        self.filters = filters
+        self.first_ok = not filters and not any(p.reads_length for p, _ in ends)
+
+
+class _Prep:
+    """One search of one piece from one hex on one card, prepared: the hexes
+    within its allowance that the static parts allow, and the keys of its
+    clean parts' ``CleanCells``."""
+
+    __slots__ = ("enter", "passing", "enter_key", "pass_key", "end_key")
+
+    def __init__(self, search: _Search, mctx: Ctx, probe: MoveView, compiler):
+        setting = mctx.g.setting
+        enter = setting.board.ball(probe.start, search.depth)
+        for ok in _static_sets(setting, mctx, probe, search.enter.static):
+            enter = enter & ok
+        self.enter = enter
+        passing = None
+        for ok in _static_sets(setting, mctx, probe, search.passing.static):
+            passing = ok if passing is None else passing & ok
+        self.passing = passing
+        g = mctx.g
+        self.enter_key = search.enter.key(g, compiler, probe)
+        self.pass_key = search.passing.key(g, compiler, probe)
+        self.end_key = search.ends.key(g, compiler, probe)
+
+
+def _static_sets(setting, ctx, probe, parts):
+    """The cells each static part allows (the hex and the moving piece
+    alone: terrain, the board's edge, the piece's sections): facts of the
+    setting, worked out once per piece and start."""
+    out = []
+    for part, var in parts:
+        key = ("cells", id(part), probe.piece, probe.start, probe.phase)
+        ok = setting.memo.get(key)
+        if ok is None:
+            ok = setting.memo[key] = frozenset(
+                c for c in setting.board.cells if part.test(ctx, {var: probe, part.hvar: c}))
+        out.append(ok)
+    return out
+
+
+# ---------------------------------------------------- hexes: clean cell sets
+
+
+class CleanCells:
+    """The hexes of the board where every part of a group of clean parts
+    holds (``Compiler.move_use``: they read the hex only through what stands
+    there and its terrain, and otherwise only the moving piece's attributes,
+    the card and the setting), in one position of the pieces, for the
+    pieces with the attributes of the key.
+
+    A fact of the position (per side, like the hand-written generator's sets
+    of enemy and friendly hexes): worked out once for the position before
+    the turn, and for a later position from its parent's, judging again only
+    the hexes whose occupants changed. Hexes are judged once per class
+    (what stands there, the terrain): all plain hexes (empty, clear) share
+    one answer."""
+
+    __slots__ = ("cells", "by_class", "judge", "terrain")
+
+    def __init__(self, cells, by_class, judge, terrain):
+        self.cells, self.by_class, self.judge, self.terrain = cells, by_class, judge, terrain
+
+    def value(self, c, pos) -> bool:
+        """Do the parts hold on hex c in position ``pos``?"""
+        key = (pos.unit_on.get(c), pos.leader_on.get(c), self.terrain.get(c))
+        v = self.by_class.get(key)
+        if v is None:
+            v = self.by_class[key] = self.judge(c, pos)
+        return v
+
+    @classmethod
+    def of(cls, pos: Positions, key, setting, make_judge) -> "CleanCells":
+        memo = pos.memo
+        if memo is None:
+            memo = pos.memo = {}
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if pos.parent is not None:
+            par = cls.of(pos.parent, key, setting, make_judge)
+            cells = set(par.cells)
+            for c in pos.changed:
+                if par.value(c, pos):
+                    cells.add(c)
+                else:
+                    cells.discard(c)
+            hit = cls(frozenset(cells), par.by_class, par.judge, par.terrain)
+        else:
+            hit = cls(frozenset(), {}, make_judge(), setting.terrain)
+            special = pos.occupied | _terrain_cells(setting)
+            plain = next((c for c in setting.board.cells if c not in special), None)
+            cells = set(setting.board.cells) - special if plain is not None and hit.value(plain, pos) else set()
+            cells.update(c for c in special if hit.value(c, pos))
+            hit.cells = frozenset(cells)
+        memo[key] = hit
+        return hit
+
+
+def _state_ctx(ctx: Ctx, pos: Positions) -> Ctx:
+    return Ctx(ctx.g, ctx.alt, ctx.ordered, ctx.orders, ctx.turn, pos, ctx.earlier)
+
+
+def _hex_judge(ctx: Ctx, probe: MoveView, parts):
+    """``make_judge`` for hex parts: judge(c, pos)."""
+    def make():
+        def judge(c, pos):
+            cx = _state_ctx(ctx, pos)
+            return all(bool(part.test(cx, {var: probe, part.hvar: c})) for part, var in parts)
+        return judge
+    return make
+
+
+def _end_judge(ctx: Ctx, probe: MoveView, parts, k):
+    """``make_judge`` for end parts, a move of k steps: judge(c, pos)."""
+    def make():
+        piece, start, index, phase = probe.piece, probe.start, probe.index, probe.phase
+
+        def judge(c, pos):
+            cx = _state_ctx(ctx, pos)
+            env_m = MoveView(piece, start, None, index, to=c, length=k, phase=phase)
+            return all(bool(part.test(cx, {var: env_m})) for part, var in parts)
+        return judge
+    return make
+
+
+def _clean_here(cc: CleanCells, cells, start, state, base):
+    """``cells`` (within ``cc.cells``, in the position before the piece was
+    lifted) corrected at the moving piece's own hex, judged as it is now."""
+    v = cc.value(start, state)
+    if v is not (start in cc.cells):
+        return cells | {start} if v else cells - {start}
+    return cells
+
+
+class _HexSet:
+    """The hexes a moving piece may enter (or pass through) in one search:
+    the static parts' cells within its allowance, the clean parts' cells of
+    the position, and the lazy parts judged on the hexes the search
+    touches."""
+
+    __slots__ = ("ok", "lazy", "cache")
+
+    def __init__(self, group: _Group, cells, key, base, state, start, ctx, probe, compiler):
+        setting = ctx.g.setting
+        if group.clean:
+            cc = CleanCells.of(base, key, setting, _hex_judge(ctx, probe, group.clean))
+            ok = cc.cells if cells is None else cells & cc.cells
+            if cells is None or start in cells:
+                ok = _clean_here(cc, ok, start, state, base)
+            cells = ok
+        self.ok = cells  # None: every hex
+        self.lazy = [_hex_part(compiler, setting, ctx, probe, part, var) for part, var in group.lazy]
+        self.cache: dict = {}
+
+    def __call__(self, c) -> bool:
+        if self.ok is not None and c not in self.ok:
+            return False
+        if not self.lazy:
+            return True
+        v = self.cache.get(c)
+        if v is None:
+            v = self.cache[c] = all(t(c) for t in self.lazy)
+        return v
+
+    def filter(self, cells) -> set:
+        """The hexes of ``cells`` that pass."""
+        if self.ok is not None:
+            cells = cells & self.ok
+        if self.lazy:
+            return {c for c in cells if self(c)}
+        return cells
+
+
+class _EndCells:
+    """``ends(cells, k)``: the hexes of ``cells`` a move may end on after k
+    steps."""
+
+    __slots__ = ("group", "key", "base", "state", "start", "ctx", "probe", "fixed", "by_k", "lazy")
+
+    def __init__(self, group: _Group, key, base, state, start, ctx, probe, compiler):
+        self.group, self.key, self.base, self.state, self.start = group, key, base, state, start
+        self.ctx, self.probe = ctx, probe
+        self.fixed = None if not group.clean or group.reads_length else self._cells(None)
+        self.by_k: dict = {}
+        self.lazy = [_end_part(compiler, ctx.g.setting, ctx, part, var, probe) for part, var in group.lazy]
+
+    def _cells(self, k):
+        g = self.group
+        cc = CleanCells.of(self.base, self.key + (k,), self.ctx.g.setting, _end_judge(self.ctx, self.probe, g.clean, k))
+        return _clean_here(cc, cc.cells, self.start, self.state, self.base)
+
+    def __call__(self, cells, k):
+        g = self.group
+        if g.clean:
+            if g.reads_length:
+                ok = self.by_k.get(k)
+                if ok is None:
+                    ok = self.by_k[k] = self._cells(k)
+            else:
+                ok = self.fixed
+            cells = cells & ok
+        if self.lazy:
+            return [c for c in cells if all(t(c, k) for t in self.lazy)]
+        return cells
 
 
 def _terrain_cells(setting) -> frozenset:
@@ -480,186 +953,111 @@ def _terrain_cells(setting) -> frozenset:
     return hit
 
 
-def cell_class(setting, state):
-    """The key of a hex's class within one search: what stands there and
-    its terrain (see ``MoveUse.local``; every searched hex is on the
-    board)."""
-    unit_on, leader_on, terrain = state.unit_on, state.leader_on, setting.terrain
-    return lambda c: (unit_on.get(c), leader_on.get(c), terrain.get(c))
-
-
 def _attrs(obj, names: tuple) -> tuple:
     return tuple([obj.get_attr(n) for n in names])
 
 
-def cached_judge(compiler, setting, ctx, tag, use, probe, judge, end: bool):
-    """``(judge'(c, k), same_on_plain)``: ``judge(c, k)`` (a part of a move of
-    ``probe.piece`` with the hex c, k steps) cached as far as ``use``
-    (``Compiler.move_use``) allows:
+class EndFlag:
+    """Does a condition on a move of one piece from its hex before the turn
+    (such as ``may_battle``) hold for a move that ends on a hex after k
+    steps, judged on the board before the turn? (``end_flag``)"""
 
-    * clean: by (the hex's class, the attributes of the piece and the move it
-      reads) in the setting, the grounding if it reads the card, or the pack
-      if it reads only the card, the terrain and those attributes; the
-      searches of other pieces reuse it, as a hand-written generator keeps
-      per-side sets of enemy hexes;
-    * local: by the hex's class, within this search;
-    * otherwise: judged hex by hex.
+    __slots__ = ("by_k", "reads_length", "cells_of", "judge")
 
-    Clean and local parts are the same on every plain hex (empty, clear).
-    For an end part (``end``) the hex is the move's end and k counts only
-    if the part reads the length; for a hex part k is not used."""
+    def __init__(self, cells_of=None, reads_length=False, judge=None):
+        self.by_k: dict = {}
+        self.cells_of, self.reads_length, self.judge = cells_of, reads_length, judge
+
+    def any(self, cell, lengths) -> bool:
+        """For a move to ``cell`` of one of these lengths?"""
+        if self.judge is not None:
+            return any(self.judge(cell, k) for k in lengths)
+        by_k = self.by_k
+        for k in (lengths if self.reads_length else (None,)):
+            cells = by_k.get(k)
+            if cells is None:
+                cells = by_k[k] = self.cells_of(k)
+            if cell in cells:
+                return True
+        return False
+
+
+def end_flag(ctx: Ctx, compiler, piece, tag, test, use, var: str = "m") -> EndFlag:
+    """An ``EndFlag`` for ``test`` (a condition on a move ``var`` of
+    ``piece``): a set per k of ``CleanCells`` when ``use``
+    (``Compiler.move_use``) says it is clean (every piece with the same
+    attributes shares it); otherwise judged per cell, once per class of
+    hexes if it is local. The piece's own hex is not judged as an end (it is
+    never a destination)."""
+    setting = ctx.g.setting
+    base = Positions.initial(setting)
+    start = piece.at
+
+    def judge(c, k):
+        return bool(test(ctx, {var: MoveView(piece, start, None, 0, to=c, length=k)}))
+    if not use.clean:
+        return EndFlag(judge=local_judge(setting, _state_ctx(ctx, base), use, judge, end=True)[0])
+    probe = MoveView(piece, start, (), 0, to=start, length=0)
+    fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
+    head = (tag, _attrs(piece, use.piece_attrs), _attrs(probe, fixed),
+            _card_key(compiler, ctx.g) if use.card else None)
+
+    def cells_of(k):
+        def make_judge():
+            def judge_at(c, pos):
+                return bool(test(_state_ctx(ctx, pos), {var: MoveView(piece, start, None, 0, to=c, length=k)}))
+            return judge_at
+        return CleanCells.of(base, head + (k,), setting, make_judge).cells
+    return EndFlag(cells_of, "length" in use.move_attrs)
+
+
+# ---------------------------------------------------- hexes: lazy parts
+
+
+def local_judge(setting, ctx, use, judge, end: bool):
+    """``(judge'(c, k), same_on_plain)``: ``judge(c, k)`` (a part of a move
+    with the hex c, k steps), cached by the hex's class within this search
+    when ``use`` (``Compiler.move_use``) says it is ``local``; otherwise
+    judged hex by hex. (Clean parts are ``CleanCells``.) For an end part
+    (``end``) k counts only if the part reads the length."""
+    if not use.local:
+        return judge, False
     reads_length = end and "length" in use.move_attrs
-    key_of = cell_class(setting, ctx.state)
-    if use.clean:
-        fixed = tuple(a for a in use.move_attrs if not end or a not in ("length", "to"))
-        head = (tag, _attrs(probe.piece, use.piece_attrs), _attrs(probe, fixed))
-        if use.pack_fact:
-            memo, key_of = compiler.pack_memo, setting.terrain.get
-            head = head + (compiler.card_key(ctx.g) if use.card else None,)
-        else:
-            memo = ctx.g.memo if use.card else setting.memo
+    state, terrain = ctx.state, setting.terrain
+    unit_on, leader_on = state.unit_on, state.leader_on
+    by_class: dict = {}
 
-        def clean(c, k):
-            key = (head, key_of(c), k if reads_length else None)
-            v = memo.get(key)
-            if v is None:
-                v = memo[key] = judge(c, k)
-            return v
-        return clean, True
-    if use.local:
-        by_class: dict = {}
-
-        def local(c, k):
-            key = (key_of(c), k if reads_length else None)
-            v = by_class.get(key)
-            if v is None:
-                v = by_class[key] = judge(c, k)
-            return v
-        return local, True
-    return judge, False
+    def local(c, k):
+        key = (unit_on.get(c), leader_on.get(c), terrain.get(c), k if reads_length else None)
+        v = by_class.get(key)
+        if v is None:
+            v = by_class[key] = judge(c, k)
+        return v
+    return local, True
 
 
 def _hex_part(compiler, setting, ctx, probe, part: Part, var: str):
-    """(test(c), same_on_plain): one dynamic hex part in one search (see
-    ``cached_judge``)."""
+    """test(c): one lazy hex part in one search (see ``local_judge``)."""
     test, hvar = part.test, part.hvar
 
     def judge(c, k=None):
         return bool(test(ctx, {var: probe, hvar: c}))
     if part.ast is None:
-        return judge, False
-    use = compiler.move_use(part.ast, var, hvar)
-    cached, same = cached_judge(compiler, setting, ctx, ("hex-part", id(part)), use, probe, judge, end=False)
-    return (lambda c: cached(c, None)), same
+        return judge
+    cached, _ = local_judge(setting, ctx, compiler.move_use(part.ast, var, hvar), judge, end=False)
+    return lambda c: cached(c, None)
 
 
-class HexTest:
-    """May the moving piece enter (or pass through) a hex, in one search?
-
-    Parts about the hex and the piece alone are per-setting cell sets; the
-    parts that read the hex only through what stands there and its terrain
-    (see ``_hex_part``) are evaluated once for all the plain hexes (empty,
-    clear) and, lazily, for the other hexes the search touches; any other
-    part, hex by hex, lazily too."""
-
-    def __init__(self, compiler, setting, universe, special, parts, ctx, probe):
-        cell_sets, dynamic = _split_static(compiler, setting, ctx, probe, parts)
-        cand = universe
-        for ok in cell_sets:
-            cand = cand & ok
-        tests = [_hex_part(compiler, setting, ctx, probe, part, var) for part, var in dynamic]
-        self.short = [t for t, same in tests if same]
-        self.other = [t for t, same in tests if not same]
-        if self.short:
-            self.spec = cand & special
-            plain = cand - self.spec
-            self.plain = plain if plain and all(t(next(iter(plain))) for t in self.short) else frozenset()
-        else:
-            self.spec, self.plain = frozenset(), cand
-        self.cache: dict = {}
-
-    def __call__(self, c) -> bool:
-        v = self.cache.get(c)
-        if v is None:
-            if c in self.plain:
-                v = True
-            elif c in self.spec:
-                v = all(t(c) for t in self.short)
-            else:
-                v = False
-            if v and self.other:
-                v = all(t(c) for t in self.other)
-            self.cache[c] = v
-        return v
-
-    def filter(self, cells) -> set:
-        """The hexes of ``cells`` that pass."""
-        if not self.other:
-            out = cells & self.plain
-            spec = cells & self.spec
-            if spec:
-                out = set(out)
-                out.update(c for c in spec if self(c))
-            return out
-        return {c for c in cells if self(c)}
-
-
-def _end_part(compiler, setting, ctx, part: Part, var: str, piece, start, index, phase):
-    """(test(c, k), same_on_plain): one end part in one search (see
-    ``cached_judge``)."""
+def _end_part(compiler, setting, ctx, part: Part, var: str, probe):
+    """test(c, k): one lazy end part in one search (see ``local_judge``)."""
     test = part.test
+    piece, start, index, phase = probe.piece, probe.start, probe.index, probe.phase
 
     def judge(c, k):
         return bool(test(ctx, {var: MoveView(piece, start, None, index, to=c, length=k, phase=phase)}))
     if part.ast is None:
-        return judge, False
-    probe = MoveView(piece, start, (), index, to=start, length=0, phase=phase)
-    return cached_judge(compiler, setting, ctx, ("end-part", id(part)), compiler.move_use(part.ast, var), probe,
-                        judge, end=True)
-
-
-def _end_cells(compiler, setting, special, parts, ctx, piece, start, index, phase):
-    """``ends(cells, k)``: the hexes of ``cells`` a move of ``piece`` may end
-    on after k steps (the parts that allow it, once for all plain hexes)."""
-    if not parts:
-        return lambda cells, k: cells
-    tests = [_end_part(compiler, setting, ctx, part, var, piece, start, index, phase) for part, var in parts]
-    short = [t for t, same in tests if same]
-    other = [t for t, same in tests if not same]
-
-    def ends(cells, k):
-        if short:
-            spec = cells & special
-            plain = cells - spec
-            out = set(plain) if plain and all(t(next(iter(plain)), k) for t in short) else set()
-            out.update(c for c in spec if all(t(c, k) for t in short))
-            cells = out
-        if other:
-            cells = [c for c in cells if all(t(c, k) for t in other)]
-        return cells
-    return ends
-
-
-def _split_static(compiler, setting, ctx, probe, parts):
-    """Split hex parts into cell sets (for parts that depend only on the hex
-    and the moving piece, never on where the pieces stand at this moment:
-    terrain, the board's edge) and parts to evaluate per hex. The cell sets
-    are facts of the setting, worked out once per piece."""
-    sets, rest = [], []
-    for part, var in parts:
-        if part.static is None:
-            part.static = part.ast is not None and compiler.board_static(part.ast, (var, part.hvar)) \
-                and not compiler.is_dynamic(part.ast)
-        if not part.static:
-            rest.append((part, var))
-            continue
-        key = ("cells", id(part), probe.piece, probe.start, probe.phase)
-        ok = setting.memo.get(key)
-        if ok is None:
-            ok = setting.memo[key] = frozenset(
-                c for c in setting.board.cells if part.test(ctx, {var: probe, part.hvar: c}))
-        sets.append(ok)
-    return sets, rest
+        return judge
+    return local_judge(setting, ctx, compiler.move_use(part.ast, var), judge, end=True)[0]
 
 
 def _some_path_passes(ctx, r: Reach, cell, steps, filters, piece, start, index, phase) -> bool:

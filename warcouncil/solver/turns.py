@@ -74,13 +74,13 @@ class _Turns:
     # -------------------------------------------------------------- domains
     def superset(self, p) -> dict:
         """Ends reachable with every other ordered piece lifted off."""
-        where = dict(self.base.where)
+        lifted = {}
         for q in self.ordered:
             if q is not p:
-                where[q] = None
+                lifted[q] = None
                 for l in self.followers.get(q, ()):
-                    where[l] = None
-        ctx = Ctx(self.g, self.alt, self.ordered, None, None, Positions(where), ())
+                    lifted[l] = None
+        ctx = Ctx(self.g, self.alt, self.ordered, None, None, self.base.derive(lifted), ())
         return reach(ctx, self.plan, p, first_only=True).ends
 
     # -------------------------------------------------------------- legality
@@ -92,14 +92,14 @@ class _Turns:
         hit = self.memo.get(key)
         if hit is not None:
             return end in hit
-        where = dict(self.base.where)
+        changes = {}
         earlier = []
         for i, (q, c) in enumerate(done.items()):
-            where[q] = c
+            changes[q] = c
             earlier.append(MoveView(q, self.start[q], None, i, to=c, length=1))
             for l in self.followers.get(q, ()):
-                where[l] = c
-        ctx = Ctx(self.g, self.alt, self.ordered, None, None, Positions(where), tuple(earlier))
+                changes[l] = c
+        ctx = Ctx(self.g, self.alt, self.ordered, None, None, self.base.derive(changes), tuple(earlier))
         ends = reach(ctx, self.plan, p, len(earlier), first_only=True).ends
         self.memo[key] = ends
         return end in ends
