@@ -142,6 +142,11 @@ class Board:
     _dotted: frozenset[Cell] = field(init=False, repr=False, compare=False)
     neighbour_sets: dict[Cell, frozenset[Cell]] = field(init=False, repr=False, compare=False)
     _balls: dict = field(init=False, repr=False, compare=False)
+    # cells as bits of an int (see ``mask``): bit i is ``cell_at[i]``, in
+    # reading order (row by row, then column)
+    cell_at: tuple[Cell, ...] = field(init=False, repr=False, compare=False)
+    index: dict[Cell, int] = field(init=False, repr=False, compare=False)
+    _shifts: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.grid not in GRIDS:
@@ -163,6 +168,19 @@ class Board:
         object.__setattr__(self, "neighbours", neighbours)
         object.__setattr__(self, "neighbour_sets", {c: frozenset(ns) for c, ns in neighbours.items()})
         object.__setattr__(self, "_balls", {})
+        order = tuple(sorted(cells, key=lambda c: (c[1], c[0]))) if self.grid != "table" else ()
+        index = {c: i for i, c in enumerate(order)}
+        object.__setattr__(self, "cell_at", order)
+        object.__setattr__(self, "index", index)
+        # adjacency as shifts: every neighbour pair (c, n) has n's bit at c's
+        # plus some offset d; for each offset, the cells that have such a
+        # neighbour. Then the neighbours of a set of cells are a few shifts.
+        by_offset: dict[int, int] = {}
+        for c, ns in neighbours.items():
+            for n in ns:
+                d = index[n] - index[c]
+                by_offset[d] = by_offset.get(d, 0) | (1 << index[c])
+        object.__setattr__(self, "_shifts", tuple(sorted(by_offset.items())))
 
         by_edge: dict[str, dict[Cell, frozenset[str]]] = {}
         cells_by_edge: dict[str, dict[str, frozenset[Cell]]] = {}
@@ -219,6 +237,43 @@ class Board:
                             nxt.append(n)
                 frontier = nxt
             hit = self._balls[key] = frozenset(seen)
+        return hit
+
+    # -- cells as bit masks ----------------------------------------------
+
+    def mask(self, cells) -> int:
+        """The bit mask of some cells of the board (bit ``index[c]``)."""
+        index = self.index
+        m = 0
+        for c in cells:
+            m |= 1 << index[c]
+        return m
+
+    def cells_in(self, m: int) -> list[Cell]:
+        """The cells of a bit mask, in reading order."""
+        at = self.cell_at
+        out = []
+        while m:
+            low = m & -m
+            out.append(at[low.bit_length() - 1])
+            m ^= low
+        return out
+
+    def dilate(self, m: int) -> int:
+        """The cells next to some cell of mask ``m`` (as a mask)."""
+        out = 0
+        for d, src in self._shifts:
+            x = m & src
+            if x:
+                out |= x << d if d > 0 else x >> -d
+        return out
+
+    def ball_mask(self, cell: Cell, radius: int) -> int:
+        """``ball`` as a bit mask (computed once per cell and radius)."""
+        key = ("mask", cell, radius)
+        hit = self._balls.get(key)
+        if hit is None:
+            hit = self._balls[key] = self.mask(self.ball(cell, radius))
         return hit
 
     def adjacent(self, a: Cell, b: Cell) -> bool:

@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from operator import itemgetter
 from pathlib import Path
 
 from ..dsl import ast as A
@@ -226,15 +225,19 @@ class Engine:
         ctx = Ctx(g, alt, frozenset(pieces))
         battle_fn, battle_use = self._battle_fn()
         out = {}
-        row_col = itemgetter(1, 0)
+        board = g.setting.board
         for p in sorted(set(pieces), key=lambda v: v.rank):
-            ends = reach(ctx, self.plan, p).ends
-            cells = sorted(ends, key=row_col)
-            if p.at in ends:
-                cells.remove(p.at)  # the piece's own hex is not a destination
+            r = reach(ctx, self.plan, p)
+            ends = 0
+            for m in r.end_masks:
+                ends |= m
+            if p.at in board.index:
+                ends &= ~(1 << board.index[p.at])  # the piece's own hex is not a destination
+            cells = board.cells_in(ends)  # in reading order
             if p.role == "unit" and battle_fn is not None:
-                flag = self._battle_flag(ctx, p, battle_fn, battle_use)
-                out[p.id] = [{"to": list(c), "battle": flag.any(c, ends[c])} for c in cells]
+                flag = self._battle_flag(ctx, p, battle_fn, battle_use).mask(r.end_masks)
+                index = board.index
+                out[p.id] = [{"to": list(c), "battle": bool(flag >> index[c] & 1)} for c in cells]
             else:
                 out[p.id] = [{"to": list(c)} for c in cells]
         return bool(legal_alts), out

@@ -397,24 +397,53 @@ def applies(mr: MoveRule, ctx: Ctx, m: MoveView) -> bool:
 MAX_DEPTH = 12
 
 
-@dataclass
 class Reach:
-    """Legal ends of one piece's move: {cell: sorted legal lengths}."""
+    """Legal ends of one piece's move. ``end_masks[k]``: the hexes (a bit
+    mask, ``Board.mask``) where a move of k steps may end; ``ends``: the same
+    as {cell: sorted legal lengths}."""
 
-    piece: PieceView
-    ends: dict
-    exact: bool  # every part was usable by the search (no path filters)
-    levels: list = field(default_factory=list)  # levels[k]: the hexes reached in k steps (levels[0]: the start)
-    passable: Callable | None = None  # may the piece pass through a hex?
-    neighbours: dict = field(default_factory=dict)
+    __slots__ = ("piece", "board", "end_masks", "exact", "levels", "passable", "_ends")
+
+    def __init__(self, piece: PieceView, board, end_masks: list, exact: bool, levels: list = (),
+                 passable: Callable | None = None):
+        self.piece, self.board, self.end_masks, self.exact = piece, board, end_masks, exact
+        self.levels = levels  # levels[k]: the hexes reached in k steps (a mask; levels[0]: the start)
+        self.passable = passable  # may the piece pass through a hex?
+        self._ends = None
+
+    @property
+    def ends(self) -> dict:
+        """{cell: sorted legal lengths}."""
+        d = self._ends
+        if d is None:
+            d = {}
+            cells_in = self.board.cells_in
+            for k, m in enumerate(self.end_masks):
+                for c in cells_in(m):
+                    if c in d:
+                        d[c].append(k)
+                    else:
+                        d[c] = [k]
+            self._ends = d
+        return d
+
+    def keep(self, ends: dict) -> None:
+        """Keep only these ends ({cell: lengths})."""
+        masks = [0] * len(self.end_masks)
+        index = self.board.index
+        for c, ks in ends.items():
+            for k in ks:
+                masks[k] |= 1 << index[c]
+        self.end_masks, self._ends = masks, dict(ends)
 
     def path_to(self, cell, steps):
         """A path of ``steps`` hexes the search found to ``cell``."""
         path = [cell]
         c = cell
+        index, neighbours = self.board.index, self.board.neighbours
         for k in range(steps - 1, 0, -1):
-            level, nb = self.levels[k], self.neighbours[c]
-            c = next(p for p in nb if p in level and self.passable(p))
+            level = self.levels[k]
+            c = next(p for p in neighbours[c] if level >> index[p] & 1 and self.passable(p))
             path.append(c)
         return tuple(reversed(path))
 
@@ -445,47 +474,45 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     prof = _profile(mctx, plan, probe, at_start)
     search = prof.search(mctx, probe)
     if search is None:
-        return Reach(piece, {}, True)  # this piece may not move at all now
+        return Reach(piece, board, [], True)  # this piece may not move at all now
     depth = search.depth
+    start_bit = 1 << board.index[start]
     if depth < 1:
-        return Reach(piece, {}, not search.filters, [{start}])
+        return Reach(piece, board, [], not search.filters, [start_bit])
     prep = prof.prep(search, mctx, probe)
-    may_enter = _HexSet(search.enter, prep.enter, prep.enter_key, base, state, start, mctx, probe, plan.compiler)
-    may_pass = _HexSet(search.passing, prep.passing, prep.pass_key, base, state, start, mctx, probe, plan.compiler)
-    end_cells = _EndCells(search.ends, prep.end_key, base, state, start, mctx, probe, plan.compiler)
+    compiler = plan.compiler
+    may_enter = _HexSet(search.enter, prep.enter, prep.enter_key, base, state, start, start_bit, mctx, probe, compiler)
+    may_pass = _HexSet(search.passing, prep.passing, prep.pass_key, base, state, start, start_bit, mctx, probe,
+                       compiler)
+    end_cells = _EndCells(search.ends, prep.end_key, base, state, start, start_bit, mctx, probe, compiler)
 
-    nbs = board.neighbour_sets
+    dilate = board.dilate
     first = first_only and search.first_ok
-    levels: list = [{start}]
-    seen = {start}
-    result: dict = {}
-    frontier = {start}
+    levels = [start_bit]
+    end_masks = [0]
+    seen = frontier = start_bit
     for steps in range(1, depth + 1):
         src = frontier if steps == 1 else may_pass.filter(frontier)
         if not src:
             break
-        nxt = may_enter.filter(set().union(*[nbs[c] for c in src]))
+        nxt = may_enter.filter(dilate(src))
         if first:
-            nxt -= seen
+            nxt &= ~seen
             seen |= nxt
         if not nxt:
             break
         levels.append(nxt)
-        for n in end_cells(nxt, steps):
-            if n in result:
-                result[n].append(steps)
-            else:
-                result[n] = [steps]
+        end_masks.append(end_cells(nxt, steps))
         frontier = nxt
-    r = Reach(piece, result, not search.filters, levels, may_pass, board.neighbours)
+    r = Reach(piece, board, end_masks, not search.filters, levels, may_pass)
     if search.filters:
         # rules over whole paths: keep only ends with a path that satisfies them
         kept = {}
-        for n, lengths in result.items():
+        for n, lengths in r.ends.items():
             ok = [k for k in lengths if _some_path_passes(mctx, r, n, k, search.filters, piece, start, index, phase)]
             if ok:
                 kept[n] = ok
-        r.ends = kept
+        r.keep(kept)
     return r
 
 
@@ -744,19 +771,19 @@ class _Search:
 
 class _Prep:
     """One search of one piece from one hex on one card, prepared: the hexes
-    within its allowance that the static parts allow, and the keys of its
-    clean parts' ``CleanCells``."""
+    within its allowance that the static parts allow (bit masks), and the
+    keys of its clean parts' ``CleanCells``."""
 
     __slots__ = ("enter", "passing", "enter_key", "pass_key", "end_key")
 
     def __init__(self, search: _Search, mctx: Ctx, probe: MoveView, compiler):
         setting = mctx.g.setting
-        enter = setting.board.ball(probe.start, search.depth)
-        for ok in _static_sets(setting, mctx, probe, search.enter.static):
-            enter = enter & ok
+        enter = setting.board.ball_mask(probe.start, search.depth)
+        for ok in _static_masks(setting, mctx, probe, search.enter.static):
+            enter &= ok
         self.enter = enter
         passing = None
-        for ok in _static_sets(setting, mctx, probe, search.passing.static):
+        for ok in _static_masks(setting, mctx, probe, search.passing.static):
             passing = ok if passing is None else passing & ok
         self.passing = passing
         g = mctx.g
@@ -765,17 +792,18 @@ class _Prep:
         self.end_key = search.ends.key(g, compiler, probe)
 
 
-def _static_sets(setting, ctx, probe, parts):
+def _static_masks(setting, ctx, probe, parts):
     """The cells each static part allows (the hex and the moving piece
-    alone: terrain, the board's edge, the piece's sections): facts of the
-    setting, worked out once per piece and start."""
+    alone: terrain, the board's edge, the piece's sections), as bit masks:
+    facts of the setting, worked out once per piece and start."""
     out = []
+    board = setting.board
     for part, var in parts:
         key = ("cells", id(part), probe.piece, probe.start, probe.phase)
         ok = setting.memo.get(key)
         if ok is None:
-            ok = setting.memo[key] = frozenset(
-                c for c in setting.board.cells if part.test(ctx, {var: probe, part.hvar: c}))
+            ok = setting.memo[key] = board.mask(
+                c for c in board.cells if part.test(ctx, {var: probe, part.hvar: c}))
         out.append(ok)
     return out
 
@@ -795,11 +823,11 @@ class CleanCells:
     the turn, and for a later position from its parent's, judging again only
     the hexes whose occupants changed. Hexes are judged once per class
     (what stands there, the terrain): all plain hexes (empty, clear) share
-    one answer."""
+    one answer. ``cells``: a bit mask (``Board.mask``)."""
 
     __slots__ = ("cells", "by_class", "judge", "terrain")
 
-    def __init__(self, cells, by_class, judge, terrain):
+    def __init__(self, cells: int, by_class, judge, terrain):
         self.cells, self.by_class, self.judge, self.terrain = cells, by_class, judge, terrain
 
     def value(self, c, pos) -> bool:
@@ -818,22 +846,25 @@ class CleanCells:
         hit = memo.get(key)
         if hit is not None:
             return hit
+        index = setting.board.index
         if pos.parent is not None:
             par = cls.of(pos.parent, key, setting, make_judge)
-            cells = set(par.cells)
+            cells = par.cells
             for c in pos.changed:
-                if par.value(c, pos):
-                    cells.add(c)
-                else:
-                    cells.discard(c)
-            hit = cls(frozenset(cells), par.by_class, par.judge, par.terrain)
+                bit = 1 << index[c]
+                cells = cells | bit if par.value(c, pos) else cells & ~bit
+            hit = cls(cells, par.by_class, par.judge, par.terrain)
         else:
-            hit = cls(frozenset(), {}, make_judge(), setting.terrain)
+            board = setting.board
+            hit = cls(0, {}, make_judge(), setting.terrain)
             special = pos.occupied | _terrain_cells(setting)
-            plain = next((c for c in setting.board.cells if c not in special), None)
-            cells = set(setting.board.cells) - special if plain is not None and hit.value(plain, pos) else set()
-            cells.update(c for c in special if hit.value(c, pos))
-            hit.cells = frozenset(cells)
+            plain = next((c for c in board.cell_at if c not in special), None)
+            everything = (1 << len(board.cell_at)) - 1
+            cells = everything & ~board.mask(special) if plain is not None and hit.value(plain, pos) else 0
+            for c in special:
+                if hit.value(c, pos):
+                    cells |= 1 << index[c]
+            hit.cells = cells
         memo[key] = hit
         return hit
 
@@ -865,37 +896,38 @@ def _end_judge(ctx: Ctx, probe: MoveView, parts, k):
     return make
 
 
-def _clean_here(cc: CleanCells, cells, start, state, base):
+def _clean_here(cc: CleanCells, cells: int, start, start_bit: int, state) -> int:
     """``cells`` (within ``cc.cells``, in the position before the piece was
     lifted) corrected at the moving piece's own hex, judged as it is now."""
     v = cc.value(start, state)
-    if v is not (start in cc.cells):
-        return cells | {start} if v else cells - {start}
+    if v is not bool(cc.cells & start_bit):
+        return cells | start_bit if v else cells & ~start_bit
     return cells
 
 
 class _HexSet:
-    """The hexes a moving piece may enter (or pass through) in one search:
-    the static parts' cells within its allowance, the clean parts' cells of
-    the position, and the lazy parts judged on the hexes the search
-    touches."""
+    """The hexes a moving piece may enter (or pass through) in one search,
+    as a bit mask: the static parts' cells within its allowance, the clean
+    parts' cells of the position, and the lazy parts judged on the hexes
+    the search touches."""
 
-    __slots__ = ("ok", "lazy", "cache")
+    __slots__ = ("ok", "lazy", "cache", "board")
 
-    def __init__(self, group: _Group, cells, key, base, state, start, ctx, probe, compiler):
+    def __init__(self, group: _Group, cells, key, base, state, start, start_bit, ctx, probe, compiler):
         setting = ctx.g.setting
+        self.board = setting.board
         if group.clean:
             cc = CleanCells.of(base, key, setting, _hex_judge(ctx, probe, group.clean))
             ok = cc.cells if cells is None else cells & cc.cells
-            if cells is None or start in cells:
-                ok = _clean_here(cc, ok, start, state, base)
+            if cells is None or cells & start_bit:
+                ok = _clean_here(cc, ok, start, start_bit, state)
             cells = ok
         self.ok = cells  # None: every hex
         self.lazy = [_hex_part(compiler, setting, ctx, probe, part, var) for part, var in group.lazy]
         self.cache: dict = {}
 
     def __call__(self, c) -> bool:
-        if self.ok is not None and c not in self.ok:
+        if self.ok is not None and not self.ok >> self.board.index[c] & 1:
             return False
         if not self.lazy:
             return True
@@ -904,34 +936,37 @@ class _HexSet:
             v = self.cache[c] = all(t(c) for t in self.lazy)
         return v
 
-    def filter(self, cells) -> set:
+    def filter(self, cells: int) -> int:
         """The hexes of ``cells`` that pass."""
         if self.ok is not None:
-            cells = cells & self.ok
-        if self.lazy:
-            return {c for c in cells if self(c)}
+            cells &= self.ok
+        if self.lazy and cells:
+            index = self.board.index
+            for c in self.board.cells_in(cells):
+                if not self(c):
+                    cells &= ~(1 << index[c])
         return cells
 
 
 class _EndCells:
-    """``ends(cells, k)``: the hexes of ``cells`` a move may end on after k
-    steps."""
+    """``ends(cells, k)``: the hexes of ``cells`` (a bit mask) a move may end
+    on after k steps."""
 
-    __slots__ = ("group", "key", "base", "state", "start", "ctx", "probe", "fixed", "by_k", "lazy")
+    __slots__ = ("group", "key", "base", "state", "start", "start_bit", "ctx", "probe", "fixed", "by_k", "lazy")
 
-    def __init__(self, group: _Group, key, base, state, start, ctx, probe, compiler):
+    def __init__(self, group: _Group, key, base, state, start, start_bit, ctx, probe, compiler):
         self.group, self.key, self.base, self.state, self.start = group, key, base, state, start
-        self.ctx, self.probe = ctx, probe
+        self.start_bit, self.ctx, self.probe = start_bit, ctx, probe
         self.fixed = None if not group.clean or group.reads_length else self._cells(None)
         self.by_k: dict = {}
         self.lazy = [_end_part(compiler, ctx.g.setting, ctx, part, var, probe) for part, var in group.lazy]
 
-    def _cells(self, k):
+    def _cells(self, k) -> int:
         g = self.group
         cc = CleanCells.of(self.base, self.key + (k,), self.ctx.g.setting, _end_judge(self.ctx, self.probe, g.clean, k))
-        return _clean_here(cc, cc.cells, self.start, self.state, self.base)
+        return _clean_here(cc, cc.cells, self.start, self.start_bit, self.state)
 
-    def __call__(self, cells, k):
+    def __call__(self, cells: int, k) -> int:
         g = self.group
         if g.clean:
             if g.reads_length:
@@ -940,9 +975,13 @@ class _EndCells:
                     ok = self.by_k[k] = self._cells(k)
             else:
                 ok = self.fixed
-            cells = cells & ok
-        if self.lazy:
-            return [c for c in cells if all(t(c, k) for t in self.lazy)]
+            cells &= ok
+        if self.lazy and cells:
+            board = self.ctx.g.setting.board
+            index = board.index
+            for c in board.cells_in(cells):
+                if not all(t(c, k) for t in self.lazy):
+                    cells &= ~(1 << index[c])
         return cells
 
 
@@ -962,24 +1001,37 @@ class EndFlag:
     (such as ``may_battle``) hold for a move that ends on a hex after k
     steps, judged on the board before the turn? (``end_flag``)"""
 
-    __slots__ = ("by_k", "reads_length", "cells_of", "judge")
+    __slots__ = ("by_k", "reads_length", "cells_of", "judge", "board")
 
-    def __init__(self, cells_of=None, reads_length=False, judge=None):
+    def __init__(self, board, cells_of=None, reads_length=False, judge=None):
         self.by_k: dict = {}
-        self.cells_of, self.reads_length, self.judge = cells_of, reads_length, judge
+        self.board, self.cells_of, self.reads_length, self.judge = board, cells_of, reads_length, judge
 
-    def any(self, cell, lengths) -> bool:
-        """For a move to ``cell`` of one of these lengths?"""
+    def mask(self, end_masks: list) -> int:
+        """The hexes where it holds for a move of some legal length there
+        (``end_masks[k]``: the ends of the moves of k steps, a bit mask)."""
+        out = 0
         if self.judge is not None:
-            return any(self.judge(cell, k) for k in lengths)
+            index = self.board.index
+            for k, m in enumerate(end_masks):
+                for c in self.board.cells_in(m & ~out):
+                    if self.judge(c, k):
+                        out |= 1 << index[c]
+            return out
         by_k = self.by_k
-        for k in (lengths if self.reads_length else (None,)):
-            cells = by_k.get(k)
-            if cells is None:
-                cells = by_k[k] = self.cells_of(k)
-            if cell in cells:
-                return True
-        return False
+        if not self.reads_length:
+            union = 0
+            for m in end_masks:
+                union |= m
+            end_masks = [union]
+        for k, m in enumerate(end_masks):
+            if m:
+                kk = k if self.reads_length else None
+                cells = by_k.get(kk)
+                if cells is None:
+                    cells = by_k[kk] = self.cells_of(kk)
+                out |= m & cells
+        return out
 
 
 def end_flag(ctx: Ctx, compiler, piece, tag, test, use, var: str = "m") -> EndFlag:
@@ -996,7 +1048,12 @@ def end_flag(ctx: Ctx, compiler, piece, tag, test, use, var: str = "m") -> EndFl
     def judge(c, k):
         return bool(test(ctx, {var: MoveView(piece, start, None, 0, to=c, length=k)}))
     if not use.clean:
-        return EndFlag(judge=local_judge(setting, _state_ctx(ctx, base), use, judge, end=True)[0])
+        return EndFlag(setting.board, judge=local_judge(setting, _state_ctx(ctx, base), use, judge, end=True)[0])
+    # clean: the same for every search of this piece on this card and setting
+    memo_key = ("end-flag", tag, _card_key(compiler, ctx.g), piece)
+    hit = setting.memo.get(memo_key)
+    if hit is not None:
+        return hit
     probe = MoveView(piece, start, (), 0, to=start, length=0)
     fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
     head = (tag, _attrs(piece, use.piece_attrs), _attrs(probe, fixed),
@@ -1008,7 +1065,8 @@ def end_flag(ctx: Ctx, compiler, piece, tag, test, use, var: str = "m") -> EndFl
                 return bool(test(_state_ctx(ctx, pos), {var: MoveView(piece, start, None, 0, to=c, length=k)}))
             return judge_at
         return CleanCells.of(base, head + (k,), setting, make_judge).cells
-    return EndFlag(cells_of, "length" in use.move_attrs)
+    hit = setting.memo[memo_key] = EndFlag(setting.board, cells_of, "length" in use.move_attrs)
+    return hit
 
 
 # ---------------------------------------------------- hexes: lazy parts

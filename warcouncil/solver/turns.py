@@ -89,9 +89,10 @@ class _Turns:
         region = self.region[p]
         key = (p, frozenset((q, c) for q, c in done.items()
                             if c in region or self.start[q] in region or q is self.host_of.get(p)))
+        index = self.setting.board.index
         hit = self.memo.get(key)
         if hit is not None:
-            return end in hit
+            return bool(hit >> index[end] & 1)
         changes = {}
         earlier = []
         for i, (q, c) in enumerate(done.items()):
@@ -100,9 +101,11 @@ class _Turns:
             for l in self.followers.get(q, ()):
                 changes[l] = c
         ctx = Ctx(self.g, self.alt, self.ordered, None, None, self.base.derive(changes), tuple(earlier))
-        ends = reach(ctx, self.plan, p, len(earlier), first_only=True).ends
+        ends = 0  # the hexes it may end on, a bit mask (``Board.mask``)
+        for m in reach(ctx, self.plan, p, len(earlier), first_only=True).end_masks:
+            ends |= m
         self.memo[key] = ends
-        return end in ends
+        return bool(ends >> index[end] & 1)
 
     def feasible(self, ends: dict) -> bool:
         pieces = list(ends)
