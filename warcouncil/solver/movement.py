@@ -540,47 +540,78 @@ def _profile(mctx: Ctx, plan, probe: MoveView, at_start: bool) -> "_Profile":
     return prof
 
 
-def _decide(compiler, e: A.Expr, names: frozenset, mctx: Ctx, env: dict, at_start: bool, depth: int = 0):
-    """The value of a condition known before the move when the profile fixes
-    it (True or False), else None: its fixed conjuncts (disjuncts) decide it,
-    looking inside the definitions it hands the move to (``moving_alone(m)``
-    is false for a unit, whoever is ordered)."""
+def _partial(compiler, e: A.Expr, names: frozenset, mctx: Ctx, env: dict, at_start: bool, depth: int = 0):
+    """A condition known before the move with what the profile fixes worked
+    out: True, False, or the expression that remains. Its fixed conjuncts
+    (disjuncts) may decide it, looking inside the definitions it hands
+    arguments the profile fixes (``moving_alone(m)`` is false for a unit,
+    whoever is ordered); a definition left undecided remains as the call."""
     if isinstance(e, (A.And, A.Or)):
         decisive = isinstance(e, A.Or)
-        open_ = False
+        rest = []
         for x in e.items:
-            v = _decide(compiler, x, names, mctx, env, at_start, depth)
-            if v is None:
-                open_ = True
-            elif v is decisive:
+            v = _partial(compiler, x, names, mctx, env, at_start, depth)
+            if v is decisive:
                 return decisive
-        return None if open_ else not decisive
+            if v is not (not decisive):
+                rest.append(v)
+        if not rest:
+            return not decisive
+        return rest[0] if len(rest) == 1 else type(e)(tuple(rest), e.loc)
     if isinstance(e, A.Not):
-        v = _decide(compiler, e.operand, names, mctx, env, at_start, depth)
-        return None if v is None else not v
-    if isinstance(e, A.Quant) and e.kind in ("exists", "forall"):
+        v = _partial(compiler, e.operand, names, mctx, env, at_start, depth)
+        return (not v) if isinstance(v, bool) else A.Not(v, e.loc)
+    if isinstance(e, A.Quant) and e.kind in ("exists", "forall") and _fixed(compiler, e.domain, names, at_start):
         # over a domain the profile fixes and finds empty (the moves made
         # before, when the piece moves first)
-        reads = compiler.dynamic_reads(e.domain, names)
-        if not reads or (at_start and reads <= MOMENT_BUILTINS):
-            try:
-                if not compiler.compile(e.domain)(mctx, env):
-                    return e.kind == "forall"
-            except WarcouncilError:
-                pass
+        try:
+            if not compiler.compile(e.domain)(mctx, env):
+                return e.kind == "forall"
+        except WarcouncilError:
+            pass
     if isinstance(e, A.Call) and depth < 8:
+        # a definition handed arguments the profile fixes (the move, its
+        # piece, ...): decided by its body, with the parameters bound
         d = compiler.pack.defines.get(e.func)
         if d is not None and d.params and len(d.params) == len(e.args) \
-                and all(isinstance(a, A.Name) and a.id in names for a in e.args):
-            penv = {p: env[a.id] for p, a in zip(d.params, e.args)}
-            return _decide(compiler, d.body, frozenset(d.params), mctx, penv, at_start, depth + 1)
-    reads = compiler.dynamic_reads(e, names)
-    if reads and not (at_start and reads <= MOMENT_BUILTINS):
-        return None
+                and all(_fixed(compiler, a, names, at_start) for a in e.args):
+            try:
+                penv = {p: compiler.compile(a)(mctx, env) for p, a in zip(d.params, e.args)}
+            except WarcouncilError:
+                return e
+            v = _partial(compiler, d.body, frozenset(d.params), mctx, penv, at_start, depth + 1)
+            return v if isinstance(v, bool) else e
+    if not _fixed(compiler, e, names, at_start):
+        return e
     try:
         return bool(compiler.compile(e)(mctx, env))
     except WarcouncilError:
-        return None  # (judged out of its order): left to the search
+        return e  # (judged out of its order): left to the search
+
+
+_MOVE = "·move"  # the move's name in a residual condition (not a name of the language)
+
+
+def _residual_cond(compiler, e: A.Expr, var: str) -> tuple:
+    """(closure, variable) of what remains of a condition: one closure per
+    distinct remainder, the move renamed, so that equal remainders of
+    different rules (``moving_alone(x)``, ``moving_alone(m)``) are judged
+    once per search."""
+    if not any(isinstance(n, (A.Quant, A.SetComp, A.The)) and n.var == var for n in A.walk(e)):
+        e = A.transform(e, lambda n: A.Name(_MOVE, n.loc) if isinstance(n, A.Name) and n.id == var else n)
+        var = _MOVE
+    key = ("residual", e, var)
+    hit = compiler.pack_memo.get(key)
+    if hit is None:
+        hit = compiler.pack_memo[key] = (compiler.compile(e), var)
+    return hit
+
+
+def _fixed(compiler, e: A.Expr, names: frozenset, at_start: bool) -> bool:
+    """Is ``e``'s value fixed by the profile (the card, the setting, the
+    names bound, and at the start of the turn the moment)?"""
+    reads = compiler.dynamic_reads(e, names)
+    return not reads or (at_start and reads <= MOMENT_BUILTINS)
 
 
 class _Profile:
@@ -604,38 +635,41 @@ class _Profile:
         self.preps: dict = {}
         fixed = []  # (kind, payload): payload (part, var), or the bound's value
         residual = []  # (gates, kind, payload, var): gates ((cond, var, wanted), ...)
+        compiler = self.compiler
 
         def known(f, env):
-            """f's value if the profile fixes it, else _MISSING."""
+            """f's value if the profile fixes it, else (what remains of it, its variable)."""
             if f.static or (at_start and f.moment):
-                return f(mctx, env)
-            v = _decide(self.compiler, f.ast, frozenset((f.var,)), mctx, env, at_start)
-            return _MISSING if v is None else v
+                return bool(f(mctx, env))
+            rest = _partial(compiler, f.ast, frozenset((f.var,)), mctx, env, at_start)
+            if isinstance(rest, bool):
+                return rest
+            return _residual_cond(compiler, rest, f.var)
 
         for mr in move_rules(plan):
             gates = ()
             dc = mr.domain_cond
             if dc is not None:
                 v = known(dc, {mr.cond_var: probe})
-                if v is _MISSING:
-                    gates = ((dc.raw, mr.cond_var, True),)
-                elif not v:
+                if v is False:
                     continue
+                if v is not True:
+                    gates = (v + (True,),)
             env = {mr.var: probe}
             for part in mr.parts:
                 pg = gates
                 if part.guard is not None:
                     v = known(part.guard, env)
-                    if v is _MISSING:
-                        pg = pg + ((part.guard.raw, mr.var, True),)
-                    elif not v:
+                    if v is False:
                         continue
+                    if v is not True:
+                        pg = pg + (v + (True,),)
                 if part.waiver is not None:
                     v = known(part.waiver, env)
-                    if v is _MISSING:
-                        pg = pg + ((part.waiver.raw, mr.var, False),)
-                    elif v:
+                    if v is True:
                         continue
+                    if v is not False:
+                        pg = pg + (v + (False,),)
                 kind = part.kind
                 if kind == "bound":
                     f = part.bound_expr
@@ -645,12 +679,12 @@ class _Profile:
                         payload, dynamic = getattr(f, "raw", f), True
                 elif kind == "piece":
                     v = known(part.test, env)
-                    if v is _MISSING:
-                        payload, dynamic = part.test.raw, True
-                    elif v:
+                    if v is True:
                         continue
-                    else:
+                    if v is False:
                         payload, dynamic = None, False  # never: the piece may not move
+                    else:
+                        payload, dynamic = v, True
                 else:
                     payload, dynamic = (part, mr.var), False
                 if pg or dynamic:
@@ -685,7 +719,13 @@ class _Profile:
             if not ok:
                 continue
             if kind == "piece":
-                if payload is None or not payload(mctx, {var: probe}):
+                if payload is None:
+                    return None
+                f, v = payload
+                x = vals.get(f)
+                if x is None:
+                    x = vals[f] = bool(f(mctx, {v: probe}))
+                if not x:
                     return None
             elif kind == "bound":
                 extra.append(("bound", payload(mctx, {var: probe}) if callable(payload) else payload))
