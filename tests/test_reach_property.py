@@ -9,6 +9,10 @@ Here every walk of up to four hexes from the mover is judged by the per-move
 rules' own formulas, compiled afresh from the pack (no decomposition, no
 cache), and the legal (end hex, length) pairs must be exactly what ``reach``
 finds, for random pieces, terrain, cards and movers (units and lone leaders).
+The same check runs in positions other than the one before the turn (after
+a first move, with it in ``earlier``; with a piece lifted off), where the
+generator derives its hex sets from the parent position's and judges what
+reads the moment per search.
 """
 
 from __future__ import annotations
@@ -76,9 +80,15 @@ def walks(board, start, depth):
         level = nxt
 
 
-def naive_ends(eng, g, piece, ordered):
+def naive_ends(eng, g, piece, ordered, state=None, earlier=(), index=0):
     """{(end hex, length)} of the walks that every per-move rule allows,
-    judged by the rules' formulas compiled from the pack's AST."""
+    judged by the rules' formulas compiled from the pack's AST.
+
+    ``state`` (a ``Positions``; None: where the pieces stand before the
+    turn) and ``earlier`` (the moves made before) are the moment of the
+    move, ``index`` its index. Only where the pieces stand is taken from
+    ``state``: the position the rules see is built afresh from it (no
+    parent, no memo), with the moving piece lifted off, as in ``reach``."""
     from warcouncil.solver.evaluate import Compiler
 
     c = Compiler(eng.pack)  # a fresh compiler: no memo, no analysis shared with the engine
@@ -95,11 +105,13 @@ def naive_ends(eng, g, piece, ordered):
         else:
             continue
         rules.append((cond, c.compile(body.body), body.var))
-    state = Positions({p: p.at for p in g.setting.views}).without(piece)
-    ctx = Ctx(g, g.alts[0] if g.alts else None, ordered, None, None, state, ())
+    where = {p: p.at for p in g.setting.views} if state is None else dict(state.where)
+    start = where[piece]
+    state = Positions(where).without(piece)
+    ctx = Ctx(g, g.alts[0] if g.alts else None, ordered, None, None, state, tuple(earlier))
     out = set()
-    for w in walks(g.setting.board, piece.at, DEPTH):
-        m = MoveView(piece, piece.at, w, 0)
+    for w in walks(g.setting.board, start, DEPTH):
+        m = MoveView(piece, start, w, index)
         if all((cond is not None and not cond[0](ctx, {cond[1]: m})) or test(ctx, {var: m})
                for cond, test, var in rules):
             out.add((w[-1], len(w)))
@@ -140,8 +152,8 @@ def engine(units, leaders, terrain, pack):
     return Engine(load_scenario(str(p)), PACKS[pack])
 
 
-def ends_of(ctx, eng, piece):
-    return {(cell, k) for cell, ks in reach(ctx, eng.plan, piece).ends.items() for k in ks}
+def ends_of(ctx, eng, piece, index=0):
+    return {(cell, k) for cell, ks in reach(ctx, eng.plan, piece, index).ends.items() for k in ks}
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -166,6 +178,87 @@ def test_reach_is_what_the_rules_allow(case):
     for piece in movers:
         ctx = Ctx(g, g.alts[0] if g.alts else None, frozenset(movers))
         assert ends_of(ctx, eng, piece) == naive_ends(eng, g, piece, frozenset(movers)), piece.id
+
+
+def _pick(seq, i):
+    return seq[i % len(seq)]
+
+
+# choices of the test below: the first mover, its end, its length, which
+# three other own pieces are searched, the piece lifted off, and which
+# position is searched first (so on caches warmed by the other)
+CHOICES = st.tuples(*[st.integers(0, 255)] * 5, st.booleans())
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards(), CHOICES)
+# a leader moves onto a friendly unit first (end 21: (6, 5)): that unit is
+# joined and may not move (``earlier``)
+@example(([("u1", "red", "heavy_infantry", [6, 5]), ("u2", "red", "light_cavalry", [7, 5])],
+          [("mover", "red", [6, 4])], {}, "Order Two Units Center", "cca"), (2, 21, 0, 0, 0, False))
+# a unit moves onto a lone leader's hex first (end 20: (6, 5)): the leader
+# is joined and may not move alone
+@example(([("mover", "red", "heavy_cavalry", [6, 4]), ("u1", "blue", "heavy_infantry", [6, 1])],
+          [("l1", "red", [6, 5])], {}, "Mounted Charge", "cca"), (0, 20, 0, 0, 1, True))
+def test_reach_after_a_first_move_is_what_the_rules_allow(case, choices):
+    """``reach`` in a position other than the one before the turn: the
+    generator then derives its per-position hex sets (``CleanCells``) from
+    the parent position's, re-judging only the changed hexes, and judges
+    the conditions that read the moment (the moves made before, where the
+    pieces stand) per search instead of once (``at_start`` False). Both
+    positions here are derived ones, as in ``turns.py``: after a first move
+    (``moved``, with that move in ``earlier``, the next move's index 1, as
+    ``_Turns.move_ok``), and with one piece lifted off (``derive``, no
+    earlier moves, as ``_Turns.superset``); each search must find what the
+    rules' own formulas allow in that same moment."""
+    units, leaders, terrain, card, pack = case
+    i_first, i_end, i_len, i_rest, i_lift, after_first = choices
+    eng = engine(units, leaders, terrain, pack)
+    g = eng.ground(card)
+    s = g.setting
+    alt = g.alts[0] if g.alts else None
+    own = list(s.items)
+    first = _pick(own, i_first)
+    rest = [p for p in own if p is not first]
+    if rest:
+        k = i_rest % len(rest)
+        rest = (rest[k:] + rest[:k])[:3]
+    ordered = frozenset([first] + rest)
+    base = Positions.initial(s)
+
+    def after_a_move(i_end):
+        ends = reach(Ctx(g, alt, ordered), eng.plan, first).ends
+        if not ends:
+            return
+        end = _pick(sorted(ends), i_end)
+        k = _pick(ends[end], i_len)
+        state = base.moved(first, end)
+        assert state.parent is base and state.where[first] == end
+        earlier = (MoveView(first, first.at, None, 0, to=end, length=k),)
+        ctx = Ctx(g, alt, ordered, None, None, state, earlier)
+        for p in rest:
+            assert ends_of(ctx, eng, p, 1) == naive_ends(eng, g, p, ordered, state, earlier, 1), \
+                (p.id, "after", first.id, end, k)
+
+    def one_lifted():
+        lifted = _pick(s.views, i_lift)
+        state = base.derive({lifted: None})
+        assert state.parent is base and state.where[lifted] is None
+        ctx = Ctx(g, alt, ordered, None, None, state, ())
+        for p in [first] + rest:
+            if p is not lifted:
+                assert ends_of(ctx, eng, p) == naive_ends(eng, g, p, ordered, state), (p.id, "without", lifted.id)
+
+    # the first mover to two of its ends (the next one too, in order), one
+    # after the other: what a search fixes for one moment must not be reused
+    # in another (the searches after each share the pieces, starts and index)
+    if after_first:
+        after_a_move(i_end)
+        one_lifted()
+    else:
+        one_lifted()
+        after_a_move(i_end)
+    after_a_move(i_end + 1)
 
 
 def test_how_the_cca_move_rules_use_their_hex():

@@ -481,10 +481,10 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
         return Reach(piece, board, [], not search.filters, [start_bit])
     prep = prof.prep(search, mctx, probe)
     compiler = plan.compiler
-    may_enter = _HexSet(search.enter, prep.enter, prep.enter_key, base, state, start, start_bit, mctx, probe, compiler)
-    may_pass = _HexSet(search.passing, prep.passing, prep.pass_key, base, state, start, start_bit, mctx, probe,
-                       compiler)
-    end_cells = _EndCells(search.ends, prep.end_key, base, state, start, start_bit, mctx, probe, compiler)
+    here = _Here(base, state, start, start_bit, setting.terrain)
+    may_enter = _HexSet(search.enter, prep.enter, prep.enter_key, here, mctx, probe, compiler)
+    may_pass = _HexSet(search.passing, prep.passing, prep.pass_key, here, mctx, probe, compiler)
+    end_cells = _EndCells(search.ends, prep.end_key, here, mctx, probe, compiler)
 
     dilate = board.dilate
     first = first_only and search.first_ok
@@ -788,12 +788,19 @@ class _Group:
         self.card = any(u.card for u in uses)
         self.reads_length = end and any("length" in u.move_attrs for u in uses)
 
-    def key(self, g, compiler, probe) -> tuple | None:
-        """The key of this group's ``CleanCells`` for ``probe``'s piece."""
+    def key(self, g, compiler, probe) -> int | None:
+        """The key of this group's ``CleanCells`` for ``probe``'s piece (a
+        small int standing for the parts, the attributes they read and the
+        card if they read it)."""
         if not self.clean:
             return None
-        return (self.tag, _attrs(probe.piece, self.piece_names), _attrs(probe, self.move_names),
-                _card_key(compiler, g) if self.card else None)
+        key = (self.tag, _attrs(probe.piece, self.piece_names), _attrs(probe, self.move_names),
+               _card_key(compiler, g) if self.card else None)
+        ids = compiler.pack_memo.setdefault("clean-keys", {})
+        hit = ids.get(key)
+        if hit is None:
+            hit = ids[key] = len(ids)
+        return hit
 
 
 class _Search:
@@ -870,16 +877,18 @@ class CleanCells:
     def __init__(self, cells: int, by_class, judge, terrain):
         self.cells, self.by_class, self.judge, self.terrain = cells, by_class, judge, terrain
 
-    def value(self, c, pos) -> bool:
-        """Do the parts hold on hex c in position ``pos``?"""
-        key = (pos.unit_on.get(c), pos.leader_on.get(c), self.terrain.get(c))
+    def value(self, c, pos, key=None) -> bool:
+        """Do the parts hold on hex c in position ``pos``? (``key``: c's class
+        there, if known: ``_class_of``)"""
+        if key is None:
+            key = (pos.unit_on.get(c), pos.leader_on.get(c), self.terrain.get(c))
         v = self.by_class.get(key)
         if v is None:
             v = self.by_class[key] = self.judge(c, pos)
         return v
 
     @classmethod
-    def of(cls, pos: Positions, key, setting, make_judge) -> "CleanCells":
+    def of(cls, pos: Positions, key, setting, judge) -> "CleanCells":
         memo = pos.memo
         if memo is None:
             memo = pos.memo = {}
@@ -888,7 +897,7 @@ class CleanCells:
             return hit
         index = setting.board.index
         if pos.parent is not None:
-            par = cls.of(pos.parent, key, setting, make_judge)
+            par = cls.of(pos.parent, key, setting, judge)
             cells = par.cells
             for c in pos.changed:
                 bit = 1 << index[c]
@@ -896,7 +905,7 @@ class CleanCells:
             hit = cls(cells, par.by_class, par.judge, par.terrain)
         else:
             board = setting.board
-            hit = cls(0, {}, make_judge(), setting.terrain)
+            hit = cls(0, {}, judge, setting.terrain)
             special = pos.occupied | _terrain_cells(setting)
             plain = next((c for c in board.cell_at if c not in special), None)
             everything = (1 << len(board.cell_at)) - 1
@@ -914,35 +923,48 @@ def _state_ctx(ctx: Ctx, pos: Positions) -> Ctx:
 
 
 def _hex_judge(ctx: Ctx, probe: MoveView, parts):
-    """``make_judge`` for hex parts: judge(c, pos)."""
-    def make():
-        def judge(c, pos):
-            cx = _state_ctx(ctx, pos)
-            return all(bool(part.test(cx, {var: probe, part.hvar: c})) for part, var in parts)
-        return judge
-    return make
+    """The judge of hex parts for ``CleanCells``: judge(c, pos)."""
+    def judge(c, pos):
+        cx = _state_ctx(ctx, pos)
+        return all(bool(part.test(cx, {var: probe, part.hvar: c})) for part, var in parts)
+    return judge
 
 
 def _end_judge(ctx: Ctx, probe: MoveView, parts, k):
-    """``make_judge`` for end parts, a move of k steps: judge(c, pos)."""
-    def make():
-        piece, start, index, phase = probe.piece, probe.start, probe.index, probe.phase
+    """The judge of end parts, a move of k steps, for ``CleanCells``: judge(c, pos)."""
+    piece, start, index, phase = probe.piece, probe.start, probe.index, probe.phase
 
-        def judge(c, pos):
-            cx = _state_ctx(ctx, pos)
-            env_m = MoveView(piece, start, None, index, to=c, length=k, phase=phase)
-            return all(bool(part.test(cx, {var: env_m})) for part, var in parts)
-        return judge
-    return make
+    def judge(c, pos):
+        cx = _state_ctx(ctx, pos)
+        env_m = MoveView(piece, start, None, index, to=c, length=k, phase=phase)
+        return all(bool(part.test(cx, {var: env_m})) for part, var in parts)
+    return judge
 
 
-def _clean_here(cc: CleanCells, cells: int, start, start_bit: int, state) -> int:
-    """``cells`` (within ``cc.cells``, in the position before the piece was
-    lifted) corrected at the moving piece's own hex, judged as it is now."""
-    v = cc.value(start, state)
-    if v is not bool(cc.cells & start_bit):
-        return cells | start_bit if v else cells & ~start_bit
-    return cells
+class _Here:
+    """The moving piece's own hex in one search: where it stands (lifted off
+    in ``state``), its bit and its class there (``CleanCells.value``)."""
+
+    __slots__ = ("base", "state", "start", "bit", "cls")
+
+    def __init__(self, base, state, start, bit, terrain):
+        self.base, self.state, self.start, self.bit = base, state, start, bit
+        self.cls = (state.unit_on.get(start), state.leader_on.get(start), terrain.get(start))
+
+    def clean(self, key, make_judge, setting) -> "CleanCells":
+        """``CleanCells.of(base, key, ...)``; ``make_judge()`` is called only
+        if it must be worked out."""
+        memo = self.base.memo
+        hit = memo.get(key) if memo is not None else None
+        return hit if hit is not None else CleanCells.of(self.base, key, setting, make_judge())
+
+    def fix(self, cc: "CleanCells", cells: int) -> int:
+        """``cells`` (within ``cc.cells``, in the position before the piece
+        was lifted) corrected at the piece's own hex, judged as it is now."""
+        v = cc.value(self.start, self.state, self.cls)
+        if v is not bool(cc.cells & self.bit):
+            return cells | self.bit if v else cells & ~self.bit
+        return cells
 
 
 class _HexSet:
@@ -953,17 +975,18 @@ class _HexSet:
 
     __slots__ = ("ok", "lazy", "cache", "board")
 
-    def __init__(self, group: _Group, cells, key, base, state, start, start_bit, ctx, probe, compiler):
+    def __init__(self, group: _Group, cells, key, here: _Here, ctx, probe, compiler):
         setting = ctx.g.setting
         self.board = setting.board
         if group.clean:
-            cc = CleanCells.of(base, key, setting, _hex_judge(ctx, probe, group.clean))
+            cc = here.clean(key, lambda: _hex_judge(ctx, probe, group.clean), setting)
             ok = cc.cells if cells is None else cells & cc.cells
-            if cells is None or cells & start_bit:
-                ok = _clean_here(cc, ok, start, start_bit, state)
+            if cells is None or cells & here.bit:
+                ok = here.fix(cc, ok)
             cells = ok
         self.ok = cells  # None: every hex
-        self.lazy = [_hex_part(compiler, setting, ctx, probe, part, var) for part, var in group.lazy]
+        self.lazy = [_hex_part(compiler, setting, ctx, probe, part, var) for part, var in group.lazy] \
+            if group.lazy else ()
         self.cache: dict = {}
 
     def __call__(self, c) -> bool:
@@ -992,19 +1015,20 @@ class _EndCells:
     """``ends(cells, k)``: the hexes of ``cells`` (a bit mask) a move may end
     on after k steps."""
 
-    __slots__ = ("group", "key", "base", "state", "start", "start_bit", "ctx", "probe", "fixed", "by_k", "lazy")
+    __slots__ = ("group", "key", "here", "ctx", "probe", "fixed", "by_k", "lazy")
 
-    def __init__(self, group: _Group, key, base, state, start, start_bit, ctx, probe, compiler):
-        self.group, self.key, self.base, self.state, self.start = group, key, base, state, start
-        self.start_bit, self.ctx, self.probe = start_bit, ctx, probe
+    def __init__(self, group: _Group, key, here: _Here, ctx, probe, compiler):
+        self.group, self.key, self.here, self.ctx, self.probe = group, key, here, ctx, probe
         self.fixed = None if not group.clean or group.reads_length else self._cells(None)
         self.by_k: dict = {}
-        self.lazy = [_end_part(compiler, ctx.g.setting, ctx, part, var, probe) for part, var in group.lazy]
+        self.lazy = [_end_part(compiler, ctx.g.setting, ctx, part, var, probe) for part, var in group.lazy] \
+            if group.lazy else ()
 
     def _cells(self, k) -> int:
         g = self.group
-        cc = CleanCells.of(self.base, self.key + (k,), self.ctx.g.setting, _end_judge(self.ctx, self.probe, g.clean, k))
-        return _clean_here(cc, cc.cells, self.start, self.start_bit, self.state)
+        key = self.key if k is None else (self.key, k)
+        cc = self.here.clean(key, lambda: _end_judge(self.ctx, self.probe, g.clean, k), self.ctx.g.setting)
+        return self.here.fix(cc, cc.cells)
 
     def __call__(self, cells: int, k) -> int:
         g = self.group
@@ -1100,11 +1124,9 @@ def end_flag(ctx: Ctx, compiler, piece, tag, test, use, var: str = "m") -> EndFl
             _card_key(compiler, ctx.g) if use.card else None)
 
     def cells_of(k):
-        def make_judge():
-            def judge_at(c, pos):
-                return bool(test(_state_ctx(ctx, pos), {var: MoveView(piece, start, None, 0, to=c, length=k)}))
-            return judge_at
-        return CleanCells.of(base, head + (k,), setting, make_judge).cells
+        def judge_at(c, pos):
+            return bool(test(_state_ctx(ctx, pos), {var: MoveView(piece, start, None, 0, to=c, length=k)}))
+        return CleanCells.of(base, head + (k,), setting, judge_at).cells
     hit = setting.memo[memo_key] = EndFlag(setting.board, cells_of, "length" in use.move_attrs)
     return hit
 
