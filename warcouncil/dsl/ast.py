@@ -46,6 +46,16 @@ class Const(Expr):
     loc: Location = _loc()
 
 
+@dataclass(frozen=True, eq=False)
+class Value(Expr):
+    """A value the solver has already worked out (partial evaluation of a
+    rule for one piece: ``solver.movement``). Never parsed nor printed as
+    rule text; equal only to itself."""
+
+    value: object
+    loc: Location = _loc()
+
+
 @dataclass(frozen=True)
 class Name(Expr):
     """A bare name: a bound variable, a builtin, a definition or a symbol."""
@@ -352,6 +362,31 @@ def children(n) -> tuple:
     if isinstance(n, (SetComp, The)):
         return (n.domain, n.cond)
     return ()
+
+
+def with_children(n, kids) -> "Expr":
+    """``n`` with the expressions directly below it replaced (in the order
+    of ``children``)."""
+    import dataclasses
+
+    kids = tuple(kids)
+    if isinstance(n, Attr):
+        return dataclasses.replace(n, obj=kids[0])
+    if isinstance(n, Call):
+        return dataclasses.replace(n, args=kids)
+    if isinstance(n, (BinOp, Compare, Implies)):
+        return dataclasses.replace(n, left=kids[0], right=kids[1])
+    if isinstance(n, (Neg, Not)):
+        return dataclasses.replace(n, operand=kids[0])
+    if isinstance(n, (And, Or)):
+        return dataclasses.replace(n, items=kids)
+    if isinstance(n, IfElse):
+        return dataclasses.replace(n, cond=kids[0], then=kids[1], other=kids[2])
+    if isinstance(n, Quant):
+        return dataclasses.replace(n, domain=kids[0], body=kids[1])
+    if isinstance(n, (SetComp, The)):
+        return dataclasses.replace(n, domain=kids[0], cond=kids[1])
+    return n
 
 
 def scoped(n, bound: frozenset):

@@ -147,6 +147,7 @@ class Board:
     cell_at: tuple[Cell, ...] = field(init=False, repr=False, compare=False)
     index: dict[Cell, int] = field(init=False, repr=False, compare=False)
     _shifts: tuple = field(init=False, repr=False, compare=False)
+    _byte_cells: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.grid not in GRIDS:
@@ -181,6 +182,9 @@ class Board:
                 d = index[n] - index[c]
                 by_offset[d] = by_offset.get(d, 0) | (1 << index[c])
         object.__setattr__(self, "_shifts", tuple(sorted(by_offset.items())))
+        object.__setattr__(self, "_byte_cells", tuple(
+            tuple(tuple(order[8 * i + j] for j in range(8) if b >> j & 1 and 8 * i + j < len(order)) for b in range(256))
+            for i in range((len(order) + 7) // 8)))
 
         by_edge: dict[str, dict[Cell, frozenset[str]]] = {}
         cells_by_edge: dict[str, dict[str, frozenset[Cell]]] = {}
@@ -250,13 +254,15 @@ class Board:
         return m
 
     def cells_in(self, m: int) -> list[Cell]:
-        """The cells of a bit mask, in reading order."""
-        at = self.cell_at
-        out = []
-        while m:
-            low = m & -m
-            out.append(at[low.bit_length() - 1])
-            m ^= low
+        """The cells of a bit mask, in reading order (read a byte at a time:
+        ``_byte_cells[i][b]`` are the cells of byte value b at byte i)."""
+        tables = self._byte_cells
+        out: list = []
+        i = 0
+        for b in m.to_bytes(len(tables), "little"):
+            if b:
+                out += tables[i][b]
+            i += 1
         return out
 
     def dilate(self, m: int) -> int:

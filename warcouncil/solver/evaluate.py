@@ -442,6 +442,10 @@ class Compiler:
         v = e.value
         return lambda ctx, env: v
 
+    def _c_Value(self, e):
+        v = e.value
+        return lambda ctx, env: v
+
     def _c_Name(self, e):
         name = e.id
         # a bound variable always wins over a definition or builtin of the same name

@@ -540,53 +540,118 @@ def _profile(mctx: Ctx, plan, probe: MoveView, at_start: bool) -> "_Profile":
     return prof
 
 
-def _partial(compiler, e: A.Expr, names: frozenset, mctx: Ctx, env: dict, at_start: bool, depth: int = 0):
+class _Opaque(Exception):
+    """The partial evaluator cannot rewrite this condition safely."""
+
+
+def _partial(compiler, e: A.Expr, names: frozenset, mctx: Ctx, env: dict, at_start: bool):
     """A condition known before the move with what the profile fixes worked
-    out: True, False, or the expression that remains. Its fixed conjuncts
-    (disjuncts) may decide it, looking inside the definitions it hands
-    arguments the profile fixes (``moving_alone(m)`` is false for a unit,
-    whoever is ordered); a definition left undecided remains as the call."""
+    out (partial evaluation): True, False, or the expression that remains,
+    where every part the profile fixes is a value (``A.Value``) and the
+    definitions it calls with fixed arguments are unfolded. ``moving_alone(m)``
+    is false for a unit, whoever is ordered; for a leader attached to a unit
+    it leaves only ``not (c8 in ordered and not hannibal in ordered)``."""
+    try:
+        r = _pe(compiler, e, names, mctx, env, {}, at_start, 0)
+    except _Opaque:
+        return e
+    return bool(r.value) if isinstance(r, A.Value) else r
+
+
+def _value(compiler, v) -> A.Value:
+    """The one ``A.Value`` node of a value (so that equal remainders are equal)."""
+    memo = compiler.pack_memo.setdefault("values", {})
+    hit = memo.get(id(v))
+    if hit is None or hit[0] is not v:
+        hit = memo[id(v)] = (v, A.Value(v))
+    return hit[1]
+
+
+def _pe(compiler, e, names, mctx, env, subst, at_start, depth):
+    """``_partial`` of e, where ``env`` gives the values of ``names`` and
+    ``subst`` what they stand for in the remainder (inside an unfolded
+    definition, its parameters)."""
+    if e is None or isinstance(e, A.Value):
+        return e
+    if _fixed(compiler, e, names, at_start):
+        try:
+            return _value(compiler, compiler.compile(e)(mctx, env))
+        except WarcouncilError:
+            pass  # (judged out of its order): left as it is
     if isinstance(e, (A.And, A.Or)):
         decisive = isinstance(e, A.Or)
         rest = []
         for x in e.items:
-            v = _partial(compiler, x, names, mctx, env, at_start, depth)
-            if v is decisive:
-                return decisive
-            if v is not (not decisive):
-                rest.append(v)
+            r = _pe(compiler, x, names, mctx, env, subst, at_start, depth)
+            if isinstance(r, A.Value):
+                if bool(r.value) is decisive:
+                    return _value(compiler, decisive)
+                continue
+            rest.append(r)
         if not rest:
-            return not decisive
+            return _value(compiler, not decisive)
         return rest[0] if len(rest) == 1 else type(e)(tuple(rest), e.loc)
     if isinstance(e, A.Not):
-        v = _partial(compiler, e.operand, names, mctx, env, at_start, depth)
-        return (not v) if isinstance(v, bool) else A.Not(v, e.loc)
+        r = _pe(compiler, e.operand, names, mctx, env, subst, at_start, depth)
+        return _value(compiler, not r.value) if isinstance(r, A.Value) else A.Not(r, e.loc)
+    if isinstance(e, A.IfElse):
+        c = _pe(compiler, e.cond, names, mctx, env, subst, at_start, depth)
+        if isinstance(c, A.Value):
+            return _pe(compiler, e.then if c.value else e.other, names, mctx, env, subst, at_start, depth)
     if isinstance(e, A.Quant) and e.kind in ("exists", "forall") and _fixed(compiler, e.domain, names, at_start):
         # over a domain the profile fixes and finds empty (the moves made
         # before, when the piece moves first)
         try:
             if not compiler.compile(e.domain)(mctx, env):
-                return e.kind == "forall"
+                return _value(compiler, e.kind == "forall")
         except WarcouncilError:
             pass
     if isinstance(e, A.Call) and depth < 8:
         # a definition handed arguments the profile fixes (the move, its
-        # piece, ...): decided by its body, with the parameters bound
+        # piece, ...): unfolded, its parameters bound
         d = compiler.pack.defines.get(e.func)
         if d is not None and d.params and len(d.params) == len(e.args) \
                 and all(_fixed(compiler, a, names, at_start) for a in e.args):
-            try:
-                penv = {p: compiler.compile(a)(mctx, env) for p, a in zip(d.params, e.args)}
-            except WarcouncilError:
-                return e
-            v = _partial(compiler, d.body, frozenset(d.params), mctx, penv, at_start, depth + 1)
-            return v if isinstance(v, bool) else e
-    if not _fixed(compiler, e, names, at_start):
+            penv, psubst = {}, {}
+            for p, a in zip(d.params, e.args):
+                if isinstance(a, A.Name) and a.id in names:
+                    penv[p], psubst[p] = env[a.id], subst.get(a.id, a)
+                else:
+                    try:
+                        penv[p] = compiler.compile(a)(mctx, env)
+                    except WarcouncilError:
+                        raise _Opaque() from None
+                    psubst[p] = _value(compiler, penv[p])
+            return _pe(compiler, d.body, frozenset(d.params), mctx, penv, psubst, at_start, depth + 1)
+    if isinstance(e, A.Name):
+        return subst.get(e.id, e)
+    if isinstance(e, (A.Quant, A.SetComp, A.The)):
+        # the domain worked out; below the binder, only the names replaced
+        dom = _pe(compiler, e.domain, names, mctx, env, subst, at_start, depth)
+        inner = {k: v for k, v in subst.items() if k != e.var}
+        if any(isinstance(n, A.Name) and n.id == e.var for v in inner.values() for n in A.walk(v)):
+            raise _Opaque()  # a name would be captured
+        kids = [dom] + [_substitute(k, inner) for k in A.children(e)[1:]]
+        return A.with_children(e, kids)
+    kids = A.children(e)
+    if not kids:
         return e
-    try:
-        return bool(compiler.compile(e)(mctx, env))
-    except WarcouncilError:
-        return e  # (judged out of its order): left to the search
+    return A.with_children(e, [_pe(compiler, k, names, mctx, env, subst, at_start, depth) for k in kids])
+
+
+def _substitute(e, subst: dict):
+    """e with the free names of ``subst`` replaced."""
+    if e is None or not subst:
+        return e
+    if isinstance(e, A.Name):
+        return subst.get(e.id, e)
+    if isinstance(e, (A.Quant, A.SetComp, A.The)):
+        inner = {k: v for k, v in subst.items() if k != e.var}
+        if any(isinstance(n, A.Name) and n.id == e.var for v in inner.values() for n in A.walk(v)):
+            raise _Opaque()
+        return A.with_children(e, [_substitute(e.domain, subst)] + [_substitute(k, inner) for k in A.children(e)[1:]])
+    kids = A.children(e)
+    return A.with_children(e, [_substitute(k, subst) for k in kids]) if kids else e
 
 
 _MOVE = "·move"  # the move's name in a residual condition (not a name of the language)
