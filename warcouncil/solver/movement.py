@@ -408,7 +408,7 @@ class Reach:
                  passable: Callable | None = None):
         self.piece, self.board, self.end_masks, self.exact = piece, board, end_masks, exact
         self.levels = levels  # levels[k]: the hexes reached in k steps (a mask; levels[0]: the start)
-        self.passable = passable  # may the piece pass through a hex?
+        self.passable = passable  # may the piece pass through a hex? (a predicate, or a mask; None: any)
         self._ends = None
 
     @property
@@ -441,9 +441,13 @@ class Reach:
         path = [cell]
         c = cell
         index, neighbours = self.board.index, self.board.neighbours
+        passable = self.passable
+        if passable is None or isinstance(passable, int):  # every hex / the hexes of a mask
+            mask = -1 if passable is None else passable
+            passable = lambda p: mask >> index[p] & 1  # noqa: E731
         for k in range(steps - 1, 0, -1):
             level = self.levels[k]
-            c = next(p for p in neighbours[c] if level >> index[p] & 1 and self.passable(p))
+            c = next(p for p in neighbours[c] if level >> index[p] & 1 and passable(p))
             path.append(c)
         return tuple(reversed(path))
 
@@ -465,23 +469,32 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     g = ctx.g
     setting = g.setting
     board = setting.board
-    base = ctx.state if ctx.state is not None else Positions.initial(setting)
-    start = base.where.get(piece) if ctx.state is not None else piece.at
-    state = base.without(piece)
-    mctx = Ctx(g, ctx.alt, ctx.ordered, ctx.orders, ctx.turn, state, ctx.earlier)
-    probe = MoveView(piece, start, (), index, to=start, length=0, phase=phase)
-    at_start = not ctx.earlier and (ctx.state is None or ctx.state is Positions.initial(setting))
-    prof = _profile(mctx, plan, probe, at_start)
-    search = prof.search(mctx, probe)
+    compiler = plan.compiler
+    initial = Positions.initial(setting)
+    if ctx.state is None:
+        base, start, at_start = initial, piece.at, not ctx.earlier
+    else:
+        base, at_start = ctx.state, not ctx.earlier and ctx.state is initial
+        start = base.where.get(piece)
+    mv = _Move(ctx, base, piece, start, index, phase)
+    key = ("move-profile", _card_key(compiler, g), piece, start, phase, index, at_start)
+    prof = setting.memo.get(key)
+    if prof is None:
+        prof = setting.memo[key] = _Profile(mv.mctx, plan, mv.probe, at_start)
+    search = prof.search(mv)
     if search is None:
         return Reach(piece, board, [], True)  # this piece may not move at all now
     depth = search.depth
     start_bit = 1 << board.index[start]
     if depth < 1:
         return Reach(piece, board, [], not search.filters, [start_bit])
-    prep = prof.prep(search, mctx, probe)
-    compiler = plan.compiler
-    here = _Here(base, state, start, start_bit, setting.terrain)
+    prep = prof.preps.get(search)
+    if prep is None:
+        prep = prof.preps[search] = _Prep(search, mv.mctx, mv.probe, compiler)
+    here = _Here(base, mv, start, start_bit, setting.terrain)
+    if search.plain:
+        return _plain_search(piece, board, search, prep, here, mv, first_only)
+    mctx, probe = mv.mctx, mv.probe
     may_enter = _HexSet(search.enter, prep.enter, prep.enter_key, here, mctx, probe, compiler)
     may_pass = _HexSet(search.passing, prep.passing, prep.pass_key, here, mctx, probe, compiler)
     end_cells = _EndCells(search.ends, prep.end_key, here, mctx, probe, compiler)
@@ -505,6 +518,83 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
         end_masks.append(end_cells(nxt, steps))
         frontier = nxt
     r = Reach(piece, board, end_masks, not search.filters, levels, may_pass)
+    return _filtered(r, search, mctx, piece, start, index, phase)
+
+
+def _plain_search(piece, board, search, prep, here, mv, first_only) -> Reach:
+    """``reach`` when every part is static or clean (``_Search.plain``): the
+    hexes that may be entered, passed and ended on are masks, worked out
+    once, and each step is ``Board.dilate`` and an ``&``."""
+    setting = mv.ctx.g.setting
+    enter = prep.enter
+    if prep.enter_key is not None:
+        cc = here.clean(prep.enter_key, lambda: _hex_judge(mv.mctx, mv.probe, search.enter.clean), setting)
+        ok = enter & cc.cells
+        enter = here.fix(cc, ok) if enter & here.bit else ok
+    passing = prep.passing
+    if prep.pass_key is not None:
+        cc = here.clean(prep.pass_key, lambda: _hex_judge(mv.mctx, mv.probe, search.passing.clean), setting)
+        ok = cc.cells if passing is None else passing & cc.cells
+        passing = here.fix(cc, ok) if passing is None or passing & here.bit else ok
+    ending = -1
+    if prep.end_key is not None:
+        cc = here.clean(prep.end_key, lambda: _end_judge(mv.mctx, mv.probe, search.ends.clean, None), setting)
+        ending = here.fix(cc, cc.cells)
+    dilate = board.dilate
+    first = first_only and search.first_ok
+    start_bit = here.bit
+    levels = [start_bit]
+    end_masks = [0]
+    seen = frontier = start_bit
+    all_pass = -1 if passing is None else passing
+    for steps in range(1, search.depth + 1):
+        src = frontier if steps == 1 else frontier & all_pass
+        if not src:
+            break
+        nxt = dilate(src) & enter
+        if first:
+            nxt &= ~seen
+            seen |= nxt
+        if not nxt:
+            break
+        levels.append(nxt)
+        end_masks.append(nxt & ending)
+        frontier = nxt
+    r = Reach(piece, board, end_masks, not search.filters, levels, passing)
+    if not search.filters:
+        return r
+    return _filtered(r, search, mv.mctx, piece, mv.start, mv.index, mv.phase)
+
+
+class _Move:
+    """The move being searched: its context (the piece lifted off the
+    board) and its probe (a ``MoveView`` with no path yet), made only when
+    something reads them."""
+
+    __slots__ = ("ctx", "base", "piece", "start", "index", "phase", "_mctx", "_probe")
+
+    def __init__(self, ctx, base, piece, start, index, phase):
+        self.ctx, self.base, self.piece, self.start, self.index, self.phase = ctx, base, piece, start, index, phase
+        self._mctx = self._probe = None
+
+    @property
+    def mctx(self) -> Ctx:
+        m = self._mctx
+        if m is None:
+            c = self.ctx
+            m = self._mctx = Ctx(c.g, c.alt, c.ordered, c.orders, c.turn, self.base.without(self.piece), c.earlier)
+        return m
+
+    @property
+    def probe(self) -> MoveView:
+        p = self._probe
+        if p is None:
+            p = self._probe = MoveView(self.piece, self.start, (), self.index, to=self.start, length=0,
+                                       phase=self.phase)
+        return p
+
+
+def _filtered(r: Reach, search, mctx, piece, start, index, phase) -> Reach:
     if search.filters:
         # rules over whole paths: keep only ends with a path that satisfies them
         kept = {}
@@ -524,20 +614,6 @@ def _card_key(compiler, g) -> tuple:
     if key is None:
         key = g.memo["card-key"] = compiler.card_key(g)
     return key
-
-
-def _profile(mctx: Ctx, plan, probe: MoveView, at_start: bool) -> "_Profile":
-    """The profile of a move of ``probe.piece`` from ``probe.start`` (one
-    phase, one index) on the card of ``mctx``: kept in the setting, keyed by
-    the card (see ``_Profile``). ``at_start``: the piece moves first, from
-    the position before the turn."""
-    g = mctx.g
-    key = ("move-profile", _card_key(plan.compiler, g), probe.piece, probe.start, probe.phase, probe.index, at_start)
-    memo = g.setting.memo
-    prof = memo.get(key)
-    if prof is None:
-        prof = memo[key] = _Profile(mctx, plan, probe, at_start)
-    return prof
 
 
 class _Opaque(Exception):
@@ -669,6 +745,9 @@ def _residual_cond(compiler, e: A.Expr, var: str) -> tuple:
     hit = compiler.pack_memo.get(key)
     if hit is None:
         hit = compiler.pack_memo[key] = (compiler.compile(e), var)
+        if var not in referenced_names(e) and not compiler.dynamic_reads(e) & MOMENT_BUILTINS:
+            # reads neither the move nor the moment: judged in the caller's context
+            compiler.pack_memo.setdefault("light-residuals", set()).add(hit[0])
     return hit
 
 
@@ -691,7 +770,7 @@ class _Profile:
     this is a fact of the pack and the setting; which hexes the piece may
     enter depends on where the pieces stand and is worked out per search."""
 
-    __slots__ = ("blocked", "fixed", "residual", "searches", "preps", "compiler")
+    __slots__ = ("blocked", "fixed", "residual", "searches", "preps", "compiler", "light")
 
     def __init__(self, mctx: Ctx, plan, probe: MoveView, at_start: bool):
         self.compiler = plan.compiler
@@ -760,8 +839,12 @@ class _Profile:
                     fixed.append((kind, payload))
         self.fixed = fixed
         self.residual = residual
+        light = compiler.pack_memo.get("light-residuals", {})
+        self.light = all(all(f in light for f, v, w in gates)
+                         and (kind not in ("bound", "piece") or (kind == "piece" and (payload is None or payload[0] in light)))
+                         for gates, kind, payload, var in residual)
 
-    def search(self, mctx: Ctx, probe: MoveView) -> "_Search | None":
+    def search(self, mv: "_Move") -> "_Search | None":
         """The search for this move now (None: the piece may not move)."""
         if self.blocked:
             return None
@@ -770,6 +853,10 @@ class _Profile:
             if hit is None:
                 hit = self.searches[()] = _intern_search(self.compiler, self.fixed)
             return hit
+        if self.light:  # the remainders read neither the move nor the moment
+            mctx, probe = mv.ctx, None
+        else:
+            mctx, probe = mv.mctx, mv.probe
         vals: dict = {}
         extra = []
         for gates, kind, payload, var in self.residual:
@@ -802,12 +889,6 @@ class _Profile:
             parts = {id(p[0]): p for g, k, p, v in self.residual if k not in ("bound", "piece")}
             hit = self.searches[key] = _intern_search(
                 self.compiler, self.fixed + [(k, x if k == "bound" else parts[x]) for k, x in extra])
-        return hit
-
-    def prep(self, search: "_Search", mctx: Ctx, probe: MoveView) -> "_Prep":
-        hit = self.preps.get(search)
-        if hit is None:
-            hit = self.preps[search] = _Prep(search, mctx, probe, self.compiler)
         return hit
 
 
@@ -879,6 +960,8 @@ class _Search:
         self.ends = _Group(compiler, "end", ends)
         self.filters = filters
         self.first_ok = not filters and not any(p.reads_length for p, _ in ends)
+        # every part static or clean, no end part reading the length: see _plain_search
+        self.plain = not (self.enter.lazy or self.passing.lazy or self.ends.lazy or self.ends.reads_length)
 
 
 class _Prep:
@@ -1010,11 +1093,13 @@ class _Here:
     """The moving piece's own hex in one search: where it stands (lifted off
     in ``state``), its bit and its class there (``CleanCells.value``)."""
 
-    __slots__ = ("base", "state", "start", "bit", "cls")
+    __slots__ = ("base", "mv", "start", "bit", "cls")
 
-    def __init__(self, base, state, start, bit, terrain):
-        self.base, self.state, self.start, self.bit = base, state, start, bit
-        self.cls = (state.unit_on.get(start), state.leader_on.get(start), terrain.get(start))
+    def __init__(self, base, mv: _Move, start, bit, terrain):
+        self.base, self.mv, self.start, self.bit = base, mv, start, bit
+        u, ld = base.unit_on.get(start), base.leader_on.get(start)
+        piece = mv.piece
+        self.cls = (None if u is piece else u, None if ld is piece else ld, terrain.get(start))
 
     def clean(self, key, make_judge, setting) -> "CleanCells":
         """``CleanCells.of(base, key, ...)``; ``make_judge()`` is called only
@@ -1026,7 +1111,9 @@ class _Here:
     def fix(self, cc: "CleanCells", cells: int) -> int:
         """``cells`` (within ``cc.cells``, in the position before the piece
         was lifted) corrected at the piece's own hex, judged as it is now."""
-        v = cc.value(self.start, self.state, self.cls)
+        v = cc.by_class.get(self.cls)
+        if v is None:
+            v = cc.value(self.start, self.mv.mctx.state, self.cls)
         if v is not bool(cc.cells & self.bit):
             return cells | self.bit if v else cells & ~self.bit
         return cells
@@ -1171,6 +1258,11 @@ def end_flag(ctx: Ctx, compiler, piece, tag, test, use, var: str = "m") -> EndFl
     hexes if it is local. The piece's own hex is not judged as an end (it is
     never a destination)."""
     setting = ctx.g.setting
+    if use.clean:  # the same for every search of this piece on this card and setting
+        memo_key = (tag, _card_key(compiler, ctx.g), piece)
+        hit = setting.memo.get(memo_key)
+        if hit is not None:
+            return hit
     base = Positions.initial(setting)
     start = piece.at
 
@@ -1178,11 +1270,6 @@ def end_flag(ctx: Ctx, compiler, piece, tag, test, use, var: str = "m") -> EndFl
         return bool(test(ctx, {var: MoveView(piece, start, None, 0, to=c, length=k)}))
     if not use.clean:
         return EndFlag(setting.board, judge=local_judge(setting, _state_ctx(ctx, base), use, judge, end=True)[0])
-    # clean: the same for every search of this piece on this card and setting
-    memo_key = ("end-flag", tag, _card_key(compiler, ctx.g), piece)
-    hit = setting.memo.get(memo_key)
-    if hit is not None:
-        return hit
     probe = MoveView(piece, start, (), 0, to=start, length=0)
     fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
     head = (tag, _attrs(piece, use.piece_attrs), _attrs(probe, fixed),
