@@ -224,34 +224,34 @@ class Engine:
         alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
         ctx = Ctx(g, alt, frozenset(pieces))
         battle_fn, battle_use = self._battle_fn()
+        flag_of = self._battle_flags(ctx, battle_fn, battle_use) if battle_fn is not None else None
         out = {}
         board = g.setting.board
+        index = board.index
         for p in sorted(set(pieces), key=lambda v: v.rank):
             r = reach(ctx, self.plan, p)
             ends = 0
             for m in r.end_masks:
                 ends |= m
-            if p.at in board.index:
-                ends &= ~(1 << board.index[p.at])  # the piece's own hex is not a destination
+            if p.at in index:
+                ends &= ~(1 << index[p.at])  # the piece's own hex is not a destination
             cells = board.cells_in(ends)  # in reading order
-            if p.role == "unit" and battle_fn is not None:
-                flag = self._battle_flag(ctx, p, battle_fn, battle_use).mask(r.end_masks)
-                index = board.index
+            if p.role == "unit" and flag_of is not None:
+                flag = flag_of(p).mask(r.end_masks)
                 out[p.id] = [{"to": list(c), "battle": bool(flag >> index[c] & 1)} for c in cells]
             else:
                 out[p.id] = [{"to": list(c)} for c in cells]
         return bool(legal_alts), out
 
     @staticmethod
-    def _battle_flag(ctx, piece, battle_fn, use):
-        """may_battle of a move of ``piece`` to a hex (``movement.EndFlag``), on the board
-        before any move (``movement.end_flag``: a per-position set of hexes
-        for every piece alike, when the rule reads the hex only through what
-        stands there and its terrain)."""
-        from .movement import end_flag
+    def _battle_flags(ctx, battle_fn, use):
+        """piece -> may_battle of a move of the piece to a hex
+        (``movement.EndFlag``), on the board before any move: a per-position
+        set of hexes for every piece alike (``movement.end_flags``), when the
+        rule reads the hex only through what stands there and its terrain."""
+        from .movement import end_flags
 
-        g = ctx.g
-        return end_flag(ctx, g.compiler, piece, ("may-battle",), battle_fn, use)
+        return end_flags(ctx, ctx.g.compiler, ("may-battle",), battle_fn, use)
 
     def _battle_fn(self):
         """The pack's `may_battle(m)` (whether a unit may battle after a move), compiled

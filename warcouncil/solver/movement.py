@@ -1250,6 +1250,20 @@ class EndFlag:
         return out
 
 
+def end_flags(ctx: Ctx, compiler, tag, test, use, var: str = "m"):
+    """``flag_of(piece)``: ``end_flag`` for the pieces of one query (the
+    card's key worked out once)."""
+    if not use.clean:
+        return lambda piece: end_flag(ctx, compiler, piece, tag, test, use, var)
+    memo = ctx.g.setting.memo
+    card = _card_key(compiler, ctx.g)
+
+    def flag_of(piece):
+        hit = memo.get((tag, card, piece))
+        return hit if hit is not None else end_flag(ctx, compiler, piece, tag, test, use, var)
+    return flag_of
+
+
 def end_flag(ctx: Ctx, compiler, piece, tag, test, use, var: str = "m") -> EndFlag:
     """An ``EndFlag`` for ``test`` (a condition on a move ``var`` of
     ``piece``): a set per k of ``CleanCells`` when ``use``
