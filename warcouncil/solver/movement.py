@@ -499,26 +499,43 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     may_pass = _HexSet(search.passing, prep.passing, prep.pass_key, here, mctx, probe, compiler)
     end_cells = _EndCells(search.ends, prep.end_key, here, mctx, probe, compiler)
 
+    lazy_enter = may_enter if may_enter.lazy else None
+    lazy_pass = may_pass if may_pass.lazy else None
+    levels, end_masks = _walk(board, depth, start_bit, first_only and search.first_ok,
+                              -1 if may_enter.ok is None else may_enter.ok, -1 if may_pass.ok is None else may_pass.ok,
+                              -1, lazy_enter, lazy_pass, end_cells)
+    r = Reach(piece, board, end_masks, not search.filters, levels, may_pass)
+    return _filtered(r, search, mctx, piece, start, index, phase)
+
+
+def _walk(board, depth, start_bit, first, enter, passing, ending, lazy_enter=None, lazy_pass=None, lazy_end=None):
+    """(levels, end_masks) of a search: ``levels[k]`` the hexes reached in k
+    steps, ``end_masks[k]`` those of them a move of k steps may end on. Each
+    step is ``dilate(frontier & passing) & enter``; the ``lazy_*`` tests (if
+    any) then judge the hexes left. ``first``: each hex is reached once (at
+    its first arrival)."""
     dilate = board.dilate
-    first = first_only and search.first_ok
     levels = [start_bit]
     end_masks = [0]
     seen = frontier = start_bit
     for steps in range(1, depth + 1):
-        src = frontier if steps == 1 else may_pass.filter(frontier)
+        src = frontier if steps == 1 else frontier & passing
+        if lazy_pass is not None and steps > 1:
+            src = lazy_pass.filter(src)
         if not src:
             break
-        nxt = may_enter.filter(dilate(src))
+        nxt = dilate(src) & enter
+        if lazy_enter is not None:
+            nxt = lazy_enter.filter(nxt)
         if first:
             nxt &= ~seen
             seen |= nxt
         if not nxt:
             break
         levels.append(nxt)
-        end_masks.append(end_cells(nxt, steps))
+        end_masks.append(nxt & ending if lazy_end is None else lazy_end(nxt & ending, steps))
         frontier = nxt
-    r = Reach(piece, board, end_masks, not search.filters, levels, may_pass)
-    return _filtered(r, search, mctx, piece, start, index, phase)
+    return levels, end_masks
 
 
 def _plain_search(piece, board, search, prep, here, mv, first_only) -> Reach:
@@ -540,26 +557,8 @@ def _plain_search(piece, board, search, prep, here, mv, first_only) -> Reach:
     if prep.end_key is not None:
         cc = here.clean(prep.end_key, lambda: _end_judge(mv.mctx, mv.probe, search.ends.clean, None), setting)
         ending = here.fix(cc, cc.cells)
-    dilate = board.dilate
-    first = first_only and search.first_ok
-    start_bit = here.bit
-    levels = [start_bit]
-    end_masks = [0]
-    seen = frontier = start_bit
-    all_pass = -1 if passing is None else passing
-    for steps in range(1, search.depth + 1):
-        src = frontier if steps == 1 else frontier & all_pass
-        if not src:
-            break
-        nxt = dilate(src) & enter
-        if first:
-            nxt &= ~seen
-            seen |= nxt
-        if not nxt:
-            break
-        levels.append(nxt)
-        end_masks.append(nxt & ending)
-        frontier = nxt
+    levels, end_masks = _walk(board, search.depth, here.bit, first_only and search.first_ok, enter,
+                              -1 if passing is None else passing, ending)
     r = Reach(piece, board, end_masks, not search.filters, levels, passing)
     if not search.filters:
         return r
@@ -790,30 +789,37 @@ class _Profile:
                 return rest
             return _residual_cond(compiler, rest, f.var)
 
+        def gate(f, env, wanted):
+            """The part applies only if f is ``wanted``: None if the profile
+            knows it is, False if it knows it is not, else the gate to judge
+            per search."""
+            v = known(f, env)
+            if isinstance(v, bool):
+                return None if v is wanted else False
+            return v + (wanted,)
+
         for mr in move_rules(plan):
             gates = ()
             dc = mr.domain_cond
             if dc is not None:
-                v = known(dc, {mr.cond_var: probe})
-                if v is False:
+                gt = gate(dc, {mr.cond_var: probe}, True)
+                if gt is False:
                     continue
-                if v is not True:
-                    gates = (v + (True,),)
+                if gt is not None:
+                    gates = (gt,)
             env = {mr.var: probe}
             for part in mr.parts:
                 pg = gates
-                if part.guard is not None:
-                    v = known(part.guard, env)
-                    if v is False:
-                        continue
-                    if v is not True:
-                        pg = pg + (v + (True,),)
-                if part.waiver is not None:
-                    v = known(part.waiver, env)
-                    if v is True:
-                        continue
-                    if v is not False:
-                        pg = pg + (v + (False,),)
+                for f, wanted in ((part.guard, True), (part.waiver, False)):  # applies if guard, unless waiver
+                    gt = None if f is None else gate(f, env, wanted)
+                    if gt is False:
+                        break
+                    if gt is not None:
+                        pg = pg + (gt,)
+                else:
+                    gt = None
+                if gt is False:
+                    continue
                 kind = part.kind
                 if kind == "bound":
                     f = part.bound_expr
