@@ -847,7 +847,8 @@ class _Profile:
         self.residual = residual
         light = compiler.pack_memo.get("light-residuals", {})
         self.light = all(all(f in light for f, v, w in gates)
-                         and (kind not in ("bound", "piece") or (kind == "piece" and (payload is None or payload[0] in light)))
+                         and (kind != "bound" or not callable(payload))
+                         and (kind != "piece" or payload is None or payload[0] in light)
                          for gates, kind, payload, var in residual)
 
     def search(self, mv: "_Move") -> "_Search | None":
