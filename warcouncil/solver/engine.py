@@ -215,7 +215,9 @@ class Engine:
     def destinations(self, g: Grounding, ids: list[str]):
         """For each ordered piece: every legal destination, judged on the
         board as it stands before any move of the turn, with whether the
-        piece may still battle from there (units only)."""
+        piece may still battle from there (units only):
+        ``(legal, {id: [{"to": (col, row), "battle": bool}, ...]})``, the
+        hexes in reading order (row by row); JSON writes ``to`` as a list."""
         from .ground import Ctx
         from .movement import reach
 
@@ -238,9 +240,9 @@ class Engine:
             cells = board.cells_in(ends)  # in reading order
             if p.role == "unit" and flag_of is not None:
                 flag = flag_of(p).mask(r.end_masks)
-                out[p.id] = [{"to": list(c), "battle": bool(flag >> index[c] & 1)} for c in cells]
+                out[p.id] = [{"to": c, "battle": bool(flag >> index[c] & 1)} for c in cells]
             else:
-                out[p.id] = [{"to": list(c)} for c in cells]
+                out[p.id] = [{"to": c} for c in cells]
         return bool(legal_alts), out
 
     @staticmethod
