@@ -17,7 +17,8 @@ from ..dsl.pack import Pack, _line_at, load_pack
 from ..errors import Location, WarcouncilError, closest
 from .check import Verdict, check
 from .enumerate import Enumerator
-from .ground import Grounding, PieceView, Record, Setting, dice_outcomes, mirror_card
+from .ground import Ctx, Grounding, PieceView, Record, Setting, dice_outcomes, mirror_card
+from .movement import end_flags, reach
 from .plan import Plan, plan_for
 from .scenario import Scenario, load_scenario
 
@@ -218,9 +219,6 @@ class Engine:
         piece may still battle from there (units only):
         ``(legal, {id: [{"to": (col, row), "battle": bool}, ...]})``, the
         hexes in reading order (row by row); JSON writes ``to`` as a list."""
-        from .ground import Ctx
-        from .movement import reach
-
         pieces = self.pieces(g, ids)
         legal_alts = [a for a in self.enumerator(g).alts if a.legal(pieces)]
         alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
@@ -251,8 +249,6 @@ class Engine:
         (``movement.EndFlag``), on the board before any move: a per-position
         set of hexes for every piece alike (``movement.end_flags``), when the
         rule reads the hex only through what stands there and its terrain."""
-        from .movement import end_flags
-
         return end_flags(ctx, ctx.g.compiler, ("may-battle",), battle_fn, use)
 
     def _battle_fn(self):
