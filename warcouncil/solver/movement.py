@@ -476,6 +476,8 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     else:
         base, at_start = ctx.state, not ctx.earlier and ctx.state is initial
         start = base.where.get(piece)
+    if start not in board.index:
+        return Reach(piece, board, [], True)  # not on the board: no move
     mv = _Move(ctx, base, piece, start, index, phase)
     key = ("move-profile", _card_key(compiler, g), piece, start, phase, index, at_start)
     prof = setting.memo.get(key)
@@ -485,23 +487,21 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     if search is None:
         return Reach(piece, board, [], True)  # this piece may not move at all now
     depth = search.depth
-    start_bit = 1 << board.index[start]
     if depth < 1:
-        return Reach(piece, board, [], not search.filters, [start_bit])
+        return Reach(piece, board, [], not search.filters, [mv.bit])
     prep = prof.preps.get(search)
     if prep is None:
         prep = prof.preps[search] = _Prep(search, mv.mctx, mv.probe, compiler)
-    here = _Here(base, mv, start, start_bit, setting.terrain)
     if search.plain:
-        return _plain_search(piece, board, search, prep, here, mv, first_only)
-    mctx, probe = mv.mctx, mv.probe
-    may_enter = _HexSet(search.enter, prep.enter, prep.enter_key, here, mctx, probe, compiler)
-    may_pass = _HexSet(search.passing, prep.passing, prep.pass_key, here, mctx, probe, compiler)
-    end_cells = _EndCells(search.ends, prep.end_key, here, mctx, probe, compiler)
+        return _plain_search(piece, board, search, prep, mv, first_only)
+    mctx = mv.mctx
+    may_enter = _HexSet(search.enter, prep.enter, prep.enter_key, mv, compiler)
+    may_pass = _HexSet(search.passing, prep.passing, prep.pass_key, mv, compiler)
+    end_cells = _EndCells(search.ends, prep.end_key, mv, compiler)
 
     lazy_enter = may_enter if may_enter.lazy else None
     lazy_pass = may_pass if may_pass.lazy else None
-    levels, end_masks = _walk(board, depth, start_bit, first_only and search.first_ok,
+    levels, end_masks = _walk(board, depth, mv.bit, first_only and search.first_ok,
                               -1 if may_enter.ok is None else may_enter.ok, -1 if may_pass.ok is None else may_pass.ok,
                               -1, lazy_enter, lazy_pass, end_cells)
     r = Reach(piece, board, end_masks, not search.filters, levels, may_pass)
@@ -538,26 +538,25 @@ def _walk(board, depth, start_bit, first, enter, passing, ending, lazy_enter=Non
     return levels, end_masks
 
 
-def _plain_search(piece, board, search, prep, here, mv, first_only) -> Reach:
+def _plain_search(piece, board, search, prep, mv, first_only) -> Reach:
     """``reach`` when every part is static or clean (``_Search.plain``): the
     hexes that may be entered, passed and ended on are masks, worked out
     once, and each step is ``Board.dilate`` and an ``&``."""
-    setting = mv.ctx.g.setting
     enter = prep.enter
     if prep.enter_key is not None:
-        cc = here.clean(prep.enter_key, lambda: _hex_judge(mv.mctx, mv.probe, search.enter.clean), setting)
+        cc = mv.clean(prep.enter_key, search.enter)
         ok = enter & cc.cells
-        enter = here.fix(cc, ok) if enter & here.bit else ok
+        enter = mv.fix(cc, ok) if enter & mv.bit else ok
     passing = prep.passing
     if prep.pass_key is not None:
-        cc = here.clean(prep.pass_key, lambda: _hex_judge(mv.mctx, mv.probe, search.passing.clean), setting)
+        cc = mv.clean(prep.pass_key, search.passing)
         ok = cc.cells if passing is None else passing & cc.cells
-        passing = here.fix(cc, ok) if passing is None or passing & here.bit else ok
+        passing = mv.fix(cc, ok) if passing is None or passing & mv.bit else ok
     ending = -1
     if prep.end_key is not None:
-        cc = here.clean(prep.end_key, lambda: _end_judge(mv.mctx, mv.probe, search.ends.clean, None), setting)
-        ending = here.fix(cc, cc.cells)
-    levels, end_masks = _walk(board, search.depth, here.bit, first_only and search.first_ok, enter,
+        cc = mv.clean(prep.end_key, search.ends, True)
+        ending = mv.fix(cc, cc.cells)
+    levels, end_masks = _walk(board, search.depth, mv.bit, first_only and search.first_ok, enter,
                               -1 if passing is None else passing, ending)
     r = Reach(piece, board, end_masks, not search.filters, levels, passing)
     if not search.filters:
@@ -570,11 +569,16 @@ class _Move:
     board) and its probe (a ``MoveView`` with no path yet), made only when
     something reads them."""
 
-    __slots__ = ("ctx", "base", "piece", "start", "index", "phase", "_mctx", "_probe")
+    __slots__ = ("ctx", "base", "piece", "start", "index", "phase", "_mctx", "_probe", "bit", "cls")
 
     def __init__(self, ctx, base, piece, start, index, phase):
         self.ctx, self.base, self.piece, self.start, self.index, self.phase = ctx, base, piece, start, index, phase
         self._mctx = self._probe = None
+        # the piece's own hex: its bit, and its class once the piece is lifted (``CleanCells.value``)
+        setting = ctx.g.setting
+        self.bit = 1 << setting.board.index[start]
+        u, ld = base.unit_on.get(start), base.leader_on.get(start)
+        self.cls = (None if u is piece else u, None if ld is piece else ld, setting.terrain.get(start))
 
     @property
     def mctx(self) -> Ctx:
@@ -591,6 +595,27 @@ class _Move:
             p = self._probe = MoveView(self.piece, self.start, (), self.index, to=self.start, length=0,
                                        phase=self.phase)
         return p
+
+    def clean(self, key, group: "_Group", end: bool = False, k=None) -> "CleanCells":
+        """The ``CleanCells`` of ``group`` in the position before the piece
+        was lifted (judged, if it must be worked out, with this move)."""
+        memo = self.base.memo
+        hit = memo.get(key) if memo is not None else None
+        if hit is not None:
+            return hit
+        judge = _end_judge(self.mctx, self.probe, group.clean, k) if end else \
+            _hex_judge(self.mctx, self.probe, group.clean)
+        return CleanCells.of(self.base, key, self.ctx.g.setting, judge)
+
+    def fix(self, cc: "CleanCells", cells: int) -> int:
+        """``cells`` (within ``cc.cells``, in the position before the piece
+        was lifted) corrected at the piece's own hex, judged as it is now."""
+        v = cc.by_class.get(self.cls)
+        if v is None:
+            v = cc.value(self.start, self.mctx.state, self.cls)
+        if v is not bool(cc.cells & self.bit):
+            return cells | self.bit if v else cells & ~self.bit
+        return cells
 
 
 def _filtered(r: Reach, search, mctx, piece, start, index, phase) -> Reach:
@@ -1096,36 +1121,6 @@ def _end_judge(ctx: Ctx, probe: MoveView, parts, k):
     return judge
 
 
-class _Here:
-    """The moving piece's own hex in one search: where it stands (lifted off
-    in ``state``), its bit and its class there (``CleanCells.value``)."""
-
-    __slots__ = ("base", "mv", "start", "bit", "cls")
-
-    def __init__(self, base, mv: _Move, start, bit, terrain):
-        self.base, self.mv, self.start, self.bit = base, mv, start, bit
-        u, ld = base.unit_on.get(start), base.leader_on.get(start)
-        piece = mv.piece
-        self.cls = (None if u is piece else u, None if ld is piece else ld, terrain.get(start))
-
-    def clean(self, key, make_judge, setting) -> "CleanCells":
-        """``CleanCells.of(base, key, ...)``; ``make_judge()`` is called only
-        if it must be worked out."""
-        memo = self.base.memo
-        hit = memo.get(key) if memo is not None else None
-        return hit if hit is not None else CleanCells.of(self.base, key, setting, make_judge())
-
-    def fix(self, cc: "CleanCells", cells: int) -> int:
-        """``cells`` (within ``cc.cells``, in the position before the piece
-        was lifted) corrected at the piece's own hex, judged as it is now."""
-        v = cc.by_class.get(self.cls)
-        if v is None:
-            v = cc.value(self.start, self.mv.mctx.state, self.cls)
-        if v is not bool(cc.cells & self.bit):
-            return cells | self.bit if v else cells & ~self.bit
-        return cells
-
-
 class _HexSet:
     """The hexes a moving piece may enter (or pass through) in one search,
     as a bit mask: the static parts' cells within its allowance, the clean
@@ -1134,14 +1129,15 @@ class _HexSet:
 
     __slots__ = ("ok", "lazy", "cache", "board")
 
-    def __init__(self, group: _Group, cells, key, here: _Here, ctx, probe, compiler):
+    def __init__(self, group: _Group, cells, key, mv: "_Move", compiler):
+        ctx, probe = mv.mctx, mv.probe
         setting = ctx.g.setting
         self.board = setting.board
         if group.clean:
-            cc = here.clean(key, lambda: _hex_judge(ctx, probe, group.clean), setting)
+            cc = mv.clean(key, group)
             ok = cc.cells if cells is None else cells & cc.cells
-            if cells is None or cells & here.bit:
-                ok = here.fix(cc, ok)
+            if cells is None or cells & mv.bit:
+                ok = mv.fix(cc, ok)
             cells = ok
         self.ok = cells  # None: every hex
         self.lazy = [_hex_part(compiler, setting, ctx, probe, part, var) for part, var in group.lazy] \
@@ -1174,20 +1170,19 @@ class _EndCells:
     """``ends(cells, k)``: the hexes of ``cells`` (a bit mask) a move may end
     on after k steps."""
 
-    __slots__ = ("group", "key", "here", "ctx", "probe", "fixed", "by_k", "lazy")
+    __slots__ = ("group", "key", "mv", "ctx", "fixed", "by_k", "lazy")
 
-    def __init__(self, group: _Group, key, here: _Here, ctx, probe, compiler):
-        self.group, self.key, self.here, self.ctx, self.probe = group, key, here, ctx, probe
+    def __init__(self, group: _Group, key, mv: "_Move", compiler):
+        ctx = mv.mctx
+        self.group, self.key, self.mv, self.ctx = group, key, mv, ctx
         self.fixed = None if not group.clean or group.reads_length else self._cells(None)
         self.by_k: dict = {}
-        self.lazy = [_end_part(compiler, ctx.g.setting, ctx, part, var, probe) for part, var in group.lazy] \
+        self.lazy = [_end_part(compiler, ctx.g.setting, ctx, part, var, mv.probe) for part, var in group.lazy] \
             if group.lazy else ()
 
     def _cells(self, k) -> int:
-        g = self.group
-        key = self.key if k is None else (self.key, k)
-        cc = self.here.clean(key, lambda: _end_judge(self.ctx, self.probe, g.clean, k), self.ctx.g.setting)
-        return self.here.fix(cc, cc.cells)
+        cc = self.mv.clean(self.key if k is None else (self.key, k), self.group, True, k)
+        return self.mv.fix(cc, cc.cells)
 
     def __call__(self, cells: int, k) -> int:
         g = self.group
