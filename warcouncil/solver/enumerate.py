@@ -106,19 +106,11 @@ class AltPlan:
             self.cap_limit = cap if (self.use_capacity and cap is not None) else None
             if items & ~forced:
                 self.only = None
-                self._lazy_single = single  # groups built on first use (``__getattr__``)
+                self._build_groups(single)
             else:
                 # no choice left (every piece is forced, or none is left): the
                 # one candidate set, if the quotas can pay for it
                 self.only = [forced] if self._fits(forced) else []
-
-    def __getattr__(self, name):
-        # the signature groups and Hall conditions are built when enumeration
-        # first needs them: checking one set (``legal``) needs none
-        if name in ("_rank_groups", "hall", "_parts") and "_lazy_single" in self.__dict__:
-            self._build_groups(self.__dict__.pop("_lazy_single"))
-            return getattr(self, name)
-        raise AttributeError(name)
 
     # ---------------------------------------------------------------- quotas
     def _fits(self, m: int) -> bool:
