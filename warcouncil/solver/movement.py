@@ -22,11 +22,15 @@ search can use (``decompose``):
 * ``G implies C`` with G about the piece only: C applies when G holds;
 * anything else: judged on whole paths (the search then enumerates paths).
 
-The search walks states (hex, steps) over the board's precomputed
-adjacency: a hex is entered only if every ψ holds, left only if every φ
-holds, and is a destination if every end condition holds for that length.
-No path finder is hand-coded for any game: the rules say what blocks, what
-stops and how far.
+The search walks the hexes reached in k steps, k = 1, 2, ...: a hex is
+entered only if every ψ holds, left only if every φ holds, and is a
+destination if every end condition holds for that length. What the rules
+fix before a move is partially evaluated once per piece, start and card
+(``_Profile``); hexes are bit masks (``Board.mask``, ``Board.dilate``); the
+hexes where the parts that read a hex only through what stands there hold
+are a mask per position of the pieces (``CleanCells``). No path finder is
+hand-coded for any game: the rules say what blocks, what stops and how
+far. (docs/design.md §5.3)
 """
 
 from __future__ import annotations
