@@ -93,6 +93,7 @@ class AltPlan:
         self.structural = rs.structural
         self.closure_rules = rs.closure_rules
         forced = 0
+        self._pending = None
         self.impossible = False
         if self.use_filled:
             for q in alt.quotas:
@@ -106,11 +107,18 @@ class AltPlan:
             self.cap_limit = cap if (self.use_capacity and cap is not None) else None
             if items & ~forced:
                 self.only = None
-                self._build_groups(single)
+                self._pending = single  # the groups, built when first enumerated (``_groups``)
             else:
                 # no choice left (every piece is forced, or none is left): the
                 # one candidate set, if the quotas can pay for it
                 self.only = [forced] if self._fits(forced) else []
+
+    def _groups(self) -> None:
+        """Build the signature groups and Hall conditions, once: enumerating
+        needs them, checking one set (``legal``) does not."""
+        if self._pending is not None:
+            single, self._pending = self._pending, None
+            self._build_groups(single)
 
     # ---------------------------------------------------------------- quotas
     def _fits(self, m: int) -> bool:
@@ -233,6 +241,7 @@ class AltPlan:
         return True
 
     def _quota_layer(self, k: int):
+        self._groups()
         groups = self._rank_groups
         if len(groups) == 1 and not groups[0][1]:
             o = groups[0][2]
@@ -284,6 +293,7 @@ class AltPlan:
     def _quota_count(self) -> int:
         if self.only is not None:
             return len(self.only)
+        self._groups()
         total = 0
         for k in range(self.max_size() + 1):
             for vec in self._vectors(k):

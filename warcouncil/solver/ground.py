@@ -618,7 +618,7 @@ class Grounding:
             if isinstance(amount, str):  # "all" | "any"
                 cap, is_all = None, amount == "all"
             else:
-                v = c.compile(amount)(self.base(), {})
+                v = amount.value if amount.__class__ is A.Num else c.compile(amount)(self.base(), {})
                 if v.__class__ is not int:
                     raise WarcouncilError(f"the number of orders must be a whole number, got {v!r}", q.loc)
                 cap = max(v, 0)
