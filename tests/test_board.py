@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from warcouncil.errors import Location, WarcouncilError
 from warcouncil.solver.board import (
     BOARDS,
     Board,
     board_from_mapping,
+    grid_cells,
     named_board,
     standard_cca_board,
 )
@@ -173,3 +176,47 @@ def test_bad_board_mapping(data, fragment) -> None:
         board_from_mapping(data, Location("b.yaml", 4, 8))
     assert fragment in str(info.value)
     assert "b.yaml:4:8" in str(info.value)
+
+
+# ------------------------------------------------------------ bit masks
+
+
+def _boards():
+    # the standard board, a square grid and small odd shapes (a board need
+    # not be a rectangle: a hole makes the adjacency offsets irregular)
+    yield standard_cca_board()
+    yield Board("sq", "square", 8, 6, grid_cells("square", 8, 6))
+    yield Board("hex5", "hex", 5, 4, grid_cells("hex", 5, 4))
+    yield Board("holed", "hex", 7, 5, grid_cells("hex", 7, 5) - {(3, 2), (2, 1)})
+
+
+@pytest.mark.parametrize("board", list(_boards()), ids=lambda b: b.name)
+def test_cells_are_numbered_in_reading_order(board: Board) -> None:
+    assert list(board.cell_at) == sorted(board.cells, key=lambda c: (c[1], c[0]))
+    assert all(board.cell_at[i] == c for c, i in board.index.items())
+    assert board.cells_in(board.mask(board.cells)) == list(board.cell_at)
+    assert board.cells_in(0) == []
+
+
+@pytest.mark.parametrize("board", list(_boards()), ids=lambda b: b.name)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_masks_agree_with_the_neighbour_table(board: Board, data) -> None:
+    cells = data.draw(st.lists(st.sampled_from(sorted(board.cells)), unique=True, max_size=12))
+    m = board.mask(cells)
+    # read back sorted, whatever order they were given in
+    assert board.cells_in(m) == sorted(cells, key=lambda c: (c[1], c[0]))
+    # dilate: exactly the cells next to some cell of the set (one cell: its neighbours)
+    want = {n for c in cells for n in board.neighbours[c]}
+    assert set(board.cells_in(board.dilate(m))) == want
+    assert board.dilate(m).bit_count() == len(want)
+    # ball_mask: the cells within a radius, as Board.ball
+    if cells:
+        assert set(board.cells_in(board.ball_mask(cells[0], 2))) == set(board.ball(cells[0], 2))
+
+
+def test_the_hex_board_adjacency_is_six_shifts(cca: Board) -> None:
+    # rows of 13 and 12 hexes alternate: the six neighbours of every hex sit
+    # at the same six index offsets (the odd-r layout), so a set's neighbours
+    # are six masked shifts
+    assert [d for d, _ in cca._shifts] == [-13, -12, -1, 1, 12, 13]

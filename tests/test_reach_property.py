@@ -305,3 +305,58 @@ def test_how_the_cca_move_rules_use_their_hex():
     battle = c.move_use(A.Call("may_battle", (A.Name("m"),)), "m")
     assert (battle.clean, battle.piece_attrs, battle.move_attrs, battle.card, battle.pack_fact) == (
         True, ("battle_move", "kind", "type"), ("length", "phase"), True, True)
+
+
+def _remainders(eng, g, piece, at_start=True):
+    """What the profile of ``piece``'s move leaves to each search, as text:
+    [(kind, what, [gates])] (``movement._Profile``)."""
+    from warcouncil.dsl.unparse import expr
+
+    c = eng.plan.compiler
+    back = {v[0]: k[1] for k, v in c.pack_memo.items() if isinstance(k, tuple) and k[0] == "residual"}
+    prof = next(v for k, v in g.setting.memo.items()
+                if isinstance(k, tuple) and k[0] == "move-profile" and k[2] is piece and k[-1] is at_start)
+    out = []
+    for gates, kind, payload, var in prof.residual:
+        what = expr(back[payload[0]]) if kind == "piece" else payload if kind == "bound" else \
+            f"{payload[0].kind}: {expr(payload[0].ast)}"
+        out.append((kind, what, [("" if wanted else "not ") + expr(back[f]) for f, v, wanted in gates]))
+    return prof, out
+
+
+def test_what_a_move_profile_leaves_to_each_search(akragas):
+    """The conditions known before a move are partially evaluated once per
+    piece, start and card: what the card, the board and the piece fix is
+    worked out, and so is what reads only the moment when the piece moves
+    first. On Akragas (Order Two Units Left, Carthaginians), a unit's search
+    asks only whether it is ordered; hannibal_mago, attached to c12, whether
+    he is ordered or goes with c12, and whether he moves alone (his
+    allowance of 3 and broken ground's stop apply only then)."""
+    eng = akragas
+    g = eng.ground("Order Two Units Left", side="carthaginian")
+    s = g.setting
+    c8, c12, hm = (s.by_id[i] for i in ("c8", "c12", "hannibal_mago"))
+    ctx = Ctx(g, g.alts[0], frozenset([c8, hm]))
+    for p in (c8, c12, hm):
+        reach(ctx, eng.plan, p)
+    prof, rest = _remainders(eng, g, c8)
+    assert rest == [("piece", "c8 in ordered", [])] and prof.light and not prof.blocked
+    assert _remainders(eng, g, c12)[1] == [("piece", "c12 in ordered", [])]
+    alone = "not (c12 in ordered and not hannibal_mago in ordered)"
+    assert _remainders(eng, g, hm)[1] == [
+        ("piece", "hannibal_mago in ordered or c12 in ordered and not hannibal_mago in ordered", []),
+        ("bound", 3, [alone]),
+        ("pass", "pass: terrain_at(h) != broken_ground", [alone]),
+    ]
+    # after a first move the moment is no longer fixed: "once per turn" and
+    # "a unit a leader just joined moves no further" are judged per search
+    first = MoveView(hm, hm.at, None, 0, to=(9, 1), length=1)
+    later = Ctx(g, g.alts[0], frozenset([c8, hm]), None, None, Positions.initial(s).moved(hm, (9, 1)), (first,))
+    reach(later, eng.plan, c8, 1)
+    prof, rest = _remainders(eng, g, c8, at_start=False)
+    assert rest == [
+        ("piece", "c8 in ordered", []),
+        ("piece", "not (exists e in earlier: e.piece == ·move.piece and e.phase == ·move.phase)", []),
+        ("piece", "not (exists e in earlier: moving_alone(e) and e.to == ·move.start)", []),
+    ]
+    assert not prof.light

@@ -29,6 +29,11 @@ def expr(e: A.Expr) -> str:
         return {True: "true", False: "false", None: "none"}[e.value]
     if isinstance(e, A.Name):
         return e.id
+    if isinstance(e, A.Value):  # a value the solver worked out (for reading, not parsing): a piece by its id
+        v = e.value
+        if isinstance(v, bool) or v is None:
+            return {True: "true", False: "false", None: "none"}[v]
+        return str(getattr(v, "id", None) or repr(v))
     if isinstance(e, A.Attr):
         obj = sub(e.obj, 9)
         if isinstance(e.obj, A.Num):
