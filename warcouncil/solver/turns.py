@@ -86,10 +86,13 @@ class _Turns:
     # -------------------------------------------------------------- legality
     def move_ok(self, p, end, done: dict) -> bool:
         """May p move to `end` after the moves in `done` ({piece: end})?"""
-        region = self.region[p]
-        key = (p, frozenset((q, c) for q, c in done.items()
-                            if c in region or self.start[q] in region or q is self.host_of.get(p)))
-        index = self.setting.board.index
+        # the answer depends only on the moves that start or end near p (or move its host)
+        if done:
+            region, near = self.region[p], self.near[p]
+            key = (p, frozenset([(q, c) for q, c in done.items() if q in near or c in region]))
+        else:
+            key = (p, _NOTHING)
+        index = self.index
         hit = self.memo.get(key)
         if hit is not None:
             return bool(hit >> index[end] & 1)
@@ -152,6 +155,10 @@ class _Turns:
             for c in cells:
                 ring.update(self.setting.board.neighbours[c])
             self.region[p] = ring
+        # the movers that start in p's region, and p's host
+        self.near = {p: frozenset(q for q in movers if self.start[q] in self.region[p] or q is self.host_of.get(p))
+                     for p in movers}
+        self.index = self.setting.board.index
         groups = _groups(movers, self.region, self.start)
         per_group = []
         for grp in groups:
@@ -205,6 +212,9 @@ class _EndsDiffer(Constraint):
                 return False
             seen.add(x)
         return True
+
+
+_NOTHING = frozenset()
 
 
 def _call(name, var):
