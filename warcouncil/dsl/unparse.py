@@ -32,7 +32,7 @@ def expr(e: A.Expr) -> str:
     if isinstance(e, A.Value):  # a value the solver worked out (for reading, not parsing): a piece by its id
         v = e.value
         if isinstance(v, bool) or v is None:
-            return {True: "true", False: "false", None: "none"}[v]
+            return expr(A.Const(v))
         return str(getattr(v, "id", None) or repr(v))
     if isinstance(e, A.Attr):
         obj = sub(e.obj, 9)

@@ -230,9 +230,7 @@ class Engine:
         index = board.index
         for p in sorted(set(pieces), key=lambda v: v.rank):
             r = reach(ctx, self.plan, p)
-            ends = 0
-            for m in r.end_masks:
-                ends |= m
+            ends = r.anywhere
             if p.at in index:
                 ends &= ~(1 << index[p.at])  # the piece's own hex is not a destination
             cells = board.cells_in(ends)  # in reading order

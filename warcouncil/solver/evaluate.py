@@ -442,9 +442,7 @@ class Compiler:
         v = e.value
         return lambda ctx, env: v
 
-    def _c_Value(self, e):
-        v = e.value
-        return lambda ctx, env: v
+    _c_Value = _c_Const  # a value the solver worked out (``ast.Value``)
 
     def _c_Name(self, e):
         name = e.id

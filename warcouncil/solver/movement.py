@@ -311,23 +311,15 @@ def _before_move(compiler, ast: A.Expr, var: str, f):
     hex, an allowance), of the setting, or, if it reads the card and the
     board, of the grounding: worked out once per such key."""
     use = compiler.move_use(ast, var)
+    tag = ("before-move", id(ast))
     if use.pack_fact and "to" not in use.move_attrs and "path" not in use.move_attrs:
         # fixed by the pack: by the card and the attributes read, on every board
-        tag = ("before-move", id(ast))
         reads = _fact_reads(compiler)
         reads[0].update(use.piece_attrs)
         reads[1].update(use.move_attrs)
-        memo = compiler.pack_memo
-
-        def fact(ctx, env, ast=ast):  # (the default keeps the node, so its id, alive)
-            m = env[var]
-            key = (tag, m.fact_key or _fact_key(compiler, ctx, m))
-            v = memo.get(key, _MISSING)
-            if v is _MISSING:
-                v = memo[key] = f(ctx, env)
-            return v
-        fact.static = True
-        return fact
+        pack_memo = compiler.pack_memo
+        return _memoized(f, ast, lambda ctx: pack_memo,
+                         lambda ctx, m: (tag, m.fact_key or _fact_key(compiler, ctx, m)), var)
     if compiler.board_static(ast, (var,)):
         memo_of = _setting_memo
     elif compiler.card_static(ast, (var,)):
@@ -342,12 +334,14 @@ def _before_move(compiler, ast: A.Expr, var: str, f):
         dynamic.static, dynamic.raw, dynamic.ast, dynamic.var = False, f, ast, var
         dynamic.moment = compiler.dynamic_reads(ast, frozenset((var,))) <= MOMENT_BUILTINS
         return dynamic
-    tag = ("before-move", id(ast))
+    return _memoized(f, ast, memo_of, lambda ctx, m: (tag, m.piece, m.start, m.phase, m.index), var)
 
+
+def _memoized(f, ast, memo_of, key_of, var: str):
+    """f, its value kept in ``memo_of(ctx)`` under ``key_of(ctx, move)``."""
     def cond(ctx, env, ast=ast):  # (the default keeps the node, so its id, alive)
-        m = env[var]
         memo = memo_of(ctx)
-        key = (tag, m.piece, m.start, m.phase, m.index)
+        key = key_of(ctx, env[var])
         v = memo.get(key, _MISSING)
         if v is _MISSING:
             v = memo[key] = f(ctx, env)
@@ -431,6 +425,14 @@ class Reach:
             self._ends = d
         return d
 
+    @property
+    def anywhere(self) -> int:
+        """The hexes where a move of some length may end (a mask)."""
+        out = 0
+        for m in self.end_masks:
+            out |= m
+        return out
+
     def keep(self, ends: dict) -> None:
         """Keep only these ends ({cell: lengths})."""
         masks = [0] * len(self.end_masks)
@@ -460,13 +462,13 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     """Every (cell, length) that a move of ``piece`` may end on, in ``ctx``'s
     state (the piece is lifted off the board while it moves).
 
-    The search works on sets of hexes. What the rules fix before the move
-    (which parts apply, how far: ``_Profile``) is worked out once per piece,
-    start and card; the hexes every clean part allows are a set per position
-    of the pieces (``CleanCells``), shared by every piece that reads the same
-    attributes; the other parts are judged lazily on the hexes the search
-    touches. Each step is then a union of neighbour sets intersected with
-    the hexes that may be entered. With ``first_only`` the answer need only
+    The search works on bit masks of hexes. What the rules fix before the
+    move (which parts apply, how far: ``_Profile``) is worked out once per
+    piece, start and card; the hexes every clean part allows are a mask per
+    position of the pieces (``CleanCells``), shared by every piece that
+    reads the same attributes; the other parts are judged lazily on the
+    hexes the search touches. Each step is then ``Board.dilate`` of the
+    frontier intersected with the hexes that may be entered. With ``first_only`` the answer need only
     say *which* hexes: when no end condition reads the move's length and no
     rule judges whole paths, the first arrival at a hex decides it, and each
     hex is expanded once."""
@@ -546,22 +548,11 @@ def _plain_search(piece, board, search, prep, mv, first_only) -> Reach:
     """``reach`` when every part is static or clean (``_Search.plain``): the
     hexes that may be entered, passed and ended on are masks, worked out
     once, and each step is ``Board.dilate`` and an ``&``."""
-    enter = prep.enter
-    if prep.enter_key is not None:
-        cc = mv.clean(prep.enter_key, search.enter)
-        ok = enter & cc.cells
-        enter = mv.fix(cc, ok) if enter & mv.bit else ok
-    passing = prep.passing
-    if prep.pass_key is not None:
-        cc = mv.clean(prep.pass_key, search.passing)
-        ok = cc.cells if passing is None else passing & cc.cells
-        passing = mv.fix(cc, ok) if passing is None or passing & mv.bit else ok
-    ending = -1
-    if prep.end_key is not None:
-        cc = mv.clean(prep.end_key, search.ends, True)
-        ending = mv.fix(cc, cc.cells)
+    enter = mv.allowed(search.enter, prep.enter_key, prep.enter)
+    passing = mv.allowed(search.passing, prep.pass_key, prep.passing)
+    ending = mv.allowed(search.ends, prep.end_key, None)
     levels, end_masks = _walk(board, search.depth, mv.bit, first_only and search.first_ok, enter,
-                              -1 if passing is None else passing, ending)
+                              -1 if passing is None else passing, -1 if ending is None else ending)
     r = Reach(piece, board, end_masks, not search.filters, levels, passing)
     if not search.filters:
         return r
@@ -600,26 +591,33 @@ class _Move:
                                        phase=self.phase)
         return p
 
-    def clean(self, key, group: "_Group", end: bool = False, k=None) -> "CleanCells":
-        """The ``CleanCells`` of ``group`` in the position before the piece
-        was lifted (judged, if it must be worked out, with this move)."""
+    def allowed(self, group: "_Group", key, cells, k=None):
+        """``cells`` (a mask; None: every hex) narrowed to the hexes where the
+        clean parts of ``group`` hold (its ``CleanCells`` in the position
+        before the piece was lifted, judged, if they must be worked out,
+        with this move), corrected at the piece's own hex as it is now.
+        ``k``: the length, for end parts that read it."""
+        if key is None:
+            return cells
+        if k is not None:
+            key = (key, k)
         memo = self.base.memo
-        hit = memo.get(key) if memo is not None else None
-        if hit is not None:
-            return hit
-        judge = _end_judge(self.mctx, self.probe, group.clean, k) if end else \
-            _hex_judge(self.mctx, self.probe, group.clean)
-        return CleanCells.of(self.base, key, self.ctx.g.setting, judge)
-
-    def fix(self, cc: "CleanCells", cells: int) -> int:
-        """``cells`` (within ``cc.cells``, in the position before the piece
-        was lifted) corrected at the piece's own hex, judged as it is now."""
+        cc = memo.get(key) if memo is not None else None
+        if cc is None:  # worked out now, judged with this move
+            if group.kind == "end":
+                make = lambda: _end_judge(self.mctx, self.probe, group.clean_tests, k)  # noqa: E731
+            else:
+                make = lambda: _hex_judge(self.mctx, self.probe, group.clean)  # noqa: E731
+            cc = CleanCells.of(self.base, key, self.ctx.g.setting, make)
+        ok = cc.cells if cells is None else cells & cc.cells
+        if cells is not None and not cells & self.bit:
+            return ok  # the piece's own hex is out anyway
         v = cc.by_class.get(self.cls)
         if v is None:
             v = cc.value(self.start, self.mctx.state, self.cls)
         if v is not bool(cc.cells & self.bit):
-            return cells | self.bit if v else cells & ~self.bit
-        return cells
+            return ok | self.bit if v else ok & ~self.bit
+        return ok
 
 
 def _filtered(r: Reach, search, mctx, piece, start, index, phase) -> Reach:
@@ -946,9 +944,11 @@ class _Group:
     (``Compiler.move_use``: a set per position of the pieces, ``CleanCells``),
     ``lazy`` (hex by hex, as the search touches them)."""
 
-    __slots__ = ("static", "clean", "lazy", "tag", "piece_names", "move_names", "card", "reads_length")
+    __slots__ = ("kind", "static", "clean", "clean_tests", "lazy", "tag", "piece_names", "move_names", "card",
+                 "reads_length")
 
     def __init__(self, compiler, kind: str, parts: tuple):
+        self.kind = kind
         end = kind == "end"
         self.static, self.clean, self.lazy = [], [], []
         for pv in parts:
@@ -962,6 +962,7 @@ class _Group:
                     continue
             use = None if part.ast is None else compiler.move_use(part.ast, var, None if end else part.hvar)
             (self.clean if use is not None and use.clean else self.lazy).append(pv)
+        self.clean_tests = [(p.test, v) for p, v in self.clean]
         uses = [compiler.move_use(p.ast, v, None if end else p.hvar) for p, v in self.clean]
         self.tag = (kind,) + tuple(id(p) for p, _ in self.clean)
         self.piece_names = tuple(sorted({a for u in uses for a in u.piece_attrs}))
@@ -1063,7 +1064,7 @@ class CleanCells:
 
     def value(self, c, pos, key=None) -> bool:
         """Do the parts hold on hex c in position ``pos``? (``key``: c's class
-        there, if known: ``_class_of``)"""
+        there, if known: ``_Move.cls``)"""
         if key is None:
             key = (pos.unit_on.get(c), pos.leader_on.get(c), self.terrain.get(c))
         v = self.by_class.get(key)
@@ -1072,7 +1073,9 @@ class CleanCells:
         return v
 
     @classmethod
-    def of(cls, pos: Positions, key, setting, judge) -> "CleanCells":
+    def of(cls, pos: Positions, key, setting, make_judge) -> "CleanCells":
+        """The ``CleanCells`` of ``key`` in ``pos`` (``make_judge()``: the
+        judge of a hex, asked for only if they must be worked out)."""
         memo = pos.memo
         if memo is None:
             memo = pos.memo = {}
@@ -1081,7 +1084,7 @@ class CleanCells:
             return hit
         index = setting.board.index
         if pos.parent is not None:
-            par = cls.of(pos.parent, key, setting, judge)
+            par = cls.of(pos.parent, key, setting, make_judge)
             cells = par.cells
             for c in pos.changed:
                 bit = 1 << index[c]
@@ -1089,7 +1092,7 @@ class CleanCells:
             hit = cls(cells, par.by_class, par.judge, par.terrain)
         else:
             board = setting.board
-            hit = cls(0, {}, judge, setting.terrain)
+            hit = cls(0, {}, make_judge(), setting.terrain)
             special = pos.occupied | _terrain_cells(setting)
             plain = next((c for c in board.cell_at if c not in special), None)
             everything = (1 << len(board.cell_at)) - 1
@@ -1114,14 +1117,16 @@ def _hex_judge(ctx: Ctx, probe: MoveView, parts):
     return judge
 
 
-def _end_judge(ctx: Ctx, probe: MoveView, parts, k):
-    """The judge of end parts, a move of k steps, for ``CleanCells``: judge(c, pos)."""
+def _end_judge(ctx: Ctx, probe: MoveView, tests, k):
+    """The judge of conditions on a move ending on a hex after k steps
+    (``tests``: (closure, the move's variable)), for ``CleanCells``:
+    judge(c, pos)."""
     piece, start, index, phase = probe.piece, probe.start, probe.index, probe.phase
 
     def judge(c, pos):
         cx = _state_ctx(ctx, pos)
         env_m = MoveView(piece, start, None, index, to=c, length=k, phase=phase)
-        return all(bool(part.test(cx, {var: env_m})) for part, var in parts)
+        return all(bool(test(cx, {var: env_m})) for test, var in tests)
     return judge
 
 
@@ -1137,13 +1142,7 @@ class _HexSet:
         ctx, probe = mv.mctx, mv.probe
         setting = ctx.g.setting
         self.board = setting.board
-        if group.clean:
-            cc = mv.clean(key, group)
-            ok = cc.cells if cells is None else cells & cc.cells
-            if cells is None or cells & mv.bit:
-                ok = mv.fix(cc, ok)
-            cells = ok
-        self.ok = cells  # None: every hex
+        self.ok = mv.allowed(group, key, cells)  # None: every hex
         self.lazy = [_hex_part(compiler, setting, ctx, probe, part, var) for part, var in group.lazy] \
             if group.lazy else ()
         self.cache: dict = {}
@@ -1185,8 +1184,7 @@ class _EndCells:
             if group.lazy else ()
 
     def _cells(self, k) -> int:
-        cc = self.mv.clean(self.key if k is None else (self.key, k), self.group, True, k)
-        return self.mv.fix(cc, cc.cells)
+        return self.mv.allowed(self.group, self.key, None, k)
 
     def __call__(self, cells: int, k) -> int:
         g = self.group
@@ -1257,63 +1255,48 @@ class EndFlag:
 
 
 def end_flags(ctx: Ctx, compiler, tag, test, use, var: str = "m"):
-    """``flag_of(piece)``: ``end_flag`` for the pieces of one query (the
-    card's key worked out once)."""
-    if not use.clean:
-        return lambda piece: end_flag(ctx, compiler, piece, tag, test, use, var)
-    memo = ctx.g.setting.memo
+    """``flag_of(piece)``: an ``EndFlag`` for ``test`` (a condition on a move
+    ``var`` of the piece from its hex before the turn). When ``use``
+    (``Compiler.move_use``) says it is clean, a ``CleanCells`` mask per
+    length of the position before the turn, shared by the pieces with the
+    same attributes, and the flag is kept per (card, piece) in the setting;
+    otherwise judged per hex, once per class of hexes if it is local. The
+    piece's own hex is not judged as an end (it is never a destination)."""
+    setting = ctx.g.setting
+    base = Positions.initial(setting)
     card = _card_key(compiler, ctx.g)
 
+    def lazy(piece):
+        def judge(c, k):
+            return bool(test(ctx, {var: MoveView(piece, piece.at, None, 0, to=c, length=k)}))
+        return EndFlag(setting.board, judge=local_judge(setting, _state_ctx(ctx, base), use, judge, end=True))
+
     def flag_of(piece):
-        hit = memo.get((tag, card, piece))
-        return hit if hit is not None else end_flag(ctx, compiler, piece, tag, test, use, var)
-    return flag_of
-
-
-def end_flag(ctx: Ctx, compiler, piece, tag, test, use, var: str = "m") -> EndFlag:
-    """An ``EndFlag`` for ``test`` (a condition on a move ``var`` of
-    ``piece``): a set per k of ``CleanCells`` when ``use``
-    (``Compiler.move_use``) says it is clean (every piece with the same
-    attributes shares it); otherwise judged per cell, once per class of
-    hexes if it is local. The piece's own hex is not judged as an end (it is
-    never a destination)."""
-    setting = ctx.g.setting
-    if use.clean:  # the same for every search of this piece on this card and setting
-        memo_key = (tag, _card_key(compiler, ctx.g), piece)
+        memo_key = (tag, card, piece)
         hit = setting.memo.get(memo_key)
-        if hit is not None:
-            return hit
-    base = Positions.initial(setting)
-    start = piece.at
+        if hit is None:
+            probe = MoveView(piece, piece.at, (), 0, to=piece.at, length=0)
+            fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
+            head = (tag, _attrs(piece, use.piece_attrs), _attrs(probe, fixed), card if use.card else None)
 
-    def judge(c, k):
-        return bool(test(ctx, {var: MoveView(piece, start, None, 0, to=c, length=k)}))
-    if not use.clean:
-        return EndFlag(setting.board, judge=local_judge(setting, _state_ctx(ctx, base), use, judge, end=True)[0])
-    probe = MoveView(piece, start, (), 0, to=start, length=0)
-    fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
-    head = (tag, _attrs(piece, use.piece_attrs), _attrs(probe, fixed),
-            _card_key(compiler, ctx.g) if use.card else None)
-
-    def cells_of(k):
-        def judge_at(c, pos):
-            return bool(test(_state_ctx(ctx, pos), {var: MoveView(piece, start, None, 0, to=c, length=k)}))
-        return CleanCells.of(base, head + (k,), setting, judge_at).cells
-    hit = setting.memo[memo_key] = EndFlag(setting.board, cells_of, "length" in use.move_attrs)
-    return hit
+            def cells_of(k):
+                return CleanCells.of(base, head + (k,), setting, lambda: _end_judge(ctx, probe, [(test, var)], k)).cells
+            hit = setting.memo[memo_key] = EndFlag(setting.board, cells_of, "length" in use.move_attrs)
+        return hit
+    return flag_of if use.clean else lazy
 
 
 # ---------------------------------------------------- hexes: lazy parts
 
 
 def local_judge(setting, ctx, use, judge, end: bool):
-    """``(judge'(c, k), same_on_plain)``: ``judge(c, k)`` (a part of a move
-    with the hex c, k steps), cached by the hex's class within this search
+    """``judge'(c, k)``: ``judge(c, k)`` (a part of a move with the hex c,
+    k steps), cached by the hex's class within this search
     when ``use`` (``Compiler.move_use``) says it is ``local``; otherwise
     judged hex by hex. (Clean parts are ``CleanCells``.) For an end part
     (``end``) k counts only if the part reads the length."""
     if not use.local:
-        return judge, False
+        return judge
     reads_length = end and "length" in use.move_attrs
     state, terrain = ctx.state, setting.terrain
     unit_on, leader_on = state.unit_on, state.leader_on
@@ -1325,7 +1308,7 @@ def local_judge(setting, ctx, use, judge, end: bool):
         if v is None:
             v = by_class[key] = judge(c, k)
         return v
-    return local, True
+    return local
 
 
 def _hex_part(compiler, setting, ctx, probe, part: Part, var: str):
@@ -1336,7 +1319,7 @@ def _hex_part(compiler, setting, ctx, probe, part: Part, var: str):
         return bool(test(ctx, {var: probe, hvar: c}))
     if part.ast is None:
         return judge
-    cached, _ = local_judge(setting, ctx, compiler.move_use(part.ast, var, hvar), judge, end=False)
+    cached = local_judge(setting, ctx, compiler.move_use(part.ast, var, hvar), judge, end=False)
     return lambda c: cached(c, None)
 
 
@@ -1349,7 +1332,7 @@ def _end_part(compiler, setting, ctx, part: Part, var: str, probe):
         return bool(test(ctx, {var: MoveView(piece, start, None, index, to=c, length=k, phase=phase)}))
     if part.ast is None:
         return judge
-    return local_judge(setting, ctx, compiler.move_use(part.ast, var), judge, end=True)[0]
+    return local_judge(setting, ctx, compiler.move_use(part.ast, var), judge, end=True)
 
 
 def _some_path_passes(ctx, r: Reach, cell, steps, filters, piece, start, index, phase) -> bool:

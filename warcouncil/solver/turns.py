@@ -104,9 +104,7 @@ class _Turns:
             for l in self.followers.get(q, ()):
                 changes[l] = c
         ctx = Ctx(self.g, self.alt, self.ordered, None, None, self.base.derive(changes), tuple(earlier))
-        ends = 0  # the hexes it may end on, a bit mask (``Board.mask``)
-        for m in reach(ctx, self.plan, p, len(earlier), first_only=True).end_masks:
-            ends |= m
+        ends = reach(ctx, self.plan, p, len(earlier), first_only=True).anywhere  # a mask (``Board.mask``)
         self.memo[key] = ends
         return bool(ends >> index[end] & 1)
 
