@@ -177,16 +177,6 @@ def base_destinations(ms: MSide, ids):
     return out
 
 
-def wc_as_dict(dests):
-    """warcouncil's destinations as {id: {cell: battle flag or None}}."""
-    out = {}
-    for pid, ds in dests.items():
-        d = {tuple(x["to"]): x.get("battle") for x in ds}
-        assert len(d) == len(ds), f"{pid}: a destination listed twice"
-        out[pid] = d
-    return out
-
-
 # ============================================================================
 # Timing (as in bench_orders.py)
 # ============================================================================
@@ -250,7 +240,7 @@ def bench_dest_row(eng, side, card, ms, args) -> DestRow:
     ids = [p.id for p in largest_set(eng, g)]
     legal, dests = eng.destinations(g, ids)
     assert legal, f"{side}/{card}: the largest order set is not legal"
-    want = wc_as_dict(dests)
+    want = dests
     got = base_destinations(ms, ids)
     if got != want:
         lines = []

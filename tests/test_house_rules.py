@@ -268,7 +268,7 @@ def destinations(eng: Engine, card: str, ids) -> dict:
     g = eng.ground(card)
     legal, dests = eng.destinations(g, list(ids))
     assert legal
-    return {pid: {tuple(x["to"]): x.get("battle") for x in ds} for pid, ds in dests.items()}
+    return dests
 
 
 def test_light_cavalry_destinations_within_5_instead_of_4(build) -> None:

@@ -48,12 +48,9 @@ def dests(eng, card, ids, **kw):
     """{piece: {hex: battle flag (None for leaders)}} and the legality of the order set."""
     g = eng.ground(card, **kw)
     legal, out = eng.destinations(g, list(ids))
-    res = {}
-    for pid, ds in out.items():
-        d = {tuple(x["to"]): x.get("battle") for x in ds}
-        assert len(d) == len(ds), f"{pid}: a destination is listed twice"
-        res[pid] = d
-    return legal, res
+    for d in out.values():  # in reading order (row by row)
+        assert list(d) == sorted(d, key=lambda c: (c[1], c[0]))
+    return legal, out
 
 
 def only(eng, card, pid, **kw) -> dict:

@@ -584,7 +584,7 @@ def dest(eng, card, pid, **kw) -> dict:
     g = eng.ground(card, **kw)
     legal, out = eng.destinations(g, [pid])
     assert legal
-    return {tuple(d["to"]): d.get("battle") for d in out[pid]}
+    return out[pid]
 
 
 def every(hexes, battle=True) -> dict:

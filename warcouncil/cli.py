@@ -239,7 +239,7 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
         except OSError as e:
             raise WarcouncilError(f"cannot write {svg_path}: {e.strerror or e}") from None
     if as_json:
-        obj = {"card": g.played, "side": g.setting.side, "legal": legal, "moves": dests}
+        obj = {"card": g.played, "side": g.setting.side, "legal": legal, "moves": eng.destinations_json(dests)}
         if verdict is not None:
             obj["violations"] = [v.as_json() for v in verdict.violations]
         _json(obj)
@@ -253,8 +253,8 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
             if not ds:
                 out.print(f"  [bold]{escape(pid)}[/]: no legal destination")
                 continue
-            cells = " ".join(
-                f"{d['to'][0]},{d['to'][1]}" + ("" if d.get("battle", True) else "[dim](no battle)[/]") for d in ds)
+            cells = " ".join(f"{c},{r}" + ("" if battle is not False else "[dim](no battle)[/]")
+                             for (c, r), battle in ds.items())
             out.print(f"  [bold]{escape(pid)}[/] ({len(ds)}): {cells}")
     sys.exit(0 if legal else 1)
 

@@ -148,7 +148,7 @@ class Board:
     index: dict[Cell, int] = field(init=False, repr=False, compare=False)
     _shifts: tuple = field(init=False, repr=False, compare=False)
     _byte_cells: tuple = field(init=False, repr=False, compare=False)
-    _nb_masks: tuple = field(init=False, repr=False, compare=False)
+    nb_masks: tuple = field(init=False, repr=False, compare=False)  # nb_masks[i]: cell i's neighbours, a mask
 
     def __post_init__(self) -> None:
         if self.grid not in GRIDS:
@@ -183,7 +183,7 @@ class Board:
                 d = index[n] - index[c]
                 by_offset[d] = by_offset.get(d, 0) | (1 << index[c])
         object.__setattr__(self, "_shifts", tuple(sorted(by_offset.items())))
-        object.__setattr__(self, "_nb_masks", tuple(self.mask(neighbours.get(c, ())) for c in order))
+        object.__setattr__(self, "nb_masks", tuple(self.mask(neighbours.get(c, ())) for c in order))
         object.__setattr__(self, "_byte_cells", tuple(
             tuple(tuple(order[8 * i + j] for j in range(8) if b >> j & 1 and 8 * i + j < len(order)) for b in range(256))
             for i in range((len(order) + 7) // 8)))
@@ -270,7 +270,7 @@ class Board:
     def dilate(self, m: int) -> int:
         """The cells next to some cell of mask ``m`` (as a mask)."""
         if not m & (m - 1):  # one cell (or none): its neighbours
-            return self._nb_masks[m.bit_length() - 1] if m else 0
+            return self.nb_masks[m.bit_length() - 1] if m else 0
         out = 0
         for d, src in self._shifts:
             x = m & src

@@ -88,8 +88,8 @@ def diff(scenario: str, layers: list[str], card: str, *, side=None, roll=None, c
         lb = before.destinations(gb, ids)
         la = after.destinations(ga, ids)
         for pid in ids:
-            db = {tuple(x["to"]): x.get("battle") for x in lb[1].get(pid, [])} if lb[0] else {}
-            da = {tuple(x["to"]): x.get("battle") for x in la[1].get(pid, [])} if la[0] else {}
+            db = lb[1].get(pid, {}) if lb[0] else {}
+            da = la[1].get(pid, {}) if la[0] else {}
             entry = {"legal_now": [], "illegal_now": [], "battle_changed": []}
             for cell in sorted(set(da) - set(db), key=lambda c: (c[1], c[0]))[:limit]:
                 why = _why(before.check_turn(_one_move(card, ids, pid, cell, kw))) if lb[0] else []

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from operator import attrgetter
 from pathlib import Path
 
 from ..dsl import ast as A
@@ -21,6 +22,8 @@ from .ground import Ctx, Grounding, PieceView, Record, Setting, dice_outcomes, m
 from .movement import end_flags, reach
 from .plan import Plan, plan_for
 from .scenario import Scenario, load_scenario
+
+_rank = attrgetter("rank")
 
 
 class Engine:
@@ -216,9 +219,11 @@ class Engine:
     def destinations(self, g: Grounding, ids: list[str]):
         """For each ordered piece: every legal destination, judged on the
         board as it stands before any move of the turn, with whether the
-        piece may still battle from there (units only):
-        ``(legal, {id: [{"to": (col, row), "battle": bool}, ...]})``, the
-        hexes in reading order (row by row); JSON writes ``to`` as a list."""
+        piece may still battle from there:
+        ``(legal, {id: {(col, row): battle}})``, the hexes in reading order
+        (row by row); ``battle`` is a bool for a unit (None for a leader, or
+        when the pack has no ``may_battle``). ``destinations_json`` gives the
+        contract's JSON shape."""
         pieces = self.pieces(g, ids)
         legal_alts = [a for a in self.enumerator(g).alts if a.legal(pieces)]
         alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
@@ -227,19 +232,33 @@ class Engine:
         flag_of = self._battle_flags(ctx, battle_fn, battle_use) if battle_fn is not None else None
         out = {}
         board = g.setting.board
-        index = board.index
-        for p in sorted(set(pieces), key=lambda v: v.rank):
+        cells_in, index = board.cells_in, board.index
+        fromkeys = dict.fromkeys
+        for p in sorted(set(pieces), key=_rank):
             r = reach(ctx, self.plan, p)
             ends = r.anywhere
             if p.at in index:
                 ends &= ~(1 << index[p.at])  # the piece's own hex is not a destination
-            cells = board.cells_in(ends)  # in reading order
+            cells = cells_in(ends)  # in reading order
             if p.role == "unit" and flag_of is not None:
-                flag = flag_of(p).mask(r.end_masks)
-                out[p.id] = [{"to": c, "battle": bool(flag >> index[c] & 1)} for c in cells]
+                flag = flag_of(p).mask(r.end_masks) & ends
+                if flag == ends:
+                    out[p.id] = fromkeys(cells, True)
+                else:
+                    d = out[p.id] = fromkeys(cells, False)
+                    if flag:
+                        d.update(fromkeys(cells_in(flag), True))
             else:
-                out[p.id] = [{"to": c} for c in cells]
+                out[p.id] = fromkeys(cells)
         return bool(legal_alts), out
+
+    @staticmethod
+    def destinations_json(dests: dict) -> dict:
+        """``destinations``' answer in the contract's shape:
+        ``{id: [{"to": [col, row], "battle": bool}, ...]}`` (no ``battle``
+        where it is None)."""
+        return {pid: [{"to": list(c)} if b is None else {"to": list(c), "battle": b} for c, b in d.items()]
+                for pid, d in dests.items()}
 
     @staticmethod
     def _battle_flags(ctx, battle_fn, use):

@@ -542,6 +542,9 @@ class Compiler:
     def _c_Compare(self, e):
         left, right = self.compile(e.left), self.compile(e.right)
         if e.op == "in":
+            if isinstance(e.left, (A.Const, A.Value)):  # `x in ordered`, x fixed (a residual: movement._partial)
+                v = e.left.value
+                return lambda ctx, env: _contains(right(ctx, env), v)
             return lambda ctx, env: _contains(right(ctx, env), left(ctx, env))
         if e.op == "notin":
             return lambda ctx, env: not _contains(right(ctx, env), left(ctx, env))

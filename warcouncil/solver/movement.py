@@ -517,16 +517,23 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
 def _walk(board, depth, start_bit, first, enter, passing, ending, lazy_enter=None, lazy_pass=None, lazy_end=None):
     """(levels, end_masks) of a search: ``levels[k]`` the hexes reached in k
     steps, ``end_masks[k]`` those of them a move of k steps may end on. Each
-    step is ``dilate(frontier & passing) & enter``; the ``lazy_*`` tests (if
-    any) then judge the hexes left. ``first``: each hex is reached once (at
-    its first arrival)."""
+    step is ``dilate(frontier & passing) & enter`` (the first, from one hex:
+    its neighbours); the ``lazy_*`` tests (if any) then judge the hexes
+    left. ``first``: each hex is reached once (at its first arrival)."""
+    nxt = board.nb_masks[start_bit.bit_length() - 1] & enter
+    if lazy_enter is not None:
+        nxt = lazy_enter.filter(nxt)
+    if not nxt:
+        return [start_bit], [0]
+    levels = [start_bit, nxt]
+    end_masks = [0, nxt & ending if lazy_end is None else lazy_end(nxt & ending, 1)]
+    if depth < 2:
+        return levels, end_masks
     dilate = board.dilate
-    levels = [start_bit]
-    end_masks = [0]
-    seen = frontier = start_bit
-    for steps in range(1, depth + 1):
-        src = frontier if steps == 1 else frontier & passing
-        if lazy_pass is not None and steps > 1:
+    frontier, seen = nxt, start_bit | nxt
+    for steps in range(2, depth + 1):
+        src = frontier & passing
+        if lazy_pass is not None:
             src = lazy_pass.filter(src)
         if not src:
             break
@@ -549,7 +556,8 @@ def _plain_search(piece, board, search, prep, mv, first_only) -> Reach:
     hexes that may be entered, passed and ended on are masks, worked out
     once, and each step is ``Board.dilate`` and an ``&``."""
     enter = mv.allowed(search.enter, prep.enter_key, prep.enter)
-    passing = mv.allowed(search.passing, prep.pass_key, prep.passing)
+    # (a move of one hex passes nothing)
+    passing = mv.allowed(search.passing, prep.pass_key, prep.passing) if search.depth > 1 else None
     ending = mv.allowed(search.ends, prep.end_key, None)
     levels, end_masks = _walk(board, search.depth, mv.bit, first_only and search.first_ok, enter,
                               -1 if passing is None else passing, -1 if ending is None else ending)
@@ -796,7 +804,7 @@ class _Profile:
     this is a fact of the pack and the setting; which hexes the piece may
     enter depends on where the pieces stand and is worked out per search."""
 
-    __slots__ = ("blocked", "fixed", "residual", "searches", "preps", "compiler", "light")
+    __slots__ = ("blocked", "fixed", "residual", "searches", "preps", "compiler", "light", "only_test")
 
     def __init__(self, mctx: Ctx, plan, probe: MoveView, at_start: bool):
         self.compiler = plan.compiler
@@ -877,11 +885,26 @@ class _Profile:
                          and (kind != "bound" or not callable(payload))
                          and (kind != "piece" or payload is None or payload[0] in light)
                          for gates, kind, payload, var in residual)
+        # the common remainder: one ungated test of the piece ("c8 in ordered"),
+        # light: it alone decides between no move and the fixed search
+        self.only_test = None
+        if self.light and len(residual) == 1:
+            gates, kind, payload, var = residual[0]
+            if not gates and kind == "piece" and payload is not None:
+                self.only_test = (payload[0], {payload[1]: None})
 
     def search(self, mv: "_Move") -> "_Search | None":
         """The search for this move now (None: the piece may not move)."""
         if self.blocked:
             return None
+        if self.only_test is not None:
+            f, env = self.only_test
+            if not f(mv.ctx, env):
+                return None
+            hit = self.searches.get(())
+            if hit is None:
+                hit = self.searches[()] = _intern_search(self.compiler, self.fixed)
+            return hit
         if not self.residual:
             hit = self.searches.get(())
             if hit is None:

@@ -52,7 +52,7 @@ def _abbrev(t: str | None) -> str:
 
 def render_board(g, dests: dict | None = None, title: str = "") -> str:
     """SVG of the grounding's board; ``dests`` as returned by
-    ``Engine.destinations`` ({piece id: [{"to": [c, r], "battle": bool}]})."""
+    ``Engine.destinations`` ({piece id: {(col, row): battle}})."""
     s = g.setting
     board = s.board
     if board.grid != "hex":
@@ -93,15 +93,14 @@ def render_board(g, dests: dict | None = None, title: str = "") -> str:
     marks: list[str] = ['<g class="destinations">']
     n = len(order)
     for i, pid in enumerate(order):
-        for d in dests[pid]:
-            cx, cy = _centre(*d["to"])
+        for (col, row), battle in dests[pid].items():
+            cx, cy = _centre(col, row)
             step = SIZE * 0.4
             x = cx + (i - (n - 1) / 2) * step
             y = cy + SIZE * 0.66
-            battle = d.get("battle")
             fill = colour[pid] if battle is not False else "#ffffff"
             marks.append(
-                f'<g class="dest" data-piece={quoteattr(pid)} data-hex="{d["to"][0]},{d["to"][1]}"'
+                f'<g class="dest" data-piece={quoteattr(pid)} data-hex="{col},{row}"'
                 + (f' data-battle="{str(battle).lower()}"' if battle is not None else "")
                 + f'><circle cx="{x:.1f}" cy="{y:.1f}" r="{SIZE * 0.17:.1f}" fill="{fill}" '
                 f'stroke="{colour[pid]}" stroke-width="2"/></g>'
