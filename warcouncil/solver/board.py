@@ -147,6 +147,7 @@ class Board:
     cell_at: tuple[Cell, ...] = field(init=False, repr=False, compare=False)
     index: dict[Cell, int] = field(init=False, repr=False, compare=False)
     _shifts: tuple = field(init=False, repr=False, compare=False)
+    _shifts_down_up: tuple = field(init=False, repr=False, compare=False)
     _byte_cells: tuple = field(init=False, repr=False, compare=False)
     nb_masks: tuple = field(init=False, repr=False, compare=False)  # nb_masks[i]: cell i's neighbours, a mask
 
@@ -183,6 +184,9 @@ class Board:
                 d = index[n] - index[c]
                 by_offset[d] = by_offset.get(d, 0) | (1 << index[c])
         object.__setattr__(self, "_shifts", tuple(sorted(by_offset.items())))
+        # (down, right) shifts for ``dilate``: (n, source cells) moved n bits down, then up
+        object.__setattr__(self, "_shifts_down_up", (tuple((-d, src) for d, src in self._shifts if d < 0),
+                                                     tuple((d, src) for d, src in self._shifts if d > 0)))
         object.__setattr__(self, "nb_masks", tuple(self.mask(neighbours.get(c, ())) for c in order))
         object.__setattr__(self, "_byte_cells", tuple(
             tuple(tuple(order[8 * i + j] for j in range(8) if b >> j & 1 and 8 * i + j < len(order)) for b in range(256))
@@ -272,10 +276,11 @@ class Board:
         if not m & (m - 1):  # one cell (or none): its neighbours
             return self.nb_masks[m.bit_length() - 1] if m else 0
         out = 0
-        for d, src in self._shifts:
-            x = m & src
-            if x:
-                out |= x << d if d > 0 else x >> -d
+        down, up = self._shifts_down_up
+        for n, src in down:
+            out |= (m & src) >> n
+        for n, src in up:
+            out |= (m & src) << n
         return out
 
     def ball_mask(self, cell: Cell, radius: int) -> int:

@@ -232,16 +232,19 @@ class Engine:
         flag_of = self._battle_flags(ctx, battle_fn, battle_use) if battle_fn is not None else None
         out = {}
         board = g.setting.board
-        cells_in, index = board.cells_in, board.index
+        cells_in = board.cells_in
         fromkeys = dict.fromkeys
-        for p in sorted(set(pieces), key=_rank):
+        for p in (sorted(set(pieces), key=_rank) if len(pieces) > 1 else pieces):
             r = reach(ctx, self.plan, p)
             ends = r.anywhere
-            if p.at in index:
-                ends &= ~(1 << index[p.at])  # the piece's own hex is not a destination
+            if r.levels:
+                ends &= ~r.levels[0]  # the piece's own hex is not a destination
+            if not ends:
+                out[p.id] = {}
+                continue
             cells = cells_in(ends)  # in reading order
             if p.role == "unit" and flag_of is not None:
-                flag = flag_of(p).mask(r.end_masks) & ends
+                flag = flag_of(p).mask(r) & ends
                 if flag == ends:
                     out[p.id] = fromkeys(cells, True)
                 else:

@@ -400,11 +400,16 @@ class Reach:
     mask, ``Board.mask``) where a move of k steps may end; ``ends``: the same
     as {cell: sorted legal lengths}."""
 
-    __slots__ = ("piece", "board", "end_masks", "exact", "levels", "passable", "_ends")
+    __slots__ = ("piece", "board", "end_masks", "exact", "levels", "passable", "_ends", "anywhere")
 
     def __init__(self, piece: PieceView, board, end_masks: list, exact: bool, levels: list = (),
-                 passable: Callable | None = None):
+                 passable: Callable | None = None, anywhere: int | None = None):
         self.piece, self.board, self.end_masks, self.exact = piece, board, end_masks, exact
+        if anywhere is None:
+            anywhere = 0
+            for m in end_masks:
+                anywhere |= m
+        self.anywhere = anywhere  # the hexes where a move of some length may end (a mask)
         self.levels = levels  # levels[k]: the hexes reached in k steps (a mask; levels[0]: the start)
         self.passable = passable  # may the piece pass through a hex? (a predicate, or a mask; None: any)
         self._ends = None
@@ -425,14 +430,6 @@ class Reach:
             self._ends = d
         return d
 
-    @property
-    def anywhere(self) -> int:
-        """The hexes where a move of some length may end (a mask)."""
-        out = 0
-        for m in self.end_masks:
-            out |= m
-        return out
-
     def keep(self, ends: dict) -> None:
         """Keep only these ends ({cell: lengths})."""
         masks = [0] * len(self.end_masks)
@@ -441,6 +438,9 @@ class Reach:
             for k in ks:
                 masks[k] |= 1 << index[c]
         self.end_masks, self._ends = masks, dict(ends)
+        self.anywhere = 0
+        for m in masks:
+            self.anywhere |= m
 
     def path_to(self, cell, steps):
         """A path of ``steps`` hexes the search found to ``cell``."""
@@ -507,28 +507,30 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
 
     lazy_enter = may_enter if may_enter.lazy else None
     lazy_pass = may_pass if may_pass.lazy else None
-    levels, end_masks = _walk(board, depth, mv.bit, first_only and search.first_ok,
+    levels, end_masks, anywhere = _walk(board, depth, mv.bit, first_only and search.first_ok,
                               -1 if may_enter.ok is None else may_enter.ok, -1 if may_pass.ok is None else may_pass.ok,
                               -1, lazy_enter, lazy_pass, end_cells)
-    r = Reach(piece, board, end_masks, not search.filters, levels, may_pass)
+    r = Reach(piece, board, end_masks, not search.filters, levels, may_pass, anywhere)
     return _filtered(r, search, mctx, piece, start, index, phase)
 
 
 def _walk(board, depth, start_bit, first, enter, passing, ending, lazy_enter=None, lazy_pass=None, lazy_end=None):
-    """(levels, end_masks) of a search: ``levels[k]`` the hexes reached in k
+    """(levels, end_masks, anywhere) of a search: ``levels[k]`` the hexes reached in k
     steps, ``end_masks[k]`` those of them a move of k steps may end on. Each
     step is ``dilate(frontier & passing) & enter`` (the first, from one hex:
     its neighbours); the ``lazy_*`` tests (if any) then judge the hexes
-    left. ``first``: each hex is reached once (at its first arrival)."""
+    left; ``anywhere``: the union of the end masks. ``first``: each hex is
+    reached once (at its first arrival)."""
     nxt = board.nb_masks[start_bit.bit_length() - 1] & enter
     if lazy_enter is not None:
         nxt = lazy_enter.filter(nxt)
     if not nxt:
-        return [start_bit], [0]
+        return [start_bit], [0], 0
     levels = [start_bit, nxt]
-    end_masks = [0, nxt & ending if lazy_end is None else lazy_end(nxt & ending, 1)]
+    anywhere = nxt & ending if lazy_end is None else lazy_end(nxt & ending, 1)
+    end_masks = [0, anywhere]
     if depth < 2:
-        return levels, end_masks
+        return levels, end_masks, anywhere
     dilate = board.dilate
     frontier, seen = nxt, start_bit | nxt
     for steps in range(2, depth + 1):
@@ -546,9 +548,11 @@ def _walk(board, depth, start_bit, first, enter, passing, ending, lazy_enter=Non
         if not nxt:
             break
         levels.append(nxt)
-        end_masks.append(nxt & ending if lazy_end is None else lazy_end(nxt & ending, steps))
+        e = nxt & ending if lazy_end is None else lazy_end(nxt & ending, steps)
+        end_masks.append(e)
+        anywhere |= e
         frontier = nxt
-    return levels, end_masks
+    return levels, end_masks, anywhere
 
 
 def _plain_search(piece, board, search, prep, mv, first_only) -> Reach:
@@ -559,9 +563,9 @@ def _plain_search(piece, board, search, prep, mv, first_only) -> Reach:
     # (a move of one hex passes nothing)
     passing = mv.allowed(search.passing, prep.pass_key, prep.passing) if search.depth > 1 else None
     ending = mv.allowed(search.ends, prep.end_key, None)
-    levels, end_masks = _walk(board, search.depth, mv.bit, first_only and search.first_ok, enter,
+    levels, end_masks, anywhere = _walk(board, search.depth, mv.bit, first_only and search.first_ok, enter,
                               -1 if passing is None else passing, -1 if ending is None else ending)
-    r = Reach(piece, board, end_masks, not search.filters, levels, passing)
+    r = Reach(piece, board, end_masks, not search.filters, levels, passing, anywhere)
     if not search.filters:
         return r
     return _filtered(r, search, mv.mctx, piece, mv.start, mv.index, mv.phase)
@@ -1250,10 +1254,16 @@ class EndFlag:
         self.by_k: dict = {}
         self.board, self.cells_of, self.reads_length, self.judge = board, cells_of, reads_length, judge
 
-    def mask(self, end_masks: list) -> int:
+    def mask(self, r: Reach) -> int:
         """The hexes where it holds for a move of some legal length there
-        (``end_masks[k]``: the ends of the moves of k steps, a bit mask)."""
+        (of the ends of ``r``)."""
+        if self.judge is None and not self.reads_length:  # one set of hexes, whatever the length
+            cells = self.by_k.get(None)
+            if cells is None:
+                cells = self.by_k[None] = self.cells_of(None)
+            return r.anywhere & cells
         out = 0
+        end_masks = r.end_masks
         if self.judge is not None:
             index = self.board.index
             for k, m in enumerate(end_masks):
@@ -1262,17 +1272,11 @@ class EndFlag:
                         out |= 1 << index[c]
             return out
         by_k = self.by_k
-        if not self.reads_length:
-            union = 0
-            for m in end_masks:
-                union |= m
-            end_masks = [union]
         for k, m in enumerate(end_masks):
             if m:
-                kk = k if self.reads_length else None
-                cells = by_k.get(kk)
+                cells = by_k.get(k)
                 if cells is None:
-                    cells = by_k[kk] = self.cells_of(kk)
+                    cells = by_k[k] = self.cells_of(k)
                 out |= m & cells
         return out
 
@@ -1294,9 +1298,14 @@ def end_flags(ctx: Ctx, compiler, tag, test, use, var: str = "m"):
             return bool(test(ctx, {var: MoveView(piece, piece.at, None, 0, to=c, length=k)}))
         return EndFlag(setting.board, judge=local_judge(setting, _state_ctx(ctx, base), use, judge, end=True))
 
+    if not use.clean:
+        return lazy
+    flags = setting.memo.get(("end-flags", tag, card))  # piece -> EndFlag
+    if flags is None:
+        flags = setting.memo[("end-flags", tag, card)] = {}
+
     def flag_of(piece):
-        memo_key = (tag, card, piece)
-        hit = setting.memo.get(memo_key)
+        hit = flags.get(piece)
         if hit is None:
             probe = MoveView(piece, piece.at, (), 0, to=piece.at, length=0)
             fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
@@ -1304,9 +1313,9 @@ def end_flags(ctx: Ctx, compiler, tag, test, use, var: str = "m"):
 
             def cells_of(k):
                 return CleanCells.of(base, head + (k,), setting, lambda: _end_judge(ctx, probe, [(test, var)], k)).cells
-            hit = setting.memo[memo_key] = EndFlag(setting.board, cells_of, "length" in use.move_attrs)
+            hit = flags[piece] = EndFlag(setting.board, cells_of, "length" in use.move_attrs)
         return hit
-    return flag_of if use.clean else lazy
+    return flag_of
 
 
 # ---------------------------------------------------- hexes: lazy parts
