@@ -559,10 +559,12 @@ def _plain_search(piece, board, search, prep, mv, first_only) -> Reach:
     """``reach`` when every part is static or clean (``_Search.plain``): the
     hexes that may be entered, passed and ended on are masks, worked out
     once, and each step is ``Board.dilate`` and an ``&``."""
-    enter = mv.allowed(search.enter, prep.enter_key, prep.enter)
-    # (a move of one hex passes nothing)
-    passing = mv.allowed(search.passing, prep.pass_key, prep.passing) if search.depth > 1 else None
-    ending = mv.allowed(search.ends, prep.end_key, None)
+    # a move is back on its own hex after 2 steps at the soonest, so passes it after 3;
+    # a move of one hex passes nothing
+    depth = search.depth
+    enter = mv.allowed(search.enter, prep.enter_key, prep.enter, own=depth > 1)
+    passing = mv.allowed(search.passing, prep.pass_key, prep.passing, own=depth > 2) if depth > 1 else None
+    ending = mv.allowed(search.ends, prep.end_key, None, own=depth > 1)
     levels, end_masks, anywhere = _walk(board, search.depth, mv.bit, first_only and search.first_ok, enter,
                               -1 if passing is None else passing, -1 if ending is None else ending)
     r = Reach(piece, board, end_masks, not search.filters, levels, passing, anywhere)
@@ -576,16 +578,23 @@ class _Move:
     board) and its probe (a ``MoveView`` with no path yet), made only when
     something reads them."""
 
-    __slots__ = ("ctx", "base", "piece", "start", "index", "phase", "_mctx", "_probe", "bit", "cls")
+    __slots__ = ("ctx", "base", "piece", "start", "index", "phase", "_mctx", "_probe", "bit", "_cls")
 
     def __init__(self, ctx, base, piece, start, index, phase):
         self.ctx, self.base, self.piece, self.start, self.index, self.phase = ctx, base, piece, start, index, phase
-        self._mctx = self._probe = None
-        # the piece's own hex: its bit, and its class once the piece is lifted (``CleanCells.value``)
-        setting = ctx.g.setting
-        self.bit = 1 << setting.board.index[start]
-        u, ld = base.unit_on.get(start), base.leader_on.get(start)
-        self.cls = (None if u is piece else u, None if ld is piece else ld, setting.terrain.get(start))
+        self._mctx = self._probe = self._cls = None
+        self.bit = 1 << ctx.g.setting.board.index[start]  # the piece's own hex
+
+    @property
+    def cls(self) -> tuple:
+        """The class of the piece's own hex once the piece is lifted (``CleanCells.value``)."""
+        c = self._cls
+        if c is None:
+            start, piece, base = self.start, self.piece, self.base
+            u, ld = base.unit_on.get(start), base.leader_on.get(start)
+            c = self._cls = (None if u is piece else u, None if ld is piece else ld,
+                             self.ctx.g.setting.terrain.get(start))
+        return c
 
     @property
     def mctx(self) -> Ctx:
@@ -603,11 +612,12 @@ class _Move:
                                        phase=self.phase)
         return p
 
-    def allowed(self, group: "_Group", key, cells, k=None):
+    def allowed(self, group: "_Group", key, cells, k=None, own=True):
         """``cells`` (a mask; None: every hex) narrowed to the hexes where the
         clean parts of ``group`` hold (its ``CleanCells`` in the position
         before the piece was lifted, judged, if they must be worked out,
-        with this move), corrected at the piece's own hex as it is now.
+        with this move), corrected at the piece's own hex as it is now
+        (unless ``own`` is false: the search cannot reach that hex).
         ``k``: the length, for end parts that read it."""
         if key is None:
             return cells
@@ -622,7 +632,7 @@ class _Move:
                 make = lambda: _hex_judge(self.mctx, self.probe, group.clean)  # noqa: E731
             cc = CleanCells.of(self.base, key, self.ctx.g.setting, make)
         ok = cc.cells if cells is None else cells & cc.cells
-        if cells is not None and not cells & self.bit:
+        if not own or cells is not None and not cells & self.bit:
             return ok  # the piece's own hex is out anyway
         v = cc.by_class.get(self.cls)
         if v is None:
