@@ -603,6 +603,25 @@ class Grounding:
         return ctx
 
     def _ground_alt(self, index: int, alt: A.Alternative) -> GroundAlt:
+        """One alternative on the setting. When it reads only the board (its
+        quotas' conditions and anchor about the board alone, literal
+        numbers of orders) it is a fact of the setting, like the admitted
+        sets of ``_filter``, grounded once per side."""
+        s = self.setting
+        key = ("ground-alt", id(alt), index)
+        hit = s.memo.get(key)
+        if hit is not None and hit.decl is alt:
+            return hit
+        out = self._ground_alt_now(index, alt)
+        c = self.compiler
+        quotas_static = all((q.where is None or c.board_static(q.where, ("it",)))
+                            and (isinstance(q.amount, str) or q.amount.__class__ is A.Num) for q in alt.quotas)
+        anchor = alt.group.anchor if out.group == "led" else None
+        if quotas_static and (anchor is None or c.board_static(anchor, ("it",))):
+            s.memo[key] = out
+        return out
+
+    def _ground_alt_now(self, index: int, alt: A.Alternative) -> GroundAlt:
         s = self.setting
         c = self.compiler
         quotas = []
