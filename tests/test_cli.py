@@ -453,3 +453,20 @@ def test_console_script() -> None:
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and p.stdout == ""
     assert "unknown card" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_moves_json_contract() -> None:
+    # interface.md: {"moves": {id: [{"to": [col, row], "battle": bool}, ...]}},
+    # the piece's own hex not listed, leaders without "battle"
+    r = run("moves", "akragas", "--card", "Order Two Units Center", "--order", "s6", "--order", "daphnaeus", "--json")
+    assert r.code == 0, r.stderr
+    obj = r.json()
+    assert obj["legal"] is True and obj["card"] == "Order Two Units Center" and obj["side"] == "syracusan"
+    # s6 (heavy infantry, [7,7]) moves one hex; [6,7] (s5) and [8,7] (s7) are friendly units
+    assert obj["moves"]["s6"] == [{"to": [7, 6], "battle": True}, {"to": [8, 6], "battle": True},
+                                  {"to": [7, 8], "battle": True}, {"to": [8, 8], "battle": True}]
+    lead = obj["moves"]["daphnaeus"]
+    assert lead and all(list(d) == ["to"] for d in lead)
+    cells = [tuple(d["to"]) for d in lead]
+    assert cells == sorted(set(cells), key=lambda c: (c[1], c[0]))  # reading order, once each
+    assert (6, 7) not in cells
