@@ -126,6 +126,7 @@ class Compiler:
         # attributes; _cards keeps each card keyed by its id alive
         self.pack_memo: dict = {}
         self._cards: dict = {}
+        self._dynamic_reads: dict = {}  # see dynamic_reads
 
     # ------------------------------------------------------------ analysis
     def _fixpoint(self, seeds: set[str]) -> set[str]:
@@ -150,7 +151,7 @@ class Compiler:
     def dynamic_reads(self, expr: A.Expr, bound: frozenset = frozenset()) -> frozenset:
         """The builtins of ``DYNAMIC_BUILTINS`` an expression reads, looking
         inside the definitions it calls."""
-        memo = self.__dict__.setdefault("_dynamic_reads", {})
+        memo = self._dynamic_reads
 
         def of_define(name: str) -> frozenset:
             hit = memo.get(name)
@@ -364,10 +365,14 @@ class Compiler:
 
     def card_key(self, g) -> tuple:
         """The card a grounding plays, as a key of ``pack_memo``: the declaration
-        (by identity), the name it is played as and its roll."""
-        card = g.card
-        self._cards.setdefault(id(card), card)
-        return (id(card), g.played, tuple(sorted(g.roll.items())) if g.roll else None)
+        (by identity), the name it is played as and its roll (kept in the
+        grounding once made)."""
+        key = g.memo.get("card-key")
+        if key is None:
+            card = g.card
+            self._cards.setdefault(id(card), card)
+            key = g.memo["card-key"] = (id(card), g.played, tuple(sorted(g.roll.items())) if g.roll else None)
+        return key
 
     def is_dynamic(self, expr: A.Expr, bound: frozenset = frozenset()) -> bool:
         refs = _referenced(expr) - bound

@@ -405,11 +405,8 @@ class Reach:
     def __init__(self, piece: PieceView, board, end_masks: list, exact: bool, levels: list = (),
                  passable: Callable | None = None, anywhere: int | None = None):
         self.piece, self.board, self.end_masks, self.exact = piece, board, end_masks, exact
-        if anywhere is None:
-            anywhere = 0
-            for m in end_masks:
-                anywhere |= m
-        self.anywhere = anywhere  # the hexes where a move of some length may end (a mask)
+        # the hexes where a move of some length may end (a mask)
+        self.anywhere = _union(end_masks) if anywhere is None else anywhere
         self.levels = levels  # levels[k]: the hexes reached in k steps (a mask; levels[0]: the start)
         self.passable = passable  # may the piece pass through a hex? (a predicate, or a mask; None: any)
         self._ends = None
@@ -437,10 +434,7 @@ class Reach:
         for c, ks in ends.items():
             for k in ks:
                 masks[k] |= 1 << index[c]
-        self.end_masks, self._ends = masks, dict(ends)
-        self.anywhere = 0
-        for m in masks:
-            self.anywhere |= m
+        self.end_masks, self._ends, self.anywhere = masks, dict(ends), _union(masks)
 
     def path_to(self, cell, steps):
         """A path of ``steps`` hexes the search found to ``cell``."""
@@ -456,6 +450,13 @@ class Reach:
             c = next(p for p in neighbours[c] if level >> index[p] & 1 and passable(p))
             path.append(c)
         return tuple(reversed(path))
+
+
+def _union(masks) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
 
 
 def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, first_only: bool = False) -> Reach:
@@ -485,7 +486,7 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     if start not in board.index:
         return Reach(piece, board, [], True)  # not on the board: no move
     mv = _Move(ctx, base, piece, start, index, phase)
-    key = ("move-profile", _card_key(compiler, g), piece, start, phase, index, at_start)
+    key = ("move-profile", compiler.card_key(g), piece, start, phase, index, at_start)
     prof = setting.memo.get(key)
     if prof is None:
         prof = setting.memo[key] = _Profile(mv.mctx, plan, mv.probe, at_start)
@@ -508,8 +509,9 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     lazy_enter = may_enter if may_enter.lazy else None
     lazy_pass = may_pass if may_pass.lazy else None
     levels, end_masks, anywhere = _walk(board, depth, mv.bit, first_only and search.first_ok,
-                              -1 if may_enter.ok is None else may_enter.ok, -1 if may_pass.ok is None else may_pass.ok,
-                              -1, lazy_enter, lazy_pass, end_cells)
+                                        -1 if may_enter.ok is None else may_enter.ok,
+                                        -1 if may_pass.ok is None else may_pass.ok,
+                                        -1, lazy_enter, lazy_pass, end_cells)
     r = Reach(piece, board, end_masks, not search.filters, levels, may_pass, anywhere)
     return _filtered(r, search, mctx, piece, start, index, phase)
 
@@ -565,8 +567,8 @@ def _plain_search(piece, board, search, prep, mv, first_only) -> Reach:
     enter = mv.allowed(search.enter, prep.enter_key, prep.enter, own=depth > 1)
     passing = mv.allowed(search.passing, prep.pass_key, prep.passing, own=depth > 2) if depth > 1 else None
     ending = mv.allowed(search.ends, prep.end_key, None, own=depth > 1)
-    levels, end_masks, anywhere = _walk(board, search.depth, mv.bit, first_only and search.first_ok, enter,
-                              -1 if passing is None else passing, -1 if ending is None else ending)
+    levels, end_masks, anywhere = _walk(board, depth, mv.bit, first_only and search.first_ok, enter,
+                                        -1 if passing is None else passing, -1 if ending is None else ending)
     r = Reach(piece, board, end_masks, not search.filters, levels, passing, anywhere)
     if not search.filters:
         return r
@@ -655,13 +657,6 @@ def _filtered(r: Reach, search, mctx, piece, start, index, phase) -> Reach:
 
 
 # ---------------------------------------------------- before the move: profiles
-
-
-def _card_key(compiler, g) -> tuple:
-    key = g.memo.get("card-key")
-    if key is None:
-        key = g.memo["card-key"] = compiler.card_key(g)
-    return key
 
 
 class _Opaque(Exception):
@@ -915,15 +910,24 @@ class _Profile:
             f, env = self.only_test
             if not f(mv.ctx, env):
                 return None
-            hit = self.searches.get(())
-            if hit is None:
-                hit = self.searches[()] = _intern_search(self.compiler, self.fixed)
-            return hit
+            key = ()
+        else:
+            key = self._extra(mv)
+            if key is None:
+                return None
+        hit = self.searches.get(key)
+        if hit is None:
+            parts = {id(p[0]): p for g, k, p, v in self.residual if k not in ("bound", "piece")}
+            hit = self.searches[key] = _intern_search(
+                self.compiler, self.fixed + [(k, x if k == "bound" else parts[x]) for k, x in key])
+        return hit
+
+    def _extra(self, mv: "_Move") -> tuple | None:
+        """The residual judged for this move: the parts and bounds it adds
+        to the fixed ones, as a key ((kind, part id or bound), ...); None:
+        the piece may not move."""
         if not self.residual:
-            hit = self.searches.get(())
-            if hit is None:
-                hit = self.searches[()] = _intern_search(self.compiler, self.fixed)
-            return hit
+            return ()
         if self.light:  # the remainders read neither the move nor the moment
             mctx, probe = mv.ctx, None
         else:
@@ -954,13 +958,7 @@ class _Profile:
                 extra.append(("bound", payload(mctx, {var: probe}) if callable(payload) else payload))
             else:
                 extra.append((kind, id(payload[0])))
-        key = tuple(extra)
-        hit = self.searches.get(key)
-        if hit is None:
-            parts = {id(p[0]): p for g, k, p, v in self.residual if k not in ("bound", "piece")}
-            hit = self.searches[key] = _intern_search(
-                self.compiler, self.fixed + [(k, x if k == "bound" else parts[x]) for k, x in extra])
-        return hit
+        return tuple(extra)
 
 
 def _intern_search(compiler, items) -> "_Search":
@@ -1015,7 +1013,7 @@ class _Group:
         if not self.clean:
             return None
         key = (self.tag, _attrs(probe.piece, self.piece_names), _attrs(probe, self.move_names),
-               _card_key(compiler, g) if self.card else None)
+               compiler.card_key(g) if self.card else None)
         ids = compiler.pack_memo.setdefault("clean-keys", {})
         hit = ids.get(key)
         if hit is None:
@@ -1256,7 +1254,7 @@ def _attrs(obj, names: tuple) -> tuple:
 class EndFlag:
     """Does a condition on a move of one piece from its hex before the turn
     (such as ``may_battle``) hold for a move that ends on a hex after k
-    steps, judged on the board before the turn? (``end_flag``)"""
+    steps, judged on the board before the turn? (``end_flags``)"""
 
     __slots__ = ("by_k", "reads_length", "cells_of", "judge", "board")
 
@@ -1301,7 +1299,7 @@ def end_flags(ctx: Ctx, compiler, tag, test, use, var: str = "m"):
     piece's own hex is not judged as an end (it is never a destination)."""
     setting = ctx.g.setting
     base = Positions.initial(setting)
-    card = _card_key(compiler, ctx.g)
+    card = compiler.card_key(ctx.g)
 
     def lazy(piece):
         def judge(c, k):
