@@ -173,9 +173,11 @@ def test_reach_is_what_the_rules_allow(case):
     g = eng.ground(card)
     s = g.setting
     # the mover and up to three more own pieces, searched one after the other
-    # on the same grounding (so on warm caches), each against the rules
+    # on the same grounding (so on warm caches), each against the rules; then
+    # each again, as a repeated query (a plain search then reads its prepared
+    # masks straight from the position's memo: ``movement._PlainFast``)
     movers = [s.by_id["mover"]] + [p for p in s.items if p.id != "mover"][:3]
-    for piece in movers:
+    for piece in movers + movers:
         ctx = Ctx(g, g.alts[0] if g.alts else None, frozenset(movers))
         assert ends_of(ctx, eng, piece) == naive_ends(eng, g, piece, frozenset(movers)), piece.id
 

@@ -485,9 +485,14 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
         start = base.where.get(piece)
     if start not in board.index:
         return Reach(piece, board, [], True)  # not on the board: no move
-    mv = _Move(ctx, base, piece, start, index, phase)
     key = ("move-profile", compiler.card_key(g), piece, start, phase, index, at_start)
     prof = setting.memo.get(key)
+    fast = prof.fast if prof is not None else None
+    if fast is not None:
+        r = fast.run(ctx, base, piece, start, board, first_only)
+        if r is not None:
+            return r
+    mv = _Move(ctx, base, piece, start, index, phase)
     if prof is None:
         prof = setting.memo[key] = _Profile(mv.mctx, plan, mv.probe, at_start)
     search = prof.search(mv)
@@ -500,6 +505,8 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     if prep is None:
         prep = prof.preps[search] = _Prep(search, mv.mctx, mv.probe, compiler)
     if search.plain:
+        if prof.fast is None and not search.filters and (prof.only_test is not None or not prof.residual):
+            prof.fast = _PlainFast(search, prep, prof.only_test)  # the next searches go straight to it
         return _plain_search(piece, board, search, prep, mv, first_only)
     mctx = mv.mctx
     may_enter = _HexSet(search.enter, prep.enter, prep.enter_key, mv, compiler)
@@ -575,6 +582,77 @@ def _plain_search(piece, board, search, prep, mv, first_only) -> Reach:
     return _filtered(r, search, mv.mctx, piece, mv.start, mv.index, mv.phase)
 
 
+
+class _PlainFast:
+    """``_plain_search`` of one profile whose search is fixed (no residual,
+    or only its one test of the piece: ``_Profile.only_test``), with the
+    masks read straight from the position's memo: no ``_Move`` is made.
+    ``run`` answers None when something must first be worked out (a mask
+    not yet in the memo, the class of the piece's own hex not yet judged);
+    ``reach`` then takes the general path, which works it out."""
+
+    __slots__ = ("test", "depth", "first_ok", "static", "clean")
+
+    def __init__(self, search: _Search, prep: _Prep, test):
+        self.test = test
+        depth = self.depth = search.depth
+        self.first_ok = search.first_ok
+        # the masks (enter, pass, end) of the static parts (-1: every hex), and
+        # for those with clean parts (slot, CleanCells key, correct at the own
+        # hex?), as in _plain_search
+        passing = -1 if depth < 2 or prep.passing is None else prep.passing
+        self.static = [prep.enter, passing, -1]
+        self.clean = tuple((i, key, static, fix) for i, key, static, fix in (
+            (0, prep.enter_key, prep.enter, depth > 1),
+            (1, prep.pass_key if depth > 1 else None, passing, depth > 2),
+            (2, prep.end_key, -1, depth > 1)) if key is not None)
+
+    def run(self, ctx, base, piece, start, board, first_only) -> "Reach | None":
+        test = self.test
+        if test is not None and not test[0](ctx, test[1]):
+            return Reach(piece, board, [], True)  # the piece may not move now
+        memo = base.memo
+        if memo is None:
+            return None
+        bit = 1 << board.index[start]
+        cls = None
+        masks = self.static.copy()
+        for i, key, static, fix in self.clean:
+            cc = memo.get(key)
+            if cc is None:
+                return None
+            ok = static & cc.cells
+            if fix and static & bit:
+                if cls is None:
+                    cls = _own_class(base, piece, start, ctx.g.setting.terrain)
+                ok = _own_corrected(ok, cc, bit, cls)
+                if ok is None:
+                    return None
+            masks[i] = ok
+        enter, passing, ending = masks
+        levels, end_masks, anywhere = _walk(board, self.depth, bit, first_only and self.first_ok,
+                                            enter, passing, ending)
+        return Reach(piece, board, end_masks, True, levels, None if passing == -1 else passing, anywhere)
+
+
+def _own_class(base, piece, start, terrain) -> tuple:
+    """The class of the piece's own hex once the piece is lifted (``CleanCells.value``)."""
+    u, ld = base.unit_on.get(start), base.leader_on.get(start)
+    return (None if u is piece else u, None if ld is piece else ld, terrain.get(start))
+
+
+def _own_corrected(ok: int, cc: "CleanCells", bit: int, cls: tuple) -> "int | None":
+    """``ok`` (a mask narrowed by ``cc``) corrected at the piece's own hex
+    ``bit`` by what ``cc`` says of its class ``cls`` once the piece is
+    lifted; None: that class is not judged yet."""
+    v = cc.by_class.get(cls)
+    if v is None:
+        return None
+    if v is not bool(cc.cells & bit):
+        return ok | bit if v else ok & ~bit
+    return ok
+
+
 class _Move:
     """The move being searched: its context (the piece lifted off the
     board) and its probe (a ``MoveView`` with no path yet), made only when
@@ -592,10 +670,7 @@ class _Move:
         """The class of the piece's own hex once the piece is lifted (``CleanCells.value``)."""
         c = self._cls
         if c is None:
-            start, piece, base = self.start, self.piece, self.base
-            u, ld = base.unit_on.get(start), base.leader_on.get(start)
-            c = self._cls = (None if u is piece else u, None if ld is piece else ld,
-                             self.ctx.g.setting.terrain.get(start))
+            c = self._cls = _own_class(self.base, self.piece, self.start, self.ctx.g.setting.terrain)
         return c
 
     @property
@@ -636,12 +711,11 @@ class _Move:
         ok = cc.cells if cells is None else cells & cc.cells
         if not own or cells is not None and not cells & self.bit:
             return ok  # the piece's own hex is out anyway
-        v = cc.by_class.get(self.cls)
-        if v is None:
-            v = cc.value(self.start, self.mctx.state, self.cls)
-        if v is not bool(cc.cells & self.bit):
-            return ok | self.bit if v else ok & ~self.bit
-        return ok
+        fixed = _own_corrected(ok, cc, self.bit, self.cls)
+        if fixed is None:  # the class of the own hex judged now
+            cc.value(self.start, self.mctx.state, self.cls)
+            fixed = _own_corrected(ok, cc, self.bit, self.cls)
+        return fixed
 
 
 def _filtered(r: Reach, search, mctx, piece, start, index, phase) -> Reach:
@@ -813,11 +887,12 @@ class _Profile:
     this is a fact of the pack and the setting; which hexes the piece may
     enter depends on where the pieces stand and is worked out per search."""
 
-    __slots__ = ("blocked", "fixed", "residual", "searches", "preps", "compiler", "light", "only_test")
+    __slots__ = ("blocked", "fixed", "residual", "searches", "preps", "compiler", "light", "only_test", "fast")
 
     def __init__(self, mctx: Ctx, plan, probe: MoveView, at_start: bool):
         self.compiler = plan.compiler
         self.blocked = False
+        self.fast: _PlainFast | None = None  # set by reach once its one plain search is prepared
         self.searches: dict = {}
         self.preps: dict = {}
         fixed = []  # (kind, payload): payload (part, var), or the bound's value
