@@ -1369,35 +1369,38 @@ def end_flags(ctx: Ctx, compiler, tag, test, use, var: str = "m"):
     ``var`` of the piece from its hex before the turn). When ``use``
     (``Compiler.move_use``) says it is clean, a ``CleanCells`` mask per
     length of the position before the turn, shared by the pieces with the
-    same attributes, and the flag is kept per (card, piece) in the setting;
-    otherwise judged per hex, once per class of hexes if it is local. The
-    piece's own hex is not judged as an end (it is never a destination)."""
+    same attributes, and ``flag_of`` (with its flags per piece) is kept per
+    card in the setting (a clean test never reads the order set, so the
+    context it is first made with serves every query); otherwise judged
+    per hex, once per class of hexes if it is local. The piece's own hex is not judged as an end (it is
+    never a destination)."""
     setting = ctx.g.setting
-    base = Positions.initial(setting)
     card = compiler.card_key(ctx.g)
-
-    def lazy(piece):
-        def judge(c, k):
-            return bool(test(ctx, {var: MoveView(piece, piece.at, None, 0, to=c, length=k)}))
-        return EndFlag(setting.board, judge=local_judge(setting, _state_ctx(ctx, base), use, judge, end=True))
-
+    if use.clean:
+        hit = setting.memo.get(("end-flags", tag, card))
+        if hit is not None:
+            return hit
+    base = Positions.initial(setting)
     if not use.clean:
+        def lazy(piece):
+            def judge(c, k):
+                return bool(test(ctx, {var: MoveView(piece, piece.at, None, 0, to=c, length=k)}))
+            return EndFlag(setting.board, judge=local_judge(setting, _state_ctx(ctx, base), use, judge, end=True))
         return lazy
-    flags = setting.memo.get(("end-flags", tag, card))  # piece -> EndFlag
-    if flags is None:
-        flags = setting.memo[("end-flags", tag, card)] = {}
+    flags: dict = {}  # piece -> EndFlag
+    fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
 
     def flag_of(piece):
         hit = flags.get(piece)
         if hit is None:
             probe = MoveView(piece, piece.at, (), 0, to=piece.at, length=0)
-            fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
             head = (tag, _attrs(piece, use.piece_attrs), _attrs(probe, fixed), card if use.card else None)
 
             def cells_of(k):
                 return CleanCells.of(base, head + (k,), setting, lambda: _end_judge(ctx, probe, [(test, var)], k)).cells
             hit = flags[piece] = EndFlag(setting.board, cells_of, "length" in use.move_attrs)
         return hit
+    setting.memo[("end-flags", tag, card)] = flag_of
     return flag_of
 
 
