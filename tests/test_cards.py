@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from warcouncil.errors import WarcouncilError
 from warcouncil.solver.csp import csp_order_sets
+from warcouncil.solver.engine import Engine
 
 # --------------------------------------------------------------------------- helpers
 
@@ -786,6 +787,30 @@ def test_akragas_counts(akragas, side, card):
     assert akragas.count(g) == AKRAGAS[side][card]
     assert sum(1 for _ in akragas.order_sets(g)) == AKRAGAS[side][card]
 
+
+def test_a_card_grounded_again_gives_the_same_sets(build):
+    """An alternative that reads only the board is grounded once per side,
+    and its enumerator's pruned pieces and generator are kept with it
+    (``AltPlan``): every card grounded again on the same engine, after the
+    others, gives exactly the sets of its first grounding, and so does a
+    rolled card with another roll in between."""
+    eng = Engine.load("akragas")
+    first = {}
+    for rnd in range(2):
+        for side in AKRAGAS:
+            for card in AKRAGAS[side]:
+                g = eng.ground(card, side=side)
+                sets = [eng.order_set_json(g, s) for s in eng.order_sets(g)]
+                assert len(sets) == AKRAGAS[side][card]
+                if rnd:
+                    assert sets == first[side, card], (side, card)
+                first[side, card] = sets
+    assert any(k[0] == "alt-plan" for k in eng.setting("syracusan").memo if isinstance(k, tuple))
+    spartacus = build(S_UNITS, S_LEADERS)
+    for roll, expected in [("medium,heavy,swords", [(), ("s3",), ("s4",), ("s3", "s4")]),
+                           ("helmet,helmet,helmet", upto(S_ALL, 3)),
+                           ("medium,heavy,swords", [(), ("s3",), ("s4",), ("s3", "s4")])]:
+        assert_orders(spartacus, "I Am Spartacus", expected, roll=roll)
 
 def test_akragas_some_members(akragas):
     g = akragas.ground("Order Two Units Left", side="carthaginian")

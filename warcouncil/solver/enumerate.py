@@ -39,9 +39,31 @@ class AltPlan:
     the piece of rank i): pruning, grouping and connected-set growth are
     integer operations; pieces are looked up only for the sets produced."""
 
+    # what __init__ works out beyond its arguments: facts of the plan, the
+    # setting, the card and the alternative
+    _ARGS = frozenset(("g", "plan", "alt", "setting"))
+
     def __init__(self, g: Grounding, plan: Plan, alt: GroundAlt):
         self.g, self.plan, self.alt = g, plan, alt
         s = self.setting = g.setting
+        # an alternative grounded once per side (``Grounding._ground_alt``: it
+        # reads only the board) has its pruned pieces, free pieces, generator
+        # and forced pieces worked out once per card too: they read only the
+        # plan, the setting, the card and the alternative, never the order
+        # set. (The groups of an enumeration are built per grounding: _groups.)
+        shared = alt.shared
+        if shared:
+            key = ("alt-plan", plan.compiler.card_key(g), id(alt))
+            hit = s.memo.get(key)
+            if hit is not None and hit[0] is alt and hit[1] is plan:
+                self.__dict__.update(hit[2])
+                return
+        self._work_out(g, plan, alt)
+        if shared:
+            s.memo[key] = (alt, plan, {k: v for k, v in self.__dict__.items() if k not in self._ARGS})
+
+    def _work_out(self, g: Grounding, plan: Plan, alt: GroundAlt) -> None:
+        s = self.setting
         rs = summary(plan)
         if rs.guarded:
             ctx = Ctx(g, alt)

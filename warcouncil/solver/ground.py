@@ -293,7 +293,7 @@ class GroundAlt:
     """One alternative of the played card, grounded on a setting."""
 
     __slots__ = ("setting", "index", "decl", "quotas", "group", "anchor_cells", "capacity", "admitted_mask",
-                 "anchor_mask", "_admitted", "_sig")
+                 "anchor_mask", "_admitted", "_sig", "shared")
 
     def __init__(self, setting: Setting, index: int, decl: A.Alternative, quotas: list[GroundQuota],
                  group: str | None, capacity: int | None, admitted_mask: int,
@@ -309,6 +309,7 @@ class GroundAlt:
         self.anchor_mask = anchor_mask  # the own pieces on the anchor cells
         self._admitted: frozenset | None = None
         self._sig: dict | None = None
+        self.shared = False  # grounded once per side (``Grounding._ground_alt``)
 
     @property
     def admitted(self) -> frozenset:
@@ -618,6 +619,7 @@ class Grounding:
                             and (isinstance(q.amount, str) or q.amount.__class__ is A.Num) for q in alt.quotas)
         anchor = alt.group.anchor if out.group == "led" else None
         if quotas_static and (anchor is None or c.board_static(anchor, ("it",))):
+            out.shared = True
             s.memo[key] = out
         return out
 
