@@ -582,7 +582,6 @@ def _plain_search(piece, board, search, prep, mv, first_only) -> Reach:
     return _filtered(r, search, mv.mctx, piece, mv.start, mv.index, mv.phase)
 
 
-
 class _PlainFast:
     """``_plain_search`` of one profile whose search is fixed (no residual,
     or only its one test of the piece: ``_Profile.only_test``), with the
