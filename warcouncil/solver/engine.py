@@ -178,8 +178,12 @@ class Engine:
         return self.enumerator(g).count()
 
     def pieces(self, g: Grounding, ids: list[str], where: list[Location] | None = None) -> list[PieceView]:
-        out = []
         s = g.setting
+        try:
+            return [s.by_id[pid] for pid in ids]
+        except KeyError:
+            pass  # an unknown id: found and reported below
+        out = []
         for i, pid in enumerate(ids):
             v = s.by_id.get(pid)
             if v is None:

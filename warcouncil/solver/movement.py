@@ -506,7 +506,7 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
         prep = prof.preps[search] = _Prep(search, mv.mctx, mv.probe, compiler)
     if search.plain:
         if prof.fast is None and not search.filters and (prof.only_test is not None or not prof.residual):
-            prof.fast = _PlainFast(search, prep, prof.only_test)  # the next searches go straight to it
+            prof.fast = _PlainFast(search, prep, prof.only_test, mv.bit)  # the next searches go straight to it
         return _plain_search(piece, board, search, prep, mv, first_only)
     mctx = mv.mctx
     may_enter = _HexSet(search.enter, prep.enter, prep.enter_key, mv, compiler)
@@ -590,18 +590,19 @@ class _PlainFast:
     not yet in the memo, the class of the piece's own hex not yet judged);
     ``reach`` then takes the general path, which works it out."""
 
-    __slots__ = ("test", "depth", "first_ok", "static", "clean")
+    __slots__ = ("test", "depth", "first_ok", "bit", "static", "clean")
 
-    def __init__(self, search: _Search, prep: _Prep, test):
+    def __init__(self, search: _Search, prep: _Prep, test, bit: int):
         self.test = test
         depth = self.depth = search.depth
         self.first_ok = search.first_ok
+        self.bit = bit  # the start's (a profile is one piece's, from one hex)
         # the masks (enter, pass, end) of the static parts (-1: every hex), and
-        # for those with clean parts (slot, CleanCells key, correct at the own
-        # hex?), as in _plain_search
+        # for those with clean parts (slot, CleanCells key, static mask, correct
+        # at the own hex?), as in _plain_search
         passing = -1 if depth < 2 or prep.passing is None else prep.passing
         self.static = [prep.enter, passing, -1]
-        self.clean = tuple((i, key, static, fix) for i, key, static, fix in (
+        self.clean = tuple((i, key, static, own and bool(static & bit)) for i, key, static, own in (
             (0, prep.enter_key, prep.enter, depth > 1),
             (1, prep.pass_key if depth > 1 else None, passing, depth > 2),
             (2, prep.end_key, -1, depth > 1)) if key is not None)
@@ -613,7 +614,7 @@ class _PlainFast:
         memo = base.memo
         if memo is None:
             return None
-        bit = 1 << board.index[start]
+        bit = self.bit
         cls = None
         masks = self.static.copy()
         for i, key, static, fix in self.clean:
@@ -621,7 +622,7 @@ class _PlainFast:
             if cc is None:
                 return None
             ok = static & cc.cells
-            if fix and static & bit:
+            if fix:
                 if cls is None:
                     cls = _own_class(base, piece, start, ctx.g.setting.terrain)
                 ok = _own_corrected(ok, cc, bit, cls)
