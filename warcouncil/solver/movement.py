@@ -36,7 +36,7 @@ far. (docs/design.md §5.3)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from ..dsl import ast as A
 from ..errors import WarcouncilError
@@ -469,10 +469,10 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
     position of the pieces (``CleanCells``), shared by every piece that
     reads the same attributes; the other parts are judged lazily on the
     hexes the search touches. Each step is then ``Board.dilate`` of the
-    frontier intersected with the hexes that may be entered. With ``first_only`` the answer need only
-    say *which* hexes: when no end condition reads the move's length and no
-    rule judges whole paths, the first arrival at a hex decides it, and each
-    hex is expanded once."""
+    frontier intersected with the hexes that may be entered. With
+    ``first_only`` the answer need only say *which* hexes: when no end
+    condition reads the move's length and no rule judges whole paths, the
+    first arrival at a hex decides it, and each hex is expanded once."""
     g = ctx.g
     setting = g.setting
     board = setting.board
@@ -564,17 +564,32 @@ def _walk(board, depth, start_bit, first, enter, passing, ending, lazy_enter=Non
     return levels, end_masks, anywhere
 
 
+class _Mask(NamedTuple):
+    """One mask of a plain search (``_plain_masks``)."""
+
+    group: "_Group"
+    key: int | None  # its ``CleanCells`` key (None: no clean parts)
+    cells: int | None  # the static parts' mask (None: every hex)
+    own: bool  # corrected at the piece's own hex?
+
+
+def _plain_masks(search, prep) -> tuple:
+    """The three masks of a plain search, (enter, pass, end), None for no
+    pass mask. A move is back on its own hex after 2 steps at the soonest,
+    so passes it after 3; a move of one hex passes nothing."""
+    depth = search.depth
+    return (_Mask(search.enter, prep.enter_key, prep.enter, depth > 1),
+            _Mask(search.passing, prep.pass_key, prep.passing, depth > 2) if depth > 1 else None,
+            _Mask(search.ends, prep.end_key, None, depth > 1))
+
+
 def _plain_search(piece, board, search, prep, mv, first_only) -> Reach:
     """``reach`` when every part is static or clean (``_Search.plain``): the
     hexes that may be entered, passed and ended on are masks, worked out
     once, and each step is ``Board.dilate`` and an ``&``."""
-    # a move is back on its own hex after 2 steps at the soonest, so passes it after 3;
-    # a move of one hex passes nothing
-    depth = search.depth
-    enter = mv.allowed(search.enter, prep.enter_key, prep.enter, own=depth > 1)
-    passing = mv.allowed(search.passing, prep.pass_key, prep.passing, own=depth > 2) if depth > 1 else None
-    ending = mv.allowed(search.ends, prep.end_key, None, own=depth > 1)
-    levels, end_masks, anywhere = _walk(board, depth, mv.bit, first_only and search.first_ok, enter,
+    enter, passing, ending = [None if m is None else mv.allowed(m.group, m.key, m.cells, own=m.own)
+                              for m in _plain_masks(search, prep)]
+    levels, end_masks, anywhere = _walk(board, search.depth, mv.bit, first_only and search.first_ok, enter,
                                         -1 if passing is None else passing, -1 if ending is None else ending)
     r = Reach(piece, board, end_masks, not search.filters, levels, passing, anywhere)
     if not search.filters:
@@ -594,18 +609,19 @@ class _PlainFast:
 
     def __init__(self, search: _Search, prep: _Prep, test, bit: int):
         self.test = test
-        depth = self.depth = search.depth
+        self.depth = search.depth
         self.first_ok = search.first_ok
         self.bit = bit  # the start's (a profile is one piece's, from one hex)
-        # the masks (enter, pass, end) of the static parts (-1: every hex), and
-        # for those with clean parts (slot, CleanCells key, static mask, correct
-        # at the own hex?), as in _plain_search
-        passing = -1 if depth < 2 or prep.passing is None else prep.passing
-        self.static = [prep.enter, passing, -1]
-        self.clean = tuple((i, key, static, own and bool(static & bit)) for i, key, static, own in (
-            (0, prep.enter_key, prep.enter, depth > 1),
-            (1, prep.pass_key if depth > 1 else None, passing, depth > 2),
-            (2, prep.end_key, -1, depth > 1)) if key is not None)
+        # the static masks (enter, pass, end; -1: every hex) and, for the
+        # masks with clean parts, (slot, CleanCells key, static mask, correct
+        # at the own hex?): ``_plain_masks``
+        self.static, clean = [], []
+        for i, m in enumerate(_plain_masks(search, prep)):
+            static = -1 if m is None or m.cells is None else m.cells
+            self.static.append(static)
+            if m is not None and m.key is not None:
+                clean.append((i, m.key, static, m.own and bool(static & bit)))
+        self.clean = tuple(clean)
 
     def run(self, ctx, base, piece, start, board, first_only) -> "Reach | None":
         test = self.test
@@ -821,11 +837,7 @@ def _pe(compiler, e, names, mctx, env, subst, at_start, depth):
     if isinstance(e, (A.Quant, A.SetComp, A.The)):
         # the domain worked out; below the binder, only the names replaced
         dom = _pe(compiler, e.domain, names, mctx, env, subst, at_start, depth)
-        inner = {k: v for k, v in subst.items() if k != e.var}
-        if any(isinstance(n, A.Name) and n.id == e.var for v in inner.values() for n in A.walk(v)):
-            raise _Opaque()  # a name would be captured
-        kids = [dom] + [_substitute(k, inner) for k in A.children(e)[1:]]
-        return A.with_children(e, kids)
+        return _below_binder(e, dom, subst)
     kids = A.children(e)
     if not kids:
         return e
@@ -839,12 +851,18 @@ def _substitute(e, subst: dict):
     if isinstance(e, A.Name):
         return subst.get(e.id, e)
     if isinstance(e, (A.Quant, A.SetComp, A.The)):
-        inner = {k: v for k, v in subst.items() if k != e.var}
-        if any(isinstance(n, A.Name) and n.id == e.var for v in inner.values() for n in A.walk(v)):
-            raise _Opaque()
-        return A.with_children(e, [_substitute(e.domain, subst)] + [_substitute(k, inner) for k in A.children(e)[1:]])
+        return _below_binder(e, _substitute(e.domain, subst), subst)
     kids = A.children(e)
     return A.with_children(e, [_substitute(k, subst) for k in kids]) if kids else e
+
+
+def _below_binder(e, domain, subst: dict):
+    """The binder e with its domain replaced by ``domain`` and the free names
+    of ``subst`` replaced below it (its own variable is not free there)."""
+    inner = {k: v for k, v in subst.items() if k != e.var}
+    if any(isinstance(n, A.Name) and n.id == e.var for v in inner.values() for n in A.walk(v)):
+        raise _Opaque()  # a name would be captured
+    return A.with_children(e, [domain] + [_substitute(k, inner) for k in A.children(e)[1:]])
 
 
 _MOVE = "·move"  # the move's name in a residual condition (not a name of the language)
@@ -1372,8 +1390,8 @@ def end_flags(ctx: Ctx, compiler, tag, test, use, var: str = "m"):
     same attributes, and ``flag_of`` (with its flags per piece) is kept per
     card in the setting (a clean test never reads the order set, so the
     context it is first made with serves every query); otherwise judged
-    per hex, once per class of hexes if it is local. The piece's own hex is not judged as an end (it is
-    never a destination)."""
+    per hex, once per class of hexes if it is local. The piece's own hex is
+    not judged as an end (it is never a destination)."""
     setting = ctx.g.setting
     card = compiler.card_key(ctx.g)
     if use.clean:
