@@ -78,10 +78,27 @@ def main():
     """warcouncil: what may I legally order with this card on this board?"""
 
 
-def _engine(scenario: str, rules):
+def _engine(scenario: str, rules, verb: str, card: str | None = None, card_given: bool = False):
+    """The engine of SCENARIO's system, once the system says it answers
+    ``verb`` (and, for a verb with --card, that it is card-driven and the card
+    was given): otherwise bad input, exit 2."""
     from .solver.engine import Engine
 
-    return Engine.load(scenario, list(rules))
+    eng = Engine.load(scenario, list(rules))
+    system = eng.system
+    system.require_verb(verb)
+    if card_given:
+        if not system.card_driven and card is not None:
+            raise WarcouncilError(f"--card is for card-driven systems; {system.title or system.name} has no cards")
+        if system.card_driven and card is None:
+            raise WarcouncilError(f"`{verb}` on a {system.title or system.name} scenario needs the card played: "
+                                  "give it with --card CARD", hint="list the deck with: warcouncil cards " + scenario)
+    return eng
+
+
+card_option = click.option("--card", default=None,
+                           help="The card played, for card-driven systems (printed name; case, spaces and "
+                                "hyphens ignored).")
 
 
 # ------------------------------------------------------------------ orders
@@ -89,7 +106,7 @@ def _engine(scenario: str, rules):
 
 @main.command()
 @click.argument("scenario")
-@click.option("--card", required=True, help="The card played (printed name; case, spaces and hyphens ignored).")
+@card_option
 @click.option("--count", "count_only", is_flag=True, help="Only the number of legal order sets.")
 @click.option("--limit", type=click.IntRange(min=0), default=None, help="Stop after N order sets.")
 @card_options
@@ -99,7 +116,7 @@ def _engine(scenario: str, rules):
 @json_option
 def orders(scenario, card, count_only, limit, side, roll, copies, command, engine_kind, rules, as_json):
     """Every legal order set for CARD on the board of SCENARIO."""
-    eng = _engine(scenario, rules)
+    eng = _engine(scenario, rules, "orders", card, True)
     decl, _ = eng.resolve_card(card, copies)
     side = side or eng.scenario.to_move
     if side not in eng.scenario.sides:
@@ -206,10 +223,10 @@ def _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit
 # ------------------------------------------------------------------ moves
 
 
-def _ground_one_roll(scenario, rules, card, side, roll, copies, command):
+def _ground_one_roll(verb, scenario, rules, card, side, roll, copies, command):
     """The engine and the grounding of a card for a verb that needs one roll
     (moves, turns: there is no listing of every roll for them)."""
-    eng = _engine(scenario, rules)
+    eng = _engine(scenario, rules, verb, card, True)
     decl, _ = eng.resolve_card(card, copies)
     if decl.roll is not None and roll is None:
         raise WarcouncilError(f"{decl.name} orders by a dice roll: give the roll with --roll")
@@ -218,7 +235,7 @@ def _ground_one_roll(scenario, rules, card, side, roll, copies, command):
 
 @main.command()
 @click.argument("scenario")
-@click.option("--card", required=True, help="The card played.")
+@card_option
 @click.option("--order", "orders", multiple=True, required=True, metavar="ID",
               help="A piece given an order (repeatable): units, and leaders with an order of their own.")
 @card_options
@@ -227,7 +244,7 @@ def _ground_one_roll(scenario, rules, card, side, roll, copies, command):
 @json_option
 def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, as_json):
     """Every legal destination of each ordered piece (as if it moved first)."""
-    eng, g = _ground_one_roll(scenario, rules, card, side, roll, copies, command)
+    eng, g = _ground_one_roll("moves", scenario, rules, card, side, roll, copies, command)
     legal, dests = eng.destinations(g, list(orders))
     verdict = None if legal else eng.check_orders(g, list(orders))
     if svg_path:
@@ -264,7 +281,7 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
 
 @main.command()
 @click.argument("scenario")
-@click.option("--card", required=True, help="The card played.")
+@card_option
 @click.option("--count", "count_only", is_flag=True, help="Only the number of distinct end positions.")
 @click.option("--limit", type=click.IntRange(min=0), default=None, help="Stop after N end positions.")
 @card_options
@@ -274,7 +291,7 @@ def turns(scenario, card, count_only, limit, side, roll, copies, command, rules,
     """Every distinct end position the card's legal orders and moves can reach."""
     from .solver.turns import end_positions
 
-    eng, g = _ground_one_roll(scenario, rules, card, side, roll, copies, command)
+    eng, g = _ground_one_roll("turns", scenario, rules, card, side, roll, copies, command)
 
     def as_obj(end):
         return {p.id: list(c) for p, c in sorted(end.items(), key=lambda kv: kv[0].rank)}
@@ -304,7 +321,7 @@ def turns(scenario, card, count_only, limit, side, roll, copies, command, rules,
 
 @main.command()
 @click.argument("scenario")
-@click.option("--card", required=True, help="The card played.")
+@card_option
 @click.option("--order", "orders", multiple=True, metavar="ID",
               help="Compare the moves of this order set (default: each piece the card can order alone).")
 @card_options
@@ -314,7 +331,7 @@ def turns(scenario, card, count_only, limit, side, roll, copies, command, rules,
 def diff(scenario, card, orders, side, roll, copies, command, limit, rules, as_json):
     """What the house rules (--rules) change for CARD on SCENARIO: order sets
     and moves that become legal or illegal, with the rule responsible."""
-    from .solver.diff import diff as run_diff
+    from .systems.cc.diff import diff as run_diff
 
     d = run_diff(scenario, list(rules), card, side=side, roll=roll, copies=copies, command=command,
                  orders=list(orders) or None, limit=limit)
@@ -367,7 +384,7 @@ def check(scenario, turn, rules, as_json):
     """Is the proposed TURN legal on SCENARIO? Every violated rule, with its text."""
     from .solver.turn import load_turn
 
-    eng = _engine(scenario, rules)
+    eng = _engine(scenario, rules, "check")
     t = load_turn(turn, eng.scenario.board)
     verdict = eng.check_turn(t)
     if as_json:
@@ -434,7 +451,7 @@ def cards(scenario, rules, as_json):
     """The cards of SCENARIO's game system."""
     from .dsl.unparse import card_orders
 
-    eng = _engine(scenario, rules)
+    eng = _engine(scenario, rules, "cards")
     deck = list(eng.pack.cards.values())
     if as_json:
         _json({"system": eng.pack.name, "cards": [

@@ -59,11 +59,14 @@ class _Turns:
         self.setting = g.setting
         self.base = Positions.initial(self.setting)
         self.memo: dict = {}
-        accompany = self.eng.pack.defines.get("accompanies")
+        # the system's hooks: does a piece go along with the one it is
+        # attached to (``accompanies``), and which one (``host``)?
+        defines = self.eng.pack.defines
+        accompany, host_name = eng.system.hook("accompanies"), eng.system.hook("host")
         self.followers = {}  # unit -> leaders going with it
-        if accompany is not None:
-            fn = self.plan.compiler.compile(_call("accompanies", "l"))
-            host = self.plan.compiler.compile(_call("host", "l")) if "host" in self.eng.pack.defines else None
+        if accompany in defines:
+            fn = self.plan.compiler.compile(_call(accompany, "l"))
+            host = self.plan.compiler.compile(_call(host_name, "l")) if host_name in defines else None
             ctx = Ctx(g, alt, self.ordered)
             for l in self.setting.own_leaders:
                 if fn(ctx, {"l": l}) and host is not None:

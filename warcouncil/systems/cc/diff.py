@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import WarcouncilError
-from .engine import Engine
-from .turn import Turn, TurnMove
+from ...errors import WarcouncilError
+from ...solver.engine import Engine
+from ...solver.turn import Turn, TurnMove
 
 
 @dataclass
@@ -67,6 +67,7 @@ def diff(scenario: str, layers: list[str], card: str, *, side=None, roll=None, c
     if not layers:
         raise WarcouncilError("diff needs house rules: give them with --rules FILE")
     before = Engine.load(scenario)
+    before.system.require_verb("diff")
     after = Engine.load(before.scenario, list(layers))
     kw = dict(side=side, roll=roll, copies=copies, command=command)
     gb, ga = before.ground(card, **kw), after.ground(card, **kw)
@@ -114,7 +115,7 @@ def _dest(cell, battle) -> dict:
 
 
 def _one_move(card, ids, pid, cell, kw) -> Turn:
-    from ..errors import Location
+    from ...errors import Location
 
     where = Location("<diff>")
     return Turn(card=card, orders=list(ids), orders_where=[where] * len(ids),

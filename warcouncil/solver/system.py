@@ -1,0 +1,115 @@
+"""Game systems: what the kernel needs to know about one game family.
+
+The kernel (this package) compiles a pack's rules, grounds them on a board,
+searches and checks; it names no card, section, leader or phase. Everything
+a game family adds — how a player decides (a card's order set, a sequence of
+dice-rolled orders, activations), its turn phases, its board kinds, the
+verbs it answers, the hooks by which the kernel asks its rules a question
+(which define says whether a unit may still battle after a move) — is
+declared by one small subclass of :class:`System`, as sqlglot keeps a
+dialect to a subclass of ``Dialect``.
+
+A system is found by the name of the rule pack a scenario plays
+(``system: cca`` in the scenario file): :meth:`System.for_pack` looks in the
+subclasses already imported, then in the ``warcouncil.systems`` entry points
+(``pyproject.toml``), so the kernel never imports a system and a system
+shipped elsewhere (a test's tiny game, a user's plugin) plugs in the same
+way.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, ClassVar
+
+from ..errors import Location, WarcouncilError, closest
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .engine import Engine
+
+#: Every verb of the command line that reads a scenario; a system answers some.
+VERBS = ("orders", "moves", "turns", "check", "cards", "diff", "odds", "plan", "activations")
+
+_BY_PACK: dict[str, type["System"]] = {}
+_ENTRY_POINTS = "warcouncil.systems"
+
+
+class System:
+    """One game family. Subclasses set the class attributes; most need no
+    method of their own."""
+
+    #: short id, e.g. ``cc``
+    name: ClassVar[str] = ""
+    #: for people, e.g. "Commands & Colors"
+    title: ClassVar[str] = ""
+    #: the rule packs it plays (the scenario's ``system:`` key)
+    packs: ClassVar[tuple[str, ...]] = ()
+    #: board kinds its rules are written for (``hex``, ``square``, ``table``)
+    boards: ClassVar[frozenset[str]] = frozenset()
+    #: what one decision of a player is, in words
+    decision: ClassVar[str] = ""
+    #: the phases of a turn, in order
+    phases: ClassVar[tuple[str, ...]] = ()
+    #: the verbs it answers (a subset of ``VERBS``)
+    verbs: ClassVar[frozenset[str]] = frozenset()
+    #: does a decision start from a card (``--card``)?
+    card_driven: ClassVar[bool] = False
+    #: hooks: the pack's defines through which the kernel asks a question,
+    #: by role (e.g. ``{"may_battle": "may_battle"}``); absent defines mean
+    #: the question is not asked
+    hooks: ClassVar[dict[str, str]] = {}
+    #: the engine class that answers for it
+    engine: ClassVar[type["Engine"] | None] = None
+
+    def __init_subclass__(cls, **kw) -> None:
+        super().__init_subclass__(**kw)
+        for p in cls.packs:
+            _BY_PACK[p] = cls
+
+    # ------------------------------------------------------------ lookup
+    @staticmethod
+    def for_pack(pack: str, where: Location | None = None) -> type["System"]:
+        """The system that plays ``pack``: one already imported, else the
+        entry point of that name."""
+        hit = _BY_PACK.get(pack)
+        if hit is not None:
+            return hit
+        for ep in entry_points(group=_ENTRY_POINTS, name=pack):
+            cls = ep.load()
+            if not (isinstance(cls, type) and issubclass(cls, System)):
+                raise WarcouncilError(f"entry point {ep.value!r} for pack {pack!r} is not a System")
+            _BY_PACK.setdefault(pack, cls)
+            return _BY_PACK[pack]
+        known = sorted(set(_BY_PACK) | {ep.name for ep in entry_points(group=_ENTRY_POINTS)})
+        hint = closest(pack, known)
+        raise WarcouncilError(
+            f"no game system plays the rule pack {pack!r}", where,
+            hint=(f"did you mean {hint[0]!r}? " if hint else "") + "known: " + ", ".join(known))
+
+    # ------------------------------------------------------------ questions
+    @classmethod
+    def answers(cls, verb: str) -> bool:
+        return verb in cls.verbs
+
+    @classmethod
+    def require_verb(cls, verb: str) -> None:
+        """Bad input, exit 2, when the system does not answer ``verb``."""
+        if verb not in cls.verbs:
+            raise WarcouncilError(
+                f"`{verb}` makes no sense for {cls.title or cls.name} scenarios",
+                hint="it answers: " + ", ".join(v for v in VERBS if v in cls.verbs))
+
+    @classmethod
+    def require_board(cls, grid: str, query: str) -> None:
+        """Bad input, exit 2, when the system's rules are not written for
+        this kind of board: a query never answers empty for that reason."""
+        if cls.boards and grid not in cls.boards:
+            raise WarcouncilError(
+                f"{query}: {cls.title or cls.name} is played on "
+                + " or ".join(sorted(cls.boards)) + f" boards, not on a {grid} board")
+
+    @classmethod
+    def hook(cls, role: str) -> str | None:
+        """The name of the pack define that answers the kernel's question
+        ``role``, if the system asks it."""
+        return cls.hooks.get(role)

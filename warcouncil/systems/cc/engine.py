@@ -1,0 +1,244 @@
+"""The Commands & Colors engine: a card's order sets, destinations and turns.
+
+    eng = Engine.load("akragas")                  # a CardEngine for a C&C scenario
+    g = eng.ground("Order Three Units Center")
+    for s in eng.order_sets(g): ...
+    eng.count(g)
+    eng.check_turn(load_turn("turn.yaml", eng))
+
+A decision here is the set of pieces a card orders; a card is resolved
+(Counter Attack's copy, mirrored), rolled (its dice) and grounded on the
+setting, then enumerated or checked by the kernel.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from operator import attrgetter
+
+from ...dsl import ast as A
+from ...errors import WarcouncilError, closest
+from ...solver.check import Verdict, check
+from ...solver.engine import Engine
+from ...solver.enumerate import Enumerator
+from ...solver.ground import Ctx, Grounding, Record
+from ...solver.movement import end_flags, reach
+from .cards import dice_outcomes, mirror_card
+
+_rank = attrgetter("rank")
+
+
+class CardEngine(Engine):
+    """An engine whose decision is a card's order set."""
+
+    def __init__(self, scenario, pack):
+        super().__init__(scenario, pack)
+        self._copies: dict = {}  # (copying card, copied card) -> resolved card
+        self._may_battle: tuple | None = None  # see _battle_fn
+
+    # ------------------------------------------------------------ cards
+    def resolve_card(self, card: str, copies: str | None = None) -> tuple[A.CardDecl, str]:
+        """The card to ground and the name it is played as (Counter Attack)."""
+        decl = self.pack.card(card)
+        if decl.copy is None:
+            if copies:
+                raise WarcouncilError(f"--copies only goes with a card that copies another ({decl.name} does not)")
+            return decl, decl.name
+        if not copies:
+            raise WarcouncilError(
+                f"{decl.name} copies the card the opponent just played: name it with --copies CARD"
+            )
+        target = self.pack.card(copies)
+        if target.copy is not None:
+            raise WarcouncilError(
+                f"{decl.name} cannot resolve a copy of {target.name}: give the card that {target.name} copied"
+            )
+        if target.name in decl.copy.excluded:
+            raise WarcouncilError(f"{decl.name} cannot copy {target.name}")
+        key = (decl.name, target.name)
+        hit = self._copies.get(key)
+        if hit is None:
+            # the mirrored card is built once: its AST nodes are compiled once
+            if decl.copy.mirrored and {"left", "right"} <= set(self.pack.sections):
+                target = mirror_card(target, {"left": "right", "right": "left"})
+            hit = self._copies[key] = target
+        return hit, decl.name
+
+    def dice_count(self, card: A.CardDecl, side: str | None = None, command: int | None = None) -> int | None:
+        if card.roll is None:
+            return None
+        bare = Grounding(self.pack, self.plan.compiler, self.setting(side, command), card,
+                         ground_alternatives=False)
+        return int(self.plan.compiler.compile(card.roll)(bare.base(), {}))
+
+    def relevant_faces(self, card: A.CardDecl) -> list[str]:
+        faces = []
+        for alt in card.alternatives:
+            for q in alt.quotas:
+                if isinstance(q.amount, A.Expr):
+                    for n in A.walk(q.amount):
+                        if isinstance(n, A.Call) and n.func == "rolled":
+                            for a in n.args:
+                                if isinstance(a, A.Name) and a.id not in faces:
+                                    faces.append(a.id)
+        return [f for f in self.pack.dice if f in faces]
+
+    def roll_table(self, card: A.CardDecl, side=None, command=None) -> list[tuple[dict, Fraction]]:
+        n = self.dice_count(card, side, command) or 0
+        return list(dice_outcomes(self.pack.dice, n, self.relevant_faces(card)))
+
+    def parse_roll(self, card: A.CardDecl, text: str, side=None, command=None) -> dict:
+        """``light,light,helmet`` (the faces rolled) or ``light=2,helmet=1``."""
+        n = self.dice_count(card, side, command)
+        if n is None:
+            raise WarcouncilError(f"{card.name} does not roll dice: drop --roll")
+        counts: dict[str, int] = {}
+        parts = [p.strip() for p in text.replace(" ", "").split(",") if p.strip()]
+        for part in parts:
+            face, _, num = part.partition("=")
+            if face not in self.pack.dice:
+                hint = closest(face, self.pack.dice)
+                raise WarcouncilError(
+                    f"unknown die face {face!r} in --roll",
+                    hint=(f"did you mean {hint[0]!r}? " if hint else "") + "faces: " + ", ".join(self.pack.dice),
+                )
+            try:
+                k = int(num) if num else 1
+            except ValueError:
+                raise WarcouncilError(f"--roll: {part!r} is not FACE or FACE=COUNT") from None
+            if k < 0:
+                raise WarcouncilError(f"--roll: a negative count in {part!r}")
+            counts[face] = counts.get(face, 0) + k
+        total = sum(counts.values())
+        if total > n or (all("=" not in p for p in parts) and total != n):
+            raise WarcouncilError(f"--roll gives {total} dice, but {card.name} rolls {n} (Command)")
+        return counts
+
+    def ground(self, card: str | A.CardDecl, *, side: str | None = None, roll: dict | str | None = None,
+               copies: str | None = None, command: int | None = None) -> Grounding:
+        if isinstance(card, A.CardDecl):
+            decl, played = card, card.name
+        else:
+            decl, played = self.resolve_card(card, copies)
+        if decl.roll is not None:
+            if roll is None:
+                raise WarcouncilError(
+                    f"{decl.name} orders by a dice roll: give it with --roll, or omit --roll to list every roll"
+                )
+            if isinstance(roll, str):
+                roll = self.parse_roll(decl, roll, side, command)
+        elif roll:
+            raise WarcouncilError(f"{decl.name} does not roll dice: drop --roll")
+        return Grounding(self.pack, self.plan.compiler, self.setting(side, command), decl,
+                         played_as=played, roll=roll)
+
+    # ------------------------------------------------------------ answers
+    def enumerator(self, g: Grounding) -> Enumerator:
+        """The enumerator of a grounding (built once: a grounding never changes)."""
+        e = g.enumerator
+        if e is None or e.plan is not self.plan:
+            e = g.enumerator = Enumerator(g, self.plan)
+        return e
+
+    def order_sets(self, g: Grounding, limit: int | None = None):
+        return self.enumerator(g).order_sets(limit)
+
+    def count(self, g: Grounding) -> int:
+        return self.enumerator(g).count()
+
+    def check_orders(self, g: Grounding, ids: list[str]) -> Verdict:
+        return check(g, self.plan, self.pieces(g, ids))
+
+    def check_turn(self, turn) -> Verdict:
+        g = self.ground(turn.card, roll=turn.roll, copies=turn.copies, command=turn.command, side=turn.side)
+        orders = self.pieces(g, turn.orders, turn.orders_where)
+        def records(raw):
+            out = []
+            for m in raw:
+                p = self.pieces(g, [m.piece], [m.where])[0]
+                out.append(Record(piece=p, to=m.to, path=m.path))
+            return tuple(out)
+
+        moves = records(turn.moves)
+        second = records(getattr(turn, "second_moves", ()))
+        battles = []
+        for b in turn.battles:
+            p = self.pieces(g, [b.piece], [b.where])[0]
+            t = self.pieces(g, [b.target], [b.where])[0]
+            battles.append(Record(piece=p, target=t))
+        return check(g, self.plan, orders, Record(moves=moves, battles=tuple(battles), second_moves=second))
+
+    def destinations(self, g: Grounding, ids: list[str]):
+        """For each ordered piece: every legal destination, judged on the
+        board as it stands before any move of the turn, with whether the
+        piece may still battle from there:
+        ``(legal, {id: {(col, row): battle}})``, the hexes in reading order
+        (row by row); ``battle`` is a bool for a unit (None for a leader, or
+        when the pack has no ``may_battle``). ``destinations_json`` gives the
+        contract's JSON shape."""
+        pieces = self.pieces(g, ids)
+        legal_alts = [a for a in self.enumerator(g).alts if a.legal(pieces)]
+        alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
+        ctx = Ctx(g, alt, frozenset(pieces))
+        battle_fn, battle_use = self._battle_fn()
+        flag_of = self._battle_flags(ctx, battle_fn, battle_use) if battle_fn is not None else None
+        out = {}
+        board = g.setting.board
+        cells_in = board.cells_in
+        fromkeys = dict.fromkeys
+        for p in (sorted(set(pieces), key=_rank) if len(pieces) > 1 else pieces):
+            r = reach(ctx, self.plan, p)
+            ends = r.anywhere
+            if r.levels:
+                ends &= ~r.levels[0]  # the piece's own hex is not a destination
+            if not ends:
+                out[p.id] = {}
+                continue
+            cells = cells_in(ends)  # in reading order
+            if p.role == "unit" and flag_of is not None:
+                flag = flag_of(p).mask(r) & ends
+                if flag == ends:
+                    out[p.id] = fromkeys(cells, True)
+                else:
+                    d = out[p.id] = fromkeys(cells, False)
+                    if flag:
+                        d.update(fromkeys(cells_in(flag), True))
+            else:
+                out[p.id] = fromkeys(cells)
+        return bool(legal_alts), out
+
+    @staticmethod
+    def destinations_json(dests: dict) -> dict:
+        """``destinations``' answer in the contract's shape:
+        ``{id: [{"to": [col, row], "battle": bool}, ...]}`` (no ``battle``
+        where it is None)."""
+        return {pid: [{"to": list(c)} if b is None else {"to": list(c), "battle": b} for c, b in d.items()]
+                for pid, d in dests.items()}
+
+    @staticmethod
+    def _battle_flags(ctx, battle_fn, use):
+        """piece -> may_battle of a move of the piece to a hex
+        (``movement.EndFlag``), on the board before any move: a per-position
+        set of hexes for every piece alike (``movement.end_flags``), when the
+        rule reads the hex only through what stands there and its terrain."""
+        return end_flags(ctx, ctx.g.compiler, ("may-battle",), battle_fn, use)
+
+    def _battle_fn(self):
+        """The pack's define that says whether a unit may battle after a move
+        (the system's ``may_battle`` hook), compiled once, and how it uses the
+        move (``Compiler.move_use``)."""
+        hit = self._may_battle
+        if hit is None:
+            name = self.system.hook("may_battle")
+            if name is None or name not in self.pack.defines:
+                hit = (None, None)
+            else:
+                c = self.plan.compiler
+                call = A.Call(name, (A.Name("m"),))
+                hit = (c.compile(call), c.move_use(call, "m"))
+            self._may_battle = hit
+        return hit
+
+    def order_set_json(self, g: Grounding, s) -> dict:
+        units, leaders = g.ids(s)
+        return {"units": units, "leaders": leaders}

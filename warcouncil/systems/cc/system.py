@@ -1,0 +1,31 @@
+"""The Commands & Colors system: what the kernel needs to know about it."""
+
+from __future__ import annotations
+
+from ...solver.system import System
+from .engine import CardEngine
+
+
+class CommandsAndColors(System):
+    """Commands & Colors: Ancients and Medieval (packs ``cca``, ``ccm`` on the
+    shared ``core``). A player's decision is the set of pieces a card
+    orders; a turn is ordering, then moves one piece at a time, battles,
+    and (Move-Fire-Move) second moves."""
+
+    name = "cc"
+    title = "Commands & Colors"
+    packs = ("cca", "ccm")
+    boards = frozenset({"hex"})
+    decision = "the set of units and leaders a command card orders"
+    phases = ("order", "move", "battle", "second move")
+    verbs = frozenset({"orders", "moves", "turns", "check", "cards", "diff"})
+    card_driven = True
+    hooks = {
+        # may a unit still battle after this move? (moves' `battle` flag)
+        "may_battle": "may_battle",
+        # does this leader go along with his unit's move (turns)?
+        "accompanies": "accompanies",
+        # the unit a leader is attached to
+        "host": "host",
+    }
+    engine = CardEngine
