@@ -1,0 +1,25 @@
+"""The layering is a checked contract (import-linter, configured in
+pyproject.toml): the language (warcouncil.dsl) imports nothing of the kernel
+(warcouncil.solver), the kernel nothing of the game systems
+(warcouncil.systems), and nothing below imports the command line; no
+import circles inside a layer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from importlinter.cli import lint_imports
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_import_contracts_hold(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(ROOT)
+    assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True) == 0
+
+
+def test_kernel_names_no_system() -> None:
+    """The kernel finds systems through entry points, never by import."""
+    for path in (ROOT / "warcouncil" / "solver").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "warcouncil.systems" not in text and "..systems" not in text, path.name
