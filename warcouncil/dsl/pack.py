@@ -47,6 +47,9 @@ class Pack:
     sections: tuple[str, ...] = ()
     dice: tuple[str, ...] = ()
     values: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    roles: tuple[str, ...] = ()  # `roles unit, leader`: the roles pieces take (symbols)
+    roles_decl: A.RolesDecl | None = None
+    effects: dict[str, A.EffectDecl] = field(default_factory=dict)  # `effects ...`: what cards may do (symbols)
     units: dict[str, A.UnitDecl] = field(default_factory=dict)
     terrains: dict[str, A.TerrainDecl] = field(default_factory=dict)
     cards: dict[str, A.CardDecl] = field(default_factory=dict)
@@ -65,6 +68,7 @@ class Pack:
     def symbols(self) -> set[str]:
         """Every bare name the pack declares as a value."""
         out = set(self.sections) | set(self.dice) | set(self.units) | set(self.terrains)
+        out |= set(self.roles) | set(self.effects)
         for members in self.values.values():
             out |= set(members)
         for card in self.cards.values():
@@ -251,6 +255,16 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             pack.dice = st.faces
         elif isinstance(st, A.ValuesDecl):
             pack.values[st.attribute] = st.members
+        elif isinstance(st, A.RolesDecl):
+            pack.roles = tuple(dict.fromkeys(pack.roles + st.names))
+            pack.roles_decl = pack.roles_decl or st
+        elif isinstance(st, A.EffectsDecl):
+            for e in st.effects:
+                if e.name in pack.effects:
+                    _problem(pack, strict, f"effect {e.name} is already declared in {pack.effects[e.name].loc.file}",
+                             e.loc)
+                    continue
+                pack.effects[e.name] = e
         elif isinstance(st, A.UnitDecl):
             _put(pack, strict, pack.units, st.name, st, st.replace, "unit", fname, replaced_here, layer)
         elif isinstance(st, A.TerrainDecl):

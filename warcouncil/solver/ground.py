@@ -495,8 +495,6 @@ _CONSTANTS = {
     "side": lambda ctx, s: s.side_view,
     "hand_size": lambda ctx, s: s.hand_size,
     "capacity": lambda ctx, s: ctx.alt.capacity if ctx.alt and ctx.alt.capacity is not None else 10**9,
-    "unit": lambda ctx, s: "unit",
-    "leader": lambda ctx, s: "leader",
     "earlier": lambda ctx, s: ctx.earlier,
     "moves": lambda ctx, s: ctx.turn.moves if ctx.turn else (),
     "battles": lambda ctx, s: ctx.turn.battles if ctx.turn else (),
@@ -592,7 +590,9 @@ class Grounding:
         v = self._card_view
         if v is None:
             c = self.card
-            v = self._card_view = Record(name=c.name, played=self.played, category=c.category, helmet=c.helmet)
+            # the card's declared effects (Counter Attack: those of the card it copies, as ``name``)
+            v = self._card_view = Record(name=c.name, played=self.played, category=c.category, helmet=c.helmet,
+                                         effects=frozenset(c.effects))
         return v
 
     def base(self) -> Ctx:
