@@ -314,7 +314,7 @@ class CardDecl:
     replace: bool = False
     loc: Location = _loc()
     effects: tuple[str, ...] = ()  # `effect NAME, ...`: what rules test (``card.effects``)
-    effects_loc: Location = _loc()  # where the card lists them (for lint)
+    effect_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)  # each name's place
 
 
 @dataclass(frozen=True)

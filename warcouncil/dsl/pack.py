@@ -84,6 +84,12 @@ class Pack:
             out |= {k for k, _ in t.attrs}
         return out
 
+    def cards_by_key(self) -> dict[str, str]:
+        """Printed card names by ``card_key`` (case, spaces and hyphens ignored)."""
+        if self._card_keys is None or set(self._card_keys.values()) != set(self.cards):
+            self._card_keys = {card_key(c): c for c in self.cards}
+        return self._card_keys
+
     def card(self, name: str) -> A.CardDecl:
         """Find a card by printed name, ignoring case, spaces and hyphens."""
         key = card_key(name)

@@ -75,8 +75,8 @@ def _split_citations(items) -> tuple[tuple, list]:
 class _Effects:
     """A card's `effect NAME, ...` item, while its card is being built."""
 
-    def __init__(self, names: tuple[str, ...], loc: Location):
-        self.names, self.loc = names, loc
+    def __init__(self, names: tuple[str, ...], locs: tuple[Location, ...]):
+        self.names, self.locs = names, locs
 
 
 class _ToAst(Transformer):
@@ -185,11 +185,13 @@ class _ToAst(Transformer):
         replace, items = _replace_flag(items)
         name = _unquote(items[0])
         fields = {"copies": 1, "category": None, "helmet": False, "roll": None, "copy": None}
-        alts, cites, effects, effects_loc = [], [], [], None
+        alts, cites, effects, effect_locs = [], [], [], []
         for it in items[1:]:
             if isinstance(it, _Effects):
-                effects.extend(n for n in it.names if n not in effects)
-                effects_loc = effects_loc or it.loc
+                for n, loc in zip(it.names, it.locs):
+                    if n not in effects:
+                        effects.append(n)
+                        effect_locs.append(loc)
             elif isinstance(it, A.Alternative):
                 alts.append(it)
             elif isinstance(it, A.Citation):
@@ -211,12 +213,11 @@ class _ToAst(Transformer):
             replace,
             self._loc(meta),
             tuple(effects),
-            effects_loc or self._loc(meta),
+            tuple(effect_locs),
         )
 
-    @v_args(meta=True)
-    def effect(self, meta, items):
-        return _Effects(items[0], self._loc(meta))
+    def effect(self, items):
+        return _Effects(tuple(str(t) for t in items), tuple(self._tloc(t) for t in items))
 
     def copies(self, items):
         return ("copies", int(items[0]))

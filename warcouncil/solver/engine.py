@@ -51,6 +51,7 @@ class Engine:
         return cls(sc, pack)
 
     def _validate(self) -> None:
+        self._validate_roles()
         for u in self.scenario.units:
             if u.type not in self.pack.units:
                 hint = closest(u.type or "", self.pack.units)
@@ -58,6 +59,23 @@ class Engine:
                     f"unknown unit type {u.type!r} for {self.pack.title or self.pack.name}",
                     u.where,
                     hint=f"did you mean {hint[0]!r}?" if hint else "known types: " + ", ".join(self.pack.units),
+                )
+
+    def _validate_roles(self) -> None:
+        """Each piece list of the scenario gives its pieces a role the pack
+        declares (``roles unit, leader``)."""
+        from .scenario import ROLE_OF_LIST
+
+        roles = self.pack.roles
+        for key, pieces in (("units", self.scenario.units), ("leaders", self.scenario.leaders)):
+            role = ROLE_OF_LIST[key]
+            if pieces and role not in roles:
+                declared = ", ".join(roles) if roles else "none"
+                raise WarcouncilError(
+                    f"the scenario lists pieces under `{key}:`, but {self.pack.title or self.pack.name} "
+                    f"declares no role {role!r} (roles: {declared})",
+                    pieces[0].where,
+                    hint=f"declare it in the pack: `roles {', '.join(roles + (role,))}`",
                 )
 
     # ------------------------------------------------------------ grounding

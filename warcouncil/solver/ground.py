@@ -83,9 +83,9 @@ class Setting:
         others_u = sorted((u for u in scenario.units if u.side != self.side), key=lambda p: p.id)
         others_l = sorted((l for l in scenario.leaders if l.side != self.side), key=lambda p: p.id)
         rank = 0
-        for group, role in ((own_units, "unit"), (own_leaders, "leader"), (others_u, "unit"), (others_l, "leader")):
-            for p in group:
-                views.append(PieceView(p, role, self._attrs(p, role), rank))
+        for group in (own_units, own_leaders, others_u, others_l):
+            for p in group:  # the role its scenario list gives it (scenario.ROLE_OF_LIST)
+                views.append(PieceView(p, p.kind, self._attrs(p, p.kind), rank))
                 rank += 1
         self.views = views
         self.by_id = {v.id: v for v in views}
