@@ -208,14 +208,12 @@ def _resolved(pack: Pack) -> list[LintError]:
 
 def _hint(name: str, known) -> str | None:
     c = closest(name, known)
-    return "did you mean " + " or ".join(repr(x) for x in c) + "?" if c else None
+    return f"did you mean {c[0]!r}?" if c else None
 
 
 def _card_hint(name: str, pack: Pack) -> str:
     c = closest(name, pack.cards) or [pack.cards_by_key()[k] for k in closest(card_key(name), pack.cards_by_key())]
-    if c:
-        return "did you mean " + " or ".join(repr(x) for x in c) + "?"
-    return "run `warcouncil cards` to list them"
+    return f"did you mean {c[0]!r}?" if c else "run `warcouncil cards` to list them"
 
 
 def _is_card_attr(e, names: tuple[str, ...], bound) -> bool:
@@ -350,8 +348,8 @@ def _cited(pack: Pack):
     for t in pack.terrains.values():
         for c in t.citations:
             yield t.name, c
-    if pack.roles_decl is not None:
-        for c in pack.roles_decl.citations:
+    for r in pack.roles_decls:
+        for c in r.citations:
             yield "roles", c
     for e in pack.effects.values():
         for c in e.citations:

@@ -48,7 +48,7 @@ class Pack:
     dice: tuple[str, ...] = ()
     values: dict[str, tuple[str, ...]] = field(default_factory=dict)
     roles: tuple[str, ...] = ()  # `roles unit, leader`: the roles pieces take (symbols)
-    roles_decl: A.RolesDecl | None = None
+    roles_decls: list[A.RolesDecl] = field(default_factory=list)  # (for their citations)
     effects: dict[str, A.EffectDecl] = field(default_factory=dict)  # `effects ...`: what cards may do (symbols)
     units: dict[str, A.UnitDecl] = field(default_factory=dict)
     terrains: dict[str, A.TerrainDecl] = field(default_factory=dict)
@@ -263,7 +263,7 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             pack.values[st.attribute] = st.members
         elif isinstance(st, A.RolesDecl):
             pack.roles = tuple(dict.fromkeys(pack.roles + st.names))
-            pack.roles_decl = pack.roles_decl or st
+            pack.roles_decls.append(st)
         elif isinstance(st, A.EffectsDecl):
             for e in st.effects:
                 if e.name in pack.effects:
