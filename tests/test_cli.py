@@ -316,7 +316,7 @@ def test_cards_json() -> None:
     assert len(set(names)) == 29
     assert {"Order Three Units Center", "Order Mounted Troops", "I Am Spartacus", "Counter Attack"} <= set(names)
     for c in cards:
-        assert set(c) == {"name", "copies", "category", "helmet", "orders", "effects"}
+        assert set(c) == {"name", "copies", "category", "helmet", "orders"}
     by = {c["name"]: c for c in cards}
     assert by["Order Three Units Center"]["copies"] == 4 and by["Order Three Units Center"]["helmet"] is True
     assert by["Order Three Units Center"]["category"] == "section"

@@ -268,7 +268,9 @@ def test_cards_json_lists_effects():
     akragas = Path(__file__).resolve().parents[1] / "warcouncil" / "examples" / "cca" / "akragas.yaml"
     r = CliRunner().invoke(main, ["cards", str(akragas), "--json"])
     assert r.exit_code == 0
-    by = {c["name"]: c for c in json.loads(r.stdout)["cards"]}
-    assert by["Double Time"]["effects"] == ["double_time", "no_ranged_fire"]
-    assert by["Move-Fire-Move"]["effects"] == ["light_foot_through", "move_after_fire", "ranged_only"]
-    assert by["Order Two Units Left"]["effects"] == []
+    doc = json.loads(r.stdout)
+    effects = doc["effects"]  # card name -> its effects, every card of the deck
+    assert set(effects) == {c["name"] for c in doc["cards"]}
+    assert effects["Double Time"] == ["double_time", "no_ranged_fire"]
+    assert effects["Move-Fire-Move"] == ["light_foot_through", "move_after_fire", "ranged_only"]
+    assert effects["Order Two Units Left"] == []

@@ -437,9 +437,12 @@ def cards(scenario, rules, as_json):
     eng = _engine(scenario, rules)
     deck = list(eng.pack.cards.values())
     if as_json:
+        # "effects" (card name -> its declared effects) is a key of its own:
+        # each card's object keeps exactly the keys of the contract
         _json({"system": eng.pack.name, "cards": [
             {"name": c.name, "copies": c.copies, "category": c.category, "helmet": c.helmet,
-             "orders": card_orders(c), "effects": list(c.effects)} for c in deck]})
+             "orders": card_orders(c)} for c in deck],
+            "effects": {c.name: list(c.effects) for c in deck}})
         return
     t = Table(title=f"{eng.pack.title}: {sum(c.copies for c in deck)} cards, {len(deck)} kinds")
     for col in ("card", "copies", "category", "helmet", "effects", "orders"):
