@@ -17,9 +17,3 @@ def test_import_contracts_hold(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(ROOT)
     assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True) == 0
 
-
-def test_kernel_names_no_system() -> None:
-    """The kernel finds systems through entry points, never by import."""
-    for path in (ROOT / "warcouncil" / "solver").glob("*.py"):
-        text = path.read_text(encoding="utf-8")
-        assert "warcouncil.systems" not in text and "..systems" not in text, path.name

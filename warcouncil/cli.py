@@ -454,15 +454,19 @@ def cards(scenario, rules, as_json):
     eng = _engine(scenario, rules, "cards")
     deck = list(eng.pack.cards.values())
     if as_json:
+        # "effects" (card name -> its declared effects) is a key of its own:
+        # each card's object keeps exactly the keys of the contract
         _json({"system": eng.pack.name, "cards": [
             {"name": c.name, "copies": c.copies, "category": c.category, "helmet": c.helmet,
-             "orders": card_orders(c)} for c in deck]})
+             "orders": card_orders(c)} for c in deck],
+            "effects": {c.name: list(c.effects) for c in deck}})
         return
     t = Table(title=f"{eng.pack.title}: {sum(c.copies for c in deck)} cards, {len(deck)} kinds")
-    for col in ("card", "copies", "category", "helmet", "orders"):
+    for col in ("card", "copies", "category", "helmet", "effects", "orders"):
         t.add_column(col, overflow="fold")
     for c in deck:
-        t.add_row(escape(c.name), str(c.copies), c.category or "", "yes" if c.helmet else "", escape(card_orders(c)))
+        t.add_row(escape(c.name), str(c.copies), c.category or "", "yes" if c.helmet else "",
+                  escape(", ".join(c.effects)), escape(card_orders(c)))
     out.print(t)
 
 

@@ -210,6 +210,32 @@ class ValuesDecl:
     loc: Location = _loc()
 
 
+@dataclass(frozen=True)
+class RolesDecl:
+    """``roles unit, leader``: the roles of the pack's pieces (also symbols)."""
+
+    names: tuple[str, ...]
+    citations: tuple[Citation, ...] = ()
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class EffectDecl:
+    """One name of ``effects NAME from DOC "quote", ...``: something a card
+    may do, citing the card text it stands for. Rules test
+    ``NAME in card.effects``, never a card's printed name."""
+
+    name: str
+    citations: tuple[Citation, ...] = ()
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
+class EffectsDecl:
+    effects: tuple[EffectDecl, ...]
+    loc: Location = _loc()
+
+
 class _Attrs:
     """A declaration with ``attrs``: (key, value) pairs."""
 
@@ -287,6 +313,8 @@ class CardDecl:
     citations: tuple[Citation, ...]
     replace: bool = False
     loc: Location = _loc()
+    effects: tuple[str, ...] = ()  # `effect NAME, ...`: what rules test (``card.effects``)
+    effect_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)  # each name's place
 
 
 @dataclass(frozen=True)
@@ -330,6 +358,8 @@ Statement = (
     | RuleDecl
     | DefineDecl
     | RemoveDecl
+    | RolesDecl
+    | EffectsDecl
 )
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from ..errors import Location, WarcouncilError, closest
 from ..solver.evaluate import BUILTIN_ATTRIBUTES, BUILTIN_CONSTANTS, BUILTIN_FUNCTIONS
 from . import ast as A
-from .pack import LintError, Pack, _line_at, load_pack, pack_files
+from .pack import LintError, Pack, _line_at, card_key, load_pack, pack_files
 
 
 def normalize(text: str) -> str:
@@ -55,7 +55,7 @@ def lint(paths: list[str | Path], base: str | None = None) -> tuple[Pack | None,
     except WarcouncilError as e:
         return None, [LintError(e.message, e.location or Location(), e.hint, e.source_line)]
     problems.extend(pack.problems)
-    problems.extend(_Resolver(pack).run())
+    problems.extend(_resolved(pack))
     problems.extend(_citations(pack))
     problems.extend(_layer_conflicts(pack))
     problems.sort(key=lambda p: (p.location.file or "", p.location.line or 0, p.location.column or 0))
@@ -191,7 +191,88 @@ def check_layers(pack: Pack) -> list[LintError]:
     """What must hold before a layered pack is used: its layering conflicts
     first (they explain the rest), then names that resolve to nothing."""
     first = sorted(_layer_conflicts(pack), key=_where)
-    return first + sorted(_Resolver(pack).run(), key=_where)
+    return first + sorted(_resolved(pack), key=_where)
+
+
+def _resolved(pack: Pack) -> list[LintError]:
+    """Names that resolve to nothing (``_Resolver``), and references to a
+    role, card effect or card the pack does not declare (``_references``).
+    Where both speak of one place, the more precise second one is kept."""
+    refs = _references(pack)
+    at = {_where(p) for p in refs}
+    return [p for p in _Resolver(pack).run() if not (p.message.startswith("unknown name") and _where(p) in at)] + refs
+
+
+# ------------------------------------------- roles, card effects, card names
+
+
+def _hint(name: str, known) -> str | None:
+    c = closest(name, known)
+    return f"did you mean {c[0]!r}?" if c else None
+
+
+def _card_hint(name: str, pack: Pack) -> str:
+    c = closest(name, pack.cards) or [pack.cards_by_key()[k] for k in closest(card_key(name), pack.cards_by_key())]
+    return f"did you mean {c[0]!r}?" if c else "run `warcouncil cards` to list them"
+
+
+def _is_card_attr(e, names: tuple[str, ...], bound) -> bool:
+    return (isinstance(e, A.Attr) and e.name in names and isinstance(e.obj, A.Name)
+            and e.obj.id == "card" and "card" not in bound)
+
+
+def _references(pack: Pack) -> list[LintError]:
+    """A role, card effect or card that does not exist:
+
+    * ``p.role == NAME`` (or ``!=``) with NAME not a role the pack declares
+      (``roles unit, leader``);
+    * ``NAME in card.effects`` (or ``not in``) with NAME not a declared effect,
+      and a card's ``effect NAME`` likewise;
+    * ``card.name == "…"`` / ``card.played == "…"`` naming no card of the pack.
+    """
+    out: list[LintError] = []
+    roles, effects = set(pack.roles), pack.effects
+    for card in pack.cards.values():
+        for name, loc in zip(card.effects, card.effect_locs or (card.loc,) * len(card.effects)):
+            if name not in effects:
+                out.append(_err(f"card {card.name!r} has effect {name!r}, which the pack does not declare", loc,
+                                _hint(name, effects) or "declare it with `effects NAME from DOC \"quote\"`"))
+
+    def is_card(s: str) -> bool:
+        return s in pack.cards or card_key(s) in pack.cards_by_key()
+
+    def visit(e, bound) -> None:
+        if e is None:
+            return
+        if isinstance(e, A.Compare):
+            pairs = ((e.left, e.right), (e.right, e.left))
+            if e.op in ("==", "!="):
+                for attr, other in pairs:
+                    if (isinstance(attr, A.Attr) and attr.name == "role" and isinstance(other, A.Name)
+                            and other.id not in bound and other.id not in roles):
+                        declared = ", ".join(pack.roles) or "none"
+                        out.append(_err(f"{other.id!r} is not a role the pack declares (roles: {declared})",
+                                        other.loc, _hint(other.id, roles)))
+                    if (_is_card_attr(attr, ("name", "played"), bound) and isinstance(other, A.Str)
+                            and not is_card(other.value)):
+                        out.append(_err(f"card.{attr.name} is compared with {other.value!r}, which is not a card "
+                                        f"of {pack.title or pack.name}", other.loc, _card_hint(other.value, pack)))
+            elif e.op in ("in", "notin") and _is_card_attr(e.right, ("effects",), bound):
+                left = e.left
+                if isinstance(left, A.Name) and left.id not in bound and left.id not in effects:
+                    out.append(_err(f"{left.id!r} is not a card effect the pack declares", left.loc,
+                                    _hint(left.id, effects) or "declare it with `effects NAME from DOC \"quote\"`"))
+                elif isinstance(left, A.Str):
+                    out.append(_err("an effect is a name, not a string", left.loc,
+                                    f"write {left.value.replace(' ', '_')} in card.effects"))
+        for child, inner in A.scoped(e, frozenset(bound)):
+            visit(child, inner)
+
+    statements = list(pack.rules.values()) + list(pack.defines.values()) + list(pack.cards.values())
+    for st in statements:
+        for e, params in _exprs(st):
+            visit(e, frozenset(params))
+    return out
 
 
 def _where(p: LintError):
@@ -267,6 +348,12 @@ def _cited(pack: Pack):
     for t in pack.terrains.values():
         for c in t.citations:
             yield t.name, c
+    for r in pack.roles_decls:
+        for c in r.citations:
+            yield "roles", c
+    for e in pack.effects.values():
+        for c in e.citations:
+            yield f"effect {e.name}", c
 
 
 def _citations(pack: Pack) -> list[LintError]:

@@ -40,6 +40,7 @@ class LintError:
 class Pack:
     name: str = ""
     title: str = ""
+    lineage: list[str] = field(default_factory=list)  # the packs it extends, in the order they were loaded
     files: list[str] = field(default_factory=list)
     documents: dict[str, A.DocumentDecl] = field(default_factory=dict)
     own_documents: set[str] = field(default_factory=set)  # declared by the pack itself, not a base it extends
@@ -47,6 +48,9 @@ class Pack:
     sections: tuple[str, ...] = ()
     dice: tuple[str, ...] = ()
     values: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    roles: tuple[str, ...] = ()  # `roles unit, leader`: the roles pieces take (symbols)
+    roles_decls: list[A.RolesDecl] = field(default_factory=list)  # (for their citations)
+    effects: dict[str, A.EffectDecl] = field(default_factory=dict)  # `effects ...`: what cards may do (symbols)
     units: dict[str, A.UnitDecl] = field(default_factory=dict)
     terrains: dict[str, A.TerrainDecl] = field(default_factory=dict)
     cards: dict[str, A.CardDecl] = field(default_factory=dict)
@@ -65,6 +69,7 @@ class Pack:
     def symbols(self) -> set[str]:
         """Every bare name the pack declares as a value."""
         out = set(self.sections) | set(self.dice) | set(self.units) | set(self.terrains)
+        out |= set(self.roles) | set(self.effects)
         for members in self.values.values():
             out |= set(members)
         for card in self.cards.values():
@@ -79,6 +84,12 @@ class Pack:
         for t in self.terrains.values():
             out |= {k for k, _ in t.attrs}
         return out
+
+    def cards_by_key(self) -> dict[str, str]:
+        """Printed card names by ``card_key`` (case, spaces and hyphens ignored)."""
+        if self._card_keys is None or set(self._card_keys.values()) != set(self.cards):
+            self._card_keys = {card_key(c): c for c in self.cards}
+        return self._card_keys
 
     def card(self, name: str) -> A.CardDecl:
         """Find a card by printed name, ignoring case, spaces and hyphens."""
@@ -233,6 +244,7 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
                 _problem(pack, strict, f"pack {st.pack!r} is extended twice (or extends itself)", st.loc)
                 continue
             seen.add(st.pack)
+            pack.lineage.append(st.pack)
             try:
                 base_files = pack_files(st.pack)
             except WarcouncilError as e:
@@ -251,6 +263,16 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             pack.dice = st.faces
         elif isinstance(st, A.ValuesDecl):
             pack.values[st.attribute] = st.members
+        elif isinstance(st, A.RolesDecl):
+            pack.roles = tuple(dict.fromkeys(pack.roles + st.names))
+            pack.roles_decls.append(st)
+        elif isinstance(st, A.EffectsDecl):
+            for e in st.effects:
+                if e.name in pack.effects:
+                    _problem(pack, strict, f"effect {e.name} is already declared in {pack.effects[e.name].loc.file}",
+                             e.loc)
+                    continue
+                pack.effects[e.name] = e
         elif isinstance(st, A.UnitDecl):
             _put(pack, strict, pack.units, st.name, st, st.replace, "unit", fname, replaced_here, layer)
         elif isinstance(st, A.TerrainDecl):

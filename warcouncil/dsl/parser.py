@@ -72,6 +72,13 @@ def _split_citations(items) -> tuple[tuple, list]:
             [i for i in items if not isinstance(i, A.Citation)])
 
 
+class _Effects:
+    """A card's `effect NAME, ...` item, while its card is being built."""
+
+    def __init__(self, names: tuple[str, ...], locs: tuple[Location, ...]):
+        self.names, self.locs = names, locs
+
+
 class _ToAst(Transformer):
     def __init__(self, path: str):
         super().__init__()
@@ -113,6 +120,18 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def values_decl(self, meta, items):
         return A.ValuesDecl(str(items[0]), items[1], self._loc(meta))
+
+    @v_args(meta=True)
+    def roles_decl(self, meta, items):
+        return A.RolesDecl(items[0], tuple(items[1:]), self._loc(meta))
+
+    @v_args(meta=True)
+    def effects_decl(self, meta, items):
+        return A.EffectsDecl(tuple(items), self._loc(meta))
+
+    @v_args(meta=True)
+    def effect_entry(self, meta, items):
+        return A.EffectDecl(str(items[0]), tuple(items[1:]), self._loc(meta))
 
     def name_list(self, items):
         return tuple(str(t) for t in items)
@@ -166,9 +185,14 @@ class _ToAst(Transformer):
         replace, items = _replace_flag(items)
         name = _unquote(items[0])
         fields = {"copies": 1, "category": None, "helmet": False, "roll": None, "copy": None}
-        alts, cites = [], []
+        alts, cites, effects, effect_locs = [], [], [], []
         for it in items[1:]:
-            if isinstance(it, A.Alternative):
+            if isinstance(it, _Effects):
+                for n, loc in zip(it.names, it.locs):
+                    if n not in effects:
+                        effects.append(n)
+                        effect_locs.append(loc)
+            elif isinstance(it, A.Alternative):
                 alts.append(it)
             elif isinstance(it, A.Citation):
                 cites.append(it)
@@ -188,7 +212,12 @@ class _ToAst(Transformer):
             tuple(cites),
             replace,
             self._loc(meta),
+            tuple(effects),
+            tuple(effect_locs),
         )
+
+    def effect(self, items):
+        return _Effects(tuple(str(t) for t in items), tuple(self._tloc(t) for t in items))
 
     def copies(self, items):
         return ("copies", int(items[0]))

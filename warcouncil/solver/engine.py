@@ -26,8 +26,8 @@ from .system import System
 
 class Engine:
     def __new__(cls, scenario: Scenario, pack: Pack, *args, **kw):
-        if cls is Engine:  # the scenario's system decides which engine answers
-            system = System.for_pack(scenario.system)
+        if cls is Engine:  # the system of the pack decides which engine answers
+            system = System.for_pack(pack)
             if system.engine is None:
                 raise WarcouncilError(f"the {system.title or system.name} system has no engine")
             cls = system.engine
@@ -37,7 +37,7 @@ class Engine:
         self.scenario = scenario
         self.pack = pack
         #: the game system this engine answers for
-        self.system: type[System] = System.for_pack(scenario.system)
+        self.system: type[System] = System.for_pack(pack)
         self.plan: Plan = plan_for(pack)
         self._settings: dict = {}
         self._validate()
@@ -45,7 +45,6 @@ class Engine:
     @classmethod
     def load(cls, scenario: str | Path | Scenario, rules: list[str | Path] = ()) -> "Engine":
         sc = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
-        System.for_pack(sc.system)  # an unknown system is bad input before any rule is read
         layers = list(sc.rules) + [str(r) for r in rules]
         pack = load_pack(sc.system, layers)
         if layers:
@@ -59,6 +58,7 @@ class Engine:
         return cls(sc, pack)
 
     def _validate(self) -> None:
+        self._validate_roles()
         for u in self.scenario.units:
             if u.type not in self.pack.units:
                 hint = closest(u.type or "", self.pack.units)
@@ -66,6 +66,23 @@ class Engine:
                     f"unknown unit type {u.type!r} for {self.pack.title or self.pack.name}",
                     u.where,
                     hint=f"did you mean {hint[0]!r}?" if hint else "known types: " + ", ".join(self.pack.units),
+                )
+
+    def _validate_roles(self) -> None:
+        """Each piece list of the scenario gives its pieces a role the pack
+        declares (``roles unit, leader``)."""
+        from .scenario import ROLE_OF_LIST
+
+        roles = self.pack.roles
+        for key, pieces in (("units", self.scenario.units), ("leaders", self.scenario.leaders)):
+            role = ROLE_OF_LIST[key]
+            if pieces and role not in roles:
+                declared = ", ".join(roles) if roles else "none"
+                raise WarcouncilError(
+                    f"the scenario lists pieces under `{key}:`, but {self.pack.title or self.pack.name} "
+                    f"declares no role {role!r} (roles: {declared})",
+                    pieces[0].where,
+                    hint=f"declare it in the pack: `roles {', '.join(roles + (role,))}`",
                 )
 
     # ------------------------------------------------------------ settings

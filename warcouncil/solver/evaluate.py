@@ -34,12 +34,12 @@ DYNAMIC_BUILTINS = {
 # these are memoized per setting.
 SETTING_BUILTINS = {
     "units", "leaders", "pieces", "enemy_units", "enemy_leaders", "all_units",
-    "all_leaders", "side", "hand_size", "unit", "leader", "adjacent", "distance",
+    "all_leaders", "side", "hand_size", "adjacent", "distance",
     "sections_of", "dotted", "count", "min", "max", "abs", "unit_at", "leader_at",
     "terrain_at", "on_board", "line",
 }
 # Builtins that read nothing of the scenario: constants and arithmetic.
-PURE_BUILTINS = {"unit", "leader", "count", "min", "max", "abs"}
+PURE_BUILTINS = {"count", "min", "max", "abs"}
 # Builtins only meaningful for a whole turn (moves, battles).
 TURN_BUILTINS = {
     "moves", "battles", "moved", "final", "earlier", "moved_before", "unit_on",
@@ -74,7 +74,7 @@ CELL_LOCAL_FUNCS = {"unit_on", "leader_on", "terrain_at", "on_board"}
 BUILTIN_CONSTANTS = {
     "units", "leaders", "pieces", "enemy_units", "enemy_leaders", "all_units",
     "all_leaders", "ordered", "moves", "battles", "card", "side", "hand_size",
-    "capacity", "unit", "leader", "earlier",
+    "capacity", "earlier",  # (the role symbols `unit`, `leader` are the pack's: `roles`)
 }
 BUILTIN_FUNCTIONS = {
     "adjacent": 2, "distance": 2, "sections_of": 1, "dotted": 1, "count": 1,
@@ -86,7 +86,7 @@ BUILTIN_FUNCTIONS = {
 }
 BUILTIN_ATTRIBUTES = {
     "id", "side", "at", "role", "type", "blocks", "max_blocks",  # pieces
-    "name", "category", "helmet",  # card
+    "name", "category", "helmet", "effects",  # card
     "edge", "command",  # side
     "piece", "to", "path", "target", "start", "through", "length", "index", "phase",  # moves, battles
     "played",  # card: the printed card played (Counter Attack) when name is the card copied

@@ -82,9 +82,9 @@ class Setting:
         others_u = sorted((u for u in scenario.units if u.side != self.side), key=lambda p: p.id)
         others_l = sorted((l for l in scenario.leaders if l.side != self.side), key=lambda p: p.id)
         rank = 0
-        for group, role in ((own_units, "unit"), (own_leaders, "leader"), (others_u, "unit"), (others_l, "leader")):
-            for p in group:
-                views.append(PieceView(p, role, self._attrs(p, role), rank))
+        for group in (own_units, own_leaders, others_u, others_l):
+            for p in group:  # the role its scenario list gives it (scenario.ROLE_OF_LIST)
+                views.append(PieceView(p, p.kind, self._attrs(p, p.kind), rank))
                 rank += 1
         self.views = views
         self.by_id = {v.id: v for v in views}
@@ -494,8 +494,6 @@ _CONSTANTS = {
     "side": lambda ctx, s: s.side_view,
     "hand_size": lambda ctx, s: s.hand_size,
     "capacity": lambda ctx, s: ctx.alt.capacity if ctx.alt and ctx.alt.capacity is not None else 10**9,
-    "unit": lambda ctx, s: "unit",
-    "leader": lambda ctx, s: "leader",
     "earlier": lambda ctx, s: ctx.earlier,
     "moves": lambda ctx, s: ctx.turn.moves if ctx.turn else (),
     "battles": lambda ctx, s: ctx.turn.battles if ctx.turn else (),
@@ -591,7 +589,9 @@ class Grounding:
         v = self._card_view
         if v is None:
             c = self.card
-            v = self._card_view = Record(name=c.name, played=self.played, category=c.category, helmet=c.helmet)
+            # the card's declared effects (Counter Attack: those of the card it copies, as ``name``)
+            v = self._card_view = Record(name=c.name, played=self.played, category=c.category, helmet=c.helmet,
+                                         effects=frozenset(c.effects))
         return v
 
     def base(self) -> Ctx:

@@ -382,6 +382,10 @@ def _load_file(file: str) -> Scenario:
 _TOP_REQUIRED = ("system", "board", "sides", "to_move", "units")
 _TOP_OPTIONAL = ("name", "leaders", "terrain", "rules")
 _SIDE_KEYS = ("edge", "command")
+# The scenario's piece lists and the role (declared by the pack: `roles`)
+# each gives its pieces. The engine refuses a list whose role the pack lacks.
+ROLE_OF_LIST = {"units": "unit", "leaders": "leader"}
+
 _UNIT_KEYS = ("id", "side", "type", "at", "blocks", "facing")
 _LEADER_KEYS = ("id", "side", "at")
 _TERRAIN_KEYS = ("at", "type")
@@ -462,8 +466,8 @@ class _Validator:
             )
 
         ids: dict[str, Location] = {}
-        units = self.pieces(top, "units", "unit", sides, board, ids)
-        leaders = self.pieces(top, "leaders", "leader", sides, board, ids) if "leaders" in top else ()
+        units = self.pieces(top, "units", ROLE_OF_LIST["units"], sides, board, ids)
+        leaders = self.pieces(top, "leaders", ROLE_OF_LIST["leaders"], sides, board, ids) if "leaders" in top else ()
         self.check_leaders(units, leaders)
         terrain = self.terrain(top, board) if "terrain" in top else ()
         rules = self.rules(top) if "rules" in top else ()

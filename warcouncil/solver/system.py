@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ..errors import Location, WarcouncilError, closest
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..dsl.pack import Pack
     from .engine import Engine
 
 #: Every verb of the command line that reads a scenario; a system answers some.
@@ -68,22 +69,20 @@ class System:
 
     # ------------------------------------------------------------ lookup
     @staticmethod
-    def for_pack(pack: str, where: Location | None = None) -> type["System"]:
-        """The system that plays ``pack``: one already imported, else the
-        entry point of that name."""
-        hit = _BY_PACK.get(pack)
-        if hit is not None:
-            return hit
-        for ep in entry_points(group=_ENTRY_POINTS, name=pack):
-            cls = ep.load()
-            if not (isinstance(cls, type) and issubclass(cls, System)):
-                raise WarcouncilError(f"entry point {ep.value!r} for pack {pack!r} is not a System")
-            _BY_PACK.setdefault(pack, cls)
-            return _BY_PACK[pack]
+    def for_pack(pack: "str | Pack", where: Location | None = None) -> type["System"]:
+        """The system that plays ``pack`` (a pack's name, or a loaded pack:
+        then its own name, else the first pack it extends that a system
+        plays): one already imported, else the entry point of that name."""
+        names = [pack] if isinstance(pack, str) else [pack.name, *pack.lineage]
+        for name in names:
+            hit = _BY_PACK.get(name) or _from_entry_point(name)
+            if hit is not None:
+                return hit
         known = sorted(set(_BY_PACK) | {ep.name for ep in entry_points(group=_ENTRY_POINTS)})
-        hint = closest(pack, known)
+        hint = closest(names[0], known)
         raise WarcouncilError(
-            f"no game system plays the rule pack {pack!r}", where,
+            f"no game system plays the rule pack {names[0]!r}"
+            + ("" if isinstance(pack, str) else " (nor a pack it extends)"), where,
             hint=(f"did you mean {hint[0]!r}? " if hint else "") + "known: " + ", ".join(known))
 
     # ------------------------------------------------------------ questions
@@ -113,3 +112,13 @@ class System:
         """The name of the pack define that answers the kernel's question
         ``role``, if the system asks it."""
         return cls.hooks.get(role)
+
+
+def _from_entry_point(name: str) -> type[System] | None:
+    for ep in entry_points(group=_ENTRY_POINTS, name=name):
+        cls = ep.load()
+        if not (isinstance(cls, type) and issubclass(cls, System)):
+            raise WarcouncilError(f"entry point {ep.value!r} for pack {name!r} is not a System")
+        _BY_PACK.setdefault(name, cls)
+        return _BY_PACK[name]
+    return None

@@ -14,7 +14,7 @@ class CommandsAndColors(System):
 
     name = "cc"
     title = "Commands & Colors"
-    packs = ("cca", "ccm")
+    packs = ("cca", "ccm", "core")
     boards = frozenset({"hex"})
     decision = "the set of units and leaders a command card orders"
     phases = ("order", "move", "battle", "second move")
