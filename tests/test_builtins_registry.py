@@ -238,6 +238,9 @@ def test_lint_house_file_redeclaring_a_builtin(tmp_path: Path) -> None:
          Location(path, 2, 1)),
         ("builtin count is already declared by the kernel", Location(path, 3, 3)),
     ]
+    path, problems = _house(tmp_path, 'builtin morale(piece) -> int reads setting "x"\n')
+    assert [(p.message, p.location) for p in problems] == [
+        ("builtin morale: a house rule cannot declare a builtin (its meaning is Python code)", Location(path, 1, 1))]
 
 
 # ---------------------------------------------------------------- layering

@@ -304,7 +304,7 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             if not st.replace:
                 pack.define_layer[st.name] = layer
         elif isinstance(st, A.BuiltinDecl):
-            _declare_builtin(pack, strict, st, fname)
+            _declare_builtin(pack, strict, st, fname, layer)
         elif isinstance(st, A.RemoveDecl):
             table = {"rule": pack.rules, "card": pack.cards}.get(st.kind)
             if st.kind == "define":
@@ -324,13 +324,18 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             pack.origin[st.target] = fname
 
 
-def _declare_builtin(pack: Pack, strict: bool, st: A.BuiltinDecl, fname: str) -> None:
-    """A `builtin` statement: declared once, by the kernel or one pack file."""
+def _declare_builtin(pack: Pack, strict: bool, st: A.BuiltinDecl, fname: str, layer: int) -> None:
+    """A `builtin` statement: declared once, by the kernel or a game pack's
+    file (a house rule cannot: a builtin's meaning is Python code)."""
     old = KERNEL.get(st.name) or pack.builtins.get(st.name)
     if old is not None:
         where = "the kernel" if old.origin == "kernel" else old.origin
         _problem(pack, strict, f"builtin {st.name} is already declared by {where}", st.loc,
                  "a builtin is declared once; a house rule can define a new name with `define` instead")
+        return
+    if layer:
+        _problem(pack, strict, f"builtin {st.name}: a house rule cannot declare a builtin (its meaning is Python code)",
+                 st.loc, "write a `define` instead")
         return
     try:
         b = Builtin(st.name, st.params, st.returns, st.reads, st.doc, origin=fname, loc=st.loc)
