@@ -29,6 +29,7 @@ Closure = Callable[[Any, dict], Any]
 # pack's `builtin` statements); their meanings are a ``builtins.Meanings``
 # given to the ``Compiler``. The analyses below read the vocabulary's views.
 
+
 class MoveUse:
     """See ``Compiler.move_use``."""
 
@@ -170,7 +171,7 @@ class Compiler:
         declaration and the name it is played as: ``card.helmet``), not on
         the board, the roll, the alternative or the decision."""
         if self._card_only_defines is None:
-            base = {"card"} | self.symbols
+            base = {"card"} | self.symbols  # the card itself (the C&C `card` builtin), not its roll
             self._card_only_defines = base | self._closed(base)
         return _referenced(expr) <= self._card_only_defines
 
