@@ -261,3 +261,19 @@ def test_the_language_imports_nothing_from_the_solver() -> None:
             "print(sorted(m for m in sys.modules if m.startswith('warcouncil.solver')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("name", ["cca", "ccm"])
+def test_the_compilers_analyses_are_todays(name) -> None:
+    """The define classes the compiler derives from the vocabulary's views
+    are those today's tables give (each a set of defines, nothing else)."""
+    from warcouncil.solver.evaluate import Compiler
+
+    pack = load_pack(name)
+    c = Compiler(pack)
+    static = c._closed(SETTING_BUILTINS | c.symbols)
+    assert c.static_defines() == static and static <= set(pack.defines) and "in_section" in static
+    card = c._closed(SETTING_BUILTINS | {"card", "rolled"} | c.symbols, frozenset(static)) - static
+    assert c.card_static_defines() == card and card <= set(pack.defines) and "may_detach" in card
+    assert c.dynamic_defines() == c._fixpoint(DYNAMIC_BUILTINS)
+    assert c.turn_defines() == c._fixpoint(TURN_BUILTINS)

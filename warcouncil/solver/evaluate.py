@@ -77,7 +77,7 @@ class Compiler:
         self._dynamic = vocab.dynamic
         self._turn = vocab.turn
         self._setting = vocab.setting_static
-        self._card_static = vocab.card_static
+        self._card_base = vocab.card_static
         self._pure = vocab.pure
         self.symbols = pack.symbols()
         self._define_cache: dict[str, Closure] = {}
@@ -161,7 +161,7 @@ class Compiler:
         """Defines whose value depends only on the setting, the card played
         (and its roll) and their arguments: memoized per grounding."""
         if getattr(self, "_card_static", None) is None:
-            base = self._card_static | self.symbols
+            base = self._card_base | self.symbols
             static = self.static_defines()
             self._card_static = self._closed(base, frozenset(static)) - static
         return self._card_static
@@ -196,7 +196,7 @@ class Compiler:
         if hit is not None and hit[0] is expr:
             return hit[1]
         refs = _referenced(expr) - set(bound)
-        ok = self._card_static | self.symbols | self.static_defines() | self.card_static_defines()
+        ok = self._card_base | self.symbols | self.static_defines() | self.card_static_defines()
         v = all(r in ok for r in refs)
         self._board_static[key] = (expr, v)
         return v
@@ -235,7 +235,7 @@ class Compiler:
         """Walk ``e``; ``roles`` names the variables that stand for the move,
         its piece or the hex (``end``: the hex is the move's end)."""
         vocab = self.vocabulary
-        ok_refs = self._card_static | self.symbols
+        ok_refs = self._card_base | self.symbols
         card_reads, setting_reads = vocab.card, self._setting - self._pure
         defines = self.pack.defines
 
