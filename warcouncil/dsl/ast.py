@@ -339,6 +339,20 @@ class DefineDecl:
 
 
 @dataclass(frozen=True)
+class BuiltinDecl:
+    """``builtin NAME(T, ...) -> T reads LEVEL "doc"``: a builtin of the pack's
+    game family (its meaning is registered in Python under the same name;
+    see ``dsl.builtins``). ``params`` is None for a constant."""
+
+    name: str
+    params: tuple[str, ...] | None
+    returns: str
+    reads: str
+    doc: str
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
 class RemoveDecl:
     kind: str  # rule | define | card
     target: str
@@ -360,6 +374,7 @@ Statement = (
     | RemoveDecl
     | RolesDecl
     | EffectsDecl
+    | BuiltinDecl
 )
 
 
@@ -437,6 +452,26 @@ def walk(node):
             continue
         yield n
         stack.extend(children(n))
+
+
+def referenced(e) -> set[str]:
+    """Free names and called functions of an expression (bound variables removed)."""
+    out: set[str] = set()
+
+    def visit(n, bound):
+        if n is None:
+            return
+        if isinstance(n, Name):
+            if n.id not in bound:
+                out.add(n.id)
+            return
+        if isinstance(n, Call):
+            out.add(n.func)
+        for c, b in scoped(n, bound):
+            visit(c, b)
+
+    visit(e, frozenset())
+    return out
 
 
 def transform(node, fn):

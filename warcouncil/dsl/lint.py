@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import Location, WarcouncilError, closest
-from ..solver.evaluate import BUILTIN_ATTRIBUTES, BUILTIN_CONSTANTS, BUILTIN_FUNCTIONS
 from . import ast as A
 from .pack import LintError, Pack, _line_at, card_key, load_pack, pack_files
 
@@ -70,7 +69,10 @@ class _Resolver:
     def __init__(self, pack: Pack):
         self.pack = pack
         self.symbols = pack.symbols()
-        self.attrs = BUILTIN_ATTRIBUTES | pack.unit_attributes()
+        self.vocabulary = pack.vocabulary  # the kernel's builtins and the pack's `builtin` declarations
+        self.constants = self.vocabulary.constants
+        self.functions = self.vocabulary.functions
+        self.attrs = set(self.vocabulary.attributes) | pack.unit_attributes()
         self.out: list[LintError] = []
 
     def run(self) -> list[LintError]:
@@ -159,14 +161,14 @@ class _Resolver:
 
     def name(self, e: A.Name, bound: set[str]) -> None:
         n = e.id
-        if n in bound or n in BUILTIN_CONSTANTS or n in self.symbols or n in self.pack.removed_defines:
+        if n in bound or n in self.constants or n in self.symbols or n in self.pack.removed_defines:
             return  # (a removed define is reported once, at its `remove`)
         d = self.pack.defines.get(n)
         if d is not None:
             if d.params:
                 self.out.append(_err(f"{n} takes {len(d.params)} argument(s): write {n}({', '.join(d.params)})", e.loc))
             return
-        known = set(bound) | BUILTIN_CONSTANTS | self.symbols | {k for k, v in self.pack.defines.items() if not v.params}
+        known = set(bound) | self.constants | self.symbols | {k for k, v in self.pack.defines.items() if not v.params}
         hint = closest(n, known)
         self.out.append(_err(f"unknown name {n!r}", e.loc, f"did you mean {hint[0]!r}?" if hint else None))
 
@@ -178,9 +180,9 @@ class _Resolver:
             if len(d.params) != len(e.args):
                 self.out.append(_err(f"{e.func} takes {len(d.params)} argument(s), got {len(e.args)}", e.loc))
             return
-        arity = BUILTIN_FUNCTIONS.get(e.func)
+        arity = self.functions.get(e.func)
         if arity is None:
-            known = set(BUILTIN_FUNCTIONS) | set(self.pack.defines)
+            known = set(self.functions) | set(self.pack.defines)
             hint = closest(e.func, known)
             self.out.append(_err(f"unknown function {e.func!r}", e.loc, f"did you mean {hint[0]!r}?" if hint else None))
         elif arity != len(e.args):
@@ -303,14 +305,12 @@ def _exprs(st):
 def _layer_conflicts(pack: Pack) -> list[LintError]:
     """Removing a definition that is still used; a house layer using a name
     that only a later layer defines."""
-    from ..solver.evaluate import referenced_names
-
     out = []
     statements = list(pack.rules.values()) + list(pack.defines.values()) + list(pack.cards.values())
     users: dict[str, list] = {}
     for st in statements:
         for e, params in _exprs(st):
-            for name in referenced_names(e) - set(params):
+            for name in A.referenced(e) - set(params):
                 users.setdefault(name, []).append(st)
     for name, (did, rm) in pack.removed_defines.items():
         if name in users:

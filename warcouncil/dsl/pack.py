@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import Location, WarcouncilError, closest
 from . import ast as A
+from .builtins import KERNEL, Builtin, Vocabulary
 from .parser import parse_file
 
 PACKS_DIR = Path(str(resources.files("warcouncil.rules")))
@@ -63,9 +64,19 @@ class Pack:
     removed_defines: dict[str, tuple] = field(default_factory=dict)  # function name -> (define id, RemoveDecl)
     define_layer: dict[str, int] = field(default_factory=dict)  # function name -> layer (0: the pack itself)
     layered: list = field(default_factory=list)  # (layer, statement) of house layers, for lint
+    builtins: dict[str, Builtin] = field(default_factory=dict)  # the game family's builtins (`builtin` statements)
     _card_keys: dict | None = field(default=None, repr=False)
+    _vocabulary: Vocabulary | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------ look-ups
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The kernel's builtins and the pack's own declarations."""
+        v = self._vocabulary
+        if v is None or len(v) != len(KERNEL) + len(self.builtins):
+            v = self._vocabulary = KERNEL.extend(self.builtins.values())
+        return v
+
     def symbols(self) -> set[str]:
         """Every bare name the pack declares as a value."""
         out = set(self.sections) | set(self.dice) | set(self.units) | set(self.terrains)
@@ -314,6 +325,8 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             pack.removed_defines.pop(st.name, None)
             if not st.replace:
                 pack.define_layer[st.name] = layer
+        elif isinstance(st, A.BuiltinDecl):
+            _declare_builtin(pack, strict, st, fname, layer)
         elif isinstance(st, A.RemoveDecl):
             table = {"rule": pack.rules, "card": pack.cards}.get(st.kind)
             if st.kind == "define":
@@ -331,6 +344,27 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             else:
                 del table[st.target]
             pack.origin[st.target] = fname
+
+
+def _declare_builtin(pack: Pack, strict: bool, st: A.BuiltinDecl, fname: str, layer: int) -> None:
+    """A `builtin` statement: declared once, by the kernel or a game pack's
+    file (a house rule cannot: a builtin's meaning is Python code)."""
+    old = KERNEL.get(st.name) or pack.builtins.get(st.name)
+    if old is not None:
+        where = "the kernel" if old.origin == "kernel" else old.origin
+        _problem(pack, strict, f"builtin {st.name} is already declared by {where}", st.loc,
+                 "a builtin is declared once; a house rule can define a new name with `define` instead")
+        return
+    if layer:
+        _problem(pack, strict, f"builtin {st.name}: a house rule cannot declare a builtin (its meaning is Python code)",
+                 st.loc, "write a `define` instead")
+        return
+    try:
+        b = Builtin(st.name, st.params, st.returns, st.reads, st.doc, origin=fname, loc=st.loc)
+    except WarcouncilError as e:
+        _problem(pack, strict, e.message, st.loc)
+        return
+    pack.builtins[st.name] = b
 
 
 def _did_you_mean(name: str, known) -> str | None:

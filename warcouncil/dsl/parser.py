@@ -321,6 +321,23 @@ class _ToAst(Transformer):
         target = _unquote(target) if target.type == "STRING" else str(target)
         return A.RemoveDecl(str(items[0]), target, self._loc(meta))
 
+    # -- builtins
+    @v_args(meta=True)
+    def builtin_decl(self, meta, items):
+        name = str(items[0])
+        params = items[1] if isinstance(items[1], list) else None
+        returns, reads, doc = items[-3], str(items[-2]), items[-1].value
+        return A.BuiltinDecl(name, None if params is None else tuple(params), returns, reads, doc, self._loc(meta))
+
+    def builtin_params(self, items):
+        return list(items)
+
+    def builtin_type(self, items):
+        base = str(items[0])
+        elem = items[1] if len(items) > 1 and items[1] is not None and items[1].type == "NAME" else None
+        maybe = any(isinstance(i, Token) and i.type == "MAYBE" for i in items)
+        return (f"{base}[{elem}]" if elem is not None else base) + ("?" if maybe else "")
+
     # -- expressions
     def quant(self, items):
         return str(items[0])

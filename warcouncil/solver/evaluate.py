@@ -20,31 +20,15 @@ from typing import Any, Callable
 from ..dsl import ast as A
 from ..dsl.pack import Pack
 from ..errors import WarcouncilError
+from .builtins import Meanings, default_meanings
 
 Closure = Callable[[Any, dict], Any]
 
-# Builtins whose value depends on the decision (order set, moves, battles).
-DYNAMIC_BUILTINS = {
-    "ordered", "orders", "assignable", "linked_ok", "led_ok", "filled",
-    "moves", "battles", "moved", "final", "earlier", "moved_before", "unit_on",
-    "leader_on", "position", "last_move", "moved_length", "battles_of",
-}
-# Builtins whose value is fixed by the scenario and the side to move alone
-# (not by the card, the roll or the decision): definitions built only from
-# these are memoized per setting.
-SETTING_BUILTINS = {
-    "units", "leaders", "pieces", "enemy_units", "enemy_leaders", "all_units",
-    "all_leaders", "side", "hand_size", "adjacent", "distance",
-    "sections_of", "dotted", "count", "min", "max", "abs", "unit_at", "leader_at",
-    "terrain_at", "on_board", "line",
-}
-# Builtins that read nothing of the scenario: constants and arithmetic.
-PURE_BUILTINS = {"count", "min", "max", "abs"}
-# Builtins only meaningful for a whole turn (moves, battles).
-TURN_BUILTINS = {
-    "moves", "battles", "moved", "final", "earlier", "moved_before", "unit_on",
-    "leader_on", "position", "last_move", "moved_length", "battles_of",
-}
+# The builtins' declarations (name, arity, types, what each reads) are the
+# pack's vocabulary (``pack.vocabulary``: ``dsl.builtins.KERNEL`` and the
+# pack's `builtin` statements); their meanings are a ``builtins.Meanings``
+# given to the ``Compiler``. The analyses below read the vocabulary's views.
+
 
 class MoveUse:
     """See ``Compiler.move_use``."""
@@ -67,31 +51,6 @@ class MoveUse:
         return self.clean and not self.setting and not self.occupants
 
 
-# Builtins that read a cell only through what stands on it and its terrain.
-CELL_LOCAL_FUNCS = {"unit_on", "leader_on", "terrain_at", "on_board"}
-
-# name -> arity (None = a constant, no call)
-BUILTIN_CONSTANTS = {
-    "units", "leaders", "pieces", "enemy_units", "enemy_leaders", "all_units",
-    "all_leaders", "ordered", "moves", "battles", "card", "side", "hand_size",
-    "capacity", "earlier",  # (the role symbols `unit`, `leader` are the pack's: `roles`)
-}
-BUILTIN_FUNCTIONS = {
-    "adjacent": 2, "distance": 2, "sections_of": 1, "dotted": 1, "count": 1,
-    "orders": 1, "admitted": 1, "assignable": 1, "linked_ok": 1, "led_ok": 1,
-    "filled": 1, "rolled": 1, "moved": 1, "final": 1, "min": 2, "max": 2,
-    "abs": 1, "unit_at": 1, "leader_at": 1, "terrain_at": 1, "on_board": 1, "line": 2,
-    "moved_before": 1, "unit_on": 1, "leader_on": 1, "position": 1,
-    "last_move": 1, "moved_length": 1, "battles_of": 1,
-}
-BUILTIN_ATTRIBUTES = {
-    "id", "side", "at", "role", "type", "blocks", "max_blocks",  # pieces
-    "name", "category", "helmet", "effects",  # card
-    "edge", "command",  # side
-    "piece", "to", "path", "target", "start", "through", "length", "index", "phase",  # moves, battles
-    "played",  # card: the printed card played (Counter Attack) when name is the card copied
-}
-
 _CMP = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
     ">": operator.gt, ">=": operator.ge,
@@ -103,17 +62,23 @@ class EvalError(WarcouncilError):
     pass
 
 
-# Implementations of the builtin functions, f(ctx, setting, args), registered
-# by the grounding module (which knows the world they read).
-FUNCTIONS: dict[str, Callable] = {}
-
-
 class Compiler:
-    """Compiles the expressions of one pack. Builtins are resolved at run time
-    through ``ctx.builtin(name)`` / ``ctx.call(name, args)``."""
+    """Compiles the expressions of one pack. A builtin's meaning is looked up
+    once, when a name or call is compiled, in ``meanings`` (the kernel's and
+    the C&C family's by default); every builtin the pack's vocabulary
+    declares must have one."""
 
-    def __init__(self, pack: Pack):
+    def __init__(self, pack: Pack, meanings: Meanings | None = None):
         self.pack = pack
+        self.vocabulary = vocab = pack.vocabulary
+        self.meanings = meanings if meanings is not None else default_meanings()
+        self.meanings.check_pack(pack)
+        # the vocabulary's views the analyses read
+        self._dynamic = vocab.dynamic
+        self._turn = vocab.turn
+        self._setting = vocab.setting_static
+        self._card_base = vocab.card_static
+        self._pure = vocab.pure
         self.symbols = pack.symbols()
         self._define_cache: dict[str, Closure] = {}
         self._compiled: dict[int, tuple[A.Expr, Closure]] = {}
@@ -145,11 +110,11 @@ class Compiler:
 
     def dynamic_defines(self) -> set[str]:
         if self._dynamic_defines is None:
-            self._dynamic_defines = self._fixpoint(DYNAMIC_BUILTINS)
+            self._dynamic_defines = self._fixpoint(self._dynamic)
         return self._dynamic_defines
 
     def dynamic_reads(self, expr: A.Expr, bound: frozenset = frozenset()) -> frozenset:
-        """The builtins of ``DYNAMIC_BUILTINS`` an expression reads, looking
+        """The dynamic builtins (``vocabulary.dynamic``) an expression reads, looking
         inside the definitions it calls."""
         memo = self._dynamic_reads
 
@@ -162,7 +127,7 @@ class Compiler:
             return hit
 
         def reads(refs: set) -> frozenset:
-            out = set(refs & DYNAMIC_BUILTINS)
+            out = set(refs & self._dynamic)
             for r in refs & self.dynamic_defines():
                 out |= of_define(r)
             return frozenset(out)
@@ -170,7 +135,7 @@ class Compiler:
 
     def turn_defines(self) -> set[str]:
         if self._turn_defines is None:
-            self._turn_defines = self._fixpoint(TURN_BUILTINS)
+            self._turn_defines = self._fixpoint(self._turn)
         return self._turn_defines
 
     def _closed(self, base: set[str], start: frozenset = frozenset()) -> set[str]:
@@ -189,14 +154,14 @@ class Compiler:
     def static_defines(self) -> set[str]:
         """Defines whose value depends only on the setting and their arguments."""
         if self._static_defines is None:
-            self._static_defines = self._closed(SETTING_BUILTINS | self.symbols)
+            self._static_defines = self._closed(self._setting | self.symbols)
         return self._static_defines
 
     def card_static_defines(self) -> set[str]:
         """Defines whose value depends only on the setting, the card played
         (and its roll) and their arguments: memoized per grounding."""
         if getattr(self, "_card_static", None) is None:
-            base = SETTING_BUILTINS | {"card", "rolled", "capacity"} | self.symbols
+            base = self._card_base | self.symbols
             static = self.static_defines()
             self._card_static = self._closed(base, frozenset(static)) - static
         return self._card_static
@@ -206,7 +171,7 @@ class Compiler:
         declaration and the name it is played as: ``card.helmet``), not on
         the board, the roll, the alternative or the decision."""
         if self._card_only_defines is None:
-            base = {"card"} | self.symbols
+            base = {"card"} | self.symbols  # the card itself (the C&C `card` builtin), not its roll
             self._card_only_defines = base | self._closed(base)
         return _referenced(expr) <= self._card_only_defines
 
@@ -218,7 +183,7 @@ class Compiler:
         if hit is not None and hit[0] is expr:
             return hit[1]
         refs = _referenced(expr) - set(bound)
-        ok = SETTING_BUILTINS | self.symbols | self.static_defines()
+        ok = self._setting | self.symbols | self.static_defines()
         v = all(r in ok for r in refs)
         self._board_static[key] = (expr, v)
         return v
@@ -231,8 +196,7 @@ class Compiler:
         if hit is not None and hit[0] is expr:
             return hit[1]
         refs = _referenced(expr) - set(bound)
-        ok = SETTING_BUILTINS | {"card", "rolled", "capacity"} | self.symbols | self.static_defines() \
-            | self.card_static_defines()
+        ok = self._card_base | self.symbols | self.static_defines() | self.card_static_defines()
         v = all(r in ok for r in refs)
         self._board_static[key] = (expr, v)
         return v
@@ -270,7 +234,9 @@ class Compiler:
     def _use(self, e, roles: dict, use: "MoveUse", visiting: set, end: bool) -> None:
         """Walk ``e``; ``roles`` names the variables that stand for the move,
         its piece or the hex (``end``: the hex is the move's end)."""
-        ok_refs = SETTING_BUILTINS | {"card", "rolled"} | self.symbols
+        vocab = self.vocabulary
+        ok_refs = self._card_base | self.symbols
+        card_reads, setting_reads = vocab.card, self._setting - self._pure
         defines = self.pack.defines
 
         def role_of(x):
@@ -297,9 +263,9 @@ class Compiler:
             if isinstance(x, A.Name):
                 if x.id in bound:
                     return
-                if x.id in ("card", "rolled"):
+                if x.id in card_reads:
                     use.card = True
-                if x.id in SETTING_BUILTINS and x.id not in PURE_BUILTINS:
+                if x.id in setting_reads:
                     use.setting = True
                 if x.id in ok_refs:
                     return
@@ -321,13 +287,14 @@ class Compiler:
                     rec(x.obj, bound)
                 return
             if isinstance(x, A.Call):
-                if x.func in CELL_LOCAL_FUNCS and len(x.args) == 1 and role_of(x.args[0]) == "cell":
-                    if x.func in ("unit_on", "leader_on"):
+                if x.func in vocab.cell_local and len(x.args) == 1 and role_of(x.args[0]) == "cell":
+                    reads = vocab[x.func].cell
+                    if reads == "occupants":
                         use.occupants = True
-                    elif x.func == "on_board":
+                    elif reads == "board":
                         use.setting = True  # the board's shape
-                    return
-                if x.func in SETTING_BUILTINS and x.func not in PURE_BUILTINS:
+                    return  # ("terrain": the hex's class)
+                if x.func in setting_reads:
                     use.setting = True
                 if x.func in defines:
                     handed = {}
@@ -339,7 +306,7 @@ class Compiler:
                             rec(a, bound)
                     self._use_define(x.func, tuple(sorted(handed.items())), use, visiting, end)
                     return
-                if x.func == "rolled":
+                if x.func in card_reads:
                     use.card = True
                 if x.func not in ok_refs:
                     use.clean = False  # unit_on(elsewhere), position, moved_before, ...
@@ -376,11 +343,11 @@ class Compiler:
 
     def is_dynamic(self, expr: A.Expr, bound: frozenset = frozenset()) -> bool:
         refs = _referenced(expr) - bound
-        return bool(refs & DYNAMIC_BUILTINS or refs & self.dynamic_defines())
+        return bool(refs & self._dynamic or refs & self.dynamic_defines())
 
     def is_turn(self, expr: A.Expr) -> bool:
         refs = _referenced(expr)
-        return bool(refs & TURN_BUILTINS or refs & self.turn_defines())
+        return bool(refs & self._turn or refs & self.turn_defines())
 
     # ------------------------------------------------------------ folding
     def fold(self, e: A.Expr) -> A.Expr:
@@ -460,11 +427,13 @@ class Compiler:
                     return env[name]
                 return body(ctx, {})
             return define
-        if name in BUILTIN_CONSTANTS:
-            def builtin(ctx, env, name=name):
+        if name in self.vocabulary.constants:
+            fn = self.meanings.constants[name]
+
+            def builtin(ctx, env):
                 if name in env:
                     return env[name]
-                return ctx.builtin(name)
+                return fn(ctx, ctx.g.setting)
             return builtin
         if name in self.symbols:  # a declared value names itself
             return lambda ctx, env: env.get(name, name)
@@ -515,10 +484,8 @@ class Compiler:
         if name == "count" and len(args) == 1:
             a0 = args[0]
             return lambda ctx, env: len(a0(ctx, env))
-        if name in BUILTIN_FUNCTIONS:
-            fn = FUNCTIONS.get(name)
-            if fn is None:  # no implementation registered: fail when called
-                return lambda ctx, env: ctx.call(name, tuple(a(ctx, env) for a in args))
+        if name in self.vocabulary.functions:
+            fn = self.meanings.functions[name]  # (check_pack: every declared builtin has one)
             if len(args) == 1:
                 a0 = args[0]
                 return lambda ctx, env: fn(ctx, ctx.g.setting, (a0(ctx, env),))
@@ -732,24 +699,5 @@ def _sorted(values):
         return list(values)
 
 
-def _referenced(e) -> set[str]:
-    """Free names and called functions of an expression (bound vars removed)."""
-    out: set[str] = set()
-
-    def visit(n, bound):
-        if n is None:
-            return
-        if isinstance(n, A.Name):
-            if n.id not in bound:
-                out.add(n.id)
-            return
-        if isinstance(n, A.Call):
-            out.add(n.func)
-        for c, b in A.scoped(n, bound):
-            visit(c, b)
-
-    visit(e, frozenset())
-    return out
-
-
+_referenced = A.referenced  # free names and called functions of an expression
 referenced_names = _referenced

@@ -381,174 +381,31 @@ class Ctx:
         self.earlier = earlier  # the moves made before this moment
 
     def builtin(self, name: str):
+        """The value of a builtin constant (its meaning, from the compiler's registry)."""
         try:
-            fn = _CONSTANTS[name]
+            fn = self.g.compiler.meanings.constants[name]
         except KeyError:
             raise WarcouncilError(f"unknown builtin {name!r}") from None
         return fn(self, self.g.setting)
 
     def call(self, name: str, args: tuple):
+        """The value of a builtin function (its meaning, from the compiler's registry)."""
         try:
-            fn = _CALLS[name]
+            fn = self.g.compiler.meanings.functions[name]
         except KeyError:
             raise WarcouncilError(f"unknown function {name!r}") from None
         return fn(self, self.g.setting, args)
 
 
-def _orders(ctx, s, args):
-    if ctx.orders is not None:
-        return ctx.orders.get(args[0], 0)
-    return 1 if args[0] in ctx.ordered else 0
-
-
-def _distance(ctx, s, args):
-    a, b = (s.cell_of(x) for x in args)
-    if a is None or b is None:
-        return None
-    if s.board.grid == "table":
-        return s.board.measure(a, b)  # centimetres on a measured table
-    return s.board.distance(a, b)
-
-
-def _filled(ctx, s, args):
-    if ctx.alt is None:
-        return True
-    return all(q.admitted <= args[0] for q in ctx.alt.quotas if q.all)
-
-
-def _moved(ctx, s, args):
-    return bool(ctx.turn) and any(m.piece is args[0] for m in ctx.turn.moves)
-
-
-def _state(ctx, s):
-    if ctx.state is None:
-        from .movement import Positions
-
-        ctx.state = Positions.initial(s)
-    return ctx.state
-
-
-def _last_move(ctx, s, args):
-    if ctx.turn:
-        for m in reversed(ctx.turn.moves):
-            if m.piece is args[0]:
-                return m
-    return None
-
-
-def _moved_length(ctx, s, args):
-    if not ctx.turn:
-        return 0
-    return sum(getattr(m, "length", 0) or 0 for m in ctx.turn.moves if m.piece is args[0])
-
-
-def _battles_of(ctx, s, args):
-    if not ctx.turn:
-        return ()
-    return tuple(b for b in ctx.turn.battles if b.piece is args[0])
-
-
-def _extreme(f, args):
-    """min/max of the values that are there (a missing attribute is none)."""
-    values = [v for v in args if v is not None]
-    return f(values) if values else None
-
-
-def _line(s, args):
-    a, b = (s.cell_of(x) for x in args)
-    if a is None or b is None:
-        return ()
-    if s.board.grid != "hex":
-        raise WarcouncilError("line() needs a hex board")
-    return s.board.line(a, b)
-
-
-def _terrain_at(ctx, s, args):
-    return s.terrain.get(s.cell_of(args[0]))
-
-
-def _on_board(ctx, s, args):
-    c = s.cell_of(args[0])
-    return c is not None and s.board.contains(c)
-
-
-def _final(ctx, s, args):
-    p = args[0]
-    if ctx.turn:
-        for m in reversed(ctx.turn.moves):
-            if m.piece is p:
-                return m.to
-    return p.at if isinstance(p, PieceView) else None
-
-
-_CONSTANTS = {
-    "ordered": lambda ctx, s: ctx.ordered,
-    "units": lambda ctx, s: s.own_units,
-    "leaders": lambda ctx, s: s.own_leaders,
-    "pieces": lambda ctx, s: s.own_pieces,
-    "enemy_units": lambda ctx, s: s.enemy_units,
-    "enemy_leaders": lambda ctx, s: s.enemy_leaders,
-    "all_units": lambda ctx, s: s.all_units,
-    "all_leaders": lambda ctx, s: s.all_leaders,
-    "card": lambda ctx, s: ctx.g.card_view,
-    "side": lambda ctx, s: s.side_view,
-    "hand_size": lambda ctx, s: s.hand_size,
-    "capacity": lambda ctx, s: ctx.alt.capacity if ctx.alt and ctx.alt.capacity is not None else 10**9,
-    "earlier": lambda ctx, s: ctx.earlier,
-    "moves": lambda ctx, s: ctx.turn.moves if ctx.turn else (),
-    "battles": lambda ctx, s: ctx.turn.battles if ctx.turn else (),
-}
-
-_CALLS = {
-    "adjacent": lambda ctx, s, a: s.adjacent(*a),
-    "distance": _distance,
-    "sections_of": lambda ctx, s, a: s.sections_of(a[0]),
-    "dotted": lambda ctx, s, a: len(s.sections_of(a[0])) > 1,
-    "count": lambda ctx, s, a: len(a[0]),
-    "orders": _orders,
-    "admitted": lambda ctx, s, a: ctx.alt is not None and a[0] in ctx.alt.admitted,
-    "assignable": lambda ctx, s, a: ctx.alt is None or not ctx.alt.assign_problem(a[0]),
-    "linked_ok": lambda ctx, s, a: ctx.alt is None or ctx.alt.group != "linked" or s.connected(a[0]),
-    "led_ok": lambda ctx, s, a: ctx.alt is None or led_ok(ctx.alt, s, a[0]),
-    "filled": _filled,
-    "rolled": lambda ctx, s, a: ctx.g.roll.get(a[0], 0) if ctx.g.roll else 0,
-    "moved": _moved,
-    "final": _final,
-    "min": lambda ctx, s, a: _extreme(min, a),
-    "max": lambda ctx, s, a: _extreme(max, a),
-    "line": lambda ctx, s, a: _line(s, a),
-    "abs": lambda ctx, s, a: abs(a[0]),
-    "unit_at": lambda ctx, s, a: s.unit_at.get(s.cell_of(a[0])),
-    "leader_at": lambda ctx, s, a: s.leader_at.get(s.cell_of(a[0])),
-    "terrain_at": _terrain_at,
-    "on_board": _on_board,
-    "moved_before": lambda ctx, s, a: any(m.piece is a[0] for m in ctx.earlier),
-    "unit_on": lambda ctx, s, a: _state(ctx, s).unit_on.get(s.cell_of(a[0])),
-    "leader_on": lambda ctx, s, a: _state(ctx, s).leader_on.get(s.cell_of(a[0])),
-    "position": lambda ctx, s, a: _state(ctx, s).where.get(a[0]),
-    "last_move": _last_move,
-    "moved_length": _moved_length,
-    "battles_of": _battles_of,
-}
-
-from . import evaluate as _evaluate  # noqa: E402
-
-_evaluate.FUNCTIONS.update(_CALLS)
-
+# The meanings of the builtins are in builtins.py (the kernel's) and
+# cc_builtins.py (the C&C family's); their declarations in dsl/builtins.py
+# and the packs' `builtin` statements.
 
 _POOLS = {
     "units": lambda s: s.own_units,
     "leaders": lambda s: s.own_leaders,
     "pieces": lambda s: s.own_pieces,
 }
-
-
-def led_ok(alt: GroundAlt, setting: Setting, pieces) -> bool:
-    if alt.group != "led" or not pieces:
-        return True
-    if not any(p.at in alt.anchor_cells for p in pieces):
-        return False
-    return setting.connected(pieces)
 
 
 class Grounding:

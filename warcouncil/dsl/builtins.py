@@ -1,0 +1,257 @@
+"""The builtins of the rule language, declared once: name, parameter and
+result types, what the value reads, and a line of documentation.
+
+This module is pure data at the language level (it imports nothing from the
+solver). Every builtin's *meaning* is a Python function registered under the
+same name elsewhere: the kernel's in ``warcouncil.solver.builtins``, a game
+family's next to its system (``warcouncil.solver.cc_builtins`` for now).
+
+``KERNEL`` declares the game-independent builtins. A pack declares its game
+family's with the ``builtin`` statement::
+
+    builtin sections_of(cell) -> set[symbol] reads setting "the sections a cell belongs to"
+    builtin hand_size -> int reads setting "the side's command: cards in hand"
+
+and ``pack.vocabulary`` is ``KERNEL`` extended by those declarations. Lint,
+the compiler and the move analysis read only a ``Vocabulary``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Iterable, Mapping
+
+from ..errors import Location, WarcouncilError
+
+# ------------------------------------------------------------------ types
+#
+# A type is a string: a base type, ``set[BASE]`` (any collection the
+# language iterates, counts or tests with ``in``: sets, and the turn's
+# sequences of moves), and a trailing ``?`` for "or none".
+
+BASE_TYPES = frozenset({
+    "any",     # anything (no static check)
+    "bool",
+    "int",
+    "number",  # an int or a real (centimetres on a measured table)
+    "symbol",  # a declared name: a section, a class, a terrain, a role ...
+    "str",
+    "piece",   # a unit or a leader (any role)
+    "cell",    # anything with a place: a cell, a piece, a move record (its `to`)
+    "move",    # a move record (piece, to, path, start, ...)
+    "battle",  # a battle record (piece, target, ...)
+    "card",    # the card played (name, category, ...)
+    "side",    # the side to move (name, edge, ...)
+})
+_TYPE = re.compile(r"^(?:set\[(?P<elem>[a-z_]+)\]|(?P<base>[a-z_]+))(?P<maybe>\?)?$")
+
+
+def type_error(t: str) -> str | None:
+    """Why ``t`` is not a type of the vocabulary (None: it is one)."""
+    m = _TYPE.match(t)
+    if m is None:
+        return f"{t!r} is not a type: write NAME, set[NAME] or NAME?"
+    base = m.group("elem") or m.group("base")
+    if base not in BASE_TYPES:
+        return f"unknown type {base!r} (types: {', '.join(sorted(BASE_TYPES))})"
+    return None
+
+
+# ------------------------------------------------------------------ reads
+#
+# What a builtin's value depends on, from least to most. Each level also
+# may read everything before it.
+
+READS = (
+    "pure",         # nothing of the scenario: constants and arithmetic
+    "setting",      # the board and the pieces, seen from the side to move
+    "card",         # the decision's fixed context: the card played and its roll
+    "alternative",  # the card's alternative being judged (its quotas, its orders)
+    "decision",     # the order set
+    "moment",       # the position at a moment of the turn: the earlier moves
+    "turn",         # the whole turn: every move and battle
+)
+_RANK = {r: i for i, r in enumerate(READS)}
+
+# What a cell-local builtin reads of the cell it is given (see ``Builtin.cell``).
+CELL_READS = ("occupants", "terrain", "board")
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """One builtin constant or function of the rule language."""
+
+    name: str
+    params: tuple[str, ...] | None  # parameter types; None: a constant (written without a call)
+    returns: str
+    reads: str  # one of READS
+    doc: str = ""
+    # a cell-local function reads its one cell argument only through what
+    # stands on it ("occupants"), its terrain ("terrain") or whether the
+    # board has it ("board"); None: not cell-local
+    cell: str | None = None
+    origin: str = "kernel"  # "kernel", or the pack that declares it
+    loc: Location | None = None  # where a pack declares it
+
+    def __post_init__(self):
+        problems = []
+        if self.reads not in _RANK:
+            problems.append(f"unknown reads {self.reads!r} (one of {', '.join(READS)})")
+        for t in (self.params or ()) + (self.returns,):
+            why = type_error(t)
+            if why:
+                problems.append(why)
+        if self.cell is not None and (self.cell not in CELL_READS or self.params is None or len(self.params) != 1):
+            problems.append(f"cell-local builtin {self.name} must take one cell and read one of {CELL_READS}")
+        if problems:
+            raise WarcouncilError(f"builtin {self.name}: " + "; ".join(problems), self.loc)
+
+    @property
+    def arity(self) -> int | None:
+        return None if self.params is None else len(self.params)
+
+    @property
+    def is_constant(self) -> bool:
+        return self.params is None
+
+    def signature(self) -> str:
+        args = "" if self.params is None else "(" + ", ".join(self.params) + ")"
+        return f"{self.name}{args} -> {self.returns}"
+
+
+def _b(name, params, returns, reads, doc, cell=None) -> Builtin:
+    return Builtin(name, None if params is None else tuple(params), returns, reads, doc, cell)
+
+
+class Vocabulary(Mapping):
+    """An immutable mapping name -> Builtin, with the views the analyses
+    read (each a frozenset or a read-only mapping, made once)."""
+
+    def __init__(self, builtins: Iterable[Builtin] = (), attributes: Mapping[str, str] | None = None):
+        table: dict[str, Builtin] = {}
+        for b in builtins:
+            if b.name in table:
+                raise WarcouncilError(f"builtin {b.name} is declared twice", b.loc)
+            table[b.name] = b
+        self._table = MappingProxyType(table)
+        self.attributes: Mapping[str, str] = MappingProxyType(dict(attributes or {}))  # name -> type
+        values = table.values()
+
+        def names(pred) -> frozenset:
+            return frozenset(b.name for b in values if pred(b))
+
+        self.constants = names(lambda b: b.params is None)
+        self.functions: Mapping[str, int] = MappingProxyType(
+            {b.name: len(b.params) for b in values if b.params is not None})
+        r = _RANK
+        self.pure = names(lambda b: b.reads == "pure")
+        # fixed by the scenario and the side to move alone: memoized per setting
+        self.setting_static = names(lambda b: r[b.reads] <= r["setting"])
+        # ... and by the card played and its roll: memoized per grounding
+        self.card_static = names(lambda b: r[b.reads] <= r["card"])
+        self.card = names(lambda b: b.reads == "card")
+        # depends on the decision: the order set, or the moves and battles
+        self.dynamic = names(lambda b: r[b.reads] >= r["decision"])
+        # only meaningful for a turn (moves, battles)
+        self.turn = names(lambda b: r[b.reads] >= r["moment"])
+        self.moment = names(lambda b: b.reads == "moment")
+        self.whole_turn = names(lambda b: b.reads == "turn")
+        self.cell_local = names(lambda b: b.cell is not None)
+
+    # Mapping
+    def __getitem__(self, name: str) -> Builtin:
+        return self._table[name]
+
+    def __iter__(self):
+        return iter(self._table)
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def __repr__(self) -> str:
+        return f"Vocabulary({len(self)} builtins)"
+
+    def extend(self, builtins: Iterable[Builtin], attributes: Mapping[str, str] | None = None) -> "Vocabulary":
+        """This vocabulary and more builtins (none may be declared already)."""
+        more = list(builtins)
+        for b in more:
+            if b.name in self._table:
+                old = self._table[b.name]
+                raise WarcouncilError(f"builtin {b.name} is already declared by {old.origin}", b.loc)
+        return Vocabulary(list(self._table.values()) + more, {**self.attributes, **(attributes or {})})
+
+    def __or__(self, other: "Vocabulary") -> "Vocabulary":
+        return self.extend(other.values(), other.attributes)
+
+
+# ------------------------------------------------------------------ the kernel
+#
+# Game-independent: pieces and their places, the board's geometry, the
+# decision's ordered pieces, the moves and battles of a turn, arithmetic.
+# (The role symbols `unit`/`leader` are the pack's: `roles unit, leader`. The
+# pools by role below still name the two roles the scenario lists give.)
+
+# The pools by role: kept together so that pools of pack-declared roles can
+# replace them in one place.
+ROLE_BUILTINS = (
+    _b("units", None, "set[piece]", "setting", "the side's own units"),
+    _b("leaders", None, "set[piece]", "setting", "the side's own leaders"),
+    _b("enemy_units", None, "set[piece]", "setting", "the other side's units"),
+    _b("enemy_leaders", None, "set[piece]", "setting", "the other side's leaders"),
+    _b("all_units", None, "set[piece]", "setting", "every unit on the board"),
+    _b("all_leaders", None, "set[piece]", "setting", "every leader on the board"),
+    _b("unit_at", ["cell"], "piece?", "setting", "the unit on a cell at the start of the turn, or none"),
+    _b("leader_at", ["cell"], "piece?", "setting", "the leader on a cell at the start of the turn, or none"),
+    _b("unit_on", ["cell"], "piece?", "moment", "the unit on a cell at this moment of the turn, or none",
+       cell="occupants"),
+    _b("leader_on", ["cell"], "piece?", "moment", "the leader on a cell at this moment of the turn, or none",
+       cell="occupants"),
+)
+
+KERNEL_ATTRIBUTES = {
+    # pieces
+    "id": "str", "side": "str", "at": "cell", "role": "symbol", "type": "symbol",
+    "blocks": "int", "max_blocks": "int",
+    # the card played
+    "name": "str", "category": "symbol?", "helmet": "bool", "effects": "set[symbol]",
+    "played": "str",  # the printed card played (Counter Attack) when `name` is the card copied
+    # the side to move
+    "edge": "symbol", "command": "int",
+    # move and battle records
+    "piece": "piece", "to": "cell", "path": "set[cell]", "target": "piece?", "start": "cell",
+    "through": "set[cell]", "length": "int", "index": "int", "phase": "symbol?",
+}
+
+KERNEL = Vocabulary(ROLE_BUILTINS + (
+    # arithmetic and collections
+    _b("count", ["set[any]"], "int", "pure", "the number of elements of a collection"),
+    _b("min", ["number?", "number?"], "number?", "pure", "the smaller of two values (none is ignored)"),
+    _b("max", ["number?", "number?"], "number?", "pure", "the larger of two values (none is ignored)"),
+    _b("abs", ["number"], "number", "pure", "the absolute value"),
+    # the setting: pieces, sides and the board
+    _b("pieces", None, "set[piece]", "setting", "the side's own pieces"),
+    _b("side", None, "side", "setting", "the side to move (name, edge, command)"),
+    _b("adjacent", ["cell", "cell"], "bool", "setting", "are two cells neighbours (hex or square board)"),
+    _b("distance", ["cell", "cell"], "number?", "setting",
+       "cells between two places (hexes; Manhattan on squares; centimetres on a table)"),
+    _b("line", ["cell", "cell"], "set[cell]", "setting", "the cells a straight line between two hexes crosses"),
+    _b("terrain_at", ["cell"], "symbol?", "setting", "the terrain of a cell, or none", cell="terrain"),
+    _b("on_board", ["cell"], "bool", "setting", "is the cell on the board", cell="board"),
+    # the decision
+    _b("ordered", None, "set[piece]", "decision", "the pieces the decision orders"),
+    _b("orders", ["piece"], "int", "decision", "how many orders a piece received"),
+    # a moment of the turn
+    _b("earlier", None, "set[move]", "moment", "the moves made before this moment"),
+    _b("moved_before", ["piece"], "bool", "moment", "has the piece moved before this moment"),
+    _b("position", ["piece"], "cell?", "moment", "where a piece stands at this moment"),
+    # the whole turn
+    _b("moves", None, "set[move]", "turn", "the turn's moves, in order"),
+    _b("battles", None, "set[battle]", "turn", "the turn's battles, in order"),
+    _b("moved", ["piece"], "bool", "turn", "has the piece moved this turn"),
+    _b("final", ["piece"], "cell?", "turn", "a piece's last destination this turn, else its cell"),
+    _b("last_move", ["piece"], "move?", "turn", "a piece's last move this turn, or none"),
+    _b("moved_length", ["piece"], "int", "turn", "the cells a piece moved this turn, all moves together"),
+    _b("battles_of", ["piece"], "set[battle]", "turn", "the battles a piece fought this turn"),
+), KERNEL_ATTRIBUTES)
