@@ -311,3 +311,16 @@ def test_moves_on_a_table_exits_2_saying_so(tmp_path: Path, json_flag) -> None:
     assert result.stdout == ""  # not {"s1": []}
     assert "a measured table has no cells: moves" in result.stderr
     assert "measured positions" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"], ["--count"]])
+def test_turns_on_a_table_exits_2_before_any_answer(tmp_path: Path, json_flag) -> None:
+    path = tmp_path / "table.yaml"
+    path.write_text(TABLE_SCENARIO)
+    result = CliRunner().invoke(main, ["turns", str(path), "--card", "Order Heavy Troops", *json_flag])
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    if json_flag:
+        assert result.stdout == ""
+    # no end position printed before the error (the text form prints the card's header first)
+    assert "nothing moves" not in result.stdout and "end position" not in result.stdout
+    assert "a measured table has no cells: turns" in result.stderr
