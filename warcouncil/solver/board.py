@@ -11,7 +11,19 @@ Three kinds of board are supported:
   number of orthogonal steps between two squares).
 * ``table``: a measured table ``width`` x ``depth`` centimetres; positions are
   points ``(x, y)`` (floats allowed). There are no cells, no adjacency and no
-  sections; use :meth:`Board.measure` for distances.
+  sections; use :meth:`Board.measure` for point distances and
+  :mod:`warcouncil.solver.table` for footprints, contact and terrain.
+
+What a board kind can answer is explicit (:data:`CAPABILITIES`,
+:meth:`Board.can`, :meth:`Board.require`). A query a kind cannot answer
+raises :class:`BoardCannotAnswer` (a ``WarcouncilError``: the CLI exits 2 with
+its message); it never answers empty. A table board is built as
+:class:`TableBoard`, whose cell operations (``mask``, ``dilate``,
+``cells_in``, ``ball``, ``ball_mask``, ``adjacent``, ``distance``, ``line``)
+and cell tables (``neighbours``, ``neighbour_sets``, ``index``, ``cell_at``,
+``nb_masks``) raise, so the hex and square boards' hot paths carry no check.
+Facing on square grids (front, flank, rear squares) is in
+:mod:`warcouncil.solver.facing`.
 
 Sections are stored by name *as seen from the south edge* ("left" = west for
 the Commands & Colors boards). A side whose own edge is north sees "left" and
@@ -26,7 +38,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NoReturn
 
 from warcouncil.errors import Location, WarcouncilError, closest
 
@@ -45,6 +57,49 @@ _EDGE_RENAMES: dict[str, dict[str, str]] = {
 MAX_GRID_SIZE = 200
 
 _EMPTY: frozenset[str] = frozenset()
+
+#: What each kind of board can answer. ``cells``: the board is made of cells
+#: (bit masks, neighbours, balls, searches from cell to cell); ``steps``: a
+#: whole-number step distance between cells; ``line``: the cells a straight
+#: line crosses (hex line of sight); ``facing``: front, flank and rear squares
+#: (``solver.facing``); ``sections``: named sections; ``measure``: a distance
+#: between two positions (cm on a table, steps on a grid); ``footprints``:
+#: bases in cm, contact and terrain polygons (``solver.table``).
+CAPABILITIES: Mapping[str, frozenset[str]] = MappingProxyType({
+    "hex": frozenset({"cells", "steps", "line", "sections", "measure"}),
+    "square": frozenset({"cells", "steps", "facing", "sections", "measure"}),
+    "table": frozenset({"measure", "footprints"}),
+})
+
+#: Why a kind of board lacks a capability (``{query}`` is what was asked).
+_CANNOT: dict[tuple[str, str], str] = {
+    ("table", "cells"): "a measured table has no cells: {query} works on hexes or squares; "
+                        "moves on a table need measured positions (cm), not hexes",
+    ("table", "steps"): "a measured table has no step distance: {query} needs hexes or squares; "
+                        "measure in cm (Board.measure, solver.table)",
+    ("table", "line"): "a measured table has no cells for {query} to cross",
+    ("table", "facing"): "a measured table has no squares: {query} needs a square grid "
+                         "(facing on a table is a footprint's angle, solver.table)",
+    ("table", "sections"): "a measured table has no sections: {query} needs a hex or square grid",
+    ("hex", "facing"): "{query} needs a square grid: a hex board has no square facing",
+    ("square", "line"): "{query} is defined for hex boards only, not for a square grid",
+    ("hex", "footprints"): "{query} needs a measured table (grid: table), not a hex board",
+    ("square", "footprints"): "{query} needs a measured table (grid: table), not a square grid",
+}
+
+
+class BoardCannotAnswer(WarcouncilError, ValueError):
+    """A query this kind of board cannot answer (e.g. a cell search on a
+    measured table). It is a ``WarcouncilError``, so the CLI prints the
+    message and exits 2 instead of answering empty; it is also a
+    ``ValueError`` as the board's earlier "not on this kind of board"
+    errors were."""
+
+
+def cannot_answer(grid: str, capability: str, query: str) -> BoardCannotAnswer:
+    """The error for ``query`` needing ``capability`` on a ``grid`` board."""
+    text = _CANNOT.get((grid, capability), "{query} needs a board with " + capability + f", not a {grid} board")
+    return BoardCannotAnswer(text.format(query=query))
 
 
 def _hex_neighbours(cell: Cell) -> tuple[Cell, ...]:
@@ -151,6 +206,16 @@ class Board:
     _byte_cells: tuple = field(init=False, repr=False, compare=False)
     nb_masks: tuple = field(init=False, repr=False, compare=False)  # nb_masks[i]: cell i's neighbours, a mask
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Board:
+        # A table board is a TableBoard (its cell operations raise); the
+        # grid is the second field, given by position or by name.
+        grid = kwargs["grid"] if "grid" in kwargs else (args[1] if len(args) > 1 else None)
+        if cls is Board and grid == "table":
+            cls = TableBoard
+        elif cls is TableBoard and grid != "table":
+            cls = Board
+        return object.__new__(cls)
+
     def __post_init__(self) -> None:
         if self.grid not in GRIDS:
             raise ValueError(f"unknown grid {self.grid!r}; expected one of {', '.join(GRIDS)}")
@@ -210,6 +275,20 @@ class Board:
 
     def __hash__(self) -> int:
         return hash((self.name, self.grid, self.width, self.depth, self.cells))
+
+    # -- what this board can answer ---------------------------------------
+
+    def can(self, capability: str) -> bool:
+        """Can this kind of board answer queries needing ``capability``
+        (see :data:`CAPABILITIES`)?"""
+        return capability in CAPABILITIES[self.grid]
+
+    def require(self, capability: str, query: str) -> None:
+        """Raise :class:`BoardCannotAnswer` (exit 2 in the CLI) unless this
+        kind of board has ``capability``; ``query`` names what was asked
+        (e.g. ``"moves"``) for the message."""
+        if capability not in CAPABILITIES[self.grid]:
+            raise cannot_answer(self.grid, capability, query)
 
     # -- geometry ---------------------------------------------------------
 
@@ -293,26 +372,23 @@ class Board:
 
     def adjacent(self, a: Cell, b: Cell) -> bool:
         """Are ``a`` and ``b`` neighbouring cells of this board?"""
-        if self.grid == "table":
-            raise ValueError("a measured table has no adjacency")
         return b in self.neighbours.get(a, ())
 
     def distance(self, a: Cell, b: Cell) -> int:
         """Steps from ``a`` to ``b``: hex distance, or Manhattan on squares.
 
         Pure arithmetic: the cells need not be on the board. Tables have no
-        step distance; use :meth:`measure`.
+        step distance (:class:`BoardCannotAnswer`); use :meth:`measure`.
         """
         if self.grid == "hex":
             return hex_distance(a, b)
-        if self.grid == "square":
-            return abs(a[0] - b[0]) + abs(a[1] - b[1])
-        raise ValueError("a measured table has no step distance; use Board.measure")
+        return abs(a[0] - b[0]) + abs(a[1] - b[1])  # square (a table's is TableBoard.distance)
 
     def line(self, a: Cell, b: Cell) -> tuple[tuple[Cell, ...], ...]:
-        """The hexes between ``a`` and ``b`` on a straight line (see hex_line)."""
+        """The hexes between ``a`` and ``b`` on a straight line (see hex_line).
+        Hex boards only: elsewhere :class:`BoardCannotAnswer`."""
         if self.grid != "hex":
-            raise ValueError("line() is defined for hex boards")
+            raise cannot_answer(self.grid, "line", "Board.line")
         return hex_line(tuple(a), tuple(b))
 
     def measure(self, a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -376,6 +452,71 @@ class Board:
                 f"sections: {', '.join(sorted(view)) or '(none)'}",
                 hint=f"did you mean {' or '.join(near)}?" if near else None,
             ) from None
+
+
+class _NoCells:
+    """Stands for a cell table (``neighbours``, ``index``, ``cell_at``, …) on
+    a measured table: any use raises :class:`BoardCannotAnswer`, so a cell
+    search started on a table stops with a message instead of finding
+    nothing (an empty dict would answer ``{}``, a missing key would be an
+    internal ``KeyError``)."""
+
+    __slots__ = ("_query",)
+
+    def __init__(self, query: str) -> None:
+        self._query = query
+
+    def _fail(self, *_: Any, **__: Any) -> NoReturn:
+        raise cannot_answer("table", "cells", self._query)
+
+    __getitem__ = __iter__ = __len__ = __contains__ = __bool__ = _fail
+    get = keys = values = items = _fail
+
+    def __repr__(self) -> str:
+        return f"<no cells: {self._query}>"
+
+
+_TABLE_CELL_TABLES = ("neighbours", "neighbour_sets", "index", "cell_at", "nb_masks")
+
+
+class TableBoard(Board):
+    """A measured table (``grid: table``). ``Board(grid="table", …)`` builds
+    one. Every cell operation raises :class:`BoardCannotAnswer` naming the
+    operation: a table has positions in cm and footprints
+    (:mod:`warcouncil.solver.table`), not cells. Only ``contains``,
+    ``measure``, ``extent`` and the (empty) section views answer."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for name in _TABLE_CELL_TABLES:
+            object.__setattr__(self, name, _NoCells(f"Board.{name}"))
+
+    def _no_cells(self, query: str) -> NoReturn:
+        raise cannot_answer("table", "cells", query)
+
+    def ball(self, cell: Cell, radius: int) -> frozenset[Cell]:
+        self._no_cells("Board.ball")
+
+    def ball_mask(self, cell: Cell, radius: int) -> int:
+        self._no_cells("Board.ball_mask")
+
+    def mask(self, cells) -> int:
+        self._no_cells("Board.mask")
+
+    def cells_in(self, m: int) -> list[Cell]:
+        self._no_cells("Board.cells_in")
+
+    def dilate(self, m: int) -> int:
+        self._no_cells("Board.dilate")
+
+    def adjacent(self, a: Cell, b: Cell) -> bool:
+        self._no_cells("Board.adjacent")
+
+    def distance(self, a: Cell, b: Cell) -> int:
+        raise cannot_answer("table", "steps", "Board.distance")
+
+    def line(self, a: Cell, b: Cell) -> tuple[tuple[Cell, ...], ...]:
+        raise cannot_answer("table", "line", "Board.line")
 
 
 # -- named boards -----------------------------------------------------------

@@ -246,6 +246,7 @@ def _groups(movers, region, start):
 def end_positions(eng, g, limit: int | None = None) -> Iterator[dict]:
     """Distinct end positions ({piece: hex} of the pieces that moved), over
     every legal order set of the card, streamed."""
+    g.setting.board.require("cells", "turns")  # a table has none: exit 2 before any answer
     enum = eng.enumerator(g)
     seen: set = set()
     n = 0

@@ -176,6 +176,7 @@ class CardEngine(Engine):
         (row by row); ``battle`` is a bool for a unit (None for a leader, or
         when the pack has no ``may_battle``). ``destinations_json`` gives the
         contract's JSON shape."""
+        g.setting.board.require("cells", "moves")  # a table has none: exit 2, never {}
         pieces = self.pieces(g, ids)
         legal_alts = [a for a in self.enumerator(g).alts if a.legal(pieces)]
         alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
