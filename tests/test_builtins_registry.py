@@ -1,6 +1,6 @@
 """One registry of builtins: each declared once (dsl/builtins.py, the core
 pack's `builtin` statements), each with exactly one meaning
-(solver/builtins.py, solver/cc_builtins.py); lint and the compiler read it;
+(solver/builtins.py, systems/cc/builtins.py); lint and the compiler read it;
 the language package imports nothing from the solver."""
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def test_every_kernel_builtin_has_exactly_one_meaning() -> None:
 
 def test_every_cc_builtin_has_exactly_one_meaning(cca) -> None:
     from warcouncil.solver.builtins import KERNEL_MEANINGS
-    from warcouncil.solver.cc_builtins import CC
+    from warcouncil.systems.cc.builtins import CC
 
     declared = cca.builtins.values()
     assert set(CC.constants) == {b.name for b in declared if b.params is None}

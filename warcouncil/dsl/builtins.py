@@ -4,7 +4,7 @@ result types, what the value reads, and a line of documentation.
 This module is pure data at the language level (it imports nothing from the
 solver). Every builtin's *meaning* is a Python function registered under the
 same name elsewhere: the kernel's in ``warcouncil.solver.builtins``, a game
-family's next to its system (``warcouncil.solver.cc_builtins`` for now).
+family's next to its system (``warcouncil.systems.cc.builtins``).
 
 ``KERNEL`` declares the game-independent builtins. A pack declares its game
 family's with the ``builtin`` statement::

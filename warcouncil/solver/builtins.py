@@ -4,7 +4,7 @@ A meaning is a Python function registered under the builtin's name: a
 constant's is ``f(ctx, setting)``, a function's ``f(ctx, setting, args)``
 (``ctx`` is the evaluation context, ``ground.Ctx``; ``setting`` is
 ``ctx.g.setting``; ``args`` the tuple of evaluated arguments). A game
-family's meanings are a separate ``Meanings`` (``cc_builtins.CC`` for
+family's meanings are a separate ``Meanings`` (``systems.cc.builtins.CC`` for
 Commands & Colors).
 
 The kernel's meanings are checked against ``KERNEL`` when this module is
@@ -229,18 +229,3 @@ def _battles_of(ctx, s, args):
 
 
 KERNEL_MEANINGS.check_exactly(KERNEL)  # a missing or extra meaning fails here, at import
-
-
-def default_meanings() -> Meanings:
-    """The meanings a ``Compiler`` uses when it is given none: the kernel's
-    and the C&C family's (until the System class hands a game family's
-    meanings to the compiler)."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        from .cc_builtins import CC
-
-        _DEFAULT = KERNEL_MEANINGS | CC
-    return _DEFAULT
-
-
-_DEFAULT: Meanings | None = None

@@ -20,7 +20,8 @@ from typing import Any, Callable
 from ..dsl import ast as A
 from ..dsl.pack import Pack
 from ..errors import WarcouncilError
-from .builtins import Meanings, default_meanings
+from .builtins import Meanings
+from .system import System
 
 Closure = Callable[[Any, dict], Any]
 
@@ -71,7 +72,7 @@ class Compiler:
     def __init__(self, pack: Pack, meanings: Meanings | None = None):
         self.pack = pack
         self.vocabulary = vocab = pack.vocabulary
-        self.meanings = meanings if meanings is not None else default_meanings()
+        self.meanings = meanings if meanings is not None else System.meanings_for(pack)
         self.meanings.check_pack(pack)
         # the vocabulary's views the analyses read
         self._dynamic = vocab.dynamic

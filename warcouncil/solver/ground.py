@@ -398,7 +398,7 @@ class Ctx:
 
 
 # The meanings of the builtins are in builtins.py (the kernel's) and
-# cc_builtins.py (the C&C family's); their declarations in dsl/builtins.py
+# systems/cc/builtins.py (the C&C family's); their declarations in dsl/builtins.py
 # and the packs' `builtin` statements.
 
 _POOLS = {

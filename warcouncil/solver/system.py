@@ -26,6 +26,7 @@ from ..errors import Location, WarcouncilError, closest
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..dsl.pack import Pack
+    from .builtins import Meanings
     from .engine import Engine
 
 #: Every verb of the command line that reads a scenario; a system answers some.
@@ -61,6 +62,9 @@ class System:
     hooks: ClassVar[dict[str, str]] = {}
     #: the engine class that answers for it
     engine: ClassVar[type["Engine"] | None] = None
+    #: the meanings of the builtins its packs declare (``builtin`` statements),
+    #: beside the kernel's
+    meanings: ClassVar["Meanings | None"] = None
 
     def __init_subclass__(cls, **kw) -> None:
         super().__init_subclass__(**kw)
@@ -106,6 +110,29 @@ class System:
             raise WarcouncilError(
                 f"{query}: {cls.title or cls.name} is played on "
                 + " or ".join(sorted(cls.boards)) + f" boards, not on a {grid} board")
+
+    @staticmethod
+    def meanings_for(pack: "Pack") -> "Meanings":
+        """The builtin meanings a pack is compiled with: those of the system
+        that plays it, or the kernel's alone when none does."""
+        try:
+            system = System.for_pack(pack)
+        except WarcouncilError:
+            from .builtins import KERNEL_MEANINGS
+
+            return KERNEL_MEANINGS
+        return system.builtin_meanings()
+
+    @classmethod
+    def builtin_meanings(cls) -> "Meanings":
+        """The kernel's builtin meanings and the family's (made once)."""
+        made = cls.__dict__.get("_all_meanings")
+        if made is None:
+            from .builtins import KERNEL_MEANINGS
+
+            made = KERNEL_MEANINGS | cls.meanings if cls.meanings is not None else KERNEL_MEANINGS
+            cls._all_meanings = made
+        return made
 
     @classmethod
     def hook(cls, role: str) -> str | None:

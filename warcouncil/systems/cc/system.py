@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...solver.system import System
+from .builtins import CC
 from .engine import CardEngine
 
 
@@ -29,3 +30,4 @@ class CommandsAndColors(System):
         "host": "host",
     }
     engine = CardEngine
+    meanings = CC

@@ -4,15 +4,16 @@ They are declared in the rule language by the core pack
 (``rules/core/00-core.wc``, ``builtin ...`` statements) and mean, here,
 what only a command-card game has: sections of the board seen from a side's
 edge, the card played and its roll, the quotas of the card's alternative.
-(This module moves to ``warcouncil/systems/cc/`` with the System class.)
+The system hands them to the compiler with the kernel's
+(``CommandsAndColors.meanings``).
 """
 
 from __future__ import annotations
 
-from .builtins import Meanings
-from .ground import GroundAlt, Setting
+from ...solver.builtins import Meanings
+from ...solver.ground import GroundAlt, Setting
 
-CC = Meanings("the C&C family (solver/cc_builtins.py)")
+CC = Meanings("the C&C family (systems/cc/builtins.py)")
 
 # ---------------------------------------------------------------- the setting
 CC.constant("hand_size", lambda ctx, s: s.hand_size)
