@@ -16,12 +16,13 @@ from pathlib import Path
 from ..dsl import ast as A
 from ..dsl.pack import Pack, _line_at, load_pack
 from ..errors import Location, WarcouncilError, closest
+from .cells import end_flags
 from .check import Verdict, check
 from .enumerate import Enumerator
 from .ground import Ctx, Grounding, PieceView, Record, Setting, dice_outcomes, mirror_card
-from .movement import end_flags, reach
 from .plan import Plan, plan_for
 from .scenario import Scenario, load_scenario
+from .search import reach
 
 _rank = attrgetter("rank")
 
@@ -270,8 +271,8 @@ class Engine:
     @staticmethod
     def _battle_flags(ctx, battle_fn, use):
         """piece -> may_battle of a move of the piece to a hex
-        (``movement.EndFlag``), on the board before any move: a per-position
-        set of hexes for every piece alike (``movement.end_flags``), when the
+        (``cells.EndFlag``), on the board before any move: a per-position
+        set of hexes for every piece alike (``cells.end_flags``), when the
         rule reads the hex only through what stands there and its terrain."""
         return end_flags(ctx, ctx.g.compiler, ("may-battle",), battle_fn, use)
 

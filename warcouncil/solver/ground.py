@@ -423,7 +423,7 @@ def _moved(ctx, s, args):
 
 def _state(ctx, s):
     if ctx.state is None:
-        from .movement import Positions
+        from .state import Positions
 
         ctx.state = Positions.initial(s)
     return ctx.state
