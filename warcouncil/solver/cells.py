@@ -180,9 +180,10 @@ class EndCells:
 
 
 def _terrain_cells(setting) -> frozenset:
-    hit = setting.memo.get("terrain-cells")
+    caches = setting.caches
+    hit = caches.terrain_cells
     if hit is None:
-        hit = setting.memo["terrain-cells"] = frozenset(setting.terrain)
+        hit = caches.terrain_cells = frozenset(setting.terrain)
     return hit
 
 
@@ -237,7 +238,7 @@ def end_flags(ctx: Ctx, compiler, tag, test, use, var: str = "m"):
     setting = ctx.g.setting
     card = compiler.card_key(ctx.g)
     if use.clean:
-        hit = setting.memo.get(("end-flags", tag, card))
+        hit = setting.caches.end_flags.get((tag, card))
         if hit is not None:
             return hit
     base = Positions.initial(setting)
@@ -260,7 +261,7 @@ def end_flags(ctx: Ctx, compiler, tag, test, use, var: str = "m"):
                 return CleanCells.of(base, head + (k,), setting, lambda: end_judge(ctx, probe, [(test, var)], k)).cells
             hit = flags[piece] = EndFlag(setting.board, cells_of, "length" in use.move_attrs)
         return hit
-    setting.memo[("end-flags", tag, card)] = flag_of
+    setting.caches.end_flags[(tag, card)] = flag_of
     return flag_of
 
 

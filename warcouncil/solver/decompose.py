@@ -129,8 +129,9 @@ def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
 
 
 def move_rules(plan) -> list[MoveRule]:
-    """The per-move rules of a plan, decomposed (cached on the plan)."""
-    cached = getattr(plan, "_move_rules", None)
+    """The per-move rules of a plan, decomposed (made once per plan)."""
+    caches = plan.compiler.caches
+    cached = caches.move_rules
     if cached is not None:
         return cached
     out = []
@@ -151,7 +152,7 @@ def move_rules(plan) -> list[MoveRule]:
             mr.domain_cond = before_move(c, dom.cond, dom.var, mr.domain_cond)
         mr.parts = decompose(c, body.body, body.var)
         out.append(mr)
-    plan._move_rules = out
+    caches.move_rules = out
     return out
 
 
@@ -166,7 +167,7 @@ def before_move(compiler, ast: A.Expr, var: str, f):
     tag = ("before-move", id(ast))
     if use.pack_fact and "to" not in use.move_attrs and "path" not in use.move_attrs:
         # fixed by the pack: by the card and the attributes read, on every board
-        reads = _fact_reads(compiler)
+        reads = compiler.caches.fact_reads
         reads[0].update(use.piece_attrs)
         reads[1].update(use.move_attrs)
         pack_memo = compiler.pack_memo
@@ -205,22 +206,15 @@ def _memoized(f, ast, memo_of, key_of, var: str):
 _MISSING = object()
 
 
-def _fact_reads(compiler) -> tuple[set, set]:
-    """The attributes of the piece and of the move that any pack-fact
-    condition reads (gathered while the move rules are planned)."""
-    reads = getattr(compiler, "_fact_reads", None)
-    if reads is None:
-        reads = compiler._fact_reads = (set(), set())
-    return reads
-
-
 def _fact_key(compiler, ctx, m) -> tuple:
     """The card and the attributes every pack-fact condition may read of a
-    move: one key per move, shared by those conditions."""
-    reads = compiler._fact_reads
-    names = getattr(compiler, "_fact_names", None)
+    move: one key per move, shared by those conditions. (The attributes
+    read are gathered while the move rules are planned: ``fact_reads``.)"""
+    caches = compiler.caches
+    reads = caches.fact_reads
+    names = caches.fact_names
     if names is None or names[0] != (len(reads[0]), len(reads[1])):
-        names = compiler._fact_names = ((len(reads[0]), len(reads[1])), tuple(sorted(reads[0])),
+        names = caches.fact_names = ((len(reads[0]), len(reads[1])), tuple(sorted(reads[0])),
                                         tuple(sorted(reads[1])))
     key = m.fact_key = (compiler.card_key(ctx.g), attrs(m.piece, names[1]), attrs(m, names[2]))
     return key

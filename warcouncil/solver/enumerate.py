@@ -84,10 +84,10 @@ class AltPlan:
         if rs.charged is None:
             free = 0
         elif rs.charged_static:
-            fm = s.memo.get(rs.free_key)
+            fm = s.caches.free.get(rs.free_key)
             if fm is None:
                 ctx = Ctx(g, alt)
-                fm = s.memo[rs.free_key] = s.mask_of(p for p in s.items if not rs.charged(ctx, p))
+                fm = s.caches.free[rs.free_key] = s.mask_of(p for p in s.items if not rs.charged(ctx, p))
             free = fm & items
         else:
             ctx = Ctx(g, alt)
@@ -156,6 +156,7 @@ class AltPlan:
     def _build_groups(self, single: bool) -> None:
         items, free, alt = self.items_mask, self.free_mask, self.alt
         self._parts: dict = {}  # see _part
+        self._by_k: dict | None = None  # see _vectors
         if single and not self.forced_mask:
             # one quota admitting every piece left, none forced or free (an
             # "order N units" card): one group, whose only Hall condition is
@@ -212,7 +213,7 @@ class AltPlan:
 
     def _vectors(self, k: int):
         """Count vectors (one count per group) of total k that are legal."""
-        by_k = getattr(self, "_by_k", None)
+        by_k = self._by_k
         if by_k is None:
             by_k = self._by_k = {}
             ranges = []
@@ -541,16 +542,16 @@ def _admitted(g, alt, items):
 
 
 def _table(key, test, var, negate: bool):
-    """A step reading a per-setting table (``setting.memo[key]``, made on
+    """A step reading a per-setting table (``setting.caches.unary[key]``, made on
     first use): the own pieces passing ``test``, or with ``negate`` the
     others."""
 
     def step(g, alt, items):
         s = g.setting
-        m = s.memo.get(key)
+        m = s.caches.unary.get(key)
         if m is None:
             ctx = Ctx(g, alt)
-            m = s.memo[key] = s.mask_of(p for p in s.items if test(ctx, {var: p}))
+            m = s.caches.unary[key] = s.mask_of(p for p in s.items if test(ctx, {var: p}))
         return ~m if negate else m
     return step
 
@@ -586,7 +587,7 @@ class RuleSummary:
         self.use_filled = "filled" in self.kinds
         self.charged = None
         self.charged_static = False
-        self.free_key = ("free", id(self))  # setting.memo: the pieces a static charged() leaves free
+        self.free_key = id(self)  # setting.caches.free: the pieces a static charged() leaves free
         for r in rules:
             if r.kind in ("assignable", "capacity") and r.charged is not None and r not in self.extra:
                 self.charged = r.charged
@@ -642,9 +643,7 @@ class RuleSummary:
 
 
 def summary(plan: Plan, skipped: frozenset = frozenset()) -> RuleSummary:
-    cache = getattr(plan, "_rule_summaries", None)
-    if cache is None:
-        cache = plan._rule_summaries = {}
+    cache = plan.compiler.caches.rule_summaries
     rs = cache.get(skipped)
     if rs is None:
         rs = cache[skipped] = RuleSummary(plan, skipped)

@@ -20,6 +20,7 @@ from typing import Any, Callable
 from ..dsl import ast as A
 from ..dsl.pack import Pack
 from ..errors import WarcouncilError
+from .caches import PackCaches
 
 Closure = Callable[[Any, dict], Any]
 
@@ -125,6 +126,7 @@ class Compiler:
         # values fixed by the pack alone (see MoveUse.pack_fact), by card and
         # attributes; _cards keeps each card keyed by its id alive
         self.pack_memo: dict = {}
+        self.caches = PackCaches()  # the named facts of the pack (caches.py)
         self._cards: dict = {}
         self._dynamic_reads: dict = {}  # see dynamic_reads
 

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable
 from ..dsl import ast as A
 from ..dsl.pack import Pack
 from ..errors import WarcouncilError
+from .caches import SettingCaches
 from .graph import connected, hall_excess, hall_table
 from .scenario import Scenario
 
@@ -113,6 +114,7 @@ class Setting:
         self.leader_at = {v.at: v for v in self.all_leaders}
         self._sections: dict = {}
         self.memo: dict = {}  # setting-static define calls (see Compiler.static_defines)
+        self.caches = SettingCaches()  # the named facts of the setting (caches.py)
         self.terrain = {tuple(t.at): t.type for t in scenario.terrain}
 
     def _attrs(self, piece, role: str) -> dict:
@@ -578,8 +580,8 @@ class Grounding:
         numbers of orders) it is a fact of the setting, like the admitted
         sets of ``_filter``, grounded once per side."""
         s = self.setting
-        key = ("ground-alt", id(alt), index)
-        hit = s.memo.get(key)
+        key = (id(alt), index)
+        hit = s.caches.ground_alts.get(key)
         if hit is not None and hit.decl is alt:
             return hit
         out = self._ground_alt_now(index, alt)
@@ -589,7 +591,7 @@ class Grounding:
         anchor = alt.group.anchor if out.group == "led" else None
         if quotas_static and (anchor is None or c.board_static(anchor, ("it",))):
             out.shared = True
-            s.memo[key] = out
+            s.caches.ground_alts[key] = out
         return out
 
     def _ground_alt_now(self, index: int, alt: A.Alternative) -> GroundAlt:
@@ -629,8 +631,8 @@ class Grounding:
         fact of the setting, worked out once per side; any other is
         evaluated now."""
         s = self.setting
-        key = ("admits", id(where), what)
-        memo = s.memo
+        key = (id(where), what)
+        memo = s.caches.admitted
         hit = memo.get(key)
         if hit is not None:
             return hit
@@ -648,8 +650,8 @@ class Grounding:
         leader's, or those ``anchor`` admits) and the own pieces on them, as
         a mask. An anchor about the board alone is worked out once per side."""
         s = self.setting
-        key = ("anchors", id(anchor))
-        hit = s.memo.get(key)
+        key = id(anchor)
+        hit = s.caches.anchors.get(key)
         if hit is not None:
             return hit
         c = self.compiler
@@ -658,7 +660,7 @@ class Grounding:
         cells = frozenset(l.at for l in s.own_leaders if f is None or f(base, {"it": l}))
         out = (cells, s.mask_of(p for p in s.items if p.at in cells))
         if anchor is None or c.board_static(anchor, ("it",)):
-            s.memo[key] = out
+            s.caches.anchors[key] = out
         return out
 
     # convenience

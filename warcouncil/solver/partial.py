@@ -37,7 +37,7 @@ def partial(compiler, e: A.Expr, names: frozenset, mctx: Ctx, env: dict, at_star
 
 def _value(compiler, v) -> A.Value:
     """The one ``A.Value`` node of a value (so that equal remainders are equal)."""
-    memo = compiler.pack_memo.setdefault("values", {})
+    memo = compiler.caches.values
     hit = memo.get(id(v))
     if hit is None or hit[0] is not v:
         hit = memo[id(v)] = (v, A.Value(v))
@@ -150,7 +150,7 @@ def residual_cond(compiler, e: A.Expr, var: str) -> tuple:
         hit = compiler.pack_memo[key] = (compiler.compile(e), var)
         if var not in referenced_names(e) and not compiler.dynamic_reads(e) & MOMENT_BUILTINS:
             # reads neither the move nor the moment: judged in the caller's context
-            compiler.pack_memo.setdefault("light-residuals", set()).add(hit[0])
+            compiler.caches.light_residuals.add(hit[0])
     return hit
 
 

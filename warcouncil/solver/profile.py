@@ -103,7 +103,7 @@ class Profile:
                     fixed.append((kind, payload))
         self.fixed = fixed
         self.residual = residual
-        light = compiler.pack_memo.get("light-residuals", {})
+        light = compiler.caches.light_residuals
         self.light = all(all(f in light for f, v, w in gates)
                          and (kind != "bound" or not callable(payload))
                          and (kind != "piece" or payload is None or payload[0] in light)
@@ -180,8 +180,8 @@ def _intern_search(compiler, items) -> "Search":
     bounds = [x for k, x in items if k == "bound"]
     depth = min([b for b in bounds if isinstance(b, int)] + [MAX_DEPTH])
     by = {k: tuple(x for kk, x in items if kk == k) for k in ("enter", "pass", "end", "filter")}
-    key = ("search", depth) + tuple(tuple(id(p) for p, _ in by[k]) for k in ("enter", "pass", "end", "filter"))
-    memo = compiler.pack_memo
+    key = (depth,) + tuple(tuple(id(p) for p, _ in by[k]) for k in ("enter", "pass", "end", "filter"))
+    memo = compiler.caches.searches
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = Search(compiler, depth, by["enter"], by["pass"], by["end"], by["filter"])
@@ -229,7 +229,7 @@ class PartGroup:
             return None
         key = (self.tag, attrs(probe.piece, self.piece_names), attrs(probe, self.move_names),
                compiler.card_key(g) if self.card else None)
-        ids = compiler.pack_memo.setdefault("clean-keys", {})
+        ids = compiler.caches.clean_keys
         hit = ids.get(key)
         if hit is None:
             hit = ids[key] = len(ids)
@@ -280,11 +280,12 @@ def _static_masks(setting, ctx, probe, parts):
     facts of the setting, worked out once per piece and start."""
     out = []
     board = setting.board
+    memo = setting.caches.static_cells
     for part, var in parts:
-        key = ("cells", id(part), probe.piece, probe.start, probe.phase)
-        ok = setting.memo.get(key)
+        key = (id(part), probe.piece, probe.start, probe.phase)
+        ok = memo.get(key)
         if ok is None:
-            ok = setting.memo[key] = board.mask(
+            ok = memo[key] = board.mask(
                 c for c in board.cells if part.test(ctx, {var: probe, part.hvar: c}))
         out.append(ok)
     return out

@@ -43,9 +43,10 @@ class Positions:
     @classmethod
     def initial(cls, setting) -> "Positions":
         """Where the pieces stand before the turn (one object per setting)."""
-        hit = setting.memo.get("positions")
+        caches = setting.caches
+        hit = caches.positions
         if hit is None:
-            hit = setting.memo["positions"] = cls({p: p.at for p in setting.views})
+            hit = caches.positions = cls({p: p.at for p in setting.views})
         return hit
 
     @property
