@@ -200,7 +200,7 @@ class DestRow:
     dests: int  # destinations over all pieces
     base: float  # s per query (all pieces)
     wc: float  # s per query: eng.destinations
-    reach: float  # s per query: movement.reach alone, once per piece
+    reach: float  # s per query: search.reach alone, once per piece
 
     def per_piece(self, t):
         return t / self.pieces * 1e6
@@ -218,11 +218,11 @@ def largest_set(eng, g):
 
 
 def reach_fn(eng, card, side, ids):
-    """eng.ground and movement.reach for every piece, as eng.destinations
+    """eng.ground and search.reach for every piece, as eng.destinations
     calls it (no battle flags, no legality check of the order set, no
     sorting)."""
     from warcouncil.solver.ground import Ctx
-    from warcouncil.solver.movement import reach
+    from warcouncil.solver.search import reach
 
     plan = eng.plan
 

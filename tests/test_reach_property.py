@@ -28,8 +28,9 @@ from warcouncil.dsl import ast as A
 from warcouncil.dsl.pack import load_pack
 from warcouncil.solver.engine import Engine
 from warcouncil.solver.ground import Ctx
-from warcouncil.solver.movement import MoveView, Positions, reach
 from warcouncil.solver.scenario import load_scenario
+from warcouncil.solver.search import reach
+from warcouncil.solver.state import MoveView, Positions
 
 from conftest import scenario_dict
 
@@ -268,7 +269,7 @@ def test_how_the_cca_move_rules_use_their_hex():
     parts the generator may judge once per class of hexes (clean: cached by
     the piece's attributes read; local only: within one search; a pack
     fact: by card, terrain and attributes, on every board)."""
-    from warcouncil.solver.movement import move_rules
+    from warcouncil.solver.decompose import move_rules
     from warcouncil.solver.plan import plan_for
 
     plan = plan_for(PACK)

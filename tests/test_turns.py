@@ -16,7 +16,8 @@ import yaml
 
 from warcouncil.solver.engine import Engine
 from warcouncil.solver.ground import Ctx
-from warcouncil.solver.movement import MoveView, Positions, reach
+from warcouncil.solver.search import reach
+from warcouncil.solver.state import MoveView, Positions
 from warcouncil.solver.turns import _Turns, end_positions
 
 

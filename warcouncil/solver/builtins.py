@@ -175,7 +175,7 @@ def _orders(ctx, s, args):
 def _state(ctx, s):
     """The positions at the context's moment (the start of the turn if none)."""
     if ctx.state is None:
-        from .movement import Positions
+        from .state import Positions
 
         ctx.state = Positions.initial(s)
     return ctx.state

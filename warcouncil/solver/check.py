@@ -75,7 +75,7 @@ def _message(r: PlannedRule, pieces: list[str], binding: dict | None) -> str:
 def violations_of(g: Grounding, plan: Plan, alt: GroundAlt | None, ctx: Ctx, rules, per_move=()) -> list[Violation]:
     """Every violation of ``rules``. Per-move rules are judged move by move,
     each against the board as it stood (``per_move``: (move, ctx) pairs)."""
-    from .movement import applies, move_rules
+    from .decompose import applies, move_rules
 
     by_rule = {mr.rule.id: mr for mr in move_rules(plan)}
     out: list[Violation] = []
@@ -114,7 +114,7 @@ def play_turn(g: Grounding, plan: Plan, base: Ctx, turn):
     it), then second moves (Move-Fire-Move). A move given only by its
     destination gets a witness path: a legal one if there is one, otherwise
     the one that breaks the fewest rules."""
-    from .movement import BattleView, MoveView, Positions, TurnView
+    from .state import BattleView, MoveView, Positions, TurnView
 
     state = Positions.initial(g.setting)
     done: list = []
@@ -149,7 +149,9 @@ def play_turn(g: Grounding, plan: Plan, base: Ctx, turn):
 
 
 def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
-    from .movement import MoveView, geometric_path, move_rules, reach, applies
+    from .decompose import applies, move_rules
+    from .search import geometric_path, reach
+    from .state import MoveView
 
     st_ctx = Ctx(g, ctx_i.alt, ctx_i.ordered, ctx_i.orders, None, state, ctx_i.earlier)
     r = reach(st_ctx, plan, piece, index, phase, first_only=True)

@@ -25,6 +25,7 @@ import itertools
 from math import comb
 from typing import Iterator
 
+from .graph import connected_mask, connected_subsets, hall_conditions, hall_excess
 from .ground import Ctx, GroundAlt, Grounding
 from .plan import Plan, PlannedRule
 
@@ -83,10 +84,10 @@ class AltPlan:
         if rs.charged is None:
             free = 0
         elif rs.charged_static:
-            fm = s.memo.get(rs.free_key)
+            fm = s.caches.free.get(rs.free_key)
             if fm is None:
                 ctx = Ctx(g, alt)
-                fm = s.memo[rs.free_key] = s.mask_of(p for p in s.items if not rs.charged(ctx, p))
+                fm = s.caches.free[rs.free_key] = s.mask_of(p for p in s.items if not rs.charged(ctx, p))
             free = fm & items
         else:
             ctx = Ctx(g, alt)
@@ -155,6 +156,7 @@ class AltPlan:
     def _build_groups(self, single: bool) -> None:
         items, free, alt = self.items_mask, self.free_mask, self.alt
         self._parts: dict = {}  # see _part
+        self._by_k: dict | None = None  # see _vectors
         if single and not self.forced_mask:
             # one quota admitting every piece left, none forced or free (an
             # "order N units" card): one group, whose only Hall condition is
@@ -188,15 +190,8 @@ class AltPlan:
         if self.use_assign:
             quotas = self.quotas
             charged = [(1 << gi, key) for gi, (key, _, _) in enumerate(groups) if key != FREE and key]
-            full = (1 << len(quotas)) - 1
-            caps: list = [0] * (full + 1)  # T's orders by subset recursion; None: unbounded
             conds = []
-            for t in range(1, full + 1):
-                low = t & -t
-                c, cap = caps[t ^ low], quotas[low.bit_length() - 1].cap
-                c = caps[t] = None if c is None or cap is None else c + cap
-                if c is None:
-                    continue
+            for t, c in hall_conditions([q.cap for q in quotas]):
                 gm = 0  # the groups only T's quotas admit, as a mask
                 for bit, key in charged:
                     if not key & ~t:
@@ -218,7 +213,7 @@ class AltPlan:
 
     def _vectors(self, k: int):
         """Count vectors (one count per group) of total k that are legal."""
-        by_k = getattr(self, "_by_k", None)
+        by_k = self._by_k
         if by_k is None:
             by_k = self._by_k = {}
             ranges = []
@@ -328,35 +323,10 @@ class AltPlan:
     # ---------------------------------------------------------------- groups
     def _connected_masks(self) -> list[int]:
         """Every connected set (of the pruned pieces) the group allows, as
-        masks, the empty set first; each set is grown once, from its first
-        root (extension-set growth: a frontier piece joins, or is banned
-        from the rest of the branch)."""
-        adj = self.setting.adj_masks()
+        masks, the empty set first (``graph.connected_subsets``)."""
         items = self.items_mask
-        limit = self._size_bound()
         roots = items & self.alt.anchor_mask if self.mode == "led" else items
-        out = [0]
-        if limit < 1:
-            return out
-        append = out.append
-
-        def rec(cur, frontier, banned, size):
-            append(cur)
-            if size >= limit:
-                return
-            while frontier:
-                w = frontier & -frontier
-                frontier ^= w
-                banned |= w
-                rec(cur | w, (frontier | adj[w.bit_length() - 1]) & ~banned, banned, size + 1)
-
-        excluded = ~items  # pieces outside the pruned set never join
-        while roots:
-            b = roots & -roots
-            roots ^= b
-            rec(b, adj[b.bit_length() - 1] & ~excluded & ~b, excluded | b, 1)
-            excluded |= b
-        return out
+        return connected_subsets(items, roots, self.setting.adj_masks(), self._size_bound())
 
     def _size_bound(self) -> int:
         bound = self.items_mask.bit_count()
@@ -415,17 +385,7 @@ class AltPlan:
 
     def _connected(self, m: int) -> bool:
         """Are the pieces of mask m one group of adjacent (or shared) hexes?"""
-        if not m:
-            return True
-        adj = self.setting.adj_masks()
-        seen = frontier = m & -m
-        while frontier:
-            b = frontier & -frontier
-            frontier ^= b
-            new = adj[b.bit_length() - 1] & m & ~seen
-            seen |= new
-            frontier |= new
-        return seen == m
+        return connected_mask(m, self.setting.adj_masks())
 
     # ---------------------------------------------------------------- layers
     def layers(self):
@@ -523,40 +483,8 @@ def _signature_groups(quotas: list, admitted: int, rest: int) -> list[tuple[int,
 
 def _assign_ok(alt: GroundAlt, charged: int) -> bool:
     """Can the charged pieces (a mask) be charged to the quotas without
-    overspending one? (GroundAlt.assign_problem on masks: Hall's theorem.)"""
-    quotas = alt.quotas
-    charged &= alt.admitted_mask
-    if not charged or not quotas:
-        return True
-    if len(quotas) == 1:
-        cap = quotas[0].cap
-        return cap is None or charged.bit_count() <= cap
-    # for every set T of quotas with finite caps, the pieces only T's quotas
-    # admit may not outnumber T's orders; the pieces no quota admits (on a
-    # commanding leader's hex) go to any quota, so they count for T = all
-    total = unbounded = union = 0
-    for i, q in enumerate(quotas):
-        union |= q.mask
-        if q.cap is None:
-            unbounded |= 1 << i
-        else:
-            total += q.cap
-    if not unbounded and charged.bit_count() > total:
-        return False
-    charged &= union
-    # the other sets T by their complement U (the quotas outside T), with
-    # U's pieces and finite orders by subset recursion (U less its lowest quota)
-    full = (1 << len(quotas)) - 1
-    caps = [0] * full
-    outside = [0] * full
-    for u in range(1, full):
-        low = u & -u
-        q = quotas[low.bit_length() - 1]
-        outside[u] = outside[u ^ low] | q.mask
-        caps[u] = caps[u ^ low] + (q.cap or 0)
-        if not (full ^ u) & unbounded and (charged & ~outside[u]).bit_count() > total - caps[u]:
-            return False
-    return True
+    overspending one? (Hall's theorem: ``graph.hall_excess``.)"""
+    return not hall_excess(alt.hall, alt.admitted_mask, charged)
 
 
 def _ranks(s):
@@ -614,16 +542,16 @@ def _admitted(g, alt, items):
 
 
 def _table(key, test, var, negate: bool):
-    """A step reading a per-setting table (``setting.memo[key]``, made on
+    """A step reading a per-setting table (``setting.caches.unary[key]``, made on
     first use): the own pieces passing ``test``, or with ``negate`` the
     others."""
 
     def step(g, alt, items):
         s = g.setting
-        m = s.memo.get(key)
+        m = s.caches.unary.get(key)
         if m is None:
             ctx = Ctx(g, alt)
-            m = s.memo[key] = s.mask_of(p for p in s.items if test(ctx, {var: p}))
+            m = s.caches.unary[key] = s.mask_of(p for p in s.items if test(ctx, {var: p}))
         return ~m if negate else m
     return step
 
@@ -659,7 +587,7 @@ class RuleSummary:
         self.use_filled = "filled" in self.kinds
         self.charged = None
         self.charged_static = False
-        self.free_key = ("free", id(self))  # setting.memo: the pieces a static charged() leaves free
+        self.free_key = id(self)  # setting.caches.free: the pieces a static charged() leaves free
         for r in rules:
             if r.kind in ("assignable", "capacity") and r.charged is not None and r not in self.extra:
                 self.charged = r.charged
@@ -715,9 +643,7 @@ class RuleSummary:
 
 
 def summary(plan: Plan, skipped: frozenset = frozenset()) -> RuleSummary:
-    cache = getattr(plan, "_rule_summaries", None)
-    if cache is None:
-        cache = plan._rule_summaries = {}
+    cache = plan.compiler.caches.rule_summaries
     rs = cache.get(skipped)
     if rs is None:
         rs = cache[skipped] = RuleSummary(plan, skipped)

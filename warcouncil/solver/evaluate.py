@@ -22,6 +22,7 @@ from ..dsl.pack import Pack
 from ..errors import WarcouncilError
 from .builtins import Meanings
 from .system import System
+from .caches import PackCaches
 
 Closure = Callable[[Any, dict], Any]
 
@@ -91,6 +92,7 @@ class Compiler:
         # values fixed by the pack alone (see MoveUse.pack_fact), by card and
         # attributes; _cards keeps each card keyed by its id alive
         self.pack_memo: dict = {}
+        self.caches = PackCaches()  # the named facts of the pack (caches.py)
         self._cards: dict = {}
         self._dynamic_reads: dict = {}  # see dynamic_reads
 

@@ -17,6 +17,8 @@ from typing import Any, Callable, Iterable
 from ..dsl import ast as A
 from ..dsl.pack import Pack
 from ..errors import WarcouncilError
+from .caches import SettingCaches
+from .graph import connected, hall_excess, hall_table
 from .scenario import Scenario
 
 INF = None  # an unbounded quota
@@ -111,6 +113,7 @@ class Setting:
         self.leader_at = {v.at: v for v in self.all_leaders}
         self._sections: dict = {}
         self.memo: dict = {}  # setting-static define calls (see Compiler.static_defines)
+        self.caches = SettingCaches()  # the named facts of the setting (caches.py)
         self.terrain = {tuple(t.at): t.type for t in scenario.terrain}
 
     def _attrs(self, piece, role: str) -> dict:
@@ -256,19 +259,7 @@ class Setting:
 
     def connected(self, pieces: Iterable[PieceView]) -> bool:
         """Are the pieces' hexes one group of adjacent (or shared) hexes?"""
-        cells = {p.at for p in pieces}
-        if len(cells) <= 1:
-            return True
-        start = next(iter(cells))
-        seen, stack = {start}, [start]
-        nb = self.board.neighbours
-        while stack:
-            c = stack.pop()
-            for n in nb[c]:
-                if n in cells and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-        return len(seen) == len(cells)
+        return connected({p.at for p in pieces}, self.board.neighbours)
 
 
 class GroundQuota:
@@ -292,7 +283,7 @@ class GroundAlt:
     """One alternative of the played card, grounded on a setting."""
 
     __slots__ = ("setting", "index", "decl", "quotas", "group", "anchor_cells", "capacity", "admitted_mask",
-                 "anchor_mask", "_admitted", "_sig", "shared")
+                 "anchor_mask", "_admitted", "shared", "_hall")
 
     def __init__(self, setting: Setting, index: int, decl: A.Alternative, quotas: list[GroundQuota],
                  group: str | None, capacity: int | None, admitted_mask: int,
@@ -307,7 +298,7 @@ class GroundAlt:
         self.admitted_mask = admitted_mask  # `admitted` as a mask over the setting's own pieces
         self.anchor_mask = anchor_mask  # the own pieces on the anchor cells
         self._admitted: frozenset | None = None
-        self._sig: dict | None = None
+        self._hall: tuple | None = None  # see hall
         self.shared = False  # grounded once per side (``Grounding._ground_alt``)
 
     @property
@@ -325,44 +316,24 @@ class GroundAlt:
         return a
 
     @property
-    def sig(self) -> dict:
-        """piece -> tuple of the indices of the quotas admitting it (built on demand)."""
-        sig = self._sig
-        if sig is None:
+    def hall(self) -> tuple:
+        """The conditions of Hall's theorem over the quotas (``graph.hall_table``), made once."""
+        h = self._hall
+        if h is None:
             quotas = self.quotas
-            if len(quotas) == 1:
-                sig = dict.fromkeys(self.admitted, (0,))
-            else:
-                sig = {}
-                for p in sorted(self.admitted, key=lambda v: v.rank):
-                    # a piece no quota admits is on a commanding leader's hex: any quota
-                    sig[p] = tuple(i for i, q in enumerate(quotas) if p in q.admitted) or tuple(range(len(quotas)))
-            self._sig = sig
-        return sig
+            h = self._hall = hall_table([q.mask for q in quotas], [q.cap for q in quotas], self.admitted_mask)
+        return h
 
     def assign_problem(self, pieces) -> list:
         """Pieces (admitted by some quota) that cannot all be charged to the
         quotas without overspending one: [] if they can. Hall's theorem over
-        the (few) quotas."""
-        if len(self.quotas) == 1:
-            cap = self.quotas[0].cap
-            if cap is None:
-                return []
-            sig = self.sig
-            charged = [p for p in pieces if sig.get(p)]
-            return charged if len(charged) > cap else []
-        counts = Counter(self.sig[p] for p in pieces if self.sig.get(p))
-        if not counts:
+        the (few) quotas (``graph.hall_excess``)."""
+        s = self.setting
+        bad = hall_excess(self.hall, self.admitted_mask, s.mask_of(pieces))
+        if not bad:
             return []
-        n = len(self.quotas)
-        for mask in range(1, 1 << n):
-            caps = [self.quotas[i].cap for i in range(n) if mask >> i & 1]
-            if any(c is None for c in caps):
-                continue
-            need = sum(c for s, c in counts.items() if all(mask >> i & 1 for i in s))
-            if need > sum(caps):
-                return [p for p in pieces if self.sig.get(p) and all(mask >> i & 1 for i in self.sig[p])]
-        return []
+        n = len(s.items)
+        return [p for p in pieces if p.rank < n and bad >> p.rank & 1]
 
 
 class Ctx:
@@ -465,8 +436,8 @@ class Grounding:
         numbers of orders) it is a fact of the setting, like the admitted
         sets of ``_filter``, grounded once per side."""
         s = self.setting
-        key = ("ground-alt", id(alt), index)
-        hit = s.memo.get(key)
+        key = (id(alt), index)
+        hit = s.caches.ground_alts.get(key)
         if hit is not None and hit.decl is alt:
             return hit
         out = self._ground_alt_now(index, alt)
@@ -476,7 +447,7 @@ class Grounding:
         anchor = alt.group.anchor if out.group == "led" else None
         if quotas_static and (anchor is None or c.board_static(anchor, ("it",))):
             out.shared = True
-            s.memo[key] = out
+            s.caches.ground_alts[key] = out
         return out
 
     def _ground_alt_now(self, index: int, alt: A.Alternative) -> GroundAlt:
@@ -516,8 +487,8 @@ class Grounding:
         fact of the setting, worked out once per side; any other is
         evaluated now."""
         s = self.setting
-        key = ("admits", id(where), what)
-        memo = s.memo
+        key = (id(where), what)
+        memo = s.caches.admitted
         hit = memo.get(key)
         if hit is not None:
             return hit
@@ -535,8 +506,8 @@ class Grounding:
         leader's, or those ``anchor`` admits) and the own pieces on them, as
         a mask. An anchor about the board alone is worked out once per side."""
         s = self.setting
-        key = ("anchors", id(anchor))
-        hit = s.memo.get(key)
+        key = id(anchor)
+        hit = s.caches.anchors.get(key)
         if hit is not None:
             return hit
         c = self.compiler
@@ -545,7 +516,7 @@ class Grounding:
         cells = frozenset(l.at for l in s.own_leaders if f is None or f(base, {"it": l}))
         out = (cells, s.mask_of(p for p in s.items if p.at in cells))
         if anchor is None or c.board_static(anchor, ("it",)):
-            s.memo[key] = out
+            s.caches.anchors[key] = out
         return out
 
     # convenience

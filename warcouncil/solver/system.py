@@ -26,8 +26,6 @@ from ..errors import Location, WarcouncilError, closest
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..dsl.pack import Pack
-    from .builtins import Meanings
-    from .engine import Engine
 
 #: Every verb of the command line that reads a scenario; a system answers some.
 VERBS = ("orders", "moves", "turns", "check", "cards", "diff", "odds", "plan", "activations")
@@ -61,10 +59,10 @@ class System:
     #: the question is not asked
     hooks: ClassVar[dict[str, str]] = {}
     #: the engine class that answers for it
-    engine: ClassVar[type["Engine"] | None] = None
+    engine: ClassVar[type | None] = None  # a subclass of engine.Engine
     #: the meanings of the builtins its packs declare (``builtin`` statements),
     #: beside the kernel's
-    meanings: ClassVar["Meanings | None"] = None
+    meanings: ClassVar[object | None] = None  # a builtins.Meanings
 
     def __init_subclass__(cls, **kw) -> None:
         super().__init_subclass__(**kw)
@@ -112,7 +110,7 @@ class System:
                 + " or ".join(sorted(cls.boards)) + f" boards, not on a {grid} board")
 
     @staticmethod
-    def meanings_for(pack: "Pack") -> "Meanings":
+    def meanings_for(pack: "Pack"):
         """The builtin meanings a pack is compiled with: those of the system
         that plays it, or the kernel's alone when none does."""
         try:
@@ -124,7 +122,7 @@ class System:
         return system.builtin_meanings()
 
     @classmethod
-    def builtin_meanings(cls) -> "Meanings":
+    def builtin_meanings(cls):
         """The kernel's builtin meanings and the family's (made once)."""
         made = cls.__dict__.get("_all_meanings")
         if made is None:

@@ -31,7 +31,8 @@ from typing import Iterator
 from constraint import Constraint, Problem, Unassigned
 
 from .ground import Ctx
-from .movement import MoveView, Positions, reach
+from .search import reach
+from .state import MoveView, Positions
 
 STAY = "stay"
 

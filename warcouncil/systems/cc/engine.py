@@ -22,7 +22,8 @@ from ...solver.check import Verdict, check
 from ...solver.engine import Engine
 from ...solver.enumerate import Enumerator
 from ...solver.ground import Ctx, Grounding, Record
-from ...solver.movement import end_flags, reach
+from ...solver.cells import end_flags
+from ...solver.search import reach
 from .cards import dice_outcomes, mirror_card
 
 _rank = attrgetter("rank")
@@ -219,8 +220,8 @@ class CardEngine(Engine):
     @staticmethod
     def _battle_flags(ctx, battle_fn, use):
         """piece -> may_battle of a move of the piece to a hex
-        (``movement.EndFlag``), on the board before any move: a per-position
-        set of hexes for every piece alike (``movement.end_flags``), when the
+        (``cells.EndFlag``), on the board before any move: a per-position
+        set of hexes for every piece alike (``cells.end_flags``), when the
         rule reads the hex only through what stands there and its terrain."""
         return end_flags(ctx, ctx.g.compiler, ("may-battle",), battle_fn, use)
 

@@ -1,0 +1,69 @@
+"""What the kernel keeps across queries, named in one place.
+
+Nothing kept holds a query's answer: only facts fixed by the pack
+(``PackCaches``, one per ``Compiler``: a plan has one compiler) or by the
+pack, the board and the side (``SettingCaches``, one per ``Setting``).
+Each field says who fills it and what its key is; a module reads and
+writes only its own fields.
+
+Still in the shared dicts (``Setting.memo``, ``Grounding.memo``,
+``Compiler.pack_memo``), keyed by tuples: the values of definitions called
+with fixed arguments (``evaluate``), the conditions known before a move
+(``decompose.before_move``: per pack, setting or grounding as they read),
+and, because the tests read them there, the move profiles
+(``("move-profile", card key, piece, start, phase, index, at start)``) and
+the enumerators' alternatives (``("alt-plan", card key, id(alt))``) in
+``Setting.memo``, and the residual conditions (``("residual", expr,
+var)``) in ``pack_memo``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True, eq=False)
+class SettingCaches:
+    """Facts of one setting (pack, scenario, side), kept across queries."""
+
+    # state.Positions.initial: where the pieces stand before the turn
+    positions: Any = None
+    # cells: the hexes with terrain (special hexes of a CleanCells)
+    terrain_cells: frozenset | None = None
+    # profile.Prep: (id(part), piece, start, phase) -> the hexes a static part allows (a mask)
+    static_cells: dict = field(default_factory=dict)
+    # cells.end_flags: (tag, card key) -> flag_of(piece), for clean end conditions
+    end_flags: dict = field(default_factory=dict)
+    # ground.Grounding._ground_alt: (id(alternative), index) -> a GroundAlt that reads only the board
+    ground_alts: dict = field(default_factory=dict)
+    # ground.Grounding._filter: (id(condition), pool) -> (pieces, mask) a board-only quota condition admits
+    admitted: dict = field(default_factory=dict)
+    # ground.Grounding._anchors: id(anchor) -> (hexes, mask) of the leaders who may command a led group
+    anchors: dict = field(default_factory=dict)
+    # enumerate: id(RuleSummary) -> the pieces a static charged() leaves free (a mask)
+    free: dict = field(default_factory=dict)
+    # enumerate._table: (kind, rule id) -> the own pieces passing a unary rule (a mask)
+    unary: dict = field(default_factory=dict)
+
+
+@dataclass(slots=True, eq=False)
+class PackCaches:
+    """Facts of one pack (one ``Compiler``, one ``Plan``), kept across settings."""
+
+    # decompose.move_rules: the plan's per-move rules, decomposed
+    move_rules: list | None = None
+    # enumerate.summary: skipped rule ids -> RuleSummary
+    rule_summaries: dict = field(default_factory=dict)
+    # decompose: the piece's and the move's attributes any pack-fact condition reads
+    fact_reads: tuple = field(default_factory=lambda: (set(), set()))
+    # decompose._fact_key: ((sizes of fact_reads), piece names, move names), sorted
+    fact_names: tuple | None = None
+    # partial._value: id(value) -> (value, its one A.Value node)
+    values: dict = field(default_factory=dict)
+    # partial.residual_cond: the residual closures that read neither the move nor the moment
+    light_residuals: set = field(default_factory=set)
+    # profile.intern_search: (depth, part ids by kind) -> Search
+    searches: dict = field(default_factory=dict)
+    # profile.PartGroup.key: (parts, attributes read, card) -> a small int
+    clean_keys: dict = field(default_factory=dict)
