@@ -90,7 +90,7 @@ class Engine:
         key = (side, command)
         s = self._settings.get(key)
         if s is None:
-            s = self._settings[key] = Setting(self.pack, self.scenario, side, command)
+            s = self._settings[key] = Setting(self.pack, self.scenario, side, command, self.system)
         return s
 
     def pieces(self, g, ids: list[str], where: list[Location] | None = None) -> list[PieceView]:

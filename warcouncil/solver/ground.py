@@ -67,8 +67,10 @@ class Record:
 class Setting:
     """The pieces and board of a scenario from the point of view of one side."""
 
-    def __init__(self, pack: Pack, scenario: Scenario, side: str | None = None, hand_size: int | None = None):
+    def __init__(self, pack: Pack, scenario: Scenario, side: str | None = None, hand_size: int | None = None,
+                 system=None):
         self.pack = pack
+        self.system = system  # the game system (solver/system.py), for what it adds to pieces
         self.scenario = scenario
         self.board = scenario.board
         self.side = side or scenario.to_move
@@ -117,6 +119,9 @@ class Setting:
         self.terrain = {tuple(t.at): t.type for t in scenario.terrain}
 
     def _attrs(self, piece, role: str) -> dict:
+        """A piece's attributes as the rules read them: its unit type's
+        (``unit NAME { ... }``), then whatever the game system adds from the
+        scenario (``System.piece_attributes``)."""
         attrs: dict[str, Any] = {}
         if role == "unit":
             decl = self.pack.units.get(piece.type)
@@ -130,12 +135,8 @@ class Setting:
                     hint=f"did you mean {hint[0]!r}?" if hint else None,
                 )
             attrs.update(decl.attrs)
-            full = attrs.get("blocks")
-            attrs["max_blocks"] = full
-            if getattr(piece, "blocks", None) is not None:
-                attrs["blocks"] = piece.blocks
-        else:
-            attrs["max_blocks"] = attrs["blocks"] = 1
+        if self.system is not None:
+            self.system.piece_attributes(piece, role, attrs)
         return attrs
 
     def mask_of(self, pieces) -> int:

@@ -133,6 +133,11 @@ class System:
         return made
 
     @classmethod
+    def piece_attributes(cls, piece, role: str, attrs: dict) -> None:
+        """Add to ``attrs`` (a piece's attributes, its unit type's already
+        there) what the system reads from the scenario's piece itself."""
+
+    @classmethod
     def hook(cls, role: str) -> str | None:
         """The name of the pack define that answers the kernel's question
         ``role``, if the system asks it."""

@@ -31,3 +31,14 @@ class CommandsAndColors(System):
     }
     engine = CardEngine
     meanings = CC
+
+    @classmethod
+    def piece_attributes(cls, piece, role: str, attrs: dict) -> None:
+        """Blocks: a unit's type gives its full strength (``max_blocks``); the
+        scenario may say it has lost some (``blocks``). A leader is one block."""
+        if role == "unit":
+            attrs["max_blocks"] = attrs.get("blocks")
+            if getattr(piece, "blocks", None) is not None:
+                attrs["blocks"] = piece.blocks
+        else:
+            attrs["max_blocks"] = attrs["blocks"] = 1
