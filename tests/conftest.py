@@ -140,3 +140,20 @@ def board(files, pack):
         return Engine(load_scenario(str(p)), pack)
 
     return make
+
+
+# ----------------------------------------------------------------- the standard hex board, written out
+# (independent of warcouncil's board code, so tests can check it)
+
+
+def on_board(c) -> bool:
+    """On the standard C&C board: rows 0..8, 13 hexes on even rows, 12 on odd."""
+    col, row = c
+    return 0 <= row <= 8 and 0 <= col <= (12 if row % 2 == 0 else 11)
+
+
+def dist(a, b) -> int:
+    """Reference §1.1: axial q = col - floor(row/2); cube distance."""
+    dq = (a[0] - a[1] // 2) - (b[0] - b[1] // 2)
+    dr = a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))

@@ -14,16 +14,11 @@ Red (south) plays; blue is north.
 from __future__ import annotations
 
 import pytest
+from conftest import dist
 
 
 def check(eng, turn, data):
     return sorted((v.rule, v.pieces) for v in eng.check_turn(turn(data, eng)).violations)
-
-
-def dist(a, b) -> int:
-    dq = (a[0] - a[1] // 2) - (b[0] - b[1] // 2)
-    dr = a[1] - b[1]
-    return max(abs(dq), abs(dr), abs(dq + dr))
 
 
 def test_distances_used():

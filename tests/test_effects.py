@@ -17,17 +17,7 @@ import pytest
 
 from warcouncil.dsl import unparse
 from warcouncil.dsl.pack import load_pack
-
-
-def on_board(c) -> bool:
-    col, row = c
-    return 0 <= row <= 8 and 0 <= col <= (12 if row % 2 == 0 else 11)
-
-
-def dist(a, b) -> int:
-    dq = (a[0] - a[1] // 2) - (b[0] - b[1] // 2)
-    dr = a[1] - b[1]
-    return max(abs(dq), abs(dr), abs(dq + dr))
+from conftest import dist, on_board
 
 
 def disc(centre, n) -> set:

@@ -17,21 +17,10 @@ Red plays from the south edge (its left = map West); blue is north.
 from __future__ import annotations
 
 import pytest
+from conftest import dist, on_board
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def on_board(c) -> bool:
-    col, row = c
-    return 0 <= row <= 8 and 0 <= col <= (12 if row % 2 == 0 else 11)
-
-
-def dist(a, b) -> int:
-    """Reference §1.1: axial q = col - floor(row/2); cube distance."""
-    dq = (a[0] - a[1] // 2) - (b[0] - b[1] // 2)
-    dr = a[1] - b[1]
-    return max(abs(dq), abs(dr), abs(dq + dr))
 
 
 def disc(centre, n, lo=1) -> set:

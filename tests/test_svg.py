@@ -24,19 +24,10 @@ from collections import Counter
 from click.testing import CliRunner
 
 from warcouncil.cli import main
+from conftest import dist, on_board
 
 NS = "{http://www.w3.org/2000/svg}"
 ORDERS = ["s4", "s11", "daphnaeus"]
-
-
-def dist(a, b) -> int:
-    dq = (a[0] - a[1] // 2) - (b[0] - b[1] // 2)
-    dr = a[1] - b[1]
-    return max(abs(dq), abs(dr), abs(dq + dr))
-
-
-def on_board(c) -> bool:
-    return 0 <= c[1] <= 8 and 0 <= c[0] <= (12 if c[1] % 2 == 0 else 11)
 
 
 EXPECTED = {
