@@ -1280,3 +1280,7 @@ def test_once_per_phase(files, turn):
     twice = {"card": MC, "orders": ["u"], "moves": [{"piece": "u", "to": [6, 5]}, {"piece": "u", "to": [6, 4]}]}
     assert check(pack, turn, twice) == [("cca.move.once", ["u"])]
     assert check(neutral, turn, twice) == []
+
+
+# the ids issue 11 added are covered by the tests there (they register with `covers`)
+import test_issue11_fixes  # noqa: E402,F401
