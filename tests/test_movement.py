@@ -492,8 +492,7 @@ def test_ordered_detaching_leader_must_go_along_once_his_unit_moved(board, turn)
     data = {"card": SEC, "orders": ["hi", "L"], "moves": [{"piece": "hi", "to": [6, 6]}]}
     assert check(eng, turn, data) == []
     data["moves"].append({"piece": "L", "to": [6, 7]})
-    assert check(eng, turn, data) == [("cca.attached-moves-with-unit", ["L"]),
-                                      ("cca.leader.detach-before-unit-moves", ["L"])]
+    assert check(eng, turn, data) == [("cca.attached-moves-with-unit", ["L"])]
 
 
 def test_ordered_leader_moving_with_his_unit_is_not_detaching(board, turn):

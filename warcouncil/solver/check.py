@@ -139,7 +139,7 @@ def play_turn(g: Grounding, plan: Plan, base: Ctx, turn):
         if path:
             m = MoveView(piece, start, path, i, phase=phase)
         elif to == start:
-            m = MoveView(piece, start, (), i, phase=phase)
+            continue  # listed as staying: no move (an attached leader so listed is left behind)
         else:
             m = _witness(g, plan, ctx_i, piece, start, to, i, state, phase)
         pairs.append((m, ctx_i))
