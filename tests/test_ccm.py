@@ -249,7 +249,11 @@ def test_s07_attached(board_s, house):
 
 @sentence("If the unit is ordered to move, the attached Leader must move with the unit, to the same hex as the unit, unless the Leader is ordered to detach.")
 def test_s08_attached_leader_moves_with_unit(board_s, house, files):
+    # (issue 11, interface.md "Attached leaders in a turn file": unlisted, la
+    # goes along; listed as staying on [2,9], he is left behind)
     turn = {"card": "Order Two Units Left", "orders": ["a1"], "moves": [{"piece": "a1", "to": [2, 8]}]}
+    assert check_turn(files, board_s(), turn).legal
+    turn["moves"].append({"piece": "la", "to": [2, 9]})
     v = check_turn(files, board_s(), turn)
     assert not v.legal and violations(v) == [("ccm.attached-moves-with-unit", ["la"])]
     assert check_turn(files, board_s([house("remove rule ccm.attached-moves-with-unit\n")]), turn).legal

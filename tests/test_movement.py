@@ -461,7 +461,10 @@ def test_attached_leader_goes_along_to_the_same_hex(board, turn):
     base = {"card": SEC, "orders": ["hi"]}
     assert check(eng, turn, {**base, "moves": [{"piece": "hi", "to": [6, 6]}, {"piece": "L", "to": [6, 6]}],
                              "battles": [{"piece": "hi", "target": "y"}]}) == []
-    assert check(eng, turn, {**base, "moves": [{"piece": "hi", "to": [6, 6]}]}) == [
+    # (issue 11, interface.md "Attached leaders in a turn file": an unlisted
+    # attached leader goes along implicitly; one listed as staying is left behind)
+    assert check(eng, turn, {**base, "moves": [{"piece": "hi", "to": [6, 6]}]}) == []
+    assert check(eng, turn, {**base, "moves": [{"piece": "hi", "to": [6, 6]}, {"piece": "L", "to": [6, 7]}]}) == [
         ("cca.attached-moves-with-unit", ["L"])]
     assert check(eng, turn, {**base, "moves": [{"piece": "hi", "to": [6, 6]}, {"piece": "L", "to": [7, 6]}]}) == [
         ("cca.attached-same-hex", ["L"])]
@@ -471,9 +474,13 @@ def test_ordered_detaching_leader_must_go_along_once_his_unit_moved(board, turn)
     # Seed 002: "A leader that is ordered does not have to move (unless
     # attached to an ordered unit that is moved)." L has an order of his own
     # and hi moves first: L may no longer detach, and must go with hi.
-    # Leaving him behind on [6,7] is illegal.
+    # Leaving him behind on [6,7] is illegal. (issue 11: not listing his move
+    # no longer leaves him behind: he goes along implicitly, which is legal;
+    # listing him as staying on [6,7] leaves him behind.)
     eng = play_note_board(board)
     data = {"card": SEC, "orders": ["hi", "L"], "moves": [{"piece": "hi", "to": [6, 6]}]}
+    assert check(eng, turn, data) == []
+    data["moves"].append({"piece": "L", "to": [6, 7]})
     assert check(eng, turn, data) == [("cca.attached-moves-with-unit", ["L"])]
 
 
@@ -568,7 +575,8 @@ def test_unit_with_leader_onto_a_lone_leader(board, turn):
     # hex with him: "Only one leader may occupy a hex".
     eng = board([("hi", "red", "heavy_infantry", list(C))], [("L", "red", list(C)), ("l2", "red", [6, 5])])
     data = {"card": SEC, "orders": ["hi"], "moves": [{"piece": "hi", "to": [6, 5]}, {"piece": "L", "to": [6, 5]}]}
-    assert check(eng, turn, data) == [("cca.leader.one-per-hex", ["L"])]
+    # (issue 11: the unit's move, which carries L, breaks it too)
+    assert check(eng, turn, data) == [("cca.leader.one-per-hex", ["L"]), ("cca.leader.one-per-hex", ["hi"])]
     # without a leader of its own, the unit may join l2
     eng = board([("hi", "red", "heavy_infantry", list(C))], [("l2", "red", [6, 5])])
     data = {"card": SEC, "orders": ["hi"], "moves": [{"piece": "hi", "to": [6, 5]}]}

@@ -429,9 +429,13 @@ def test_attached_leader_left_behind(build, house, turn):
     # with the unit." u1 is ordered and moves; la (attached, no order of his
     # own, so he goes along) is not moved: per the turn format he "stays where
     # he is", i.e. the unit left its attached leader behind. That breaks the
-    # sentence cca.attached-moves-with-unit cites.
+    # sentence cca.attached-moves-with-unit cites. (issue 11, interface.md
+    # "Attached leaders in a turn file": an unlisted attached leader now goes
+    # along; he is left behind when listed as staying on [1,7].)
     (pack,) = turn_board(build, house)
     data = {"card": T_CARD, "orders": ["u1"], "moves": [{"piece": "u1", "to": [1, 6]}]}
+    assert check(pack, turn, data) == []
+    data["moves"].append({"piece": "la", "to": [1, 7]})
     assert check(pack, turn, data) == [("cca.attached-moves-with-unit", ["la"])]
 
 
@@ -1251,7 +1255,10 @@ def test_warrior_charge_battle(files):
     assert all(d_pack[h] for h in two) and not any(d_neutral[h] for h in two)
 
 
-ALONG = {"card": MC, "orders": ["u", "la"], "moves": [{"piece": "u", "to": [6, 5]}]}
+# la (ordered) is listed as staying, before u moves: no detaching (he does not
+# move off), so he must go with u and is left behind (issue 11: an unlisted
+# la would go along implicitly)
+ALONG = {"card": MC, "orders": ["u", "la"], "moves": [{"piece": "la", "to": list(M)}, {"piece": "u", "to": [6, 5]}]}
 
 
 @covers("cca.stays-with-unit")
@@ -1280,3 +1287,7 @@ def test_once_per_phase(files, turn):
     twice = {"card": MC, "orders": ["u"], "moves": [{"piece": "u", "to": [6, 5]}, {"piece": "u", "to": [6, 4]}]}
     assert check(pack, turn, twice) == [("cca.move.once", ["u"])]
     assert check(neutral, turn, twice) == []
+
+
+# the ids issue 11 added are covered by the tests there (they register with `covers`)
+import test_issue11_fixes  # noqa: E402,F401

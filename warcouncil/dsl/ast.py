@@ -49,7 +49,7 @@ class Const(Expr):
 @dataclass(frozen=True, eq=False)
 class Value(Expr):
     """A value the solver has already worked out (partial evaluation of a
-    rule for one piece: ``solver.movement``). Never parsed nor printed as
+    rule for one piece: ``solver.partial``). Never parsed nor printed as
     rule text; equal only to itself."""
 
     value: object

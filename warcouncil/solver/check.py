@@ -113,7 +113,13 @@ def play_turn(g: Grounding, plan: Plan, base: Ctx, turn):
     First moves, then battles (judged on the board as the first moves left
     it), then second moves (Move-Fire-Move). A move given only by its
     destination gets a witness path: a legal one if there is one, otherwise
-    the one that breaks the fewest rules."""
+    the one that breaks the fewest rules.
+
+    A leader standing in a unit's hex when it moves, and given no move of
+    his own in the turn, goes along with it (interface.md, "Attached leaders
+    in a turn file"): his move, along the unit's path, is part of the unit's
+    move. It is in the turn (``moves``, ``moved``, ``final``) but not judged
+    on its own: the per-move rules judge the unit's move, which carries him."""
     from .state import BattleView, MoveView, Positions, TurnView
 
     state = Positions.initial(g.setting)
@@ -121,6 +127,7 @@ def play_turn(g: Grounding, plan: Plan, base: Ctx, turn):
     pairs = []
     battle_state = None
     raw_moves = [(1, m) for m in turn.moves] + [(2, m) for m in getattr(turn, "second_moves", ())]
+    listed = {raw.get_attr("piece") for _, raw in raw_moves}
     for i, (phase, raw) in enumerate(raw_moves):
         if phase == 2 and battle_state is None:
             battle_state = state
@@ -132,12 +139,16 @@ def play_turn(g: Grounding, plan: Plan, base: Ctx, turn):
         if path:
             m = MoveView(piece, start, path, i, phase=phase)
         elif to == start:
-            m = MoveView(piece, start, (), i, phase=phase)
+            continue  # listed as staying: no move (an attached leader so listed is left behind)
         else:
             m = _witness(g, plan, ctx_i, piece, start, to, i, state, phase)
         pairs.append((m, ctx_i))
         done.append(m)
+        carried = _carried(state, piece, start, listed) if m.to != start else ()
         state = state.moved(piece, m.to)
+        for ldr in carried:
+            done.append(MoveView(ldr, start, m.path, i, phase=phase))
+            state = state.moved(ldr, m.to)
     if battle_state is None:
         battle_state = state
     battles = tuple(BattleView(b.get_attr("piece"), b.get_attr("target"), i) for i, b in enumerate(turn.battles))
@@ -146,6 +157,15 @@ def play_turn(g: Grounding, plan: Plan, base: Ctx, turn):
     pairs = [(m, Ctx(g, c.alt, c.ordered, c.orders, tv, c.state, c.earlier)) for m, c in pairs]
     whole = Ctx(g, base.alt, base.ordered, base.orders, tv, battle_state, tuple(done))
     return tv, whole, pairs
+
+
+def _carried(state, piece, start, listed) -> list:
+    """The leaders a moving unit carries: those of its side standing in its
+    hex and given no move of their own in the turn."""
+    if piece.role != "unit" or start is None:
+        return []
+    return [p for p, c in state.where.items()
+            if c == start and p is not piece and p.role != "unit" and p.side == piece.side and p not in listed]
 
 
 def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
