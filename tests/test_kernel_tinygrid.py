@@ -299,7 +299,7 @@ def test_no_commands_and_colors_code_is_loaded() -> None:
     assert got["rules"] == ["tg.command-points", "tg.immobile", "tg.engaged", "tg.one-cavalry"]
     assert got["turn"] == ["tg.movement"]
     assert got["house_sets"] == 7
-    assert got["house_rules"] == [("house.no-mixing", HOUSE_WC)]
+    assert got["house_rules"] == [["house.no-mixing", HOUSE_WC]]
     mods = got["modules"]
     assert "warcouncil.solver.decide" in mods and "warcouncil.solver.plan" in mods
     assert [m for m in mods if m == "warcouncil.systems" or m.startswith("warcouncil.systems.")] == []
