@@ -304,3 +304,36 @@ def test_no_commands_and_colors_code_is_loaded() -> None:
     assert "warcouncil.solver.decide" in mods and "warcouncil.solver.plan" in mods
     assert [m for m in mods if m == "warcouncil.systems" or m.startswith("warcouncil.systems.")] == []
     assert [m for m in mods if "cc_builtins" in m or m.endswith(".cc") or ".cc." in m] == []
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def cli(*args: str):
+    from click.testing import CliRunner
+
+    from warcouncil.cli import main
+
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_orders_without_a_card_on_the_command_line() -> None:
+    r = cli("orders", SCENARIO, "--json")
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.output)
+    assert got["side"] == "red" and got["count"] == 10
+    assert {tuple(s["pieces"]) for s in got["order_sets"]} == LEGAL
+    r = cli("orders", SCENARIO, "--count")
+    assert (r.exit_code, r.output) == (0, "10\n")
+    r = cli("orders", SCENARIO, "--rules", HOUSE, "--count")
+    assert (r.exit_code, r.output) == (0, "7\n")
+    r = cli("orders", SCENARIO, "--json", "--limit", "2")
+    got = json.loads(r.output)
+    assert got["count"] == 10 and got["limited"] is True and len(got["order_sets"]) == 2
+
+
+def test_the_command_line_refuses_what_the_system_does_not_answer() -> None:
+    r = cli("orders", SCENARIO, "--card", "Order Two Units Left")
+    assert r.exit_code == 2 and "--card is for card-driven systems; Tiny Grid has no cards" in r.output
+    r = cli("cards", SCENARIO)
+    assert r.exit_code == 2 and "`cards` makes no sense for Tiny Grid scenarios" in r.output
