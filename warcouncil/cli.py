@@ -117,6 +117,9 @@ card_option = click.option("--card", default=None,
 def orders(scenario, card, count_only, limit, side, roll, copies, command, engine_kind, rules, as_json):
     """Every legal order set for CARD on the board of SCENARIO."""
     eng = _engine(scenario, rules, "orders", card, True)
+    if not eng.system.card_driven:  # no card: the system's engine lists its decisions
+        _orders_free(eng, side, count_only, limit, command, as_json)
+        return
     decl, _ = eng.resolve_card(card, copies)
     side = side or eng.scenario.to_move
     if side not in eng.scenario.sides:
@@ -130,6 +133,35 @@ def orders(scenario, card, count_only, limit, side, roll, copies, command, engin
         return
     g = eng.ground(card, side=side, roll=roll, copies=copies, command=command)
     _orders_one(eng, g, side, count_only, limit, engine_kind, as_json)
+
+
+def _orders_free(eng, side, count_only, limit, command, as_json):
+    """A system with no cards (``solver.decide.SetEngine``): every legal set
+    of pieces the side may choose, by the python-constraint reference."""
+    from .solver.decide import canonical
+
+    side = side or eng.scenario.to_move
+    if count_only:
+        n = eng.count(side, command)
+        if as_json:
+            _json({"side": side, "count": n})
+        else:
+            click.echo(n)
+        return
+    sets = canonical(eng.decisions(limit, side, command))
+    total = eng.count(side, command) if limit is not None else len(sets)
+    rows = [{"pieces": [p.id for p in s]} for s in sets]
+    if as_json:
+        obj = {"side": side, "count": total, "order_sets": rows}
+        if limit is not None:
+            obj["limited"] = len(sets) < total
+        _json(obj)
+        return
+    out.print(f"[bold]{escape(eng.system.decision or 'decisions')}[/] — {escape(side)}")
+    for r in rows:
+        out.print("  " + (" ".join(r["pieces"]) if r["pieces"] else "[dim](none)[/]"))
+    more = f" (showing {len(sets)})" if len(sets) < total else ""
+    out.print(f"[bold]{total}[/] legal set{'s' if total != 1 else ''}{more}")
 
 
 def _sets(eng, g, limit, engine_kind):

@@ -64,6 +64,7 @@ class Pack:
     removed_defines: dict[str, tuple] = field(default_factory=dict)  # function name -> (define id, RemoveDecl)
     define_layer: dict[str, int] = field(default_factory=dict)  # function name -> layer (0: the pack itself)
     layered: list = field(default_factory=list)  # (layer, statement) of house layers, for lint
+    layer_files: set = field(default_factory=set)  # the files of house layers (layer 1 on)
     builtins: dict[str, Builtin] = field(default_factory=dict)  # the game family's builtins (`builtin` statements)
     _card_keys: dict | None = field(default=None, repr=False)
     _vocabulary: Vocabulary | None = field(default=None, repr=False)
@@ -120,7 +121,9 @@ class Pack:
     def source_of(self, stmt) -> tuple[str, str]:
         """(source, quote) for a rule or define. The source is the document
         its first citation names; for a rule a house-rule file added or
-        changed, it is that file (the quote, if any, is still its citation's)."""
+        changed, it is that file (the quote, if any, is still its citation's).
+        A pack's own files (not house layers) cite their documents wherever
+        the pack lives (a test's or a user's pack folder too)."""
         cites = getattr(stmt, "citations", ())
         sid = getattr(stmt, "id", None) or getattr(stmt, "name", "")
         origin = self.origin.get(sid, "")
@@ -128,7 +131,7 @@ class Pack:
         own = [c for c in cites if c.document in self.own_documents]
         cites = own + [c for c in cites if c not in own]
         quote = cites[0].quote if cites else ""
-        if origin and not is_shipped(origin):
+        if origin and not is_shipped(origin) and (origin in self.layer_files or not cites):
             return (origin, quote)
         if cites:
             doc = self.documents.get(cites[0].document)
@@ -243,6 +246,8 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
            layer: int = 0) -> None:
     fname = str(path)
     pack.files.append(fname)
+    if layer:
+        pack.layer_files.add(fname)
     replaced_here = pack.replaced_by
     for st in rf.statements:
         if layer and isinstance(st, (A.RuleDecl, A.DefineDecl, A.CardDecl)):

@@ -46,7 +46,7 @@ class Engine:
     def load(cls, scenario: str | Path | Scenario, rules: list[str | Path] = ()) -> "Engine":
         sc = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
         layers = list(sc.rules) + [str(r) for r in rules]
-        pack = load_pack(sc.system, layers)
+        pack = load_pack(_pack_target(sc), layers)
         if layers:
             # house rules are checked as lint checks them before they are used:
             # the first problem is the answer (exit 2), at its own place
@@ -117,3 +117,15 @@ class Engine:
             out.append(v)
         return out
 
+
+
+def _pack_target(sc: Scenario) -> str:
+    """The rule pack a scenario plays: a shipped pack's name, else a pack
+    folder or file, relative to the scenario file when it is there."""
+    from ..dsl.pack import PACKS_DIR
+
+    if sc.path and not (PACKS_DIR / sc.system).is_dir():
+        near = Path(sc.path).parent / sc.system
+        if near.exists():
+            return str(near)
+    return sc.system
