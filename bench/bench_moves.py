@@ -45,7 +45,7 @@ from dataclasses import asdict, dataclass
 
 from warcouncil.solver.engine import Engine
 from warcouncil.solver.turn import load_turn
-from warcouncil.solver.turns import end_positions
+from warcouncil.systems.cc.turns import end_positions
 
 SIDES = ("carthaginian", "syracusan")
 SECTION_CARDS = [f"Order {n} Units {s}" for n in ("Two", "Three", "Four") for s in ("Left", "Center", "Right")]

@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from warcouncil.errors import WarcouncilError
-from warcouncil.solver.csp import csp_order_sets
+from warcouncil.systems.cc.csp import csp_order_sets
 from warcouncil.solver.engine import Engine
 
 # --------------------------------------------------------------------------- helpers

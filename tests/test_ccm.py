@@ -41,7 +41,7 @@ from warcouncil.dsl.lint import coverage, lint
 from warcouncil.dsl.pack import SOURCES_DIR, load_pack
 from warcouncil.errors import WarcouncilError
 from warcouncil.solver.board import named_board
-from warcouncil.solver.csp import csp_order_sets
+from warcouncil.systems.cc.csp import csp_order_sets
 from warcouncil.solver.engine import Engine
 
 ROOT = Path(__file__).resolve().parent.parent

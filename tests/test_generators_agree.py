@@ -2,7 +2,7 @@
 
 On small random CCA and CCM boards, every destination ``Engine.destinations``
 lists for an ordered piece, and every end position
-``warcouncil.solver.turns`` yields for an order set, is legal under
+``warcouncil.systems.cc.turns`` yields for an order set, is legal under
 ``Engine.check_turn``: the turn is built from it (the ordered pieces, one
 move per piece that moved, attached leaders going along implicitly) and
 checked. Moves are tried in every order (``check`` judges each move on the
@@ -24,7 +24,7 @@ from warcouncil.dsl.pack import load_pack
 from warcouncil.solver.engine import Engine
 from warcouncil.solver.scenario import load_scenario
 from warcouncil.solver.turn import load_turn
-from warcouncil.solver.turns import _Turns
+from warcouncil.systems.cc.turns import _Turns
 
 from conftest import scenario_dict
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 
 from test_rules import covers
-from warcouncil.solver.turns import end_positions
+from warcouncil.systems.cc.turns import end_positions
 
 C = (6, 6)
 SEC = "Order Three Units Center"

@@ -18,7 +18,7 @@ from warcouncil.solver.engine import Engine
 from warcouncil.solver.ground import Ctx
 from warcouncil.solver.search import reach
 from warcouncil.solver.state import MoveView, Positions
-from warcouncil.solver.turns import _Turns, end_positions
+from warcouncil.systems.cc.turns import _Turns, end_positions
 
 
 def _engine(tmp_path, units, leaders=(), terrain=(), command=4):

@@ -166,7 +166,7 @@ def _orders_free(eng, side, count_only, limit, command, as_json):
 
 def _sets(eng, g, limit, engine_kind):
     if engine_kind == "csp":
-        from .solver.csp import csp_order_sets
+        from .systems.cc.csp import csp_order_sets
 
         sets = csp_order_sets(g, eng.plan)
         return sets[:limit] if limit is not None else sets
@@ -321,7 +321,7 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
 @json_option
 def turns(scenario, card, count_only, limit, side, roll, copies, command, rules, as_json):
     """Every distinct end position the card's legal orders and moves can reach."""
-    from .solver.turns import end_positions
+    from .systems.cc.turns import end_positions
 
     eng, g = _ground_one_roll("turns", scenario, rules, card, side, roll, copies, command)
 

@@ -6,7 +6,7 @@ pack, the board and the side (``SettingCaches``, one per ``Setting``).
 Each field says who fills it and what its key is; a module reads and
 writes only its own fields.
 
-Still in the shared dicts (``Setting.memo``, ``Grounding.memo``,
+Still in the shared dicts (``Setting.memo``, ``Grounding.memo`` (systems/cc/grounding.py),
 ``Compiler.pack_memo``), keyed by tuples: the values of definitions called
 with fixed arguments (``evaluate``), the conditions known before a move
 (``decompose.before_move``: per pack, setting or grounding as they read),
@@ -35,11 +35,11 @@ class SettingCaches:
     static_cells: dict = field(default_factory=dict)
     # cells.end_flags: (tag, card key) -> flag_of(piece), for clean end conditions
     end_flags: dict = field(default_factory=dict)
-    # ground.Grounding._ground_alt: (id(alternative), index) -> a GroundAlt that reads only the board
+    # systems.cc.grounding.Grounding._ground_alt: (id(alternative), index) -> a GroundAlt that reads only the board
     ground_alts: dict = field(default_factory=dict)
-    # ground.Grounding._filter: (id(condition), pool) -> (pieces, mask) a board-only quota condition admits
+    # systems.cc.grounding.Grounding._filter: (id(condition), pool) -> (pieces, mask) a board-only quota condition admits
     admitted: dict = field(default_factory=dict)
-    # ground.Grounding._anchors: id(anchor) -> (hexes, mask) of the leaders who may command a led group
+    # systems.cc.grounding.Grounding._anchors: id(anchor) -> (hexes, mask) of the leaders who may command a led group
     anchors: dict = field(default_factory=dict)
     # enumerate: id(RuleSummary) -> the pieces a static charged() leaves free (a mask)
     free: dict = field(default_factory=dict)

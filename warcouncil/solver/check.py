@@ -11,7 +11,7 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .ground import Ctx, GroundAlt, Grounding, PieceView, Record
+from .ground import Ctx, PieceView, Record
 from .plan import Plan, PlannedRule
 
 
@@ -72,7 +72,7 @@ def _message(r: PlannedRule, pieces: list[str], binding: dict | None) -> str:
     return f"{who}: breaks {r.id}"
 
 
-def violations_of(g: Grounding, plan: Plan, alt: GroundAlt | None, ctx: Ctx, rules, per_move=()) -> list[Violation]:
+def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=()) -> list[Violation]:
     """Every violation of ``rules``. Per-move rules are judged move by move,
     each against the board as it stood (``per_move``: (move, ctx) pairs)."""
     from .decompose import applies, move_rules
@@ -106,7 +106,7 @@ def violations_of(g: Grounding, plan: Plan, alt: GroundAlt | None, ctx: Ctx, rul
     return out
 
 
-def play_turn(g: Grounding, plan: Plan, base: Ctx, turn):
+def play_turn(g, plan: Plan, base: Ctx, turn):
     """Make the turn's moves one at a time. Returns the TurnView, the Ctx for
     rules about the whole turn, and (move, ctx-at-that-moment) pairs.
 
@@ -232,7 +232,7 @@ def _paths(board, start, to, limit):
     yield from rec(tuple(start), [], {tuple(start)})
 
 
-def _explain(r: PlannedRule, alt: GroundAlt | None, ctx: Ctx):
+def _explain(r: PlannedRule, alt, ctx: Ctx):
     ordered = ctx.ordered
     if r.kind == "assignable" and alt is not None:
         charged = [p for p in ordered if r.charged is None or r.charged(ctx, p)]
@@ -255,7 +255,7 @@ def _sorted(xs):
         return list(xs)
 
 
-def check(g: Grounding, plan: Plan, orders: list[PieceView], turn=None) -> Verdict:
+def check(g, plan: Plan, orders: list[PieceView], turn=None) -> Verdict:
     """Judge an order set (and, with ``turn``, its moves and battles)."""
     counts = Counter(orders)
     ordered = frozenset(counts)

@@ -11,7 +11,8 @@ The system hands them to the compiler with the kernel's
 from __future__ import annotations
 
 from ...solver.builtins import Meanings
-from ...solver.ground import GroundAlt, Setting
+from ...solver.ground import Setting
+from .grounding import GroundAlt
 
 CC = Meanings("the C&C family (systems/cc/builtins.py)")
 

@@ -20,11 +20,12 @@ from ...dsl import ast as A
 from ...errors import WarcouncilError, closest
 from ...solver.check import Verdict, check
 from ...solver.engine import Engine
-from ...solver.enumerate import Enumerator
-from ...solver.ground import Ctx, Grounding, Record
+from ...solver.ground import Ctx, Record
 from ...solver.cells import end_flags
 from ...solver.search import reach
 from .cards import dice_outcomes, mirror_card
+from .enumerate import Enumerator
+from .grounding import Grounding
 
 _rank = attrgetter("rank")
 

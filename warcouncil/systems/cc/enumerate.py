@@ -25,9 +25,10 @@ import itertools
 from math import comb
 from typing import Iterator
 
-from .graph import connected_mask, connected_subsets, hall_conditions, hall_excess
-from .ground import Ctx, GroundAlt, Grounding
-from .plan import Plan, PlannedRule
+from ...solver.graph import connected_mask, connected_subsets, hall_conditions, hall_excess
+from ...solver.ground import Ctx
+from ...solver.plan import Plan, PlannedRule
+from .grounding import GroundAlt, Grounding
 
 FREE = "free"  # the group of the pieces charged to no quota
 POOL = "pool"  # every charged piece, when no rule charges them to quotas
@@ -498,8 +499,8 @@ def _unary_shape(plan: Plan, r: PlannedRule) -> tuple:
     free of x evaluates B and reads A from a per-setting table (the same
     facts a hand-written engine would precompute per side); anything else
     is evaluated per piece."""
-    from ..dsl import ast as A
-    from .evaluate import referenced_names
+    from ...dsl import ast as A
+    from ...solver.evaluate import referenced_names
 
     c = plan.compiler
     body = r.body.body
@@ -562,7 +563,7 @@ class RuleSummary:
     plan and set of such rules)."""
 
     def __init__(self, plan: Plan, skipped: frozenset = frozenset()):
-        from ..dsl import ast as A
+        from ...dsl import ast as A
 
         rules = [r for r in plan.order_rules if r.id not in skipped]
         self.rules = rules

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from constraint import Constraint, Problem, Unassigned
 
-from .ground import Ctx, Grounding
-from .plan import Plan, PlannedRule
+from ...solver.ground import Ctx
+from ...solver.plan import Plan, PlannedRule
+from .grounding import Grounding
 
 ALT = "_alt"
 

@@ -30,9 +30,9 @@ from typing import Iterator
 
 from constraint import Constraint, Problem, Unassigned
 
-from .ground import Ctx
-from .search import reach
-from .state import MoveView, Positions
+from ...solver.ground import Ctx
+from ...solver.search import reach
+from ...solver.state import MoveView, Positions
 
 STAY = "stay"
 
@@ -220,7 +220,7 @@ _NOTHING = frozenset()
 
 
 def _call(name, var):
-    from ..dsl import ast as A
+    from ...dsl import ast as A
 
     return A.Call(name, (A.Name(var),))
 
