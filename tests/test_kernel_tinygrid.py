@@ -337,3 +337,29 @@ def test_the_command_line_refuses_what_the_system_does_not_answer() -> None:
     assert r.exit_code == 2 and "--card is for card-driven systems; Tiny Grid has no cards" in r.output
     r = cli("cards", SCENARIO)
     assert r.exit_code == 2 and "`cards` makes no sense for Tiny Grid scenarios" in r.output
+
+
+def test_check_on_the_command_line_without_a_card(tmp_path) -> None:
+    legal = tmp_path / "legal.yaml"
+    legal.write_text("orders: [i1, c2]\n", encoding="utf-8")
+    r = cli("check", SCENARIO, legal, "--json")
+    assert (r.exit_code, json.loads(r.output)) == (0, {"legal": True, "violations": []})
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("orders: [a1, c1, c2]\n", encoding="utf-8")
+    r = cli("check", SCENARIO, bad, "--json")
+    assert r.exit_code == 1
+    got = {(v["rule"], tuple(v["pieces"]), v["source"]) for v in json.loads(r.output)["violations"]}
+    assert got == {("tg.command-points", ("a1", "c1", "c2"), "rules.txt"),
+                   ("tg.immobile", ("a1",), "rules.txt"),
+                   ("tg.one-cavalry", ("a1", "c1", "c2"), "rules.txt")}
+    carded = tmp_path / "carded.yaml"
+    carded.write_text("card: Order Two Units Left\norders: [i1]\n", encoding="utf-8")
+    r = cli("check", SCENARIO, carded)
+    assert r.exit_code == 2 and "this game system has no cards: drop `card:` from the turn file" in r.output
+
+
+def test_moves_is_refused_as_a_verb_the_system_does_not_answer() -> None:
+    r = cli("moves", SCENARIO, "--order", "i1")
+    assert r.exit_code == 2 and "`moves` makes no sense for Tiny Grid scenarios" in r.output
+    r = cli("moves", SCENARIO)
+    assert r.exit_code == 2 and "`moves` makes no sense for Tiny Grid scenarios" in r.output

@@ -268,7 +268,7 @@ def _ground_one_roll(verb, scenario, rules, card, side, roll, copies, command):
 @main.command()
 @click.argument("scenario")
 @card_option
-@click.option("--order", "orders", multiple=True, required=True, metavar="ID",
+@click.option("--order", "orders", multiple=True, metavar="ID",
               help="A piece given an order (repeatable): units, and leaders with an order of their own.")
 @card_options
 @click.option("--svg", "svg_path", default=None, metavar="FILE", help="Also draw the board with the destinations.")
@@ -277,6 +277,8 @@ def _ground_one_roll(verb, scenario, rules, card, side, roll, copies, command):
 def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, as_json):
     """Every legal destination of each ordered piece (as if it moved first)."""
     eng, g = _ground_one_roll("moves", scenario, rules, card, side, roll, copies, command)
+    if not orders:
+        raise WarcouncilError("`moves` needs the pieces given an order: --order ID (repeatable)")
     legal, dests = eng.destinations(g, list(orders))
     verdict = None if legal else eng.check_orders(g, list(orders))
     if svg_path:
@@ -417,7 +419,7 @@ def check(scenario, turn, rules, as_json):
     from .solver.turn import load_turn
 
     eng = _engine(scenario, rules, "check")
-    t = load_turn(turn, eng.scenario.board)
+    t = load_turn(turn, eng.scenario.board, card_driven=eng.system.card_driven)
     verdict = eng.check_turn(t)
     if as_json:
         _json(verdict.as_json())

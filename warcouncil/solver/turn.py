@@ -27,7 +27,7 @@ class TurnBattle:
 
 @dataclass
 class Turn:
-    card: str
+    card: str | None  # the card played (card-driven systems only)
     orders: list[str]
     orders_where: list[Location]
     moves: list[TurnMove] = field(default_factory=list)
@@ -56,11 +56,14 @@ def _cell(value, where: Location, board) -> Cell:
     return cell
 
 
-def load_turn(path: str, board=None) -> Turn:
+def load_turn(path: str, board=None, card_driven: bool = True) -> Turn:
+    """A turn file. ``card_driven``: the scenario's system decides with cards,
+    so the turn names the card played (``card:``); a system without cards
+    refuses one."""
     text = read_text(path)
     lines = text.splitlines()
     try:
-        return _build(parse_yaml(text, path), path, board)
+        return _build(parse_yaml(text, path), path, board, card_driven)
     except WarcouncilError as e:
         loc = e.location
         if e.source_line is None and loc and loc.file == path and loc.line and loc.line <= len(lines):
@@ -68,14 +71,18 @@ def load_turn(path: str, board=None) -> Turn:
         raise
 
 
-def _build(data, path: str, board) -> Turn:
+def _build(data, path: str, board, card_driven: bool = True) -> Turn:
     if not isinstance(data, YDict):
         raise WarcouncilError("a turn file is a mapping with card, orders, moves, battles", Location(path, 1, 1))
     for k in data:
         if k not in _KEYS:
             raise WarcouncilError(f"unknown key {k!r} in turn file", data.key_where.get(k, data.where),
                                   hint="keys: " + ", ".join(_KEYS))
-    if "card" not in data or not isinstance(data["card"], str):
+    if not card_driven:
+        if "card" in data:
+            raise WarcouncilError("this game system has no cards: drop `card:` from the turn file",
+                                  data.key_where.get("card", data.where))
+    elif "card" not in data or not isinstance(data["card"], str):
         raise WarcouncilError("the turn file needs `card: NAME`", _where(data, "card"))
     orders_raw = data.get("orders", [])
     if orders_raw is None:
@@ -106,7 +113,7 @@ def _build(data, path: str, board) -> Turn:
     elif isinstance(roll, dict):
         roll = ",".join(f"{k}={v}" for k, v in roll.items())
     return Turn(
-        card=data["card"], orders=orders, orders_where=owhere, moves=moves, battles=battles,
+        card=data.get("card"), orders=orders, orders_where=owhere, moves=moves, battles=battles,
         roll=roll, copies=data.get("copies"), command=command, side=data.get("side"), path=path,
         second_moves=second_moves,
     )
