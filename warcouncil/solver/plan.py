@@ -8,9 +8,11 @@ formula so that the enumerator can exploit structure instead of searching:
 * ``unary``     ``forall x in ordered: φ(x)`` with φ independent of the
                 decision: a domain restriction (node consistency), applied
                 once per piece before enumeration;
-* ``assignable``/``capacity``/``filled``/``linked``/``led``: the card-structure
-                constraints the enumerator turns into generators (quota
-                matching, cardinalities, connected groups);
+* ``assignable``/``capacity``/``filled``/``linked``/``led``: structure a game
+                system's enumerator turns into generators (for C&C: quota
+                matching, cardinalities, connected groups); the system names
+                the builtins that carry it (``System.structural``), so the
+                planner names none;
 * ``filter``    anything else: evaluated on each candidate order set (and,
                 in the CSP encoding, a constraint over all order variables);
 * phase ``turn``: rules about moves and battles, used only by ``check``.
@@ -26,6 +28,7 @@ from typing import Callable
 from ..dsl import ast as A
 from ..dsl.pack import Pack
 from .evaluate import Compiler
+from .system import System
 
 
 @dataclass
@@ -54,6 +57,8 @@ class Plan:
     def __init__(self, pack: Pack):
         self.pack = pack
         self.compiler = Compiler(pack)
+        #: builtin name -> planner class, from the system that plays the pack
+        self.structural: dict[str, str] = System.structural_for(pack)
         self.rules: list[PlannedRule] = [self._plan(r) for r in pack.rules.values()]
         self.order_rules = [r for r in self.rules if r.phase == "order"]
         self.turn_rules = [r for r in self.rules if r.phase == "turn"]
@@ -111,14 +116,11 @@ class Plan:
             return "once"
         if isinstance(body, A.Call) and len(body.args) == 1:
             arg = body.args[0]
-            if body.func == "assignable" and self._charged_set(arg, pr):
+            kind = self.structural.get(body.func)
+            if kind == "assignable" and self._charged_set(arg, pr):
                 return "assignable"
-            if body.func == "filled" and _is_ordered(arg):
-                return "filled"
-            if body.func == "linked_ok" and _is_ordered(arg):
-                return "linked"
-            if body.func == "led_ok" and _is_ordered(arg):
-                return "led"
+            if kind in ("filled", "linked", "led") and _is_ordered(arg):
+                return kind
             return "filter"
         if (
             isinstance(body, A.Compare)
@@ -127,7 +129,7 @@ class Plan:
             and body.left.func == "count"
             and len(body.left.args) == 1
             and isinstance(body.right, A.Name)
-            and body.right.id == "capacity"
+            and self.structural.get(body.right.id) == "capacity"
             and self._charged_set(body.left.args[0], pr)
         ):
             return "capacity"

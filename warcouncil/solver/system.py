@@ -60,6 +60,10 @@ class System:
     hooks: ClassVar[dict[str, str]] = {}
     #: the engine class that answers for it
     engine: ClassVar[type | None] = None  # a subclass of engine.Engine
+    #: builtins that carry the structure of a decision, by planner class
+    #: (``assignable``, ``capacity``, ``filled``, ``linked``, ``led``: see
+    #: plan.py), for the system's enumerator to turn into generators
+    structural: ClassVar[dict[str, str]] = {}
     #: the meanings of the builtins its packs declare (``builtin`` statements),
     #: beside the kernel's
     meanings: ClassVar[object | None] = None  # a builtins.Meanings
@@ -120,6 +124,15 @@ class System:
 
             return KERNEL_MEANINGS
         return system.builtin_meanings()
+
+    @staticmethod
+    def structural_for(pack: "Pack") -> dict[str, str]:
+        """The structural builtins of the system that plays ``pack`` (none
+        when no system does)."""
+        try:
+            return dict(System.for_pack(pack).structural)
+        except WarcouncilError:
+            return {}
 
     @classmethod
     def builtin_meanings(cls):

@@ -31,6 +31,9 @@ class CommandsAndColors(System):
     }
     engine = CardEngine
     meanings = CC
+    # the card's structure, which the quota enumerator turns into generators
+    structural = {"assignable": "assignable", "capacity": "capacity", "filled": "filled",
+                  "linked_ok": "linked", "led_ok": "led"}
 
     @classmethod
     def piece_attributes(cls, piece, role: str, attrs: dict) -> None:
