@@ -17,22 +17,12 @@ from __future__ import annotations
 import pytest
 
 from test_rules import covers
+from conftest import dist, on_board
 from warcouncil.systems.cc.turns import end_positions
 
 C = (6, 6)
 SEC = "Order Three Units Center"
 OLT = "Order Light Troops"
-
-
-def on_board(c) -> bool:
-    col, row = c
-    return 0 <= row <= 8 and 0 <= col <= (12 if row % 2 == 0 else 11)
-
-
-def dist(a, b) -> int:
-    dq = (a[0] - a[1] // 2) - (b[0] - b[1] // 2)
-    dr = a[1] - b[1]
-    return max(abs(dq), abs(dr), abs(dq + dr))
 
 
 def disc(centre, n) -> set:

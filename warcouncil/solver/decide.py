@@ -77,13 +77,12 @@ FreeGrounding = Decision
 # ------------------------------------------------------------------ the reference search
 
 
-class SetRuleConstraint(Constraint):
-    """A planned rule over every piece variable: the rule's closure on the
-    chosen set, once every variable is assigned."""
+class RuledConstraint(Constraint):
+    """A python-constraint constraint that is one planned rule: it carries
+    the rule's id, source and quote, for explanations (never a string
+    constraint: it calls the rule's compiled closure)."""
 
-    def __init__(self, d: Decision, rule: PlannedRule, names: list[str]):
-        self.d, self.rule, self.names = d, rule, names
-        self.by_name = {p.id: p for p in d.items}
+    rule: PlannedRule
 
     @property
     def rule_id(self) -> str:
@@ -92,6 +91,15 @@ class SetRuleConstraint(Constraint):
     @property
     def source(self) -> tuple[str, str]:
         return (self.rule.source, self.rule.quote)
+
+
+class SetRuleConstraint(RuledConstraint):
+    """A planned rule over every piece variable: the rule's closure on the
+    chosen set, once every variable is assigned."""
+
+    def __init__(self, d: Decision, rule: PlannedRule, names: list[str]):
+        self.d, self.rule, self.names = d, rule, names
+        self.by_name = {p.id: p for p in d.items}
 
     def __call__(self, variables, domains, assignments, forwardcheck=False, _unassigned=Unassigned):
         values = [assignments.get(n, _unassigned) for n in self.names]
@@ -104,16 +112,12 @@ class SetRuleConstraint(Constraint):
         return bool(self.rule.full(ctx, {}))
 
 
-class PieceRuleConstraint(Constraint):
+class PieceRuleConstraint(RuledConstraint):
     """``forall x in ordered: φ(x)`` (φ reading no decision) on one piece:
     φ must hold if the piece is chosen."""
 
     def __init__(self, d: Decision, rule: PlannedRule, piece: PieceView):
         self.d, self.rule, self.piece = d, rule, piece
-
-    @property
-    def rule_id(self) -> str:
-        return self.rule.id
 
     def __call__(self, variables, domains, assignments, forwardcheck=False, _unassigned=Unassigned):
         v = assignments.get(self.piece.id, _unassigned)

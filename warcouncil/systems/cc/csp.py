@@ -16,8 +16,9 @@ on random boards.
 
 from __future__ import annotations
 
-from constraint import Constraint, Problem, Unassigned
+from constraint import Problem, Unassigned
 
+from ...solver.decide import RuledConstraint
 from ...solver.ground import Ctx
 from ...solver.plan import Plan, PlannedRule
 from .grounding import Grounding
@@ -25,7 +26,7 @@ from .grounding import Grounding
 ALT = "_alt"
 
 
-class RuleConstraint(Constraint):
+class RuleConstraint(RuledConstraint):
     """A grounded rule over the order variables (and the alternative)."""
 
     def __init__(self, g: Grounding, rule: PlannedRule, names: list[str]):
@@ -33,15 +34,6 @@ class RuleConstraint(Constraint):
         self.rule = rule
         self.names = names
         self.by_name = {p.id: p for p in g.setting.items}
-
-    # provenance, for explanations
-    @property
-    def rule_id(self) -> str:
-        return self.rule.id
-
-    @property
-    def source(self) -> tuple[str, str]:
-        return (self.rule.source, self.rule.quote)
 
     def __call__(self, variables, domains, assignments, forwardcheck=False, _unassigned=Unassigned):
         alt_index = assignments.get(ALT, _unassigned)
@@ -68,15 +60,11 @@ class RuleConstraint(Constraint):
         return bool(self.rule.full(Ctx(self.g, alt, ordered), {}))
 
 
-class UnaryRuleConstraint(Constraint):
+class UnaryRuleConstraint(RuledConstraint):
     """``forall x in ordered: φ(x)`` on one piece: φ must hold if it is ordered."""
 
     def __init__(self, g: Grounding, rule: PlannedRule, piece):
         self.g, self.rule, self.piece = g, rule, piece
-
-    @property
-    def rule_id(self) -> str:
-        return self.rule.id
 
     def __call__(self, variables, domains, assignments, forwardcheck=False, _unassigned=Unassigned):
         alt_index = assignments.get(ALT, _unassigned)
