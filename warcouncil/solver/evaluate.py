@@ -89,6 +89,7 @@ class Compiler:
         self._dynamic_defines: set[str] | None = None
         self._turn_defines: set[str] | None = None
         self._card_only_defines: set[str] | None = None
+        self._card_static_defines: set[str] | None = None
         # values fixed by the pack alone (see MoveUse.pack_fact), by card and
         # attributes; _cards keeps each card keyed by its id alive
         self.pack_memo: dict = {}
@@ -163,11 +164,11 @@ class Compiler:
     def card_static_defines(self) -> set[str]:
         """Defines whose value depends only on the setting, the card played
         (and its roll) and their arguments: memoized per grounding."""
-        if getattr(self, "_card_static", None) is None:
+        if self._card_static_defines is None:
             base = self._card_base | self.symbols
             static = self.static_defines()
-            self._card_static = self._closed(base, frozenset(static)) - static
-        return self._card_static
+            self._card_static_defines = self._closed(base, frozenset(static)) - static
+        return self._card_static_defines
 
     def card_only(self, expr: A.Expr) -> bool:
         """A closed expression that depends only on the card played (its
