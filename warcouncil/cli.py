@@ -326,6 +326,7 @@ def turns(scenario, card, count_only, limit, side, roll, copies, command, rules,
     from .systems.cc.turns import end_positions
 
     eng, g = _ground_one_roll("turns", scenario, rules, card, side, roll, copies, command)
+    g.setting.board.require("cells", "turns")  # before any header: a table has no cells
 
     def as_obj(end):
         return {p.id: list(c) for p, c in sorted(end.items(), key=lambda kv: kv[0].rank)}
