@@ -359,6 +359,7 @@ def _cited(pack: Pack):
 def _citations(pack: Pack) -> list[LintError]:
     out = []
     texts: dict[str, str | None] = {}
+    whys: dict[str, str | None] = {}
     for who, c in _cited(pack):
         if c.document not in pack.documents:
             hint = closest(c.document, pack.documents)
@@ -366,11 +367,13 @@ def _citations(pack: Pack) -> list[LintError]:
                             f"did you mean {hint[0]!r}?" if hint else "declare it with `document NAME \"file\"`"))
             continue
         if c.document not in texts:
-            t = pack.document_text(c.document)
+            t, why = pack.document_read(c.document)
             texts[c.document] = normalize(t) if t is not None else None
+            whys[c.document] = why
         text = texts[c.document]
         if text is None:
-            out.append(_err(f"cannot read document {pack.documents[c.document].path!r} cited by {who}", c.loc))
+            out.append(_err(f"cannot read document {pack.documents[c.document].path!r} cited by {who}"
+                            f" ({whys[c.document]})", c.loc))
         elif normalize(c.quote) not in text:
             out.append(_err(f"{who}: the quote is not in {pack.documents[c.document].path}", c.loc,
                             "quote the document's sentence exactly (quotes, dashes and spacing may differ)"))

@@ -11,6 +11,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from ..errors import Location, WarcouncilError
+from ..textfile import RULES_LIMIT, read_text
 from . import ast as A
 
 # Human names for the grammar's terminals, for "expected ..." hints.
@@ -511,10 +512,7 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
 
 def parse_file(path: str | Path) -> A.RuleFile:
     p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise WarcouncilError(f"cannot read rule file: {e.strerror or e}", Location(str(p))) from None
+    text = read_text(p, RULES_LIMIT, "rule file")
     return parse_text(text, str(p))
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import Location, WarcouncilError
-from .scenario import YDict, YList, read_text, parse_yaml
+from ..errors import Location, WarcouncilError, bounded
+from ..textfile import YAML_LIMIT, read_text
+from .scenario import YDict, YList, parse_yaml
 
 Cell = tuple[int, int]
 
@@ -49,7 +50,7 @@ def _where(m, key):
 
 def _cell(value, where: Location, board) -> Cell:
     if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise WarcouncilError(f"a hex is [col, row], got {value!r}", where)
+        raise WarcouncilError(f"a hex is [col, row], got {bounded(repr(value), 60)}", where)
     cell = (value[0], value[1])
     if board is not None and not board.contains(cell):
         raise WarcouncilError(f"hex {list(cell)} is off the board", where)
@@ -60,7 +61,7 @@ def load_turn(path: str, board=None, card_driven: bool = True) -> Turn:
     """A turn file. ``card_driven``: the scenario's system decides with cards,
     so the turn names the card played (``card:``); a system without cards
     refuses one."""
-    text = read_text(path)
+    text = read_text(path, YAML_LIMIT, "turn file")
     lines = text.splitlines()
     try:
         return _build(parse_yaml(text, path), path, board, card_driven)
@@ -93,7 +94,7 @@ def _build(data, path: str, board, card_driven: bool = True) -> Turn:
     for i, o in enumerate(orders_raw):
         w = orders_raw.item_where[i] if isinstance(orders_raw, YList) and i < len(orders_raw.item_where) else _where(data, "orders")
         if not isinstance(o, str):
-            raise WarcouncilError(f"a piece id is a string, got {o!r}", w)
+            raise WarcouncilError(f"a piece id is a string, got {bounded(repr(o), 60)}", w)
         orders.append(o)
         owhere.append(w)
     moves = _moves(data, "moves", board)
