@@ -297,11 +297,13 @@ class _ToAst(Transformer):
         rid = str(items[0])
         cites, rest = _split_citations(items[1:])
         body = rest[0]
-        message = rest[1] if len(rest) > 1 else None
-        return A.RuleDecl(rid, cites, body, message, replace, self._loc(meta))
+        tok = rest[1] if len(rest) > 1 else None
+        message = _unquote(tok) if tok is not None else None
+        message_loc = self._tloc(tok) if tok is not None else None
+        return A.RuleDecl(rid, cites, body, message, replace, self._loc(meta), message_loc)
 
     def message(self, items):
-        return _unquote(items[0])
+        return items[0]  # the STRING token: rule_decl unquotes it and keeps its place
 
     @v_args(meta=True)
     def define_decl(self, meta, items):
