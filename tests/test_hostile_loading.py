@@ -189,6 +189,29 @@ def test_the_limits_hold_at_the_edge() -> None:
         parse_yaml("[" + ok + "]", "f")
 
 
+# -- turn-file fields of the wrong type (exit 3 before) ------------------------------
+
+
+@pytest.mark.parametrize("field, says", [
+    ("battles: true", "`battles` is a list"),
+    ("battles: xy", "`battles` is a list"),
+    ("battles: [{piece: [1], target: c1}]", "a battle's piece is a piece id"),
+    ("side: {a: 1}", "`side` is a side's name, not a mapping"),
+    ("side: []", "`side` is a side's name, not a list"),
+    ("copies: 1.5", "`copies` is the name of the card copied, not 1.5"),
+    ("copies: [a, b]", "`copies` is the name of the card copied, not a list"),
+    ("roll: [[1]]", "`roll` is a list of die faces"),
+])
+def test_turn_fields_of_the_wrong_type(tmp_path: Path, field: str, says: str) -> None:
+    f = write(tmp_path / "t.yaml", TURN + field + "\n")
+    assert says in bad_input("check", "akragas", f)
+
+
+def test_a_roll_that_is_a_number_is_not_an_internal_error(tmp_path: Path) -> None:
+    f = write(tmp_path / "t.yaml", TURN + "roll: 5\n")
+    bad_input("check", "akragas", f)
+
+
 # -- rule files and the documents they cite ---------------------------------------
 
 
@@ -278,10 +301,12 @@ def test_fuzz_the_loaders_raise_only_warcouncil_errors(tmp_path_factory, text: s
             assert str(e)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=_DOCS)
-def test_fuzz_check_never_exits_3(tmp_path_factory, text: str) -> None:
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=_DOCS, with_card=st.booleans())
+def test_fuzz_check_never_exits_3(tmp_path_factory, text: str, with_card: bool) -> None:
     d = tmp_path_factory.mktemp("cli", numbered=True)
+    if with_card:  # past the first check, into the fields
+        text = "card: Order Three Units Center\n" + text.replace("card:", "cards:")
     f = write(d / "turn.yaml", text)
     code, out, err = run("check", "akragas", f)
     assert code in (0, 1, 2), (code, err)

@@ -78,8 +78,8 @@ def message_field_problem(r: A.RuleDecl, f: TemplateField, why: str, hint: str) 
         if at >= 0:
             loc = Location(loc.file, loc.line, at + 1)
     shown = raw if len(raw) <= 40 else raw[:39] + "…"
-    return _err(f"message of {r.id}: {shown} is {why}; a message may only name a bound name, "
-                "and it is printed as written", loc, hint)
+    return _err(f"message of {r.id}: {shown} is {why}; a message names only the rule's bound names, "
+                "each as {name}", loc, hint)
 
 
 class _Resolver:
