@@ -342,8 +342,13 @@ def parse_yaml(text: str, file: str) -> Any:
     """Parse one YAML document into YDict / YList / scalars carrying locations.
 
     ``None`` for an empty document. Malformed YAML is a ``WarcouncilError``
-    at the line and column PyYAML reports.
+    at the line and column PyYAML reports; so is a document nested deeper
+    than ``MAX_YAML_DEPTH`` or holding more than ``MAX_YAML_NODES`` values
+    with its aliases expanded, refused while it is composed.
     """
+    if len(text) > YAML_LIMIT:  # text that came from elsewhere than read_text
+        raise WarcouncilError(f"YAML too large: {len(text):,} characters, the limit is {YAML_LIMIT:,}",
+                              Location(file))
     loader = _BoundedLoader(text)
     try:
         node = loader.get_single_node()
