@@ -20,6 +20,35 @@ class Location:
         return ":".join(parts)
 
 
+# The longest piece of a source line an error message quotes, and the
+# longest message: a 5 MB line in a file gives a short error, not a 10 MB one.
+EXCERPT_WIDTH = 120
+MESSAGE_LIMIT = 2000
+ELLIPSIS = "…"
+
+
+def excerpt(line: str, column: int | None = None, width: int = EXCERPT_WIDTH) -> tuple[str, int | None]:
+    """At most ``width`` characters of ``line`` around ``column`` (1-based),
+    with an ellipsis where text was cut; and the column within the excerpt."""
+    line = line.split("\n", 1)[0]
+    if len(line) <= width:
+        return line, column
+    col = column if column and 0 < column <= len(line) + 1 else 1
+    start = max(0, min(col - 1 - width // 2, len(line) - width))
+    end = start + width
+    text = line[start:end]
+    if start > 0:
+        text = ELLIPSIS + text[1:]
+    if end < len(line):
+        text = text[:-1] + ELLIPSIS
+    return text, (col - start if column else None)
+
+
+def bounded(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
+
+
 class WarcouncilError(Exception):
     """Bad input from a user: a file, an id, a hex, rule text.
 
@@ -43,17 +72,19 @@ class WarcouncilError(Exception):
         self.hint = hint
 
     def __str__(self) -> str:
-        head = f"{self.location}: {self.message}" if self.location else self.message
+        message = bounded(self.message)
+        head = f"{self.location}: {message}" if self.location else message
         lines = [head]
         if self.source_line is not None:
-            lines.append("    " + self.source_line.rstrip("\n"))
             col = self.location.column if self.location and self.location.column else None
+            text, col = excerpt(self.source_line.rstrip("\r\n"), col)
+            lines.append("    " + text)
             if col:
                 # keep tabs so the caret lines up under tabbed text
-                pad = "".join(c if c == "\t" else " " for c in self.source_line[: col - 1])
+                pad = "".join(c if c == "\t" else " " for c in text[: col - 1])
                 lines.append("    " + pad + "^")
         if self.hint:
-            lines.append(f"hint: {self.hint}")
+            lines.append(f"hint: {bounded(self.hint)}")
         return "\n".join(lines)
 
 

@@ -325,6 +325,7 @@ class RuleDecl:
     message: str | None
     replace: bool = False
     loc: Location = _loc()
+    message_loc: Location | None = field(default=None, compare=False, repr=False)  # the message string's place
 
 
 @dataclass(frozen=True)

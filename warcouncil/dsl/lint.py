@@ -21,6 +21,8 @@ from pathlib import Path
 from ..errors import Location, WarcouncilError, closest
 from . import ast as A
 from .pack import LintError, Pack, _line_at, card_key, load_pack, pack_files
+from .template import Field as TemplateField
+from .template import problems as template_problems
 
 
 def normalize(text: str) -> str:
@@ -63,6 +65,21 @@ def lint(paths: list[str | Path], base: str | None = None) -> tuple[Pack | None,
 
 def _err(msg: str, loc: Location, hint: str | None = None) -> LintError:
     return LintError(msg, loc, hint, _line_at(loc))
+
+
+def message_field_problem(r: A.RuleDecl, f: TemplateField, why: str, hint: str) -> LintError:
+    """A message field that is no plain name (``{p.__class__}``, ``{p:>9}``),
+    at the field's own file:line:column when the source line shows it."""
+    loc = r.message_loc or r.loc
+    raw = "{" + f.text + "}"
+    line = _line_at(loc)
+    if line is not None and loc.column:
+        at = line.find(raw, loc.column - 1)
+        if at >= 0:
+            loc = Location(loc.file, loc.line, at + 1)
+    shown = raw if len(raw) <= 40 else raw[:39] + "…"
+    return _err(f"message of {r.id}: {shown} is {why}; a message names only the rule's bound names, "
+                "each as {name}", loc, hint)
 
 
 class _Resolver:
@@ -110,11 +127,13 @@ class _Resolver:
     def message(self, r: A.RuleDecl) -> None:
         body = r.body
         var = body.var if isinstance(body, A.Quant) else None
-        for field in re.findall(r"{(\w*)}", r.message):
-            if field not in (var, "pieces"):
+        use = f"use {{{var}}} or {{pieces}}" if var else "use {pieces}"
+        for f, why in template_problems(r.message, {n for n in (var, "pieces") if n}):
+            if f.is_name:
                 self.out.append(_err(
-                    f"message of {r.id} names {{{field}}}, which is not the rule's variable",
-                    r.loc, f"use {{{var}}} or {{pieces}}" if var else "use {pieces}"))
+                    f"message of {r.id} names {{{f.text}}}, which is not the rule's variable", r.loc, use))
+            else:
+                self.out.append(message_field_problem(r, f, why, use))
 
     def rolled(self, e: A.Expr, card: A.CardDecl) -> None:
         for n in A.walk(e):
@@ -359,6 +378,7 @@ def _cited(pack: Pack):
 def _citations(pack: Pack) -> list[LintError]:
     out = []
     texts: dict[str, str | None] = {}
+    whys: dict[str, str | None] = {}
     for who, c in _cited(pack):
         if c.document not in pack.documents:
             hint = closest(c.document, pack.documents)
@@ -366,11 +386,13 @@ def _citations(pack: Pack) -> list[LintError]:
                             f"did you mean {hint[0]!r}?" if hint else "declare it with `document NAME \"file\"`"))
             continue
         if c.document not in texts:
-            t = pack.document_text(c.document)
+            t, why = pack.document_read(c.document)
             texts[c.document] = normalize(t) if t is not None else None
+            whys[c.document] = why
         text = texts[c.document]
         if text is None:
-            out.append(_err(f"cannot read document {pack.documents[c.document].path!r} cited by {who}", c.loc))
+            out.append(_err(f"cannot read document {pack.documents[c.document].path!r} cited by {who}"
+                            f" ({whys[c.document]})", c.loc))
         elif normalize(c.quote) not in text:
             out.append(_err(f"{who}: the quote is not in {pack.documents[c.document].path}", c.loc,
                             "quote the document's sentence exactly (quotes, dashes and spacing may differ)"))

@@ -9,12 +9,14 @@ a rule always names the file it came from.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 from ..errors import Location, WarcouncilError, closest
+from ..textfile import DOCUMENT_LIMIT, RULES_LIMIT, read_text
 from . import ast as A
 from .builtins import KERNEL, Builtin, Vocabulary
 from .parser import parse_file
@@ -139,16 +141,25 @@ class Pack:
         return (origin or "house rule", quote)
 
     def document_text(self, alias: str) -> str | None:
+        return self.document_read(alias)[0]
+
+    def document_read(self, alias: str) -> tuple[str | None, str | None]:
+        """(text, None) for a declared document, or (None, why it cannot be
+        read). Only regular files of at most ``DOCUMENT_LIMIT`` bytes are
+        read (a `document` naming /dev/zero is a problem, not a hang)."""
         doc = self.documents.get(alias)
         if doc is None:
-            return None
+            return None, "undeclared document"
         candidates = [self.document_dirs.get(alias, Path(".")) / doc.path, SOURCES_DIR / Path(doc.path).name]
+        why = "no such file"
         for c in candidates:
-            try:
-                return c.read_text("utf-8")
-            except OSError:
+            if not os.path.lexists(c):
                 continue
-        return None
+            try:
+                return read_text(c, DOCUMENT_LIMIT, "document"), None
+            except WarcouncilError as e:
+                why = e.message
+        return None, why
 
 
 def is_shipped(path: str) -> bool:
@@ -237,8 +248,8 @@ def _line_at(loc: Location) -> str | None:
     if not loc or not loc.file or not loc.line:
         return None
     try:
-        return Path(loc.file).read_text("utf-8").splitlines()[loc.line - 1]
-    except (OSError, IndexError, UnicodeDecodeError):
+        return read_text(loc.file, RULES_LIMIT, "rule file").splitlines()[loc.line - 1]
+    except (WarcouncilError, IndexError):
         return None
 
 

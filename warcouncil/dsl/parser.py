@@ -11,6 +11,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from ..errors import Location, WarcouncilError
+from ..textfile import RULES_LIMIT, read_text
 from . import ast as A
 
 # Human names for the grammar's terminals, for "expected ..." hints.
@@ -296,11 +297,13 @@ class _ToAst(Transformer):
         rid = str(items[0])
         cites, rest = _split_citations(items[1:])
         body = rest[0]
-        message = rest[1] if len(rest) > 1 else None
-        return A.RuleDecl(rid, cites, body, message, replace, self._loc(meta))
+        tok = rest[1] if len(rest) > 1 else None
+        message = _unquote(tok) if tok is not None else None
+        message_loc = self._tloc(tok) if tok is not None else None
+        return A.RuleDecl(rid, cites, body, message, replace, self._loc(meta), message_loc)
 
     def message(self, items):
-        return _unquote(items[0])
+        return items[0]  # the STRING token: rule_decl unquotes it and keeps its place
 
     @v_args(meta=True)
     def define_decl(self, meta, items):
@@ -511,10 +514,7 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
 
 def parse_file(path: str | Path) -> A.RuleFile:
     p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise WarcouncilError(f"cannot read rule file: {e.strerror or e}", Location(str(p))) from None
+    text = read_text(p, RULES_LIMIT, "rule file")
     return parse_text(text, str(p))
 
 

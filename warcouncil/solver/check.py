@@ -11,6 +11,7 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..dsl.template import render as render_template
 from .ground import Ctx, PieceView, Record
 from .plan import Plan, PlannedRule
 
@@ -64,10 +65,8 @@ def _message(r: PlannedRule, pieces: list[str], binding: dict | None) -> str:
             p = _piece_of(v)
             values[k] = p.id if p is not None else str(v)
         values.setdefault("pieces", ", ".join(pieces))
-        try:
-            return tmpl.format(**values)
-        except (KeyError, IndexError, ValueError):
-            return tmpl
+        # rendered by warcouncil, never str.format: rule text is data
+        return render_template(tmpl, values)
     who = ", ".join(pieces) if pieces else "the order set"
     return f"{who}: breaks {r.id}"
 

@@ -19,10 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
+from yaml.events import AliasEvent
+from yaml.resolver import Resolver
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from warcouncil.errors import Location, WarcouncilError, closest
+from warcouncil.textfile import YAML_LIMIT, read_text as _read_bounded
 from warcouncil.solver.board import (
     EDGES,
     Board,
@@ -178,8 +182,83 @@ class YList(list):
     item_where: list[Location]
 
 
-# libyaml's parser when available (much faster); both report marks.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# Bounds on a YAML document, checked while it is composed -- before anything
+# is built from it. A scenario nests about 5 deep and has a few hundred
+# nodes; the bounds are far above that and far below what would hurt.
+MAX_YAML_DEPTH = 64
+# Nodes counted with every alias expanded (an alias counts as a copy of what
+# it names), so an alias bomb ("billion laughs") stops at this many.
+MAX_YAML_NODES = 100_000
+
+try:  # libyaml's parser for the events when available (much faster)
+    from yaml.cyaml import CParser
+
+    class _Events(CParser):
+        def __init__(self, text: str) -> None:
+            CParser.__init__(self, text)
+
+except ImportError:  # pragma: no cover - PyYAML without libyaml
+    from yaml.parser import Parser
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
+
+    class _Events(Reader, Scanner, Parser):  # type: ignore[no-redef]
+        def __init__(self, text: str) -> None:
+            Reader.__init__(self, text)
+            Scanner.__init__(self)
+            Parser.__init__(self)
+
+
+class _TooBig(Exception):
+    def __init__(self, message: str, mark: Any) -> None:
+        super().__init__(message)
+        self.message, self.mark = message, mark
+
+
+class _BoundedLoader(Composer, _Events, Resolver):
+    """Events from the parser, composed into nodes by PyYAML's Python
+    composer (never libyaml's, which recurses on the C stack and crashes on
+    25,000 nested brackets) under a bound on depth and expanded size."""
+
+    def __init__(self, text: str) -> None:
+        _Events.__init__(self, text)
+        Composer.__init__(self)
+        Resolver.__init__(self)
+        self.depth = 0
+        self.expanded = 0
+        self.sizes: dict[int, int] = {}
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
+            node = self.anchors.get(event.anchor)
+            if node is not None:
+                size = self.sizes.get(id(node))
+                if size is None:
+                    raise _TooBig("recursive YAML alias", event.start_mark)
+                self._count(size, event.start_mark)
+            return Composer.compose_node(self, parent, index)
+        self.depth += 1
+        if self.depth > MAX_YAML_DEPTH:
+            raise _TooBig(f"YAML nested too deeply (more than {MAX_YAML_DEPTH} levels)",
+                          self.peek_event().start_mark)
+        try:
+            before = self.expanded
+            node = Composer.compose_node(self, parent, index)
+            self._count(1, node.start_mark)
+            self.sizes[id(node)] = self.expanded - before
+            return node
+        finally:
+            self.depth -= 1
+
+    def _count(self, n: int, mark: Any) -> None:
+        self.expanded += n
+        if self.expanded > MAX_YAML_NODES:
+            raise _TooBig(
+                f"YAML too large: more than {MAX_YAML_NODES:,} values (counting each alias "
+                "as a copy of what it names)", mark)
+
+
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -263,10 +342,18 @@ def parse_yaml(text: str, file: str) -> Any:
     """Parse one YAML document into YDict / YList / scalars carrying locations.
 
     ``None`` for an empty document. Malformed YAML is a ``WarcouncilError``
-    at the line and column PyYAML reports.
+    at the line and column PyYAML reports; so is a document nested deeper
+    than ``MAX_YAML_DEPTH`` or holding more than ``MAX_YAML_NODES`` values
+    with its aliases expanded, refused while it is composed.
     """
+    if len(text) > YAML_LIMIT:  # text that came from elsewhere than read_text
+        raise WarcouncilError(f"YAML too large: {len(text):,} characters, the limit is {YAML_LIMIT:,}",
+                              Location(file))
+    loader = _BoundedLoader(text)
     try:
-        node = yaml.compose(text, Loader=_LOADER)
+        node = loader.get_single_node()
+    except _TooBig as e:
+        raise WarcouncilError(e.message, _mark_loc(file, e.mark)) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         problem = _yaml_problem(e)
@@ -284,6 +371,8 @@ def parse_yaml(text: str, file: str) -> Any:
         raise WarcouncilError(f"malformed YAML: {_yaml_problem(e)}", Location(file)) from None
     except RecursionError:
         raise WarcouncilError("malformed YAML: nested too deeply", Location(file)) from None
+    finally:
+        loader.dispose()
     if node is None:
         return None
     try:
@@ -293,18 +382,9 @@ def parse_yaml(text: str, file: str) -> Any:
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    """A file's text (UTF-8); unreadable or undecodable files are bad input."""
-    file = os.fspath(path)
-    try:
-        data = Path(file).read_bytes()
-    except OSError as e:
-        raise WarcouncilError(f"cannot read file: {e.strerror or e}", Location(file)) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise WarcouncilError("file is not UTF-8 text", Location(file, line)) from None
-    return text
+    """A YAML file's text (UTF-8): a regular file of at most ``YAML_LIMIT``
+    bytes; anything else is bad input."""
+    return _read_bounded(path, YAML_LIMIT, "file")
 
 
 def read_yaml_file(path: str | os.PathLike[str]) -> Any:
@@ -348,10 +428,8 @@ def load_scenario(path_or_name: str | os.PathLike[str]) -> Scenario:
     """
     arg = os.fspath(path_or_name)
     p = Path(arg)
-    if p.is_file():
+    if p.exists():  # a folder or a device: the reader says what it is
         return _load_file(arg)
-    if p.exists():
-        raise WarcouncilError("not a scenario file (is it a folder?)", Location(arg))
     shipped = shipped_scenarios()
     if arg in shipped:
         return _load_file(str(shipped[arg]))
@@ -366,7 +444,7 @@ def load_scenario(path_or_name: str | os.PathLike[str]) -> Scenario:
 
 
 def _load_file(file: str) -> Scenario:
-    text = read_text(file)
+    text = _read_bounded(file, YAML_LIMIT, "scenario file")
     lines = text.splitlines()
     try:
         return _Validator(file).scenario(parse_yaml(text, file))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import Location, WarcouncilError
-from .scenario import YDict, YList, read_text, parse_yaml
+from ..errors import Location, WarcouncilError, bounded
+from ..textfile import YAML_LIMIT, read_text
+from .scenario import YDict, YList, parse_yaml
 
 Cell = tuple[int, int]
 
@@ -47,9 +48,25 @@ def _where(m, key):
     return m.value_where.get(key, m.where) if isinstance(m, YDict) else Location()
 
 
+def _shown(value) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return bounded(repr(value), 60)
+
+
+def _is_scalar(value) -> bool:
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+def _is_id(value) -> bool:
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+
 def _cell(value, where: Location, board) -> Cell:
     if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise WarcouncilError(f"a hex is [col, row], got {value!r}", where)
+        raise WarcouncilError(f"a hex is [col, row], got {bounded(repr(value), 60)}", where)
     cell = (value[0], value[1])
     if board is not None and not board.contains(cell):
         raise WarcouncilError(f"hex {list(cell)} is off the board", where)
@@ -60,7 +77,7 @@ def load_turn(path: str, board=None, card_driven: bool = True) -> Turn:
     """A turn file. ``card_driven``: the scenario's system decides with cards,
     so the turn names the card played (``card:``); a system without cards
     refuses one."""
-    text = read_text(path)
+    text = read_text(path, YAML_LIMIT, "turn file")
     lines = text.splitlines()
     try:
         return _build(parse_yaml(text, path), path, board, card_driven)
@@ -93,25 +110,45 @@ def _build(data, path: str, board, card_driven: bool = True) -> Turn:
     for i, o in enumerate(orders_raw):
         w = orders_raw.item_where[i] if isinstance(orders_raw, YList) and i < len(orders_raw.item_where) else _where(data, "orders")
         if not isinstance(o, str):
-            raise WarcouncilError(f"a piece id is a string, got {o!r}", w)
+            raise WarcouncilError(f"a piece id is a string, got {bounded(repr(o), 60)}", w)
         orders.append(o)
         owhere.append(w)
     moves = _moves(data, "moves", board)
     second_moves = _moves(data, "second_moves", board)
     battles = []
-    for i, b in enumerate(data.get("battles") or []):
-        w = data["battles"].item_where[i] if i < len(data["battles"].item_where) else _where(data, "battles")
+    raw_battles = data.get("battles")
+    if raw_battles is None:
+        raw_battles = YList()
+        raw_battles.item_where = []
+    if not isinstance(raw_battles, YList):
+        raise WarcouncilError(f"`battles` is a list of {{piece: ID, target: ID}}, not {_shown(raw_battles)}",
+                              _where(data, "battles"))
+    for i, b in enumerate(raw_battles):
+        w = raw_battles.item_where[i] if i < len(raw_battles.item_where) else _where(data, "battles")
         if not isinstance(b, YDict) or "piece" not in b or "target" not in b:
             raise WarcouncilError("a battle is {piece: ID, target: ID}", w)
+        for k in ("piece", "target"):
+            if not _is_id(b[k]):
+                raise WarcouncilError(f"a battle's {k} is a piece id, not {_shown(b[k])}", _where(b, k))
         battles.append(TurnBattle(str(b["piece"]), str(b["target"]), w))
     command = data.get("command")
     if command is not None and (not isinstance(command, int) or isinstance(command, bool) or command < 0):
         raise WarcouncilError("`command` is a whole number", _where(data, "command"))
+    for key, what in (("side", "a side's name"), ("copies", "the name of the card copied")):
+        v = data.get(key)
+        if v is not None and (not isinstance(v, str) or not v.strip()):
+            raise WarcouncilError(f"`{key}` is {what}, not {_shown(v)}", _where(data, key))
     roll = data.get("roll")
     if isinstance(roll, list):
+        if not all(_is_scalar(r) for r in roll):
+            raise WarcouncilError("`roll` is a list of die faces", _where(data, "roll"))
         roll = ",".join(str(r) for r in roll)
     elif isinstance(roll, dict):
+        if not all(_is_scalar(k) and _is_scalar(v) for k, v in roll.items()):
+            raise WarcouncilError("`roll` is a mapping of die faces to counts", _where(data, "roll"))
         roll = ",".join(f"{k}={v}" for k, v in roll.items())
+    elif roll is not None:
+        roll = str(roll)
     return Turn(
         card=data.get("card"), orders=orders, orders_where=owhere, moves=moves, battles=battles,
         roll=roll, copies=data.get("copies"), command=command, side=data.get("side"), path=path,
