@@ -157,3 +157,16 @@ def dist(a, b) -> int:
     dq = (a[0] - a[1] // 2) - (b[0] - b[1] // 2)
     dr = a[1] - b[1]
     return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def run_cli(*args) -> tuple[int, str, str]:
+    """The command line in process: (exit code, stdout, stderr); an
+    exception other than the exit is raised, so a traceback fails the test."""
+    from click.testing import CliRunner
+
+    from warcouncil.cli import main
+
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr

@@ -14,11 +14,10 @@ import string
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from warcouncil.cli import main
+from conftest import run_cli
 from warcouncil.errors import EXCERPT_WIDTH, Location, WarcouncilError
 from warcouncil.solver.scenario import MAX_YAML_DEPTH, MAX_YAML_NODES, load_scenario, parse_yaml
 from warcouncil.solver.turn import load_turn
@@ -28,11 +27,7 @@ TURN = "card: Order Three Units Center\norders: [s4, s5]\n"
 QUOTE = "You may not give more than one order to each unit or leader."
 
 
-def run(*args) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
+run = run_cli
 
 
 def bad_input(*args) -> str:

@@ -8,11 +8,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from warcouncil.cli import main
+from conftest import run_cli
 from warcouncil.dsl.lint import lint
 from warcouncil.dsl.parser import parse_text
 from warcouncil.dsl.template import MESSAGE_LIMIT, VALUE_LIMIT, fields, problems, render
@@ -23,11 +22,7 @@ QUOTE = "You may not give more than one order to each unit or leader."
 TURN = "card: Order Three Units Center\norders: [s4, s4]\n"
 
 
-def run(*args) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
+run = run_cli
 
 
 def rule_file(tmp_path: Path, message: str) -> Path:
