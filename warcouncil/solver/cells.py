@@ -236,7 +236,7 @@ def end_flags(ctx: Ctx, compiler, tag, test, use, var: str = "m"):
     per hex, once per class of hexes if it is local. The piece's own hex is
     not judged as an end (it is never a destination)."""
     setting = ctx.g.setting
-    card = compiler.card_key(ctx.g)
+    card = compiler.fixed_key(ctx.g)
     if use.clean:
         hit = setting.caches.end_flags.get((tag, card))
         if hit is not None:

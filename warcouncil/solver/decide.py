@@ -53,6 +53,10 @@ class Decision:
         self.enumerator = None
         self._base: Ctx | None = None
 
+    def fixed_key(self) -> tuple:
+        """Nothing is fixed before the decision (``Compiler.fixed_key``)."""
+        return (None, None, None), None
+
     def base(self) -> Ctx:
         """The context of expressions that read no decision."""
         ctx = self._base

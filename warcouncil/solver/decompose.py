@@ -216,7 +216,7 @@ def _fact_key(compiler, ctx, m) -> tuple:
     if names is None or names[0] != (len(reads[0]), len(reads[1])):
         names = caches.fact_names = ((len(reads[0]), len(reads[1])), tuple(sorted(reads[0])),
                                         tuple(sorted(reads[1])))
-    key = m.fact_key = (compiler.card_key(ctx.g), attrs(m.piece, names[1]), attrs(m, names[2]))
+    key = m.fact_key = (compiler.fixed_key(ctx.g), attrs(m.piece, names[1]), attrs(m, names[2]))
     return key
 
 

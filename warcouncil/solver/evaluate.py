@@ -91,10 +91,10 @@ class Compiler:
         self._card_only_defines: set[str] | None = None
         self._card_static_defines: set[str] | None = None
         # values fixed by the pack alone (see MoveUse.pack_fact), by card and
-        # attributes; _cards keeps each card keyed by its id alive
+        # attributes; _kept keeps what a key names by its id alive (fixed_key)
         self.pack_memo: dict = {}
         self.caches = PackCaches()  # the named facts of the pack (caches.py)
-        self._cards: dict = {}
+        self._kept: dict = {}
         self._dynamic_reads: dict = {}  # see dynamic_reads
 
     # ------------------------------------------------------------ analysis
@@ -334,15 +334,19 @@ class Compiler:
         self._use(self.pack.defines[name].body, dict(handed), use, visiting, end)
         visiting.discard(key)
 
-    def card_key(self, g) -> tuple:
-        """The card a grounding plays, as a key of ``pack_memo``: the declaration
-        (by identity), the name it is played as and its roll (kept in the
-        grounding once made)."""
-        key = g.memo.get("card-key")
+    def fixed_key(self, g):
+        """What a decision fixes before it is made, as a key of
+        ``pack_memo``: the grounding's own ``fixed_key()`` (for a card: the
+        declaration by identity, the name it is played as and its roll; for a
+        decision with no card: none), kept in the grounding once made. The
+        objects it names by identity are kept alive here, so an id in a key
+        is never reused while the pack's memo holds it."""
+        key = g.memo.get("fixed-key")
         if key is None:
-            card = g.card
-            self._cards.setdefault(id(card), card)
-            key = g.memo["card-key"] = (id(card), g.played, tuple(sorted(g.roll.items())) if g.roll else None)
+            key, alive = g.fixed_key()
+            if alive is not None:
+                self._kept.setdefault(id(alive), alive)
+            g.memo["fixed-key"] = key
         return key
 
     def is_dynamic(self, expr: A.Expr, bound: frozenset = frozenset()) -> bool:

@@ -228,7 +228,7 @@ class PartGroup:
         if not self.clean:
             return None
         key = (self.tag, attrs(probe.piece, self.piece_names), attrs(probe, self.move_names),
-               compiler.card_key(g) if self.card else None)
+               compiler.fixed_key(g) if self.card else None)
         ids = compiler.caches.clean_keys
         hit = ids.get(key)
         if hit is None:

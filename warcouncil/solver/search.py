@@ -111,7 +111,7 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
         start = base.where.get(piece)
     if start not in board.index:
         return Reach(piece, board, [], True)  # not on the board: no move
-    key = ("move-profile", compiler.card_key(g), piece, start, phase, index, at_start)
+    key = ("move-profile", compiler.fixed_key(g), piece, start, phase, index, at_start)
     prof = setting.memo.get(key)
     fast = prof.fast if prof is not None else None
     if fast is not None:

@@ -55,7 +55,7 @@ class AltPlan:
         # set. (The groups of an enumeration are built per grounding: _groups.)
         shared = alt.shared
         if shared:
-            key = ("alt-plan", plan.compiler.card_key(g), id(alt))
+            key = ("alt-plan", plan.compiler.fixed_key(g), id(alt))
             hit = s.memo.get(key)
             if hit is not None and hit[0] is alt and hit[1] is plan:
                 self.__dict__.update(hit[2])

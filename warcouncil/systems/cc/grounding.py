@@ -139,6 +139,14 @@ class Grounding:
                 continue
             self.alts.append(self._ground_alt(i, alt))
 
+    def fixed_key(self) -> tuple:
+        """What this grounding fixes before the decision, as a memo key (see
+        ``Compiler.fixed_key``), and the object the key names by identity:
+        the card (by identity: a mirrored copy is another card), the name it
+        is played as, its roll."""
+        card = self.card
+        return (id(card), self.played, tuple(sorted(self.roll.items())) if self.roll else None), card
+
     @property
     def card_view(self) -> Record:
         """The card as the rules see it (``card.helmet``), made when first read."""
