@@ -20,6 +20,7 @@ from typing import Callable, Iterable
 from ..dsl.builtins import KERNEL, Vocabulary
 from ..errors import WarcouncilError
 from .ground import PieceView
+from .state import Positions
 
 Constant = Callable  # f(ctx, setting)
 Function = Callable  # f(ctx, setting, args)
@@ -175,8 +176,6 @@ def _orders(ctx, s, args):
 def _state(ctx, s):
     """The positions at the context's moment (the start of the turn if none)."""
     if ctx.state is None:
-        from .state import Positions
-
         ctx.state = Positions.initial(s)
     return ctx.state
 

@@ -114,11 +114,12 @@ def play_turn(g, plan: Plan, base: Ctx, turn):
     destination gets a witness path: a legal one if there is one, otherwise
     the one that breaks the fewest rules.
 
-    A leader standing in a unit's hex when it moves, and given no move of
-    his own in the turn, goes along with it (interface.md, "Attached leaders
-    in a turn file"): his move, along the unit's path, is part of the unit's
-    move. It is in the turn (``moves``, ``moved``, ``final``) but not judged
-    on its own: the per-move rules judge the unit's move, which carries him."""
+    A piece the game system says a moving piece carries
+    (``System.carried``; C&C: a leader standing in a unit's hex and given no
+    move of his own, interface.md "Attached leaders in a turn file") goes
+    along: its move, along the mover's path, is in the turn (``moves``,
+    ``moved``, ``final``) but not judged on its own: the per-move rules
+    judge the move that carries it."""
     from .state import BattleView, MoveView, Positions, TurnView
 
     state = Positions.initial(g.setting)
@@ -127,6 +128,7 @@ def play_turn(g, plan: Plan, base: Ctx, turn):
     battle_state = None
     raw_moves = [(1, m) for m in turn.moves] + [(2, m) for m in getattr(turn, "second_moves", ())]
     listed = {raw.get_attr("piece") for _, raw in raw_moves}
+    system = g.setting.system
     for i, (phase, raw) in enumerate(raw_moves):
         if phase == 2 and battle_state is None:
             battle_state = state
@@ -143,7 +145,7 @@ def play_turn(g, plan: Plan, base: Ctx, turn):
             m = _witness(g, plan, ctx_i, piece, start, to, i, state, phase)
         pairs.append((m, ctx_i))
         done.append(m)
-        carried = _carried(state, piece, start, listed) if m.to != start else ()
+        carried = system.carried(state, piece, start, listed) if system is not None and m.to != start else ()
         state = state.moved(piece, m.to)
         for ldr in carried:
             done.append(MoveView(ldr, start, m.path, i, phase=phase))
@@ -156,15 +158,6 @@ def play_turn(g, plan: Plan, base: Ctx, turn):
     pairs = [(m, Ctx(g, c.alt, c.ordered, c.orders, tv, c.state, c.earlier)) for m, c in pairs]
     whole = Ctx(g, base.alt, base.ordered, base.orders, tv, battle_state, tuple(done))
     return tv, whole, pairs
-
-
-def _carried(state, piece, start, listed) -> list:
-    """The leaders a moving unit carries: those of its side standing in its
-    hex and given no move of their own in the turn."""
-    if piece.role != "unit" or start is None:
-        return []
-    return [p for p, c in state.where.items()
-            if c == start and p is not piece and p.role != "unit" and p.side == piece.side and p not in listed]
 
 
 def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):

@@ -74,8 +74,6 @@ class Decision:
         return self.setting.items
 
 
-#: the name the kernel's card groundings go by, for a reader looking for its peer
-FreeGrounding = Decision
 
 
 # ------------------------------------------------------------------ the reference search

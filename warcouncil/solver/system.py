@@ -151,6 +151,13 @@ class System:
         there) what the system reads from the scenario's piece itself."""
 
     @classmethod
+    def carried(cls, state, piece, start, listed) -> list:
+        """The pieces that go along when ``piece`` moves from ``start`` (on
+        the positions ``state``), not being ``listed`` with moves of their
+        own in the turn. None, unless the system says so."""
+        return []
+
+    @classmethod
     def hook(cls, role: str) -> str | None:
         """The name of the pack define that answers the kernel's question
         ``role``, if the system asks it."""

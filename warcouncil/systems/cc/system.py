@@ -45,3 +45,13 @@ class CommandsAndColors(System):
                 attrs["blocks"] = piece.blocks
         else:
             attrs["max_blocks"] = attrs["blocks"] = 1
+
+    @classmethod
+    def carried(cls, state, piece, start, listed) -> list:
+        """An attached leader goes along with his unit: the leaders of its
+        side standing in its hex, given no move of their own in the turn
+        (interface.md, "Attached leaders in a turn file")."""
+        if piece.role != "unit" or start is None:
+            return []
+        return [p for p, c in state.where.items()
+                if c == start and p is not piece and p.role != "unit" and p.side == piece.side and p not in listed]
