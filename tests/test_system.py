@@ -32,12 +32,9 @@ def test_the_planner_classes_come_from_the_system() -> None:
     assert (kinds["ccm.section-orders-lost"], kinds["ccm.tactic-orders-lost"]) == ("assignable", "assignable")
 
 
-def test_verbs_and_boards() -> None:
+def test_verbs() -> None:
     assert CommandsAndColors.answers("orders") and not CommandsAndColors.answers("odds")
     with pytest.raises(WarcouncilError) as e:
         CommandsAndColors.require_verb("activations")
     assert e.value.message == "`activations` makes no sense for Commands & Colors scenarios"
     assert e.value.hint == "it answers: orders, moves, turns, check, cards, diff"
-    with pytest.raises(WarcouncilError) as e:
-        CommandsAndColors.require_board("table", "moves")
-    assert e.value.message == "moves: Commands & Colors is played on hex boards, not on a table board"

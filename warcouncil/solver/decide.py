@@ -74,8 +74,6 @@ class Decision:
         return self.setting.items
 
 
-
-
 # ------------------------------------------------------------------ the reference search
 
 

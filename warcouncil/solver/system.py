@@ -1,7 +1,9 @@
 """Game systems: what the kernel needs to know about one game family.
 
 The kernel (this package) compiles a pack's rules, grounds them on a board,
-searches and checks; it names no card, section, leader or phase. Everything
+searches and checks, and aims to name no card, section, leader or phase
+(what it still knows of Commands & Colors is listed in docs/design.md §2.2).
+Everything
 a game family adds — how a player decides (a card's order set, a sequence of
 dice-rolled orders, activations), its turn phases, its board kinds, the
 verbs it answers, the hooks by which the kernel asks its rules a question
@@ -44,7 +46,9 @@ class System:
     title: ClassVar[str] = ""
     #: the rule packs it plays (the scenario's ``system:`` key)
     packs: ClassVar[tuple[str, ...]] = ()
-    #: board kinds its rules are written for (``hex``, ``square``, ``table``)
+    #: board kinds its rules are written for (``hex``, ``square``, ``table``);
+    #: a query a board kind cannot answer is refused by the board itself
+    #: (``Board.require``)
     boards: ClassVar[frozenset[str]] = frozenset()
     #: what one decision of a player is, in words
     decision: ClassVar[str] = ""
@@ -103,15 +107,6 @@ class System:
             raise WarcouncilError(
                 f"`{verb}` makes no sense for {cls.title or cls.name} scenarios",
                 hint="it answers: " + ", ".join(v for v in VERBS if v in cls.verbs))
-
-    @classmethod
-    def require_board(cls, grid: str, query: str) -> None:
-        """Bad input, exit 2, when the system's rules are not written for
-        this kind of board: a query never answers empty for that reason."""
-        if cls.boards and grid not in cls.boards:
-            raise WarcouncilError(
-                f"{query}: {cls.title or cls.name} is played on "
-                + " or ".join(sorted(cls.boards)) + f" boards, not on a {grid} board")
 
     @staticmethod
     def meanings_for(pack: "Pack"):
