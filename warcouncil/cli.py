@@ -112,11 +112,19 @@ card_option = click.option("--card", default=None,
 @card_options
 @click.option("--engine", "engine_kind", type=click.Choice(["fast", "csp"]), default="fast",
               help="fast: the structural enumerator; csp: plain python-constraint search (reference, slow).")
+@click.option("--after", default=None, metavar="TURN",
+              help="For systems whose orders follow a log (Warmaster): the orders next after this partial turn.")
 @rules_option
 @json_option
-def orders(scenario, card, count_only, limit, side, roll, copies, command, engine_kind, rules, as_json):
-    """Every legal order set for CARD on the board of SCENARIO."""
+def orders(scenario, card, count_only, limit, side, roll, copies, command, engine_kind, after, rules, as_json):
+    """Every legal order set for CARD on the board of SCENARIO (for a system
+    without cards: every order that may be given next)."""
     eng = _engine(scenario, rules, "orders", card, True)
+    if "orders" in eng.system.answers_itself:
+        _print_answer(eng.answer("orders", side=side, after=after, limit=limit, count_only=count_only), as_json)
+        return
+    if after is not None:
+        raise WarcouncilError("--after is for systems whose orders follow a turn log (e.g. Warmaster)")
     if not eng.system.card_driven:  # no card: the system's engine lists its decisions
         _orders_free(eng, side, count_only, limit, command, as_json)
         return
@@ -420,6 +428,9 @@ def check(scenario, turn, rules, as_json):
     from .solver.turn import load_turn
 
     eng = _engine(scenario, rules, "check")
+    if "check" in eng.system.answers_itself:
+        _print_answer(eng.answer("check", path=turn), as_json)
+        return
     t = load_turn(turn, eng.scenario.board, card_driven=eng.system.card_driven)
     verdict = eng.check_turn(t)
     if as_json:
@@ -433,6 +444,41 @@ def check(scenario, turn, rules, as_json):
             out.print(f"  [bold]{escape(v.rule)}[/] {escape('[' + pieces + ']')} {escape(v.message)}")
             out.print(f"    {escape(v.source)}: [italic]“{escape(v.quote)}”[/]" if v.quote else f"    {escape(v.source)}")
     sys.exit(0 if verdict.legal else 1)
+
+
+# ------------------------------------------------------------------ answers made by a system
+
+
+def _print_answer(ans, as_json) -> None:
+    """Print a system's whole answer (``system.Answer``) and exit with its code."""
+    if as_json:
+        _json(ans.data)
+    elif ans.text:
+        out.print(escape(ans.text))
+    sys.exit(ans.exit_code)
+
+
+@main.command()
+@click.argument("scenario")
+@click.argument("question", metavar="FILE")
+@rules_option
+@json_option
+def odds(scenario, question, rules, as_json):
+    """The exact odds of FILE on SCENARIO: a plan of orders (Warmaster) or a
+    roll and its situation (square-grid ancients). Fractions in lowest terms."""
+    eng = _engine(scenario, rules, "odds")
+    _print_answer(eng.answer("odds", path=question), as_json)
+
+
+@main.command()
+@click.argument("scenario")
+@click.option("--side", default=None, help="The side activating (default: the scenario's to_move).")
+@rules_option
+@json_option
+def activations(scenario, side, rules, as_json):
+    """For each unit of the side to move, each activation: legal, or why not."""
+    eng = _engine(scenario, rules, "activations")
+    _print_answer(eng.answer("activations", side=side), as_json)
 
 
 # ------------------------------------------------------------------ lint

@@ -44,7 +44,7 @@ class Engine:
 
     @classmethod
     def load(cls, scenario: str | Path | Scenario, rules: list[str | Path] = ()) -> "Engine":
-        sc = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
+        sc = scenario if not isinstance(scenario, (str, Path)) else load_scenario(str(scenario), _own_reader)
         layers = list(sc.rules) + [str(r) for r in rules]
         pack = load_pack(_pack_target(sc), layers)
         if layers:
@@ -85,6 +85,12 @@ class Engine:
                     hint=f"declare it in the pack: `roles {', '.join(roles + (role,))}`",
                 )
 
+    def answer(self, verb: str, **options):
+        """The whole answer to ``verb`` (a ``system.Answer``), for the verbs
+        the system lists in ``answers_itself``; the options are the command
+        line's, by name (e.g. ``side``, ``after``, ``limit``, ``path``)."""
+        raise WarcouncilError(f"`{verb}` is not answered by the {self.system.title or self.system.name} engine")
+
     # ------------------------------------------------------------ settings
     def setting(self, side: str | None = None, command: int | None = None) -> Setting:
         key = (side, command)
@@ -117,6 +123,21 @@ class Engine:
             out.append(v)
         return out
 
+
+
+def _own_reader(data):
+    """The scenario reader of the game system named by the file's
+    ``system:`` key, when that system reads its own shape
+    (``System.read_scenario``); ``None``: the kernel's reader."""
+    from .scenario import YDict
+
+    if not isinstance(data, YDict) or not isinstance(data.get("system"), str):
+        return None
+    try:
+        system = System.for_pack(data["system"])
+    except WarcouncilError:  # a pack folder of the scenario's own: the kernel's reader
+        return None
+    return system.read_scenario
 
 
 def _pack_target(sc: Scenario) -> str:

@@ -421,18 +421,22 @@ def shipped_scenarios() -> dict[str, Traversable]:
 # Loading and validation
 
 
-def load_scenario(path_or_name: str | os.PathLike[str]) -> Scenario:
+def load_scenario(path_or_name: str | os.PathLike[str], own_reader=None) -> Scenario:
     """Load a scenario file, or a shipped scenario by name (``akragas``).
+
+    ``own_reader(data)``: for the file's data, the reader of a game system
+    that reads its own scenario shape, or ``None`` for the reader here
+    (``Engine.load`` passes the one that asks the ``system:``'s System).
 
     Every problem is a ``WarcouncilError`` naming ``file:line:column``.
     """
     arg = os.fspath(path_or_name)
     p = Path(arg)
     if p.exists():  # a folder or a device: the reader says what it is
-        return _load_file(arg)
+        return _load_file(arg, own_reader)
     shipped = shipped_scenarios()
     if arg in shipped:
-        return _load_file(str(shipped[arg]))
+        return _load_file(str(shipped[arg]), own_reader)
     if os.sep in arg or "/" in arg or p.suffix.lower() in (".yaml", ".yml"):
         raise WarcouncilError("cannot read file: no such file", Location(arg))
     near = closest(arg, [k for k in shipped if ("/" in k) == ("/" in arg)])
@@ -443,11 +447,15 @@ def load_scenario(path_or_name: str | os.PathLike[str]) -> Scenario:
     )
 
 
-def _load_file(file: str) -> Scenario:
+def _load_file(file: str, own_reader=None) -> Scenario:
     text = _read_bounded(file, YAML_LIMIT, "scenario file")
     lines = text.splitlines()
     try:
-        return _Validator(file).scenario(parse_yaml(text, file))
+        data = parse_yaml(text, file)
+        own = own_reader(data) if own_reader is not None else None
+        if own is not None:  # the system reads its own scenario shape
+            return own(data, file)
+        return _Validator(file).scenario(data)
     except WarcouncilError as e:
         loc = e.location
         if e.source_line is None and loc and loc.file == file and loc.line and loc.line <= len(lines):

@@ -21,6 +21,7 @@ way.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, ClassVar
 
@@ -33,6 +34,17 @@ if TYPE_CHECKING:  # pragma: no cover
 VERBS = ("orders", "moves", "turns", "check", "cards", "diff", "odds", "plan", "activations")
 
 _BY_PACK: dict[str, type["System"]] = {}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A verb's whole answer, made by a system's engine: the JSON object, the
+    text for a person (plain, one string), and the exit code (0, or 1 for
+    "no": an illegal turn or plan)."""
+
+    data: dict
+    text: str
+    exit_code: int = 0
 _ENTRY_POINTS = "warcouncil.systems"
 
 
@@ -71,6 +83,14 @@ class System:
     #: the meanings of the builtins its packs declare (``builtin`` statements),
     #: beside the kernel's
     meanings: ClassVar[object | None] = None  # a builtins.Meanings
+
+    #: the verbs whose whole answer the system's engine gives, through
+    #: ``Engine.answer(verb, **options) -> Answer`` (the CLI only prints it)
+    answers_itself: ClassVar[frozenset[str]] = frozenset()
+    #: reads the scenario file's data (``YDict``, with places) and its path
+    #: into the system's own scenario object, for a system whose scenario has
+    #: a shape of its own; ``None``: the kernel's reader (``scenario.py``)
+    read_scenario: ClassVar[object | None] = None
 
     def __init_subclass__(cls, **kw) -> None:
         super().__init_subclass__(**kw)
