@@ -21,6 +21,10 @@ UNITS = [unit(u, "red", (50 + 12 * i, 40)) for i, u in enumerate("abcde")] + [
     unit("f", "red", (180, 100), type="flying"),
     unit("x1", "blue", (50, 55), facing=180),
     unit("x2", "blue", (110, 58), facing=180),
+    unit("fl", "red", (20, 30), type="flying", stands=1),  # 7 cm from x3
+    unit("x3", "blue", (20, 40), facing=180, stands=1),
+    unit("art", "red", (150, 70), type="artillery", stands=1),  # 8 cm from x4
+    unit("x4", "blue", (150, 80), facing=180, stands=1),
 ]
 CHARS = [char("gen", "red", "general", 9, (100, 10)), char("hero", "red", "hero", 8, (60, 30)),
          char("wiz", "red", "wizard", 7, (140, 30)), char("knight", "red", "hero", 8, (70, 100), mounted=True)]
@@ -80,6 +84,10 @@ CASES = {
     # Initiative 2
     "wm.initiative-or-orders": dict(initiative=[{"unit": "a", "action": "evade", "to": [50, 30]}],
                                     orders=[O("hero", "a", 2)]),
+    # reference §3: initiative moves at full pace; flyers do not evade; artillery does not charge
+    "wm.initiative-pace": dict(initiative=[{"unit": "a", "action": "evade", "to": [50, 15]}]),
+    "wm.flyers-do-not-evade": dict(initiative=[{"unit": "fl", "action": "evade", "to": [20, 20]}]),
+    "wm.artillery-does-not-charge": dict(initiative=[{"unit": "art", "action": "charge", "to": [150, 76]}]),
     # Revenir: who, and how far
     "wm.home-back-who": dict(home_back=[{"unit": "g", "toward": "wiz", "roll": 3, "to": [140, 38]}]),
     "wm.home-back-how": dict(home_back=[{"unit": "f", "toward": "wiz", "roll": 3, "to": [160, 70]}]),
