@@ -47,3 +47,18 @@ def test_the_system_is_an_entry_point():
     assert ep.load() is Warmaster
     assert Warmaster.answers_itself == Warmaster.verbs == {"orders", "odds", "check"}
     assert Path(Warmaster.engine.__module__.replace(".", "/")).name == "engine"
+
+
+def test_the_readme_commands_run():
+    """Every command of the README's Warmaster section answers (exit 0)."""
+    import shlex
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Warmaster", 1)[1].split("\n## ", 1)[0]
+    commands = [line.split("#")[0].split() for line in section.splitlines() if line.startswith("    warcouncil ")]
+    assert len(commands) == 5
+    root = Path(__file__).resolve().parents[1]
+    for cmd in commands:
+        args = [str(root / a) if a.startswith("warcouncil/") else a for a in cmd[1:]]
+        code, _, err = run_cli(*args)
+        assert code == 0, (shlex.join(cmd), err)
