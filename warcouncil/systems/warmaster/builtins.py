@@ -109,16 +109,29 @@ WM.function("mounted", lambda ctx, s, a: a[0].piece.mounted)
 
 
 # ---------------------------------------------------------------- measuring
+def _raw(x: At, y: At) -> float:
+    """The unrounded edge-to-edge distance, once per pair of pieces on one
+    table (pieces of two moments are measured afresh)."""
+    if x.table is not y.table:
+        return T.raw_distance(x.fp, y.fp)
+    key = (x.id, y.id) if x.id <= y.id else (y.id, x.id)
+    memo = x.table.memo
+    d = memo.get(key)
+    if d is None:
+        d = memo[key] = T.raw_distance(x.fp, y.fp)
+    return d
+
+
 @WM.function("gap")
 def _gap(ctx, s, a):
     x, y = a
-    d = T.distance(x.fp, y.fp)
+    d = T.measured(_raw(x, y))
     _note(ctx, f"{x.id} is {cm(d)} cm from {y.id}")
     return d
 
 
 WM.function("per_full", lambda ctx, s, a: T.full_steps(a[0], a[1]))
-WM.function("touching", lambda ctx, s, a: T.touching(a[0].fp, a[1].fp))
+WM.function("touching", lambda ctx, s, a: _raw(a[0], a[1]) <= T.EPSILON)
 
 
 def _enemies(u: At) -> list[At]:
@@ -177,7 +190,7 @@ def _touching_group(ctx, s, a):
     while todo:
         i = todo.pop()
         for j in range(len(items)):
-            if j not in reached and T.touching(items[i].fp, items[j].fp):
+            if j not in reached and _raw(items[i], items[j]) <= T.EPSILON:
                 reached.add(j)
                 todo.append(j)
     return len(reached) == len(items)

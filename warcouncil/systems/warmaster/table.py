@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from ...errors import Location
@@ -31,6 +32,8 @@ class Table:
         self.poses = dict(poses) if poses is not None else {p.id: p.pose for p in scenario.pieces}
         self._fp: dict[str, T.Footprint] = {}
         self._at: dict[str, At] = {}
+        #: measurements between pieces on this table, made once (builtins.py)
+        self.memo: dict = {}
 
     def moved(self, moves: dict[str, Pose]) -> "Table":
         t = Table(self.scenario, self.unit_attrs, {**self.poses, **moves})
@@ -119,12 +122,14 @@ class Entry:
     target: int | None = None  # orders: command value minus penalties
     penalties: dict = field(default_factory=dict)
 
-    @property
+    @cached_property
     def ids(self) -> frozenset[str]:
         return frozenset(u.id for u in self.units)
 
     def with_roll(self, roll: int) -> "Entry":
-        return replace(self, roll=roll)
+        e = replace(self, roll=roll)
+        e.__dict__.pop("ids", None)
+        return e
 
     def get_attr(self, name: str) -> Any:
         if name == "index":
@@ -157,7 +162,7 @@ class Log:
     entries: list[Entry]
     table: Table
 
-    @property
+    @cached_property
     def attempts(self) -> tuple[Entry, ...]:
         return tuple(e for e in self.entries if e.kind == "orders")
 
