@@ -9,6 +9,8 @@ from fractions import Fraction
 
 import pytest
 import shapely
+import yaml
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import run_cli
 from warcouncil.solver import table as T
@@ -220,6 +222,7 @@ def test_brigade_penalty_is_the_worst_unit(tmp_path):
     (lambda d: d["characters"][0].update(role="king"), "role", "unknown character role"),
     (lambda d: d["characters"][0].update(command="nine"), "command", "Command must be a whole number"),
     (lambda d: d.update(to_move="green"), "to_move", "unknown side"),
+    (lambda d: d.update(to_move=["red"]), "to_move", "`to_move` is the name of a side"),
 ])
 def test_bad_scenarios_exit_2_with_the_place(tmp_path, mutate, where, what):
     data = {"system": "warmaster", "board": {"grid": "table", "width": 120, "depth": 80}, "to_move": "red",
@@ -245,6 +248,7 @@ def test_bad_scenarios_exit_2_with_the_place(tmp_path, mutate, where, what):
     ({"initiative": [{"unit": "r1", "action": "dance", "to": [30, 40]}]}, "a charge or an evade"),
     ({"characters": [{"piece": "r1", "to": [30, 40]}]}, "is a unit, not a character"),
     ({"moves": []}, "unknown key 'moves'"),
+    ({"orders": [{"by": "r1", "units": ["r2"], "roll": 5}]}, "r1 is a unit, not a character"),
 ])
 def test_bad_turns_exit_2_with_the_place(tmp_path, entry, what):
     t = turn(tmp_path, **entry)
@@ -255,3 +259,29 @@ def test_bad_turns_exit_2_with_the_place(tmp_path, entry, what):
 def test_cards_make_no_sense_for_warmaster():
     code, _, err = run_cli("cards", RIDGEWAY)
     assert code == 2 and "makes no sense" in err
+
+
+# a value of any shape in any place of a turn or a scenario: an answer or bad input, never a crash
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 200) | st.floats(allow_nan=True) | st.text(max_size=5)
+    | st.sampled_from(["r1", "gen", "charge", "wiz", "b1"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(
+        ["by", "units", "roll", "to", "unit", "action", "toward", "piece", "at", "facing"]), inner, max_size=3),
+    max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["initiative", "home_back", "orders", "characters"]), _VALUES)
+def test_hostile_turns_never_crash(tmp_path, key, value):
+    t = write(tmp_path, yaml.safe_dump({key: value}))
+    code, _, err = run_cli("check", RIDGEWAY, t)
+    assert code in (0, 1, 2), err
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["id", "side", "type", "at", "facing", "formation", "stands", "lost"]), _VALUES)
+def test_hostile_scenarios_never_crash(tmp_path, key, value):
+    data = {"system": "warmaster", "board": {"grid": "table", "width": 120, "depth": 80}, "to_move": "red",
+            "units": [{"id": "u", "side": "red", "type": "infantry", "at": [50, 50], key: value}]}
+    code, _, err = run_cli("orders", write(tmp_path, yaml.safe_dump(data)))
+    assert code in (0, 2), err

@@ -378,7 +378,7 @@ class WarmasterEngine(Engine):
         _keys(m, ("by", "units", "to", "roll"), "an order")
         if "by" not in m:
             raise WarcouncilError("an order needs `by` (the character giving it)", where)
-        by = self._piece(m["by"], m.value_where.get("by", where))
+        by = self._piece(m["by"], m.value_where.get("by", where), "character")
         raw = m.get("units")
         uw = m.value_where.get("units", where)
         if isinstance(raw, str):

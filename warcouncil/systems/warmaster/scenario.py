@@ -188,6 +188,8 @@ def read_scenario(data: Any, file: str) -> WarmasterScenario:
             raise WarcouncilError(f"unknown side {p.side!r}", p.places.get("side", p.where),
                                   hint=f"did you mean {near[0]!r}?" if near else "sides: " + ", ".join(sides))
     to_move = _need(data, "to_move", "the scenario")
+    if not isinstance(to_move, str):
+        raise WarcouncilError("`to_move` is the name of a side", _loc(data, "to_move"))
     if to_move not in sides:
         near = closest(str(to_move), sides)
         raise WarcouncilError(f"unknown side {to_move!r} to move", _loc(data, "to_move"),
