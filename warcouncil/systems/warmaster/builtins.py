@@ -41,6 +41,9 @@ WM.function("subphase_of", lambda ctx, s, a: a[0].kind)
 WM.function("place_in_log", lambda ctx, s, a: a[0].place)
 
 
+WM.function("entries_before", lambda ctx, s, a: tuple(ctx.log.entries[:a[0].place]))
+
+
 @WM.function("before")
 def _before(ctx, s, a):
     o = a[0]

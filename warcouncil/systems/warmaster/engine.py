@@ -47,6 +47,9 @@ from .table import At, Entry, Log, Table
 #: ways of rolling each 2D6 total, out of 36
 WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
 PENALTY_PREFIX = "penalty_"
+#: the builtins that read the whole log (a rule whose body reads none of
+#: them, its variable aside, judges each entry by what came before it)
+LOG_WIDE = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves"})
 
 
 def fraction(p: Fraction) -> str:
@@ -82,6 +85,7 @@ class _Rule:
     var: str | None
     domain: Any
     body: Any
+    causal: bool = False  # judges each entry by the entries before it alone
 
 
 @dataclass(frozen=True)
@@ -127,8 +131,20 @@ class WarmasterEngine(Engine):
         body = self.compiler.fold(r.body)
         c = self.compiler.compile
         if isinstance(body, A.Quant) and body.kind == "forall":
-            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body))
+            causal = not (self._reads(body.body) - {body.var}) & LOG_WIDE
+            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal)
         return _Rule(rid, r, source, quote, None, None, c(body))
+
+    def _reads(self, e: A.Expr, seen: set | None = None) -> set[str]:
+        """The names an expression reads, through the defines it calls."""
+        seen = set() if seen is None else seen
+        out = set(A.referenced(e))
+        for name in list(out):
+            d = self.pack.defines.get(name)
+            if d is not None and name not in seen:
+                seen.add(name)
+                out |= self._reads(d.body, seen) - set(d.params)
+        return out
 
     def _call(self, name: str, ctx: Ctx, *args) -> Any:
         d = self.pack.defines.get(name)
@@ -168,14 +184,40 @@ class WarmasterEngine(Engine):
         e = Entry("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by),
                   tuple(t.at(u) for u in step.units), (), roll, moves)
         e.target, e.penalties = self.target(log, e)
-        after = t
-        if moves and step.to:
-            after = t.moved({u: pose for u, pose in zip(step.units, step.to) if pose is not None})
-        e.after = tuple(after.at(u) for u in step.units)
-        return e, after
+        e.after = e.units
+        return self.rolled(log, e, step, roll, moves) if moves else (e, t)
+
+    def rolled(self, log: Log, e: Entry, step: Step, roll: int | None, moves: bool) -> tuple[Entry, Table]:
+        """Attempt ``e`` with its ``roll`` (the same target), moving its
+        units as ``step`` says when ``moves``; and the table after it."""
+        t = log.table
+        after = t.moved({u: p for u, p in zip(step.units, step.to) if p is not None}) if moves and step.to else t
+        out = replace(e, roll=roll, moves=moves, after=tuple(after.at(u) for u in step.units))
+        return out, after
 
     # ------------------------------------------------------------ judging
-    def violations(self, log: Log) -> list[dict]:
+    def breaks(self, log: Log, at: Entry) -> bool:
+        """Does ``at``, just appended to ``log``, break a rule? (what
+        ``violations(log, at)`` finds, without explaining it)"""
+        ctx = Ctx(log)
+        for r in self.rules:
+            try:
+                if r.var is None:
+                    if not r.body(ctx, {}):
+                        return True
+                elif r.causal:
+                    if at in r.domain(ctx, {}) and not r.body(ctx, {r.var: at}):
+                        return True
+                elif not all(r.body(ctx, {r.var: el}) for el in r.domain(ctx, {})):
+                    return True
+            except (AttributeError, TypeError) as exc:
+                raise _cannot_judge(r, exc) from None
+        return False
+
+    def violations(self, log: Log, at: Entry | None = None) -> list[dict]:
+        """Every violation of the log; with ``at`` (its last entry, just
+        appended to a log judged before), the violations at that entry: a
+        causal rule is judged at ``at`` alone, any other over the whole log."""
         out = []
         ctx = Ctx(log)
         for r in self.rules:
@@ -185,12 +227,12 @@ class WarmasterEngine(Engine):
                         out.append(self._violation(r, None, log))
                     continue
                 for el in r.domain(ctx, {}):
+                    if at is not None and r.causal and el is not at:
+                        continue
                     if not r.body(ctx, {r.var: el}):
                         out.append(self._violation(r, el, log))
-            except WarcouncilError:
-                raise
             except (AttributeError, TypeError) as exc:  # a house rule asking what an entry does not have
-                raise WarcouncilError(f"rule {r.id} cannot be judged on this log: {exc}", r.decl.loc) from None
+                raise _cannot_judge(r, exc) from None
         return out
 
     def _violation(self, r: _Rule, el: Any, log: Log) -> dict:
@@ -239,7 +281,7 @@ class WarmasterEngine(Engine):
             for g in groups:
                 step = Step(c.id, g, None, None, None)
                 e, _ = self.attempt(log, step, None, False)
-                if self.violations(log.plus(e)):
+                if self.breaks(log.plus(e), e):
                     continue
                 p, _, _ = self.rolls(log, e)
                 out.append({"character": c.id, "units": list(g), "target": e.target,
@@ -302,10 +344,10 @@ class WarmasterEngine(Engine):
             e, _ = self.attempt(log, st, None, False)
             p, ok, bad = self.rolls(log, e)
             if ok:
-                e, after = self.attempt(log, st, ok[0], True)
+                e, after = self.rolled(log, e, st, ok[0], True)
             else:
                 e, after = e.with_roll(bad[-1]), log.table
-            vs = self.violations(log.plus(e, after))
+            vs = self.violations(log.plus(e, after), e)
             if vs:
                 if forced:
                     continue
@@ -333,12 +375,12 @@ class WarmasterEngine(Engine):
                 return
             st = steps[i]
             e, _ = self.attempt(log, st, None, False)
-            if self.violations(log.plus(e)):  # the stop rules: not attempted
+            if self.breaks(log.plus(e), e):  # the stop rules: not attempted
                 go(i + 1, log, prob, succ, counts)
                 return
             p, ok, bad = self.rolls(log, e)
             if ok:
-                es, after = self.attempt(log, st, ok[0], True)
+                es, after = self.rolled(log, e, st, ok[0], True)
                 more = tuple(k + (u in st.units) for u, k in zip(names, counts))
                 go(i + 1, log.plus(es, after), prob * p, succ + 1, more)
             if bad:
@@ -502,6 +544,10 @@ def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
                         nxt.append(h)
         frontier = nxt
     return sorted((tuple(sorted(g, key=rank.get)) for g in found), key=lambda g: (len(g), [rank[u] for u in g]))
+
+
+def _cannot_judge(r: _Rule, exc: Exception) -> WarcouncilError:
+    return WarcouncilError(f"rule {r.id} cannot be judged on this log: {exc}", r.decl.loc)
 
 
 def _keys(m: YDict, allowed: tuple[str, ...], what: str) -> None:
