@@ -161,6 +161,45 @@ class GridEngine(Engine):
         base.update(kw)
         return Record(**base)
 
+    def step_record(self, s, u, cur, nxt, kind, tests=(), fear=None, index=0, count=1) -> Record:
+        """One step of a move, from footprint ``cur`` to ``nxt``, as the rules see it."""
+        before, after = frozenset(cur.squares), frozenset(nxt.squares)
+
+        def rough_of(sqs):
+            return any(self.call(s, "rough_ground", s.terrain.get(q)) for q in sqs)
+
+        occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q] is not u)
+        return Record(kind=kind, squares=after, before=before, rough=rough_of(after) or rough_of(before),
+                      was_rough=rough_of(before), occupied_by=occupied,
+                      on_board=all(q in s.board.cells for q in after),
+                      test=tests[-1] if tests else None, rerolls=max(0, len(tests) - 1),
+                      fear=Record(first=fear[0], second=fear[1]) if fear else None,
+                      last=index == count - 1, index=index)
+
+    def first_steps(self, s, u) -> dict:
+        """For a unit about to move: each manoeuvre as a single step from
+        where it stands, legal or its violations, and the tests it needs."""
+        out = {}
+        f = s.footprint(u)
+        if f is None:
+            return out
+        for kind in MANOEUVRES:
+            step = self.step_record(s, u, f, step_footprint(f, kind), kind)
+            nxt = step_footprint(f, kind)
+            rec = self.record(u, "move", steps=(step,), cost=self.call(s, "step_cost", u, kind),
+                              start=frozenset(f.squares), end=frozenset(nxt.squares))
+            vs = self.violations(s, rec)
+            if vs:
+                out[kind] = {"legal": False, "violations": [v.as_json() for v in vs]}
+                continue
+            tests = []
+            if self.call(s, "needs_test", u, step):
+                tests.append("manoeuvre")
+            if self.call(s, "enters_fear", u, step) or self.call(s, "enters_elephants", u, step):
+                tests.append("discipline")
+            out[kind] = {"legal": True, "cost": self.call(s, "step_cost", u, kind), "tests": tests}
+        return out
+
     # ------------------------------------------------------------ verbs
     def answer(self, verb: str, **options) -> Answer:
         if verb == "activations":
@@ -192,6 +231,12 @@ class GridEngine(Engine):
                           for o, vs in opts.items()}
             legal = [o for o, vs in opts.items() if not vs]
             lines.append(f"  {uid}: {', '.join(legal) or 'none'}")
+            if not opts["move"]:
+                steps = self.first_steps(s, s.by_id[uid])
+                units[uid]["move"]["steps"] = steps
+                lines.append("      first steps: " + ", ".join(
+                    k + (f" ({', '.join(v['tests'])} test)" if v["tests"] else "")
+                    for k, v in steps.items() if v["legal"]))
             for o, vs in opts.items():
                 for v in vs:
                     lines.append(f"      not {o}: {v.message} [{v.rule}] — {v.source}: \"{v.quote}\"")
@@ -603,15 +648,7 @@ class _Sequence:
             tests = _dice_list(st, "test", path, 1, 4) if "test" in st else ()
             fear = _dice_list(st, "fear", path, 2, 2) if "fear" in st else None
             nxt = step_footprint(cur, kind)
-            before, after = frozenset(cur.squares), frozenset(nxt.squares)
-            rough_of = lambda sqs: any(eng.call(s, "rough_ground", s.terrain.get(q)) for q in sqs)
-            occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q] is not u)
-            rec = Record(kind=kind, squares=after, before=before, rough=rough_of(after) or rough_of(before),
-                         was_rough=rough_of(before), occupied_by=occupied,
-                         on_board=all(q in s.board.cells for q in after),
-                         test=tests[-1] if tests else None, rerolls=max(0, len(tests) - 1),
-                         fear=Record(first=fear[0], second=fear[1]) if fear else None,
-                         last=j == len(raw_steps) - 1, index=j)
+            rec = eng.step_record(s, u, cur, nxt, kind, tests, fear, j, len(raw_steps))
             steps.append(rec)
             cost += eng.call(s, "step_cost", u, kind)
             ok = not (rec.test is not None and not eng.call(s, "step_passed", u, rec))
