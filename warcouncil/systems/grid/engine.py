@@ -627,9 +627,9 @@ class _Sequence:
         failed = option in ("move", "charge") and bool(eng.call(s, "movement_failed", u, natural))
         # the steps, square by square
         f = s.footprint(u)
-        start = frozenset(f.squares)
+        start = frozenset(f.squares) if f is not None else frozenset()
         steps, cost, stopped = [], 0, False
-        raw_steps = item.get("steps", []) or []
+        raw_steps = (item.get("steps", []) or []) if f is not None else []  # (off the table: no steps)
         if not isinstance(raw_steps, list):
             raise WarcouncilError("`steps` must be a list", _where(item, "steps", path))
         if raw_steps and option not in ("move", "charge"):
@@ -659,6 +659,7 @@ class _Sequence:
             else:
                 stopped = True
         after_setting = s.moved(u.id, at=cur.at, facing=cur.facing) if cur is not f else s
+        end = frozenset(cur.squares) if cur is not None else frozenset()
         u_after = after_setting.by_id[u.id]
         front_after = bool(eng.call(after_setting, "enemy_in_front", u_after))
         # combat, shooting, reform: their dice
@@ -694,7 +695,7 @@ class _Sequence:
                 after_setting = after_setting.moved(u.id, disordered=False)
         rec = eng.record(
             u, option, rolled=True, natural=natural, attack_points=ap, steps=tuple(steps), target=target,
-            spends=spends, cost=cost, stopped=stopped, start=start, end=frozenset(cur.squares), failed=failed,
+            spends=spends, cost=cost, stopped=stopped, start=start, end=end, failed=failed,
             failed_before=option in ("move", "charge") and self.last_failed.get(u.id, False),
             front_after=front_after, result=result, test_result=test_result, after_reversal=self.reversal,
             movement_rerolls=max(0, len(rolls) - 1),
