@@ -248,3 +248,19 @@ def test_every_activation_called_legal_passes_check(board):
                     del entry["steps"][0]["test"]
                 broken, _ = rules_broken(eng, [entry])
                 assert broken == [], (uid, kind, broken)
+
+
+SHIPPED = ALESIA.parent / "alesia"
+
+
+def test_the_shipped_turns():
+    eng = engine(ALESIA)
+    import yaml
+    vs, log = eng.check(yaml.safe_load((SHIPPED / "turn.yaml").read_text(encoding="utf-8")))
+    assert vs == [] and log[-1]["reversal"] is True
+    vs, _ = eng.check(yaml.safe_load((SHIPPED / "illegal-turn.yaml").read_text(encoding="utf-8")))
+    assert [(v.rule, v.pieces) for v in vs] == [
+        ("ga.immobile", ["r6"]), ("ga.shoot-needs-ranged-attack", ["r1"]), ("ga.cavalry-no-forest", ["r4"]),
+        ("ga.generalship-own-unit", ["r5"]), ("ga.three-for-one", []), ("ga.reversal-ends-activations", ["r3"])]
+    code, out, _ = run_cli("odds", "alesia", SHIPPED / "combat.yaml", "--json")
+    assert code == 0 and json.loads(out)["outcomes"]["cancelled"] == "1/6"
