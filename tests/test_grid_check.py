@@ -64,6 +64,9 @@ ALESIA_CASES = {
     "ga.reallocation-cap": [{"reallocate": {"attack": 5, "movement": 0, "defence": 0, "strategy": 0}}],
     "ga.reallocation-keeps-total": [{"reallocate": {"attack": 4}}],
     "ga.homunculus-once-per-phase": [{"homunculus_est": {"points": 20}}, {"homunculus_est": {"points": 20}}],
+    "ga.combined": [{"unit": "r1", "option": "move", "roll": 4, "with": "r3"}],
+    "ga.combined-room": [{"unit": "r1", "option": "move", "roll": 6, "with": "r5",
+                          "steps": [{"do": "about_face", "test": 6}]}],
     "ga.reversal-ends-activations": [{"unit": "r2", "option": "reform", "test": [1, 2]},
                                      {"unit": "r1", "option": "combat"}],
 }
@@ -264,3 +267,28 @@ def test_the_shipped_turns():
         ("ga.generalship-own-unit", ["r5"]), ("ga.three-for-one", []), ("ga.reversal-ends-activations", ["r3"])]
     code, out, _ = run_cli("odds", "alesia", SHIPPED / "combat.yaml", "--json")
     assert code == 0 and json.loads(out)["outcomes"]["cancelled"] == "1/6"
+
+
+def test_combined_moves_and_a_phalanx_in_rough(tmp_path):
+    units = [unit("a", "red", (2, 3), "north"), unit("b", "red", (2, 4), "north"),
+             unit("c", "red", (5, 3), "north", type="cavalry"), unit("d", "red", (5, 4), "north", type="light_cavalry"),
+             unit("p", "red", (0, 1), "north", characteristics=["phalanx"]), unit("e", "blue", (6, 0), "south")]
+    eng = engine(scenario(tmp_path, units, terrain=[((0, 0), "rough")], depth=6))
+    move = lambda lead, foll, steps: rules_broken(eng, [{"unit": lead, "option": "move", "roll": 6, "with": foll,
+                                                         "steps": steps}])[0]
+    assert move("a", "b", ["forward", "forward"]) == []
+    assert move("a", "b", [{"do": "turn_right", "test": 6}]) == []
+    assert move("c", "d", ["forward"]) == []                      # two cavalry units move together ...
+    assert move("c", "d", [{"do": "drift_left", "test": 6}]) == ["ga.combined"]   # ... but manoeuvre only if the same type
+    assert move("b", "a", []) == ["ga.combined"]         # the rear unit leads nothing
+    _, log = rules_broken(eng, [{"unit": "p", "option": "move", "roll": 6, "steps": [{"do": "forward", "test": 6}]},
+                                {"unit": "p", "option": "combat"}])
+    vs, _ = eng.check({"activations": [{"unit": "p", "option": "move", "roll": 6, "steps": [{"do": "forward", "test": 6}]},
+                                        {"unit": "p", "option": "reform", "test": [6, 6]}]})
+    assert vs == []                                               # it became Disordered: it may reform
+    h = house(tmp_path, 'replace define ga.phalanx-rough\n    from house "A house rule for the tests."\n'
+                        '    phalanx_disorders(u, s) := false\n')
+    vs, _ = engine(eng.scenario.path, [h]).check({"activations": [
+        {"unit": "p", "option": "move", "roll": 6, "steps": [{"do": "forward", "test": 6}]},
+        {"unit": "p", "option": "reform", "test": [6, 6]}]})
+    assert [v.rule for v in vs] == ["ga.reform-only-disordered"]

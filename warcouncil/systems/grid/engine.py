@@ -157,7 +157,8 @@ class GridEngine(Engine):
                     failed_before=False, front_after=False, result=None, test_result=None, after_reversal=False,
                     movement_rerolls=0, movement_points_spent=0, manoeuvre_points=0, given=0,
                     given_pools=frozenset(), get=None, largest_after=0, total_before=0, total_after=0,
-                    cancelled_before=False, called_before=False, cancelled=False, verdict=None, what="")
+                    cancelled_before=False, called_before=False, cancelled=False, verdict=None, what="",
+                    follower=None, follower_fits=False)
         base.update(kw)
         return Record(**base)
 
@@ -602,7 +603,7 @@ class _Sequence:
         eng, s, path = self.eng, self.s, self.path
         for k in item:
             if k not in ("unit", "option", "roll", "steps", "target", "dice", "choose", "defence", "test", "spend",
-                         "charge"):
+                         "with"):
                 raise WarcouncilError(f"unknown activation key {k!r}", _key_where(item, k, path))
         uid = item.get("unit")
         u = s.by_id.get(uid)
@@ -624,11 +625,16 @@ class _Sequence:
             target = s.by_id.get(item["target"])
             if target is None:
                 raise WarcouncilError(f"unknown unit {item['target']!r}", _where(item, "target", path))
+        follower = None
+        if "with" in item:
+            follower = s.by_id.get(item["with"])
+            if follower is None or follower.side != self.side:
+                raise WarcouncilError(f"`with` names no unit of {self.side}: {item['with']!r}", _where(item, "with", path))
         failed = option in ("move", "charge") and bool(eng.call(s, "movement_failed", u, natural))
         # the steps, square by square
         f = s.footprint(u)
         start = frozenset(f.squares) if f is not None else frozenset()
-        steps, cost, stopped = [], 0, False
+        steps, made, cost, stopped = [], [], 0, False
         raw_steps = (item.get("steps", []) or []) if f is not None else []  # (off the table: no steps)
         if not isinstance(raw_steps, list):
             raise WarcouncilError("`steps` must be a list", _where(item, "steps", path))
@@ -656,10 +662,20 @@ class _Sequence:
                 ok = False
             if ok:
                 cur = nxt
+                made.append(rec)
             else:
                 stopped = True
         after_setting = s.moved(u.id, at=cur.at, facing=cur.facing) if cur is not f else s
         end = frozenset(cur.squares) if cur is not None else frozenset()
+        if any(eng.call(s, "phalanx_disorders", u, st) for st in made):
+            after_setting = after_setting.moved(u.id, disordered=True)
+        follower_fits = cur is f  # (no step made: it stays where it is)
+        if follower is not None and cur is not None and cur is not f:
+            behind = Footprint(cur.square(0, -cur.depth), cur.facing, cur.width, cur.depth)
+            others = {q for q, v in s.occupant.items() if v is not u and v is not follower}
+            follower_fits = all(q in s.board.cells and q not in others for q in behind.squares)
+            if follower_fits:
+                after_setting = after_setting.moved(follower.id, at=behind.at, facing=behind.facing)
         u_after = after_setting.by_id[u.id]
         front_after = bool(eng.call(after_setting, "enemy_in_front", u_after))
         # combat, shooting, reform: their dice
@@ -700,7 +716,8 @@ class _Sequence:
             front_after=front_after, result=result, test_result=test_result, after_reversal=self.reversal,
             movement_rerolls=max(0, len(rolls) - 1),
             movement_points_spent=sum(1 for p in spends if p.use == "reroll_movement"),
-            manoeuvre_points=sum(1 for p in spends if p.use == "reroll_manoeuvre"), what=u.id)
+            manoeuvre_points=sum(1 for p in spends if p.use == "reroll_manoeuvre"), what=u.id,
+            follower=follower, follower_fits=follower_fits)
         vs = self.judge(s, rec, len(self.log), where)
         if option in ("move", "charge"):
             self.last_failed[u.id] = failed
