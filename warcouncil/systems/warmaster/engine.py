@@ -159,8 +159,10 @@ class WarmasterEngine(Engine):
             raise WarcouncilError(f"{name} must take {len(args)} argument(s), not {len(d.params)}", d.loc)
         return self.compiler.define_closure(name)(ctx, dict(zip(d.params, args)))
 
-    def start(self) -> Log:
-        return Log([], Table(self.scenario, self.unit_attrs))
+    def start(self, side: str | None = None) -> Log:
+        """The phase before its first entry, for ``side`` (default: the
+        scenario's side to move)."""
+        return Log([], Table(self.scenario, self.unit_attrs), side or self.scenario.to_move)
 
     # ------------------------------------------------------------ orders: targets and odds
     def target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
@@ -296,7 +298,7 @@ class WarmasterEngine(Engine):
 
     def orders(self, side: str | None, after: str | None, limit: int | None, count_only: bool) -> Answer:
         side = self._side(side)
-        log = self.start() if after is None else self.read_log(after)
+        log = self.start(side) if after is None else self.read_log(after, side)
         if after is not None:
             vs = self.violations(log)
             if vs:
@@ -566,12 +568,12 @@ class WarmasterEngine(Engine):
             out.append(st)
         return out
 
-    def read_log(self, path: str) -> Log:
+    def read_log(self, path: str, side: str | None = None) -> Log:
         """A Command phase log (a turn file): its entries, in file order of
         the sub-phase keys and list order within each, played on the table."""
         data = self._yaml(path, "turn")
         _keys(data, ("initiative", "home_back", "orders", "characters"), "a Warmaster turn")
-        log = self.start()
+        log = self.start(side)
         for key, items in data.items():
             kw = data.value_where.get(key, data.where)
             if items is None:
