@@ -63,7 +63,13 @@ def O(by, units, roll, to=None):
 
 def test_the_shipped_turn_is_legal():
     code, out, _ = run_cli("check", RIDGEWAY, TURN, "--json")
-    assert code == 0 and json.loads(out) == {"legal": True, "violations": []}
+    data = json.loads(out)
+    assert code == 0 and data["legal"] is True and data["violations"] == []
+    # each order explained: the General is 23 cm from r3 (-1), b1 19.2 cm from it (-1)
+    assert [(o["order"], o["target"], o["given"]) for o in data["orders"]] == [(1, 7, True), (2, 6, False),
+                                                                               (3, 7, True), (4, 7, True)]
+    assert data["orders"][3]["measured"] == {"distance": ["gen is 23 cm from r3"],
+                                             "enemy": ["b1 is 19.209373 cm from r3"]}
 
 
 def test_a_whole_legal_phase(board, tmp_path):
@@ -72,7 +78,9 @@ def test_a_whole_legal_phase(board, tmp_path):
              home_back=[{"unit": "f", "toward": "wiz", "roll": 3, "to": [170, 90]}],
              orders=[O("wiz", "g", 4, [[140, 45]]), O("wiz", "g", 3, [[140, 50]]), O("gen", "d", 12)],
              characters=[{"piece": "hero", "to": [60, 40]}, {"piece": "knight", "to": [70, 60]}])
-    assert check(board, t) == {"legal": True, "violations": []}
+    data = check(board, t)
+    assert data["legal"] and data["violations"] == []
+    assert [o["given"] for o in data["orders"]] == [True, True, False]
 
 
 # ---------------------------------------------------------------- one removal test per sentence

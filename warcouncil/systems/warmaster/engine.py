@@ -176,6 +176,28 @@ class WarmasterEngine(Engine):
             pens[name[len(PENALTY_PREFIX):]] = max(vals) if vals else 0
         return command - sum(pens.values()), pens
 
+    def explain(self, log: Log, e: Entry) -> dict:
+        """Attempt ``e`` of ``log`` for people: its roll, target, each
+        penalty with what was measured for it, and whether it was given."""
+        why: dict[str, list[str]] = {}
+        for name in self.penalties:
+            key = name[len(PENALTY_PREFIX):]
+            if not e.penalties.get(key):
+                continue
+            trace: list[str] = []
+            ctx = Ctx(log, trace)
+            for u in e.units:
+                if self._call("supplies", ctx, e, u):
+                    self._call(name, ctx, e, u)
+            if trace:
+                why[key] = trace
+        out = {"order": e.index + 1, "by": e.by.id, "units": [u.id for u in e.units], "roll": e.roll,
+               "target": e.target, "penalties": dict(e.penalties),
+               "given": bool(self._call("succeeds", Ctx(log), e))}
+        if why:
+            out["measured"] = why
+        return out
+
     def rolls(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int]]:
         """P(the order is given), and the 2D6 totals that give it and fail."""
         ctx = Ctx(log)
@@ -276,7 +298,16 @@ class WarmasterEngine(Engine):
     def check(self, path: str) -> Answer:
         log = self.read_log(path)
         vs = self.violations(log)
-        return Answer({"legal": not vs, "violations": vs}, _verdict_text(vs), 0 if not vs else 1)
+        orders = [self.explain(log, e) for e in log.attempts]
+        lines = []
+        for o in orders:
+            pens = ", ".join(f"{k} -{v}" + (f" ({'; '.join(o['measured'][k])})" if k in o.get("measured", {}) else "")
+                             for k, v in o["penalties"].items() if v)
+            lines.append(f"  order {o['order']} ({o['by']} → {'+'.join(o['units'])}): roll {o['roll']}, "
+                         f"target {o['target']}{' [' + pens + ']' if pens else ''}: "
+                         f"{'given' if o['given'] else 'not given'}")
+        text = _verdict_text(vs) + ("\norders:\n" + "\n".join(lines) if lines else "")
+        return Answer({"legal": not vs, "violations": vs, "orders": orders}, text, 0 if not vs else 1)
 
     # ---- orders
     def options(self, log: Log, side: str) -> list[dict]:
