@@ -27,7 +27,8 @@ UNITS = [unit(u, "red", (50 + 12 * i, 40)) for i, u in enumerate("abcde")] + [
     unit("x4", "blue", (150, 80), facing=180, stands=1),
 ]
 CHARS = [char("gen", "red", "general", 9, (100, 10)), char("hero", "red", "hero", 8, (60, 30)),
-         char("wiz", "red", "wizard", 7, (140, 30)), char("knight", "red", "hero", 8, (70, 100), mounted=True)]
+         char("wiz", "red", "wizard", 7, (140, 30)), char("knight", "red", "hero", 8, (70, 100), mounted=True),
+         char("bgen", "blue", "general", 9, (110, 75))]
 TERRAIN = [{"type": "wood", "polygon": [[80, 90], [100, 90], [100, 110], [80, 110]], "dense": True},
            {"type": "lake", "polygon": [[20, 90], [40, 90], [40, 110], [20, 110]], "impassable": True}]
 
@@ -62,7 +63,13 @@ def O(by, units, roll, to=None):
 
 def test_the_shipped_turn_is_legal():
     code, out, _ = run_cli("check", RIDGEWAY, TURN, "--json")
-    assert code == 0 and json.loads(out) == {"legal": True, "violations": []}
+    data = json.loads(out)
+    assert code == 0 and data["legal"] is True and data["violations"] == []
+    # each order explained: the General is 23 cm from r3 (-1), b1 19.2 cm from it (-1)
+    assert [(o["order"], o["target"], o["given"]) for o in data["orders"]] == [(1, 7, True), (2, 6, False),
+                                                                               (3, 7, True), (4, 7, True)]
+    assert data["orders"][3]["measured"] == {"distance": ["gen is 23 cm from r3"],
+                                             "enemy": ["b1 is 19.209373 cm from r3"]}
 
 
 def test_a_whole_legal_phase(board, tmp_path):
@@ -71,7 +78,9 @@ def test_a_whole_legal_phase(board, tmp_path):
              home_back=[{"unit": "f", "toward": "wiz", "roll": 3, "to": [170, 90]}],
              orders=[O("wiz", "g", 4, [[140, 45]]), O("wiz", "g", 3, [[140, 50]]), O("gen", "d", 12)],
              characters=[{"piece": "hero", "to": [60, 40]}, {"piece": "knight", "to": [70, 60]}])
-    assert check(board, t) == {"legal": True, "violations": []}
+    data = check(board, t)
+    assert data["legal"] and data["violations"] == []
+    assert [o["given"] for o in data["orders"]] == [True, True, False]
 
 
 # ---------------------------------------------------------------- one removal test per sentence
@@ -88,8 +97,13 @@ CASES = {
     "wm.initiative-pace": dict(initiative=[{"unit": "a", "action": "evade", "to": [50, 15]}]),
     "wm.flyers-do-not-evade": dict(initiative=[{"unit": "fl", "action": "evade", "to": [20, 20]}]),
     "wm.artillery-does-not-charge": dict(initiative=[{"unit": "art", "action": "charge", "to": [150, 76]}]),
+    "wm.initiative-once": dict(initiative=[{"unit": "a", "action": "evade", "to": [50, 35]},
+                                           {"unit": "a", "action": "evade", "to": [50, 30]}]),
+    "wm.side-to-move": dict(orders=[O("gen", "d", 3), O("bgen", "x2", 3)]),
     # Revenir: who, and how far
     "wm.home-back-who": dict(home_back=[{"unit": "g", "toward": "wiz", "roll": 3, "to": [140, 38]}]),
+    "wm.home-back-once": dict(home_back=[{"unit": "f", "toward": "wiz", "roll": 3, "to": [170, 90]},
+                                         {"unit": "f", "toward": "wiz", "roll": 3, "to": [160, 80]}]),
     "wm.home-back-how": dict(home_back=[{"unit": "f", "toward": "wiz", "roll": 3, "to": [160, 70]}]),
     # Orders 1..9
     "wm.one-move-per-order": dict(orders=[O("hero", "a", 2, [[50, 15]])]),

@@ -285,3 +285,15 @@ def test_hostile_scenarios_never_crash(tmp_path, key, value):
             "units": [{"id": "u", "side": "red", "type": "infantry", "at": [50, 50], key: value}]}
     code, _, err = run_cli("orders", write(tmp_path, yaml.safe_dump(data)))
     assert code in (0, 2), err
+
+
+def test_the_other_side_and_no_cards():
+    code, out, _ = run_cli("orders", RIDGEWAY, "--side", "blue", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["side"] == "blue"
+    assert {o["character"] for o in data["options"]} == {"bgen"}
+    assert {u for o in data["options"] for u in o["units"]} == {"b1", "b2", "b3"}
+    code, _, err = run_cli("orders", RIDGEWAY, "--side", "green")
+    assert code == 2 and "unknown side 'green'" in err
+    code, _, err = run_cli("orders", RIDGEWAY, "--card", "Order Three Units Center")
+    assert code == 2 and "--card is for card-driven systems" in err

@@ -45,7 +45,7 @@ def test_the_system_is_an_entry_point():
     from warcouncil.systems.warmaster import Warmaster
 
     assert ep.load() is Warmaster
-    assert Warmaster.answers_itself == Warmaster.verbs == {"orders", "odds", "check"}
+    assert Warmaster.answers_itself == Warmaster.verbs == {"orders", "odds", "check", "plan"}
     assert Path(Warmaster.engine.__module__.replace(".", "/")).name == "engine"
 
 

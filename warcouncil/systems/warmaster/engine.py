@@ -28,6 +28,8 @@ order plan; what counts, how much, and what is legal is the pack's.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -47,6 +49,8 @@ from .table import At, Entry, Log, Table
 #: ways of rolling each 2D6 total, out of 36
 WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
 PENALTY_PREFIX = "penalty_"
+#: the most sequencings `plan` tries (characters per wanted order, times the orderings)
+PLAN_LIMIT = 20000
 #: the builtins that read the whole log (a rule whose body reads none of
 #: them, its variable aside, judges each entry by what came before it)
 LOG_WIDE = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves"})
@@ -155,8 +159,10 @@ class WarmasterEngine(Engine):
             raise WarcouncilError(f"{name} must take {len(args)} argument(s), not {len(d.params)}", d.loc)
         return self.compiler.define_closure(name)(ctx, dict(zip(d.params, args)))
 
-    def start(self) -> Log:
-        return Log([], Table(self.scenario, self.unit_attrs))
+    def start(self, side: str | None = None) -> Log:
+        """The phase before its first entry, for ``side`` (default: the
+        scenario's side to move)."""
+        return Log([], Table(self.scenario, self.unit_attrs), side or self.scenario.to_move)
 
     # ------------------------------------------------------------ orders: targets and odds
     def target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
@@ -169,6 +175,28 @@ class WarmasterEngine(Engine):
             vals = [self._call(name, ctx, e, u) for u in e.units if self._call("supplies", ctx, e, u)]
             pens[name[len(PENALTY_PREFIX):]] = max(vals) if vals else 0
         return command - sum(pens.values()), pens
+
+    def explain(self, log: Log, e: Entry) -> dict:
+        """Attempt ``e`` of ``log`` for people: its roll, target, each
+        penalty with what was measured for it, and whether it was given."""
+        why: dict[str, list[str]] = {}
+        for name in self.penalties:
+            key = name[len(PENALTY_PREFIX):]
+            if not e.penalties.get(key):
+                continue
+            trace: list[str] = []
+            ctx = Ctx(log, trace)
+            for u in e.units:
+                if self._call("supplies", ctx, e, u):
+                    self._call(name, ctx, e, u)
+            if trace:
+                why[key] = trace
+        out = {"order": e.index + 1, "by": e.by.id, "units": [u.id for u in e.units], "roll": e.roll,
+               "target": e.target, "penalties": dict(e.penalties),
+               "given": bool(self._call("succeeds", Ctx(log), e))}
+        if why:
+            out["measured"] = why
+        return out
 
     def rolls(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int]]:
         """P(the order is given), and the 2D6 totals that give it and fail."""
@@ -262,13 +290,24 @@ class WarmasterEngine(Engine):
             return self.odds(options["path"])
         if verb == "check":
             return self.check(options["path"])
+        if verb == "plan":
+            return self.best_plan(options["path"])
         return super().answer(verb, **options)
 
     # ---- check
     def check(self, path: str) -> Answer:
         log = self.read_log(path)
         vs = self.violations(log)
-        return Answer({"legal": not vs, "violations": vs}, _verdict_text(vs), 0 if not vs else 1)
+        orders = [self.explain(log, e) for e in log.attempts]
+        lines = []
+        for o in orders:
+            pens = ", ".join(f"{k} -{v}" + (f" ({'; '.join(o['measured'][k])})" if k in o.get("measured", {}) else "")
+                             for k, v in o["penalties"].items() if v)
+            lines.append(f"  order {o['order']} ({o['by']} → {'+'.join(o['units'])}): roll {o['roll']}, "
+                         f"target {o['target']}{' [' + pens + ']' if pens else ''}: "
+                         f"{'given' if o['given'] else 'not given'}")
+        text = _verdict_text(vs) + ("\norders:\n" + "\n".join(lines) if lines else "")
+        return Answer({"legal": not vs, "violations": vs, "orders": orders}, text, 0 if not vs else 1)
 
     # ---- orders
     def options(self, log: Log, side: str) -> list[dict]:
@@ -290,7 +329,7 @@ class WarmasterEngine(Engine):
 
     def orders(self, side: str | None, after: str | None, limit: int | None, count_only: bool) -> Answer:
         side = self._side(side)
-        log = self.start() if after is None else self.read_log(after)
+        log = self.start(side) if after is None else self.read_log(after, side)
         if after is not None:
             vs = self.violations(log)
             if vs:
@@ -389,6 +428,95 @@ class WarmasterEngine(Engine):
         go(0, self.start(), Fraction(1), 0, tuple(0 for _ in names))
         return dist, {u: (per_unit[u], tops[u]) for u in names}
 
+    # ---- plan: the best sequencing of wanted orders
+    def best_plan(self, path: str) -> Answer:
+        """The legal sequencing and choice of characters for the wanted
+        orders that maximises P(all) (``objective: all``) or the expected
+        number of successful orders (``objective: expected``), found by
+        exhaustive search; with the runner-up beside it."""
+        wants, objective, where = self.read_wants(path)
+        side = self.scenario.to_move
+        own = [c.id for c in self.scenario.characters if c.side == side]
+        choices = [w[2] or own for w in wants]
+        candidates = 1
+        for c in choices:
+            candidates *= len(c)
+        if candidates * math.factorial(len(wants)) > PLAN_LIMIT:
+            raise WarcouncilError(f"{len(wants)} wanted orders with these characters make more than {PLAN_LIMIT} "
+                                  "sequencings to try", where, hint="name the character (`by`) of some of them")
+        scored = []
+        seen: set = set()
+        for assign in itertools.product(*choices):
+            for order in itertools.permutations(range(len(wants))):
+                chars = [assign[i] for i in order]
+                # W6: a character's orders are contiguous (else the sequencing is illegal)
+                runs = [c for k, c in enumerate(chars) if k == 0 or chars[k - 1] != c]
+                if len(runs) != len(set(runs)):
+                    continue
+                steps = [Step(assign[i], wants[i][0], None, None, where) for i in order for _ in range(wants[i][1])]
+                key = tuple((st.by, st.units) for st in steps)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if self.plan_violations(steps):
+                    continue
+                dist, _ = self.distribution(steps)
+                n = len(steps)
+                p_all = dist.get(n, Fraction(0))
+                expected = sum((k * p for k, p in dist.items()), Fraction(0))
+                score = (p_all, expected) if objective == "all" else (expected, p_all)
+                scored.append((score, steps, p_all, expected))
+        if not scored:
+            return Answer({"legal": False, "plans": []}, "no legal sequencing of these orders", 1)
+        scored.sort(key=lambda x: x[0], reverse=True)
+
+        def show(entry):
+            _, steps, p_all, expected = entry
+            return {"plan": [{"by": st.by, "units": list(st.units)} for st in steps],
+                    "all": fraction(p_all), "expected": fraction(expected)}
+        best = show(scored[0])
+        runner = next((show(e) for e in scored[1:] if e[0] != scored[0][0]), None)
+        data = {"legal": True, "objective": objective, "best": best, "runner_up": runner,
+                "sequencings": len(scored)}
+        lines = [f"best ({objective}): P(all) = {best['all']}, expected {best['expected']}"]
+        lines += [f"  {i + 1}. {st['by']} → {'+'.join(st['units'])}" for i, st in enumerate(best["plan"])]
+        if runner:
+            lines.append(f"runner-up: P(all) = {runner['all']}, expected {runner['expected']}")
+        return Answer(data, "\n".join(lines))
+
+    def read_wants(self, path: str):
+        data = self._yaml(path, "wanted orders")
+        _keys(data, ("want", "objective"), "a file of wanted orders")
+        objective = data.get("objective", "all")
+        if objective not in ("all", "expected"):
+            raise WarcouncilError("`objective` is `all` (P(all)) or `expected`", data.value_where.get("objective"))
+        items = data.get("want")
+        if not isinstance(items, YList) or not items:
+            raise WarcouncilError("`want:` lists the orders wanted: [{units: [...], times: N, by: ...}]", data.where)
+        out = []
+        for i, m in enumerate(items):
+            where = items.item_where[i]
+            if not isinstance(m, YDict):
+                raise WarcouncilError("a wanted order is a mapping {units, times, by}", where)
+            _keys(m, ("units", "times", "by"), "a wanted order")
+            raw = m.get("units")
+            if isinstance(raw, str):
+                raw = [raw]
+            if not isinstance(raw, list) or not raw:
+                raise WarcouncilError("a wanted order needs `units`", where)
+            units = tuple(self._piece(u, where, "unit") for u in raw)
+            times = whole(m.get("times", 1), "`times`", m.value_where.get("times", where), 1, 3)
+            by = m.get("by")
+            if by is None:
+                cands = None
+            else:
+                names = [by] if isinstance(by, str) else by
+                if not isinstance(names, list):
+                    raise WarcouncilError("`by` is a character or a list of them", m.value_where.get("by", where))
+                cands = [self._piece(c, m.value_where.get("by", where), "character") for c in names]
+            out.append((units, times, cands))
+        return out, objective, data.where
+
     # ------------------------------------------------------------ files
     def _yaml(self, path: str, what: str) -> YDict:
         data = read_yaml_file(path)
@@ -471,12 +599,12 @@ class WarmasterEngine(Engine):
             out.append(st)
         return out
 
-    def read_log(self, path: str) -> Log:
+    def read_log(self, path: str, side: str | None = None) -> Log:
         """A Command phase log (a turn file): its entries, in file order of
         the sub-phase keys and list order within each, played on the table."""
         data = self._yaml(path, "turn")
         _keys(data, ("initiative", "home_back", "orders", "characters"), "a Warmaster turn")
-        log = self.start()
+        log = self.start(side)
         for key, items in data.items():
             kw = data.value_where.get(key, data.where)
             if items is None:

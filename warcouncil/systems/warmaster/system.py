@@ -20,8 +20,8 @@ class Warmaster(System):
     boards = frozenset({"table"})
     decision = "a sequence of dice-rolled orders, each from one character to a unit or brigade"
     phases = ("initiative", "home_back", "orders", "characters")
-    verbs = frozenset({"orders", "odds", "check"})
-    answers_itself = frozenset({"orders", "odds", "check"})
+    verbs = frozenset({"orders", "odds", "check", "plan"})
+    answers_itself = frozenset({"orders", "odds", "check", "plan"})
     card_driven = False
     engine = WarmasterEngine
     meanings = WM

@@ -157,10 +157,12 @@ class Entry:
 
 @dataclass
 class Log:
-    """The Command phase so far: every entry, in order, and the table after it."""
+    """The Command phase so far (of ``side``, the side to move): every
+    entry, in order, and the table after it."""
 
     entries: list[Entry]
     table: Table
+    side: str = ""
 
     @cached_property
     def attempts(self) -> tuple[Entry, ...]:
@@ -170,4 +172,4 @@ class Log:
         return tuple(e for e in self.entries if e.kind == kind)
 
     def plus(self, e: Entry, table: Table | None = None) -> "Log":
-        return Log(self.entries + [e], table if table is not None else self.table)
+        return Log(self.entries + [e], table if table is not None else self.table, self.side)
