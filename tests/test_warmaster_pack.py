@@ -56,7 +56,7 @@ def test_the_readme_commands_run():
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Warmaster", 1)[1].split("\n## ", 1)[0]
     commands = [line.split("#")[0].split() for line in section.splitlines() if line.startswith("    warcouncil ")]
-    assert len(commands) == 5
+    assert len(commands) == 6
     root = Path(__file__).resolve().parents[1]
     for cmd in commands:
         args = [str(root / a) if a.startswith("warcouncil/") else a for a in cmd[1:]]

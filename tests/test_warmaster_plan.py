@@ -1,5 +1,4 @@
-"""Warmaster `plan` (engine verb; the command line has no `plan` command
-yet): the sequencing and choice of characters for wanted orders that
+"""Warmaster `plan` (`warcouncil plan SCENARIO WANTS`): the sequencing and choice of characters for wanted orders that
 maximises P(all) or the expected number of successes, checked against
 trying every sequencing through `odds`."""
 
@@ -69,3 +68,17 @@ def test_wanted_orders_no_character_may_give(tmp_path):
     eng = Engine.load(str(sc))
     ans = eng.answer("plan", path=str(wants(tmp_path, [{"units": ["a"]}])))
     assert ans.exit_code == 1 and ans.data["legal"] is False
+
+
+def test_plan_on_the_command_line(tmp_path):
+    import json
+
+    from conftest import run_cli
+
+    sc = scenario(tmp_path, [unit("a", "red", (50, 30)), unit("b", "red", (80, 30))],
+                  [char("g", "red", "general", 8, (50, 20)), char("h", "red", "hero", 8, (80, 20))])
+    w = wants(tmp_path, [{"units": ["a"], "by": "g"}, {"units": ["b"], "by": "h"}], "expected")
+    code, out, _ = run_cli("plan", sc, w, "--json")
+    assert code == 0 and [s["by"] for s in json.loads(out)["best"]["plan"]] == ["h", "g"]
+    code, _, err = run_cli("plan", "akragas", w)
+    assert code == 2 and "makes no sense" in err

@@ -470,6 +470,20 @@ def odds(scenario, question, rules, as_json):
     _print_answer(eng.answer("odds", path=question), as_json)
 
 
+@main.command("plan")
+@click.argument("scenario")
+@click.argument("wants", metavar="FILE")
+@rules_option
+@json_option
+def plan_(scenario, wants, rules, as_json):
+    """The best way to attempt the wanted orders of FILE (Warmaster: `want:
+    [{units: [..], by: CHARACTER?}, ..]`, `objective: all|expected`): which
+    character orders which, in which sequence, with its exact odds and the
+    runner-up."""
+    eng = _engine(scenario, rules, "plan")
+    _print_answer(eng.answer("plan", path=wants), as_json)
+
+
 @main.command()
 @click.argument("scenario")
 @click.option("--side", default=None, help="The side activating (default: the scenario's to_move).")
