@@ -423,3 +423,25 @@ def test_bad_tests_exit_2_with_their_place(tmp_path, test, message):
     t = write(tmp_path, "t.yaml", test)
     code, _, err = run_cli("odds", ALESIA, t)
     assert code == 2 and message in err and f"{t}:" in err, err
+
+
+def test_scythed_chariots_reserves_and_devotio(tmp_path):
+    units = [unit("sc", "red", (2, 3), "north", type="scythed_chariots", combat=9, manoeuvre=4),
+             unit("d", "blue", (3, 2), "south", combat=2, manoeuvre=4),
+             unit("l", "red", (6, 3), "north", combat=3, attachments=["praetorian_cohort", "devotio"]),
+             unit("e", "blue", (7, 2), "south", combat=2, manoeuvre=3)]
+    eng = engine(scenario(tmp_path, units, width=10))
+    s = eng.setting()
+    v = s.by_id
+    assert [eng.combat_ratings(s, v["sc"], v["d"], n)[0] for n in (0, 1, 2, 3, 4)] == [2, 2, 3, 4, 5]
+    assert eng.combat_ratings(s, v["sc"], v["e"], 3)[0] == 2            # e is more agile: halved, rounded down
+    assert eng.combat_ratings(s, v["l"], v["e"], 1) == (3, 2)
+    assert eng.combat_ratings(s, v["l"], v["e"], 1, reserve=True, devotio=True) == (6, 2)
+    assert eng.combat_ratings(s, v["l"], v["e"], 0, devotio=True)[0] == 3   # only on a charge
+    _, extra = eng.odds({"test": "combat", "attacker": "sc", "defender": "d", "squares": 4})
+    assert (extra["attacker_rating"], extra["dice"]) == (5, 3)
+    h = house(tmp_path, 'replace define ga.scythed-halved\n    from house "A house rule for the tests."\n'
+                        '    scythed_halved(u, foe) := false\n')
+    e2 = engine(eng.scenario.path, [h])
+    s2 = e2.setting()
+    assert e2.combat_ratings(s2, s2.by_id["sc"], s2.by_id["e"], 3)[0] == 4

@@ -353,9 +353,15 @@ class GridEngine(Engine):
         rerolls = 1 if o.bool("heroic") and s.has(u, "heroic") else 0
         return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {"modifier": bonus}
 
-    def combat_ratings(self, s, att, dfn, charge):
-        return (self.call(s, "combat_rating", att, dfn, True, charge),
-                self.call(s, "combat_rating", dfn, att, False, False))
+    def combat_ratings(self, s, att, dfn, charge, reserve=False, devotio=False):
+        """The attacker's and the defender's modified Combat Ratings;
+        ``charge`` is the number of squares charged (0: a Combat
+        Activation), ``reserve``/``devotio`` whether the attacker uses its
+        reserve's or its Devotio's bonus."""
+        charge = int(charge)
+        a = (self.call(s, "combat_rating", att, dfn, True, charge) + self.call(s, "reserve_bonus", att, reserve)
+             + self.call(s, "devotio_bonus", att, devotio, charge))
+        return a, self.call(s, "combat_rating", dfn, att, False, 0)
 
     def choose(self, s, results, faces, attacker_chooses, prefer="preference"):
         """The die the chooser picks: the best result for it (attacker: the
@@ -371,9 +377,9 @@ class GridEngine(Engine):
     def _combat(self, s, data, o, path):
         att = self._unit(s, data, "attacker", path)
         dfn = self._unit(s, data, "defender", path)
-        charge = o.bool("charge")
+        charge = o.int("squares", 1 if o.bool("charge") else 0)
         extra_defence = o.int("defence_points", 0)
-        a, d = self.combat_ratings(s, att, dfn, charge)
+        a, d = self.combat_ratings(s, att, dfn, charge, o.bool("reserve"), o.bool("devotio"))
         n = self.call(s, "combat_dice", a, d)
         chooser = bool(self.call(s, "attacker_chooses", a, d))
         by_face = {f: self.call(s, "combat_result", f, att, dfn) for f in FACES}
@@ -695,7 +701,8 @@ class _Sequence:
                 r, face = self._chosen(item, results, dice, True, "shooting_preference")
                 cface = eng.call(after_setting, "cancelling_face", r, face)
             else:
-                a, d = eng.combat_ratings(after_setting, u_after, t_after, option == "charge")
+                a, d = eng.combat_ratings(after_setting, u_after, t_after,
+                                          max(1, len(made)) if option == "charge" else 0)
                 results = [eng.call(after_setting, "combat_result", x, u_after, t_after) for x in dice]
                 chooser = bool(eng.call(after_setting, "attacker_chooses", a, d))
                 r, face = self._chosen(item, results, dice, chooser, "preference")
