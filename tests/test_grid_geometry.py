@@ -130,3 +130,17 @@ def test_bad_scenarios_exit_2_with_their_place(tmp_path, edit, message, line):
     assert code == 2, err
     assert message in err
     assert re.search(rf"{re.escape(str(p))}:\d+:\d+", err) and "Traceback" not in err
+
+
+def test_the_svg_shows_units_facings_and_zones_of_control():
+    import xml.dom.minidom
+
+    from warcouncil.systems.grid.svg import grid_svg
+
+    eng = engine(ALESIA)
+    doc = xml.dom.minidom.parseString(grid_svg(eng))
+    units = {g.getAttribute("id") for g in doc.getElementsByTagName("g")}
+    assert units == {u.id for u in eng.scenario.units}
+    zoc = [r for r in doc.getElementsByTagName("rect") if r.getAttribute("class") == "zoc"]
+    s = eng.setting()
+    assert len(zoc) == sum(len(eng.call(s, "zoc", v)) for v in s.all_units) == 18

@@ -132,7 +132,8 @@ class GridEngine(Engine):
 
     def rules(self):
         if self._rules is None:
-            self._rules = [(r, self.compiler.compile(self.compiler.fold(r.body))) for r in self.pack.rules.values()]
+            self._rules = [(r, self.compiler.compile(self.compiler.fold(r.body)), *self.pack.source_of(r))
+                           for r in self.pack.rules.values()]
         return self._rules
 
     def violations(self, setting: GridSetting, activation: Record) -> list[Violation]:
@@ -140,10 +141,9 @@ class GridEngine(Engine):
         out = []
         unit = activation.unit
         pieces = [unit.id] if unit is not None else []
-        for r, f in self.rules():
+        for r, f, source, quote in self.rules():
             if f(ctx, {}):
                 continue
-            source, quote = self.pack.source_of(r)
             who = ", ".join(pieces) if pieces else (activation.what or "the sequence")
             msg = render(r.message, {"pieces": who}) if r.message else f"{who}: breaks {r.id}"
             out.append(Violation(r.id, list(pieces), msg, source, quote, self.pack.origin.get(r.id, "")))
@@ -363,12 +363,16 @@ class GridEngine(Engine):
              + self.call(s, "devotio_bonus", att, devotio, charge))
         return a, self.call(s, "combat_rating", dfn, att, False, 0)
 
-    def choose(self, s, results, faces, attacker_chooses, prefer="preference"):
+    def choose(self, s, results, faces, attacker_chooses, prefer="preference", cache=None):
         """The die the chooser picks: the best result for it (attacker: the
         highest preference; defender: the lowest), then the highest face."""
         best = None
         for r, f in zip(results, faces):
-            pref = self.call(s, prefer, r)
+            pref = cache.get(r) if cache is not None else None
+            if pref is None:
+                pref = self.call(s, prefer, r)
+                if cache is not None:
+                    cache[r] = pref
             key = (pref if attacker_chooses else -pref, f)
             if best is None or key > best[0]:
                 best = (key, r, f)
@@ -383,13 +387,17 @@ class GridEngine(Engine):
         n = self.call(s, "combat_dice", a, d)
         chooser = bool(self.call(s, "attacker_chooses", a, d))
         by_face = {f: self.call(s, "combat_result", f, att, dfn) for f in FACES}
-        dist: dict = {}
+        chosen: dict = {}
+        prefs: dict = {}
         for roll in _dice(n):
-            r, face = self.choose(s, [by_face[f] for f in roll], roll, chooser)
+            r, face = self.choose(s, [by_face[f] for f in roll], roll, chooser, cache=prefs)
+            chosen[r] = chosen.get(r, 0) + 1
+        dist: dict = {}
+        for r, count in chosen.items():
             k = self.call(s, "defence_dice", dfn, r) + extra_defence
             cancel = Fraction(6 ** k - 5 ** k, 6 ** k)
-            _add(dist, "cancelled", cancel / 6 ** n)
-            _add(dist, r, (1 - cancel) / 6 ** n)
+            _add(dist, "cancelled", cancel * count / 6 ** n)
+            _add(dist, r, (1 - cancel) * count / 6 ** n)
         return _sorted_dist(dist), {"attacker_rating": a, "defender_rating": d, "dice": n,
                                     "chooser": "attacker" if chooser or n == 1 else "defender"}
 
