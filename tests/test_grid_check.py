@@ -292,3 +292,12 @@ def test_combined_moves_and_a_phalanx_in_rough(tmp_path):
         {"unit": "p", "option": "move", "roll": 6, "steps": [{"do": "forward", "test": 6}]},
         {"unit": "p", "option": "reform", "test": [6, 6]}]})
     assert [v.rule for v in vs] == ["ga.reform-only-disordered"]
+
+
+def test_a_frenzied_unit_fights_again_unless_repulsed_or_grind(tmp_path):
+    units = [unit("f", "red", (2, 3), "north", characteristics=["frenzied"]), unit("e", "blue", (3, 2), "south")]
+    eng = engine(scenario(tmp_path, units))
+    _, log = rules_broken(eng, [{"unit": "f", "option": "combat", "target": "e", "dice": [4], "defence": [1]}])
+    assert log[0].get("fights_again") is True and log[0]["reversal"] is False
+    _, log = rules_broken(eng, [{"unit": "f", "option": "combat", "target": "e", "dice": [2], "defence": [1]}])
+    assert "fights_again" not in log[0] and log[0]["reversal"] is True

@@ -445,3 +445,20 @@ def test_scythed_chariots_reserves_and_devotio(tmp_path):
     e2 = engine(eng.scenario.path, [h])
     s2 = e2.setting()
     assert e2.combat_ratings(s2, s2.by_id["sc"], s2.by_id["e"], 3)[0] == 4
+
+
+@pytest.mark.parametrize("fate, per", [("killed", F(1, 2)), ("seriously_wounded", F(1, 3)), ("lightly_wounded", F(1, 6))])
+def test_command_points_lost_when_the_general_is_hit(fate, per):
+    eng = engine(ALESIA)
+    dist, extra = eng.odds({"test": "command_point_losses", "fate": fate, "points": 4})
+    assert extra["per_point"] == (str(per.numerator) + "/" + str(per.denominator))
+    lost = icepool.d6.map(lambda r: 1 if r <= per * 6 else 0)
+    assert dist == {str(k): p for k, p in ice(4 @ lost).items()}
+
+
+def test_a_natural_twelve_and_an_immobile_unit():
+    eng = engine(ALESIA)
+    _, extra = eng.odds({"test": "discipline", "unit": "r1"})
+    assert extra["removes_setback"] == "1/36"
+    assert odds(eng, test="push_back", unit="r6") == {"0": 1}          # Immobile: never pushed back
+    assert odds(eng, test="push_back", unit="r1") == {"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}

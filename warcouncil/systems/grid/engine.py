@@ -345,7 +345,14 @@ class GridEngine(Engine):
         u = self._unit(s, data, "unit", path)
         bonus = self.call(s, "discipline_bonus", u) + o.int("modifier", 0, negative=True)
         rerolls = (1 if o.bool("brave") and s.has(u, "brave") else 0) + (1 if o.bool("defence_point") else 0)
-        return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {"modifier": bonus}
+        return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {
+            "modifier": bonus, "removes_setback": frac(self._natural_twelve(s, u, bonus))}
+
+    def _natural_twelve(self, s, u, bonus):
+        """P(the first roll passes and removes an unseen Setback Card)."""
+        return sum((Fraction(1, 36) for d1, d2 in _dice(2) if self.call(s, "removes_setback", d1, d2)
+                    and self.call(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline")) == "pass"),
+                   Fraction(0))
 
     def _reform(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
@@ -424,6 +431,8 @@ class GridEngine(Engine):
     def _push_back(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
         dist: dict = {}
+        if not self.call(s, "pushable", u):
+            return {"0": Fraction(1)}, {"pushable": False}
         if s.has(u, "stubborn") and o.bool("stubborn", True):
             for r in FACES:
                 if self.call(s, "stubborn_holds", r):
@@ -500,6 +509,14 @@ class GridEngine(Engine):
             else:
                 _add(dist, "unharmed", Fraction(1, 36))
         return _sorted_dist(dist), {}
+
+    def _command_point_losses(self, s, data, o, path):
+        fate = o.choice("fate", ("killed", "seriously_wounded", "lightly_wounded"), None)
+        points = o.int("points", None)
+        p = Fraction(sum(1 for r in FACES if self.call(s, "point_lost", fate, r)), 6)
+        from math import comb
+        dist = {str(k): comb(points, k) * p ** k * (1 - p) ** (points - k) for k in range(points + 1)}
+        return _sorted_dist(dist), {"per_point": frac(p)}
 
     def _homunculus(self, s, data, o, path):
         side = data.get("side") or s.side
@@ -734,6 +751,8 @@ class _Sequence:
             manoeuvre_points=sum(1 for p in spends if p.use == "reroll_manoeuvre"), what=u.id,
             follower=follower, follower_fits=follower_fits)
         vs = self.judge(s, rec, len(self.log), where)
+        if eng.call(s, "fights_again", rec):
+            more["fights_again"] = True
         if option in ("move", "charge"):
             self.last_failed[u.id] = failed
             more["movement_points"] = "failed" if failed else eng.call(s, "allowance", u, option, natural, ap)
@@ -851,6 +870,7 @@ _TESTS = {
     "lost_eagles": GridEngine._lost_eagles,
     "risk_to_general": GridEngine._risk_to_general,
     "homunculus_est": GridEngine._homunculus,
+    "command_point_losses": GridEngine._command_point_losses,
 }
 
 _ORDER = ("failed", "0", "1", "2", "3", "4", "pass", "fail", "critical", "cancelled")
