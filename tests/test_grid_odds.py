@@ -462,3 +462,8 @@ def test_a_natural_twelve_and_an_immobile_unit():
     assert extra["removes_setback"] == "1/36"
     assert odds(eng, test="push_back", unit="r6") == {"0": 1}          # Immobile: never pushed back
     assert odds(eng, test="push_back", unit="r1") == {"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}
+
+
+def test_bringing_an_off_table_unit_back(tmp_path):
+    eng = engine(scenario(tmp_path, [unit("o", "red", (0, 0), "north", discipline=8, off_table=True)]))
+    assert odds(eng, test="off_table_return", unit="o") == {"remains": F(21, 36), "returns": F(15, 36)}

@@ -510,6 +510,14 @@ class GridEngine(Engine):
                 _add(dist, "unharmed", Fraction(1, 36))
         return _sorted_dist(dist), {}
 
+    def _off_table_return(self, s, data, o, path):
+        u = self._unit(s, data, "unit", path)
+        test = self._two_d6_test(s, u, self.call(s, "discipline_bonus", u), u.get_attr("discipline"), 0)
+        dist: dict = {}
+        for r, p in test.items():
+            _add(dist, "returns" if self.call(s, "returns", r) else "remains", p)
+        return _sorted_dist(dist), {}
+
     def _command_point_losses(self, s, data, o, path):
         fate = o.choice("fate", ("killed", "seriously_wounded", "lightly_wounded"), None)
         points = o.int("points", None)
@@ -871,6 +879,7 @@ _TESTS = {
     "risk_to_general": GridEngine._risk_to_general,
     "homunculus_est": GridEngine._homunculus,
     "command_point_losses": GridEngine._command_point_losses,
+    "off_table_return": GridEngine._off_table_return,
 }
 
 _ORDER = ("failed", "0", "1", "2", "3", "4", "pass", "fail", "critical", "cancelled")
