@@ -301,3 +301,21 @@ def test_a_frenzied_unit_fights_again_unless_repulsed_or_grind(tmp_path):
     assert log[0].get("fights_again") is True and log[0]["reversal"] is False
     _, log = rules_broken(eng, [{"unit": "f", "option": "combat", "target": "e", "dice": [2], "defence": [1]}])
     assert "fights_again" not in log[0] and log[0]["reversal"] is True
+
+
+def test_drilled_and_skirmisher_rerolls_are_once_per_turn(tmp_path):
+    units = [unit("d", "red", (2, 3), "north", characteristics=["drilled"]),
+             unit("s", "red", (5, 3), "north", type="light_chariots", characteristics=["drilled"])]
+    eng = engine(scenario(tmp_path, units))
+    step = {"do": "drift_right", "test": [1, 6]}
+    back = {"do": "drift_left", "test": [1, 6]}
+    assert rules_broken(eng, [{"unit": "d", "option": "move", "roll": 4, "steps": [step]},
+                              {"unit": "d", "option": "move", "roll": 4, "steps": [back]}])[0] == ["ga.manoeuvre-rerolls"]
+    assert rules_broken(eng, [{"unit": "d", "option": "move", "roll": 4, "steps": [step]},
+                              {"unit": "d", "option": "move", "roll": 4, "steps": [back],
+                               "spend": [{"pool": "movement", "use": "reroll_manoeuvre"}]}])[0] == []
+    # a drilled skirmisher has both: two re-rolls in a turn
+    assert rules_broken(eng, [{"unit": "s", "option": "move", "roll": 6, "steps": [step, back]}])[0] == []
+    assert rules_broken(eng, [{"unit": "s", "option": "move", "roll": 6,
+                               "steps": [step, {"do": "drift_left", "test": [1, 1, 6]}]}])[0] == [
+        "ga.manoeuvre-rerolls"]

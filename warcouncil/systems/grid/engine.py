@@ -11,21 +11,19 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from pathlib import Path
 
-from ...dsl import ast as A
 from ...dsl.template import render
 from ...errors import Location, WarcouncilError, closest
 from ...solver.check import Violation
 from ...solver.engine import Engine
 from ...solver.evaluate import Compiler
-from ...solver.facing import Footprint, about_face, turn_left, turn_right
+from ...solver.facing import Footprint, turn_left, turn_right
 from ...solver.ground import PieceView, Record
 from ...solver.scenario import YDict, YList, parse_yaml
 from ...solver.system import Answer
 from ...textfile import read_text
 from .scenario import POOLS
-from .world import DEPTH, WIDTH, GridCtx, GridSetting, World
+from .world import GridCtx, GridSetting, World
 
 OPTIONS = ("move", "combat", "charge", "shoot", "reform")
 MANOEUVRES = ("forward", "oblique_left", "oblique_right", "turn_left", "turn_right", "drift_left", "drift_right",
@@ -170,7 +168,8 @@ class GridEngine(Engine):
             return any(self.call(s, "rough_ground", s.terrain.get(q)) for q in sqs)
 
         occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q] is not u)
-        return Record(kind=kind, squares=after, before=before, rough=rough_of(after) or rough_of(before),
+        return Record(drilled_spent=False, skirmisher_spent=False, points_left=0,
+                      kind=kind, squares=after, before=before, rough=rough_of(after) or rough_of(before),
                       was_rough=rough_of(before), occupied_by=occupied,
                       on_board=all(q in s.board.cells for q in after),
                       test=tests[-1] if tests else None, rerolls=max(0, len(tests) - 1),
@@ -272,7 +271,7 @@ class GridEngine(Engine):
         if fn is None:
             hint = closest(str(test), _TESTS)
             raise WarcouncilError(f"unknown test {test!r}", _where(data, "test", path),
-                                  hint=f"did you mean {hint[0]!r}? " if hint else "" + "tests: " + ", ".join(_TESTS))
+                                  hint=(f"did you mean {hint[0]!r}? " if hint else "") + "tests: " + ", ".join(_TESTS))
         side = data.get("side")
         if side is None:
             for key in ("unit", "attacker", "shooter"):
@@ -571,6 +570,7 @@ class _Sequence:
         self.pools = {k: dict(v.command_points) for k, v in eng.scenario.sides.items()}
         self.reversal = False
         self.last_failed: dict[str, bool] = {}
+        self.free_used: dict[str, set] = {}  # a unit's once-per-turn re-rolls already used
         self.called = False
         self.cancelled = {k: v.homunculus_cancelled for k, v in eng.scenario.sides.items()}
         self.out: list[Violation] = []
@@ -623,13 +623,11 @@ class _Sequence:
 
     def judge(self, setting, rec, index, where):
         vs = self.eng.violations(setting, rec)
-        for v in vs:
-            v.pieces = v.pieces
         self.out.extend(vs)
         return vs
 
     def entry_log(self, rec, index, vs, **more):
-        d = {"index": index, "entry": rec.option if rec.unit is None else rec.option, "legal": not vs}
+        d = {"index": index, "entry": rec.option, "legal": not vs}
         if rec.unit is not None:
             d["unit"] = rec.unit.id
         d.update({k: v for k, v in more.items() if v is not None})
@@ -674,6 +672,7 @@ class _Sequence:
         f = s.footprint(u)
         start = frozenset(f.squares) if f is not None else frozenset()
         steps, made, cost, stopped = [], [], 0, False
+        points_left = sum(1 for p in spends if p.use == "reroll_manoeuvre")
         raw_steps = (item.get("steps", []) or []) if f is not None else []  # (off the table: no steps)
         if not isinstance(raw_steps, list):
             raise WarcouncilError("`steps` must be a list", _where(item, "steps", path))
@@ -694,6 +693,18 @@ class _Sequence:
             fear = _dice_list(st, "fear", path, 2, 2) if "fear" in st else None
             nxt = step_footprint(cur, kind)
             rec = eng.step_record(s, u, cur, nxt, kind, tests, fear, j, len(raw_steps))
+            # the free re-rolls this unit has left this turn, then the Movement Points spent for them
+            used = self.free_used.setdefault(u.id, set())
+            rec.__dict__.update(drilled_spent="drilled" in used, skirmisher_spent="skirmisher" in used,
+                                points_left=points_left)
+            need = rec.rerolls
+            if need and "drilled" not in used and eng.call(s, "drilled_reroll", u, rec.rough):
+                used.add("drilled")
+                need -= 1
+            if need and "skirmisher" not in used and eng.call(s, "skirmisher_reroll", u):
+                used.add("skirmisher")
+                need -= 1
+            points_left = max(0, points_left - need)
             steps.append(rec)
             cost += eng.call(s, "step_cost", u, kind)
             ok = not (rec.test is not None and not eng.call(s, "step_passed", u, rec))
