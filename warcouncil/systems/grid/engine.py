@@ -108,7 +108,7 @@ class GridEngine(Engine):
     # ------------------------------------------------------------ evaluation
     def setting(self, side: str | None = None, command=None) -> GridSetting:
         side = side or self.scenario.to_move
-        if side not in self.scenario.sides:
+        if not isinstance(side, str) or side not in self.scenario.sides:
             hint = closest(str(side), self.scenario.sides)
             raise WarcouncilError(f"unknown side {side!r}", hint=f"did you mean {hint[0]!r}?" if hint
                                   else "sides: " + ", ".join(self.scenario.sides))
@@ -255,7 +255,7 @@ class GridEngine(Engine):
         uid = data.get(key)
         if uid is None:
             raise WarcouncilError(f"the test needs `{key}`", _where(data, None, path))
-        v = s.by_id.get(uid)
+        v = s.by_id.get(uid) if isinstance(uid, str) else None
         if v is None:
             hint = closest(str(uid), s.by_id)
             raise WarcouncilError(f"unknown unit {uid!r}", _where(data, key, path),
@@ -526,7 +526,7 @@ class GridEngine(Engine):
         return _sorted_dist(dist), {"per_point": frac(p)}
 
     def _homunculus(self, s, data, o, path):
-        side = data.get("side") or s.side
+        side = self.setting(data.get("side")).side
         points = o.int("points", None)
         bp = self.scenario.sides[side].break_point
         if bp is None:
@@ -643,7 +643,7 @@ class _Sequence:
                          "with"):
                 raise WarcouncilError(f"unknown activation key {k!r}", _key_where(item, k, path))
         uid = item.get("unit")
-        u = s.by_id.get(uid)
+        u = s.by_id.get(uid) if isinstance(uid, str) else None
         if u is None:
             hint = closest(str(uid), s.by_id)
             raise WarcouncilError(f"unknown unit {uid!r}", _where(item, "unit", path),
@@ -659,12 +659,12 @@ class _Sequence:
             raise WarcouncilError(f"a {option} activation needs its movement die: `roll: N`", where)
         target = None
         if "target" in item:
-            target = s.by_id.get(item["target"])
+            target = s.by_id.get(item["target"]) if isinstance(item["target"], str) else None
             if target is None:
                 raise WarcouncilError(f"unknown unit {item['target']!r}", _where(item, "target", path))
         follower = None
         if "with" in item:
-            follower = s.by_id.get(item["with"])
+            follower = s.by_id.get(item["with"]) if isinstance(item["with"], str) else None
             if follower is None or follower.side != self.side:
                 raise WarcouncilError(f"`with` names no unit of {self.side}: {item['with']!r}", _where(item, "with", path))
         failed = option in ("move", "charge") and bool(eng.call(s, "movement_failed", u, natural))
