@@ -292,3 +292,106 @@ def test_combined_moves_and_a_phalanx_in_rough(tmp_path):
         {"unit": "p", "option": "move", "roll": 6, "steps": [{"do": "forward", "test": 6}]},
         {"unit": "p", "option": "reform", "test": [6, 6]}]})
     assert [v.rule for v in vs] == ["ga.reform-only-disordered"]
+
+
+def test_a_frenzied_unit_fights_again_unless_repulsed_or_grind(tmp_path):
+    units = [unit("f", "red", (2, 3), "north", characteristics=["frenzied"]), unit("e", "blue", (3, 2), "south")]
+    eng = engine(scenario(tmp_path, units))
+    _, log = rules_broken(eng, [{"unit": "f", "option": "combat", "target": "e", "dice": [4], "defence": [1]}])
+    assert log[0].get("fights_again") is True and log[0]["reversal"] is False
+    _, log = rules_broken(eng, [{"unit": "f", "option": "combat", "target": "e", "dice": [2], "defence": [1]}])
+    assert "fights_again" not in log[0] and log[0]["reversal"] is True
+
+
+def test_drilled_and_skirmisher_rerolls_are_once_per_turn(tmp_path):
+    units = [unit("d", "red", (2, 3), "north", characteristics=["drilled"]),
+             unit("s", "red", (5, 3), "north", type="light_chariots", characteristics=["drilled"])]
+    eng = engine(scenario(tmp_path, units))
+    step = {"do": "drift_right", "test": [1, 6]}
+    back = {"do": "drift_left", "test": [1, 6]}
+    assert rules_broken(eng, [{"unit": "d", "option": "move", "roll": 4, "steps": [step]},
+                              {"unit": "d", "option": "move", "roll": 4, "steps": [back]}])[0] == ["ga.manoeuvre-rerolls"]
+    assert rules_broken(eng, [{"unit": "d", "option": "move", "roll": 4, "steps": [step]},
+                              {"unit": "d", "option": "move", "roll": 4, "steps": [back],
+                               "spend": [{"pool": "movement", "use": "reroll_manoeuvre"}]}])[0] == []
+    # a drilled skirmisher has both: two re-rolls in a turn
+    assert rules_broken(eng, [{"unit": "s", "option": "move", "roll": 6, "steps": [step, back]}])[0] == []
+    assert rules_broken(eng, [{"unit": "s", "option": "move", "roll": 6,
+                               "steps": [step, {"do": "drift_left", "test": [1, 1, 6]}]}])[0] == [
+        "ga.manoeuvre-rerolls"]
+
+
+# ---------------------------------------------------------------- random input never crashes
+
+entry_values = st.one_of(st.none(), st.booleans(), st.integers(-2, 8), st.sampled_from(
+    ["r1", "r2", "r5", "g1", "zz", "move", "combat", "charge", "shoot", "reform", "forward", "about_face",
+     "attack", "movement", "strategy", "generalship", "charge_bonus", "reroll_movement"]),
+    st.lists(st.integers(0, 7), max_size=4))
+entries = st.dictionaries(st.sampled_from(["unit", "option", "roll", "steps", "target", "dice", "defence", "test",
+                                           "spend", "with", "exchange", "get", "reallocate", "homunculus_est"]),
+                          entry_values, max_size=5)
+
+
+_ENGINE: list = []
+
+
+def _alesia():
+    if not _ENGINE:
+        _ENGINE.append(engine(ALESIA))
+    return _ENGINE[0]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(entries, max_size=4))
+def test_any_turn_is_an_answer_or_bad_input(seq):
+    eng = _alesia()
+    try:
+        vs, log = eng.check({"activations": seq})
+    except WarcouncilError:
+        return
+    assert all(v.rule.startswith("ga.") and v.quote for v in vs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["movement", "manoeuvre", "discipline", "reform", "combat", "shooting", "push_back",
+                        "follow_up", "failed_discipline", "failed_reform"]),
+       st.sampled_from(["r1", "r2", "r3", "r4", "r5", "r6"]), st.sampled_from(["g1", "g2", "g3", "g4", "g5"]),
+       st.integers(0, 3))
+def test_every_distribution_sums_to_one(test, own, enemy, n):
+    eng = _alesia()
+    data = {"test": test}
+    if test == "combat":
+        data.update(attacker=own, defender=enemy, defence_points=n % 2)
+    elif test == "shooting":
+        data.update(shooter=own, target=enemy)
+    else:
+        data["unit"] = own
+        if test == "movement":
+            data["attack_points"] = n
+        if test in ("failed_discipline", "failed_reform"):
+            data["critical_by"] = n
+    dist, _ = eng.odds(data)
+    assert sum(dist.values()) == 1 and all(p > 0 for p in dist.values())
+
+
+odds_values = st.one_of(st.none(), st.booleans(), st.integers(-2, 8), st.lists(st.integers(0, 3), max_size=2),
+                        st.sampled_from(["r1", "g1", "zz", "about_face", "combat", "killed", "rout", "skirmish_line",
+                                         "routed_from_combat", "gauls"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["movement", "manoeuvre", "discipline", "reform", "combat", "shooting", "push_back",
+                        "follow_up", "follow_up_decline", "failed_discipline", "failed_reform", "lines", "stubborn",
+                        "lost_eagles", "risk_to_general", "homunculus_est", "command_point_losses",
+                        "off_table_return", "nonsense"]),
+       st.dictionaries(st.sampled_from(["unit", "attacker", "defender", "shooter", "target", "side", "points",
+                                        "manoeuvre", "rough", "attack_points", "reroll", "event", "fate", "line",
+                                        "critical_by", "cause", "against", "squares", "brave"]),
+                       odds_values, max_size=4))
+def test_any_test_file_is_an_answer_or_bad_input(test, rest):
+    eng = _alesia()
+    try:
+        dist, _ = eng.odds({"test": test, **rest})
+    except WarcouncilError:
+        return
+    assert sum(dist.values()) == 1

@@ -130,3 +130,58 @@ def test_bad_scenarios_exit_2_with_their_place(tmp_path, edit, message, line):
     assert code == 2, err
     assert message in err
     assert re.search(rf"{re.escape(str(p))}:\d+:\d+", err) and "Traceback" not in err
+
+
+def test_the_svg_shows_units_facings_and_zones_of_control():
+    import xml.dom.minidom
+
+    from warcouncil.systems.grid.svg import grid_svg
+
+    eng = engine(ALESIA)
+    doc = xml.dom.minidom.parseString(grid_svg(eng))
+    units = {g.getAttribute("id") for g in doc.getElementsByTagName("g")}
+    assert units == {u.id for u in eng.scenario.units}
+    zoc = [r for r in doc.getElementsByTagName("rect") if r.getAttribute("class") == "zoc"]
+    s = eng.setting()
+    assert len(zoc) == sum(len(eng.call(s, "zoc", v)) for v in s.all_units) == 18
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from warcouncil.errors import WarcouncilError  # noqa: E402
+
+_weird = st.one_of(st.none(), st.booleans(), st.integers(-3, 20), st.text(max_size=4),
+                   st.lists(st.integers(-1, 12), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(["board", "sides", "to_move", "units", "generals", "terrain", "unit", "side", "general"]),
+       st.sampled_from(["id", "side", "type", "at", "facing", "combat", "characteristics", "attached_to",
+                        "command_points", "break_point", "grid", "width", "fatigued", "off_table"]),
+       _weird)
+def test_a_damaged_scenario_is_read_or_refused_with_a_place(where, key, value):
+    import copy
+
+    import yaml
+
+    from warcouncil.systems.grid.scenario import read_scenario
+    if not _ALESIA_DATA:
+        _ALESIA_DATA.update(yaml.safe_load(ALESIA.read_text(encoding="utf-8")))
+    data = copy.deepcopy(_ALESIA_DATA)
+    if where == "unit":
+        data["units"][0][key] = value
+    elif where == "side":
+        data["sides"]["romans"][key] = value
+    elif where == "general":
+        data["generals"][0][key] = value
+    elif where == "board":
+        data["board"][key] = value
+    else:
+        data[where] = value
+    try:
+        read_scenario(data, "fuzz.yaml")
+    except WarcouncilError:
+        pass
+
+
+_ALESIA_DATA: dict = {}

@@ -423,3 +423,47 @@ def test_bad_tests_exit_2_with_their_place(tmp_path, test, message):
     t = write(tmp_path, "t.yaml", test)
     code, _, err = run_cli("odds", ALESIA, t)
     assert code == 2 and message in err and f"{t}:" in err, err
+
+
+def test_scythed_chariots_reserves_and_devotio(tmp_path):
+    units = [unit("sc", "red", (2, 3), "north", type="scythed_chariots", combat=9, manoeuvre=4),
+             unit("d", "blue", (3, 2), "south", combat=2, manoeuvre=4),
+             unit("l", "red", (6, 3), "north", combat=3, attachments=["praetorian_cohort", "devotio"]),
+             unit("e", "blue", (7, 2), "south", combat=2, manoeuvre=3)]
+    eng = engine(scenario(tmp_path, units, width=10))
+    s = eng.setting()
+    v = s.by_id
+    assert [eng.combat_ratings(s, v["sc"], v["d"], n)[0] for n in (0, 1, 2, 3, 4)] == [2, 2, 3, 4, 5]
+    assert eng.combat_ratings(s, v["sc"], v["e"], 3)[0] == 2            # e is more agile: halved, rounded down
+    assert eng.combat_ratings(s, v["l"], v["e"], 1) == (3, 2)
+    assert eng.combat_ratings(s, v["l"], v["e"], 1, reserve=True, devotio=True) == (6, 2)
+    assert eng.combat_ratings(s, v["l"], v["e"], 0, devotio=True)[0] == 3   # only on a charge
+    _, extra = eng.odds({"test": "combat", "attacker": "sc", "defender": "d", "squares": 4})
+    assert (extra["attacker_rating"], extra["dice"]) == (5, 3)
+    h = house(tmp_path, 'replace define ga.scythed-halved\n    from house "A house rule for the tests."\n'
+                        '    scythed_halved(u, foe) := false\n')
+    e2 = engine(eng.scenario.path, [h])
+    s2 = e2.setting()
+    assert e2.combat_ratings(s2, s2.by_id["sc"], s2.by_id["e"], 3)[0] == 4
+
+
+@pytest.mark.parametrize("fate, per", [("killed", F(1, 2)), ("seriously_wounded", F(1, 3)), ("lightly_wounded", F(1, 6))])
+def test_command_points_lost_when_the_general_is_hit(fate, per):
+    eng = engine(ALESIA)
+    dist, extra = eng.odds({"test": "command_point_losses", "fate": fate, "points": 4})
+    assert extra["per_point"] == (str(per.numerator) + "/" + str(per.denominator))
+    lost = icepool.d6.map(lambda r: 1 if r <= per * 6 else 0)
+    assert dist == {str(k): p for k, p in ice(4 @ lost).items()}
+
+
+def test_a_natural_twelve_and_an_immobile_unit():
+    eng = engine(ALESIA)
+    _, extra = eng.odds({"test": "discipline", "unit": "r1"})
+    assert extra["removes_setback"] == "1/36"
+    assert odds(eng, test="push_back", unit="r6") == {"0": 1}          # Immobile: never pushed back
+    assert odds(eng, test="push_back", unit="r1") == {"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}
+
+
+def test_bringing_an_off_table_unit_back(tmp_path):
+    eng = engine(scenario(tmp_path, [unit("o", "red", (0, 0), "north", discipline=8, off_table=True)]))
+    assert odds(eng, test="off_table_return", unit="o") == {"remains": F(21, 36), "returns": F(15, 36)}

@@ -11,21 +11,19 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from pathlib import Path
 
-from ...dsl import ast as A
 from ...dsl.template import render
 from ...errors import Location, WarcouncilError, closest
 from ...solver.check import Violation
 from ...solver.engine import Engine
 from ...solver.evaluate import Compiler
-from ...solver.facing import Footprint, about_face, turn_left, turn_right
+from ...solver.facing import Footprint, turn_left, turn_right
 from ...solver.ground import PieceView, Record
 from ...solver.scenario import YDict, YList, parse_yaml
 from ...solver.system import Answer
 from ...textfile import read_text
 from .scenario import POOLS
-from .world import DEPTH, WIDTH, GridCtx, GridSetting, World
+from .world import GridCtx, GridSetting, World
 
 OPTIONS = ("move", "combat", "charge", "shoot", "reform")
 MANOEUVRES = ("forward", "oblique_left", "oblique_right", "turn_left", "turn_right", "drift_left", "drift_right",
@@ -110,7 +108,7 @@ class GridEngine(Engine):
     # ------------------------------------------------------------ evaluation
     def setting(self, side: str | None = None, command=None) -> GridSetting:
         side = side or self.scenario.to_move
-        if side not in self.scenario.sides:
+        if not isinstance(side, str) or side not in self.scenario.sides:
             hint = closest(str(side), self.scenario.sides)
             raise WarcouncilError(f"unknown side {side!r}", hint=f"did you mean {hint[0]!r}?" if hint
                                   else "sides: " + ", ".join(self.scenario.sides))
@@ -132,7 +130,8 @@ class GridEngine(Engine):
 
     def rules(self):
         if self._rules is None:
-            self._rules = [(r, self.compiler.compile(self.compiler.fold(r.body))) for r in self.pack.rules.values()]
+            self._rules = [(r, self.compiler.compile(self.compiler.fold(r.body)), *self.pack.source_of(r))
+                           for r in self.pack.rules.values()]
         return self._rules
 
     def violations(self, setting: GridSetting, activation: Record) -> list[Violation]:
@@ -140,10 +139,9 @@ class GridEngine(Engine):
         out = []
         unit = activation.unit
         pieces = [unit.id] if unit is not None else []
-        for r, f in self.rules():
+        for r, f, source, quote in self.rules():
             if f(ctx, {}):
                 continue
-            source, quote = self.pack.source_of(r)
             who = ", ".join(pieces) if pieces else (activation.what or "the sequence")
             msg = render(r.message, {"pieces": who}) if r.message else f"{who}: breaks {r.id}"
             out.append(Violation(r.id, list(pieces), msg, source, quote, self.pack.origin.get(r.id, "")))
@@ -170,7 +168,8 @@ class GridEngine(Engine):
             return any(self.call(s, "rough_ground", s.terrain.get(q)) for q in sqs)
 
         occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q] is not u)
-        return Record(kind=kind, squares=after, before=before, rough=rough_of(after) or rough_of(before),
+        return Record(drilled_spent=False, skirmisher_spent=False, points_left=0,
+                      kind=kind, squares=after, before=before, rough=rough_of(after) or rough_of(before),
                       was_rough=rough_of(before), occupied_by=occupied,
                       on_board=all(q in s.board.cells for q in after),
                       test=tests[-1] if tests else None, rerolls=max(0, len(tests) - 1),
@@ -256,7 +255,7 @@ class GridEngine(Engine):
         uid = data.get(key)
         if uid is None:
             raise WarcouncilError(f"the test needs `{key}`", _where(data, None, path))
-        v = s.by_id.get(uid)
+        v = s.by_id.get(uid) if isinstance(uid, str) else None
         if v is None:
             hint = closest(str(uid), s.by_id)
             raise WarcouncilError(f"unknown unit {uid!r}", _where(data, key, path),
@@ -272,7 +271,7 @@ class GridEngine(Engine):
         if fn is None:
             hint = closest(str(test), _TESTS)
             raise WarcouncilError(f"unknown test {test!r}", _where(data, "test", path),
-                                  hint=f"did you mean {hint[0]!r}? " if hint else "" + "tests: " + ", ".join(_TESTS))
+                                  hint=(f"did you mean {hint[0]!r}? " if hint else "") + "tests: " + ", ".join(_TESTS))
         side = data.get("side")
         if side is None:
             for key in ("unit", "attacker", "shooter"):
@@ -345,7 +344,14 @@ class GridEngine(Engine):
         u = self._unit(s, data, "unit", path)
         bonus = self.call(s, "discipline_bonus", u) + o.int("modifier", 0, negative=True)
         rerolls = (1 if o.bool("brave") and s.has(u, "brave") else 0) + (1 if o.bool("defence_point") else 0)
-        return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {"modifier": bonus}
+        return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {
+            "modifier": bonus, "removes_setback": frac(self._natural_twelve(s, u, bonus))}
+
+    def _natural_twelve(self, s, u, bonus):
+        """P(the first roll passes and removes an unseen Setback Card)."""
+        return sum((Fraction(1, 36) for d1, d2 in _dice(2) if self.call(s, "removes_setback", d1, d2)
+                    and self.call(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline")) == "pass"),
+                   Fraction(0))
 
     def _reform(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
@@ -353,16 +359,26 @@ class GridEngine(Engine):
         rerolls = 1 if o.bool("heroic") and s.has(u, "heroic") else 0
         return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {"modifier": bonus}
 
-    def combat_ratings(self, s, att, dfn, charge):
-        return (self.call(s, "combat_rating", att, dfn, True, charge),
-                self.call(s, "combat_rating", dfn, att, False, False))
+    def combat_ratings(self, s, att, dfn, charge, reserve=False, devotio=False):
+        """The attacker's and the defender's modified Combat Ratings;
+        ``charge`` is the number of squares charged (0: a Combat
+        Activation), ``reserve``/``devotio`` whether the attacker uses its
+        reserve's or its Devotio's bonus."""
+        charge = int(charge)
+        a = (self.call(s, "combat_rating", att, dfn, True, charge) + self.call(s, "reserve_bonus", att, reserve)
+             + self.call(s, "devotio_bonus", att, devotio, charge))
+        return a, self.call(s, "combat_rating", dfn, att, False, 0)
 
-    def choose(self, s, results, faces, attacker_chooses, prefer="preference"):
+    def choose(self, s, results, faces, attacker_chooses, prefer="preference", cache=None):
         """The die the chooser picks: the best result for it (attacker: the
         highest preference; defender: the lowest), then the highest face."""
         best = None
         for r, f in zip(results, faces):
-            pref = self.call(s, prefer, r)
+            pref = cache.get(r) if cache is not None else None
+            if pref is None:
+                pref = self.call(s, prefer, r)
+                if cache is not None:
+                    cache[r] = pref
             key = (pref if attacker_chooses else -pref, f)
             if best is None or key > best[0]:
                 best = (key, r, f)
@@ -371,19 +387,23 @@ class GridEngine(Engine):
     def _combat(self, s, data, o, path):
         att = self._unit(s, data, "attacker", path)
         dfn = self._unit(s, data, "defender", path)
-        charge = o.bool("charge")
+        charge = o.int("squares", 1 if o.bool("charge") else 0)
         extra_defence = o.int("defence_points", 0)
-        a, d = self.combat_ratings(s, att, dfn, charge)
+        a, d = self.combat_ratings(s, att, dfn, charge, o.bool("reserve"), o.bool("devotio"))
         n = self.call(s, "combat_dice", a, d)
         chooser = bool(self.call(s, "attacker_chooses", a, d))
         by_face = {f: self.call(s, "combat_result", f, att, dfn) for f in FACES}
-        dist: dict = {}
+        chosen: dict = {}
+        prefs: dict = {}
         for roll in _dice(n):
-            r, face = self.choose(s, [by_face[f] for f in roll], roll, chooser)
+            r, face = self.choose(s, [by_face[f] for f in roll], roll, chooser, cache=prefs)
+            chosen[r] = chosen.get(r, 0) + 1
+        dist: dict = {}
+        for r, count in chosen.items():
             k = self.call(s, "defence_dice", dfn, r) + extra_defence
             cancel = Fraction(6 ** k - 5 ** k, 6 ** k)
-            _add(dist, "cancelled", cancel / 6 ** n)
-            _add(dist, r, (1 - cancel) / 6 ** n)
+            _add(dist, "cancelled", cancel * count / 6 ** n)
+            _add(dist, r, (1 - cancel) * count / 6 ** n)
         return _sorted_dist(dist), {"attacker_rating": a, "defender_rating": d, "dice": n,
                                     "chooser": "attacker" if chooser or n == 1 else "defender"}
 
@@ -410,6 +430,8 @@ class GridEngine(Engine):
     def _push_back(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
         dist: dict = {}
+        if not self.call(s, "pushable", u):
+            return {"0": Fraction(1)}, {"pushable": False}
         if s.has(u, "stubborn") and o.bool("stubborn", True):
             for r in FACES:
                 if self.call(s, "stubborn_holds", r):
@@ -487,8 +509,24 @@ class GridEngine(Engine):
                 _add(dist, "unharmed", Fraction(1, 36))
         return _sorted_dist(dist), {}
 
+    def _off_table_return(self, s, data, o, path):
+        u = self._unit(s, data, "unit", path)
+        test = self._two_d6_test(s, u, self.call(s, "discipline_bonus", u), u.get_attr("discipline"), 0)
+        dist: dict = {}
+        for r, p in test.items():
+            _add(dist, "returns" if self.call(s, "returns", r) else "remains", p)
+        return _sorted_dist(dist), {}
+
+    def _command_point_losses(self, s, data, o, path):
+        fate = o.choice("fate", ("killed", "seriously_wounded", "lightly_wounded"), None)
+        points = o.int("points", None)
+        p = Fraction(sum(1 for r in FACES if self.call(s, "point_lost", fate, r)), 6)
+        from math import comb
+        dist = {str(k): comb(points, k) * p ** k * (1 - p) ** (points - k) for k in range(points + 1)}
+        return _sorted_dist(dist), {"per_point": frac(p)}
+
     def _homunculus(self, s, data, o, path):
-        side = data.get("side") or s.side
+        side = self.setting(data.get("side")).side
         points = o.int("points", None)
         bp = self.scenario.sides[side].break_point
         if bp is None:
@@ -532,6 +570,7 @@ class _Sequence:
         self.pools = {k: dict(v.command_points) for k, v in eng.scenario.sides.items()}
         self.reversal = False
         self.last_failed: dict[str, bool] = {}
+        self.free_used: dict[str, set] = {}  # a unit's once-per-turn re-rolls already used
         self.called = False
         self.cancelled = {k: v.homunculus_cancelled for k, v in eng.scenario.sides.items()}
         self.out: list[Violation] = []
@@ -584,13 +623,11 @@ class _Sequence:
 
     def judge(self, setting, rec, index, where):
         vs = self.eng.violations(setting, rec)
-        for v in vs:
-            v.pieces = v.pieces
         self.out.extend(vs)
         return vs
 
     def entry_log(self, rec, index, vs, **more):
-        d = {"index": index, "entry": rec.option if rec.unit is None else rec.option, "legal": not vs}
+        d = {"index": index, "entry": rec.option, "legal": not vs}
         if rec.unit is not None:
             d["unit"] = rec.unit.id
         d.update({k: v for k, v in more.items() if v is not None})
@@ -606,7 +643,7 @@ class _Sequence:
                          "with"):
                 raise WarcouncilError(f"unknown activation key {k!r}", _key_where(item, k, path))
         uid = item.get("unit")
-        u = s.by_id.get(uid)
+        u = s.by_id.get(uid) if isinstance(uid, str) else None
         if u is None:
             hint = closest(str(uid), s.by_id)
             raise WarcouncilError(f"unknown unit {uid!r}", _where(item, "unit", path),
@@ -622,12 +659,12 @@ class _Sequence:
             raise WarcouncilError(f"a {option} activation needs its movement die: `roll: N`", where)
         target = None
         if "target" in item:
-            target = s.by_id.get(item["target"])
+            target = s.by_id.get(item["target"]) if isinstance(item["target"], str) else None
             if target is None:
                 raise WarcouncilError(f"unknown unit {item['target']!r}", _where(item, "target", path))
         follower = None
         if "with" in item:
-            follower = s.by_id.get(item["with"])
+            follower = s.by_id.get(item["with"]) if isinstance(item["with"], str) else None
             if follower is None or follower.side != self.side:
                 raise WarcouncilError(f"`with` names no unit of {self.side}: {item['with']!r}", _where(item, "with", path))
         failed = option in ("move", "charge") and bool(eng.call(s, "movement_failed", u, natural))
@@ -635,6 +672,7 @@ class _Sequence:
         f = s.footprint(u)
         start = frozenset(f.squares) if f is not None else frozenset()
         steps, made, cost, stopped = [], [], 0, False
+        points_left = sum(1 for p in spends if p.use == "reroll_manoeuvre")
         raw_steps = (item.get("steps", []) or []) if f is not None else []  # (off the table: no steps)
         if not isinstance(raw_steps, list):
             raise WarcouncilError("`steps` must be a list", _where(item, "steps", path))
@@ -655,6 +693,18 @@ class _Sequence:
             fear = _dice_list(st, "fear", path, 2, 2) if "fear" in st else None
             nxt = step_footprint(cur, kind)
             rec = eng.step_record(s, u, cur, nxt, kind, tests, fear, j, len(raw_steps))
+            # the free re-rolls this unit has left this turn, then the Movement Points spent for them
+            used = self.free_used.setdefault(u.id, set())
+            rec.__dict__.update(drilled_spent="drilled" in used, skirmisher_spent="skirmisher" in used,
+                                points_left=points_left)
+            need = rec.rerolls
+            if need and "drilled" not in used and eng.call(s, "drilled_reroll", u, rec.rough):
+                used.add("drilled")
+                need -= 1
+            if need and "skirmisher" not in used and eng.call(s, "skirmisher_reroll", u):
+                used.add("skirmisher")
+                need -= 1
+            points_left = max(0, points_left - need)
             steps.append(rec)
             cost += eng.call(s, "step_cost", u, kind)
             ok = not (rec.test is not None and not eng.call(s, "step_passed", u, rec))
@@ -695,7 +745,8 @@ class _Sequence:
                 r, face = self._chosen(item, results, dice, True, "shooting_preference")
                 cface = eng.call(after_setting, "cancelling_face", r, face)
             else:
-                a, d = eng.combat_ratings(after_setting, u_after, t_after, option == "charge")
+                a, d = eng.combat_ratings(after_setting, u_after, t_after,
+                                          max(1, len(made)) if option == "charge" else 0)
                 results = [eng.call(after_setting, "combat_result", x, u_after, t_after) for x in dice]
                 chooser = bool(eng.call(after_setting, "attacker_chooses", a, d))
                 r, face = self._chosen(item, results, dice, chooser, "preference")
@@ -719,6 +770,8 @@ class _Sequence:
             manoeuvre_points=sum(1 for p in spends if p.use == "reroll_manoeuvre"), what=u.id,
             follower=follower, follower_fits=follower_fits)
         vs = self.judge(s, rec, len(self.log), where)
+        if eng.call(s, "fights_again", rec):
+            more["fights_again"] = True
         if option in ("move", "charge"):
             self.last_failed[u.id] = failed
             more["movement_points"] = "failed" if failed else eng.call(s, "allowance", u, option, natural, ap)
@@ -836,6 +889,8 @@ _TESTS = {
     "lost_eagles": GridEngine._lost_eagles,
     "risk_to_general": GridEngine._risk_to_general,
     "homunculus_est": GridEngine._homunculus,
+    "command_point_losses": GridEngine._command_point_losses,
+    "off_table_return": GridEngine._off_table_return,
 }
 
 _ORDER = ("failed", "0", "1", "2", "3", "4", "pass", "fail", "critical", "cancelled")

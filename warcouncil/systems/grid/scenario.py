@@ -201,7 +201,7 @@ def read_scenario(data, file: str) -> GridScenario:
                                     _bool(s, "homunculus_cancelled", what), loc)
 
     to_move = _need(data, "to_move", "the scenario")
-    if to_move not in sides:
+    if not isinstance(to_move, str) or to_move not in sides:
         near = closest(str(to_move), sides)
         raise WarcouncilError(f"to_move names no side: {to_move!r}", _at(data, "to_move", top),
                               hint=f"did you mean {' or '.join(near)}?" if near else "sides: " + ", ".join(sides))
@@ -222,7 +222,7 @@ def read_scenario(data, file: str) -> GridScenario:
         if uid in seen:
             raise WarcouncilError(f"two units have the id {uid!r}", _at(u, "id", loc))
         side = _need(u, "side", what)
-        if side not in sides:
+        if not isinstance(side, str) or side not in sides:
             near = closest(str(side), sides)
             raise WarcouncilError(f"{what}: unknown side {side!r}", _at(u, "side", loc),
                                   hint=f"did you mean {' or '.join(near)}?" if near else "sides: " + ", ".join(sides))
@@ -258,13 +258,15 @@ def read_scenario(data, file: str) -> GridScenario:
         loc = gdata.item_where[i] if hasattr(gdata, "item_where") else top
         _keys(g, _GENERAL, "general", loc)
         gid = _need(g, "id", "a general")
+        if not isinstance(gid, str) or not gid:
+            raise WarcouncilError("a general's id must be a name", _at(g, "id", loc))
         what = f"general {gid}"
         side = _need(g, "side", what)
-        if side not in sides:
+        if not isinstance(side, str) or side not in sides:
             raise WarcouncilError(f"{what}: unknown side {side!r}", _at(g, "side", loc))
         host = g.get("attached_to")
         if host is not None:
-            if host not in seen:
+            if not isinstance(host, str) or host not in seen:
                 near = closest(str(host), seen)
                 raise WarcouncilError(f"{what}: attached_to names no unit: {host!r}", _at(g, "attached_to", loc),
                                       hint=f"did you mean {' or '.join(near)}?" if near else None)

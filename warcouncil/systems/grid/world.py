@@ -107,9 +107,6 @@ class GridSetting:
         states[uid] = states[uid].replace(**changes)
         return GridSetting(self.pack, self.scenario, self.side, states)
 
-    def seen_for(self, side: str) -> "GridSetting":
-        return self if side == self.side else GridSetting(self.pack, self.scenario, side, self.states)
-
 
 class World:
     """The grounding-like object the compiled closures read (``ctx.g``)."""
