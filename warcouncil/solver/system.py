@@ -37,6 +37,19 @@ _BY_PACK: dict[str, type["System"]] = {}
 
 
 @dataclass(frozen=True)
+class PieceList:
+    """One list of pieces in a scenario file (``units:``, ``leaders:``, ...):
+    the role its pieces take (a role the pack declares: ``roles``), the keys
+    each entry must and may have (each checked by the scenario schema,
+    ``scenario.PIECE_FIELDS``), and whether the scenario must give the list."""
+
+    role: str
+    required: tuple[str, ...] = ("id", "side", "type", "at")
+    optional: tuple[str, ...] = ("facing",)
+    needed: bool = False
+
+
+@dataclass(frozen=True)
 class Answer:
     """A verb's whole answer, made by a system's engine: the JSON object, the
     text for a person (plain, one string), and the exit code (0, or 1 for
@@ -46,6 +59,8 @@ class Answer:
     text: str
     exit_code: int = 0
 _ENTRY_POINTS = "warcouncil.systems"
+# the meanings of a system with the pools of a pack's roles, made once
+_WITH_ROLES: dict = {}
 
 
 class System:
@@ -66,6 +81,11 @@ class System:
     decision: ClassVar[str] = ""
     #: the phases of a turn, in order
     phases: ClassVar[tuple[str, ...]] = ()
+    #: the scenario's piece lists, by key, in the order pieces are ranked
+    #: (the kernel's default: one list of units)
+    piece_lists: ClassVar[dict[str, PieceList]] = {"units": PieceList("unit", needed=True)}
+    #: the edges a side may own (the scenario's ``edge:``)
+    edges: ClassVar[tuple[str, ...]] = ("north", "south", "east", "west")
     #: the verbs it answers (a subset of ``VERBS``)
     verbs: ClassVar[frozenset[str]] = frozenset()
     #: does a decision start from a card (``--card``)?
@@ -132,13 +152,19 @@ class System:
     def meanings_for(pack: "Pack"):
         """The builtin meanings a pack is compiled with: those of the system
         that plays it, or the kernel's alone when none does."""
-        try:
-            system = System.for_pack(pack)
-        except WarcouncilError:
-            from .builtins import KERNEL_MEANINGS
+        from .builtins import KERNEL_MEANINGS, role_meanings
 
-            return KERNEL_MEANINGS
-        return system.builtin_meanings()
+        try:
+            base = System.for_pack(pack).builtin_meanings()
+        except WarcouncilError:
+            base = KERNEL_MEANINGS
+        if not pack.roles:
+            return base
+        key = (id(base), pack.roles)
+        hit = _WITH_ROLES.get(key)
+        if hit is None:
+            hit = _WITH_ROLES[key] = base | role_meanings(pack.roles)
+        return hit
 
     @staticmethod
     def structural_for(pack: "Pack") -> dict[str, str]:
@@ -164,6 +190,36 @@ class System:
     def piece_attributes(cls, piece, role: str, attrs: dict) -> None:
         """Add to ``attrs`` (a piece's attributes, its unit type's already
         there) what the system reads from the scenario's piece itself."""
+
+    @classmethod
+    def check_scenario(cls, scenario) -> None:
+        """Bad input (a located ``WarcouncilError``) in a scenario the
+        kernel's schema accepts but the game does not (checked at load)."""
+
+    @classmethod
+    def check_setup(cls, scenario, pack) -> None:
+        """Bad input in a scenario given the pack it plays (its unit types):
+        checked when an engine is made."""
+
+    @staticmethod
+    def for_scenario(name: object, target: str | None = None) -> type["System"]:
+        """The system that plays the pack a scenario names (``system:``): by
+        its name, else (``target``: the pack's folder or file, for a pack of
+        the scenario's own) by the packs it extends; the kernel's defaults
+        (``System``) when none does."""
+        if isinstance(name, str):
+            try:
+                return System.for_pack(name)
+            except WarcouncilError:
+                pass
+        if target is not None:
+            from ..dsl.pack import load_pack
+
+            try:
+                return System.for_pack(load_pack(target, strict=False))
+            except WarcouncilError:
+                pass
+        return System
 
     @classmethod
     def carried(cls, state, piece, start, listed) -> list:
