@@ -86,6 +86,21 @@ class System:
     piece_lists: ClassVar[dict[str, PieceList]] = {"units": PieceList("unit", needed=True)}
     #: the edges a side may own (the scenario's ``edge:``)
     edges: ClassVar[tuple[str, ...]] = ("north", "south", "east", "west")
+    #: the keys of a turn file (``check``): key -> (kind, what it is in
+    #: words); kinds: ``turn.KINDS``
+    turn_keys: ClassVar[dict[str, tuple[str, str]]] = {
+        "orders": ("ids", "a list of piece ids"),
+        "moves": ("moves", "a list of moves"),
+        "battles": ("battles", "a list of battles"),
+        "command": ("count", "a whole number"),
+        "side": ("name", "a side's name"),
+    }
+    #: the keys a turn file must give
+    turn_required: ClassVar[tuple[str, ...]] = ()
+    #: how ``check`` plays a turn: its move and battle lists (keys of
+    #: ``turn_keys``) in the order they happen; battles are judged on the
+    #: board as the moves before them left it
+    turn_phases: ClassVar[tuple[str, ...]] = ("moves", "battles")
     #: the verbs it answers (a subset of ``VERBS``)
     verbs: ClassVar[frozenset[str]] = frozenset()
     #: does a decision start from a card (``--card``)?
@@ -134,6 +149,11 @@ class System:
             f"no game system plays the rule pack {names[0]!r}"
             + ("" if isinstance(pack, str) else " (nor a pack it extends)"), where,
             hint=(f"did you mean {hint[0]!r}? " if hint else "") + "known: " + ", ".join(known))
+
+    @staticmethod
+    def known() -> list[type["System"]]:
+        """The systems imported so far (each once)."""
+        return list(dict.fromkeys(_BY_PACK.values()))
 
     # ------------------------------------------------------------ questions
     @classmethod

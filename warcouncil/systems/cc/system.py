@@ -27,6 +27,17 @@ class CommandsAndColors(System):
     edges = ("north", "south")
     phases = ("order", "move", "battle", "second move")
     verbs = frozenset({"orders", "moves", "turns", "check", "cards", "diff"})
+    # a turn: the card played (and what it copies, its roll), the orders,
+    # the moves, the battles, and Move-Fire-Move's second moves
+    turn_keys = {
+        "card": ("name", "the name of the card played"),
+        **System.turn_keys,
+        "second_moves": ("moves", "a list of moves"),
+        "roll": ("faces", "the die faces rolled"),
+        "copies": ("name", "the name of the card copied"),
+    }
+    turn_required = ("card",)
+    turn_phases = ("moves", "battles", "second_moves")
     card_driven = True
     hooks = {
         # may a unit still battle after this move? (moves' `battle` flag)
