@@ -31,8 +31,8 @@ from warcouncil.textfile import YAML_LIMIT, read_text as _read_bounded
 from warcouncil.solver.board import (
     Board,
     Cell,
+    PLAIN_VIEWS,
     board_from_mapping,
-    named_board,
     parse_cell,
 )
 
@@ -691,6 +691,11 @@ class _Validator:
         system_id = self.name(top, "system", "scenario", 4096)  # a pack's name, or its folder
         sides = self.sides(top, system)
         board = self.board(top, system)
+        for sname, side in sides.items():  # the board's sections are seen from each side's edge
+            if board.sections and side.edge not in board.views:
+                raise WarcouncilError(
+                    f"side {sname!r}: board {board.name!r} has no view of its sections from the "
+                    f"{side.edge} edge (edges: {', '.join(board.views)})", self.edge_where[sname])
 
         to_move = top["to_move"]
         if not isinstance(to_move, str) or to_move not in sides:
@@ -729,6 +734,7 @@ class _Validator:
             raise WarcouncilError(f"a scenario needs exactly two sides, not {len(raw)}", raw.where)
         sides: dict[str, Side] = {}
         edges: dict[str, str] = {}
+        self.edge_where: dict[str, Location] = {}
         allowed = system.edges
         for sname, spec in raw.items():
             kloc = raw.key_where[sname]
@@ -752,6 +758,7 @@ class _Validator:
                     f"sides {edges[edge]!r} and {sname!r} both have the {edge} edge", _vloc(m, "edge")
                 )
             edges[edge] = sname
+            self.edge_where[sname] = _vloc(m, "edge")
             command = self.field(m, "command", SIDE_FIELDS["command"], f"side {sname!r}")
             sides[sname] = Side(sname, edge, command)
         return sides
@@ -759,10 +766,12 @@ class _Validator:
     def board(self, top: YDict, system) -> Board:
         raw = top["board"]
         loc = _vloc(top, "board")
+        from .system import named_board
+
         if isinstance(raw, str):
-            return named_board(raw, loc)
+            return named_board(raw, loc, system)
         if isinstance(raw, YDict):
-            return board_from_mapping(raw, loc)
+            return board_from_mapping(raw, loc, system.section_views or PLAIN_VIEWS)
         raise WarcouncilError(f"board must be a board name or a mapping, not {_describe(raw)}", loc)
 
     def pieces(

@@ -86,6 +86,12 @@ class System:
     piece_lists: ClassVar[dict[str, PieceList]] = {"units": PieceList("unit", needed=True)}
     #: the edges a side may own (the scenario's ``edge:``)
     edges: ClassVar[tuple[str, ...]] = ("north", "south", "east", "west")
+    #: how a side at each edge names a board's sections (``Board.views``;
+    #: None: as the board stores them, from every edge)
+    section_views: ClassVar[object | None] = None
+    #: the boards a scenario may name (``board: NAME``): name -> a function
+    #: making it
+    named_boards: ClassVar[dict[str, object]] = {}
     #: the keys of a turn file (``check``): key -> (kind, what it is in
     #: words); kinds: ``turn.KINDS``
     turn_keys: ClassVar[dict[str, tuple[str, str]]] = {
@@ -253,6 +259,41 @@ class System:
         """The name of the pack define that answers the kernel's question
         ``role``, if the system asks it."""
         return cls.hooks.get(role)
+
+
+_BOARDS_MADE: dict = {}
+
+
+def named_board(name: object, where: Location | None = None, system: type[System] | None = None):
+    """The board a scenario names (``board: cca``), made once: one of
+    ``system``'s named boards, else of any system imported or registered as
+    an entry point. An unknown name is bad input at ``where``."""
+    systems = ([system] if system is not None else []) + System.known()
+    for s in systems:
+        if isinstance(name, str) and name in s.named_boards:
+            break
+    else:
+        systems = _all_systems()
+        s = next((s for s in systems if isinstance(name, str) and name in s.named_boards), None)
+        if s is None:
+            known = sorted({n for s in systems for n in s.named_boards})
+            near = closest(str(name), known)
+            raise WarcouncilError(
+                f"unknown board {name!r}; known boards: {', '.join(known) or 'none'}", where,
+                hint=f"did you mean {' or '.join(near)}?" if near else None)
+    key = (s, name)
+    board = _BOARDS_MADE.get(key)
+    if board is None:
+        board = _BOARDS_MADE[key] = s.named_boards[name]()
+    return board
+
+
+def _all_systems() -> list[type[System]]:
+    """Every system: those imported and those registered as entry points."""
+    for ep in entry_points(group=_ENTRY_POINTS):
+        if ep.name not in _BY_PACK:
+            _from_entry_point(ep.name)
+    return System.known()
 
 
 def _from_entry_point(name: str) -> type[System] | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...errors import WarcouncilError
 from ...solver.system import PieceList, System
+from .boards import BOARDS, VIEWS
 from .builtins import CC
 from .engine import CardEngine
 
@@ -25,6 +26,8 @@ class CommandsAndColors(System):
     # sections are seen from a side's own edge: the board is played across
     # from north to south
     edges = ("north", "south")
+    section_views = VIEWS  # the north side sees left and right swapped
+    named_boards = BOARDS  # the standard battlefields: cca, ccm
     phases = ("order", "move", "battle", "second move")
     verbs = frozenset({"orders", "moves", "turns", "check", "cards", "diff"})
     # a turn: the card played (and what it copies, its roll), the orders,
