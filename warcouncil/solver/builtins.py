@@ -229,6 +229,21 @@ def role_meanings(roles: tuple[str, ...]) -> Meanings:
     return hit
 
 
+_WITH_ROLES: dict = {}
+
+
+def with_roles(meanings: Meanings, roles: tuple[str, ...]) -> Meanings:
+    """``meanings`` and those of the pools of ``roles`` (a pack's), made
+    once per pair: what a pack is compiled with (``Compiler``)."""
+    if not roles or all(r + "s" in meanings.constants for r in roles):
+        return meanings
+    key = (id(meanings), roles)
+    hit = _WITH_ROLES.get(key)
+    if hit is None or hit[0] is not meanings:
+        hit = _WITH_ROLES[key] = (meanings, meanings | role_meanings(roles))
+    return hit[1]
+
+
 def _pools(m: Meanings, role: str) -> None:
     many = role + "s"
     m.constant(many, lambda ctx, s: s.own_of.get(role, _NONE))

@@ -59,8 +59,6 @@ class Answer:
     text: str
     exit_code: int = 0
 _ENTRY_POINTS = "warcouncil.systems"
-# the meanings of a system with the pools of a pack's roles, made once
-_WITH_ROLES: dict = {}
 
 
 class System:
@@ -178,19 +176,12 @@ class System:
     def meanings_for(pack: "Pack"):
         """The builtin meanings a pack is compiled with: those of the system
         that plays it, or the kernel's alone when none does."""
-        from .builtins import KERNEL_MEANINGS, role_meanings
-
         try:
-            base = System.for_pack(pack).builtin_meanings()
+            return System.for_pack(pack).builtin_meanings()
         except WarcouncilError:
-            base = KERNEL_MEANINGS
-        if not pack.roles:
-            return base
-        key = (id(base), pack.roles)
-        hit = _WITH_ROLES.get(key)
-        if hit is None:
-            hit = _WITH_ROLES[key] = base | role_meanings(pack.roles)
-        return hit
+            from .builtins import KERNEL_MEANINGS
+
+            return KERNEL_MEANINGS
 
     @staticmethod
     def structural_for(pack: "Pack") -> dict[str, str]:
