@@ -73,3 +73,30 @@ def test_cc_turn_keys_and_phases() -> None:
 def test_a_turn_made_in_code_reads_missing_keys_as_none() -> None:
     t = Turn(card="Go", orders=["s4"])
     assert t.card == "Go" and t.orders == ["s4"] and t.second_moves is None and len(t.orders_where) == 1
+
+
+def test_the_json_schema_of_a_turn_file() -> None:
+    import json
+
+    from warcouncil.solver.turn import KINDS, SCHEMAS, json_schema
+
+    assert set(SCHEMAS) == set(KINDS)
+    cc = json_schema(CommandsAndColors)
+    json.dumps(cc)
+    assert cc["required"] == ["card"] and list(cc["properties"]) == list(CommandsAndColors.turn_keys)
+    assert cc["properties"]["command"]["maximum"] == MAX_COUNT
+    kernel = json_schema()
+    assert kernel["required"] == [] and set(kernel["properties"]) == set(System.turn_keys)
+
+
+def test_the_json_schema_accepts_the_shipped_turns_and_refuses_bad_ones() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    import yaml
+
+    from warcouncil.solver.turn import json_schema
+
+    schema = json_schema(CommandsAndColors)
+    jsonschema.validate(yaml.safe_load(TURN + "moves: [{piece: s4, to: [3, 5]}]\nroll: [a, b]\n"), schema)
+    for bad in ("command: 2361183241434822606848", "battles: true", "side: {a: 1}", "copies: [a]"):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(yaml.safe_load(TURN + bad + "\n"), schema)

@@ -153,6 +153,41 @@ def _build(data, path: str, board, keys: dict, required: tuple, card_driven: boo
     return Turn(path=path, orders_where=orders_where, **values)
 
 
+_CELL = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
+_ID = {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+#: The JSON Schema of a value of each kind.
+SCHEMAS = {
+    "name": {"type": "string", "minLength": 1},
+    "ids": {"type": ["array", "null"], "items": {"type": "string"}},
+    "moves": {"type": ["array", "null"], "items": {
+        "type": "object", "additionalProperties": False, "required": ["piece"],
+        "properties": {"piece": _ID, "to": _CELL, "path": {"type": "array", "items": _CELL, "minItems": 1}},
+        "anyOf": [{"required": ["to"]}, {"required": ["path"]}]}},
+    "battles": {"type": ["array", "null"], "items": {
+        "type": "object", "additionalProperties": False, "required": ["piece", "target"],
+        "properties": {"piece": _ID, "target": _ID}}},
+    "count": {"type": "integer", "minimum": 0, "maximum": MAX_COUNT},
+    "faces": {"anyOf": [{"type": ["string", "integer"]},
+                        {"type": "array", "items": {"type": ["string", "integer"]}},
+                        {"type": "object", "additionalProperties": {"type": ["string", "integer"]}}]},
+}
+
+
+def json_schema(system=None) -> dict:
+    """The JSON Schema of a turn file of ``system`` (the kernel's keys
+    without one), made from its ``turn_keys`` and the kinds above."""
+    from .system import System
+
+    system = system or System
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"warcouncil turn file ({system.title or 'kernel defaults'})",
+        "type": "object", "additionalProperties": False,
+        "required": list(system.turn_required),
+        "properties": {k: {**SCHEMAS[kind], "description": what} for k, (kind, what) in system.turn_keys.items()},
+    }
+
+
 # the form of a value of each kind, for "the turn file needs `KEY: FORM`"
 _FORM = {"name": "NAME", "ids": "[ID, ...]", "moves": "[{piece: ID, to: [col, row]}, ...]",
          "battles": "[{piece: ID, target: ID}, ...]", "count": "N", "faces": "[FACE, ...]"}
