@@ -167,3 +167,24 @@ def test_the_json_schema_accepts_the_shipped_scenario() -> None:
     data["sides"]["syracusan"]["command"] = 2 ** 71
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(data, json_schema(CommandsAndColors))
+
+
+def test_an_edge_the_board_has_no_view_from(tmp_path: Path) -> None:
+    """A game on the C&C battlefield (its sections seen from north or south
+    only) with a side on the west edge: refused at the edge, not a crash
+    when the sections are first asked for."""
+    pack = tmp_path / "mine"
+    pack.mkdir()
+    (pack / "00.wc").write_text('pack mine "Mine"\nroles unit\nunit inf { move = 1 }\n', encoding="utf-8")
+    text = ("system: mine\nboard: cca\n"
+            "sides:\n  a: {edge: west, command: 2}\n  b: {edge: east, command: 2}\n"
+            "to_move: a\nunits:\n  - {id: x, side: a, type: inf, at: [0, 0]}\n")
+    p = load(tmp_path, text)
+    with pytest.raises(WarcouncilError) as e:
+        load_scenario(str(p))
+    assert e.value.message == "side 'a': board 'cca' has no view of its sections from the west edge (edges: south, north)"
+    assert (e.value.location.line, e.value.location.column) == place(text, "west")
+    # a board of its own, with sections, is seen as stored from every edge
+    own = text.replace("board: cca", "board: {grid: square, width: 4, depth: 4, sections: {left: [[0, 0]]}}")
+    s = load_scenario(str(load(tmp_path, own)))
+    assert s.board.sections_of((0, 0), "west") == {"left"} == s.board.sections_of((0, 0), "north")
