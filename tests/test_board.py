@@ -8,13 +8,13 @@ from hypothesis import strategies as st
 
 from warcouncil.errors import Location, WarcouncilError
 from warcouncil.solver.board import (
-    BOARDS,
     Board,
     board_from_mapping,
     grid_cells,
-    named_board,
-    standard_cca_board,
 )
+from warcouncil.solver.system import named_board
+from warcouncil.systems.cc.boards import BOARDS, VIEWS
+from warcouncil.systems.cc.boards import standard_board as standard_cca_board
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +131,7 @@ def test_named_board() -> None:
 def test_square_board_from_mapping() -> None:
     b = board_from_mapping(
         {"grid": "square", "cols": 4, "rows": 3, "sections": {"left": [[0, 0], [0, 1]]}},
-        Location("s.yaml", 2, 1),
+        Location("s.yaml", 2, 1), VIEWS,  # seen as a Commands & Colors side sees it
     )
     assert len(b.cells) == 12
     assert set(b.neighbours[(0, 0)]) == {(1, 0), (0, 1)}

@@ -40,7 +40,7 @@ from conftest import scenario_dict
 from warcouncil.dsl.lint import coverage, lint
 from warcouncil.dsl.pack import SOURCES_DIR, load_pack
 from warcouncil.errors import WarcouncilError
-from warcouncil.solver.board import named_board
+from warcouncil.solver.system import named_board
 from warcouncil.systems.cc.csp import csp_order_sets
 from warcouncil.solver.engine import Engine
 

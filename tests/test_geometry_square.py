@@ -19,8 +19,8 @@ from warcouncil.solver.board import (
     TableBoard,
     board_from_mapping,
     grid_cells,
-    standard_cca_board,
 )
+from warcouncil.systems.cc.boards import standard_board as standard_cca_board
 from warcouncil.solver.facing import (
     FACINGS,
     REGIONS,

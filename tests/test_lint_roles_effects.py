@@ -22,6 +22,7 @@ from warcouncil.errors import Location, WarcouncilError
 from warcouncil.solver.engine import Engine
 from warcouncil.solver.system import System
 from warcouncil.systems.cc.engine import CardEngine
+from warcouncil.systems.cc.system import CommandsAndColors
 
 
 def write(tmp_path: Path, name: str, text: str) -> str:
@@ -250,6 +251,7 @@ class _Tiny(System):
     verbs = frozenset({"orders", "check"})
     card_driven = True
     engine = CardEngine
+    piece_lists = CommandsAndColors.piece_lists  # units and leaders, as C&C's scenarios
 
 
 def test_a_scenario_list_for_an_undeclared_role(tmp_path):

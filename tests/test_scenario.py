@@ -62,7 +62,7 @@ def test_base_loads(tmp_path: Path) -> None:
     assert s.piece("dionysius").kind == "leader" and s.piece("dionysius").type is None
     assert s.piece("s1").where.line == line_of(BASE, "id: s1")
     assert s.terrain[0].type == "forest" and s.terrain_at((5, 4)) == "forest"
-    assert s.unit_at((3, 7)).id == "s1" and s.leader_at((3, 7)).id == "dionysius"
+    assert s.piece_at((3, 7), "unit").id == "s1" and s.piece_at((3, 7), "leader").id == "dionysius"
     assert s.path == str(path) and s.rules == ()
 
 
@@ -73,8 +73,8 @@ def test_akragas() -> None:
     assert s.sides["carthaginian"].edge == "north" and s.sides["carthaginian"].command == 5
     assert s.sides["syracusan"].edge == "south" and s.sides["syracusan"].command == 6
     assert s.to_move == "syracusan"
-    assert [u.id for u in s.units_of("carthaginian")] == [f"c{i}" for i in range(1, 13)]
-    assert [u.id for u in s.units_of("syracusan")] == [f"s{i}" for i in range(1, 13)]
+    assert [u.id for u in s.pieces_of("carthaginian", "unit")] == [f"c{i}" for i in range(1, 13)]
+    assert [u.id for u in s.pieces_of("syracusan", "unit")] == [f"s{i}" for i in range(1, 13)]
     c10 = s.piece("c10")
     assert c10.at == (4, 2) and c10.type == "light_bow_infantry"
     assert s.board.sections_of(c10.at, "north") == {"right", "center"}
@@ -86,7 +86,7 @@ def test_akragas() -> None:
     sections = {"hannibal_mago": "left", "himilco": "center", "daphnaeus": "center", "dionysius": "right"}
     assert {ldr.id for ldr in s.leaders} == set(sections)
     for ldr in s.leaders:
-        unit = s.unit_at(ldr.at)
+        unit = s.piece_at(ldr.at, "unit")
         assert unit is not None and unit.side == ldr.side
         assert sections[ldr.id] in s.board.sections_of(ldr.at, s.edge_of(ldr.side))
 

@@ -290,7 +290,7 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
     legal, dests = eng.destinations(g, list(orders))
     verdict = None if legal else eng.check_orders(g, list(orders))
     if svg_path:
-        from .solver.svg import render_board
+        from .systems.cc.svg import render_board
 
         try:
             with open(svg_path, "w", encoding="utf-8") as f:

@@ -190,25 +190,28 @@ class Vocabulary(Mapping):
 #
 # Game-independent: pieces and their places, the board's geometry, the
 # decision's ordered pieces, the moves and battles of a turn, arithmetic.
-# (The role symbols `unit`/`leader` are the pack's: `roles unit, leader`. The
-# pools by role below still name the two roles the scenario lists give.)
+# The kernel names no role: a pack declares its roles (`roles unit, leader`)
+# and each role ROLE gets its pools (``role_builtins``).
 
-# The pools by role: kept together so that pools of pack-declared roles can
-# replace them in one place.
-ROLE_BUILTINS = (
-    _b("units", None, "set[piece]", "setting", "the side's own units"),
-    _b("leaders", None, "set[piece]", "setting", "the side's own leaders"),
-    _b("enemy_units", None, "set[piece]", "setting", "the other side's units"),
-    _b("enemy_leaders", None, "set[piece]", "setting", "the other side's leaders"),
-    _b("all_units", None, "set[piece]", "setting", "every unit on the board"),
-    _b("all_leaders", None, "set[piece]", "setting", "every leader on the board"),
-    _b("unit_at", ["cell"], "piece?", "setting", "the unit on a cell at the start of the turn, or none"),
-    _b("leader_at", ["cell"], "piece?", "setting", "the leader on a cell at the start of the turn, or none"),
-    _b("unit_on", ["cell"], "piece?", "moment", "the unit on a cell at this moment of the turn, or none",
-       cell="occupants"),
-    _b("leader_on", ["cell"], "piece?", "moment", "the leader on a cell at this moment of the turn, or none",
-       cell="occupants"),
-)
+
+def role_builtins(role: str) -> tuple[Builtin, ...]:
+    """The pools of one role a pack declares (``roles ROLE``), named after
+    it: ``ROLEs`` (the side's own), ``enemy_ROLEs``, ``all_ROLEs``,
+    ``ROLE_at(cell)`` (at the start of the turn) and ``ROLE_on(cell)`` (at
+    this moment of the turn). For ``roles unit, leader``: ``units``,
+    ``leaders``, ``enemy_units``, ..., ``leader_on``."""
+    many = role + "s"
+    origin = f"roles {role}"
+    return (
+        Builtin(many, None, "set[piece]", "setting", f"the side's own {many}", origin=origin),
+        Builtin("enemy_" + many, None, "set[piece]", "setting", f"the other side's {many}", origin=origin),
+        Builtin("all_" + many, None, "set[piece]", "setting", f"every {role} on the board", origin=origin),
+        Builtin(role + "_at", ("cell",), "piece?", "setting",
+                f"the {role} on a cell at the start of the turn, or none", origin=origin),
+        Builtin(role + "_on", ("cell",), "piece?", "moment",
+                f"the {role} on a cell at this moment of the turn, or none", cell="occupants", origin=origin),
+    )
+
 
 KERNEL_ATTRIBUTES = {
     # pieces
@@ -224,7 +227,7 @@ KERNEL_ATTRIBUTES = {
     "through": "set[cell]", "length": "int", "index": "int", "phase": "symbol?",
 }
 
-KERNEL = Vocabulary(ROLE_BUILTINS + (
+KERNEL = Vocabulary((
     # arithmetic and collections
     _b("count", ["set[any]"], "int", "pure", "the number of elements of a collection"),
     _b("min", ["number?", "number?"], "number?", "pure", "the smaller of two values (none is ignored)"),

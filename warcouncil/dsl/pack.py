@@ -18,7 +18,7 @@ from pathlib import Path
 from ..errors import Location, WarcouncilError, closest
 from ..textfile import DOCUMENT_LIMIT, RULES_LIMIT, read_text
 from . import ast as A
-from .builtins import KERNEL, Builtin, Vocabulary
+from .builtins import KERNEL, Builtin, Vocabulary, role_builtins
 from .parser import parse_file
 
 PACKS_DIR = Path(str(resources.files("warcouncil.rules")))
@@ -75,10 +75,12 @@ class Pack:
     # ------------------------------------------------------------ look-ups
     @property
     def vocabulary(self) -> Vocabulary:
-        """The kernel's builtins and the pack's own declarations."""
+        """The kernel's builtins, the pools of the pack's roles
+        (``builtins.role_builtins``) and the pack's own declarations."""
         v = self._vocabulary
-        if v is None or len(v) != len(KERNEL) + len(self.builtins):
-            v = self._vocabulary = KERNEL.extend(self.builtins.values())
+        if v is None or len(v) != len(KERNEL) + 5 * len(self.roles) + len(self.builtins):
+            pools = [b for r in self.roles for b in role_builtins(r)]
+            v = self._vocabulary = KERNEL.extend(pools + list(self.builtins.values()))
         return v
 
     def symbols(self) -> set[str]:
@@ -368,7 +370,7 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
 def _declare_builtin(pack: Pack, strict: bool, st: A.BuiltinDecl, fname: str, layer: int) -> None:
     """A `builtin` statement: declared once, by the kernel or a game pack's
     file (a house rule cannot: a builtin's meaning is Python code)."""
-    old = KERNEL.get(st.name) or pack.builtins.get(st.name)
+    old = KERNEL.get(st.name) or pack.builtins.get(st.name) or pack.vocabulary.get(st.name)
     if old is not None:
         where = "the kernel" if old.origin == "kernel" else old.origin
         _problem(pack, strict, f"builtin {st.name} is already declared by {where}", st.loc,

@@ -25,17 +25,19 @@ and cell tables (``neighbours``, ``neighbour_sets``, ``index``, ``cell_at``,
 Facing on square grids (front, flank, rear squares) is in
 :mod:`warcouncil.solver.facing`.
 
-Sections are stored by name *as seen from the south edge* ("left" = west for
-the Commands & Colors boards). A side whose own edge is north sees "left" and
-"right" swapped; :meth:`Board.sections_of` and :meth:`Board.section_cells`
-take the viewer's edge and do the swap.
+Sections (named sets of cells) are stored as the board gives them (the
+scenario's board mapping: seen from the south edge). How a side at another
+edge names them is the game system's (``System.section_views``, handed to the
+board as ``views``; Commands & Colors: the north side sees "left" and "right"
+swapped); :meth:`Board.sections_of` and :meth:`Board.section_cells` take the
+viewer's edge. Named boards (``board: cca``) are the game systems'
+(``System.named_boards``, ``system.named_board``).
 """
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
@@ -46,13 +48,11 @@ Cell = tuple[int, int]
 """``(col, row)`` on hex and square grids; ``(x, y)`` in cm (floats allowed) on tables."""
 
 GRIDS = ("hex", "square", "table")
-#: Edges a side may own. Only north and south have section views so far.
+#: Edges a side may own (a game system may allow fewer: ``System.edges``).
 EDGES = ("north", "south", "east", "west")
-#: How section names change when the board is seen from each supported edge.
-_EDGE_RENAMES: dict[str, dict[str, str]] = {
-    "south": {},
-    "north": {"left": "right", "right": "left"},
-}
+#: How section names change when the board is seen from each edge, unless
+#: the game system says otherwise (``System.section_views``): as stored.
+PLAIN_VIEWS: Mapping[str, Mapping[str, str]] = MappingProxyType({e: MappingProxyType({}) for e in EDGES})
 #: Grid boards larger than this (either way) are refused as input errors.
 MAX_GRID_SIZE = 200
 
@@ -184,6 +184,9 @@ class Board:
     depth: int | float  # rows (hex, square) or cm (table)
     cells: frozenset[Cell] = field(repr=False)
     sections: Mapping[str, frozenset[Cell]] = field(default_factory=dict, repr=False)
+    #: edge -> how a side on that edge renames the sections (absent: as
+    #: stored); the edges a side may see them from
+    views: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: PLAIN_VIEWS, repr=False, compare=False)
 
     neighbours: dict[Cell, tuple[Cell, ...]] = field(
         init=False, repr=False, compare=False
@@ -259,7 +262,7 @@ class Board:
 
         by_edge: dict[str, dict[Cell, frozenset[str]]] = {}
         cells_by_edge: dict[str, dict[str, frozenset[Cell]]] = {}
-        for edge, renames in _EDGE_RENAMES.items():
+        for edge, renames in self.views.items():
             seen = {renames.get(n, n): members for n, members in sections.items()}
             cells_by_edge[edge] = seen
             names_of: dict[Cell, set[str]] = {}
@@ -270,7 +273,7 @@ class Board:
         object.__setattr__(self, "_sections_by_edge", by_edge)
         object.__setattr__(self, "_section_cells_by_edge", cells_by_edge)
         object.__setattr__(
-            self, "_dotted", frozenset(c for c, ns in by_edge["south"].items() if len(ns) >= 2)
+            self, "_dotted", frozenset(c for c in cells if sum(c in m for m in sections.values()) >= 2)
         )
 
     def __hash__(self) -> int:
@@ -421,15 +424,16 @@ class Board:
         except KeyError:
             raise ValueError(
                 f"no section view from edge {edge!r}; supported: "
-                f"{', '.join(_EDGE_RENAMES)}"
+                f"{', '.join(self.views)}"
             ) from None
 
     def sections_of(self, cell: Cell, edge: str = "south") -> frozenset[str]:
         """The sections ``cell`` is in, as seen by a side whose own edge is ``edge``.
 
-        ``edge`` is "south" (names as stored) or "north" (left and right
-        swapped); other edges raise ``ValueError``. Off-board or
-        section-less cells give the empty set.
+        ``edge`` is one of the board's ``views`` (how a side there renames
+        the sections: as stored by default; Commands & Colors' north side
+        sees left and right swapped); other edges raise ``ValueError``.
+        Off-board or section-less cells give the empty set.
         """
         return self._view(edge, "_sections_by_edge").get(cell, _EMPTY)
 
@@ -519,53 +523,6 @@ class TableBoard(Board):
         raise cannot_answer("table", "line", "Board.line")
 
 
-# -- named boards -----------------------------------------------------------
-
-
-def standard_cca_board(depth: int = 9, name: str = "cca") -> Board:
-    """The Commands & Colors battlefield: 13 hexes wide (113 hexes at the
-    standard depth of 9), three sections.
-
-    Sections by the closed form of cca.md §1.2 with ``x2 = 2*col + row%2``:
-    left (west) ``x2 <= 8``, center ``8 <= x2 <= 16``, right (east)
-    ``x2 >= 16``. The hexes with ``x2`` 8 or 16 lie on a dotted line.
-    """
-    cells = grid_cells("hex", 13, depth)
-    x2 = {cell: 2 * cell[0] + cell[1] % 2 for cell in cells}
-    sections = {
-        "left": frozenset(c for c, x in x2.items() if x <= 8),
-        "center": frozenset(c for c, x in x2.items() if 8 <= x <= 16),
-        "right": frozenset(c for c, x in x2.items() if x >= 16),
-    }
-    return Board(name=name, grid="hex", width=13, depth=depth, cells=cells, sections=sections)
-
-
-BOARDS: dict[str, Callable[[], Board]] = {
-    "cca": standard_cca_board,
-    # Commands & Colors: Medieval (shared/reference/ccm.md §1): the battlefield
-    # made deeper, 13 x 11 hexes (138), odd-r. Where its dotted lines fall is
-    # UNCERTAIN: the CCA closed form is reused (even-row cols 4 and 8).
-    "ccm": lambda: standard_cca_board(depth=11, name="ccm"),
-}
-
-
-@functools.cache
-def _named_board(name: str) -> Board:
-    return BOARDS[name]()
-
-
-def named_board(name: str, where: Location | None = None) -> Board:
-    """The named board (built once and cached); unknown names are bad input."""
-    if isinstance(name, str) and name in BOARDS:
-        return _named_board(name)
-    near = closest(str(name), BOARDS)
-    raise WarcouncilError(
-        f"unknown board {name!r}; known boards: {', '.join(sorted(BOARDS))}",
-        where,
-        hint=f"did you mean {' or '.join(near)}?" if near else None,
-    )
-
-
 # -- boards given in a scenario ----------------------------------------------
 
 
@@ -607,7 +564,8 @@ def _is_number(v: Any) -> bool:
 _BOARD_KEYS = ("name", "grid", "width", "depth", "cols", "rows", "sections")
 
 
-def board_from_mapping(data: Mapping[str, Any], where: Location) -> Board:
+def board_from_mapping(data: Mapping[str, Any], where: Location,
+                       views: Mapping[str, Mapping[str, str]] = PLAIN_VIEWS) -> Board:
     """A board described in a scenario: ``grid``, size and (grids) ``sections``.
 
     Size is ``width``/``depth`` (``cols``/``rows`` also accepted). Hex boards
@@ -692,7 +650,7 @@ def board_from_mapping(data: Mapping[str, Any], where: Location) -> Board:
                 got.add(parse_cell(item, probe, iloc, what=f"cell of section {sname!r}"))
             sections[sname] = frozenset(got)
 
-    return Board(name=name, grid=grid, width=width, depth=depth, cells=cells, sections=sections)
+    return Board(name=name, grid=grid, width=width, depth=depth, cells=cells, sections=sections, views=views)
 
 
 def parse_cell(value: Any, board: Board, where: Location, what: str = "position") -> Cell:

@@ -97,19 +97,6 @@ class Meanings:
 KERNEL_MEANINGS = Meanings("the kernel")
 K = KERNEL_MEANINGS
 
-# ---------------------------------------------------------------- pieces and roles
-# (the role symbols and the pools by role: see dsl.builtins.ROLE_BUILTINS)
-K.constant("units", lambda ctx, s: s.own_units)
-K.constant("leaders", lambda ctx, s: s.own_leaders)
-K.constant("enemy_units", lambda ctx, s: s.enemy_units)
-K.constant("enemy_leaders", lambda ctx, s: s.enemy_leaders)
-K.constant("all_units", lambda ctx, s: s.all_units)
-K.constant("all_leaders", lambda ctx, s: s.all_leaders)
-K.function("unit_at", lambda ctx, s, a: s.unit_at.get(s.cell_of(a[0])))
-K.function("leader_at", lambda ctx, s, a: s.leader_at.get(s.cell_of(a[0])))
-K.function("unit_on", lambda ctx, s, a: _state(ctx, s).unit_on.get(s.cell_of(a[0])))
-K.function("leader_on", lambda ctx, s, a: _state(ctx, s).leader_on.get(s.cell_of(a[0])))
-
 # ---------------------------------------------------------------- arithmetic
 K.function("count", lambda ctx, s, a: len(a[0]))  # (the compiler inlines it as len)
 
@@ -226,5 +213,57 @@ def _battles_of(ctx, s, args):
         return ()
     return tuple(b for b in ctx.turn.battles if b.piece is args[0])
 
+
+# ---------------------------------------------------------------- the pools of a role
+_ROLE_MEANINGS: dict[tuple[str, ...], Meanings] = {}
+
+
+def role_meanings(roles: tuple[str, ...]) -> Meanings:
+    """The meanings of the pools of the roles a pack declares
+    (``dsl.builtins.role_builtins``), made once per tuple of roles."""
+    hit = _ROLE_MEANINGS.get(roles)
+    if hit is None:
+        hit = _ROLE_MEANINGS[roles] = Meanings("the pools of roles " + ", ".join(roles))
+        for role in roles:
+            _pools(hit, role)
+    return hit
+
+
+_WITH_ROLES: dict = {}
+
+
+def with_roles(meanings: Meanings, roles: tuple[str, ...]) -> Meanings:
+    """``meanings`` and those of the pools of ``roles`` (a pack's), made
+    once per pair: what a pack is compiled with (``Compiler``)."""
+    if not roles or all(r + "s" in meanings.constants for r in roles):
+        return meanings
+    key = (id(meanings), roles)
+    hit = _WITH_ROLES.get(key)
+    if hit is None or hit[0] is not meanings:
+        hit = _WITH_ROLES[key] = (meanings, meanings | role_meanings(roles))
+    return hit[1]
+
+
+def _pools(m: Meanings, role: str) -> None:
+    many = role + "s"
+    m.constant(many, lambda ctx, s: s.own_of.get(role, _NONE))
+    m.constant("enemy_" + many, lambda ctx, s: s.enemy_of.get(role, _NONE))
+    m.constant("all_" + many, lambda ctx, s: s.all_of.get(role, _NONE))
+
+    def at(ctx, s, a):
+        on = s.at_of.get(role)
+        return on.get(s.cell_of(a[0])) if on is not None else None
+
+    def on(ctx, s, a):
+        k = s.slot.get(role)
+        if k is None:
+            return None
+        occupants = _state(ctx, s).on.get(s.cell_of(a[0]))
+        return occupants[k] if occupants is not None else None
+    m.function(role + "_at", at)
+    m.function(role + "_on", on)
+
+
+_NONE: frozenset = frozenset()
 
 KERNEL_MEANINGS.check_exactly(KERNEL)  # a missing or extra meaning fails here, at import

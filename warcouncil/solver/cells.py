@@ -40,7 +40,7 @@ class CleanCells:
         """Do the parts hold on hex c in position ``pos``? (``key``: c's class
         there, if known: ``Mover.cls``)"""
         if key is None:
-            key = (pos.unit_on.get(c), pos.leader_on.get(c), self.terrain.get(c))
+            key = (pos.on.get(c), self.terrain.get(c))
         v = self.by_class.get(key)
         if v is None:
             v = self.by_class[key] = self.judge(c, pos)
@@ -278,11 +278,11 @@ def local_judge(setting, ctx, use, judge, end: bool):
         return judge
     reads_length = end and "length" in use.move_attrs
     state, terrain = ctx.state, setting.terrain
-    unit_on, leader_on = state.unit_on, state.leader_on
+    on = state.on
     by_class: dict = {}
 
     def local(c, k):
-        key = (unit_on.get(c), leader_on.get(c), terrain.get(c), k if reads_length else None)
+        key = (on.get(c), terrain.get(c), k if reads_length else None)
         v = by_class.get(key)
         if v is None:
             v = by_class[key] = judge(c, k)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..dsl.template import render as render_template
 from .ground import Ctx, PieceView, Record
 from .plan import Plan, PlannedRule
+from .system import System
 
 
 @dataclass
@@ -109,8 +110,9 @@ def play_turn(g, plan: Plan, base: Ctx, turn):
     """Make the turn's moves one at a time. Returns the TurnView, the Ctx for
     rules about the whole turn, and (move, ctx-at-that-moment) pairs.
 
-    First moves, then battles (judged on the board as the first moves left
-    it), then second moves (Move-Fire-Move). A move given only by its
+    The move and battle lists come in the order of the game system's
+    ``turn_phases`` (C&C: first moves, then battles, judged on the board as
+    the first moves left it, then second moves for Move-Fire-Move). A move given only by its
     destination gets a witness path: a legal one if there is one, otherwise
     the one that breaks the fewest rules.
 
@@ -126,11 +128,21 @@ def play_turn(g, plan: Plan, base: Ctx, turn):
     done: list = []
     pairs = []
     battle_state = None
-    raw_moves = [(1, m) for m in turn.moves] + [(2, m) for m in getattr(turn, "second_moves", ())]
-    listed = {raw.get_attr("piece") for _, raw in raw_moves}
-    system = g.setting.system
-    for i, (phase, raw) in enumerate(raw_moves):
-        if phase == 2 and battle_state is None:
+    system = g.setting.system or System
+    # the turn's move lists (phase 1, 2, ...) and battle lists, in the
+    # system's order (C&C: moves, battles, second moves)
+    raw_moves, raw_battles, phase = [], [], 0
+    for key in system.turn_phases:
+        kind = system.turn_keys[key][0]
+        given = getattr(turn, key, None) or ()
+        if kind == "moves":
+            phase += 1
+            raw_moves += [(phase, m, raw_battles != []) for m in given]
+        else:
+            raw_battles.append(given)
+    listed = {raw.get_attr("piece") for _, raw, _ in raw_moves}
+    for i, (phase, raw, after_battles) in enumerate(raw_moves):
+        if after_battles and battle_state is None:
             battle_state = state
         piece = raw.get_attr("piece")
         start = state.where.get(piece)
@@ -140,19 +152,20 @@ def play_turn(g, plan: Plan, base: Ctx, turn):
         if path:
             m = MoveView(piece, start, path, i, phase=phase)
         elif to == start:
-            continue  # listed as staying: no move (an attached leader so listed is left behind)
+            continue  # listed as staying: no move (a piece that would be carried so listed stays behind)
         else:
             m = _witness(g, plan, ctx_i, piece, start, to, i, state, phase)
         pairs.append((m, ctx_i))
         done.append(m)
         carried = system.carried(state, piece, start, listed) if system is not None and m.to != start else ()
         state = state.moved(piece, m.to)
-        for ldr in carried:
-            done.append(MoveView(ldr, start, m.path, i, phase=phase))
-            state = state.moved(ldr, m.to)
+        for q in carried:
+            done.append(MoveView(q, start, m.path, i, phase=phase))
+            state = state.moved(q, m.to)
     if battle_state is None:
         battle_state = state
-    battles = tuple(BattleView(b.get_attr("piece"), b.get_attr("target"), i) for i, b in enumerate(turn.battles))
+    battles = tuple(BattleView(b.get_attr("piece"), b.get_attr("target"), i)
+                    for i, b in enumerate(b for given in raw_battles for b in given))
     tv = TurnView(done, battles)
     # each move is judged at its moment, knowing the whole turn (e.g. its battles)
     pairs = [(m, Ctx(g, c.alt, c.ordered, c.orders, tv, c.state, c.earlier)) for m, c in pairs]

@@ -208,8 +208,7 @@ class SetEngine(Engine):
         if moves or battles:
             turn = Record(moves=tuple(self._move(d, m) for m in moves),
                           battles=tuple(Record(piece=self.pieces(d, [a])[0], target=self.pieces(d, [b])[0])
-                                        for a, b in battles),
-                          second_moves=())
+                                        for a, b in battles))
         return check_decision(d, self.plan, chosen, turn)
 
     def check_turn(self, turn) -> Verdict:
@@ -217,10 +216,10 @@ class SetEngine(Engine):
         d = self.decision(turn.side, turn.command)
         chosen = self.pieces(d, turn.orders, turn.orders_where)
         moves = tuple(Record(piece=self.pieces(d, [m.piece], [m.where])[0], to=m.to, path=m.path)
-                      for m in turn.moves)
+                      for m in turn.moves or ())
         battles = tuple(Record(piece=self.pieces(d, [b.piece], [b.where])[0],
-                               target=self.pieces(d, [b.target], [b.where])[0]) for b in turn.battles)
-        t = Record(moves=moves, battles=battles, second_moves=()) if moves or battles else None
+                               target=self.pieces(d, [b.target], [b.where])[0]) for b in turn.battles or ())
+        t = Record(moves=moves, battles=battles) if moves or battles else None
         return check_decision(d, self.plan, chosen, t)
 
     def _move(self, d: Decision, m) -> Record:

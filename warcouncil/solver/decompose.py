@@ -28,7 +28,7 @@ from typing import Callable
 from ..dsl import ast as A
 from .evaluate import referenced_names
 from .ground import Ctx
-from .state import MOMENT_BUILTINS, MoveView, attrs
+from .state import MoveView, attrs
 
 
 def _refs_attr(e, var: str, names: set[str]) -> bool:
@@ -185,7 +185,7 @@ def before_move(compiler, ast: A.Expr, var: str, f):
         # before, where the pieces stand), so it is fixed too when the piece
         # moves first, from the position before the turn
         dynamic.static, dynamic.raw, dynamic.ast, dynamic.var = False, f, ast, var
-        dynamic.moment = compiler.dynamic_reads(ast, frozenset((var,))) <= MOMENT_BUILTINS
+        dynamic.moment = compiler.dynamic_reads(ast, frozenset((var,))) <= compiler.vocabulary.moment
         return dynamic
     return _memoized(f, ast, memo_of, lambda ctx, m: (tag, m.piece, m.start, m.phase, m.index), var)
 

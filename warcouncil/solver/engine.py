@@ -20,7 +20,7 @@ from ..dsl.pack import Pack, _line_at, load_pack
 from ..errors import Location, WarcouncilError, closest
 from .ground import PieceView, Setting
 from .plan import Plan, plan_for
-from .scenario import Scenario, load_scenario
+from .scenario import Scenario, load_scenario, pack_target
 from .system import System
 
 
@@ -59,23 +59,22 @@ class Engine:
 
     def _validate(self) -> None:
         self._validate_roles()
-        for u in self.scenario.units:
-            if u.type not in self.pack.units:
+        for u in self.scenario.all_pieces:
+            if u.type is not None and u.type not in self.pack.units:
                 hint = closest(u.type or "", self.pack.units)
                 raise WarcouncilError(
                     f"unknown unit type {u.type!r} for {self.pack.title or self.pack.name}",
                     u.where,
                     hint=f"did you mean {hint[0]!r}?" if hint else "known types: " + ", ".join(self.pack.units),
                 )
+        self.system.check_setup(self.scenario, self.pack)
 
     def _validate_roles(self) -> None:
         """Each piece list of the scenario gives its pieces a role the pack
-        declares (``roles unit, leader``)."""
-        from .scenario import ROLE_OF_LIST
-
+        declares (``roles ...``)."""
         roles = self.pack.roles
-        for key, pieces in (("units", self.scenario.units), ("leaders", self.scenario.leaders)):
-            role = ROLE_OF_LIST[key]
+        for key, role in self.scenario.lists.items():
+            pieces = self.scenario.pieces.get(role, ())
             if pieces and role not in roles:
                 declared = ", ".join(roles) if roles else "none"
                 raise WarcouncilError(
@@ -141,12 +140,5 @@ def _own_reader(data):
 
 
 def _pack_target(sc: Scenario) -> str:
-    """The rule pack a scenario plays: a shipped pack's name, else a pack
-    folder or file, relative to the scenario file when it is there."""
-    from ..dsl.pack import PACKS_DIR
-
-    if sc.path and not (PACKS_DIR / sc.system).is_dir():
-        near = Path(sc.path).parent / sc.system
-        if near.exists():
-            return str(near)
-    return sc.system
+    """The rule pack a scenario plays (``scenario.pack_target``)."""
+    return pack_target(sc.system, sc.path)

@@ -20,7 +20,7 @@ from typing import Any, Callable
 from ..dsl import ast as A
 from ..dsl.pack import Pack
 from ..errors import WarcouncilError
-from .builtins import Meanings
+from .builtins import Meanings, with_roles
 from .system import System
 from .caches import PackCaches
 
@@ -73,7 +73,8 @@ class Compiler:
     def __init__(self, pack: Pack, meanings: Meanings | None = None):
         self.pack = pack
         self.vocabulary = vocab = pack.vocabulary
-        self.meanings = meanings if meanings is not None else System.meanings_for(pack)
+        # the given meanings (else the pack's system's) and those of the pools of the pack's roles
+        self.meanings = with_roles(meanings if meanings is not None else System.meanings_for(pack), pack.roles)
         self.meanings.check_pack(pack)
         # the vocabulary's views the analyses read
         self._dynamic = vocab.dynamic

@@ -17,15 +17,15 @@ from ..dsl.pack import Pack
 from ..errors import WarcouncilError
 from .caches import SettingCaches
 from .graph import connected
-from .scenario import Scenario
 
 class PieceView:
-    """A unit or leader as the rule language sees it (identity-hashed)."""
+    """A piece as the rule language sees it (identity-hashed)."""
 
-    __slots__ = ("id", "side", "role", "type", "at", "rank", "attrs", "piece")
+    __slots__ = ("id", "side", "role", "type", "at", "rank", "attrs", "piece", "slot")
 
-    def __init__(self, piece, role: str, attrs: dict, rank: int):
+    def __init__(self, piece, role: str, attrs: dict, rank: int, slot: int = 0):
         self.piece = piece
+        self.slot = slot  # the index of its role (``Setting.slot``)
         self.id = piece.id
         self.side = piece.side
         self.role = role
@@ -62,9 +62,9 @@ class Record:
 class Setting:
     """The pieces and board of a scenario from the point of view of one side."""
 
-    def __init__(self, pack: Pack, scenario: Scenario, side: str | None = None, hand_size: int | None = None,
+    def __init__(self, pack: Pack, scenario, side: str | None = None, hand_size: int | None = None,
                  system=None):
-        self.pack = pack
+        self.pack = pack  # (scenario: a scenario.Scenario)
         self.system = system  # the game system (solver/system.py), for what it adds to pieces
         self.scenario = scenario
         self.board = scenario.board
@@ -75,39 +75,44 @@ class Setting:
         self.edge = side_obj.edge
         self.hand_size = hand_size if hand_size is not None else side_obj.command
         self.side_view = Record(name=self.side, edge=self.edge, command=self.hand_size)
+        # the roles of the scenario's pieces (those it has), in the order of
+        # its piece lists: own pieces role by role, then the other side's,
+        # each by id
+        self.roles: tuple[str, ...] = tuple(r for r, ps in scenario.pieces.items() if ps)
+        #: role -> its index in a position's occupants (``state.Positions.on``)
+        self.slot: dict[str, int] = {r: i for i, r in enumerate(self.roles)}
         views: list[PieceView] = []
-        own_units = sorted((u for u in scenario.units if u.side == self.side), key=lambda p: p.id)
-        own_leaders = sorted((l for l in scenario.leaders if l.side == self.side), key=lambda p: p.id)
-        others_u = sorted((u for u in scenario.units if u.side != self.side), key=lambda p: p.id)
-        others_l = sorted((l for l in scenario.leaders if l.side != self.side), key=lambda p: p.id)
         rank = 0
-        for group in (own_units, own_leaders, others_u, others_l):
-            for p in group:  # the role its scenario list gives it (scenario.ROLE_OF_LIST)
-                views.append(PieceView(p, p.kind, self._attrs(p, p.kind), rank))
-                rank += 1
+        for own in (True, False):
+            for role in self.roles:
+                for p in sorted((p for p in scenario.pieces[role] if (p.side == self.side) is own),
+                                key=lambda p: p.id):
+                    views.append(PieceView(p, role, self._attrs(p, role), rank, self.slot[role]))
+                    rank += 1
         self.views = views
         self.by_id = {v.id: v for v in views}
-        self.own_units = frozenset(v for v in views if v.side == self.side and v.role == "unit")
-        self.own_leaders = frozenset(v for v in views if v.side == self.side and v.role == "leader")
-        self.own_pieces = self.own_units | self.own_leaders
-        self.enemy_units = frozenset(v for v in views if v.side != self.side and v.role == "unit")
-        self.enemy_leaders = frozenset(v for v in views if v.side != self.side and v.role == "leader")
-        self.all_units = self.own_units | self.enemy_units
-        self.all_leaders = self.own_leaders | self.enemy_leaders
-        # ordered item list: own units then own leaders, each by id
+        #: the pools by role: the side's own, the other side's, all
+        self.own_of: dict[str, frozenset] = {
+            r: frozenset(v for v in views if v.side == self.side and v.role == r) for r in self.roles}
+        self.enemy_of: dict[str, frozenset] = {
+            r: frozenset(v for v in views if v.side != self.side and v.role == r) for r in self.roles}
+        self.all_of: dict[str, frozenset] = {r: self.own_of[r] | self.enemy_of[r] for r in self.roles}
+        #: role -> cell -> the piece of that role there at the start
+        self.at_of: dict[str, dict] = {r: {v.at: v for v in self.all_of[r]} for r in self.roles}
+        self.own_pieces = frozenset(v for v in views if v.side == self.side)
+        # ordered item list: own pieces role by role, each by id
         self.items: tuple[PieceView, ...] = tuple(sorted(self.own_pieces, key=lambda v: v.rank))
         # own pieces come first in rank order, so items[i].rank == i and a
         # set of own pieces is also a bit mask (bit i: items[i])
         self.own_mask = (1 << len(self.items)) - 1
-        self.unit_mask = sum(1 << v.rank for v in self.own_units)
-        self.leader_mask = self.own_mask & ~self.unit_mask
-        self.pool_masks = {"units": self.unit_mask, "leaders": self.leader_mask, "pieces": self.own_mask}
+        #: the masks of the pools a decision draws on: each piece list's own
+        #: pieces by the list's key, and ``pieces``
+        self.pool_masks = {key: self.mask_of(self.own_of.get(role, ())) for key, role in scenario.lists.items()}
+        self.pool_masks["pieces"] = self.own_mask
         self._adj_masks: list[int] | None = None
         self._mask_tables: list[list[tuple]] | None = None  # see pieces_of
         self._key_reader: Callable | None = None  # see key_reader
         self._key_bits: list[int] | None = None  # see key_bits
-        self.unit_at = {v.at: v for v in self.all_units}
-        self.leader_at = {v.at: v for v in self.all_leaders}
         self._sections: dict = {}
         self.memo: dict = {}  # setting-static define calls (see Compiler.static_defines)
         self.caches = SettingCaches()  # the named facts of the setting (caches.py)
@@ -118,7 +123,7 @@ class Setting:
         (``unit NAME { ... }``), then whatever the game system adds from the
         scenario (``System.piece_attributes``)."""
         attrs: dict[str, Any] = {}
-        if role == "unit":
+        if piece.type is not None:
             decl = self.pack.units.get(piece.type)
             if decl is None:
                 from ..errors import closest

@@ -14,7 +14,6 @@ from ..dsl import ast as A
 from ..errors import WarcouncilError
 from .evaluate import referenced_names
 from .ground import Ctx
-from .state import MOMENT_BUILTINS
 
 
 class _Opaque(Exception):
@@ -148,7 +147,7 @@ def residual_cond(compiler, e: A.Expr, var: str) -> tuple:
     hit = compiler.pack_memo.get(key)
     if hit is None:
         hit = compiler.pack_memo[key] = (compiler.compile(e), var)
-        if var not in referenced_names(e) and not compiler.dynamic_reads(e) & MOMENT_BUILTINS:
+        if var not in referenced_names(e) and not compiler.dynamic_reads(e) & compiler.vocabulary.moment:
             # reads neither the move nor the moment: judged in the caller's context
             compiler.caches.light_residuals.add(hit[0])
     return hit
@@ -158,4 +157,4 @@ def _fixed(compiler, e: A.Expr, names: frozenset, at_start: bool) -> bool:
     """Is ``e``'s value fixed by the profile (the card, the setting, the
     names bound, and at the start of the turn the moment)?"""
     reads = compiler.dynamic_reads(e, names)
-    return not reads or (at_start and reads <= MOMENT_BUILTINS)
+    return not reads or (at_start and reads <= compiler.vocabulary.moment)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
@@ -25,14 +26,13 @@ from yaml.events import AliasEvent
 from yaml.resolver import Resolver
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from warcouncil.errors import Location, WarcouncilError, closest
+from warcouncil.errors import Location, WarcouncilError, bounded, closest
 from warcouncil.textfile import YAML_LIMIT, read_text as _read_bounded
 from warcouncil.solver.board import (
-    EDGES,
     Board,
     Cell,
+    PLAIN_VIEWS,
     board_from_mapping,
-    named_board,
     parse_cell,
 )
 
@@ -46,22 +46,26 @@ FACINGS = ("north", "east", "south", "west")
 @dataclass(frozen=True)
 class Side:
     name: str
-    edge: str  # "north", "south" (or "east"/"west" for future systems)
-    command: int  # Command cards held
+    edge: str  # one of the edges its system allows (``System.edges``)
+    command: int  # the side's command (C&C: cards held)
 
 
 @dataclass(frozen=True)
 class Piece:
-    """A unit or a leader on the board."""
+    """A piece on the board, from one of the scenario's piece lists."""
 
     id: str
     side: str
-    kind: str  # "unit" or "leader"
-    type: str | None  # unit type id; None for leaders
+    kind: str  # its role (``System.piece_lists``: the role of its list)
+    type: str | None  # unit type id; None for a list without types
     at: Cell
     blocks: int | None
     where: Location = field(compare=False)  # where the piece is defined
     facing: str | None = None  # square-grid systems only
+
+    @property
+    def role(self) -> str:
+        return self.kind
 
 
 @dataclass(frozen=True)
@@ -73,41 +77,58 @@ class Terrain:
 
 @dataclass(frozen=True)
 class Scenario:
+    """A battle set-up. Its pieces are kept by role (``pieces``), in the
+    order of its system's piece lists (``lists``: list key -> role); a list
+    key is also an attribute (``scenario.units``, and for Commands & Colors
+    ``scenario.leaders``)."""
+
     name: str
     path: str | None
     system: str
     board: Board
     sides: dict[str, Side]
     to_move: str
-    units: tuple[Piece, ...]
-    leaders: tuple[Piece, ...]
+    pieces: Mapping[str, tuple[Piece, ...]]  # role -> pieces, in the file's order
+    lists: Mapping[str, str]  # list key -> role (the system's piece lists)
     terrain: tuple[Terrain, ...]
     # house-rule files/folders named by the scenario (key `rules:`), resolved
     # relative to the scenario file
     rules: tuple[str, ...] = ()
 
     _by_id: dict[str, Piece] = field(init=False, repr=False, compare=False)
-    _unit_at: dict[Cell, Piece] = field(init=False, repr=False, compare=False)
-    _leader_at: dict[Cell, Piece] = field(init=False, repr=False, compare=False)
+    _at: dict[str, dict[Cell, Piece]] = field(init=False, repr=False, compare=False)
     _terrain_at: dict[Cell, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sides", dict(self.sides))
-        object.__setattr__(self, "_by_id", {p.id: p for p in (*self.units, *self.leaders)})
-        object.__setattr__(self, "_unit_at", {p.at: p for p in self.units})
-        object.__setattr__(self, "_leader_at", {p.at: p for p in self.leaders})
+        object.__setattr__(self, "pieces", MappingProxyType(dict(self.pieces)))
+        object.__setattr__(self, "lists", MappingProxyType(dict(self.lists)))
+        object.__setattr__(self, "_by_id", {p.id: p for ps in self.pieces.values() for p in ps})
+        object.__setattr__(self, "_at", {r: {p.at: p for p in ps} for r, ps in self.pieces.items()})
         object.__setattr__(self, "_terrain_at", {t.at: t.type for t in self.terrain})
+
+    def __getattr__(self, name: str):
+        # a piece list by its key (``units``, ``leaders``, ...)
+        lists = self.__dict__.get("lists")
+        if lists is not None and name in lists:
+            return self.__dict__["pieces"].get(lists[name], ())
+        raise AttributeError(name)
 
     def __hash__(self) -> int:
         return hash(
             (self.name, self.system, self.board, tuple(sorted(self.sides.items())),
-             self.to_move, self.units, self.leaders, self.terrain, self.rules)
+             self.to_move, tuple(self.pieces.items()), self.terrain, self.rules)
         )
 
     # -- look-ups ---------------------------------------------------------
 
+    @property
+    def all_pieces(self) -> tuple[Piece, ...]:
+        """Every piece, role by role."""
+        return tuple(p for ps in self.pieces.values() for p in ps)
+
     def piece(self, id: str) -> Piece:
-        """The unit or leader with this id; unknown ids are bad input."""
+        """The piece with this id; unknown ids are bad input."""
         try:
             return self._by_id[id]
         except (KeyError, TypeError):
@@ -132,19 +153,15 @@ class Scenario:
         self._side(side)
         return next(s for s in self.sides if s != side)
 
-    def units_of(self, side: str) -> tuple[Piece, ...]:
+    def pieces_of(self, side: str, role: str) -> tuple[Piece, ...]:
+        """The pieces of one role of one side."""
         self._side(side)
-        return tuple(p for p in self.units if p.side == side)
+        return tuple(p for p in self.pieces.get(role, ()) if p.side == side)
 
-    def leaders_of(self, side: str) -> tuple[Piece, ...]:
-        self._side(side)
-        return tuple(p for p in self.leaders if p.side == side)
-
-    def unit_at(self, cell: Cell) -> Piece | None:
-        return self._unit_at.get(cell)
-
-    def leader_at(self, cell: Cell) -> Piece | None:
-        return self._leader_at.get(cell)
+    def piece_at(self, cell: Cell, role: str) -> Piece | None:
+        """The piece of ``role`` on ``cell``, or None."""
+        at = self._at.get(role)
+        return at.get(cell) if at is not None else None
 
     def terrain_at(self, cell: Cell) -> str | None:
         return self._terrain_at.get(cell)
@@ -465,16 +482,137 @@ def _load_file(file: str, own_reader=None) -> Scenario:
         raise WarcouncilError("scenario nested too deeply", Location(file)) from None
 
 
-_TOP_REQUIRED = ("system", "board", "sides", "to_move", "units")
-_TOP_OPTIONAL = ("name", "leaders", "terrain", "rules")
-_SIDE_KEYS = ("edge", "command")
-# The scenario's piece lists and the role (declared by the pack: `roles`)
-# each gives its pieces. The engine refuses a list whose role the pack lacks.
-ROLE_OF_LIST = {"units": "unit", "leaders": "leader"}
+def pack_target(system: str, path: str | None) -> str:
+    """The rule pack a scenario plays: a shipped pack's name, else a pack
+    folder or file, relative to the scenario file when it is there."""
+    from ..dsl.pack import PACKS_DIR
 
-_UNIT_KEYS = ("id", "side", "type", "at", "blocks", "facing")
-_LEADER_KEYS = ("id", "side", "at")
-_TERRAIN_KEYS = ("at", "type")
+    if path and not (PACKS_DIR / system).is_dir():
+        near = Path(path).parent / system
+        if near.exists():
+            return str(near)
+    return system
+
+
+# ---------------------------------------------------------------------------
+# The schema: every field of a scenario file, its type and its range
+#
+# One table per kind of entry (the scenario, a side, a piece, a terrain
+# tile). A field is checked by its ``Field``; the messages name the field,
+# what it must be and the value found, at the value's place. The same table
+# gives the JSON Schema the contract publishes for editors (``json_schema``).
+
+#: Bounds on what a scenario may say: far above any real battle, far below
+#: what would hurt.
+MAX_ID_LENGTH = 64
+MAX_COMMAND = 100  # a side's command (C&C: cards held; 6 at most in the games)
+MAX_BLOCKS = 10  # a piece's blocks (C&C: at most 4; the pack's unit type bounds it further)
+MAX_PIECES = 1000
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of an entry: what it must be, in words (for messages), a
+    test of a value, and its JSON Schema."""
+
+    what: str
+    ok: Any  # value -> bool
+    schema: dict
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int_field(lo: int, hi: int, what: str) -> Field:
+    return Field(f"{what} from {lo} to {hi}", lambda v: _is_int(v) and lo <= v <= hi,
+                 {"type": "integer", "minimum": lo, "maximum": hi})
+
+
+def _choice_field(choices: tuple[str, ...]) -> Field:
+    return Field(f"one of {', '.join(choices)}", lambda v: isinstance(v, str) and v in choices,
+                 {"enum": list(choices)})
+
+
+def id_problem(v: Any, longest: int = MAX_ID_LENGTH) -> str | None:
+    """Why ``v`` is not a good id or name (None: it is one): a non-empty
+    string of at most ``MAX_ID_LENGTH`` characters, without spaces at its
+    ends and without control characters (newlines, tabs, ...)."""
+    if not isinstance(v, str):
+        return "a string"
+    if not v.strip():
+        return "a non-empty string"
+    if v != v.strip():
+        return "a string without spaces at its ends"
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in v):
+        return "a string without control characters (newlines, tabs)"
+    if len(v) > longest:
+        return f"a string of at most {longest} characters"
+    return None
+
+
+ID_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH, "pattern": r"^\S(.*\S)?$"}
+NAME = Field("a non-empty string without spaces at its ends or control characters",
+             lambda v: id_problem(v) is None, ID_SCHEMA)
+CELL_SCHEMA = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
+
+#: a side: ``{edge, command}`` (the edges: the system's, ``System.edges``)
+SIDE_FIELDS: dict[str, Field] = {
+    "edge": Field("an edge", lambda v: isinstance(v, str), {"enum": ["north", "south", "east", "west"]}),
+    "command": _int_field(1, MAX_COMMAND, "a positive whole number"),
+}
+#: a piece, in any list (which keys a list has: ``System.piece_lists``)
+PIECE_FIELDS: dict[str, Field] = {
+    "id": Field("a piece id: " + NAME.what, lambda v: id_problem(v) is None,
+                {"anyOf": [ID_SCHEMA, {"type": "integer", "minimum": 0}]}),
+    "side": Field("a side's name", lambda v: isinstance(v, str), {"type": "string"}),
+    "type": NAME,
+    "at": Field("a position", lambda v: True, CELL_SCHEMA),
+    "blocks": _int_field(1, MAX_BLOCKS, "a positive whole number"),
+    "facing": _choice_field(FACINGS),
+}
+TERRAIN_FIELDS: dict[str, Field] = {
+    "at": PIECE_FIELDS["at"],
+    "type": NAME,
+}
+_TOP_REQUIRED = ("system", "board", "sides", "to_move")
+_TOP_OPTIONAL = ("name", "terrain", "rules")
+
+
+def json_schema(system=None) -> dict:
+    """The JSON Schema of a scenario file of ``system`` (a ``System``
+    subclass; the kernel's defaults without one), made from the tables
+    above: for editors, and the contract."""
+    from .system import System
+
+    system = system or System
+    lists = system.piece_lists
+    props: dict[str, Any] = {
+        "name": NAME.schema, "system": NAME.schema,
+        "board": {"anyOf": [{"type": "string"}, {"type": "object"}]},
+        "sides": {"type": "object", "minProperties": 2, "maxProperties": 2,
+                  "additionalProperties": {
+                      "type": "object", "additionalProperties": False, "required": list(SIDE_FIELDS),
+                      "properties": {**{k: f.schema for k, f in SIDE_FIELDS.items()},
+                                     "edge": {"enum": list(system.edges)}}}},
+        "to_move": {"type": "string"},
+        "terrain": {"type": ["array", "null"], "items": {
+            "type": "object", "additionalProperties": False, "required": list(TERRAIN_FIELDS),
+            "properties": {k: f.schema for k, f in TERRAIN_FIELDS.items()}}},
+        "rules": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+    }
+    for key, spec in lists.items():
+        keys = spec.required + spec.optional
+        props[key] = {"type": ["array", "null"], "maxItems": MAX_PIECES, "items": {
+            "type": "object", "additionalProperties": False, "required": list(spec.required),
+            "properties": {k: PIECE_FIELDS[k].schema for k in keys}}}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"warcouncil scenario ({system.title or 'kernel defaults'})",
+        "type": "object", "additionalProperties": False,
+        "required": list(_TOP_REQUIRED) + [k for k, spec in lists.items() if spec.needed],
+        "properties": props,
+    }
 
 
 def _hint(name: Any, known: Iterable[str]) -> str | None:
@@ -488,10 +626,6 @@ def _vloc(m: YDict, key: str) -> Location:
 
 def _iloc(seq: YList, i: int) -> Location:
     return seq.item_where[i] if i < len(seq.item_where) else seq.where
-
-
-def _is_pos_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v > 0
 
 
 class _Validator:
@@ -516,7 +650,7 @@ class _Validator:
         for k in m:
             if k not in allowed:
                 raise WarcouncilError(
-                    f"unknown key {k!r} in {what}; expected {', '.join(allowed)}",
+                    f"unknown key {_describe(k)} in {what}; expected {', '.join(allowed)}",
                     m.key_where[k],
                     hint=_hint(k, allowed),
                 )
@@ -524,24 +658,44 @@ class _Validator:
             if k not in m:
                 raise WarcouncilError(f"{what} is missing {k!r}", m.where)
 
-    def string(self, m: YDict, key: str, what: str) -> str:
+    def field(self, m: YDict, key: str, f: Field, what: str) -> Any:
+        """``m[key]`` checked by its field ``f`` (``what``: whose field, for the message)."""
         v = m[key]
-        if not isinstance(v, str) or not v.strip():
-            raise WarcouncilError(f"{what} {key} must be a non-empty string, not {_describe(v)}", _vloc(m, key))
+        if not f.ok(v):
+            raise WarcouncilError(f"{what}: {key} must be {f.what}, not {_describe(v)}", _vloc(m, key))
+        return v
+
+    def name(self, m: YDict, key: str, what: str, longest: int = MAX_ID_LENGTH) -> str:
+        v = m[key]
+        why = id_problem(v, longest)
+        if why is not None:
+            raise WarcouncilError(f"{what} {key} must be {why}, not {_describe(v)}", _vloc(m, key))
         return v
 
     # -- the scenario -----------------------------------------------------
 
     def scenario(self, data: Any) -> Scenario:
+        from .system import System
+
         if data is None:
             raise WarcouncilError("empty scenario file", self.top)
         top = self.mapping(data, _where_or(data, self.top), "a scenario")
-        self.keys(top, _TOP_REQUIRED, _TOP_OPTIONAL, "the scenario")
+        system_name = top.get("system")
+        target = pack_target(system_name, self.file) if id_problem(system_name, 4096) is None else None
+        self.system = system = System.for_scenario(system_name, target)
+        lists = system.piece_lists
+        self.keys(top, _TOP_REQUIRED + tuple(k for k, spec in lists.items() if spec.needed),
+                  _TOP_OPTIONAL + tuple(k for k, spec in lists.items() if not spec.needed), "the scenario")
 
-        name = self.string(top, "name", "scenario") if "name" in top else Path(self.file).stem
-        system = self.string(top, "system", "scenario")
-        sides = self.sides(top)
-        board = self.board(top)
+        name = self.name(top, "name", "scenario") if "name" in top else Path(self.file).stem
+        system_id = self.name(top, "system", "scenario", 4096)  # a pack's name, or its folder
+        sides = self.sides(top, system)
+        board = self.board(top, system)
+        for sname, side in sides.items():  # the board's sections are seen from each side's edge
+            if board.sections and side.edge not in board.views:
+                raise WarcouncilError(
+                    f"side {sname!r}: board {board.name!r} has no view of its sections from the "
+                    f"{side.edge} edge (edges: {', '.join(board.views)})", self.edge_where[sname])
 
         to_move = top["to_move"]
         if not isinstance(to_move, str) or to_move not in sides:
@@ -552,73 +706,79 @@ class _Validator:
             )
 
         ids: dict[str, Location] = {}
-        units = self.pieces(top, "units", ROLE_OF_LIST["units"], sides, board, ids)
-        leaders = self.pieces(top, "leaders", ROLE_OF_LIST["leaders"], sides, board, ids) if "leaders" in top else ()
-        self.check_leaders(units, leaders)
+        pieces: dict[str, tuple[Piece, ...]] = {}
+        for key, spec in lists.items():
+            got = self.pieces(top, key, spec, sides, board, ids) if key in top else ()
+            pieces[spec.role] = pieces.get(spec.role, ()) + got
         terrain = self.terrain(top, board) if "terrain" in top else ()
         rules = self.rules(top) if "rules" in top else ()
 
-        return Scenario(
+        scenario = Scenario(
             name=name,
             path=self.file,
-            system=system,
+            system=system_id,
             board=board,
             sides=sides,
             to_move=to_move,
-            units=units,
-            leaders=leaders,
+            pieces=pieces,
+            lists={k: spec.role for k, spec in lists.items()},
             terrain=terrain,
             rules=rules,
         )
+        system.check_scenario(scenario)
+        return scenario
 
-    def sides(self, top: YDict) -> dict[str, Side]:
+    def sides(self, top: YDict, system) -> dict[str, Side]:
         raw = self.mapping(top["sides"], _vloc(top, "sides"), "sides")
         if len(raw) != 2:
             raise WarcouncilError(f"a scenario needs exactly two sides, not {len(raw)}", raw.where)
         sides: dict[str, Side] = {}
         edges: dict[str, str] = {}
+        self.edge_where: dict[str, Location] = {}
+        allowed = system.edges
         for sname, spec in raw.items():
             kloc = raw.key_where[sname]
-            if not isinstance(sname, str) or not sname.strip():
-                raise WarcouncilError(f"a side name must be a string, not {_describe(sname)}", kloc)
+            why = id_problem(sname)
+            if why is not None:
+                raise WarcouncilError(f"a side name must be {why}, not {_describe(sname)}", kloc)
             m = self.mapping(spec, raw.value_where[sname], f"side {sname!r}")
-            self.keys(m, _SIDE_KEYS, (), f"side {sname!r}")
+            self.keys(m, tuple(SIDE_FIELDS), (), f"side {sname!r}")
             edge = m["edge"]
-            if edge not in EDGES:
+            if edge not in allowed:
+                more = ("" if not isinstance(edge, str) or edge not in SIDE_FIELDS["edge"].schema["enum"]
+                        else f" ({system.title or 'this game'} plays across the board from "
+                             f"{' or '.join(allowed)})")
                 raise WarcouncilError(
-                    f"side {sname!r}: edge must be one of {', '.join(EDGES)}, not {_describe(edge)}",
+                    f"side {sname!r}: edge must be one of {', '.join(allowed)}, not {_describe(edge)}" + more,
                     _vloc(m, "edge"),
-                    hint=_hint(edge, EDGES),
+                    hint=_hint(edge, allowed),
                 )
             if edge in edges:
                 raise WarcouncilError(
                     f"sides {edges[edge]!r} and {sname!r} both have the {edge} edge", _vloc(m, "edge")
                 )
             edges[edge] = sname
-            command = m["command"]
-            if not _is_pos_int(command):
-                raise WarcouncilError(
-                    f"side {sname!r}: command must be a positive whole number of cards, "
-                    f"not {_describe(command)}",
-                    _vloc(m, "command"),
-                )
+            self.edge_where[sname] = _vloc(m, "edge")
+            command = self.field(m, "command", SIDE_FIELDS["command"], f"side {sname!r}")
             sides[sname] = Side(sname, edge, command)
         return sides
 
-    def board(self, top: YDict) -> Board:
+    def board(self, top: YDict, system) -> Board:
         raw = top["board"]
         loc = _vloc(top, "board")
+        from .system import named_board
+
         if isinstance(raw, str):
-            return named_board(raw, loc)
+            return named_board(raw, loc, system)
         if isinstance(raw, YDict):
-            return board_from_mapping(raw, loc)
+            return board_from_mapping(raw, loc, system.section_views or PLAIN_VIEWS)
         raise WarcouncilError(f"board must be a board name or a mapping, not {_describe(raw)}", loc)
 
     def pieces(
         self,
         top: YDict,
         key: str,
-        kind: str,
+        spec,
         sides: dict[str, Side],
         board: Board,
         ids: dict[str, Location],
@@ -627,22 +787,24 @@ class _Validator:
         if raw is None:  # `leaders:` with nothing under it
             return ()
         seq = self.listing(raw, _vloc(top, key), key)
-        keys = _UNIT_KEYS if kind == "unit" else _LEADER_KEYS
-        required = ("id", "side", "type", "at") if kind == "unit" else _LEADER_KEYS
-        optional = tuple(k for k in keys if k not in required)
+        if len(seq) > MAX_PIECES:
+            raise WarcouncilError(f"{key}: more than {MAX_PIECES} pieces", seq.where)
+        kind = spec.role
         occupied: dict[Cell, Piece] = {}
         out: list[Piece] = []
         for i, item in enumerate(seq):
             m = self.mapping(item, _iloc(seq, i), f"each entry of {key}")
             label = m.get("id")
             label = label if isinstance(label, (str, int)) and not isinstance(label, bool) else f"#{i + 1}"
-            self.keys(m, required, optional, f"{kind} {label}")
+            label = bounded(str(label).strip() or f"#{i + 1}", 40)
+            self.keys(m, spec.required, spec.optional, f"{kind} {label}")
 
             pid = m["id"]
-            if isinstance(pid, int) and not isinstance(pid, bool):
+            if _is_int(pid) and pid >= 0:
                 pid = str(pid)
-            if not isinstance(pid, str) or not pid.strip():
-                raise WarcouncilError(f"{kind} id must be a string, not {_describe(pid)}", _vloc(m, "id"))
+            why = id_problem(pid)
+            if why is not None:
+                raise WarcouncilError(f"{kind} id must be {why}, not {_describe(pid)}", _vloc(m, "id"))
             if pid in ids:
                 raise WarcouncilError(
                     f"duplicate id {pid!r} (already used at line {ids[pid].line})", _vloc(m, "id")
@@ -657,22 +819,19 @@ class _Validator:
                     hint=_hint(side, sides),
                 )
 
-            utype = self.string(m, "type", f"{kind} {pid}") if kind == "unit" else None
+            utype = self.name(m, "type", f"{kind} {pid}") if "type" in m else None
             at = parse_cell(m["at"], board, _vloc(m, "at"), what=f"{kind} {pid} position")
-
-            blocks = m.get("blocks")
-            if blocks is not None and not _is_pos_int(blocks):
-                raise WarcouncilError(
-                    f"{kind} {pid}: blocks must be a positive whole number, not {_describe(blocks)}",
-                    _vloc(m, "blocks"),
-                )
+            blocks = (self.field(m, "blocks", PIECE_FIELDS["blocks"], f"{kind} {pid}")
+                      if m.get("blocks") is not None else None)
             facing = m.get("facing")
-            if facing is not None and facing not in FACINGS:
-                raise WarcouncilError(
-                    f"{kind} {pid}: facing must be one of {', '.join(FACINGS)}, not {_describe(facing)}",
-                    _vloc(m, "facing"),
-                    hint=_hint(facing, FACINGS),
-                )
+            if facing is not None:
+                f = PIECE_FIELDS["facing"]
+                if not f.ok(facing):
+                    raise WarcouncilError(
+                        f"{kind} {pid}: facing must be {f.what}, not {_describe(facing)}",
+                        _vloc(m, "facing"),
+                        hint=_hint(facing, FACINGS),
+                    )
 
             piece = Piece(pid, side, kind, utype, at, blocks, m.where, facing)
             if at in occupied:
@@ -686,17 +845,6 @@ class _Validator:
             out.append(piece)
         return tuple(out)
 
-    def check_leaders(self, units: tuple[Piece, ...], leaders: tuple[Piece, ...]) -> None:
-        unit_at = {u.at: u for u in units}
-        for ldr in leaders:
-            u = unit_at.get(ldr.at)
-            if u is not None and u.side != ldr.side:
-                raise WarcouncilError(
-                    f"leader {ldr.id} ({ldr.side}) stands on enemy unit {u.id} ({u.side})"
-                    f" at [{ldr.at[0]}, {ldr.at[1]}]",
-                    ldr.where,
-                )
-
     def terrain(self, top: YDict, board: Board) -> tuple[Terrain, ...]:
         raw = top["terrain"]
         if raw is None:
@@ -705,8 +853,8 @@ class _Validator:
         seen: dict[Cell, Terrain] = {}
         for i, item in enumerate(seq):
             m = self.mapping(item, _iloc(seq, i), "each terrain entry")
-            self.keys(m, _TERRAIN_KEYS, (), f"terrain #{i + 1}")
-            ttype = self.string(m, "type", "terrain")
+            self.keys(m, tuple(TERRAIN_FIELDS), (), f"terrain #{i + 1}")
+            ttype = self.name(m, "type", "terrain")
             at = parse_cell(m["at"], board, _vloc(m, "at"), what=f"terrain {ttype} position")
             if at in seen:
                 raise WarcouncilError(
@@ -730,7 +878,7 @@ class _Validator:
         base = Path(self.file).parent
         out: list[str] = []
         for value, where in entries:
-            if not isinstance(value, str) or not value.strip():
+            if not isinstance(value, str) or not value.strip() or "\x00" in value:
                 raise WarcouncilError(f"a rules entry must be a file path, not {_describe(value)}", where)
             resolved = base / value
             if not resolved.exists():

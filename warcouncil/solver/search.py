@@ -279,8 +279,12 @@ class PlainFast:
 
 def _own_class(base, piece, start, terrain) -> tuple:
     """The class of the piece's own hex once the piece is lifted (``CleanCells.value``)."""
-    u, ld = base.unit_on.get(start), base.leader_on.get(start)
-    return (None if u is piece else u, None if ld is piece else ld, terrain.get(start))
+    occ = base.on.get(start)
+    if occ is not None:
+        occ = tuple(None if p is piece else p for p in occ)
+        if occ.count(None) == len(occ):
+            occ = None
+    return (occ, terrain.get(start))
 
 
 def _own_corrected(ok: int, cc: "CleanCells", bit: int, cls: tuple) -> "int | None":

@@ -4,41 +4,48 @@ records rules read of a turn (a move, a battle, the whole turn).
 ``Positions`` is one moment (never changed once made; a position made
 from another keeps its parent and the hexes whose occupants changed);
 ``MoveView``, ``BattleView`` and ``TurnView`` are what ``m``, ``b`` and
-``turn`` are to a rule. ``MOMENT_BUILTINS`` are the builtins that read
-the moment. (docs/design.md §5.3)
+``turn`` are to a rule. (What reads the moment: the vocabulary's
+``moment`` builtins.) (docs/design.md §5.3)
 """
 
 from __future__ import annotations
 
-# what a condition known before a move may read of the moment it is made
-MOMENT_BUILTINS = frozenset({"earlier", "moved_before", "unit_on", "leader_on", "position"})
-
 
 class Positions:
     """Where each piece stands at one moment of a turn (never changed once made).
+
+    ``on``: cell -> its occupants, a tuple with one place per role (a
+    piece's ``slot``: ``Setting.slot``; None where no piece of that role
+    stands), for the occupied cells only. Two cells with equal occupants
+    and terrain are judged alike by a rule that reads a cell only through
+    what stands there (``cells.CleanCells``): ``on.get(c)`` is that class.
 
     A position made from another (``without``, ``moved``, ``derive``) keeps
     it as ``parent`` with the hexes whose occupants differ (``changed``):
     the move generator's per-position hex sets (``CleanCells``) are then
     worked out from the parent's by judging those hexes again."""
 
-    __slots__ = ("where", "unit_on", "leader_on", "_occupied", "parent", "changed", "memo")
+    __slots__ = ("where", "on", "roles", "parent", "changed", "memo")
 
-    def __init__(self, where: dict, unit_on: dict | None = None, leader_on: dict | None = None,
-                 parent: "Positions | None" = None, changed: tuple = ()):
+    def __init__(self, where: dict, on: dict | None = None, parent: "Positions | None" = None,
+                 changed: tuple = (), roles: int | None = None):
         self.where = where
-        self._occupied = None
         self.parent, self.changed = parent, changed
         self.memo = None
-        if unit_on is not None and leader_on is not None:
-            self.unit_on, self.leader_on = unit_on, leader_on
+        if roles is None:
+            roles = parent.roles if parent is not None else 1 + max((p.slot for p in where), default=0)
+        self.roles = roles
+        if on is not None:
+            self.on = on
             return
-        self.unit_on = {}
-        self.leader_on = {}
+        self.on = on = {}
+        blank = (None,) * roles
         for p, c in where.items():
             if c is None:
                 continue
-            (self.unit_on if p.role == "unit" else self.leader_on)[c] = p
+            k = p.slot
+            occ = on.get(c, blank)
+            on[c] = occ[:k] + (p,) + occ[k + 1:]
 
     @classmethod
     def initial(cls, setting) -> "Positions":
@@ -46,34 +53,33 @@ class Positions:
         caches = setting.caches
         hit = caches.positions
         if hit is None:
-            hit = caches.positions = cls({p: p.at for p in setting.views})
+            hit = caches.positions = cls({p: p.at for p in setting.views}, roles=max(1, len(setting.roles)))
         return hit
 
     @property
-    def occupied(self) -> frozenset:
-        """The hexes with a unit or a leader on them."""
-        o = self._occupied
-        if o is None:
-            o = self._occupied = frozenset(self.unit_on).union(self.leader_on)
-        return o
+    def occupied(self):
+        """The hexes with a piece on them."""
+        return self.on.keys()
 
     def without(self, piece) -> "Positions":
         """The board with ``piece`` lifted off (while it moves)."""
         w = dict(self.where)
         at = w.get(piece)
         w[piece] = None
-        unit_on, leader_on = self.unit_on, self.leader_on
+        on = self.on
         if at is not None:
-            if piece.role == "unit" and unit_on.get(at) is piece:
-                unit_on = dict(unit_on)
-                del unit_on[at]
-            elif piece.role != "unit" and leader_on.get(at) is piece:
-                leader_on = dict(leader_on)
-                del leader_on[at]
-            else:
+            occ = on.get(at)
+            k = piece.slot
+            if occ is None or occ[k] is not piece:
                 return Positions(w, parent=self, changed=(at,))
-            return Positions(w, unit_on, leader_on, self, (at,))
-        return Positions(w, unit_on, leader_on, self, ())
+            on = dict(on)
+            rest = occ[:k] + (None,) + occ[k + 1:]
+            if rest.count(None) == len(rest):
+                del on[at]
+            else:
+                on[at] = rest
+            return Positions(w, on, self, (at,))
+        return Positions(w, on, self, ())
 
     def moved(self, piece, to) -> "Positions":
         return self.derive({piece: tuple(to)})

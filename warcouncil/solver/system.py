@@ -37,6 +37,19 @@ _BY_PACK: dict[str, type["System"]] = {}
 
 
 @dataclass(frozen=True)
+class PieceList:
+    """One list of pieces in a scenario file (``units:``, ``leaders:``, ...):
+    the role its pieces take (a role the pack declares: ``roles``), the keys
+    each entry must and may have (each checked by the scenario schema,
+    ``scenario.PIECE_FIELDS``), and whether the scenario must give the list."""
+
+    role: str
+    required: tuple[str, ...] = ("id", "side", "type", "at")
+    optional: tuple[str, ...] = ("facing",)
+    needed: bool = False
+
+
+@dataclass(frozen=True)
 class Answer:
     """A verb's whole answer, made by a system's engine: the JSON object, the
     text for a person (plain, one string), and the exit code (0, or 1 for
@@ -66,6 +79,32 @@ class System:
     decision: ClassVar[str] = ""
     #: the phases of a turn, in order
     phases: ClassVar[tuple[str, ...]] = ()
+    #: the scenario's piece lists, by key, in the order pieces are ranked
+    #: (the kernel's default: one list of units)
+    piece_lists: ClassVar[dict[str, PieceList]] = {"units": PieceList("unit", needed=True)}
+    #: the edges a side may own (the scenario's ``edge:``)
+    edges: ClassVar[tuple[str, ...]] = ("north", "south", "east", "west")
+    #: how a side at each edge names a board's sections (``Board.views``;
+    #: None: as the board stores them, from every edge)
+    section_views: ClassVar[object | None] = None
+    #: the boards a scenario may name (``board: NAME``): name -> a function
+    #: making it
+    named_boards: ClassVar[dict[str, object]] = {}
+    #: the keys of a turn file (``check``): key -> (kind, what it is in
+    #: words); kinds: ``turn.KINDS``
+    turn_keys: ClassVar[dict[str, tuple[str, str]]] = {
+        "orders": ("ids", "a list of piece ids"),
+        "moves": ("moves", "a list of moves"),
+        "battles": ("battles", "a list of battles"),
+        "command": ("count", "a whole number"),
+        "side": ("name", "a side's name"),
+    }
+    #: the keys a turn file must give
+    turn_required: ClassVar[tuple[str, ...]] = ()
+    #: how ``check`` plays a turn: its move and battle lists (keys of
+    #: ``turn_keys``) in the order they happen; battles are judged on the
+    #: board as the moves before them left it
+    turn_phases: ClassVar[tuple[str, ...]] = ("moves", "battles")
     #: the verbs it answers (a subset of ``VERBS``)
     verbs: ClassVar[frozenset[str]] = frozenset()
     #: does a decision start from a card (``--card``)?
@@ -115,6 +154,11 @@ class System:
             + ("" if isinstance(pack, str) else " (nor a pack it extends)"), where,
             hint=(f"did you mean {hint[0]!r}? " if hint else "") + "known: " + ", ".join(known))
 
+    @staticmethod
+    def known() -> list[type["System"]]:
+        """The systems imported so far (each once)."""
+        return list(dict.fromkeys(_BY_PACK.values()))
+
     # ------------------------------------------------------------ questions
     @classmethod
     def answers(cls, verb: str) -> bool:
@@ -133,12 +177,11 @@ class System:
         """The builtin meanings a pack is compiled with: those of the system
         that plays it, or the kernel's alone when none does."""
         try:
-            system = System.for_pack(pack)
+            return System.for_pack(pack).builtin_meanings()
         except WarcouncilError:
             from .builtins import KERNEL_MEANINGS
 
             return KERNEL_MEANINGS
-        return system.builtin_meanings()
 
     @staticmethod
     def structural_for(pack: "Pack") -> dict[str, str]:
@@ -166,6 +209,36 @@ class System:
         there) what the system reads from the scenario's piece itself."""
 
     @classmethod
+    def check_scenario(cls, scenario) -> None:
+        """Bad input (a located ``WarcouncilError``) in a scenario the
+        kernel's schema accepts but the game does not (checked at load)."""
+
+    @classmethod
+    def check_setup(cls, scenario, pack) -> None:
+        """Bad input in a scenario given the pack it plays (its unit types):
+        checked when an engine is made."""
+
+    @staticmethod
+    def for_scenario(name: object, target: str | None = None) -> type["System"]:
+        """The system that plays the pack a scenario names (``system:``): by
+        its name, else (``target``: the pack's folder or file, for a pack of
+        the scenario's own) by the packs it extends; the kernel's defaults
+        (``System``) when none does."""
+        if isinstance(name, str):
+            try:
+                return System.for_pack(name)
+            except WarcouncilError:
+                pass
+        if target is not None:
+            from ..dsl.pack import load_pack
+
+            try:
+                return System.for_pack(load_pack(target, strict=False))
+            except WarcouncilError:
+                pass
+        return System
+
+    @classmethod
     def carried(cls, state, piece, start, listed) -> list:
         """The pieces that go along when ``piece`` moves from ``start`` (on
         the positions ``state``), not being ``listed`` with moves of their
@@ -177,6 +250,41 @@ class System:
         """The name of the pack define that answers the kernel's question
         ``role``, if the system asks it."""
         return cls.hooks.get(role)
+
+
+_BOARDS_MADE: dict = {}
+
+
+def named_board(name: object, where: Location | None = None, system: type[System] | None = None):
+    """The board a scenario names (``board: cca``), made once: one of
+    ``system``'s named boards, else of any system imported or registered as
+    an entry point. An unknown name is bad input at ``where``."""
+    systems = ([system] if system is not None else []) + System.known()
+    for s in systems:
+        if isinstance(name, str) and name in s.named_boards:
+            break
+    else:
+        systems = _all_systems()
+        s = next((s for s in systems if isinstance(name, str) and name in s.named_boards), None)
+        if s is None:
+            known = sorted({n for s in systems for n in s.named_boards})
+            near = closest(str(name), known)
+            raise WarcouncilError(
+                f"unknown board {name!r}; known boards: {', '.join(known) or 'none'}", where,
+                hint=f"did you mean {' or '.join(near)}?" if near else None)
+    key = (s, name)
+    board = _BOARDS_MADE.get(key)
+    if board is None:
+        board = _BOARDS_MADE[key] = s.named_boards[name]()
+    return board
+
+
+def _all_systems() -> list[type[System]]:
+    """Every system: those imported and those registered as entry points."""
+    for ep in entry_points(group=_ENTRY_POINTS):
+        if ep.name not in _BY_PACK:
+            _from_entry_point(ep.name)
+    return System.known()
 
 
 def _from_entry_point(name: str) -> type[System] | None:

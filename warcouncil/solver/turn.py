@@ -1,8 +1,11 @@
-"""Turn files (YAML) for ``check``: the card, the orders, the moves, the battles."""
+"""Turn files (YAML) for ``check``: the keys a game system gives a turn
+(``System.turn_keys``: the orders, the moves, the battles, and for Commands
+& Colors the card, the second moves, the roll ...), each read and checked by
+its kind (``KINDS``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..errors import Location, WarcouncilError, bounded
 from ..textfile import YAML_LIMIT, read_text
@@ -26,22 +29,32 @@ class TurnBattle:
     where: Location
 
 
-@dataclass
 class Turn:
-    card: str | None  # the card played (card-driven systems only)
-    orders: list[str]
-    orders_where: list[Location]
-    moves: list[TurnMove] = field(default_factory=list)
-    battles: list[TurnBattle] = field(default_factory=list)
-    second_moves: list[TurnMove] = field(default_factory=list)  # after the battles (Move-Fire-Move)
-    roll: str | None = None
-    copies: str | None = None
-    command: int | None = None
-    side: str | None = None
-    path: str | None = None
+    """A turn file: its values by key (the keys are the game system's,
+    ``System.turn_keys``; e.g. ``turn.orders``, ``turn.moves``, and for
+    Commands & Colors ``turn.card``). A key the file does not give reads as
+    None (a list key read from a file: the empty list)."""
+
+    def __init__(self, path: str | None = None, orders_where: list[Location] | None = None, **values):
+        self.path = path
+        self.orders_where = list(orders_where or [Location()] * len(values.get("orders") or ()))
+        self.values = values
+
+    def __getattr__(self, name: str):
+        values = self.__dict__.get("values")
+        if values is None or name.startswith("__"):
+            raise AttributeError(name)
+        return values.get(name)
+
+    def __repr__(self) -> str:
+        return f"Turn({self.values!r})"
 
 
-_KEYS = ("card", "orders", "moves", "battles", "second_moves", "roll", "copies", "command", "side")
+#: What each kind of turn-file key holds, in words (for messages): the
+#: kinds a system's ``turn_keys`` give their keys.
+KINDS = ("name", "ids", "moves", "battles", "count", "faces")
+#: the largest number a ``count`` key may hold
+MAX_COUNT = 100
 
 
 def _where(m, key):
@@ -73,14 +86,18 @@ def _cell(value, where: Location, board) -> Cell:
     return cell
 
 
-def load_turn(path: str, board=None, card_driven: bool = True) -> Turn:
-    """A turn file. ``card_driven``: the scenario's system decides with cards,
-    so the turn names the card played (``card:``); a system without cards
-    refuses one."""
+def load_turn(path: str, board=None, card_driven: bool = True, system=None) -> Turn:
+    """A turn file, with the keys of ``system`` (``System.turn_keys``, each
+    checked by its kind; those in ``System.turn_required`` must be given).
+    Without a system: those of the card-driven systems (``card_driven``)
+    known so far, or the kernel's. A system without cards refuses
+    ``card:`` with a word on why."""
     text = read_text(path, YAML_LIMIT, "turn file")
     lines = text.splitlines()
+    keys, required = _keys_of(system, card_driven)
     try:
-        return _build(parse_yaml(text, path), path, board, card_driven)
+        return _build(parse_yaml(text, path), path, board, keys, required,
+                      card_driven if system is None else system.card_driven)
     except WarcouncilError as e:
         loc = e.location
         if e.source_line is None and loc and loc.file == path and loc.line and loc.line <= len(lines):
@@ -88,72 +105,162 @@ def load_turn(path: str, board=None, card_driven: bool = True) -> Turn:
         raise
 
 
-def _build(data, path: str, board, card_driven: bool = True) -> Turn:
+def _keys_of(system, card_driven: bool) -> tuple[dict, tuple]:
+    from .system import System
+
+    if system is not None:
+        return dict(system.turn_keys), tuple(system.turn_required)
+    keys, required = dict(System.turn_keys), ()
+    if card_driven:
+        for s in System.known():
+            if s.card_driven:
+                keys.update(s.turn_keys)
+                required += tuple(k for k in s.turn_required if k not in required)
+    return keys, required
+
+
+def _build(data, path: str, board, keys: dict, required: tuple, card_driven: bool) -> Turn:
     if not isinstance(data, YDict):
-        raise WarcouncilError("a turn file is a mapping with card, orders, moves, battles", Location(path, 1, 1))
+        raise WarcouncilError("a turn file is a mapping with " + ", ".join(keys), Location(path, 1, 1))
     for k in data:
-        if k not in _KEYS:
-            raise WarcouncilError(f"unknown key {k!r} in turn file", data.key_where.get(k, data.where),
-                                  hint="keys: " + ", ".join(_KEYS))
-    if not card_driven:
-        if "card" in data:
-            raise WarcouncilError("this game system has no cards: drop `card:` from the turn file",
-                                  data.key_where.get("card", data.where))
-    elif "card" not in data or not isinstance(data["card"], str):
-        raise WarcouncilError("the turn file needs `card: NAME`", _where(data, "card"))
-    orders_raw = data.get("orders", [])
-    if orders_raw is None:
-        orders_raw = YList()
-    if not isinstance(orders_raw, list):
-        raise WarcouncilError("`orders` is a list of piece ids", _where(data, "orders"))
-    orders, owhere = [], []
-    for i, o in enumerate(orders_raw):
-        w = orders_raw.item_where[i] if isinstance(orders_raw, YList) and i < len(orders_raw.item_where) else _where(data, "orders")
+        if k not in keys:
+            if k == "card" and not card_driven:
+                raise WarcouncilError("this game system has no cards: drop `card:` from the turn file",
+                                      data.key_where.get(k, data.where))
+            raise WarcouncilError(f"unknown key {_shown(k)} in turn file", data.key_where.get(k, data.where),
+                                  hint="keys: " + ", ".join(keys))
+    for k in required:
+        if k not in data or data[k] is None:
+            kind, _ = keys[k]
+            raise WarcouncilError(f"the turn file needs `{k}: {_FORM[kind]}`", _where(data, k))
+    values: dict = {}
+    orders_where: list[Location] = []
+    for key, (kind, what) in keys.items():
+        if kind == "ids":
+            values[key], where = _ids(data, key, what)
+            if key == "orders":
+                orders_where = where
+        elif kind == "moves":
+            values[key] = _moves(data, key, board)
+        elif kind == "battles":
+            values[key] = _battles(data, key)
+        elif kind == "count":
+            values[key] = _count(data, key, what)
+        elif kind == "faces":
+            values[key] = _faces(data, key)
+        else:  # a name
+            values[key] = _name(data, key, what)
+    return Turn(path=path, orders_where=orders_where, **values)
+
+
+_CELL = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
+_ID = {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+#: The JSON Schema of a value of each kind.
+SCHEMAS = {
+    "name": {"type": "string", "minLength": 1},
+    "ids": {"type": ["array", "null"], "items": {"type": "string"}},
+    "moves": {"type": ["array", "null"], "items": {
+        "type": "object", "additionalProperties": False, "required": ["piece"],
+        "properties": {"piece": _ID, "to": _CELL, "path": {"type": "array", "items": _CELL, "minItems": 1}},
+        "anyOf": [{"required": ["to"]}, {"required": ["path"]}]}},
+    "battles": {"type": ["array", "null"], "items": {
+        "type": "object", "additionalProperties": False, "required": ["piece", "target"],
+        "properties": {"piece": _ID, "target": _ID}}},
+    "count": {"type": "integer", "minimum": 0, "maximum": MAX_COUNT},
+    "faces": {"anyOf": [{"type": ["string", "integer"]},
+                        {"type": "array", "items": {"type": ["string", "integer"]}},
+                        {"type": "object", "additionalProperties": {"type": ["string", "integer"]}}]},
+}
+
+
+def json_schema(system=None) -> dict:
+    """The JSON Schema of a turn file of ``system`` (the kernel's keys
+    without one), made from its ``turn_keys`` and the kinds above."""
+    from .system import System
+
+    system = system or System
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"warcouncil turn file ({system.title or 'kernel defaults'})",
+        "type": "object", "additionalProperties": False,
+        "required": list(system.turn_required),
+        "properties": {k: {**SCHEMAS[kind], "description": what} for k, (kind, what) in system.turn_keys.items()},
+    }
+
+
+# the form of a value of each kind, for "the turn file needs `KEY: FORM`"
+_FORM = {"name": "NAME", "ids": "[ID, ...]", "moves": "[{piece: ID, to: [col, row]}, ...]",
+         "battles": "[{piece: ID, target: ID}, ...]", "count": "N", "faces": "[FACE, ...]"}
+
+
+def _name(data, key: str, what: str) -> str | None:
+    v = data.get(key)
+    if v is not None and (not isinstance(v, str) or not v.strip()):
+        raise WarcouncilError(f"`{key}` is {what}, not {_shown(v)}", _where(data, key))
+    return v
+
+
+def _count(data, key: str, what: str) -> int | None:
+    v = data.get(key)
+    if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_COUNT):
+        raise WarcouncilError(f"`{key}` is {what} from 0 to {MAX_COUNT}, not {_shown(v)}", _where(data, key))
+    return v
+
+
+def _ids(data, key: str, what: str) -> tuple[list[str], list[Location]]:
+    raw = data.get(key, [])
+    if raw is None:
+        raw = YList()
+    if not isinstance(raw, list):
+        raise WarcouncilError(f"`{key}` is {what}, not {_shown(raw)}", _where(data, key))
+    out, where = [], []
+    for i, o in enumerate(raw):
+        w = raw.item_where[i] if isinstance(raw, YList) and i < len(raw.item_where) else _where(data, key)
         if not isinstance(o, str):
             raise WarcouncilError(f"a piece id is a string, got {bounded(repr(o), 60)}", w)
-        orders.append(o)
-        owhere.append(w)
-    moves = _moves(data, "moves", board)
-    second_moves = _moves(data, "second_moves", board)
+        out.append(o)
+        where.append(w)
+    return out, where
+
+
+def _battles(data, key: str) -> list[TurnBattle]:
+    raw = data.get(key)
+    if raw is None:
+        raw = YList()
+        raw.item_where = []
+    if not isinstance(raw, YList):
+        raise WarcouncilError(f"`{key}` is a list of {{piece: ID, target: ID}}, not {_shown(raw)}",
+                              _where(data, key))
     battles = []
-    raw_battles = data.get("battles")
-    if raw_battles is None:
-        raw_battles = YList()
-        raw_battles.item_where = []
-    if not isinstance(raw_battles, YList):
-        raise WarcouncilError(f"`battles` is a list of {{piece: ID, target: ID}}, not {_shown(raw_battles)}",
-                              _where(data, "battles"))
-    for i, b in enumerate(raw_battles):
-        w = raw_battles.item_where[i] if i < len(raw_battles.item_where) else _where(data, "battles")
+    for i, b in enumerate(raw):
+        w = raw.item_where[i] if i < len(raw.item_where) else _where(data, key)
         if not isinstance(b, YDict) or "piece" not in b or "target" not in b:
             raise WarcouncilError("a battle is {piece: ID, target: ID}", w)
+        bad = [k for k in b if k not in ("piece", "target")]
+        if bad:
+            raise WarcouncilError(f"unknown key {_shown(bad[0])} in a battle", b.key_where.get(bad[0], w))
         for k in ("piece", "target"):
             if not _is_id(b[k]):
                 raise WarcouncilError(f"a battle's {k} is a piece id, not {_shown(b[k])}", _where(b, k))
         battles.append(TurnBattle(str(b["piece"]), str(b["target"]), w))
-    command = data.get("command")
-    if command is not None and (not isinstance(command, int) or isinstance(command, bool) or command < 0):
-        raise WarcouncilError("`command` is a whole number", _where(data, "command"))
-    for key, what in (("side", "a side's name"), ("copies", "the name of the card copied")):
-        v = data.get(key)
-        if v is not None and (not isinstance(v, str) or not v.strip()):
-            raise WarcouncilError(f"`{key}` is {what}, not {_shown(v)}", _where(data, key))
-    roll = data.get("roll")
+    return battles
+
+
+def _faces(data, key: str) -> str | None:
+    """Die faces: a list of faces, a mapping of faces to counts, or one
+    face; kept as text (``face,face`` or ``face=n,...``) for the system to read."""
+    roll = data.get(key)
     if isinstance(roll, list):
         if not all(_is_scalar(r) for r in roll):
-            raise WarcouncilError("`roll` is a list of die faces", _where(data, "roll"))
-        roll = ",".join(str(r) for r in roll)
-    elif isinstance(roll, dict):
+            raise WarcouncilError(f"`{key}` is a list of die faces", _where(data, key))
+        return ",".join(str(r) for r in roll)
+    if isinstance(roll, dict):
         if not all(_is_scalar(k) and _is_scalar(v) for k, v in roll.items()):
-            raise WarcouncilError("`roll` is a mapping of die faces to counts", _where(data, "roll"))
-        roll = ",".join(f"{k}={v}" for k, v in roll.items())
-    elif roll is not None:
-        roll = str(roll)
-    return Turn(
-        card=data.get("card"), orders=orders, orders_where=owhere, moves=moves, battles=battles,
-        roll=roll, copies=data.get("copies"), command=command, side=data.get("side"), path=path,
-        second_moves=second_moves,
-    )
+            raise WarcouncilError(f"`{key}` is a mapping of die faces to counts", _where(data, key))
+        return ",".join(f"{k}={v}" for k, v in roll.items())
+    if roll is not None and not _is_scalar(roll):
+        raise WarcouncilError(f"`{key}` is a list of die faces, not {_shown(roll)}", _where(data, key))
+    return None if roll is None else str(roll)
 
 
 def _moves(data, key: str, board) -> list[TurnMove]:

@@ -161,10 +161,10 @@ class CardEngine(Engine):
                 out.append(Record(piece=p, to=m.to, path=m.path))
             return tuple(out)
 
-        moves = records(turn.moves)
-        second = records(getattr(turn, "second_moves", ()))
+        moves = records(turn.moves or ())
+        second = records(turn.second_moves or ())
         battles = []
-        for b in turn.battles:
+        for b in turn.battles or ():
             p = self.pieces(g, [b.piece], [b.where])[0]
             t = self.pieces(g, [b.target], [b.where])[0]
             battles.append(Record(piece=p, target=t))

@@ -100,11 +100,12 @@ class GroundAlt:
         return [p for p in pieces if p.rank < n and bad >> p.rank & 1]
 
 
-_POOLS = {
-    "units": lambda s: s.own_units,
-    "leaders": lambda s: s.own_leaders,
-    "pieces": lambda s: s.own_pieces,
-}
+def _pool(s, what: str) -> frozenset:
+    """A quota's pool (``units``, ``leaders``, ``pieces``): the own pieces
+    of a piece list's role, or all of them."""
+    if what == "pieces":
+        return s.own_pieces
+    return s.own_of.get(s.scenario.lists.get(what), frozenset())
 
 
 class Grounding:
@@ -196,7 +197,7 @@ class Grounding:
             if q.where is not None:
                 admitted, qmask = self._filter(q.where, q.what)
             else:
-                admitted, qmask = _POOLS[q.what](s), s.pool_masks[q.what]
+                admitted, qmask = _pool(s, q.what), s.pool_masks.get(q.what, 0)
             amount = q.amount
             is_all = False
             if isinstance(amount, str):  # "all" | "any"
@@ -231,7 +232,7 @@ class Grounding:
         c = self.compiler
         f = c.compile(where)
         base = self.base()
-        admitted = frozenset(p for p in _POOLS[what](s) if f(base, {"it": p}))
+        admitted = frozenset(p for p in _pool(s, what) if f(base, {"it": p}))
         out = (admitted, s.mask_of(admitted))
         if c.board_static(where, ("it",)):
             memo[key] = out
@@ -249,7 +250,7 @@ class Grounding:
         c = self.compiler
         f = c.compile(anchor) if anchor is not None else None
         base = self.base()
-        cells = frozenset(l.at for l in s.own_leaders if f is None or f(base, {"it": l}))
+        cells = frozenset(l.at for l in s.own_of.get("leader", ()) if f is None or f(base, {"it": l}))
         out = (cells, s.mask_of(p for p in s.items if p.at in cells))
         if anchor is None or c.board_static(anchor, ("it",)):
             s.caches.anchors[key] = out

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ...solver.system import System
+from ...errors import WarcouncilError
+from ...solver.system import PieceList, System
+from .boards import BOARDS, VIEWS
 from .builtins import CC
 from .engine import CardEngine
 
@@ -18,8 +20,27 @@ class CommandsAndColors(System):
     packs = ("cca", "ccm", "core")
     boards = frozenset({"hex"})
     decision = "the set of units and leaders a command card orders"
+    # units, then leaders (a leader: no type, one block)
+    piece_lists = {"units": PieceList("unit", optional=("blocks", "facing"), needed=True),
+                   "leaders": PieceList("leader", required=("id", "side", "at"), optional=())}
+    # sections are seen from a side's own edge: the board is played across
+    # from north to south
+    edges = ("north", "south")
+    section_views = VIEWS  # the north side sees left and right swapped
+    named_boards = BOARDS  # the standard battlefields: cca, ccm
     phases = ("order", "move", "battle", "second move")
     verbs = frozenset({"orders", "moves", "turns", "check", "cards", "diff"})
+    # a turn: the card played (and what it copies, its roll), the orders,
+    # the moves, the battles, and Move-Fire-Move's second moves
+    turn_keys = {
+        "card": ("name", "the name of the card played"),
+        **System.turn_keys,
+        "second_moves": ("moves", "a list of moves"),
+        "roll": ("faces", "the die faces rolled"),
+        "copies": ("name", "the name of the card copied"),
+    }
+    turn_required = ("card",)
+    turn_phases = ("moves", "battles", "second_moves")
     card_driven = True
     hooks = {
         # may a unit still battle after this move? (moves' `battle` flag)
@@ -45,6 +66,29 @@ class CommandsAndColors(System):
                 attrs["blocks"] = piece.blocks
         else:
             attrs["max_blocks"] = attrs["blocks"] = 1
+
+    @classmethod
+    def check_scenario(cls, scenario) -> None:
+        """A leader stands alone or on a friendly unit, never on an enemy unit."""
+        for ldr in scenario.pieces.get("leader", ()):
+            u = scenario.piece_at(ldr.at, "unit")
+            if u is not None and u.side != ldr.side:
+                raise WarcouncilError(
+                    f"leader {ldr.id} ({ldr.side}) stands on enemy unit {u.id} ({u.side})"
+                    f" at [{ldr.at[0]}, {ldr.at[1]}]",
+                    ldr.where,
+                )
+
+    @classmethod
+    def check_setup(cls, scenario, pack) -> None:
+        """A unit's blocks are at most its type's full strength."""
+        for u in scenario.pieces.get("unit", ()):
+            decl = pack.units.get(u.type)
+            full = dict(decl.attrs).get("blocks") if decl is not None else None
+            if u.blocks is not None and isinstance(full, int) and u.blocks > full:
+                raise WarcouncilError(
+                    f"unit {u.id}: blocks must be at most {full}, the full strength of a {u.type}, "
+                    f"not {u.blocks}", u.where)
 
     @classmethod
     def carried(cls, state, piece, start, listed) -> list:

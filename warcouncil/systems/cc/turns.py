@@ -69,7 +69,7 @@ class _Turns:
             fn = self.plan.compiler.compile(_call(accompany, "l"))
             host = self.plan.compiler.compile(_call(host_name, "l")) if host_name in defines else None
             ctx = Ctx(g, alt, self.ordered)
-            for l in self.setting.own_leaders:
+            for l in self.setting.own_of.get("leader", ()):
                 if fn(ctx, {"l": l}) and host is not None:
                     u = host(ctx, {"l": l})
                     if u is not None:

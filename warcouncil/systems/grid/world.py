@@ -66,6 +66,10 @@ class GridSetting:
         self.occupant = {sq: v for v in on for sq in self.foot[v.id].squares}
         self.unit_at = self.occupant
         self.leader_at: dict = {}
+        # the pools by role the kernel's role builtins read (solver.builtins.role_meanings)
+        self.roles, self.slot = ("unit",), {"unit": 0}
+        self.own_of, self.enemy_of = {"unit": self.own_units}, {"unit": self.enemy_units}
+        self.all_of, self.at_of = {"unit": self.all_units}, {"unit": self.occupant}
         by_side: dict[str, set] = {}
         for v in on:
             by_side.setdefault(v.side, set()).add(v)

@@ -1,0 +1,45 @@
+"""The kernel (warcouncil/solver) names no leader, no C&C board, no second
+move and no helmet in its code: the piece lists and their roles, the named
+boards and the turn's keys and phases are the systems' (docs/design.md
+§2.2). Docstrings and comments may mention them as examples."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import warcouncil.solver
+
+FORBIDDEN = re.compile(r"leader|second_move|helmet|\bcca\b|\bccm\b|dionysius", re.I)
+
+
+def names_in_code(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and ast.get_docstring(n)}
+    out = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        elif isinstance(n, ast.Attribute):
+            out.add(n.attr)
+        elif isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+            out.add(n.name)
+        elif isinstance(n, ast.arg):
+            out.add(n.arg)
+        elif isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs:
+            out.add(n.value)
+    return out
+
+
+def test_the_kernel_names_no_leader_board_or_second_move() -> None:
+    kernel = Path(warcouncil.solver.__file__).parent
+    found = {f.name: sorted(w for w in names_in_code(f) if FORBIDDEN.search(w)) for f in sorted(kernel.glob("*.py"))}
+    assert {f: ws for f, ws in found.items() if ws} == {}
+
+
+def test_the_check_finds_a_name_in_code(tmp_path: Path) -> None:
+    f = tmp_path / "x.py"
+    f.write_text('"""A leader in a docstring is fine."""\n# and in a comment\nown_leaders = 1\n', encoding="utf-8")
+    assert {w for w in names_in_code(f) if FORBIDDEN.search(w)} == {"own_leaders"}
