@@ -185,3 +185,15 @@ def test_a_damaged_scenario_is_read_or_refused_with_a_place(where, key, value):
 
 
 _ALESIA_DATA: dict = {}
+
+
+def test_activations_draws_the_board_on_the_command_line(tmp_path):
+    from conftest import run_cli
+    from warcouncil.solver.engine import Engine
+    from warcouncil.systems.grid.svg import grid_svg
+
+    out = tmp_path / "a.svg"
+    code, _, _ = run_cli("activations", "alesia", "--svg", out)
+    assert code == 0 and out.read_text(encoding="utf-8") == grid_svg(Engine.load("alesia"))
+    code, _, err = run_cli("activations", "alesia", "--svg", tmp_path / "no" / "such" / "a.svg")
+    assert code == 2 and "cannot write the drawing" in err

@@ -27,3 +27,15 @@ def test_ids_are_escaped(tmp_path):
     text = table_svg(Engine.load(str(sc)))
     root = ET.fromstring(text)
     assert {p.get("data-id") for p in root.iter(NS + "path") if p.get("data-id")} == {"<u&\"x>", "g"}
+
+
+def test_orders_draws_the_table_on_the_command_line(tmp_path):
+    from conftest import run_cli
+
+    out = tmp_path / "t.svg"
+    code, _, _ = run_cli("orders", "ridgeway", "--svg", out)
+    root = ET.fromstring(out.read_text(encoding="utf-8"))
+    assert code == 0 and root.tag.endswith("svg")
+    assert out.read_text(encoding="utf-8") == table_svg(Engine.load("ridgeway"))
+    code, _, err = run_cli("orders", "akragas", "--card", "Order Three Units Center", "--svg", tmp_path / "x.svg")
+    assert code == 2 and "moves --svg" in err and not (tmp_path / "x.svg").exists()

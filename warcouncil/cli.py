@@ -114,15 +114,22 @@ card_option = click.option("--card", default=None,
               help="fast: the structural enumerator; csp: plain python-constraint search (reference, slow).")
 @click.option("--after", default=None, metavar="TURN",
               help="For systems whose orders follow a log (Warmaster): the orders next after this partial turn.")
+@click.option("--svg", "svg_path", default=None, metavar="FILE",
+              help="Also draw the board (systems that draw their own, e.g. Warmaster: the table after --after).")
 @rules_option
 @json_option
-def orders(scenario, card, count_only, limit, side, roll, copies, command, engine_kind, after, rules, as_json):
+def orders(scenario, card, count_only, limit, side, roll, copies, command, engine_kind, after, svg_path, rules,
+           as_json):
     """Every legal order set for CARD on the board of SCENARIO (for a system
     without cards: every order that may be given next)."""
     eng = _engine(scenario, rules, "orders", card, True)
     if "orders" in eng.system.answers_itself:
-        _print_answer(eng.answer("orders", side=side, after=after, limit=limit, count_only=count_only), as_json)
+        _print_answer(eng.answer("orders", side=side, after=after, limit=limit, count_only=count_only), as_json,
+                      _drawing(eng, svg_path, side=side, after=after))
         return
+    if svg_path is not None:
+        raise WarcouncilError("orders --svg is for systems that draw their own board (e.g. Warmaster); "
+                              "for Commands & Colors use: moves --svg FILE")
     if after is not None:
         raise WarcouncilError("--after is for systems whose orders follow a turn log (e.g. Warmaster)")
     if not eng.system.card_driven:  # no card: the system's engine lists its decisions
@@ -449,8 +456,24 @@ def check(scenario, turn, rules, as_json):
 # ------------------------------------------------------------------ answers made by a system
 
 
-def _print_answer(ans, as_json) -> None:
-    """Print a system's whole answer (``system.Answer``) and exit with its code."""
+def _drawing(eng, svg_path, **options):
+    """The SVG of the board for ``--svg FILE`` (made before the answer is
+    printed, so a drawing problem is bad input, not half an answer)."""
+    if svg_path is None:
+        return None
+    return svg_path, eng.draw(**options)
+
+
+def _print_answer(ans, as_json, drawing=None) -> None:
+    """Print a system's whole answer (``system.Answer``), write the drawing
+    asked for, and exit with the answer's code."""
+    if drawing is not None:
+        path, svg = drawing
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(svg)
+        except OSError as e:
+            raise WarcouncilError(f"cannot write the drawing: {e.strerror or e}", hint=path) from None
     if as_json:
         _json(ans.data)
     elif ans.text:
@@ -487,12 +510,14 @@ def plan_(scenario, wants, rules, as_json):
 @main.command()
 @click.argument("scenario")
 @click.option("--side", default=None, help="The side activating (default: the scenario's to_move).")
+@click.option("--svg", "svg_path", default=None, metavar="FILE",
+              help="Also draw the board (squares, facings, zones of control).")
 @rules_option
 @json_option
-def activations(scenario, side, rules, as_json):
+def activations(scenario, side, svg_path, rules, as_json):
     """For each unit of the side to move, each activation: legal, or why not."""
     eng = _engine(scenario, rules, "activations")
-    _print_answer(eng.answer("activations", side=side), as_json)
+    _print_answer(eng.answer("activations", side=side), as_json, _drawing(eng, svg_path, side=side))
 
 
 # ------------------------------------------------------------------ lint

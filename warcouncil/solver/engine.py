@@ -90,6 +90,11 @@ class Engine:
         line's, by name (e.g. ``side``, ``after``, ``limit``, ``path``)."""
         raise WarcouncilError(f"`{verb}` is not answered by the {self.system.title or self.system.name} engine")
 
+    def draw(self, **options) -> str:
+        """The board as an SVG document, for the verbs the system answers
+        itself (``--svg FILE``); the options are the verb's."""
+        raise WarcouncilError(f"the {self.system.title or self.system.name} engine draws no board (--svg)")
+
     # ------------------------------------------------------------ settings
     def setting(self, side: str | None = None, command: int | None = None) -> Setting:
         key = (side, command)

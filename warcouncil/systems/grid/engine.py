@@ -201,6 +201,12 @@ class GridEngine(Engine):
         return out
 
     # ------------------------------------------------------------ verbs
+    def draw(self, **_) -> str:
+        """The board (squares, terrain, units with their facings, zones of control) as SVG."""
+        from .svg import grid_svg
+
+        return grid_svg(self)
+
     def answer(self, verb: str, **options) -> Answer:
         if verb == "activations":
             return self.activations(options.get("side"))

@@ -294,6 +294,13 @@ class WarmasterEngine(Engine):
             return self.best_plan(options["path"])
         return super().answer(verb, **options)
 
+    def draw(self, side: str | None = None, after: str | None = None, **_) -> str:
+        """The table (footprints, terrain, command ranges, the General's 20 cm
+        bands) as it stands after the partial log ``after`` (default: the start)."""
+        from .svg import table_svg
+
+        return table_svg(self, self.read_log(after, side) if after is not None else None)
+
     # ---- check
     def check(self, path: str) -> Answer:
         log = self.read_log(path)

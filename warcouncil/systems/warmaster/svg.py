@@ -12,9 +12,6 @@ from xml.sax.saxutils import escape, quoteattr
 
 from shapely.geometry.base import BaseGeometry
 
-from .engine import WarmasterEngine
-from .table import Log
-
 SCALE = 5.0  # pixels per cm
 SIDE_COLOURS = ("#c0392b", "#2c6fbb", "#2e8b57", "#8e44ad")
 REACH = {"hero": 60.0, "wizard": 20.0}  # the pack's defaults, drawn (reference §5.2 W12)
@@ -30,8 +27,9 @@ def _path(g: BaseGeometry, depth: float) -> str:
     return " ".join(out)
 
 
-def table_svg(eng: WarmasterEngine, log: Log | None = None) -> str:
-    """The table as it stands after ``log`` (default: the start)."""
+def table_svg(eng, log=None) -> str:
+    """The table of ``eng`` (a ``WarmasterEngine``) as it stands after
+    ``log`` (a ``table.Log``; default: the start)."""
     sc = eng.scenario
     t = (log or eng.start()).table
     w, d = sc.width, sc.depth
