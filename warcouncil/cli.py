@@ -13,14 +13,45 @@ import sys
 from fractions import Fraction
 
 import click
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from .errors import WarcouncilError
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# What a verb needs is imported when it runs (issue 15): rich only when
+# something is printed for a person (a --json answer never loads it), the
+# engine and the systems inside the commands.
+
+
+class _LazyConsole:
+    """A rich ``Console``, made on first use."""
+
+    def __init__(self, **options):
+        self._options = options
+        self._console = None
+
+    def __getattr__(self, name):
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return getattr(self._console, name)
+
+
+def escape(text: str) -> str:
+    """``rich.markup.escape``, imported when first needed."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def Table(*args, **kwargs):  # noqa: N802 - stands for the class
+    """A ``rich.table.Table``, imported when first needed."""
+    from rich.table import Table as RichTable
+
+    return RichTable(*args, **kwargs)
+
+
+out = _LazyConsole(highlight=False, soft_wrap=True)
+err = _LazyConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 class Cli(click.Group):
