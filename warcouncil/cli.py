@@ -366,7 +366,7 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
 @json_option
 def turns(scenario, card, count_only, limit, side, roll, copies, command, rules, as_json):
     """Every distinct end position the card's legal orders and moves can reach."""
-    from .systems.cc.turns import end_positions
+    from .systems.cc.turns import count_end_positions, end_positions
 
     eng, g = _ground_one_roll("turns", scenario, rules, card, side, roll, copies, command)
     g.setting.board.require("cells", "turns")  # before any header: a table has no cells
@@ -375,7 +375,8 @@ def turns(scenario, card, count_only, limit, side, roll, copies, command, rules,
         return {p.id: list(c) for p, c in sorted(end.items(), key=lambda kv: kv[0].rank)}
 
     if count_only:
-        n = sum(1 for _ in end_positions(eng, g, limit))
+        # bounded memory (issue 15): positions are counted as keys, spilled to disk past a bound
+        n = count_end_positions(eng, g) if limit is None else sum(1 for _ in end_positions(eng, g, limit))
         if as_json:
             _json({"card": g.played, "side": g.setting.side, "count": n})
         else:
