@@ -688,6 +688,8 @@ def _batch_run(lines, workers: int | None, ray_address: str | None):
     else:
         from concurrent.futures import ProcessPoolExecutor
 
+        from .solver import engine  # noqa: F401 - imported once here: forked workers start with it
+
         width = workers or os.cpu_count() or 1
         pool = ProcessPoolExecutor(max_workers=width)
 
