@@ -61,9 +61,10 @@ def make_jobs(repeat: int) -> list[dict]:
     return jobs * repeat
 
 
-def run(cmd, env) -> tuple[float, bytes]:
+def run(cmd, env, cwd) -> tuple[float, bytes]:
     t0 = time.perf_counter()
-    done = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # not from a checkout's folder: `python -m` would import the warcouncil found there first
+    done = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
     t = time.perf_counter() - t0
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr.decode()[-2000:]}")
@@ -81,22 +82,26 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="wc-batch-") as tmp:
         work = Path(tmp)
         if args.jobs_file:
-            jobs_path = Path(args.jobs_file)
+            jobs_path = Path(args.jobs_file).resolve()
             n = sum(1 for line in jobs_path.read_text(encoding="utf-8").splitlines() if line.strip())
         else:
             jobs = make_jobs(args.repeat)
             jobs_path = work / "jobs.jsonl"
             jobs_path.write_text("".join(json.dumps(j) + "\n" for j in jobs), encoding="utf-8")
             n = len(jobs)
+        (work / "cache").mkdir()
         env = dict(os.environ, WARCOUNCIL_CACHE_DIR=str(work / "cache"), PYTHONPYCACHEPREFIX=str(work / "pyc"))
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # byte code as an installed package has it (bench_startup.py)
+        # the jobs' own relative paths are relative to the current folder; the generated jobs' are absolute,
+        # and they run from a temporary folder (`python -m` imports a checkout in the current folder first)
+        cwd = os.getcwd() if args.jobs_file else str(work)
         base = [sys.executable, "-m", "warcouncil.cli", "batch", str(jobs_path)]
         rows = {"1 worker": base + ["--jobs", "1"], "2 workers": base + ["--jobs", "2"]}
         if args.ray:
             rows["ray local"] = base + ["--ray", "local"]
         answers = {}
         for name, cmd in rows.items():  # warm: byte code, the rule cache; and the answers to compare
-            answers[name] = run(cmd, env)[1]
+            answers[name] = run(cmd, env, cwd)[1]
         first = next(iter(answers.values()))
         for name, out in answers.items():
             if out != first:
@@ -105,7 +110,7 @@ def main() -> None:
         items = list(rows.items())
         for r in range(args.rounds):
             for name, cmd in items if r % 2 == 0 else items[::-1]:
-                times[name].append(run(cmd, env)[0])
+                times[name].append(run(cmd, env, cwd)[0])
             print(f"round {r + 1}/{args.rounds}", file=sys.stderr)
     med = {k: statistics.median(v) for k, v in times.items()}
     one = med["1 worker"]

@@ -106,14 +106,15 @@ def command(kind: str, path: Path) -> list[str]:
     return ["turns", str(path), "--card", "Order Three Units Center", "--count"]
 
 
-def run(argv, env, timeout: float, mem_gb: float) -> dict:
+def run(argv, env, timeout: float, mem_gb: float, cwd: str | None = None) -> dict:
     def limit():  # in the child: a run that would take the machine's memory fails instead
         cap = int(mem_gb * 2**30)
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
     t0 = time.perf_counter()
+    # cwd: not a checkout (`python -m` puts the current folder first on the path, before PYTHONPATH)
     p = subprocess.Popen([sys.executable, "-m", "warcouncil.cli", *argv], env=env, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, preexec_fn=limit)
+                         stderr=subprocess.PIPE, preexec_fn=limit, cwd=cwd or tempfile.gettempdir())
     killed = False
     while True:
         pid, status, usage = os.wait4(p.pid, os.WNOHANG)

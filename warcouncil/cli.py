@@ -620,7 +620,7 @@ def batch(jobs_file, workers, ray_address):
         return
     lines = itertools.chain([first], lines)
     for record in _batch_run(lines, workers, ray_address):
-        click.echo(json.dumps(record, ensure_ascii=False))
+        click.echo(record)
 
 
 def _batch_lines(path: str):
@@ -733,14 +733,15 @@ def _batch_ray(address: str, cwd: str):
     return (lambda chunk: remote.remote(chunk, cwd)), ray.get, width, (lambda: None)
 
 
-def _batch_chunk(chunk, cwd: str) -> list[dict]:
-    """Run a few lines (in a worker): their records, in order."""
+def _batch_chunk(chunk, cwd: str) -> list[str]:
+    """Run a few lines (in a worker): their records, in order, as JSON
+    lines (made here, in parallel, not in the process that prints them)."""
     if os.getcwd() != cwd:
         os.chdir(cwd)  # paths in jobs are relative to where the batch was started
     out = []
     with _BatchSharedPacks():
         for n, item in chunk:
-            out.append(item if isinstance(item, dict) else _batch_one(n, item))
+            out.append(_batch_json(item) if isinstance(item, dict) else _batch_one(n, item))
     return out
 
 
@@ -797,26 +798,38 @@ def _batch_pack_key(target, layers, strict):
     return (tuple(parts), strict)
 
 
-def _batch_one(n: int, text: str) -> dict:
-    """One line's record."""
+def _batch_json(record: dict) -> str:
+    return json.dumps(record, ensure_ascii=False)
+
+
+def _batch_one(n: int, text: str) -> str:
+    """One line's record, a JSON line."""
     try:
         job = json.loads(text)
     except ValueError as e:
-        return {"line": n, "error": f"not JSON: {e}", "exit": 2}
+        return _batch_json({"line": n, "error": f"not JSON: {e}", "exit": 2})
+    except RecursionError:
+        return _batch_json({"line": n, "error": "not JSON: nested too deeply", "exit": 2})
     record = {"line": n}
     if isinstance(job, dict) and "id" in job:
         record["id"] = job["id"]
     try:
         verb, argv, cleanup = _batch_argv(job, n)
     except WarcouncilError as e:
-        return {**record, "error": str(e), "exit": 2}
+        return _batch_json({**record, "error": str(e), "exit": 2})
     try:
         code, answer, error = _batch_invoke(verb, argv)
     finally:
         cleanup()
     if error is not None:
-        return {**record, "error": error, "exit": code}
-    return {**record, "exit": code, "answer": answer}
+        return _batch_json({**record, "error": error, "exit": code})
+    if isinstance(answer, _VerbJson):  # the verb's own JSON line, spliced in as it is
+        return _batch_json({**record, "exit": code})[:-1] + ', "answer": ' + answer + "}"
+    return _batch_json({**record, "exit": code, "answer": answer})
+
+
+class _VerbJson(str):
+    """A verb's answer as the one line of JSON it printed (``_json``)."""
 
 
 def _batch_argv(job, n: int):
@@ -962,6 +975,8 @@ def _batch_invoke(verb: str, argv: list[str]):
     text = buf.getvalue().strip()
     if not text:
         return code, None, None
+    if text[0] == "{" and "\n" not in text:  # one JSON document, as ``_json`` writes it
+        return code, _VerbJson(text), None
     try:
         return code, json.loads(text), None
     except ValueError:
