@@ -143,3 +143,46 @@ def test_with_leaders_and_the_programme_off(build, monkeypatch):
         monkeypatch.setattr(E, "MAX_FRONTIER", -1)
         assert eng.count(eng.ground(card)) == n, card
         monkeypatch.setattr(E, "MAX_FRONTIER", orig)
+
+
+@pytest.mark.parametrize("card", ["Line Command", "Double Time", "Inspired Center Leadership",
+                                  "Leadership Any Section"])
+@pytest.mark.parametrize("side", ["syracusan", "carthaginian"])
+def test_a_limited_listing_is_the_first_sets(akragas, card, side):
+    g = akragas.ground(card, side=side)
+    full = list(akragas.order_sets(g))
+    for limit in (0, 1, 2, 5, 13, len(full) - 1, len(full), len(full) + 4):
+        assert list(akragas.order_sets(g, limit)) == full[:max(limit, 0)], limit
+
+
+def dense_board(make_engine, per_row: int):
+    """Red: two solid rows of ``per_row`` foot on a board one hex wider."""
+    from conftest import scenario_dict
+
+    data = scenario_dict(rows_of_foot(per_row, 2), [("lx", "blue", [0, 0])])
+    data["board"] = {"grid": "hex", "width": per_row + 1, "depth": 9}
+    return make_engine(data)
+
+
+def test_the_dense_board_of_issue_15(make_engine, monkeypatch):
+    """32 foot a side in two solid rows: 14 930 318 Line Command sets (the
+    enumerator made them all: 100 s, 3.9 GB), counted by the programme, and
+    the first of them listed without making the rest."""
+    eng = dense_board(make_engine, 16)
+    g = eng.ground("Line Command")
+    assert eng.count(g) == 14_930_318  # as the enumerator of main had it (the empty set is one)
+    monkeypatch.setattr(E.AltPlan, "_connected_masks", lambda self: pytest.fail("made every set"))
+    first = list(eng.order_sets(g, 40))
+    assert len(first) == 40 and first[0] == ()
+    assert [len(s) for s in first] == sorted(len(s) for s in first)
+    assert all(len(s) == 1 for s in first[1:33]) and len(first[33]) == 2
+
+
+@pytest.mark.parametrize("per_row", [3, 5, 7])
+def test_dense_limited_listing_and_count(make_engine, per_row):
+    eng = dense_board(make_engine, per_row)
+    g = eng.ground("Line Command")
+    full = list(eng.order_sets(g))
+    assert eng.count(g) == len(full)
+    for limit in (1, 7, len(full) // 2, len(full)):
+        assert list(eng.order_sets(g, limit)) == full[:limit]

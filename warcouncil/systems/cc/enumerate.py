@@ -389,9 +389,15 @@ class AltPlan:
         return connected_mask(m, self.setting.adj_masks())
 
     # ---------------------------------------------------------------- layers
-    def layers(self):
-        """{size: sorted list or iterator of sets}, lazily per size."""
+    def layers(self, stream: bool = False):
+        """{size: sorted list or iterator of sets}, lazily per size. With
+        ``stream`` (a listing that may stop early: ``--limit``), a linked or
+        led group's sets are made one size at a time, so the first sets of a
+        board with millions of groups come without making the rest."""
         if self.impossible:
+            return
+        if stream and self.mode in ("linked", "led"):
+            yield from self._connected_layers()
             return
         if self.mode == "quota":
             if self.only is not None:
@@ -418,6 +424,31 @@ class AltPlan:
             by_size.setdefault(len(s), []).append(s)
         for k in sorted(by_size):
             yield k, sorted(by_size[k], key=_ranks)
+
+    def _connected_layers(self):
+        """The layers of a linked (led) group, size by size: the connected
+        sets of exactly k pieces are grown (those of fewer pieces again with
+        them: cheap while k is small), until a size has none (then no larger
+        connected set holds a root either)."""
+        items = self.items_mask
+        roots = items & self.alt.anchor_mask if self.mode == "led" else items
+        adj = self.setting.adj_masks()
+        forced = self.forced_mask if self.use_filled else 0
+        pieces_of = self.setting.pieces_of
+        for k in range(self._size_bound() + 1):
+            masks = [m for m in connected_subsets(items, roots, adj, k) if m.bit_count() == k]
+            if not masks:
+                return
+            layer = []
+            for m in masks:
+                if forced & ~m:
+                    continue
+                s = pieces_of(m)
+                if self.filters and not self.passes_filters(s):
+                    continue
+                layer.append(s)
+            if layer:
+                yield k, sorted(layer, key=_ranks)
 
     def sets(self) -> Iterator[tuple]:
         """Every set of this alternative, sorted (by size, then piece order).
@@ -816,7 +847,7 @@ class Enumerator:
         if not self.alts or limit == 0:
             return
         produced = 0
-        iters = [a.layers() for a in self.alts]
+        iters = [a.layers(stream=limit is not None) for a in self.alts]
         pending = [next(it, None) for it in iters]
         while any(p is not None for p in pending):
             k = min(p[0] for p in pending if p is not None)
