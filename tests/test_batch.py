@@ -239,3 +239,31 @@ def test_on_a_local_ray_cluster(tmp_path, answers):
     for i, r in enumerate(got[:-1]):
         assert r == {"line": i + 1, "id": i, **answers[i]}
     assert got[-1]["exit"] == 2 and "not JSON" in got[-1]["error"]
+
+
+def test_a_line_that_kills_its_worker(tmp_path, answers, monkeypatch):
+    """A worker that dies (here: os._exit on one job) loses no other line:
+    that line gets an error record (exit 3), every other line its answer."""
+    import os
+
+    real = cli._batch_invoke
+
+    def deadly(verb, argv):
+        if any("Crash" in a for a in argv):
+            os._exit(9)
+        return real(verb, argv)
+
+    monkeypatch.setattr(cli, "_batch_invoke", deadly)  # forked workers inherit it
+    crash = {"verb": "orders", "args": {"card": "Crash Now", "count": True}}
+    lines = [job(QUERIES[0][0])] * 5 + [job(crash)] + [job(QUERIES[0][0])] * 9
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run_cli("batch", jobs, "--jobs", "2")
+    assert code == 0
+    got = records(out)
+    assert [r["line"] for r in got] == list(range(1, 16))
+    for r in got:
+        if r["line"] == 6:
+            assert r["exit"] == 3 and "stopped" in r["error"]
+        else:
+            assert r == {"line": r["line"], **answers[0]}

@@ -680,43 +680,82 @@ def _batch_run(lines, workers: int | None, ray_address: str | None):
     cwd = os.getcwd()
     chunks = _batch_chunks(lines)
     if ray_address is not None:
-        submit, result, width, close = _batch_ray(ray_address, cwd)
+        runner = _batch_ray(ray_address, cwd)
     elif (workers or os.cpu_count() or 1) == 1:
         for chunk in chunks:
             yield from _batch_chunk(chunk, cwd)
         return
     else:
-        from concurrent.futures import ProcessPoolExecutor
-
-        from .solver import engine  # noqa: F401 - imported once here: forked workers start with it
-
-        width = workers or os.cpu_count() or 1
-        pool = ProcessPoolExecutor(max_workers=width)
-
-        def submit(chunk):
-            return pool.submit(_batch_chunk, chunk, cwd)
-
-        def result(fut):
-            return fut.result()
-
-        def close():
-            pool.shutdown(wait=True, cancel_futures=True)
+        runner = _BatchPool(workers or os.cpu_count() or 1, cwd)
     from collections import deque
 
-    pending: deque = deque()
+    pending: deque = deque()  # (chunk, handle), in input order
     try:
         for chunk in chunks:
-            pending.append(submit(chunk))
-            if len(pending) >= 4 * width:
-                yield from result(pending.popleft())
+            pending.append((chunk, runner.submit(chunk)))
+            if len(pending) >= 4 * runner.width:
+                yield from runner.result(pending)
         while pending:
-            yield from result(pending.popleft())
+            yield from runner.result(pending)
     finally:
-        close()
+        runner.close()
+
+
+def _batch_died(chunk, why: str) -> list[str]:
+    return [_batch_json({"line": n, "error": f"the worker running this line stopped: {why}", "exit": 3})
+            for n, _ in chunk]
+
+
+class _BatchPool:
+    """Worker processes on this machine. A worker that dies (killed, out of
+    memory, a crash below Python) takes the pool and the chunks in flight
+    with it: the pool is made again, the chunk waited for is run again a
+    line at a time (the line that kills its worker again gets an error
+    record, exit 3) and the other chunks are sent again."""
+
+    def __init__(self, width: int, cwd: str):
+        from .solver import engine  # noqa: F401 - imported once here: forked workers start with it
+
+        self.width, self.cwd = width, cwd
+        self._new()
+
+    def _new(self):
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.pool = ProcessPoolExecutor(max_workers=self.width)
+
+    def submit(self, chunk):
+        return self.pool.submit(_batch_chunk, chunk, self.cwd)
+
+    def result(self, pending) -> list[str]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        chunk, fut = pending.popleft()
+        try:
+            return fut.result()
+        except BrokenProcessPool:
+            pass
+        self.close()
+        self._new()
+        rest = [c for c, _ in pending]
+        pending.clear()
+        out = []
+        for item in chunk:  # alone, one at a time: only the line that kills a worker fails
+            try:
+                out += self.submit([item]).result()
+            except BrokenProcessPool as e:
+                out += _batch_died([item], str(e) or "a worker process ended abruptly")
+                self.close()
+                self._new()
+        pending.extend((c, self.submit(c)) for c in rest)
+        return out
+
+    def close(self):
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _batch_ray(address: str, cwd: str):
-    """(submit, result, width, close) on a Ray cluster."""
+    """A runner (width, submit, result, close) on a Ray cluster."""
     try:
         import ray
     except ImportError:
@@ -729,8 +768,27 @@ def _batch_ray(address: str, cwd: str):
     from . import cli  # this module by its name (not __main__): what Ray's workers import
 
     remote = ray.remote(cli._batch_chunk)
-    width = max(1, int(ray.cluster_resources().get("CPU", 1)))
-    return (lambda chunk: remote.remote(chunk, cwd)), ray.get, width, (lambda: None)
+
+    class Runner:
+        width = max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+        @staticmethod
+        def submit(chunk):
+            return remote.remote(chunk, cwd)
+
+        @staticmethod
+        def result(pending):
+            chunk, ref = pending.popleft()
+            try:
+                return ray.get(ref)
+            except ray.exceptions.RayError as e:  # a worker or node lost (Ray has retried the task)
+                return _batch_died(chunk, type(e).__name__)
+
+        @staticmethod
+        def close():
+            pass
+
+    return Runner
 
 
 def _batch_chunk(chunk, cwd: str) -> list[str]:
