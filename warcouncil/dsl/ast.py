@@ -204,6 +204,14 @@ class DiceDecl:
 
 
 @dataclass(frozen=True)
+class FieldsDecl:
+    """``fields a, b``: attributes of the records a pack's builtins give."""
+
+    names: tuple[str, ...]
+    loc: Location = _loc()
+
+
+@dataclass(frozen=True)
 class ValuesDecl:
     attribute: str
     members: tuple[str, ...]
@@ -367,6 +375,7 @@ Statement = (
     | SectionsDecl
     | DiceDecl
     | ValuesDecl
+    | FieldsDecl
     | UnitDecl
     | TerrainDecl
     | CardDecl

@@ -51,6 +51,7 @@ class Pack:
     sections: tuple[str, ...] = ()
     dice: tuple[str, ...] = ()
     values: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    fields: tuple[str, ...] = ()  # `fields ...`: attributes of the records its builtins give
     roles: tuple[str, ...] = ()  # `roles unit, leader`: the roles pieces take (symbols)
     roles_decls: list[A.RolesDecl] = field(default_factory=list)  # (for their citations)
     effects: dict[str, A.EffectDecl] = field(default_factory=dict)  # `effects ...`: what cards may do (symbols)
@@ -92,7 +93,7 @@ class Pack:
         return out
 
     def unit_attributes(self) -> set[str]:
-        out: set[str] = set()
+        out: set[str] = set(self.fields)
         for u in self.units.values():
             out |= {k for k, _ in u.attrs}
         for t in self.terrains.values():
@@ -290,6 +291,8 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             pack.dice = st.faces
         elif isinstance(st, A.ValuesDecl):
             pack.values[st.attribute] = st.members
+        elif isinstance(st, A.FieldsDecl):
+            pack.fields = tuple(dict.fromkeys(pack.fields + st.names))
         elif isinstance(st, A.RolesDecl):
             pack.roles = tuple(dict.fromkeys(pack.roles + st.names))
             pack.roles_decls.append(st)

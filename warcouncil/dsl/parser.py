@@ -130,6 +130,10 @@ class _ToAst(Transformer):
         return A.ValuesDecl(str(items[0]), items[1], self._loc(meta))
 
     @v_args(meta=True)
+    def fields_decl(self, meta, items):
+        return A.FieldsDecl(tuple(items[0]), self._loc(meta))
+
+    @v_args(meta=True)
     def roles_decl(self, meta, items):
         return A.RolesDecl(items[0], tuple(items[1:]), self._loc(meta))
 

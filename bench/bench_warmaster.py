@@ -1,0 +1,218 @@
+"""Warmaster: `orders` and `odds` against a direct hand-written baseline.
+
+    python bench/bench_warmaster.py            # about 30 s
+    python bench/bench_warmaster.py --quick
+
+A synthetic table (20 units: 12 red, 8 blue; 4 red characters; a wood):
+
+* `orders`: every order that may be attempted at the start of the phase;
+* `odds`: the exact distribution of a 10-order plan (4 characters, units
+  moving as they succeed).
+
+The baseline is the same semantics written out in Python (the stop rules,
+ranges, engagement and penalties as code, geometry by ``solver.table``);
+both must agree exactly (AssertionError otherwise). Prints a Markdown table:
+seconds per query and the ratio warcouncil / baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import yaml
+
+from warcouncil.solver import table as T
+from warcouncil.solver.engine import Engine
+
+WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
+PACE = {"infantry": 20, "cavalry": 30, "flying": 100}
+
+
+def build(tmp: Path):
+    units = []
+    for i in range(12):
+        row, col = divmod(i, 6)
+        units.append({"id": f"r{i}", "side": "red", "type": "cavalry" if col == 5 else "infantry",
+                      "at": [30 + 12 * col if row == 0 else 30 + 14 * col, 30 + 10 * row], "lost": i % 3 == 2 and 1 or 0})
+    units.append({"id": "rf", "side": "red", "type": "flying", "at": [80, 12], "stands": 2})
+    for i in range(7):
+        units.append({"id": f"b{i}", "side": "blue", "type": "infantry", "at": [25 + 16 * i, 70], "facing": 180})
+    chars = [{"id": "gen", "side": "red", "role": "general", "command": 9, "at": [60, 10]},
+             {"id": "h1", "side": "red", "role": "hero", "command": 8, "at": [35, 20]},
+             {"id": "h2", "side": "red", "role": "hero", "command": 8, "at": [95, 20]},
+             {"id": "wiz", "side": "red", "role": "wizard", "command": 7, "at": [70, 24]}]
+    wood = {"type": "wood", "polygon": [[85, 35], [115, 35], [115, 55], [85, 55]], "dense": True}
+    sc = tmp / "bench.yaml"
+    sc.write_text(yaml.safe_dump({"system": "warmaster", "board": {"grid": "table", "width": 160, "depth": 100},
+                                  "to_move": "red", "units": units, "characters": chars, "terrain": [wood]}))
+    steps = [("wiz", ["r3"], [70, 36]), ("wiz", ["r3"], [70, 40]),
+             ("h1", ["r0", "r1"], None), ("h1", ["r6"], [30, 44]), ("h1", ["r6"], [30, 50]),
+             ("h2", ["r10"], [100, 44]), ("h2", ["r11"], None),
+             ("gen", ["r2"], [54, 38]), ("gen", ["r4"], None), ("gen", ["r8"], [58, 48])]
+    plan = tmp / "plan.yaml"
+    plan.write_text(yaml.safe_dump({"plan": [{"by": c, "units": u, **({"to": [t]} if t else {})}
+                                             for c, u, t in steps]}))
+    return sc, plan, units, chars, [wood], steps
+
+
+# ------------------------------------------------------------------ the baseline
+
+
+class Hand:
+    def __init__(self, units, chars, terrain):
+        self.units = {u["id"]: u for u in units}
+        self.chars = {c["id"]: c for c in chars}
+        self.areas = [T.area(a["type"], a["polygon"], a.get("dense", False)) for a in terrain]
+        self.base = {u["id"]: tuple(u["at"]) for u in units}
+        self._fp: dict = {}
+        self._cfp = {c: T.character_footprint(self.chars[c]["at"]) for c in self.chars}
+
+    def fp(self, uid, pos):
+        key = (uid, pos[uid])
+        f = self._fp.get(key)
+        if f is None:
+            u = self.units[uid]
+            f = self._fp[key] = T.unit_footprint(pos[uid], u.get("facing", 0), u.get("stands", 3), "line")
+        return f
+
+    def cfp(self, cid):
+        return self._cfp[cid]
+
+    def engaged(self, uid, pos):
+        side = self.units[uid]["side"]
+
+        def contact(v):
+            return any(T.touching(self.fp(v, pos), self.fp(e, pos)) for e in self.units
+                       if self.units[e]["side"] != self.units[v]["side"])
+        return contact(uid) or any(T.touching(self.fp(uid, pos), self.fp(f, pos)) and contact(f) for f in self.units
+                                   if f != uid and self.units[f]["side"] == side)
+
+    def in_range(self, cid, uid, pos):
+        c, d = self.chars[cid], T.raw_distance(self.cfp(cid), self.fp(uid, pos))
+        reach = {"general": None, "hero": 60, "wizard": 20}[c["role"]]
+        if reach is not None and not T.at_most(d, reach):
+            return False
+        return self.units[uid]["type"] != "flying" or T.at_most(d, 20)
+
+    def target(self, cid, group, pos, nth):
+        pens = {"distance": 0, "successive": 0, "enemy": 0, "dense": 0, "casualties": 0}
+        for uid in group:
+            fp = self.fp(uid, pos)
+            side = self.units[uid]["side"]
+            pens["distance"] = max(pens["distance"], T.full_steps(T.raw_distance(self.cfp(cid), fp), 20))
+            pens["successive"] = max(pens["successive"], nth.get(uid, 0))
+            enemy = any(T.within(fp, self.fp(e, pos), 20) for e in self.units if self.units[e]["side"] != side)
+            pens["enemy"] = max(pens["enemy"], int(enemy))
+            pens["dense"] = max(pens["dense"], int(T.in_dense_terrain(fp, self.areas)))
+            pens["casualties"] = max(pens["casualties"], self.units[uid].get("lost", 0))
+        return self.chars[cid]["command"] - sum(pens.values()), pens
+
+    def p(self, cid, target):
+        top = min(target, 11 if self.chars[cid]["role"] != "general" else 12)
+        return Fraction(sum(WAYS[t] for t in WAYS if t <= top), 36)
+
+    def groups(self, pos):
+        own = [u for u in self.units if self.units[u]["side"] == "red"]
+        fps = {u: self.fp(u, pos) for u in own}
+        found = {frozenset([u]) for u in own}
+        frontier = list(found)
+        for _ in range(3):
+            nxt = []
+            for g in frontier:
+                for u in g:
+                    for v in own:
+                        if v not in g and T.touching(fps[u], fps[v]) and g | {v} not in found:
+                            found.add(g | {v})
+                            nxt.append(g | {v})
+            frontier = nxt
+        rank = {u: i for i, u in enumerate(own)}
+        return sorted((tuple(sorted(g, key=rank.get)) for g in found), key=lambda g: (len(g), [rank[u] for u in g]))
+
+    def options(self):
+        pos = dict(self.base)
+        out = []
+        engaged = {u: self.engaged(u, pos) for u in self.units if self.units[u]["side"] == "red"}
+        for cid in self.chars:
+            if self.chars[cid]["side"] != "red":
+                continue
+            for g in self.groups(pos):
+                if any(engaged[u] or not self.in_range(cid, u, pos) for u in g):
+                    continue
+                t, pens = self.target(cid, g, pos, {})
+                out.append((cid, g, t, self.p(cid, t)))
+        return out
+
+    def odds(self, steps):
+        dist: dict[int, Fraction] = {}
+        self._fp.clear()
+
+        def go(i, pos, prob, succ, failed_c, failed_u, gen_failed, nth):
+            if i == len(steps):
+                dist[succ] = dist.get(succ, Fraction(0)) + prob
+                return
+            cid, group, to = steps[i]
+            if cid in failed_c or gen_failed or any(u in failed_u for u in group):
+                go(i + 1, pos, prob, succ, failed_c, failed_u, gen_failed, nth)
+                return
+            t, _ = self.target(cid, group, pos, nth)
+            p = self.p(cid, t)
+            if p:
+                moved = dict(pos, **({group[0]: tuple(to)} if to else {}))
+                go(i + 1, moved, prob * p, succ + 1, failed_c, failed_u, gen_failed,
+                   {**nth, **{u: nth.get(u, 0) + 1 for u in group}})
+            if p < 1:
+                go(i + 1, pos, prob * (1 - p), succ, failed_c | {cid}, failed_u | set(group),
+                   gen_failed or self.chars[cid]["role"] == "general", nth)
+
+        go(0, dict(self.base), Fraction(1), 0, frozenset(), frozenset(), False, {})
+        return dist
+
+
+def timed(fn, repeat):
+    best = None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        dt = time.perf_counter() - t
+        best = dt if best is None else min(best, dt)
+    return best, out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args(argv)
+    repeat = 2 if args.quick else 5
+    tmp = Path(tempfile.mkdtemp())
+    sc, plan, units, chars, terrain, steps = build(tmp)
+    eng = Engine.load(str(sc))
+    hand = Hand(units, chars, terrain)
+    rows = []
+
+    t_a, ans = timed(lambda: eng.answer("orders", side=None, after=None, limit=None, count_only=False), repeat)
+    t_b, base = timed(lambda: (hand._fp.clear(), hand.options())[1], repeat)
+    got = [(o["character"], tuple(o["units"]), o["target"], Fraction(o["p"])) for o in ans.data["options"]]
+    assert got == base, (set(got) ^ set(base))
+    rows.append(("orders (20 units, 4 characters)", len(got), t_a, t_b))
+
+    t_a, ans = timed(lambda: eng.answer("odds", path=str(plan)), repeat)
+    t_b, base = timed(lambda: hand.odds(steps), repeat)
+    assert ans.exit_code == 0, ans.text
+    got = {int(k): Fraction(v) for k, v in ans.data["successes"].items() if Fraction(v)}
+    assert got == base, (got, base)
+    rows.append(("odds (10-order plan)", len(got), t_a, t_b))
+
+    print("| query | answers | warcouncil s | hand-written s | ratio |")
+    print("|---|---:|---:|---:|---:|")
+    for name, n, a, b in rows:
+        print(f"| {name} | {n} | {a:.4f} | {b:.4f} | {a / b:.1f}× |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

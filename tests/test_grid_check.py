@@ -1,0 +1,294 @@
+"""Square-grid ancients: `check` of a sequence of activations with their
+dice and command-point spending. Each rule has a sequence that breaks it
+(and it alone) on the shipped example or a hand-built board; dropping the
+rule by a house layer makes that sequence legal. A property test: every
+activation `activations` calls legal passes `check`."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
+
+from conftest import run_cli
+from gridkit import ALESIA, engine, house, scenario, unit, write
+from warcouncil.errors import WarcouncilError
+
+
+def rules_broken(eng, entries, side=None):
+    data = {"activations": entries}
+    if side:
+        data["side"] = side
+    vs, log = eng.check(data)
+    return [v.rule for v in vs], log
+
+
+def _board(tmp_path):
+    units = [unit("a", "red", (0, 2), "north"), unit("off", "red", (4, 5), "north", off_table=True),
+             unit("lc", "red", (2, 4), "north", type="light_cavalry", manoeuvre=3),
+             unit("z", "blue", (3, 3), "south"),
+             unit("c", "red", (4, 3), "north", type="cavalry", manoeuvre=3)]
+    red = {"command_points": {"attack": 1, "movement": 1, "defence": 1, "strategy": 1, "generalship": 1},
+           "break_point": 8}
+    blue = {"command_points": {"strategy": 2}, "break_point": 8, "homunculus_cancelled": True}
+    return scenario(tmp_path, units + [unit("e", "blue", (7, 0), "south")],
+                    terrain=[((4, 1), "river"), ((5, 1), "river")], red=red, blue=blue)
+
+
+ALESIA_CASES = {
+    "ga.immobile": [{"unit": "r6", "option": "move", "roll": 4}],
+    "ga.shoot-needs-ranged-attack": [{"unit": "r1", "option": "shoot"}],
+    "ga.shoot-needs-target": [{"unit": "r6", "option": "shoot"}],
+    "ga.reform-only-disordered": [{"unit": "r1", "option": "reform", "test": [6, 6]}],
+    "ga.combat-needs-enemy-in-front": [{"unit": "r5", "option": "combat"}],
+    "ga.cavalry-no-forest": [{"unit": "r4", "option": "move", "roll": 6, "steps": [{"do": "forward", "test": 6}]}],
+    "ga.no-moving-through": [{"unit": "r5", "option": "move", "roll": 3, "steps": ["forward"]}],
+    "ga.movement-allowance": [{"unit": "r5", "option": "move", "roll": 2, "steps": [{"do": "drift_right", "test": 6}]}],
+    "ga.manoeuvre-test-taken": [{"unit": "r5", "option": "move", "roll": 6, "steps": ["drift_right"]}],
+    "ga.failed-manoeuvre-stops": [{"unit": "r4", "option": "move", "roll": 6,
+                                   "steps": [{"do": "drift_left", "test": 1}, {"do": "drift_left", "test": 6}]}],
+    "ga.manoeuvre-rerolls": [{"unit": "r5", "option": "move", "roll": 6,
+                              "steps": [{"do": "drift_right", "test": [1, 1, 6]}]}],
+    "ga.movement-reroll": [{"unit": "r5", "option": "move", "roll": [1, 4]}],
+    "ga.cause-fear-test": [{"unit": "r2", "option": "move", "roll": 3, "steps": ["forward"]}],
+    "ga.point-use": [{"unit": "r1", "option": "combat", "target": "g1", "dice": [3],
+                      "spend": [{"pool": "defence", "use": "reroll_combat"}]}],
+    "ga.enough-points": [{"unit": "r5", "option": "charge", "roll": 3,
+                          "spend": [{"pool": "attack", "use": "charge_bonus", "points": 3}]}],
+    "ga.generalship-own-unit": [{"unit": "r5", "option": "charge", "roll": 3,
+                                 "spend": [{"pool": "generalship", "as": "attack", "use": "charge_bonus"}]}],
+    "ga.three-for-one": [{"exchange": {"movement": 2}, "get": "attack"}],
+    "ga.reallocation-cap": [{"reallocate": {"attack": 5, "movement": 0, "defence": 0, "strategy": 0}}],
+    "ga.reallocation-keeps-total": [{"reallocate": {"attack": 4}}],
+    "ga.homunculus-once-per-phase": [{"homunculus_est": {"points": 20}}, {"homunculus_est": {"points": 20}}],
+    "ga.combined": [{"unit": "r1", "option": "move", "roll": 4, "with": "r3"}],
+    "ga.combined-room": [{"unit": "r1", "option": "move", "roll": 6, "with": "r5",
+                          "steps": [{"do": "about_face", "test": 6}]}],
+    "ga.reversal-ends-activations": [{"unit": "r2", "option": "reform", "test": [1, 2]},
+                                     {"unit": "r1", "option": "combat"}],
+}
+
+GAUL_CASES = {
+    "ga.warband-full-distance": [{"unit": "g3", "option": "move", "roll": 4, "steps": ["forward"]}],
+    "ga.warband-towards-enemy": [{"unit": "g3", "option": "move", "roll": 4,
+                                  "steps": [{"do": "about_face", "test": 6}]}],
+}
+
+BOARD_CASES = {
+    "ga.on-table": [{"unit": "off", "option": "move", "roll": 3}],
+    "ga.stay-on-board": [{"unit": "a", "option": "move", "roll": 6, "steps": [{"do": "drift_left", "test": 6}]}],
+    "ga.impassable-river": [{"unit": "c", "option": "move", "roll": 6, "steps": ["forward", {"do": "forward", "test": 6}]}],
+    "ga.cancel-once": [{"homunculus_est": {"points": 2, "cancel": "strategy"}}],
+    # two squares of zone of control: the second drift leaves it, on a failed test
+    "ga.leave-zoc-needs-pass": [{"unit": "lc", "option": "move", "roll": 6,
+                                 "steps": [{"do": "drift_left", "test": 6}, {"do": "drift_left", "test": 1}]}],
+}
+
+
+def _case(tmp_path, rule):
+    if rule in ALESIA_CASES:
+        return ALESIA, ALESIA_CASES[rule], None
+    if rule in GAUL_CASES:
+        return ALESIA, GAUL_CASES[rule], "gauls"
+    return _board(tmp_path), BOARD_CASES[rule], None
+
+
+ALL = sorted({**ALESIA_CASES, **GAUL_CASES, **BOARD_CASES})
+
+
+def test_every_rule_of_the_pack_has_a_case():
+    assert set(ALL) == set(engine(ALESIA).pack.rules)
+
+
+@pytest.mark.parametrize("rule", ALL)
+def test_each_rule_rejects_its_case_and_removing_it_makes_it_legal(tmp_path, rule):
+    sc, entries, side = _case(tmp_path, rule)
+    broken, _ = rules_broken(engine(sc), entries, side)
+    assert broken == [rule]
+    h = house(tmp_path, f"remove rule {rule}\n")
+    assert rules_broken(engine(sc, [h]), entries, side)[0] == []
+
+
+def test_a_legal_sequence_with_points_and_reversal(tmp_path):
+    entries = [
+        {"exchange": {"movement": 2, "defence": 1}, "get": "attack"},          # attack 3, movement 0, defence 0
+        {"unit": "r1", "option": "combat", "target": "g1", "dice": [6, 2], "defence": [3],
+         "spend": [{"pool": "generalship", "as": "attack", "use": "reroll_combat"}]},
+        {"unit": "r5", "option": "move", "roll": 4, "steps": [{"do": "drift_right", "test": [1, 5]}]},
+        {"reallocate": {"attack": 2, "defence": 1, "movement": 1, "generalship": 0}},
+        {"unit": "r2", "option": "reform", "test": [2, 1]},                    # fails: Reversal of Fortune
+    ]
+    broken, log = rules_broken(engine(ALESIA), entries)
+    assert broken == []
+    assert [e.get("unit", e["entry"]) for e in log] == ["exchange", "r1", "r5", "reallocate", "r2"]
+    assert log[1]["result"] == "crunch" and log[1]["ratings"] == [7, 5]
+    assert log[2]["movement_points"] == 2
+    assert [e["reversal"] for e in log] == [False, False, False, False, True]
+
+
+def test_reversal_triggers(tmp_path):
+    eng = engine(ALESIA)
+    # two failed movement activations by the same unit
+    two = [{"unit": "r5", "option": "move", "roll": 1}, {"unit": "r5", "option": "move", "roll": 1}]
+    assert [e["reversal"] for e in rules_broken(eng, two)[1]] == [False, True]
+    # a failed manoeuvre test
+    assert rules_broken(eng, [{"unit": "r5", "option": "move", "roll": 6,
+                               "steps": [{"do": "drift_right", "test": [1, 1]}]}])[1][0]["reversal"]
+    # a charge with no enemy to the front after it
+    assert rules_broken(eng, [{"unit": "r5", "option": "charge", "roll": 3}])[1][0]["reversal"]
+    assert not rules_broken(eng, [{"unit": "r1", "option": "charge", "roll": 3}])[1][0]["reversal"]
+    # repulsed, unless the defence die cancels it
+    assert rules_broken(eng, [{"unit": "r1", "option": "combat", "target": "g1", "dice": [1], "defence": [3]}])[1][0]["reversal"]
+    assert not rules_broken(eng, [{"unit": "r1", "option": "combat", "target": "g1", "dice": [1], "defence": [1]}])[1][0]["reversal"]
+    # short of ammunition
+    assert rules_broken(eng, [{"unit": "r3", "option": "shoot", "target": "g5", "dice": [1], "defence": [4]}])[1][0]["reversal"]
+    # a failed Homunculus Est! call, unless cancelled
+    assert rules_broken(eng, [{"homunculus_est": {"points": 3}}])[1][0]["reversal"]
+    assert not rules_broken(eng, [{"homunculus_est": {"points": 3, "cancel": "strategy"}}])[1][0]["reversal"]
+    h = house(tmp_path, 'replace define ga.default.reversal-ends-activations\n'
+                        '    from house "A house rule for the tests."\n    reversal_ends_activations := false\n')
+    after = ALESIA_CASES["ga.reversal-ends-activations"]
+    assert rules_broken(engine(ALESIA, [h]), after)[0] == []
+
+
+def test_removing_a_reversal_trigger(tmp_path):
+    h = house(tmp_path, 'replace define ga.reversal-reform\n    from house "A house rule for the tests."\n'
+                        '    rof_reform(a) := false\n')
+    assert rules_broken(engine(ALESIA, [h]), ALESIA_CASES["ga.reversal-ends-activations"])[0] == []
+
+
+def test_the_cli_check(tmp_path):
+    t = write(tmp_path, "turn.yaml", {"activations": ALESIA_CASES["ga.immobile"]})
+    code, out, _ = run_cli("check", ALESIA, t, "--json")
+    data = json.loads(out)
+    assert code == 1 and data["legal"] is False
+    assert data["violations"] == [{
+        "rule": "ga.immobile", "pieces": ["r6"],
+        "message": "r6 is Immobile: it cannot be given a Movement or Charge activation",
+        "source": "004_e70d793f6d64ff40.txt",
+        "quote": "An Immobile Unit cannot be given a Movement or Charge Activation."}]
+    t2 = write(tmp_path, "ok.yaml", {"activations": [{"unit": "r1", "option": "combat"}]})
+    assert run_cli("check", ALESIA, t2)[0] == 0
+
+
+@pytest.mark.parametrize("turn, message", [
+    ({"activations": [{"unit": "zz", "option": "move", "roll": 3}]}, "unknown unit 'zz'"),
+    ({"activations": [{"unit": "r1", "option": "dance"}]}, "`option` must be one of"),
+    ({"activations": [{"unit": "r1", "option": "move"}]}, "needs its movement die"),
+    ({"activations": [{"unit": "r1", "option": "move", "roll": 7}]}, "die faces 1-6"),
+    ({"activations": [{"unit": "g1", "option": "combat"}]}, "not of the side activating"),
+    ({"activations": [{"unit": "r5", "option": "move", "roll": 3, "steps": ["jump"]}]}, "`do` must be one of"),
+    ({"actions": []}, "unknown turn key 'actions'"),
+])
+def test_bad_turns_exit_2_with_their_place(tmp_path, turn, message):
+    t = write(tmp_path, "turn.yaml", turn)
+    code, _, err = run_cli("check", ALESIA, t)
+    assert code == 2 and message in err and f"{t}:" in err, err
+
+
+# ---------------------------------------------------------------- generators and check agree
+
+TYPES = ["formed_infantry", "light_infantry", "infantry_skirmishers", "cavalry", "light_cavalry"]
+CHARS = ["warband", "drilled", "immobile", "ranged_attack", "cause_fear", "parthian_shot"]
+
+
+@st.composite
+def boards(draw):
+    n = draw(st.integers(2, 6))
+    units, taken = [], set()
+    for i in range(n):
+        side = "red" if i % 2 == 0 else "blue"
+        facing = draw(st.sampled_from(["north", "east", "south", "west"]))
+        at = (draw(st.integers(0, 7)), draw(st.integers(0, 5)))
+        chars = draw(st.lists(st.sampled_from(CHARS), unique=True, max_size=2))
+        units.append(unit(f"u{i}", side, at, facing, type=draw(st.sampled_from(TYPES)),
+                          combat=draw(st.integers(1, 5)), ranged=2, manoeuvre=draw(st.integers(2, 5)),
+                          disordered=draw(st.booleans()), characteristics=chars))
+    terrain = draw(st.lists(st.tuples(st.tuples(st.integers(0, 7), st.integers(0, 5)),
+                                      st.sampled_from(["rough", "forest", "river", "hill"])),
+                            max_size=5, unique_by=lambda t: t[0]))
+    return units, terrain
+
+
+def _activation_for(eng, s, uid, option):
+    if option in ("move", "charge"):
+        return {"unit": uid, "option": option, "roll": 6}
+    if option == "reform":
+        return {"unit": uid, "option": option, "test": [6, 6]}
+    return {"unit": uid, "option": option}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+def test_every_activation_called_legal_passes_check(board):
+    units, terrain = board
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            sc = scenario(Path(d), units, terrain=terrain)
+            eng = engine(sc)
+        except WarcouncilError:
+            assume(False)
+        s = eng.setting()
+        for uid, opts in eng.legal_activations().items():
+            warband = s.has(s.by_id[uid], "warband")
+            for option, vs in opts.items():
+                if vs or (warband and option == "move"):  # a warband's move is judged with its dice and path
+                    continue
+                broken, _ = rules_broken(eng, [_activation_for(eng, s, uid, option)])
+                assert broken == [], (uid, option, broken)
+            if opts["move"] or warband:
+                continue
+            for kind, step in eng.first_steps(s, s.by_id[uid]).items():
+                if not step["legal"]:
+                    continue
+                entry = {"unit": uid, "option": "move", "roll": 6, "steps": [{"do": kind, "test": 6}]}
+                if "discipline" in step["tests"]:
+                    entry["steps"][0]["fear"] = [6, 6]
+                if "manoeuvre" not in step["tests"]:
+                    del entry["steps"][0]["test"]
+                broken, _ = rules_broken(eng, [entry])
+                assert broken == [], (uid, kind, broken)
+
+
+SHIPPED = ALESIA.parent / "alesia"
+
+
+def test_the_shipped_turns():
+    eng = engine(ALESIA)
+    import yaml
+    vs, log = eng.check(yaml.safe_load((SHIPPED / "turn.yaml").read_text(encoding="utf-8")))
+    assert vs == [] and log[-1]["reversal"] is True
+    vs, _ = eng.check(yaml.safe_load((SHIPPED / "illegal-turn.yaml").read_text(encoding="utf-8")))
+    assert [(v.rule, v.pieces) for v in vs] == [
+        ("ga.immobile", ["r6"]), ("ga.shoot-needs-ranged-attack", ["r1"]), ("ga.cavalry-no-forest", ["r4"]),
+        ("ga.generalship-own-unit", ["r5"]), ("ga.three-for-one", []), ("ga.reversal-ends-activations", ["r3"])]
+    code, out, _ = run_cli("odds", "alesia", SHIPPED / "combat.yaml", "--json")
+    assert code == 0 and json.loads(out)["outcomes"]["cancelled"] == "1/6"
+
+
+def test_combined_moves_and_a_phalanx_in_rough(tmp_path):
+    units = [unit("a", "red", (2, 3), "north"), unit("b", "red", (2, 4), "north"),
+             unit("c", "red", (5, 3), "north", type="cavalry"), unit("d", "red", (5, 4), "north", type="light_cavalry"),
+             unit("p", "red", (0, 1), "north", characteristics=["phalanx"]), unit("e", "blue", (6, 0), "south")]
+    eng = engine(scenario(tmp_path, units, terrain=[((0, 0), "rough")], depth=6))
+    move = lambda lead, foll, steps: rules_broken(eng, [{"unit": lead, "option": "move", "roll": 6, "with": foll,
+                                                         "steps": steps}])[0]
+    assert move("a", "b", ["forward", "forward"]) == []
+    assert move("a", "b", [{"do": "turn_right", "test": 6}]) == []
+    assert move("c", "d", ["forward"]) == []                      # two cavalry units move together ...
+    assert move("c", "d", [{"do": "drift_left", "test": 6}]) == ["ga.combined"]   # ... but manoeuvre only if the same type
+    assert move("b", "a", []) == ["ga.combined"]         # the rear unit leads nothing
+    _, log = rules_broken(eng, [{"unit": "p", "option": "move", "roll": 6, "steps": [{"do": "forward", "test": 6}]},
+                                {"unit": "p", "option": "combat"}])
+    vs, _ = eng.check({"activations": [{"unit": "p", "option": "move", "roll": 6, "steps": [{"do": "forward", "test": 6}]},
+                                        {"unit": "p", "option": "reform", "test": [6, 6]}]})
+    assert vs == []                                               # it became Disordered: it may reform
+    h = house(tmp_path, 'replace define ga.phalanx-rough\n    from house "A house rule for the tests."\n'
+                        '    phalanx_disorders(u, s) := false\n')
+    vs, _ = engine(eng.scenario.path, [h]).check({"activations": [
+        {"unit": "p", "option": "move", "roll": 6, "steps": [{"do": "forward", "test": 6}]},
+        {"unit": "p", "option": "reform", "test": [6, 6]}]})
+    assert [v.rule for v in vs] == ["ga.reform-only-disordered"]

@@ -1,0 +1,929 @@
+"""The square-grid ancients engine: ``activations``, ``odds`` and ``check``.
+
+The Python here builds what the rules judge (an activation record, the
+steps of a move square by square, the command points spent) and rolls
+every die there is to roll: each distribution is an exact enumeration of
+the dice, every face read through the pack's tables and modifiers
+(``rules/grid-ancients``). No table, modifier or legality rule lives here.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from pathlib import Path
+
+from ...dsl import ast as A
+from ...dsl.template import render
+from ...errors import Location, WarcouncilError, closest
+from ...solver.check import Violation
+from ...solver.engine import Engine
+from ...solver.evaluate import Compiler
+from ...solver.facing import Footprint, about_face, turn_left, turn_right
+from ...solver.ground import PieceView, Record
+from ...solver.scenario import YDict, YList, parse_yaml
+from ...solver.system import Answer
+from ...textfile import read_text
+from .scenario import POOLS
+from .world import DEPTH, WIDTH, GridCtx, GridSetting, World
+
+OPTIONS = ("move", "combat", "charge", "shoot", "reform")
+MANOEUVRES = ("forward", "oblique_left", "oblique_right", "turn_left", "turn_right", "drift_left", "drift_right",
+              "about_face")
+FACES = range(1, 7)
+TEST_LIMIT = 64 * 1024
+
+
+def frac(p: Fraction) -> str:
+    """A probability as the contract writes it: "n/d" in lowest terms, "0", "1"."""
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+def _dice(n: int):
+    return itertools.product(FACES, repeat=n)
+
+
+def _add(dist: dict, key, p: Fraction) -> None:
+    if p:
+        dist[key] = dist.get(key, Fraction(0)) + p
+
+
+# ------------------------------------------------------------------ geometry of a step
+
+def step_footprint(f: Footprint, kind: str) -> Footprint:
+    """Where a two-square unit stands after one step (its own frame):
+    forward one rank; oblique one rank ahead and one file aside; drift one
+    file aside; a forward turn pivots on the end it turns towards, onto the
+    square ahead of that end; about face turns on the spot."""
+    if kind == "forward":
+        return Footprint(f.square(0, 1), f.facing, f.width, f.depth)
+    if kind in ("oblique_left", "oblique_right"):
+        return Footprint(f.square(-1 if kind == "oblique_left" else 1, 1), f.facing, f.width, f.depth)
+    if kind in ("drift_left", "drift_right"):
+        return Footprint(f.square(-1 if kind == "drift_left" else 1, 0), f.facing, f.width, f.depth)
+    if kind == "turn_right":  # the right end stays; the unit then faces right, its left end ahead of it
+        return Footprint(f.square(f.width - 1, f.width - 1), turn_right(f.facing), f.width, f.depth)
+    if kind == "turn_left":
+        return Footprint(f.square(0, 0), turn_left(f.facing), f.width, f.depth)
+    if kind == "about_face":
+        return f.about_faced()
+    raise ValueError(kind)
+
+
+class GridEngine(Engine):
+    """Answers ``activations``, ``odds`` and ``check`` for a grid-ancients
+    scenario (``scenario.GridScenario``)."""
+
+    def __init__(self, scenario, pack):  # (no kernel plan: the decision is judged through `activation`)
+        self.scenario = scenario
+        self.pack = pack
+        from ...solver.system import System
+
+        self.system = System.for_pack(pack)
+        self.compiler = Compiler(pack, self.system.builtin_meanings())
+        self._settings: dict = {}
+        self._rules = None
+        self._validate()
+
+    # ------------------------------------------------------------ validation
+    def _validate(self) -> None:
+        p = self.pack
+        chars = set(p.values.get("characteristic", ()))
+        attach = set(p.values.get("attachment", ()))
+        for u in self.scenario.units:
+            if u.type not in p.units:
+                hint = closest(u.type, p.units)
+                raise WarcouncilError(f"unknown unit type {u.type!r} for {p.title or p.name}", u.places.get("type", u.where),
+                                      hint=f"did you mean {hint[0]!r}?" if hint else "known types: " + ", ".join(p.units))
+            for key, names, known in (("characteristics", u.characteristics, chars), ("attachments", u.attachments, attach)):
+                for n in names:
+                    if n not in known:
+                        hint = closest(n, known)
+                        raise WarcouncilError(f"unit {u.id}: unknown {key[:-1]} {n!r}", u.places.get(key, u.where),
+                                              hint=f"did you mean {hint[0]!r}?" if hint else "known: " + ", ".join(sorted(known)))
+        for t in self.scenario.terrain:
+            if t.type not in p.terrains:
+                hint = closest(t.type, p.terrains)
+                raise WarcouncilError(f"unknown terrain {t.type!r}", t.where,
+                                      hint=f"did you mean {hint[0]!r}?" if hint else "known: " + ", ".join(p.terrains))
+
+    # ------------------------------------------------------------ evaluation
+    def setting(self, side: str | None = None, command=None) -> GridSetting:
+        side = side or self.scenario.to_move
+        if side not in self.scenario.sides:
+            hint = closest(str(side), self.scenario.sides)
+            raise WarcouncilError(f"unknown side {side!r}", hint=f"did you mean {hint[0]!r}?" if hint
+                                  else "sides: " + ", ".join(self.scenario.sides))
+        s = self._settings.get(side)
+        if s is None:
+            s = self._settings[side] = GridSetting(self.pack, self.scenario, side)
+        return s
+
+    def call(self, setting: GridSetting, name: str, *args, activation=None):
+        """The value of the pack's define ``name`` (a function name) on ``args``."""
+        d = self.pack.defines.get(name)
+        if d is None:
+            raise WarcouncilError(f"the rule pack has no define {name!r} (removed by a house rule?)")
+        if len(d.params) != len(args):
+            raise WarcouncilError(f"{name} takes {len(d.params)} argument(s) in this rule pack, not {len(args)}",
+                                  d.loc)
+        body = self.compiler.define_closure(name)
+        return body(GridCtx(World(setting, self.compiler, activation)), dict(zip(d.params, args)))
+
+    def rules(self):
+        if self._rules is None:
+            self._rules = [(r, self.compiler.compile(self.compiler.fold(r.body))) for r in self.pack.rules.values()]
+        return self._rules
+
+    def violations(self, setting: GridSetting, activation: Record) -> list[Violation]:
+        ctx = GridCtx(World(setting, self.compiler, activation))
+        out = []
+        unit = activation.unit
+        pieces = [unit.id] if unit is not None else []
+        for r, f in self.rules():
+            if f(ctx, {}):
+                continue
+            source, quote = self.pack.source_of(r)
+            who = ", ".join(pieces) if pieces else (activation.what or "the sequence")
+            msg = render(r.message, {"pieces": who}) if r.message else f"{who}: breaks {r.id}"
+            out.append(Violation(r.id, list(pieces), msg, source, quote, self.pack.origin.get(r.id, "")))
+        return out
+
+    # ------------------------------------------------------------ records
+    @staticmethod
+    def record(unit=None, option=None, **kw) -> Record:
+        base = dict(unit=unit, option=option, rolled=False, natural=None, attack_points=0, steps=(), target=None,
+                    spends=(), cost=0, stopped=False, start=frozenset(), end=frozenset(), failed=False,
+                    failed_before=False, front_after=False, result=None, test_result=None, after_reversal=False,
+                    movement_rerolls=0, movement_points_spent=0, manoeuvre_points=0, given=0,
+                    given_pools=frozenset(), get=None, largest_after=0, total_before=0, total_after=0,
+                    cancelled_before=False, called_before=False, cancelled=False, verdict=None, what="",
+                    follower=None, follower_fits=False)
+        base.update(kw)
+        return Record(**base)
+
+    def step_record(self, s, u, cur, nxt, kind, tests=(), fear=None, index=0, count=1) -> Record:
+        """One step of a move, from footprint ``cur`` to ``nxt``, as the rules see it."""
+        before, after = frozenset(cur.squares), frozenset(nxt.squares)
+
+        def rough_of(sqs):
+            return any(self.call(s, "rough_ground", s.terrain.get(q)) for q in sqs)
+
+        occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q] is not u)
+        return Record(kind=kind, squares=after, before=before, rough=rough_of(after) or rough_of(before),
+                      was_rough=rough_of(before), occupied_by=occupied,
+                      on_board=all(q in s.board.cells for q in after),
+                      test=tests[-1] if tests else None, rerolls=max(0, len(tests) - 1),
+                      fear=Record(first=fear[0], second=fear[1]) if fear else None,
+                      last=index == count - 1, index=index)
+
+    def first_steps(self, s, u) -> dict:
+        """For a unit about to move: each manoeuvre as a single step from
+        where it stands, legal or its violations, and the tests it needs."""
+        out = {}
+        f = s.footprint(u)
+        if f is None:
+            return out
+        for kind in MANOEUVRES:
+            step = self.step_record(s, u, f, step_footprint(f, kind), kind)
+            nxt = step_footprint(f, kind)
+            rec = self.record(u, "move", steps=(step,), cost=self.call(s, "step_cost", u, kind),
+                              start=frozenset(f.squares), end=frozenset(nxt.squares))
+            vs = self.violations(s, rec)
+            if vs:
+                out[kind] = {"legal": False, "violations": [v.as_json() for v in vs]}
+                continue
+            tests = []
+            if self.call(s, "needs_test", u, step):
+                tests.append("manoeuvre")
+            if self.call(s, "enters_fear", u, step) or self.call(s, "enters_elephants", u, step):
+                tests.append("discipline")
+            out[kind] = {"legal": True, "cost": self.call(s, "step_cost", u, kind), "tests": tests}
+        return out
+
+    # ------------------------------------------------------------ verbs
+    def answer(self, verb: str, **options) -> Answer:
+        if verb == "activations":
+            return self.activations(options.get("side"))
+        if verb == "odds":
+            return self.odds_file(options["path"])
+        if verb == "check":
+            return self.check_file(options["path"])
+        return super().answer(verb, **options)
+
+    # ------------------------------------------------------------ activations
+    def legal_activations(self, side: str | None = None) -> dict:
+        """For each unit of ``side`` on the table: each option's violations
+        (an empty list: legal), judged before any dice are rolled."""
+        s = self.setting(side)
+        out = {}
+        for v in sorted((v for v in s.views if v.side == s.side), key=lambda v: v.id):
+            out[v.id] = {o: self.violations(s, self.record(v, o, start=s.squares(v), end=s.squares(v)))
+                         for o in OPTIONS}
+        return out
+
+    def activations(self, side: str | None = None) -> Answer:
+        s = self.setting(side)
+        table = self.legal_activations(side)
+        units = {}
+        lines = [f"{s.side}: legal activations"]
+        for uid, opts in table.items():
+            units[uid] = {o: ({"legal": True} if not vs else {"legal": False, "violations": [v.as_json() for v in vs]})
+                          for o, vs in opts.items()}
+            legal = [o for o, vs in opts.items() if not vs]
+            lines.append(f"  {uid}: {', '.join(legal) or 'none'}")
+            if not opts["move"]:
+                steps = self.first_steps(s, s.by_id[uid])
+                units[uid]["move"]["steps"] = steps
+                lines.append("      first steps: " + ", ".join(
+                    k + (f" ({', '.join(v['tests'])} test)" if v["tests"] else "")
+                    for k, v in steps.items() if v["legal"]))
+            for o, vs in opts.items():
+                for v in vs:
+                    lines.append(f"      not {o}: {v.message} [{v.rule}] — {v.source}: \"{v.quote}\"")
+        return Answer({"side": s.side, "units": units}, "\n".join(lines))
+
+    # ------------------------------------------------------------ odds
+    def odds_file(self, path: str) -> Answer:
+        data = _read_yaml(path, "test file")
+        dist, extra = self.odds(data, path)
+        out = {"test": data.get("test"), "outcomes": {k: frac(p) for k, p in dist.items()}}
+        out.update(extra)
+        text = "\n".join(f"  {k}: {frac(p)}" for k, p in dist.items())
+        return Answer(out, f"{data.get('test')}:\n{text}")
+
+    def _unit(self, s: GridSetting, data, key: str, path: str) -> PieceView:
+        uid = data.get(key)
+        if uid is None:
+            raise WarcouncilError(f"the test needs `{key}`", _where(data, None, path))
+        v = s.by_id.get(uid)
+        if v is None:
+            hint = closest(str(uid), s.by_id)
+            raise WarcouncilError(f"unknown unit {uid!r}", _where(data, key, path),
+                                  hint=f"did you mean {hint[0]!r}?" if hint else None)
+        return v
+
+    def odds(self, data, path: str = "") -> tuple[dict, dict]:
+        """The exact distribution of the roll ``data`` names (``test:``)."""
+        if not isinstance(data, dict):
+            raise WarcouncilError("a test file is a mapping with `test:`", Location(path))
+        test = data.get("test")
+        fn = _TESTS.get(test)
+        if fn is None:
+            hint = closest(str(test), _TESTS)
+            raise WarcouncilError(f"unknown test {test!r}", _where(data, "test", path),
+                                  hint=f"did you mean {hint[0]!r}? " if hint else "" + "tests: " + ", ".join(_TESTS))
+        side = data.get("side")
+        if side is None:
+            for key in ("unit", "attacker", "shooter"):
+                uid = data.get(key)
+                if isinstance(uid, str):
+                    u = next((u for u in self.scenario.units if u.id == uid), None)
+                    if u is not None:
+                        side = u.side
+                        break
+        s = self.setting(side)
+        opts = _Options(data, path)
+        result = fn(self, s, data, opts, path)
+        opts.finish()
+        return result
+
+    # each roll: (engine, setting, data, options, path) -> (dist, extra)
+    def _movement(self, s, data, o, path):
+        u = self._unit(s, data, "unit", path)
+        charge = o.bool("charge")
+        ap = o.int("attack_points", 0)
+        option = "charge" if charge or ap else "move"
+        reroll = o.bool("reroll")
+        call = self.call
+
+        def one(n):
+            if call(s, "movement_failed", u, n):
+                return "failed"
+            return call(s, "allowance", u, option, n, ap)
+
+        dist: dict = {}
+        for n in FACES:
+            r = one(n)
+            if reroll and call(s, "reroll_movement_when", r):
+                for m in FACES:
+                    _add(dist, one(m), Fraction(1, 36))
+            else:
+                _add(dist, r, Fraction(1, 6))
+        return _sorted_dist(dist), {}
+
+    def _manoeuvre(self, s, data, o, path):
+        u = self._unit(s, data, "unit", path)
+        kind = o.choice("manoeuvre", MANOEUVRES, "forward")
+        rough = o.bool("rough", None)
+        if rough is None:
+            rough = bool(self.call(s, "in_rough", u))
+        if self.call(s, "free_manoeuvre", u, kind):
+            return {"pass": Fraction(1)}, {"free": True}
+        m = self.call(s, "manoeuvre_modifier", u, kind, rough)
+        mr = u.get_attr("manoeuvre")
+        p = Fraction(sum(1 for n in FACES if self.call(s, "manoeuvre_passes", n, m, mr)), 6)
+        rerolls = ((1 if self.call(s, "drilled_reroll", u, rough) else 0)
+                   + (1 if self.call(s, "skirmisher_reroll", u) else 0)
+                   + (1 if o.bool("movement_point") else 0))
+        fail = (1 - p) ** (1 + rerolls)
+        return _sorted_dist({"pass": 1 - fail, "fail": fail}), {"modifier": m, "rerolls": rerolls}
+
+    def _two_d6_test(self, s, u, bonus, dr, rerolls):
+        dist: dict = {}
+        for d1, d2 in _dice(2):
+            _add(dist, self.call(s, "discipline_result", d1, d2, bonus, dr), Fraction(1, 36))
+        for _ in range(rerolls):
+            failed = sum(p for k, p in dist.items() if k != "pass")
+            first = dict(dist)
+            dist = {"pass": first.get("pass", Fraction(0))}
+            for d1, d2 in _dice(2):
+                _add(dist, self.call(s, "discipline_result", d1, d2, bonus, dr), failed / 36)
+        return _sorted_dist(dist)
+
+    def _discipline(self, s, data, o, path):
+        u = self._unit(s, data, "unit", path)
+        bonus = self.call(s, "discipline_bonus", u) + o.int("modifier", 0, negative=True)
+        rerolls = (1 if o.bool("brave") and s.has(u, "brave") else 0) + (1 if o.bool("defence_point") else 0)
+        return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {"modifier": bonus}
+
+    def _reform(self, s, data, o, path):
+        u = self._unit(s, data, "unit", path)
+        bonus = self.call(s, "reform_bonus", u) + o.int("modifier", 0, negative=True)
+        rerolls = 1 if o.bool("heroic") and s.has(u, "heroic") else 0
+        return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {"modifier": bonus}
+
+    def combat_ratings(self, s, att, dfn, charge):
+        return (self.call(s, "combat_rating", att, dfn, True, charge),
+                self.call(s, "combat_rating", dfn, att, False, False))
+
+    def choose(self, s, results, faces, attacker_chooses, prefer="preference"):
+        """The die the chooser picks: the best result for it (attacker: the
+        highest preference; defender: the lowest), then the highest face."""
+        best = None
+        for r, f in zip(results, faces):
+            pref = self.call(s, prefer, r)
+            key = (pref if attacker_chooses else -pref, f)
+            if best is None or key > best[0]:
+                best = (key, r, f)
+        return best[1], best[2]
+
+    def _combat(self, s, data, o, path):
+        att = self._unit(s, data, "attacker", path)
+        dfn = self._unit(s, data, "defender", path)
+        charge = o.bool("charge")
+        extra_defence = o.int("defence_points", 0)
+        a, d = self.combat_ratings(s, att, dfn, charge)
+        n = self.call(s, "combat_dice", a, d)
+        chooser = bool(self.call(s, "attacker_chooses", a, d))
+        by_face = {f: self.call(s, "combat_result", f, att, dfn) for f in FACES}
+        dist: dict = {}
+        for roll in _dice(n):
+            r, face = self.choose(s, [by_face[f] for f in roll], roll, chooser)
+            k = self.call(s, "defence_dice", dfn, r) + extra_defence
+            cancel = Fraction(6 ** k - 5 ** k, 6 ** k)
+            _add(dist, "cancelled", cancel / 6 ** n)
+            _add(dist, r, (1 - cancel) / 6 ** n)
+        return _sorted_dist(dist), {"attacker_rating": a, "defender_rating": d, "dice": n,
+                                    "chooser": "attacker" if chooser or n == 1 else "defender"}
+
+    def _shooting(self, s, data, o, path):
+        sh = self._unit(s, data, "shooter", path)
+        tg = self._unit(s, data, "target", path)
+        extra_defence = o.int("defence_points", 0)
+        a = self.call(s, "shooter_cr", sh)
+        d = self.call(s, "target_cr", tg, sh)
+        n = self.call(s, "shooting_dice", a, d)
+        pen = self.call(s, "shooting_penalty", a, d)
+        k = self.call(s, "shooting_defence_dice", tg) + extra_defence
+        dist: dict = {}
+        for roll in _dice(n):
+            results = [self.call(s, "shooting_result", f - pen, sh, tg) for f in roll]
+            r, face = self.choose(s, results, roll, True, "shooting_preference")
+            cface = self.call(s, "cancelling_face", r, face)
+            cancel = Fraction(6 ** k - 5 ** k, 6 ** k) if 1 <= cface <= 6 else Fraction(0)
+            _add(dist, "cancelled", cancel / 6 ** n)
+            _add(dist, r, (1 - cancel) / 6 ** n)
+        return _sorted_dist(dist), {"shooter_rating": a, "target_rating": d, "dice": n, "penalty": pen,
+                                    "defence_dice": k}
+
+    def _push_back(self, s, data, o, path):
+        u = self._unit(s, data, "unit", path)
+        dist: dict = {}
+        if s.has(u, "stubborn") and o.bool("stubborn", True):
+            for r in FACES:
+                if self.call(s, "stubborn_holds", r):
+                    _add(dist, "stays", Fraction(1, 6))
+                else:
+                    for m in FACES:
+                        _add(dist, str(self.call(s, "distance_rolled", u, m)), Fraction(1, 36))
+            return _sorted_dist(dist), {}
+        for r in FACES:
+            _add(dist, str(self.call(s, "distance_rolled", u, r)), Fraction(1, 6))
+        return _sorted_dist(dist), {}
+
+    def _follow_up(self, s, data, o, path):
+        u = self._unit(s, data, "unit", path)
+        dist: dict = {}
+        for r in FACES:
+            _add(dist, str(self.call(s, "distance_rolled", u, r)), Fraction(1, 6))
+        return _sorted_dist(dist), {}
+
+    def _follow_up_decline(self, s, data, o, path):
+        u = self._unit(s, data, "unit", path)
+        foe = self._unit(s, data, "against", path) if "against" in data else None
+        if foe is not None and self.call(s, "no_follow_up", foe):
+            return {"stays": Fraction(1)}, {}
+        if self.call(s, "must_follow", u):
+            return {"follows": Fraction(1)}, {}
+        dist: dict = {}
+        for d1, d2 in _dice(2):
+            _add(dist, "stays" if self.call(s, "stays_put", d1 + d2, u.get_attr("discipline")) else "follows",
+                 Fraction(1, 36))
+        return _sorted_dist(dist), {}
+
+    def _failed(self, s, data, o, path, reform: bool):
+        u = self._unit(s, data, "unit", path)
+        by = o.int("critical_by", 0)
+        if not reform and by > 0 and self.call(s, "stampedes", u):
+            return {"stampede": Fraction(1)}, {}
+        if reform:
+            mod = self.call(s, "critical_mod", by) + self.call(s, "fatigue_mod", u)
+        else:
+            cause = o.choice("cause", ("combat", "shooting", "cause_fear", "cause_fear_line", "other"), "other")
+            mod = self.call(s, "failed_modifier", u, by, cause, o.bool("reserve"))
+        dist: dict = {}
+        for d1, d2 in _dice(2):
+            r = self.call(s, "failed_outcome", d1 + d2 + mod)
+            if not reform:
+                r = self.call(s, "discipline_outcome", u, r)
+            r = self.call(s, "immobile_outcome", u, r)
+            _add(dist, r, Fraction(1, 36))
+        return _sorted_dist(dist), {"modifier": mod}
+
+    def _lines(self, s, data, o, path):
+        kind = o.choice("line", ("skirmish_line", "reserve_line", "light_chariot_line", "elephant_line"), "skirmish_line")
+        dist: dict = {}
+        for r in FACES:
+            _add(dist, "removed" if self.call(s, "line_removed", kind, r) else "stays", Fraction(1, 6))
+        return _sorted_dist(dist), {}
+
+    def _lost_eagles(self, s, data, o, path):
+        event = o.choice("event", ("routed_from_combat", "routed_not_from_combat", "retiring_from_combat",
+                                   "retiring_not_from_combat"), None)
+        dist: dict = {}
+        for d1, d2 in _dice(2):
+            _add(dist, self.call(s, "eagle_result", event, d1 + d2), Fraction(1, 36))
+        return _sorted_dist(dist), {}
+
+    def _risk_to_general(self, s, data, o, path):
+        event = o.choice("event", ("push_back", "disordered", "retiring", "rout"), None)
+        dist: dict = {}
+        for d1, d2 in _dice(2):
+            if self.call(s, "general_hit", event, d1 + d2):
+                for r in FACES:
+                    _add(dist, self.call(s, "general_fate", r), Fraction(1, 216))
+            else:
+                _add(dist, "unharmed", Fraction(1, 36))
+        return _sorted_dist(dist), {}
+
+    def _homunculus(self, s, data, o, path):
+        side = data.get("side") or s.side
+        points = o.int("points", None)
+        bp = self.scenario.sides[side].break_point
+        if bp is None:
+            raise WarcouncilError(f"side {side!r} has no break_point in the scenario", self.scenario.sides[side].where)
+        return {self.call(s, "homunculus_verdict", points, bp): Fraction(1)}, {"side": side, "break_point": bp}
+
+    # ------------------------------------------------------------ check
+    def check_file(self, path: str) -> Answer:
+        data = _read_yaml(path, "turn file")
+        verdict, log = self.check(data, path)
+        vs = [v.as_json() for v in verdict]
+        out = {"legal": not verdict, "violations": vs, "activations": log}
+        if verdict:
+            text = "illegal:\n" + "\n".join(f"  {v.message} [{v.rule}] — {v.source}: \"{v.quote}\"" for v in verdict)
+        else:
+            text = f"legal: {len(log)} entries"
+        return Answer(out, text, 1 if verdict else 0)
+
+    def check(self, data, path: str = "") -> tuple[list[Violation], list[dict]]:
+        """Every violation of a sequence of activations (a turn file's data),
+        and what each entry came to."""
+        if not isinstance(data, dict):
+            raise WarcouncilError("a turn file is a mapping with `activations:`", Location(path))
+        for k in data:
+            if k not in ("side", "activations"):
+                raise WarcouncilError(f"unknown turn key {k!r}; expected side, activations", _key_where(data, k, path))
+        seq = data.get("activations")
+        if not isinstance(seq, list):
+            raise WarcouncilError("`activations` must be a list", _where(data, "activations", path))
+        return _Sequence(self, data.get("side"), path).run(seq)
+
+
+# ------------------------------------------------------------------ a sequence being checked
+
+class _Sequence:
+    def __init__(self, eng: GridEngine, side, path):
+        self.eng = eng
+        self.path = path
+        self.s = eng.setting(side)
+        self.side = self.s.side
+        self.pools = {k: dict(v.command_points) for k, v in eng.scenario.sides.items()}
+        self.reversal = False
+        self.last_failed: dict[str, bool] = {}
+        self.called = False
+        self.cancelled = {k: v.homunculus_cancelled for k, v in eng.scenario.sides.items()}
+        self.out: list[Violation] = []
+        self.log: list[dict] = []
+
+    def run(self, seq):
+        for i, item in enumerate(seq):
+            where = seq.item_where[i] if isinstance(seq, YList) else Location(self.path)
+            if not isinstance(item, dict):
+                raise WarcouncilError("an activation is a mapping (`unit:` and `option:`, or an entry)", where)
+            if "unit" in item:
+                self.activation(item, where)
+            elif "exchange" in item:
+                self.exchange(item, where)
+            elif "reallocate" in item:
+                self.reallocate(item, where)
+            elif "homunculus_est" in item:
+                self.homunculus(item, where)
+            else:
+                raise WarcouncilError("an entry needs `unit:` (an activation), `exchange:`, `reallocate:` or "
+                                      "`homunculus_est:`", where)
+        return self.out, self.log
+
+    # -- spending
+    def spends(self, item, where, side, unit_default_use=None):
+        raw = item.get("spend", [])
+        if not isinstance(raw, list):
+            raise WarcouncilError("`spend` must be a list of {pool, use, points, as}", _where(item, "spend", self.path))
+        out = []
+        for j, sp in enumerate(raw):
+            loc = raw.item_where[j] if isinstance(raw, YList) else where
+            if not isinstance(sp, dict):
+                raise WarcouncilError("a spending is a mapping {pool, use, points, as}", loc)
+            for k in sp:
+                if k not in ("pool", "use", "points", "as"):
+                    raise WarcouncilError(f"unknown spending key {k!r}; expected pool, use, points, as", loc)
+            pool = _pick(sp, "pool", POOLS, loc)
+            use = _pick(sp, "use", self.eng.pack.values.get("use", ()), loc)
+            conv = _pick(sp, "as", POOLS, loc) if "as" in sp else None
+            pts = sp.get("points", 1)
+            if not isinstance(pts, int) or isinstance(pts, bool) or pts < 1:
+                raise WarcouncilError("`points` must be a whole number ≥ 1", loc)
+            out.append(self.pay(side, pool, use, pts, conv))
+        return tuple(out)
+
+    def pay(self, side, pool, use, pts, conv=None):
+        available = self.pools[side][pool]
+        self.pools[side][pool] = max(0, available - pts)
+        return Record(pool=pool, use=use, points=pts, available=available, **{"as": conv})
+
+    def judge(self, setting, rec, index, where):
+        vs = self.eng.violations(setting, rec)
+        for v in vs:
+            v.pieces = v.pieces
+        self.out.extend(vs)
+        return vs
+
+    def entry_log(self, rec, index, vs, **more):
+        d = {"index": index, "entry": rec.option if rec.unit is None else rec.option, "legal": not vs}
+        if rec.unit is not None:
+            d["unit"] = rec.unit.id
+        d.update({k: v for k, v in more.items() if v is not None})
+        d["reversal"] = bool(self.eng.call(self.s, "reversal", rec))
+        self.log.append(d)
+        return d["reversal"]
+
+    # -- a unit's activation
+    def activation(self, item, where):
+        eng, s, path = self.eng, self.s, self.path
+        for k in item:
+            if k not in ("unit", "option", "roll", "steps", "target", "dice", "choose", "defence", "test", "spend",
+                         "with"):
+                raise WarcouncilError(f"unknown activation key {k!r}", _key_where(item, k, path))
+        uid = item.get("unit")
+        u = s.by_id.get(uid)
+        if u is None:
+            hint = closest(str(uid), s.by_id)
+            raise WarcouncilError(f"unknown unit {uid!r}", _where(item, "unit", path),
+                                  hint=f"did you mean {hint[0]!r}?" if hint else None)
+        if u.side != self.side:
+            raise WarcouncilError(f"unit {uid} is not of the side activating ({self.side})", _where(item, "unit", path))
+        option = _pick(item, "option", OPTIONS, where)
+        spends = self.spends(item, where, self.side)
+        ap = sum(p.points for p in spends if p.use == "charge_bonus")
+        rolls = _dice_list(item, "roll", path, 1, 3) if "roll" in item else ()
+        natural = rolls[-1] if rolls else None
+        if option in ("move", "charge") and natural is None:
+            raise WarcouncilError(f"a {option} activation needs its movement die: `roll: N`", where)
+        target = None
+        if "target" in item:
+            target = s.by_id.get(item["target"])
+            if target is None:
+                raise WarcouncilError(f"unknown unit {item['target']!r}", _where(item, "target", path))
+        follower = None
+        if "with" in item:
+            follower = s.by_id.get(item["with"])
+            if follower is None or follower.side != self.side:
+                raise WarcouncilError(f"`with` names no unit of {self.side}: {item['with']!r}", _where(item, "with", path))
+        failed = option in ("move", "charge") and bool(eng.call(s, "movement_failed", u, natural))
+        # the steps, square by square
+        f = s.footprint(u)
+        start = frozenset(f.squares) if f is not None else frozenset()
+        steps, made, cost, stopped = [], [], 0, False
+        raw_steps = (item.get("steps", []) or []) if f is not None else []  # (off the table: no steps)
+        if not isinstance(raw_steps, list):
+            raise WarcouncilError("`steps` must be a list", _where(item, "steps", path))
+        if raw_steps and option not in ("move", "charge"):
+            raise WarcouncilError(f"a {option} activation has no steps", _where(item, "steps", path))
+        cur = f
+        for j, st in enumerate(raw_steps):
+            loc = raw_steps.item_where[j] if isinstance(raw_steps, YList) else where
+            if isinstance(st, str):
+                st = {"do": st}
+            if not isinstance(st, dict):
+                raise WarcouncilError("a step is a manoeuvre's name or {do, test, fear}", loc)
+            for k in st:
+                if k not in ("do", "test", "fear"):
+                    raise WarcouncilError(f"unknown step key {k!r}; expected do, test, fear", loc)
+            kind = _pick(st, "do", MANOEUVRES, loc)
+            tests = _dice_list(st, "test", path, 1, 4) if "test" in st else ()
+            fear = _dice_list(st, "fear", path, 2, 2) if "fear" in st else None
+            nxt = step_footprint(cur, kind)
+            rec = eng.step_record(s, u, cur, nxt, kind, tests, fear, j, len(raw_steps))
+            steps.append(rec)
+            cost += eng.call(s, "step_cost", u, kind)
+            ok = not (rec.test is not None and not eng.call(s, "step_passed", u, rec))
+            if rec.fear is not None and not eng.call(s, "fear_passed", u, rec):
+                ok = False
+            if ok:
+                cur = nxt
+                made.append(rec)
+            else:
+                stopped = True
+        after_setting = s.moved(u.id, at=cur.at, facing=cur.facing) if cur is not f else s
+        end = frozenset(cur.squares) if cur is not None else frozenset()
+        if any(eng.call(s, "phalanx_disorders", u, st) for st in made):
+            after_setting = after_setting.moved(u.id, disordered=True)
+        follower_fits = cur is f  # (no step made: it stays where it is)
+        if follower is not None and cur is not None and cur is not f:
+            behind = Footprint(cur.square(0, -cur.depth), cur.facing, cur.width, cur.depth)
+            others = {q for q, v in s.occupant.items() if v is not u and v is not follower}
+            follower_fits = all(q in s.board.cells and q not in others for q in behind.squares)
+            if follower_fits:
+                after_setting = after_setting.moved(follower.id, at=behind.at, facing=behind.facing)
+        u_after = after_setting.by_id[u.id]
+        front_after = bool(eng.call(after_setting, "enemy_in_front", u_after))
+        # combat, shooting, reform: their dice
+        result = test_result = None
+        more = {}
+        if option in ("combat", "charge", "shoot") and "dice" in item:
+            if target is None:
+                raise WarcouncilError(f"a {option} with dice needs its `target`", where)
+            dice = _dice_list(item, "dice", path, 1, 3)
+            defence = _dice_list(item, "defence", path, 0, 4) if "defence" in item else ()
+            t_after = after_setting.by_id[target.id]
+            if option == "shoot":
+                a = eng.call(after_setting, "shooter_cr", u_after)
+                d = eng.call(after_setting, "target_cr", t_after, u_after)
+                pen = eng.call(after_setting, "shooting_penalty", a, d)
+                results = [eng.call(after_setting, "shooting_result", x - pen, u_after, t_after) for x in dice]
+                r, face = self._chosen(item, results, dice, True, "shooting_preference")
+                cface = eng.call(after_setting, "cancelling_face", r, face)
+            else:
+                a, d = eng.combat_ratings(after_setting, u_after, t_after, option == "charge")
+                results = [eng.call(after_setting, "combat_result", x, u_after, t_after) for x in dice]
+                chooser = bool(eng.call(after_setting, "attacker_chooses", a, d))
+                r, face = self._chosen(item, results, dice, chooser, "preference")
+                cface = face
+            result = None if cface in defence else r
+            more = {"ratings": [a, d], "result": r if result is not None else "cancelled"}
+        if option == "reform" and "test" in item:
+            d1, d2 = _dice_list(item, "test", path, 2, 2)
+            bonus = eng.call(s, "reform_bonus", u)
+            test_result = eng.call(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline"))
+            more = {"test": test_result}
+            if test_result == "pass":
+                after_setting = after_setting.moved(u.id, disordered=False)
+        rec = eng.record(
+            u, option, rolled=True, natural=natural, attack_points=ap, steps=tuple(steps), target=target,
+            spends=spends, cost=cost, stopped=stopped, start=start, end=end, failed=failed,
+            failed_before=option in ("move", "charge") and self.last_failed.get(u.id, False),
+            front_after=front_after, result=result, test_result=test_result, after_reversal=self.reversal,
+            movement_rerolls=max(0, len(rolls) - 1),
+            movement_points_spent=sum(1 for p in spends if p.use == "reroll_movement"),
+            manoeuvre_points=sum(1 for p in spends if p.use == "reroll_manoeuvre"), what=u.id,
+            follower=follower, follower_fits=follower_fits)
+        vs = self.judge(s, rec, len(self.log), where)
+        if option in ("move", "charge"):
+            self.last_failed[u.id] = failed
+            more["movement_points"] = "failed" if failed else eng.call(s, "allowance", u, option, natural, ap)
+        if self.entry_log(rec, len(self.log), vs, **more):
+            self.reversal = True
+        self.s = after_setting
+
+    def _chosen(self, item, results, dice, chooser, prefer):
+        if "choose" in item:
+            c = item["choose"]
+            if c not in dice:
+                raise WarcouncilError(f"`choose: {c}` is not one of the dice rolled {list(dice)}",
+                                      _where(item, "choose", self.path))
+            i = list(dice).index(c)
+            return results[i], c
+        return self.eng.choose(self.s, results, dice, chooser, prefer)
+
+    # -- other entries
+    def exchange(self, item, where):
+        raw = item["exchange"]
+        if not isinstance(raw, dict) or not raw:
+            raise WarcouncilError("`exchange` maps the pools given to their points, e.g. {movement: 3}",
+                                  _where(item, "exchange", self.path))
+        get = _pick(item, "get", POOLS, where)
+        spends = []
+        for pool, n in raw.items():
+            if pool not in POOLS:
+                raise WarcouncilError(f"unknown pool {pool!r}", _key_where(raw, pool, self.path))
+            if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+                raise WarcouncilError("points given must be a whole number ≥ 1", _where(raw, pool, self.path))
+            spends.append(self.pay(self.side, pool, "exchange", n))
+        self.pools[self.side][get] += 1
+        rec = self.eng.record(None, "exchange", spends=tuple(spends), given=sum(raw.values()),
+                              given_pools=frozenset(raw), get=get, what="an exchange")
+        vs = self.judge(self.s, rec, len(self.log), where)
+        self.entry_log(rec, len(self.log), vs, pools=dict(self.pools[self.side]))
+
+    def reallocate(self, item, where):
+        raw = item["reallocate"]
+        if not isinstance(raw, dict):
+            raise WarcouncilError("`reallocate` gives every pool's points after it, e.g. {attack: 3, movement: 1}",
+                                  _where(item, "reallocate", self.path))
+        for k in raw:
+            if k not in POOLS:
+                raise WarcouncilError(f"unknown pool {k!r}", _key_where(raw, k, self.path))
+        before = sum(self.pools[self.side].values())
+        spends = (self.pay(self.side, "strategy", "reallocate", 1),)
+        new = dict(self.pools[self.side])
+        for k, n in raw.items():
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise WarcouncilError("a pool's points must be a whole number ≥ 0", _where(raw, k, self.path))
+            new[k] = n
+        rec = self.eng.record(None, "reallocate", spends=spends, largest_after=max(new.values()),
+                              total_before=before, total_after=sum(new.values()), what="a re-allocation")
+        self.pools[self.side] = new
+        vs = self.judge(self.s, rec, len(self.log), where)
+        self.entry_log(rec, len(self.log), vs, pools=dict(new))
+
+    def homunculus(self, item, where):
+        raw = item["homunculus_est"]
+        if not isinstance(raw, dict) or not isinstance(raw.get("points"), int):
+            raise WarcouncilError("`homunculus_est` needs the points of the revealed cards: {points: N}",
+                                  _where(item, "homunculus_est", self.path))
+        other = next((k for k in self.eng.scenario.sides if k != self.side), self.side)
+        bp = self.eng.scenario.sides[other].break_point
+        if bp is None:
+            raise WarcouncilError(f"side {other!r} has no break_point in the scenario",
+                                  self.eng.scenario.sides[other].where)
+        verdict = self.eng.call(self.s, "homunculus_verdict", raw["points"], bp)
+        spends = ()
+        cancelled = "cancel" in raw
+        if cancelled:
+            pool = _pick(raw, "cancel", POOLS, where)
+            spends = (self.pay(other, pool, "cancel_homunculus", 1),)
+        rec = self.eng.record(None, "homunculus_est", spends=spends, verdict=verdict, cancelled=cancelled,
+                              cancelled_before=self.cancelled[other] if cancelled else False,
+                              called_before=self.called, after_reversal=self.reversal,
+                              what="“Homunculus Est!”")
+        vs = self.judge(self.s, rec, len(self.log), where)
+        self.called = True
+        if cancelled:
+            self.cancelled[other] = True
+        if self.entry_log(rec, len(self.log), vs, verdict=verdict, cancelled=cancelled):
+            self.reversal = True
+
+
+# ------------------------------------------------------------------ helpers
+
+def _one_die(define, yes, no):
+    """A roll of one D6 read through the pack's define (a face -> true/false)."""
+    def roll(self, s, data, o, path):
+        dist: dict = {}
+        for r in FACES:
+            _add(dist, yes if self.call(s, define, r) else no, Fraction(1, 6))
+        return _sorted_dist(dist), {}
+    return roll
+
+
+_TESTS = {
+    "movement": GridEngine._movement,
+    "manoeuvre": GridEngine._manoeuvre,
+    "discipline": GridEngine._discipline,
+    "reform": GridEngine._reform,
+    "combat": GridEngine._combat,
+    "shooting": GridEngine._shooting,
+    "push_back": GridEngine._push_back,
+    "follow_up": GridEngine._follow_up,
+    "follow_up_decline": GridEngine._follow_up_decline,
+    "failed_discipline": lambda self, s, d, o, p: self._failed(s, d, o, p, False),
+    "failed_reform": lambda self, s, d, o, p: self._failed(s, d, o, p, True),
+    "lines": GridEngine._lines,
+    "stubborn": _one_die("stubborn_holds", "stays", "pushed_back"),
+    "praetorian_cohort": _one_die("cohort_removed", "removed", "stays"),
+    "cover_retreat": _one_die("cover_stops", "stopped", "follows"),
+    "lost_eagles": GridEngine._lost_eagles,
+    "risk_to_general": GridEngine._risk_to_general,
+    "homunculus_est": GridEngine._homunculus,
+}
+
+_ORDER = ("failed", "0", "1", "2", "3", "4", "pass", "fail", "critical", "cancelled")
+
+
+def _sorted_dist(dist: dict) -> dict:
+    """Outcomes with keys as strings, in a stable order (the contract's
+    keys first, then by name); zero outcomes dropped."""
+    out = {str(k): p for k, p in dist.items() if p}
+    return dict(sorted(out.items(), key=lambda kv: (_ORDER.index(kv[0]) if kv[0] in _ORDER else len(_ORDER), kv[0])))
+
+
+class _Options:
+    """A test's options, read with places; unknown keys are bad input."""
+
+    KNOWN = {"test", "unit", "side", "attacker", "defender", "shooter", "target", "against"}
+
+    def __init__(self, data, path):
+        self.data, self.path, self.used = data, path, set(self.KNOWN)
+
+    def _get(self, key, default):
+        self.used.add(key)
+        return self.data.get(key, default)
+
+    def bool(self, key, default=False):
+        v = self._get(key, default)
+        if v is not default and not isinstance(v, bool):
+            raise WarcouncilError(f"`{key}` must be true or false, not {v!r}", _where(self.data, key, self.path))
+        return v
+
+    def int(self, key, default, negative=False):
+        v = self._get(key, default)
+        if v is default and default is not None:
+            return v
+        if not isinstance(v, int) or isinstance(v, bool) or (v < 0 and not negative):
+            raise WarcouncilError(f"`{key}` must be a whole number{'' if negative else ' ≥ 0'}, not {v!r}",
+                                  _where(self.data, key, self.path))
+        return v
+
+    def choice(self, key, choices, default):
+        v = self._get(key, default)
+        if v is None or v not in choices:
+            near = closest(str(v), choices)
+            raise WarcouncilError(f"`{key}` must be one of {', '.join(choices)}, not {v!r}",
+                                  _where(self.data, key, self.path),
+                                  hint=f"did you mean {' or '.join(near)}?" if near else None)
+        return v
+
+    def finish(self):
+        for k in self.data:
+            if k not in self.used:
+                raise WarcouncilError(f"unknown key {k!r} for a {self.data.get('test')} test",
+                                      _key_where(self.data, k, self.path))
+
+
+def _read_yaml(path: str, what: str):
+    text = read_text(path, TEST_LIMIT, what)
+    return parse_yaml(text, path)
+
+
+def _where(d, key, path):
+    if isinstance(d, YDict):
+        return d.value_where.get(key, d.where) if key is not None else d.where
+    return Location(path)
+
+
+def _key_where(d, key, path):
+    if isinstance(d, YDict):
+        return d.key_where.get(key, d.where)
+    return Location(path)
+
+
+def _pick(d, key, choices, where):
+    v = d.get(key)
+    if v not in choices:
+        near = closest(str(v), choices)
+        raise WarcouncilError(f"`{key}` must be one of {', '.join(choices)}, not {v!r}",
+                              d.value_where.get(key, d.where) if isinstance(d, YDict) else where,
+                              hint=f"did you mean {' or '.join(near)}?" if near else None)
+    return v
+
+
+def _dice_list(d, key, path, lo, hi):
+    v = d.get(key)
+    if isinstance(v, int) and not isinstance(v, bool):
+        v = [v]
+    if (not isinstance(v, list) or not lo <= len(v) <= hi
+            or not all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6 for x in v)):
+        raise WarcouncilError(f"`{key}` must be {lo}{'' if lo == hi else f' to {hi}'} die faces 1-6, not {v!r}",
+                              _where(d, key, path))
+    return tuple(v)

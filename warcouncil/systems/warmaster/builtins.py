@@ -1,0 +1,202 @@
+"""The meanings of the Warmaster family's builtins.
+
+They are declared by the pack (``rules/warmaster/00-pack.wc``, ``builtin``
+statements). Measuring is ``solver.table``'s (shapely): distances rounded to
+1e-6 cm before any threshold, contact as a distance of at most 0.01 cm.
+
+A meaning is ``f(ctx, setting, args)``; ``ctx`` is the engine's ``Ctx``
+(``ctx.log``: the Command phase log being judged; ``ctx.trace``: where
+measurements are written down, for the explanations of ``check``).
+"""
+
+from __future__ import annotations
+
+import shapely
+
+from ...solver import table as T
+from ...solver.builtins import Meanings
+from .table import At, Entry
+
+WM = Meanings("the Warmaster family (systems/warmaster/builtins.py)")
+
+
+def cm(d: float) -> str:
+    """A rounded distance for people: 47.3, 20, 19.999999."""
+    return f"{d:.6f}".rstrip("0").rstrip(".")
+
+
+def _note(ctx, text: str) -> None:
+    trace = getattr(ctx, "trace", None)
+    if trace is not None and text not in trace:
+        trace.append(text)
+
+
+# ---------------------------------------------------------------- the log
+WM.constant("log", lambda ctx, s: tuple(ctx.log.entries))
+WM.constant("attempts", lambda ctx, s: ctx.log.attempts)
+WM.constant("initiatives", lambda ctx, s: ctx.log.of("initiative"))
+WM.constant("home_backs", lambda ctx, s: ctx.log.of("home_back"))
+WM.constant("character_moves", lambda ctx, s: ctx.log.of("characters"))
+WM.function("subphase_of", lambda ctx, s, a: a[0].kind)
+WM.function("place_in_log", lambda ctx, s, a: a[0].place)
+
+
+WM.function("entries_before", lambda ctx, s, a: tuple(ctx.log.entries[:a[0].place]))
+
+
+@WM.function("before")
+def _before(ctx, s, a):
+    o = a[0]
+    return tuple(p for p in ctx.log.attempts if p.index < o.index)
+
+
+@WM.function("previous")
+def _previous(ctx, s, a):
+    o = a[0]
+    if o is None:
+        return None
+    for p in ctx.log.attempts:
+        if p.index == o.index - 1:
+            return p
+    return None
+
+
+WM.function("issuer", lambda ctx, s, a: a[0].by if a[0] is not None else None)
+WM.function("given_to", lambda ctx, s, a: a[0].units if a[0] is not None else ())
+WM.function("given_ids", lambda ctx, s, a: a[0].ids if a[0] is not None else frozenset())
+WM.function("rolled_2d6", lambda ctx, s, a: a[0].roll)
+WM.function("target_number", lambda ctx, s, a: a[0].target)
+WM.function("moves_units", lambda ctx, s, a: a[0].moves)
+WM.function("afterwards", lambda ctx, s, a: a[0].after)
+WM.function("mover", lambda ctx, s, a: a[0].units[0])
+WM.function("landed", lambda ctx, s, a: a[0].after[0])
+WM.function("action_of", lambda ctx, s, a: a[0].action)
+WM.function("toward", lambda ctx, s, a: a[0].toward)
+WM.function("d6", lambda ctx, s, a: a[0].roll)
+
+
+@WM.function("nth")
+def _nth(ctx, s, a):
+    """Which order to the unit the attempt is: 1 + the attempts before it
+    that gave the unit an order."""
+    o, u = a
+    return 1 + sum(1 for p in ctx.log.attempts if p.index < o.index and u.id in p.ids)
+
+
+@WM.function("moved_cm")
+def _moved_cm(ctx, s, a):
+    """How far the entry moved the piece's centre (cm, rounded)."""
+    e, u = a
+    for b, c in zip(e.units, e.after):
+        if b.id == u.id:
+            (x0, y0), (x1, y1) = b.pose.at, c.pose.at
+            d = T.measured(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+            _note(ctx, f"{u.id} moves {cm(d)} cm")
+            return d
+    return 0.0
+
+
+@WM.function("crosses")
+def _crosses(ctx, s, a):
+    """Does the ground the move sweeps (the hull of the footprint at its
+    start and its end) overlap terrain that is ``dense`` or ``impassable``?"""
+    e, kind = a
+    swept = shapely.union_all([e.units[0].fp.shape, e.after[0].fp.shape]).convex_hull
+    areas = e.units[0].table.scenario.terrain
+    return any(getattr(ar, kind) and T.in_area(swept, ar, "any") for ar in areas)
+
+
+# ---------------------------------------------------------------- pieces
+WM.function("casualties", lambda ctx, s, a: a[0].piece.lost)
+WM.function("mounted", lambda ctx, s, a: a[0].piece.mounted)
+
+
+# ---------------------------------------------------------------- measuring
+def _raw(x: At, y: At) -> float:
+    """The unrounded edge-to-edge distance, once per pair of pieces on one
+    table (pieces of two moments are measured afresh)."""
+    if x.table is not y.table:
+        return T.raw_distance(x.fp, y.fp)
+    key = (x.id, y.id) if x.id <= y.id else (y.id, x.id)
+    memo = x.table.memo
+    d = memo.get(key)
+    if d is None:
+        d = memo[key] = T.raw_distance(x.fp, y.fp)
+    return d
+
+
+@WM.function("gap")
+def _gap(ctx, s, a):
+    x, y = a
+    d = T.measured(_raw(x, y))
+    _note(ctx, f"{x.id} is {cm(d)} cm from {y.id}")
+    return d
+
+
+WM.function("per_full", lambda ctx, s, a: T.full_steps(a[0], a[1]))
+WM.function("touching", lambda ctx, s, a: _raw(a[0], a[1]) <= T.EPSILON)
+
+
+def _enemies(u: At) -> list[At]:
+    return [v for v in u.table.units() if v.piece.side != u.piece.side]
+
+
+WM.function("enemy_units_of", lambda ctx, s, a: tuple(_enemies(a[0])))
+WM.function("friendly_units_of",
+            lambda ctx, s, a: tuple(v for v in a[0].table.units() if v.piece.side == a[0].piece.side and v.id != a[0].id))
+WM.function("friendly_characters_of",
+            lambda ctx, s, a: tuple(c for c in a[0].table.characters() if c.piece.side == a[0].piece.side))
+
+
+def visible(u: At, e: At) -> bool:
+    """No other unit lies across the shortest line between the two
+    footprints (characters never block: reference §8)."""
+    line = shapely.shortest_line(u.fp.shape, e.fp.shape)
+    if line is None or line.length <= T.EPSILON:
+        return True
+    for v in u.table.units():
+        if v.id in (u.id, e.id):
+            continue
+        if line.intersection(v.fp.shape).length > T.EPSILON:
+            return False
+    return True
+
+
+@WM.function("closest_visible_enemy")
+def _closest_visible_enemy(ctx, s, a):
+    u = a[0]
+    seen = [e for e in _enemies(u) if visible(u, e)]
+    if not seen:
+        return None
+    _, ids = T.nearest(u.fp, [(e.id, e.fp) for e in seen])
+    hit = next(e for e in seen if e.id == ids[0])
+    _note(ctx, f"the closest visible enemy of {u.id} is {hit.id}, {cm(T.distance(u.fp, hit.fp))} cm away")
+    return hit
+
+
+_MODES = {"some_part": "any", "whole": "all"}
+
+
+@WM.function("in_dense")
+def _in_dense(ctx, s, a):
+    u, mode = a
+    return T.in_dense_terrain(u.fp, u.table.scenario.terrain, _MODES.get(mode, "any"))
+
+
+@WM.function("touching_group")
+def _touching_group(ctx, s, a):
+    """One group: every piece reaches every other through pieces in contact."""
+    items = list(a[0])
+    if len(items) <= 1:
+        return True
+    reached, todo = {0}, [0]
+    while todo:
+        i = todo.pop()
+        for j in range(len(items)):
+            if j not in reached and _raw(items[i], items[j]) <= T.EPSILON:
+                reached.add(j)
+                todo.append(j)
+    return len(reached) == len(items)
+
+
+__all__ = ["WM", "visible", "Entry"]

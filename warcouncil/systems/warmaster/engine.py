@@ -1,0 +1,577 @@
+"""The Warmaster engine: the Command phase judged by the pack's rules.
+
+The engine walks the phase one entry at a time (initiative moves, home backs,
+order attempts, character moves), each on the table as it stands at that
+moment, and asks the pack:
+
+* the target of an order attempt: ``command_value(o)`` minus the command
+  penalties — every define named ``penalty_*`` taking ``(o, u)``, the worst
+  over the units for which ``supplies(o, u)`` holds, added up;
+* which 2D6 totals give the order: ``succeeds(o)`` on each of the eleven
+  totals, weighed 1, 2, …, 6, …, 1 ways in 36 (exact ``Fraction``s);
+* whether the log breaks a rule: every ``rule`` of the pack, judged over
+  the whole log (``forall x in D: φ`` element by element, so a violation
+  names the entry that breaks it and what was measured for it).
+
+Python adds the penalties up, weighs the dice and walks the branches of an
+order plan; what counts, how much, and what is legal is the pack's.
+
+``orders``  every order that may legally be attempted next: an attempt is
+            offered when the log with it appended breaks no rule.
+``odds``    a plan's exact distribution of successful orders: a walk over
+            the branches the dice open (success, failure), each step judged
+            on the board as it would stand; a step the rules forbid after
+            earlier failures is not attempted (the stop rules). A plan that
+            breaks a rule even when every roll succeeds is illegal (exit 1).
+``check``   a whole Command phase log: legal, or every violation.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from ...dsl import ast as A
+from ...dsl.template import render as render_template
+from ...errors import Location, WarcouncilError, closest
+from ...solver.engine import Engine
+from ...solver.evaluate import Compiler
+from ...solver.scenario import YDict, YList, read_yaml_file
+from ...solver.system import Answer, System
+from .builtins import cm
+from .scenario import Pose, formation, number, point, whole
+from .table import At, Entry, Log, Table
+
+#: ways of rolling each 2D6 total, out of 36
+WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
+PENALTY_PREFIX = "penalty_"
+#: the builtins that read the whole log (a rule whose body reads none of
+#: them, its variable aside, judges each entry by what came before it)
+LOG_WIDE = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves"})
+
+
+def fraction(p: Fraction) -> str:
+    """A probability as the contract writes it: "7/12", "1", "0"."""
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+class _Memo:
+    __slots__ = ("memo", "setting")
+
+    def __init__(self):
+        self.memo: dict = {}
+        self.setting = self
+
+
+class Ctx:
+    """What the compiled rules see: the log being judged (``log``), where
+    measurements are written down (``trace``), and the memo the compiler's
+    closures keep (``g.setting.memo``, ``g.memo``: fresh for each judgement)."""
+
+    __slots__ = ("log", "trace", "g")
+
+    def __init__(self, log: Log, trace: list | None = None):
+        self.log, self.trace, self.g = log, trace, _Memo()
+
+
+@dataclass(frozen=True)
+class _Rule:
+    id: str
+    decl: A.RuleDecl
+    source: str
+    quote: str
+    var: str | None
+    domain: Any
+    body: Any
+    causal: bool = False  # judges each entry by the entries before it alone
+
+
+@dataclass(frozen=True)
+class Step:
+    """One order of a plan or a turn log, as the file gives it."""
+
+    by: str
+    units: tuple[str, ...]
+    to: tuple[Pose | None, ...] | None
+    roll: int | None
+    where: Location | None
+
+
+class WarmasterEngine(Engine):
+    """Answers ``orders``, ``odds`` and ``check`` for a Warmaster scenario."""
+
+    def __init__(self, scenario, pack):
+        self.scenario = scenario
+        self.pack = pack
+        self.system: type[System] = System.for_pack(pack)
+        self._settings: dict = {}
+        self._validate()
+        self.compiler = Compiler(pack, self.system.builtin_meanings())
+        self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
+        self.penalties = [n for n in pack.defines if n.startswith(PENALTY_PREFIX)]
+        self.rules = [self._rule(rid, r) for rid, r in pack.rules.items()]
+
+    # ------------------------------------------------------------ set-up
+    def _validate(self) -> None:
+        for u in self.scenario.units:
+            if u.type not in self.pack.units:
+                hint = closest(u.type, self.pack.units)
+                raise WarcouncilError(
+                    f"unknown unit type {u.type!r} for {self.pack.title or self.pack.name}",
+                    u.places.get("type", u.where),
+                    hint=f"did you mean {hint[0]!r}?" if hint else "known types: " + ", ".join(self.pack.units))
+        for c in self.scenario.characters:
+            if c.role not in self.pack.roles:
+                raise WarcouncilError(f"the pack declares no character role {c.role!r}", c.places.get("role", c.where))
+
+    def _rule(self, rid: str, r: A.RuleDecl) -> _Rule:
+        source, quote = self.pack.source_of(r)
+        body = self.compiler.fold(r.body)
+        c = self.compiler.compile
+        if isinstance(body, A.Quant) and body.kind == "forall":
+            causal = not (self._reads(body.body) - {body.var}) & LOG_WIDE
+            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal)
+        return _Rule(rid, r, source, quote, None, None, c(body))
+
+    def _reads(self, e: A.Expr, seen: set | None = None) -> set[str]:
+        """The names an expression reads, through the defines it calls."""
+        seen = set() if seen is None else seen
+        out = set(A.referenced(e))
+        for name in list(out):
+            d = self.pack.defines.get(name)
+            if d is not None and name not in seen:
+                seen.add(name)
+                out |= self._reads(d.body, seen) - set(d.params)
+        return out
+
+    def _call(self, name: str, ctx: Ctx, *args) -> Any:
+        d = self.pack.defines.get(name)
+        if d is None:
+            raise WarcouncilError(f"the {self.pack.name} pack has no define {name}, which the Warmaster engine needs",
+                                  hint="a house rule may replace it, not remove it")
+        if len(d.params) != len(args):
+            raise WarcouncilError(f"{name} must take {len(args)} argument(s), not {len(d.params)}", d.loc)
+        return self.compiler.define_closure(name)(ctx, dict(zip(d.params, args)))
+
+    def start(self) -> Log:
+        return Log([], Table(self.scenario, self.unit_attrs))
+
+    # ------------------------------------------------------------ orders: targets and odds
+    def target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
+        """Command value minus the penalties, and each penalty, of attempt
+        ``e`` on the table of ``e`` (``log``: the attempts before it)."""
+        ctx = Ctx(log)
+        command = self._call("command_value", ctx, e)
+        pens: dict[str, int] = {}
+        for name in self.penalties:
+            vals = [self._call(name, ctx, e, u) for u in e.units if self._call("supplies", ctx, e, u)]
+            pens[name[len(PENALTY_PREFIX):]] = max(vals) if vals else 0
+        return command - sum(pens.values()), pens
+
+    def rolls(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int]]:
+        """P(the order is given), and the 2D6 totals that give it and fail."""
+        ctx = Ctx(log)
+        ok = [t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t))]
+        bad = [t for t in WAYS if t not in ok]
+        return Fraction(sum(WAYS[t] for t in ok), 36), ok, bad
+
+    def attempt(self, log: Log, step: Step, roll: int | None, moves: bool) -> tuple[Entry, Table]:
+        """The attempt of ``step`` appended to ``log`` (its target worked
+        out), and the table after it (moved when ``moves``)."""
+        t = log.table
+        e = Entry("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by),
+                  tuple(t.at(u) for u in step.units), (), roll, moves)
+        e.target, e.penalties = self.target(log, e)
+        e.after = e.units
+        return self.rolled(log, e, step, roll, moves) if moves else (e, t)
+
+    def rolled(self, log: Log, e: Entry, step: Step, roll: int | None, moves: bool) -> tuple[Entry, Table]:
+        """Attempt ``e`` with its ``roll`` (the same target), moving its
+        units as ``step`` says when ``moves``; and the table after it."""
+        t = log.table
+        after = t.moved({u: p for u, p in zip(step.units, step.to) if p is not None}) if moves and step.to else t
+        out = replace(e, roll=roll, moves=moves, after=tuple(after.at(u) for u in step.units))
+        return out, after
+
+    # ------------------------------------------------------------ judging
+    def breaks(self, log: Log, at: Entry) -> bool:
+        """Does ``at``, just appended to ``log``, break a rule? (what
+        ``violations(log, at)`` finds, without explaining it)"""
+        ctx = Ctx(log)
+        for r in self.rules:
+            try:
+                if r.var is None:
+                    if not r.body(ctx, {}):
+                        return True
+                elif r.causal:
+                    if at in r.domain(ctx, {}) and not r.body(ctx, {r.var: at}):
+                        return True
+                elif not all(r.body(ctx, {r.var: el}) for el in r.domain(ctx, {})):
+                    return True
+            except (AttributeError, TypeError) as exc:
+                raise _cannot_judge(r, exc) from None
+        return False
+
+    def violations(self, log: Log, at: Entry | None = None) -> list[dict]:
+        """Every violation of the log; with ``at`` (its last entry, just
+        appended to a log judged before), the violations at that entry: a
+        causal rule is judged at ``at`` alone, any other over the whole log."""
+        out = []
+        ctx = Ctx(log)
+        for r in self.rules:
+            try:
+                if r.var is None:
+                    if not r.body(ctx, {}):
+                        out.append(self._violation(r, None, log))
+                    continue
+                for el in r.domain(ctx, {}):
+                    if at is not None and r.causal and el is not at:
+                        continue
+                    if not r.body(ctx, {r.var: el}):
+                        out.append(self._violation(r, el, log))
+            except (AttributeError, TypeError) as exc:  # a house rule asking what an entry does not have
+                raise _cannot_judge(r, exc) from None
+        return out
+
+    def _violation(self, r: _Rule, el: Any, log: Log) -> dict:
+        trace: list[str] = []
+        ctx = Ctx(log, trace)
+        if r.var is None:
+            r.body(ctx, {})
+            pieces: list[str] = []
+        else:
+            r.body(ctx, {r.var: el})
+            pieces = sorted(set(el.pieces())) if isinstance(el, Entry) else [str(el)]
+        values = {"pieces": ", ".join(pieces)}
+        if r.var is not None:
+            values[r.var] = str(el)
+        msg = render_template(r.decl.message, values) if r.decl.message else f"{', '.join(pieces) or 'the log'}: breaks {r.id}"
+        v = {"rule": r.id, "pieces": pieces, "message": msg, "source": r.source, "quote": r.quote}
+        if trace:
+            v["measurements"] = trace
+        return v
+
+    # ------------------------------------------------------------ answers
+    def answer(self, verb: str, **options) -> Answer:
+        if verb == "orders":
+            return self.orders(options.get("side"), options.get("after"), options.get("limit"),
+                               bool(options.get("count_only")))
+        if verb == "odds":
+            return self.odds(options["path"])
+        if verb == "check":
+            return self.check(options["path"])
+        return super().answer(verb, **options)
+
+    # ---- check
+    def check(self, path: str) -> Answer:
+        log = self.read_log(path)
+        vs = self.violations(log)
+        return Answer({"legal": not vs, "violations": vs}, _verdict_text(vs), 0 if not vs else 1)
+
+    # ---- orders
+    def options(self, log: Log, side: str) -> list[dict]:
+        """Every order that may legally be attempted after ``log``."""
+        t = log.table
+        chars = [c for c in self.scenario.characters if c.side == side]
+        groups = brigades(t, [u.id for u in self.scenario.units if u.side == side])
+        out = []
+        for c in chars:
+            for g in groups:
+                step = Step(c.id, g, None, None, None)
+                e, _ = self.attempt(log, step, None, False)
+                if self.breaks(log.plus(e), e):
+                    continue
+                p, _, _ = self.rolls(log, e)
+                out.append({"character": c.id, "units": list(g), "target": e.target,
+                            "penalties": dict(e.penalties), "p": fraction(p)})
+        return out
+
+    def orders(self, side: str | None, after: str | None, limit: int | None, count_only: bool) -> Answer:
+        side = self._side(side)
+        log = self.start() if after is None else self.read_log(after)
+        if after is not None:
+            vs = self.violations(log)
+            if vs:
+                return Answer({"legal": False, "violations": vs},
+                              "the log given with --after is illegal:\n" + _verdict_text(vs), 1)
+        opts = self.options(log, side)
+        if count_only:
+            return Answer({"side": side, "count": len(opts)}, str(len(opts)))
+        if limit is not None:
+            opts = opts[:limit]
+        lines = [f"{len(opts)} order{'s' if len(opts) != 1 else ''} may be attempted next ({side}):"]
+        for o in opts:
+            pens = ", ".join(f"{k} -{v}" for k, v in o["penalties"].items() if v)
+            lines.append(f"  {o['character']} → {'+'.join(o['units'])}: target {o['target']}"
+                         f"{' (' + pens + ')' if pens else ''}, p = {o['p']}")
+        return Answer({"side": side, "count": len(opts), "options": opts}, "\n".join(lines))
+
+    def _side(self, side: str | None) -> str:
+        if side is None:
+            return self.scenario.to_move
+        if side not in self.scenario.sides:
+            near = closest(side, self.scenario.sides)
+            raise WarcouncilError(f"unknown side {side!r}", hint=f"did you mean {near[0]!r}?" if near else None)
+        return side
+
+    # ---- odds
+    def odds(self, path: str) -> Answer:
+        steps = self.read_plan(path)
+        illegal = self.plan_violations(steps)
+        if illegal:
+            return Answer({"legal": False, "violations": illegal}, _verdict_text(illegal), 1)
+        dist, units = self.distribution(steps)
+        n = len(steps)
+        expected = sum((k * p for k, p in dist.items()), Fraction(0))
+        data = {"legal": True,
+                "successes": {str(k): fraction(dist.get(k, Fraction(0))) for k in range(n + 1)},
+                "expected": fraction(expected), "all": fraction(dist.get(n, Fraction(0))),
+                "units": {u: {str(k): fraction(d.get(k, Fraction(0))) for k in range(max_k + 1)}
+                          for u, (d, max_k) in units.items()}}
+        lines = [f"P(all {n} orders) = {data['all']}; expected {data['expected']}"]
+        lines += [f"  {k} successful: {v}" for k, v in data["successes"].items()]
+        lines += [f"  {u}: " + ", ".join(f"{k}: {v}" for k, v in d.items()) for u, d in data["units"].items()]
+        return Answer(data, "\n".join(lines))
+
+    def plan_violations(self, steps: list[Step]) -> list[dict]:
+        """The plan's violations when every roll that can succeed does (a
+        step after one that cannot succeed is judged by the stop rules: not
+        attempted)."""
+        log, forced = self.start(), False
+        for i, st in enumerate(steps):
+            e, _ = self.attempt(log, st, None, False)
+            p, ok, bad = self.rolls(log, e)
+            if ok:
+                e, after = self.rolled(log, e, st, ok[0], True)
+            else:
+                e, after = e.with_roll(bad[-1]), log.table
+            vs = self.violations(log.plus(e, after), e)
+            if vs:
+                if forced:
+                    continue
+                for v in vs:
+                    v["message"] = f"plan step {i + 1}: {v['message']}"
+                return vs
+            forced = forced or not ok
+            log = log.plus(e, after)
+        return []
+
+    def distribution(self, steps: list[Step]):
+        """The exact distribution of successful orders, and per unit."""
+        dist: dict[int, Fraction] = defaultdict(Fraction)
+        names = list(dict.fromkeys(u for st in steps for u in st.units))
+        per_unit = {u: defaultdict(Fraction) for u in names}
+        tops = {u: sum(1 for st in steps if u in st.units) for u in names}
+
+        def go(i: int, log: Log, prob: Fraction, succ: int, counts: tuple[int, ...]) -> None:
+            if prob == 0:
+                return
+            if i == len(steps):
+                dist[succ] += prob
+                for u, k in zip(names, counts):
+                    per_unit[u][k] += prob
+                return
+            st = steps[i]
+            e, _ = self.attempt(log, st, None, False)
+            if self.breaks(log.plus(e), e):  # the stop rules: not attempted
+                go(i + 1, log, prob, succ, counts)
+                return
+            p, ok, bad = self.rolls(log, e)
+            if ok:
+                es, after = self.rolled(log, e, st, ok[0], True)
+                more = tuple(k + (u in st.units) for u, k in zip(names, counts))
+                go(i + 1, log.plus(es, after), prob * p, succ + 1, more)
+            if bad:
+                go(i + 1, log.plus(e.with_roll(bad[-1])), prob * (1 - p), succ, counts)
+
+        go(0, self.start(), Fraction(1), 0, tuple(0 for _ in names))
+        return dist, {u: (per_unit[u], tops[u]) for u in names}
+
+    # ------------------------------------------------------------ files
+    def _yaml(self, path: str, what: str) -> YDict:
+        data = read_yaml_file(path)
+        if not isinstance(data, YDict):
+            raise WarcouncilError(f"a {what} file is a mapping", Location(path, 1, 1))
+        return data
+
+    def _piece(self, v: Any, where: Location | None, kind: str | None = None) -> str:
+        by_id = {p.id: p for p in self.scenario.pieces}
+        if not isinstance(v, str) or v not in by_id:
+            near = closest(str(v), by_id)
+            raise WarcouncilError(f"unknown piece id {v!r}", where, hint=f"did you mean {near[0]!r}?" if near else None)
+        p = by_id[v]
+        if kind == "character" and p.is_unit:
+            raise WarcouncilError(f"{v} is a unit, not a character", where)
+        if kind == "unit" and not p.is_unit:
+            raise WarcouncilError(f"{v} is a character, not a unit", where)
+        return v
+
+    def _pose(self, v: Any, where: Location | None, current: Pose) -> Pose:
+        if isinstance(v, YDict):
+            at = point(v.get("at", list(current.at)), "a destination", v.value_where.get("at", where))
+            facing = number(v.get("facing", current.facing), "a facing", v.value_where.get("facing", where))
+            form = formation(v.get("formation", current.formation), v.value_where.get("formation", where))
+            return Pose(at, facing, form)
+        return Pose(point(v, "a destination", where), current.facing, current.formation)
+
+    def _step(self, m: YDict, where: Location, need_roll: bool, table: Table) -> Step:
+        _keys(m, ("by", "units", "to", "roll"), "an order")
+        if "by" not in m:
+            raise WarcouncilError("an order needs `by` (the character giving it)", where)
+        by = self._piece(m["by"], m.value_where.get("by", where), "character")
+        raw = m.get("units")
+        uw = m.value_where.get("units", where)
+        if isinstance(raw, str):
+            raw = [raw]
+        if not isinstance(raw, list) or not raw:
+            raise WarcouncilError("an order needs `units`: a list of unit ids", uw)
+        units = []
+        for i, u in enumerate(raw):
+            loc = raw.item_where[i] if isinstance(raw, YList) and i < len(raw.item_where) else uw
+            uid = self._piece(u, loc)
+            if uid in units:
+                raise WarcouncilError(f"{uid} is named twice in one order", loc)
+            units.append(uid)
+        to = None
+        if "to" in m:
+            tw = m.value_where.get("to", where)
+            tv = m["to"]
+            if (isinstance(tv, list) and len(units) == 1 and len(tv) == 2
+                    and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in tv)):
+                tv = [tv]  # one unit: `to: [x, y]`
+            if not isinstance(tv, list) or len(tv) != len(units):
+                raise WarcouncilError(f"`to` gives one position per unit of the order ({len(units)})", tw)
+            to = tuple(None if v is None else self._pose(
+                v, tv.item_where[i] if isinstance(tv, YList) and i < len(tv.item_where) else tw, table.poses[u])
+                for i, (u, v) in enumerate(zip(units, tv)))
+        roll = None
+        if "roll" in m:
+            roll = whole(m["roll"], "a 2D6 roll", m.value_where.get("roll", where), 2, 12)
+        elif need_roll:
+            raise WarcouncilError("an order of a turn log needs its `roll` (the 2D6 total)", where)
+        return Step(by, tuple(units), to, roll, where)
+
+    def read_plan(self, path: str) -> list[Step]:
+        data = self._yaml(path, "plan")
+        _keys(data, ("plan",), "a plan")
+        items = data.get("plan")
+        if not isinstance(items, YList):
+            raise WarcouncilError("a plan file gives `plan:`, a list of orders", data.where)
+        t = self.start().table
+        out = []
+        for i, m in enumerate(items):
+            where = items.item_where[i]
+            if not isinstance(m, YDict):
+                raise WarcouncilError("an order is a mapping {by, units, to}", where)
+            st = self._step(m, where, False, t)
+            if st.roll is not None:
+                raise WarcouncilError("a plan gives no rolls: its odds are what is asked", m.value_where.get("roll", where))
+            out.append(st)
+        return out
+
+    def read_log(self, path: str) -> Log:
+        """A Command phase log (a turn file): its entries, in file order of
+        the sub-phase keys and list order within each, played on the table."""
+        data = self._yaml(path, "turn")
+        _keys(data, ("initiative", "home_back", "orders", "characters"), "a Warmaster turn")
+        log = self.start()
+        for key, items in data.items():
+            kw = data.value_where.get(key, data.where)
+            if items is None:
+                continue
+            if not isinstance(items, YList):
+                raise WarcouncilError(f"`{key}` is a list", kw)
+            for i, m in enumerate(items):
+                where = items.item_where[i]
+                if not isinstance(m, YDict):
+                    raise WarcouncilError(f"an entry of `{key}` is a mapping", where)
+                log = self._entry(key, m, where, log)
+        return log
+
+    def _entry(self, key: str, m: YDict, where: Location, log: Log) -> Log:
+        t = log.table
+        if key == "orders":
+            st = self._step(m, where, True, t)
+            e, after = self.attempt(log, st, st.roll, st.to is not None)
+            return log.plus(e, after)
+        keys = {"initiative": ("unit", "action", "to"), "home_back": ("unit", "toward", "roll", "to"),
+                "characters": ("piece", "to")}[key]
+        _keys(m, keys, f"an entry of `{key}`")
+        who = keys[0]
+        if who not in m:
+            raise WarcouncilError(f"an entry of `{key}` needs `{who}`", where)
+        pid = self._piece(m[who], m.value_where.get(who, where), "character" if key == "characters" else None)
+        if "to" not in m and key != "home_back":
+            raise WarcouncilError(f"an entry of `{key}` needs `to`", where)
+        after = t.moved({pid: self._pose(m["to"], m.value_where.get("to", where), t.poses[pid])}) if "to" in m else t
+        e = Entry(key, len(log.entries), where, units=(t.at(pid),), after=(after.at(pid),), moves="to" in m)
+        if key == "initiative":
+            act = m.get("action")
+            if act not in ("charge", "evade"):
+                raise WarcouncilError(f"an initiative move is a charge or an evade, not {act!r}",
+                                      m.value_where.get("action", where))
+            e.action = act
+        if key == "home_back":
+            if "toward" not in m:
+                raise WarcouncilError("a home back names the character it flies `toward`", where)
+            e.toward = t.at(self._piece(m["toward"], m.value_where.get("toward", where), "character"))
+            if "roll" not in m:
+                raise WarcouncilError("a home back gives its D6 `roll`", where)
+            e.roll = whole(m["roll"], "a D6 roll", m.value_where.get("roll", where), 1, 6)
+        return log.plus(e, after)
+
+
+def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
+    """Every single unit, then every group of 2..``most`` units each
+    touching another (connected by contact), ids in scenario order."""
+    from ...solver import table as T
+
+    rank = {u: i for i, u in enumerate(ids)}
+    near = {u: {v for v in ids if v != u and T.touching(t.footprint(u), t.footprint(v))} for u in ids}
+    found: set[frozenset[str]] = set()
+    frontier = [frozenset([u]) for u in ids]
+    found.update(frontier)
+    for _ in range(most - 1):
+        nxt = []
+        for g in frontier:
+            for u in g:
+                for v in near[u] - g:
+                    h = g | {v}
+                    if h not in found:
+                        found.add(h)
+                        nxt.append(h)
+        frontier = nxt
+    return sorted((tuple(sorted(g, key=rank.get)) for g in found), key=lambda g: (len(g), [rank[u] for u in g]))
+
+
+def _cannot_judge(r: _Rule, exc: Exception) -> WarcouncilError:
+    return WarcouncilError(f"rule {r.id} cannot be judged on this log: {exc}", r.decl.loc)
+
+
+def _keys(m: YDict, allowed: tuple[str, ...], what: str) -> None:
+    for k in m:
+        if k not in allowed:
+            near = closest(str(k), allowed)
+            raise WarcouncilError(f"unknown key {k!r} in {what}", m.key_where.get(k, m.where),
+                                  hint=(f"did you mean {near[0]!r}? " if near else "") + "keys: " + ", ".join(allowed))
+
+
+def _literal(v: Any) -> Any:
+    return getattr(v, "value", v)
+
+
+def _verdict_text(vs: list[dict]) -> str:
+    if not vs:
+        return "legal"
+    lines = [f"illegal: {len(vs)} violation{'s' if len(vs) != 1 else ''}"]
+    for v in vs:
+        lines.append(f"  {v['rule']} [{', '.join(v['pieces']) or '-'}] {v['message']}")
+        lines.append(f"    {v['source']}: “{v['quote']}”" if v["quote"] else f"    {v['source']}")
+        for m in v.get("measurements", ()):
+            lines.append(f"    measured: {m}")
+    return "\n".join(lines)
+
+
+__all__ = ["WarmasterEngine", "WAYS", "fraction", "brigades", "Ctx", "Step", "At"]

@@ -1,0 +1,173 @@
+"""The table at a moment of the Command phase, and the phase's log.
+
+``Table``  where every piece stands (a ``Pose`` per id) — immutable; a move
+           gives a new table. Footprints by ``solver.table`` (shapely).
+``At``     a piece as it stands on one table: what the rules' builtins
+           measure. Identity is the object's own (the same piece at two
+           moments is two ``At``s; compare ``.id``).
+``Entry``  one line of the log: an initiative move, a home back, an order
+           attempt or a character's move, with the pieces where they stood.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
+
+from ...errors import Location
+from ...solver import table as T
+from .scenario import Piece, Pose, WarmasterScenario, footprint
+
+SUBPHASES = ("initiative", "home_back", "orders", "characters")
+
+
+class Table:
+    """Every piece's pose on one table; footprints made once per pose."""
+
+    def __init__(self, scenario: WarmasterScenario, unit_attrs: dict, poses: dict[str, Pose] | None = None):
+        self.scenario = scenario
+        self.unit_attrs = unit_attrs  # unit type -> {pace, flying, ...} from the pack
+        self.by_id = {p.id: p for p in scenario.pieces}
+        self.poses = dict(poses) if poses is not None else {p.id: p.pose for p in scenario.pieces}
+        self._fp: dict[str, T.Footprint] = {}
+        self._at: dict[str, At] = {}
+        #: measurements between pieces on this table, made once (builtins.py)
+        self.memo: dict = {}
+
+    def moved(self, moves: dict[str, Pose]) -> "Table":
+        t = Table(self.scenario, self.unit_attrs, {**self.poses, **moves})
+        t._fp = {k: v for k, v in self._fp.items() if k not in moves}
+        return t
+
+    def footprint(self, pid: str) -> T.Footprint:
+        fp = self._fp.get(pid)
+        if fp is None:
+            fp = self._fp[pid] = footprint(self.by_id[pid], self.poses[pid])
+        return fp
+
+    def at(self, pid: str) -> "At":
+        a = self._at.get(pid)
+        if a is None:
+            a = self._at[pid] = At(self.by_id[pid], self)
+        return a
+
+    def units(self) -> list["At"]:
+        return [self.at(p.id) for p in self.scenario.units]
+
+    def characters(self) -> list["At"]:
+        return [self.at(p.id) for p in self.scenario.characters]
+
+
+class At:
+    """A piece as it stands on ``table``: the rules read its attributes
+    (``id side role type command pace flying at``) and the builtins measure
+    its footprint."""
+
+    __slots__ = ("piece", "table", "rank")
+
+    def __init__(self, piece: Piece, table: Table):
+        self.piece, self.table = piece, table
+        self.rank = 0
+
+    @property
+    def id(self) -> str:
+        return self.piece.id
+
+    @property
+    def fp(self) -> T.Footprint:
+        return self.table.footprint(self.piece.id)
+
+    @property
+    def pose(self) -> Pose:
+        return self.table.poses[self.piece.id]
+
+    def get_attr(self, name: str) -> Any:
+        p = self.piece
+        if name in ("id", "side", "role", "type", "command"):
+            return getattr(p, name)
+        if name == "at":
+            return self.pose.at
+        attrs = self.table.unit_attrs.get(p.type)
+        if attrs is not None and name in attrs:
+            return attrs[name]
+        if name in ("pace", "flying") and not p.is_unit:
+            return {"pace": 60, "flying": False}[name]
+        raise AttributeError(name)
+
+    def __repr__(self) -> str:
+        return self.piece.id
+
+    __str__ = __repr__
+
+
+@dataclass(eq=False)
+class Entry:
+    """One line of the Command phase log. ``kind`` is its sub-phase;
+    ``place`` its position in the whole log; ``index`` (order attempts) its
+    position among the attempts. Pieces stand where they stood before the
+    entry (``before``) and after it (``after``)."""
+
+    kind: str
+    place: int
+    where: Location | None = None
+    index: int = 0
+    by: At | None = None  # the character giving an order
+    units: tuple[At, ...] = ()  # the unit(s) ordered, or the piece moved, before the entry
+    after: tuple[At, ...] = ()  # the same pieces after the entry
+    roll: int | None = None  # 2D6 (orders) or D6 (home back)
+    moves: bool = False
+    action: str | None = None
+    toward: At | None = None
+    target: int | None = None  # orders: command value minus penalties
+    penalties: dict = field(default_factory=dict)
+
+    @cached_property
+    def ids(self) -> frozenset[str]:
+        return frozenset(u.id for u in self.units)
+
+    def with_roll(self, roll: int) -> "Entry":
+        e = replace(self, roll=roll)
+        e.__dict__.pop("ids", None)
+        return e
+
+    def get_attr(self, name: str) -> Any:
+        if name == "index":
+            return self.index
+        if name == "phase":
+            return self.kind
+        raise AttributeError(name)
+
+    def pieces(self) -> list[str]:
+        out = [self.by.id] if self.by is not None else []
+        return out + [u.id for u in self.units]
+
+    def __str__(self) -> str:
+        units = "+".join(u.id for u in self.units)
+        if self.kind == "orders":
+            return f"order {self.index + 1} ({self.by.id} → {units})"
+        if self.kind == "initiative":
+            return f"initiative {self.action or 'move'} of {units}"
+        if self.kind == "home_back":
+            return f"home back of {units}"
+        return f"move of {units}"
+
+    __repr__ = __str__
+
+
+@dataclass
+class Log:
+    """The Command phase so far: every entry, in order, and the table after it."""
+
+    entries: list[Entry]
+    table: Table
+
+    @cached_property
+    def attempts(self) -> tuple[Entry, ...]:
+        return tuple(e for e in self.entries if e.kind == "orders")
+
+    def of(self, kind: str) -> tuple[Entry, ...]:
+        return tuple(e for e in self.entries if e.kind == kind)
+
+    def plus(self, e: Entry, table: Table | None = None) -> "Log":
+        return Log(self.entries + [e], table if table is not None else self.table)
