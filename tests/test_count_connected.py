@@ -170,7 +170,7 @@ def test_the_dense_board_of_issue_15(make_engine, monkeypatch):
     the first of them listed without making the rest."""
     eng = dense_board(make_engine, 16)
     g = eng.ground("Line Command")
-    assert eng.count(g) == 14_930_318  # as the enumerator of main had it (the empty set is one)
+    assert eng.count(g) == 14_930_318  # as the enumerator of main made them (609 s, 3.96 GB; the empty set is one)
     monkeypatch.setattr(E.AltPlan, "_connected_masks", lambda self: pytest.fail("made every set"))
     first = list(eng.order_sets(g, 40))
     assert len(first) == 40 and first[0] == ()
