@@ -61,14 +61,19 @@ def make_jobs(repeat: int) -> list[dict]:
     return jobs * repeat
 
 
-def run(cmd, env, cwd) -> tuple[float, bytes]:
+def run(cmd, env, cwd) -> tuple[float, bytes, float]:
+    """(wall seconds, stdout, CPU seconds of the batch and its workers)."""
+    import resource
+
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     # not from a checkout's folder: `python -m` would import the warcouncil found there first
     done = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
     t = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr.decode()[-2000:]}")
-    return t, done.stdout
+    return t, done.stdout, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
 def main() -> None:
@@ -107,21 +112,28 @@ def main() -> None:
             if out != first:
                 raise SystemExit(f"{name}: the answers differ from one worker's")
         times: dict[str, list[float]] = {name: [] for name in rows}
+        cpu: dict[str, list[float]] = {name: [] for name in rows}
         items = list(rows.items())
         for r in range(args.rounds):
             for name, cmd in items if r % 2 == 0 else items[::-1]:
-                times[name].append(run(cmd, env, cwd)[0])
+                t, _, c = run(cmd, env, cwd)
+                times[name].append(t)
+                cpu[name].append(c)
             print(f"round {r + 1}/{args.rounds}", file=sys.stderr)
     med = {k: statistics.median(v) for k, v in times.items()}
     one = med["1 worker"]
     print(f"{n} jobs; Python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.rounds} rounds "
           f"(medians; load average {os.getloadavg()[0]:.2f} at the end)\n")
-    print("| run | median s | min s | ms per job | speed-up over 1 worker (medians) |")
-    print("|---|---:|---:|---:|---:|")
+    print("| run | median s | min s | ms per job | speed-up over 1 worker (medians) | CPU s (median) |")
+    print("|---|---:|---:|---:|---:|---:|")
     for name, v in times.items():
-        print(f"| {name} | {med[name]:.2f} | {min(v):.2f} | {1000 * med[name] / n:.1f} | {one / med[name]:.2f}× |")
+        print(f"| {name} | {med[name]:.2f} | {min(v):.2f} | {1000 * med[name] / n:.1f} | {one / med[name]:.2f}× "
+              f"| {statistics.median(cpu[name]):.2f} |")
+    print("\nOn a loaded machine more processes get a larger share of the cores, which flatters the speed-up;"
+          "\nthe CPU seconds say what the parallel run costs: with the same CPU as one worker, two workers on"
+          "\n2 idle cores take about half the time, less the batch's own start.")
     if args.json:
-        Path(args.json).write_text(json.dumps({"jobs": n, "times": times}, indent=1), encoding="utf-8")
+        Path(args.json).write_text(json.dumps({"jobs": n, "times": times, "cpu": cpu}, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":
