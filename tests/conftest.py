@@ -12,7 +12,11 @@ for a leader.
 
 from __future__ import annotations
 
+import atexit
 import itertools
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,6 +24,12 @@ import yaml
 
 from warcouncil.solver.engine import Engine
 from warcouncil.solver.turn import load_turn
+
+# Parsed rule files are cached (warcouncil/dsl/packcache.py): in a folder of
+# this test session, not the user's cache (subprocesses inherit it).
+if "WARCOUNCIL_CACHE_DIR" not in os.environ:
+    os.environ["WARCOUNCIL_CACHE_DIR"] = _cache = tempfile.mkdtemp(prefix="warcouncil-test-cache-")
+    atexit.register(shutil.rmtree, _cache, True)
 
 AKRAGAS = Path(__file__).resolve().parent.parent / "warcouncil" / "examples" / "cca" / "akragas.yaml"
 

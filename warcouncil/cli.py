@@ -7,20 +7,55 @@ traceback); 3 an internal error (a bug: rerun with WARCOUNCIL_DEBUG=1).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from .errors import WarcouncilError
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# What a verb needs is imported when it runs (issue 15): rich only when
+# something is printed for a person (a --json answer never loads it), the
+# engine and the systems inside the commands.
+
+
+class _LazyConsole:
+    """A rich ``Console``, made on first use."""
+
+    def __init__(self, **options):
+        self._options = options
+        self._console = None
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name in ("_options", "_console"):  # copying, pickling: no console
+            raise AttributeError(name)
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return getattr(self._console, name)
+
+
+def escape(text: str) -> str:
+    """``rich.markup.escape``, imported when first needed."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def Table(*args, **kwargs):  # noqa: N802 - stands for the class
+    """A ``rich.table.Table``, imported when first needed."""
+    from rich.table import Table as RichTable
+
+    return RichTable(*args, **kwargs)
+
+
+out = _LazyConsole(highlight=False, soft_wrap=True)
+err = _LazyConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 class Cli(click.Group):
@@ -338,7 +373,7 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
 @json_option
 def turns(scenario, card, count_only, limit, side, roll, copies, command, rules, as_json):
     """Every distinct end position the card's legal orders and moves can reach."""
-    from .systems.cc.turns import end_positions
+    from .systems.cc.turns import count_end_positions, end_positions
 
     eng, g = _ground_one_roll("turns", scenario, rules, card, side, roll, copies, command)
     g.setting.board.require("cells", "turns")  # before any header: a table has no cells
@@ -347,7 +382,8 @@ def turns(scenario, card, count_only, limit, side, roll, copies, command, rules,
         return {p.id: list(c) for p, c in sorted(end.items(), key=lambda kv: kv[0].rank)}
 
     if count_only:
-        n = sum(1 for _ in end_positions(eng, g, limit))
+        # bounded memory (issue 15): positions are counted as keys, spilled to disk past a bound
+        n = count_end_positions(eng, g) if limit is None else sum(1 for _ in end_positions(eng, g, limit))
         if as_json:
             _json({"card": g.played, "side": g.setting.side, "count": n})
         else:
@@ -588,6 +624,460 @@ def cards(scenario, rules, as_json):
         t.add_row(escape(c.name), str(c.copies), c.category or "", "yes" if c.helmet else "",
                   escape(", ".join(c.effects)), escape(card_orders(c)))
     out.print(t)
+
+
+# ------------------------------------------------------------------ batch
+#
+# `warcouncil batch JOBS.jsonl`: many queries, answered in parallel, one JSON
+# record per input line, in input order (issue 15). A job is run as the verb
+# itself would run it (`--json` added), in a worker process; a line that
+# cannot be run gets its own error record and the batch goes on.
+
+BATCH_LINE_LIMIT = 1024 * 1024  # bytes in one line of a jobs file
+BATCH_CHUNK = 4  # lines sent to a worker at a time
+_BATCH_KEYS = {"scenario", "verb", "args", "turn", "id"}
+_PACK_MEMO: dict = {}
+_PACK_MEMO_SIZE = 16
+
+
+@main.command()
+@click.argument("jobs_file", metavar="JOBS.jsonl")
+@click.option("--jobs", "workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes on this machine (default: its cores).")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Run the jobs on the Ray cluster at ADDRESS ('local': start one here); "
+                   "needs the optional extra: pip install 'warcouncil[ray]'.")
+def batch(jobs_file, workers, ray_address):
+    """Answer the queries of JOBS.jsonl ('-': standard input), one JSON
+    object per line: {"scenario": FILE, "verb": VERB, "args": {...}}, or
+    {"scenario": FILE, "turn": FILE} to check a turn. Prints one JSON record
+    per line, in input order: {"line": N, "exit": CODE, "answer": {...}}, or
+    {"line": N, "error": MESSAGE, "exit": 2} for a line that cannot be run."""
+    lines = _batch_lines(jobs_file)
+    first = next(lines, None)  # an unreadable jobs file is bad input before anything runs
+    if first is None:
+        return
+    lines = itertools.chain([first], lines)
+    for record in _batch_run(lines, workers, ray_address):
+        click.echo(record)
+
+
+def _batch_lines(path: str):
+    """(line number, text or an error record) for each non-blank line."""
+    if path == "-":
+        stream = sys.stdin.buffer
+    else:
+        import stat
+
+        try:
+            st = os.stat(path)
+        except OSError as e:
+            raise WarcouncilError(f"cannot read jobs file {path}: {e.strerror or e}") from None
+        if not stat.S_ISREG(st.st_mode):
+            raise WarcouncilError(f"jobs file {path} is not a regular file")
+        stream = open(path, "rb")  # noqa: SIM115 - closed below
+    try:
+        n = 0
+        while True:
+            raw = stream.readline(BATCH_LINE_LIMIT + 1)
+            if not raw:
+                return
+            n += 1
+            if len(raw) > BATCH_LINE_LIMIT and not raw.endswith(b"\n"):
+                while raw and not raw.endswith(b"\n"):  # skip the rest of the long line
+                    raw = stream.readline(BATCH_LINE_LIMIT)
+                yield n, {"line": n, "error": f"line longer than {BATCH_LINE_LIMIT} bytes", "exit": 2}
+                continue
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                yield n, {"line": n, "error": f"not UTF-8: {e.reason} at byte {e.start}", "exit": 2}
+                continue
+            if text.strip():
+                yield n, text
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+
+
+def _batch_chunks(lines, size: int = BATCH_CHUNK):
+    chunk = []
+    for item in lines:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _batch_run(lines, workers: int | None, ray_address: str | None):
+    """The records of every line, in input order: in this process (one
+    worker), in a pool of processes, or on a Ray cluster; at most a few
+    chunks per worker in flight, so a batch of any length runs in bounded
+    memory."""
+    cwd = os.getcwd()
+    chunks = _batch_chunks(lines)
+    if ray_address is not None:
+        runner = _batch_ray(ray_address, cwd)
+    elif (workers or os.cpu_count() or 1) == 1:
+        for chunk in chunks:
+            yield from _batch_chunk(chunk, cwd)
+        return
+    else:
+        runner = _BatchPool(workers or os.cpu_count() or 1, cwd)
+    from collections import deque
+
+    pending: deque = deque()  # (chunk, handle), in input order
+    try:
+        for chunk in chunks:
+            pending.append((chunk, runner.submit(chunk)))
+            if len(pending) >= 4 * runner.width:
+                yield from runner.result(pending)
+        while pending:
+            yield from runner.result(pending)
+    finally:
+        runner.close()
+
+
+def _batch_died(chunk, why: str) -> list[str]:
+    return [_batch_json({"line": n, "error": f"the worker running this line stopped: {why}", "exit": 3})
+            for n, _ in chunk]
+
+
+class _BatchPool:
+    """Worker processes on this machine. A worker that dies (killed, out of
+    memory, a crash below Python) takes the pool and the chunks in flight
+    with it: the pool is made again, the chunk waited for is run again a
+    line at a time (the line that kills its worker again gets an error
+    record, exit 3) and the other chunks are sent again."""
+
+    def __init__(self, width: int, cwd: str):
+        from .solver import engine  # noqa: F401 - imported once here: forked workers start with it
+
+        self.width, self.cwd = width, cwd
+        self._new()
+
+    def _new(self):
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.pool = ProcessPoolExecutor(max_workers=self.width)
+
+    def submit(self, chunk):
+        return self.pool.submit(_batch_chunk, chunk, self.cwd)
+
+    def result(self, pending) -> list[str]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        chunk, fut = pending.popleft()
+        try:
+            return fut.result()
+        except BrokenProcessPool:
+            pass
+        self.close()
+        self._new()
+        rest = [c for c, _ in pending]
+        pending.clear()
+        out = []
+        for item in chunk:  # alone, one at a time: only the line that kills a worker fails
+            try:
+                out += self.submit([item]).result()
+            except BrokenProcessPool as e:
+                out += _batch_died([item], str(e) or "a worker process ended abruptly")
+                self.close()
+                self._new()
+        pending.extend((c, self.submit(c)) for c in rest)
+        return out
+
+    def close(self):
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _batch_ray(address: str, cwd: str):
+    """A runner (width, submit, result, close) on a Ray cluster."""
+    try:
+        import ray
+    except ImportError:
+        raise WarcouncilError("--ray needs Ray, an optional extra", hint="pip install 'warcouncil[ray]'") from None
+    try:
+        ray.init(address=None if address == "local" else address, ignore_reinit_error=True,
+                 log_to_driver=False, logging_level="ERROR")
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        raise WarcouncilError(f"cannot reach the Ray cluster at {address}: {e}") from None
+    from . import cli  # this module by its name (not __main__): what Ray's workers import
+
+    remote = ray.remote(cli._batch_chunk)
+
+    class Runner:
+        width = max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+        @staticmethod
+        def submit(chunk):
+            return remote.remote(chunk, cwd)
+
+        @staticmethod
+        def result(pending):
+            chunk, ref = pending.popleft()
+            try:
+                return ray.get(ref)
+            except ray.exceptions.RayError as e:  # a worker or node lost (Ray has retried the task)
+                return _batch_died(chunk, type(e).__name__)
+
+        @staticmethod
+        def close():
+            pass
+
+    return Runner
+
+
+def _batch_chunk(chunk, cwd: str) -> list[str]:
+    """Run a few lines (in a worker): their records, in order, as JSON
+    lines (made here, in parallel, not in the process that prints them)."""
+    if os.getcwd() != cwd:
+        os.chdir(cwd)  # paths in jobs are relative to where the batch was started
+    out = []
+    with _BatchSharedPacks():
+        for n, item in chunk:
+            out.append(_batch_json(item) if isinstance(item, dict) else _batch_one(n, item))
+    return out
+
+
+class _BatchSharedPacks:
+    """While a worker runs jobs, jobs on the same rule files share one
+    loaded pack (and so its compiled plan): ``Engine.load`` reads the pack
+    through a memo keyed by the pack, its house-rule layers and the bytes
+    of their files. Every job still reads its scenario and grounds its
+    query afresh."""
+
+    def __enter__(self):
+        from .solver import engine
+
+        self._module, self._real = engine, engine.load_pack
+        if getattr(self._real, "_batch_memo", False):
+            self._module = None  # already shared (a nested call)
+            return self
+
+        def load(target, layers=(), *, strict=True):
+            key = _batch_pack_key(target, layers, strict)
+            pack = _PACK_MEMO.get(key) if key is not None else None
+            if pack is None:
+                pack = self._real(target, layers, strict=strict)
+                if key is not None:
+                    while len(_PACK_MEMO) >= _PACK_MEMO_SIZE:
+                        _PACK_MEMO.pop(next(iter(_PACK_MEMO)))
+                    _PACK_MEMO[key] = pack
+            return pack
+
+        load._batch_memo = True
+        engine.load_pack = load
+        return self
+
+    def __exit__(self, *exc):
+        if self._module is not None:
+            self._module.load_pack = self._real
+        return False
+
+
+def _batch_pack_key(target, layers, strict):
+    """What a loaded pack depends on: the files of the pack and of each
+    layer, by content. None (no sharing) if a file cannot be read."""
+    import hashlib
+
+    from .dsl.pack import pack_files
+
+    parts = []
+    try:
+        for t in [target, *layers]:
+            files = [Path(f) for f in t] if isinstance(t, list) else pack_files(t)
+            parts.append(tuple((str(f.resolve()), hashlib.sha256(f.read_bytes()).hexdigest()) for f in files))
+    except (OSError, WarcouncilError):
+        return None
+    return (tuple(parts), strict)
+
+
+def _batch_json(record: dict) -> str:
+    return json.dumps(record, ensure_ascii=False)
+
+
+def _batch_one(n: int, text: str) -> str:
+    """One line's record, a JSON line."""
+    try:
+        job = json.loads(text)
+    except ValueError as e:
+        return _batch_json({"line": n, "error": f"not JSON: {e}", "exit": 2})
+    except RecursionError:
+        return _batch_json({"line": n, "error": "not JSON: nested too deeply", "exit": 2})
+    record = {"line": n}
+    if isinstance(job, dict) and "id" in job:
+        record["id"] = job["id"]
+    try:
+        verb, argv, cleanup = _batch_argv(job, n)
+    except WarcouncilError as e:
+        return _batch_json({**record, "error": str(e), "exit": 2})
+    try:
+        code, answer, error = _batch_invoke(verb, argv)
+    finally:
+        cleanup()
+    if error is not None:
+        return _batch_json({**record, "error": error, "exit": code})
+    if isinstance(answer, _VerbJson):  # the verb's own JSON line, spliced in as it is
+        return _batch_json({**record, "exit": code})[:-1] + ', "answer": ' + answer + "}"
+    return _batch_json({**record, "exit": code, "answer": answer})
+
+
+class _VerbJson(str):
+    """A verb's answer as the one line of JSON it printed (``_json``)."""
+
+
+def _batch_argv(job, n: int):
+    """(verb, the verb's arguments, a clean-up) for a job; bad input raises."""
+    if not isinstance(job, dict):
+        raise WarcouncilError("a job is a JSON object: {\"scenario\": ..., \"verb\": ..., \"args\": {...}}")
+    unknown = sorted(set(job) - _BATCH_KEYS)
+    if unknown:
+        raise WarcouncilError(f"unknown key {unknown[0]!r} in a job", hint="a job has: " + ", ".join(sorted(_BATCH_KEYS)))
+    verb = job.get("verb", "check" if "turn" in job else None)
+    if not isinstance(verb, str):
+        raise WarcouncilError("a job names its verb: \"verb\": \"orders\" (or gives a \"turn\" to check)")
+    cmd = main.commands.get(verb)
+    if cmd is None or verb == "batch":
+        from .errors import closest
+
+        verbs = sorted(v for v in main.commands if v != "batch")
+        hint = closest(verb, verbs)
+        raise WarcouncilError(f"unknown verb {verb!r}", hint=f"did you mean {hint[0]!r}?" if hint else
+                              "verbs: " + ", ".join(verbs))
+    args = job.get("args", {})
+    if not isinstance(args, dict):
+        raise WarcouncilError("\"args\" is a JSON object of the verb's options, e.g. {\"card\": \"Line Command\"}")
+    args = dict(args)
+    if "turn" in job:
+        if "turn" in args:
+            raise WarcouncilError("the turn is given twice (\"turn\" and \"args\": {\"turn\"})")
+        args["turn"] = job["turn"]
+    cleanup = _no_cleanup
+    options: list[str] = []
+    positional: list[str] = []
+    by_name = {}
+    for p in cmd.params:
+        if isinstance(p, click.Option):
+            for o in p.opts:
+                by_name[o.lstrip("-")] = p
+                by_name[o.lstrip("-").replace("-", "_")] = p
+            by_name[p.name] = p
+    for p in cmd.params:
+        if not isinstance(p, click.Argument):
+            continue
+        if p.name == "scenario":
+            value = job.get("scenario")
+            if not isinstance(value, str):
+                raise WarcouncilError(f"`{verb}` needs the scenario: \"scenario\": \"FILE\"")
+        else:
+            names = [p.name] + ([p.metavar.lower()] if p.metavar else [])
+            given = [k for k in names if k in args]
+            if not given:
+                if p.required:
+                    raise WarcouncilError(f"`{verb}` needs \"{p.name}\" in \"args\"")
+                continue
+            value = args.pop(given[0])
+            if p.name == "turn" and isinstance(value, dict):  # a turn written inline
+                value, cleanup = _batch_turn_file(value, n)
+        if p.nargs == -1:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise WarcouncilError(f"\"{p.name}\" is a list of strings")
+            positional += value
+        elif isinstance(value, str):
+            positional.append(value)
+        else:
+            raise WarcouncilError(f"\"{p.name}\" is a string (a file name)")
+    if "scenario" in job and not any(isinstance(p, click.Argument) and p.name == "scenario" for p in cmd.params):
+        raise WarcouncilError(f"`{verb}` takes no scenario")
+    for key, value in args.items():
+        p = by_name.get(key)
+        if p is None:
+            opts = sorted({q.opts[0].lstrip("-") for q in by_name.values() if q.name != "as_json"})
+            raise WarcouncilError(f"`{verb}` has no option {key!r}", hint="its options: " + ", ".join(opts))
+        if p.name == "as_json":
+            continue  # always JSON
+        opt = p.opts[0]
+        if p.is_flag:
+            if not isinstance(value, bool):
+                raise WarcouncilError(f"{key!r} is true or false")
+            if value:
+                options.append(opt)
+        elif value is None:
+            continue
+        elif p.multiple:
+            for v in value if isinstance(value, list) else [value]:
+                if not isinstance(v, (str, int)) or isinstance(v, bool):
+                    raise WarcouncilError(f"{key!r} takes strings")
+                options.append(f"{opt}={v}")
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            options.append(f"{opt}={value}")
+        else:
+            raise WarcouncilError(f"{key!r} takes one value (a string or a number)")
+    if any(p.name == "as_json" for p in cmd.params):
+        options.append("--json")
+    return verb, options + ["--"] + positional, cleanup
+
+
+def _no_cleanup():
+    pass
+
+
+def _batch_turn_file(turn: dict, n: int):
+    """A turn given inline, as the file ``check`` reads (JSON is YAML)."""
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix=f"warcouncil-line{n}-", suffix=".turn.yaml")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(turn, f)
+
+    def cleanup():
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+    return path, cleanup
+
+
+def _batch_invoke(verb: str, argv: list[str]):
+    """Run one verb as the command line would: (exit code, the JSON answer,
+    None) or (exit code, None, the message)."""
+    import contextlib
+    import io
+
+    cmd = main.commands[verb]
+    buf = io.StringIO()
+    code = 0
+    try:
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
+            with cmd.make_context(verb, argv) as ctx:
+                cmd.invoke(ctx)
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except click.exceptions.Exit as e:
+        code = e.exit_code
+    except WarcouncilError as e:
+        return 2, None, str(e)
+    except click.ClickException as e:
+        return 2, None, e.format_message()
+    except RecursionError:
+        return 2, None, "input nested too deeply"
+    except Exception as e:  # a bug, not bad input
+        if os.environ.get("WARCOUNCIL_DEBUG"):
+            raise
+        return 3, None, f"internal error (a bug in warcouncil): {e!r}"
+    text = buf.getvalue().strip()
+    if not text:
+        return code, None, None
+    if text[0] == "{" and "\n" not in text:  # one JSON document, as ``_json`` writes it
+        return code, _VerbJson(text), None
+    try:
+        return code, json.loads(text), None
+    except ValueError:
+        return code, text, None
 
 
 if __name__ == "__main__":  # pragma: no cover

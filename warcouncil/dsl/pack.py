@@ -19,7 +19,7 @@ from ..errors import Location, WarcouncilError, closest
 from ..textfile import DOCUMENT_LIMIT, RULES_LIMIT, read_text
 from . import ast as A
 from .builtins import KERNEL, Builtin, Vocabulary, role_builtins
-from .parser import parse_file
+from .packcache import parse_file  # the parser through the cache of parsed rule files
 
 PACKS_DIR = Path(str(resources.files("warcouncil.rules")))
 SOURCES_DIR = PACKS_DIR / "sources"

@@ -1,14 +1,20 @@
-"""Parse rule text into the AST (Lark LALR + a Transformer)."""
+"""Parse rule text into the AST (Lark LALR + a Transformer).
+
+The LALR tables are built once, when the grammar changes, not in every
+process: ``_standalone.py`` is Lark's stand-alone parser generated from
+``warcouncil.lark`` (``python -m warcouncil.dsl.make_parser``; kept in step
+by ``tests/test_grammar_sync.py``). It needs no Lark at run time and loads
+no pickle.
+"""
 
 from __future__ import annotations
 
 import ast as _pyast
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from ._standalone import (Lark, Lark_StandAlone, Token, Transformer, UnexpectedCharacters, UnexpectedInput,
+                          UnexpectedToken, VisitError, v_args)
 
 from ..errors import Location, WarcouncilError
 from ..textfile import RULES_LIMIT, read_text
@@ -43,8 +49,9 @@ _TERMINAL_NAMES = {
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    grammar = resources.files("warcouncil.dsl").joinpath("warcouncil.lark").read_text("utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    # LALR, contextual lexer, propagate_positions and maybe_placeholders:
+    # the options are the generator's (make_parser.OPTIONS)
+    return Lark_StandAlone()
 
 
 class _BadString(Exception):

@@ -389,9 +389,15 @@ class AltPlan:
         return connected_mask(m, self.setting.adj_masks())
 
     # ---------------------------------------------------------------- layers
-    def layers(self):
-        """{size: sorted list or iterator of sets}, lazily per size."""
+    def layers(self, stream: bool = False):
+        """{size: sorted list or iterator of sets}, lazily per size. With
+        ``stream`` (a listing that may stop early: ``--limit``), a linked or
+        led group's sets are made one size at a time, so the first sets of a
+        board with millions of groups come without making the rest."""
         if self.impossible:
+            return
+        if stream and self.mode in ("linked", "led"):
+            yield from self._connected_layers()
             return
         if self.mode == "quota":
             if self.only is not None:
@@ -419,6 +425,31 @@ class AltPlan:
         for k in sorted(by_size):
             yield k, sorted(by_size[k], key=_ranks)
 
+    def _connected_layers(self):
+        """The layers of a linked (led) group, size by size: the connected
+        sets of exactly k pieces are grown (those of fewer pieces again with
+        them: cheap while k is small), until a size has none (then no larger
+        connected set holds a root either)."""
+        items = self.items_mask
+        roots = items & self.alt.anchor_mask if self.mode == "led" else items
+        adj = self.setting.adj_masks()
+        forced = self.forced_mask if self.use_filled else 0
+        pieces_of = self.setting.pieces_of
+        for k in range(self._size_bound() + 1):
+            masks = [m for m in connected_subsets(items, roots, adj, k) if m.bit_count() == k]
+            if not masks:
+                return
+            layer = []
+            for m in masks:
+                if forced & ~m:
+                    continue
+                s = pieces_of(m)
+                if self.filters and not self.passes_filters(s):
+                    continue
+                layer.append(s)
+            if layer:
+                yield k, sorted(layer, key=_ranks)
+
     def sets(self) -> Iterator[tuple]:
         """Every set of this alternative, sorted (by size, then piece order).
         The common shapes need no generator: the one set every piece is
@@ -433,12 +464,140 @@ class AltPlan:
         return itertools.chain.from_iterable(layer for _, layer in self.layers())
 
     def count_fast(self) -> int | None:
-        """The number of sets without enumerating them, where possible."""
+        """The number of sets without enumerating them, where possible: the
+        quota generator's count vectors, or for a linked or led group the
+        dynamic programme over connected sets (``count_connected``)."""
         if self.impossible:
             return 0
         if self.mode == "quota" and not self.filters:
             return self._quota_count()
+        if self.mode in ("linked", "led") and not self.filters:
+            return self._connected_count()
         return None
+
+    def _connected_count(self) -> int | None:
+        """As many sets as ``layers`` gives for a linked (led) group: the
+        empty set (unless a piece is forced) and every connected set of the
+        pruned pieces of at most ``_size_bound`` pieces that holds the forced
+        pieces (and, led, one of the anchors). None when the pieces' graph is
+        too wide for the programme (then the sets are counted one by one)."""
+        items = self.items_mask
+        forced = self.forced_mask if self.use_filled else 0
+        adj = self.setting.adj_masks()
+        bound = self._size_bound()
+        n = count_connected(items, adj, bound, forced)
+        if n is None:
+            return None
+        if self.mode == "led":  # less the connected sets that hold no anchor
+            rest = count_connected(items & ~self.alt.anchor_mask, adj, bound, forced)
+            if rest is None:
+                return None
+            n -= rest
+        return n + (0 if forced else 1)
+
+
+# ---------------------------------------------------------------- counting connected sets
+#
+# Line Command, Double Time and the leadership chains order one connected
+# group: on a dense board there are millions of them (two solid rows of 32
+# foot: 14.9 M), too many to list for a count. ``count_connected`` counts them
+# without making them, by a dynamic programme over the pieces in an order of
+# small "frontier" (the pieces already decided that still have an undecided
+# neighbour): a state is how the frontier's chosen pieces fall into
+# components, and how many pieces are chosen; a component that leaves the
+# frontier is either the whole set (counted) or cut off from the rest (the
+# state dies). The states are few when the frontier is narrow (a few rows of
+# a board); memory is the states of one step, whatever the count.
+
+MAX_FRONTIER = 14  # wider: the programme could need too many states; count one by one
+
+
+def count_connected(items: int, adj, limit: int, forced: int = 0) -> int | None:
+    """The number of non-empty connected sets of the nodes of ``items``
+    (bit masks; ``adj[i]``: the neighbours of node i) with at most ``limit``
+    nodes that hold every node of ``forced``; None if the graph is too wide
+    for the programme (frontier over ``MAX_FRONTIER``)."""
+    if forced & ~items:
+        return 0
+    if not items or limit < 1:
+        return 0
+    order = _frontier_order(items, adj)
+    pos = {v: i for i, v in enumerate(order)}
+    last = []  # the step after which node order[i] has no undecided neighbour
+    for v in order:
+        later = [pos[w] for w in _ranks_of(adj[v] & items)]
+        last.append(max([pos[v], *later]))
+    width = 0
+    for i in range(len(order)):
+        width = max(width, sum(1 for j in range(i + 1) if last[j] > i))
+    if width > MAX_FRONTIER:
+        return None
+    forced_after = [0] * (len(order) + 1)  # forced nodes not yet decided after step i
+    for i in range(len(order) - 1, -1, -1):
+        forced_after[i] = forced_after[i + 1] + (1 if forced >> order[i] & 1 else 0)
+    cap = min(limit, len(order))
+    total = 0
+    frontier: tuple = ()  # the positions on the frontier, in order
+    states = {((), 0): 1}  # (component label per frontier node, 0: not chosen; chosen so far) -> ways
+    for i, v in enumerate(order):
+        nbs = adj[v]
+        near = [k for k, u in enumerate(frontier) if nbs >> order[u] & 1]
+        keep = [k for k, u in enumerate(frontier) if last[u] > i]
+        stays = last[i] > i
+        must = forced >> v & 1
+        done_forced = forced_after[i + 1] == 0
+        new: dict = {}
+        for (labels, size), ways in states.items():
+            for take in ((True,) if must else (False, True)):
+                if take:
+                    if size >= cap:
+                        continue
+                    joined = {labels[k] for k in near if labels[k]}
+                    mine = min(joined) if joined else max(labels, default=0) + 1
+                    lab = [mine if x in joined else x for x in labels]
+                    lab.append(mine)
+                    chosen = size + 1
+                else:
+                    lab = list(labels)
+                    lab.append(0)
+                    chosen = size
+                kept = [lab[k] for k in keep]
+                if stays:
+                    kept.append(lab[-1])
+                alive = set(kept)
+                alive.discard(0)
+                gone = {x for x in lab if x and x not in alive}
+                if gone:
+                    if alive or len(gone) > 1:
+                        continue  # a component cut off from the others: not connected
+                    if done_forced:
+                        total += ways  # the whole set: nothing more may be chosen
+                    continue
+                relabel: dict = {}
+                key = tuple(relabel.setdefault(x, len(relabel) + 1) if x else 0 for x in kept)
+                new[(key, chosen)] = new.get((key, chosen), 0) + ways
+        states = new
+        frontier = tuple([frontier[k] for k in keep] + ([i] if stays else []))
+    return total
+
+
+def _frontier_order(items: int, adj) -> list[int]:
+    """The nodes of ``items`` in an order of narrow frontier: breadth first
+    (Cuthill-McKee) from a node of least degree, component by component."""
+    left = items
+    order: list[int] = []
+    while left:
+        start = min(_ranks_of(left), key=lambda v: ((adj[v] & items).bit_count(), v))
+        left &= ~(1 << start)
+        queue = [start]
+        for v in queue:
+            order.append(v)
+            nbs = [w for w in _ranks_of(adj[v] & left)]
+            nbs.sort(key=lambda w: ((adj[w] & items).bit_count(), w))
+            for w in nbs:
+                left &= ~(1 << w)
+                queue.append(w)
+    return order
 
 
 def _ranks_of(m: int) -> tuple[int, ...]:
@@ -688,7 +847,7 @@ class Enumerator:
         if not self.alts or limit == 0:
             return
         produced = 0
-        iters = [a.layers() for a in self.alts]
+        iters = [a.layers(stream=limit is not None) for a in self.alts]
         pending = [next(it, None) for it in iters]
         while any(p is not None for p in pending):
             k = min(p[0] for p in pending if p is not None)

@@ -268,5 +268,36 @@ def end_positions(eng, g, limit: int | None = None) -> Iterator[dict]:
                 return
 
 
-def count_end_positions(eng, g) -> int:
-    return sum(1 for _ in end_positions(eng, g))
+def count_end_positions(eng, g, progress: bool | None = None, max_in_memory: int | None = None) -> int:
+    """The number of distinct end positions, in bounded memory: positions
+    are counted as short keys by ``distinct.DistinctCounter`` (sorted runs
+    on disk past ``max_in_memory`` keys), never kept as dicts. ``progress``
+    (default: when stderr is a terminal) writes how far it got to stderr
+    every two seconds."""
+    import sys
+    import time
+
+    from .distinct import MAX_IN_MEMORY, DistinctCounter, position_key, stderr_is_terminal
+
+    g.setting.board.require("cells", "turns")
+    enum = eng.enumerator(g)
+    if progress is None:
+        progress = stderr_is_terminal()
+    total = enum.count() if progress else 0
+    shown = time.monotonic()
+    i = 0
+    with DistinctCounter(MAX_IN_MEMORY if max_in_memory is None else max_in_memory) as counter:
+        for i, s in enumerate(enum.order_sets(), 1):
+            alts = [a for a in enum.alts if a.legal(s)]
+            solver = _Turns(eng, g, s, alts[0].alt if alts else None)
+            for end in solver.positions():
+                counter.add(position_key(end))
+            if progress and time.monotonic() - shown >= 2:
+                shown = time.monotonic()
+                sys.stderr.write(f"\r{i}/{total} order sets, {counter.added} positions found "
+                                 f"({len(counter.runs)} runs on disk)\x1b[K")
+                sys.stderr.flush()
+        if progress and i:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+        return counter.count()

@@ -1,0 +1,269 @@
+"""`warcouncil batch JOBS.jsonl`: every line's answer is the verb's own
+`--json` answer, in input order, whatever the number of workers; a bad line
+gets its own error record and the others are still answered."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import AKRAGAS, run_cli
+from warcouncil import cli
+
+DATA = Path(__file__).resolve().parent / "data" / "cli"
+HOUSE = Path(cli.__file__).resolve().parent / "examples" / "house" / "light-cavalry-5.wc"
+
+# (job, the same query on the command line)
+QUERIES = [
+    ({"verb": "orders", "args": {"card": "Order Two Units Left", "count": True}},
+     ["orders", AKRAGAS, "--card", "Order Two Units Left", "--count", "--json"]),
+    ({"verb": "orders", "args": {"card": "Line Command", "side": "carthaginian", "limit": 3}},
+     ["orders", AKRAGAS, "--card", "Line Command", "--side", "carthaginian", "--limit", "3", "--json"]),
+    ({"verb": "moves", "args": {"card": "Order Three Units Center", "order": ["s4", "s5"]}},
+     ["moves", AKRAGAS, "--card", "Order Three Units Center", "--order", "s4", "--order", "s5", "--json"]),
+    ({"verb": "moves", "args": {"card": "Order Three Units Center", "order": "s1"}},
+     ["moves", AKRAGAS, "--card", "Order Three Units Center", "--order", "s1", "--json"]),  # illegal: exit 1
+    ({"verb": "orders", "args": {"card": "Order Two Units Left", "count": True, "rules": [str(HOUSE)]}},
+     ["orders", AKRAGAS, "--card", "Order Two Units Left", "--count", "--rules", HOUSE, "--json"]),
+    ({"verb": "moves", "args": {"card": "Order Light Troops", "order": ["s1"], "rules": str(HOUSE)}},
+     ["moves", AKRAGAS, "--card", "Order Light Troops", "--order", "s1", "--rules", HOUSE, "--json"]),
+    ({"turn": str(DATA / "legal_turn.yaml")}, ["check", AKRAGAS, DATA / "legal_turn.yaml", "--json"]),
+    ({"verb": "check", "args": {"turn": str(DATA / "illegal_turn.yaml")}},
+     ["check", AKRAGAS, DATA / "illegal_turn.yaml", "--json"]),
+    ({"verb": "cards"}, ["cards", AKRAGAS, "--json"]),
+]
+
+
+def job(j: dict, **extra) -> str:
+    j = dict(j)
+    if j.get("verb") != "lint":
+        j.setdefault("scenario", str(AKRAGAS))
+    j.update(extra)
+    return json.dumps(j)
+
+
+def records(out: str) -> list[dict]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def expected(argv) -> dict:
+    code, out, _ = run_cli(*argv)
+    return {"exit": code, "answer": json.loads(out)}
+
+
+@pytest.fixture(scope="module")
+def answers():
+    return [expected(argv) for _, argv in QUERIES]
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_answers_are_the_verbs_in_input_order(tmp_path, answers, workers):
+    jobs = tmp_path / "jobs.jsonl"
+    lines = [job(q, id=i) for i, (q, _) in enumerate(QUERIES)] * 2  # more lines than chunks in flight
+    jobs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run_cli("batch", jobs, "--jobs", workers)
+    assert code == 0
+    got = records(out)
+    assert [r["line"] for r in got] == list(range(1, len(lines) + 1))
+    for r, i in zip(got, list(range(len(QUERIES))) * 2):
+        assert r == {"line": r["line"], "id": i, **answers[i]}
+    assert {r["exit"] for r in got} == {0, 1}  # a "no" is an answer, not an error
+
+
+BAD = [
+    ("not json", "not JSON"),
+    ("[1, 2]", "a job is a JSON object"),
+    (json.dumps({"scenario": str(AKRAGAS), "verb": "ordres"}), "unknown verb 'ordres'"),
+    (json.dumps({"scenario": str(AKRAGAS), "verb": "batch"}), "unknown verb 'batch'"),
+    (json.dumps({"scenario": str(AKRAGAS), "verb": "orders", "colour": 1}), "unknown key 'colour'"),
+    (json.dumps({"verb": "orders", "args": {"card": "Line Command"}}), "needs the scenario"),
+    (json.dumps({"scenario": str(AKRAGAS), "verb": "orders", "args": {"card": "Line Command", "cuont": True}}),
+     "has no option 'cuont'"),
+    (json.dumps({"scenario": str(AKRAGAS), "verb": "orders", "args": {"card": ["a", "b"]}}), "takes one value"),
+    (json.dumps({"scenario": str(AKRAGAS), "verb": "orders", "args": {"card": "Line Command", "count": "yes"}}),
+     "is true or false"),
+    (json.dumps({"scenario": str(AKRAGAS), "verb": "orders", "args": "Line Command"}), "\"args\" is a JSON object"),
+    (json.dumps({"scenario": str(AKRAGAS), "verb": "orders", "args": {"card": "Lime Command"}}), "unknown card"),
+    (json.dumps({"scenario": str(AKRAGAS), "verb": "orders", "args": {"card": "Line Command", "limit": -1}}),
+     "Invalid value for '--limit'"),
+    (json.dumps({"scenario": "no-such-file.yaml", "verb": "cards"}), "no-such-file.yaml"),
+    (json.dumps({"scenario": str(DATA / "malformed_scenario.yaml"), "verb": "cards"}), "malformed_scenario.yaml:"),
+    (json.dumps({"scenario": str(AKRAGAS), "turn": str(DATA / "malformed_turn.yaml")}), "malformed_turn.yaml:"),
+    (json.dumps({"scenario": str(AKRAGAS), "verb": "check"}), "needs \"turn\""),
+    (json.dumps({"scenario": str(AKRAGAS), "verb": "lint", "args": {"paths": ["x"]}}), "takes no scenario"),
+]
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_bad_line_gets_its_own_record(tmp_path, answers, workers):
+    good = job(QUERIES[0][0])
+    lines = []
+    for bad, _ in BAD:
+        lines += [good, bad]
+    lines.append(good)
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run_cli("batch", jobs, "--jobs", workers)
+    assert code == 0
+    got = records(out)
+    assert len(got) == len(lines)
+    for i, r in enumerate(got):
+        assert r["line"] == i + 1
+        if i % 2 == 0:
+            assert r == {"line": i + 1, **answers[0]}
+        else:
+            bad, message = BAD[i // 2]
+            assert set(r) == {"line", "error", "exit"}, bad
+            assert r["exit"] == 2, bad
+            assert message in r["error"], (bad, r["error"])
+
+
+def test_blank_lines_bad_bytes_and_long_lines(tmp_path, answers, monkeypatch):
+    monkeypatch.setattr(cli, "BATCH_LINE_LIMIT", 1000)
+    good = job(QUERIES[0][0]).encode()
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_bytes(b"\n".join([good, b"", b"   ", b'{"verb": "\xff"}', b"[" * 5000, good]) + b"\n")
+    code, out, _ = run_cli("batch", jobs, "--jobs", "1")
+    assert code == 0
+    got = records(out)
+    assert [r["line"] for r in got] == [1, 4, 5, 6]  # blank lines give nothing, but count
+    assert got[0] == {"line": 1, **answers[0]} and got[3] == {"line": 6, **answers[0]}
+    assert got[1]["exit"] == 2 and "not UTF-8" in got[1]["error"]
+    assert got[2]["exit"] == 2 and "longer than 1000 bytes" in got[2]["error"]
+
+
+def test_an_inline_turn(tmp_path):
+    import yaml
+
+    turn = yaml.safe_load((DATA / "illegal_turn.yaml").read_text(encoding="utf-8"))
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text(job({"turn": turn}) + "\n", encoding="utf-8")
+    code, out, _ = run_cli("batch", jobs)
+    (r,) = records(out)
+    want = expected(["check", AKRAGAS, DATA / "illegal_turn.yaml", "--json"])
+    assert r["exit"] == want["exit"] == 1
+    assert r["answer"]["violations"] and r["answer"] == want["answer"]
+
+
+def test_a_bug_is_exit_3_and_the_batch_goes_on(tmp_path, monkeypatch, answers):
+    def broken(*a, **k):
+        raise KeyError("boom")
+
+    monkeypatch.setattr("warcouncil.solver.turn.load_turn", broken)
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text(job(QUERIES[6][0]) + "\n" + job(QUERIES[0][0]) + "\n", encoding="utf-8")
+    code, out, _ = run_cli("batch", jobs, "--jobs", "1")
+    got = records(out)
+    assert got[0]["exit"] == 3 and "internal error" in got[0]["error"] and "boom" in got[0]["error"]
+    assert got[1] == {"line": 2, **answers[0]}
+
+
+def test_the_jobs_file_itself(tmp_path):
+    code, _, err = run_cli("batch", tmp_path / "missing.jsonl")
+    assert code == 2 and "cannot read jobs file" in err
+    code, _, err = run_cli("batch", tmp_path)
+    assert code == 2 and "not a regular file" in err
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert run_cli("batch", empty) == (0, "", "")
+
+
+def test_standard_input(answers):
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(cli.main, ["batch", "-"], input=job(QUERIES[0][0]) + "\n")
+    assert result.exit_code == 0
+    assert records(result.stdout) == [{"line": 1, **answers[0]}]
+
+
+def test_jobs_share_a_pack_read_once_per_rule_files(tmp_path, monkeypatch):
+    from warcouncil.solver import engine
+
+    calls = []
+    real = engine.load_pack
+
+    def counting(target, layers=(), **kw):
+        calls.append((str(target), tuple(str(x) for x in layers)))
+        return real(target, layers, **kw)
+
+    monkeypatch.setattr(engine, "load_pack", counting)
+    monkeypatch.setattr(cli, "_PACK_MEMO", {})
+    house = tmp_path / "house.wc"
+    house.write_text((DATA / "center_one.wc").read_text(encoding="utf-8"), encoding="utf-8")
+    q = {"verb": "orders", "args": {"card": "Order Three Units Center", "count": True}}
+    qh = {"verb": "orders", "args": {"card": "Order Three Units Center", "count": True, "rules": [str(house)]}}
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text("\n".join([job(q), job(q), job(qh), job(qh)]) + "\n", encoding="utf-8")
+    code, out, _ = run_cli("batch", jobs, "--jobs", "1")
+    assert code == 0 and len(calls) == 2  # once without the house rules, once with them
+    assert engine.load_pack is counting  # put back after the batch
+    first = records(out)
+    house.write_text("# no house rule\n", encoding="utf-8")  # the house rules change: the pack is read again
+    code, out, _ = run_cli("batch", jobs, "--jobs", "1")
+    assert len(calls) == 3
+    again = records(out)
+    assert [r["answer"]["count"] for r in first] == [26, 26, 6, 6]
+    assert [r["answer"]["count"] for r in again] == [26, 26, 26, 26]
+
+
+def test_ray_missing_is_a_clear_exit_2(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text(job(QUERIES[0][0]) + "\n", encoding="utf-8")
+    code, out, err = run_cli("batch", jobs, "--ray", "127.0.0.1:1")
+    assert code == 2 and out == ""
+    assert "--ray needs Ray" in err and "warcouncil[ray]" in err
+
+
+def test_on_a_local_ray_cluster(tmp_path, answers):
+    """A Ray cluster started here (2 CPUs); the batch joins it by address
+    from another process, as on a real cluster."""
+    ray = pytest.importorskip("ray")
+    jobs = tmp_path / "jobs.jsonl"
+    lines = [job(q, id=i) for i, (q, _) in enumerate(QUERIES)] + ["not json"]
+    jobs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    info = ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        address = info.address_info["gcs_address"]
+        done = subprocess.run([sys.executable, "-m", "warcouncil.cli", "batch", str(jobs), "--ray", address],
+                              capture_output=True, text=True, timeout=600)
+    finally:
+        ray.shutdown()
+    assert done.returncode == 0, done.stderr[-2000:]
+    got = records(done.stdout)
+    assert [r["line"] for r in got] == list(range(1, len(lines) + 1))
+    for i, r in enumerate(got[:-1]):
+        assert r == {"line": i + 1, "id": i, **answers[i]}
+    assert got[-1]["exit"] == 2 and "not JSON" in got[-1]["error"]
+
+
+def test_a_line_that_kills_its_worker(tmp_path, answers, monkeypatch):
+    """A worker that dies (here: os._exit on one job) loses no other line:
+    that line gets an error record (exit 3), every other line its answer."""
+    import os
+
+    real = cli._batch_invoke
+
+    def deadly(verb, argv):
+        if any("Crash" in a for a in argv):
+            os._exit(9)
+        return real(verb, argv)
+
+    monkeypatch.setattr(cli, "_batch_invoke", deadly)  # forked workers inherit it
+    crash = {"verb": "orders", "args": {"card": "Crash Now", "count": True}}
+    lines = [job(QUERIES[0][0])] * 5 + [job(crash)] + [job(QUERIES[0][0])] * 9
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run_cli("batch", jobs, "--jobs", "2")
+    assert code == 0
+    got = records(out)
+    assert [r["line"] for r in got] == list(range(1, 16))
+    for r in got:
+        if r["line"] == 6:
+            assert r["exit"] == 3 and "stopped" in r["error"]
+        else:
+            assert r == {"line": r["line"], **answers[0]}

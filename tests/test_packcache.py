@@ -1,0 +1,219 @@
+"""The cache of parsed rule files (``dsl/packcache.py``): the same trees as
+the parser, locations included; keyed by the text and the code; data only
+(JSON); a stale or corrupt entry ignored and written again."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from warcouncil.dsl import packcache as C
+from warcouncil.dsl import parser as P
+from warcouncil.dsl.pack import PACKS_DIR, load_pack
+from warcouncil.errors import Location, WarcouncilError
+
+SHIPPED = sorted(PACKS_DIR.glob("*/*.wc"))
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    d = tmp_path / "cache"
+    monkeypatch.setenv("WARCOUNCIL_CACHE_DIR", str(d))
+    monkeypatch.delenv("WARCOUNCIL_CACHE", raising=False)
+    return d / f"rules-v{C.FORMAT}"
+
+
+@pytest.fixture
+def parses(monkeypatch) -> list:
+    """The paths the real parser was asked to parse (cache misses)."""
+    seen = []
+    real = C._parse
+
+    def counting(text, path):
+        seen.append(path)
+        return real(text, path)
+
+    monkeypatch.setattr(C, "_parse", counting)
+    return seen
+
+
+def deep(x):
+    """Every field, those left out of == (locations) included."""
+    if dataclasses.is_dataclass(x):
+        return (type(x).__name__,) + tuple(deep(getattr(x, f.name)) for f in dataclasses.fields(x))
+    if isinstance(x, tuple):
+        return tuple(deep(v) for v in x)
+    return (type(x).__name__, x)
+
+
+def rule_file(tmp_path, text="rule x.y require 1 + 2.5 > 3 message \"m\"\n", name="r.wc") -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_cached_tree_is_the_parsed_tree(path, cache, parses):
+    parsed = P.parse_file(path)
+    first = C.parse_file(path)  # miss: parsed and written
+    second = C.parse_file(path)  # hit: read back
+    assert parses == [str(path)]
+    assert deep(first) == deep(parsed)
+    assert deep(second) == deep(parsed)
+    assert second == parsed
+
+
+def test_a_pack_loads_from_the_cache(cache, parses):
+    a = load_pack("cca")
+    n = len(parses)
+    assert n == len(a.files) > 5
+    b = load_pack("cca")
+    assert len(parses) == n  # nothing parsed again
+    assert b.rules == a.rules and b.cards == a.cards and b.defines == a.defines
+    assert deep(tuple(b.rules.values())) == deep(tuple(a.rules.values()))
+
+
+def test_the_entry_is_json_data(cache, tmp_path):
+    C.parse_file(rule_file(tmp_path))
+    (entry,) = cache.glob("*.json")
+    digest, body = entry.read_bytes().split(b"\n", 1)
+    assert hashlib.sha256(body).hexdigest().encode() == digest
+    head, tree = body.split(b"\n", 1)
+    assert json.loads(head) == {"key": entry.stem}
+    assert json.loads(tree)["statements"][0]["n"] == "RuleDecl"
+
+
+def test_an_edited_file_is_parsed_again(cache, parses, tmp_path):
+    p = rule_file(tmp_path)
+    assert C.parse_file(p).statements[0].message == "m"
+    p.write_text('rule x.y require 1 + 2.5 > 3 message "changed"\n', encoding="utf-8")
+    assert C.parse_file(p).statements[0].message == "changed"
+    assert parses == [str(p), str(p)]
+    assert len(list(cache.glob("*.json"))) == 2
+
+
+def test_new_parser_code_is_a_new_key(cache, parses, tmp_path, monkeypatch):
+    p = rule_file(tmp_path)
+    C.parse_file(p)
+    monkeypatch.setattr(C, "code_stamp", lambda: b"another grammar")
+    C.parse_file(p)
+    assert parses == [str(p), str(p)]
+
+
+def test_locations_name_the_file_read(cache, tmp_path):
+    a = rule_file(tmp_path, name="a.wc")
+    b = rule_file(tmp_path, name="b.wc")  # the same text: the same entry
+    C.parse_file(a)
+    rb = C.parse_file(b)
+    assert len(list(cache.glob("*.json"))) == 1
+    assert rb.path == str(b)
+    assert rb.statements[0].loc == Location(str(b), 1, 1)
+    assert deep(rb) == deep(P.parse_file(b))
+
+
+def _forge(entry: Path, tree: bytes, key: str | None = None):
+    """An entry with a sound checksum and key around ``tree``."""
+    body = json.dumps({"key": key or entry.stem}).encode() + b"\n" + tree
+    entry.write_bytes(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+
+
+def _damaged(entry: Path) -> list:
+    raw = entry.read_bytes()
+    digest, body = raw.split(b"\n", 1)
+    tree = body.split(b"\n", 1)[1]
+    node = json.loads(tree)
+    node["statements"][0]["n"] = "Value"
+    other = json.loads(tree)
+    other["statements"][0]["n"] = "__import__"
+    short = json.loads(tree)
+    short["statements"][0]["a"] = short["statements"][0]["a"][:2]
+    loc = json.loads(tree)
+    loc["statements"][0]["a"][5] = {"l": ["1", 1]}
+    return [
+        ("cut short", lambda: entry.write_bytes(raw[: len(raw) // 2])),
+        ("empty", lambda: entry.write_bytes(b"")),
+        ("one byte changed", lambda: entry.write_bytes(raw[:-5] + bytes([raw[-5] ^ 1]) + raw[-4:])),
+        ("not json", lambda: _forge(entry, b"\x80\x81 not json")),
+        ("a pickle", lambda: _forge(entry, b"\x80\x04\x95\x00")),
+        ("another key", lambda: _forge(entry, tree, key="0" * 64)),
+        ("a class that is not a node", lambda: _forge(entry, json.dumps(node).encode())),
+        ("a name that is no class", lambda: _forge(entry, json.dumps(other).encode())),
+        ("too few fields", lambda: _forge(entry, json.dumps(short).encode())),
+        ("a bad location", lambda: _forge(entry, json.dumps(loc).encode())),
+        ("no format", lambda: _forge(entry, b'{"statements": []}')),
+        ("a list", lambda: _forge(entry, b"[]")),
+    ]
+
+
+def test_a_corrupt_entry_is_ignored_and_rebuilt(cache, parses, tmp_path):
+    p = rule_file(tmp_path)
+    expected = deep(C.parse_file(p))
+    (entry,) = cache.glob("*.json")
+    sound = entry.read_bytes()
+    for what, damage in _damaged(entry):
+        damage()
+        n = len(parses)
+        assert deep(C.parse_file(p)) == expected, what
+        assert len(parses) == n + 1, what  # the damaged entry was not used
+        assert entry.read_bytes() == sound, what  # ... and was written again
+        C.parse_file(p)
+        assert len(parses) == n + 1, what  # the rebuilt entry is used
+
+
+def test_decode_builds_only_ast_nodes():
+    with pytest.raises(C.BadEntry):
+        C.decode('{"format": 1, "statements": [{"n": "WarcouncilError", "a": ["x"]}]}', "f")
+    with pytest.raises(C.BadEntry):
+        C.decode('{"format": 1, "statements": [{"n": "Path", "a": ["/"]}]}', "f")
+    with pytest.raises(C.BadEntry):
+        C.decode('{"format": 1, "statements": [{"x": 1}]}', "f")
+    rf = C.decode('{"format": 1, "statements": [{"n": "RemoveDecl", "a": ["rule", "a.b", {"l": [2, 3]}]}]}', "f.wc")
+    assert deep(rf.statements[0]) == deep(__import__("warcouncil.dsl.ast", fromlist=["x"]).RemoveDecl(
+        "rule", "a.b", Location("f.wc", 2, 3)))
+
+
+def test_a_syntax_error_is_not_cached(cache, tmp_path):
+    p = rule_file(tmp_path, "rule x.y require (\n")
+    for _ in range(2):
+        with pytest.raises(WarcouncilError) as e:
+            C.parse_file(p)
+        assert e.value.location.line == 1
+    assert not list(cache.glob("*.json"))
+
+
+def test_off(cache, parses, tmp_path, monkeypatch):
+    monkeypatch.setenv("WARCOUNCIL_CACHE", "off")
+    p = rule_file(tmp_path)
+    C.parse_file(p)
+    C.parse_file(p)
+    assert len(parses) == 2
+    assert not cache.exists()
+
+
+def test_an_unwritable_cache_only_costs_the_parse(tmp_path, monkeypatch, parses):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("WARCOUNCIL_CACHE_DIR", str(blocker))
+    p = rule_file(tmp_path)
+    assert deep(C.parse_file(p)) == deep(P.parse_file(p))
+    assert len(parses) == 1
+
+
+def test_where(monkeypatch, tmp_path):
+    monkeypatch.delenv("WARCOUNCIL_CACHE_DIR", raising=False)
+    monkeypatch.delenv("WARCOUNCIL_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    if C.sys.platform not in ("win32", "darwin"):
+        assert C.cache_dir() == tmp_path / "warcouncil" / f"rules-v{C.FORMAT}"
+    monkeypatch.setenv("WARCOUNCIL_CACHE_DIR", str(tmp_path / "x"))
+    assert C.cache_dir() == tmp_path / "x" / f"rules-v{C.FORMAT}"
+
+
+def test_the_stamp_covers_the_parsers_code():
+    assert set(C._CODE) >= {"warcouncil.lark", "parser.py", "ast.py", "packcache.py"}
+    for name in C._CODE:
+        assert (C._HERE / name).is_file()

@@ -1,0 +1,230 @@
+"""Parsed rule files, cached as data under the user's cache directory.
+
+Reading a pack parses about ten rule files (a tenth of a second, more than
+everything else a short query does). The syntax tree of each file is kept as
+JSON in ``<cache>/warcouncil/rules-v<FORMAT>/<key>.json``, where ``key`` is the
+SHA-256 of the file's text and of the code that turns text into a tree (the
+grammar, the parser, the AST classes and this codec): an edited rule file,
+a changed grammar or a new warcouncil version is a new key, so a stale entry
+is never read.
+
+An entry is data only. It is read with ``json.loads`` and turned back into
+tree nodes by name: the only constructors it can reach are the dataclasses
+of ``dsl.ast`` (and ``errors.Location``), called with strings, numbers,
+booleans, None and tuples. No pickle, nothing imported or evaluated from
+the file. An entry carries the SHA-256 of its own body and of the rule text
+it stands for; a corrupt entry (cut short, edited, not JSON, an unknown
+node, wrong fields) is ignored and written again from the parse.
+
+Where: ``$WARCOUNCIL_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/warcouncil``
+(``~/.cache/warcouncil``; ``~/Library/Caches/warcouncil`` on macOS,
+``%LOCALAPPDATA%\\warcouncil`` on Windows). ``WARCOUNCIL_CACHE=off`` turns
+the cache off. A cache that cannot be written (read-only home, full disk)
+only costs the parse.
+
+Syntax errors are never cached: a file that does not parse is parsed (and
+reported) every time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from ..errors import Location
+from ..textfile import RULES_LIMIT, read_text
+from . import ast as A
+
+FORMAT = 1
+_HERE = Path(__file__).resolve().parent
+#: the files whose text decides what tree a rule text gives
+_CODE = ("warcouncil.lark", "parser.py", "ast.py", "packcache.py")
+
+
+def cache_dir() -> Path | None:
+    """The folder of cached rule trees, or None when the cache is off."""
+    if os.environ.get("WARCOUNCIL_CACHE", "").lower() in ("off", "0", "no", "false"):
+        return None
+    base = os.environ.get("WARCOUNCIL_CACHE_DIR")
+    if base:
+        root = Path(base)
+    elif sys.platform == "win32":
+        root = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / "warcouncil"
+    elif sys.platform == "darwin":
+        root = Path.home() / "Library" / "Caches" / "warcouncil"
+    else:
+        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "warcouncil"
+    return root / f"rules-v{FORMAT}"
+
+
+@lru_cache(maxsize=1)
+def code_stamp() -> bytes:
+    """SHA-256 over the grammar, the parser, the AST and this codec."""
+    h = hashlib.sha256(f"warcouncil rule trees {FORMAT}".encode())
+    for name in _CODE:
+        try:
+            h.update((_HERE / name).read_bytes())
+        except OSError:  # pragma: no cover - a packaging without sources: never share entries
+            h.update(os.urandom(16))
+    return h.digest()
+
+
+def entry_key(text: str) -> str:
+    return hashlib.sha256(code_stamp() + text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def parse_file(path: str | Path) -> A.RuleFile:
+    """``parser.parse_file`` through the cache: the same tree, with every
+    location naming ``path``."""
+    p = Path(path)
+    text = read_text(p, RULES_LIMIT, "rule file")
+    where = cache_dir()
+    if where is None:
+        return _parse(text, str(p))
+    key = entry_key(text)
+    entry = where / f"{key}.json"
+    rf = load_entry(entry, key, str(p))
+    if rf is None:
+        rf = _parse(text, str(p))
+        store_entry(entry, key, rf)
+    return rf
+
+
+def _parse(text: str, path: str) -> A.RuleFile:
+    from .parser import parse_text  # only on a miss: the parser is not imported otherwise
+
+    return parse_text(text, path)
+
+
+# ------------------------------------------------------------------ the codec
+#
+# A node is {"n": class name, "a": [its fields, in order]}; a tuple is a list;
+# a location is {"l": [line, column]} in the file itself, or
+# {"L": [file, line, column]} elsewhere; str, int, float, bool and None are
+# themselves.
+
+
+def _node_classes() -> dict[str, type]:
+    out = {}
+    for name, cls in vars(A).items():
+        if (isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == A.__name__
+                and cls is not A.Value and cls is not A.RuleFile):
+            out[name] = cls
+    return out
+
+
+_CLASSES = _node_classes()
+_FIELDS = {name: tuple(f.name for f in dataclasses.fields(cls)) for name, cls in _CLASSES.items()}
+_ATOMS = (str, int, float, bool, type(None))
+
+
+class BadEntry(ValueError):
+    """A cache entry that is not what this codec writes."""
+
+
+def encode(rf: A.RuleFile) -> dict:
+    path = rf.path
+
+    def enc(x):
+        if isinstance(x, _ATOMS):
+            return x
+        if isinstance(x, tuple):
+            return [enc(v) for v in x]
+        if isinstance(x, Location):
+            if x.file == path:
+                return {"l": [x.line, x.column]}
+            return {"L": [x.file, x.line, x.column]}
+        name = type(x).__name__
+        if _CLASSES.get(name) is not type(x):
+            raise TypeError(f"cannot cache a {type(x).__name__}")
+        return {"n": name, "a": [enc(getattr(x, f)) for f in _FIELDS[name]]}
+
+    return {"format": FORMAT, "statements": enc(rf.statements)}
+
+
+def decode(data, path: str) -> A.RuleFile:
+    """The tree of an entry's data; ``BadEntry`` if it is not one."""
+
+    def tup(v):
+        return tuple(tup(i) for i in v) if isinstance(v, list) else v
+
+    def hook(d: dict):
+        if "n" in d:
+            cls = _CLASSES.get(d["n"]) if isinstance(d["n"], str) else None
+            args = d.get("a")
+            if cls is None or not isinstance(args, list) or len(d) != 2 or len(args) != len(_FIELDS[d["n"]]):
+                raise BadEntry(f"not a node: {str(d)[:80]}")
+            return cls(*[tup(a) for a in args])
+        if len(d) == 1 and "l" in d:
+            v = d["l"]
+            if isinstance(v, list) and len(v) == 2 and all(i is None or type(i) is int for i in v):
+                return Location(path, v[0], v[1])
+        if len(d) == 1 and "L" in d:
+            v = d["L"]
+            if (isinstance(v, list) and len(v) == 3 and (v[0] is None or isinstance(v[0], str))
+                    and all(i is None or type(i) is int for i in v[1:])):
+                return Location(v[0], v[1], v[2])
+        if set(d) == {"format", "statements"}:
+            return d
+        raise BadEntry(f"not a cache object: {str(d)[:80]}")
+
+    top = json.loads(data, object_hook=hook) if isinstance(data, str) else data
+    if not isinstance(top, dict) or top.get("format") != FORMAT or not isinstance(top.get("statements"), list):
+        raise BadEntry("not a rule-file entry")
+    return A.RuleFile(path, tup(top["statements"]))
+
+
+# ------------------------------------------------------------------ entries on disk
+#
+# <sha256 of the body> "\n" <body>; the body is {"key": ..., "tree": {...}} in JSON.
+
+
+def load_entry(entry: Path, key: str, path: str) -> A.RuleFile | None:
+    """The tree in ``entry`` if it is a sound entry for ``key``, else None."""
+    try:
+        raw = entry.read_bytes()
+    except OSError:
+        return None
+    try:
+        digest, _, body = raw.partition(b"\n")
+        if hashlib.sha256(body).hexdigest().encode() != digest:
+            return None
+        head, sep, tree = body.partition(b"\n")
+        if not sep or json.loads(head) != {"key": key}:
+            return None
+        return decode(tree.decode("utf-8"), path)
+    except (ValueError, TypeError, UnicodeDecodeError, RecursionError):
+        return None
+
+
+def store_entry(entry: Path, key: str, rf: A.RuleFile) -> bool:
+    """Write ``rf`` as the entry for ``key`` (atomically: a reader sees the
+    old entry, none, or the whole new one). False if it could not be written."""
+    try:
+        tree = json.dumps(encode(rf), ensure_ascii=True, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return False  # pragma: no cover - a tree this codec does not know: just not cached
+    body = json.dumps({"key": key}).encode() + b"\n" + tree.encode("ascii")
+    raw = hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(raw)
+            os.replace(tmp, entry)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError:
+        return False
+    return True
