@@ -36,6 +36,10 @@ class Cli(click.Group):
             raise
         except KeyboardInterrupt:
             ctx.exit(130)
+        except RecursionError:  # the static bounds (dsl/bounds.py, dsl/static.py) should make this unreachable
+            err.print("the rules are nested too deeply to evaluate (defines calling defines, expressions "
+                      "inside expressions): simplify them", style="red")
+            ctx.exit(2)
         except BrokenPipeError:
             sys.stderr.close()
             ctx.exit(0)

@@ -5,7 +5,8 @@ find, each with file:line:column: syntax errors, layering conflicts (two
 layers replacing one rule, replacing or removing what does not exist, a name
 defined twice), names that resolve to nothing (with the closest known names),
 calls with the wrong number of arguments, citations of undeclared documents,
-and quotes that do not occur in the document they cite.
+quotes that do not occur in the document they cite; and (``static.py``)
+recursion among defines, expressions too large to evaluate and type errors.
 
 ``coverage(pack)`` lists every sentence of the seed documents a pack cites
 and whether some rule, define, card or unit type cites it.
@@ -21,6 +22,7 @@ from pathlib import Path
 from ..errors import Location, WarcouncilError, closest
 from . import ast as A
 from .pack import LintError, Pack, _line_at, card_key, load_pack, pack_files
+from .static import static_problems
 from .template import Field as TemplateField
 from .template import problems as template_problems
 
@@ -59,6 +61,7 @@ def lint(paths: list[str | Path], base: str | None = None) -> tuple[Pack | None,
     problems.extend(_resolved(pack))
     problems.extend(_citations(pack))
     problems.extend(_layer_conflicts(pack))
+    problems.extend(static_problems(pack))
     problems.sort(key=lambda p: (p.location.file or "", p.location.line or 0, p.location.column or 0))
     return pack, problems
 
@@ -212,7 +215,10 @@ def check_layers(pack: Pack) -> list[LintError]:
     """What must hold before a layered pack is used: its layering conflicts
     first (they explain the rest), then names that resolve to nothing."""
     first = sorted(_layer_conflicts(pack), key=_where)
-    return first + sorted(_resolved(pack), key=_where)
+    resolved = sorted(_resolved(pack), key=_where)
+    # recursion, size and types: only once every name resolves (an unknown
+    # name is the better message)
+    return first + resolved + ([] if resolved else sorted(static_problems(pack), key=_where))
 
 
 def _resolved(pack: Pack) -> list[LintError]:

@@ -13,6 +13,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from ..errors import Location, WarcouncilError
 from ..textfile import RULES_LIMIT, read_text
 from . import ast as A
+from .bounds import check_nesting, prescan
 
 # Human names for the grammar's terminals, for "expected ..." hints.
 _TERMINAL_NAMES = {
@@ -468,6 +469,7 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
             return None
         return lines[n - 1]
 
+    prescan(text, path)  # token counts and number sizes, before Lark builds anything
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as e:
@@ -497,6 +499,7 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
     except UnexpectedInput as e:  # pragma: no cover - other lark input errors
         loc = Location(path, getattr(e, "line", None), getattr(e, "column", None))
         raise WarcouncilError("cannot parse rule text", loc, source_line=line_of(loc.line)) from None
+    check_nesting(tree, path, line_of)  # before any recursive walk of the tree
     try:
         statements = _ToAst(path).transform(tree)
     except VisitError as e:
