@@ -109,7 +109,8 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def document_decl(self, meta, items):
-        return A.DocumentDecl(str(items[0]), _unquote(items[1]), self._loc(meta))
+        title = _unquote(items[2]) if len(items) > 2 and items[2] is not None else None
+        return A.DocumentDecl(str(items[0]), _unquote(items[1]), self._loc(meta), title)
 
     @v_args(meta=True)
     def sections_decl(self, meta, items):
