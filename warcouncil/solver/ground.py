@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Any, Callable, Iterable
 
 from ..dsl.pack import Pack
@@ -76,10 +78,11 @@ class Setting:
         self.hand_size = hand_size if hand_size is not None else side_obj.command
         self.side_view = Record(name=self.side, edge=self.edge, command=self.hand_size)
         views: list[PieceView] = []
-        own_units = sorted((u for u in scenario.units if u.side == self.side), key=lambda p: p.id)
-        own_leaders = sorted((l for l in scenario.leaders if l.side == self.side), key=lambda p: p.id)
-        others_u = sorted((u for u in scenario.units if u.side != self.side), key=lambda p: p.id)
-        others_l = sorted((l for l in scenario.leaders if l.side != self.side), key=lambda p: p.id)
+        # ids in natural order (s2 before s10): ranks order every set and listing
+        own_units = sorted((u for u in scenario.units if u.side == self.side), key=natural_key)
+        own_leaders = sorted((l for l in scenario.leaders if l.side == self.side), key=natural_key)
+        others_u = sorted((u for u in scenario.units if u.side != self.side), key=natural_key)
+        others_l = sorted((l for l in scenario.leaders if l.side != self.side), key=natural_key)
         rank = 0
         for group in (own_units, own_leaders, others_u, others_l):
             for p in group:  # the role its scenario list gives it (scenario.ROLE_OF_LIST)
@@ -256,6 +259,18 @@ class Setting:
     def connected(self, pieces: Iterable[PieceView]) -> bool:
         """Are the pieces' hexes one group of adjacent (or shared) hexes?"""
         return connected({p.at for p in pieces}, self.board.neighbours)
+
+
+def natural_id(ident: str) -> tuple:
+    """An id as a natural sort key: digits compare as numbers (s2 < s10),
+    the rest as text; the id itself breaks ties (s02, s2)."""
+    parts = re.split(r"(\d+)", ident)
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts if p), ident
+
+
+def natural_key(piece) -> tuple:
+    """A piece by its id in natural order (``natural_id``)."""
+    return natural_id(piece.id)
 
 
 class Ctx:
