@@ -66,6 +66,38 @@ def lint(paths: list[str | Path], base: str | None = None) -> tuple[Pack | None,
     return pack, problems
 
 
+_UNRESOLVED = ("there is no such", ": no such", "unknown name", "unknown function", "unknown attribute",
+               "cites undeclared document")
+
+
+def house_hint(paths: list, problems: list[LintError]) -> str | None:
+    """For files linted on their own (no ``--over``) that replace, remove or
+    use what they do not define: the hint that they are house rules, to be
+    linted over their pack (the pack their ids name, when it is shipped)."""
+    if not problems or not any(any(w in p.message for w in _UNRESOLVED) for p in problems):
+        return None
+    from .pack import PACKS_DIR
+
+    files = [f for t in paths for f in (pack_files(t) if Path(t).exists() else [])]
+    if any(f.parent.resolve() == PACKS_DIR.resolve() or PACKS_DIR.resolve() in f.resolve().parents
+           for f in files):
+        return None  # a shipped pack's own files
+    shipped = sorted(d.name for d in PACKS_DIR.iterdir() if d.is_dir() and (d / "00-pack.wc").exists())
+    named: list[str] = []
+    for f in files:
+        try:
+            text = f.read_text("utf-8", errors="replace")[:200_000]
+        except OSError:
+            continue
+        for name in shipped:
+            if re.search(r"\b" + re.escape(name) + r"\.[a-z]", text) and name not in named:
+                named.append(name)
+    pack = named[0] if named else "PACK"
+    shown = " ".join(str(p) for p in paths)
+    return (f"house-rule files are checked over the pack they change: warcouncil lint {shown} --over {pack}"
+            + ("" if named else f" (shipped packs: {', '.join(shipped)})"))
+
+
 def _err(msg: str, loc: Location, hint: str | None = None) -> LintError:
     return LintError(msg, loc, hint, _line_at(loc))
 
