@@ -210,3 +210,21 @@ def test_the_same_loops_within_the_budget_give_the_answer(tmp_path: Path) -> Non
     code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
     assert (code, err) == (0, "")
     assert out == run_cli("orders", "akragas", "--card", CARD, "--count")[1]
+
+
+def test_a_pack_of_ones_own_is_checked_at_load(tmp_path: Path) -> None:
+    import shutil
+
+    root = Path(__file__).resolve().parents[1] / "warcouncil"
+    shutil.copytree(root / "rules" / "cca", tmp_path / "mypack")
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text((root / "examples" / "cca" / "akragas.yaml").read_text(encoding="utf-8")
+                        .replace("system: cca", "system: mypack"), encoding="utf-8")
+    assert run_cli("orders", scenario, "--card", CARD, "--count") == (0, "11\n", "")
+    battle = tmp_path / "mypack" / "50-battle.wc"
+    lines = battle.read_text(encoding="utf-8").count("\n")
+    with battle.open("a", encoding="utf-8") as f:
+        f.write("\ndefine mine.loop\n    loop_a := loop_a\n")
+    code, out, err = run_cli("orders", scenario, "--card", CARD, "--count")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"{battle}:{lines + 3}:15: define mine.loop is recursive: loop_a → loop_a")
