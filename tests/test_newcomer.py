@@ -176,3 +176,9 @@ def test_cards_print_what_each_orders_in_words() -> None:
     assert set(first) == {"name", "copies", "category", "helmet", "orders"}
     assert first["orders"] == "orders: up to 2 pieces where in_section(it, left)"
     assert doc["text"]["Order Two Units Left"] == "up to 2 units and/or leaders in own Left section"
+
+
+def test_command_is_bounded() -> None:
+    code, out, err = run_cli("orders", "akragas", "--card", "I Am Spartacus", "--command", "99999")
+    assert (code, out) == (2, "")
+    assert "Invalid value for '--command': 99999 is not in the range 0<=x<=12" in err

@@ -94,6 +94,11 @@ def _side_given(ctx, param, value):
     return value
 
 
+# the largest --command: a card rolling that many dice is answered for every
+# roll in a few seconds (I Am Spartacus at 12: ~5 s); a C&C hand holds 3-7
+COMMAND_MAX = 12
+
+
 def card_options(f):
     """--side, --roll, --copies and --command: how the card is played."""
     for opt in reversed([
@@ -102,8 +107,9 @@ def card_options(f):
         click.option("--roll", default=None,
                      help="Dice rolled, for cards that roll: 'light,helmet,flag' or 'light=2,helmet=1'."),
         click.option("--copies", default=None, metavar="CARD", help="The card a Counter Attack copies."),
-        click.option("--command", "command", type=click.IntRange(min=0), default=None,
-                     help="The side's Command (hand size) when the card is played, if it differs from the scenario."),
+        click.option("--command", "command", type=click.IntRange(min=0, max=COMMAND_MAX), default=None,
+                     help=f"The side's Command (hand size, 0 to {COMMAND_MAX}) when the card is played, if it "
+                          "differs from the scenario."),
     ]):
         f = opt(f)
     return f
