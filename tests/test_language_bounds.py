@@ -228,3 +228,23 @@ def test_a_pack_of_ones_own_is_checked_at_load(tmp_path: Path) -> None:
     code, out, err = run_cli("orders", scenario, "--card", CARD, "--count")
     assert (code, out) == (2, "")
     assert err.startswith(f"{battle}:{lines + 3}:15: define mine.loop is recursive: loop_a → loop_a")
+
+
+def test_a_card_rolls_a_number_of_dice(tmp_path: Path) -> None:
+    f = house(tmp_path, 'replace card "I Am Spartacus" {\n    copies 1 category tactic\n    roll "x" dice\n'
+                        '    orders: up to rolled(light) pieces where true\n}\n')
+    code, out, err = run_cli("orders", "akragas", "--card", "I Am Spartacus", "--rules", f, "--count")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"{f}:3:10: card 'I Am Spartacus': the dice rolled must be a number, but \"x\" is a string")
+
+
+def test_every_roll_of_too_many_dice_is_refused(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[1] / "warcouncil"
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text((root / "examples" / "cca" / "akragas.yaml").read_text(encoding="utf-8")
+                        .replace("syracusan: {edge: south, command: 6}", "syracusan: {edge: south, command: 40}"),
+                        encoding="utf-8")
+    code, out, err = run_cli("orders", scenario, "--card", "I Am Spartacus", "--count")
+    assert (code, out) == (2, "")
+    assert err.startswith("I Am Spartacus rolls 40 dice here: every roll is answered for at most 12 dice")
+    assert run_cli("orders", scenario, "--card", "I Am Spartacus", "--roll", "light=3", "--count") == (0, "64\n", "")

@@ -361,6 +361,15 @@ class _Types:
         for st in list(self.pack.rules.values()) + list(self.pack.cards.values()):
             for e, env in _statement_exprs(st):
                 self.type(e, env)
+        for card in self.pack.cards.values():  # how many dice, how many orders: numbers
+            counts = ([("dice rolled", card.roll)] if card.roll is not None else []) + [
+                ("orders of a quota", q.amount) for alt in card.alternatives for q in alt.quotas
+                if isinstance(q.amount, A.Expr)]
+            for what, e in counts:
+                t = self.type(e, {})
+                if _kind(t) not in ("num", "any"):
+                    self.error(f"card {card.name!r}: the {what} must be a number, but {_show(e)} is "
+                               f"{_article(t)}", e.loc or card.loc)
         self.unit_values()
         return self.out
 
