@@ -182,3 +182,10 @@ def test_command_is_bounded() -> None:
     code, out, err = run_cli("orders", "akragas", "--card", "I Am Spartacus", "--command", "99999")
     assert (code, out) == (2, "")
     assert "Invalid value for '--command': 99999 is not in the range 0<=x<=12" in err
+
+
+def test_diff_without_a_card_is_bad_input() -> None:
+    # found by fuzz/run.py (seed 2, case 7026): an AttributeError, exit 3
+    code, out, err = run_cli("diff", "practice_field", "--order", "s10", "--rules", HOUSE, "--json")
+    assert (code, out) == (2, "")
+    assert err.startswith("`diff` needs the card played: give it with --card CARD")

@@ -473,6 +473,9 @@ def diff(scenario, card, orders, side, roll, copies, command, limit, rules, as_j
     and moves that become legal or illegal, with the rule responsible."""
     from .systems.cc.diff import diff as run_diff
 
+    if card is None:
+        raise WarcouncilError("`diff` needs the card played: give it with --card CARD",
+                              hint="list the deck with: warcouncil cards " + scenario)
     d = run_diff(scenario, list(rules), card, side=side, roll=roll, copies=copies, command=command,
                  orders=list(orders) or None, limit=limit)
     if as_json:
