@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from warcouncil.cli import main
+from warcouncil.solver.ground import natural_id
 
 DATA = Path(__file__).parent / "data" / "cli"
 RULES = Path(__file__).resolve().parents[1] / "warcouncil" / "rules"
@@ -67,12 +68,14 @@ UNIT, LEADER = 0, 1
 def canonical(sets):
     """Sort order sets by size, then canonical piece order (units by id, then leaders by id)."""
     def key(s):
-        return len(s["units"]) + len(s["leaders"]), [(UNIT, u) for u in s["units"]] + [(LEADER, l) for l in s["leaders"]]
+        return len(s["units"]) + len(s["leaders"]), ([(UNIT, natural_id(u)) for u in s["units"]]
+                                                     + [(LEADER, natural_id(l)) for l in s["leaders"]])
     return sorted(sets, key=key)
 
 
 def all_subsets(units: list[str], leaders: list[str], up_to: int):
-    pieces = [(UNIT, u) for u in sorted(units)] + [(LEADER, l) for l in sorted(leaders)]
+    # ids in natural order (s4 before s11), as the contract's "sorted by ids" reads for a wargamer
+    pieces = [(UNIT, u) for u in sorted(units, key=natural_id)] + [(LEADER, l) for l in sorted(leaders, key=natural_id)]
     out = []
     for k in range(up_to + 1):
         for combo in itertools.combinations(pieces, k):
@@ -91,13 +94,13 @@ def test_orders_json_exact() -> None:
     assert doc["count"] == 26
     sets = doc["order_sets"]
     assert len(sets) == 26
-    assert sets[:3] == [{"units": [], "leaders": []}, {"units": ["s11"], "leaders": []}, {"units": ["s4"], "leaders": []}]
+    assert sets[:3] == [{"units": [], "leaders": []}, {"units": ["s4"], "leaders": []}, {"units": ["s5"], "leaders": []}]
     # every set of at most 3 of the center's pieces (daphnaeus detaching from s5 counts one)
     assert sets == all_subsets(["s4", "s5", "s6", "s11"], ["daphnaeus"], 3)
     assert sets == canonical(sets)
     for s in sets:
         assert set(s) == {"units", "leaders"}
-        assert s["units"] == sorted(s["units"]) and s["leaders"] == sorted(s["leaders"])
+        assert s["units"] == sorted(s["units"], key=natural_id) and s["leaders"] == sorted(s["leaders"], key=natural_id)
     assert len({json.dumps(s) for s in sets}) == 26
 
 
@@ -124,8 +127,9 @@ def test_orders_limit() -> None:
     r = run("orders", "akragas", "--card", "order-three-units center", "--limit", "3", "--json")
     assert r.code == 0
     doc = r.json()
-    assert doc["order_sets"] == [{"units": [], "leaders": []}, {"units": ["s11"], "leaders": []},
-                                 {"units": ["s4"], "leaders": []}]
+    assert doc["order_sets"] == [{"units": [], "leaders": []}, {"units": ["s4"], "leaders": []},
+                                 {"units": ["s5"], "leaders": []}]
+    # a section card's count is a closed form: printed without enumerating
     assert doc["count"] == 26 and doc["limited"] is True
     r = run("orders", "akragas", "--card", "Order Three Units Center", "--limit", "26", "--json")
     assert len(r.json()["order_sets"]) == 26 and r.json()["limited"] is False
@@ -159,7 +163,7 @@ def test_orders_text_output() -> None:
     r = run("orders", "akragas", "--card", "Order Three Units Center")
     assert r.code == 0
     assert r.stdout.splitlines()[-1] == "26 legal order sets"
-    assert "s11 s4" in r.stdout
+    assert "s4 s11" in r.stdout
 
 
 def test_unknown_card() -> None:

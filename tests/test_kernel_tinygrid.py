@@ -327,9 +327,16 @@ def test_orders_without_a_card_on_the_command_line() -> None:
     assert (r.exit_code, r.output) == (0, "10\n")
     r = cli("orders", SCENARIO, "--rules", HOUSE, "--count")
     assert (r.exit_code, r.output) == (0, "7\n")
+    # --limit bounds the work: the total is not counted (no closed form here), only that there are more
     r = cli("orders", SCENARIO, "--json", "--limit", "2")
     got = json.loads(r.output)
-    assert got["count"] == 10 and got["limited"] is True and len(got["order_sets"]) == 2
+    assert got["count"] is None and got["count_at_least"] == 3 and got["limited"] is True
+    assert len(got["order_sets"]) == 2
+    r = cli("orders", SCENARIO, "--json", "--limit", "10")  # exactly all: the total is known, nothing more
+    got = json.loads(r.output)
+    assert (got["count"], got["limited"], len(got["order_sets"])) == (10, False, 10)
+    r = cli("orders", SCENARIO, "--limit", "2")
+    assert r.exit_code == 0 and r.output.splitlines()[-1] == "more than 2 legal sets (showing the first 2; --count gives the number)"
 
 
 def test_the_command_line_refuses_what_the_system_does_not_answer() -> None:

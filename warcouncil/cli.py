@@ -7,6 +7,8 @@ traceback); 3 an internal error (a bug: rerun with WARCOUNCIL_DEBUG=1).
 
 from __future__ import annotations
 
+import inspect
+import io
 import itertools
 import json
 import os
@@ -36,7 +38,14 @@ class _LazyConsole:
         if self._console is None:
             from rich.console import Console
 
-            self._console = Console(**self._options)
+            class _Console(Console):
+                def on_broken_pipe(self) -> None:
+                    # rich's own exits 1, which here means "illegal": a closed
+                    # pipe (`| head`) is no verdict; Cli.invoke exits 0 quietly
+                    self.quiet = True
+                    raise BrokenPipeError
+
+            self._console = _Console(**self._options)
         return getattr(self._console, name)
 
 
@@ -63,7 +72,12 @@ class Cli(click.Group):
 
     def invoke(self, ctx):
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            finally:
+                # a closed pipe (`| head`) shows here, where it exits 0 below,
+                # not in click's own exit handling (which would say 1: "illegal")
+                sys.stdout.flush()
         except WarcouncilError as e:
             err.print(escape(str(e)), style="red")
             ctx.exit(2)
@@ -71,8 +85,12 @@ class Cli(click.Group):
             raise
         except KeyboardInterrupt:
             ctx.exit(130)
+        except RecursionError:  # the static bounds (dsl/bounds.py, dsl/static.py) should make this unreachable
+            err.print("the rules are nested too deeply to evaluate (defines calling defines, expressions "
+                      "inside expressions): simplify them", style="red")
+            ctx.exit(2)
         except BrokenPipeError:
-            sys.stderr.close()
+            _quiet_stdout()
             ctx.exit(0)
         except Exception as e:  # a bug, not bad input
             if os.environ.get("WARCOUNCIL_DEBUG"):
@@ -80,6 +98,16 @@ class Cli(click.Group):
             err.print(f"internal error (a bug in warcouncil): {escape(repr(e))}\n"
                       "rerun with WARCOUNCIL_DEBUG=1 to see where", style="red")
             ctx.exit(3)
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe: what is still buffered goes nowhere, quietly
+    (Python flushes stdout once more when it exits)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
 
 
 def _json(obj) -> None:
@@ -93,15 +121,29 @@ rules_option = click.option(
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine output (JSON) on stdout.")
 
 
+def _side_given(ctx, param, value):
+    """--side names a side: an empty or blank name is refused, not ignored."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("give a side's name (the scenario's `sides`), or leave --side out for its to_move")
+    return value
+
+
+# the largest --command: a card rolling that many dice is answered for every
+# roll in a few seconds (I Am Spartacus at 12: ~5 s); a C&C hand holds 3-7
+COMMAND_MAX = 12
+
+
 def card_options(f):
     """--side, --roll, --copies and --command: how the card is played."""
     for opt in reversed([
-        click.option("--side", default=None, help="The side playing the card (default: the scenario's to_move)."),
+        click.option("--side", default=None, callback=_side_given,
+                     help="The side playing the card (default: the scenario's to_move)."),
         click.option("--roll", default=None,
                      help="Dice rolled, for cards that roll: 'light,helmet,flag' or 'light=2,helmet=1'."),
         click.option("--copies", default=None, metavar="CARD", help="The card a Counter Attack copies."),
-        click.option("--command", "command", type=click.IntRange(min=0), default=None,
-                     help="The side's Command (hand size) when the card is played, if it differs from the scenario."),
+        click.option("--command", "command", type=click.IntRange(min=0, max=COMMAND_MAX), default=None,
+                     help=f"The side's Command (hand size, 0 to {COMMAND_MAX}) when the card is played, if it "
+                          "differs from the scenario."),
     ]):
         f = opt(f)
     return f
@@ -110,7 +152,14 @@ def card_options(f):
 @click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="warcouncil")
 def main():
-    """warcouncil: what may I legally order with this card on this board?"""
+    """warcouncil: what may I legally order with this card on this board?
+
+    SCENARIO is a scenario shipped with warcouncil, by name (akragas,
+    practice_field), or the path of a scenario file (YAML: system, board,
+    sides, to_move, units, leaders, terrain). Exit codes: 0 an answer, 1
+    "illegal" (check, moves) or lint errors, 2 bad input (one message
+    naming file:line:column).
+    """
 
 
 def _engine(scenario: str, rules, verb: str, card: str | None = None, card_given: bool = False):
@@ -198,20 +247,49 @@ def _orders_free(eng, side, count_only, limit, command, as_json):
         else:
             click.echo(n)
         return
-    sets = canonical(eng.decisions(limit, side, command))
-    total = eng.count(side, command) if limit is not None else len(sets)
+    got = canonical(eng.decisions(None if limit is None else limit + 1, side, command))
+    sets, total, more = _cut(got, limit, None)
     rows = [{"pieces": [p.id for p in s]} for s in sets]
     if as_json:
-        obj = {"side": side, "count": total, "order_sets": rows}
-        if limit is not None:
-            obj["limited"] = len(sets) < total
-        _json(obj)
+        _json({"side": side, **_count_json(total, more, limit), "order_sets": rows})
         return
     out.print(f"[bold]{escape(eng.system.decision or 'decisions')}[/] — {escape(side)}")
     for r in rows:
         out.print("  " + (" ".join(r["pieces"]) if r["pieces"] else "[dim](none)[/]"))
-    more = f" (showing {len(sets)})" if len(sets) < total else ""
-    out.print(f"[bold]{total}[/] legal set{'s' if total != 1 else ''}{more}")
+    out.print(_footer(len(sets), total, more, "legal set", "legal sets"))
+
+
+# `--limit N` bounds the work, not only the printing: N + 1 sets are made (the
+# one past N says whether there are more) and the total is printed only when
+# it comes cheap (the structural enumerator's closed-form count) or is asked
+# for with --count; otherwise the footer says "more than N" and the JSON's
+# `count` is null with `count_at_least` (see README, "Using it").
+
+
+def _cut(got: list, limit: int | None, cheap) -> tuple[list, int | None, bool]:
+    """(the sets to show, their total or None when unknown, whether there are
+    more than shown) from at most ``limit + 1`` sets; ``cheap()`` gives the
+    total when it needs no enumeration (or None)."""
+    if limit is None or len(got) <= limit:
+        return got, len(got), False
+    return got[:limit], (cheap() if cheap is not None else None), True
+
+
+def _count_json(total: int | None, more: bool, limit: int | None) -> dict:
+    obj: dict = {"count": total}
+    if limit is not None:
+        obj["limited"] = more
+        if total is None:
+            obj["count_at_least"] = limit + 1
+    return obj
+
+
+def _footer(shown: int, total: int | None, more: bool, one: str, many: str) -> str:
+    if total is None:
+        return (f"more than [bold]{shown}[/] {many} (showing the first {shown}; "
+                "--count gives the number)")
+    more_text = f" (showing {shown})" if more else ""
+    return f"[bold]{total}[/] {one if total == 1 else many}{more_text}"
 
 
 def _sets(eng, g, limit, engine_kind):
@@ -232,22 +310,23 @@ def _orders_one(eng, g, side, count_only, limit, engine_kind, as_json):
         else:
             click.echo(n)
         return
+    cheap = (lambda: eng.count_cheap(g)) if engine_kind == "fast" and hasattr(eng, "count_cheap") else None
     if as_json:
-        sets = [eng.order_set_json(g, s) for s in _sets(eng, g, limit, engine_kind)]
-        total = eng.count(g) if limit is not None else len(sets)
-        obj = {"card": name, "side": side, "count": total, "order_sets": sets}
-        if limit is not None:
-            obj["limited"] = len(sets) < total
-        _json(obj)
+        got = list(_sets(eng, g, None if limit is None else limit + 1, engine_kind))
+        sets, total, more = _cut(got, limit, cheap)
+        _json({"card": name, "side": side, **_count_json(total, more, limit),
+               "order_sets": [eng.order_set_json(g, s) for s in sets]})
         return
     _print_header(eng, g, side)
-    n = 0
-    for s in _sets(eng, g, limit, engine_kind):
+    n, more = 0, False
+    for s in _sets(eng, g, None if limit is None else limit + 1, engine_kind):
+        if limit is not None and n >= limit:
+            more = True  # the one past the limit: there are more
+            break
         n += 1
         out.print(_format_set(eng, g, s))
-    total = eng.count(g) if limit is not None else n
-    more = f" (showing {n})" if n < total else ""
-    out.print(f"[bold]{total}[/] legal order set{'s' if total != 1 else ''}{more}")
+    total = n if not more else (cheap() if cheap is not None else None)
+    out.print(_footer(n, total, more, "legal order set", "legal order sets"))
 
 
 def _print_header(eng, g, side):
@@ -280,9 +359,10 @@ def _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit
             if count_only:
                 item["count"] = eng.count(g)
             else:
-                sets = [eng.order_set_json(g, s) for s in _sets(eng, g, limit, engine_kind)]
-                item["count"] = eng.count(g)
-                item["order_sets"] = sets
+                got = list(_sets(eng, g, None if limit is None else limit + 1, engine_kind))
+                sets, total, more = _cut(got, limit, lambda g=g: eng.count_cheap(g))
+                item.update(_count_json(total, more, limit))
+                item["order_sets"] = [eng.order_set_json(g, s) for s in sets]
             result.append(item)
         _json({"card": rows[0][2].played if rows else decl.name, "side": side,
                "dice": eng.dice_count(decl, side, command), "rolls": result})
@@ -294,10 +374,17 @@ def _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit
     for counts, p, g in rows:
         total_p += p
         label = ", ".join(f"{f}×{c}" for f, c in counts.items() if c) or "no ordering symbol"
-        n = eng.count(g)
-        out.print(f"[bold]roll {escape(label)}[/]  p = {p} ({float(p):.2%}): {n} order set{'s' if n != 1 else ''}")
+        if count_only or limit is None:
+            n = eng.count(g)
+            shown, more = None, False
+        else:
+            got = list(_sets(eng, g, limit + 1, engine_kind))
+            shown, n, more = _cut(got, limit, lambda g=g: eng.count_cheap(g))
+        many = f"more than {limit}" if n is None else str(n)
+        out.print(f"[bold]roll {escape(label)}[/]  p = {p} ({float(p):.2%}): {many} order set"
+                  f"{'s' if n != 1 else ''}" + (f" (showing {limit})" if more else ""))
         if not count_only:
-            for s in _sets(eng, g, limit, engine_kind):
+            for s in (shown if shown is not None else _sets(eng, g, None, engine_kind)):
                 out.print(_format_set(eng, g, s))
     out.print(f"[dim]probabilities sum to {total_p}[/]")
 
@@ -389,17 +476,26 @@ def turns(scenario, card, count_only, limit, side, roll, copies, command, rules,
         else:
             click.echo(n)
         return
+    # --limit N: N + 1 positions are made (the one past N says there are more); no total is counted
+    bound = None if limit is None else limit + 1
     if as_json:
-        _json({"card": g.played, "side": g.setting.side,
-               "positions": [as_obj(e) for e in end_positions(eng, g, limit)]})
+        got = list(end_positions(eng, g, bound))
+        ends, total, more = _cut(got, limit, None)
+        obj = {"card": g.played, "side": g.setting.side, "positions": [as_obj(e) for e in ends]}
+        if limit is not None:
+            obj["limited"] = more
+        _json(obj)
         return
     _print_header(eng, g, g.setting.side)
-    n = 0
-    for end in end_positions(eng, g, limit):
+    n, more = 0, False
+    for end in end_positions(eng, g, bound):
+        if limit is not None and n >= limit:
+            more = True
+            break
         n += 1
         moved = ", ".join(f"{pid}→{c[0]},{c[1]}" for pid, c in as_obj(end).items()) or "(nothing moves)"
         out.print(f"  {escape(moved)}")
-    out.print(f"[bold]{n}[/] end position{'s' if n != 1 else ''}" + (" (limited)" if limit is not None and n >= limit else ""))
+    out.print(_footer(n, None if more else n, more, "end position", "end positions"))
 
 
 # ------------------------------------------------------------------ diff
@@ -419,6 +515,9 @@ def diff(scenario, card, orders, side, roll, copies, command, limit, rules, as_j
     and moves that become legal or illegal, with the rule responsible."""
     from .systems.cc.diff import diff as run_diff
 
+    if card is None:
+        raise WarcouncilError("`diff` needs the card played: give it with --card CARD",
+                              hint="list the deck with: warcouncil cards " + scenario)
     d = run_diff(scenario, list(rules), card, side=side, roll=roll, copies=copies, command=command,
                  orders=list(orders) or None, limit=limit)
     if as_json:
@@ -467,7 +566,23 @@ def diff(scenario, card, orders, side, roll, copies, command, limit, rules, as_j
 @rules_option
 @json_option
 def check(scenario, turn, rules, as_json):
-    """Is the proposed TURN legal on SCENARIO? Every violated rule, with its text."""
+    """Is the proposed TURN legal on SCENARIO? Every violated rule, with its text.
+
+    TURN is a YAML file (for Commands & Colors):
+
+    \b
+        card: Order Three Units Center     # the card played
+        orders: [s4, s5, daphnaeus]        # every piece given an order
+        moves:                             # in the order they are made
+          - {piece: daphnaeus, to: [6, 5]} # to: some legal path leads there
+          - {piece: s4, path: [[5, 6]]}    # path: exactly these hexes
+        battles:                           # optional
+          - {piece: s4, target: c5}
+
+    Optional keys: roll (dice rolled, for cards that roll), copies (the card
+    a Counter Attack copies), side, command, second_moves (moves after
+    Move-Fire-Move's fire). Exit 0 legal, 1 illegal, 2 bad input.
+    """
     from .solver.turn import load_turn
 
     eng = _engine(scenario, rules, "check")
@@ -485,7 +600,9 @@ def check(scenario, turn, rules, as_json):
         for v in verdict.violations:
             pieces = ", ".join(v.pieces) if v.pieces else "-"
             out.print(f"  [bold]{escape(v.rule)}[/] {escape('[' + pieces + ']')} {escape(v.message)}")
-            out.print(f"    {escape(v.source)}: [italic]“{escape(v.quote)}”[/]" if v.quote else f"    {escape(v.source)}")
+            # the document's title for players (the file stays in --json)
+            source = eng.pack.document_title(v.source) or v.source
+            out.print(f"    {escape(source)}: [italic]“{escape(v.quote)}”[/]" if v.quote else f"    {escape(source)}")
     sys.exit(0 if verdict.legal else 1)
 
 
@@ -545,7 +662,8 @@ def plan_(scenario, wants, rules, as_json):
 
 @main.command()
 @click.argument("scenario")
-@click.option("--side", default=None, help="The side activating (default: the scenario's to_move).")
+@click.option("--side", default=None, callback=_side_given,
+              help="The side activating (default: the scenario's to_move).")
 @click.option("--svg", "svg_path", default=None, metavar="FILE",
               help="Also draw the board (squares, facings, zones of control).")
 @rules_option
@@ -568,9 +686,13 @@ def activations(scenario, side, svg_path, rules, as_json):
 @json_option
 def lint(paths, base, show_coverage, as_json):
     """Parse and check rule files; every error with file:line:column."""
-    from .dsl.lint import coverage, lint as run_lint
+    from .dsl.lint import coverage, house_hint, lint as run_lint
+    from .dsl.pack import pack_files
 
+    for target in list(paths) + ([base] if base is not None else []):
+        pack_files(target)  # a missing file or pack is bad input (exit 2), not a lint error
     pack, problems = run_lint(list(paths), base)
+    hint = house_hint(list(paths), problems) if base is None else None
     cov = coverage(pack) if (show_coverage and pack is not None) else None
     if as_json:
         obj = {"errors": [{"file": p.location.file, "line": p.location.line, "column": p.location.column,
@@ -578,10 +700,14 @@ def lint(paths, base, show_coverage, as_json):
         if cov is not None:
             obj["coverage"] = [{"document": s.document, "line": s.line, "sentence": s.text, "cited_by": s.cited_by}
                                for s in cov]
+        if hint:
+            obj["hint"] = hint
         _json(obj)
     else:
         for p in problems:
             err.print(escape(str(p)), style="red")
+        if hint:
+            err.print(escape(f"hint: {hint}"), style="yellow")
         if cov is not None:
             done = sum(1 for s in cov if s.cited_by)
             for s in cov:
@@ -601,28 +727,48 @@ def lint(paths, base, show_coverage, as_json):
 
 @main.command()
 @click.argument("scenario")
+@click.option("--rules-text", "rules_text", is_flag=True,
+              help="Also print what each card orders in the rule language (as the pack writes it).")
 @rules_option
 @json_option
-def cards(scenario, rules, as_json):
-    """The cards of SCENARIO's game system."""
+def cards(scenario, rules_text, rules, as_json):
+    """The cards of SCENARIO's game system: what each orders, in words (the
+    card text its rule cites); the rule language's version with --rules-text
+    and in --json."""
     from .dsl.unparse import card_orders
 
     eng = _engine(scenario, rules, "cards")
     deck = list(eng.pack.cards.values())
     if as_json:
-        # "effects" (card name -> its declared effects) is a key of its own:
-        # each card's object keeps exactly the keys of the contract
+        # "effects" and "text" (card name -> its declared effects, its
+        # orders in words) are keys of their own: each card's object keeps
+        # exactly the keys of the contract
         _json({"system": eng.pack.name, "cards": [
             {"name": c.name, "copies": c.copies, "category": c.category, "helmet": c.helmet,
              "orders": card_orders(c)} for c in deck],
-            "effects": {c.name: list(c.effects) for c in deck}})
+            "effects": {c.name: list(c.effects) for c in deck},
+            "text": {c.name: _card_words(c) for c in deck}})
         return
-    t = Table(title=f"{eng.pack.title}: {sum(c.copies for c in deck)} cards, {len(deck)} kinds")
-    for col in ("card", "copies", "category", "helmet", "effects", "orders"):
+    title = f"{eng.pack.title}: {sum(c.copies for c in deck)} cards, {len(deck)} kinds"
+    if rules_text:  # each card, its words and its rule text, one under the other (too wide for a table)
+        out.print(f"[bold]{escape(title)}[/]")
+        for c in deck:
+            facts = [f"{c.copies} cop{'ies' if c.copies != 1 else 'y'}"] + [c.category or ""] \
+                + (["helmet"] if c.helmet else []) + ([f"effects: {', '.join(c.effects)}"] if c.effects else [])
+            out.print(f"\n[bold]{escape(c.name)}[/]  [dim]{escape(', '.join(f for f in facts if f))}[/]")
+            out.print(f"  {escape(_card_words(c))}")
+            out.print(f"  [cyan]{escape(card_orders(c))}[/]")
+        return
+    t = Table(title=title)
+    effects = any(c.effects for c in deck)
+    columns = ["card", "copies", "category", "helmet"] + (["effects"] if effects else []) + ["orders"]
+    for col in columns:
         t.add_column(col, overflow="fold")
     for c in deck:
-        t.add_row(escape(c.name), str(c.copies), c.category or "", "yes" if c.helmet else "",
-                  escape(", ".join(c.effects)), escape(card_orders(c)))
+        row = [escape(c.name), str(c.copies), c.category or "", "yes" if c.helmet else ""]
+        row += [escape(", ".join(c.effects))] if effects else []
+        row.append(escape(_card_words(c)))
+        t.add_row(*row)
     out.print(t)
 
 
@@ -1078,6 +1224,61 @@ def _batch_invoke(verb: str, argv: list[str]):
         return code, json.loads(text), None
     except ValueError:
         return code, text, None
+
+
+def _card_words(card) -> str:
+    """What a card orders, in words: the card text its rule cites (Markdown
+    emphasis dropped); the rule text when it cites none."""
+    from .dsl.unparse import card_orders
+
+    quotes = [c.quote.replace("**", "").replace("`", "") for c in card.citations]
+    return "; ".join(q.strip() for q in quotes if q.strip()) or card_orders(card)
+
+
+def _scenario_help() -> None:
+    """Every verb with a SCENARIO says what it may be in its --help."""
+    text = ("SCENARIO is a scenario shipped with warcouncil, by name (akragas, practice_field), or the "
+            "path of a scenario file (YAML).")
+    for command in main.commands.values():
+        if any(p.name == "scenario" for p in command.params):
+            command.help = inspect.cleandoc(command.help or "") + "\n\n" + text
+
+
+_scenario_help()
+
+
+# Arguments that name files: a name no file system can hold (a NUL byte, a
+# part over 255 bytes, over 4096 in all) is bad input here, before any
+# os.stat raises on it.
+_PATH_PARAMS = frozenset({"scenario", "turn", "question", "wants", "paths", "base", "rules", "svg_path",
+                          "after", "jobs_file"})
+
+
+def _possible_path(value: str) -> str | None:
+    """Why ``value`` cannot name a file, or None."""
+    if "\x00" in value:
+        return "it holds a NUL character"
+    raw = value.encode("utf-8", "surrogateescape")
+    if len(raw) > 4096 or any(len(part) > 255 for part in raw.split(b"/")):
+        return "the name is too long for a file"
+    return None
+
+
+def _path_checked(callback):
+    def check(ctx, param, value):
+        for v in (value if isinstance(value, (tuple, list)) else [value]):
+            why = _possible_path(v) if isinstance(v, str) else None
+            if why:
+                shown = v if len(v) <= 60 else v[:59] + "…"
+                raise click.BadParameter(f"{shown!r} is no file or shipped name: {why}")
+        return callback(ctx, param, value) if callback is not None else value
+    return check
+
+
+for _command in main.commands.values():
+    for _param in _command.params:
+        if _param.name in _PATH_PARAMS:
+            _param.callback = _path_checked(_param.callback)
 
 
 if __name__ == "__main__":  # pragma: no cover

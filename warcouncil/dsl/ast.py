@@ -189,6 +189,7 @@ class DocumentDecl:
     alias: str
     path: str
     loc: Location = _loc()
+    title: str | None = None  # `document ALIAS "file" title "…"`: what players read instead of the file name
 
 
 @dataclass(frozen=True)

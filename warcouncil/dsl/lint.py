@@ -5,7 +5,8 @@ find, each with file:line:column: syntax errors, layering conflicts (two
 layers replacing one rule, replacing or removing what does not exist, a name
 defined twice), names that resolve to nothing (with the closest known names),
 calls with the wrong number of arguments, citations of undeclared documents,
-and quotes that do not occur in the document they cite.
+quotes that do not occur in the document they cite; and (``static.py``)
+recursion among defines, expressions too large to evaluate and type errors.
 
 ``coverage(pack)`` lists every sentence of the seed documents a pack cites
 and whether some rule, define, card or unit type cites it.
@@ -21,6 +22,7 @@ from pathlib import Path
 from ..errors import Location, WarcouncilError, closest
 from . import ast as A
 from .pack import LintError, Pack, _line_at, card_key, load_pack, pack_files
+from .static import static_problems
 from .template import Field as TemplateField
 from .template import problems as template_problems
 
@@ -59,8 +61,41 @@ def lint(paths: list[str | Path], base: str | None = None) -> tuple[Pack | None,
     problems.extend(_resolved(pack))
     problems.extend(_citations(pack))
     problems.extend(_layer_conflicts(pack))
+    problems.extend(static_problems(pack))
     problems.sort(key=lambda p: (p.location.file or "", p.location.line or 0, p.location.column or 0))
     return pack, problems
+
+
+_UNRESOLVED = ("there is no such", ": no such", "unknown name", "unknown function", "unknown attribute",
+               "cites undeclared document")
+
+
+def house_hint(paths: list, problems: list[LintError]) -> str | None:
+    """For files linted on their own (no ``--over``) that replace, remove or
+    use what they do not define: the hint that they are house rules, to be
+    linted over their pack (the pack their ids name, when it is shipped)."""
+    if not problems or not any(any(w in p.message for w in _UNRESOLVED) for p in problems):
+        return None
+    from .pack import PACKS_DIR
+
+    files = [f for t in paths for f in (pack_files(t) if Path(t).exists() else [])]
+    if any(f.parent.resolve() == PACKS_DIR.resolve() or PACKS_DIR.resolve() in f.resolve().parents
+           for f in files):
+        return None  # a shipped pack's own files
+    shipped = sorted(d.name for d in PACKS_DIR.iterdir() if d.is_dir() and (d / "00-pack.wc").exists())
+    named: list[str] = []
+    for f in files:
+        try:
+            text = f.read_text("utf-8", errors="replace")[:200_000]
+        except OSError:
+            continue
+        for name in shipped:
+            if re.search(r"\b" + re.escape(name) + r"\.[a-z]", text) and name not in named:
+                named.append(name)
+    pack = named[0] if named else "PACK"
+    shown = " ".join(str(p) for p in paths)
+    return (f"house-rule files are checked over the pack they change: warcouncil lint {shown} --over {pack}"
+            + ("" if named else f" (shipped packs: {', '.join(shipped)})"))
 
 
 def _err(msg: str, loc: Location, hint: str | None = None) -> LintError:
@@ -212,7 +247,10 @@ def check_layers(pack: Pack) -> list[LintError]:
     """What must hold before a layered pack is used: its layering conflicts
     first (they explain the rest), then names that resolve to nothing."""
     first = sorted(_layer_conflicts(pack), key=_where)
-    return first + sorted(_resolved(pack), key=_where)
+    resolved = sorted(_resolved(pack), key=_where)
+    # recursion, size and types: only once every name resolves (an unknown
+    # name is the better message)
+    return first + resolved + ([] if resolved else sorted(static_problems(pack), key=_where))
 
 
 def _resolved(pack: Pack) -> list[LintError]:

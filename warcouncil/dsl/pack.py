@@ -143,6 +143,14 @@ class Pack:
             return (doc.path if doc else cites[0].document, quote)
         return (origin or "house rule", quote)
 
+    def document_title(self, source: str) -> str | None:
+        """The title a pack gives the document a source names (its alias or
+        its file, as ``source_of`` gives it), or None."""
+        for doc in self.documents.values():
+            if source in (doc.alias, doc.path, Path(doc.path).name) and doc.title:
+                return doc.title
+        return None
+
     def document_text(self, alias: str) -> str | None:
         return self.document_read(alias)[0]
 
@@ -179,17 +187,26 @@ def card_key(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch not in " -_'’")
 
 
+def _probe(test) -> bool:
+    """``test()`` of a path, false where the name cannot be looked up at all
+    (too long, a NUL byte): then it names no file."""
+    try:
+        return test()
+    except (OSError, ValueError):
+        return False
+
+
 def pack_files(target: str | Path) -> list[Path]:
     """The rule files of a pack name, a folder or a single file."""
     p = Path(target)
-    if not p.exists() and isinstance(target, str) and (PACKS_DIR / target).is_dir():
+    if not _probe(p.exists) and isinstance(target, str) and _probe((PACKS_DIR / target).is_dir):
         p = PACKS_DIR / target
-    if p.is_dir():
+    if _probe(p.is_dir):
         files = sorted(p.glob("*.wc"))
         if not files:
             raise WarcouncilError(f"no rule files (*.wc) in {p}", Location(str(p)))
         return files
-    if p.is_file():
+    if _probe(p.is_file):
         return [p]
     known = sorted(d.name for d in PACKS_DIR.iterdir() if d.is_dir() and d.name != "sources" and not d.name.startswith("_"))
     hint = closest(str(target), known)

@@ -19,6 +19,7 @@ from ._standalone import (Lark, Lark_StandAlone, Token, Transformer, UnexpectedC
 from ..errors import Location, WarcouncilError
 from ..textfile import RULES_LIMIT, read_text
 from . import ast as A
+from .bounds import check_nesting, prescan
 
 # Human names for the grammar's terminals, for "expected ..." hints.
 _TERMINAL_NAMES = {
@@ -115,7 +116,8 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def document_decl(self, meta, items):
-        return A.DocumentDecl(str(items[0]), _unquote(items[1]), self._loc(meta))
+        title = _unquote(items[2]) if len(items) > 2 and items[2] is not None else None
+        return A.DocumentDecl(str(items[0]), _unquote(items[1]), self._loc(meta), title)
 
     @v_args(meta=True)
     def sections_decl(self, meta, items):
@@ -479,6 +481,7 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
             return None
         return lines[n - 1]
 
+    prescan(text, path)  # token counts and number sizes, before Lark builds anything
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as e:
@@ -508,6 +511,7 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
     except UnexpectedInput as e:  # pragma: no cover - other lark input errors
         loc = Location(path, getattr(e, "line", None), getattr(e, "column", None))
         raise WarcouncilError("cannot parse rule text", loc, source_line=line_of(loc.line)) from None
+    check_nesting(tree, path, line_of)  # before any recursive walk of the tree
     try:
         statements = _ToAst(path).transform(tree)
     except VisitError as e:

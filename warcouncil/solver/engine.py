@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..dsl.pack import Pack, _line_at, load_pack
+from ..dsl.pack import Pack, _line_at, is_shipped, load_pack
 from ..errors import Location, WarcouncilError, closest
 from .ground import PieceView, Setting
 from .plan import Plan, plan_for
@@ -47,9 +47,10 @@ class Engine:
         sc = scenario if not isinstance(scenario, (str, Path)) else load_scenario(str(scenario), _own_reader)
         layers = list(sc.rules) + [str(r) for r in rules]
         pack = load_pack(_pack_target(sc), layers)
-        if layers:
-            # house rules are checked as lint checks them before they are used:
-            # the first problem is the answer (exit 2), at its own place
+        if layers or not all(is_shipped(f) for f in pack.files):
+            # house rules (and a pack of the user's own) are checked as lint
+            # checks them before they are used: the first problem is the
+            # answer (exit 2), at its own place
             from ..dsl.lint import check_layers
 
             problems = check_layers(pack)

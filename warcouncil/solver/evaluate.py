@@ -492,7 +492,14 @@ class Compiler:
             return lambda ctx, env: body(ctx, {p: a(ctx, env) for p, a in zip(params, args)})
         if name == "count" and len(args) == 1:
             a0 = args[0]
-            return lambda ctx, env: len(a0(ctx, env))
+
+            def count(ctx, env):
+                v = a0(ctx, env)
+                try:
+                    return len(v)
+                except TypeError:
+                    raise EvalError(f"count of {_short(v)}: not a collection", e.loc) from None
+            return count
         if name in self.vocabulary.functions:
             fn = self.meanings.functions[name]  # (check_pack: every declared builtin has one)
             if len(args) == 1:
@@ -518,7 +525,14 @@ class Compiler:
 
     def _c_Neg(self, e):
         x = self.compile(e.operand)
-        return lambda ctx, env: -x(ctx, env)
+
+        def neg(ctx, env):
+            v = x(ctx, env)
+            try:
+                return -v
+            except TypeError:
+                raise EvalError(f"cannot negate {_short(v)}: not a number", e.loc) from None
+        return neg
 
     def _c_Compare(self, e):
         left, right = self.compile(e.left), self.compile(e.right)
@@ -573,54 +587,107 @@ class Compiler:
         c, t, o = self.compile(e.cond), self.compile(e.then), self.compile(e.other)
         return lambda ctx, env: t(ctx, env) if c(ctx, env) else o(ctx, env)
 
+    # Loops (forall, exists, a set {x in S where ...}, `the`) are the only
+    # evaluation whose cost the static checks cannot bound (dsl/static.py
+    # bounds everything else: no recursion, expressions of bounded size and
+    # depth). Each loop charges, before it runs, its domain's size times its
+    # body's size against a step budget shared by the loops running inside
+    # one another, renewed when an outermost loop starts: one counter
+    # update per loop, nothing per element.
+    def _loop(self, e, body_expr):
+        """(the domain's closure, the body's weight, the statement's name for messages)."""
+        weight = sum(1 for _ in A.walk(body_expr)) if body_expr is not None else 1
+        return self.compile(e.domain), max(1, weight)
+
     def _c_Quant(self, e):
-        dom, body, var = self.compile(e.domain), self.compile(e.body), e.var
+        (dom, w), body, var = self._loop(e, e.body), self.compile(e.body), e.var
+        pack = self.pack
         if e.kind == "forall":
             def forall(ctx, env):
-                inner = dict(env)
-                for x in _iterate(dom(ctx, env)):
-                    inner[var] = x
-                    if not body(ctx, inner):
-                        return False
-                return True
+                d = dom(ctx, env)
+                if d is None:
+                    return True
+                m = _meter
+                d = _charge(m, d, w, e, pack)
+                m[0] += 1
+                try:
+                    inner = dict(env)
+                    for x in d:
+                        inner[var] = x
+                        if not body(ctx, inner):
+                            return False
+                    return True
+                finally:
+                    m[0] -= 1
             return forall
 
         def exists(ctx, env):
-            inner = dict(env)
-            for x in _iterate(dom(ctx, env)):
-                inner[var] = x
-                if body(ctx, inner):
-                    return True
-            return False
+            d = dom(ctx, env)
+            if d is None:
+                return False
+            m = _meter
+            d = _charge(m, d, w, e, pack)
+            m[0] += 1
+            try:
+                inner = dict(env)
+                for x in d:
+                    inner[var] = x
+                    if body(ctx, inner):
+                        return True
+                return False
+            finally:
+                m[0] -= 1
         return exists
 
     def _c_SetComp(self, e):
-        dom, var = self.compile(e.domain), e.var
+        (dom, w), var = self._loop(e, e.cond), e.var
         cond = self.compile(e.cond) if e.cond is not None else None
+        pack = self.pack
 
         def setcomp(ctx, env):
-            d = _iterate(dom(ctx, env))
+            d = dom(ctx, env)
+            if d is None:
+                return frozenset()
+            m = _meter
+            d = _charge(m, d, w, e, pack)
             if cond is None:
-                return frozenset(d)
-            inner = dict(env)
-            out = []
-            for x in d:
-                inner[var] = x
-                if cond(ctx, inner):
-                    out.append(x)
-            return frozenset(out)
+                try:
+                    return frozenset(d)
+                except TypeError:
+                    raise EvalError(f"cannot make a set of {_short(d)}: its elements are not values", e.loc) from None
+            m[0] += 1
+            try:
+                inner = dict(env)
+                out = []
+                for x in d:
+                    inner[var] = x
+                    if cond(ctx, inner):
+                        out.append(x)
+                return frozenset(out)
+            finally:
+                m[0] -= 1
         return setcomp
 
     def _c_The(self, e):
-        dom, var, cond = self.compile(e.domain), e.var, self.compile(e.cond)
+        (dom, w), var, cond = self._loop(e, e.cond), e.var, self.compile(e.cond)
+        pack = self.pack
 
         def the(ctx, env):
-            inner = dict(env)
-            for x in _sorted(dom(ctx, env)):
-                inner[var] = x
-                if cond(ctx, inner):
-                    return x
-            return None
+            d = dom(ctx, env)
+            if d is None:
+                return None
+            m = _meter
+            d = _charge(m, d, w, e, pack)
+            m[0] += 1
+            try:
+                inner = dict(env)
+                for x in _sorted(d):
+                    inner[var] = x
+                    if cond(ctx, inner):
+                        return x
+                return None
+            finally:
+                m[0] -= 1
         return the
 
     def define_closure(self, name: str) -> Closure:
@@ -696,9 +763,56 @@ def _contains(container, item) -> bool:
         return False
 
 
-def _iterate(values):
-    # truth values of forall/exists do not depend on the order; `the` sorts
-    return () if values is None else values
+#: steps an outermost loop may take with the loops inside it (a step: one
+#: part of a loop's body for one element). Far above what a rulebook needs
+#: (the shipped packs stay under 10,000 per loop); a rule over it stops with
+#: exit 2 naming the rule, after a few seconds at most.
+STEP_BUDGET = 20_000_000
+_meter = [0, STEP_BUDGET]  # [loops running now, steps left]
+
+
+def _charge(m: list, d, weight: int, e: A.Expr, pack):
+    """Charge a loop over ``d`` against the budget (renewed when no loop is
+    running); the domain back, as a sized collection."""
+    try:
+        n = len(d)
+    except TypeError:
+        try:
+            d = tuple(d)
+        except TypeError:
+            raise EvalError(f"cannot go through {_short(d)}: not a collection", e.loc) from None
+        n = len(d)
+    left = (m[1] if m[0] else STEP_BUDGET) - n * weight
+    if left < 0:
+        from ..dsl.pack import _line_at
+
+        m[1] = 0
+        raise EvalError(f"evaluation stopped: {_statement_at(pack, e.loc)} takes more than {STEP_BUDGET:,} steps "
+                        "in one loop and the loops inside it", e.loc, source_line=_line_at(e.loc),
+                        hint="loops over loops multiply: go through fewer collections inside one another")
+    m[1] = left
+    return d
+
+
+def _statement_at(pack, loc) -> str:
+    """The rule, define or card written at ``loc`` (for messages)."""
+    best, where = None, (-1, -1)
+    for st in list(pack.rules.values()) + list(pack.defines.values()) + list(pack.cards.values()):
+        sl = st.loc
+        if sl.file == loc.file and sl.line is not None and loc.line is not None:
+            key = (sl.line, sl.column or 0)
+            if key <= (loc.line, loc.column or 0) and key > where:
+                best, where = st, key
+    if best is None:
+        return "a rule"
+    if isinstance(best, A.CardDecl):
+        return f"card {best.name!r}"
+    return f"{'rule' if isinstance(best, A.RuleDecl) else 'define'} {best.id}"
+
+
+def _short(v, width: int = 60) -> str:
+    s = repr(v)
+    return s if len(s) <= width else s[: width - 1] + "…"
 
 
 def _sorted(values):

@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Any, Callable, Iterable
 
 from ..dsl.pack import Pack
@@ -82,11 +84,12 @@ class Setting:
         #: role -> its index in a position's occupants (``state.Positions.on``)
         self.slot: dict[str, int] = {r: i for i, r in enumerate(self.roles)}
         views: list[PieceView] = []
+        # ids in natural order (s2 before s10): ranks order every set and listing
         rank = 0
         for own in (True, False):
             for role in self.roles:
                 for p in sorted((p for p in scenario.pieces[role] if (p.side == self.side) is own),
-                                key=lambda p: p.id):
+                                key=natural_key):
                     views.append(PieceView(p, role, self._attrs(p, role), rank, self.slot[role]))
                     rank += 1
         self.views = views
@@ -261,6 +264,18 @@ class Setting:
     def connected(self, pieces: Iterable[PieceView]) -> bool:
         """Are the pieces' hexes one group of adjacent (or shared) hexes?"""
         return connected({p.at for p in pieces}, self.board.neighbours)
+
+
+def natural_id(ident: str) -> tuple:
+    """An id as a natural sort key: digits compare as numbers (s2 < s10),
+    the rest as text; the id itself breaks ties (s02, s2)."""
+    parts = re.split(r"(\d+)", ident)
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts if p), ident
+
+
+def natural_key(piece) -> tuple:
+    """A piece by its id in natural order (``natural_id``)."""
+    return natural_id(piece.id)
 
 
 class Ctx:

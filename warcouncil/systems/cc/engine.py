@@ -30,6 +30,11 @@ from .grounding import Grounding
 _rank = attrgetter("rank")
 
 
+# the most dice for which every roll is answered (orders without --roll): the
+# outcomes grow as n^5 and each is a whole enumeration (12 dice: a few seconds)
+ROLL_TABLE_DICE = 12
+
+
 class CardEngine(Engine):
     """An engine whose decision is a card's order set."""
 
@@ -71,7 +76,11 @@ class CardEngine(Engine):
             return None
         bare = Grounding(self.pack, self.plan.compiler, self.setting(side, command), card,
                          ground_alternatives=False)
-        return int(self.plan.compiler.compile(card.roll)(bare.base(), {}))
+        n = self.plan.compiler.compile(card.roll)(bare.base(), {})
+        if isinstance(n, bool) or not isinstance(n, (int, float)) or n != int(n) or n < 0:
+            raise WarcouncilError(f"{card.name} rolls {n!r} dice: the roll must be a whole number, 0 or more",
+                                  card.roll.loc)
+        return int(n)
 
     def relevant_faces(self, card: A.CardDecl) -> list[str]:
         faces = []
@@ -87,6 +96,9 @@ class CardEngine(Engine):
 
     def roll_table(self, card: A.CardDecl, side=None, command=None) -> list[tuple[dict, Fraction]]:
         n = self.dice_count(card, side, command) or 0
+        if n > ROLL_TABLE_DICE:
+            raise WarcouncilError(f"{card.name} rolls {n} dice here: every roll is answered for at most "
+                                  f"{ROLL_TABLE_DICE} dice", hint="give the roll with --roll")
         return list(dice_outcomes(self.pack.dice, n, self.relevant_faces(card)))
 
     def parse_roll(self, card: A.CardDecl, text: str, side=None, command=None) -> dict:
@@ -147,6 +159,10 @@ class CardEngine(Engine):
 
     def count(self, g: Grounding) -> int:
         return self.enumerator(g).count()
+
+    def count_cheap(self, g: Grounding) -> int | None:
+        """``count(g)`` when it needs no enumeration, else None."""
+        return self.enumerator(g).count_cheap()
 
     def check_orders(self, g: Grounding, ids: list[str]) -> Verdict:
         return check(g, self.plan, self.pieces(g, ids))

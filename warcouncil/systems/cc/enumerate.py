@@ -874,6 +874,14 @@ class Enumerator:
                 if limit is not None and produced >= limit:
                     return
 
+    def count_cheap(self) -> int | None:
+        """The number of order sets when it comes without enumerating them
+        (one alternative whose count is a closed form), else None: what
+        `orders --limit` prints as its total without doing the whole work."""
+        if not self.alts:
+            return 0
+        return self.alts[0].count_fast() if len(self.alts) == 1 else None
+
     def count(self) -> int:
         if not self.alts:
             return 0

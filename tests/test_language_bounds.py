@@ -1,0 +1,250 @@
+"""The rule language under hostile input (issue 12, point 2): recursion among
+defines, type errors, deep nesting, huge expressions and literals, and
+evaluation that would not end are each refused with exit 2, one message and
+file:line:column — by `lint` (exit 1, the same message) and when the house
+rules are loaded — never a traceback, a RecursionError or exit 3."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from warcouncil.dsl import bounds, static
+from warcouncil.dsl.lint import lint
+from warcouncil.dsl.pack import load_pack
+from warcouncil.solver import evaluate
+
+CARD = "Order Two Units Left"
+UNIT_QUOTE = ("Light infantry units (light infantry, light sling infantry, light bow infantry) may move one "
+              "or two hexes and battle.")
+
+
+def house(tmp_path: Path, text: str) -> Path:
+    f = tmp_path / "house.wc"
+    f.write_text(text, encoding="utf-8")
+    return f
+
+
+def refused(f: Path, where: str, words: str) -> str:
+    """`orders` with the house file exits 2 and `lint --over cca` exits 1, both
+    naming ``where`` (file:line:column) and ``words``; stderr returned."""
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert code == 2, (code, out, err)
+    assert out == ""
+    first = err.splitlines()[0]
+    assert first.startswith(f"{f}:{where}: "), err
+    assert words in first, err
+    assert "Traceback" not in err and "internal error" not in err
+    code, out, lint_err = run_cli("lint", f, "--over", "cca")
+    assert code == 1, (code, out, lint_err)
+    assert f"{f}:{where}: " in lint_err and words in lint_err
+    return err
+
+
+# -- recursion among defines ------------------------------------------------------
+
+
+def test_a_define_calling_itself_is_refused(tmp_path: Path) -> None:
+    f = house(tmp_path, "replace define cca.detach-with-helmet\n    may_detach := may_detach\n")
+    err = refused(f, "2:19", "define cca.detach-with-helmet is recursive: may_detach → may_detach")
+    assert "may_detach := may_detach" in err
+
+
+def test_defines_calling_each_other_are_refused(tmp_path: Path) -> None:
+    f = house(tmp_path, "define house.a\n    a_of(p) := b_of(p) or p.blocks > 3\n\n"
+                        "define house.b\n    b_of(p) := exists q in units: a_of(q)\n\n"
+                        "rule house.r\n    require forall p in units: a_of(p)\n")
+    refused(f, "2:16", "define house.a is recursive: a_of → b_of → a_of")
+
+
+def test_fibonacci_by_recursion_is_refused(tmp_path: Path) -> None:
+    f = house(tmp_path, "define house.fib\n    fib(n) := if n < 2 then n else fib(n - 1) + fib(n - 2)\n"
+                        "rule house.fib27\n    require fib(27) > 0\n")
+    refused(f, "2:36", "define house.fib is recursive: fib → fib")
+
+
+def test_a_bound_name_is_not_a_recursive_call(tmp_path: Path) -> None:
+    # `x` here is the quantifier's variable, not the define x
+    pack = load_pack("cca", [house(tmp_path, "define house.x\n    x := forall x in units: x.blocks > 0\n"
+                                             "rule house.r\n    require x\n")])
+    assert static.define_problems(pack) == []
+
+
+def test_fibonacci_without_recursion_is_too_large(tmp_path: Path) -> None:
+    lines = ["define house.f0\n    f0 := count(ordered)\n", "define house.f1\n    f1 := count(ordered)\n"]
+    lines += [f"define house.f{i}\n    f{i} := f{i - 1} + f{i - 2}\n" for i in range(2, 28)]
+    lines.append("rule house.fib\n    require f27 > 0\n")
+    f = house(tmp_path, "".join(lines))
+    # f18 is the first with more than 20,000 parts written out (fib grows by the golden ratio)
+    refused(f, "37:1", "define house.f18 is too large to evaluate")
+
+
+def test_a_long_chain_of_defines_is_too_deep(tmp_path: Path) -> None:
+    lines = ["define house.c0\n    c0 := count(ordered)\n"]
+    lines += [f"define house.c{i}\n    c{i} := c{i - 1} + 1\n" for i in range(1, 200)]
+    lines.append("rule house.chain\n    require c199 > 0\n")
+    f = house(tmp_path, "".join(lines))
+    refused(f, f"{2 * 127 + 1}:1", f"define house.c127 is nested too deeply")
+
+
+def test_shipped_packs_are_far_inside_the_bounds() -> None:
+    for name in ("cca", "ccm"):
+        pack = load_pack(name)
+        static.MAX_EXPANSION, saved = 2_000, static.MAX_EXPANSION
+        old_depth, static.MAX_DEPTH = static.MAX_DEPTH, 20
+        try:
+            assert static.define_problems(pack) == []
+            assert static.type_problems(pack) == []
+        finally:
+            static.MAX_EXPANSION, static.MAX_DEPTH = saved, old_depth
+
+
+# -- types -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("body, where, words", [
+    ("forall p in pieces: count(p) < 5", "2:39", "count takes a collection as its first argument, but p is a piece"),
+    ("-card.name == 1", "2:13", "cannot negate card.name: it is a string, not a number"),
+    ("forall p in 3: p == p", "2:25", "3 is a whole number, not a collection to go through"),
+    ("card.name < count(ordered)", "2:13", "cannot compare card.name < count(ordered): a string with a whole number"),
+    ("count(ordered) + card", "2:13", "cannot compute count(ordered) + card"),
+    ("adjacent(1, 2)", "2:22", "adjacent takes a cell as its first argument, but 1 is a whole number"),
+    ("exists p in units: p in 4", "2:37", "4 is a whole number, not a collection"),
+])
+def test_type_errors(tmp_path: Path, body: str, where: str, words: str) -> None:
+    f = house(tmp_path, f"rule house.t\n    require {body}\n")
+    refused(f, where, words)
+
+
+def test_a_unit_attribute_of_text_used_as_a_number(tmp_path: Path) -> None:
+    f = house(tmp_path, 'replace unit light_infantry { kind = foot; class = light; move = "x"; battle_move = 2; '
+                        'ranged = true; range = 2; blocks = 4 }\n'
+                        f'    from seed002 "{UNIT_QUOTE}"\n')
+    err = refused(f, "1:59", "unit light_infantry: move = 'x' is text, but ")
+    assert "40-movement.wc:54:25 uses move as a number (p.move)" in err
+
+
+def test_well_typed_rules_pass(tmp_path: Path) -> None:
+    f = house(tmp_path, "rule house.ok\n    require forall p in ordered: orders(p) <= 1 and -p.blocks < 0 "
+                        "and count({u in units where u.move > 1}) >= 0 and (ordered - leaders) != none\n")
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert (code, err) == (0, "")
+    assert int(out) > 0
+    _, problems = lint([f], "cca")
+    assert problems == []
+
+
+# -- nesting, size, literals -----------------------------------------------------
+
+
+@pytest.mark.parametrize("body, column", [
+    ("not " * 1000 + "true", 4 * 63 + 13),
+    ("1" + " + (1" * 1000 + ")" * 1000 + " > 0", None),
+    ("".join(f"forall x{i} in pieces: " for i in range(1000)) + "true", None),
+    ("1" + " + 1" * 3000 + " > 0", None),
+])
+def test_deep_nesting_is_refused_with_a_place(tmp_path: Path, body: str, column) -> None:
+    f = house(tmp_path, f"rule house.deep\n    require {body}\n")
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert code == 2 and out == ""
+    assert f"nested too deeply: more than {bounds.MAX_NESTING} levels" in err
+    assert err.startswith(f"{f}:2:" + (f"{column}:" if column else ""))
+    code, _, err = run_cli("lint", f)
+    assert code == 1 and "nested too deeply" in err and "Recursion" not in err
+
+
+def test_shipped_rules_nest_far_less(tmp_path: Path) -> None:
+    # 64 levels are allowed; the shipped packs nest at most 9
+    ok = house(tmp_path, "rule house.ok\n    require " + "not " * 50 + "true\n")
+    assert run_cli("lint", ok, "--over", "cca")[0] == 0
+
+
+def test_a_100000_term_and_is_refused_before_parsing(tmp_path: Path) -> None:
+    f = house(tmp_path, "rule house.and\n    require " + " and ".join(["1 < 2"] * 100_000) + "\n")
+    err = refused(f, "1:1", "rule house.and is too long: more than 10,000 words and symbols in one statement")
+    assert "split it into defines" in err
+
+
+def test_a_file_of_too_many_statements_is_refused(tmp_path: Path) -> None:
+    rules = "".join(f"rule house.r{i}\n    require 1 < 2 and 2 < 3\n" for i in range(11_000))
+    f = house(tmp_path, rules)
+    code, _, err = run_cli("lint", f)
+    assert code == 1
+    assert f"rule file is too long: more than {bounds.FILE_TOKENS:,} words and symbols" in err
+
+
+@pytest.mark.parametrize("literal", ["9" * 4301, "1" * 16, "1e999", "1" * 20 + ".5"])
+def test_huge_number_literals(tmp_path: Path, literal: str) -> None:
+    f = house(tmp_path, f"rule house.big\n    require count(pieces) < {literal}\n")
+    err = refused(f, "2:29", "is too large: at most 15 digits")
+    assert "set_int_max_str_digits" not in err and "internal error" not in err
+
+
+def test_largest_allowed_literal_is_used(tmp_path: Path) -> None:
+    f = house(tmp_path, "rule house.big\n    require count(pieces) < 999999999999999\n")
+    code, out, _ = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert code == 0 and int(out) > 0
+
+
+# -- the evaluation budget ---------------------------------------------------------
+
+
+LOOPS = ("rule house.loops\n    require forall a in all_units: forall b in all_units: forall c in all_units: "
+         "forall d in all_units: a != d or b != c or count(ordered) >= 0\n")
+
+
+def test_loops_over_loops_stop_with_the_rule_named(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(evaluate, "STEP_BUDGET", 200_000)
+    f = house(tmp_path, LOOPS)
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert code == 2 and out == ""
+    assert err.startswith(f"{f}:2:"), err
+    assert "evaluation stopped: rule house.loops takes more than 200,000 steps" in err
+
+
+def test_the_same_loops_within_the_budget_give_the_answer(tmp_path: Path) -> None:
+    # ~30 units, four loops deep: ~800,000 elements, well inside the default budget
+    f = house(tmp_path, LOOPS)
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert (code, err) == (0, "")
+    assert out == run_cli("orders", "akragas", "--card", CARD, "--count")[1]
+
+
+def test_a_pack_of_ones_own_is_checked_at_load(tmp_path: Path) -> None:
+    import shutil
+
+    root = Path(__file__).resolve().parents[1] / "warcouncil"
+    shutil.copytree(root / "rules" / "cca", tmp_path / "mypack")
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text((root / "examples" / "cca" / "akragas.yaml").read_text(encoding="utf-8")
+                        .replace("system: cca", "system: mypack"), encoding="utf-8")
+    assert run_cli("orders", scenario, "--card", CARD, "--count") == (0, "11\n", "")
+    battle = tmp_path / "mypack" / "50-battle.wc"
+    lines = battle.read_text(encoding="utf-8").count("\n")
+    with battle.open("a", encoding="utf-8") as f:
+        f.write("\ndefine mine.loop\n    loop_a := loop_a\n")
+    code, out, err = run_cli("orders", scenario, "--card", CARD, "--count")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"{battle}:{lines + 3}:15: define mine.loop is recursive: loop_a → loop_a")
+
+
+def test_a_card_rolls_a_number_of_dice(tmp_path: Path) -> None:
+    f = house(tmp_path, 'replace card "I Am Spartacus" {\n    copies 1 category tactic\n    roll "x" dice\n'
+                        '    orders: up to rolled(light) pieces where true\n}\n')
+    code, out, err = run_cli("orders", "akragas", "--card", "I Am Spartacus", "--rules", f, "--count")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"{f}:3:10: card 'I Am Spartacus': the dice rolled must be a number, but \"x\" is a string")
+
+
+def test_every_roll_of_too_many_dice_is_refused(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[1] / "warcouncil"
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text((root / "examples" / "cca" / "akragas.yaml").read_text(encoding="utf-8")
+                        .replace("syracusan: {edge: south, command: 6}", "syracusan: {edge: south, command: 40}"),
+                        encoding="utf-8")
+    code, out, err = run_cli("orders", scenario, "--card", "I Am Spartacus", "--count")
+    assert (code, out) == (2, "")
+    assert err.startswith("I Am Spartacus rolls 40 dice here: every roll is answered for at most 12 dice")
+    assert run_cli("orders", scenario, "--card", "I Am Spartacus", "--roll", "light=3", "--count") == (0, "64\n", "")

@@ -1,0 +1,587 @@
+"""What would fail at run time, found before: recursion among defines, rules
+too large to evaluate once their defines are written out, and type errors.
+
+``define_problems(pack)``
+    * a define that calls itself, directly (``may_detach := may_detach``) or
+      through others (``a := b``, ``b := a``): the language has no recursion
+      (a rule is a finite formula over the board), so evaluating it would
+      never end. Reported at the call that closes the circle.
+    * a rule, define or card whose expression, with every define it calls
+      written out, has more than ``MAX_EXPANSION`` parts or nests more than
+      ``MAX_DEPTH`` deep (defines calling defines: ``f27 := f26 + f25`` ...
+      is fib(27) without recursion). Reported at the statement that first
+      goes over, not at every user of it.
+
+``type_problems(pack)``
+    A static type check of every expression against the builtins' declared
+    types (``pack.vocabulary``: ``count(set[any]) -> int`` ...), the
+    attributes' (``KERNEL_ATTRIBUTES``: ``card.name`` is a ``str``) and the
+    unit types' attribute values (``move = 2``). It reports only what cannot
+    work whatever the board: ``count(p)`` of a piece, ``-card.name``,
+    ``forall x in 3``, a string compared with a number by ``<``, and a unit
+    type whose attribute is text (``move = "x"``) where a rule uses that
+    attribute as a number. Unknown types (a define's parameters, ``any``)
+    are never an error.
+
+Both return ``LintError``s with file:line:column; lint reports them, and a
+pack with house rules is refused at load (``lint.check_layers``).
+"""
+
+from __future__ import annotations
+
+from ..errors import Location
+from . import ast as A
+from .builtins import KERNEL_ATTRIBUTES
+
+#: parts of one rule, define or card expression with its defines written out
+MAX_EXPANSION = 20_000
+#: nesting of one expression with its defines written out (each define call
+#: adds its body's depth): what evaluation may stack up
+MAX_DEPTH = 128
+
+
+def _err(msg: str, loc: Location, hint: str | None = None):
+    from .pack import LintError, _line_at
+
+    return LintError(msg, loc, hint, _line_at(loc))
+
+
+def _show(e: A.Expr, width: int = 50) -> str:
+    from .unparse import expr
+
+    try:
+        s = expr(e)
+    except Exception:  # pragma: no cover - a node unparse does not know
+        s = type(e).__name__
+    return s if len(s) <= width else s[: width - 1] + "…"
+
+
+def _statement_exprs(st):
+    """(expression, parameter types) of a rule, define or card statement."""
+    if isinstance(st, A.RuleDecl):
+        yield st.body, {}
+    elif isinstance(st, A.DefineDecl):
+        yield st.body, {p: "any" for p in st.params}
+    elif isinstance(st, A.CardDecl):
+        if st.roll is not None:
+            yield st.roll, {}
+        for alt in st.alternatives:
+            if alt.when is not None:
+                yield alt.when, {}
+            for q in alt.quotas:
+                if isinstance(q.amount, A.Expr):
+                    yield q.amount, {}
+                if q.where is not None:
+                    yield q.where, {"it": "piece"}
+            if alt.group is not None and alt.group.anchor is not None:
+                yield alt.group.anchor, {"it": "piece"}
+
+
+def _name_of(st) -> str:
+    if isinstance(st, A.CardDecl):
+        return f"card {st.name!r}"
+    return f"{'rule' if isinstance(st, A.RuleDecl) else 'define'} {st.id}"
+
+
+# ------------------------------------------------------------------ defines
+
+
+def _calls(e: A.Expr, params, defines) -> list[tuple[str, A.Expr, int]]:
+    """(define called, the calling node, its depth in ``e``) for every call of
+    a define in ``e`` (a bare name that a parameter or quantifier binds is no
+    call). Iterative."""
+    out = []
+    stack = [(e, frozenset(params), 0)]
+    while stack:
+        n, bound, depth = stack.pop()
+        if n is None:
+            continue
+        if isinstance(n, A.Name):
+            if n.id not in bound and n.id in defines:
+                out.append((n.id, n, depth))
+            continue
+        if isinstance(n, A.Call) and n.func in defines:
+            out.append((n.func, n, depth))
+        for c, b in A.scoped(n, bound):
+            stack.append((c, b, depth + 1))
+    out.sort(key=lambda c: (c[1].loc.line or 0, c[1].loc.column or 0))  # in the order written
+    return out
+
+
+def _size_depth(e: A.Expr) -> tuple[int, int]:
+    size = depth = 0
+    stack = [(e, 1)]
+    while stack:
+        n, d = stack.pop()
+        if n is None:
+            continue
+        size += 1
+        depth = max(depth, d)
+        stack.extend((c, d + 1) for c in A.children(n))
+    return size, depth
+
+
+def _cycles(graph: dict[str, list[str]]) -> list[list[str]]:
+    """The strongly connected components with a cycle (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on, stack, out = set(), [], []
+    counter = 0
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on.add(v)
+            succ = graph.get(v, [])
+            if i < len(succ):
+                work.append((v, i + 1))
+                w = succ[i]
+                if w not in index:
+                    work.append((w, 0))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1 or v in graph.get(v, []):
+                    out.append(comp)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+    return out
+
+
+def define_problems(pack) -> list:
+    defines = pack.defines
+    calls = {name: _calls(d.body, d.params, defines) for name, d in defines.items()}
+    graph = {name: list(dict.fromkeys(c for c, _, _ in cs)) for name, cs in calls.items()}
+    out = []
+    recursive: set[str] = set()
+    for comp in _cycles(graph):
+        members = set(comp)
+        recursive |= members
+        first = min(comp, key=lambda n: (defines[n].loc.file or "", defines[n].loc.line or 0))
+        # a shortest way back to `first` inside the component (breadth first)
+        prev: dict[str, tuple[str, A.Expr]] = {}
+        frontier, found = [first], None
+        while frontier and found is None:
+            nxt = []
+            for v in frontier:
+                for callee, node, _ in calls[v]:
+                    if callee not in members:
+                        continue
+                    if callee == first:
+                        found = (v, node)
+                        break
+                    if callee not in prev:
+                        prev[callee] = (v, node)
+                        nxt.append(callee)
+                if found:
+                    break
+            frontier = nxt
+        last, node = found
+        path = [first]
+        v = last
+        while v != first:
+            path.append(v)
+            v = prev[v][0]
+        path = [first] + list(reversed(path[1:])) + [first]
+        # the call that leaves `first`: the first step of the way
+        leave = node if len(path) == 2 else prev[path[1]][1]
+        chain = " → ".join(path)
+        out.append(_err(f"define {defines[first].id} is recursive: {chain} (a define may not call itself, "
+                        "directly or through others)", leave.loc,
+                        "write the rule without recursion: a rule is a finite formula over the board"))
+    # sizes and depths with the defines written out, callees first
+    size: dict[str, int] = {}
+    depth: dict[str, int] = {}
+    over: set[str] = set()
+    cap = MAX_EXPANSION + 1
+
+    def measure(e, params) -> tuple[int, int, set]:
+        s, d = _size_depth(e)
+        culprits = set()
+        for callee, _, at in _calls(e, params, defines):
+            if callee in recursive:
+                continue
+            s = min(cap, s + size[callee])
+            d = max(d, at + depth[callee])
+            if callee in over:
+                culprits.add(callee)
+        return s, d, culprits
+
+    order = _topological({n: [c for c in g if c not in recursive] for n, g in graph.items() if n not in recursive})
+    for name in order:
+        d = defines[name]
+        s, dp, culprits = measure(d.body, d.params)
+        size[name], depth[name] = s, min(dp, 10 * MAX_DEPTH)
+        if s > MAX_EXPANSION or dp > MAX_DEPTH:
+            over.add(name)
+            if not culprits:
+                out.append(_too_big(d, s, dp))
+    for st in list(pack.rules.values()) + list(pack.cards.values()):
+        for e, params in _statement_exprs(st):
+            s, dp, culprits = measure(e, params)
+            if (s > MAX_EXPANSION or dp > MAX_DEPTH) and not culprits:
+                out.append(_too_big(st, s, dp))
+                break
+    return out
+
+
+def _too_big(st, s: int, dp: int):
+    what = _name_of(st)
+    if s > MAX_EXPANSION:
+        msg = (f"{what} is too large to evaluate: with the defines it calls written out it has more than "
+               f"{MAX_EXPANSION:,} parts")
+    else:
+        msg = (f"{what} is nested too deeply: with the defines it calls written out it nests {dp} levels "
+               f"(at most {MAX_DEPTH})")
+    hint = ("a define that uses another several times multiplies its size: compute shared parts once, "
+            "in a define of their own" if s > MAX_EXPANSION else "fewer defines calling one another in a chain")
+    return _err(msg, st.loc, hint)
+
+
+def _topological(graph: dict[str, list[str]]) -> list[str]:
+    """Names with every callee before its callers (the graph has no cycle)."""
+    out, done = [], set()
+    for root in graph:
+        if root in done:
+            continue
+        work = [(root, iter(graph[root]))]
+        done.add(root)
+        while work:
+            v, it = work[-1]
+            for w in it:
+                if w not in done and w in graph:
+                    done.add(w)
+                    work.append((w, iter(graph[w])))
+                    break
+            else:
+                work.pop()
+                out.append(v)
+    return out
+
+
+# ------------------------------------------------------------------ types
+
+_NUM = frozenset({"int", "number", "bool"})
+_TEXT = frozenset({"str", "symbol"})
+_RECORD = frozenset({"piece", "cell", "move", "battle", "card", "side"})
+
+
+def _kind(t: str) -> str:
+    """any, num, text, set, record or none (a type that may be none is
+    judged by what it is when it is something)."""
+    core = t[:-1] if t.endswith("?") else t
+    if core.startswith("set["):
+        return "set"
+    if core in _NUM:
+        return "num"
+    if core in _TEXT:
+        return "text"
+    if core in _RECORD:
+        return "record"
+    if core == "none":
+        return "none"
+    return "any"
+
+
+def _elem(t: str) -> str:
+    core = t[:-1] if t.endswith("?") else t
+    return core[4:-1] if core.startswith("set[") else "any"
+
+
+def _join(a: str, b: str) -> str:
+    if a == b:
+        return a
+    if a == "none":
+        return b if b.endswith("?") or b == "any" else b + "?"
+    if b == "none":
+        return _join(b, a)
+    if a.rstrip("?") == b.rstrip("?"):
+        return a.rstrip("?") + "?"
+    if _kind(a) == _kind(b) == "num":
+        return "number"
+    return "any"
+
+
+def _value_type(v) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, float):
+        return "number"
+    if isinstance(v, str):
+        return "str"
+    return "any"
+
+
+class _Types:
+    def __init__(self, pack):
+        self.pack = pack
+        self.vocab = pack.vocabulary
+        self.attrs = dict(KERNEL_ATTRIBUTES) | dict(self.vocab.attributes)
+        self.symbols = pack.symbols()
+        self.defines = pack.defines
+        self.returns: dict[str, str] = {}
+        self.out: list = []
+        # unit attributes: name -> {unit name: value type}
+        self.unit_attrs: dict[str, dict[str, str]] = {}
+        for u in pack.units.values():
+            for k, v in u.attrs:
+                self.unit_attrs.setdefault(k, {})[u.name] = _value_type(v)
+        self.numeric_uses: dict[str, A.Expr] = {}  # unit attribute -> first place used as a number
+
+    def error(self, msg: str, loc: Location, hint: str | None = None) -> None:
+        self.out.append(_err(msg, loc, hint))
+
+    def run(self) -> list:
+        graph = {n: [c for c, _, _ in _calls(d.body, d.params, self.defines)] for n, d in self.defines.items()}
+        cyclic = {n for comp in _cycles(graph) for n in comp}
+        for name in _topological({n: g for n, g in graph.items() if n not in cyclic}):
+            d = self.defines[name]
+            self.returns[name] = self.type(d.body, {p: "any" for p in d.params})
+        for name in cyclic:
+            self.returns[name] = "any"
+            d = self.defines[name]
+            self.type(d.body, {p: "any" for p in d.params})
+        for st in list(self.pack.rules.values()) + list(self.pack.cards.values()):
+            for e, env in _statement_exprs(st):
+                self.type(e, env)
+        for card in self.pack.cards.values():  # how many dice, how many orders: numbers
+            counts = ([("dice rolled", card.roll)] if card.roll is not None else []) + [
+                ("orders of a quota", q.amount) for alt in card.alternatives for q in alt.quotas
+                if isinstance(q.amount, A.Expr)]
+            for what, e in counts:
+                t = self.type(e, {})
+                if _kind(t) not in ("num", "any"):
+                    self.error(f"card {card.name!r}: the {what} must be a number, but {_show(e)} is "
+                               f"{_article(t)}", e.loc or card.loc)
+        self.unit_values()
+        return self.out
+
+    def unit_values(self) -> None:
+        for attr, use in self.numeric_uses.items():
+            for unit, t in self.unit_attrs.get(attr, {}).items():
+                if _kind(t) == "text":
+                    decl = self.pack.units[unit]
+                    value = decl.attr(attr)
+                    self.error(f"unit {unit}: {attr} = {value!r} is text, but {use.loc} uses {attr} as a number "
+                               f"({_show(use)})", _attr_loc(decl, attr), f"give {attr} a number")
+
+    # -- the type of an expression (reporting what cannot work)
+    def type(self, e, env: dict) -> str:
+        if e is None:
+            return "any"
+        m = getattr(self, "_t_" + type(e).__name__, None)
+        return m(e, env) if m is not None else "any"
+
+    def _t_Num(self, e, env):
+        return "int" if isinstance(e.value, int) else "number"
+
+    def _t_Str(self, e, env):
+        return "str"
+
+    def _t_Const(self, e, env):
+        return "none" if e.value is None else "bool"
+
+    def _t_Value(self, e, env):
+        return "any"
+
+    def _t_Name(self, e, env):
+        n = e.id
+        if n in env:
+            return env[n]
+        d = self.defines.get(n)
+        if d is not None and not d.params:
+            return self.returns.get(n, "any")
+        if n in self.vocab.constants:
+            return self.vocab[n].returns
+        if n in self.symbols:
+            return "symbol"
+        return "any"
+
+    def _t_Attr(self, e, env):
+        t = self.type(e.obj, env)
+        k = _kind(t)
+        if e.name in self.attrs:
+            return self.attrs[e.name]
+        if k in ("any", "record") and e.name in self.unit_attrs:
+            kinds = set(self.unit_attrs[e.name].values())
+            return kinds.pop() if len(kinds) == 1 else "any"
+        return "any"
+
+    def _numeric_use(self, e) -> None:
+        """``e`` is used as a number: a unit attribute read there must be one."""
+        if isinstance(e, A.Attr) and e.name in self.unit_attrs and e.name not in self.attrs:
+            self.numeric_uses.setdefault(e.name, e)
+
+    def _t_Call(self, e, env):
+        args = [self.type(a, env) for a in e.args]
+        d = self.defines.get(e.func)
+        if d is not None:
+            return self.returns.get(e.func, "any")
+        b = self.vocab.get(e.func)
+        if b is None or b.params is None or len(b.params) != len(args):
+            return "any"  # (unknown functions and arities: the resolver's)
+        for i, (p, a, t) in enumerate(zip(b.params, e.args, args), 1):
+            pk, ak = _kind(p), _kind(t)
+            if pk == "num":
+                self._numeric_use(a)
+            if pk == "any" or ak in ("any", "none") or pk == ak:
+                continue
+            if pk in ("set", "num", "text", "record"):
+                self.error(f"{e.func} takes {_article(p)} as its {_ordinal(i)} argument, but {_show(a)} is "
+                           f"{_article(t)}", a.loc or e.loc, f"{b.signature()}")
+        return b.returns
+
+    def _t_BinOp(self, e, env):
+        lt, rt = self.type(e.left, env), self.type(e.right, env)
+        lk, rk = _kind(lt), _kind(rt)
+        if lk == "num" or rk == "num":
+            for side, k in ((e.left, lk), (e.right, rk)):
+                if k in ("any", "num"):
+                    self._numeric_use(side)
+        ok = _arith_ok(e.op, lk, rk)
+        if not ok:
+            self.error(f"cannot compute {_show(e.left)} {e.op} {_show(e.right)}: {_article(lt)} {e.op} "
+                       f"{_article(rt)}", e.loc)
+            return "any"
+        if lk == rk == "num":
+            return "int" if lt.rstrip("?") == rt.rstrip("?") == "int" else "number"
+        if lk == "set" and rk == "set":
+            return lt.rstrip("?")
+        if lk == rk == "text":
+            return "str"
+        return "any"
+
+    def _t_Neg(self, e, env):
+        t = self.type(e.operand, env)
+        k = _kind(t)
+        if k in ("text", "set", "record", "none"):
+            self.error(f"cannot negate {_show(e.operand)}: it is {_article(t)}, not a number", e.loc)
+            return "any"
+        self._numeric_use(e.operand)
+        return t.rstrip("?") if k == "num" else "any"
+
+    def _t_Compare(self, e, env):
+        lt, rt = self.type(e.left, env), self.type(e.right, env)
+        lk, rk = _kind(lt), _kind(rt)
+        if e.op in ("in", "notin"):
+            if rk in ("num", "none") and rt != "bool?":
+                self.error(f"{_show(e.right)} is {_article(rt)}, not a collection: `in` needs a set", e.right.loc
+                           or e.loc)
+            return "bool"
+        if e.op in ("<", "<=", ">", ">="):
+            if lk == "num" or rk == "num":
+                for side, k in ((e.left, lk), (e.right, rk)):
+                    if k == "any":
+                        self._numeric_use(side)
+            bad = {lk, rk} - {"any", "none"}
+            if len(bad) > 1:
+                self.error(f"cannot compare {_show(e.left)} {e.op} {_show(e.right)}: {_article(lt)} with "
+                           f"{_article(rt)}", e.loc)
+        return "bool"
+
+    def _logic(self, e, env):
+        for c in A.children(e):
+            self.type(c, env)
+        return "bool"
+
+    _t_Not = _t_And = _t_Or = _t_Implies = _logic
+
+    def _t_IfElse(self, e, env):
+        self.type(e.cond, env)
+        return _join(self.type(e.then, env), self.type(e.other, env))
+
+    def _domain(self, e, env) -> str:
+        t = self.type(e.domain, env)
+        k = _kind(t)
+        if k in ("num", "text", "record") and t not in ("cell", "cell?"):
+            self.error(f"{_show(e.domain)} is {_article(t)}, not a collection to go through", e.domain.loc or e.loc)
+            return "any"
+        return _elem(t) if k == "set" else "any"
+
+    def _t_Quant(self, e, env):
+        elem = self._domain(e, env)
+        self.type(e.body, {**env, e.var: elem})
+        return "bool"
+
+    def _t_SetComp(self, e, env):
+        elem = self._domain(e, env)
+        self.type(e.cond, {**env, e.var: elem})
+        return f"set[{elem}]"
+
+    def _t_The(self, e, env):
+        elem = self._domain(e, env)
+        self.type(e.cond, {**env, e.var: elem})
+        return elem if elem == "any" or elem.endswith("?") else elem + "?"
+
+
+def _attr_loc(decl, attr: str) -> Location:
+    """The place of ``attr =`` in a unit declaration's first line, else the declaration's."""
+    import re
+
+    from .pack import _line_at
+
+    loc, line = decl.loc, _line_at(decl.loc)
+    if line is not None and loc.column:
+        m = re.compile(r"\b" + re.escape(attr) + r"\s*=").search(line, loc.column - 1)
+        if m:
+            return Location(loc.file, loc.line, m.start() + 1)
+    return loc
+
+
+def _arith_ok(op: str, lk: str, rk: str) -> bool:
+    """Can Python's operator (``/`` is floor division) take these kinds?"""
+    kinds = {lk, rk}
+    if "record" in kinds or "none" in kinds:
+        return False
+    if "any" in kinds:
+        return True
+    if kinds == {"num"}:
+        return True
+    if kinds == {"set"}:
+        return op == "-"
+    if kinds == {"text"}:
+        return op == "+"
+    if kinds == {"text", "num"}:
+        return op == "*"
+    return False
+
+
+def _article(t: str) -> str:
+    core = t[:-1] if t.endswith("?") else t
+    words = {"int": "a whole number", "number": "a number", "bool": "a truth value", "str": "a string",
+             "symbol": "a name", "piece": "a piece", "cell": "a cell", "move": "a move", "battle": "a battle",
+             "card": "a card", "side": "a side", "none": "none", "any": "a value"}
+    if core.startswith("set["):
+        return "a collection"
+    word = words.get(core, core)
+    return word + (" (or none)" if t.endswith("?") and core != "none" else "")
+
+
+def _ordinal(i: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(i, f"#{i}")
+
+
+def type_problems(pack) -> list:
+    return _Types(pack).run()
+
+
+def static_problems(pack) -> list:
+    """Recursion, size and type problems of a pack's expressions."""
+    return define_problems(pack) + type_problems(pack)
