@@ -114,15 +114,14 @@ WM.function("mounted", lambda ctx, s, a: a[0].piece.mounted)
 
 # ---------------------------------------------------------------- measuring
 def _raw(x: At, y: At) -> float:
-    """The unrounded edge-to-edge distance, once per pair of pieces on one
-    table (pieces of two moments are measured afresh)."""
-    if x.table is not y.table:
-        return T.raw_distance(x.fp, y.fp)
-    key = (x.id, y.id) if x.id <= y.id else (y.id, x.id)
-    memo = x.table.memo
+    """The unrounded edge-to-edge distance, once per pair of pieces in
+    their poses (any table, any moment: the footprints are the same)."""
+    a, b = (x, y) if x.id <= y.id else (y, x)
+    key = (a.id, a.pose, b.id, b.pose)
+    memo = a.table.geometry
     d = memo.get(key)
     if d is None:
-        d = memo[key] = T.raw_distance(x.fp, y.fp)
+        d = memo[key] = T.raw_distance(a.fp, b.fp)
     return d
 
 

@@ -71,13 +71,21 @@ class _Memo:
 
 class Ctx:
     """What the compiled rules see: the log being judged (``log``), where
-    measurements are written down (``trace``), and the memo the compiler's
-    closures keep (``g.setting.memo``, ``g.memo``: fresh for each judgement)."""
+    measurements are written down (``trace``), and the memos the compiler's
+    closures keep: ``g.memo`` fresh for each judgement; ``g.setting.memo``
+    (the defines that read the table only through their arguments, by
+    those arguments) fresh too, or ``static``, shared by the judgements of
+    one query. Sharing it is sound: its keys hold the pieces as they stand
+    on one table (``At``, compared by identity) or the entries themselves,
+    and such a define reads no log. A judgement that writes measurements
+    down (``trace``) gets its own, so that nothing it measures is skipped."""
 
     __slots__ = ("log", "trace", "g")
 
-    def __init__(self, log: Log, trace: list | None = None):
+    def __init__(self, log: Log, trace: list | None = None, static: _Memo | None = None):
         self.log, self.trace, self.g = log, trace, _Memo()
+        if static is not None and trace is None:
+            self.g.setting = static
 
 
 @dataclass(frozen=True)
@@ -111,6 +119,10 @@ class WarmasterEngine(Engine):
         self.pack = pack
         self.system: type[System] = System.for_pack(pack)
         self._settings: dict = {}
+        #: footprints and distances by piece and pose (table.py), and the
+        #: static defines' memo (Ctx): made afresh for each answer
+        self._geometry: dict = {}
+        self._static = _Memo()
         self._validate()
         self.compiler = Compiler(pack, self.system.builtin_meanings())
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
@@ -162,13 +174,13 @@ class WarmasterEngine(Engine):
     def start(self, side: str | None = None) -> Log:
         """The phase before its first entry, for ``side`` (default: the
         scenario's side to move)."""
-        return Log([], Table(self.scenario, self.unit_attrs), side or self.scenario.to_move)
+        return Log([], Table(self.scenario, self.unit_attrs, geometry=self._geometry), side or self.scenario.to_move)
 
     # ------------------------------------------------------------ orders: targets and odds
     def target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         """Command value minus the penalties, and each penalty, of attempt
         ``e`` on the table of ``e`` (``log``: the attempts before it)."""
-        ctx = Ctx(log)
+        ctx = Ctx(log, None, self._static)
         command = self._call("command_value", ctx, e)
         pens: dict[str, int] = {}
         for name in self.penalties:
@@ -200,7 +212,7 @@ class WarmasterEngine(Engine):
 
     def rolls(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int]]:
         """P(the order is given), and the 2D6 totals that give it and fail."""
-        ctx = Ctx(log)
+        ctx = Ctx(log, None, self._static)
         ok = [t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t))]
         bad = [t for t in WAYS if t not in ok]
         return Fraction(sum(WAYS[t] for t in ok), 36), ok, bad
@@ -227,7 +239,7 @@ class WarmasterEngine(Engine):
     def breaks(self, log: Log, at: Entry) -> bool:
         """Does ``at``, just appended to ``log``, break a rule? (what
         ``violations(log, at)`` finds, without explaining it)"""
-        ctx = Ctx(log)
+        ctx = Ctx(log, None, self._static)
         for r in self.rules:
             try:
                 if r.var is None:
@@ -247,7 +259,7 @@ class WarmasterEngine(Engine):
         appended to a log judged before), the violations at that entry: a
         causal rule is judged at ``at`` alone, any other over the whole log."""
         out = []
-        ctx = Ctx(log)
+        ctx = Ctx(log, None, self._static)
         for r in self.rules:
             try:
                 if r.var is None:
@@ -283,6 +295,7 @@ class WarmasterEngine(Engine):
 
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
+        self._geometry, self._static = {}, _Memo()
         if verb == "orders":
             return self.orders(options.get("side"), options.get("after"), options.get("limit"),
                                bool(options.get("count_only")))
