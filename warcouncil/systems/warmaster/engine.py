@@ -217,13 +217,26 @@ class WarmasterEngine(Engine):
         bad = [t for t in WAYS if t not in ok]
         return Fraction(sum(WAYS[t] for t in ok), 36), ok, bad
 
-    def attempt(self, log: Log, step: Step, roll: int | None, moves: bool) -> tuple[Entry, Table]:
+    def attempt(self, log: Log, step: Step, roll: int | None, moves: bool,
+                lazy: bool = False) -> tuple[Entry, Table]:
         """The attempt of ``step`` appended to ``log`` (its target worked
-        out), and the table after it (moved when ``moves``)."""
+        out; when ``lazy``, worked out the first time it is read: the same
+        value, see ``Entry.worked``), and the table after it (moved when
+        ``moves``)."""
         t = log.table
         e = Entry("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by),
                   tuple(t.at(u) for u in step.units), (), roll, moves)
-        e.target, e.penalties = self.target(log, e)
+        if lazy:
+            first = replace(e)  # the entry as `target` sees it (no `after` yet)
+            done: list = []
+
+            def pending():
+                if not done:
+                    done.append(self.target(log, first))
+                return done[0]
+            e.pending = pending
+        else:
+            e.target, e.penalties = self.target(log, e)
         e.after = e.units
         return self.rolled(log, e, step, roll, moves) if moves else (e, t)
 
@@ -433,11 +446,11 @@ class WarmasterEngine(Engine):
                     per_unit[u][k] += prob
                 return
             st = steps[i]
-            e, _ = self.attempt(log, st, None, False)
+            e, _ = self.attempt(log, st, None, False, lazy=True)
             if self.breaks(log.plus(e), e):  # the stop rules: not attempted
                 go(i + 1, log, prob, succ, counts)
                 return
-            p, ok, bad = self.rolls(log, e)
+            p, ok, bad = self.rolls(log, e.worked())
             if ok:
                 es, after = self.rolled(log, e, st, ok[0], True)
                 more = tuple(k + (u in st.units) for u, k in zip(names, counts))

@@ -139,15 +139,28 @@ class Entry:
     toward: At | None = None
     target: int | None = None  # orders: command value minus penalties
     penalties: dict = field(default_factory=dict)
+    #: orders: what works ``(target, penalties)`` out when first read (``worked``)
+    pending: Any = field(default=None, repr=False)
 
     @cached_property
     def ids(self) -> frozenset[str]:
         return frozenset(u.id for u in self.units)
 
     def with_roll(self, roll: int) -> "Entry":
-        e = replace(self, roll=roll)
-        e.__dict__.pop("ids", None)
+        """The same entry with another roll (a copy: its units, hence its ids, are the same)."""
+        e = Entry.__new__(Entry)
+        e.__dict__.update(self.__dict__)
+        e.roll = roll
         return e
+
+    def worked(self) -> "Entry":
+        """The entry with its target and penalties worked out (an order
+        attempt of ``odds`` works them out only when a rule or the dice
+        read them)."""
+        if self.pending is not None:
+            self.target, self.penalties = self.pending()
+            self.pending = None
+        return self
 
     def get_attr(self, name: str) -> Any:
         if name == "index":
