@@ -125,6 +125,7 @@ class WarmasterEngine(Engine):
         self._static = _Memo()
         self._validate()
         self.compiler = Compiler(pack, self.system.builtin_meanings())
+        self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
         self.penalties = [n for n in pack.defines if n.startswith(PENALTY_PREFIX)]
         self.rules = [self._rule(rid, r) for rid, r in pack.rules.items()]
@@ -163,13 +164,17 @@ class WarmasterEngine(Engine):
         return out
 
     def _call(self, name: str, ctx: Ctx, *args) -> Any:
-        d = self.pack.defines.get(name)
-        if d is None:
-            raise WarcouncilError(f"the {self.pack.name} pack has no define {name}, which the Warmaster engine needs",
-                                  hint="a house rule may replace it, not remove it")
-        if len(d.params) != len(args):
-            raise WarcouncilError(f"{name} must take {len(args)} argument(s), not {len(d.params)}", d.loc)
-        return self.compiler.define_closure(name)(ctx, dict(zip(d.params, args)))
+        hit = self._calls.get((name, len(args)))
+        if hit is None:
+            d = self.pack.defines.get(name)
+            if d is None:
+                raise WarcouncilError(f"the {self.pack.name} pack has no define {name}, which the Warmaster engine "
+                                      "needs", hint="a house rule may replace it, not remove it")
+            if len(d.params) != len(args):
+                raise WarcouncilError(f"{name} must take {len(args)} argument(s), not {len(d.params)}", d.loc)
+            hit = self._calls[(name, len(args))] = (self.compiler.define_closure(name), tuple(d.params))
+        body, params = hit
+        return body(ctx, dict(zip(params, args)))
 
     def start(self, side: str | None = None) -> Log:
         """The phase before its first entry, for ``side`` (default: the
