@@ -32,7 +32,7 @@ def _note(ctx, text: str) -> None:
 
 
 # ---------------------------------------------------------------- the log
-WM.constant("log", lambda ctx, s: tuple(ctx.log.entries))
+WM.constant("log", lambda ctx, s: ctx.log.whole)
 WM.constant("moving_side", lambda ctx, s: ctx.log.side)
 WM.constant("attempts", lambda ctx, s: ctx.log.attempts)
 WM.constant("initiatives", lambda ctx, s: ctx.log.of("initiative"))

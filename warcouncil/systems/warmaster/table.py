@@ -199,8 +199,21 @@ class Log:
     def attempts(self) -> tuple[Entry, ...]:
         return tuple(e for e in self.entries if e.kind == "orders")
 
+    @cached_property
+    def whole(self) -> tuple[Entry, ...]:
+        return tuple(self.entries)
+
+    @cached_property
+    def _kinds(self) -> dict[str, tuple[Entry, ...]]:
+        out: dict[str, list[Entry]] = {}
+        for e in self.entries:
+            out.setdefault(e.kind, []).append(e)
+        return {k: tuple(v) for k, v in out.items()}
+
     def of(self, kind: str) -> tuple[Entry, ...]:
-        return tuple(e for e in self.entries if e.kind == kind)
+        """The entries of one sub-phase, in order (worked out once per log:
+        a log's entries are never changed, ``plus`` makes a new log)."""
+        return self._kinds.get(kind, ())
 
     def plus(self, e: Entry, table: Table | None = None) -> "Log":
         return Log(self.entries + [e], table if table is not None else self.table, self.side)
