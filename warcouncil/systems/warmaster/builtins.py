@@ -115,13 +115,17 @@ WM.function("mounted", lambda ctx, s, a: a[0].piece.mounted)
 # ---------------------------------------------------------------- measuring
 def _raw(x: At, y: At) -> float:
     """The unrounded edge-to-edge distance, once per pair of pieces in
-    their poses (any table, any moment: the footprints are the same)."""
-    a, b = (x, y) if x.id <= y.id else (y, x)
-    key = (a.id, a.pose, b.id, b.pose)
-    memo = a.table.geometry
+    their poses (any table, any moment: the footprints are the same, one
+    object per piece and pose, table.py: their identities are the key)."""
+    f, g = x.fp, y.fp
+    memo = x.table.geometry
+    if memo is not y.table.geometry:  # (tables of two answers: not kept together)
+        return T.raw_distance(f, g)
+    i, j = id(f), id(g)  # (both kept alive by `memo`)
+    key = (i, j) if i <= j else (j, i)
     d = memo.get(key)
     if d is None:
-        d = memo[key] = T.raw_distance(a.fp, b.fp)
+        d = memo[key] = T.raw_distance(f, g)
     return d
 
 
