@@ -179,7 +179,8 @@ class WarmasterEngine(Engine):
     def start(self, side: str | None = None) -> Log:
         """The phase before its first entry, for ``side`` (default: the
         scenario's side to move)."""
-        return Log([], Table(self.scenario, self.unit_attrs, geometry=self._geometry), side or self.scenario.to_move)
+        table = Table(self.scenario, self.unit_attrs, geometry=self._geometry).moved({})  # (the one of this answer)
+        return Log([], table, side or self.scenario.to_move)
 
     # ------------------------------------------------------------ orders: targets and odds
     def target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:

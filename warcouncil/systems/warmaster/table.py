@@ -41,6 +41,7 @@ class Table:
         #: on any table): ``(id, pose)`` -> footprint, and
         #: ``(id, pose, id, pose)`` -> distance (builtins.py)
         self.geometry: dict = {} if geometry is None else geometry
+        self.geometry.setdefault(("table", frozenset(self.poses.items())), self)
 
     def moved(self, moves: dict[str, Pose]) -> "Table":
         """The table after ``moves``: one table per set of poses (the
@@ -50,7 +51,7 @@ class Table:
         key = ("table", frozenset(poses.items()))
         t = self.geometry.get(key)
         if t is None:
-            t = self.geometry[key] = Table(self.scenario, self.unit_attrs, poses, self.geometry)
+            t = Table(self.scenario, self.unit_attrs, poses, self.geometry)
             t._fp = {k: v for k, v in self._fp.items() if k not in moves}
         return t
 
