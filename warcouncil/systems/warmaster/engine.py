@@ -24,6 +24,14 @@ order plan; what counts, how much, and what is legal is the pack's.
             earlier failures is not attempted (the stop rules). A plan that
             breaks a rule even when every roll succeeds is illegal (exit 1).
 ``check``   a whole Command phase log: legal, or every violation.
+
+What one answer keeps between its judgements (none of it changes a value,
+tests/test_warmaster_memo.py): footprints and distances by piece and pose;
+one table per set of poses (the branches of a plan that put every piece in
+the same place share it, table.py); the memo of the defines that read the
+table only through their arguments (``Ctx``); and, in ``odds``, an
+attempt's target is worked out when first read (a step the stop rules
+forbid reads none).
 """
 
 from __future__ import annotations
