@@ -505,6 +505,7 @@ class WarmasterEngine(Engine):
                 if key in seen:
                     continue
                 seen.add(key)
+                self._static = _Memo()  # (its keys hold each sequencing's entries: not kept for the next)
                 if self.plan_violations(steps):
                     continue
                 dist, _ = self.distribution(steps)
