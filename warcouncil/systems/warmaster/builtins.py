@@ -32,7 +32,7 @@ def _note(ctx, text: str) -> None:
 
 
 # ---------------------------------------------------------------- the log
-WM.constant("log", lambda ctx, s: tuple(ctx.log.entries))
+WM.constant("log", lambda ctx, s: ctx.log.whole)
 WM.constant("moving_side", lambda ctx, s: ctx.log.side)
 WM.constant("attempts", lambda ctx, s: ctx.log.attempts)
 WM.constant("initiatives", lambda ctx, s: ctx.log.of("initiative"))
@@ -66,7 +66,7 @@ WM.function("issuer", lambda ctx, s, a: a[0].by if a[0] is not None else None)
 WM.function("given_to", lambda ctx, s, a: a[0].units if a[0] is not None else ())
 WM.function("given_ids", lambda ctx, s, a: a[0].ids if a[0] is not None else frozenset())
 WM.function("rolled_2d6", lambda ctx, s, a: a[0].roll)
-WM.function("target_number", lambda ctx, s, a: a[0].target)
+WM.function("target_number", lambda ctx, s, a: a[0].worked().target)
 WM.function("moves_units", lambda ctx, s, a: a[0].moves)
 WM.function("afterwards", lambda ctx, s, a: a[0].after)
 WM.function("mover", lambda ctx, s, a: a[0].units[0])
@@ -114,15 +114,18 @@ WM.function("mounted", lambda ctx, s, a: a[0].piece.mounted)
 
 # ---------------------------------------------------------------- measuring
 def _raw(x: At, y: At) -> float:
-    """The unrounded edge-to-edge distance, once per pair of pieces on one
-    table (pieces of two moments are measured afresh)."""
-    if x.table is not y.table:
-        return T.raw_distance(x.fp, y.fp)
-    key = (x.id, y.id) if x.id <= y.id else (y.id, x.id)
-    memo = x.table.memo
+    """The unrounded edge-to-edge distance, once per pair of pieces in
+    their poses (any table, any moment: the footprints are the same, one
+    object per piece and pose, table.py: their identities are the key)."""
+    f, g = x.fp, y.fp
+    memo = x.table.geometry
+    if memo is not y.table.geometry:  # (tables of two answers: not kept together)
+        return T.raw_distance(f, g)
+    i, j = id(f), id(g)  # (both kept alive by `memo`)
+    key = (i, j) if i <= j else (j, i)
     d = memo.get(key)
     if d is None:
-        d = memo[key] = T.raw_distance(x.fp, y.fp)
+        d = memo[key] = T.raw_distance(f, g)
     return d
 
 

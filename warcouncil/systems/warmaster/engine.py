@@ -24,6 +24,14 @@ order plan; what counts, how much, and what is legal is the pack's.
             earlier failures is not attempted (the stop rules). A plan that
             breaks a rule even when every roll succeeds is illegal (exit 1).
 ``check``   a whole Command phase log: legal, or every violation.
+
+What one answer keeps between its judgements (none of it changes a value,
+tests/test_warmaster_memo.py): footprints and distances by piece and pose;
+one table per set of poses (the branches of a plan that put every piece in
+the same place share it, table.py); the memo of the defines that read the
+table only through their arguments (``Ctx``); and, in ``odds``, an
+attempt's target is worked out when first read (a step the stop rules
+forbid reads none).
 """
 
 from __future__ import annotations
@@ -71,13 +79,21 @@ class _Memo:
 
 class Ctx:
     """What the compiled rules see: the log being judged (``log``), where
-    measurements are written down (``trace``), and the memo the compiler's
-    closures keep (``g.setting.memo``, ``g.memo``: fresh for each judgement)."""
+    measurements are written down (``trace``), and the memos the compiler's
+    closures keep: ``g.memo`` fresh for each judgement; ``g.setting.memo``
+    (the defines that read the table only through their arguments, by
+    those arguments) fresh too, or ``static``, shared by the judgements of
+    one query. Sharing it is sound: its keys hold the pieces as they stand
+    on one table (``At``, compared by identity) or the entries themselves,
+    and such a define reads no log. A judgement that writes measurements
+    down (``trace``) gets its own, so that nothing it measures is skipped."""
 
     __slots__ = ("log", "trace", "g")
 
-    def __init__(self, log: Log, trace: list | None = None):
+    def __init__(self, log: Log, trace: list | None = None, static: _Memo | None = None):
         self.log, self.trace, self.g = log, trace, _Memo()
+        if static is not None and trace is None:
+            self.g.setting = static
 
 
 @dataclass(frozen=True)
@@ -111,8 +127,13 @@ class WarmasterEngine(Engine):
         self.pack = pack
         self.system: type[System] = System.for_pack(pack)
         self._settings: dict = {}
+        #: footprints and distances by piece and pose (table.py), and the
+        #: static defines' memo (Ctx): made afresh for each answer
+        self._geometry: dict = {}
+        self._static = _Memo()
         self._validate()
         self.compiler = Compiler(pack, self.system.builtin_meanings())
+        self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
         self.penalties = [n for n in pack.defines if n.startswith(PENALTY_PREFIX)]
         self.rules = [self._rule(rid, r) for rid, r in pack.rules.items()]
@@ -151,24 +172,29 @@ class WarmasterEngine(Engine):
         return out
 
     def _call(self, name: str, ctx: Ctx, *args) -> Any:
-        d = self.pack.defines.get(name)
-        if d is None:
-            raise WarcouncilError(f"the {self.pack.name} pack has no define {name}, which the Warmaster engine needs",
-                                  hint="a house rule may replace it, not remove it")
-        if len(d.params) != len(args):
-            raise WarcouncilError(f"{name} must take {len(args)} argument(s), not {len(d.params)}", d.loc)
-        return self.compiler.define_closure(name)(ctx, dict(zip(d.params, args)))
+        hit = self._calls.get((name, len(args)))
+        if hit is None:
+            d = self.pack.defines.get(name)
+            if d is None:
+                raise WarcouncilError(f"the {self.pack.name} pack has no define {name}, which the Warmaster engine "
+                                      "needs", hint="a house rule may replace it, not remove it")
+            if len(d.params) != len(args):
+                raise WarcouncilError(f"{name} must take {len(args)} argument(s), not {len(d.params)}", d.loc)
+            hit = self._calls[(name, len(args))] = (self.compiler.define_closure(name), tuple(d.params))
+        body, params = hit
+        return body(ctx, dict(zip(params, args)))
 
     def start(self, side: str | None = None) -> Log:
         """The phase before its first entry, for ``side`` (default: the
         scenario's side to move)."""
-        return Log([], Table(self.scenario, self.unit_attrs), side or self.scenario.to_move)
+        table = Table(self.scenario, self.unit_attrs, geometry=self._geometry).moved({})  # (the one of this answer)
+        return Log([], table, side or self.scenario.to_move)
 
     # ------------------------------------------------------------ orders: targets and odds
     def target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         """Command value minus the penalties, and each penalty, of attempt
         ``e`` on the table of ``e`` (``log``: the attempts before it)."""
-        ctx = Ctx(log)
+        ctx = Ctx(log, None, self._static)
         command = self._call("command_value", ctx, e)
         pens: dict[str, int] = {}
         for name in self.penalties:
@@ -200,18 +226,31 @@ class WarmasterEngine(Engine):
 
     def rolls(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int]]:
         """P(the order is given), and the 2D6 totals that give it and fail."""
-        ctx = Ctx(log)
+        ctx = Ctx(log, None, self._static)
         ok = [t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t))]
         bad = [t for t in WAYS if t not in ok]
         return Fraction(sum(WAYS[t] for t in ok), 36), ok, bad
 
-    def attempt(self, log: Log, step: Step, roll: int | None, moves: bool) -> tuple[Entry, Table]:
+    def attempt(self, log: Log, step: Step, roll: int | None, moves: bool,
+                lazy: bool = False) -> tuple[Entry, Table]:
         """The attempt of ``step`` appended to ``log`` (its target worked
-        out), and the table after it (moved when ``moves``)."""
+        out; when ``lazy``, worked out the first time it is read: the same
+        value, see ``Entry.worked``), and the table after it (moved when
+        ``moves``)."""
         t = log.table
         e = Entry("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by),
                   tuple(t.at(u) for u in step.units), (), roll, moves)
-        e.target, e.penalties = self.target(log, e)
+        if lazy:
+            first = replace(e)  # the entry as `target` sees it (no `after` yet)
+            done: list = []
+
+            def pending():
+                if not done:
+                    done.append(self.target(log, first))
+                return done[0]
+            e.pending = pending
+        else:
+            e.target, e.penalties = self.target(log, e)
         e.after = e.units
         return self.rolled(log, e, step, roll, moves) if moves else (e, t)
 
@@ -227,7 +266,7 @@ class WarmasterEngine(Engine):
     def breaks(self, log: Log, at: Entry) -> bool:
         """Does ``at``, just appended to ``log``, break a rule? (what
         ``violations(log, at)`` finds, without explaining it)"""
-        ctx = Ctx(log)
+        ctx = Ctx(log, None, self._static)
         for r in self.rules:
             try:
                 if r.var is None:
@@ -247,7 +286,7 @@ class WarmasterEngine(Engine):
         appended to a log judged before), the violations at that entry: a
         causal rule is judged at ``at`` alone, any other over the whole log."""
         out = []
-        ctx = Ctx(log)
+        ctx = Ctx(log, None, self._static)
         for r in self.rules:
             try:
                 if r.var is None:
@@ -283,6 +322,7 @@ class WarmasterEngine(Engine):
 
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
+        self._geometry, self._static = {}, _Memo()
         if verb == "orders":
             return self.orders(options.get("side"), options.get("after"), options.get("limit"),
                                bool(options.get("count_only")))
@@ -420,11 +460,11 @@ class WarmasterEngine(Engine):
                     per_unit[u][k] += prob
                 return
             st = steps[i]
-            e, _ = self.attempt(log, st, None, False)
+            e, _ = self.attempt(log, st, None, False, lazy=True)
             if self.breaks(log.plus(e), e):  # the stop rules: not attempted
                 go(i + 1, log, prob, succ, counts)
                 return
-            p, ok, bad = self.rolls(log, e)
+            p, ok, bad = self.rolls(log, e.worked())
             if ok:
                 es, after = self.rolled(log, e, st, ok[0], True)
                 more = tuple(k + (u in st.units) for u, k in zip(names, counts))
@@ -465,6 +505,7 @@ class WarmasterEngine(Engine):
                 if key in seen:
                     continue
                 seen.add(key)
+                self._static = _Memo()  # (its keys hold each sequencing's entries: not kept for the next)
                 if self.plan_violations(steps):
                     continue
                 dist, _ = self.distribution(steps)

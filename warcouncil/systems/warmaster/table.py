@@ -4,7 +4,8 @@
            gives a new table. Footprints by ``solver.table`` (shapely).
 ``At``     a piece as it stands on one table: what the rules' builtins
            measure. Identity is the object's own (the same piece at two
-           moments is two ``At``s; compare ``.id``).
+           moments is two ``At``s unless every piece stands as it did;
+           compare ``.id``).
 ``Entry``  one line of the log: an initiative move, a home back, an order
            attempt or a character's move, with the pieces where they stood.
 """
@@ -23,27 +24,45 @@ SUBPHASES = ("initiative", "home_back", "orders", "characters")
 
 
 class Table:
-    """Every piece's pose on one table; footprints made once per pose."""
+    """Every piece's pose on one table; footprints made once per pose.
+    Tables moved from one another are one object per set of poses, so a
+    piece is one ``At`` wherever the same table recurs."""
 
-    def __init__(self, scenario: WarmasterScenario, unit_attrs: dict, poses: dict[str, Pose] | None = None):
+    def __init__(self, scenario: WarmasterScenario, unit_attrs: dict, poses: dict[str, Pose] | None = None,
+                 geometry: dict | None = None):
         self.scenario = scenario
         self.unit_attrs = unit_attrs  # unit type -> {pace, flying, ...} from the pack
         self.by_id = {p.id: p for p in scenario.pieces}
         self.poses = dict(poses) if poses is not None else {p.id: p.pose for p in scenario.pieces}
         self._fp: dict[str, T.Footprint] = {}
         self._at: dict[str, At] = {}
-        #: measurements between pieces on this table, made once (builtins.py)
-        self.memo: dict = {}
+        #: footprints and measurements by piece and pose, shared by every
+        #: table moved from this one (a piece in one pose measures the same
+        #: on any table): ``(id, pose)`` -> footprint, and
+        #: ``(id, pose, id, pose)`` -> distance (builtins.py)
+        self.geometry: dict = {} if geometry is None else geometry
+        self.geometry.setdefault(("table", frozenset(self.poses.items())), self)
 
     def moved(self, moves: dict[str, Pose]) -> "Table":
-        t = Table(self.scenario, self.unit_attrs, {**self.poses, **moves})
-        t._fp = {k: v for k, v in self._fp.items() if k not in moves}
+        """The table after ``moves``: one table per set of poses (the
+        branches of a plan that put every piece in the same place share it,
+        its pieces and what was measured on it)."""
+        poses = {**self.poses, **moves}
+        key = ("table", frozenset(poses.items()))
+        t = self.geometry.get(key)
+        if t is None:
+            t = Table(self.scenario, self.unit_attrs, poses, self.geometry)
+            t._fp = {k: v for k, v in self._fp.items() if k not in moves}
         return t
 
     def footprint(self, pid: str) -> T.Footprint:
         fp = self._fp.get(pid)
         if fp is None:
-            fp = self._fp[pid] = footprint(self.by_id[pid], self.poses[pid])
+            key = (pid, self.poses[pid])
+            fp = self.geometry.get(key)
+            if fp is None:
+                fp = self.geometry[key] = footprint(self.by_id[pid], self.poses[pid])
+            self._fp[pid] = fp
         return fp
 
     def at(self, pid: str) -> "At":
@@ -121,15 +140,28 @@ class Entry:
     toward: At | None = None
     target: int | None = None  # orders: command value minus penalties
     penalties: dict = field(default_factory=dict)
+    #: orders: what works ``(target, penalties)`` out when first read (``worked``)
+    pending: Any = field(default=None, repr=False)
 
     @cached_property
     def ids(self) -> frozenset[str]:
         return frozenset(u.id for u in self.units)
 
     def with_roll(self, roll: int) -> "Entry":
-        e = replace(self, roll=roll)
-        e.__dict__.pop("ids", None)
+        """The same entry with another roll (a copy: its units, hence its ids, are the same)."""
+        e = Entry.__new__(Entry)
+        e.__dict__.update(self.__dict__)
+        e.roll = roll
         return e
+
+    def worked(self) -> "Entry":
+        """The entry with its target and penalties worked out (an order
+        attempt of ``odds`` works them out only when a rule or the dice
+        read them)."""
+        if self.pending is not None:
+            self.target, self.penalties = self.pending()
+            self.pending = None
+        return self
 
     def get_attr(self, name: str) -> Any:
         if name == "index":
@@ -168,8 +200,21 @@ class Log:
     def attempts(self) -> tuple[Entry, ...]:
         return tuple(e for e in self.entries if e.kind == "orders")
 
+    @cached_property
+    def whole(self) -> tuple[Entry, ...]:
+        return tuple(self.entries)
+
+    @cached_property
+    def _kinds(self) -> dict[str, tuple[Entry, ...]]:
+        out: dict[str, list[Entry]] = {}
+        for e in self.entries:
+            out.setdefault(e.kind, []).append(e)
+        return {k: tuple(v) for k, v in out.items()}
+
     def of(self, kind: str) -> tuple[Entry, ...]:
-        return tuple(e for e in self.entries if e.kind == kind)
+        """The entries of one sub-phase, in order (worked out once per log:
+        a log's entries are never changed, ``plus`` makes a new log)."""
+        return self._kinds.get(kind, ())
 
     def plus(self, e: Entry, table: Table | None = None) -> "Log":
         return Log(self.entries + [e], table if table is not None else self.table, self.side)

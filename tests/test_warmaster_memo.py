@@ -1,0 +1,88 @@
+"""Warmaster: what the engine keeps between judgements changes no answer.
+
+`odds` and `orders` share, within one answer, the footprints and distances
+(by piece and pose), one table per set of poses, the memo of the defines
+that read the table only through their arguments, and work an attempt's
+target out only when it is read (table.py, engine.py). Here each answer is
+compared with the one given with all of that undone."""
+
+from __future__ import annotations
+
+import pytest
+
+from warcouncil.systems.warmaster import engine as E
+from warcouncil.systems.warmaster.table import Table
+from warmaster_util import char, engine, plan, unit
+
+WOOD = {"type": "wood", "polygon": [[85, 35], [115, 35], [115, 55], [85, 55]], "dense": True}
+UNITS = [unit("r0", "red", (30, 30)), unit("r1", "red", (42, 30)), unit("r2", "red", (54, 30), lost=1),
+         unit("r3", "red", (100, 30), type="cavalry"), unit("rf", "red", (70, 12), type="flying", stands=2),
+         unit("b0", "blue", (40, 62), facing=180), unit("b1", "blue", (100, 70), facing=180)]
+CHARS = [char("gen", "red", "general", 9, (50, 10)), char("h", "red", "hero", 8, (95, 20)),
+         char("wiz", "red", "wizard", 7, (65, 22))]
+STEPS = [{"by": "wiz", "units": ["rf"], "to": [[70, 20]]}, {"by": "wiz", "units": ["rf"]},
+         {"by": "h", "units": ["r3"], "to": [[100, 40]]}, {"by": "h", "units": ["r3"], "to": [[100, 48]]},
+         {"by": "gen", "units": ["r0", "r1"]}, {"by": "gen", "units": ["r2"], "to": [[54, 44]]},
+         {"by": "gen", "units": ["r2"]}]
+
+
+def _unshared(monkeypatch):
+    """Undo the sharing: a fresh memo per judgement, a new table per move
+    (footprints and distances per table), every target worked out at once."""
+    class Fresh(E.Ctx):
+        __slots__ = ()
+
+        def __init__(self, log, trace=None, static=None):
+            super().__init__(log, trace, None)
+
+    def moved(self, moves):
+        return Table(self.scenario, self.unit_attrs, {**self.poses, **moves}, {})
+    attempt = E.WarmasterEngine.attempt
+    monkeypatch.setattr(E, "Ctx", Fresh)
+    monkeypatch.setattr(Table, "moved", moved)
+    monkeypatch.setattr(E.WarmasterEngine, "attempt",
+                        lambda self, log, step, roll, moves, lazy=False: attempt(self, log, step, roll, moves, False))
+
+
+@pytest.fixture
+def board(tmp_path):
+    return engine(tmp_path, UNITS, CHARS, terrain=[WOOD])
+
+
+def test_odds_are_those_of_judging_each_step_afresh(board, tmp_path, monkeypatch):
+    path = str(plan(tmp_path, STEPS))
+    shared = board.answer("odds", path=path)
+    again = board.answer("odds", path=path)
+    _unshared(monkeypatch)
+    fresh = board.answer("odds", path=path)
+    assert shared.exit_code == fresh.exit_code == 0
+    assert shared.data == again.data == fresh.data
+    assert len([k for k, v in fresh.data["successes"].items() if v != "0"]) == len(STEPS) + 1
+
+
+def test_orders_are_those_of_judging_each_option_afresh(board, monkeypatch):
+    ask = dict(side=None, after=None, limit=None, count_only=False)
+    shared = board.answer("orders", **ask)
+    _unshared(monkeypatch)
+    fresh = board.answer("orders", **ask)
+    assert shared.data == fresh.data and shared.data["count"] > 0
+
+
+def test_one_table_per_set_of_poses(board):
+    t = board.start().table
+    pose = t.poses["r0"]
+    there = t.moved({"r0": E.Pose((30, 40), pose.facing, pose.formation)})
+    assert there is not t and there.at("r0") is not t.at("r0")
+    assert t.moved({}) is t and there.moved({"r0": pose}) is t
+    assert there.moved({"r0": E.Pose((30, 40), pose.facing, pose.formation)}) is there
+
+
+def test_a_stopped_step_works_no_target_out(board, tmp_path, monkeypatch):
+    """After the General fails, the later steps are stopped: judged by the
+    stop rules, which read no target of theirs."""
+    worked = []
+    target = E.WarmasterEngine.target
+    monkeypatch.setattr(E.WarmasterEngine, "target", lambda self, log, e: worked.append(e) or target(self, log, e))
+    steps = [{"by": "gen", "units": ["r0"]}, {"by": "h", "units": ["r3"]}]
+    board.distribution(board.read_plan(str(plan(tmp_path, steps))))
+    assert len(worked) == 2  # the General's order, and the hero's after its success only
