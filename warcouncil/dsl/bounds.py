@@ -106,7 +106,7 @@ def _number(tok: str, text: str, pos: int, path: str) -> None:
 def check_nesting(tree, path: str, line_of) -> None:
     """Refuse a parse tree nested more than ``MAX_NESTING`` deep, at the
     place of its deepest statement part (an iterative walk: no recursion)."""
-    from lark import Tree
+    from ._standalone import Tree  # the parser's own tree class (not lark.Tree: the parser is stand-alone)
 
     stack = [(tree, 0)]
     while stack:

@@ -51,7 +51,7 @@ from ...solver.evaluate import Compiler
 from ...solver.scenario import YDict, YList, read_yaml_file
 from ...solver.system import Answer, System
 from .builtins import cm
-from .scenario import Pose, formation, number, point, whole
+from .scenario import Pose, _keys, formation, number, point, whole
 from .table import At, Entry, Log, Table
 
 #: ways of rolling each 2D6 total, out of 36
@@ -724,14 +724,6 @@ def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
 
 def _cannot_judge(r: _Rule, exc: Exception) -> WarcouncilError:
     return WarcouncilError(f"rule {r.id} cannot be judged on this log: {exc}", r.decl.loc)
-
-
-def _keys(m: YDict, allowed: tuple[str, ...], what: str) -> None:
-    for k in m:
-        if k not in allowed:
-            near = closest(str(k), allowed)
-            raise WarcouncilError(f"unknown key {k!r} in {what}", m.key_where.get(k, m.where),
-                                  hint=(f"did you mean {near[0]!r}? " if near else "") + "keys: " + ", ".join(allowed))
 
 
 def _literal(v: Any) -> Any:
