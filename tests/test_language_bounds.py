@@ -248,3 +248,12 @@ def test_every_roll_of_too_many_dice_is_refused(tmp_path: Path) -> None:
     assert (code, out) == (2, "")
     assert err.startswith("I Am Spartacus rolls 40 dice here: every roll is answered for at most 12 dice")
     assert run_cli("orders", scenario, "--card", "I Am Spartacus", "--roll", "light=3", "--count") == (0, "64\n", "")
+
+
+def test_a_number_where_a_place_is_read_is_bad_input(tmp_path: Path) -> None:
+    # found by fuzz/run.py (seed 5, case 21398): a define's parameters are
+    # untyped, so lint lets `in_section(.5, 0)` through; reading the place of
+    # 0.5 was a TypeError (exit 3)
+    f = house(tmp_path, "rule house.r0\n    require forall p in ordered: in_section(.5, 0)\n")
+    code, out, err = run_cli("orders", "akragas", "--card", "Order Four Units Left", "--rules", f, "--count")
+    assert (code, out) == (2, "") and "reads the place of 0.5, which has none" in err

@@ -244,7 +244,14 @@ class Setting:
             return x.at
         if isinstance(x, Record):
             return x.get_attr("to")
-        return tuple(x) if x is not None else None
+        if x is None or isinstance(x, tuple):
+            return x
+        if isinstance(x, (str, frozenset, set)) or not hasattr(x, "__iter__"):
+            # a rule gave a number, a name or a set where a place is read (a
+            # define's parameters are not typed, so lint cannot always see it)
+            raise WarcouncilError(f"a rule reads the place of {_shown(x)}, which has none: "
+                                  "give it a piece, a cell or a move")
+        return tuple(x)
 
     def sections_of(self, x) -> frozenset:
         cell = self.cell_of(x)
@@ -313,3 +320,8 @@ class Ctx:
 # The meanings of the builtins are in builtins.py (the kernel's) and
 # systems/cc/builtins.py (the C&C family's); their declarations in dsl/builtins.py
 # and the packs' `builtin` statements.
+
+
+def _shown(x) -> str:
+    text = repr(x)
+    return text if len(text) <= 40 else text[:39] + "…"
