@@ -39,38 +39,11 @@ def _import_graph() -> dict[str, set[str]]:
 
 
 def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    out: list[list[str]] = []
+    """The strongly connected components of more than one module: lint's
+    own search for circles among defines (Tarjan, iterative)."""
+    from warcouncil.dsl.static import _cycles
 
-    def visit(v):
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in sorted(graph[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                out.append(sorted(comp))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return out
+    return [sorted(c) for c in _cycles({k: sorted(v) for k, v in graph.items()}) if len(c) > 1]
 
 
 def test_no_import_circles():
