@@ -129,6 +129,21 @@ def _keys(d, allowed, what, where):
                                   hint=f"did you mean {' or '.join(near)}?" if near else None)
 
 
+def _id_and_side(m, loc, noun: str, sides) -> tuple[str, str, str]:
+    """A piece's id (a name) and side (one of ``sides``), and how messages
+    name it (``unit r1``)."""
+    pid = _need(m, "id", f"a {noun}")
+    if not isinstance(pid, str) or not pid:
+        raise WarcouncilError(f"a {noun}'s id must be a name", _at(m, "id", loc))
+    what = f"{noun} {pid}"
+    side = _need(m, "side", what)
+    if not isinstance(side, str) or side not in sides:
+        near = closest(str(side), sides)
+        raise WarcouncilError(f"{what}: unknown side {side!r}", _at(m, "side", loc),
+                              hint=f"did you mean {' or '.join(near)}?" if near else "sides: " + ", ".join(sides))
+    return pid, side, what
+
+
 def _need(d, key, what):
     if key not in d:
         raise WarcouncilError(f"{what} needs `{key}`", getattr(d, "where", None))
@@ -215,17 +230,9 @@ def read_scenario(data, file: str) -> GridScenario:
     for i, u in enumerate(units_data):
         loc = units_data.item_where[i] if hasattr(units_data, "item_where") else top
         _keys(u, _UNIT, "unit", loc)
-        uid = _need(u, "id", "a unit")
-        if not isinstance(uid, str) or not uid:
-            raise WarcouncilError("a unit's id must be a name", _at(u, "id", loc))
-        what = f"unit {uid}"
+        uid, side, what = _id_and_side(u, loc, "unit", sides)
         if uid in seen:
             raise WarcouncilError(f"two units have the id {uid!r}", _at(u, "id", loc))
-        side = _need(u, "side", what)
-        if not isinstance(side, str) or side not in sides:
-            near = closest(str(side), sides)
-            raise WarcouncilError(f"{what}: unknown side {side!r}", _at(u, "side", loc),
-                                  hint=f"did you mean {' or '.join(near)}?" if near else "sides: " + ", ".join(sides))
         utype = _need(u, "type", what)
         if not isinstance(utype, str):
             raise WarcouncilError(f"{what}: `type` must be a name", _at(u, "type", loc))
@@ -257,13 +264,7 @@ def read_scenario(data, file: str) -> GridScenario:
     for i, g in enumerate(gdata):
         loc = gdata.item_where[i] if hasattr(gdata, "item_where") else top
         _keys(g, _GENERAL, "general", loc)
-        gid = _need(g, "id", "a general")
-        if not isinstance(gid, str) or not gid:
-            raise WarcouncilError("a general's id must be a name", _at(g, "id", loc))
-        what = f"general {gid}"
-        side = _need(g, "side", what)
-        if not isinstance(side, str) or side not in sides:
-            raise WarcouncilError(f"{what}: unknown side {side!r}", _at(g, "side", loc))
+        gid, side, what = _id_and_side(g, loc, "general", sides)
         host = g.get("attached_to")
         if host is not None:
             if not isinstance(host, str) or host not in seen:
