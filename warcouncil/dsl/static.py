@@ -402,7 +402,7 @@ class _Types:
         """What each parameter of ``d`` must be: the type a builtin or define
         demands where the body passes the parameter itself as an argument.
         Demands of different kinds, or none, leave it ``any``."""
-        want: dict[str, dict[str, str]] = {p: {} for p in d.params}  # param -> {type: callee}
+        want: dict[str, dict[str, str]] = {p: {} for p in d.params}  # param -> {type: why}
         stack = [(d.body, frozenset())]
         while stack:
             n, bound = stack.pop()
@@ -412,20 +412,34 @@ class _Types:
                 demands = self._demands(n.func, len(n.args))
                 for a, t in zip(n.args, demands or ()):
                     if isinstance(a, A.Name) and a.id in want and a.id not in bound and _kind(t) != "any":
-                        want[a.id].setdefault(t, n.func)
+                        want[a.id].setdefault(t, f"{name} passes {a.id} to {n.func}")
+            elif (isinstance(n, A.Compare) and n.op in ("in", "notin") and isinstance(n.left, A.Name)
+                  and n.left.id in want and n.left.id not in bound):
+                t = self._silent_type(n.right, {v: "any" for v in (*d.params, *bound)})
+                if _kind(t) == "set" and _kind(_elem(t)) != "any":
+                    want[n.left.id].setdefault(_elem(t), f"{name} looks for {n.left.id} in {_show(n.right, 30)}")
             stack.extend(A.scoped(n, bound))
         types, whys = [], []
         for p in d.params:
             kinds = {_kind(t) for t in want[p]}
             if len(kinds) == 1:
-                t, callee = min(want[p].items())
+                t, why = min(want[p].items())
                 types.append(t)
-                whys.append(f"{name} passes {p} to {callee}")
+                whys.append(why)
             else:
                 types.append("any")
                 whys.append("")
         self.param_types[name] = tuple(types)
         self.param_whys[name] = tuple(whys)
+
+    def _silent_type(self, e, env: dict) -> str:
+        """The type of ``e`` in ``env``, reporting nothing."""
+        out, self.out = self.out, []
+        uses = dict(self.numeric_uses)
+        try:
+            return self.type(e, env)
+        finally:
+            self.out, self.numeric_uses = out, uses
 
     def _check_args(self, func: str, params, e, args, hint: str, whys=None) -> None:
         for i, (p, a, t) in enumerate(zip(params, e.args, args), 1):
