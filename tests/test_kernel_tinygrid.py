@@ -88,7 +88,7 @@ def test_the_pack_is_played_by_the_tiny_grid_system(eng) -> None:
     # compiled with the kernel's builtin meanings alone
     assert set(eng.plan.compiler.meanings.names()) == set(eng.pack.vocabulary)
     d = eng.decision()
-    assert isinstance(d, Decision) and d.card is None and d.card_view is None and d.alts == []
+    assert isinstance(d, Decision) and d.fixed_key() == ((None, None, None), None) and d.alts == []
 
 
 # --------------------------------------------------------------------------- enumerate
