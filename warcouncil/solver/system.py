@@ -107,8 +107,11 @@ class System:
     turn_phases: ClassVar[tuple[str, ...]] = ("moves", "battles")
     #: the verbs it answers (a subset of ``VERBS``)
     verbs: ClassVar[frozenset[str]] = frozenset()
-    #: does a decision start from a card (``--card``)?
-    card_driven: ClassVar[bool] = False
+    #: what fixes a decision before it is made, if anything: the name of
+    #: the command-line option that gives it and of its turn-file key
+    #: (Commands & Colors: ``"card"``, ``--card CARD`` and ``card:``); None:
+    #: a decision starts from the position alone
+    context: ClassVar[str | None] = None
     #: hooks: the pack's defines through which the kernel asks a question,
     #: by role (e.g. ``{"may_battle": "may_battle"}``); absent defines mean
     #: the question is not asked
