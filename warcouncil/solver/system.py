@@ -1,8 +1,9 @@
 """Game systems: what the kernel needs to know about one game family.
 
 The kernel (this package) compiles a pack's rules, grounds them on a board,
-searches and checks, and aims to name no card, section, leader or phase
-(what it still knows of Commands & Colors is listed in docs/design.md §2.2).
+searches and checks, and names no card, leader or phase in its code
+(``tests/test_kernel_names.py``; what it still knows of Commands & Colors,
+sections as a board capability among it, is listed in docs/design.md §2.2).
 Everything
 a game family adds — how a player decides (a card's order set, a sequence of
 dice-rolled orders, activations), its turn phases, its board kinds, the
