@@ -15,7 +15,8 @@ too large to evaluate once their defines are written out, and type errors.
 ``type_problems(pack)``
     A static type check of every expression against the builtins' declared
     types (``pack.vocabulary``: ``count(set[any]) -> int`` ...), the
-    attributes' (``KERNEL_ATTRIBUTES``: ``card.name`` is a ``str``) and the
+    attributes' (``vocabulary.attributes``: the kernel's, ``card.name`` is a
+    ``str``, and the pack's typed ``fields``, ``card.helmet`` a ``bool``) and the
     unit types' attribute values (``move = 2``). It reports only what cannot
     work whatever the board: ``count(p)`` of a piece, ``-card.name``,
     ``forall x in 3``, a string compared with a number by ``<``, and a unit
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 from ..errors import Location
 from . import ast as A
-from .builtins import KERNEL_ATTRIBUTES
 
 #: parts of one rule, define or card expression with its defines written out
 MAX_EXPANSION = 20_000
@@ -278,7 +278,7 @@ def _topological(graph: dict[str, list[str]]) -> list[str]:
 
 _NUM = frozenset({"int", "number", "bool"})
 _TEXT = frozenset({"str", "symbol"})
-_RECORD = frozenset({"piece", "cell", "move", "battle", "card", "side"})
+_RECORD = frozenset({"piece", "cell", "move", "battle", "context", "side"})
 
 
 def _kind(t: str) -> str:
@@ -333,7 +333,7 @@ class _Types:
     def __init__(self, pack):
         self.pack = pack
         self.vocab = pack.vocabulary
-        self.attrs = dict(KERNEL_ATTRIBUTES) | dict(self.vocab.attributes)
+        self.attrs = dict(self.vocab.attributes)  # the kernel's and the pack's typed `fields`
         self.symbols = pack.symbols()
         self.defines = pack.defines
         self.returns: dict[str, str] = {}
@@ -634,7 +634,7 @@ def _article(t: str) -> str:
     core = t[:-1] if t.endswith("?") else t
     words = {"int": "a whole number", "number": "a number", "bool": "a truth value", "str": "a string",
              "symbol": "a name", "piece": "a piece", "cell": "a cell", "move": "a move", "battle": "a battle",
-             "card": "a card", "side": "a side", "none": "none", "any": "a value"}
+             "context": "a context record", "side": "a side", "none": "none", "any": "a value"}
     if core.startswith("set["):
         return "a collection"
     word = words.get(core, core)
