@@ -166,6 +166,7 @@ def _engine(scenario: str, rules, verb: str, card: str | None = None, card_given
     """The engine of SCENARIO's system, once the system says it answers
     ``verb`` (and, for a verb with --card, that it is card-driven and the card
     was given): otherwise bad input, exit 2."""
+    from . import systems  # noqa: F401 - the shipped systems' places: no scan of every distribution's metadata
     from .solver.engine import Engine
 
     eng = Engine.load(scenario, list(rules))

@@ -175,11 +175,22 @@ class Pack:
 
 def is_shipped(path: str) -> bool:
     """Is this rule file part of a pack shipped with warcouncil?"""
+    path = str(path)
+    return _is_shipped(path, None if os.path.isabs(path) else os.getcwd())
+
+
+@lru_cache(maxsize=1024)
+def _is_shipped(path: str, cwd: str | None) -> bool:
     try:
-        Path(path).resolve().relative_to(PACKS_DIR.resolve())
+        Path(path).resolve().relative_to(_packs_dir())
         return True
     except ValueError:
         return False
+
+
+@lru_cache(maxsize=1)
+def _packs_dir() -> Path:
+    return PACKS_DIR.resolve()
 
 
 @lru_cache(maxsize=1024)
