@@ -149,28 +149,44 @@ def encode(rf: A.RuleFile) -> dict:
 
 
 def decode(data, path: str) -> A.RuleFile:
-    """The tree of an entry's data; ``BadEntry`` if it is not one."""
+    """The tree of an entry's data; ``BadEntry`` if it is not one.
+
+    A node is made as its dataclass's ``__init__`` would make it from all
+    its fields given in order (the instance's ``__dict__`` filled, no
+    ``__init__`` call: a frozen dataclass's ``__init__`` sets each field
+    through ``object.__setattr__``, which was most of the decoding time);
+    the entry must give exactly the class's fields. Equal locations of a
+    file are one ``Location`` object (it is immutable)."""
+    classes, fields, new, locs = _CLASSES, _FIELDS, object.__new__, {}
 
     def tup(v):
-        return tuple(tup(i) for i in v) if isinstance(v, list) else v
+        return tuple([tup(i) if type(i) is list else i for i in v])
 
     def hook(d: dict):
-        if "n" in d:
-            cls = _CLASSES.get(d["n"]) if isinstance(d["n"], str) else None
+        name = d.get("n")
+        if name is not None:
+            cls = classes.get(name) if type(name) is str else None
             args = d.get("a")
-            if cls is None or not isinstance(args, list) or len(d) != 2 or len(args) != len(_FIELDS[d["n"]]):
+            if cls is None or type(args) is not list or len(d) != 2 or len(args) != len(fields[name]):
                 raise BadEntry(f"not a node: {str(d)[:80]}")
-            return cls(*[tup(a) for a in args])
-        if len(d) == 1 and "l" in d:
-            v = d["l"]
-            if isinstance(v, list) and len(v) == 2 and all(i is None or type(i) is int for i in v):
-                return Location(path, v[0], v[1])
-        if len(d) == 1 and "L" in d:
-            v = d["L"]
-            if (isinstance(v, list) and len(v) == 3 and (v[0] is None or isinstance(v[0], str))
-                    and all(i is None or type(i) is int for i in v[1:])):
-                return Location(v[0], v[1], v[2])
-        if set(d) == {"format", "statements"}:
+            node = new(cls)
+            node.__dict__.update(zip(fields[name], [tup(a) if type(a) is list else a for a in args]))
+            return node
+        if len(d) == 1:
+            v = d.get("l")
+            if v is not None:
+                if type(v) is list and len(v) == 2 and all(i is None or type(i) is int for i in v):
+                    key = (v[0], v[1])
+                    loc = locs.get(key)
+                    if loc is None:
+                        loc = locs[key] = Location(path, v[0], v[1])
+                    return loc
+            else:
+                v = d.get("L")
+                if (type(v) is list and len(v) == 3 and (v[0] is None or isinstance(v[0], str))
+                        and all(i is None or type(i) is int for i in v[1:])):
+                    return Location(v[0], v[1], v[2])
+        if len(d) == 2 and "format" in d and "statements" in d:
             return d
         raise BadEntry(f"not a cache object: {str(d)[:80]}")
 
