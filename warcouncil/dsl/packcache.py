@@ -53,8 +53,9 @@ _HERE = Path(__file__).resolve().parent
 _CODE = ("warcouncil.lark", "parser.py", "ast.py", "packcache.py")
 
 
-def cache_dir() -> Path | None:
-    """The folder of cached rule trees, or None when the cache is off."""
+def cache_dir(kind: str = "rules", fmt: int = FORMAT) -> Path | None:
+    """The folder of cached rule trees (or of another ``kind`` of entry,
+    e.g. ``yaml`` for ``solver/ydoc.py``), or None when the cache is off."""
     if os.environ.get("WARCOUNCIL_CACHE", "").lower() in ("off", "0", "no", "false"):
         return None
     base = os.environ.get("WARCOUNCIL_CACHE_DIR")
@@ -66,7 +67,7 @@ def cache_dir() -> Path | None:
         root = Path.home() / "Library" / "Caches" / "warcouncil"
     else:
         root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "warcouncil"
-    return root / f"rules-v{FORMAT}"
+    return root / f"{kind}-v{fmt}"
 
 
 @lru_cache(maxsize=1)
@@ -207,8 +208,9 @@ def decode(data, path: str) -> A.RuleFile:
 # <sha256 of the body> "\n" <body>; the body is {"key": ..., "tree": {...}} in JSON.
 
 
-def load_entry(entry: Path, key: str, path: str) -> A.RuleFile | None:
-    """The tree in ``entry`` if it is a sound entry for ``key``, else None."""
+def load_entry(entry: Path, key: str, path: str, decode=decode):
+    """The tree in ``entry`` if it is a sound entry for ``key``, else None
+    (``decode(text, path)``: this codec's, or another kind of entry's)."""
     try:
         raw = entry.read_bytes()
     except OSError:
@@ -225,7 +227,7 @@ def load_entry(entry: Path, key: str, path: str) -> A.RuleFile | None:
         return None
 
 
-def store_entry(entry: Path, key: str, rf: A.RuleFile) -> bool:
+def store_entry(entry: Path, key: str, rf, encode=encode) -> bool:
     """Write ``rf`` as the entry for ``key`` (atomically: a reader sees the
     old entry, none, or the whole new one). False if it could not be written."""
     try:
