@@ -509,21 +509,38 @@ def walk(node):
 
 def referenced(e) -> set[str]:
     """Free names and called functions of an expression (bound variables removed)."""
-    out: set[str] = set()
+    if e is None:
+        return set()
+    names, funcs = _free(e)
+    return set(names | funcs)
 
-    def visit(n, bound):
-        if n is None:
-            return
-        if isinstance(n, Name):
-            if n.id not in bound:
-                out.add(n.id)
-            return
-        if isinstance(n, Call):
-            out.add(n.func)
-        for c, b in scoped(n, bound):
-            visit(c, b)
 
-    visit(e, frozenset())
+def _free(n) -> tuple[frozenset, frozenset]:
+    """(the names free in ``n``, the functions called in it), worked out
+    once per node and kept on it (a node never changes; the key is no
+    field: equality, hashing, ``fields`` and the cache's codec ignore it).
+    A binder's variable is bound in its body or condition, not its domain;
+    a called function's name is never a variable."""
+    d = getattr(n, "__dict__", None)
+    if d is None:  # not a node (a quota's "all"): nothing free
+        return frozenset(), frozenset()
+    hit = d.get("_free")
+    if hit is not None:
+        return hit
+    if isinstance(n, Name):
+        out = (frozenset((n.id,)), frozenset())
+    else:
+        names: set = set()
+        funcs: set = {n.func} if isinstance(n, Call) else set()
+        binder = isinstance(n, (Quant, SetComp, The))
+        for i, c in enumerate(children(n)):
+            if c is None:
+                continue
+            cn, cf = _free(c)
+            names |= cn - {n.var} if binder and i == 1 else cn
+            funcs |= cf
+        out = (frozenset(names), frozenset(funcs))
+    d["_free"] = out
     return out
 
 
