@@ -110,13 +110,18 @@ def rows(args, work: Path) -> list[tuple[str, list[str], dict]]:
     return out
 
 
-def run(cmd, env, cwd) -> float:
+def run(cmd, env, cwd) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one whole process."""
+    import resource
+
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     t = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):  # `moves` exits 1 when the order set is illegal (s1 is not in the center)
         raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr.decode()[-2000:]}")
-    return t
+    return t, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
 def main() -> None:
@@ -134,23 +139,34 @@ def main() -> None:
             run(cmd, env, work)
             run(cmd, env, work)
         times: dict[str, list[float]] = {name: [] for name, _, _ in table}
+        cpu: dict[str, list[float]] = {name: [] for name, _, _ in table}
+        load = [os.getloadavg()[0]]
         for r in range(args.rounds):
             order = table if r % 2 == 0 else table[::-1]  # alternate, so no row always follows another
             for name, cmd, env in order:
-                times[name].append(run(cmd, env, work))
+                t, c = run(cmd, env, work)
+                times[name].append(t)
+                cpu[name].append(c)
             print(f"round {r + 1}/{args.rounds}", file=sys.stderr)
+        load.append(os.getloadavg()[0])
     med = {k: statistics.median(v) for k, v in times.items()}
-    bare = med["python -c pass"]
+    mcpu = {k: statistics.median(v) for k, v in cpu.items()}
+    bare, bare_cpu = med["python -c pass"], mcpu["python -c pass"]
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.rounds} rounds "
-          f"(medians; load average {os.getloadavg()[0]:.2f} at the end)\n")
-    print("| command | median s | min s | × bare python |")
-    print("|---|---:|---:|---:|")
+          f"(medians; load average {load[0]:.2f} at the start, {load[1]:.2f} at the end)\n")
+    print("| command | median s | min s | × bare python | CPU s | CPU × bare python |")
+    print("|---|---:|---:|---:|---:|---:|")
     for name, v in times.items():
-        print(f"| {name} | {med[name]:.3f} | {min(v):.3f} | {med[name] / bare:.1f} |")
+        print(f"| {name} | {med[name]:.3f} | {min(v):.3f} | {med[name] / bare:.1f} "
+              f"| {mcpu[name]:.3f} | {mcpu[name] / bare_cpu:.1f} |")
+    print("\n(CPU: the process's user + system time, which waiting for a loaded machine's cores does not"
+          "\ninflate as it does the wall time; the ratio of CPU times is the steadier one under load.)")
     if "node auto-cca round" in med:
-        print(f"\nwarcouncil `moves` / Node auto-cca round: {med['moves'] / med['node auto-cca round']:.2f}")
+        print(f"\nwarcouncil `moves` / Node auto-cca round: {med['moves'] / med['node auto-cca round']:.2f}"
+              f" (CPU: {mcpu['moves'] / mcpu['node auto-cca round']:.2f})")
     if args.json:
-        Path(args.json).write_text(json.dumps({"rounds": args.rounds, "times": times}, indent=1), encoding="utf-8")
+        Path(args.json).write_text(json.dumps({"rounds": args.rounds, "times": times, "cpu": cpu}, indent=1),
+                                   encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -167,6 +167,7 @@ def _engine(scenario: str, rules, verb: str, card: str | None = None, card_given
     ``verb`` (and, for a verb with --card, that its decision starts from a card,
     ``System.context == "card"``, and the card
     was given): otherwise bad input, exit 2."""
+    from . import systems  # noqa: F401 - the shipped systems' places: no scan of every distribution's metadata
     from .solver.engine import Engine
 
     eng = Engine.load(scenario, list(rules))
@@ -872,6 +873,11 @@ def _batch_run(lines, workers: int | None, ray_address: str | None):
             yield from _batch_chunk(chunk, cwd)
         return
     else:
+        first = next(chunks, None)
+        if first is None:
+            return
+        chunks = itertools.chain([first], chunks)
+        _batch_warm(first, cwd)
         runner = _BatchPool(workers or os.cpu_count() or 1, cwd)
     from collections import deque
 
@@ -885,6 +891,37 @@ def _batch_run(lines, workers: int | None, ray_address: str | None):
             yield from runner.result(pending)
     finally:
         runner.close()
+
+
+def _batch_warm(chunk, cwd: str) -> None:
+    """Before the workers are forked: the packs of the first jobs read and
+    their rules compiled here, once, so that every worker starts with them
+    (copy on write) instead of each reading and compiling its own; then the
+    collector told to leave what is there alone (``gc.freeze``), so that it
+    does not touch, and so copy, the shared pages in every worker. Only a
+    head start: whatever fails here is left for the job itself to report."""
+    import gc
+
+    from . import systems  # noqa: F401 - the shipped systems' places
+    from .solver.engine import Engine
+
+    if os.getcwd() != cwd:  # pragma: no cover - the batch runs where it was started
+        return
+    seen = set()
+    with _BatchSharedPacks():
+        for _, item in chunk:
+            try:
+                job = json.loads(item)
+                rules = job.get("args", {}).get("rules", [])
+                key = (job["scenario"], tuple([rules] if isinstance(rules, str) else rules))
+                if key in seen or not isinstance(key[0], str) or not all(isinstance(r, str) for r in key[1]):
+                    continue
+                seen.add(key)
+                for r in Engine.load(*key).plan.rules:
+                    r.compile_all()
+            except Exception:  # noqa: BLE001 - bad input or a bug: the job's own record says which
+                continue
+    gc.freeze()
 
 
 def _batch_died(chunk, why: str) -> list[str]:

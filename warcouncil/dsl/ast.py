@@ -6,11 +6,53 @@ left out of equality so that two texts that mean the same compare equal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 
 from ..errors import Location
 
 _NOLOC = Location()
+
+
+def _node(cls=None, *, eq: bool = True):
+    """``@dataclass(frozen=True)`` (``eq=False``: equal only to itself), made
+    cheaper to create (issue 15: the classes of this module are made in
+    every process): ``dataclass`` writes and compiles ``__init__`` and the
+    frozen ``__setattr__``/``__delattr__``; ``__eq__``, ``__hash__`` and
+    ``__repr__`` are the shared functions below, which give what the
+    generated ones give (the same fields compared, hashed and shown, the
+    same hash values); a class with no docstring gets one (dataclass would
+    work one out of the signature)."""
+
+    def wrap(cls):
+        if cls.__doc__ is None:
+            cls.__doc__ = f"The rule language's ``{cls.__name__}``."
+        cls = dataclass(frozen=True, eq=False, repr=False)(cls)
+        fs = fields(cls)
+        cls._shown = tuple(f.name for f in fs if f.repr)
+        if eq:
+            keys = tuple(f.name for f in fs if f.compare)
+            cls._key = staticmethod(attrgetter(*keys) if len(keys) > 1 else lambda o, k=keys[0]: (getattr(o, k),))
+            cls.__eq__, cls.__hash__ = _eq, _hash
+        cls.__repr__ = _repr
+        return cls
+
+    return wrap if cls is None else wrap(cls)
+
+
+def _eq(self, other):
+    if other.__class__ is self.__class__:
+        key = self._key
+        return key(self) == key(other)
+    return NotImplemented
+
+
+def _hash(self):
+    return hash(self._key(self))
+
+
+def _repr(self):
+    return f"{self.__class__.__qualname__}({', '.join(f'{k}={getattr(self, k)!r}' for k in self._shown)})"
 
 
 def _loc() -> Location:
@@ -26,19 +68,19 @@ class Expr:
     loc: Location
 
 
-@dataclass(frozen=True)
+@_node
 class Num(Expr):
     value: int | float
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Str(Expr):
     value: str
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Const(Expr):
     """``true``, ``false`` or ``none``."""
 
@@ -46,7 +88,7 @@ class Const(Expr):
     loc: Location = _loc()
 
 
-@dataclass(frozen=True, eq=False)
+@_node(eq=False)
 class Value(Expr):
     """A value the solver has already worked out (partial evaluation of a
     rule for one piece: ``solver.partial``). Never parsed nor printed as
@@ -56,7 +98,7 @@ class Value(Expr):
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Name(Expr):
     """A bare name: a bound variable, a builtin, a definition or a symbol."""
 
@@ -64,21 +106,21 @@ class Name(Expr):
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Attr(Expr):
     obj: Expr
     name: str
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Call(Expr):
     func: str
     args: tuple[Expr, ...]
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class BinOp(Expr):
     op: str  # + - * /
     left: Expr
@@ -86,13 +128,13 @@ class BinOp(Expr):
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Neg(Expr):
     operand: Expr
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Compare(Expr):
     op: str  # == != < <= > >= in notin
     left: Expr
@@ -100,32 +142,32 @@ class Compare(Expr):
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Not(Expr):
     operand: Expr
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class And(Expr):
     items: tuple[Expr, ...]
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Or(Expr):
     items: tuple[Expr, ...]
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Implies(Expr):
     left: Expr
     right: Expr
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class IfElse(Expr):
     cond: Expr
     then: Expr
@@ -133,7 +175,7 @@ class IfElse(Expr):
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Quant(Expr):
     kind: str  # forall | exists
     var: str
@@ -142,7 +184,7 @@ class Quant(Expr):
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class SetComp(Expr):
     var: str
     domain: Expr
@@ -150,7 +192,7 @@ class SetComp(Expr):
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class The(Expr):
     """``the x in S where cond``: the first such element, or none."""
 
@@ -163,28 +205,28 @@ class The(Expr):
 # ----------------------------------------------------------------- statements
 
 
-@dataclass(frozen=True)
+@_node
 class Citation:
     document: str  # alias declared with `document`
     quote: str
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class PackDecl:
     name: str
     title: str
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Extends:
     pack: str
     alias: str | None = None  # `extends core as cca`: core.* ids become cca.*
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class DocumentDecl:
     alias: str
     path: str
@@ -192,19 +234,19 @@ class DocumentDecl:
     title: str | None = None  # `document ALIAS "file" title "…"`: what players read instead of the file name
 
 
-@dataclass(frozen=True)
+@_node
 class SectionsDecl:
     names: tuple[str, ...]
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class DiceDecl:
     faces: tuple[str, ...]
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class FieldsDecl:
     """``fields a, b: T``: attributes of the records a pack's builtins give,
     each with its type (``types``, parallel to ``names``; None where the
@@ -215,14 +257,14 @@ class FieldsDecl:
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class ValuesDecl:
     attribute: str
     members: tuple[str, ...]
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class RolesDecl:
     """``roles unit, leader``: the roles of the pack's pieces (also symbols)."""
 
@@ -231,7 +273,7 @@ class RolesDecl:
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class EffectDecl:
     """One name of ``effects NAME from DOC "quote", ...``: something a card
     may do, citing the card text it stands for. Rules test
@@ -242,7 +284,7 @@ class EffectDecl:
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class EffectsDecl:
     effects: tuple[EffectDecl, ...]
     loc: Location = _loc()
@@ -258,7 +300,7 @@ class _Attrs:
         return default
 
 
-@dataclass(frozen=True)
+@_node
 class UnitDecl(_Attrs):
     name: str
     attrs: tuple[tuple[str, object], ...]
@@ -267,7 +309,7 @@ class UnitDecl(_Attrs):
     replace: bool = False
 
 
-@dataclass(frozen=True)
+@_node
 class TerrainDecl(_Attrs):
     name: str
     attrs: tuple[tuple[str, object], ...]
@@ -275,7 +317,7 @@ class TerrainDecl(_Attrs):
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Quota:
     amount: Expr | str  # an expression (``up to N``), "all" or "any"
     what: str  # units | leaders | pieces
@@ -283,14 +325,14 @@ class Quota:
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Group:
     kind: str  # linked | led
     anchor: Expr | None = None  # for `led by leader where ...`
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Alternative:
     """One way of using a card: a list of quotas, maybe one linked group.
 
@@ -306,14 +348,14 @@ class Alternative:
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class Copy:
     mirrored: bool
     excluded: tuple[str, ...]
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class CardDecl:
     name: str
     copies: int
@@ -329,7 +371,7 @@ class CardDecl:
     effect_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)  # each name's place
 
 
-@dataclass(frozen=True)
+@_node
 class RuleDecl:
     id: str
     citations: tuple[Citation, ...]
@@ -340,7 +382,7 @@ class RuleDecl:
     message_loc: Location | None = field(default=None, compare=False, repr=False)  # the message string's place
 
 
-@dataclass(frozen=True)
+@_node
 class DefineDecl:
     id: str
     citations: tuple[Citation, ...]
@@ -351,7 +393,7 @@ class DefineDecl:
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class BuiltinDecl:
     """``builtin NAME(T, ...) -> T reads LEVEL "doc"``: a builtin of the pack's
     game family (its meaning is registered in Python under the same name;
@@ -365,7 +407,7 @@ class BuiltinDecl:
     loc: Location = _loc()
 
 
-@dataclass(frozen=True)
+@_node
 class RemoveDecl:
     kind: str  # rule | define | card
     target: str
@@ -392,7 +434,7 @@ Statement = (
 )
 
 
-@dataclass(frozen=True)
+@_node
 class RuleFile:
     path: str
     statements: tuple[Statement, ...]
@@ -470,21 +512,38 @@ def walk(node):
 
 def referenced(e) -> set[str]:
     """Free names and called functions of an expression (bound variables removed)."""
-    out: set[str] = set()
+    if e is None:
+        return set()
+    names, funcs = _free(e)
+    return set(names | funcs)
 
-    def visit(n, bound):
-        if n is None:
-            return
-        if isinstance(n, Name):
-            if n.id not in bound:
-                out.add(n.id)
-            return
-        if isinstance(n, Call):
-            out.add(n.func)
-        for c, b in scoped(n, bound):
-            visit(c, b)
 
-    visit(e, frozenset())
+def _free(n) -> tuple[frozenset, frozenset]:
+    """(the names free in ``n``, the functions called in it), worked out
+    once per node and kept on it (a node never changes; the key is no
+    field: equality, hashing, ``fields`` and the cache's codec ignore it).
+    A binder's variable is bound in its body or condition, not its domain;
+    a called function's name is never a variable."""
+    d = getattr(n, "__dict__", None)
+    if d is None:  # not a node (a quota's "all"): nothing free
+        return frozenset(), frozenset()
+    hit = d.get("_free")
+    if hit is not None:
+        return hit
+    if isinstance(n, Name):
+        out = (frozenset((n.id,)), frozenset())
+    else:
+        names: set = set()
+        funcs: set = {n.func} if isinstance(n, Call) else set()
+        binder = isinstance(n, (Quant, SetComp, The))
+        for i, c in enumerate(children(n)):
+            if c is None:
+                continue
+            cn, cf = _free(c)
+            names |= cn - {n.var} if binder and i == 1 else cn
+            funcs |= cf
+        out = (frozenset(names), frozenset(funcs))
+    d["_free"] = out
     return out
 
 

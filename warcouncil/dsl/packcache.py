@@ -29,11 +29,9 @@ reported) every time.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -41,14 +39,23 @@ from ..errors import Location
 from ..textfile import RULES_LIMIT, read_text
 from . import ast as A
 
+try:  # CPython's own SHA-256: the same digests as hashlib's, without loading OpenSSL (~2.5 ms at start-up)
+    from _sha2 import sha256
+except ImportError:  # pragma: no cover - before Python 3.12
+    try:
+        from _sha256 import sha256
+    except ImportError:  # pragma: no cover - another Python
+        from hashlib import sha256
+
 FORMAT = 1
 _HERE = Path(__file__).resolve().parent
 #: the files whose text decides what tree a rule text gives
 _CODE = ("warcouncil.lark", "parser.py", "ast.py", "packcache.py")
 
 
-def cache_dir() -> Path | None:
-    """The folder of cached rule trees, or None when the cache is off."""
+def cache_dir(kind: str = "rules", fmt: int = FORMAT) -> Path | None:
+    """The folder of cached rule trees (or of another ``kind`` of entry,
+    e.g. ``yaml`` for ``solver/ydoc.py``), or None when the cache is off."""
     if os.environ.get("WARCOUNCIL_CACHE", "").lower() in ("off", "0", "no", "false"):
         return None
     base = os.environ.get("WARCOUNCIL_CACHE_DIR")
@@ -60,13 +67,13 @@ def cache_dir() -> Path | None:
         root = Path.home() / "Library" / "Caches" / "warcouncil"
     else:
         root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "warcouncil"
-    return root / f"rules-v{FORMAT}"
+    return root / f"{kind}-v{fmt}"
 
 
 @lru_cache(maxsize=1)
 def code_stamp() -> bytes:
     """SHA-256 over the grammar, the parser, the AST and this codec."""
-    h = hashlib.sha256(f"warcouncil rule trees {FORMAT}".encode())
+    h = sha256(f"warcouncil rule trees {FORMAT}".encode())
     for name in _CODE:
         try:
             h.update((_HERE / name).read_bytes())
@@ -76,7 +83,7 @@ def code_stamp() -> bytes:
 
 
 def entry_key(text: str) -> str:
-    return hashlib.sha256(code_stamp() + text.encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256(code_stamp() + text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def parse_file(path: str | Path) -> A.RuleFile:
@@ -149,28 +156,44 @@ def encode(rf: A.RuleFile) -> dict:
 
 
 def decode(data, path: str) -> A.RuleFile:
-    """The tree of an entry's data; ``BadEntry`` if it is not one."""
+    """The tree of an entry's data; ``BadEntry`` if it is not one.
+
+    A node is made as its dataclass's ``__init__`` would make it from all
+    its fields given in order (the instance's ``__dict__`` filled, no
+    ``__init__`` call: a frozen dataclass's ``__init__`` sets each field
+    through ``object.__setattr__``, which was most of the decoding time);
+    the entry must give exactly the class's fields. Equal locations of a
+    file are one ``Location`` object (it is immutable)."""
+    classes, fields, new, locs = _CLASSES, _FIELDS, object.__new__, {}
 
     def tup(v):
-        return tuple(tup(i) for i in v) if isinstance(v, list) else v
+        return tuple([tup(i) if type(i) is list else i for i in v])
 
     def hook(d: dict):
-        if "n" in d:
-            cls = _CLASSES.get(d["n"]) if isinstance(d["n"], str) else None
+        name = d.get("n")
+        if name is not None:
+            cls = classes.get(name) if type(name) is str else None
             args = d.get("a")
-            if cls is None or not isinstance(args, list) or len(d) != 2 or len(args) != len(_FIELDS[d["n"]]):
+            if cls is None or type(args) is not list or len(d) != 2 or len(args) != len(fields[name]):
                 raise BadEntry(f"not a node: {str(d)[:80]}")
-            return cls(*[tup(a) for a in args])
-        if len(d) == 1 and "l" in d:
-            v = d["l"]
-            if isinstance(v, list) and len(v) == 2 and all(i is None or type(i) is int for i in v):
-                return Location(path, v[0], v[1])
-        if len(d) == 1 and "L" in d:
-            v = d["L"]
-            if (isinstance(v, list) and len(v) == 3 and (v[0] is None or isinstance(v[0], str))
-                    and all(i is None or type(i) is int for i in v[1:])):
-                return Location(v[0], v[1], v[2])
-        if set(d) == {"format", "statements"}:
+            node = new(cls)
+            node.__dict__.update(zip(fields[name], [tup(a) if type(a) is list else a for a in args]))
+            return node
+        if len(d) == 1:
+            v = d.get("l")
+            if v is not None:
+                if type(v) is list and len(v) == 2 and all(i is None or type(i) is int for i in v):
+                    key = (v[0], v[1])
+                    loc = locs.get(key)
+                    if loc is None:
+                        loc = locs[key] = Location(path, v[0], v[1])
+                    return loc
+            else:
+                v = d.get("L")
+                if (type(v) is list and len(v) == 3 and (v[0] is None or isinstance(v[0], str))
+                        and all(i is None or type(i) is int for i in v[1:])):
+                    return Location(v[0], v[1], v[2])
+        if len(d) == 2 and "format" in d and "statements" in d:
             return d
         raise BadEntry(f"not a cache object: {str(d)[:80]}")
 
@@ -185,15 +208,16 @@ def decode(data, path: str) -> A.RuleFile:
 # <sha256 of the body> "\n" <body>; the body is {"key": ..., "tree": {...}} in JSON.
 
 
-def load_entry(entry: Path, key: str, path: str) -> A.RuleFile | None:
-    """The tree in ``entry`` if it is a sound entry for ``key``, else None."""
+def load_entry(entry: Path, key: str, path: str, decode=decode):
+    """The tree in ``entry`` if it is a sound entry for ``key``, else None
+    (``decode(text, path)``: this codec's, or another kind of entry's)."""
     try:
         raw = entry.read_bytes()
     except OSError:
         return None
     try:
         digest, _, body = raw.partition(b"\n")
-        if hashlib.sha256(body).hexdigest().encode() != digest:
+        if sha256(body).hexdigest().encode() != digest:
             return None
         head, sep, tree = body.partition(b"\n")
         if not sep or json.loads(head) != {"key": key}:
@@ -203,7 +227,7 @@ def load_entry(entry: Path, key: str, path: str) -> A.RuleFile | None:
         return None
 
 
-def store_entry(entry: Path, key: str, rf: A.RuleFile) -> bool:
+def store_entry(entry: Path, key: str, rf, encode=encode) -> bool:
     """Write ``rf`` as the entry for ``key`` (atomically: a reader sees the
     old entry, none, or the whole new one). False if it could not be written."""
     try:
@@ -211,8 +235,10 @@ def store_entry(entry: Path, key: str, rf: A.RuleFile) -> bool:
     except (TypeError, ValueError, RecursionError):
         return False  # pragma: no cover - a tree this codec does not know: just not cached
     body = json.dumps({"key": key}).encode() + b"\n" + tree.encode("ascii")
-    raw = hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+    raw = sha256(body).hexdigest().encode() + b"\n" + body
     try:
+        import tempfile  # only when writing
+
         entry.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".json")
         try:

@@ -256,9 +256,7 @@ class Board:
         object.__setattr__(self, "_shifts_down_up", (tuple((-d, src) for d, src in self._shifts if d < 0),
                                                      tuple((d, src) for d, src in self._shifts if d > 0)))
         object.__setattr__(self, "nb_masks", tuple(self.mask(neighbours.get(c, ())) for c in order))
-        object.__setattr__(self, "_byte_cells", tuple(
-            tuple(tuple(order[8 * i + j] for j in range(8) if b >> j & 1 and 8 * i + j < len(order)) for b in range(256))
-            for i in range((len(order) + 7) // 8)))
+        object.__setattr__(self, "_byte_cells", None)  # made when first read (``cells_in``)
 
         by_edge: dict[str, dict[Cell, frozenset[str]]] = {}
         cells_by_edge: dict[str, dict[str, frozenset[Cell]]] = {}
@@ -341,10 +339,28 @@ class Board:
             m |= 1 << index[c]
         return m
 
+    def _make_byte_cells(self) -> tuple:
+        """``_byte_cells``: for byte i and value b, the cells of b's bits,
+        in reading order (b's lowest bit first, then the cells of the rest)."""
+        order = self.cell_at
+        tables = []
+        for i in range((len(order) + 7) // 8):
+            t: list = [()] * 256
+            for b in range(1, 256):
+                low = b & -b
+                k = 8 * i + low.bit_length() - 1
+                t[b] = ((order[k],) + t[b ^ low]) if k < len(order) else t[b ^ low]
+            tables.append(tuple(t))
+        tables = tuple(tables)
+        object.__setattr__(self, "_byte_cells", tables)
+        return tables
+
     def cells_in(self, m: int) -> list[Cell]:
         """The cells of a bit mask, in reading order (read a byte at a time:
         ``_byte_cells[i][b]`` are the cells of byte value b at byte i)."""
         tables = self._byte_cells
+        if tables is None:
+            tables = self._make_byte_cells()
         out: list = []
         i = 0
         for b in m.to_bytes(len(tables), "little"):
@@ -506,6 +522,22 @@ class TableBoard(Board):
 
     def mask(self, cells) -> int:
         self._no_cells("Board.mask")
+
+    def _make_byte_cells(self) -> tuple:
+        """``_byte_cells``: for byte i and value b, the cells of b's bits,
+        in reading order (b's lowest bit first, then the cells of the rest)."""
+        order = self.cell_at
+        tables = []
+        for i in range((len(order) + 7) // 8):
+            t: list = [()] * 256
+            for b in range(1, 256):
+                low = b & -b
+                k = 8 * i + low.bit_length() - 1
+                t[b] = ((order[k],) + t[b ^ low]) if k < len(order) else t[b ^ low]
+            tables.append(tuple(t))
+        tables = tuple(tables)
+        object.__setattr__(self, "_byte_cells", tables)
+        return tables
 
     def cells_in(self, m: int) -> list[Cell]:
         self._no_cells("Board.cells_in")

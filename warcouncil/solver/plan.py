@@ -22,11 +22,12 @@ The classification depends only on the pack, so it is computed once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable
 
 from ..dsl import ast as A
-from ..dsl.pack import Pack
+from ..dsl.pack import Pack, is_shipped
 from .evaluate import Compiler
 from .system import System
 
@@ -40,13 +41,33 @@ class PlannedRule:
     phase: str  # order | turn
     kind: str  # true | once | unary | assignable | capacity | filled | linked | led | filter
     body: A.Expr  # folded
-    full: Callable  # closure over the whole body
+    compiler: Compiler = field(repr=False, compare=False)
     var: str | None = None  # for forall rules: the bound variable
-    domain: Callable | None = None  # for forall rules: the domain closure
-    test: Callable | None = None  # for forall rules: body closure, env {var: x}
     charged: Callable | None = None  # assignable/capacity over {p in ordered where cond}
     skip_when: Callable | None = None  # `G or STRUCTURAL`: the rule is vacuous when G (about the card) holds
     core: A.Expr | None = None  # the structural part of a guarded rule
+
+    # The closures are compiled when first used (issue 15: a query uses a
+    # few of a pack's rules; compiling all of them was a third of a short
+    # command's start-up). A pack that is not all shipped is compiled whole
+    # when planned (``Plan``), so its errors show where they always did.
+    @cached_property
+    def full(self) -> Callable:
+        """Closure over the whole body."""
+        return self.compiler.compile(self.body)
+
+    @cached_property
+    def domain(self) -> Callable | None:
+        """For forall rules: the domain closure."""
+        return self.compiler.compile(self.body.domain) if self.var is not None else None
+
+    @cached_property
+    def test(self) -> Callable | None:
+        """For forall rules: the body closure, env {var: x}."""
+        return self.compiler.compile(self.body.body) if self.var is not None else None
+
+    def compile_all(self) -> None:
+        self.full, self.domain, self.test  # noqa: B018 - compiled now
 
     @property
     def id(self) -> str:
@@ -60,6 +81,9 @@ class Plan:
         #: builtin name -> planner class, from the system that plays the pack
         self.structural: dict[str, str] = System.structural_for(pack)
         self.rules: list[PlannedRule] = [self._plan(r) for r in pack.rules.values()]
+        if not all(is_shipped(f) for f in pack.files):  # a pack of the user's (or house rules): compiled now
+            for r in self.rules:
+                r.compile_all()
         self.order_rules = [r for r in self.rules if r.phase == "order"]
         self.turn_rules = [r for r in self.rules if r.phase == "turn"]
 
@@ -69,11 +93,9 @@ class Plan:
         source, quote = self.pack.source_of(r)
         origin = self.pack.origin.get(r.id, "")
         phase = "turn" if c.is_turn(body) else "order"
-        pr = PlannedRule(r, source, quote, origin, phase, "filter", body, c.compile(body))
+        pr = PlannedRule(r, source, quote, origin, phase, "filter", body, c)
         if isinstance(body, A.Quant) and body.kind == "forall":
             pr.var = body.var
-            pr.domain = c.compile(body.domain)
-            pr.test = c.compile(body.body)
         if isinstance(body, A.Const):
             pr.kind = "true" if body.value else "filter"
             return pr

@@ -1,0 +1,204 @@
+"""YAML read with PyYAML, keeping every value's place, under bounds on
+depth and size (``scenario.parse_yaml``; through the cache of ``ydoc``,
+which imports this module only when a document is not cached)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.events import AliasEvent
+from yaml.resolver import Resolver
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ..errors import Location, WarcouncilError
+from .ydoc import MAX_YAML_DEPTH, MAX_YAML_NODES, YDict, YList
+
+try:  # libyaml's parser for the events when available (much faster)
+    from yaml.cyaml import CParser
+
+    class _Events(CParser):
+        def __init__(self, text: str) -> None:
+            CParser.__init__(self, text)
+
+except ImportError:  # pragma: no cover - PyYAML without libyaml
+    from yaml.parser import Parser
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
+
+    class _Events(Reader, Scanner, Parser):  # type: ignore[no-redef]
+        def __init__(self, text: str) -> None:
+            Reader.__init__(self, text)
+            Scanner.__init__(self)
+            Parser.__init__(self)
+
+
+class _TooBig(Exception):
+    def __init__(self, message: str, mark: Any) -> None:
+        super().__init__(message)
+        self.message, self.mark = message, mark
+
+
+class _BoundedLoader(Composer, _Events, Resolver):
+    """Events from the parser, composed into nodes by PyYAML's Python
+    composer (never libyaml's, which recurses on the C stack and crashes on
+    25,000 nested brackets) under a bound on depth and expanded size."""
+
+    def __init__(self, text: str) -> None:
+        _Events.__init__(self, text)
+        Composer.__init__(self)
+        Resolver.__init__(self)
+        self.depth = 0
+        self.expanded = 0
+        self.sizes: dict[int, int] = {}
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
+            node = self.anchors.get(event.anchor)
+            if node is not None:
+                size = self.sizes.get(id(node))
+                if size is None:
+                    raise _TooBig("recursive YAML alias", event.start_mark)
+                self._count(size, event.start_mark)
+            return Composer.compose_node(self, parent, index)
+        self.depth += 1
+        if self.depth > MAX_YAML_DEPTH:
+            raise _TooBig(f"YAML nested too deeply (more than {MAX_YAML_DEPTH} levels)",
+                          self.peek_event().start_mark)
+        try:
+            before = self.expanded
+            node = Composer.compose_node(self, parent, index)
+            self._count(1, node.start_mark)
+            self.sizes[id(node)] = self.expanded - before
+            return node
+        finally:
+            self.depth -= 1
+
+    def _count(self, n: int, mark: Any) -> None:
+        self.expanded += n
+        if self.expanded > MAX_YAML_NODES:
+            raise _TooBig(
+                f"YAML too large: more than {MAX_YAML_NODES:,} values (counting each alias "
+                "as a copy of what it names)", mark)
+
+
+_MAP_TAG = "tag:yaml.org,2002:map"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def _mark_loc(file: str, mark: Any) -> Location:
+    if mark is None:
+        return Location(file)
+    return Location(file, mark.line + 1, mark.column + 1)
+
+
+class _Builder:
+    """Builds plain values (YDict / YList / scalars) from a composed node tree."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.scalars = SafeConstructor()
+        self.memo: dict[int, Any] = {}
+        self.active: set[int] = set()
+
+    def build(self, node: Node) -> Any:
+        key = id(node)
+        if key in self.memo:
+            return self.memo[key]
+        loc = _mark_loc(self.file, node.start_mark)
+        if key in self.active:
+            raise WarcouncilError("recursive YAML alias", loc)
+        if isinstance(node, ScalarNode):
+            if node.tag == _MERGE_TAG:
+                raise WarcouncilError("YAML merge keys (<<) are not supported", loc)
+            try:
+                value = self.scalars.construct_object(node)
+            except Exception as e:  # any constructor failure is bad input
+                raise WarcouncilError(f"bad YAML value {node.value!r}: {_yaml_problem(e)}", loc) from None
+            self.memo[key] = value
+            return value
+        self.active.add(key)
+        try:
+            if isinstance(node, SequenceNode):
+                if node.tag != _SEQ_TAG:
+                    raise WarcouncilError(f"unsupported YAML tag {node.tag!r}", loc)
+                seq = YList(self.build(child) for child in node.value)
+                seq.where = loc
+                seq.item_where = [_mark_loc(self.file, c.start_mark) for c in node.value]
+                result: Any = seq
+            elif isinstance(node, MappingNode):
+                if node.tag != _MAP_TAG:
+                    raise WarcouncilError(f"unsupported YAML tag {node.tag!r}", loc)
+                m = YDict()
+                m.where, m.key_where, m.value_where = loc, {}, {}
+                for knode, vnode in node.value:
+                    kloc = _mark_loc(self.file, knode.start_mark)
+                    if not isinstance(knode, ScalarNode):
+                        raise WarcouncilError("a mapping key must be a plain value", kloc)
+                    k = self.build(knode)
+                    if k in m:
+                        raise WarcouncilError(
+                            f"duplicate key {k!r} (first at line {m.key_where[k].line})", kloc
+                        )
+                    m[k] = self.build(vnode)
+                    m.key_where[k] = kloc
+                    m.value_where[k] = _mark_loc(self.file, vnode.start_mark)
+                result = m
+            else:  # pragma: no cover - the composer makes no other nodes
+                raise WarcouncilError("unexpected YAML node", loc)
+        finally:
+            self.active.discard(key)
+        self.memo[key] = result
+        return result
+
+
+def _yaml_problem(e: BaseException) -> str:
+    problem = getattr(e, "problem", None)
+    if problem:
+        context = getattr(e, "context", None)
+        return f"{problem} ({context})" if context else str(problem)
+    return str(e) or type(e).__name__
+
+
+def parse(text: str, file: str) -> Any:
+    """Parse one YAML document into YDict / YList / scalars carrying locations.
+
+    ``None`` for an empty document. Malformed YAML is a ``WarcouncilError``
+    at the line and column PyYAML reports; so is a document nested deeper
+    than ``MAX_YAML_DEPTH`` or holding more than ``MAX_YAML_NODES`` values
+    with its aliases expanded, refused while it is composed.
+    """
+    loader = _BoundedLoader(text)
+    try:
+        node = loader.get_single_node()
+    except _TooBig as e:
+        raise WarcouncilError(e.message, _mark_loc(file, e.mark)) from None
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        problem = _yaml_problem(e)
+        cm = e.context_mark
+        if cm is not None and e.problem_mark is not None and cm.line != e.problem_mark.line:
+            problem += f", started at line {cm.line + 1}"
+        raise WarcouncilError(f"malformed YAML: {problem}", _mark_loc(file, mark)) from None
+    except yaml.reader.ReaderError as e:
+        before = text[: e.position]
+        loc = Location(file, before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1)
+        raise WarcouncilError(
+            f"malformed YAML: unacceptable character #x{e.character:04x}: {e.reason}", loc
+        ) from None
+    except yaml.YAMLError as e:
+        raise WarcouncilError(f"malformed YAML: {_yaml_problem(e)}", Location(file)) from None
+    except RecursionError:
+        raise WarcouncilError("malformed YAML: nested too deeply", Location(file)) from None
+    finally:
+        loader.dispose()
+    if node is None:
+        return None
+    try:
+        return _Builder(file).build(node)
+    except RecursionError:
+        raise WarcouncilError("YAML nested too deeply", Location(file)) from None
