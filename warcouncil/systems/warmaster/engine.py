@@ -51,7 +51,7 @@ from ...solver.evaluate import Compiler
 from ...solver.scenario import YDict, YList, read_yaml_file
 from ...solver.system import Answer, System
 from .builtins import cm
-from .scenario import Pose, _keys, formation, number, point, whole
+from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
 from .table import At, Entry, Log, Table
 
 #: ways of rolling each 2D6 total, out of 36
@@ -533,48 +533,30 @@ class WarmasterEngine(Engine):
         return Answer(data, "\n".join(lines))
 
     def read_wants(self, path: str):
-        data = self._yaml(path, "wanted orders")
-        _keys(data, ("want", "objective"), "a file of wanted orders")
-        objective = data.get("objective", "all")
-        if objective not in ("all", "expected"):
-            raise WarcouncilError("`objective` is `all` (P(all)) or `expected`", data.value_where.get("objective"))
-        items = data.get("want")
-        if not isinstance(items, YList) or not items:
-            raise WarcouncilError("`want:` lists the orders wanted: [{units: [...], times: N, by: ...}]", data.where)
+        data = self._file(path, WANTS)
+        objective = WANTS.get(data, "objective")
+        items = data["want"]
         out = []
         for i, m in enumerate(items):
             where = items.item_where[i]
-            if not isinstance(m, YDict):
-                raise WarcouncilError("a wanted order is a mapping {units, times, by}", where)
-            _keys(m, ("units", "times", "by"), "a wanted order")
-            raw = m.get("units")
-            if isinstance(raw, str):
-                raw = [raw]
-            if not isinstance(raw, list) or not raw:
-                raise WarcouncilError("a wanted order needs `units`", where)
-            units = tuple(self._piece(u, where, "unit") for u in raw)
-            times = whole(m.get("times", 1), "`times`", m.value_where.get("times", where), 1, 3)
+            units = self._ids(m, "units", where, "unit")
             by = m.get("by")
-            if by is None:
-                cands = None
-            else:
-                names = [by] if isinstance(by, str) else by
-                if not isinstance(names, list):
-                    raise WarcouncilError("`by` is a character or a list of them", m.value_where.get("by", where))
-                cands = [self._piece(c, m.value_where.get("by", where), "character") for c in names]
-            out.append((units, times, cands))
+            cands = None if by is None else self._ids(m, "by", where, "character")
+            out.append((units, WANT.get(m, "times"), cands and list(cands)))
         return out, objective, data.where
 
     # ------------------------------------------------------------ files
-    def _yaml(self, path: str, what: str) -> YDict:
+    def _file(self, path: str, record) -> YDict:
+        """A file of ``record``'s shape, every field checked at its place."""
         data = read_yaml_file(path)
-        if not isinstance(data, YDict):
-            raise WarcouncilError(f"a {what} file is a mapping", Location(path, 1, 1))
-        return data
+        top = Location(path, 1, 1)
+        if data is None:
+            raise WarcouncilError(f"empty file: expected {record.what}", top)
+        return record.check(data, top)
 
     def _piece(self, v: Any, where: Location | None, kind: str | None = None) -> str:
         by_id = {p.id: p for p in self.scenario.pieces}
-        if not isinstance(v, str) or v not in by_id:
+        if v not in by_id:
             near = closest(str(v), by_id)
             raise WarcouncilError(f"unknown piece id {v!r}", where, hint=f"did you mean {near[0]!r}?" if near else None)
         p = by_id[v]
@@ -584,86 +566,50 @@ class WarmasterEngine(Engine):
             raise WarcouncilError(f"{v} is a character, not a unit", where)
         return v
 
-    def _pose(self, v: Any, where: Location | None, current: Pose) -> Pose:
-        if isinstance(v, YDict):
-            at = point(v.get("at", list(current.at)), "a destination", v.value_where.get("at", where))
-            facing = number(v.get("facing", current.facing), "a facing", v.value_where.get("facing", where))
-            form = formation(v.get("formation", current.formation), v.value_where.get("formation", where))
-            return Pose(at, facing, form)
-        return Pose(point(v, "a destination", where), current.facing, current.formation)
+    def _ids(self, m: YDict, key: str, where: Location, kind: str | None) -> tuple[str, ...]:
+        """The piece ids under ``key`` (one id, or a list; checked by the
+        file's table): each known, of ``kind``, named once."""
+        raw, w = m[key], m.value_where.get(key, where)
+        items = [(raw, w)] if isinstance(raw, str) else [
+            (u, raw.item_where[i] if i < len(raw.item_where) else w) for i, u in enumerate(raw)]
+        out: list[str] = []
+        for u, loc in items:
+            pid = self._piece(u, loc, kind)
+            if pid in out:
+                raise WarcouncilError(f"{pid} is named twice in one order", loc)
+            out.append(pid)
+        return tuple(out)
 
     def _step(self, m: YDict, where: Location, need_roll: bool, table: Table) -> Step:
-        _keys(m, ("by", "units", "to", "roll"), "an order")
-        if "by" not in m:
-            raise WarcouncilError("an order needs `by` (the character giving it)", where)
         by = self._piece(m["by"], m.value_where.get("by", where), "character")
-        raw = m.get("units")
-        uw = m.value_where.get("units", where)
-        if isinstance(raw, str):
-            raw = [raw]
-        if not isinstance(raw, list) or not raw:
-            raise WarcouncilError("an order needs `units`: a list of unit ids", uw)
-        units = []
-        for i, u in enumerate(raw):
-            loc = raw.item_where[i] if isinstance(raw, YList) and i < len(raw.item_where) else uw
-            uid = self._piece(u, loc)
-            if uid in units:
-                raise WarcouncilError(f"{uid} is named twice in one order", loc)
-            units.append(uid)
+        units = self._ids(m, "units", where, None)
         to = None
         if "to" in m:
             tw = m.value_where.get("to", where)
             tv = m["to"]
-            if (isinstance(tv, list) and len(units) == 1 and len(tv) == 2
-                    and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in tv)):
+            if len(tv) == 2 and not isinstance(tv[0], (list, dict)) and tv[0] is not None:
                 tv = [tv]  # one unit: `to: [x, y]`
-            if not isinstance(tv, list) or len(tv) != len(units):
+            if len(tv) != len(units):
                 raise WarcouncilError(f"`to` gives one position per unit of the order ({len(units)})", tw)
-            to = tuple(None if v is None else self._pose(
-                v, tv.item_where[i] if isinstance(tv, YList) and i < len(tv.item_where) else tw, table.poses[u])
-                for i, (u, v) in enumerate(zip(units, tv)))
-        roll = None
-        if "roll" in m:
-            roll = whole(m["roll"], "a 2D6 roll", m.value_where.get("roll", where), 2, 12)
-        elif need_roll:
+            to = tuple(None if v is None else pose_of(v, table.poses[u]) for u, v in zip(units, tv))
+        if need_roll and "roll" not in m:
             raise WarcouncilError("an order of a turn log needs its `roll` (the 2D6 total)", where)
-        return Step(by, tuple(units), to, roll, where)
+        return Step(by, units, to, m.get("roll"), where)
 
     def read_plan(self, path: str) -> list[Step]:
-        data = self._yaml(path, "plan")
-        _keys(data, ("plan",), "a plan")
-        items = data.get("plan")
-        if not isinstance(items, YList):
-            raise WarcouncilError("a plan file gives `plan:`, a list of orders", data.where)
+        data = self._file(path, PLAN)
+        items = data["plan"]
         t = self.start().table
-        out = []
-        for i, m in enumerate(items):
-            where = items.item_where[i]
-            if not isinstance(m, YDict):
-                raise WarcouncilError("an order is a mapping {by, units, to}", where)
-            st = self._step(m, where, False, t)
-            if st.roll is not None:
-                raise WarcouncilError("a plan gives no rolls: its odds are what is asked", m.value_where.get("roll", where))
-            out.append(st)
-        return out
+        return [self._step(m, items.item_where[i], False, t) for i, m in enumerate(items)]
 
     def read_log(self, path: str, side: str | None = None) -> Log:
         """A Command phase log (a turn file): its entries, in file order of
         the sub-phase keys and list order within each, played on the table."""
-        data = self._yaml(path, "turn")
-        _keys(data, ("initiative", "home_back", "orders", "characters"), "a Warmaster turn")
+        data = self._file(path, TURN)
         log = self.start(side)
         for key, items in data.items():
-            kw = data.value_where.get(key, data.where)
-            if items is None:
-                continue
-            if not isinstance(items, YList):
-                raise WarcouncilError(f"`{key}` is a list", kw)
-            for i, m in enumerate(items):
-                where = items.item_where[i]
-                if not isinstance(m, YDict):
-                    raise WarcouncilError(f"an entry of `{key}` is a mapping", where)
-                log = self._entry(key, m, where, log)
+            for i, m in enumerate(items or ()):
+                log = self._entry(key, m, items.item_where[i], log)
         return log
 
     def _entry(self, key: str, m: YDict, where: Location, log: Log) -> Log:
@@ -672,30 +618,15 @@ class WarmasterEngine(Engine):
             st = self._step(m, where, True, t)
             e, after = self.attempt(log, st, st.roll, st.to is not None)
             return log.plus(e, after)
-        keys = {"initiative": ("unit", "action", "to"), "home_back": ("unit", "toward", "roll", "to"),
-                "characters": ("piece", "to")}[key]
-        _keys(m, keys, f"an entry of `{key}`")
-        who = keys[0]
-        if who not in m:
-            raise WarcouncilError(f"an entry of `{key}` needs `{who}`", where)
+        who = {"initiative": "unit", "home_back": "unit", "characters": "piece"}[key]
         pid = self._piece(m[who], m.value_where.get(who, where), "character" if key == "characters" else None)
-        if "to" not in m and key != "home_back":
-            raise WarcouncilError(f"an entry of `{key}` needs `to`", where)
-        after = t.moved({pid: self._pose(m["to"], m.value_where.get("to", where), t.poses[pid])}) if "to" in m else t
+        after = t.moved({pid: pose_of(m["to"], t.poses[pid])}) if "to" in m else t
         e = Entry(key, len(log.entries), where, units=(t.at(pid),), after=(after.at(pid),), moves="to" in m)
         if key == "initiative":
-            act = m.get("action")
-            if act not in ("charge", "evade"):
-                raise WarcouncilError(f"an initiative move is a charge or an evade, not {act!r}",
-                                      m.value_where.get("action", where))
-            e.action = act
+            e.action = m["action"]
         if key == "home_back":
-            if "toward" not in m:
-                raise WarcouncilError("a home back names the character it flies `toward`", where)
             e.toward = t.at(self._piece(m["toward"], m.value_where.get("toward", where), "character"))
-            if "roll" not in m:
-                raise WarcouncilError("a home back gives its D6 `roll`", where)
-            e.roll = whole(m["roll"], "a D6 roll", m.value_where.get("roll", where), 1, 6)
+            e.roll = m["roll"]
         return log.plus(e, after)
 
 
