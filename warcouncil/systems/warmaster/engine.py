@@ -63,6 +63,27 @@ PLAN_LIMIT = 20000
 #: them, its variable aside, judges each entry by what came before it)
 LOG_WIDE = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves"})
 
+# What the family's builtins read, for sharing a judgement between the
+# branches of a plan (``_reads_of``): a judgement is a function of the
+# entries it is about and of what it reads of them, so two branches that
+# agree on that get the same verdict. A builtin in none of these sets (and
+# not pure) makes a judgement that is never shared.
+#: the other entries of the log (which were made, in which order)
+HISTORY = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves", "entries_before",
+                     "before", "previous", "nth", "place_in_log"})
+#: an entry's dice and result: its roll, its target, whether it moved
+OUTCOME = frozenset({"rolled_2d6", "target_number", "moves_units", "d6"})
+#: the table an entry stands on, and after it
+GEOMETRY = frozenset({"afterwards", "landed", "moved_cm", "crosses", "gap", "touching", "enemy_units_of",
+                      "friendly_units_of", "friendly_characters_of", "closest_visible_enemy", "in_dense",
+                      "touching_group"})
+#: what an entry is (kind, character, units, action, toward) and what never
+#: changes in one answer (a piece's own data, the side to move)
+FIXED = frozenset({"subphase_of", "issuer", "given_to", "given_ids", "mover", "action_of", "toward",
+                   "moving_side", "casualties", "mounted", "confused"})
+#: attributes: a piece's position is the table's; an entry's index its history's
+ATTR_READS = {"at": "geometry", "index": "history"}
+
 
 def fraction(p: Fraction) -> str:
     """A probability as the contract writes it: "7/12", "1", "0"."""
@@ -106,6 +127,7 @@ class _Rule:
     domain: Any
     body: Any
     causal: bool = False  # judges each entry by the entries before it alone
+    reads: frozenset | None = None  # what its body reads (``_reads_of``); None: not shared
 
 
 @dataclass(frozen=True)
@@ -122,6 +144,9 @@ class Step:
 class WarmasterEngine(Engine):
     """Answers ``orders``, ``odds`` and ``check`` for a Warmaster scenario."""
 
+    #: the verbs whose judgements are shared between branches (``_key``)
+    _share_verbs = ("odds", "plan")
+
     def __init__(self, scenario, pack):
         self.scenario = scenario
         self.pack = pack
@@ -131,12 +156,22 @@ class WarmasterEngine(Engine):
         #: static defines' memo (Ctx): made afresh for each answer
         self._geometry: dict = {}
         self._static = _Memo()
+        #: judgements shared by the branches of one answer that agree on
+        #: what they read (``_key``): rule verdicts, targets, dice
+        self._shared: dict = {}
+        #: share them (``odds`` and ``plan``: the branches of a plan agree
+        #: on much; the options of ``orders`` are each judged once)
+        self._sharing = False
         self._validate()
         self.compiler = Compiler(pack, self.system.builtin_meanings())
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
         self.penalties = [n for n in pack.defines if n.startswith(PENALTY_PREFIX)]
         self.rules = [self._rule(rid, r) for rid, r in pack.rules.items()]
+        defines = pack.defines
+        self._target_reads = self._reads_of(
+            [defines[n].body for n in ("command_value", "supplies", *self.penalties) if n in defines])
+        self._roll_reads = self._reads_of([defines["succeeds"].body]) if "succeeds" in defines else None
 
     # ------------------------------------------------------------ set-up
     def _validate(self) -> None:
@@ -157,8 +192,79 @@ class WarmasterEngine(Engine):
         c = self.compiler.compile
         if isinstance(body, A.Quant) and body.kind == "forall":
             causal = not (self._reads(body.body) - {body.var}) & LOG_WIDE
-            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal)
+            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal,
+                         self._reads_of([body.body]) if causal else None)
         return _Rule(rid, r, source, quote, None, None, c(body))
+
+    def _reads_of(self, exprs) -> frozenset | None:
+        """What expressions read, through the defines they call: a subset
+        of ``history``, ``outcome``, ``geometry`` (see ``HISTORY`` ...), or
+        None when they read a builtin of unknown reach."""
+        vocab = self.pack.vocabulary
+        out: set[str] = set()
+        seen: set[str] = set()
+        todo = list(exprs)
+        while todo:
+            e = todo.pop()
+            names = set()
+            for n in A.walk(e):
+                if isinstance(n, A.Attr) and n.name in ATTR_READS:
+                    out.add(ATTR_READS[n.name])
+                elif isinstance(n, A.Call):
+                    names.add(n.func)
+                elif isinstance(n, A.Name) and (n.id in self.pack.defines or n.id in vocab.constants):
+                    names.add(n.id)  # (any other name: a variable or a value)
+            for name in names:
+                d = self.pack.defines.get(name)
+                if d is not None:
+                    if name not in seen:
+                        seen.add(name)
+                        todo.append(d.body)
+                    continue
+                if name not in vocab:
+                    continue  # a variable, a value
+                if name in HISTORY:
+                    out.add("history")
+                elif name in OUTCOME:
+                    out.add("outcome")
+                elif name in GEOMETRY:
+                    out.add("geometry")
+                elif name not in FIXED and vocab[name].reads != "pure":
+                    return None
+        return frozenset(out)
+
+    # ---- signatures: what a shared judgement is keyed by
+    @staticmethod
+    def _esig(e: Entry, reads: frozenset, own: str = "") -> tuple:
+        """Entry ``e`` as far as a judgement reading ``reads`` sees it
+        (``own``: the entry judged, its ``roll`` or ``target`` left out
+        when that is what is being worked out)."""
+        sig: tuple = (e.kind, e.by.id if e.by is not None else None, tuple(u.id for u in e.units), e.action,
+                      e.toward.id if e.toward is not None else None)
+        if "outcome" in reads:
+            sig += (None if own == "roll" else e.roll, e.moves,
+                    None if e.kind != "orders" or own == "target" else
+                    e.target if e.pending is None else e.pending.key)
+        if "geometry" in reads:
+            sig += (e.units[0].table if e.units else None, e.after[0].table if e.after else None)
+        return sig
+
+    def _lsig(self, log: Log | None, reads: frozenset) -> tuple:
+        """Every entry of ``log`` by ``_esig`` (kept on the log)."""
+        if log is None or not log.entries:
+            return ()
+        hit = log.sigs.get(reads)
+        if hit is None:
+            head = self._lsig(log.parent, reads) if log.parent is not None and \
+                len(log.parent.entries) == len(log.entries) - 1 else \
+                tuple(self._esig(x, reads) for x in log.entries[:-1])
+            hit = log.sigs[reads] = head + (self._esig(log.entries[-1], reads),)
+        return hit
+
+    def _key(self, what, reads: frozenset, e: Entry, before: Log, own: str = "") -> tuple:
+        """The key of a judgement about entry ``e`` appended to ``before``."""
+        return (what, before.side, self._esig(e, reads, own),
+                self._lsig(before, reads) if "history" in reads else None)
 
     def _reads(self, e: A.Expr, seen: set | None = None) -> set[str]:
         """The names an expression reads, through the defines it calls."""
@@ -194,6 +300,16 @@ class WarmasterEngine(Engine):
     def target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         """Command value minus the penalties, and each penalty, of attempt
         ``e`` on the table of ``e`` (``log``: the attempts before it)."""
+        reads = self._target_reads
+        if reads is not None and self._sharing:
+            key = self._key("target", reads, e, log, "target")
+            hit = self._shared.get(key)
+            if hit is None:
+                hit = self._shared[key] = self._target(log, e)
+            return hit[0], dict(hit[1])
+        return self._target(log, e)
+
+    def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         ctx = Ctx(log, None, self._static)
         command = self._call("command_value", ctx, e)
         pens: dict[str, int] = {}
@@ -226,6 +342,16 @@ class WarmasterEngine(Engine):
 
     def rolls(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int]]:
         """P(the order is given), and the 2D6 totals that give it and fail."""
+        reads = self._roll_reads
+        if reads is not None and self._sharing:
+            key = self._key("rolls", reads, e, log, "roll")
+            hit = self._shared.get(key)
+            if hit is None:
+                hit = self._shared[key] = self._rolls(log, e)
+            return hit[0], list(hit[1]), list(hit[2])
+        return self._rolls(log, e)
+
+    def _rolls(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int]]:
         ctx = Ctx(log, None, self._static)
         ok = [t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t))]
         bad = [t for t in WAYS if t not in ok]
@@ -248,6 +374,12 @@ class WarmasterEngine(Engine):
                 if not done:
                     done.append(self.target(log, first))
                 return done[0]
+            # what the target is a function of, for judgements that share
+            # it unworked (``_esig``): the same key, the same target
+            pending.key = (None if self._target_reads is None or not self._sharing else
+                           self._key("target", self._target_reads, first, log, "target"))
+            if pending.key is None:
+                pending.key = ("unshared", id(first))
             e.pending = pending
         else:
             e.target, e.penalties = self.target(log, e)
@@ -267,13 +399,29 @@ class WarmasterEngine(Engine):
         """Does ``at``, just appended to ``log``, break a rule? (what
         ``violations(log, at)`` finds, without explaining it)"""
         ctx = Ctx(log, None, self._static)
+        shared = self._shared
+        keys: dict = {}  # what the judgements of `at` are keyed by, by what they read
+        before = log.parent if log.parent is not None else Log(log.entries[:-1], log.table, log.side)
         for r in self.rules:
             try:
                 if r.var is None:
                     if not r.body(ctx, {}):
                         return True
                 elif r.causal:
-                    if at in r.domain(ctx, {}) and not r.body(ctx, {r.var: at}):
+                    if at not in r.domain(ctx, {}):
+                        continue
+                    if r.reads is None or not self._sharing:
+                        if not r.body(ctx, {r.var: at}):
+                            return True
+                        continue
+                    common = keys.get(r.reads)
+                    if common is None:
+                        common = keys[r.reads] = self._key("rule", r.reads, at, before)
+                    key = (r.id, common)
+                    ok = shared.get(key)
+                    if ok is None:
+                        ok = shared[key] = bool(r.body(ctx, {r.var: at}))
+                    if not ok:
                         return True
                 elif not all(r.body(ctx, {r.var: el}) for el in r.domain(ctx, {})):
                     return True
@@ -322,7 +470,8 @@ class WarmasterEngine(Engine):
 
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
-        self._geometry, self._static = {}, _Memo()
+        self._geometry, self._static, self._shared = {}, _Memo(), {}
+        self._sharing = verb in self._share_verbs
         if verb == "orders":
             return self.orders(options.get("side"), options.get("after"), options.get("limit"),
                                bool(options.get("count_only")))
