@@ -168,6 +168,10 @@ class WarmasterEngine(Engine):
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
         self.penalties = [n for n in pack.defines if n.startswith(PENALTY_PREFIX)]
         self.rules = [self._rule(rid, r) for rid, r in pack.rules.items()]
+        #: the rules as ``breaks`` asks them (any broken: the order changes
+        #: no answer): those that measure nothing first, the stop rules
+        #: among them, so a stopped step is found before the table is measured
+        self._quick_first = sorted(self.rules, key=lambda r: r.reads is None or "geometry" in r.reads)
         defines = pack.defines
         self._target_reads = self._reads_of(
             [defines[n].body for n in ("command_value", "supplies", *self.penalties) if n in defines])
@@ -402,7 +406,7 @@ class WarmasterEngine(Engine):
         shared = self._shared
         keys: dict = {}  # what the judgements of `at` are keyed by, by what they read
         before = log.parent if log.parent is not None else Log(log.entries[:-1], log.table, log.side)
-        for r in self.rules:
+        for r in self._quick_first:
             try:
                 if r.var is None:
                     if not r.body(ctx, {}):
