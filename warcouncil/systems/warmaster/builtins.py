@@ -110,6 +110,7 @@ def _crosses(ctx, s, a):
 # ---------------------------------------------------------------- pieces
 WM.function("casualties", lambda ctx, s, a: a[0].piece.lost)
 WM.function("mounted", lambda ctx, s, a: a[0].piece.mounted)
+WM.function("confused", lambda ctx, s, a: a[0].piece.confused)
 
 
 # ---------------------------------------------------------------- measuring
