@@ -175,7 +175,8 @@ class WarmasterEngine(Engine):
         defines = pack.defines
         self._target_reads = self._reads_of(
             [defines[n].body for n in ("command_value", "supplies", *self.penalties) if n in defines])
-        self._roll_reads = self._reads_of([defines["succeeds"].body]) if "succeeds" in defines else None
+        self._roll_reads = (self._reads_of([defines[n].body for n in ("succeeds", "blunder") if n in defines])
+                            if "succeeds" in defines else None)
 
     # ------------------------------------------------------------ set-up
     def _validate(self) -> None:
@@ -339,27 +340,38 @@ class WarmasterEngine(Engine):
                 why[key] = trace
         out = {"order": e.index + 1, "by": e.by.id, "units": [u.id for u in e.units], "roll": e.roll,
                "target": e.target, "penalties": dict(e.penalties),
-               "given": bool(self._call("succeeds", Ctx(log), e))}
+               "given": bool(self._call("succeeds", Ctx(log), e)), "blunder": self.is_blunder(Ctx(log), e)}
         if why:
             out["measured"] = why
         return out
 
     def rolls(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int]]:
         """P(the order is given), and the 2D6 totals that give it and fail."""
+        p, ok, bad, _ = self.dice(log, e)
+        return p, ok, bad
+
+    def dice(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int], Fraction]:
+        """``rolls``, and P(a blunder): a failing total for which the
+        pack's ``blunder(o)`` holds (reference §5.3; 0 without the define)."""
         reads = self._roll_reads
         if reads is not None and self._sharing:
             key = self._key("rolls", reads, e, log, "roll")
             hit = self._shared.get(key)
             if hit is None:
-                hit = self._shared[key] = self._rolls(log, e)
-            return hit[0], list(hit[1]), list(hit[2])
-        return self._rolls(log, e)
+                hit = self._shared[key] = self._dice(log, e)
+            return hit[0], list(hit[1]), list(hit[2]), hit[3]
+        return self._dice(log, e)
 
-    def _rolls(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int]]:
+    def _dice(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int], Fraction]:
         ctx = Ctx(log, None, self._static)
         ok = [t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t))]
         bad = [t for t in WAYS if t not in ok]
-        return Fraction(sum(WAYS[t] for t in ok), 36), ok, bad
+        blunders = [t for t in bad if self.is_blunder(ctx, e.with_roll(t))]
+        return Fraction(sum(WAYS[t] for t in ok), 36), ok, bad, Fraction(sum(WAYS[t] for t in blunders), 36)
+
+    def is_blunder(self, ctx: Ctx, e: Entry) -> bool:
+        """Is attempt ``e``, with its roll, a blunder (the pack's ``blunder(o)``)?"""
+        return "blunder" in self.pack.defines and bool(self._call("blunder", ctx, e))
 
     def attempt(self, log: Log, step: Step, roll: int | None, moves: bool,
                 lazy: bool = False) -> tuple[Entry, Table]:
@@ -505,7 +517,7 @@ class WarmasterEngine(Engine):
                              for k, v in o["penalties"].items() if v)
             lines.append(f"  order {o['order']} ({o['by']} → {'+'.join(o['units'])}): roll {o['roll']}, "
                          f"target {o['target']}{' [' + pens + ']' if pens else ''}: "
-                         f"{'given' if o['given'] else 'not given'}")
+                         f"{'given' if o['given'] else 'not given'}{' (a blunder)' if o['blunder'] else ''}")
         text = _verdict_text(vs) + ("\norders:\n" + "\n".join(lines) if lines else "")
         return Answer({"legal": not vs, "violations": vs, "orders": orders}, text, 0 if not vs else 1)
 
@@ -522,9 +534,9 @@ class WarmasterEngine(Engine):
                 e, _ = self.attempt(log, step, None, False)
                 if self.breaks(log.plus(e), e):
                     continue
-                p, _, _ = self.rolls(log, e)
+                p, _, _, pb = self.dice(log, e)
                 out.append({"character": c.id, "units": list(g), "target": e.target,
-                            "penalties": dict(e.penalties), "p": fraction(p)})
+                            "penalties": dict(e.penalties), "p": fraction(p), "blunder": fraction(pb)})
         return out
 
     def orders(self, side: str | None, after: str | None, limit: int | None, count_only: bool) -> Answer:
@@ -561,17 +573,25 @@ class WarmasterEngine(Engine):
         illegal = self.plan_violations(steps)
         if illegal:
             return Answer({"legal": False, "violations": illegal}, _verdict_text(illegal), 1)
-        dist, units = self.distribution(steps)
+        each: list = []
+        dist, units = self.distribution(steps, each)
         n = len(steps)
         expected = sum((k * p for k, p in dist.items()), Fraction(0))
         data = {"legal": True,
                 "successes": {str(k): fraction(dist.get(k, Fraction(0))) for k in range(n + 1)},
                 "expected": fraction(expected), "all": fraction(dist.get(n, Fraction(0))),
                 "units": {u: {str(k): fraction(d.get(k, Fraction(0))) for k in range(max_k + 1)}
-                          for u, (d, max_k) in units.items()}}
-        lines = [f"P(all {n} orders) = {data['all']}; expected {data['expected']}"]
+                          for u, (d, max_k) in units.items()},
+                # (beyond the contract's keys) each step's chances, and the blunders (reference §5.3)
+                "steps": [{"by": st.by, "units": list(st.units), "attempted": fraction(a), "given": fraction(g),
+                           "blunder": fraction(b)} for st, (a, g, b) in zip(steps, each)],
+                "blunders": fraction(sum((b for _, _, b in each), Fraction(0)))}
+        lines = [f"P(all {n} orders) = {data['all']}; expected {data['expected']}; "
+                 f"expected blunders {data['blunders']}"]
         lines += [f"  {k} successful: {v}" for k, v in data["successes"].items()]
         lines += [f"  {u}: " + ", ".join(f"{k}: {v}" for k, v in d.items()) for u, d in data["units"].items()]
+        lines += [f"  step {i + 1} ({s['by']} → {'+'.join(s['units'])}): attempted {s['attempted']}, "
+                  f"given {s['given']}, blunder {s['blunder']}" for i, s in enumerate(data["steps"])]
         return Answer(data, "\n".join(lines))
 
     def plan_violations(self, steps: list[Step]) -> list[dict]:
@@ -597,9 +617,11 @@ class WarmasterEngine(Engine):
             log = log.plus(e, after)
         return []
 
-    def distribution(self, steps: list[Step]):
-        """The exact distribution of successful orders, and per unit."""
+    def distribution(self, steps: list[Step], each: list | None = None):
+        """The exact distribution of successful orders, and per unit; in
+        ``each`` (when given), per step: P(attempted), P(given), P(a blunder)."""
         dist: dict[int, Fraction] = defaultdict(Fraction)
+        stats = [[Fraction(0)] * 3 for _ in steps]
         names = list(dict.fromkeys(u for st in steps for u in st.units))
         per_unit = {u: defaultdict(Fraction) for u in names}
         tops = {u: sum(1 for st in steps if u in st.units) for u in names}
@@ -617,7 +639,11 @@ class WarmasterEngine(Engine):
             if self.breaks(log.plus(e), e):  # the stop rules: not attempted
                 go(i + 1, log, prob, succ, counts)
                 return
-            p, ok, bad = self.rolls(log, e.worked())
+            p, ok, bad, pb = self.dice(log, e.worked())
+            stat = stats[i]
+            stat[0] += prob
+            stat[1] += prob * p
+            stat[2] += prob * pb
             if ok:
                 es, after = self.rolled(log, e, st, ok[0], True)
                 more = tuple(k + (u in st.units) for u, k in zip(names, counts))
@@ -626,6 +652,8 @@ class WarmasterEngine(Engine):
                 go(i + 1, log.plus(e.with_roll(bad[-1])), prob * (1 - p), succ, counts)
 
         go(0, self.start(), Fraction(1), 0, tuple(0 for _ in names))
+        if each is not None:
+            each.extend(tuple(x) for x in stats)
         return dist, {u: (per_unit[u], tops[u]) for u in names}
 
     # ---- plan: the best sequencing of wanted orders
