@@ -76,6 +76,15 @@ WM.function("toward", lambda ctx, s, a: a[0].toward)
 WM.function("d6", lambda ctx, s, a: a[0].roll)
 
 
+@WM.function("at_start")
+def _at_start(ctx, s, a):
+    """The piece on the table as it stood before the log's first entry
+    (reference §11.5: the snapshot at the start of the Command phase)."""
+    log = ctx.log
+    start = log.entries[0].units[0].table if log.entries and log.entries[0].units else log.table
+    return start.at(a[0].id)
+
+
 @WM.function("nth")
 def _nth(ctx, s, a):
     """Which order to the unit the attempt is: 1 + the attempts before it
@@ -153,9 +162,11 @@ WM.function("friendly_characters_of",
             lambda ctx, s, a: tuple(c for c in a[0].table.characters() if c.piece.side == a[0].piece.side))
 
 
-def visible(u: At, e: At) -> bool:
+def visible(u: At, e: At, dense_cm: float | None = None) -> bool:
     """No other unit lies across the shortest line between the two
-    footprints (characters never block: reference §8)."""
+    footprints (characters never block: reference §8), and — with
+    ``dense_cm`` — no more than that many cm of the line run through
+    dense terrain."""
     line = shapely.shortest_line(u.fp.shape, e.fp.shape)
     if line is None or line.length <= T.EPSILON:
         return True
@@ -164,13 +175,17 @@ def visible(u: At, e: At) -> bool:
             continue
         if line.intersection(v.fp.shape).length > T.EPSILON:
             return False
+    if dense_cm is not None:
+        for ar in u.table.scenario.terrain:
+            if ar.dense and T.measured(line.intersection(ar.polygon).length) > dense_cm:
+                return False
     return True
 
 
 @WM.function("closest_visible_enemy")
 def _closest_visible_enemy(ctx, s, a):
-    u = a[0]
-    seen = [e for e in _enemies(u) if visible(u, e)]
+    u, dense_cm = a
+    seen = [e for e in _enemies(u) if visible(u, e, dense_cm)]
     if not seen:
         return None
     _, ids = T.nearest(u.fp, [(e.id, e.fp) for e in seen])

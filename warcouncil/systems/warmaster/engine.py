@@ -70,7 +70,7 @@ LOG_WIDE = frozenset({"log", "attempts", "initiatives", "home_backs", "character
 # not pure) makes a judgement that is never shared.
 #: the other entries of the log (which were made, in which order)
 HISTORY = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves", "entries_before",
-                     "before", "previous", "nth", "place_in_log"})
+                     "before", "previous", "nth", "place_in_log", "at_start"})
 #: an entry's dice and result: its roll, its target, whether it moved
 OUTCOME = frozenset({"rolled_2d6", "target_number", "moves_units", "d6"})
 #: the table an entry stands on, and after it
