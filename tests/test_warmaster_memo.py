@@ -121,3 +121,16 @@ def test_a_stopped_step_works_no_target_out_when_shared(board, tmp_path, monkeyp
     board._sharing = True
     board.distribution(board.read_plan(str(plan(tmp_path, steps))))
     assert len(worked) == 2
+
+
+def test_a_judgement_reading_what_is_not_declared_is_never_shared(board):
+    """The language refuses unknown attributes (lint); were one read (an
+    entry's Python field, `o.roll`, rather than the builtin `rolled_2d6`),
+    its reach is unknown and the judgement is never shared."""
+    from warcouncil.dsl import ast as A
+
+    o = A.Name("o")
+    assert board._reads_of([A.Attr(o, "roll")]) is None
+    assert board._reads_of([A.Call("rolled_2d6", (o,))]) == {"outcome"}
+    assert board._reads_of([A.Attr(o, "at")]) == {"geometry"}
+    assert board._reads_of([A.Attr(o, "pace"), A.Attr(o, "side")]) == frozenset()

@@ -83,6 +83,10 @@ FIXED = frozenset({"subphase_of", "issuer", "given_to", "given_ids", "mover", "a
                    "moving_side", "casualties", "mounted", "confused"})
 #: attributes: a piece's position is the table's; an entry's index its history's
 ATTR_READS = {"at": "geometry", "index": "history"}
+#: attributes that never change in one answer (a piece's own, its unit
+#: type's, an entry's sub-phase); any other attribute a judgement reads
+#: (e.g. a Python field of an entry) makes it unshared
+FIXED_ATTRS = frozenset({"id", "side", "role", "type", "command", "phase", "pace", "flying"})
 
 
 def fraction(p: Fraction) -> str:
@@ -213,8 +217,11 @@ class WarmasterEngine(Engine):
             e = todo.pop()
             names = set()
             for n in A.walk(e):
-                if isinstance(n, A.Attr) and n.name in ATTR_READS:
-                    out.add(ATTR_READS[n.name])
+                if isinstance(n, A.Attr):
+                    if n.name in ATTR_READS:
+                        out.add(ATTR_READS[n.name])
+                    elif n.name not in FIXED_ATTRS and not any(n.name in a for a in self.unit_attrs.values()):
+                        return None
                 elif isinstance(n, A.Call):
                     names.add(n.func)
                 elif isinstance(n, A.Name) and (n.id in self.pack.defines or n.id in vocab.constants):
@@ -244,8 +251,11 @@ class WarmasterEngine(Engine):
         """Entry ``e`` as far as a judgement reading ``reads`` sees it
         (``own``: the entry judged, its ``roll`` or ``target`` left out
         when that is what is being worked out)."""
-        sig: tuple = (e.kind, e.by.id if e.by is not None else None, tuple(u.id for u in e.units), e.action,
-                      e.toward.id if e.toward is not None else None)
+        sig = e.__dict__.get("_what")  # (what the entry is: the same in its copies with another roll)
+        if sig is None:
+            sig = e.__dict__["_what"] = (e.kind, e.by.id if e.by is not None else None,
+                                         tuple(u.id for u in e.units), e.action,
+                                         e.toward.id if e.toward is not None else None)
         if "outcome" in reads:
             sig += (None if own == "roll" else e.roll, e.moves,
                     None if e.kind != "orders" or own == "target" else
