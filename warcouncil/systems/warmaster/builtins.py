@@ -45,10 +45,19 @@ WM.function("place_in_log", lambda ctx, s, a: a[0].place)
 WM.function("entries_before", lambda ctx, s, a: tuple(ctx.log.entries[:a[0].place]))
 
 
+def _in_place(attempts, i: int) -> bool:
+    """Does the log's attempt ``i`` stand at place ``i`` (as in every log
+    built entry by entry: an attempt's index is its place among them)?"""
+    return 0 <= i < len(attempts) and attempts[i].index == i
+
+
 @WM.function("before")
 def _before(ctx, s, a):
     o = a[0]
-    return tuple(p for p in ctx.log.attempts if p.index < o.index)
+    attempts = ctx.log.attempts
+    if o.index == 0 or _in_place(attempts, o.index - 1):
+        return attempts[:o.index]
+    return tuple(p for p in attempts if p.index < o.index)
 
 
 @WM.function("previous")
@@ -56,7 +65,10 @@ def _previous(ctx, s, a):
     o = a[0]
     if o is None:
         return None
-    for p in ctx.log.attempts:
+    attempts = ctx.log.attempts
+    if _in_place(attempts, o.index - 1):
+        return attempts[o.index - 1]
+    for p in attempts:
         if p.index == o.index - 1:
             return p
     return None
