@@ -179,6 +179,7 @@ class WarmasterEngine(Engine):
         defines = pack.defines
         self._target_reads = self._reads_of(
             [defines[n].body for n in ("command_value", "supplies", *self.penalties) if n in defines])
+        self._part_reads: dict = {}  # a define of the target -> what it reads (``_part``)
         self._roll_reads = (self._reads_of([defines[n].body for n in ("succeeds", "blunder") if n in defines])
                             if "succeeds" in defines else None)
 
@@ -326,12 +327,35 @@ class WarmasterEngine(Engine):
 
     def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         ctx = Ctx(log, None, self._static)
-        command = self._call("command_value", ctx, e)
+        call = self._part
+        command = call("command_value", ctx, log, e)
         pens: dict[str, int] = {}
         for name in self.penalties:
-            vals = [self._call(name, ctx, e, u) for u in e.units if self._call("supplies", ctx, e, u)]
+            vals = [call(name, ctx, log, e, u) for u in e.units if call("supplies", ctx, log, e, u)]
             pens[name[len(PENALTY_PREFIX):]] = max(vals) if vals else 0
         return command - sum(pens.values()), pens
+
+    def _part(self, name: str, ctx: Ctx, log: Log, e: Entry, *units: At) -> Any:
+        """A define that works out part of a target (the command value, a
+        penalty, who supplies it) for attempt ``e`` appended to ``log``:
+        shared, when sharing, by what that define alone reads (a penalty
+        that measures the table is the same on every branch with that
+        table, whatever the history)."""
+        if not self._sharing:
+            return self._call(name, ctx, e, *units)
+        reads = self._part_reads.get(name)
+        if reads is None:
+            if name not in self._part_reads:
+                d = self.pack.defines.get(name)
+                self._part_reads[name] = reads = self._reads_of([d.body]) if d is not None else None
+            if reads is None:
+                return self._call(name, ctx, e, *units)
+        key = ("part", name, self._key("target", reads, e, log, "target"), tuple(u.id for u in units))
+        try:
+            return self._shared[key]
+        except KeyError:
+            v = self._shared[key] = self._call(name, ctx, e, *units)
+            return v
 
     def explain(self, log: Log, e: Entry) -> dict:
         """Attempt ``e`` of ``log`` for people: its roll, target, each
