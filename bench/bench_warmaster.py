@@ -7,7 +7,9 @@ A synthetic table (20 units: 12 red, 8 blue; 4 red characters; a wood):
 
 * `orders`: every order that may be attempted at the start of the phase;
 * `odds`: the exact distribution of a 10-order plan (4 characters, units
-  moving as they succeed).
+  moving as they succeed);
+* `plan`: the best sequencing of 6 wanted orders (4 wants, a choice of
+  characters for three of them), by exhaustive search.
 
 The baseline is the same semantics written out in Python (the stop rules,
 ranges, engagement and penalties as code, geometry by ``solver.table``);
@@ -54,10 +56,14 @@ def build(tmp: Path):
              ("h1", ["r0", "r1"], None), ("h1", ["r6"], [30, 44]), ("h1", ["r6"], [30, 50]),
              ("h2", ["r10"], [100, 44]), ("h2", ["r11"], None),
              ("gen", ["r2"], [54, 38]), ("gen", ["r4"], None), ("gen", ["r8"], [58, 48])]
+    wants = tmp / "wants.yaml"
+    wanted = [(["r3"], 2, ["wiz", "gen"]), (["r0", "r1"], 1, ["h1", "gen"]), (["r10"], 2, ["h2", "gen"]),
+              (["r8"], 1, ["gen"])]
+    wants.write_text(yaml.safe_dump({"want": [{"units": u, "times": t, "by": c} for u, t, c in wanted]}))
     plan = tmp / "plan.yaml"
     plan.write_text(yaml.safe_dump({"plan": [{"by": c, "units": u, **({"to": [t]} if t else {})}
                                              for c, u, t in steps]}))
-    return sc, plan, units, chars, [wood], steps
+    return sc, plan, units, chars, [wood], steps, wants, wanted
 
 
 # ------------------------------------------------------------------ the baseline
@@ -173,6 +179,30 @@ class Hand:
         return dist
 
 
+def hand_plan(hand, wanted):
+    """The baseline's `plan`: every choice of characters and order of the
+    wanted orders (a character's orders together), each legal one's odds by
+    ``hand.odds``; the best P(all), then expected number."""
+    import itertools
+
+    pos = dict(hand.base)
+    scores = set()
+    for assign in itertools.product(*[c for _, _, c in wanted]):
+        for order in itertools.permutations(range(len(wanted))):
+            chars = [assign[i] for i in order]
+            runs = [c for k, c in enumerate(chars) if k == 0 or chars[k - 1] != c]
+            if len(runs) != len(set(runs)):
+                continue
+            if any(hand.engaged(u, pos) or not hand.in_range(assign[i], u, pos) for i in order for u in wanted[i][0]):
+                continue
+            steps = [(assign[i], tuple(wanted[i][0]), None) for i in order for _ in range(wanted[i][1])]
+            dist = hand.odds(steps)
+            n = len(steps)
+            scores.add((dist.get(n, Fraction(0)), sum((k * p for k, p in dist.items()), Fraction(0)), tuple(steps)))
+    best = max(scores)
+    return best[0], best[1], len(scores)
+
+
 def timed(fn, repeat):
     best = None
     for _ in range(repeat):
@@ -189,7 +219,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     repeat = 2 if args.quick else 5
     tmp = Path(tempfile.mkdtemp())
-    sc, plan, units, chars, terrain, steps = build(tmp)
+    sc, plan, units, chars, terrain, steps, wants, wanted = build(tmp)
     eng = Engine.load(str(sc))
     hand = Hand(units, chars, terrain)
     rows = []
@@ -206,6 +236,13 @@ def main(argv=None):
     got = {int(k): Fraction(v) for k, v in ans.data["successes"].items() if Fraction(v)}
     assert got == base, (got, base)
     rows.append(("odds (10-order plan)", len(got), t_a, t_b))
+
+    t_a, ans = timed(lambda: eng.answer("plan", path=str(wants)), max(1, repeat // 2))
+    t_b, base = timed(lambda: hand_plan(hand, wanted), max(1, repeat // 2))
+    assert ans.exit_code == 0, ans.text
+    best = ans.data["best"]
+    assert (Fraction(best["all"]), Fraction(best["expected"]), ans.data["sequencings"]) == base, (best, base)
+    rows.append(("plan (6 wanted orders, 4 wants)", ans.data["sequencings"], t_a, t_b))
 
     print("| query | answers | warcouncil s | hand-written s | ratio |")
     print("|---|---:|---:|---:|---:|")

@@ -197,7 +197,7 @@ def test_initiative_needs_a_visible_enemy(tmp_path):
                              unit("x", "blue", (50, 55), facing=180)],
                   [char("gen", "red", "general", 9, (50, 10))])
     data = check(sc, turn(tmp_path, initiative=[{"unit": "u", "action": "evade", "to": [50, 30]}]))
-    assert broken(data) == {"wm.initiative-closest"}
+    assert broken(data) == {"wm.initiative-closest", "wm.initiative-at-start"}
     sc = scenario(tmp_path, [unit("u", "red", (50, 40)), unit("s", "red", (80, 47)),
                              unit("x", "blue", (50, 55), facing=180)],
                   [char("gen", "red", "general", 9, (50, 10))])

@@ -28,7 +28,8 @@ STEPS = [{"by": "wiz", "units": ["rf"], "to": [[70, 20]]}, {"by": "wiz", "units"
 
 def _unshared(monkeypatch):
     """Undo the sharing: a fresh memo per judgement, a new table per move
-    (footprints and distances per table), every target worked out at once."""
+    (footprints and distances per table), every target worked out at once,
+    no verdict, target or dice shared between the branches of a plan."""
     class Fresh(E.Ctx):
         __slots__ = ()
 
@@ -39,6 +40,7 @@ def _unshared(monkeypatch):
         return Table(self.scenario, self.unit_attrs, {**self.poses, **moves}, {})
     attempt = E.WarmasterEngine.attempt
     monkeypatch.setattr(E, "Ctx", Fresh)
+    monkeypatch.setattr(E.WarmasterEngine, "_key", lambda self, *a, **kw: object())  # no judgement shared
     monkeypatch.setattr(Table, "moved", moved)
     monkeypatch.setattr(E.WarmasterEngine, "attempt",
                         lambda self, log, step, roll, moves, lazy=False: attempt(self, log, step, roll, moves, False))
@@ -86,3 +88,49 @@ def test_a_stopped_step_works_no_target_out(board, tmp_path, monkeypatch):
     steps = [{"by": "gen", "units": ["r0"]}, {"by": "h", "units": ["r3"]}]
     board.distribution(board.read_plan(str(plan(tmp_path, steps))))
     assert len(worked) == 2  # the General's order, and the hero's after its success only
+
+
+def test_plan_is_that_of_judging_each_sequencing_afresh(board, tmp_path, monkeypatch):
+    """`plan` shares verdicts, targets and dice between sequencings too."""
+    from warmaster_util import write
+
+    wants = write(tmp_path, {"want": [{"units": ["r3"], "times": 2}, {"units": ["r0", "r1"]}, {"units": ["rf"]}]})
+    shared = board.answer("plan", path=str(wants))
+    assert shared.exit_code == 0 and board._shared  # (something was shared)
+    _unshared(monkeypatch)
+    fresh = board.answer("plan", path=str(wants))
+    assert shared.data == fresh.data
+
+
+def test_shared_judgements_are_keyed_by_what_they_read(board):
+    """The reach of the judgements, read from the pack: the stop rules read
+    the history and its dice; the command range the table alone; a target
+    the table and the history (the successive-order penalty)."""
+    reads = {r.id: r.reads for r in board.rules}
+    assert reads["wm.failure-stops-character"] == {"history", "outcome"}
+    assert reads["wm.command-range"] == {"geometry"}
+    assert reads["wm.own-units"] == frozenset()
+    assert board._target_reads == {"history", "geometry"} and board._roll_reads == {"outcome"}
+
+
+def test_a_stopped_step_works_no_target_out_when_shared(board, tmp_path, monkeypatch):
+    worked = []
+    target = E.WarmasterEngine._target
+    monkeypatch.setattr(E.WarmasterEngine, "_target", lambda self, log, e: worked.append(e) or target(self, log, e))
+    steps = [{"by": "gen", "units": ["r0"]}, {"by": "h", "units": ["r3"]}]
+    board._sharing = True
+    board.distribution(board.read_plan(str(plan(tmp_path, steps))))
+    assert len(worked) == 2
+
+
+def test_a_judgement_reading_what_is_not_declared_is_never_shared(board):
+    """The language refuses unknown attributes (lint); were one read (an
+    entry's Python field, `o.roll`, rather than the builtin `rolled_2d6`),
+    its reach is unknown and the judgement is never shared."""
+    from warcouncil.dsl import ast as A
+
+    o = A.Name("o")
+    assert board._reads_of([A.Attr(o, "roll")]) is None
+    assert board._reads_of([A.Call("rolled_2d6", (o,))]) == {"outcome"}
+    assert board._reads_of([A.Attr(o, "at")]) == {"geometry"}
+    assert board._reads_of([A.Attr(o, "pace"), A.Attr(o, "side")]) == frozenset()

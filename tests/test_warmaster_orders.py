@@ -216,13 +216,13 @@ def test_brigade_penalty_is_the_worst_unit(tmp_path):
 
 @pytest.mark.parametrize("mutate,where,what", [
     (lambda d: d["units"][0].update(type="elephant"), "type", "unknown unit type"),
-    (lambda d: d["units"][0].update(formation="wedge"), "formation", "unknown formation"),
+    (lambda d: d["units"][0].update(formation="wedge"), "formation", "unit u: formation must be one of line, column, not 'wedge'"),
     (lambda d: d["units"][0].update(at=[500, 10]), "at", "does not stand wholly on the"),
     (lambda d: d["units"][0].update(colour="red"), "colour", "unknown key"),
-    (lambda d: d["characters"][0].update(role="king"), "role", "unknown character role"),
-    (lambda d: d["characters"][0].update(command="nine"), "command", "Command must be a whole number"),
+    (lambda d: d["characters"][0].update(role="king"), "role", "character g: role must be one of general, hero, wizard, not 'king'"),
+    (lambda d: d["characters"][0].update(command="nine"), "command", "character g: command must be a whole number from 0 to 12, not 'nine'"),
     (lambda d: d.update(to_move="green"), "to_move", "unknown side"),
-    (lambda d: d.update(to_move=["red"]), "to_move", "`to_move` is the name of a side"),
+    (lambda d: d.update(to_move=["red"]), "to_move", "the scenario: to_move must be a non-empty string"),
 ])
 def test_bad_scenarios_exit_2_with_the_place(tmp_path, mutate, where, what):
     data = {"system": "warmaster", "board": {"grid": "table", "width": 120, "depth": 80}, "to_move": "red",
@@ -242,10 +242,10 @@ def test_bad_scenarios_exit_2_with_the_place(tmp_path, mutate, where, what):
 
 @pytest.mark.parametrize("entry,what", [
     ({"orders": [{"by": "nobody", "units": ["r1"], "roll": 5}]}, "unknown piece id 'nobody'"),
-    ({"orders": [{"by": "gen", "units": ["r1"], "roll": 13}]}, "2D6 roll must be a whole number from 2 to 12"),
+    ({"orders": [{"by": "gen", "units": ["r1"], "roll": 13}]}, "order 1: roll must be a 2D6 total from 2 to 12, not 13"),
     ({"orders": [{"by": "gen", "units": ["r1"]}]}, "needs its `roll`"),
     ({"orders": [{"by": "gen", "units": ["r1", "r2"], "roll": 5, "to": [[1, 2]]}]}, "one position per unit"),
-    ({"initiative": [{"unit": "r1", "action": "dance", "to": [30, 40]}]}, "a charge or an evade"),
+    ({"initiative": [{"unit": "r1", "action": "dance", "to": [30, 40]}]}, "initiative move 1: action must be one of charge, evade, not 'dance'"),
     ({"characters": [{"piece": "r1", "to": [30, 40]}]}, "is a unit, not a character"),
     ({"moves": []}, "unknown key 'moves'"),
     ({"orders": [{"by": "r1", "units": ["r2"], "roll": 5}]}, "r1 is a unit, not a character"),

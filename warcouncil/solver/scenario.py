@@ -319,11 +319,171 @@ MAX_PIECES = 1000
 @dataclass(frozen=True)
 class Field:
     """One field of an entry: what it must be, in words (for messages), a
-    test of a value, and its JSON Schema."""
+    test of a value, and its JSON Schema. A list field may check ``each``
+    item (a ``Field``, ``Record`` or ``AnyOf``) at the item's own place;
+    ``default``: its value when a ``Record`` entry does not give it."""
 
     what: str
     ok: Any  # value -> bool
     schema: dict
+    each: Any = None
+    default: Any = None
+
+    def check(self, value: Any, where: Location, whose: str, key: str) -> Any:
+        """``value`` (of ``whose`` field ``key``, at ``where``), or bad input there."""
+        if not self.ok(value):
+            choices = self.schema.get("enum")
+            raise WarcouncilError(f"{whose}: {key} must be {self.what}, not {_describe(value)}", where,
+                                  hint=_hint(value, choices) if choices and isinstance(value, str) else None)
+        if self.each is not None and isinstance(value, list):
+            for i, item in enumerate(value):
+                self.each.check(item, _item_at(value, i, where), whose, f"{key}[{i + 1}]")
+        return value
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    """A field that may take one of several forms (``Field``/``Record``):
+    a value is checked by the first form whose ``ok`` takes it."""
+
+    forms: tuple
+    default: Any = None
+
+    @property
+    def what(self) -> str:
+        return " or ".join(f.what for f in self.forms)
+
+    def ok(self, value: Any) -> bool:
+        return any(f.ok(value) for f in self.forms)
+
+    @property
+    def schema(self) -> dict:
+        return {"anyOf": [f.schema for f in self.forms]}
+
+    def check(self, value: Any, where: Location, whose: str, key: str) -> Any:
+        for f in self.forms:
+            if f.ok(value):
+                return f.check(value, where, whose, key)
+        raise WarcouncilError(f"{whose}: {key} must be {self.what}, not {_describe(value)}", where)
+
+
+@dataclass(frozen=True)
+class Record:
+    """One kind of entry of a file (a mapping): its fields, by key, in one
+    declared place; which must be given; ``noun`` names an entry in
+    messages, with the value of its ``label`` field (``unit r1``).
+    ``check`` reads an entry, every field by its ``Field`` at its place;
+    ``schema`` is its JSON Schema. A system reading files of its own shape
+    declares one ``Record`` per kind of entry (``System.records``)."""
+
+    what: str  # in words, "a unit"
+    fields: dict
+    required: tuple[str, ...] = ()
+    noun: str = ""
+    label: str | None = None
+    default: Any = None
+    #: keys refused with a word on why (e.g. the rolls of a plan)
+    refused: dict = dataclasses.field(default_factory=dict)
+
+    def ok(self, value: Any) -> bool:
+        return isinstance(value, dict)
+
+    @property
+    def schema(self) -> dict:
+        return {"type": "object", "additionalProperties": False, "required": list(self.required),
+                "properties": {k: f.schema for k, f in self.fields.items()}}
+
+    def name_of(self, m: Any, key: str | None = None) -> str:
+        """How messages name entry ``m`` (``key``: where it is, e.g. ``units[3]``)."""
+        v = m.get(self.label) if self.label and isinstance(m, dict) else None
+        if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip():
+            return bounded(f"{self.noun or self.what} {v}", 60)
+        if key and self.noun and key.endswith("]") and "[" in key:  # the n-th of its list
+            return f"{self.noun} {key[key.rindex('[') + 1:-1]}"
+        return key or self.noun or self.what
+
+    def check(self, value: Any, where: Location, whose: str = "", key: str | None = None) -> YDict:
+        if not isinstance(value, YDict):
+            if key:
+                raise WarcouncilError(f"{whose}: {key} must be {self.what} (a mapping), not {_describe(value)}", where)
+            raise WarcouncilError(f"{self.what} must be a mapping, not {_describe(value)}", where)
+        me = self.name_of(value, key)
+        allowed = tuple(self.fields)
+        for k in value:
+            if k in self.refused:
+                raise WarcouncilError(f"{me}: {self.refused[k]}", value.key_where.get(k, value.where))
+            if k not in self.fields:
+                raise WarcouncilError(f"unknown key {_describe(k)} in {me}; expected {', '.join(allowed)}",
+                                      value.key_where.get(k, value.where), hint=_hint(k, allowed))
+        for k in self.required:
+            if k not in value:
+                raise WarcouncilError(f"{me} is missing {k!r}", value.where)
+        for k, v in value.items():
+            self.fields[k].check(v, value.value_where.get(k, value.where), me, k)
+        return value
+
+    def get(self, m: YDict, key: str) -> Any:
+        """``m[key]``, or the field's default when ``m`` does not give it."""
+        return m[key] if key in m else self.fields[key].default
+
+    def where(self, m: YDict, key: str) -> Location:
+        """The place of ``m``'s ``key`` (its value's; the entry's when absent)."""
+        return m.value_where.get(key, m.where)
+
+
+def _item_at(seq: Any, i: int, default: Location) -> Location:
+    items = getattr(seq, "item_where", None)
+    return items[i] if items is not None and i < len(items) else default
+
+
+def file_schema(record: Record, title: str) -> dict:
+    """The JSON Schema of a whole file whose top is ``record``."""
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, **record.schema}
+
+
+def number_field(lo: float, hi: float, what: str = "a number", above: bool = False,
+                 default: Any = None) -> Field:
+    """A finite number from ``lo`` (or above it, ``above``) to ``hi``."""
+    import math
+
+    def ok(v: Any) -> bool:
+        return (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                and (v > lo if above else v >= lo) and v <= hi)
+    words = f"{what} above {lo:g}, at most {hi:g}" if above else f"{what} from {lo:g} to {hi:g}"
+    low = {"exclusiveMinimum": lo} if above else {"minimum": lo}
+    return Field(words, ok, {"type": "number", **low, "maximum": hi}, default=default)
+
+
+def int_field(lo: int, hi: int, what: str = "a whole number", default: Any = None) -> Field:
+    """A whole number from ``lo`` to ``hi`` (no booleans, no floats)."""
+    f = _int_field(lo, hi, what)
+    return Field(f.what, f.ok, f.schema, default=default)
+
+
+def choice_field(choices: tuple[str, ...], default: Any = None) -> Field:
+    """One of ``choices``."""
+    f = _choice_field(choices)
+    return Field(f.what, f.ok, f.schema, default=default)
+
+
+def flag_field(default: bool = False) -> Field:
+    """``true`` or ``false``."""
+    return Field("true or false", lambda v: isinstance(v, bool), {"type": "boolean"}, default=default)
+
+
+def list_field(each: Any, lo: int = 0, hi: int = MAX_PIECES, what: str | None = None,
+               default: Any = None, nullable: bool = False) -> Field:
+    """A list of ``lo`` to ``hi`` items, each checked by ``each`` at its
+    place (``nullable``: or nothing, read as the empty list)."""
+    def ok(v: Any) -> bool:
+        return (nullable and v is None) or (isinstance(v, list) and lo <= len(v) <= hi)
+    words = what or f"a list of {lo} to {hi} items ({each.what} each)"
+    schema: dict = {"type": ["array", "null"] if nullable else "array", "items": each.schema,
+                    "minItems": lo, "maxItems": hi}
+    return Field(words, ok, schema, each=each, default=default)
+
+
+NULL = Field("nothing", lambda v: v is None, {"type": "null"})
 
 
 def _is_int(v: Any) -> bool:
@@ -392,6 +552,9 @@ def json_schema(system=None) -> dict:
     from .system import System
 
     system = system or System
+    own = system.records.get("scenario")
+    if own is not None:  # a system reading its own scenario shape
+        return file_schema(own, f"warcouncil scenario ({system.title or system.name})")
     lists = system.piece_lists
     props: dict[str, Any] = {
         "name": NAME.schema, "system": NAME.schema,

@@ -153,6 +153,11 @@ class System:
     #: into the system's own scenario object, for a system whose scenario has
     #: a shape of its own; ``None``: the kernel's reader (``scenario.py``)
     read_scenario: ClassVar[object | None] = None
+    #: the shapes of the files a system reads itself, by kind (``scenario``,
+    #: ``turn``, and any other its verbs read): kind -> ``scenario.Record``,
+    #: every field's type and range in one declared place;
+    #: ``scenario.json_schema`` and ``turn.json_schema`` publish them
+    records: ClassVar[dict[str, object]] = {}
 
     def __init_subclass__(cls, **kw) -> None:
         super().__init_subclass__(**kw)

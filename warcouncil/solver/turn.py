@@ -188,6 +188,11 @@ def json_schema(system=None) -> dict:
     from .system import System
 
     system = system or System
+    own = system.records.get("turn")
+    if own is not None:  # a system reading its own turn files
+        from .scenario import file_schema
+
+        return file_schema(own, f"warcouncil turn file ({system.title or system.name})")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"warcouncil turn file ({system.title or 'kernel defaults'})",

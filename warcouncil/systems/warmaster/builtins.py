@@ -45,10 +45,19 @@ WM.function("place_in_log", lambda ctx, s, a: a[0].place)
 WM.function("entries_before", lambda ctx, s, a: tuple(ctx.log.entries[:a[0].place]))
 
 
+def _in_place(attempts, i: int) -> bool:
+    """Does the log's attempt ``i`` stand at place ``i`` (as in every log
+    built entry by entry: an attempt's index is its place among them)?"""
+    return 0 <= i < len(attempts) and attempts[i].index == i
+
+
 @WM.function("before")
 def _before(ctx, s, a):
     o = a[0]
-    return tuple(p for p in ctx.log.attempts if p.index < o.index)
+    attempts = ctx.log.attempts
+    if o.index == 0 or _in_place(attempts, o.index - 1):
+        return attempts[:o.index]
+    return tuple(p for p in attempts if p.index < o.index)
 
 
 @WM.function("previous")
@@ -56,7 +65,10 @@ def _previous(ctx, s, a):
     o = a[0]
     if o is None:
         return None
-    for p in ctx.log.attempts:
+    attempts = ctx.log.attempts
+    if _in_place(attempts, o.index - 1):
+        return attempts[o.index - 1]
+    for p in attempts:
         if p.index == o.index - 1:
             return p
     return None
@@ -74,6 +86,15 @@ WM.function("landed", lambda ctx, s, a: a[0].after[0])
 WM.function("action_of", lambda ctx, s, a: a[0].action)
 WM.function("toward", lambda ctx, s, a: a[0].toward)
 WM.function("d6", lambda ctx, s, a: a[0].roll)
+
+
+@WM.function("at_start")
+def _at_start(ctx, s, a):
+    """The piece on the table as it stood before the log's first entry
+    (reference §11.5: the snapshot at the start of the Command phase)."""
+    log = ctx.log
+    start = log.entries[0].units[0].table if log.entries and log.entries[0].units else log.table
+    return start.at(a[0].id)
 
 
 @WM.function("nth")
@@ -110,6 +131,7 @@ def _crosses(ctx, s, a):
 # ---------------------------------------------------------------- pieces
 WM.function("casualties", lambda ctx, s, a: a[0].piece.lost)
 WM.function("mounted", lambda ctx, s, a: a[0].piece.mounted)
+WM.function("confused", lambda ctx, s, a: a[0].piece.confused)
 
 
 # ---------------------------------------------------------------- measuring
@@ -152,9 +174,11 @@ WM.function("friendly_characters_of",
             lambda ctx, s, a: tuple(c for c in a[0].table.characters() if c.piece.side == a[0].piece.side))
 
 
-def visible(u: At, e: At) -> bool:
+def visible(u: At, e: At, dense_cm: float | None = None) -> bool:
     """No other unit lies across the shortest line between the two
-    footprints (characters never block: reference §8)."""
+    footprints (characters never block: reference §8), and — with
+    ``dense_cm`` — no more than that many cm of the line run through
+    dense terrain."""
     line = shapely.shortest_line(u.fp.shape, e.fp.shape)
     if line is None or line.length <= T.EPSILON:
         return True
@@ -163,13 +187,17 @@ def visible(u: At, e: At) -> bool:
             continue
         if line.intersection(v.fp.shape).length > T.EPSILON:
             return False
+    if dense_cm is not None:
+        for ar in u.table.scenario.terrain:
+            if ar.dense and T.measured(line.intersection(ar.polygon).length) > dense_cm:
+                return False
     return True
 
 
 @WM.function("closest_visible_enemy")
 def _closest_visible_enemy(ctx, s, a):
-    u = a[0]
-    seen = [e for e in _enemies(u) if visible(u, e)]
+    u, dense_cm = a
+    seen = [e for e in _enemies(u) if visible(u, e, dense_cm)]
     if not seen:
         return None
     _, ids = T.nearest(u.fp, [(e.id, e.fp) for e in seen])

@@ -51,7 +51,7 @@ from ...solver.evaluate import Compiler
 from ...solver.scenario import YDict, YList, read_yaml_file
 from ...solver.system import Answer, System
 from .builtins import cm
-from .scenario import Pose, _keys, formation, number, point, whole
+from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
 from .table import At, Entry, Log, Table
 
 #: ways of rolling each 2D6 total, out of 36
@@ -62,6 +62,31 @@ PLAN_LIMIT = 20000
 #: the builtins that read the whole log (a rule whose body reads none of
 #: them, its variable aside, judges each entry by what came before it)
 LOG_WIDE = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves"})
+
+# What the family's builtins read, for sharing a judgement between the
+# branches of a plan (``_reads_of``): a judgement is a function of the
+# entries it is about and of what it reads of them, so two branches that
+# agree on that get the same verdict. A builtin in none of these sets (and
+# not pure) makes a judgement that is never shared.
+#: the other entries of the log (which were made, in which order)
+HISTORY = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves", "entries_before",
+                     "before", "previous", "nth", "place_in_log", "at_start"})
+#: an entry's dice and result: its roll, its target, whether it moved
+OUTCOME = frozenset({"rolled_2d6", "target_number", "moves_units", "d6"})
+#: the table an entry stands on, and after it
+GEOMETRY = frozenset({"afterwards", "landed", "moved_cm", "crosses", "gap", "touching", "enemy_units_of",
+                      "friendly_units_of", "friendly_characters_of", "closest_visible_enemy", "in_dense",
+                      "touching_group"})
+#: what an entry is (kind, character, units, action, toward) and what never
+#: changes in one answer (a piece's own data, the side to move)
+FIXED = frozenset({"subphase_of", "issuer", "given_to", "given_ids", "mover", "action_of", "toward",
+                   "moving_side", "casualties", "mounted", "confused"})
+#: attributes: a piece's position is the table's; an entry's index its history's
+ATTR_READS = {"at": "geometry", "index": "history"}
+#: attributes that never change in one answer (a piece's own, its unit
+#: type's, an entry's sub-phase); any other attribute a judgement reads
+#: (e.g. a Python field of an entry) makes it unshared
+FIXED_ATTRS = frozenset({"id", "side", "role", "type", "command", "phase", "pace", "flying"})
 
 
 def fraction(p: Fraction) -> str:
@@ -106,6 +131,7 @@ class _Rule:
     domain: Any
     body: Any
     causal: bool = False  # judges each entry by the entries before it alone
+    reads: frozenset | None = None  # what its body reads (``_reads_of``); None: not shared
 
 
 @dataclass(frozen=True)
@@ -122,6 +148,9 @@ class Step:
 class WarmasterEngine(Engine):
     """Answers ``orders``, ``odds`` and ``check`` for a Warmaster scenario."""
 
+    #: the verbs whose judgements are shared between branches (``_key``)
+    _share_verbs = ("odds", "plan")
+
     def __init__(self, scenario, pack):
         self.scenario = scenario
         self.pack = pack
@@ -131,12 +160,28 @@ class WarmasterEngine(Engine):
         #: static defines' memo (Ctx): made afresh for each answer
         self._geometry: dict = {}
         self._static = _Memo()
+        #: judgements shared by the branches of one answer that agree on
+        #: what they read (``_key``): rule verdicts, targets, dice
+        self._shared: dict = {}
+        #: share them (``odds`` and ``plan``: the branches of a plan agree
+        #: on much; the options of ``orders`` are each judged once)
+        self._sharing = False
         self._validate()
         self.compiler = Compiler(pack, self.system.builtin_meanings())
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
         self.penalties = [n for n in pack.defines if n.startswith(PENALTY_PREFIX)]
         self.rules = [self._rule(rid, r) for rid, r in pack.rules.items()]
+        #: the rules as ``breaks`` asks them (any broken: the order changes
+        #: no answer): those that measure nothing first, the stop rules
+        #: among them, so a stopped step is found before the table is measured
+        self._quick_first = sorted(self.rules, key=lambda r: r.reads is None or "geometry" in r.reads)
+        defines = pack.defines
+        self._target_reads = self._reads_of(
+            [defines[n].body for n in ("command_value", "supplies", *self.penalties) if n in defines])
+        self._part_reads: dict = {}  # a define of the target -> what it reads (``_part``)
+        self._roll_reads = (self._reads_of([defines[n].body for n in ("succeeds", "blunder") if n in defines])
+                            if "succeeds" in defines else None)
 
     # ------------------------------------------------------------ set-up
     def _validate(self) -> None:
@@ -157,8 +202,85 @@ class WarmasterEngine(Engine):
         c = self.compiler.compile
         if isinstance(body, A.Quant) and body.kind == "forall":
             causal = not (self._reads(body.body) - {body.var}) & LOG_WIDE
-            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal)
+            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal,
+                         self._reads_of([body.body]) if causal else None)
         return _Rule(rid, r, source, quote, None, None, c(body))
+
+    def _reads_of(self, exprs) -> frozenset | None:
+        """What expressions read, through the defines they call: a subset
+        of ``history``, ``outcome``, ``geometry`` (see ``HISTORY`` ...), or
+        None when they read a builtin of unknown reach."""
+        vocab = self.pack.vocabulary
+        out: set[str] = set()
+        seen: set[str] = set()
+        todo = list(exprs)
+        while todo:
+            e = todo.pop()
+            names = set()
+            for n in A.walk(e):
+                if isinstance(n, A.Attr):
+                    if n.name in ATTR_READS:
+                        out.add(ATTR_READS[n.name])
+                    elif n.name not in FIXED_ATTRS and not any(n.name in a for a in self.unit_attrs.values()):
+                        return None
+                elif isinstance(n, A.Call):
+                    names.add(n.func)
+                elif isinstance(n, A.Name) and (n.id in self.pack.defines or n.id in vocab.constants):
+                    names.add(n.id)  # (any other name: a variable or a value)
+            for name in names:
+                d = self.pack.defines.get(name)
+                if d is not None:
+                    if name not in seen:
+                        seen.add(name)
+                        todo.append(d.body)
+                    continue
+                if name not in vocab:
+                    continue  # a variable, a value
+                if name in HISTORY:
+                    out.add("history")
+                elif name in OUTCOME:
+                    out.add("outcome")
+                elif name in GEOMETRY:
+                    out.add("geometry")
+                elif name not in FIXED and vocab[name].reads != "pure":
+                    return None
+        return frozenset(out)
+
+    # ---- signatures: what a shared judgement is keyed by
+    @staticmethod
+    def _esig(e: Entry, reads: frozenset, own: str = "") -> tuple:
+        """Entry ``e`` as far as a judgement reading ``reads`` sees it
+        (``own``: the entry judged, its ``roll`` or ``target`` left out
+        when that is what is being worked out)."""
+        sig = e.__dict__.get("_what")  # (what the entry is: the same in its copies with another roll)
+        if sig is None:
+            sig = e.__dict__["_what"] = (e.kind, e.by.id if e.by is not None else None,
+                                         tuple(u.id for u in e.units), e.action,
+                                         e.toward.id if e.toward is not None else None)
+        if "outcome" in reads:
+            sig += (None if own == "roll" else e.roll, e.moves,
+                    None if e.kind != "orders" or own == "target" else
+                    e.target if e.pending is None else e.pending.key)
+        if "geometry" in reads:
+            sig += (e.units[0].table if e.units else None, e.after[0].table if e.after else None)
+        return sig
+
+    def _lsig(self, log: Log | None, reads: frozenset) -> tuple:
+        """Every entry of ``log`` by ``_esig`` (kept on the log)."""
+        if log is None or not log.entries:
+            return ()
+        hit = log.sigs.get(reads)
+        if hit is None:
+            head = self._lsig(log.parent, reads) if log.parent is not None and \
+                len(log.parent.entries) == len(log.entries) - 1 else \
+                tuple(self._esig(x, reads) for x in log.entries[:-1])
+            hit = log.sigs[reads] = head + (self._esig(log.entries[-1], reads),)
+        return hit
+
+    def _key(self, what, reads: frozenset, e: Entry, before: Log, own: str = "") -> tuple:
+        """The key of a judgement about entry ``e`` appended to ``before``."""
+        return (what, before.side, self._esig(e, reads, own),
+                self._lsig(before, reads) if "history" in reads else None)
 
     def _reads(self, e: A.Expr, seen: set | None = None) -> set[str]:
         """The names an expression reads, through the defines it calls."""
@@ -194,13 +316,46 @@ class WarmasterEngine(Engine):
     def target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         """Command value minus the penalties, and each penalty, of attempt
         ``e`` on the table of ``e`` (``log``: the attempts before it)."""
+        reads = self._target_reads
+        if reads is not None and self._sharing:
+            key = self._key("target", reads, e, log, "target")
+            hit = self._shared.get(key)
+            if hit is None:
+                hit = self._shared[key] = self._target(log, e)
+            return hit[0], dict(hit[1])
+        return self._target(log, e)
+
+    def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         ctx = Ctx(log, None, self._static)
-        command = self._call("command_value", ctx, e)
+        call = self._part
+        command = call("command_value", ctx, log, e)
         pens: dict[str, int] = {}
         for name in self.penalties:
-            vals = [self._call(name, ctx, e, u) for u in e.units if self._call("supplies", ctx, e, u)]
+            vals = [call(name, ctx, log, e, u) for u in e.units if call("supplies", ctx, log, e, u)]
             pens[name[len(PENALTY_PREFIX):]] = max(vals) if vals else 0
         return command - sum(pens.values()), pens
+
+    def _part(self, name: str, ctx: Ctx, log: Log, e: Entry, *units: At) -> Any:
+        """A define that works out part of a target (the command value, a
+        penalty, who supplies it) for attempt ``e`` appended to ``log``:
+        shared, when sharing, by what that define alone reads (a penalty
+        that measures the table is the same on every branch with that
+        table, whatever the history)."""
+        if not self._sharing:
+            return self._call(name, ctx, e, *units)
+        reads = self._part_reads.get(name)
+        if reads is None:
+            if name not in self._part_reads:
+                d = self.pack.defines.get(name)
+                self._part_reads[name] = reads = self._reads_of([d.body]) if d is not None else None
+            if reads is None:
+                return self._call(name, ctx, e, *units)
+        key = ("part", name, self._key("target", reads, e, log, "target"), tuple(u.id for u in units))
+        try:
+            return self._shared[key]
+        except KeyError:
+            v = self._shared[key] = self._call(name, ctx, e, *units)
+            return v
 
     def explain(self, log: Log, e: Entry) -> dict:
         """Attempt ``e`` of ``log`` for people: its roll, target, each
@@ -219,17 +374,38 @@ class WarmasterEngine(Engine):
                 why[key] = trace
         out = {"order": e.index + 1, "by": e.by.id, "units": [u.id for u in e.units], "roll": e.roll,
                "target": e.target, "penalties": dict(e.penalties),
-               "given": bool(self._call("succeeds", Ctx(log), e))}
+               "given": bool(self._call("succeeds", Ctx(log), e)), "blunder": self.is_blunder(Ctx(log), e)}
         if why:
             out["measured"] = why
         return out
 
     def rolls(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int]]:
         """P(the order is given), and the 2D6 totals that give it and fail."""
+        p, ok, bad, _ = self.dice(log, e)
+        return p, ok, bad
+
+    def dice(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int], Fraction]:
+        """``rolls``, and P(a blunder): a failing total for which the
+        pack's ``blunder(o)`` holds (reference §5.3; 0 without the define)."""
+        reads = self._roll_reads
+        if reads is not None and self._sharing:
+            key = self._key("rolls", reads, e, log, "roll")
+            hit = self._shared.get(key)
+            if hit is None:
+                hit = self._shared[key] = self._dice(log, e)
+            return hit[0], list(hit[1]), list(hit[2]), hit[3]
+        return self._dice(log, e)
+
+    def _dice(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int], Fraction]:
         ctx = Ctx(log, None, self._static)
         ok = [t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t))]
         bad = [t for t in WAYS if t not in ok]
-        return Fraction(sum(WAYS[t] for t in ok), 36), ok, bad
+        blunders = [t for t in bad if self.is_blunder(ctx, e.with_roll(t))]
+        return Fraction(sum(WAYS[t] for t in ok), 36), ok, bad, Fraction(sum(WAYS[t] for t in blunders), 36)
+
+    def is_blunder(self, ctx: Ctx, e: Entry) -> bool:
+        """Is attempt ``e``, with its roll, a blunder (the pack's ``blunder(o)``)?"""
+        return "blunder" in self.pack.defines and bool(self._call("blunder", ctx, e))
 
     def attempt(self, log: Log, step: Step, roll: int | None, moves: bool,
                 lazy: bool = False) -> tuple[Entry, Table]:
@@ -248,6 +424,12 @@ class WarmasterEngine(Engine):
                 if not done:
                     done.append(self.target(log, first))
                 return done[0]
+            # what the target is a function of, for judgements that share
+            # it unworked (``_esig``): the same key, the same target
+            pending.key = (None if self._target_reads is None or not self._sharing else
+                           self._key("target", self._target_reads, first, log, "target"))
+            if pending.key is None:
+                pending.key = ("unshared", id(first))
             e.pending = pending
         else:
             e.target, e.penalties = self.target(log, e)
@@ -267,13 +449,29 @@ class WarmasterEngine(Engine):
         """Does ``at``, just appended to ``log``, break a rule? (what
         ``violations(log, at)`` finds, without explaining it)"""
         ctx = Ctx(log, None, self._static)
-        for r in self.rules:
+        shared = self._shared
+        keys: dict = {}  # what the judgements of `at` are keyed by, by what they read
+        before = log.parent if log.parent is not None else Log(log.entries[:-1], log.table, log.side)
+        for r in self._quick_first:
             try:
                 if r.var is None:
                     if not r.body(ctx, {}):
                         return True
                 elif r.causal:
-                    if at in r.domain(ctx, {}) and not r.body(ctx, {r.var: at}):
+                    if at not in r.domain(ctx, {}):
+                        continue
+                    if r.reads is None or not self._sharing:
+                        if not r.body(ctx, {r.var: at}):
+                            return True
+                        continue
+                    common = keys.get(r.reads)
+                    if common is None:
+                        common = keys[r.reads] = self._key("rule", r.reads, at, before)
+                    key = (r.id, common)
+                    ok = shared.get(key)
+                    if ok is None:
+                        ok = shared[key] = bool(r.body(ctx, {r.var: at}))
+                    if not ok:
                         return True
                 elif not all(r.body(ctx, {r.var: el}) for el in r.domain(ctx, {})):
                     return True
@@ -322,7 +520,8 @@ class WarmasterEngine(Engine):
 
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
-        self._geometry, self._static = {}, _Memo()
+        self._geometry, self._static, self._shared = {}, _Memo(), {}
+        self._sharing = verb in self._share_verbs
         if verb == "orders":
             return self.orders(options.get("side"), options.get("after"), options.get("limit"),
                                bool(options.get("count_only")))
@@ -352,7 +551,7 @@ class WarmasterEngine(Engine):
                              for k, v in o["penalties"].items() if v)
             lines.append(f"  order {o['order']} ({o['by']} → {'+'.join(o['units'])}): roll {o['roll']}, "
                          f"target {o['target']}{' [' + pens + ']' if pens else ''}: "
-                         f"{'given' if o['given'] else 'not given'}")
+                         f"{'given' if o['given'] else 'not given'}{' (a blunder)' if o['blunder'] else ''}")
         text = _verdict_text(vs) + ("\norders:\n" + "\n".join(lines) if lines else "")
         return Answer({"legal": not vs, "violations": vs, "orders": orders}, text, 0 if not vs else 1)
 
@@ -369,9 +568,9 @@ class WarmasterEngine(Engine):
                 e, _ = self.attempt(log, step, None, False)
                 if self.breaks(log.plus(e), e):
                     continue
-                p, _, _ = self.rolls(log, e)
+                p, _, _, pb = self.dice(log, e)
                 out.append({"character": c.id, "units": list(g), "target": e.target,
-                            "penalties": dict(e.penalties), "p": fraction(p)})
+                            "penalties": dict(e.penalties), "p": fraction(p), "blunder": fraction(pb)})
         return out
 
     def orders(self, side: str | None, after: str | None, limit: int | None, count_only: bool) -> Answer:
@@ -408,17 +607,25 @@ class WarmasterEngine(Engine):
         illegal = self.plan_violations(steps)
         if illegal:
             return Answer({"legal": False, "violations": illegal}, _verdict_text(illegal), 1)
-        dist, units = self.distribution(steps)
+        each: list = []
+        dist, units = self.distribution(steps, each)
         n = len(steps)
         expected = sum((k * p for k, p in dist.items()), Fraction(0))
         data = {"legal": True,
                 "successes": {str(k): fraction(dist.get(k, Fraction(0))) for k in range(n + 1)},
                 "expected": fraction(expected), "all": fraction(dist.get(n, Fraction(0))),
                 "units": {u: {str(k): fraction(d.get(k, Fraction(0))) for k in range(max_k + 1)}
-                          for u, (d, max_k) in units.items()}}
-        lines = [f"P(all {n} orders) = {data['all']}; expected {data['expected']}"]
+                          for u, (d, max_k) in units.items()},
+                # (beyond the contract's keys) each step's chances, and the blunders (reference §5.3)
+                "steps": [{"by": st.by, "units": list(st.units), "attempted": fraction(a), "given": fraction(g),
+                           "blunder": fraction(b)} for st, (a, g, b) in zip(steps, each)],
+                "blunders": fraction(sum((b for _, _, b in each), Fraction(0)))}
+        lines = [f"P(all {n} orders) = {data['all']}; expected {data['expected']}; "
+                 f"expected blunders {data['blunders']}"]
         lines += [f"  {k} successful: {v}" for k, v in data["successes"].items()]
         lines += [f"  {u}: " + ", ".join(f"{k}: {v}" for k, v in d.items()) for u, d in data["units"].items()]
+        lines += [f"  step {i + 1} ({s['by']} → {'+'.join(s['units'])}): attempted {s['attempted']}, "
+                  f"given {s['given']}, blunder {s['blunder']}" for i, s in enumerate(data["steps"])]
         return Answer(data, "\n".join(lines))
 
     def plan_violations(self, steps: list[Step]) -> list[dict]:
@@ -444,9 +651,11 @@ class WarmasterEngine(Engine):
             log = log.plus(e, after)
         return []
 
-    def distribution(self, steps: list[Step]):
-        """The exact distribution of successful orders, and per unit."""
+    def distribution(self, steps: list[Step], each: list | None = None):
+        """The exact distribution of successful orders, and per unit; in
+        ``each`` (when given), per step: P(attempted), P(given), P(a blunder)."""
         dist: dict[int, Fraction] = defaultdict(Fraction)
+        stats = [[Fraction(0)] * 3 for _ in steps]
         names = list(dict.fromkeys(u for st in steps for u in st.units))
         per_unit = {u: defaultdict(Fraction) for u in names}
         tops = {u: sum(1 for st in steps if u in st.units) for u in names}
@@ -464,7 +673,11 @@ class WarmasterEngine(Engine):
             if self.breaks(log.plus(e), e):  # the stop rules: not attempted
                 go(i + 1, log, prob, succ, counts)
                 return
-            p, ok, bad = self.rolls(log, e.worked())
+            p, ok, bad, pb = self.dice(log, e.worked())
+            stat = stats[i]
+            stat[0] += prob
+            stat[1] += prob * p
+            stat[2] += prob * pb
             if ok:
                 es, after = self.rolled(log, e, st, ok[0], True)
                 more = tuple(k + (u in st.units) for u, k in zip(names, counts))
@@ -473,6 +686,8 @@ class WarmasterEngine(Engine):
                 go(i + 1, log.plus(e.with_roll(bad[-1])), prob * (1 - p), succ, counts)
 
         go(0, self.start(), Fraction(1), 0, tuple(0 for _ in names))
+        if each is not None:
+            each.extend(tuple(x) for x in stats)
         return dist, {u: (per_unit[u], tops[u]) for u in names}
 
     # ---- plan: the best sequencing of wanted orders
@@ -533,48 +748,30 @@ class WarmasterEngine(Engine):
         return Answer(data, "\n".join(lines))
 
     def read_wants(self, path: str):
-        data = self._yaml(path, "wanted orders")
-        _keys(data, ("want", "objective"), "a file of wanted orders")
-        objective = data.get("objective", "all")
-        if objective not in ("all", "expected"):
-            raise WarcouncilError("`objective` is `all` (P(all)) or `expected`", data.value_where.get("objective"))
-        items = data.get("want")
-        if not isinstance(items, YList) or not items:
-            raise WarcouncilError("`want:` lists the orders wanted: [{units: [...], times: N, by: ...}]", data.where)
+        data = self._file(path, WANTS)
+        objective = WANTS.get(data, "objective")
+        items = data["want"]
         out = []
         for i, m in enumerate(items):
             where = items.item_where[i]
-            if not isinstance(m, YDict):
-                raise WarcouncilError("a wanted order is a mapping {units, times, by}", where)
-            _keys(m, ("units", "times", "by"), "a wanted order")
-            raw = m.get("units")
-            if isinstance(raw, str):
-                raw = [raw]
-            if not isinstance(raw, list) or not raw:
-                raise WarcouncilError("a wanted order needs `units`", where)
-            units = tuple(self._piece(u, where, "unit") for u in raw)
-            times = whole(m.get("times", 1), "`times`", m.value_where.get("times", where), 1, 3)
+            units = self._ids(m, "units", where, "unit")
             by = m.get("by")
-            if by is None:
-                cands = None
-            else:
-                names = [by] if isinstance(by, str) else by
-                if not isinstance(names, list):
-                    raise WarcouncilError("`by` is a character or a list of them", m.value_where.get("by", where))
-                cands = [self._piece(c, m.value_where.get("by", where), "character") for c in names]
-            out.append((units, times, cands))
+            cands = None if by is None else self._ids(m, "by", where, "character")
+            out.append((units, WANT.get(m, "times"), cands and list(cands)))
         return out, objective, data.where
 
     # ------------------------------------------------------------ files
-    def _yaml(self, path: str, what: str) -> YDict:
+    def _file(self, path: str, record) -> YDict:
+        """A file of ``record``'s shape, every field checked at its place."""
         data = read_yaml_file(path)
-        if not isinstance(data, YDict):
-            raise WarcouncilError(f"a {what} file is a mapping", Location(path, 1, 1))
-        return data
+        top = Location(path, 1, 1)
+        if data is None:
+            raise WarcouncilError(f"empty file: expected {record.what}", top)
+        return record.check(data, top)
 
     def _piece(self, v: Any, where: Location | None, kind: str | None = None) -> str:
         by_id = {p.id: p for p in self.scenario.pieces}
-        if not isinstance(v, str) or v not in by_id:
+        if v not in by_id:
             near = closest(str(v), by_id)
             raise WarcouncilError(f"unknown piece id {v!r}", where, hint=f"did you mean {near[0]!r}?" if near else None)
         p = by_id[v]
@@ -584,86 +781,50 @@ class WarmasterEngine(Engine):
             raise WarcouncilError(f"{v} is a character, not a unit", where)
         return v
 
-    def _pose(self, v: Any, where: Location | None, current: Pose) -> Pose:
-        if isinstance(v, YDict):
-            at = point(v.get("at", list(current.at)), "a destination", v.value_where.get("at", where))
-            facing = number(v.get("facing", current.facing), "a facing", v.value_where.get("facing", where))
-            form = formation(v.get("formation", current.formation), v.value_where.get("formation", where))
-            return Pose(at, facing, form)
-        return Pose(point(v, "a destination", where), current.facing, current.formation)
+    def _ids(self, m: YDict, key: str, where: Location, kind: str | None) -> tuple[str, ...]:
+        """The piece ids under ``key`` (one id, or a list; checked by the
+        file's table): each known, of ``kind``, named once."""
+        raw, w = m[key], m.value_where.get(key, where)
+        items = [(raw, w)] if isinstance(raw, str) else [
+            (u, raw.item_where[i] if i < len(raw.item_where) else w) for i, u in enumerate(raw)]
+        out: list[str] = []
+        for u, loc in items:
+            pid = self._piece(u, loc, kind)
+            if pid in out:
+                raise WarcouncilError(f"{pid} is named twice in one order", loc)
+            out.append(pid)
+        return tuple(out)
 
     def _step(self, m: YDict, where: Location, need_roll: bool, table: Table) -> Step:
-        _keys(m, ("by", "units", "to", "roll"), "an order")
-        if "by" not in m:
-            raise WarcouncilError("an order needs `by` (the character giving it)", where)
         by = self._piece(m["by"], m.value_where.get("by", where), "character")
-        raw = m.get("units")
-        uw = m.value_where.get("units", where)
-        if isinstance(raw, str):
-            raw = [raw]
-        if not isinstance(raw, list) or not raw:
-            raise WarcouncilError("an order needs `units`: a list of unit ids", uw)
-        units = []
-        for i, u in enumerate(raw):
-            loc = raw.item_where[i] if isinstance(raw, YList) and i < len(raw.item_where) else uw
-            uid = self._piece(u, loc)
-            if uid in units:
-                raise WarcouncilError(f"{uid} is named twice in one order", loc)
-            units.append(uid)
+        units = self._ids(m, "units", where, None)
         to = None
         if "to" in m:
             tw = m.value_where.get("to", where)
             tv = m["to"]
-            if (isinstance(tv, list) and len(units) == 1 and len(tv) == 2
-                    and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in tv)):
+            if len(tv) == 2 and not isinstance(tv[0], (list, dict)) and tv[0] is not None:
                 tv = [tv]  # one unit: `to: [x, y]`
-            if not isinstance(tv, list) or len(tv) != len(units):
+            if len(tv) != len(units):
                 raise WarcouncilError(f"`to` gives one position per unit of the order ({len(units)})", tw)
-            to = tuple(None if v is None else self._pose(
-                v, tv.item_where[i] if isinstance(tv, YList) and i < len(tv.item_where) else tw, table.poses[u])
-                for i, (u, v) in enumerate(zip(units, tv)))
-        roll = None
-        if "roll" in m:
-            roll = whole(m["roll"], "a 2D6 roll", m.value_where.get("roll", where), 2, 12)
-        elif need_roll:
+            to = tuple(None if v is None else pose_of(v, table.poses[u]) for u, v in zip(units, tv))
+        if need_roll and "roll" not in m:
             raise WarcouncilError("an order of a turn log needs its `roll` (the 2D6 total)", where)
-        return Step(by, tuple(units), to, roll, where)
+        return Step(by, units, to, m.get("roll"), where)
 
     def read_plan(self, path: str) -> list[Step]:
-        data = self._yaml(path, "plan")
-        _keys(data, ("plan",), "a plan")
-        items = data.get("plan")
-        if not isinstance(items, YList):
-            raise WarcouncilError("a plan file gives `plan:`, a list of orders", data.where)
+        data = self._file(path, PLAN)
+        items = data["plan"]
         t = self.start().table
-        out = []
-        for i, m in enumerate(items):
-            where = items.item_where[i]
-            if not isinstance(m, YDict):
-                raise WarcouncilError("an order is a mapping {by, units, to}", where)
-            st = self._step(m, where, False, t)
-            if st.roll is not None:
-                raise WarcouncilError("a plan gives no rolls: its odds are what is asked", m.value_where.get("roll", where))
-            out.append(st)
-        return out
+        return [self._step(m, items.item_where[i], False, t) for i, m in enumerate(items)]
 
     def read_log(self, path: str, side: str | None = None) -> Log:
         """A Command phase log (a turn file): its entries, in file order of
         the sub-phase keys and list order within each, played on the table."""
-        data = self._yaml(path, "turn")
-        _keys(data, ("initiative", "home_back", "orders", "characters"), "a Warmaster turn")
+        data = self._file(path, TURN)
         log = self.start(side)
         for key, items in data.items():
-            kw = data.value_where.get(key, data.where)
-            if items is None:
-                continue
-            if not isinstance(items, YList):
-                raise WarcouncilError(f"`{key}` is a list", kw)
-            for i, m in enumerate(items):
-                where = items.item_where[i]
-                if not isinstance(m, YDict):
-                    raise WarcouncilError(f"an entry of `{key}` is a mapping", where)
-                log = self._entry(key, m, where, log)
+            for i, m in enumerate(items or ()):
+                log = self._entry(key, m, items.item_where[i], log)
         return log
 
     def _entry(self, key: str, m: YDict, where: Location, log: Log) -> Log:
@@ -672,30 +833,15 @@ class WarmasterEngine(Engine):
             st = self._step(m, where, True, t)
             e, after = self.attempt(log, st, st.roll, st.to is not None)
             return log.plus(e, after)
-        keys = {"initiative": ("unit", "action", "to"), "home_back": ("unit", "toward", "roll", "to"),
-                "characters": ("piece", "to")}[key]
-        _keys(m, keys, f"an entry of `{key}`")
-        who = keys[0]
-        if who not in m:
-            raise WarcouncilError(f"an entry of `{key}` needs `{who}`", where)
+        who = {"initiative": "unit", "home_back": "unit", "characters": "piece"}[key]
         pid = self._piece(m[who], m.value_where.get(who, where), "character" if key == "characters" else None)
-        if "to" not in m and key != "home_back":
-            raise WarcouncilError(f"an entry of `{key}` needs `to`", where)
-        after = t.moved({pid: self._pose(m["to"], m.value_where.get("to", where), t.poses[pid])}) if "to" in m else t
+        after = t.moved({pid: pose_of(m["to"], t.poses[pid])}) if "to" in m else t
         e = Entry(key, len(log.entries), where, units=(t.at(pid),), after=(after.at(pid),), moves="to" in m)
         if key == "initiative":
-            act = m.get("action")
-            if act not in ("charge", "evade"):
-                raise WarcouncilError(f"an initiative move is a charge or an evade, not {act!r}",
-                                      m.value_where.get("action", where))
-            e.action = act
+            e.action = m["action"]
         if key == "home_back":
-            if "toward" not in m:
-                raise WarcouncilError("a home back names the character it flies `toward`", where)
             e.toward = t.at(self._piece(m["toward"], m.value_where.get("toward", where), "character"))
-            if "roll" not in m:
-                raise WarcouncilError("a home back gives its D6 `roll`", where)
-            e.roll = whole(m["roll"], "a D6 roll", m.value_where.get("roll", where), 1, 6)
+            e.roll = m["roll"]
         return log.plus(e, after)
 
 

@@ -21,14 +21,108 @@ from typing import Any
 
 from ...errors import Location, WarcouncilError, closest
 from ...solver import table as T
-from ...solver.scenario import YDict, YList
+from ...solver.scenario import (
+    MAX_PIECES, NAME, NULL, AnyOf, Field, Record, YDict, YList, choice_field, flag_field, id_problem, int_field,
+    list_field, number_field,
+)
 
 ROLES = ("general", "hero", "wizard")
 FORMATIONS = T.FORMATIONS
-_TOP = ("system", "name", "board", "sides", "to_move", "units", "characters", "terrain", "rules")
-_UNIT = ("id", "side", "type", "at", "facing", "formation", "stands", "lost")
-_CHAR = ("id", "side", "role", "command", "at", "mounted", "facing")
-_TERRAIN = ("type", "polygon", "dense", "impassable")
+
+# ---------------------------------------------------------------------------
+# The file shapes: every field of a Warmaster scenario, turn log, plan and
+# file of wanted orders, its type and its range, in one declared place (the
+# kernel's ``Record``/``Field`` tables). A file is checked against its table
+# as it is read (bad input: exit 2 at the field's place); the same tables
+# give the JSON Schemas (``Warmaster.records``, ``scenario.json_schema``).
+
+#: the largest coordinate or length, in cm (a table is a few metres)
+MAX_CM = 10_000
+#: a unit's stands, and its stands lost
+MAX_STANDS = 100
+#: a character's Command (the games: 7 to 10; 12 or more always succeeds)
+MAX_COMMAND = 12
+
+
+def _coord(v: Any) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+            and -MAX_CM <= v <= MAX_CM)
+
+
+POINT = Field(f"a position [x, y] in cm (each from {-MAX_CM} to {MAX_CM})",
+              lambda v: isinstance(v, list) and len(v) == 2 and all(_coord(x) for x in v),
+              {"type": "array", "items": {"type": "number", "minimum": -MAX_CM, "maximum": MAX_CM},
+               "minItems": 2, "maxItems": 2})
+FACING = number_field(-360, 360, "an angle in degrees clockwise from north", default=0)
+FORMATION = choice_field(FORMATIONS, default="line")
+LENGTH = number_field(0, MAX_CM, "a length in cm", above=True)
+ID_OR_IDS = AnyOf((NAME, list_field(NAME, 1, MAX_PIECES, "a list of piece ids")))
+
+UNIT = Record("a unit", {
+    "id": NAME, "side": NAME, "type": NAME, "at": POINT, "facing": FACING, "formation": FORMATION,
+    "stands": int_field(1, MAX_STANDS, default=3), "lost": int_field(0, MAX_STANDS, default=0),
+    "confused": flag_field(False),
+}, required=("id", "side", "type", "at"), noun="unit", label="id")
+CHARACTER = Record("a character", {
+    "id": NAME, "side": NAME, "role": choice_field(ROLES), "command": int_field(0, MAX_COMMAND),
+    "at": POINT, "mounted": flag_field(False), "facing": FACING,
+}, required=("id", "side", "role", "command", "at"), noun="character", label="id")
+TERRAIN = Record("a terrain piece", {
+    "type": NAME, "polygon": list_field(POINT, 3, 1000, "a list of 3 to 1000 corners [x, y]"),
+    "dense": flag_field(False), "impassable": flag_field(False),
+}, required=("type", "polygon"), noun="terrain", label="type")
+BOARD = Record("a measured table", {
+    "grid": choice_field(("table",)), "width": LENGTH, "depth": LENGTH, "name": NAME,
+}, required=("grid", "width", "depth"), noun="board")
+SIDES = AnyOf((list_field(NAME, 1, 16, "a list of side names"),
+               Field("a mapping of side names", lambda v: isinstance(v, dict) and 1 <= len(v) <= 16
+                     and all(id_problem(k) is None for k in v),
+                     {"type": "object", "minProperties": 1, "maxProperties": 16})))
+RULE_FILE = Field("a rule file's path", lambda v: isinstance(v, str) and bool(v.strip()) and "\x00" not in v,
+                  {"type": "string", "minLength": 1})
+SCENARIO = Record("a Warmaster scenario", {
+    "system": NAME, "name": NAME, "board": BOARD, "sides": SIDES, "to_move": NAME,
+    "units": list_field(UNIT, 1, MAX_PIECES), "characters": list_field(CHARACTER, 0, MAX_PIECES, nullable=True),
+    "terrain": list_field(TERRAIN, 0, MAX_PIECES, nullable=True),
+    "rules": AnyOf((RULE_FILE, list_field(RULE_FILE, 0, 100), NULL)),
+}, required=("system", "board", "to_move", "units"), noun="the scenario")
+
+# where a piece is to stand after a move: a position, or a pose
+POSE = Record("a pose", {"at": POINT, "facing": FACING, "formation": FORMATION}, noun="a pose")
+DESTINATION = AnyOf((POINT, POSE))
+#: an order's ``to``: one destination per unit (nothing: it stays), or one position for one unit
+TO = AnyOf((POINT, list_field(AnyOf((POINT, POSE, NULL)), 1, 4, "a list of one destination per unit")))
+ORDER = Record("an order", {
+    "by": NAME, "units": ID_OR_IDS, "to": TO, "roll": int_field(2, 12, "a 2D6 total"),
+}, required=("by", "units"), noun="order")
+PLAN_STEP = Record("an order", {"by": NAME, "units": ID_OR_IDS, "to": TO},
+                   required=("by", "units"), noun="plan step",
+                   refused={"roll": "a plan gives no rolls: its odds are what is asked"})
+INITIATIVE = Record("an initiative move", {
+    "unit": NAME, "action": choice_field(("charge", "evade")), "to": DESTINATION,
+}, required=("unit", "action", "to"), noun="initiative move")
+HOME_BACK = Record("a home back", {
+    "unit": NAME, "toward": NAME, "roll": int_field(1, 6, "a D6 roll"), "to": DESTINATION,
+}, required=("unit", "toward", "roll"), noun="home back")
+CHARACTER_MOVE = Record("a character's move", {"piece": NAME, "to": DESTINATION},
+                        required=("piece", "to"), noun="character move")
+TURN = Record("a Warmaster turn log", {
+    "initiative": list_field(INITIATIVE, 0, MAX_PIECES, nullable=True),
+    "home_back": list_field(HOME_BACK, 0, MAX_PIECES, nullable=True),
+    "orders": list_field(ORDER, 0, MAX_PIECES, nullable=True),
+    "characters": list_field(CHARACTER_MOVE, 0, MAX_PIECES, nullable=True),
+}, noun="the turn log")
+PLAN = Record("a Warmaster plan", {"plan": list_field(PLAN_STEP, 0, MAX_PIECES)},
+              required=("plan",), noun="the plan")
+WANT = Record("a wanted order", {
+    "units": ID_OR_IDS, "times": int_field(1, 3, default=1),
+    "by": AnyOf((NAME, list_field(NAME, 1, MAX_PIECES, "a list of characters"))),
+}, required=("units",), noun="wanted order")
+WANTS = Record("a file of wanted orders", {
+    "want": list_field(WANT, 1, MAX_PIECES), "objective": choice_field(("all", "expected"), default="all"),
+}, required=("want",), noun="the wanted orders")
+#: the files Warmaster reads, by kind (``System.records``)
+RECORDS = {"scenario": SCENARIO, "turn": TURN, "plan": PLAN, "wants": WANTS}
 
 
 @dataclass(frozen=True)
@@ -56,6 +150,7 @@ class Piece:
     command: int | None = None
     mounted: bool = False
     where: Location | None = None
+    confused: bool = False
     places: dict = field(default_factory=dict)
 
     @property
@@ -87,138 +182,47 @@ def _loc(m: YDict, key: str) -> Location:
     return m.value_where.get(key, m.where) if isinstance(m, YDict) else None
 
 
-def _items(seq: Any, what: str, where: Location) -> list[tuple[Any, Location]]:
-    if seq is None:
-        return []
-    if not isinstance(seq, YList):
-        raise WarcouncilError(f"`{what}` must be a list", where)
-    return [(v, seq.item_where[i] if i < len(seq.item_where) else seq.where) for i, v in enumerate(seq)]
-
-
-def _mapping(v: Any, what: str, where: Location) -> YDict:
-    if not isinstance(v, YDict):
-        raise WarcouncilError(f"{what} must be a mapping", where)
-    return v
-
-
-def _keys(m: YDict, allowed: tuple[str, ...], what: str) -> None:
-    for k in m:
-        if k not in allowed:
-            near = closest(str(k), allowed)
-            raise WarcouncilError(f"unknown key {k!r} in {what}", m.key_where.get(k, m.where),
-                                  hint=(f"did you mean {near[0]!r}? " if near else "") + "keys: " + ", ".join(allowed))
-
-
-def _need(m: YDict, key: str, what: str) -> Any:
-    if key not in m:
-        raise WarcouncilError(f"{what} needs `{key}`", m.where)
-    return m[key]
-
-
-def number(v: Any, what: str, where: Location, positive: bool = False) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        raise WarcouncilError(f"{what} must be a number, not {v!r}", where)
-    if positive and v <= 0:
-        raise WarcouncilError(f"{what} must be positive, not {v!r}", where)
-    return float(v)
-
-
-def whole(v: Any, what: str, where: Location, low: int = 0, high: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v < low or (high is not None and v > high):
-        rng = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise WarcouncilError(f"{what} must be a whole number {rng}, not {v!r}", where)
-    return v
-
-
-def point(v: Any, what: str, where: Location) -> tuple[float, float]:
-    if not isinstance(v, (list, tuple)) or len(v) != 2:
-        raise WarcouncilError(f"{what} must be a pair [x, y] in cm, not {v!r}", where)
-    return (number(v[0], f"{what}'s x", where), number(v[1], f"{what}'s y", where))
-
-
-def flag(v: Any, what: str, where: Location) -> bool:
-    if not isinstance(v, bool):
-        raise WarcouncilError(f"{what} must be true or false, not {v!r}", where)
-    return v
-
-
-def formation(v: Any, where: Location) -> str:
-    if v not in FORMATIONS:
-        near = closest(str(v), FORMATIONS)
-        raise WarcouncilError(f"unknown formation {v!r}; expected line or column", where,
-                              hint=f"did you mean {near[0]!r}?" if near else None)
-    return v
-
-
 def read_scenario(data: Any, file: str) -> WarmasterScenario:
-    """The scenario in ``data`` (a ``YDict`` with places), read from ``file``."""
+    """The scenario in ``data`` (a ``YDict`` with places), read from
+    ``file``: every field checked by its table (``SCENARIO``), then what
+    ties fields together (sides, ids, the pieces on the table)."""
     top = Location(file, 1, 1)
-    data = _mapping(data, "a Warmaster scenario", top)
-    _keys(data, _TOP, "the scenario")
-    system = _need(data, "system", "the scenario")
-    board = _mapping(_need(data, "board", "the scenario"), "`board`", _loc(data, "board"))
-    _keys(board, ("grid", "width", "depth", "name"), "`board`")
-    if board.get("grid") != "table":
-        raise WarcouncilError("a Warmaster board is a measured table: `grid: table`", _loc(board, "grid"))
-    width = number(_need(board, "width", "`board`"), "the table's width", _loc(board, "width"), positive=True)
-    depth = number(_need(board, "depth", "`board`"), "the table's depth", _loc(board, "depth"), positive=True)
+    if data is None:
+        raise WarcouncilError("empty scenario file", top)
+    data = SCENARIO.check(data, top)
+    board = data["board"]
+    width, depth = float(board["width"]), float(board["depth"])
 
     pieces: dict[str, Piece] = {}
-    units, chars = [], []
-    for item, where in _items(data.get("units"), "units", _loc(data, "units")):
-        units.append(_unit(_mapping(item, "a unit", where), where, pieces))
-    for item, where in _items(data.get("characters"), "characters", _loc(data, "characters")):
-        chars.append(_character(_mapping(item, "a character", where), where, pieces))
-    if not units:
-        raise WarcouncilError("a Warmaster scenario needs `units`", data.where)
+    units = [_unit(m, pieces) for m in data["units"]]
+    chars = [_character(m, pieces) for m in data.get("characters") or ()]
 
     seen_sides = list(dict.fromkeys(p.side for p in units + chars))
     sides_v = data.get("sides")
-    if sides_v is None:
-        sides = {s: None for s in seen_sides}
-    elif isinstance(sides_v, YDict):
-        sides = {str(k): None for k in sides_v}
-    elif isinstance(sides_v, YList) and all(isinstance(s, str) for s in sides_v):
-        sides = {s: None for s in sides_v}
-    else:
-        raise WarcouncilError("`sides` must be a list of side names or a mapping", _loc(data, "sides"))
+    sides = {str(s): None for s in (seen_sides if sides_v is None else sides_v)}
     for p in units + chars:
         if p.side not in sides:
             near = closest(p.side, sides)
             raise WarcouncilError(f"unknown side {p.side!r}", p.places.get("side", p.where),
                                   hint=f"did you mean {near[0]!r}?" if near else "sides: " + ", ".join(sides))
-    to_move = _need(data, "to_move", "the scenario")
-    if not isinstance(to_move, str):
-        raise WarcouncilError("`to_move` is the name of a side", _loc(data, "to_move"))
+    to_move = data["to_move"]
     if to_move not in sides:
         near = closest(str(to_move), sides)
         raise WarcouncilError(f"unknown side {to_move!r} to move", _loc(data, "to_move"),
                               hint=f"did you mean {near[0]!r}?" if near else "sides: " + ", ".join(sides))
 
-    terrain = []
-    for item, where in _items(data.get("terrain"), "terrain", _loc(data, "terrain")):
-        m = _mapping(item, "a terrain piece", where)
-        _keys(m, _TERRAIN, "a terrain piece")
-        kind = _need(m, "type", "a terrain piece")
-        if not isinstance(kind, str):
-            raise WarcouncilError("a terrain type is a name", _loc(m, "type"))
-        poly = _need(m, "polygon", f"terrain {kind!r}")
-        pts = [point(p, f"a corner of terrain {kind!r}", _loc(m, "polygon")) for p in
-               (poly if isinstance(poly, list) else [poly])]
-        terrain.append(T.area(kind, pts, flag(m.get("dense", False), "`dense`", _loc(m, "dense")),
-                              flag(m.get("impassable", False), "`impassable`", _loc(m, "impassable")),
-                              where=_loc(m, "polygon")))
+    terrain = tuple(T.area(m["type"], [tuple(float(x) for x in c) for c in m["polygon"]],
+                           TERRAIN.get(m, "dense"), TERRAIN.get(m, "impassable"), where=_loc(m, "polygon"))
+                    for m in data.get("terrain") or ())
 
-    rules = data.get("rules", ())
+    rules = data.get("rules") or ()
     if isinstance(rules, str):
         rules = (rules,)
-    if not isinstance(rules, (list, tuple)) or not all(isinstance(r, str) for r in rules):
-        raise WarcouncilError("`rules` must be a list of rule files", _loc(data, "rules"))
     base = Path(file).parent
     rules = tuple(str(base / r) if not os.path.isabs(r) else r for r in rules)
     name = data.get("name") or Path(file).stem
-    sc = WarmasterScenario(str(name), file, str(system), sides, str(to_move), rules, width, depth,
-                           tuple(units), tuple(chars), tuple(terrain))
+    sc = WarmasterScenario(str(name), file, str(data["system"]), sides, str(to_move), rules, width, depth,
+                           tuple(units), tuple(chars), terrain)
     for p in sc.pieces:
         if not T.on_table(footprint(p, p.pose), _Board(width, depth)):
             raise WarcouncilError(f"{p.id} does not stand wholly on the {width:g} x {depth:g} cm table",
@@ -243,56 +247,43 @@ class _Board:
         pass
 
 
-def _id(m: YDict, pieces: dict, what: str) -> str:
-    pid = _need(m, "id", what)
-    if not isinstance(pid, str) or not pid:
-        raise WarcouncilError(f"{what}'s id must be a name", _loc(m, "id"))
+def _id(m: YDict, pieces: dict) -> str:
+    pid = m["id"]
     if pid in pieces:
         raise WarcouncilError(f"duplicate piece id {pid!r}", _loc(m, "id"))
     return pid
-
-
-def _side(m: YDict, what: str) -> str:
-    s = _need(m, "side", what)
-    if not isinstance(s, str):
-        raise WarcouncilError("a side is a name", _loc(m, "side"))
-    return s
 
 
 def _places(m: YDict) -> dict:
     return {k: _loc(m, k) for k in m}
 
 
-def _unit(m: YDict, where: Location, pieces: dict) -> Piece:
-    _keys(m, _UNIT, "a unit")
-    pid = _id(m, pieces, "a unit")
-    kind = _need(m, "type", f"unit {pid}")
-    if not isinstance(kind, str):
-        raise WarcouncilError("a unit type is a name", _loc(m, "type"))
-    at = point(_need(m, "at", f"unit {pid}"), f"{pid}'s position", _loc(m, "at"))
-    facing = number(m.get("facing", 0), f"{pid}'s facing (degrees clockwise from north)", _loc(m, "facing"))
-    form = formation(m.get("formation", "line"), _loc(m, "formation"))
-    stands = whole(m.get("stands", 3), f"{pid}'s stands", _loc(m, "stands"), low=1, high=100)
-    lost = whole(m.get("lost", 0), f"{pid}'s lost stands", _loc(m, "lost"), low=0, high=100)
-    p = Piece(pid, _side(m, f"unit {pid}"), "unit", kind, Pose(at, facing, form), stands, lost,
-              where=where, places=_places(m))
+def _point(v: Any) -> tuple[float, float]:
+    return (float(v[0]), float(v[1]))
+
+
+def pose_of(v: Any, current: Pose) -> Pose:
+    """A destination (checked by ``DESTINATION``): a position, keeping the
+    piece's facing and formation, or a pose."""
+    if isinstance(v, dict):
+        return Pose(_point(v.get("at", list(current.at))), float(v.get("facing", current.facing)),
+                    v.get("formation", current.formation))
+    return Pose(_point(v), current.facing, current.formation)
+
+
+def _unit(m: YDict, pieces: dict) -> Piece:
+    pid = _id(m, pieces)
+    g = UNIT.get
+    p = Piece(pid, m["side"], "unit", m["type"], Pose(_point(m["at"]), float(g(m, "facing")), g(m, "formation")),
+              g(m, "stands"), g(m, "lost"), where=m.where, places=_places(m), confused=g(m, "confused"))
     pieces[pid] = p
     return p
 
 
-def _character(m: YDict, where: Location, pieces: dict) -> Piece:
-    _keys(m, _CHAR, "a character")
-    pid = _id(m, pieces, "a character")
-    role = _need(m, "role", f"character {pid}")
-    if role not in ROLES:
-        near = closest(str(role), ROLES)
-        raise WarcouncilError(f"unknown character role {role!r}; expected general, hero or wizard",
-                              _loc(m, "role"), hint=f"did you mean {near[0]!r}?" if near else None)
-    command = whole(_need(m, "command", f"character {pid}"), f"{pid}'s Command", _loc(m, "command"), 0, 12)
-    at = point(_need(m, "at", f"character {pid}"), f"{pid}'s position", _loc(m, "at"))
-    facing = number(m.get("facing", 0), f"{pid}'s facing", _loc(m, "facing"))
-    mounted = flag(m.get("mounted", False), "`mounted`", _loc(m, "mounted"))
-    p = Piece(pid, _side(m, f"character {pid}"), role, "character", Pose(at, facing, "line"), 1, 0,
-              command, mounted, where, _places(m))
+def _character(m: YDict, pieces: dict) -> Piece:
+    pid = _id(m, pieces)
+    g = CHARACTER.get
+    p = Piece(pid, m["side"], m["role"], "character", Pose(_point(m["at"]), float(g(m, "facing")), "line"), 1, 0,
+              m["command"], g(m, "mounted"), m.where, _places(m))
     pieces[pid] = p
     return p

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...solver.system import System
 from .builtins import WM
 from .engine import WarmasterEngine
-from .scenario import read_scenario
+from .scenario import RECORDS, read_scenario
 
 
 class Warmaster(System):
@@ -25,3 +25,4 @@ class Warmaster(System):
     engine = WarmasterEngine
     meanings = WM
     read_scenario = staticmethod(read_scenario)
+    records = RECORDS

@@ -195,6 +195,10 @@ class Log:
     entries: list[Entry]
     table: Table
     side: str = ""
+    #: the log this one extends by its last entry (``plus``), and what the
+    #: engine keeps of it: the signatures of its entries (engine.py)
+    parent: "Log | None" = field(default=None, repr=False)
+    sigs: dict = field(default_factory=dict, repr=False)
 
     @cached_property
     def attempts(self) -> tuple[Entry, ...]:
@@ -217,4 +221,4 @@ class Log:
         return self._kinds.get(kind, ())
 
     def plus(self, e: Entry, table: Table | None = None) -> "Log":
-        return Log(self.entries + [e], table if table is not None else self.table, self.side)
+        return Log(self.entries + [e], table if table is not None else self.table, self.side, self)
