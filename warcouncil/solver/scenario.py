@@ -513,11 +513,14 @@ MAX_PIECES = 1000
 @dataclass(frozen=True)
 class Field:
     """One field of an entry: what it must be, in words (for messages), a
-    test of a value, and its JSON Schema."""
+    test of a value, and its JSON Schema; ``inner``: for a list or a
+    mapping, what each item or the mapping is (a ``Field`` or an ``Entry``),
+    checked by ``Entry.read`` at its own place."""
 
     what: str
     ok: Any  # value -> bool
     schema: dict
+    inner: Any = None
 
 
 def _is_int(v: Any) -> bool:
@@ -532,6 +535,81 @@ def _int_field(lo: int, hi: int, what: str) -> Field:
 def _choice_field(choices: tuple[str, ...]) -> Field:
     return Field(f"one of {', '.join(choices)}", lambda v: isinstance(v, str) and v in choices,
                  {"enum": list(choices)})
+
+
+int_field = _int_field
+choice_field = _choice_field
+BOOL = Field("true or false", lambda v: isinstance(v, bool), {"type": "boolean"})
+
+
+def list_field(item: "Field | Entry", lo: int = 0, hi: int = MAX_PIECES) -> Field:
+    """A list of ``lo`` to ``hi`` items, each an ``item`` (a field or an entry)."""
+    what = item.what if isinstance(item, Field) else f"{item.what} mappings"
+    return Field(f"a list of {lo} to {hi} items, each {what}",
+                 lambda v: isinstance(v, list) and lo <= len(v) <= hi,
+                 {"type": "array", "minItems": lo, "maxItems": hi, "items": item.schema
+                  if isinstance(item, Field) else item.json_schema()}, item)
+
+
+def mapping_field(entry: "Entry") -> Field:
+    """A mapping read by its own table ``entry``."""
+    return Field(f"a mapping ({entry.what})", lambda v: isinstance(v, dict), entry.json_schema(), entry)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A kind of mapping in a file: its fields, each a ``Field``, and the
+    ones it must have. ``read`` checks a mapping against the table (unknown
+    and missing keys, each field's type and range, inner lists and mappings
+    at their own places); ``json_schema`` is the same table for editors."""
+
+    what: str
+    fields: Mapping[str, Field]
+    required: tuple[str, ...] = ()
+    named_by: str | None = None  # the key that names an item in messages (``unit r1``), if any
+
+    def json_schema(self) -> dict:
+        return {"type": "object", "additionalProperties": False, "required": list(self.required),
+                "properties": {k: f.schema for k, f in self.fields.items()}}
+
+    def read(self, value: Any, where: Location | None, label: str | None = None) -> Any:
+        """``value`` checked by the table (``label``: how messages name it,
+        e.g. ``unit r1``); returns ``value``."""
+        label = label or self.what
+        if not isinstance(value, dict):
+            raise WarcouncilError(f"{label} must be a mapping, not {_describe(value)}", where)
+        where = _where_or(value, where)
+        for k in value:
+            if k not in self.fields:
+                raise WarcouncilError(f"unknown key {_describe(k)} in {label}; expected {', '.join(self.fields)}",
+                                      getattr(value, "key_where", {}).get(k, where), hint=_hint(k, self.fields))
+        for k in self.required:
+            if k not in value:
+                raise WarcouncilError(f"{label} is missing {k!r}", where)
+        for k, v in value.items():
+            _check(self.fields[k], v, getattr(value, "value_where", {}).get(k, where), f"{label}: {k}")
+        return value
+
+
+def _check(f: Field, v: Any, where: Location | None, what: str) -> None:
+    if not f.ok(v):
+        choices = f.schema.get("enum")
+        raise WarcouncilError(f"{what} must be {f.what}, not {_describe(v)}", where,
+                              hint=_hint(v, choices) if choices and isinstance(v, str) else None)
+    inner = f.inner  # a mapping is read by an inner entry; a list's items by the inner field or entry
+    if isinstance(inner, Entry) and isinstance(v, dict):
+        inner.read(v, where, what)
+    elif inner is not None and isinstance(v, list):
+        for i, item in enumerate(v):
+            at = v.item_where[i] if isinstance(v, YList) and i < len(v.item_where) else where
+            if not isinstance(inner, Entry) or not isinstance(item, dict):
+                _check(inner, item, at, f"{what} #{i + 1}") if isinstance(inner, Field) else \
+                    inner.read(item, at, f"{what} #{i + 1}")
+                continue
+            name = item.get(inner.named_by) if inner.named_by and isinstance(item, dict) else None
+            label = (f"{inner.what} {name}" if isinstance(name, str) and id_problem(name) is None
+                     else f"{what} #{i + 1}")
+            inner.read(item, at, label)
 
 
 def id_problem(v: Any, longest: int = MAX_ID_LENGTH) -> str | None:
@@ -586,6 +664,9 @@ def json_schema(system=None) -> dict:
     from .system import System
 
     system = system or System
+    own = getattr(system, "scenario_schema", None)
+    if own is not None:  # a system that reads its own scenario shape publishes its tables
+        return own()
     lists = system.piece_lists
     props: dict[str, Any] = {
         "name": NAME.schema, "system": NAME.schema,

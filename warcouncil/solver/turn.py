@@ -179,6 +179,9 @@ def json_schema(system=None) -> dict:
     from .system import System
 
     system = system or System
+    own = getattr(system, "turn_schema", None)
+    if own is not None:  # a system that reads its own turn files publishes its tables
+        return own()
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"warcouncil turn file ({system.title or 'kernel defaults'})",
