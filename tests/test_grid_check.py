@@ -176,12 +176,12 @@ def test_the_cli_check(tmp_path):
 
 @pytest.mark.parametrize("turn, message", [
     ({"activations": [{"unit": "zz", "option": "move", "roll": 3}]}, "unknown unit 'zz'"),
-    ({"activations": [{"unit": "r1", "option": "dance"}]}, "`option` must be one of"),
+    ({"activations": [{"unit": "r1", "option": "dance"}]}, "activation #1: option must be one of move, combat, charge, shoot, reform, not 'dance'"),
     ({"activations": [{"unit": "r1", "option": "move"}]}, "needs its movement die"),
-    ({"activations": [{"unit": "r1", "option": "move", "roll": 7}]}, "die faces 1-6"),
+    ({"activations": [{"unit": "r1", "option": "move", "roll": 7}]}, "activation #1: roll must be 1 to 3 die faces 1-6, not 7"),
     ({"activations": [{"unit": "g1", "option": "combat"}]}, "not of the side activating"),
-    ({"activations": [{"unit": "r5", "option": "move", "roll": 3, "steps": ["jump"]}]}, "`do` must be one of"),
-    ({"actions": []}, "unknown turn key 'actions'"),
+    ({"activations": [{"unit": "r5", "option": "move", "roll": 3, "steps": ["jump"]}]}, "activation #1: steps #1 must be a manoeuvre's name or {do, test, fear}, not 'jump'"),
+    ({"actions": []}, "unknown key 'actions' in the turn file; expected side, activations"),
 ])
 def test_bad_turns_exit_2_with_their_place(tmp_path, turn, message):
     t = write(tmp_path, "turn.yaml", turn)

@@ -415,9 +415,9 @@ def test_the_cli_prints_fractions(tmp_path):
 @pytest.mark.parametrize("test, message", [
     ({"test": "movment", "unit": "r1"}, "unknown test 'movment'"),
     ({"test": "movement", "unit": "zz"}, "unknown unit 'zz'"),
-    ({"test": "movement", "unit": "r1", "attack_points": "two"}, "`attack_points` must be a whole number"),
-    ({"test": "manoeuvre", "unit": "r1", "manoeuvre": "cartwheel"}, "`manoeuvre` must be one of"),
-    ({"test": "movement", "unit": "r1", "colour": "red"}, "unknown key 'colour'"),
+    ({"test": "movement", "unit": "r1", "attack_points": "two"}, "the movement test: attack_points must be a whole number from 0 to 100, not 'two'"),
+    ({"test": "manoeuvre", "unit": "r1", "manoeuvre": "cartwheel"}, "the manoeuvre test: manoeuvre must be one of forward, oblique_left"),
+    ({"test": "movement", "unit": "r1", "colour": "red"}, "unknown key 'colour' in the movement test"),
 ])
 def test_bad_tests_exit_2_with_their_place(tmp_path, test, message):
     t = write(tmp_path, "t.yaml", test)

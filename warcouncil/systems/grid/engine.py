@@ -22,12 +22,9 @@ from ...solver.ground import PieceView, Record
 from ...solver.scenario import YDict, YList, parse_yaml
 from ...solver.system import Answer
 from ...textfile import read_text
+from .files import MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, entry_table, faces
 from .scenario import POOLS
 from .world import GridCtx, GridSetting, World
-
-OPTIONS = ("move", "combat", "charge", "shoot", "reform")
-MANOEUVRES = ("forward", "oblique_left", "oblique_right", "turn_left", "turn_right", "drift_left", "drift_right",
-              "about_face")
 FACES = range(1, 7)
 TEST_LIMIT = 64 * 1024
 
@@ -271,13 +268,14 @@ class GridEngine(Engine):
     def odds(self, data, path: str = "") -> tuple[dict, dict]:
         """The exact distribution of the roll ``data`` names (``test:``)."""
         if not isinstance(data, dict):
-            raise WarcouncilError("a test file is a mapping with `test:`", Location(path))
+            raise WarcouncilError("a test file is a mapping with `test:`", _where(data, None, path))
         test = data.get("test")
-        fn = _TESTS.get(test)
+        fn = _TESTS.get(test) if isinstance(test, str) else None
         if fn is None:
             hint = closest(str(test), _TESTS)
             raise WarcouncilError(f"unknown test {test!r}", _where(data, "test", path),
                                   hint=(f"did you mean {hint[0]!r}? " if hint else "") + "tests: " + ", ".join(_TESTS))
+        TEST_ENTRIES[test].read(data, _where(data, None, path), f"the {test} test")
         side = data.get("side")
         if side is None:
             for key in ("unit", "attacker", "shooter"):
@@ -288,10 +286,7 @@ class GridEngine(Engine):
                         side = u.side
                         break
         s = self.setting(side)
-        opts = _Options(data, path)
-        result = fn(self, s, data, opts, path)
-        opts.finish()
-        return result
+        return fn(self, s, data, _Options(data), path)
 
     # each roll: (engine, setting, data, options, path) -> (dist, extra)
     def _movement(self, s, data, o, path):
@@ -554,15 +549,8 @@ class GridEngine(Engine):
     def check(self, data, path: str = "") -> tuple[list[Violation], list[dict]]:
         """Every violation of a sequence of activations (a turn file's data),
         and what each entry came to."""
-        if not isinstance(data, dict):
-            raise WarcouncilError("a turn file is a mapping with `activations:`", Location(path))
-        for k in data:
-            if k not in ("side", "activations"):
-                raise WarcouncilError(f"unknown turn key {k!r}; expected side, activations", _key_where(data, k, path))
-        seq = data.get("activations")
-        if not isinstance(seq, list):
-            raise WarcouncilError("`activations` must be a list", _where(data, "activations", path))
-        return _Sequence(self, data.get("side"), path).run(seq)
+        TURN_ENTRY.read(data, _where(data, None, path))
+        return _Sequence(self, data.get("side"), path).run(data["activations"])
 
 
 # ------------------------------------------------------------------ a sequence being checked
@@ -585,41 +573,26 @@ class _Sequence:
     def run(self, seq):
         for i, item in enumerate(seq):
             where = seq.item_where[i] if isinstance(seq, YList) else Location(self.path)
-            if not isinstance(item, dict):
-                raise WarcouncilError("an activation is a mapping (`unit:` and `option:`, or an entry)", where)
+            table = entry_table(item)
+            table.read(item, where, f"{table.what} #{i + 1}")
             if "unit" in item:
                 self.activation(item, where)
             elif "exchange" in item:
                 self.exchange(item, where)
             elif "reallocate" in item:
                 self.reallocate(item, where)
-            elif "homunculus_est" in item:
-                self.homunculus(item, where)
             else:
-                raise WarcouncilError("an entry needs `unit:` (an activation), `exchange:`, `reallocate:` or "
-                                      "`homunculus_est:`", where)
+                self.homunculus(item, where)
         return self.out, self.log
 
     # -- spending
     def spends(self, item, where, side, unit_default_use=None):
         raw = item.get("spend", [])
-        if not isinstance(raw, list):
-            raise WarcouncilError("`spend` must be a list of {pool, use, points, as}", _where(item, "spend", self.path))
         out = []
         for j, sp in enumerate(raw):
             loc = raw.item_where[j] if isinstance(raw, YList) else where
-            if not isinstance(sp, dict):
-                raise WarcouncilError("a spending is a mapping {pool, use, points, as}", loc)
-            for k in sp:
-                if k not in ("pool", "use", "points", "as"):
-                    raise WarcouncilError(f"unknown spending key {k!r}; expected pool, use, points, as", loc)
-            pool = _pick(sp, "pool", POOLS, loc)
-            use = _pick(sp, "use", self.eng.pack.values.get("use", ()), loc)
-            conv = _pick(sp, "as", POOLS, loc) if "as" in sp else None
-            pts = sp.get("points", 1)
-            if not isinstance(pts, int) or isinstance(pts, bool) or pts < 1:
-                raise WarcouncilError("`points` must be a whole number ≥ 1", loc)
-            out.append(self.pay(side, pool, use, pts, conv))
+            use = _pick(sp, "use", self.eng.pack.values.get("use", ()), loc)  # (the pack's words)
+            out.append(self.pay(side, sp["pool"], use, sp.get("points", 1), sp.get("as")))
         return tuple(out)
 
     def pay(self, side, pool, use, pts, conv=None):
@@ -644,33 +617,29 @@ class _Sequence:
     # -- a unit's activation
     def activation(self, item, where):
         eng, s, path = self.eng, self.s, self.path
-        for k in item:
-            if k not in ("unit", "option", "roll", "steps", "target", "dice", "choose", "defence", "test", "spend",
-                         "with"):
-                raise WarcouncilError(f"unknown activation key {k!r}", _key_where(item, k, path))
-        uid = item.get("unit")
-        u = s.by_id.get(uid) if isinstance(uid, str) else None
+        uid = item["unit"]
+        u = s.by_id.get(uid)
         if u is None:
             hint = closest(str(uid), s.by_id)
             raise WarcouncilError(f"unknown unit {uid!r}", _where(item, "unit", path),
                                   hint=f"did you mean {hint[0]!r}?" if hint else None)
         if u.side != self.side:
             raise WarcouncilError(f"unit {uid} is not of the side activating ({self.side})", _where(item, "unit", path))
-        option = _pick(item, "option", OPTIONS, where)
+        option = item["option"]
         spends = self.spends(item, where, self.side)
         ap = sum(p.points for p in spends if p.use == "charge_bonus")
-        rolls = _dice_list(item, "roll", path, 1, 3) if "roll" in item else ()
+        rolls = faces(item["roll"]) if "roll" in item else ()
         natural = rolls[-1] if rolls else None
         if option in ("move", "charge") and natural is None:
             raise WarcouncilError(f"a {option} activation needs its movement die: `roll: N`", where)
         target = None
         if "target" in item:
-            target = s.by_id.get(item["target"]) if isinstance(item["target"], str) else None
+            target = s.by_id.get(item["target"])
             if target is None:
                 raise WarcouncilError(f"unknown unit {item['target']!r}", _where(item, "target", path))
         follower = None
         if "with" in item:
-            follower = s.by_id.get(item["with"]) if isinstance(item["with"], str) else None
+            follower = s.by_id.get(item["with"])
             if follower is None or follower.side != self.side:
                 raise WarcouncilError(f"`with` names no unit of {self.side}: {item['with']!r}", _where(item, "with", path))
         failed = option in ("move", "charge") and bool(eng.call(s, "movement_failed", u, natural))
@@ -679,9 +648,7 @@ class _Sequence:
         start = frozenset(f.squares) if f is not None else frozenset()
         steps, made, cost, stopped = [], [], 0, False
         points_left = sum(1 for p in spends if p.use == "reroll_manoeuvre")
-        raw_steps = (item.get("steps", []) or []) if f is not None else []  # (off the table: no steps)
-        if not isinstance(raw_steps, list):
-            raise WarcouncilError("`steps` must be a list", _where(item, "steps", path))
+        raw_steps = item.get("steps", []) if f is not None else []  # (off the table: no steps)
         if raw_steps and option not in ("move", "charge"):
             raise WarcouncilError(f"a {option} activation has no steps", _where(item, "steps", path))
         cur = f
@@ -689,14 +656,9 @@ class _Sequence:
             loc = raw_steps.item_where[j] if isinstance(raw_steps, YList) else where
             if isinstance(st, str):
                 st = {"do": st}
-            if not isinstance(st, dict):
-                raise WarcouncilError("a step is a manoeuvre's name or {do, test, fear}", loc)
-            for k in st:
-                if k not in ("do", "test", "fear"):
-                    raise WarcouncilError(f"unknown step key {k!r}; expected do, test, fear", loc)
-            kind = _pick(st, "do", MANOEUVRES, loc)
-            tests = _dice_list(st, "test", path, 1, 4) if "test" in st else ()
-            fear = _dice_list(st, "fear", path, 2, 2) if "fear" in st else None
+            kind = st["do"]
+            tests = faces(st["test"]) if "test" in st else ()
+            fear = faces(st["fear"]) if "fear" in st else None
             nxt = step_footprint(cur, kind)
             rec = eng.step_record(s, u, cur, nxt, kind, tests, fear, j, len(raw_steps))
             # the free re-rolls this unit has left this turn, then the Movement Points spent for them
@@ -740,8 +702,8 @@ class _Sequence:
         if option in ("combat", "charge", "shoot") and "dice" in item:
             if target is None:
                 raise WarcouncilError(f"a {option} with dice needs its `target`", where)
-            dice = _dice_list(item, "dice", path, 1, 3)
-            defence = _dice_list(item, "defence", path, 0, 4) if "defence" in item else ()
+            dice = faces(item["dice"])
+            defence = faces(item["defence"]) if "defence" in item else ()
             t_after = after_setting.by_id[target.id]
             if option == "shoot":
                 a = eng.call(after_setting, "shooter_cr", u_after)
@@ -760,7 +722,7 @@ class _Sequence:
             result = None if cface in defence else r
             more = {"ratings": [a, d], "result": r if result is not None else "cancelled"}
         if option == "reform" and "test" in item:
-            d1, d2 = _dice_list(item, "test", path, 2, 2)
+            d1, d2 = faces(item["test"])
             bonus = eng.call(s, "reform_bonus", u)
             test_result = eng.call(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline"))
             more = {"test": test_result}
@@ -798,17 +760,8 @@ class _Sequence:
     # -- other entries
     def exchange(self, item, where):
         raw = item["exchange"]
-        if not isinstance(raw, dict) or not raw:
-            raise WarcouncilError("`exchange` maps the pools given to their points, e.g. {movement: 3}",
-                                  _where(item, "exchange", self.path))
-        get = _pick(item, "get", POOLS, where)
-        spends = []
-        for pool, n in raw.items():
-            if pool not in POOLS:
-                raise WarcouncilError(f"unknown pool {pool!r}", _key_where(raw, pool, self.path))
-            if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-                raise WarcouncilError("points given must be a whole number ≥ 1", _where(raw, pool, self.path))
-            spends.append(self.pay(self.side, pool, "exchange", n))
+        get = item["get"]
+        spends = [self.pay(self.side, pool, "exchange", n) for pool, n in raw.items()]
         self.pools[self.side][get] += 1
         rec = self.eng.record(None, "exchange", spends=tuple(spends), given=sum(raw.values()),
                               given_pools=frozenset(raw), get=get, what="an exchange")
@@ -817,19 +770,10 @@ class _Sequence:
 
     def reallocate(self, item, where):
         raw = item["reallocate"]
-        if not isinstance(raw, dict):
-            raise WarcouncilError("`reallocate` gives every pool's points after it, e.g. {attack: 3, movement: 1}",
-                                  _where(item, "reallocate", self.path))
-        for k in raw:
-            if k not in POOLS:
-                raise WarcouncilError(f"unknown pool {k!r}", _key_where(raw, k, self.path))
         before = sum(self.pools[self.side].values())
         spends = (self.pay(self.side, "strategy", "reallocate", 1),)
         new = dict(self.pools[self.side])
-        for k, n in raw.items():
-            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise WarcouncilError("a pool's points must be a whole number ≥ 0", _where(raw, k, self.path))
-            new[k] = n
+        new.update(raw)
         rec = self.eng.record(None, "reallocate", spends=spends, largest_after=max(new.values()),
                               total_before=before, total_after=sum(new.values()), what="a re-allocation")
         self.pools[self.side] = new
@@ -838,9 +782,6 @@ class _Sequence:
 
     def homunculus(self, item, where):
         raw = item["homunculus_est"]
-        if not isinstance(raw, dict) or not isinstance(raw.get("points"), int):
-            raise WarcouncilError("`homunculus_est` needs the points of the revealed cards: {points: N}",
-                                  _where(item, "homunculus_est", self.path))
         other = next((k for k in self.eng.scenario.sides if k != self.side), self.side)
         bp = self.eng.scenario.sides[other].break_point
         if bp is None:
@@ -850,8 +791,7 @@ class _Sequence:
         spends = ()
         cancelled = "cancel" in raw
         if cancelled:
-            pool = _pick(raw, "cancel", POOLS, where)
-            spends = (self.pay(other, pool, "cancel_homunculus", 1),)
+            spends = (self.pay(other, raw["cancel"], "cancel_homunculus", 1),)
         rec = self.eng.record(None, "homunculus_est", spends=spends, verdict=verdict, cancelled=cancelled,
                               cancelled_before=self.cancelled[other] if cancelled else False,
                               called_before=self.called, after_reversal=self.reversal,
@@ -910,46 +850,20 @@ def _sorted_dist(dist: dict) -> dict:
 
 
 class _Options:
-    """A test's options, read with places; unknown keys are bad input."""
+    """A test's options, already checked by its table (``files.TEST_ENTRIES``):
+    each read with its default."""
 
-    KNOWN = {"test", "unit", "side", "attacker", "defender", "shooter", "target", "against"}
-
-    def __init__(self, data, path):
-        self.data, self.path, self.used = data, path, set(self.KNOWN)
-
-    def _get(self, key, default):
-        self.used.add(key)
-        return self.data.get(key, default)
+    def __init__(self, data):
+        self.data = data
 
     def bool(self, key, default=False):
-        v = self._get(key, default)
-        if v is not default and not isinstance(v, bool):
-            raise WarcouncilError(f"`{key}` must be true or false, not {v!r}", _where(self.data, key, self.path))
-        return v
+        return self.data.get(key, default)
 
     def int(self, key, default, negative=False):
-        v = self._get(key, default)
-        if v is default and default is not None:
-            return v
-        if not isinstance(v, int) or isinstance(v, bool) or (v < 0 and not negative):
-            raise WarcouncilError(f"`{key}` must be a whole number{'' if negative else ' ≥ 0'}, not {v!r}",
-                                  _where(self.data, key, self.path))
-        return v
+        return self.data.get(key, default)
 
     def choice(self, key, choices, default):
-        v = self._get(key, default)
-        if v is None or v not in choices:
-            near = closest(str(v), choices)
-            raise WarcouncilError(f"`{key}` must be one of {', '.join(choices)}, not {v!r}",
-                                  _where(self.data, key, self.path),
-                                  hint=f"did you mean {' or '.join(near)}?" if near else None)
-        return v
-
-    def finish(self):
-        for k in self.data:
-            if k not in self.used:
-                raise WarcouncilError(f"unknown key {k!r} for a {self.data.get('test')} test",
-                                      _key_where(self.data, k, self.path))
+        return self.data.get(key, default)
 
 
 def _read_yaml(path: str, what: str):
@@ -977,14 +891,3 @@ def _pick(d, key, choices, where):
                               d.value_where.get(key, d.where) if isinstance(d, YDict) else where,
                               hint=f"did you mean {' or '.join(near)}?" if near else None)
     return v
-
-
-def _dice_list(d, key, path, lo, hi):
-    v = d.get(key)
-    if isinstance(v, int) and not isinstance(v, bool):
-        v = [v]
-    if (not isinstance(v, list) or not lo <= len(v) <= hi
-            or not all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6 for x in v)):
-        raise WarcouncilError(f"`{key}` must be {lo}{'' if lo == hi else f' to {hi}'} die faces 1-6, not {v!r}",
-                              _where(d, key, path))
-    return tuple(v)

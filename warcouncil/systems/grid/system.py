@@ -5,7 +5,8 @@ from __future__ import annotations
 from ...solver.system import System
 from .builtins import GRID
 from .engine import GridEngine
-from .scenario import read_scenario
+from .files import turn_schema
+from .scenario import json_schema, read_scenario
 
 
 class GridAncients(System):
@@ -21,3 +22,5 @@ class GridAncients(System):
     engine = GridEngine
     meanings = GRID
     read_scenario = staticmethod(read_scenario)
+    scenario_schema = staticmethod(json_schema)
+    turn_schema = staticmethod(turn_schema)
