@@ -63,7 +63,10 @@ ALESIA_CASES = {
     "ga.three-for-one": [{"exchange": {"movement": 2}, "get": "attack"}],
     "ga.reallocation-cap": [{"reallocate": {"attack": 5, "movement": 0, "defence": 0, "strategy": 0}}],
     "ga.reallocation-keeps-total": [{"reallocate": {"attack": 4}}],
-    "ga.homunculus-once-per-phase": [{"homunculus_est": {"points": 20}}, {"homunculus_est": {"points": 20}}],
+    "ga.homunculus-once-per-phase": [{"homunculus_est": {"points": 3, "cancel": "strategy"}},
+                                     {"homunculus_est": {"points": 20}}],
+    # the Gauls (break point 14) reveal 20 points: their army is broken, the battle is lost
+    "ga.battle-lost": [{"homunculus_est": {"points": 20}}, {"unit": "r1", "option": "combat"}],
     "ga.combined": [{"unit": "r1", "option": "move", "roll": 4, "with": "r3"}],
     "ga.combined-room": [{"unit": "r1", "option": "move", "roll": 6, "with": "r5",
                           "steps": [{"do": "about_face", "test": 6}]}],

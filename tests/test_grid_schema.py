@@ -173,19 +173,17 @@ def test_an_odds_field_of_the_wrong_type_exits_2_at_its_place(tmp_path, text, at
     (files.ACTIVATION_ENTRY, {"unit": "a", "option": "move"}), (files.STEP_ENTRY, {"do": "forward"}),
     (files.SPEND_ENTRY, {"pool": "attack", "use": "charge_bonus"}),
 ])
-def test_every_field_of_a_table_refuses_a_mapping_where_a_value_belongs(entry, base):
-    """Each field, given a mapping in place of its value: the reader and
+def test_every_field_of_a_table_refuses_a_value_of_the_wrong_shape(entry, base):
+    """Each field, given a mapping in place of its value (or a string in
+    place of a mapping): the reader and
     the schema (the same table) both refuse it, naming the field."""
     from warcouncil.errors import WarcouncilError
 
     entry.read(base, None)
     jsonschema.validate(base, entry.json_schema())
     for key, f in entry.fields.items():
-        if f.inner is not None and not isinstance(f.inner, kernel_scenario.Field) and f.ok({}):
-            continue  # a mapping read by its own table (command_points)
-        if isinstance(f.inner, kernel_scenario.Entry) and f.ok({}):
-            continue  # a step may be a mapping
-        bad = {**base, key: {"a": 1}}
+        wrong = {"a": 1} if not f.ok({"a": 1}) else "x"  # (a string where a mapping belongs)
+        bad = {**base, key: wrong}
         with pytest.raises(WarcouncilError, match=re.escape(f"{key} must be")):
             entry.read(bad, None)
         with pytest.raises(jsonschema.ValidationError):

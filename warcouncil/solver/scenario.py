@@ -599,6 +599,9 @@ def _check(f: Field, v: Any, where: Location | None, what: str) -> None:
     inner = f.inner  # a mapping is read by an inner entry; a list's items by the inner field or entry
     if isinstance(inner, Entry) and isinstance(v, dict):
         inner.read(v, where, what)
+    elif isinstance(inner, Field) and isinstance(v, dict):  # a mapping of names to values of one field
+        for k, x in v.items():
+            _check(inner, x, getattr(v, "value_where", {}).get(k, where), f"{what}: {k}")
     elif inner is not None and isinstance(v, list):
         for i, item in enumerate(v):
             at = v.item_where[i] if isinstance(v, YList) and i < len(v.item_where) else where

@@ -22,6 +22,7 @@ from ...solver.ground import PieceView, Record
 from ...solver.scenario import YDict, YList, parse_yaml
 from ...solver.system import Answer
 from ...textfile import read_text
+from .aftermath import CARDS, Aftermath
 from .files import MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, entry_table, faces
 from .scenario import POOLS
 from .world import GridCtx, GridSetting, World
@@ -153,7 +154,7 @@ class GridEngine(Engine):
                     movement_rerolls=0, movement_points_spent=0, manoeuvre_points=0, given=0,
                     given_pools=frozenset(), get=None, largest_after=0, total_before=0, total_after=0,
                     cancelled_before=False, called_before=False, cancelled=False, verdict=None, what="",
-                    follower=None, follower_fits=False)
+                    follower=None, follower_fits=False, after_broken=False)
         base.update(kw)
         return Record(**base)
 
@@ -544,6 +545,12 @@ class GridEngine(Engine):
             text = "illegal:\n" + "\n".join(f"  {v.message} [{v.rule}] — {v.source}: \"{v.quote}\"" for v in verdict)
         else:
             text = f"legal: {len(log)} entries"
+        for e in log:  # what the dice moved, and what is left for want of a die
+            head = f"  {e.get('unit', e['entry'])} {e['entry']}" + (f": {e['result']}" if "result" in e else "")
+            for line in e.get("events", ()):
+                text += f"\n{head}: {line}"
+            for line in e.get("unresolved", ()):
+                text += f"\n{head}: unresolved: {line}"
         return Answer(out, text, 1 if verdict else 0)
 
     def check(self, data, path: str = "") -> tuple[list[Violation], list[dict]]:
@@ -566,7 +573,9 @@ class _Sequence:
         self.last_failed: dict[str, bool] = {}
         self.free_used: dict[str, set] = {}  # a unit's once-per-turn re-rolls already used
         self.called = False
+        self.broken = False  # an army broke: the battle is lost
         self.cancelled = {k: v.homunculus_cancelled for k, v in eng.scenario.sides.items()}
+        self.cards = {k: {c: 0 for c in CARDS} for k in eng.scenario.sides}  # collected along the sequence
         self.out: list[Violation] = []
         self.log: list[dict] = []
 
@@ -601,6 +610,7 @@ class _Sequence:
         return Record(pool=pool, use=use, points=pts, available=available, **{"as": conv})
 
     def judge(self, setting, rec, index, where):
+        rec.__dict__["after_broken"] = self.broken
         vs = self.eng.violations(setting, rec)
         self.out.extend(vs)
         return vs
@@ -721,6 +731,10 @@ class _Sequence:
                 cface = face
             result = None if cface in defence else r
             more = {"ratings": [a, d], "result": r if result is not None else "cancelled"}
+        aftermath = Aftermath(self, item)
+        if result is not None and u.id in after_setting.foot and target.id in after_setting.foot:
+            after_setting = aftermath.after_result(after_setting, option, u.id, target.id, result)
+            spends = spends + tuple(aftermath.spends)
         if option == "reform" and "test" in item:
             d1, d2 = faces(item["test"])
             bonus = eng.call(s, "reform_bonus", u)
@@ -728,6 +742,9 @@ class _Sequence:
             more = {"test": test_result}
             if test_result == "pass":
                 after_setting = after_setting.moved(u.id, disordered=False)
+                aftermath.twelve(after_setting, u.id, d1, d2, test_result)
+            elif u.id in after_setting.foot:
+                after_setting = aftermath.failed_reform(after_setting, u.id, d1, d2, bonus, test_result)
         rec = eng.record(
             u, option, rolled=True, natural=natural, attack_points=ap, steps=tuple(steps), target=target,
             spends=spends, cost=cost, stopped=stopped, start=start, end=end, failed=failed,
@@ -738,6 +755,7 @@ class _Sequence:
             manoeuvre_points=sum(1 for p in spends if p.use == "reroll_manoeuvre"), what=u.id,
             follower=follower, follower_fits=follower_fits)
         vs = self.judge(s, rec, len(self.log), where)
+        self.aftermath_log(more, aftermath, after_setting)
         if eng.call(s, "fights_again", rec):
             more["fights_again"] = True
         if option in ("move", "charge"):
@@ -746,6 +764,23 @@ class _Sequence:
         if self.entry_log(rec, len(self.log), vs, **more):
             self.reversal = True
         self.s = after_setting
+
+    def aftermath_log(self, more, aftermath, setting):
+        """What the dice moved, for the log: the events, the units changed
+        (where each now stands, or ``removed``), anything left unresolved
+        for want of its die, and the cards each side holds."""
+        if aftermath.events:
+            more["events"] = list(aftermath.events)
+        if aftermath.unresolved:
+            more["unresolved"] = list(aftermath.unresolved)
+        if aftermath.changed:
+            pos = {}
+            for uid in sorted(aftermath.changed):
+                st = setting.states[uid]
+                pos[uid] = "removed" if st.gone else {"at": list(st.at), "facing": st.facing,
+                                                      "disordered": st.disordered}
+            more["positions"] = pos
+        more["cards"] = {k: dict(v) for k, v in self.cards.items()}
 
     def _chosen(self, item, results, dice, chooser, prefer):
         if "choose" in item:
@@ -800,6 +835,10 @@ class _Sequence:
         self.called = True
         if cancelled:
             self.cancelled[other] = True
+        elif verdict == "fatigued":
+            self.s = self.s.fatigue(other)
+        elif verdict == "broken":
+            self.broken = True
         if self.entry_log(rec, len(self.log), vs, verdict=verdict, cancelled=cancelled):
             self.reversal = True
 

@@ -50,6 +50,13 @@ def faces(v) -> tuple:
     return (v,) if isinstance(v, int) else tuple(v)
 
 
+def by_unit(f: Field) -> Field:
+    """A mapping of units' ids to a value of field ``f`` (each unit's die)."""
+    return Field(f"a mapping of units to {f.what}", lambda v: isinstance(v, dict) and len(v) <= 8
+                 and all(isinstance(k, str) for k in v),
+                 {"type": "object", "maxProperties": 8, "additionalProperties": f.schema}, f)
+
+
 POOL = choice_field(POOLS)
 POINTS = int_field(1, MAX_COMMAND, "a whole number")
 
@@ -67,6 +74,10 @@ ACTIVATION_ENTRY = Entry("activation", {
     "unit": NAME, "option": choice_field(OPTIONS), "roll": dice(1, 3), "steps": list_field(STEP, 0, MAX_STEPS),
     "target": NAME, "dice": dice(1, 3), "choose": FACE, "defence": dice(0, 4), "test": dice(2, 2),
     "spend": list_field(SPEND_ENTRY, 0, 16), "with": NAME,
+    # what the result moves (systems/grid/aftermath.py): each unit's die
+    "push_back": by_unit(FACE), "stubborn": by_unit(FACE), "stand_fast": list_field(NAME, 0, 2),
+    "discipline": by_unit(dice(2, 2)), "outcome": by_unit(dice(2, 2)), "rout": by_unit(FACE),
+    "follow_up": FACE, "stay": dice(2, 2), "follow_oblique": choice_field(("left", "right")),
 }, required=("unit", "option"))
 EXCHANGE_ENTRY = Entry("exchange", {
     "exchange": mapping_field(Entry("the points given", {k: POINTS for k in POOLS})), "get": POOL,

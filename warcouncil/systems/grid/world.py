@@ -18,10 +18,11 @@ WIDTH, DEPTH = 2, 1
 class UnitState:
     """Where a unit is and what state it is in at one moment."""
 
-    __slots__ = ("at", "facing", "disordered", "off_table")
+    __slots__ = ("at", "facing", "disordered", "off_table", "gone")
 
-    def __init__(self, at, facing, disordered, off_table):
+    def __init__(self, at, facing, disordered, off_table, gone=False):
         self.at, self.facing, self.disordered, self.off_table = tuple(at), facing, disordered, off_table
+        self.gone = gone  # removed from play (routed, destroyed, pushed off the table): it cannot return
 
     def replace(self, **kw) -> "UnitState":
         d = {k: getattr(self, k) for k in self.__slots__}
@@ -32,8 +33,9 @@ class UnitState:
 class GridSetting:
     """The board and the units at one moment, seen from ``side``."""
 
-    def __init__(self, pack, scenario, side: str, states: dict | None = None):
+    def __init__(self, pack, scenario, side: str, states: dict | None = None, tired: frozenset = frozenset()):
         self.pack = pack
+        self.tired = tired  # the sides whose armies became Fatigued along the sequence
         self.scenario = scenario
         self.board = scenario.board
         self.side = side
@@ -102,14 +104,18 @@ class GridSetting:
         return tuple(x) if x is not None else None
 
     def fatigued(self, v) -> bool:
-        return self.scenario.sides[v.side].fatigued
+        return self.scenario.sides[v.side].fatigued or v.side in self.tired
 
     def moved(self, uid: str, **changes) -> "GridSetting":
         """The setting after unit ``uid`` changed (``at``, ``facing``,
         ``disordered``, ``off_table``)."""
         states = dict(self.states)
         states[uid] = states[uid].replace(**changes)
-        return GridSetting(self.pack, self.scenario, self.side, states)
+        return GridSetting(self.pack, self.scenario, self.side, states, self.tired)
+
+    def fatigue(self, side: str) -> "GridSetting":
+        """The setting after ``side``'s army became Fatigued."""
+        return GridSetting(self.pack, self.scenario, self.side, self.states, self.tired | {side})
 
 
 class World:

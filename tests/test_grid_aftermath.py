@@ -1,0 +1,404 @@
+"""Square-grid ancients: `check` moves what the dice move. After a combat
+or shooting result, the pushed back units move square by square (with what
+the sheet says they do on meeting a unit, impassable terrain or the table's
+edge), the forced Discipline Tests and their outcome are applied, the
+victor follows up, and each side's Setback and Disaster Cards are kept
+along the sequence; later activations are judged on the new positions.
+Exact positions on hand-built boards; each define of
+``rules/grid-ancients/55-aftermath.wc`` has a case that changes when it is
+replaced by a house rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridkit import ALESIA, engine, house, scenario, unit
+
+# A red attacker `a` (north) fights a blue defender `d` (south) in front of
+# it: a covers (2,3),(3,3); d covers (2,2),(3,2). Rows grow to the south, so
+# d is pushed back to the north (row - 1) and a follows up to the north.
+A = dict(combat=6)
+
+
+def board(tmp_path, *extra, d=None, a=None, terrain=(), **kw):
+    units = [unit("a", "red", (2, 3), "north", **{**A, **(a or {})}),
+             unit("d", "blue", (3, 2), "south", **(d or {}))] + list(extra)
+    return scenario(tmp_path, units, terrain=terrain, **kw)
+
+
+def fight(dice=(4, 3), **more):
+    """a's Combat Activation on d (2 dice, 6 against 3: a chooses)."""
+    return {"unit": "a", "option": "combat", "target": "d", "dice": list(dice), "defence": [5], **more}
+
+
+def run(path, entries, rules=(), side=None):
+    data = {"activations": entries}
+    if side:
+        data["side"] = side
+    vs, log = engine(path, rules).check(data)
+    return [v.rule for v in vs], log
+
+
+def pos(log, i=-1):
+    return log[i].get("positions", {})
+
+
+def at(log, uid, i=-1):
+    p = pos(log, i)[uid]
+    return p if p == "removed" else (tuple(p["at"]), p["facing"], p["disordered"])
+
+
+def cards(log, side, i=-1):
+    c = log[i]["cards"][side]
+    return c["setback"], c["disaster"]
+
+
+# ---------------------------------------------------------------- push back
+
+def test_a_push_back_and_the_follow_up_move_both_units(tmp_path):
+    broken, log = run(board(tmp_path), [fight(push_back={"d": 3}, follow_up=3)])
+    assert broken == []
+    assert log[0]["result"] == "push_back"
+    assert at(log, "d") == ((3, 1), "south", False)  # formed infantry, a 3: one square
+    assert at(log, "a") == ((2, 2), "north", False)  # the follow up, a 3: one square
+    assert cards(log, "blue") == (1, 0) and cards(log, "red") == (0, 0)
+
+
+def test_push_back_distances_by_the_table(tmp_path):
+    # formed infantry: 1 no movement, 2-4 one square, 5-6 two
+    _, log = run(board(tmp_path, name="f1"), [fight(push_back={"d": 1})])
+    assert "d" not in pos(log) and "d does not move back (a 1)" in log[0]["events"]
+    for die, row in ((4, 1), (5, 0)):
+        _, log = run(board(tmp_path, name=f"f{die}"), [fight(push_back={"d": die})])
+        assert at(log, "d") == ((3, row), "south", False), die
+    # cavalry: 1, 2 or 3 squares (the board has 6 rows: put d further south)
+    for die, row in ((1, 3), (3, 2), (6, 1)):
+        sc = scenario(tmp_path, [unit("a", "red", (2, 5), "north", **A),
+                                 unit("d", "blue", (3, 4), "south", type="cavalry", manoeuvre=3)], name=f"c{die}")
+        _, log = run(sc, [fight(push_back={"d": die})])
+        assert at(log, "d") == ((3, row), "south", False), die
+
+
+def test_later_activations_are_judged_on_the_new_positions(tmp_path):
+    sc = board(tmp_path)
+    # before: a second combat by a is legal (d is in front of it)
+    assert run(sc, [fight(), {"unit": "a", "option": "combat"}])[0] == []
+    # after d is pushed back two squares and a declines the follow up (2D6 8 >= 7): no enemy in front
+    broken, log = run(sc, [fight(push_back={"d": 5}, stay=[5, 3]), {"unit": "a", "option": "combat"}])
+    assert broken == ["ga.combat-needs-enemy-in-front"]
+    assert "a does not follow up (5+3)" in log[0]["events"]
+
+
+def test_a_formed_friend_makes_way_then_both_halt(tmp_path):
+    f = unit("f", "blue", (3, 1), "south")
+    broken, log = run(board(tmp_path, f), [fight(dice=(4, 4), push_back={"d": 5})])
+    assert broken == []
+    assert at(log, "f") == ((3, 0), "south", False) and at(log, "d") == ((3, 1), "south", False)
+    assert "f moves one square to make way for d" in log[0]["events"]
+
+
+def test_an_enemy_or_impassable_terrain_halts_and_disorders_then_routs(tmp_path):
+    e = unit("e", "red", (2, 1), "north")
+    _, log = run(board(tmp_path, e), [fight(push_back={"d": 4})])
+    assert at(log, "d") == ((3, 2), "south", True) and cards(log, "blue") == (2, 0)
+    _, log = run(board(tmp_path, terrain=[((2, 1), "river")], name="r"), [fight(push_back={"d": 4})])
+    assert at(log, "d") == ((3, 2), "south", True)
+    # a Large Bladders unit swims: the river does not stop it
+    _, log = run(board(tmp_path, terrain=[((2, 1), "river")], d={"characteristics": ["large_bladders"]}, name="lb"),
+                 [fight(push_back={"d": 4})])
+    assert at(log, "d") == ((3, 1), "south", False)
+    # already Disordered: it Routs (removed, a Disaster Card for a formed unit)
+    _, log = run(board(tmp_path, e, d={"disordered": True}, name="dis"), [fight(push_back={"d": 4})])
+    assert at(log, "d") == "removed" and cards(log, "blue") == (1, 1)
+
+
+def test_pushed_off_the_table(tmp_path):
+    sc = scenario(tmp_path, [unit("a", "red", (2, 1), "north", **A), unit("d", "blue", (3, 0), "south")])
+    broken, log = run(sc, [fight(push_back={"d": 4}), {"unit": "a", "option": "combat"}])
+    assert at(log, "d", 0) == "removed" and cards(log, "blue", 0) == (1, 1)  # the push's Setback, the Disaster
+    assert broken == ["ga.combat-needs-enemy-in-front"]
+    # with the General attached: one more Disaster Card
+    sc = scenario(tmp_path, [unit("a", "red", (2, 1), "north", **A), unit("d", "blue", (3, 0), "south")],
+                  generals=[{"id": "gen", "side": "blue", "attached_to": "d", "generalship": 1}], name="g")
+    assert cards(run(sc, [fight(push_back={"d": 4})])[1], "blue") == (1, 2)
+    # a Skirmisher: a Setback Card, and none for being pushed back
+    sc = scenario(tmp_path, [unit("a", "red", (2, 1), "north", **A),
+                             unit("d", "blue", (3, 0), "south", type="infantry_skirmishers")], name="s")
+    _, log = run(sc, [fight(dice=(4, 4), push_back={"d": 1})])
+    assert at(log, "d") == "removed" and cards(log, "blue") == (1, 0)
+
+
+def test_a_pushed_skirmisher_moves_through_friends(tmp_path):
+    f = unit("f", "blue", (3, 1), "south")
+    _, log = run(board(tmp_path, f, d={"type": "infantry_skirmishers"}), [fight(dice=(4, 4), push_back={"d": 3})])
+    assert at(log, "d") == ((3, 0), "south", False) and "f" not in pos(log)
+
+
+def test_a_pushed_formed_unit_and_a_friendly_skirmisher(tmp_path):
+    s = unit("s", "blue", (3, 1), "south", type="infantry_skirmishers")
+    # two squares: it passes fully through the skirmisher
+    _, log = run(board(tmp_path, s), [fight(dice=(4, 4), push_back={"d": 5})])
+    assert at(log, "d") == ((3, 0), "south", False) and "s" not in pos(log)
+    # one square: the skirmisher moves one square to make room
+    _, log = run(board(tmp_path, s, name="b"), [fight(dice=(4, 4), push_back={"d": 3})])
+    assert at(log, "d") == ((3, 1), "south", False) and at(log, "s") == ((3, 0), "south", False)
+
+
+def test_a_warband_supported_by_a_warband_moves_back_with_it(tmp_path):
+    _, log = run(ALESIA, [{"unit": "r1", "option": "combat", "target": "g1", "dice": [6, 2], "defence": [3],
+                           "push_back": {"g1": 5}, "discipline": {"g1": [4, 5]}, "follow_up": 4}])
+    assert log[0]["result"] == "crunch"
+    assert at(log, "g1") == ((5, 2), "south", False) and at(log, "g2") == ((5, 1), "south", False)
+    assert at(log, "r1") == ((4, 4), "north", False)  # follows up one square
+    assert cards(log, "gauls") == (1, 0)
+
+
+def test_stubborn_and_a_defence_point_stand(tmp_path):
+    _, log = run(board(tmp_path, d={"characteristics": ["stubborn"]}),
+                 [fight(dice=(6, 3), push_back={"d": 4}, stubborn={"d": 5})])
+    assert log[0]["result"] == "crunch" and "d" not in pos(log)
+    assert cards(log, "blue") == (0, 0) and "unresolved" not in log[0]  # no card, no Discipline Test
+    _, log = run(board(tmp_path, d={"characteristics": ["stubborn"]}, name="s4"),
+                 [fight(dice=(6, 3), push_back={"d": 4}, stubborn={"d": 4}, discipline={"d": [4, 4]})])
+    assert at(log, "d") == ((3, 1), "south", False) and cards(log, "blue") == (1, 0)
+    # a Defence Point: it stands, but the Setback Card is still collected
+    broken, log = run(board(tmp_path, name="sf"), [fight(push_back={"d": 4}, stand_fast=["d"], follow_up=4)])
+    assert broken == [] and "d" not in pos(log) and cards(log, "blue") == (1, 0)
+    assert "d stands (a Defence Point)" in log[0]["events"]
+    poor = {"command_points": {"attack": 1}, "break_point": 10}
+    broken, _ = run(board(tmp_path, blue=poor, name="poor"), [fight(push_back={"d": 4}, stand_fast=["d"])])
+    assert broken == ["ga.enough-points"]
+
+
+def test_immobile_units_are_not_pushed_back(tmp_path):
+    _, log = run(board(tmp_path, d={"characteristics": ["immobile"]}), [fight(push_back={"d": 5})])
+    assert "d" not in pos(log) and "d cannot be Pushed Back" in log[0]["events"]
+
+
+# ---------------------------------------------------------------- discipline tests and their outcome
+
+@pytest.mark.parametrize("outcome, disordered, expect, blue_cards", [
+    ([5, 5], False, ((3, 1), "south", True), (2, 0)),   # 10: Disordered, a Setback Card
+    ([3, 3], False, ((2, 1), "north", True), (2, 0)),   # 6: Retiring, faces away from the enemy
+    ([1, 2], False, "removed", (1, 1)),                 # 3: Rout, a Disaster Card
+    ([5, 5], True, "removed", (1, 1)),                  # Disordered again: Rout
+])
+def test_the_failed_discipline_outcome(tmp_path, outcome, disordered, expect, blue_cards):
+    sc = board(tmp_path, d={"disordered": disordered})
+    # crunch (6): pushed back one square (a 3), Discipline Test 1+2 against 7: failed
+    _, log = run(sc, [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]}, outcome={"d": outcome},
+                            follow_up=1)])
+    assert at(log, "d") == expect
+    assert cards(log, "blue") == blue_cards
+
+
+def test_a_critical_failure_and_a_natural_twelve(tmp_path):
+    # a double that fails by 5 (2 against 7): -5 on the outcome; 9 - 5 = 4: Rout
+    _, log = run(board(tmp_path), [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 1]},
+                                         outcome={"d": [4, 5]})])
+    assert at(log, "d") == "removed" and "d Failed Discipline Outcome 4+5-5: rout" in log[0]["events"]
+    # a natural 12 passes and removes the Setback Card just collected
+    _, log = run(board(tmp_path, name="twelve"), [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [6, 6]})])
+    assert cards(log, "blue") == (0, 0)
+
+
+def test_a_rout_through_a_friends_zone_of_control(tmp_path):
+    # d routs north (away from a); friend f, facing east, has its zone of control on d's path
+    f = unit("f", "blue", (1, 1), "east")
+    _, log = run(board(tmp_path, f), [fight(dice=(6, 3), push_back={"d": 1}, discipline={"d": [1, 2]},
+                                            outcome={"d": [1, 1]}, rout={"d": 3})])
+    assert at(log, "d") == "removed"
+    assert "d routs 1 square through the zone of control of f: each must make a Discipline Test" in log[0]["events"]
+
+
+def test_a_legion_routing_tests_for_its_eagle_and_loses_its_lines(tmp_path):
+    d = {"characteristics": ["legion"], "attachments": ["skirmish_line"]}
+    _, log = run(board(tmp_path, d=d), [fight(dice=(6, 3), push_back={"d": 1}, discipline={"d": [1, 2]},
+                                              outcome={"d": [1, 1]}, rout={"d": 3})])
+    assert "d (a Roman Legion) makes a Lost Eagles Test" in log[0]["events"]
+    assert "d loses its attached skirmish_line" in log[0]["events"]
+
+
+# ---------------------------------------------------------------- follow up
+
+def test_follow_up_rules(tmp_path):
+    # declining: 2D6 below the Discipline Rating: it must follow up
+    _, log = run(board(tmp_path), [fight(push_back={"d": 3}, stay=[1, 2], follow_up=2)])
+    assert at(log, "a") == ((2, 2), "north", False)
+    # a Warband must follow up whatever it rolls
+    _, log = run(board(tmp_path, a={"characteristics": ["warband"]}, name="w"),
+                 [fight(push_back={"d": 3}, stay=[6, 6], follow_up=2)])
+    assert at(log, "a") == ((2, 2), "north", False)
+    # a Rear-Guard cancels the follow up
+    _, log = run(board(tmp_path, d={"characteristics": ["rear_guard"]}, name="rg"),
+                 [fight(push_back={"d": 3}, follow_up=6)])
+    assert "a" not in pos(log)
+    # infantry stops with an enemy in its frontal squares: two squares rolled, one taken
+    _, log = run(board(tmp_path, name="st"), [fight(push_back={"d": 3}, follow_up=6)])
+    assert at(log, "a") == ((2, 2), "north", False) and "a follows up 1 square" in log[0]["events"]
+    # cavalry may instead make an Oblique Advance for one Follow Up point: 3 squares rolled
+    cav = scenario(tmp_path, [unit("a", "red", (2, 3), "north", type="cavalry", **A),
+                              unit("d", "blue", (4, 2), "south")], name="cav")  # d half in front of a
+    _, log = run(cav, [fight(push_back={"d": 3}, follow_up=6, follow_oblique="left")])
+    assert at(log, "d") == ((4, 1), "south", False)
+    assert at(log, "a") == ((1, 0), "north", False)  # forward, oblique left, forward
+    assert "a makes an Oblique Advance" in log[0]["events"] and "a follows up 3 squares" in log[0]["events"]
+    # the defender did not move (a 1 for formed infantry): no follow up
+    _, log = run(board(tmp_path, name="no"), [fight(push_back={"d": 1}, follow_up=6)])
+    assert "a" not in pos(log)
+
+
+def test_unresolved_events_move_nothing(tmp_path):
+    _, log = run(board(tmp_path), [fight(dice=(6, 3))])
+    assert log[0]["unresolved"] == [
+        "the push back of d needs its 1D6: `push_back: {d: N}`",
+        "d must make a Discipline Test: give its 2D6 as `discipline: {d: [A, B]}`"]
+    assert "positions" not in log[0]
+
+
+# ---------------------------------------------------------------- shooting
+
+def _shooting(tmp_path, target_type="formed_infantry", name="sh"):
+    s = unit("s", "red", (2, 4), "north", ranged=4, characteristics=["ranged_attack"])
+    t = unit("t", "blue", (3, 2), "south", type=target_type)
+    return scenario(tmp_path, [s, t], name=name)
+
+
+def test_shooting_pushes_back_one_square(tmp_path):
+    shot = {"unit": "s", "option": "shoot", "target": "t", "defence": [1]}
+    _, log = run(_shooting(tmp_path), [{**shot, "dice": [4, 2]}])
+    assert log[0]["result"] == "push_back" and at(log, "t") == ((3, 1), "south", False)
+    assert cards(log, "blue") == (1, 0)
+    # Withering Shooting on a skirmisher: the push back table, directly away from the shooter, no card
+    _, log = run(_shooting(tmp_path, "infantry_skirmishers", "sk"),
+                 [{**shot, "dice": [6, 2], "push_back": {"t": 3}, "discipline": {"t": [4, 4]}}])
+    assert log[0]["result"] == "withering_shooting"
+    assert at(log, "t") == ((3, 0), "south", False) and cards(log, "blue") == (0, 0)
+
+
+# ---------------------------------------------------------------- reform and the army
+
+def test_a_failed_reform_retiring_moves_one_square_away(tmp_path):
+    r = unit("r", "red", (2, 3), "north", disordered=True)
+    behind = unit("b", "red", (2, 4), "north")
+    foe = unit("e", "blue", (3, 2), "south")
+    sc = scenario(tmp_path, [r, behind, foe])
+    _, log = run(sc, [{"unit": "r", "option": "reform", "test": [1, 2], "outcome": {"r": [3, 3]}}])
+    assert at(log, "r") == ((3, 4), "south", True)  # about face, then one square south
+    assert at(log, "b") == ((2, 5), "north", False)  # the friend behind makes space
+    assert cards(log, "red") == (1, 0) and log[0]["reversal"] is True
+
+
+def test_a_fatigued_army_after_homunculus_est(tmp_path):
+    """Points at least half the break point: all the revealed army's units
+    become Fatigued (-2 on the Failed Discipline table) for the rest of the
+    sequence (a house rule lets the sequence go on after the Reversal)."""
+    h = house(tmp_path, 'replace define ga.default.reversal-ends-activations\n'
+                        '    from house "A house rule for the tests."\n    reversal_ends_activations := false\n')
+    seq = [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]}, outcome={"d": [3, 4]})]
+    assert at(run(board(tmp_path), seq, [h])[1], "d") == ((3, 1), "south", True)  # 7: Disordered
+    _, log = run(board(tmp_path, name="tired"), [{"homunculus_est": {"points": 5}}] + seq, [h])
+    assert log[0]["verdict"] == "fatigued"
+    assert at(log, "d") == ((2, 1), "north", True)  # 7 - 2 = 5: Retiring
+
+
+# ---------------------------------------------------------------- each define, replaced
+
+NEUTRAL = {
+    "ga.attacker-pushed": "attacker_pushed(r) := false",
+    "ga.defender-pushed": "defender_pushed(r) := false",
+    "ga.attacker-tests": "attacker_tests(r) := false",
+    "ga.defender-tests": "defender_tests(r) := false",
+    "ga.shot-distance": "shot_rolls(r, t) := false",
+    "ga.push-setback": "push_setback(r, u) := false",
+    "ga.combat-follow-up": "follows_up(r) := false",
+    "ga.push-terrain": "push_blocked_by(u, t) := false",
+    "ga.push-contact": "push_contact(u, o) := halt",
+    "ga.push-make-way-halts": "make_way_halts := false",
+    "ga.push-halted": "halted_becomes(u) := disordered",
+    "ga.warband-pushed-together": "pushed_together(u, f) := false",
+    "ga.pushed-off-table": "off_table_disasters(u) := 0",
+    "ga.pushed-off-table-setback": "off_table_setbacks(u) := 0",
+    "ga.stand-fast": "stand_fast_setback := false",
+    "ga.follow-up-stops": "follow_stops(u) := true",
+    "ga.rout-removes": "removed_by(r) := false",
+    "ga.rout-cards": "rout_card(u) := setback",
+    "ga.rout-friends-test": "rout_tests(u, f, squares) := false",
+    "ga.outcome-setback": "outcome_setback(r) := false",
+    "ga.retire-faces-away": "retire_turns(r) := false",
+    "ga.lost-eagles-due": "eagles_test(u, r) := false",
+    "ga.routed-lines": "lines_lost(r) := false",
+    "ga.discipline-natural-twelve": "twelve_removes(d1, d2, result) := false",
+    "ga.reform-retiring": "retire_steps(r) := 0",
+    "ga.reform-outcome-setback": "reform_outcome_setback(r) := false",
+}
+
+
+def _cases(tmp_path):
+    e = unit("e", "red", (2, 1), "north")
+    f = unit("f", "blue", (3, 1), "south")
+    s = unit("s", "blue", (3, 1), "south", type="infantry_skirmishers")
+    fr = unit("fr", "blue", (1, 1), "east")
+    off = scenario(tmp_path, [unit("a", "red", (2, 1), "north", **A), unit("d", "blue", (3, 0), "south")], name="off")
+    offs = scenario(tmp_path, [unit("a", "red", (2, 1), "north", **A),
+                               unit("d", "blue", (3, 0), "south", type="infantry_skirmishers")], name="offs")
+    fail = dict(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]})
+    rout = dict(dice=(6, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, outcome={"d": [1, 1]}, rout={"d": 3})
+    retire = [unit("r", "red", (2, 3), "north", disordered=True), unit("b", "red", (2, 4), "north"),
+              unit("e", "blue", (3, 2), "south")]
+    return {
+        "ga.attacker-pushed": (board(tmp_path, name="ap"), [fight(dice=(1, 1), push_back={"a": 3})]),
+        "ga.defender-pushed": (board(tmp_path, name="dp"), [fight(push_back={"d": 3})]),
+        "ga.attacker-tests": (board(tmp_path, name="at"), [fight(dice=(1, 1), push_back={"a": 3}, discipline={"a": [1, 2]},
+                                                                 outcome={"a": [5, 5]})]),
+        "ga.defender-tests": (board(tmp_path, name="dt"), [fight(**fail, outcome={"d": [5, 5]})]),
+        "ga.shot-distance": (_shooting(tmp_path, "infantry_skirmishers", "sd"),
+                             [{"unit": "s", "option": "shoot", "target": "t", "defence": [1], "dice": [6, 2],
+                               "push_back": {"t": 3}, "discipline": {"t": [4, 4]}}]),
+        "ga.push-setback": (board(tmp_path, name="ps"), [fight(push_back={"d": 3})]),
+        "ga.combat-follow-up": (board(tmp_path, name="cf"), [fight(push_back={"d": 3}, follow_up=3)]),
+        "ga.push-terrain": (board(tmp_path, terrain=[((2, 1), "river")], name="pt"), [fight(push_back={"d": 4})]),
+        "ga.push-contact": (board(tmp_path, f, name="pc"), [fight(dice=(4, 4), push_back={"d": 5})]),
+        "ga.push-make-way-halts": (board(tmp_path, f, name="mw"), [fight(dice=(4, 4), push_back={"d": 5})]),
+        "ga.push-halted": (board(tmp_path, e, d={"disordered": True}, name="ph"), [fight(push_back={"d": 4})]),
+        "ga.warband-pushed-together": (ALESIA, [{"unit": "r1", "option": "combat", "target": "g1", "dice": [6, 2],
+                                                 "defence": [3], "push_back": {"g1": 5}}]),
+        "ga.pushed-off-table": (off, [fight(push_back={"d": 4})]),
+        "ga.pushed-off-table-setback": (offs, [fight(dice=(4, 4), push_back={"d": 1})]),
+        "ga.stand-fast": (board(tmp_path, name="sf"), [fight(push_back={"d": 4}, stand_fast=["d"])]),
+        "ga.follow-up-stops": (scenario(tmp_path, [unit("a", "red", (2, 3), "north", type="cavalry", **A),
+                                                   unit("d", "blue", (4, 2), "south")], name="fs"),
+                               [fight(push_back={"d": 3}, follow_up=6, follow_oblique="left")]),
+        "ga.rout-removes": (board(tmp_path, name="rr"), [fight(**rout)]),
+        "ga.rout-cards": (board(tmp_path, name="rc"), [fight(**rout)]),
+        "ga.rout-friends-test": (board(tmp_path, fr, name="rf"), [fight(**rout)]),
+        "ga.outcome-setback": (board(tmp_path, name="os"), [fight(**fail, outcome={"d": [5, 5]})]),
+        "ga.retire-faces-away": (board(tmp_path, name="rf2"), [fight(**fail, outcome={"d": [3, 3]})]),
+        "ga.lost-eagles-due": (board(tmp_path, d={"characteristics": ["legion"]}, name="le"), [fight(**rout)]),
+        "ga.routed-lines": (board(tmp_path, d={"attachments": ["skirmish_line"]}, name="rl"), [fight(**rout)]),
+        "ga.discipline-natural-twelve": (board(tmp_path, name="nt"),
+                                         [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [6, 6]})]),
+        "ga.reform-retiring": (scenario(tmp_path, retire, name="rt"),
+                               [{"unit": "r", "option": "reform", "test": [1, 2], "outcome": {"r": [3, 3]}}]),
+        "ga.reform-outcome-setback": (scenario(tmp_path, retire, name="ro"),
+                                      [{"unit": "r", "option": "reform", "test": [1, 2], "outcome": {"r": [3, 3]}}]),
+    }
+
+
+def test_every_aftermath_define_has_a_case(tmp_path):
+    from warcouncil.dsl.pack import load_pack
+
+    pack = load_pack("grid-ancients")
+    mine = {d.id for d in pack.defines.values() if d.loc.file.endswith("55-aftermath.wc")}
+    assert mine == set(NEUTRAL)
+    assert set(_cases(tmp_path)) == set(NEUTRAL)
+
+
+@pytest.mark.parametrize("define", sorted(NEUTRAL))
+def test_replacing_each_aftermath_define_changes_the_answer(tmp_path, define):
+    sc, entries = _cases(tmp_path)[define]
+    _, before = run(sc, entries)
+    h = house(tmp_path, f"replace define {define}\n    from house \"A house rule for the tests.\"\n"
+                        f"    {NEUTRAL[define]}\n")
+    _, after = run(sc, entries, [h])
+    assert before != after
