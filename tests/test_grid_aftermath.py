@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from gridkit import ALESIA, engine, house, scenario, unit
+from warcouncil.errors import WarcouncilError
 
 # A red attacker `a` (north) fights a blue defender `d` (south) in front of
 # it: a covers (2,3),(3,3); d covers (2,2),(3,2). Rows grow to the south, so
@@ -331,7 +332,30 @@ NEUTRAL = {
     "ga.discipline-natural-twelve": "twelve_removes(d1, d2, result) := false",
     "ga.reform-retiring": "retire_steps(r) := 0",
     "ga.reform-outcome-setback": "reform_outcome_setback(r) := false",
+    "ga.failure-consults-outcome": "consults_outcome(res) := false",
+    "ga.scythed-disorders": "scythed_disorders(a) := false",
+    "ga.scythed-destroyed": "pushed_destroyed(u) := false",
+    "ga.pursuit-off-table": "pursues_off_table(u) := false",
+    "ga.brave": "brave_reroll(u) := false",
+    "ga.heroic": "heroic_reroll(u) := false",
+    "ga.attachment-hosts": "may_attach(u, x) := true",
 }
+
+
+def _odds(path, test):
+    def answer(rules):
+        return engine(path, rules).odds(test)
+    return answer
+
+
+def _loads(path):
+    def answer(rules):
+        try:
+            engine(path, rules)
+            return "loads"
+        except WarcouncilError as e:
+            return e.message
+    return answer
 
 
 def _cases(tmp_path):
@@ -382,6 +406,19 @@ def _cases(tmp_path):
                                [{"unit": "r", "option": "reform", "test": [1, 2], "outcome": {"r": [3, 3]}}]),
         "ga.reform-outcome-setback": (scenario(tmp_path, retire, name="ro"),
                                       [{"unit": "r", "option": "reform", "test": [1, 2], "outcome": {"r": [3, 3]}}]),
+        "ga.failure-consults-outcome": (board(tmp_path, name="co"), [fight(**fail, outcome={"d": [5, 5]})]),
+        "ga.scythed-disorders": (board(tmp_path, a={"type": "scythed_chariots"}, name="sc"),
+                                 [fight(dice=(6, 6), push_back={"d": 3}, discipline={"d": [5, 5]})]),
+        "ga.scythed-destroyed": (board(tmp_path, a={"type": "scythed_chariots"}, name="sd2"),
+                                 [fight(dice=(1, 1), push_back={"a": 3}, discipline={"a": [5, 5]})]),
+        "ga.pursuit-off-table": (scenario(tmp_path, [unit("a", "red", (2, 1), "north", type="cavalry", **A),
+                                                     unit("d", "blue", (3, 0), "south")], name="pu"),
+                                 [fight(push_back={"d": 4}, follow_up=6)]),
+        "ga.brave": _odds(board(tmp_path, d={"characteristics": ["brave"]}, name="br"),
+                          {"test": "discipline", "unit": "d", "brave": True}),
+        "ga.heroic": _odds(board(tmp_path, d={"characteristics": ["heroic"], "disordered": True}, name="he"),
+                           {"test": "reform", "unit": "d", "heroic": True}),
+        "ga.attachment-hosts": _loads(board(tmp_path, d={"attachments": ["praetorian_cohort"]}, name="ah")),
     }
 
 
@@ -396,9 +433,83 @@ def test_every_aftermath_define_has_a_case(tmp_path):
 
 @pytest.mark.parametrize("define", sorted(NEUTRAL))
 def test_replacing_each_aftermath_define_changes_the_answer(tmp_path, define):
-    sc, entries = _cases(tmp_path)[define]
-    _, before = run(sc, entries)
+    case = _cases(tmp_path)[define]
+    answer = case if callable(case) else (lambda rules: run(case[0], case[1], rules)[1])
+    before = answer(())
     h = house(tmp_path, f"replace define {define}\n    from house \"A house rule for the tests.\"\n"
                         f"    {NEUTRAL[define]}\n")
-    _, after = run(sc, entries, [h])
-    assert before != after
+    assert before != answer([h])
+
+
+# ---------------------------------------------------------------- more of the sheet, in check
+
+def test_scythed_chariots_disorder_the_pushed_and_are_destroyed_when_pushed(tmp_path):
+    _, log = run(board(tmp_path, a={"type": "scythed_chariots"}),
+                 [fight(dice=(6, 6), push_back={"d": 3}, discipline={"d": [5, 5]})])
+    assert at(log, "d") == ((3, 1), "south", True)
+    _, log = run(board(tmp_path, a={"type": "scythed_chariots"}, name="x"),
+                 [fight(dice=(1, 1), push_back={"a": 3}, discipline={"a": [5, 5]})])
+    assert log[0]["result"] == "repulsed"
+    assert at(log, "a") == "removed" and cards(log, "red") == (1, 0)  # a single Setback Card, no test
+    assert not any("Discipline Test" in e for e in log[0]["events"])
+
+
+def test_a_battle_trained_defender_holds_on_a_grind(tmp_path):
+    """Grind: both are pushed back and test; a Battle Trained defender holds
+    and the attacker takes it all (the result becomes Repulsed)."""
+    grind = fight(dice=(2, 2), push_back={"a": 3, "d": 3}, discipline={"a": [5, 5], "d": [5, 5]})
+    _, log = run(board(tmp_path), [grind])
+    assert log[0]["result"] == "grind"
+    assert at(log, "a") == ((2, 4), "north", False) and at(log, "d") == ((3, 1), "south", False)
+    assert cards(log, "red") == (1, 0) and cards(log, "blue") == (1, 0)
+    _, log = run(board(tmp_path, d={"characteristics": ["battle_trained"]}, name="bt"), [grind])
+    assert log[0]["result"] == "repulsed"
+    assert at(log, "a") == ((2, 4), "north", False) and "d" not in pos(log)
+    assert cards(log, "red") == (1, 0) and cards(log, "blue") == (0, 0)
+    h = house(tmp_path, 'replace define ga.battle-trained-grind\n    from house "A house rule for the tests."\n'
+                        '    battle_trained_grind(att, def) := grind\n')
+    _, log = run(board(tmp_path, d={"characteristics": ["battle_trained"]}, name="bt2"), [grind], [h])
+    assert log[0]["result"] == "grind" and at(log, "d") == ((3, 1), "south", False)
+
+
+def test_pursuit_off_the_table_and_bringing_the_unit_back(tmp_path):
+    sc = scenario(tmp_path, [unit("a", "red", (2, 1), "north", type="cavalry", **A),
+                             unit("d", "blue", (3, 0), "south", type="infantry_skirmishers")])
+    # d is pushed off the table (a Setback Card: a skirmisher); a pursues off it: no card
+    _, log = run(sc, [fight(dice=(4, 4), push_back={"d": 1}, follow_up=6)])
+    assert at(log, "d") == "removed" and cards(log, "red") == (0, 0)
+    assert "a pursues off the table: temporarily removed (no card)" in log[0]["events"]
+    h = house(tmp_path, 'replace define ga.default.reversal-ends-activations\n'
+                        '    from house "A house rule for the tests."\n    reversal_ends_activations := false\n')
+    # later: a Discipline Test to bring it back; a failure is a Reversal of Fortune, a pass returns it
+    seq = [fight(dice=(4, 4), push_back={"d": 1}, follow_up=6), {"bring_back": "a", "test": [1, 2]},
+           {"bring_back": "a", "test": [4, 4]}]
+    broken, log = run(sc, seq, [h])
+    assert broken == [] and [e["reversal"] for e in log] == [False, True, False]
+    assert log[2]["positions"] == {"a": {"at": [2, 0], "facing": "north", "disordered": False}}  # where it left
+    # a unit pushed off the table cannot return
+    edge = scenario(tmp_path, [unit("a", "red", (2, 5), "north", **A), unit("d", "blue", (3, 4), "south")],
+                    name="gone")
+    broken, log = run(edge, [fight(dice=(1, 1), push_back={"a": 5}, discipline={"a": [5, 5]}),
+                             {"bring_back": "a", "test": [6, 6]}], [h])
+    assert at(log, "a", 0) == "removed" and broken == ["ga.bring-back-off-table"]
+
+
+def test_the_reversal_of_a_failed_bring_back_is_its_sentence(tmp_path):
+    sc = scenario(tmp_path, [unit("o", "red", (2, 1), "north", off_table=True), unit("d", "blue", (3, 4), "south")])
+    assert run(sc, [{"bring_back": "o", "test": [1, 2]}])[1][0]["reversal"] is True
+    h = house(tmp_path, 'replace define ga.reversal-bring-back\n    from house "A house rule for the tests."\n'
+                        '    rof_bring_back(a) := false\n')
+    assert run(sc, [{"bring_back": "o", "test": [1, 2]}], [h])[1][0]["reversal"] is False
+
+
+def test_an_attachment_on_a_unit_that_may_not_have_it_exits_2(tmp_path):
+    from conftest import run_cli
+
+    p = board(tmp_path, d={"attachments": ["praetorian_cohort"]})
+    code, _, err = run_cli("activations", p)
+    assert code == 2 and "unit d: a praetorian_cohort cannot be attached to it (a formed_infantry, not a Legion)" in err
+    p = board(tmp_path, d={"attachments": ["small_cavalry_reserve"], "type": "infantry_skirmishers"}, name="r")
+    assert run_cli("activations", p)[0] == 2
+    p = board(tmp_path, d={"attachments": ["praetorian_cohort"], "characteristics": ["legion"]}, name="ok")
+    assert run_cli("activations", p)[0] == 0

@@ -85,6 +85,7 @@ BOARD_CASES = {
     "ga.stay-on-board": [{"unit": "a", "option": "move", "roll": 6, "steps": [{"do": "drift_left", "test": 6}]}],
     "ga.impassable-river": [{"unit": "c", "option": "move", "roll": 6, "steps": ["forward", {"do": "forward", "test": 6}]}],
     "ga.cancel-once": [{"homunculus_est": {"points": 2, "cancel": "strategy"}}],
+    "ga.bring-back-off-table": [{"bring_back": "a", "test": [6, 6]}],
     # two squares of zone of control: the second drift leaves it, on a failed test
     "ga.leave-zoc-needs-pass": [{"unit": "lc", "option": "move", "roll": 6,
                                  "steps": [{"do": "drift_left", "test": 6}, {"do": "drift_left", "test": 1}]}],

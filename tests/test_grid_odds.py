@@ -428,7 +428,8 @@ def test_bad_tests_exit_2_with_their_place(tmp_path, test, message):
 def test_scythed_chariots_reserves_and_devotio(tmp_path):
     units = [unit("sc", "red", (2, 3), "north", type="scythed_chariots", combat=9, manoeuvre=4),
              unit("d", "blue", (3, 2), "south", combat=2, manoeuvre=4),
-             unit("l", "red", (6, 3), "north", combat=3, attachments=["praetorian_cohort", "devotio"]),
+             unit("l", "red", (6, 3), "north", combat=3, attachments=["praetorian_cohort", "devotio"],
+                  characteristics=["legion"]),
              unit("e", "blue", (7, 2), "south", combat=2, manoeuvre=3)]
     eng = engine(scenario(tmp_path, units, width=10))
     s = eng.setting()

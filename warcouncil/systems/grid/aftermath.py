@@ -109,6 +109,11 @@ class Aftermath:
                 tests = [t for t in tests if t != uid]
             if uid == dfn_id and status in ("moved", "gone"):
                 defender_gave_ground = True
+        if (not shooting and dfn_id in pushed and dfn_id in s.foot and att_id in s.foot
+                and call(s, "scythed_disorders", s.by_id[att_id]) and not s.state(s.by_id[dfn_id]).disordered):
+            self.events.append(f"{dfn_id} is Disordered by the Scythed Chariots before its Discipline Test")
+            self.changed.add(dfn_id)
+            s = s.moved(dfn_id, disordered=True)
         cause = "shooting" if shooting else "combat"
         for uid in tests:
             if uid in s.foot:
@@ -141,6 +146,9 @@ class Aftermath:
             if call(s, "stubborn_holds", hold):
                 self.events.append(f"{uid} is Stubborn and holds ({hold})")
                 return s, "held"
+        if call(s, "pushed_destroyed", v):
+            self.card(side, "setback", f"{uid} Pushed Back")
+            return self.remove(s, uid, "is Pushed Back and destroyed"), "gone"
         rolls = shooting and call(s, "shot_rolls", r, v)
         if shooting and not rolls:
             n = 1
@@ -262,10 +270,8 @@ class Aftermath:
         bonus, dr = call(s, "discipline_bonus", v), v.get_attr("discipline")
         res = call(s, "discipline_result", d1, d2, bonus, dr)
         self.events.append(f"{uid} Discipline Test {d1}+{d2}: {res}")
-        if res == "pass":
-            if call(s, "twelve_removes", d1, d2, res) and self.seq.cards[v.side]["setback"] > 0:
-                self.seq.cards[v.side]["setback"] -= 1
-                self.events.append(f"{v.side} removes one unseen setback card (a natural 12)")
+        self.twelve(s, uid, d1, d2, res)
+        if not call(s, "consults_outcome", res):
             return s
         by = dr - (d1 + d2 + bonus) if res == "critical" else 0
         if res == "critical" and call(s, "stampedes", v):
@@ -295,6 +301,8 @@ class Aftermath:
         otherwise the unit stays Disordered."""
         call = self.call
         v = s.by_id[uid]
+        if not call(s, "consults_outcome", res):
+            return s
         out = self.die("outcome", uid)
         if out is None:
             self.unresolved.append(f"{uid} failed its Reform Test: give the Failed Reform Outcome 2D6 as "
@@ -393,6 +401,10 @@ class Aftermath:
             a = s.by_id[att_id]
             f = s.foot[att_id]
             nf = _shift(f, _ahead(f))
+            if any(q not in s.board.cells for q in nf.squares) and call(s, "pursues_off_table", a):
+                self.changed.add(att_id)
+                self.events.append(f"{att_id} pursues off the table: temporarily removed (no card)")
+                return s.moved(att_id, off_table=True)
             if call(s, "enemy_in_front", a):
                 # infantry stays; cavalry may make an Oblique Advance for one Follow Up point
                 if call(s, "follow_stops", a) or aside is None:

@@ -102,6 +102,13 @@ class GridEngine(Engine):
                 hint = closest(t.type, p.terrains)
                 raise WarcouncilError(f"unknown terrain {t.type!r}", t.where,
                                       hint=f"did you mean {hint[0]!r}?" if hint else "known: " + ", ".join(p.terrains))
+        for u in self.scenario.units:  # an attachment on a unit it may be attached to
+            s = self.setting(u.side)
+            for n in u.attachments:
+                if not self.call(s, "may_attach", s.by_id[u.id], n):
+                    raise WarcouncilError(f"unit {u.id}: a {n} cannot be attached to it (a {u.type}"
+                                          + (", not a Legion)" if n in ("praetorian_cohort", "devotio") else ")"),
+                                          u.places.get("attachments", u.where))
 
     # ------------------------------------------------------------ evaluation
     def setting(self, side: str | None = None, command=None) -> GridSetting:
@@ -154,7 +161,7 @@ class GridEngine(Engine):
                     movement_rerolls=0, movement_points_spent=0, manoeuvre_points=0, given=0,
                     given_pools=frozenset(), get=None, largest_after=0, total_before=0, total_after=0,
                     cancelled_before=False, called_before=False, cancelled=False, verdict=None, what="",
-                    follower=None, follower_fits=False, after_broken=False)
+                    follower=None, follower_fits=False, after_broken=False, returnable=False)
         base.update(kw)
         return Record(**base)
 
@@ -345,7 +352,8 @@ class GridEngine(Engine):
     def _discipline(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
         bonus = self.call(s, "discipline_bonus", u) + o.int("modifier", 0, negative=True)
-        rerolls = (1 if o.bool("brave") and s.has(u, "brave") else 0) + (1 if o.bool("defence_point") else 0)
+        rerolls = ((1 if o.bool("brave") and self.call(s, "brave_reroll", u) else 0)
+                   + (1 if o.bool("defence_point") else 0))
         return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {
             "modifier": bonus, "removes_setback": frac(self._natural_twelve(s, u, bonus))}
 
@@ -358,7 +366,7 @@ class GridEngine(Engine):
     def _reform(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
         bonus = self.call(s, "reform_bonus", u) + o.int("modifier", 0, negative=True)
-        rerolls = 1 if o.bool("heroic") and s.has(u, "heroic") else 0
+        rerolls = 1 if o.bool("heroic") and self.call(s, "heroic_reroll", u) else 0
         return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {"modifier": bonus}
 
     def combat_ratings(self, s, att, dfn, charge, reserve=False, devotio=False):
@@ -590,6 +598,8 @@ class _Sequence:
                 self.exchange(item, where)
             elif "reallocate" in item:
                 self.reallocate(item, where)
+            elif "bring_back" in item:
+                self.bring_back(item, where)
             else:
                 self.homunculus(item, where)
         return self.out, self.log
@@ -814,6 +824,35 @@ class _Sequence:
         self.pools[self.side] = new
         vs = self.judge(self.s, rec, len(self.log), where)
         self.entry_log(rec, len(self.log), vs, pools=dict(new))
+
+    def bring_back(self, item, where):
+        """An attempt to bring an off-table unit back: a Discipline Test; on
+        a pass it returns to the two squares where it left the table (if
+        they are free)."""
+        eng, s = self.eng, self.s
+        uid = item["bring_back"]
+        v = s.by_id.get(uid)
+        if v is None or v.side != self.side:
+            hint = closest(str(uid), [k for k, w in s.by_id.items() if w.side == self.side])
+            raise WarcouncilError(f"`bring_back` names no unit of {self.side}: {uid!r}",
+                                  _where(item, "bring_back", self.path),
+                                  hint=f"did you mean {hint[0]!r}?" if hint else None)
+        st = s.state(v)
+        d1, d2 = faces(item["test"])
+        res = eng.call(s, "discipline_result", d1, d2, eng.call(s, "discipline_bonus", v), v.get_attr("discipline"))
+        rec = eng.record(v, "bring_back", test_result=res, returnable=st.off_table and not st.gone, what=uid)
+        vs = self.judge(s, rec, len(self.log), where)
+        more = {"test": res}
+        if not vs and eng.call(s, "returns", res):
+            f = Footprint(st.at, st.facing)
+            if all(q in s.board.cells and q not in s.occupant for q in f.squares):
+                self.s = s.moved(uid, off_table=False)
+                more["positions"] = {uid: {"at": list(st.at), "facing": st.facing, "disordered": st.disordered}}
+            else:
+                more["unresolved"] = [f"{uid} passed, but the squares where it left the table are taken"]
+        more["cards"] = {k: dict(c) for k, c in self.cards.items()}
+        if self.entry_log(rec, len(self.log), vs, **more):
+            self.reversal = True
 
     def homunculus(self, item, where):
         raw = item["homunculus_est"]

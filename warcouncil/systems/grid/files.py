@@ -90,10 +90,11 @@ HOMUNCULUS_ENTRY = Entry("call", {
     "homunculus_est": mapping_field(Entry("“Homunculus Est!”", {
         "points": int_field(0, MAX_POINTS, "a whole number"), "cancel": POOL}, required=("points",))),
 }, required=("homunculus_est",))
+BRING_BACK_ENTRY = Entry("bring back", {"bring_back": NAME, "test": dice(2, 2)}, required=("bring_back", "test"))
 #: an entry of the sequence, by the key that says which kind it is
 ENTRIES = {"unit": ACTIVATION_ENTRY, "exchange": EXCHANGE_ENTRY, "reallocate": REALLOCATE_ENTRY,
-           "homunculus_est": HOMUNCULUS_ENTRY}
-ENTRY = Field("an activation ({unit, option, ...}) or an exchange, reallocate or homunculus_est entry",
+           "homunculus_est": HOMUNCULUS_ENTRY, "bring_back": BRING_BACK_ENTRY}
+ENTRY = Field("an activation ({unit, option, ...}) or an exchange, reallocate, homunculus_est or bring_back entry",
               lambda v: isinstance(v, dict) and any(k in v for k in ENTRIES),
               {"anyOf": [e.json_schema() for e in ENTRIES.values()]})
 TURN_ENTRY = Entry("the turn file", {"side": NAME, "activations": list_field(ENTRY, 0, MAX_ENTRIES)},
