@@ -339,6 +339,9 @@ NEUTRAL = {
     "ga.brave": "brave_reroll(u) := false",
     "ga.heroic": "heroic_reroll(u) := false",
     "ga.attachment-hosts": "may_attach(u, x) := true",
+    "ga.eagle-cards": "eagle_card(r) := none",
+    "ga.centurion-casualties": "casualty_dr(r) := 0",
+    "ga.eagles-once": "eagle_counts(r, before) := true",
 }
 
 
@@ -356,6 +359,14 @@ def _loads(path):
         except WarcouncilError as e:
             return e.message
     return answer
+
+
+LEGION = {"characteristics": ["legion"]}
+# d, a Legion, fails its test and retires from combat (Centurion Casualties on a 3), then is fought again,
+# routs (it is Disordered) and rolls a 7: Centurion Casualties again, but only once per battle
+EAGLES = [fight(dice=(6, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, outcome={"d": [3, 3]}, eagles={"d": [1, 2]}),
+          fight(dice=(6, 3, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, outcome={"d": [5, 5]},
+                eagles={"d": [3, 4]})]
 
 
 def _cases(tmp_path):
@@ -418,6 +429,9 @@ def _cases(tmp_path):
                           {"test": "discipline", "unit": "d", "brave": True}),
         "ga.heroic": _odds(board(tmp_path, d={"characteristics": ["heroic"], "disordered": True}, name="he"),
                            {"test": "reform", "unit": "d", "heroic": True}),
+        "ga.eagle-cards": (board(tmp_path, d=LEGION, name="ec"), EAGLES[:1]),
+        "ga.centurion-casualties": (board(tmp_path, d=LEGION, name="cc"), EAGLES[:1]),
+        "ga.eagles-once": (board(tmp_path, d=LEGION, name="eo"), EAGLES),
         "ga.attachment-hosts": _loads(board(tmp_path, d={"attachments": ["praetorian_cohort"]}, name="ah")),
     }
 
@@ -513,3 +527,24 @@ def test_an_attachment_on_a_unit_that_may_not_have_it_exits_2(tmp_path):
     assert run_cli("activations", p)[0] == 2
     p = board(tmp_path, d={"attachments": ["praetorian_cohort"], "characteristics": ["legion"]}, name="ok")
     assert run_cli("activations", p)[0] == 0
+
+
+def test_lost_eagles_and_centurion_casualties(tmp_path):
+    _, log = run(board(tmp_path, d=LEGION), EAGLES)
+    first, second = log
+    assert "d Lost Eagles Test (retiring_from_combat) 1+2: centurion_casualties" in first["events"]
+    assert first["positions"]["d"] == {"at": [2, 2], "facing": "north", "disordered": True, "discipline": 8}
+    assert cards(log, "blue", 0) == (3, 0)  # pushed back (held: a 1), retiring, the casualties
+    assert "d: centurion_casualties, but only once per battle: no effect" in second["events"]
+    assert second["positions"]["d"] == "removed" and cards(log, "blue") == (4, 1)  # + the push, the rout
+    # an Eagle lost: a Disaster Card
+    _, log = run(board(tmp_path, d=LEGION, name="eagle"),
+                 [fight(dice=(6, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, outcome={"d": [3, 3]},
+                        eagles={"d": [1, 1]})])
+    assert cards(log, "blue") == (2, 1)
+    # not from combat: a failed reform's retiring (Centurion Casualties on 3 only; from combat on 3-4)
+    legion = [unit("r", "red", (2, 3), "north", disordered=True, characteristics=["legion"]),
+              unit("e", "blue", (3, 2), "south")]
+    _, log = run(scenario(tmp_path, legion, name="ref"), [{"unit": "r", "option": "reform", "test": [1, 2],
+                                                            "outcome": {"r": [3, 3]}, "eagles": {"r": [2, 2]}}])
+    assert "r Lost Eagles Test (retiring_not_from_combat) 2+2: no_effect" in log[0]["events"]

@@ -55,6 +55,7 @@ class Aftermath:
         self.unresolved: list[str] = []
         self.spends: list = []
         self.changed: set[str] = set()
+        self.cause = "combat"  # what forced the test being applied: combat, shooting or reform
 
     # -- helpers
     def call(self, s, name, *args):
@@ -114,7 +115,7 @@ class Aftermath:
             self.events.append(f"{dfn_id} is Disordered by the Scythed Chariots before its Discipline Test")
             self.changed.add(dfn_id)
             s = s.moved(dfn_id, disordered=True)
-        cause = "shooting" if shooting else "combat"
+        cause = self.cause = "shooting" if shooting else "combat"
         for uid in tests:
             if uid in s.foot:
                 s = self.discipline(s, uid, cause)
@@ -301,6 +302,7 @@ class Aftermath:
         otherwise the unit stays Disordered."""
         call = self.call
         v = s.by_id[uid]
+        self.cause = "reform"
         if not call(s, "consults_outcome", res):
             return s
         out = self.die("outcome", uid)
@@ -317,8 +319,7 @@ class Aftermath:
         self.changed.add(uid)
         if call(s, "reform_outcome_setback", o):
             self.card(v.side, "setback", f"{uid} {o}")
-        if call(s, "eagles_test", v, o):
-            self.events.append(f"{uid} (a Roman Legion) makes a Lost Eagles Test")
+        s = self.eagles(s, uid, o)
         n = call(s, "retire_steps", o)
         if n:
             f = s.foot[uid]
@@ -337,13 +338,44 @@ class Aftermath:
         self.changed.add(uid)
         if call(s, "outcome_setback", o):
             self.card(v.side, "setback", f"{uid} {o}")
-        if call(s, "eagles_test", v, o):
-            self.events.append(f"{uid} (a Roman Legion) makes a Lost Eagles Test")
+        s = self.eagles(s, uid, o)
         s = s.moved(uid, disordered=True)
         if call(s, "retire_turns", o):
             f = s.foot[uid].about_faced()
             self.events.append(f"{uid} faces away from the enemy")
             s = s.moved(uid, at=f.at, facing=f.facing)
+        return s
+
+    def eagles(self, s, uid: str, o):
+        """A Roman Legion Routing or Retiring: the Lost Eagles Test (2D6,
+        ``eagles: {UNIT: [A, B]}``); an Eagle lost gives a Disaster Card,
+        Centurion Casualties a Setback Card and +1 Discipline Rating for
+        good; each at most once per battle for a Legion."""
+        call = self.call
+        v = s.by_id[uid]
+        if not call(s, "eagles_test", v, o):
+            return s
+        self.events.append(f"{uid} (a Roman Legion) makes a Lost Eagles Test")
+        dice = self.die("eagles", uid)
+        if dice is None:
+            self.unresolved.append(f"{uid} makes a Lost Eagles Test: give its 2D6 as `eagles: {{{uid}: [A, B]}}`")
+            return s
+        event = (("routed" if call(s, "removed_by", o) else "retiring")
+                 + ("_from_combat" if self.cause == "combat" else "_not_from_combat"))
+        r = call(s, "eagle_result", event, dice[0] + dice[1])
+        seen = self.seq.eagles.setdefault(r, set())
+        if r != "no_effect" and not call(s, "eagle_counts", r, uid in seen):
+            self.events.append(f"{uid}: {r}, but only once per battle: no effect")
+            return s
+        self.events.append(f"{uid} Lost Eagles Test ({event}) {dice[0]}+{dice[1]}: {r}")
+        seen.add(uid)
+        card = call(s, "eagle_card", r)
+        if card is not None:
+            self.card(v.side, card, f"{uid} {r}")
+        plus = call(s, "casualty_dr", r)
+        if plus:
+            self.changed.add(uid)
+            s = s.moved(uid, dr_plus=s.state(v).dr_plus + plus)
         return s
 
     def rout(self, s, uid: str, o):
@@ -369,8 +401,7 @@ class Aftermath:
                                if s.has(v, a))
                 if lines:
                     self.events.append(f"{uid} loses its attached {', '.join(lines)}")
-            if call(s, "eagles_test", v, "rout"):
-                self.events.append(f"{uid} (a Roman Legion) makes a Lost Eagles Test")
+            s = self.eagles(s, uid, "rout")
         self.card(v.side, call(s, "rout_card", v), f"{uid} {o}")
         return self.remove(s, uid, "routs" if o == "rout" else o + "s" if o == "stampede" else "is destroyed")
 

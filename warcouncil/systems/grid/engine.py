@@ -584,6 +584,7 @@ class _Sequence:
         self.broken = False  # an army broke: the battle is lost
         self.cancelled = {k: v.homunculus_cancelled for k, v in eng.scenario.sides.items()}
         self.cards = {k: {c: 0 for c in CARDS} for k in eng.scenario.sides}  # collected along the sequence
+        self.eagles: dict = {}  # Lost Eagles results already suffered, by result: the Legions
         self.out: list[Violation] = []
         self.log: list[dict] = []
 
@@ -789,6 +790,8 @@ class _Sequence:
                 st = setting.states[uid]
                 pos[uid] = "removed" if st.gone else {"at": list(st.at), "facing": st.facing,
                                                       "disordered": st.disordered}
+                if not st.gone and st.dr_plus:
+                    pos[uid]["discipline"] = setting.by_id[uid].get_attr("discipline")
             more["positions"] = pos
         more["cards"] = {k: dict(v) for k, v in self.cards.items()}
 

@@ -77,7 +77,7 @@ ACTIVATION_ENTRY = Entry("activation", {
     # what the result moves (systems/grid/aftermath.py): each unit's die
     "push_back": by_unit(FACE), "stubborn": by_unit(FACE), "stand_fast": list_field(NAME, 0, 2),
     "discipline": by_unit(dice(2, 2)), "outcome": by_unit(dice(2, 2)), "rout": by_unit(FACE),
-    "follow_up": FACE, "stay": dice(2, 2), "follow_oblique": choice_field(("left", "right")),
+    "eagles": by_unit(dice(2, 2)), "follow_up": FACE, "stay": dice(2, 2), "follow_oblique": choice_field(("left", "right")),
 }, required=("unit", "option"))
 EXCHANGE_ENTRY = Entry("exchange", {
     "exchange": mapping_field(Entry("the points given", {k: POINTS for k in POOLS})), "get": POOL,

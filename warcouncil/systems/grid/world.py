@@ -18,11 +18,12 @@ WIDTH, DEPTH = 2, 1
 class UnitState:
     """Where a unit is and what state it is in at one moment."""
 
-    __slots__ = ("at", "facing", "disordered", "off_table", "gone")
+    __slots__ = ("at", "facing", "disordered", "off_table", "gone", "dr_plus")
 
-    def __init__(self, at, facing, disordered, off_table, gone=False):
+    def __init__(self, at, facing, disordered, off_table, gone=False, dr_plus=0):
         self.at, self.facing, self.disordered, self.off_table = tuple(at), facing, disordered, off_table
         self.gone = gone  # removed from play (routed, destroyed, pushed off the table): it cannot return
+        self.dr_plus = dr_plus  # added to its Discipline Rating for good (Centurion Casualties)
 
     def replace(self, **kw) -> "UnitState":
         d = {k: getattr(self, k) for k in self.__slots__}
@@ -51,7 +52,7 @@ class GridSetting:
             st = self.states[u.id]
             attrs = {k: v for k, v in (pack.units[u.type].attrs if u.type in pack.units else ())}
             attrs.update(facing=st.facing, combat=u.combat, ranged=u.ranged, manoeuvre=u.manoeuvre,
-                         discipline=u.discipline)
+                         discipline=u.discipline + st.dr_plus)
             v = PieceView(u, "unit", attrs, rank)
             v.at = st.at
             views.append(v)
