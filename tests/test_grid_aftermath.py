@@ -342,6 +342,7 @@ NEUTRAL = {
     "ga.eagle-cards": "eagle_card(r) := none",
     "ga.centurion-casualties": "casualty_dr(r) := 0",
     "ga.eagles-once": "eagle_counts(r, before) := true",
+    "ga.nomadic-ammunition": "shot_stops_move(r) := false",
 }
 
 
@@ -359,6 +360,17 @@ def _loads(path):
         except WarcouncilError as e:
             return e.message
     return answer
+
+
+def _nomads(tmp_path, name="nomads", chars=("nomadic_cavalry", "ranged_attack")):
+    n = unit("n", "red", (2, 4), "north", type="light_cavalry", ranged=4, manoeuvre=3, characteristics=list(chars))
+    return scenario(tmp_path, [n, unit("t", "blue", (3, 1), "south")], name=name)
+
+
+def _ride(after=1, steps=("forward", "forward", "forward"), **shot):
+    """n moves (a 6: 4 Movement Points) and shoots at t after ``after`` steps."""
+    return {"unit": "n", "option": "move", "roll": 6, "steps": list(steps),
+            "shot": {"after": after, "target": "t", "defence": [5], **shot}}
 
 
 LEGION = {"characteristics": ["legion"]}
@@ -432,6 +444,7 @@ def _cases(tmp_path):
         "ga.eagle-cards": (board(tmp_path, d=LEGION, name="ec"), EAGLES[:1]),
         "ga.centurion-casualties": (board(tmp_path, d=LEGION, name="cc"), EAGLES[:1]),
         "ga.eagles-once": (board(tmp_path, d=LEGION, name="eo"), EAGLES),
+        "ga.nomadic-ammunition": (_nomads(tmp_path, "na"), [_ride(dice=[1, 1])]),
         "ga.attachment-hosts": _loads(board(tmp_path, d={"attachments": ["praetorian_cohort"]}, name="ah")),
     }
 
@@ -548,3 +561,26 @@ def test_lost_eagles_and_centurion_casualties(tmp_path):
     _, log = run(scenario(tmp_path, legion, name="ref"), [{"unit": "r", "option": "reform", "test": [1, 2],
                                                             "outcome": {"r": [3, 3]}, "eagles": {"r": [2, 2]}}])
     assert "r Lost Eagles Test (retiring_not_from_combat) 2+2: no_effect" in log[0]["events"]
+
+
+def test_nomadic_cavalry_shoot_during_their_move(tmp_path):
+    sc = _nomads(tmp_path)
+    # one square, shoot (4 against 3: two dice, a Push Back): t goes back a square, then two more squares
+    broken, log = run(sc, [_ride(dice=[4, 2])])
+    assert broken == [] and log[0]["shot"] == {"target": "t", "after": 1, "ratings": [4, 3], "result": "push_back"}
+    assert at(log, "t") == ((3, 0), "south", False) and cards(log, "blue") == (1, 0)
+    assert log[0]["movement_points"] == 4
+    # without the push back the third square is t's: the later steps are judged on the new positions
+    broken, _ = run(sc, [_ride(dice=[3, 2])])
+    assert "ga.no-moving-through" in broken
+    # Short of Ammunition: the movement stops there (one square made), and a Reversal of Fortune
+    broken, log = run(sc, [_ride(dice=[1, 1])])
+    assert log[0]["shot"]["result"] == "short_of_ammunition" and log[0]["reversal"] is True
+    # once each turn; and only Nomadic Cavalry
+    broken, _ = run(sc, [_ride(dice=[3, 2], steps=["forward"]), _ride(dice=[3, 2], steps=[], after=0)])
+    assert broken == ["ga.nomadic-shoots-mid-move"]
+    broken, _ = run(_nomads(tmp_path, "plain", ("ranged_attack",)), [_ride(dice=[3, 2], steps=["forward"])])
+    assert broken == ["ga.nomadic-shoots-mid-move"]
+    # the shot is judged as a shoot: without Ranged Attack it breaks that rule too
+    broken, _ = run(_nomads(tmp_path, "bare", ("nomadic_cavalry",)), [_ride(dice=[3, 2], steps=["forward"])])
+    assert broken == ["ga.shoot-needs-ranged-attack"]

@@ -67,6 +67,9 @@ ALESIA_CASES = {
                                      {"homunculus_est": {"points": 20}}],
     # the Gauls (break point 14) reveal 20 points: their army is broken, the battle is lost
     "ga.battle-lost": [{"homunculus_est": {"points": 20}}, {"unit": "r1", "option": "combat"}],
+    # a shot during the move: Nomadic Cavalry only
+    "ga.nomadic-shoots-mid-move": [{"unit": "r3", "option": "move", "roll": 3,
+                                    "shot": {"after": 0, "target": "g5", "dice": [3], "defence": [5]}}],
     "ga.combined": [{"unit": "r1", "option": "move", "roll": 4, "with": "r3"}],
     "ga.combined-room": [{"unit": "r1", "option": "move", "roll": 6, "with": "r5",
                           "steps": [{"do": "about_face", "test": 6}]}],

@@ -57,6 +57,13 @@ class Aftermath:
         self.changed: set[str] = set()
         self.cause = "combat"  # what forced the test being applied: combat, shooting or reform
 
+    def absorb(self, other: "Aftermath") -> None:
+        """Take in what another aftermath of the same activation did (a shot during a move)."""
+        self.events[:0] = other.events
+        self.unresolved[:0] = other.unresolved
+        self.spends.extend(other.spends)
+        self.changed |= other.changed
+
     # -- helpers
     def call(self, s, name, *args):
         return self.eng.call(s, name, *args)

@@ -161,7 +161,8 @@ class GridEngine(Engine):
                     movement_rerolls=0, movement_points_spent=0, manoeuvre_points=0, given=0,
                     given_pools=frozenset(), get=None, largest_after=0, total_before=0, total_after=0,
                     cancelled_before=False, called_before=False, cancelled=False, verdict=None, what="",
-                    follower=None, follower_fits=False, after_broken=False, returnable=False)
+                    follower=None, follower_fits=False, after_broken=False, returnable=False,
+                    shot_mid_move=False, shot_before=False)
         base.update(kw)
         return Record(**base)
 
@@ -172,7 +173,7 @@ class GridEngine(Engine):
         def rough_of(sqs):
             return any(self.call(s, "rough_ground", s.terrain.get(q)) for q in sqs)
 
-        occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q] is not u)
+        occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q].id != u.id)
         return Record(drilled_spent=False, skirmisher_spent=False, points_left=0,
                       kind=kind, squares=after, before=before, rough=rough_of(after) or rough_of(before),
                       was_rough=rough_of(before), occupied_by=occupied,
@@ -584,6 +585,7 @@ class _Sequence:
         self.broken = False  # an army broke: the battle is lost
         self.cancelled = {k: v.homunculus_cancelled for k, v in eng.scenario.sides.items()}
         self.cards = {k: {c: 0 for c in CARDS} for k in eng.scenario.sides}  # collected along the sequence
+        self.shot_mid_move: set[str] = set()  # units that shot during a move this turn
         self.eagles: dict = {}  # Lost Eagles results already suffered, by result: the Legions
         self.out: list[Violation] = []
         self.log: list[dict] = []
@@ -673,7 +675,18 @@ class _Sequence:
         if raw_steps and option not in ("move", "charge"):
             raise WarcouncilError(f"a {option} activation has no steps", _where(item, "steps", path))
         cur = f
-        for j, st in enumerate(raw_steps):
+        base = s  # the board the steps are made on (a shot during the move may change it)
+        shot = item.get("shot")
+        shot_info = shot_result = shot_aftermath = None
+        for j in range(len(raw_steps) + 1):
+            if shot is not None and j == shot["after"] and cur is not None and shot_info is None:
+                base, shot_info, shot_result, shot_aftermath = self.mid_move_shot(base, u, cur, shot, where)
+                if shot_result is not None and eng.call(base, "shot_stops_move", shot_result):
+                    stopped = True
+                    break
+            if j == len(raw_steps):
+                break
+            st = raw_steps[j]
             loc = raw_steps.item_where[j] if isinstance(raw_steps, YList) else where
             if isinstance(st, str):
                 st = {"do": st}
@@ -681,7 +694,7 @@ class _Sequence:
             tests = faces(st["test"]) if "test" in st else ()
             fear = faces(st["fear"]) if "fear" in st else None
             nxt = step_footprint(cur, kind)
-            rec = eng.step_record(s, u, cur, nxt, kind, tests, fear, j, len(raw_steps))
+            rec = eng.step_record(base, u, cur, nxt, kind, tests, fear, j, len(raw_steps))
             # the free re-rolls this unit has left this turn, then the Movement Points spent for them
             used = self.free_used.setdefault(u.id, set())
             rec.__dict__.update(drilled_spent="drilled" in used, skirmisher_spent="skirmisher" in used,
@@ -704,7 +717,7 @@ class _Sequence:
                 made.append(rec)
             else:
                 stopped = True
-        after_setting = s.moved(u.id, at=cur.at, facing=cur.facing) if cur is not f else s
+        after_setting = base.moved(u.id, at=cur.at, facing=cur.facing) if cur is not f else base
         end = frozenset(cur.squares) if cur is not None else frozenset()
         if any(eng.call(s, "phalanx_disorders", u, st) for st in made):
             after_setting = after_setting.moved(u.id, disordered=True)
@@ -727,12 +740,8 @@ class _Sequence:
             defence = faces(item["defence"]) if "defence" in item else ()
             t_after = after_setting.by_id[target.id]
             if option == "shoot":
-                a = eng.call(after_setting, "shooter_cr", u_after)
-                d = eng.call(after_setting, "target_cr", t_after, u_after)
-                pen = eng.call(after_setting, "shooting_penalty", a, d)
-                results = [eng.call(after_setting, "shooting_result", x - pen, u_after, t_after) for x in dice]
-                r, face = self._chosen(item, results, dice, True, "shooting_preference")
-                cface = eng.call(after_setting, "cancelling_face", r, face)
+                result, r, (a, d) = self._shot(after_setting, u_after, t_after, item)
+                cface = None
             else:
                 a, d = eng.combat_ratings(after_setting, u_after, t_after,
                                           max(1, len(made)) if option == "charge" else 0)
@@ -740,10 +749,15 @@ class _Sequence:
                 chooser = bool(eng.call(after_setting, "attacker_chooses", a, d))
                 r, face = self._chosen(item, results, dice, chooser, "preference")
                 cface = face
-            result = None if cface in defence else r
+            if option != "shoot":
+                result = None if cface in defence else r
             more = {"ratings": [a, d], "result": r if result is not None else "cancelled"}
         aftermath = Aftermath(self, item)
-        if result is not None and u.id in after_setting.foot and target.id in after_setting.foot:
+        if shot_info is not None:  # the shot during the move: its result, and what it moved
+            more["shot"] = shot_info
+            result = shot_result
+            aftermath.absorb(shot_aftermath)
+        if result is not None and option != "move" and u.id in after_setting.foot and target.id in after_setting.foot:
             after_setting = aftermath.after_result(after_setting, option, u.id, target.id, result)
             spends = spends + tuple(aftermath.spends)
         if option == "reform" and "test" in item:
@@ -764,8 +778,11 @@ class _Sequence:
             movement_rerolls=max(0, len(rolls) - 1),
             movement_points_spent=sum(1 for p in spends if p.use == "reroll_movement"),
             manoeuvre_points=sum(1 for p in spends if p.use == "reroll_manoeuvre"), what=u.id,
-            follower=follower, follower_fits=follower_fits)
-        vs = self.judge(s, rec, len(self.log), where)
+            follower=follower, follower_fits=follower_fits, shot_mid_move=shot is not None,
+            shot_before=u.id in self.shot_mid_move)
+        if shot is not None:
+            self.shot_mid_move.add(u.id)
+        vs = self.judge(base, rec, len(self.log), where)
         self.aftermath_log(more, aftermath, after_setting)
         if eng.call(s, "fights_again", rec):
             more["fights_again"] = True
@@ -794,6 +811,47 @@ class _Sequence:
                     pos[uid]["discipline"] = setting.by_id[uid].get_attr("discipline")
             more["positions"] = pos
         more["cards"] = {k: dict(v) for k, v in self.cards.items()}
+
+    def mid_move_shot(self, base, u, cur, spec, where):
+        """A Shooting Activation during a move (Nomadic Cavalry), from where
+        the unit has got to: judged as a shoot by the rules, its result
+        applied (``spec``: the shot's dice and what its result moves)."""
+        eng = self.eng
+        start = base.footprint(u)
+        mid = base.moved(u.id, at=cur.at, facing=cur.facing)
+        tid = spec["target"]
+        tv = mid.by_id.get(tid)
+        if tv is None:
+            hint = closest(str(tid), mid.by_id)
+            raise WarcouncilError(f"unknown unit {tid!r}", _where(spec, "target", self.path),
+                                  hint=f"did you mean {hint[0]!r}?" if hint else None)
+        uv = mid.by_id[u.id]
+        result, r, (a, d) = self._shot(mid, uv, tv, spec)
+        rec = eng.record(uv, "shoot", rolled=True, target=tv, result=result, what=u.id,
+                         start=mid.squares(uv), end=mid.squares(uv), after_reversal=self.reversal)
+        self.judge(mid, rec, len(self.log), where)
+        aftermath = Aftermath(self, spec)
+        if result is not None and tid in mid.foot:
+            mid = aftermath.after_result(mid, "shoot", u.id, tid, result)
+        info = {"target": tid, "after": spec["after"], "ratings": [a, d],
+                "result": r if result is not None else "cancelled"}
+        # the move goes on (and is judged) on the board as the shot left it, the unit back where it began
+        return mid.moved(u.id, at=start.at, facing=start.facing), info, result, aftermath
+
+    def _shot(self, s, uv, tv, spec):
+        """A Shooting Activation's result on setting ``s`` (``spec``: its
+        dice, defence and choice): (the result, or None when a Defence die
+        cancels it; the result chosen; the two ratings)."""
+        eng = self.eng
+        dice = faces(spec["dice"])
+        defence = faces(spec["defence"]) if "defence" in spec else ()
+        a = eng.call(s, "shooter_cr", uv)
+        d = eng.call(s, "target_cr", tv, uv)
+        pen = eng.call(s, "shooting_penalty", a, d)
+        results = [eng.call(s, "shooting_result", x - pen, uv, tv) for x in dice]
+        r, face = self._chosen(spec, results, dice, True, "shooting_preference")
+        cface = eng.call(s, "cancelling_face", r, face)
+        return (None if cface in defence else r), r, (a, d)
 
     def _chosen(self, item, results, dice, chooser, prefer):
         if "choose" in item:

@@ -70,14 +70,22 @@ SPEND_ENTRY = Entry("spending", {"pool": POOL, "use": NAME, "points": POINTS, "a
 #: the pushed back unit's or the follower's move, with the die that set it
 MOVE_ENTRY = Entry("a move after combat", {"unit": NAME, "roll": FACE, "hold": FACE, "to": SQUARE},
                    required=("unit",))
+#: what a result moves: each unit's die (systems/grid/aftermath.py)
+AFTERMATH_FIELDS = {
+    "push_back": by_unit(FACE), "stubborn": by_unit(FACE), "stand_fast": list_field(NAME, 0, 2),
+    "discipline": by_unit(dice(2, 2)), "outcome": by_unit(dice(2, 2)), "rout": by_unit(FACE),
+    "eagles": by_unit(dice(2, 2)),
+}
+#: a Shooting Activation during a move (Nomadic Cavalry): after how many steps, its dice, what it moves
+SHOT_ENTRY = Entry("a shot during the move", {
+    "after": int_field(0, MAX_STEPS, "a whole number"), "target": NAME, "dice": dice(1, 3), "defence": dice(0, 4),
+    "choose": FACE, **AFTERMATH_FIELDS}, required=("after", "target", "dice"))
 ACTIVATION_ENTRY = Entry("activation", {
     "unit": NAME, "option": choice_field(OPTIONS), "roll": dice(1, 3), "steps": list_field(STEP, 0, MAX_STEPS),
     "target": NAME, "dice": dice(1, 3), "choose": FACE, "defence": dice(0, 4), "test": dice(2, 2),
     "spend": list_field(SPEND_ENTRY, 0, 16), "with": NAME,
-    # what the result moves (systems/grid/aftermath.py): each unit's die
-    "push_back": by_unit(FACE), "stubborn": by_unit(FACE), "stand_fast": list_field(NAME, 0, 2),
-    "discipline": by_unit(dice(2, 2)), "outcome": by_unit(dice(2, 2)), "rout": by_unit(FACE),
-    "eagles": by_unit(dice(2, 2)), "follow_up": FACE, "stay": dice(2, 2), "follow_oblique": choice_field(("left", "right")),
+    "shot": mapping_field(SHOT_ENTRY),
+    **AFTERMATH_FIELDS, "follow_up": FACE, "stay": dice(2, 2), "follow_oblique": choice_field(("left", "right")),
 }, required=("unit", "option"))
 EXCHANGE_ENTRY = Entry("exchange", {
     "exchange": mapping_field(Entry("the points given", {k: POINTS for k in POOLS})), "get": POOL,
