@@ -343,6 +343,10 @@ NEUTRAL = {
     "ga.centurion-casualties": "casualty_dr(r) := 0",
     "ga.eagles-once": "eagle_counts(r, before) := true",
     "ga.nomadic-ammunition": "shot_stops_move(r) := false",
+    "ga.devotio-discipline": "devotio_dr(choice) := 0",
+    "ga.devotio-setback": "devotio_setback(choice) := false",
+    "ga.devotio-lost": "devotio_lost(a) := false",
+    "ga.reserve-used-up": "reserve_removed(u) := false",
 }
 
 
@@ -374,6 +378,12 @@ def _ride(after=1, steps=("forward", "forward", "forward"), **shot):
 
 
 LEGION = {"characteristics": ["legion"]}
+DEVOTIO = {"characteristics": ["legion"], "attachments": ["devotio"]}
+
+
+def charge(dice=(3, 3), **more):
+    """a's Charge on d, already in contact (a 4: the charge's movement roll)."""
+    return {"unit": "a", "option": "charge", "roll": 4, "target": "d", "dice": list(dice), "defence": [5], **more}
 # d, a Legion, fails its test and retires from combat (Centurion Casualties on a 3), then is fought again,
 # routs (it is Disordered) and rolls a 7: Centurion Casualties again, but only once per battle
 EAGLES = [fight(dice=(6, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, outcome={"d": [3, 3]}, eagles={"d": [1, 2]}),
@@ -445,6 +455,15 @@ def _cases(tmp_path):
         "ga.centurion-casualties": (board(tmp_path, d=LEGION, name="cc"), EAGLES[:1]),
         "ga.eagles-once": (board(tmp_path, d=LEGION, name="eo"), EAGLES),
         "ga.nomadic-ammunition": (_nomads(tmp_path, "na"), [_ride(dice=[1, 1])]),
+        "ga.devotio-discipline": (board(tmp_path, a=DEVOTIO, name="dd"),
+                                  [charge(devotio="discipline", dice=(6, 3, 3), push_back={"d": 3},
+                                          discipline={"d": [4, 4]}, outcome={"d": [5, 5]})]),
+        "ga.devotio-setback": (board(tmp_path, a=DEVOTIO, name="ds"), [charge(devotio="setback")]),
+        "ga.devotio-lost": (scenario(tmp_path, [unit("a", "red", (2, 4), "north", **A, **DEVOTIO),
+                                                unit("d", "blue", (6, 0), "south")], name="dl"),
+                            [{"unit": "a", "option": "charge", "roll": 4}]),
+        "ga.reserve-used-up": (board(tmp_path, a={"attachments": ["small_cavalry_reserve"]}, name="ru"),
+                               [fight(reserve="combat", dice=(3, 3))]),
         "ga.attachment-hosts": _loads(board(tmp_path, d={"attachments": ["praetorian_cohort"]}, name="ah")),
     }
 
@@ -584,3 +603,52 @@ def test_nomadic_cavalry_shoot_during_their_move(tmp_path):
     # the shot is judged as a shoot: without Ranged Attack it breaks that rule too
     broken, _ = run(_nomads(tmp_path, "bare", ("nomadic_cavalry",)), [_ride(dice=[3, 2], steps=["forward"])])
     assert broken == ["ga.shoot-needs-ranged-attack"]
+
+
+def test_a_devotio_on_a_legions_first_charge(tmp_path):
+    sc = board(tmp_path, a=DEVOTIO)
+    # +2 Combat Rating: 8 against 3
+    broken, log = run(sc, [charge(devotio="combat", dice=(4, 3, 3), push_back={"d": 3})])
+    assert broken == [] and log[0]["ratings"] == [8, 3]
+    assert "a uses its Devotio (combat): removed from play" in log[0]["events"]
+    # +2 to the enemy's Discipline Rating in this activation: 3 + 5 fails against 9
+    _, log = run(sc, [charge(devotio="discipline", dice=(6, 3, 3), push_back={"d": 3}, discipline={"d": [3, 5]},
+                             outcome={"d": [5, 5]})])
+    assert "d Discipline Test 3+5: fail" in log[0]["events"] and at(log, "d") == ((3, 1), "south", True)
+    # an immediate Setback Card on the opponent
+    _, log = run(sc, [charge(devotio="setback")])
+    assert cards(log, "blue") == (1, 0)
+    # once: the Devotio is gone after use, and only on the first charge
+    broken, _ = run(sc, [charge(devotio="setback"), charge(devotio="setback")])
+    assert broken == ["ga.devotio-use"]
+    broken, _ = run(sc, [charge(), charge(devotio="setback")])
+    assert broken == ["ga.devotio-use"]
+    # only on a charge
+    broken, _ = run(sc, [fight(devotio="setback", dice=(3, 3))])
+    assert broken == ["ga.devotio-use"]
+
+
+def test_a_charge_that_makes_no_contact_loses_the_devotio(tmp_path):
+    sc = scenario(tmp_path, [unit("a", "red", (2, 4), "north", **A, **DEVOTIO), unit("d", "blue", (6, 0), "south")])
+    _, log = run(sc, [{"unit": "a", "option": "charge", "roll": 4}])
+    assert "a's Charge made no contact: its Devotio is lost" in log[0]["events"] and log[0]["reversal"] is True
+
+
+def test_a_small_cavalry_reserve_and_a_praetorian_cohort_used(tmp_path):
+    sc = board(tmp_path, a={"attachments": ["small_cavalry_reserve"]})
+    broken, log = run(sc, [fight(reserve="combat", dice=(3, 3))])
+    assert broken == [] and log[0]["ratings"] == [7, 3]
+    assert "a uses its Small Cavalry Reserve: removed from play" in log[0]["events"]
+    broken, _ = run(sc, [fight(reserve="combat", dice=(3, 3)), fight(reserve="combat", dice=(3, 3))])
+    assert broken == ["ga.reserve-use"]
+    # the reserve's other use: -2 on the enemy's Failed Discipline roll (7 - 2 = 5: Retiring)
+    _, log = run(sc, [fight(reserve="discipline", dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]},
+                            outcome={"d": [3, 4]})])
+    assert "d Failed Discipline Outcome 3+4-2: retiring" in log[0]["events"]
+    # a Praetorian Cohort: removed on 1-3 after use, stays on 4-6
+    legion = board(tmp_path, a={"characteristics": ["legion"], "attachments": ["praetorian_cohort"]}, name="pc")
+    _, log = run(legion, [fight(reserve="combat", dice=(3, 3), cohort=3), fight(reserve="combat", dice=(3, 3))])
+    assert "a's Praetorian Cohort is removed (3)" in log[0]["events"]
+    broken, log = run(legion, [fight(reserve="combat", dice=(3, 3), cohort=4), fight(reserve="combat", dice=(3, 3),
+                                                                                   cohort=6)])
+    assert broken == [] and "a's Praetorian Cohort stays (4)" in log[0]["events"]

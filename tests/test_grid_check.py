@@ -67,6 +67,9 @@ ALESIA_CASES = {
                                      {"homunculus_est": {"points": 20}}],
     # the Gauls (break point 14) reveal 20 points: their army is broken, the battle is lost
     "ga.battle-lost": [{"homunculus_est": {"points": 20}}, {"unit": "r1", "option": "combat"}],
+    "ga.devotio-use": [{"unit": "r1", "option": "charge", "roll": 3, "devotio": "setback"}],
+    "ga.reserve-use": [{"unit": "r1", "option": "combat", "target": "g1", "dice": [3, 3], "defence": [5],
+                        "reserve": "discipline"}],
     # a shot during the move: Nomadic Cavalry only
     "ga.nomadic-shoots-mid-move": [{"unit": "r3", "option": "move", "roll": 3,
                                     "shot": {"after": 0, "target": "g5", "dice": [3], "defence": [5]}}],

@@ -56,6 +56,8 @@ class Aftermath:
         self.spends: list = []
         self.changed: set[str] = set()
         self.cause = "combat"  # what forced the test being applied: combat, shooting or reform
+        self.dr_plus: dict[str, int] = {}  # a Devotio's +2 to the enemy's Discipline Rating in this activation
+        self.reserve = False  # the attacker's Small Cavalry Reserve: -2 on the enemy's Failed Discipline roll
 
     def absorb(self, other: "Aftermath") -> None:
         """Take in what another aftermath of the same activation did (a shot during a move)."""
@@ -275,7 +277,7 @@ class Aftermath:
             self.unresolved.append(f"{uid} must make a Discipline Test: give its 2D6 as `discipline: {{{uid}: [A, B]}}`")
             return s
         d1, d2 = dice
-        bonus, dr = call(s, "discipline_bonus", v), v.get_attr("discipline")
+        bonus, dr = call(s, "discipline_bonus", v), v.get_attr("discipline") + self.dr_plus.get(uid, 0)
         res = call(s, "discipline_result", d1, d2, bonus, dr)
         self.events.append(f"{uid} Discipline Test {d1}+{d2}: {res}")
         self.twelve(s, uid, d1, d2, res)
@@ -289,7 +291,7 @@ class Aftermath:
             self.unresolved.append(f"{uid} failed its Discipline Test: give the Failed Discipline Outcome 2D6 as "
                                    f"`outcome: {{{uid}: [A, B]}}`")
             return s
-        mod = call(s, "failed_modifier", v, by, cause, False)
+        mod = call(s, "failed_modifier", v, by, cause, self.reserve and uid != self.item.get("unit"))
         o = call(s, "failed_outcome", out[0] + out[1] + mod)
         o = call(s, "immobile_outcome", v, call(s, "discipline_outcome", v, o))
         self.events.append(f"{uid} Failed Discipline Outcome {out[0]}+{out[1]}{mod:+d}: {o}")

@@ -162,7 +162,8 @@ class GridEngine(Engine):
                     given_pools=frozenset(), get=None, largest_after=0, total_before=0, total_after=0,
                     cancelled_before=False, called_before=False, cancelled=False, verdict=None, what="",
                     follower=None, follower_fits=False, after_broken=False, returnable=False,
-                    shot_mid_move=False, shot_before=False)
+                    shot_mid_move=False, shot_before=False, devotio=None, first_charge=False,
+                    devotio_used_before=False, reserve=None)
         base.update(kw)
         return Record(**base)
 
@@ -585,7 +586,9 @@ class _Sequence:
         self.broken = False  # an army broke: the battle is lost
         self.cancelled = {k: v.homunculus_cancelled for k, v in eng.scenario.sides.items()}
         self.cards = {k: {c: 0 for c in CARDS} for k in eng.scenario.sides}  # collected along the sequence
-        self.shot_mid_move: set[str] = set()  # units that shot during a move this turn
+        self.shot_mid_move: set[str] = set()
+        self.charged: set[str] = set()  # units that have charged
+        self.devotio_used: set[str] = set()  # sides that have used their Devotio  # units that shot during a move this turn
         self.eagles: dict = {}  # Lost Eagles results already suffered, by result: the Legions
         self.out: list[Violation] = []
         self.log: list[dict] = []
@@ -744,7 +747,8 @@ class _Sequence:
                 cface = None
             else:
                 a, d = eng.combat_ratings(after_setting, u_after, t_after,
-                                          max(1, len(made)) if option == "charge" else 0)
+                                          max(1, len(made)) if option == "charge" else 0,
+                                          item.get("reserve") == "combat", item.get("devotio") == "combat")
                 results = [eng.call(after_setting, "combat_result", x, u_after, t_after) for x in dice]
                 chooser = bool(eng.call(after_setting, "attacker_chooses", a, d))
                 r, face = self._chosen(item, results, dice, chooser, "preference")
@@ -753,6 +757,13 @@ class _Sequence:
                 result = None if cface in defence else r
             more = {"ratings": [a, d], "result": r if result is not None else "cancelled"}
         aftermath = Aftermath(self, item)
+        choice = item.get("devotio")
+        if choice is not None and target is not None:
+            aftermath.dr_plus[target.id] = eng.call(s, "devotio_dr", choice)
+            if eng.call(s, "devotio_setback", choice):
+                aftermath.card(target.side, "setback", f"{u.id}'s Devotio")
+        if item.get("reserve") == "discipline":
+            aftermath.reserve = True
         if shot_info is not None:  # the shot during the move: its result, and what it moved
             more["shot"] = shot_info
             result = shot_result
@@ -779,7 +790,9 @@ class _Sequence:
             movement_points_spent=sum(1 for p in spends if p.use == "reroll_movement"),
             manoeuvre_points=sum(1 for p in spends if p.use == "reroll_manoeuvre"), what=u.id,
             follower=follower, follower_fits=follower_fits, shot_mid_move=shot is not None,
-            shot_before=u.id in self.shot_mid_move)
+            shot_before=u.id in self.shot_mid_move, devotio=choice, first_charge=u.id not in self.charged,
+            devotio_used_before=self.side in self.devotio_used, reserve=item.get("reserve"))
+        after_setting = self.attachments_used(after_setting, rec, item, aftermath)
         if shot is not None:
             self.shot_mid_move.add(u.id)
         vs = self.judge(base, rec, len(self.log), where)
@@ -792,6 +805,41 @@ class _Sequence:
         if self.entry_log(rec, len(self.log), vs, **more):
             self.reversal = True
         self.s = after_setting
+
+    def attachments_used(self, setting, rec, item, aftermath):
+        """A Devotio used (or lost by a Charge that made no contact), a Small
+        Cavalry Reserve used, a Praetorian Cohort used and rolled for: each
+        removed from play as the sheet says."""
+        eng, u = self.eng, rec.unit
+        if rec.option == "charge":
+            self.charged.add(u.id)
+        lost = set()
+        if setting.has(setting.by_id[u.id], "devotio"):
+            if rec.devotio is not None:
+                self.devotio_used.add(self.side)
+                lost.add("devotio")
+                aftermath.events.append(f"{u.id} uses its Devotio ({rec.devotio}): removed from play")
+            elif eng.call(setting, "devotio_lost", rec):
+                lost.add("devotio")
+                aftermath.events.append(f"{u.id}'s Charge made no contact: its Devotio is lost")
+        if rec.reserve is not None:
+            v = setting.by_id[u.id]
+            if eng.call(setting, "reserve_removed", v):
+                lost.add("small_cavalry_reserve")
+                aftermath.events.append(f"{u.id} uses its Small Cavalry Reserve: removed from play")
+            elif setting.has(v, "praetorian_cohort"):
+                die = item.get("cohort")
+                if die is None:
+                    aftermath.unresolved.append(f"{u.id}'s Praetorian Cohort was used: give its 1D6 as `cohort: N`")
+                elif eng.call(setting, "cohort_removed", die):
+                    lost.add("praetorian_cohort")
+                    aftermath.events.append(f"{u.id}'s Praetorian Cohort is removed ({die})")
+                else:
+                    aftermath.events.append(f"{u.id}'s Praetorian Cohort stays ({die})")
+        if not lost:
+            return setting
+        aftermath.changed.add(u.id)
+        return setting.moved(u.id, lost=setting.states[u.id].lost | frozenset(lost))
 
     def aftermath_log(self, more, aftermath, setting):
         """What the dice moved, for the log: the events, the units changed

@@ -85,6 +85,8 @@ ACTIVATION_ENTRY = Entry("activation", {
     "target": NAME, "dice": dice(1, 3), "choose": FACE, "defence": dice(0, 4), "test": dice(2, 2),
     "spend": list_field(SPEND_ENTRY, 0, 16), "with": NAME,
     "shot": mapping_field(SHOT_ENTRY),
+    "devotio": choice_field(("combat", "discipline", "setback")), "reserve": choice_field(("combat", "discipline")),
+    "cohort": FACE,
     **AFTERMATH_FIELDS, "follow_up": FACE, "stay": dice(2, 2), "follow_oblique": choice_field(("left", "right")),
 }, required=("unit", "option"))
 EXCHANGE_ENTRY = Entry("exchange", {

@@ -18,12 +18,13 @@ WIDTH, DEPTH = 2, 1
 class UnitState:
     """Where a unit is and what state it is in at one moment."""
 
-    __slots__ = ("at", "facing", "disordered", "off_table", "gone", "dr_plus")
+    __slots__ = ("at", "facing", "disordered", "off_table", "gone", "dr_plus", "lost")
 
-    def __init__(self, at, facing, disordered, off_table, gone=False, dr_plus=0):
+    def __init__(self, at, facing, disordered, off_table, gone=False, dr_plus=0, lost=frozenset()):
         self.at, self.facing, self.disordered, self.off_table = tuple(at), facing, disordered, off_table
         self.gone = gone  # removed from play (routed, destroyed, pushed off the table): it cannot return
         self.dr_plus = dr_plus  # added to its Discipline Rating for good (Centurion Casualties)
+        self.lost = lost  # attachments used up and removed from play
 
     def replace(self, **kw) -> "UnitState":
         d = {k: getattr(self, k) for k in self.__slots__}
@@ -88,7 +89,7 @@ class GridSetting:
         return frozenset(f.squares) if f else frozenset()
 
     def has(self, v, name) -> bool:
-        return name in self._chars[v.id]
+        return name in self._chars[v.id] and name not in self.states[v.id].lost
 
     def state(self, v) -> UnitState:
         return self.states[v.id]
