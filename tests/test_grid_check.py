@@ -63,7 +63,16 @@ ALESIA_CASES = {
     "ga.three-for-one": [{"exchange": {"movement": 2}, "get": "attack"}],
     "ga.reallocation-cap": [{"reallocate": {"attack": 5, "movement": 0, "defence": 0, "strategy": 0}}],
     "ga.reallocation-keeps-total": [{"reallocate": {"attack": 4}}],
-    "ga.homunculus-once-per-phase": [{"homunculus_est": {"points": 20}}, {"homunculus_est": {"points": 20}}],
+    "ga.homunculus-once-per-phase": [{"homunculus_est": {"points": 3, "cancel": "strategy"}},
+                                     {"homunculus_est": {"points": 20}}],
+    # the Gauls (break point 14) reveal 20 points: their army is broken, the battle is lost
+    "ga.battle-lost": [{"homunculus_est": {"points": 20}}, {"unit": "r1", "option": "combat"}],
+    "ga.devotio-use": [{"unit": "r1", "option": "charge", "roll": 3, "devotio": "setback"}],
+    "ga.reserve-use": [{"unit": "r1", "option": "combat", "target": "g1", "dice": [3, 3], "defence": [5],
+                        "reserve": "discipline"}],
+    # a shot during the move: Nomadic Cavalry only
+    "ga.nomadic-shoots-mid-move": [{"unit": "r3", "option": "move", "roll": 3,
+                                    "shot": {"after": 0, "target": "g5", "dice": [3], "defence": [5]}}],
     "ga.combined": [{"unit": "r1", "option": "move", "roll": 4, "with": "r3"}],
     "ga.combined-room": [{"unit": "r1", "option": "move", "roll": 6, "with": "r5",
                           "steps": [{"do": "about_face", "test": 6}]}],
@@ -82,6 +91,7 @@ BOARD_CASES = {
     "ga.stay-on-board": [{"unit": "a", "option": "move", "roll": 6, "steps": [{"do": "drift_left", "test": 6}]}],
     "ga.impassable-river": [{"unit": "c", "option": "move", "roll": 6, "steps": ["forward", {"do": "forward", "test": 6}]}],
     "ga.cancel-once": [{"homunculus_est": {"points": 2, "cancel": "strategy"}}],
+    "ga.bring-back-off-table": [{"bring_back": "a", "test": [6, 6]}],
     # two squares of zone of control: the second drift leaves it, on a failed test
     "ga.leave-zoc-needs-pass": [{"unit": "lc", "option": "move", "roll": 6,
                                  "steps": [{"do": "drift_left", "test": 6}, {"do": "drift_left", "test": 1}]}],
@@ -176,12 +186,12 @@ def test_the_cli_check(tmp_path):
 
 @pytest.mark.parametrize("turn, message", [
     ({"activations": [{"unit": "zz", "option": "move", "roll": 3}]}, "unknown unit 'zz'"),
-    ({"activations": [{"unit": "r1", "option": "dance"}]}, "`option` must be one of"),
+    ({"activations": [{"unit": "r1", "option": "dance"}]}, "activation 1: option must be one of move, combat, charge, shoot, reform, not 'dance'"),
     ({"activations": [{"unit": "r1", "option": "move"}]}, "needs its movement die"),
-    ({"activations": [{"unit": "r1", "option": "move", "roll": 7}]}, "die faces 1-6"),
+    ({"activations": [{"unit": "r1", "option": "move", "roll": 7}]}, "activation 1: roll must be 1 to 3 die faces 1-6, not 7"),
     ({"activations": [{"unit": "g1", "option": "combat"}]}, "not of the side activating"),
-    ({"activations": [{"unit": "r5", "option": "move", "roll": 3, "steps": ["jump"]}]}, "`do` must be one of"),
-    ({"actions": []}, "unknown turn key 'actions'"),
+    ({"activations": [{"unit": "r5", "option": "move", "roll": 3, "steps": ["jump"]}]}, "activation 1: steps[1] must be one of forward"),
+    ({"actions": []}, "unknown key 'actions' in the turn file; expected side, activations"),
 ])
 def test_bad_turns_exit_2_with_their_place(tmp_path, turn, message):
     t = write(tmp_path, "turn.yaml", turn)

@@ -110,7 +110,7 @@ def test_the_example_reads():
 @pytest.mark.parametrize("edit, message, line", [
     (lambda t: t.replace("facing: north, combat: 4, manoeuvre: 4,\n     discipline: 6, characteristics: [drilled, battle_trained",
                          "facing: up, combat: 4, manoeuvre: 4,\n     discipline: 6, characteristics: [drilled, battle_trained"),
-     "unknown facing 'up'", None),
+     "unit r1: facing must be one of north, east, south, west, not 'up'", None),
     (lambda t: t.replace("type: cavalry, at: [8, 6]", "type: cavalery, at: [8, 6]"), "unknown unit type 'cavalery'", None),
     (lambda t: t.replace("characteristics: [immobile, ranged_attack]", "characteristics: [imobile, ranged_attack]"),
      "unknown characteristic 'imobile'", None),
@@ -118,7 +118,7 @@ def test_the_example_reads():
     (lambda t: t.replace("type: forest}", "type: jungle}", 1), "unknown terrain 'jungle'", None),
     (lambda t: t.replace("at: [4, 6], facing: north", "at: [5, 5], facing: north"), "both stand on", None),
     (lambda t: t.replace("combat: 3, manoeuvre: 3, discipline: 7}", "combat: three, manoeuvre: 3, discipline: 7}", 1),
-     "`combat` must be a whole number", None),
+     "unit r4: combat must be a whole number from 0 to 20, not 'three'", None),
 ])
 def test_bad_scenarios_exit_2_with_their_place(tmp_path, edit, message, line):
     text = ALESIA.read_text(encoding="utf-8")

@@ -415,9 +415,9 @@ def test_the_cli_prints_fractions(tmp_path):
 @pytest.mark.parametrize("test, message", [
     ({"test": "movment", "unit": "r1"}, "unknown test 'movment'"),
     ({"test": "movement", "unit": "zz"}, "unknown unit 'zz'"),
-    ({"test": "movement", "unit": "r1", "attack_points": "two"}, "`attack_points` must be a whole number"),
-    ({"test": "manoeuvre", "unit": "r1", "manoeuvre": "cartwheel"}, "`manoeuvre` must be one of"),
-    ({"test": "movement", "unit": "r1", "colour": "red"}, "unknown key 'colour'"),
+    ({"test": "movement", "unit": "r1", "attack_points": "two"}, "the movement test: attack_points must be a whole number from 0 to 100, not 'two'"),
+    ({"test": "manoeuvre", "unit": "r1", "manoeuvre": "cartwheel"}, "the manoeuvre test: manoeuvre must be one of forward, oblique_left"),
+    ({"test": "movement", "unit": "r1", "colour": "red"}, "unknown key 'colour' in the movement test"),
 ])
 def test_bad_tests_exit_2_with_their_place(tmp_path, test, message):
     t = write(tmp_path, "t.yaml", test)
@@ -428,7 +428,8 @@ def test_bad_tests_exit_2_with_their_place(tmp_path, test, message):
 def test_scythed_chariots_reserves_and_devotio(tmp_path):
     units = [unit("sc", "red", (2, 3), "north", type="scythed_chariots", combat=9, manoeuvre=4),
              unit("d", "blue", (3, 2), "south", combat=2, manoeuvre=4),
-             unit("l", "red", (6, 3), "north", combat=3, attachments=["praetorian_cohort", "devotio"]),
+             unit("l", "red", (6, 3), "north", combat=3, attachments=["praetorian_cohort", "devotio"],
+                  characteristics=["legion"]),
              unit("e", "blue", (7, 2), "south", combat=2, manoeuvre=3)]
     eng = engine(scenario(tmp_path, units, width=10))
     s = eng.setting()

@@ -338,6 +338,9 @@ class Field:
         if self.each is not None and isinstance(value, list):
             for i, item in enumerate(value):
                 self.each.check(item, _item_at(value, i, where), whose, f"{key}[{i + 1}]")
+        elif self.each is not None and isinstance(value, dict):  # a mapping of names to one kind of value
+            for k, item in value.items():
+                self.each.check(item, getattr(value, "value_where", {}).get(k, where), whose, f"{key}: {k}")
         return value
 
 
@@ -367,6 +370,37 @@ class AnyOf:
         raise WarcouncilError(f"{whose}: {key} must be {self.what}, not {_describe(value)}", where)
 
 
+class _Inner(str):
+    """The name of an entry that is not the whole file (``Record.name_of``)."""
+
+
+@dataclass(frozen=True)
+class ByKey:
+    """A mapping that may be one of several ``Record``s, told apart by the
+    key it has (a turn file's activation has ``unit``, an exchange has
+    ``exchange``): checked by the first whose key it has."""
+
+    what: str
+    forms: dict  # key -> Record
+    default: Any = None
+
+    def ok(self, value: Any) -> bool:
+        return isinstance(value, dict) and any(k in value for k in self.forms)
+
+    def form(self, value: Any) -> "Record":
+        """The record of ``value`` (one ``ok`` takes)."""
+        return next(r for k, r in self.forms.items() if k in value)
+
+    @property
+    def schema(self) -> dict:
+        return {"anyOf": [r.schema for r in self.forms.values()]}
+
+    def check(self, value: Any, where: Location, whose: str, key: str) -> Any:
+        if not self.ok(value):
+            raise WarcouncilError(f"{whose}: {key} must be {self.what}, not {_describe(value)}", where)
+        return self.form(value).check(value, where, whose, key)
+
+
 @dataclass(frozen=True)
 class Record:
     """One kind of entry of a file (a mapping): its fields, by key, in one
@@ -393,34 +427,48 @@ class Record:
         return {"type": "object", "additionalProperties": False, "required": list(self.required),
                 "properties": {k: f.schema for k, f in self.fields.items()}}
 
-    def name_of(self, m: Any, key: str | None = None) -> str:
-        """How messages name entry ``m`` (``key``: where it is, e.g. ``units[3]``)."""
+    def name_of(self, m: Any, key: str | None = None, whose: str = "") -> str:
+        """How messages name entry ``m`` (``key``: where it is, e.g. ``units[3]``;
+        ``whose``: the entry it is in, named when that is not the file itself:
+        ``side 'romans': command_points``)."""
         v = m.get(self.label) if self.label and isinstance(m, dict) else None
         if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip():
             return bounded(f"{self.noun or self.what} {v}", 60)
         if key and self.noun and key.endswith("]") and "[" in key:  # the n-th of its list
-            return f"{self.noun} {key[key.rindex('[') + 1:-1]}"
+            key = f"{self.noun} {key[key.rindex('[') + 1:-1]}"
+        if key and isinstance(whose, _Inner):
+            return f"{whose}: {key}"
         return key or self.noun or self.what
 
     def check(self, value: Any, where: Location, whose: str = "", key: str | None = None) -> YDict:
-        if not isinstance(value, YDict):
+        if not isinstance(value, dict):
             if key:
-                raise WarcouncilError(f"{whose}: {key} must be {self.what} (a mapping), not {_describe(value)}", where)
+                raise WarcouncilError(f"{whose + ': ' if whose else ''}{key} must be {self.what} (a mapping), "
+                                      f"not {_describe(value)}", where)
             raise WarcouncilError(f"{self.what} must be a mapping, not {_describe(value)}", where)
-        me = self.name_of(value, key)
+        me = self.name_of(value, key, whose)
+        if key is not None:  # an entry inside the file: what is inside it names it
+            me = _Inner(me)
         allowed = tuple(self.fields)
+        here = getattr(value, "where", None) or where
+        keys_at, values_at = getattr(value, "key_where", {}), getattr(value, "value_where", {})
         for k in value:
             if k in self.refused:
-                raise WarcouncilError(f"{me}: {self.refused[k]}", value.key_where.get(k, value.where))
+                raise WarcouncilError(f"{me}: {self.refused[k]}", keys_at.get(k, here))
             if k not in self.fields:
                 raise WarcouncilError(f"unknown key {_describe(k)} in {me}; expected {', '.join(allowed)}",
-                                      value.key_where.get(k, value.where), hint=_hint(k, allowed))
+                                      keys_at.get(k, here), hint=_hint(k, allowed))
         for k in self.required:
             if k not in value:
-                raise WarcouncilError(f"{me} is missing {k!r}", value.where)
+                raise WarcouncilError(f"{me} is missing {k!r}", here)
         for k, v in value.items():
-            self.fields[k].check(v, value.value_where.get(k, value.where), me, k)
+            self.fields[k].check(v, values_at.get(k, here), me, k)
         return value
+
+    def read(self, value: Any, where: Location, label: str | None = None) -> YDict:
+        """A whole mapping of a file (``label``: how messages name it, else
+        the record's own words), checked as ``check`` does."""
+        return self.check(value, where, "", label)
 
     def get(self, m: YDict, key: str) -> Any:
         """``m[key]``, or the field's default when ``m`` does not give it."""

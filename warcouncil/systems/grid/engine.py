@@ -22,12 +22,10 @@ from ...solver.ground import PieceView, Record
 from ...solver.scenario import YDict, YList, parse_yaml
 from ...solver.system import Answer
 from ...textfile import read_text
+from .aftermath import CARDS, Aftermath
+from .files import MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, entry_table, faces
 from .scenario import POOLS
 from .world import GridCtx, GridSetting, World
-
-OPTIONS = ("move", "combat", "charge", "shoot", "reform")
-MANOEUVRES = ("forward", "oblique_left", "oblique_right", "turn_left", "turn_right", "drift_left", "drift_right",
-              "about_face")
 FACES = range(1, 7)
 TEST_LIMIT = 64 * 1024
 
@@ -104,6 +102,13 @@ class GridEngine(Engine):
                 hint = closest(t.type, p.terrains)
                 raise WarcouncilError(f"unknown terrain {t.type!r}", t.where,
                                       hint=f"did you mean {hint[0]!r}?" if hint else "known: " + ", ".join(p.terrains))
+        for u in self.scenario.units:  # an attachment on a unit it may be attached to
+            s = self.setting(u.side)
+            for n in u.attachments:
+                if not self.call(s, "may_attach", s.by_id[u.id], n):
+                    raise WarcouncilError(f"unit {u.id}: a {n} cannot be attached to it (a {u.type}"
+                                          + (", not a Legion)" if n in ("praetorian_cohort", "devotio") else ")"),
+                                          u.places.get("attachments", u.where))
 
     # ------------------------------------------------------------ evaluation
     def setting(self, side: str | None = None, command=None) -> GridSetting:
@@ -156,7 +161,9 @@ class GridEngine(Engine):
                     movement_rerolls=0, movement_points_spent=0, manoeuvre_points=0, given=0,
                     given_pools=frozenset(), get=None, largest_after=0, total_before=0, total_after=0,
                     cancelled_before=False, called_before=False, cancelled=False, verdict=None, what="",
-                    follower=None, follower_fits=False)
+                    follower=None, follower_fits=False, after_broken=False, returnable=False,
+                    shot_mid_move=False, shot_before=False, devotio=None, first_charge=False,
+                    devotio_used_before=False, reserve=None)
         base.update(kw)
         return Record(**base)
 
@@ -167,7 +174,7 @@ class GridEngine(Engine):
         def rough_of(sqs):
             return any(self.call(s, "rough_ground", s.terrain.get(q)) for q in sqs)
 
-        occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q] is not u)
+        occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q].id != u.id)
         return Record(drilled_spent=False, skirmisher_spent=False, points_left=0,
                       kind=kind, squares=after, before=before, rough=rough_of(after) or rough_of(before),
                       was_rough=rough_of(before), occupied_by=occupied,
@@ -271,13 +278,14 @@ class GridEngine(Engine):
     def odds(self, data, path: str = "") -> tuple[dict, dict]:
         """The exact distribution of the roll ``data`` names (``test:``)."""
         if not isinstance(data, dict):
-            raise WarcouncilError("a test file is a mapping with `test:`", Location(path))
+            raise WarcouncilError("a test file is a mapping with `test:`", _where(data, None, path))
         test = data.get("test")
-        fn = _TESTS.get(test)
+        fn = _TESTS.get(test) if isinstance(test, str) else None
         if fn is None:
             hint = closest(str(test), _TESTS)
             raise WarcouncilError(f"unknown test {test!r}", _where(data, "test", path),
                                   hint=(f"did you mean {hint[0]!r}? " if hint else "") + "tests: " + ", ".join(_TESTS))
+        TEST_ENTRIES[test].read(data, _where(data, None, path), f"the {test} test")
         side = data.get("side")
         if side is None:
             for key in ("unit", "attacker", "shooter"):
@@ -288,10 +296,7 @@ class GridEngine(Engine):
                         side = u.side
                         break
         s = self.setting(side)
-        opts = _Options(data, path)
-        result = fn(self, s, data, opts, path)
-        opts.finish()
-        return result
+        return fn(self, s, data, _Options(data), path)
 
     # each roll: (engine, setting, data, options, path) -> (dist, extra)
     def _movement(self, s, data, o, path):
@@ -349,7 +354,8 @@ class GridEngine(Engine):
     def _discipline(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
         bonus = self.call(s, "discipline_bonus", u) + o.int("modifier", 0, negative=True)
-        rerolls = (1 if o.bool("brave") and s.has(u, "brave") else 0) + (1 if o.bool("defence_point") else 0)
+        rerolls = ((1 if o.bool("brave") and self.call(s, "brave_reroll", u) else 0)
+                   + (1 if o.bool("defence_point") else 0))
         return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {
             "modifier": bonus, "removes_setback": frac(self._natural_twelve(s, u, bonus))}
 
@@ -362,7 +368,7 @@ class GridEngine(Engine):
     def _reform(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
         bonus = self.call(s, "reform_bonus", u) + o.int("modifier", 0, negative=True)
-        rerolls = 1 if o.bool("heroic") and s.has(u, "heroic") else 0
+        rerolls = 1 if o.bool("heroic") and self.call(s, "heroic_reroll", u) else 0
         return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {"modifier": bonus}
 
     def combat_ratings(self, s, att, dfn, charge, reserve=False, devotio=False):
@@ -549,20 +555,19 @@ class GridEngine(Engine):
             text = "illegal:\n" + "\n".join(f"  {v.message} [{v.rule}] — {v.source}: \"{v.quote}\"" for v in verdict)
         else:
             text = f"legal: {len(log)} entries"
+        for e in log:  # what the dice moved, and what is left for want of a die
+            head = f"  {e.get('unit', e['entry'])} {e['entry']}" + (f": {e['result']}" if "result" in e else "")
+            for line in e.get("events", ()):
+                text += f"\n{head}: {line}"
+            for line in e.get("unresolved", ()):
+                text += f"\n{head}: unresolved: {line}"
         return Answer(out, text, 1 if verdict else 0)
 
     def check(self, data, path: str = "") -> tuple[list[Violation], list[dict]]:
         """Every violation of a sequence of activations (a turn file's data),
         and what each entry came to."""
-        if not isinstance(data, dict):
-            raise WarcouncilError("a turn file is a mapping with `activations:`", Location(path))
-        for k in data:
-            if k not in ("side", "activations"):
-                raise WarcouncilError(f"unknown turn key {k!r}; expected side, activations", _key_where(data, k, path))
-        seq = data.get("activations")
-        if not isinstance(seq, list):
-            raise WarcouncilError("`activations` must be a list", _where(data, "activations", path))
-        return _Sequence(self, data.get("side"), path).run(seq)
+        TURN_ENTRY.read(data, _where(data, None, path))
+        return _Sequence(self, data.get("side"), path).run(data["activations"])
 
 
 # ------------------------------------------------------------------ a sequence being checked
@@ -578,48 +583,39 @@ class _Sequence:
         self.last_failed: dict[str, bool] = {}
         self.free_used: dict[str, set] = {}  # a unit's once-per-turn re-rolls already used
         self.called = False
+        self.broken = False  # an army broke: the battle is lost
         self.cancelled = {k: v.homunculus_cancelled for k, v in eng.scenario.sides.items()}
+        self.cards = {k: {c: 0 for c in CARDS} for k in eng.scenario.sides}  # collected along the sequence
+        self.shot_mid_move: set[str] = set()
+        self.charged: set[str] = set()  # units that have charged
+        self.devotio_used: set[str] = set()  # sides that have used their Devotio  # units that shot during a move this turn
+        self.eagles: dict = {}  # Lost Eagles results already suffered, by result: the Legions
         self.out: list[Violation] = []
         self.log: list[dict] = []
 
     def run(self, seq):
         for i, item in enumerate(seq):
             where = seq.item_where[i] if isinstance(seq, YList) else Location(self.path)
-            if not isinstance(item, dict):
-                raise WarcouncilError("an activation is a mapping (`unit:` and `option:`, or an entry)", where)
             if "unit" in item:
                 self.activation(item, where)
             elif "exchange" in item:
                 self.exchange(item, where)
             elif "reallocate" in item:
                 self.reallocate(item, where)
-            elif "homunculus_est" in item:
-                self.homunculus(item, where)
+            elif "bring_back" in item:
+                self.bring_back(item, where)
             else:
-                raise WarcouncilError("an entry needs `unit:` (an activation), `exchange:`, `reallocate:` or "
-                                      "`homunculus_est:`", where)
+                self.homunculus(item, where)
         return self.out, self.log
 
     # -- spending
     def spends(self, item, where, side, unit_default_use=None):
         raw = item.get("spend", [])
-        if not isinstance(raw, list):
-            raise WarcouncilError("`spend` must be a list of {pool, use, points, as}", _where(item, "spend", self.path))
         out = []
         for j, sp in enumerate(raw):
             loc = raw.item_where[j] if isinstance(raw, YList) else where
-            if not isinstance(sp, dict):
-                raise WarcouncilError("a spending is a mapping {pool, use, points, as}", loc)
-            for k in sp:
-                if k not in ("pool", "use", "points", "as"):
-                    raise WarcouncilError(f"unknown spending key {k!r}; expected pool, use, points, as", loc)
-            pool = _pick(sp, "pool", POOLS, loc)
-            use = _pick(sp, "use", self.eng.pack.values.get("use", ()), loc)
-            conv = _pick(sp, "as", POOLS, loc) if "as" in sp else None
-            pts = sp.get("points", 1)
-            if not isinstance(pts, int) or isinstance(pts, bool) or pts < 1:
-                raise WarcouncilError("`points` must be a whole number ≥ 1", loc)
-            out.append(self.pay(side, pool, use, pts, conv))
+            use = _pick(sp, "use", self.eng.pack.values.get("use", ()), loc)  # (the pack's words)
+            out.append(self.pay(side, sp["pool"], use, sp.get("points", 1), sp.get("as")))
         return tuple(out)
 
     def pay(self, side, pool, use, pts, conv=None):
@@ -628,6 +624,7 @@ class _Sequence:
         return Record(pool=pool, use=use, points=pts, available=available, **{"as": conv})
 
     def judge(self, setting, rec, index, where):
+        rec.__dict__["after_broken"] = self.broken
         vs = self.eng.violations(setting, rec)
         self.out.extend(vs)
         return vs
@@ -644,33 +641,29 @@ class _Sequence:
     # -- a unit's activation
     def activation(self, item, where):
         eng, s, path = self.eng, self.s, self.path
-        for k in item:
-            if k not in ("unit", "option", "roll", "steps", "target", "dice", "choose", "defence", "test", "spend",
-                         "with"):
-                raise WarcouncilError(f"unknown activation key {k!r}", _key_where(item, k, path))
-        uid = item.get("unit")
-        u = s.by_id.get(uid) if isinstance(uid, str) else None
+        uid = item["unit"]
+        u = s.by_id.get(uid)
         if u is None:
             hint = closest(str(uid), s.by_id)
             raise WarcouncilError(f"unknown unit {uid!r}", _where(item, "unit", path),
                                   hint=f"did you mean {hint[0]!r}?" if hint else None)
         if u.side != self.side:
             raise WarcouncilError(f"unit {uid} is not of the side activating ({self.side})", _where(item, "unit", path))
-        option = _pick(item, "option", OPTIONS, where)
+        option = item["option"]
         spends = self.spends(item, where, self.side)
         ap = sum(p.points for p in spends if p.use == "charge_bonus")
-        rolls = _dice_list(item, "roll", path, 1, 3) if "roll" in item else ()
+        rolls = faces(item["roll"]) if "roll" in item else ()
         natural = rolls[-1] if rolls else None
         if option in ("move", "charge") and natural is None:
             raise WarcouncilError(f"a {option} activation needs its movement die: `roll: N`", where)
         target = None
         if "target" in item:
-            target = s.by_id.get(item["target"]) if isinstance(item["target"], str) else None
+            target = s.by_id.get(item["target"])
             if target is None:
                 raise WarcouncilError(f"unknown unit {item['target']!r}", _where(item, "target", path))
         follower = None
         if "with" in item:
-            follower = s.by_id.get(item["with"]) if isinstance(item["with"], str) else None
+            follower = s.by_id.get(item["with"])
             if follower is None or follower.side != self.side:
                 raise WarcouncilError(f"`with` names no unit of {self.side}: {item['with']!r}", _where(item, "with", path))
         failed = option in ("move", "charge") and bool(eng.call(s, "movement_failed", u, natural))
@@ -679,26 +672,30 @@ class _Sequence:
         start = frozenset(f.squares) if f is not None else frozenset()
         steps, made, cost, stopped = [], [], 0, False
         points_left = sum(1 for p in spends if p.use == "reroll_manoeuvre")
-        raw_steps = (item.get("steps", []) or []) if f is not None else []  # (off the table: no steps)
-        if not isinstance(raw_steps, list):
-            raise WarcouncilError("`steps` must be a list", _where(item, "steps", path))
+        raw_steps = item.get("steps", []) if f is not None else []  # (off the table: no steps)
         if raw_steps and option not in ("move", "charge"):
             raise WarcouncilError(f"a {option} activation has no steps", _where(item, "steps", path))
         cur = f
-        for j, st in enumerate(raw_steps):
+        base = s  # the board the steps are made on (a shot during the move may change it)
+        shot = item.get("shot")
+        shot_info = shot_result = shot_aftermath = None
+        for j in range(len(raw_steps) + 1):
+            if shot is not None and j == shot["after"] and cur is not None and shot_info is None:
+                base, shot_info, shot_result, shot_aftermath = self.mid_move_shot(base, u, cur, shot, where)
+                if shot_result is not None and eng.call(base, "shot_stops_move", shot_result):
+                    stopped = True
+                    break
+            if j == len(raw_steps):
+                break
+            st = raw_steps[j]
             loc = raw_steps.item_where[j] if isinstance(raw_steps, YList) else where
             if isinstance(st, str):
                 st = {"do": st}
-            if not isinstance(st, dict):
-                raise WarcouncilError("a step is a manoeuvre's name or {do, test, fear}", loc)
-            for k in st:
-                if k not in ("do", "test", "fear"):
-                    raise WarcouncilError(f"unknown step key {k!r}; expected do, test, fear", loc)
-            kind = _pick(st, "do", MANOEUVRES, loc)
-            tests = _dice_list(st, "test", path, 1, 4) if "test" in st else ()
-            fear = _dice_list(st, "fear", path, 2, 2) if "fear" in st else None
+            kind = st["do"]
+            tests = faces(st["test"]) if "test" in st else ()
+            fear = faces(st["fear"]) if "fear" in st else None
             nxt = step_footprint(cur, kind)
-            rec = eng.step_record(s, u, cur, nxt, kind, tests, fear, j, len(raw_steps))
+            rec = eng.step_record(base, u, cur, nxt, kind, tests, fear, j, len(raw_steps))
             # the free re-rolls this unit has left this turn, then the Movement Points spent for them
             used = self.free_used.setdefault(u.id, set())
             rec.__dict__.update(drilled_spent="drilled" in used, skirmisher_spent="skirmisher" in used,
@@ -721,7 +718,7 @@ class _Sequence:
                 made.append(rec)
             else:
                 stopped = True
-        after_setting = s.moved(u.id, at=cur.at, facing=cur.facing) if cur is not f else s
+        after_setting = base.moved(u.id, at=cur.at, facing=cur.facing) if cur is not f else base
         end = frozenset(cur.squares) if cur is not None else frozenset()
         if any(eng.call(s, "phalanx_disorders", u, st) for st in made):
             after_setting = after_setting.moved(u.id, disordered=True)
@@ -740,32 +737,48 @@ class _Sequence:
         if option in ("combat", "charge", "shoot") and "dice" in item:
             if target is None:
                 raise WarcouncilError(f"a {option} with dice needs its `target`", where)
-            dice = _dice_list(item, "dice", path, 1, 3)
-            defence = _dice_list(item, "defence", path, 0, 4) if "defence" in item else ()
+            dice = faces(item["dice"])
+            defence = faces(item["defence"]) if "defence" in item else ()
             t_after = after_setting.by_id[target.id]
             if option == "shoot":
-                a = eng.call(after_setting, "shooter_cr", u_after)
-                d = eng.call(after_setting, "target_cr", t_after, u_after)
-                pen = eng.call(after_setting, "shooting_penalty", a, d)
-                results = [eng.call(after_setting, "shooting_result", x - pen, u_after, t_after) for x in dice]
-                r, face = self._chosen(item, results, dice, True, "shooting_preference")
-                cface = eng.call(after_setting, "cancelling_face", r, face)
+                result, r, (a, d) = self._shot(after_setting, u_after, t_after, item)
+                cface = None
             else:
                 a, d = eng.combat_ratings(after_setting, u_after, t_after,
-                                          max(1, len(made)) if option == "charge" else 0)
+                                          max(1, len(made)) if option == "charge" else 0,
+                                          item.get("reserve") == "combat", item.get("devotio") == "combat")
                 results = [eng.call(after_setting, "combat_result", x, u_after, t_after) for x in dice]
                 chooser = bool(eng.call(after_setting, "attacker_chooses", a, d))
                 r, face = self._chosen(item, results, dice, chooser, "preference")
                 cface = face
-            result = None if cface in defence else r
+            if option != "shoot":
+                result = None if cface in defence else r
             more = {"ratings": [a, d], "result": r if result is not None else "cancelled"}
+        aftermath = Aftermath(self, item)
+        choice = item.get("devotio")
+        if choice is not None and target is not None:
+            aftermath.dr_plus[target.id] = eng.call(s, "devotio_dr", choice)
+            if eng.call(s, "devotio_setback", choice):
+                aftermath.card(target.side, "setback", f"{u.id}'s Devotio")
+        if item.get("reserve") == "discipline":
+            aftermath.reserve = True
+        if shot_info is not None:  # the shot during the move: its result, and what it moved
+            more["shot"] = shot_info
+            result = shot_result
+            aftermath.absorb(shot_aftermath)
+        if result is not None and option != "move" and u.id in after_setting.foot and target.id in after_setting.foot:
+            after_setting = aftermath.after_result(after_setting, option, u.id, target.id, result)
+            spends = spends + tuple(aftermath.spends)
         if option == "reform" and "test" in item:
-            d1, d2 = _dice_list(item, "test", path, 2, 2)
+            d1, d2 = faces(item["test"])
             bonus = eng.call(s, "reform_bonus", u)
             test_result = eng.call(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline"))
             more = {"test": test_result}
             if test_result == "pass":
                 after_setting = after_setting.moved(u.id, disordered=False)
+                aftermath.twelve(after_setting, u.id, d1, d2, test_result)
+            elif u.id in after_setting.foot:
+                after_setting = aftermath.failed_reform(after_setting, u.id, d1, d2, bonus, test_result)
         rec = eng.record(
             u, option, rolled=True, natural=natural, attack_points=ap, steps=tuple(steps), target=target,
             spends=spends, cost=cost, stopped=stopped, start=start, end=end, failed=failed,
@@ -774,8 +787,14 @@ class _Sequence:
             movement_rerolls=max(0, len(rolls) - 1),
             movement_points_spent=sum(1 for p in spends if p.use == "reroll_movement"),
             manoeuvre_points=sum(1 for p in spends if p.use == "reroll_manoeuvre"), what=u.id,
-            follower=follower, follower_fits=follower_fits)
-        vs = self.judge(s, rec, len(self.log), where)
+            follower=follower, follower_fits=follower_fits, shot_mid_move=shot is not None,
+            shot_before=u.id in self.shot_mid_move, devotio=choice, first_charge=u.id not in self.charged,
+            devotio_used_before=self.side in self.devotio_used, reserve=item.get("reserve"))
+        after_setting = self.attachments_used(after_setting, rec, item, aftermath)
+        if shot is not None:
+            self.shot_mid_move.add(u.id)
+        vs = self.judge(base, rec, len(self.log), where)
+        self.aftermath_log(more, aftermath, after_setting)
         if eng.call(s, "fights_again", rec):
             more["fights_again"] = True
         if option in ("move", "charge"):
@@ -784,6 +803,101 @@ class _Sequence:
         if self.entry_log(rec, len(self.log), vs, **more):
             self.reversal = True
         self.s = after_setting
+
+    def attachments_used(self, setting, rec, item, aftermath):
+        """A Devotio used (or lost by a Charge that made no contact), a Small
+        Cavalry Reserve used, a Praetorian Cohort used and rolled for: each
+        removed from play as the sheet says."""
+        eng, u = self.eng, rec.unit
+        if rec.option == "charge":
+            self.charged.add(u.id)
+        lost = set()
+        if setting.has(setting.by_id[u.id], "devotio"):
+            if rec.devotio is not None:
+                self.devotio_used.add(self.side)
+                lost.add("devotio")
+                aftermath.events.append(f"{u.id} uses its Devotio ({rec.devotio}): removed from play")
+            elif eng.call(setting, "devotio_lost", rec):
+                lost.add("devotio")
+                aftermath.events.append(f"{u.id}'s Charge made no contact: its Devotio is lost")
+        if rec.reserve is not None:
+            v = setting.by_id[u.id]
+            if eng.call(setting, "reserve_removed", v):
+                lost.add("small_cavalry_reserve")
+                aftermath.events.append(f"{u.id} uses its Small Cavalry Reserve: removed from play")
+            elif setting.has(v, "praetorian_cohort"):
+                die = item.get("cohort")
+                if die is None:
+                    aftermath.unresolved.append(f"{u.id}'s Praetorian Cohort was used: give its 1D6 as `cohort: N`")
+                elif eng.call(setting, "cohort_removed", die):
+                    lost.add("praetorian_cohort")
+                    aftermath.events.append(f"{u.id}'s Praetorian Cohort is removed ({die})")
+                else:
+                    aftermath.events.append(f"{u.id}'s Praetorian Cohort stays ({die})")
+        if not lost:
+            return setting
+        aftermath.changed.add(u.id)
+        return setting.moved(u.id, lost=setting.states[u.id].lost | frozenset(lost))
+
+    def aftermath_log(self, more, aftermath, setting):
+        """What the dice moved, for the log: the events, the units changed
+        (where each now stands, or ``removed``), anything left unresolved
+        for want of its die, and the cards each side holds."""
+        if aftermath.events:
+            more["events"] = list(aftermath.events)
+        if aftermath.unresolved:
+            more["unresolved"] = list(aftermath.unresolved)
+        if aftermath.changed:
+            pos = {}
+            for uid in sorted(aftermath.changed):
+                st = setting.states[uid]
+                pos[uid] = "removed" if st.gone else {"at": list(st.at), "facing": st.facing,
+                                                      "disordered": st.disordered}
+                if not st.gone and st.dr_plus:
+                    pos[uid]["discipline"] = setting.by_id[uid].get_attr("discipline")
+            more["positions"] = pos
+        more["cards"] = {k: dict(v) for k, v in self.cards.items()}
+
+    def mid_move_shot(self, base, u, cur, spec, where):
+        """A Shooting Activation during a move (Nomadic Cavalry), from where
+        the unit has got to: judged as a shoot by the rules, its result
+        applied (``spec``: the shot's dice and what its result moves)."""
+        eng = self.eng
+        start = base.footprint(u)
+        mid = base.moved(u.id, at=cur.at, facing=cur.facing)
+        tid = spec["target"]
+        tv = mid.by_id.get(tid)
+        if tv is None:
+            hint = closest(str(tid), mid.by_id)
+            raise WarcouncilError(f"unknown unit {tid!r}", _where(spec, "target", self.path),
+                                  hint=f"did you mean {hint[0]!r}?" if hint else None)
+        uv = mid.by_id[u.id]
+        result, r, (a, d) = self._shot(mid, uv, tv, spec)
+        rec = eng.record(uv, "shoot", rolled=True, target=tv, result=result, what=u.id,
+                         start=mid.squares(uv), end=mid.squares(uv), after_reversal=self.reversal)
+        self.judge(mid, rec, len(self.log), where)
+        aftermath = Aftermath(self, spec)
+        if result is not None and tid in mid.foot:
+            mid = aftermath.after_result(mid, "shoot", u.id, tid, result)
+        info = {"target": tid, "after": spec["after"], "ratings": [a, d],
+                "result": r if result is not None else "cancelled"}
+        # the move goes on (and is judged) on the board as the shot left it, the unit back where it began
+        return mid.moved(u.id, at=start.at, facing=start.facing), info, result, aftermath
+
+    def _shot(self, s, uv, tv, spec):
+        """A Shooting Activation's result on setting ``s`` (``spec``: its
+        dice, defence and choice): (the result, or None when a Defence die
+        cancels it; the result chosen; the two ratings)."""
+        eng = self.eng
+        dice = faces(spec["dice"])
+        defence = faces(spec["defence"]) if "defence" in spec else ()
+        a = eng.call(s, "shooter_cr", uv)
+        d = eng.call(s, "target_cr", tv, uv)
+        pen = eng.call(s, "shooting_penalty", a, d)
+        results = [eng.call(s, "shooting_result", x - pen, uv, tv) for x in dice]
+        r, face = self._chosen(spec, results, dice, True, "shooting_preference")
+        cface = eng.call(s, "cancelling_face", r, face)
+        return (None if cface in defence else r), r, (a, d)
 
     def _chosen(self, item, results, dice, chooser, prefer):
         if "choose" in item:
@@ -798,17 +912,8 @@ class _Sequence:
     # -- other entries
     def exchange(self, item, where):
         raw = item["exchange"]
-        if not isinstance(raw, dict) or not raw:
-            raise WarcouncilError("`exchange` maps the pools given to their points, e.g. {movement: 3}",
-                                  _where(item, "exchange", self.path))
-        get = _pick(item, "get", POOLS, where)
-        spends = []
-        for pool, n in raw.items():
-            if pool not in POOLS:
-                raise WarcouncilError(f"unknown pool {pool!r}", _key_where(raw, pool, self.path))
-            if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-                raise WarcouncilError("points given must be a whole number ≥ 1", _where(raw, pool, self.path))
-            spends.append(self.pay(self.side, pool, "exchange", n))
+        get = item["get"]
+        spends = [self.pay(self.side, pool, "exchange", n) for pool, n in raw.items()]
         self.pools[self.side][get] += 1
         rec = self.eng.record(None, "exchange", spends=tuple(spends), given=sum(raw.values()),
                               given_pools=frozenset(raw), get=get, what="an exchange")
@@ -817,30 +922,47 @@ class _Sequence:
 
     def reallocate(self, item, where):
         raw = item["reallocate"]
-        if not isinstance(raw, dict):
-            raise WarcouncilError("`reallocate` gives every pool's points after it, e.g. {attack: 3, movement: 1}",
-                                  _where(item, "reallocate", self.path))
-        for k in raw:
-            if k not in POOLS:
-                raise WarcouncilError(f"unknown pool {k!r}", _key_where(raw, k, self.path))
         before = sum(self.pools[self.side].values())
         spends = (self.pay(self.side, "strategy", "reallocate", 1),)
         new = dict(self.pools[self.side])
-        for k, n in raw.items():
-            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise WarcouncilError("a pool's points must be a whole number ≥ 0", _where(raw, k, self.path))
-            new[k] = n
+        new.update(raw)
         rec = self.eng.record(None, "reallocate", spends=spends, largest_after=max(new.values()),
                               total_before=before, total_after=sum(new.values()), what="a re-allocation")
         self.pools[self.side] = new
         vs = self.judge(self.s, rec, len(self.log), where)
         self.entry_log(rec, len(self.log), vs, pools=dict(new))
 
+    def bring_back(self, item, where):
+        """An attempt to bring an off-table unit back: a Discipline Test; on
+        a pass it returns to the two squares where it left the table (if
+        they are free)."""
+        eng, s = self.eng, self.s
+        uid = item["bring_back"]
+        v = s.by_id.get(uid)
+        if v is None or v.side != self.side:
+            hint = closest(str(uid), [k for k, w in s.by_id.items() if w.side == self.side])
+            raise WarcouncilError(f"`bring_back` names no unit of {self.side}: {uid!r}",
+                                  _where(item, "bring_back", self.path),
+                                  hint=f"did you mean {hint[0]!r}?" if hint else None)
+        st = s.state(v)
+        d1, d2 = faces(item["test"])
+        res = eng.call(s, "discipline_result", d1, d2, eng.call(s, "discipline_bonus", v), v.get_attr("discipline"))
+        rec = eng.record(v, "bring_back", test_result=res, returnable=st.off_table and not st.gone, what=uid)
+        vs = self.judge(s, rec, len(self.log), where)
+        more = {"test": res}
+        if not vs and eng.call(s, "returns", res):
+            f = Footprint(st.at, st.facing)
+            if all(q in s.board.cells and q not in s.occupant for q in f.squares):
+                self.s = s.moved(uid, off_table=False)
+                more["positions"] = {uid: {"at": list(st.at), "facing": st.facing, "disordered": st.disordered}}
+            else:
+                more["unresolved"] = [f"{uid} passed, but the squares where it left the table are taken"]
+        more["cards"] = {k: dict(c) for k, c in self.cards.items()}
+        if self.entry_log(rec, len(self.log), vs, **more):
+            self.reversal = True
+
     def homunculus(self, item, where):
         raw = item["homunculus_est"]
-        if not isinstance(raw, dict) or not isinstance(raw.get("points"), int):
-            raise WarcouncilError("`homunculus_est` needs the points of the revealed cards: {points: N}",
-                                  _where(item, "homunculus_est", self.path))
         other = next((k for k in self.eng.scenario.sides if k != self.side), self.side)
         bp = self.eng.scenario.sides[other].break_point
         if bp is None:
@@ -850,8 +972,7 @@ class _Sequence:
         spends = ()
         cancelled = "cancel" in raw
         if cancelled:
-            pool = _pick(raw, "cancel", POOLS, where)
-            spends = (self.pay(other, pool, "cancel_homunculus", 1),)
+            spends = (self.pay(other, raw["cancel"], "cancel_homunculus", 1),)
         rec = self.eng.record(None, "homunculus_est", spends=spends, verdict=verdict, cancelled=cancelled,
                               cancelled_before=self.cancelled[other] if cancelled else False,
                               called_before=self.called, after_reversal=self.reversal,
@@ -860,6 +981,10 @@ class _Sequence:
         self.called = True
         if cancelled:
             self.cancelled[other] = True
+        elif verdict == "fatigued":
+            self.s = self.s.fatigue(other)
+        elif verdict == "broken":
+            self.broken = True
         if self.entry_log(rec, len(self.log), vs, verdict=verdict, cancelled=cancelled):
             self.reversal = True
 
@@ -910,46 +1035,20 @@ def _sorted_dist(dist: dict) -> dict:
 
 
 class _Options:
-    """A test's options, read with places; unknown keys are bad input."""
+    """A test's options, already checked by its table (``files.TEST_ENTRIES``):
+    each read with its default."""
 
-    KNOWN = {"test", "unit", "side", "attacker", "defender", "shooter", "target", "against"}
-
-    def __init__(self, data, path):
-        self.data, self.path, self.used = data, path, set(self.KNOWN)
-
-    def _get(self, key, default):
-        self.used.add(key)
-        return self.data.get(key, default)
+    def __init__(self, data):
+        self.data = data
 
     def bool(self, key, default=False):
-        v = self._get(key, default)
-        if v is not default and not isinstance(v, bool):
-            raise WarcouncilError(f"`{key}` must be true or false, not {v!r}", _where(self.data, key, self.path))
-        return v
+        return self.data.get(key, default)
 
     def int(self, key, default, negative=False):
-        v = self._get(key, default)
-        if v is default and default is not None:
-            return v
-        if not isinstance(v, int) or isinstance(v, bool) or (v < 0 and not negative):
-            raise WarcouncilError(f"`{key}` must be a whole number{'' if negative else ' ≥ 0'}, not {v!r}",
-                                  _where(self.data, key, self.path))
-        return v
+        return self.data.get(key, default)
 
     def choice(self, key, choices, default):
-        v = self._get(key, default)
-        if v is None or v not in choices:
-            near = closest(str(v), choices)
-            raise WarcouncilError(f"`{key}` must be one of {', '.join(choices)}, not {v!r}",
-                                  _where(self.data, key, self.path),
-                                  hint=f"did you mean {' or '.join(near)}?" if near else None)
-        return v
-
-    def finish(self):
-        for k in self.data:
-            if k not in self.used:
-                raise WarcouncilError(f"unknown key {k!r} for a {self.data.get('test')} test",
-                                      _key_where(self.data, k, self.path))
+        return self.data.get(key, default)
 
 
 def _read_yaml(path: str, what: str):
@@ -977,14 +1076,3 @@ def _pick(d, key, choices, where):
                               d.value_where.get(key, d.where) if isinstance(d, YDict) else where,
                               hint=f"did you mean {' or '.join(near)}?" if near else None)
     return v
-
-
-def _dice_list(d, key, path, lo, hi):
-    v = d.get(key)
-    if isinstance(v, int) and not isinstance(v, bool):
-        v = [v]
-    if (not isinstance(v, list) or not lo <= len(v) <= hi
-            or not all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6 for x in v)):
-        raise WarcouncilError(f"`{key}` must be {lo}{'' if lo == hi else f' to {hi}'} die faces 1-6, not {v!r}",
-                              _where(d, key, path))
-    return tuple(v)

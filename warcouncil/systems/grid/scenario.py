@@ -28,16 +28,70 @@ from dataclasses import dataclass, field
 
 from ...errors import Location, WarcouncilError, closest
 from ...solver.board import board_from_mapping
-from ...solver.facing import Footprint, check_facing
+from ...solver.facing import FACINGS, Footprint
+from ...solver.scenario import (MAX_COMMAND, MAX_PIECES, NAME, Field, Record, choice_field, flag_field,
+                                id_problem, int_field, list_field)
 
 POOLS = ("attack", "movement", "defence", "strategy", "generalship")
 
-_TOP = ("system", "board", "sides", "to_move", "units", "name", "generals", "terrain", "rules")
-_SIDE = ("command_points", "fatigued", "break_point", "edge", "homunculus_cancelled")
-_UNIT = ("id", "side", "type", "at", "facing", "combat", "ranged", "manoeuvre", "discipline", "disordered",
-         "characteristics", "attachments", "off_table")
-_GENERAL = ("id", "side", "attached_to", "generalship")
-_TERRAIN = ("at", "type")
+# ---------------------------------------------------------------- the tables
+#
+# Every field of a grid-ancients scenario, its type and its range, declared
+# once (the kernel's ``Record``/``Field`` tables): the reader checks a file
+# against them (each problem at the value's place) and ``GridAncients.records``
+# publishes the same tables as JSON Schemas for editors and the contract.
+
+#: bounds far above any real battle (ratings are single figures on the sheet)
+MAX_RATING = 20
+MAX_BREAK_POINT = 1000
+MAX_BOARD = 100
+MAX_LIST = 32  # characteristics or attachments of one unit
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+SQUARE = Field("a square [col, row] of two whole numbers",
+               lambda v: isinstance(v, list) and len(v) == 2 and all(_is_int(x) for x in v),
+               {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2})
+RATING = int_field(0, MAX_RATING, "a whole number")
+NAMES = list_field(NAME, 0, MAX_LIST)
+BOOL = flag_field()
+PATH = Field("a pack's name or folder", lambda v: id_problem(v, 4096) is None, {"type": "string", "minLength": 1})
+
+POOL_ENTRY = Record("command_points", {k: int_field(0, MAX_COMMAND, "a whole number") for k in POOLS})
+SIDE_ENTRY = Record("side", {
+    "command_points": POOL_ENTRY,
+    "fatigued": BOOL,
+    "break_point": int_field(1, MAX_BREAK_POINT, "a whole number"),
+    "edge": choice_field(FACINGS),
+    "homunculus_cancelled": BOOL,
+})
+SIDES = Field("a mapping of the two sides' names to their command points, fatigue and break point",
+              lambda v: isinstance(v, dict) and len(v) == 2,
+              {"type": "object", "minProperties": 2, "maxProperties": 2,
+               "additionalProperties": SIDE_ENTRY.schema})
+BOARD_ENTRY = Record("board", {
+    "grid": choice_field(("square",)),
+    "width": int_field(1, MAX_BOARD, "a whole number"),
+    "depth": int_field(1, MAX_BOARD, "a whole number"),
+    "name": NAME,
+}, required=("grid", "width", "depth"))
+UNIT_ENTRY = Record("unit", {
+    "id": NAME, "side": NAME, "type": NAME, "at": SQUARE, "facing": choice_field(FACINGS),
+    "combat": RATING, "ranged": RATING, "manoeuvre": RATING, "discipline": RATING,
+    "disordered": BOOL, "characteristics": NAMES, "attachments": NAMES, "off_table": BOOL,
+}, required=("id", "side", "type", "at", "facing", "combat", "manoeuvre", "discipline"), label="id")
+GENERAL_ENTRY = Record("general", {
+    "id": NAME, "side": NAME, "attached_to": NAME, "generalship": int_field(0, MAX_COMMAND, "a whole number"),
+}, required=("id", "side"), label="id")
+TERRAIN_ENTRY = Record("terrain", {"at": SQUARE, "type": NAME}, required=("at", "type"), noun="terrain")
+SCENARIO_ENTRY = Record("the scenario", {
+    "system": PATH, "name": NAME, "board": BOARD_ENTRY, "sides": SIDES, "to_move": NAME,
+    "units": list_field(UNIT_ENTRY, 1, MAX_PIECES), "generals": list_field(GENERAL_ENTRY, 0, MAX_PIECES),
+    "terrain": list_field(TERRAIN_ENTRY, 0, MAX_BOARD * MAX_BOARD), "rules": list_field(PATH, 0, MAX_LIST),
+}, required=("system", "board", "sides", "to_move", "units"))
 
 
 @dataclass
@@ -109,143 +163,75 @@ class GridScenario:
     where: Location | None = None
 
 
-# ---------------------------------------------------------------- helpers
+# ---------------------------------------------------------------- the reader
 
 def _at(d, key, default):
-    try:
-        return d.value_where.get(key, d.where)
-    except AttributeError:
-        return default
+    return getattr(d, "value_where", {}).get(key, getattr(d, "where", default))
 
 
-def _keys(d, allowed, what, where):
-    if not isinstance(d, dict):
-        raise WarcouncilError(f"{what} must be a mapping", where)
-    for k in d:
-        if k not in allowed:
-            near = closest(str(k), allowed)
-            loc = getattr(d, "key_where", {}).get(k, getattr(d, "where", where))
-            raise WarcouncilError(f"unknown {what} key {k!r}; expected {', '.join(allowed)}", loc,
-                                  hint=f"did you mean {' or '.join(near)}?" if near else None)
+def _item(seq, i, default):
+    w = getattr(seq, "item_where", None)
+    return w[i] if w and i < len(w) else default
 
 
-def _id_and_side(m, loc, noun: str, sides) -> tuple[str, str, str]:
-    """A piece's id (a name) and side (one of ``sides``), and how messages
-    name it (``unit r1``)."""
-    pid = _need(m, "id", f"a {noun}")
-    if not isinstance(pid, str) or not pid:
-        raise WarcouncilError(f"a {noun}'s id must be a name", _at(m, "id", loc))
-    what = f"{noun} {pid}"
-    side = _need(m, "side", what)
-    if not isinstance(side, str) or side not in sides:
+def _side_of(m, loc, what: str, sides) -> str:
+    side = m["side"]
+    if side not in sides:
         near = closest(str(side), sides)
         raise WarcouncilError(f"{what}: unknown side {side!r}", _at(m, "side", loc),
                               hint=f"did you mean {' or '.join(near)}?" if near else "sides: " + ", ".join(sides))
-    return pid, side, what
+    return side
 
-
-def _need(d, key, what):
-    if key not in d:
-        raise WarcouncilError(f"{what} needs `{key}`", getattr(d, "where", None))
-    return d[key]
-
-
-def _int(d, key, what, default=None, minimum=0):
-    if key not in d:
-        if default is None:
-            raise WarcouncilError(f"{what} needs `{key}`", getattr(d, "where", None))
-        return default
-    v = d[key]
-    if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
-        raise WarcouncilError(f"{what}: `{key}` must be a whole number ≥ {minimum}, not {v!r}", _at(d, key, None))
-    return v
-
-
-def _bool(d, key, what):
-    v = d.get(key, False)
-    if not isinstance(v, bool):
-        raise WarcouncilError(f"{what}: `{key}` must be true or false, not {v!r}", _at(d, key, None))
-    return v
-
-
-def _square(v, loc, what):
-    if (not isinstance(v, list) or len(v) != 2
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
-        raise WarcouncilError(f"{what} must be a square [col, row], not {v!r}", loc)
-    return (v[0], v[1])
-
-
-def _names(d, key, what):
-    v = d.get(key, [])
-    if v is None:
-        return ()
-    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        raise WarcouncilError(f"{what}: `{key}` must be a list of names", _at(d, key, None))
-    return tuple(v)
-
-
-# ---------------------------------------------------------------- the reader
 
 def read_scenario(data, file: str) -> GridScenario:
-    """The scenario's data (a ``YDict`` with places) as a ``GridScenario``."""
-    top = getattr(data, "where", Location(file))
-    _keys(data, _TOP, "scenario", top)
-    system = _need(data, "system", "the scenario")
-    board_data = _need(data, "board", "the scenario")
+    """The scenario's data (a ``YDict`` with places) as a ``GridScenario``:
+    checked against the tables, then what the tables cannot say (sides
+    named, ids unique, units on the board and not on each other)."""
+    top = getattr(data, "where", Location(file, 1, 1))
+    if data is None:
+        raise WarcouncilError("empty scenario file", Location(file, 1, 1))
+    SCENARIO_ENTRY.read(data, top)
+    board_data = data["board"]
     board = board_from_mapping(board_data, _at(data, "board", top))
-    if board.grid != "square":
-        raise WarcouncilError(f"square-grid ancients is played on a square grid, not {board.grid!r}",
-                              _at(board_data, "grid", top))
 
-    sides_data = _need(data, "sides", "the scenario")
-    if not isinstance(sides_data, dict) or not sides_data:
-        raise WarcouncilError("`sides` must map each side's name to its command points", _at(data, "sides", top))
+    sides_data = data["sides"]
     sides = {}
     for name, s in sides_data.items():
-        loc = sides_data.value_where.get(name) if hasattr(sides_data, "value_where") else top
+        loc = _at(sides_data, name, top)
+        why = id_problem(name)
+        if why is not None:
+            raise WarcouncilError(f"a side name must be {why}, not {name!r}",
+                                  getattr(sides_data, "key_where", {}).get(name, loc))
         what = f"side {name!r}"
-        _keys(s if s is not None else {}, _SIDE, what, loc)
-        s = s or {}
-        cp = s.get("command_points", {}) or {}
-        _keys(cp, POOLS, f"{what} command_points", _at(s, "command_points", loc))
-        pools = {k: _int(cp, k, f"{what} command_points", default=0) for k in POOLS}
-        bp = s.get("break_point")
-        if bp is not None and (not isinstance(bp, int) or isinstance(bp, bool) or bp < 1):
-            raise WarcouncilError(f"{what}: `break_point` must be a whole number ≥ 1", _at(s, "break_point", loc))
-        sides[str(name)] = GridSide(str(name), pools, _bool(s, "fatigued", what), bp, s.get("edge"),
-                                    _bool(s, "homunculus_cancelled", what), loc)
+        SIDE_ENTRY.read(s, loc, what)
+        cp = s.get("command_points", {})
+        sides[name] = GridSide(name, {k: cp.get(k, 0) for k in POOLS}, s.get("fatigued", False),
+                               s.get("break_point"), s.get("edge"), s.get("homunculus_cancelled", False), loc)
 
-    to_move = _need(data, "to_move", "the scenario")
-    if not isinstance(to_move, str) or to_move not in sides:
+    to_move = data["to_move"]
+    if to_move not in sides:
         near = closest(str(to_move), sides)
         raise WarcouncilError(f"to_move names no side: {to_move!r}", _at(data, "to_move", top),
                               hint=f"did you mean {' or '.join(near)}?" if near else "sides: " + ", ".join(sides))
 
-    units_data = _need(data, "units", "the scenario")
-    if not isinstance(units_data, list):
-        raise WarcouncilError("`units` must be a list", _at(data, "units", top))
+    units_data = data["units"]
     units: list[GridUnit] = []
     seen: dict[str, GridUnit] = {}
     taken: dict[tuple, str] = {}
     for i, u in enumerate(units_data):
-        loc = units_data.item_where[i] if hasattr(units_data, "item_where") else top
-        _keys(u, _UNIT, "unit", loc)
-        uid, side, what = _id_and_side(u, loc, "unit", sides)
+        loc = _item(units_data, i, top)
+        uid = u["id"]
+        what = f"unit {uid}"
+        side = _side_of(u, loc, what, sides)
         if uid in seen:
             raise WarcouncilError(f"two units have the id {uid!r}", _at(u, "id", loc))
-        utype = _need(u, "type", what)
-        if not isinstance(utype, str):
-            raise WarcouncilError(f"{what}: `type` must be a name", _at(u, "type", loc))
-        at = _square(_need(u, "at", what), _at(u, "at", loc), f"{what}: `at`")
-        facing = check_facing(_need(u, "facing", what), _at(u, "facing", loc))
-        off = _bool(u, "off_table", what)
+        at = tuple(u["at"])
+        off = u.get("off_table", False)
         unit = GridUnit(
-            uid, side, utype, at, facing,
-            combat=_int(u, "combat", what), ranged=_int(u, "ranged", what, default=0),
-            manoeuvre=_int(u, "manoeuvre", what), discipline=_int(u, "discipline", what),
-            disordered=_bool(u, "disordered", what),
-            characteristics=_names(u, "characteristics", what), attachments=_names(u, "attachments", what),
-            off_table=off, where=loc,
+            uid, side, u["type"], at, u["facing"],
+            combat=u["combat"], ranged=u.get("ranged", 0), manoeuvre=u["manoeuvre"], discipline=u["discipline"],
+            disordered=u.get("disordered", False), characteristics=tuple(u.get("characteristics", ())),
+            attachments=tuple(u.get("attachments", ())), off_table=off, where=loc,
             places={k: _at(u, k, loc) for k in u},
         )
         if not off:
@@ -258,45 +244,35 @@ def read_scenario(data, file: str) -> GridScenario:
         units.append(unit)
 
     generals: list[GridGeneral] = []
-    gdata = data.get("generals", []) or []
-    if not isinstance(gdata, list):
-        raise WarcouncilError("`generals` must be a list", _at(data, "generals", top))
+    gdata = data.get("generals", [])
     for i, g in enumerate(gdata):
-        loc = gdata.item_where[i] if hasattr(gdata, "item_where") else top
-        _keys(g, _GENERAL, "general", loc)
-        gid, side, what = _id_and_side(g, loc, "general", sides)
+        loc = _item(gdata, i, top)
+        gid = g["id"]
+        what = f"general {gid}"
+        side = _side_of(g, loc, what, sides)
         host = g.get("attached_to")
         if host is not None:
-            if not isinstance(host, str) or host not in seen:
+            if host not in seen:
                 near = closest(str(host), seen)
                 raise WarcouncilError(f"{what}: attached_to names no unit: {host!r}", _at(g, "attached_to", loc),
                                       hint=f"did you mean {' or '.join(near)}?" if near else None)
             if seen[host].side != side:
                 raise WarcouncilError(f"{what} is attached to unit {host} of another side", _at(g, "attached_to", loc))
-        generals.append(GridGeneral(gid, side, host, _int(g, "generalship", what, default=0), loc))
+        generals.append(GridGeneral(gid, side, host, g.get("generalship", 0), loc))
 
     terrain: list[GridTerrain] = []
-    tdata = data.get("terrain", []) or []
-    if not isinstance(tdata, list):
-        raise WarcouncilError("`terrain` must be a list", _at(data, "terrain", top))
+    tdata = data.get("terrain", [])
     for i, t in enumerate(tdata):
-        loc = tdata.item_where[i] if hasattr(tdata, "item_where") else top
-        _keys(t, _TERRAIN, "terrain", loc)
-        at = _square(_need(t, "at", "terrain"), _at(t, "at", loc), "terrain `at`")
+        loc = _item(tdata, i, top)
+        at = tuple(t["at"])
         if at not in board.cells:
             raise WarcouncilError(f"terrain at {list(at)} is off the board ({board.extent()})", _at(t, "at", loc))
-        ttype = _need(t, "type", "terrain")
-        if not isinstance(ttype, str):
-            raise WarcouncilError("terrain `type` must be a name", _at(t, "type", loc))
-        terrain.append(GridTerrain(at, ttype, _at(t, "type", loc)))
+        terrain.append(GridTerrain(at, t["type"], _at(t, "type", loc)))
 
-    rules = data.get("rules", []) or []
-    if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
-        raise WarcouncilError("`rules` must be a list of rule files", _at(data, "rules", top))
     from pathlib import Path
 
     base = Path(file).parent
-    rules = tuple(str(base / r) if not Path(r).is_absolute() else r for r in rules)
+    rules = tuple(str(base / r) if not Path(r).is_absolute() else r for r in data.get("rules", ()))
     name = data.get("name") or Path(file).stem
-    return GridScenario(str(name), file, str(system), board, sides, to_move, units, generals, terrain, rules,
-                        where=top)
+    return GridScenario(str(name), file, str(data["system"]), board, sides, to_move, units, generals, terrain,
+                        rules, where=top)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from ...solver.system import System
 from .builtins import GRID
 from .engine import GridEngine
-from .scenario import read_scenario
+from .files import TEST, TURN_ENTRY
+from .scenario import SCENARIO_ENTRY, read_scenario
 
 
 class GridAncients(System):
@@ -20,3 +21,4 @@ class GridAncients(System):
     engine = GridEngine
     meanings = GRID
     read_scenario = staticmethod(read_scenario)
+    records = {"scenario": SCENARIO_ENTRY, "turn": TURN_ENTRY, "test": TEST}

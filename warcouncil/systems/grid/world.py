@@ -18,10 +18,13 @@ WIDTH, DEPTH = 2, 1
 class UnitState:
     """Where a unit is and what state it is in at one moment."""
 
-    __slots__ = ("at", "facing", "disordered", "off_table")
+    __slots__ = ("at", "facing", "disordered", "off_table", "gone", "dr_plus", "lost")
 
-    def __init__(self, at, facing, disordered, off_table):
+    def __init__(self, at, facing, disordered, off_table, gone=False, dr_plus=0, lost=frozenset()):
         self.at, self.facing, self.disordered, self.off_table = tuple(at), facing, disordered, off_table
+        self.gone = gone  # removed from play (routed, destroyed, pushed off the table): it cannot return
+        self.dr_plus = dr_plus  # added to its Discipline Rating for good (Centurion Casualties)
+        self.lost = lost  # attachments used up and removed from play
 
     def replace(self, **kw) -> "UnitState":
         d = {k: getattr(self, k) for k in self.__slots__}
@@ -32,8 +35,9 @@ class UnitState:
 class GridSetting:
     """The board and the units at one moment, seen from ``side``."""
 
-    def __init__(self, pack, scenario, side: str, states: dict | None = None):
+    def __init__(self, pack, scenario, side: str, states: dict | None = None, tired: frozenset = frozenset()):
         self.pack = pack
+        self.tired = tired  # the sides whose armies became Fatigued along the sequence
         self.scenario = scenario
         self.board = scenario.board
         self.side = side
@@ -49,7 +53,7 @@ class GridSetting:
             st = self.states[u.id]
             attrs = {k: v for k, v in (pack.units[u.type].attrs if u.type in pack.units else ())}
             attrs.update(facing=st.facing, combat=u.combat, ranged=u.ranged, manoeuvre=u.manoeuvre,
-                         discipline=u.discipline)
+                         discipline=u.discipline + st.dr_plus)
             v = PieceView(u, "unit", attrs, rank)
             v.at = st.at
             views.append(v)
@@ -85,7 +89,7 @@ class GridSetting:
         return frozenset(f.squares) if f else frozenset()
 
     def has(self, v, name) -> bool:
-        return name in self._chars[v.id]
+        return name in self._chars[v.id] and name not in self.states[v.id].lost
 
     def state(self, v) -> UnitState:
         return self.states[v.id]
@@ -102,14 +106,18 @@ class GridSetting:
         return tuple(x) if x is not None else None
 
     def fatigued(self, v) -> bool:
-        return self.scenario.sides[v.side].fatigued
+        return self.scenario.sides[v.side].fatigued or v.side in self.tired
 
     def moved(self, uid: str, **changes) -> "GridSetting":
         """The setting after unit ``uid`` changed (``at``, ``facing``,
         ``disordered``, ``off_table``)."""
         states = dict(self.states)
         states[uid] = states[uid].replace(**changes)
-        return GridSetting(self.pack, self.scenario, self.side, states)
+        return GridSetting(self.pack, self.scenario, self.side, states, self.tired)
+
+    def fatigue(self, side: str) -> "GridSetting":
+        """The setting after ``side``'s army became Fatigued."""
+        return GridSetting(self.pack, self.scenario, self.side, self.states, self.tired | {side})
 
 
 class World:

@@ -1,0 +1,468 @@
+"""What the dice move along a checked sequence: after a combat or shooting
+result, the push backs (square by square, with what a pushed unit does on
+meeting a unit, impassable terrain or the table's edge), the Discipline
+Tests the result forces and their Failed Discipline Outcome (routs remove
+the unit, retiring turns it about), the follow up, and the Setback and
+Disaster Cards each event gives to its side.
+
+Every decision is a define of the pack (``rules/grid-ancients/55-aftermath.wc``
+and the tables of ``50-tests.wc``); here only the squares are counted. The
+dice come from the activation's entry in the turn file (``push_back``,
+``stubborn``, ``stand_fast``, ``discipline``, ``outcome``, ``rout``,
+``follow_up``, ``stay``); an event whose die is not given is reported as
+unresolved and moves nothing.
+"""
+
+from __future__ import annotations
+
+from ...solver.facing import Footprint
+
+CARDS = ("setback", "disaster")
+
+
+def _ahead(f: Footprint) -> tuple[int, int]:
+    (c0, r0), (c1, r1) = f.square(0, 0), f.square(0, 1)
+    return c1 - c0, r1 - r0
+
+
+def _shift(f: Footprint, d, n: int = 1) -> Footprint:
+    return Footprint((f.at[0] + d[0] * n, f.at[1] + d[1] * n), f.facing, f.width, f.depth)
+
+
+def _centre(f: Footprint) -> tuple[float, float]:
+    sq = f.squares
+    return sum(c for c, _ in sq) / len(sq), sum(r for _, r in sq) / len(sq)
+
+
+def _away(frm: Footprint, f: Footprint) -> tuple[int, int]:
+    """The one-square step that takes ``f`` directly away from ``frm``
+    (along the axis on which they are further apart)."""
+    (a, b), (c, d) = _centre(frm), _centre(f)
+    dc, dr = c - a, d - b
+    if abs(dc) > abs(dr):
+        return (1 if dc > 0 else -1), 0
+    return 0, (1 if dr >= 0 else -1)
+
+
+class Aftermath:
+    """The events of one activation's result, applied to a setting."""
+
+    def __init__(self, seq, item):
+        self.seq = seq
+        self.eng = seq.eng
+        self.item = item
+        self.events: list[str] = []
+        self.unresolved: list[str] = []
+        self.spends: list = []
+        self.changed: set[str] = set()
+        self.cause = "combat"  # what forced the test being applied: combat, shooting or reform
+        self.dr_plus: dict[str, int] = {}  # a Devotio's +2 to the enemy's Discipline Rating in this activation
+        self.reserve = False  # the attacker's Small Cavalry Reserve: -2 on the enemy's Failed Discipline roll
+
+    def absorb(self, other: "Aftermath") -> None:
+        """Take in what another aftermath of the same activation did (a shot during a move)."""
+        self.events[:0] = other.events
+        self.unresolved[:0] = other.unresolved
+        self.spends.extend(other.spends)
+        self.changed |= other.changed
+
+    # -- helpers
+    def call(self, s, name, *args):
+        return self.eng.call(s, name, *args)
+
+    def card(self, side: str, kind: str, why: str, n: int = 1) -> None:
+        if n <= 0:
+            return
+        self.seq.cards[side][kind] += n
+        self.events.append(f"{side} collects {n} {kind} card{'s' if n > 1 else ''} ({why})")
+
+    def die(self, key: str, uid: str):
+        v = self.item.get(key)
+        return v.get(uid) if isinstance(v, dict) else None
+
+    def free(self, s, squares, mine=()) -> bool:
+        return all(q in s.board.cells and (q not in s.occupant or s.occupant[q].id in mine) for q in squares)
+
+    def remove(self, s, uid: str, why: str):
+        self.events.append(f"{uid} {why}: removed from play")
+        self.changed.add(uid)
+        return s.moved(uid, off_table=True, gone=True)
+
+    def into_rough(self, s, v, before: Footprint, after: Footprint):
+        """A Phalanx moving into rough ground (also by follow up or push back) becomes Disordered."""
+        if not s.has(v, "phalanx") or s.state(v).disordered:
+            return s
+        rough = [any(self.call(s, "rough_ground", s.terrain.get(q)) for q in f.squares) for f in (before, after)]
+        if rough[1] and not rough[0]:
+            self.events.append(f"{v.id} (Phalanx) moves into rough ground: Disordered")
+            return s.moved(v.id, disordered=True)
+        return s
+
+    # -- the whole result
+    def after_result(self, s, option: str, att_id: str, dfn_id: str, r):
+        """The setting after result ``r`` of ``att_id``'s combat or shooting at ``dfn_id``."""
+        call = self.call
+        shooting = option == "shoot"
+        pushed, tests = [], []
+        if not shooting and call(s, "attacker_pushed", r):
+            pushed.append(att_id)
+        if call(s, "defender_pushed", r):
+            pushed.append(dfn_id)
+        if not shooting and call(s, "attacker_tests", r):
+            tests.append(att_id)
+        if call(s, "defender_tests", r):
+            tests.append(dfn_id)
+        defender_gave_ground = False
+        for uid in pushed:
+            s, status = self.push(s, uid, r, shooting, att_id)
+            if status == "held":
+                tests = [t for t in tests if t != uid]
+            if uid == dfn_id and status in ("moved", "gone"):
+                defender_gave_ground = True
+        if (not shooting and dfn_id in pushed and dfn_id in s.foot and att_id in s.foot
+                and call(s, "scythed_disorders", s.by_id[att_id]) and not s.state(s.by_id[dfn_id]).disordered):
+            self.events.append(f"{dfn_id} is Disordered by the Scythed Chariots before its Discipline Test")
+            self.changed.add(dfn_id)
+            s = s.moved(dfn_id, disordered=True)
+        cause = self.cause = "shooting" if shooting else "combat"
+        for uid in tests:
+            if uid in s.foot:
+                s = self.discipline(s, uid, cause)
+        if (not shooting and call(s, "follows_up", r) and defender_gave_ground and att_id in s.foot
+                and not call(s, "attacker_pushed", r)):
+            s = self.follow_up(s, att_id, dfn_id)
+        return s
+
+    # -- push back
+    def push(self, s, uid: str, r, shooting: bool, shooter_id: str):
+        call = self.call
+        v = s.by_id[uid]
+        side = v.side
+        if not call(s, "pushable", v):
+            self.events.append(f"{uid} cannot be Pushed Back")
+            return s, "held"
+        stand = self.item.get("stand_fast") or ()
+        if uid in stand:
+            self.spends.append(self.seq.pay(side, "defence", "stand_fast", 1))
+            self.events.append(f"{uid} stands (a Defence Point)")
+            if call(s, "push_setback", r, v) and call(s, "stand_fast_setback"):
+                self.card(side, "setback", f"{uid} stood after a Push Back result")
+            return s, "stood"
+        if s.has(v, "stubborn"):
+            hold = self.die("stubborn", uid)
+            if hold is None:
+                self.unresolved.append(f"{uid} is Stubborn: give its 1D6 as `stubborn: {{{uid}: N}}`")
+                return s, "unresolved"
+            if call(s, "stubborn_holds", hold):
+                self.events.append(f"{uid} is Stubborn and holds ({hold})")
+                return s, "held"
+        if call(s, "pushed_destroyed", v):
+            self.card(side, "setback", f"{uid} Pushed Back")
+            return self.remove(s, uid, "is Pushed Back and destroyed"), "gone"
+        rolls = shooting and call(s, "shot_rolls", r, v)
+        if shooting and not rolls:
+            n = 1
+        else:
+            die = self.die("push_back", uid)
+            if die is None:
+                self.unresolved.append(f"the push back of {uid} needs its 1D6: `push_back: {{{uid}: N}}`")
+                return s, "unresolved"
+            n = call(s, "distance_rolled", v, die)
+        if call(s, "push_setback", r, v):
+            self.card(side, "setback", f"{uid} Pushed Back")
+        f = s.footprint(v)
+        d = _away(s.footprint(s.by_id[shooter_id]), f) if rolls else tuple(-x for x in _ahead(f))
+        if n == 0:
+            self.events.append(f"{uid} does not move back (a 1)")
+            return s, "stayed"
+        partner = next((w for w in sorted(s.friends_of(v), key=lambda w: w.id)
+                        if w.id in s.foot and call(s, "pushed_together", v, w)), None)
+        return self.move_back(s, uid, d, n, partner.id if partner else None)
+
+    def move_back(self, s, uid: str, d, n: int, partner: str | None = None, retiring: bool = False):
+        """Move ``uid`` (and a Warband supporting it, ``partner``) ``n``
+        squares in direction ``d``: ``moved``, ``halted`` or ``gone``."""
+        call = self.call
+        self.changed.add(uid)
+        if partner:
+            self.changed.add(partner)
+            self.events.append(f"{partner} (a supporting Warband) moves back with {uid}")
+        status, gone_step = "moved", False
+        for step in range(n):
+            v = s.by_id[uid]
+            f = s.footprint(v)
+            movers = [uid] + ([partner] if partner and partner in s.foot else [])
+            nexts = {m: _shift(s.foot[m], d) for m in movers}
+            off = [m for m in movers if any(q not in s.board.cells for q in nexts[m].squares)]
+            if off:
+                for m in off:
+                    w = s.by_id[m]
+                    self.card(w.side, "disaster", f"{m} Pushed Back off the table",
+                              call(s, "off_table_disasters", w))
+                    self.card(w.side, "setback", f"{m} Pushed Back off the table", call(s, "off_table_setbacks", w))
+                    s = self.remove(s, m, "is Pushed Back off the table")
+                status = "gone" if uid in off else "halted"
+                gone_step = True
+                break
+            if any(call(s, "push_blocked_by", v, s.terrain.get(q)) for q in nexts[uid].squares):
+                self.events.append(f"{uid} is stopped by impassable terrain")
+                s, status = (s if retiring else self.halted(s, uid)), "halted"
+                break
+            mine = set(movers)
+            others = sorted({s.occupant[q] for m in movers for q in nexts[m].squares
+                             if q in s.occupant and s.occupant[q].id not in mine}, key=lambda w: w.id)
+            if others:
+                o = others[0]
+                c = call(s, "push_contact", v, o)
+                if c == "halt" and retiring:
+                    self.events.append(f"{uid} is stopped by {o.id}")
+                    status = "halted"
+                    break
+                if c == "halt":
+                    self.events.append(f"{uid} contacts {o.id}")
+                    s, status = self.halted(s, uid), "halted"
+                    break
+                left = n - step
+                if c == "pass_through":
+                    end = _shift(f, d, left)
+                    if self.free(s, end.squares, mine):
+                        self.events.append(f"{uid} passes through {o.id}")
+                        before = f
+                        s = s.moved(uid, at=end.at)
+                        s = self.into_rough(s, s.by_id[uid], before, end)
+                        break
+                    c = "make_way"
+                # the contacted friend moves one square to make way; then both halt
+                of = s.foot[o.id]
+                onf = _shift(of, d)
+                if len(movers) == 1 and self.free(s, onf.squares, {o.id}) and not set(onf.squares) & set(nexts[uid].squares):
+                    self.changed.add(o.id)
+                    self.events.append(f"{o.id} moves one square to make way for {uid}")
+                    s = s.moved(o.id, at=onf.at)
+                    s = self.into_rough(s, s.by_id[o.id], of, onf)
+                    s = s.moved(uid, at=nexts[uid].at)
+                    s = self.into_rough(s, s.by_id[uid], f, nexts[uid])
+                    if call(s, "make_way_halts"):
+                        status = "halted"
+                        break
+                    continue
+                self.events.append(f"{uid} is stopped by {o.id}, which cannot make way")
+                status = "halted"
+                break
+            for m in movers:  # the rear unit first: the squares it enters are the front one's
+                before = s.foot[m]
+                s = s.moved(m, at=nexts[m].at)
+                s = self.into_rough(s, s.by_id[m], before, nexts[m])
+        if not gone_step and status == "moved":
+            self.events.append(f"{uid} {'moves' if retiring else 'is Pushed Back'} {n} square{'s' if n != 1 else ''}")
+        return s, status
+
+    def halted(self, s, uid: str):
+        v = s.by_id[uid]
+        becomes = self.call(s, "halted_becomes", v)
+        if becomes == "rout":
+            self.events.append(f"{uid} halts, already Disordered: it Routs")
+            return self.rout(s, uid, "rout")
+        self.events.append(f"{uid} halts and becomes Disordered")
+        self.changed.add(uid)
+        self.card(v.side, "setback", f"{uid} becomes Disordered")
+        return s.moved(uid, disordered=True)
+
+    # -- discipline tests and their outcome
+    def discipline(self, s, uid: str, cause: str):
+        call = self.call
+        v = s.by_id[uid]
+        dice = self.die("discipline", uid)
+        if dice is None:
+            self.unresolved.append(f"{uid} must make a Discipline Test: give its 2D6 as `discipline: {{{uid}: [A, B]}}`")
+            return s
+        d1, d2 = dice
+        bonus, dr = call(s, "discipline_bonus", v), v.get_attr("discipline") + self.dr_plus.get(uid, 0)
+        res = call(s, "discipline_result", d1, d2, bonus, dr)
+        self.events.append(f"{uid} Discipline Test {d1}+{d2}: {res}")
+        self.twelve(s, uid, d1, d2, res)
+        if not call(s, "consults_outcome", res):
+            return s
+        by = dr - (d1 + d2 + bonus) if res == "critical" else 0
+        if res == "critical" and call(s, "stampedes", v):
+            return self.rout(s, uid, "stampede")
+        out = self.die("outcome", uid)
+        if out is None:
+            self.unresolved.append(f"{uid} failed its Discipline Test: give the Failed Discipline Outcome 2D6 as "
+                                   f"`outcome: {{{uid}: [A, B]}}`")
+            return s
+        mod = call(s, "failed_modifier", v, by, cause, self.reserve and uid != self.item.get("unit"))
+        o = call(s, "failed_outcome", out[0] + out[1] + mod)
+        o = call(s, "immobile_outcome", v, call(s, "discipline_outcome", v, o))
+        self.events.append(f"{uid} Failed Discipline Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
+        return self.outcome(s, uid, o)
+
+    def twelve(self, s, uid: str, d1: int, d2: int, res) -> None:
+        """A natural 12 that passes a Discipline or Reform Test removes one unseen Setback Card."""
+        v = s.by_id[uid]
+        if self.call(s, "twelve_removes", d1, d2, res) and self.seq.cards[v.side]["setback"] > 0:
+            self.seq.cards[v.side]["setback"] -= 1
+            self.events.append(f"{v.side} removes one unseen setback card (a natural 12)")
+
+    def failed_reform(self, s, uid: str, d1: int, d2: int, bonus: int, res):
+        """The Failed Reform Outcome: a rout moves away and is removed; a
+        retiring unit stays Disordered, faces away from the enemy and moves
+        one square away (a friend in the way is pushed back one square);
+        otherwise the unit stays Disordered."""
+        call = self.call
+        v = s.by_id[uid]
+        self.cause = "reform"
+        if not call(s, "consults_outcome", res):
+            return s
+        out = self.die("outcome", uid)
+        if out is None:
+            self.unresolved.append(f"{uid} failed its Reform Test: give the Failed Reform Outcome 2D6 as "
+                                   f"`outcome: {{{uid}: [A, B]}}`")
+            return s
+        by = v.get_attr("discipline") - (d1 + d2 + bonus) if res == "critical" else 0
+        mod = call(s, "critical_mod", by) + call(s, "fatigue_mod", v)
+        o = call(s, "immobile_outcome", v, call(s, "failed_outcome", out[0] + out[1] + mod))
+        self.events.append(f"{uid} Failed Reform Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
+        if call(s, "removed_by", o):
+            return self.rout(s, uid, o)
+        self.changed.add(uid)
+        if call(s, "reform_outcome_setback", o):
+            self.card(v.side, "setback", f"{uid} {o}")
+        s = self.eagles(s, uid, o)
+        n = call(s, "retire_steps", o)
+        if n:
+            f = s.foot[uid]
+            away = tuple(-x for x in _ahead(f))
+            turned = f.about_faced()
+            self.events.append(f"{uid} faces away from the enemy")
+            s = s.moved(uid, at=turned.at, facing=turned.facing)
+            s, _ = self.move_back(s, uid, away, n, retiring=True)
+        return s
+
+    def outcome(self, s, uid: str, o):
+        call = self.call
+        v = s.by_id[uid]
+        if call(s, "removed_by", o):
+            return self.rout(s, uid, o)
+        self.changed.add(uid)
+        if call(s, "outcome_setback", o):
+            self.card(v.side, "setback", f"{uid} {o}")
+        s = self.eagles(s, uid, o)
+        s = s.moved(uid, disordered=True)
+        if call(s, "retire_turns", o):
+            f = s.foot[uid].about_faced()
+            self.events.append(f"{uid} faces away from the enemy")
+            s = s.moved(uid, at=f.at, facing=f.facing)
+        return s
+
+    def eagles(self, s, uid: str, o):
+        """A Roman Legion Routing or Retiring: the Lost Eagles Test (2D6,
+        ``eagles: {UNIT: [A, B]}``); an Eagle lost gives a Disaster Card,
+        Centurion Casualties a Setback Card and +1 Discipline Rating for
+        good; each at most once per battle for a Legion."""
+        call = self.call
+        v = s.by_id[uid]
+        if not call(s, "eagles_test", v, o):
+            return s
+        self.events.append(f"{uid} (a Roman Legion) makes a Lost Eagles Test")
+        dice = self.die("eagles", uid)
+        if dice is None:
+            self.unresolved.append(f"{uid} makes a Lost Eagles Test: give its 2D6 as `eagles: {{{uid}: [A, B]}}`")
+            return s
+        event = (("routed" if call(s, "removed_by", o) else "retiring")
+                 + ("_from_combat" if self.cause == "combat" else "_not_from_combat"))
+        r = call(s, "eagle_result", event, dice[0] + dice[1])
+        seen = self.seq.eagles.setdefault(r, set())
+        if r != "no_effect" and not call(s, "eagle_counts", r, uid in seen):
+            self.events.append(f"{uid}: {r}, but only once per battle: no effect")
+            return s
+        self.events.append(f"{uid} Lost Eagles Test ({event}) {dice[0]}+{dice[1]}: {r}")
+        seen.add(uid)
+        card = call(s, "eagle_card", r)
+        if card is not None:
+            self.card(v.side, card, f"{uid} {r}")
+        plus = call(s, "casualty_dr", r)
+        if plus:
+            self.changed.add(uid)
+            s = s.moved(uid, dr_plus=s.state(v).dr_plus + plus)
+        return s
+
+    def rout(self, s, uid: str, o):
+        """A routing (or stampeding, or destroyed) unit: its move away from
+        the enemy (friends whose zone of control it enters must test), then
+        it is removed, with its card."""
+        call = self.call
+        v = s.by_id[uid]
+        if o != "destroyed":
+            die = self.die("rout", uid)
+            if die is not None:
+                n = call(s, "distance_rolled", v, die)
+                f = s.foot[uid]
+                back = tuple(-x for x in _ahead(f))
+                path = frozenset(q for k in range(1, n + 1) for q in _shift(f, back, k).squares)
+                who = sorted(w.id for w in s.all_units if w.id != uid and
+                             (w in s.friends_of(v) or o == "stampede") and call(s, "rout_tests", v, w, path))
+                if who:
+                    self.events.append(f"{uid} routs {n} square{'s' if n != 1 else ''} through the zone of "
+                                       f"control of {', '.join(who)}: each must make a Discipline Test")
+            if call(s, "lines_lost", o):
+                lines = sorted(a for a in ("skirmish_line", "reserve_line", "elephant_line", "light_chariot_line")
+                               if s.has(v, a))
+                if lines:
+                    self.events.append(f"{uid} loses its attached {', '.join(lines)}")
+            s = self.eagles(s, uid, "rout")
+        self.card(v.side, call(s, "rout_card", v), f"{uid} {o}")
+        return self.remove(s, uid, "routs" if o == "rout" else o + "s" if o == "stampede" else "is destroyed")
+
+    # -- follow up
+    def follow_up(self, s, att_id: str, dfn_id: str):
+        call = self.call
+        a = s.by_id[att_id]
+        foe = s.by_id[dfn_id]
+        if call(s, "no_follow_up", foe):
+            self.events.append(f"{dfn_id} is a Rear-Guard: no follow up")
+            return s
+        stay = self.item.get("stay")
+        if not call(s, "must_follow", a) and stay is not None:
+            d1, d2 = faces2(stay)
+            if call(s, "stays_put", d1 + d2, a.get_attr("discipline")):
+                self.events.append(f"{att_id} does not follow up ({d1}+{d2})")
+                return s
+            self.events.append(f"{att_id} must follow up ({d1}+{d2})")
+        die = self.item.get("follow_up")
+        if die is None:
+            self.unresolved.append(f"{att_id} follows up: give its 1D6 as `follow_up: N` "
+                                   "(or `stay: [A, B]` to roll against following up)")
+            return s
+        n = call(s, "distance_rolled", a, die)
+        went = 0
+        aside = self.item.get("follow_oblique")
+        for _ in range(n):
+            a = s.by_id[att_id]
+            f = s.foot[att_id]
+            nf = _shift(f, _ahead(f))
+            if any(q not in s.board.cells for q in nf.squares) and call(s, "pursues_off_table", a):
+                self.changed.add(att_id)
+                self.events.append(f"{att_id} pursues off the table: temporarily removed (no card)")
+                return s.moved(att_id, off_table=True)
+            if call(s, "enemy_in_front", a):
+                # infantry stays; cavalry may make an Oblique Advance for one Follow Up point
+                if call(s, "follow_stops", a) or aside is None:
+                    break
+                nf = Footprint(f.square(-1 if aside == "left" else 1, 1), f.facing, f.width, f.depth)
+                aside = None
+                self.events.append(f"{att_id} makes an Oblique Advance")
+            if not self.free(s, nf.squares, {att_id}) or any(call(s, "push_blocked_by", a, s.terrain.get(q))
+                                                             for q in nf.squares):
+                break
+            s = s.moved(att_id, at=nf.at)
+            s = self.into_rough(s, s.by_id[att_id], f, nf)
+            went += 1
+        if went:
+            self.changed.add(att_id)
+        self.events.append(f"{att_id} follows up {went} square{'s' if went != 1 else ''}")
+        return s
+
+
+def faces2(v) -> tuple[int, int]:
+    return tuple(v)  # (the table has checked two faces)
