@@ -97,6 +97,7 @@ def main() -> None:
     ap.add_argument("--ray", action="store_true", help="also run with --ray local")
     ap.add_argument("--jobs-file", help="time this jobs file instead")
     ap.add_argument("--json", metavar="FILE", help="also write the rows (seconds) to FILE")
+    ap.add_argument("--compare", metavar="DIR", help="also run the warcouncil of this checkout (PYTHONPATH=DIR)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="wc-batch-") as tmp:
         work = Path(tmp)
@@ -115,12 +116,16 @@ def main() -> None:
         # and they run from a temporary folder (`python -m` imports a checkout in the current folder first)
         cwd = os.getcwd() if args.jobs_file else str(work)
         base = [sys.executable, "-c", WRAP, "batch", str(jobs_path)]
-        rows = {"1 worker": base + ["--jobs", "1"], "2 workers": base + ["--jobs", "2"]}
+        rows = {"1 worker": (base + ["--jobs", "1"], env), "2 workers": (base + ["--jobs", "2"], env)}
         if args.ray:
-            rows["ray local"] = base + ["--ray", "local"]
+            rows["ray local"] = (base + ["--ray", "local"], env)
+        if args.compare:
+            other = dict(env, PYTHONPATH=str(Path(args.compare).resolve()))
+            rows[f"1 worker ({args.compare})"] = (base + ["--jobs", "1"], other)
+            rows[f"2 workers ({args.compare})"] = (base + ["--jobs", "2"], other)
         answers = {}
-        for name, cmd in rows.items():  # warm: byte code, the rule cache; and the answers to compare
-            answers[name] = run(cmd, env, cwd)[1]
+        for name, (cmd, e) in rows.items():  # warm: byte code, the rule cache; and the answers to compare
+            answers[name] = run(cmd, e, cwd)[1]
         first = next(iter(answers.values()))
         for name, out in answers.items():
             if out != first:
@@ -131,8 +136,8 @@ def main() -> None:
         items = list(rows.items())
         load = [os.getloadavg()[0]]
         for r in range(args.rounds):
-            for name, cmd in items if r % 2 == 0 else items[::-1]:
-                t, _, c, o = run(cmd, env, cwd)
+            for name, (cmd, e) in items if r % 2 == 0 else items[::-1]:
+                t, _, c, o = run(cmd, e, cwd)
                 times[name].append(t)
                 cpu[name].append(c)
                 own[name].append(o)
@@ -149,10 +154,12 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, v in times.items():
         model = "-"
-        if name == "2 workers":
+        if name.startswith("2 workers"):
             # the batch process's own CPU as serial time, the workers' CPU shared by the two cores
-            model = f"{mcpu['1 worker'] / (mown[name] + (mcpu[name] - mown[name]) / 2):.2f}×"
-        print(f"| {name} | {med[name]:.2f} | {min(v):.2f} | {1000 * med[name] / n:.1f} | {one / med[name]:.2f}× "
+            single = mcpu[name.replace("2 workers", "1 worker")]
+            model = f"{single / (mown[name] + (mcpu[name] - mown[name]) / 2):.2f}×"
+        ref = med[name.replace("2 workers", "1 worker")] if name.startswith("2 workers") else one
+        print(f"| {name} | {med[name]:.2f} | {min(v):.2f} | {1000 * med[name] / n:.1f} | {ref / med[name]:.2f}× "
               f"| {mcpu[name]:.2f} | {mown[name]:.2f} | {model} |")
     print("\nWall times need the machine to itself: with other processes running, the scheduler's share of a"
           "\nsession (Linux autogroups) or of a process moves the speed-up either way. The CPU seconds are"
