@@ -28,6 +28,7 @@ import json
 import os
 import random
 import signal
+import resource
 import subprocess
 import sys
 import tempfile
@@ -69,8 +70,10 @@ def run_in_process(args: list[str], timeout: float) -> tuple[str, str]:
     from warcouncil.cli import main
 
     out, err = io.StringIO(), io.StringIO()
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
+    # the budget is CPU time, not the wall clock: on a loaded machine a case
+    # may wait long for a core without working long (a hang works)
+    old = signal.signal(signal.SIGPROF, _alarm)
+    signal.setitimer(signal.ITIMER_PROF, timeout)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -79,15 +82,18 @@ def run_in_process(args: list[str], timeout: float) -> tuple[str, str]:
             except SystemExit as e:
                 code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except Hang:
-        return "hang", f"over {timeout} s in process"
+        return "hang", f"over {timeout} CPU seconds in process"
     except RecursionError:
         return "exception", traceback.format_exc(limit=8)
     except Exception:
         return "exception", traceback.format_exc()
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
     return str(code), err.getvalue()[-2000:]
+
+
+WALL_FACTOR = 10  # a subprocess's wall-clock limit, in CPU budgets
 
 
 def run_in_subprocess(args: list[str], timeout: float) -> tuple[str, str] | None:
@@ -96,11 +102,18 @@ def run_in_subprocess(args: list[str], timeout: float) -> tuple[str, str] | None
     if any("\x00" in a for a in args):
         return None
     env = dict(os.environ, WARCOUNCIL_DEBUG="")
-    try:
-        p = subprocess.run([sys.executable, "-m", "warcouncil.cli", *args], capture_output=True, timeout=timeout,
-                           env=env, stdin=subprocess.DEVNULL)
+
+    def cpu_budget() -> None:  # in the child: SIGXCPU past `timeout` CPU seconds
+        seconds = max(1, int(timeout))
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
+
+    try:  # the wall clock only catches a process that waits forever
+        p = subprocess.run([sys.executable, "-m", "warcouncil.cli", *args], capture_output=True,
+                           timeout=WALL_FACTOR * timeout, env=env, stdin=subprocess.DEVNULL, preexec_fn=cpu_budget)
     except subprocess.TimeoutExpired:
-        return "hang", f"over {timeout} s in a subprocess"
+        return "hang", f"over {WALL_FACTOR * timeout} s (wall clock) in a subprocess"
+    if p.returncode == -signal.SIGXCPU:
+        return "hang", f"over {timeout} CPU seconds in a subprocess"
     if p.returncode < 0:
         return f"signal {-p.returncode}", p.stderr.decode("utf-8", "replace")[-2000:]
     return str(p.returncode), p.stderr.decode("utf-8", "replace")[-2000:]
@@ -117,7 +130,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cases", type=int, default=100_000, help="cases to run (default 100,000)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per case before it is a hang")
+    ap.add_argument("--timeout", type=float, default=60.0, help="CPU seconds per case before it is a hang")
     ap.add_argument("--subprocess-every", type=int, default=50,
                     help="also run every N-th case as a process of its own (signals, hangs); 0: never")
     ap.add_argument("--only-subprocess", action="store_true", help="run every case as a process of its own")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import warcouncil.dsl
-from warcouncil.dsl.builtins import KERNEL, Builtin, Vocabulary, type_error
+from warcouncil.dsl.builtins import KERNEL, Builtin, Vocabulary, canonical_type, type_error
 from warcouncil.dsl.lint import lint
 from warcouncil.dsl.pack import load_pack
 from warcouncil.dsl.parser import parse_text
@@ -89,8 +89,8 @@ def test_views_equal_the_tables_they_replace(cca) -> None:
     assert set(v.whole_turn) == WHOLE_TURN
     # the card's facts (the move analysis's "reads the card"); capacity and
     # admitted read the card's alternative, which a grounding does not fix
-    assert set(v.card) == {"card", "rolled"}
-    assert set(v.card_static) == SETTING_BUILTINS | {"card", "rolled"}
+    assert set(v.context) == {"card", "rolled"}
+    assert set(v.context_static) == SETTING_BUILTINS | {"card", "rolled"}
     assert len(v) == len(BUILTIN_CONSTANTS) + len(BUILTIN_FUNCTIONS)
 
 
@@ -192,6 +192,32 @@ def test_types_and_reads_are_checked(tmp_path: Path) -> None:
     assert "unknown reads 'tomorrow'" in problems[1].message
 
 
+def test_old_spellings_of_the_context_read_as_before(tmp_path: Path, cca) -> None:
+    """Rule files are users' data: a pack written when the decision's fixed
+    context was named after the C&C card (`-> card`, `reads card`,
+    `set[card]`, `card?`) declares the same builtins as one that writes
+    `context`."""
+    assert canonical_type("card") == "context" and canonical_type("set[card]") == "set[context]"
+    assert canonical_type("card?") == "context?" and canonical_type("set[piece]") == "set[piece]"
+    assert type_error("card") is None and type_error("set[card]?") is None
+    f = tmp_path / "old.wc"
+    f.write_text('pack old "an older C&C family file"\n'
+                 'builtin card -> card reads card "the card played"\n'
+                 'builtin rolled(symbol) -> int reads card "dice"\n'
+                 'builtin hand(set[card]) -> card? reads card "a card of a hand"\n'
+                 'rule old.r require -card == 1\n')
+    old = load_pack(str(f))
+    for name in ("card", "rolled"):
+        o, new = old.builtins[name], cca.builtins[name]
+        assert (o.params, o.returns, o.reads) == (new.params, new.returns, new.reads)
+    assert (old.builtins["hand"].params, old.builtins["hand"].returns) == (("set[context]",), "context?")
+    assert old.vocabulary.context == {"card", "rolled", "hand"}
+    assert old.vocabulary.context_static >= {"card", "rolled", "hand"}
+    # and lint types the old declaration as the new one: -card is no number
+    _, problems = lint([str(f)])
+    assert "cannot negate card: it is a context record, not a number" in [p.message for p in problems]
+
+
 def test_vocabulary_is_immutable_and_extends() -> None:
     more = KERNEL.extend([Builtin("morale", ("piece",), "int", "setting", "x", origin="toy")])
     assert "morale" in more and "morale" not in KERNEL and more.functions["morale"] == 1
@@ -274,6 +300,60 @@ def test_the_compilers_analyses_are_todays(name) -> None:
     static = c._closed(SETTING_BUILTINS | c.symbols)
     assert c.static_defines() == static and static <= set(pack.defines) and "in_section" in static
     card = c._closed(SETTING_BUILTINS | {"card", "rolled"} | c.symbols, frozenset(static)) - static
-    assert c.card_static_defines() == card and card <= set(pack.defines) and "may_detach" in card
+    assert c.context_static_defines() == card and card <= set(pack.defines) and "may_detach" in card
     assert c.dynamic_defines() == c._fixpoint(DYNAMIC_BUILTINS)
     assert c.turn_defines() == c._fixpoint(TURN_BUILTINS)
+
+
+# ---------------------------------------------------------------- typed fields
+
+
+def test_cc_attributes_are_typed_by_the_core_pack_not_the_kernel(tmp_path: Path, cca) -> None:
+    """`blocks`, `helmet`, `played` ... are C&C's: the core pack types them
+    (`fields helmet: bool, ...`) and lint catches the same type errors it
+    caught when the kernel declared them."""
+    from warcouncil.dsl.builtins import KERNEL_ATTRIBUTES
+
+    cc = {"blocks": "int", "max_blocks": "int", "category": "symbol?", "helmet": "bool",
+          "effects": "set[symbol]", "played": "str"}
+    assert not set(cc) & set(KERNEL_ATTRIBUTES)
+    assert cca.field_types == cc and {k: cca.vocabulary.attributes[k] for k in cc} == cc
+    f = tmp_path / "house.wc"
+    f.write_text('rule house.a\n    require -card.played == 1\n'
+                 'rule house.b\n    require count(card.category) > 0\n'
+                 'rule house.c\n    require forall p in ordered: p.blocks < "x"\n'
+                 'rule house.d\n    require not card.helmet\n')
+    _, problems = lint(["cca", str(f)])
+    assert [(p.location.line, p.message) for p in problems] == [
+        (2, "cannot negate card.played: it is a string, not a number"),
+        (4, "count takes a collection as its first argument, but card.category is a name (or none)"),
+        (6, 'cannot compare p.blocks < "x": a whole number with a string'),
+    ]
+
+
+def test_a_field_may_give_its_type(tmp_path: Path) -> None:
+    rf = parse_text("fields step, morale: int, tags: set[symbol], leader: piece?\n", "t.wc")
+    (st,) = rf.statements
+    assert st.names == ("step", "morale", "tags", "leader")
+    assert st.types == (None, "int", "set[symbol]", "piece?")
+    f = tmp_path / "g.wc"
+    f.write_text('pack toy "t"\nroles unit\nfields step, morale: int, old: card\n'
+                 'rule toy.r require forall p in units: p.morale < "high" and p.step < "x"\n')
+    pack = load_pack(str(f))
+    assert pack.fields == ("step", "morale", "old") and pack.field_types == {"morale": "int", "old": "context"}
+    _, problems = lint([str(f)])
+    # typed: checked; untyped (`step`): never an error
+    assert [p.message for p in problems if "compare" in p.message] == [
+        'cannot compare p.morale < "high": a whole number with a string']
+
+
+def test_a_field_has_one_type(tmp_path: Path) -> None:
+    f = tmp_path / "g.wc"
+    f.write_text('pack toy "t"\nfields id: int\nfields morale: int\nfields morale: str, x: dragon\n')
+    _, problems = lint([str(f)])
+    assert [(p.location.line, p.message) for p in problems] == [
+        (2, "field id is already of type str, not int"),
+        (4, "field morale is already of type int, not str"),
+        (4, "field x: unknown type 'dragon' (types: any, battle, bool, cell, context, int, move, number, piece, "
+            "side, str, symbol)"),
+    ]

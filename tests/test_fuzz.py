@@ -76,3 +76,25 @@ def test_argument_lists(tmp_path_factory, rng) -> None:
 def test_findings_are_what_is_not_an_answer() -> None:
     assert [o for o in ("0", "1", "2", "3", "exception", "hang", "signal 11") if is_finding(o)] == \
         ["3", "exception", "hang", "signal 11"]
+
+
+def test_a_hang_is_counted_in_cpu_seconds_not_on_the_wall_clock(monkeypatch) -> None:
+    # on a loaded machine a case may wait long for a core: the budget is the
+    # case's own CPU time (a wall-clock alarm reported loaded cases as hangs)
+    import time
+
+    from fuzz import run
+
+    def busy(*args, **kwargs):
+        t = time.process_time()
+        while time.process_time() - t < 1.0:
+            pass
+
+    def idle(*args, **kwargs):
+        time.sleep(0.3)
+
+    from warcouncil.cli import main
+    monkeypatch.setattr(main, "main", busy)
+    assert run.run_in_process(["x"], 0.05) == ("hang", "over 0.05 CPU seconds in process")
+    monkeypatch.setattr(main, "main", idle)
+    assert run.run_in_process(["x"], 0.05) == ("0", "")

@@ -84,11 +84,11 @@ def house() -> SetEngine:
 def test_the_pack_is_played_by_the_tiny_grid_system(eng) -> None:
     assert System.for_pack("tinygrid") is TinyGrid
     assert eng.system is TinyGrid and type(eng) is SetEngine
-    assert not TinyGrid.card_driven and TinyGrid.answers("orders") and not TinyGrid.answers("moves")
+    assert TinyGrid.context is None and TinyGrid.answers("orders") and not TinyGrid.answers("moves")
     # compiled with the kernel's builtin meanings alone
     assert set(eng.plan.compiler.meanings.names()) == set(eng.pack.vocabulary)
     d = eng.decision()
-    assert isinstance(d, Decision) and d.card is None and d.card_view is None and d.alts == []
+    assert isinstance(d, Decision) and d.fixed_key() == ((None, None, None), None) and d.alts == []
 
 
 # --------------------------------------------------------------------------- enumerate

@@ -118,6 +118,33 @@ def test_type_errors(tmp_path: Path, body: str, where: str, words: str) -> None:
     refused(f, where, words)
 
 
+DEFINES = ("define house.d1\n    near(a, b) := adjacent(a, b)\n"  # a, b: cells (adjacent's)
+           "define house.d2\n    near_all(x, s) := forall q in s: near(x, q)\n"  # x: through near; s: no demand
+           "define house.d3\n    mixed(v) := count(v) > 0 or adjacent(v, v)\n"  # a collection and a cell: no demand
+           "define house.d4\n    shadow(p) := forall p in units: adjacent(p, p)\n"  # the quantifier's p is passed on
+           "define house.d5\n    ours(x) := x in units\n")  # x: a piece (an element of units)
+
+
+@pytest.mark.parametrize("body, where, words", [
+    ("near(1, 2)", "12:18", "near takes a cell as its first argument (near passes a to adjacent), but 1 is a whole number"),
+    ('near_all("x", units)', "12:22", "near_all takes a cell as its first argument (near_all passes x to near), "
+                                    'but "x" is a string'),
+    ("ours(2)", "12:18", "ours takes a piece as its first argument (ours looks for x in units), but 2 is a whole number"),
+    ("exists p in units: in_section(p, 1)", "12:46", "in_section takes a name as its second argument (in_section looks for s in "
+                                     "sections_of(p)), but 1 is a whole number"),
+])
+def test_a_defines_parameter_types_are_inferred_from_what_its_body_passes_them_to(
+        tmp_path: Path, body: str, where: str, words: str) -> None:
+    f = house(tmp_path, DEFINES + f"rule house.t\n    require {body}\n")
+    refused(f, where, words)
+
+
+def test_parameters_with_no_demand_or_demands_of_two_kinds_stay_untyped(tmp_path: Path) -> None:
+    f = house(tmp_path, DEFINES + "rule house.t\n    require mixed(1) or shadow(1) or near_all(side, 3) or true\n")
+    code, out, err = run_cli("lint", "--over", "cca", str(f))
+    assert (code, err) == (0, ""), out
+
+
 def test_a_unit_attribute_of_text_used_as_a_number(tmp_path: Path) -> None:
     f = house(tmp_path, 'replace unit light_infantry { kind = foot; class = light; move = "x"; battle_move = 2; '
                         'ranged = true; range = 2; blocks = 4 }\n'
@@ -251,9 +278,17 @@ def test_every_roll_of_too_many_dice_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_number_where_a_place_is_read_is_bad_input(tmp_path: Path) -> None:
-    # found by fuzz/run.py (seed 5, case 21398): a define's parameters are
-    # untyped, so lint lets `in_section(.5, 0)` through; reading the place of
-    # 0.5 was a TypeError (exit 3)
+    # found by fuzz/run.py (seed 5, case 21398): `in_section(.5, 0)` passed
+    # lint, and reading the place of 0.5 was a TypeError (exit 3). Lint now
+    # infers a define's parameter types from the builtins its body passes
+    # them to (in_section passes p to sections_of(cell)) ...
     f = house(tmp_path, "rule house.r0\n    require forall p in ordered: in_section(.5, 0)\n")
+    code, out, err = run_cli("orders", "akragas", "--card", "Order Four Units Left", "--rules", f, "--count")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"{f}:2:45: in_section takes a cell as its first argument (in_section passes p to "
+                          "sections_of), but 0.5 is a number")
+    assert "hint: the define is in_section(p: cell, s: symbol)" in err
+    # ... and a value lint cannot type still meets the evaluator's guard
+    f = house(tmp_path, "rule house.r0\n    require forall p in ordered: in_section(if true then .5 else p, left)\n")
     code, out, err = run_cli("orders", "akragas", "--card", "Order Four Units Left", "--rules", f, "--count")
     assert (code, out) == (2, "") and "reads the place of 0.5, which has none" in err

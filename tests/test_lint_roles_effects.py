@@ -249,7 +249,7 @@ class _Tiny(System):
     name = "tiny"
     packs = ("tiny",)
     verbs = frozenset({"orders", "check"})
-    card_driven = True
+    context = "card"
     engine = CardEngine
     piece_lists = CommandsAndColors.piece_lists  # units and leaders, as C&C's scenarios
 

@@ -283,7 +283,7 @@ def test_how_the_cca_move_rules_use_their_hex():
                 use = c.move_use(p.ast, mr.var)
             else:
                 continue
-            found[(mr.rule.id, p.kind)] = (use.clean, use.local, use.piece_attrs, "length" in use.move_attrs, use.card,
+            found[(mr.rule.id, p.kind)] = (use.clean, use.local, use.piece_attrs, "length" in use.move_attrs, use.context,
                                            use.pack_fact)
     assert found == {
         ("cca.move.on-board", "enter"): (True, True, (), False, False, False),
@@ -306,7 +306,7 @@ def test_how_the_cca_move_rules_use_their_hex():
         ("cca.terrain.war-machines", "enter"): (True, True, (), False, False, True),
     }
     battle = c.move_use(A.Call("may_battle", (A.Name("m"),)), "m")
-    assert (battle.clean, battle.piece_attrs, battle.move_attrs, battle.card, battle.pack_fact) == (
+    assert (battle.clean, battle.piece_attrs, battle.move_attrs, battle.context, battle.pack_fact) == (
         True, ("battle_move", "kind", "type"), ("length", "phase"), True, True)
 
 

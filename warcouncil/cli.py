@@ -164,7 +164,8 @@ def main():
 
 def _engine(scenario: str, rules, verb: str, card: str | None = None, card_given: bool = False):
     """The engine of SCENARIO's system, once the system says it answers
-    ``verb`` (and, for a verb with --card, that it is card-driven and the card
+    ``verb`` (and, for a verb with --card, that its decision starts from a card,
+    ``System.context == "card"``, and the card
     was given): otherwise bad input, exit 2."""
     from . import systems  # noqa: F401 - the shipped systems' places: no scan of every distribution's metadata
     from .solver.engine import Engine
@@ -173,9 +174,9 @@ def _engine(scenario: str, rules, verb: str, card: str | None = None, card_given
     system = eng.system
     system.require_verb(verb)
     if card_given:
-        if not system.card_driven and card is not None:
+        if system.context != "card" and card is not None:
             raise WarcouncilError(f"--card is for card-driven systems; {system.title or system.name} has no cards")
-        if system.card_driven and card is None:
+        if system.context == "card" and card is None:
             raise WarcouncilError(f"`{verb}` on a {system.title or system.name} scenario needs the card played: "
                                   "give it with --card CARD", hint="list the deck with: warcouncil cards " + scenario)
     return eng
@@ -217,7 +218,7 @@ def orders(scenario, card, count_only, limit, side, roll, copies, command, engin
                               "for Commands & Colors use: moves --svg FILE")
     if after is not None:
         raise WarcouncilError("--after is for systems whose orders follow a turn log (e.g. Warmaster)")
-    if not eng.system.card_driven:  # no card: the system's engine lists its decisions
+    if eng.system.context != "card":  # no card: the system's engine lists its decisions
         _orders_free(eng, side, count_only, limit, command, as_json)
         return
     decl, _ = eng.resolve_card(card, copies)
@@ -590,7 +591,7 @@ def check(scenario, turn, rules, as_json):
     if "check" in eng.system.answers_itself:
         _print_answer(eng.answer("check", path=turn), as_json)
         return
-    t = load_turn(turn, eng.scenario.board, card_driven=eng.system.card_driven)
+    t = load_turn(turn, eng.scenario.board, contextual=eng.system.context is not None)
     verdict = eng.check_turn(t)
     if as_json:
         _json(verdict.as_json())

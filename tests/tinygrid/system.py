@@ -17,5 +17,4 @@ class TinyGrid(System):
     decision = "the set of units a side activates"
     phases = ("activate", "move")
     verbs = frozenset({"orders", "check"})
-    card_driven = False
     engine = SetEngine

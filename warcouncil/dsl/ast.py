@@ -248,9 +248,12 @@ class DiceDecl:
 
 @_node
 class FieldsDecl:
-    """``fields a, b``: attributes of the records a pack's builtins give."""
+    """``fields a, b: T``: attributes of the records a pack's builtins give,
+    each with its type (``types``, parallel to ``names``; None where the
+    file gives none)."""
 
     names: tuple[str, ...]
+    types: tuple[str | None, ...] = ()
     loc: Location = _loc()
 
 

@@ -42,19 +42,40 @@ BASE_TYPES = frozenset({
     "cell",    # anything with a place: a cell, a piece, a move record (its `to`)
     "move",    # a move record (piece, to, path, start, ...)
     "battle",  # a battle record (piece, target, ...)
-    "card",    # the card played (name, category, ...)
+    "context",  # the decision's fixed context record (C&C: the card played: name, effects, ...)
     "side",    # the side to move (name, edge, ...)
 })
 _TYPE = re.compile(r"^(?:set\[(?P<elem>[a-z_]+)\]|(?P<base>[a-z_]+))(?P<maybe>\?)?$")
 
+# Older spellings a rule file may still write (rule files are users' data:
+# extend, never break): a base type and a READS level were once named after
+# the Commands & Colors card. Each is read as the name it stands for.
+TYPE_ALIASES = {"card": "context"}
+READS_ALIASES = {"card": "context"}
+
+
+def canonical_type(t: str) -> str:
+    """``t`` with an old base type spelling (``TYPE_ALIASES``) replaced:
+    ``card`` -> ``context``, ``set[card]`` -> ``set[context]``, ``card?``
+    -> ``context?``; anything else unchanged."""
+    m = _TYPE.match(t)
+    if m is None:
+        return t
+    base = m.group("elem") or m.group("base")
+    new = TYPE_ALIASES.get(base)
+    if new is None:
+        return t
+    return (f"set[{new}]" if m.group("elem") else new) + (m.group("maybe") or "")
+
 
 def type_error(t: str) -> str | None:
-    """Why ``t`` is not a type of the vocabulary (None: it is one)."""
+    """Why ``t`` is not a type of the vocabulary (None: it is one; an old
+    spelling of ``TYPE_ALIASES`` is one)."""
     m = _TYPE.match(t)
     if m is None:
         return f"{t!r} is not a type: write NAME, set[NAME] or NAME?"
     base = m.group("elem") or m.group("base")
-    if base not in BASE_TYPES:
+    if base not in BASE_TYPES and base not in TYPE_ALIASES:
         return f"unknown type {base!r} (types: {', '.join(sorted(BASE_TYPES))})"
     return None
 
@@ -67,9 +88,9 @@ def type_error(t: str) -> str | None:
 READS = (
     "pure",         # nothing of the scenario: constants and arithmetic
     "setting",      # the board and the pieces, seen from the side to move
-    "card",         # the decision's fixed context: the card played and its roll
-    "alternative",  # the card's alternative being judged (its quotas, its orders)
-    "decision",     # the order set
+    "context",      # the decision's fixed context (C&C: the card played and its roll)
+    "alternative",  # the context's alternative being judged (C&C: a card's quotas, its orders)
+    "decision",     # the decision itself (C&C: the order set)
     "moment",       # the position at a moment of the turn: the earlier moves
     "turn",         # the whole turn: every move and battle
 )
@@ -96,6 +117,13 @@ class Builtin:
     loc: Location | None = None  # where a pack declares it
 
     def __post_init__(self):
+        # old spellings (READS_ALIASES, TYPE_ALIASES) read as the names they stand for
+        if self.reads in READS_ALIASES:
+            object.__setattr__(self, "reads", READS_ALIASES[self.reads])
+        if self.params is not None and any(canonical_type(t) != t for t in self.params):
+            object.__setattr__(self, "params", tuple(canonical_type(t) for t in self.params))
+        if canonical_type(self.returns) != self.returns:
+            object.__setattr__(self, "returns", canonical_type(self.returns))
         problems = []
         if self.reads not in _RANK:
             problems.append(f"unknown reads {self.reads!r} (one of {', '.join(READS)})")
@@ -149,9 +177,10 @@ class Vocabulary(Mapping):
         self.pure = names(lambda b: b.reads == "pure")
         # fixed by the scenario and the side to move alone: memoized per setting
         self.setting_static = names(lambda b: r[b.reads] <= r["setting"])
-        # ... and by the card played and its roll: memoized per grounding
-        self.card_static = names(lambda b: r[b.reads] <= r["card"])
-        self.card = names(lambda b: b.reads == "card")
+        # ... and by the decision's fixed context (C&C: the card played and
+        # its roll): memoized per grounding
+        self.context_static = names(lambda b: r[b.reads] <= r["context"])
+        self.context = names(lambda b: b.reads == "context")
         # depends on the decision: the order set, or the moves and battles
         self.dynamic = names(lambda b: r[b.reads] >= r["decision"])
         # only meaningful for a turn (moves, battles)
@@ -213,13 +242,14 @@ def role_builtins(role: str) -> tuple[Builtin, ...]:
     )
 
 
+# The attributes every game's records have, by type. A game family's own
+# (C&C's `blocks`, a card's `helmet` ...) are its pack's typed `fields`
+# (`fields helmet: bool`), added to ``pack.vocabulary.attributes``.
 KERNEL_ATTRIBUTES = {
     # pieces
     "id": "str", "side": "str", "at": "cell", "role": "symbol", "type": "symbol",
-    "blocks": "int", "max_blocks": "int",
-    # the card played
-    "name": "str", "category": "symbol?", "helmet": "bool", "effects": "set[symbol]",
-    "played": "str",  # the printed card played (Counter Attack) when `name` is the card copied
+    # the decision's context (C&C: the card played)
+    "name": "str",
     # the side to move
     "edge": "symbol", "command": "int",
     # move and battle records

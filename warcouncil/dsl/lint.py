@@ -275,9 +275,11 @@ def _card_hint(name: str, pack: Pack) -> str:
     return f"did you mean {c[0]!r}?" if c else "run `warcouncil cards` to list them"
 
 
-def _is_card_attr(e, names: tuple[str, ...], bound) -> bool:
+def _is_card_attr(e, names: tuple[str, ...], bound, cards: frozenset) -> bool:
+    """``e`` is ``C.NAME`` for a builtin constant ``C`` that is the decision's
+    context record (``-> context``: the C&C pack's ``card``), not a variable."""
     return (isinstance(e, A.Attr) and e.name in names and isinstance(e.obj, A.Name)
-            and e.obj.id == "card" and "card" not in bound)
+            and e.obj.id in cards and e.obj.id not in bound)
 
 
 def _references(pack: Pack) -> list[LintError]:
@@ -291,6 +293,8 @@ def _references(pack: Pack) -> list[LintError]:
     """
     out: list[LintError] = []
     roles, effects = set(pack.roles), pack.effects
+    # the constants that are the card played (`builtin card -> context`)
+    cards = frozenset(n for n, b in pack.vocabulary.items() if b.params is None and b.returns == "context")
     for card in pack.cards.values():
         for name, loc in zip(card.effects, card.effect_locs or (card.loc,) * len(card.effects)):
             if name not in effects:
@@ -312,11 +316,11 @@ def _references(pack: Pack) -> list[LintError]:
                         declared = ", ".join(pack.roles) or "none"
                         out.append(_err(f"{other.id!r} is not a role the pack declares (roles: {declared})",
                                         other.loc, _hint(other.id, roles)))
-                    if (_is_card_attr(attr, ("name", "played"), bound) and isinstance(other, A.Str)
+                    if (_is_card_attr(attr, ("name", "played"), bound, cards) and isinstance(other, A.Str)
                             and not is_card(other.value)):
                         out.append(_err(f"card.{attr.name} is compared with {other.value!r}, which is not a card "
                                         f"of {pack.title or pack.name}", other.loc, _card_hint(other.value, pack)))
-            elif e.op in ("in", "notin") and _is_card_attr(e.right, ("effects",), bound):
+            elif e.op in ("in", "notin") and _is_card_attr(e.right, ("effects",), bound, cards):
                 left = e.left
                 if isinstance(left, A.Name) and left.id not in bound and left.id not in effects:
                     out.append(_err(f"{left.id!r} is not a card effect the pack declares", left.loc,

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..errors import Location, WarcouncilError, closest
 from ..textfile import DOCUMENT_LIMIT, RULES_LIMIT, read_text
 from . import ast as A
-from .builtins import KERNEL, Builtin, Vocabulary, role_builtins
+from .builtins import KERNEL, Builtin, Vocabulary, canonical_type, role_builtins, type_error
 from .packcache import parse_file  # the parser through the cache of parsed rule files
 
 PACKS_DIR = Path(__file__).parent.parent / "rules"  # the package warcouncil.rules (importlib.resources costs ~5 ms)
@@ -51,6 +51,7 @@ class Pack:
     dice: tuple[str, ...] = ()
     values: dict[str, tuple[str, ...]] = field(default_factory=dict)
     fields: tuple[str, ...] = ()  # `fields ...`: attributes of the records its builtins give
+    field_types: dict[str, str] = field(default_factory=dict)  # `fields helmet: bool`: those given a type
     roles: tuple[str, ...] = ()  # `roles unit, leader`: the roles pieces take (symbols)
     roles_decls: list[A.RolesDecl] = field(default_factory=list)  # (for their citations)
     effects: dict[str, A.EffectDecl] = field(default_factory=dict)  # `effects ...`: what cards may do (symbols)
@@ -77,9 +78,10 @@ class Pack:
         """The kernel's builtins, the pools of the pack's roles
         (``builtins.role_builtins``) and the pack's own declarations."""
         v = self._vocabulary
-        if v is None or len(v) != len(KERNEL) + 5 * len(self.roles) + len(self.builtins):
+        if v is None or len(v) != len(KERNEL) + 5 * len(self.roles) + len(self.builtins) \
+                or len(v.attributes) != len(KERNEL.attributes) + len(set(self.field_types) - set(KERNEL.attributes)):
             pools = [b for r in self.roles for b in role_builtins(r)]
-            v = self._vocabulary = KERNEL.extend(pools + list(self.builtins.values()))
+            v = self._vocabulary = KERNEL.extend(pools + list(self.builtins.values()), self.field_types)
         return v
 
     def symbols(self) -> set[str]:
@@ -100,6 +102,22 @@ class Pack:
         for t in self.terrains.values():
             out |= {k for k, _ in t.attrs}
         return out
+
+    def statement_at(self, loc: Location) -> str:
+        """The rule, define or card written at ``loc``, named for a message
+        (``rule cca.x``, ``define core.y``, ``card 'Line Command'``)."""
+        best, where = None, (-1, -1)
+        for st in list(self.rules.values()) + list(self.defines.values()) + list(self.cards.values()):
+            sl = st.loc
+            if sl.file == loc.file and sl.line is not None and loc.line is not None:
+                key = (sl.line, sl.column or 0)
+                if key <= (loc.line, loc.column or 0) and key > where:
+                    best, where = st, key
+        if best is None:
+            return "a rule"
+        if isinstance(best, A.CardDecl):
+            return f"card {best.name!r}"
+        return f"{'rule' if isinstance(best, A.RuleDecl) else 'define'} {best.id}"
 
     def cards_by_key(self) -> dict[str, str]:
         """Printed card names by ``card_key`` (case, spaces and hyphens ignored)."""
@@ -267,6 +285,25 @@ def _renamed(rf: A.RuleFile, old: str, new: str) -> A.RuleFile:
     return A.RuleFile(rf.path, tuple(out))
 
 
+def _type_fields(pack: Pack, strict: bool, st: A.FieldsDecl) -> None:
+    """The types a `fields` statement gives (``name: T``): each a type of
+    the vocabulary, and one type per attribute, the kernel's included."""
+    for name, t in zip(st.names, st.types):
+        if t is None:
+            continue
+        t = canonical_type(t)
+        why = type_error(t)
+        if why:
+            _problem(pack, strict, f"field {name}: {why}", st.loc)
+            continue
+        old = pack.field_types.get(name) or KERNEL.attributes.get(name)
+        if old is not None and old != t:
+            _problem(pack, strict, f"field {name} is already of type {old}, not {t}", st.loc,
+                     "an attribute has one type wherever it is read")
+            continue
+        pack.field_types[name] = t
+
+
 def _problem(pack: Pack, strict: bool, msg: str, loc: Location, hint: str | None = None) -> None:
     err = LintError(msg, loc, hint, _line_at(loc))
     if strict:
@@ -322,6 +359,7 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             pack.values[st.attribute] = st.members
         elif isinstance(st, A.FieldsDecl):
             pack.fields = tuple(dict.fromkeys(pack.fields + st.names))
+            _type_fields(pack, strict, st)
         elif isinstance(st, A.RolesDecl):
             pack.roles = tuple(dict.fromkeys(pack.roles + st.names))
             pack.roles_decls.append(st)

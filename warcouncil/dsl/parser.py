@@ -133,7 +133,10 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def fields_decl(self, meta, items):
-        return A.FieldsDecl(tuple(items[0]), self._loc(meta))
+        return A.FieldsDecl(tuple(n for n, _ in items), tuple(t for _, t in items), self._loc(meta))
+
+    def field_entry(self, items):
+        return str(items[0]), (items[1] if len(items) > 1 else None)
 
     @v_args(meta=True)
     def roles_decl(self, meta, items):

@@ -15,7 +15,8 @@ too large to evaluate once their defines are written out, and type errors.
 ``type_problems(pack)``
     A static type check of every expression against the builtins' declared
     types (``pack.vocabulary``: ``count(set[any]) -> int`` ...), the
-    attributes' (``KERNEL_ATTRIBUTES``: ``card.name`` is a ``str``) and the
+    attributes' (``vocabulary.attributes``: the kernel's, ``card.name`` is a
+    ``str``, and the pack's typed ``fields``, ``card.helmet`` a ``bool``) and the
     unit types' attribute values (``move = 2``). It reports only what cannot
     work whatever the board: ``count(p)`` of a piece, ``-card.name``,
     ``forall x in 3``, a string compared with a number by ``<``, and a unit
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 from ..errors import Location
 from . import ast as A
-from .builtins import KERNEL_ATTRIBUTES
 
 #: parts of one rule, define or card expression with its defines written out
 MAX_EXPANSION = 20_000
@@ -278,7 +278,7 @@ def _topological(graph: dict[str, list[str]]) -> list[str]:
 
 _NUM = frozenset({"int", "number", "bool"})
 _TEXT = frozenset({"str", "symbol"})
-_RECORD = frozenset({"piece", "cell", "move", "battle", "card", "side"})
+_RECORD = frozenset({"piece", "cell", "move", "battle", "context", "side"})
 
 
 def _kind(t: str) -> str:
@@ -333,10 +333,14 @@ class _Types:
     def __init__(self, pack):
         self.pack = pack
         self.vocab = pack.vocabulary
-        self.attrs = dict(KERNEL_ATTRIBUTES) | dict(self.vocab.attributes)
+        self.attrs = dict(self.vocab.attributes)  # the kernel's and the pack's typed `fields`
         self.symbols = pack.symbols()
         self.defines = pack.defines
         self.returns: dict[str, str] = {}
+        # a define's parameters: the type each must have, inferred from the
+        # builtins and defines its body passes it to ("any": no demand)
+        self.param_types: dict[str, tuple[str, ...]] = {}
+        self.param_whys: dict[str, tuple[str, ...]] = {}
         self.out: list = []
         # unit attributes: name -> {unit name: value type}
         self.unit_attrs: dict[str, dict[str, str]] = {}
@@ -351,7 +355,10 @@ class _Types:
     def run(self) -> list:
         graph = {n: [c for c, _, _ in _calls(d.body, d.params, self.defines)] for n, d in self.defines.items()}
         cyclic = {n for comp in _cycles(graph) for n in comp}
-        for name in _topological({n: g for n, g in graph.items() if n not in cyclic}):
+        order = _topological({n: g for n, g in graph.items() if n not in cyclic})
+        for name in order:  # callees first
+            self.infer_params(name, self.defines[name])
+        for name in order:
             d = self.defines[name]
             self.returns[name] = self.type(d.body, {p: "any" for p in d.params})
         for name in cyclic:
@@ -381,6 +388,70 @@ class _Types:
                     value = decl.attr(attr)
                     self.error(f"unit {unit}: {attr} = {value!r} is text, but {use.loc} uses {attr} as a number "
                                f"({_show(use)})", _attr_loc(decl, attr), f"give {attr} a number")
+
+    def _demands(self, func: str, arity: int) -> tuple[str, ...] | None:
+        """The types a function's arguments must have (None: unknown)."""
+        if func in self.defines:
+            return self.param_types.get(func)
+        b = self.vocab.get(func)
+        if b is None or b.params is None or len(b.params) != arity:
+            return None
+        return b.params
+
+    def infer_params(self, name: str, d) -> None:
+        """What each parameter of ``d`` must be: the type a builtin or define
+        demands where the body passes the parameter itself as an argument.
+        Demands of different kinds, or none, leave it ``any``."""
+        want: dict[str, dict[str, str]] = {p: {} for p in d.params}  # param -> {type: why}
+        stack = [(d.body, frozenset())]
+        while stack:
+            n, bound = stack.pop()
+            if n is None:
+                continue
+            if isinstance(n, A.Call):
+                demands = self._demands(n.func, len(n.args))
+                for a, t in zip(n.args, demands or ()):
+                    if isinstance(a, A.Name) and a.id in want and a.id not in bound and _kind(t) != "any":
+                        want[a.id].setdefault(t, f"{name} passes {a.id} to {n.func}")
+            elif (isinstance(n, A.Compare) and n.op in ("in", "notin") and isinstance(n.left, A.Name)
+                  and n.left.id in want and n.left.id not in bound):
+                t = self._silent_type(n.right, {v: "any" for v in (*d.params, *bound)})
+                if _kind(t) == "set" and _kind(_elem(t)) != "any":
+                    want[n.left.id].setdefault(_elem(t), f"{name} looks for {n.left.id} in {_show(n.right, 30)}")
+            stack.extend(A.scoped(n, bound))
+        types, whys = [], []
+        for p in d.params:
+            kinds = {_kind(t) for t in want[p]}
+            if len(kinds) == 1:
+                t, why = min(want[p].items())
+                types.append(t)
+                whys.append(why)
+            else:
+                types.append("any")
+                whys.append("")
+        self.param_types[name] = tuple(types)
+        self.param_whys[name] = tuple(whys)
+
+    def _silent_type(self, e, env: dict) -> str:
+        """The type of ``e`` in ``env``, reporting nothing."""
+        out, self.out = self.out, []
+        uses = dict(self.numeric_uses)
+        try:
+            return self.type(e, env)
+        finally:
+            self.out, self.numeric_uses = out, uses
+
+    def _check_args(self, func: str, params, e, args, hint: str, whys=None) -> None:
+        for i, (p, a, t) in enumerate(zip(params, e.args, args), 1):
+            pk, ak = _kind(p), _kind(t)
+            if pk == "num":
+                self._numeric_use(a)
+            if pk == "any" or ak in ("any", "none") or pk == ak:
+                continue
+            if pk in ("set", "num", "text", "record"):
+                why = f" ({whys[i - 1]})" if whys and whys[i - 1] else ""
+                self.error(f"{func} takes {_article(p)} as its {_ordinal(i)} argument{why}, but {_show(a)} is "
+                           f"{_article(t)}", a.loc or e.loc, hint)
 
     # -- the type of an expression (reporting what cannot work)
     def type(self, e, env: dict) -> str:
@@ -433,19 +504,15 @@ class _Types:
         args = [self.type(a, env) for a in e.args]
         d = self.defines.get(e.func)
         if d is not None:
+            params = self.param_types.get(e.func)
+            if params is not None and len(params) == len(args):
+                sig = f"{e.func}({', '.join(f'{n}: {t}' for n, t in zip(d.params, params))})"
+                self._check_args(e.func, params, e, args, f"the define is {sig}", self.param_whys[e.func])
             return self.returns.get(e.func, "any")
         b = self.vocab.get(e.func)
         if b is None or b.params is None or len(b.params) != len(args):
             return "any"  # (unknown functions and arities: the resolver's)
-        for i, (p, a, t) in enumerate(zip(b.params, e.args, args), 1):
-            pk, ak = _kind(p), _kind(t)
-            if pk == "num":
-                self._numeric_use(a)
-            if pk == "any" or ak in ("any", "none") or pk == ak:
-                continue
-            if pk in ("set", "num", "text", "record"):
-                self.error(f"{e.func} takes {_article(p)} as its {_ordinal(i)} argument, but {_show(a)} is "
-                           f"{_article(t)}", a.loc or e.loc, f"{b.signature()}")
+        self._check_args(e.func, b.params, e, args, f"{b.signature()}")
         return b.returns
 
     def _t_BinOp(self, e, env):
@@ -567,7 +634,7 @@ def _article(t: str) -> str:
     core = t[:-1] if t.endswith("?") else t
     words = {"int": "a whole number", "number": "a number", "bool": "a truth value", "str": "a string",
              "symbol": "a name", "piece": "a piece", "cell": "a cell", "move": "a move", "battle": "a battle",
-             "card": "a card", "side": "a side", "none": "none", "any": "a value"}
+             "context": "a context record", "side": "a side", "none": "none", "any": "a value"}
     if core.startswith("set["):
         return "a collection"
     word = words.get(core, core)

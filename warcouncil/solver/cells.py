@@ -236,9 +236,9 @@ def end_flags(ctx: Ctx, compiler, tag, test, use, var: str = "m"):
     per hex, once per class of hexes if it is local. The piece's own hex is
     not judged as an end (it is never a destination)."""
     setting = ctx.g.setting
-    card = compiler.fixed_key(ctx.g)
+    fixed = compiler.fixed_key(ctx.g)  # the decision's context (C&C: the card)
     if use.clean:
-        hit = setting.caches.end_flags.get((tag, card))
+        hit = setting.caches.end_flags.get((tag, fixed))
         if hit is not None:
             return hit
     base = Positions.initial(setting)
@@ -249,19 +249,19 @@ def end_flags(ctx: Ctx, compiler, tag, test, use, var: str = "m"):
             return EndFlag(setting.board, judge=local_judge(setting, _state_ctx(ctx, base), use, judge, end=True))
         return lazy
     flags: dict = {}  # piece -> EndFlag
-    fixed = tuple(a for a in use.move_attrs if a not in ("length", "to"))
+    read = tuple(a for a in use.move_attrs if a not in ("length", "to"))
 
     def flag_of(piece):
         hit = flags.get(piece)
         if hit is None:
             probe = MoveView(piece, piece.at, (), 0, to=piece.at, length=0)
-            head = (tag, attrs(piece, use.piece_attrs), attrs(probe, fixed), card if use.card else None)
+            head = (tag, attrs(piece, use.piece_attrs), attrs(probe, read), fixed if use.context else None)
 
             def cells_of(k):
                 return CleanCells.of(base, head + (k,), setting, lambda: end_judge(ctx, probe, [(test, var)], k)).cells
             hit = flags[piece] = EndFlag(setting.board, cells_of, "length" in use.move_attrs)
         return hit
-    setting.caches.end_flags[(tag, card)] = flag_of
+    setting.caches.end_flags[(tag, fixed)] = flag_of
     return flag_of
 
 

@@ -4,10 +4,10 @@ ordered) with no card, judged by the pack's rules alone.
 ``Decision``   the grounding of such a decision: a ``Setting`` (the board
                and the pieces seen from the side to move), the pack's
                compiler and the per-decision memo — everything ``Ctx`` and
-               the compiled closures read of a grounding. There is no card
-               (``card``, ``card_view`` and ``roll`` are ``None``) and no
-               alternative (``alts`` is empty): the pieces chosen are
-               ``ctx.ordered``.
+               the compiled closures read of a grounding. Nothing fixes
+               the decision beforehand (no context, as a card would be:
+               ``fixed_key`` names none) and there is no alternative
+               (``alts`` is empty): the pieces chosen are ``ctx.ordered``.
 ``enumerate``  every legal set by the python-constraint reference: one 0/1
                variable per own piece, one ``Constraint`` object per planned
                rule calling the rule's compiled closure (never a string
@@ -37,19 +37,13 @@ class Decision:
     """A pack + scenario + side, ready to enumerate or check a set of own
     pieces chosen with no card (the grounding-like context closures see)."""
 
-    #: no card is played: the card-level builtins' context is empty
-    card = None
-    card_view = None
-    roll = None
-    played = None
-
     def __init__(self, plan: Plan, setting: Setting):
         self.plan = plan
         self.pack = plan.pack
         self.compiler = plan.compiler
         self.setting = setting
         self.alts: list = []  # no alternatives: every rule applies to every set
-        self.memo: dict = {}  # decision-level define calls (Compiler.card_static_defines)
+        self.memo: dict = {}  # decision-level define calls (Compiler.context_static_defines)
         self.enumerator = None
         self._base: Ctx | None = None
 

@@ -175,7 +175,7 @@ def before_move(compiler, ast: A.Expr, var: str, f):
                          lambda ctx, m: (tag, m.fact_key or _fact_key(compiler, ctx, m)), var)
     if compiler.board_static(ast, (var,)):
         memo_of = _setting_memo
-    elif compiler.card_static(ast, (var,)):
+    elif compiler.context_static(ast, (var,)):
         memo_of = _grounding_memo
     else:
         def dynamic(ctx, env):

@@ -35,14 +35,14 @@ Closure = Callable[[Any, dict], Any]
 class MoveUse:
     """See ``Compiler.move_use``."""
 
-    __slots__ = ("clean", "local", "piece_attrs", "move_attrs", "card", "setting", "occupants")
+    __slots__ = ("clean", "local", "piece_attrs", "move_attrs", "context", "setting", "occupants")
 
     def __init__(self, clean: bool, piece_attrs, move_attrs):
         self.clean = clean
         self.local = True  # reads the hex only through what stands there and its terrain
         self.piece_attrs = piece_attrs
         self.move_attrs = move_attrs
-        self.card = False  # reads the card played (or its roll)
+        self.context = False  # reads the decision's fixed context (C&C: the card played or its roll)
         self.setting = False  # reads the scenario (its pieces, the board) beyond the hex's terrain
         self.occupants = False  # reads what stands on the hex
 
@@ -80,7 +80,7 @@ class Compiler:
         self._dynamic = vocab.dynamic
         self._turn = vocab.turn
         self._setting = vocab.setting_static
-        self._card_base = vocab.card_static
+        self._context_base = vocab.context_static
         self._pure = vocab.pure
         self.symbols = pack.symbols()
         self._define_cache: dict[str, Closure] = {}
@@ -89,8 +89,8 @@ class Compiler:
         self._static_defines: set[str] | None = None
         self._dynamic_defines: set[str] | None = None
         self._turn_defines: set[str] | None = None
-        self._card_only_defines: set[str] | None = None
-        self._card_static_defines: set[str] | None = None
+        self._only_defines: dict[frozenset, set[str]] = {}  # see only_reads
+        self._context_static_defines: set[str] | None = None
         # values fixed by the pack alone (see MoveUse.pack_fact), by card and
         # attributes; _kept keeps what a key names by its id alive (fixed_key)
         self.pack_memo: dict = {}
@@ -162,27 +162,32 @@ class Compiler:
             self._static_defines = self._closed(self._setting | self.symbols)
         return self._static_defines
 
-    def card_static_defines(self) -> set[str]:
-        """Defines whose value depends only on the setting, the card played
-        (and its roll) and their arguments: memoized per grounding."""
-        if self._card_static_defines is None:
-            base = self._card_base | self.symbols
+    def context_static_defines(self) -> set[str]:
+        """Defines whose value depends only on the setting, the decision's
+        fixed context (C&C: the card played and its roll) and their
+        arguments: memoized per grounding."""
+        if self._context_static_defines is None:
+            base = self._context_base | self.symbols
             static = self.static_defines()
-            self._card_static_defines = self._closed(base, frozenset(static)) - static
-        return self._card_static_defines
+            self._context_static_defines = self._closed(base, frozenset(static)) - static
+        return self._context_static_defines
 
-    def card_only(self, expr: A.Expr) -> bool:
-        """A closed expression that depends only on the card played (its
-        declaration and the name it is played as: ``card.helmet``), not on
-        the board, the roll, the alternative or the decision."""
-        if self._card_only_defines is None:
-            base = {"card"} | self.symbols  # the card itself (the C&C `card` builtin), not its roll
-            self._card_only_defines = base | self._closed(base)
-        return _referenced(expr) <= self._card_only_defines
+    def only_reads(self, expr: A.Expr, names: frozenset) -> bool:
+        """A closed expression that depends only on the builtins ``names``
+        (and the pack's symbols and the defines built from them alone): for
+        C&C, ``{"card"}``, the card played by its declaration and the name
+        it is played as (``card.helmet``), not the board, the roll, the
+        alternative or the decision."""
+        ok = self._only_defines.get(names)
+        if ok is None:
+            base = set(names) | self.symbols
+            ok = self._only_defines[names] = base | self._closed(base)
+        return _referenced(expr) <= ok
 
     def board_static(self, expr: A.Expr, bound: tuple = ()) -> bool:
         """Depends only on the setting (board, pieces, side) and the bound
-        variables: not on the card, the roll, the alternative or the decision."""
+        variables: not on the decision's context (C&C: the card, the roll), its
+        alternative or the decision."""
         key = (id(expr), tuple(bound))
         hit = self._board_static.get(key)
         if hit is not None and hit[0] is expr:
@@ -193,15 +198,15 @@ class Compiler:
         self._board_static[key] = (expr, v)
         return v
 
-    def card_static(self, expr: A.Expr, bound: tuple = ()) -> bool:
-        """Depends only on the setting, the card played (and its roll) and the
-        bound variables: not on the decision."""
-        key = ("card", id(expr), tuple(bound))
+    def context_static(self, expr: A.Expr, bound: tuple = ()) -> bool:
+        """Depends only on the setting, the decision's fixed context (C&C: the
+        card played and its roll) and the bound variables: not on the decision."""
+        key = ("context", id(expr), tuple(bound))
         hit = self._board_static.get(key)
         if hit is not None and hit[0] is expr:
             return hit[1]
         refs = _referenced(expr) - set(bound)
-        ok = self._card_base | self.symbols | self.static_defines() | self.card_static_defines()
+        ok = self._context_base | self.symbols | self.static_defines() | self.context_static_defines()
         v = all(r in ok for r in refs)
         self._board_static[key] = (expr, v)
         return v
@@ -219,12 +224,12 @@ class Compiler:
 
         ``piece_attrs``/``move_attrs``: the attributes of the moving piece and
         of the move it reads. ``clean``: local, and besides those it reads
-        only the hex's occupants and terrain and what the card and the
-        setting fix (never another hex's occupants, the earlier moves or the
+        only the hex's occupants and terrain and what the decision's context
+        (C&C: the card) and the setting fix (never another hex's occupants, the earlier moves or the
         order set): then
         its value is fixed by the hex's class and those attributes, whichever
         piece moves, from wherever: a fact of the setting, or of the
-        grounding when it reads the card (``card``)."""
+        grounding when it reads the context (``context``)."""
         key = ("use", id(expr), mvar, hvar)
         hit = self._board_static.get(key)
         if hit is not None and hit[0] is expr:
@@ -240,8 +245,8 @@ class Compiler:
         """Walk ``e``; ``roles`` names the variables that stand for the move,
         its piece or the hex (``end``: the hex is the move's end)."""
         vocab = self.vocabulary
-        ok_refs = self._card_base | self.symbols
-        card_reads, setting_reads = vocab.card, self._setting - self._pure
+        ok_refs = self._context_base | self.symbols
+        context_reads, setting_reads = vocab.context, self._setting - self._pure
         defines = self.pack.defines
 
         def role_of(x):
@@ -268,8 +273,8 @@ class Compiler:
             if isinstance(x, A.Name):
                 if x.id in bound:
                     return
-                if x.id in card_reads:
-                    use.card = True
+                if x.id in context_reads:
+                    use.context = True
                 if x.id in setting_reads:
                     use.setting = True
                 if x.id in ok_refs:
@@ -311,8 +316,8 @@ class Compiler:
                             rec(a, bound)
                     self._use_define(x.func, tuple(sorted(handed.items())), use, visiting, end)
                     return
-                if x.func in card_reads:
-                    use.card = True
+                if x.func in context_reads:
+                    use.context = True
                 if x.func not in ok_refs:
                     use.clean = False  # unit_on(elsewhere), position, moved_before, ...
                 for a in x.args:
@@ -480,8 +485,8 @@ class Compiler:
             if params and name in self.static_defines():
                 # the same arguments give the same value on one board: memoized per setting
                 return _memoized(name, body, params, args, lambda ctx: ctx.g.setting.memo)
-            if params and name in self.card_static_defines():
-                # ... and for one card: memoized per grounding
+            if params and name in self.context_static_defines():
+                # ... and for one context (C&C: one card): memoized per grounding
                 return _memoized(name, body, params, args, lambda ctx: ctx.g.memo)
             if len(params) == 1:
                 p0, a0 = params[0], args[0]
@@ -787,27 +792,11 @@ def _charge(m: list, d, weight: int, e: A.Expr, pack):
         from ..dsl.pack import _line_at
 
         m[1] = 0
-        raise EvalError(f"evaluation stopped: {_statement_at(pack, e.loc)} takes more than {STEP_BUDGET:,} steps "
+        raise EvalError(f"evaluation stopped: {pack.statement_at(e.loc)} takes more than {STEP_BUDGET:,} steps "
                         "in one loop and the loops inside it", e.loc, source_line=_line_at(e.loc),
                         hint="loops over loops multiply: go through fewer collections inside one another")
     m[1] = left
     return d
-
-
-def _statement_at(pack, loc) -> str:
-    """The rule, define or card written at ``loc`` (for messages)."""
-    best, where = None, (-1, -1)
-    for st in list(pack.rules.values()) + list(pack.defines.values()) + list(pack.cards.values()):
-        sl = st.loc
-        if sl.file == loc.file and sl.line is not None and loc.line is not None:
-            key = (sl.line, sl.column or 0)
-            if key <= (loc.line, loc.column or 0) and key > where:
-                best, where = st, key
-    if best is None:
-        return "a rule"
-    if isinstance(best, A.CardDecl):
-        return f"card {best.name!r}"
-    return f"{'rule' if isinstance(best, A.RuleDecl) else 'define'} {best.id}"
 
 
 def _short(v, width: int = 60) -> str:

@@ -194,7 +194,7 @@ class PartGroup:
     (``Compiler.move_use``: a set per position of the pieces, ``CleanCells``),
     ``lazy`` (hex by hex, as the search touches them)."""
 
-    __slots__ = ("kind", "static", "clean", "clean_tests", "lazy", "tag", "piece_names", "move_names", "card",
+    __slots__ = ("kind", "static", "clean", "clean_tests", "lazy", "tag", "piece_names", "move_names", "context",
                  "reads_length")
 
     def __init__(self, compiler, kind: str, parts: tuple):
@@ -218,17 +218,17 @@ class PartGroup:
         self.piece_names = tuple(sorted({a for u in uses for a in u.piece_attrs}))
         self.move_names = tuple(sorted({a for u in uses for a in u.move_attrs
                                         if not end or a not in ("length", "to")}))
-        self.card = any(u.card for u in uses)
+        self.context = any(u.context for u in uses)
         self.reads_length = end and any("length" in u.move_attrs for u in uses)
 
     def key(self, g, compiler, probe) -> int | None:
         """The key of this group's ``CleanCells`` for ``probe``'s piece (a
         small int standing for the parts, the attributes they read and the
-        card if they read it)."""
+        decision's context if they read it: C&C's card)."""
         if not self.clean:
             return None
         key = (self.tag, attrs(probe.piece, self.piece_names), attrs(probe, self.move_names),
-               compiler.fixed_key(g) if self.card else None)
+               compiler.fixed_key(g) if self.context else None)
         ids = compiler.caches.clean_keys
         hit = ids.get(key)
         if hit is None:

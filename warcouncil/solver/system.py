@@ -1,8 +1,9 @@
 """Game systems: what the kernel needs to know about one game family.
 
 The kernel (this package) compiles a pack's rules, grounds them on a board,
-searches and checks, and aims to name no card, section, leader or phase
-(what it still knows of Commands & Colors is listed in docs/design.md §2.2).
+searches and checks, and names no card, leader or phase in its code
+(``tests/test_kernel_names.py``; what it still knows of Commands & Colors,
+sections as a board capability among it, is listed in docs/design.md §2.2).
 Everything
 a game family adds — how a player decides (a card's order set, a sequence of
 dice-rolled orders, activations), its turn phases, its board kinds, the
@@ -126,8 +127,11 @@ class System:
     turn_phases: ClassVar[tuple[str, ...]] = ("moves", "battles")
     #: the verbs it answers (a subset of ``VERBS``)
     verbs: ClassVar[frozenset[str]] = frozenset()
-    #: does a decision start from a card (``--card``)?
-    card_driven: ClassVar[bool] = False
+    #: what fixes a decision before it is made, if anything: the name of
+    #: the command-line option that gives it and of its turn-file key
+    #: (Commands & Colors: ``"card"``, ``--card CARD`` and ``card:``); None:
+    #: a decision starts from the position alone
+    context: ClassVar[str | None] = None
     #: hooks: the pack's defines through which the kernel asks a question,
     #: by role (e.g. ``{"may_battle": "may_battle"}``); absent defines mean
     #: the question is not asked

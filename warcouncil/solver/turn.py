@@ -86,18 +86,19 @@ def _cell(value, where: Location, board) -> Cell:
     return cell
 
 
-def load_turn(path: str, board=None, card_driven: bool = True, system=None) -> Turn:
+def load_turn(path: str, board=None, contextual: bool = True, system=None) -> Turn:
     """A turn file, with the keys of ``system`` (``System.turn_keys``, each
     checked by its kind; those in ``System.turn_required`` must be given).
-    Without a system: those of the card-driven systems (``card_driven``)
-    known so far, or the kernel's. A system without cards refuses
-    ``card:`` with a word on why."""
+    Without a system: those of the systems whose decision has a fixed
+    context (``System.context``, ``contextual``) known so far, or the
+    kernel's. A system without a context refuses another system's context
+    key (C&C's ``card:``) with a word on why."""
     text = read_text(path, YAML_LIMIT, "turn file")
     lines = text.splitlines()
-    keys, required = _keys_of(system, card_driven)
+    keys, required = _keys_of(system, contextual)
     try:
         return _build(parse_yaml(text, path), path, board, keys, required,
-                      card_driven if system is None else system.card_driven)
+                      contextual if system is None else system.context is not None)
     except WarcouncilError as e:
         loc = e.location
         if e.source_line is None and loc and loc.file == path and loc.line and loc.line <= len(lines):
@@ -105,27 +106,35 @@ def load_turn(path: str, board=None, card_driven: bool = True, system=None) -> T
         raise
 
 
-def _keys_of(system, card_driven: bool) -> tuple[dict, tuple]:
+def _keys_of(system, contextual: bool) -> tuple[dict, tuple]:
     from .system import System
 
     if system is not None:
         return dict(system.turn_keys), tuple(system.turn_required)
     keys, required = dict(System.turn_keys), ()
-    if card_driven:
+    if contextual:
         for s in System.known():
-            if s.card_driven:
+            if s.context is not None:
                 keys.update(s.turn_keys)
                 required += tuple(k for k in s.turn_required if k not in required)
     return keys, required
 
 
-def _build(data, path: str, board, keys: dict, required: tuple, card_driven: bool) -> Turn:
+def _context_keys() -> set:
+    """The turn-file keys that fix another system's decision (``System.context``),
+    every system loaded: asked only to explain a key that is not this system's."""
+    from .system import _all_systems
+
+    return {s.context for s in _all_systems() if s.context is not None}
+
+
+def _build(data, path: str, board, keys: dict, required: tuple, contextual: bool) -> Turn:
     if not isinstance(data, YDict):
         raise WarcouncilError("a turn file is a mapping with " + ", ".join(keys), Location(path, 1, 1))
     for k in data:
         if k not in keys:
-            if k == "card" and not card_driven:
-                raise WarcouncilError("this game system has no cards: drop `card:` from the turn file",
+            if not contextual and isinstance(k, str) and k in _context_keys():
+                raise WarcouncilError(f"this game system has no {k}s: drop `{k}:` from the turn file",
                                       data.key_where.get(k, data.where))
             raise WarcouncilError(f"unknown key {_shown(k)} in turn file", data.key_where.get(k, data.where),
                                   hint="keys: " + ", ".join(keys))

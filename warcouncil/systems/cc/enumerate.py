@@ -651,6 +651,11 @@ def _ranks(s):
     return tuple(p.rank for p in s)
 
 
+#: the C&C builtin that is the card itself (not its roll): a guard that reads
+#: only it is decided once per card declaration and the name it is played as
+_THE_CARD = frozenset({"card"})
+
+
 def _unary_shape(plan: Plan, r: PlannedRule) -> tuple:
     """How a unary rule ``forall x in ordered: φ(x)`` prunes, from φ's shape:
     ``admitted(x)`` is set membership; a φ about the board only is one
@@ -669,7 +674,7 @@ def _unary_shape(plan: Plan, r: PlannedRule) -> tuple:
         return ("board",)
     if isinstance(body, A.Implies) and c.board_static(body.left, (r.var,)) \
             and r.var not in referenced_names(body.right) and not c.is_dynamic(body.right):
-        return ("guarded", c.compile(body.left), c.compile(body.right), c.card_only(body.right))
+        return ("guarded", c.compile(body.left), c.compile(body.right), c.only_reads(body.right, _THE_CARD))
     return ("general",)
 
 

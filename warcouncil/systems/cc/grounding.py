@@ -128,7 +128,7 @@ class Grounding:
         self.card = card
         self.roll = roll
         self.enumerator = None  # built on demand by Engine.enumerator
-        self.memo: dict = {}  # card-level define calls (see Compiler.card_static_defines)
+        self.memo: dict = {}  # card-level define calls (see Compiler.context_static_defines)
         self.played = played_as or card.name
         self._card_view: Record | None = None
         self._base: Ctx | None = None

@@ -41,7 +41,7 @@ class CommandsAndColors(System):
     }
     turn_required = ("card",)
     turn_phases = ("moves", "battles", "second_moves")
-    card_driven = True
+    context = "card"  # --card CARD and the turn file's `card:` fix a decision
     hooks = {
         # may a unit still battle after this move? (moves' `battle` flag)
         "may_battle": "may_battle",

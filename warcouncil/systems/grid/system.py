@@ -17,7 +17,6 @@ class GridAncients(System):
     phases = ("activations",)
     verbs = frozenset({"activations", "odds", "check"})
     answers_itself = frozenset({"activations", "odds", "check"})
-    card_driven = False
     engine = GridEngine
     meanings = GRID
     read_scenario = staticmethod(read_scenario)

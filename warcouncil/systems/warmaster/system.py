@@ -22,7 +22,6 @@ class Warmaster(System):
     phases = ("initiative", "home_back", "orders", "characters")
     verbs = frozenset({"orders", "odds", "check", "plan"})
     answers_itself = frozenset({"orders", "odds", "check", "plan"})
-    card_driven = False
     engine = WarmasterEngine
     meanings = WM
     read_scenario = staticmethod(read_scenario)
