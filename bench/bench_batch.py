@@ -61,8 +61,21 @@ def make_jobs(repeat: int) -> list[dict]:
     return jobs * repeat
 
 
-def run(cmd, env, cwd) -> tuple[float, bytes, float]:
-    """(wall seconds, stdout, CPU seconds of the batch and its workers)."""
+# Runs `warcouncil batch` and, as it exits, writes the CPU seconds of the batch process itself (its
+# own start, reading the jobs, sending them, printing the answers: what no worker does) to stderr.
+WRAP = """
+import resource, sys
+from warcouncil.cli import main
+try:
+    main(sys.argv[1:], prog_name="warcouncil")
+finally:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    sys.stderr.write("\\nbatch-process-cpu %f\\n" % (r.ru_utime + r.ru_stime))
+"""
+
+
+def run(cmd, env, cwd) -> tuple[float, bytes, float, float]:
+    """(wall seconds, stdout, CPU seconds of the batch and its workers, of the batch process alone)."""
     import resource
 
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -73,7 +86,8 @@ def run(cmd, env, cwd) -> tuple[float, bytes, float]:
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr.decode()[-2000:]}")
-    return t, done.stdout, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    own = float(done.stderr.decode().rsplit("batch-process-cpu ", 1)[1].split()[0])
+    return t, done.stdout, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime), own
 
 
 def main() -> None:
@@ -83,6 +97,7 @@ def main() -> None:
     ap.add_argument("--ray", action="store_true", help="also run with --ray local")
     ap.add_argument("--jobs-file", help="time this jobs file instead")
     ap.add_argument("--json", metavar="FILE", help="also write the rows (seconds) to FILE")
+    ap.add_argument("--compare", metavar="DIR", help="also run the warcouncil of this checkout (PYTHONPATH=DIR)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="wc-batch-") as tmp:
         work = Path(tmp)
@@ -100,40 +115,60 @@ def main() -> None:
         # the jobs' own relative paths are relative to the current folder; the generated jobs' are absolute,
         # and they run from a temporary folder (`python -m` imports a checkout in the current folder first)
         cwd = os.getcwd() if args.jobs_file else str(work)
-        base = [sys.executable, "-m", "warcouncil.cli", "batch", str(jobs_path)]
-        rows = {"1 worker": base + ["--jobs", "1"], "2 workers": base + ["--jobs", "2"]}
+        base = [sys.executable, "-c", WRAP, "batch", str(jobs_path)]
+        rows = {"1 worker": (base + ["--jobs", "1"], env), "2 workers": (base + ["--jobs", "2"], env)}
         if args.ray:
-            rows["ray local"] = base + ["--ray", "local"]
+            rows["ray local"] = (base + ["--ray", "local"], env)
+        if args.compare:
+            other = dict(env, PYTHONPATH=str(Path(args.compare).resolve()))
+            rows[f"1 worker ({args.compare})"] = (base + ["--jobs", "1"], other)
+            rows[f"2 workers ({args.compare})"] = (base + ["--jobs", "2"], other)
         answers = {}
-        for name, cmd in rows.items():  # warm: byte code, the rule cache; and the answers to compare
-            answers[name] = run(cmd, env, cwd)[1]
+        for name, (cmd, e) in rows.items():  # warm: byte code, the rule cache; and the answers to compare
+            answers[name] = run(cmd, e, cwd)[1]
         first = next(iter(answers.values()))
         for name, out in answers.items():
             if out != first:
                 raise SystemExit(f"{name}: the answers differ from one worker's")
         times: dict[str, list[float]] = {name: [] for name in rows}
         cpu: dict[str, list[float]] = {name: [] for name in rows}
+        own: dict[str, list[float]] = {name: [] for name in rows}
         items = list(rows.items())
+        load = [os.getloadavg()[0]]
         for r in range(args.rounds):
-            for name, cmd in items if r % 2 == 0 else items[::-1]:
-                t, _, c = run(cmd, env, cwd)
+            for name, (cmd, e) in items if r % 2 == 0 else items[::-1]:
+                t, _, c, o = run(cmd, e, cwd)
                 times[name].append(t)
                 cpu[name].append(c)
+                own[name].append(o)
             print(f"round {r + 1}/{args.rounds}", file=sys.stderr)
+        load.append(os.getloadavg()[0])
     med = {k: statistics.median(v) for k, v in times.items()}
+    mcpu = {k: statistics.median(v) for k, v in cpu.items()}
+    mown = {k: statistics.median(v) for k, v in own.items()}
     one = med["1 worker"]
     print(f"{n} jobs; Python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.rounds} rounds "
-          f"(medians; load average {os.getloadavg()[0]:.2f} at the end)\n")
-    print("| run | median s | min s | ms per job | speed-up over 1 worker (medians) | CPU s (median) |")
-    print("|---|---:|---:|---:|---:|---:|")
+          f"(medians; load average {load[0]:.2f} at the start, {load[1]:.2f} at the end)\n")
+    print("| run | median s | min s | ms per job | speed-up over 1 worker (medians) | CPU s, all | CPU s, "
+          "batch process | on 2 idle cores (model) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, v in times.items():
-        print(f"| {name} | {med[name]:.2f} | {min(v):.2f} | {1000 * med[name] / n:.1f} | {one / med[name]:.2f}× "
-              f"| {statistics.median(cpu[name]):.2f} |")
-    print("\nOn a loaded machine more processes get a larger share of the cores, which flatters the speed-up;"
-          "\nthe CPU seconds say what the parallel run costs: with the same CPU as one worker, two workers on"
-          "\n2 idle cores take about half the time, less the batch's own start.")
+        model = "-"
+        if name.startswith("2 workers"):
+            # the batch process's own CPU as serial time, the workers' CPU shared by the two cores
+            single = mcpu[name.replace("2 workers", "1 worker")]
+            model = f"{single / (mown[name] + (mcpu[name] - mown[name]) / 2):.2f}×"
+        ref = med[name.replace("2 workers", "1 worker")] if name.startswith("2 workers") else one
+        print(f"| {name} | {med[name]:.2f} | {min(v):.2f} | {1000 * med[name] / n:.1f} | {ref / med[name]:.2f}× "
+              f"| {mcpu[name]:.2f} | {mown[name]:.2f} | {model} |")
+    print("\nWall times need the machine to itself: with other processes running, the scheduler's share of a"
+          "\nsession (Linux autogroups) or of a process moves the speed-up either way. The CPU seconds are"
+          "\nsteadier: the model takes one worker's CPU seconds over the batch process's own (its start,"
+          "\nreading, sending and printing: serial) plus half the workers' (two cores), the speed-up two"
+          "\nidle cores would give if the work divides evenly.")
     if args.json:
-        Path(args.json).write_text(json.dumps({"jobs": n, "times": times, "cpu": cpu}, indent=1), encoding="utf-8")
+        Path(args.json).write_text(json.dumps({"jobs": n, "times": times, "cpu": cpu, "own": own}, indent=1),
+                                   encoding="utf-8")
 
 
 if __name__ == "__main__":
