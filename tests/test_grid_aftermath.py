@@ -347,6 +347,7 @@ NEUTRAL = {
     "ga.devotio-setback": "devotio_setback(choice) := false",
     "ga.devotio-lost": "devotio_lost(a) := false",
     "ga.reserve-used-up": "reserve_removed(u) := false",
+    "ga.immobile-not-disordered": "can_disorder(u) := true",
 }
 
 
@@ -464,6 +465,9 @@ def _cases(tmp_path):
                             [{"unit": "a", "option": "charge", "roll": 4}]),
         "ga.reserve-used-up": (board(tmp_path, a={"attachments": ["small_cavalry_reserve"]}, name="ru"),
                                [fight(reserve="combat", dice=(3, 3))]),
+        "ga.immobile-not-disordered": (board(tmp_path, d={"characteristics": ["immobile"]}, name="im"),
+                                       [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]},
+                                              outcome={"d": [5, 5]})]),
         "ga.attachment-hosts": _loads(board(tmp_path, d={"attachments": ["praetorian_cohort"]}, name="ah")),
     }
 
@@ -652,3 +656,19 @@ def test_a_small_cavalry_reserve_and_a_praetorian_cohort_used(tmp_path):
     broken, log = run(legion, [fight(reserve="combat", dice=(3, 3), cohort=4), fight(reserve="combat", dice=(3, 3),
                                                                                    cohort=6)])
     assert broken == [] and "a's Praetorian Cohort stays (4)" in log[0]["events"]
+
+
+def test_an_immobile_unit_is_neither_pushed_back_nor_disordered(tmp_path):
+    _, log = run(board(tmp_path, d={"characteristics": ["immobile"]}),
+                 [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]}, outcome={"d": [5, 5]})])
+    assert at(log, "d") == ((3, 2), "south", False) and "d cannot be Pushed Back" in log[0]["events"]
+    assert "d Failed Discipline Outcome 5+5+0: disordered" in log[0]["events"]
+    assert cards(log, "blue") == (1, 0)  # the outcome's Setback Card; none for a push that did not happen
+
+
+def test_a_unit_pushed_one_square_then_halted_is_followed_up(tmp_path):
+    # d goes back one square, then meets the enemy e behind it: halts there, Disordered; a follows up
+    e = unit("e", "red", (2, 0), "north")
+    _, log = run(board(tmp_path, e), [fight(push_back={"d": 5}, follow_up=3)])
+    assert at(log, "d") == ((3, 1), "south", True)
+    assert at(log, "a") == ((2, 2), "north", False)

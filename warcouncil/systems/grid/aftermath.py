@@ -114,13 +114,15 @@ class Aftermath:
             tests.append(dfn_id)
         defender_gave_ground = False
         for uid in pushed:
+            was = s.foot.get(uid)
             s, status = self.push(s, uid, r, shooting, att_id)
             if status == "held":
                 tests = [t for t in tests if t != uid]
-            if uid == dfn_id and status in ("moved", "gone"):
-                defender_gave_ground = True
+            if uid == dfn_id and (uid not in s.foot or s.foot[uid].at != was.at):
+                defender_gave_ground = True  # (moved, perhaps before it halted, or left the table)
         if (not shooting and dfn_id in pushed and dfn_id in s.foot and att_id in s.foot
-                and call(s, "scythed_disorders", s.by_id[att_id]) and not s.state(s.by_id[dfn_id]).disordered):
+                and call(s, "scythed_disorders", s.by_id[att_id]) and not s.state(s.by_id[dfn_id]).disordered
+                and call(s, "can_disorder", s.by_id[dfn_id])):
             self.events.append(f"{dfn_id} is Disordered by the Scythed Chariots before its Discipline Test")
             self.changed.add(dfn_id)
             s = s.moved(dfn_id, disordered=True)
@@ -138,9 +140,9 @@ class Aftermath:
         call = self.call
         v = s.by_id[uid]
         side = v.side
-        if not call(s, "pushable", v):
+        if not call(s, "pushable", v):  # (its Discipline Test, if any, is still taken)
             self.events.append(f"{uid} cannot be Pushed Back")
-            return s, "held"
+            return s, "immobile"
         stand = self.item.get("stand_fast") or ()
         if uid in stand:
             self.spends.append(self.seq.pay(side, "defence", "stand_fast", 1))
@@ -263,6 +265,9 @@ class Aftermath:
         if becomes == "rout":
             self.events.append(f"{uid} halts, already Disordered: it Routs")
             return self.rout(s, uid, "rout")
+        if not self.call(s, "can_disorder", v):
+            self.events.append(f"{uid} halts")
+            return s
         self.events.append(f"{uid} halts and becomes Disordered")
         self.changed.add(uid)
         self.card(v.side, "setback", f"{uid} becomes Disordered")
@@ -348,7 +353,8 @@ class Aftermath:
         if call(s, "outcome_setback", o):
             self.card(v.side, "setback", f"{uid} {o}")
         s = self.eagles(s, uid, o)
-        s = s.moved(uid, disordered=True)
+        if self.call(s, "can_disorder", v):
+            s = s.moved(uid, disordered=True)
         if call(s, "retire_turns", o):
             f = s.foot[uid].about_faced()
             self.events.append(f"{uid} faces away from the enemy")
