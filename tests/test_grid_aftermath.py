@@ -347,7 +347,26 @@ NEUTRAL = {
     "ga.devotio-setback": "devotio_setback(choice) := false",
     "ga.devotio-lost": "devotio_lost(a) := false",
     "ga.reserve-used-up": "reserve_removed(u) := false",
+    "ga.immobile-not-disordered": "can_disorder(u) := true",
+    "ga.general-removed": "general_removed(f) := false",
+    "ga.generalship-lost": "generalship_lost(f, points) := 0",
+    "ga.general-card": "general_card(f) := setback",
+    "ga.general-extra-setbacks": "general_extra_setbacks(f, start) := 0",
+    "ga.general-killed-homunculus": "general_calls_homunculus(f) := false",
 }
+
+
+def _general(tmp_path, name):
+    blue = {"command_points": {"attack": 1, "movement": 1, "defence": 1, "strategy": 1, "generalship": 2},
+            "break_point": 10}
+    return board(tmp_path, blue=blue, name=name,
+                 generals=[{"id": "gen", "side": "blue", "attached_to": "d", "generalship": 2}])
+
+
+def _wounded(wound):
+    """d pushed back, fails its test, Disordered (10): its General hit (3 against Disordered), then ``wound``."""
+    return [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]}, outcome={"d": [5, 5]},
+                  general={"d": [1, 2]}, wound={"d": wound})]
 
 
 def _odds(path, test):
@@ -464,6 +483,14 @@ def _cases(tmp_path):
                             [{"unit": "a", "option": "charge", "roll": 4}]),
         "ga.reserve-used-up": (board(tmp_path, a={"attachments": ["small_cavalry_reserve"]}, name="ru"),
                                [fight(reserve="combat", dice=(3, 3))]),
+        "ga.immobile-not-disordered": (board(tmp_path, d={"characteristics": ["immobile"]}, name="im"),
+                                       [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]},
+                                              outcome={"d": [5, 5]})]),
+        "ga.general-removed": (_general(tmp_path, "gr"), _wounded(1)),
+        "ga.generalship-lost": (_general(tmp_path, "gl"), _wounded(5)),
+        "ga.general-card": (_general(tmp_path, "gc"), _wounded(1)),
+        "ga.general-extra-setbacks": (_general(tmp_path, "ge"), _wounded(3)),
+        "ga.general-killed-homunculus": (_general(tmp_path, "gk"), _wounded(1)),
         "ga.attachment-hosts": _loads(board(tmp_path, d={"attachments": ["praetorian_cohort"]}, name="ah")),
     }
 
@@ -652,3 +679,52 @@ def test_a_small_cavalry_reserve_and_a_praetorian_cohort_used(tmp_path):
     broken, log = run(legion, [fight(reserve="combat", dice=(3, 3), cohort=4), fight(reserve="combat", dice=(3, 3),
                                                                                    cohort=6)])
     assert broken == [] and "a's Praetorian Cohort stays (4)" in log[0]["events"]
+
+
+def test_an_immobile_unit_is_neither_pushed_back_nor_disordered(tmp_path):
+    _, log = run(board(tmp_path, d={"characteristics": ["immobile"]}),
+                 [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]}, outcome={"d": [5, 5]})])
+    assert at(log, "d") == ((3, 2), "south", False) and "d cannot be Pushed Back" in log[0]["events"]
+    assert "d Failed Discipline Outcome 5+5+0: disordered" in log[0]["events"]
+    assert cards(log, "blue") == (1, 0)  # the outcome's Setback Card; none for a push that did not happen
+
+
+def test_a_unit_pushed_one_square_then_halted_is_followed_up(tmp_path):
+    # d goes back one square, then meets the enemy e behind it: halts there, Disordered; a follows up
+    e = unit("e", "red", (2, 0), "north")
+    _, log = run(board(tmp_path, e), [fight(push_back={"d": 5}, follow_up=3)])
+    assert at(log, "d") == ((3, 1), "south", True)
+    assert at(log, "a") == ((2, 2), "north", False)
+
+
+@pytest.mark.parametrize("wound, fate, lost, blue_cards", [
+    (1, "killed", 2, (2, 1)),               # all Generalship Points, a Disaster Card
+    (3, "seriously wounded", 2, (5, 0)),    # all points, a Setback Card and one per starting point (2)
+    (5, "lightly wounded", 1, (3, 0)),      # one point, a Setback Card
+])
+def test_risk_to_generals(tmp_path, wound, fate, lost, blue_cards):
+    _, log = run(_general(tmp_path, f"g{wound}"), _wounded(wound))
+    events = log[0]["events"]
+    assert f"gen is {fate} (1+2, then {wound})" in events
+    assert f"blue loses {lost} Generalship Point{'s' if lost != 1 else ''}" in events
+    assert cards(log, "blue") == blue_cards  # (2 before: the push back's and the Disordered outcome's)
+    assert (wound == 1) == any("an immediate “Homunculus Est!” on blue's army" in e for e in events)
+    # the worst event counts: Disordered is hit on 2-3, a Push Back only on 2
+    _, log = run(_general(tmp_path, f"p{wound}"), [fight(push_back={"d": 3}, general={"d": [1, 2]})])
+    assert "gen is unharmed (1+2 against push_back)" in log[0]["events"]
+
+
+def test_a_killed_general_no_longer_gives_generalship(tmp_path):
+    h = house(tmp_path, 'replace define ga.default.reversal-ends-activations\n'
+                        '    from house "A house rule for the tests."\n    reversal_ends_activations := false\n')
+    red = {"command_points": {"attack": 1, "movement": 1, "defence": 1, "strategy": 1, "generalship": 2},
+           "break_point": 10}
+    sc = board(tmp_path, red=red, generals=[{"id": "caesar", "side": "red", "attached_to": "a", "generalship": 2}])
+    spend = {"unit": "a", "option": "move", "roll": [1, 4],
+             "spend": [{"pool": "generalship", "as": "movement", "use": "reroll_movement"}]}
+    assert run(sc, [spend], [h])[0] == []
+    # repulsed: a is pushed back (one square), its General hit on a 2 and killed (a 1)
+    repulse = fight(dice=(1, 1), push_back={"a": 3}, discipline={"a": [5, 5]}, general={"a": [1, 1]}, wound={"a": 1})
+    broken, log = run(sc, [repulse, spend], [h])
+    assert "caesar is killed (1+1, then 1)" in log[0]["events"]
+    assert sorted(broken) == ["ga.enough-points", "ga.generalship-own-unit"]

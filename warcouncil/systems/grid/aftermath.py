@@ -58,6 +58,7 @@ class Aftermath:
         self.cause = "combat"  # what forced the test being applied: combat, shooting or reform
         self.dr_plus: dict[str, int] = {}  # a Devotio's +2 to the enemy's Discipline Rating in this activation
         self.reserve = False  # the attacker's Small Cavalry Reserve: -2 on the enemy's Failed Discipline roll
+        self.risk: dict[str, str] = {}  # a unit with a General: the worst event it suffered (Risk to Generals)
 
     def absorb(self, other: "Aftermath") -> None:
         """Take in what another aftermath of the same activation did (a shot during a move)."""
@@ -65,6 +66,55 @@ class Aftermath:
         self.unresolved[:0] = other.unresolved
         self.spends.extend(other.spends)
         self.changed |= other.changed
+
+    RISK = ("push_back", "disordered", "retiring", "rout")
+
+    def at_risk(self, s, uid: str, event: str) -> None:
+        """A unit with a General attached is Pushed Back, Disordered, Retiring or Routing."""
+        if uid in s.generals:
+            old = self.risk.get(uid)
+            if old is None or self.RISK.index(event) > self.RISK.index(old):
+                self.risk[uid] = event
+
+    def generals(self, s):
+        """Risk to Generals: for each unit at risk, the 2D6 (``general: {UNIT:
+        [A, B]}``) against its worst event, then the 1D6 of the wound
+        (``wound: {UNIT: N}``): the General removed, Generalship Points lost,
+        cards collected."""
+        call = self.call
+        for uid, event in sorted(self.risk.items()):
+            g = next(x for x in self.seq.eng.scenario.generals if x.attached_to == uid)
+            side = g.side
+            dice = self.die("general", uid)
+            if dice is None:
+                self.unresolved.append(f"{g.id} is at risk ({uid}: {event}): give the 2D6 as `general: {{{uid}: [A, B]}}`")
+                continue
+            if not call(s, "general_hit", event, dice[0] + dice[1]):
+                self.events.append(f"{g.id} is unharmed ({dice[0]}+{dice[1]} against {event})")
+                continue
+            wound = self.die("wound", uid)
+            if wound is None:
+                self.unresolved.append(f"{g.id} is injured: give the 1D6 as `wound: {{{uid}: N}}`")
+                continue
+            fate = call(s, "general_fate", wound)
+            self.events.append(f"{g.id} is {fate.replace('_', ' ')} ({dice[0]}+{dice[1]}, then {wound})")
+            pools = self.seq.pools[side]
+            lost = min(pools["generalship"], call(s, "generalship_lost", fate, pools["generalship"]))
+            pools["generalship"] -= lost
+            self.events.append(f"{side} loses {lost} Generalship Point{'s' if lost != 1 else ''}")
+            self.card(side, call(s, "general_card", fate), f"{g.id} {fate}")
+            self.card(side, "setback", f"{g.id}'s starting Generalship", call(s, "general_extra_setbacks", fate,
+                                                                                 g.generalship))
+            if call(s, "general_removed", fate):
+                self.changed.add(uid)
+                s = s.moved(uid, general_lost=True)
+            if call(s, "general_calls_homunculus", fate):
+                self.events.append(f"an immediate “Homunculus Est!” on {side}'s army (no removal of cards if it "
+                                   f"is not broken)")
+            self.unresolved.append(f"{side} rolls 1D6 per Command Point for its losses "
+                                   f"(`odds`: command_point_losses, fate {fate})")
+        self.risk.clear()
+        return s
 
     # -- helpers
     def call(self, s, name, *args):
@@ -114,13 +164,17 @@ class Aftermath:
             tests.append(dfn_id)
         defender_gave_ground = False
         for uid in pushed:
+            was = s.foot.get(uid)
             s, status = self.push(s, uid, r, shooting, att_id)
             if status == "held":
                 tests = [t for t in tests if t != uid]
-            if uid == dfn_id and status in ("moved", "gone"):
-                defender_gave_ground = True
+            if uid == dfn_id and (uid not in s.foot or s.foot[uid].at != was.at):
+                defender_gave_ground = True  # (moved, perhaps before it halted, or left the table)
+            if uid in s.foot and s.foot[uid].at != was.at:
+                self.at_risk(s, uid, "push_back")
         if (not shooting and dfn_id in pushed and dfn_id in s.foot and att_id in s.foot
-                and call(s, "scythed_disorders", s.by_id[att_id]) and not s.state(s.by_id[dfn_id]).disordered):
+                and call(s, "scythed_disorders", s.by_id[att_id]) and not s.state(s.by_id[dfn_id]).disordered
+                and call(s, "can_disorder", s.by_id[dfn_id])):
             self.events.append(f"{dfn_id} is Disordered by the Scythed Chariots before its Discipline Test")
             self.changed.add(dfn_id)
             s = s.moved(dfn_id, disordered=True)
@@ -131,16 +185,16 @@ class Aftermath:
         if (not shooting and call(s, "follows_up", r) and defender_gave_ground and att_id in s.foot
                 and not call(s, "attacker_pushed", r)):
             s = self.follow_up(s, att_id, dfn_id)
-        return s
+        return self.generals(s)
 
     # -- push back
     def push(self, s, uid: str, r, shooting: bool, shooter_id: str):
         call = self.call
         v = s.by_id[uid]
         side = v.side
-        if not call(s, "pushable", v):
+        if not call(s, "pushable", v):  # (its Discipline Test, if any, is still taken)
             self.events.append(f"{uid} cannot be Pushed Back")
-            return s, "held"
+            return s, "immobile"
         stand = self.item.get("stand_fast") or ()
         if uid in stand:
             self.spends.append(self.seq.pay(side, "defence", "stand_fast", 1))
@@ -263,7 +317,11 @@ class Aftermath:
         if becomes == "rout":
             self.events.append(f"{uid} halts, already Disordered: it Routs")
             return self.rout(s, uid, "rout")
+        if not self.call(s, "can_disorder", v):
+            self.events.append(f"{uid} halts")
+            return s
         self.events.append(f"{uid} halts and becomes Disordered")
+        self.at_risk(s, uid, "disordered")
         self.changed.add(uid)
         self.card(v.side, "setback", f"{uid} becomes Disordered")
         return s.moved(uid, disordered=True)
@@ -324,7 +382,7 @@ class Aftermath:
         o = call(s, "immobile_outcome", v, call(s, "failed_outcome", out[0] + out[1] + mod))
         self.events.append(f"{uid} Failed Reform Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
         if call(s, "removed_by", o):
-            return self.rout(s, uid, o)
+            return self.generals(self.rout(s, uid, o))
         self.changed.add(uid)
         if call(s, "reform_outcome_setback", o):
             self.card(v.side, "setback", f"{uid} {o}")
@@ -337,7 +395,8 @@ class Aftermath:
             self.events.append(f"{uid} faces away from the enemy")
             s = s.moved(uid, at=turned.at, facing=turned.facing)
             s, _ = self.move_back(s, uid, away, n, retiring=True)
-        return s
+            self.at_risk(s, uid, "retiring")
+        return self.generals(s)
 
     def outcome(self, s, uid: str, o):
         call = self.call
@@ -345,10 +404,12 @@ class Aftermath:
         if call(s, "removed_by", o):
             return self.rout(s, uid, o)
         self.changed.add(uid)
+        self.at_risk(s, uid, "retiring" if o == "retiring" else "disordered")
         if call(s, "outcome_setback", o):
             self.card(v.side, "setback", f"{uid} {o}")
         s = self.eagles(s, uid, o)
-        s = s.moved(uid, disordered=True)
+        if self.call(s, "can_disorder", v):
+            s = s.moved(uid, disordered=True)
         if call(s, "retire_turns", o):
             f = s.foot[uid].about_faced()
             self.events.append(f"{uid} faces away from the enemy")
@@ -393,6 +454,7 @@ class Aftermath:
         it is removed, with its card."""
         call = self.call
         v = s.by_id[uid]
+        self.at_risk(s, uid, "rout")
         if o != "destroyed":
             die = self.die("rout", uid)
             if die is not None:

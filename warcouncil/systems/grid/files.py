@@ -74,7 +74,7 @@ MOVE_ENTRY = Record("a move after combat", {"unit": NAME, "roll": FACE, "hold": 
 AFTERMATH_FIELDS = {
     "push_back": by_unit(FACE), "stubborn": by_unit(FACE), "stand_fast": list_field(NAME, 0, 2),
     "discipline": by_unit(dice(2, 2)), "outcome": by_unit(dice(2, 2)), "rout": by_unit(FACE),
-    "eagles": by_unit(dice(2, 2)),
+    "eagles": by_unit(dice(2, 2)), "general": by_unit(dice(2, 2)), "wound": by_unit(FACE),
 }
 #: a Shooting Activation during a move (Nomadic Cavalry): after how many steps, its dice, what it moves
 SHOT_ENTRY = Record("a shot during the move", {

@@ -18,13 +18,15 @@ WIDTH, DEPTH = 2, 1
 class UnitState:
     """Where a unit is and what state it is in at one moment."""
 
-    __slots__ = ("at", "facing", "disordered", "off_table", "gone", "dr_plus", "lost")
+    __slots__ = ("at", "facing", "disordered", "off_table", "gone", "dr_plus", "lost", "general_lost")
 
-    def __init__(self, at, facing, disordered, off_table, gone=False, dr_plus=0, lost=frozenset()):
+    def __init__(self, at, facing, disordered, off_table, gone=False, dr_plus=0, lost=frozenset(),
+                 general_lost=False):
         self.at, self.facing, self.disordered, self.off_table = tuple(at), facing, disordered, off_table
         self.gone = gone  # removed from play (routed, destroyed, pushed off the table): it cannot return
         self.dr_plus = dr_plus  # added to its Discipline Rating for good (Centurion Casualties)
         self.lost = lost  # attachments used up and removed from play
+        self.general_lost = general_lost  # its General was killed or seriously wounded
 
     def replace(self, **kw) -> "UnitState":
         d = {k: getattr(self, k) for k in self.__slots__}
@@ -44,7 +46,8 @@ class GridSetting:
         self.states = states if states is not None else {
             u.id: UnitState(u.at, u.facing, u.disordered, u.off_table) for u in scenario.units}
         self.terrain = {t.at: t.type for t in scenario.terrain}
-        self.generals = {g.attached_to for g in scenario.generals if g.attached_to}
+        self.generals = {g.attached_to for g in scenario.generals
+                         if g.attached_to and not self.states[g.attached_to].general_lost}
         self.side_view = Record(name=side, edge=scenario.sides[side].edge, command=0)
         self.memo: dict = {}
         views = []
