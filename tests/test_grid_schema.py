@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from conftest import run_cli
-from gridkit import ALESIA, write
+from gridkit import ALESIA
 from warcouncil.solver import scenario as kernel_scenario, turn as kernel_turn
 from warcouncil.systems.grid import files
 from warcouncil.systems.grid.scenario import (GENERAL_ENTRY, SCENARIO_ENTRY, SIDE_ENTRY, TERRAIN_ENTRY, UNIT_ENTRY)

@@ -24,7 +24,6 @@ from ...solver.system import Answer
 from ...textfile import read_text
 from .aftermath import CARDS, Aftermath
 from .files import MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, entry_table, faces
-from .scenario import POOLS
 from .world import GridCtx, GridSetting, World
 FACES = range(1, 7)
 TEST_LIMIT = 64 * 1024
