@@ -23,7 +23,7 @@ from ...solver.scenario import YDict, YList, parse_yaml
 from ...solver.system import Answer
 from ...textfile import read_text
 from .aftermath import CARDS, Aftermath
-from .files import MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, entry_table, faces
+from .files import MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
 from .world import GridCtx, GridSetting, World
 FACES = range(1, 7)
 TEST_LIMIT = 64 * 1024

@@ -64,9 +64,11 @@ POINTS = int_field(1, MAX_COMMAND, "a whole number")
 
 # ---------------------------------------------------------------- the turn file (check)
 
-STEP_ENTRY = Record("step", {"do": choice_field(MANOEUVRES), "test": dice(1, 4), "fear": dice(2, 2)}, noun="step", required=("do",))
+STEP_ENTRY = Record("step", {"do": choice_field(MANOEUVRES), "test": dice(1, 4), "fear": dice(2, 2)},
+                    required=("do",), noun="step")
 STEP = AnyOf((choice_field(MANOEUVRES), STEP_ENTRY))
-SPEND_ENTRY = Record("spending", {"pool": POOL, "use": NAME, "points": POINTS, "as": POOL}, noun="spending", required=("pool", "use"))
+SPEND_ENTRY = Record("spending", {"pool": POOL, "use": NAME, "points": POINTS, "as": POOL},
+                     required=("pool", "use"), noun="spending")
 #: the pushed back unit's or the follower's move, with the die that set it
 MOVE_ENTRY = Record("a move after combat", {"unit": NAME, "roll": FACE, "hold": FACE, "to": SQUARE},
                    required=("unit",))
@@ -97,9 +99,10 @@ REALLOCATE_ENTRY = Record("re-allocation", {
 }, noun="re-allocation", required=("reallocate",))
 HOMUNCULUS_ENTRY = Record("call", {
     "homunculus_est": Record("“Homunculus Est!”", {
-        "points": int_field(0, MAX_POINTS, "a whole number"), "cancel": POOL}, noun="call", required=("points",)),
-}, required=("homunculus_est",))
-BRING_BACK_ENTRY = Record("bring back", {"bring_back": NAME, "test": dice(2, 2)}, noun="bring back", required=("bring_back", "test"))
+        "points": int_field(0, MAX_POINTS, "a whole number"), "cancel": POOL}, required=("points",)),
+}, required=("homunculus_est",), noun="call")
+BRING_BACK_ENTRY = Record("bring back", {"bring_back": NAME, "test": dice(2, 2)}, required=("bring_back", "test"),
+                          noun="bring back")
 #: an entry of the sequence, by the key that says which kind it is
 ENTRIES = {"unit": ACTIVATION_ENTRY, "exchange": EXCHANGE_ENTRY, "reallocate": REALLOCATE_ENTRY,
            "homunculus_est": HOMUNCULUS_ENTRY, "bring_back": BRING_BACK_ENTRY}
@@ -107,9 +110,6 @@ ENTRY = ByKey("an activation ({unit, option, ...}) or an exchange, reallocate, h
               ENTRIES)
 TURN_ENTRY = Record("the turn file", {"side": NAME, "activations": list_field(ENTRY, 0, MAX_ENTRIES)},
                    required=("activations",))
-
-
-entry_table = ENTRY.form  # the table of one entry of the sequence (one ``ENTRY`` takes)
 
 
 # ---------------------------------------------------------------- the test file (odds)
