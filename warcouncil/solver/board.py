@@ -523,22 +523,6 @@ class TableBoard(Board):
     def mask(self, cells) -> int:
         self._no_cells("Board.mask")
 
-    def _make_byte_cells(self) -> tuple:
-        """``_byte_cells``: for byte i and value b, the cells of b's bits,
-        in reading order (b's lowest bit first, then the cells of the rest)."""
-        order = self.cell_at
-        tables = []
-        for i in range((len(order) + 7) // 8):
-            t: list = [()] * 256
-            for b in range(1, 256):
-                low = b & -b
-                k = 8 * i + low.bit_length() - 1
-                t[b] = ((order[k],) + t[b ^ low]) if k < len(order) else t[b ^ low]
-            tables.append(tuple(t))
-        tables = tuple(tables)
-        object.__setattr__(self, "_byte_cells", tables)
-        return tables
-
     def cells_in(self, m: int) -> list[Cell]:
         self._no_cells("Board.cells_in")
 
