@@ -355,9 +355,79 @@ def argv(rng, files: dict) -> list[str]:
     return args
 
 
+# ------------------------------------------------------------------ the other systems
+#
+# Warmaster (a measured table) and the square-grid game read files of their
+# own shapes: their cases perturb the shipped example and its logs, and ask
+# the verbs those systems answer.
+
+#: the shipped example of each system (by its name), and the file each verb
+#: reads beside it
+_SYSTEM_FILES = {
+    "ridgeway": ("warmaster/ridgeway.yaml", {
+        "check": ("warmaster/logs/turn.yaml",), "orders": ("warmaster/logs/turn.yaml",),
+        "odds": ("warmaster/logs/plan.yaml",), "plan": ("warmaster/logs/wants.yaml",)}),
+    "alesia": ("grid-ancients/alesia.yaml", {
+        "check": ("grid-ancients/alesia/turn.yaml", "grid-ancients/alesia/illegal-turn.yaml"),
+        "odds": ("grid-ancients/alesia/combat.yaml",), "activations": ("grid-ancients/alesia/turn.yaml",)}),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _example(rel: str):
+    from pathlib import Path
+
+    import warcouncil
+
+    return yaml.safe_load((Path(warcouncil.__file__).parent / "examples" / rel).read_text(encoding="utf-8"))
+
+
+def _system_argv(rng, name: str, verb: str, files: dict) -> list[str]:
+    scen = rng.choice([name, name, files["scenario"], files["scenario"], files["scenario"],
+                       rng.choice([files["missing"], "akragas"])])
+    args = [verb, scen]
+    if verb in ("odds", "plan", "check"):
+        args.append(rng.choice([files["turn"]] * 8 + [files["missing"], files["scenario"]]))
+    if verb == "orders" and rng.random() < 0.5:
+        args += ["--after", rng.choice([files["turn"]] * 4 + [files["missing"]])]
+    if verb in ("orders", "activations"):
+        for opt, values in (("--side", ["red", "blue", "romans", "gauls", "", "nosuch"]),
+                            ("--limit", ["0", "1", "5", "-1", "x"]), ("--svg", [files["svg"], files["missing"]])):
+            if rng.random() < 0.2:
+                args += [opt, rng.choice(values)]
+        if verb == "orders" and rng.random() < 0.15:
+            args.append("--count")
+    if verb == "moves":
+        args += ["--card", "Nope"]
+    if rng.random() < 0.1:
+        args += ["--rules", files["rules"]]
+    if rng.random() < 0.4:
+        args.append("--json")
+    return args
+
+
+def system_case(rng, name: str) -> dict:
+    """A case of a system with files of its own shape (``_SYSTEM_FILES``):
+    mostly a verb it answers with the file that verb reads, perturbed."""
+    files = {"rules": "RULES", "scenario": "SCENARIO", "turn": "TURN", "missing": "MISSING", "svg": "SVG"}
+    scenario, by_verb = _SYSTEM_FILES[name]
+    verb = rng.choice(list(by_verb) * 6 + ["moves", "activations" if name == "ridgeway" else "plan"])
+    logs = by_verb.get(verb) or rng.choice(list(by_verb.values()))
+    log = rng.choice(logs) if rng.random() < 0.85 else rng.choice(rng.choice(list(by_verb.values())))
+    return {"rules": rule_file(rng), "scenario": _dump(rng, _perturb(rng, _example(scenario))),
+            "turn": _dump(rng, _perturb(rng, _example(log))), "argv": _system_argv(rng, name, verb, files)}
+
+
 def case(rng) -> dict:
     """One fuzz case: the three files' texts and an argument list (with the
-    placeholders RULES, SCENARIO, TURN, MISSING for their paths)."""
+    placeholders RULES, SCENARIO, TURN, MISSING, SVG for their paths): half
+    of them Commands & Colors, a quarter each Warmaster and the square-grid
+    game."""
+    r = rng.random()
+    if r < 0.25:
+        return system_case(rng, "ridgeway")
+    if r < 0.5:
+        return system_case(rng, "alesia")
     files = {"rules": "RULES", "scenario": "SCENARIO", "turn": "TURN", "missing": "MISSING"}
     return {"rules": rule_file(rng), "scenario": scenario_yaml(rng) if rng.random() < 0.5 else None,
             "turn": turn_yaml(rng), "argv": argv(rng, files)}

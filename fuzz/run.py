@@ -53,7 +53,7 @@ def _alarm(signum, frame):
 def write_case(c: dict, folder: Path) -> list[str]:
     """Write the case's files into ``folder``; its argument list with their paths."""
     paths = {"RULES": folder / "house.wc", "SCENARIO": folder / "scenario.yaml", "TURN": folder / "turn.yaml",
-             "MISSING": folder / "missing.yaml"}
+             "MISSING": folder / "missing.yaml", "SVG": folder / "out.svg"}
     paths["RULES"].write_text(c["rules"], encoding="utf-8", errors="surrogatepass")
     scen = c["scenario"]
     if scen is None:

@@ -1,6 +1,7 @@
 """The fuzz campaign's generators, run briefly in the suite (issue 12, point
 5): grammar-aware rule files, structure-aware scenario and turn files and
-argument lists (``fuzz/gen.py``, driven by hypothesis's ``st.randoms()`` so
+argument lists, for Commands & Colors and for Warmaster's and the
+square-grid game's own files (``fuzz/gen.py``, driven by hypothesis's ``st.randoms()`` so
 a failure shrinks), through the command line in process. Every case ends
 with exit 0, 1 or 2 — never an exception (``WARCOUNCIL_DEBUG`` makes an
 internal error raise here), never a RecursionError. ``fuzz/run.py`` runs the
@@ -70,6 +71,16 @@ def test_turn_files(tmp_path_factory, rng) -> None:
 def test_argument_lists(tmp_path_factory, rng) -> None:
     folder = tmp_path_factory.mktemp("case")
     args = write_case(gen.case(rng), folder)
+    verdict(*args)
+
+
+@FEW
+@given(st.randoms(use_true_random=False), st.sampled_from(["ridgeway", "alesia"]))
+def test_the_other_systems_files(tmp_path_factory, rng, example) -> None:
+    # Warmaster's and the square-grid game's own scenario, log, plan, wants,
+    # activation and test files, perturbed, with the verbs they answer
+    folder = tmp_path_factory.mktemp("system")
+    args = write_case(gen.system_case(rng, example), folder)
     verdict(*args)
 
 
