@@ -196,3 +196,33 @@ def test_diff_without_a_card_is_bad_input() -> None:
     code, out, err = run_cli("diff", "practice_field", "--order", "s10", "--rules", HOUSE, "--json")
     assert (code, out) == (2, "")
     assert err.startswith("`diff` needs the card played: give it with --card CARD")
+
+
+def test_every_shipped_document_has_a_title() -> None:
+    # a wargamer reads "Homunculus Est! — quick-reference sheet", not 004_e70d793f6d64ff40.txt
+    from warcouncil.dsl.pack import PACKS_DIR, load_pack
+
+    for folder in sorted(p for p in PACKS_DIR.iterdir() if p.is_dir() and any(p.glob("*.wc"))):
+        pack = load_pack(folder)
+        untitled = [d.alias for d in pack.documents.values() if not d.title]
+        assert untitled == [], folder.name
+
+
+def test_warmaster_and_grid_text_answers_show_document_titles(tmp_path: Path) -> None:
+    from warcouncil.dsl.pack import PACKS_DIR
+
+    examples = PACKS_DIR.parent / "examples"
+    code, out, _ = run_cli("check", "alesia", examples / "grid-ancients" / "alesia" / "illegal-turn.yaml")
+    assert code == 1
+    assert ("[ga.immobile] — Homunculus Est! — quick-reference sheet: \"An Immobile Unit cannot be given a "
+            "Movement or Charge Activation.\"") in out
+    assert "004_e70d793f6d64ff40.txt" not in out
+    code, out, _ = run_cli("activations", "alesia")
+    assert "— Homunculus Est! — quick-reference sheet: " in out and ".txt" not in out
+    log = tmp_path / "log.yaml"
+    log.write_text("orders:\n  - {by: wiz, units: r1, roll: 5}\n", encoding="utf-8")
+    code, out, _ = run_cli("check", "ridgeway", log)
+    assert code == 1
+    assert "    Warmaster — reference facts: “Command range: the General may order any unit on the table.”" in out
+    doc = json.loads(run_cli("check", "ridgeway", log, "--json")[1])
+    assert {v["source"] for v in doc["violations"]} == {"warmaster.md"}

@@ -210,7 +210,7 @@ def test_a_wizard_beyond_20cm_names_the_measurement(board, tmp_path):
     assert v["pieces"] == ["a", "wiz"]
     assert f"wiz is {cm(math.hypot(82, 8))} cm from a" in v["measurements"]
     code, out, _ = run_cli("check", board, turn(tmp_path, orders=[O("wiz", "a", 2)]))
-    assert code == 1 and "measured: wiz is 82.389" in out and "warmaster.md" in out
+    assert code == 1 and "measured: wiz is 82.389" in out and "Warmaster — reference facts" in out
 
 
 def test_a_brigade_of_units_not_touching(board, tmp_path):

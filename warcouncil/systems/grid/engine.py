@@ -132,6 +132,10 @@ class GridEngine(Engine):
         body = self.compiler.define_closure(name)
         return body(GridCtx(World(setting, self.compiler, activation)), dict(zip(d.params, args)))
 
+    def _title(self, source: str) -> str:
+        """How a text answer names a rule's document: its title, else its file."""
+        return self.pack.document_title(source) or source
+
     def rules(self):
         if self._rules is None:
             self._rules = [(r, self.compiler.compile(self.compiler.fold(r.body)), *self.pack.source_of(r))
@@ -251,7 +255,7 @@ class GridEngine(Engine):
                     for k, v in steps.items() if v["legal"]))
             for o, vs in opts.items():
                 for v in vs:
-                    lines.append(f"      not {o}: {v.message} [{v.rule}] — {v.source}: \"{v.quote}\"")
+                    lines.append(f"      not {o}: {v.message} [{v.rule}] — {self._title(v.source)}: \"{v.quote}\"")
         return Answer({"side": s.side, "units": units}, "\n".join(lines))
 
     # ------------------------------------------------------------ odds
@@ -551,7 +555,8 @@ class GridEngine(Engine):
         vs = [v.as_json() for v in verdict]
         out = {"legal": not verdict, "violations": vs, "activations": log}
         if verdict:
-            text = "illegal:\n" + "\n".join(f"  {v.message} [{v.rule}] — {v.source}: \"{v.quote}\"" for v in verdict)
+            text = "illegal:\n" + "\n".join(f"  {v.message} [{v.rule}] — {self._title(v.source)}: \"{v.quote}\""
+                                            for v in verdict)
         else:
             text = f"legal: {len(log)} entries"
         for e in log:  # what the dice moved, and what is left for want of a die
