@@ -123,12 +123,18 @@ def test_an_empty_side_is_refused(side: str) -> None:
 
 
 def test_help_says_what_scenario_may_be() -> None:
-    for verb in ("orders", "moves", "turns", "check", "cards", "diff"):
+    from warcouncil.solver.scenario import shipped_scenarios
+
+    names = {n for n in shipped_scenarios() if "/" not in n}  # (also known by folder/name)
+    assert {"akragas", "practice_field", "ridgeway", "alesia"} <= names
+    for verb in ("orders", "moves", "turns", "check", "cards", "diff", "odds", "plan", "activations"):
         code, out, _ = run_cli(verb, "--help")
         assert code == 0
         assert "SCENARIO is a scenario shipped with warcouncil, by name (akragas," in " ".join(out.split())
+        assert all(f"{n}" in out for n in names), (verb, names)  # every shipped scenario is named
     out = run_cli("--help")[1]
     assert "SCENARIO is a scenario shipped with warcouncil, by name" in " ".join(out.split())
+    assert all(n in out for n in names)
 
 
 def test_check_help_describes_the_turn_file() -> None:

@@ -152,11 +152,13 @@ def card_options(f):
 @click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="warcouncil")
 def main():
-    """warcouncil: what may I legally order with this card on this board?
+    """warcouncil: what may I legally order, move or activate now, how likely
+    is it to work, and was that turn legal?
 
     SCENARIO is a scenario shipped with warcouncil, by name (akragas,
-    practice_field), or the path of a scenario file (YAML: system, board,
-    sides, to_move, units, leaders, terrain). Exit codes: 0 an answer, 1
+    practice_field: Commands & Colors; ridgeway: Warmaster; alesia:
+    square-grid ancients), or the path of a scenario file (YAML; its
+    `system:` key says which game). Exit codes: 0 an answer, 1
     "illegal" (check, moves) or lint errors, 2 bad input (one message
     naming file:line:column).
     """
@@ -584,6 +586,13 @@ def check(scenario, turn, rules, as_json):
     Optional keys: roll (dice rolled, for cards that roll), copies (the card
     a Counter Attack copies), side, command, second_moves (moves after
     Move-Fire-Move's fire). Exit 0 legal, 1 illegal, 2 bad input.
+
+    For Warmaster, TURN is a Command phase log (initiative, home_back,
+    orders with their rolls and moves, characters); for square-grid
+    ancients, a sequence of activations with their dice and command points.
+    The shipped examples show both (examples/warmaster/logs/turn.yaml,
+    examples/grid-ancients/alesia/turn.yaml in the package) and the README
+    describes every key.
     """
     from .solver.turn import load_turn
 
@@ -1275,8 +1284,8 @@ def _card_words(card) -> str:
 
 def _scenario_help() -> None:
     """Every verb with a SCENARIO says what it may be in its --help."""
-    text = ("SCENARIO is a scenario shipped with warcouncil, by name (akragas, practice_field), or the "
-            "path of a scenario file (YAML).")
+    text = ("SCENARIO is a scenario shipped with warcouncil, by name (akragas, practice_field: Commands & "
+            "Colors; ridgeway: Warmaster; alesia: square-grid ancients), or the path of a scenario file (YAML).")
     for command in main.commands.values():
         if any(p.name == "scenario" for p in command.params):
             command.help = inspect.cleandoc(command.help or "") + "\n\n" + text
