@@ -267,3 +267,23 @@ def test_a_line_that_kills_its_worker(tmp_path, answers, monkeypatch):
             assert r["exit"] == 3 and "stopped" in r["error"]
         else:
             assert r == {"line": r["line"], **answers[0]}
+
+
+def test_a_long_running_process_keeps_only_the_plans_in_use(tmp_path) -> None:
+    # a batch worker (or the fuzz campaign) loads pack after pack: the plan
+    # cache held every plan ever made (about 2 MB each) until the process
+    # ended; it now holds a plan only while an engine does
+    import gc
+
+    from conftest import run_cli
+    from warcouncil.solver import plan
+
+    gc.collect()
+    before = len(plan._PLANS)  # (plans other tests' engines still hold, e.g. the batch's bounded memo)
+    for i in range(12):
+        f = tmp_path / f"h{i}.wc"
+        f.write_text(f"rule house.r{i}\n    require count(ordered) <= {i + 5}\n", encoding="utf-8")
+        code, out, _ = run_cli("orders", "akragas", "--card", "Order Three Units Center", "--rules", f, "--count")
+        assert (code, out) == (0, "26\n")
+    gc.collect()
+    assert len(plan._PLANS) <= before + 1

@@ -22,6 +22,8 @@ The classification depends only on the pack, so it is computed once.
 
 from __future__ import annotations
 
+import weakref
+
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
@@ -178,12 +180,16 @@ def _is_ordered(e: A.Expr) -> bool:
     return isinstance(e, A.Name) and e.id == "ordered"
 
 
-_PLANS: dict[int, Plan] = {}
+#: the plan of each pack object, for as long as something else (an engine)
+#: holds the plan: a long-running process (a batch worker) that loads pack
+#: after pack keeps only the plans in use, not one per pack ever loaded
+_PLANS: "weakref.WeakValueDictionary[int, Plan]" = weakref.WeakValueDictionary()
 
 
 def plan_for(pack: Pack) -> Plan:
     """The (cached) plan of a pack object."""
     p = _PLANS.get(id(pack))
     if p is None or p.pack is not pack:
-        p = _PLANS[id(pack)] = Plan(pack)
+        p = Plan(pack)
+        _PLANS[id(pack)] = p
     return p
