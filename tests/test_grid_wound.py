@@ -32,6 +32,8 @@ def sc(tmp_path, name="w"):
 
 def repulse(wound=1, **more):
     """a is repulsed: pushed back one square, its General hit on a 2, then ``wound`` (1: killed)."""
+    if wound == 1:
+        more.setdefault("homunculus", {"a": 0})
     return {"unit": "a", "option": "combat", "target": "d", "dice": [1, 1], "defence": [5],
             "push_back": {"a": 3}, "discipline": {"a": [5, 5]}, "general": {"a": [1, 1]}, "wound": {"a": wound},
             **more}
@@ -93,10 +95,14 @@ def test_replacing_the_pools_at_risk_changes_the_answer(tmp_path):
 
 def test_without_the_dice_the_losses_are_unresolved_and_nothing_is_removed(tmp_path):
     h = house(tmp_path, NO_REVERSAL)
-    broken, log = run(sc(tmp_path), [repulse(), SPEND], [h])
+    bare = repulse()
+    del bare["homunculus"]
+    broken, log = run(sc(tmp_path), [bare, SPEND], [h])
     assert broken == []
     assert "pools" not in log[0]
     assert log[0]["unresolved"] == [
+        "the immediate “Homunculus Est!” on red's army needs the points on its revealed cards: "
+        "`homunculus: {a: N}`",
         "red rolls 1D6 per Command Point for its losses (6: attack 2, movement 2, defence 1, strategy 1): give them "
         "as `points_lost: {a: [...]}` (`odds`: command_point_losses, fate killed)"]
 
@@ -104,3 +110,29 @@ def test_without_the_dice_the_losses_are_unresolved_and_nothing_is_removed(tmp_p
 def test_the_wrong_number_of_dice_is_an_error_at_its_place(tmp_path):
     with pytest.raises(WarcouncilError, match="gives 5 dice, but red rolls one per Command Point at risk: 6"):
         run(sc(tmp_path), [repulse(points_lost={"a": [4, 5, 1, 3, 2]})])
+
+
+# ---------------------------------------------------------------- the killed General's immediate Homunculus Est!
+
+MOVE = {"unit": "a", "option": "move", "roll": [2]}  # a natural 2: a failure only for a Fatigued army
+
+
+@pytest.mark.parametrize("points, verdict", [(4, "not broken"), (5, "fatigued"), (10, "broken")])
+def test_the_immediate_homunculus_est_is_played(tmp_path, points, verdict):
+    h = house(tmp_path, NO_REVERSAL)
+    kill = repulse(points_lost={"a": [4, 4, 4, 4, 4, 4]}, homunculus={"a": points})
+    broken, log = run(sc(tmp_path), [kill, MOVE], [h])
+    assert (f"an immediate “Homunculus Est!” on red's army (no removal of cards if it is not broken): "
+            f"{points} points against its Break Point 10: {verdict}") in log[0]["events"]
+    assert set(broken) == ({"ga.battle-lost"} if verdict == "broken" else set())
+    assert (log[1]["movement_points"] == "failed") == (verdict == "fatigued")
+
+
+def test_replacing_the_verdict_changes_the_immediate_call(tmp_path):
+    h = house(tmp_path, NO_REVERSAL)
+    never = house(tmp_path, 'replace define ga.homunculus-verdict\n'
+                            '    from never "A house rule for the tests."\n'
+                            '    homunculus_verdict(points, bp) := not_broken\n', name="never")
+    kill = repulse(points_lost={"a": [4, 4, 4, 4, 4, 4]}, homunculus={"a": 10})
+    assert set(run(sc(tmp_path), [kill, MOVE], [h])[0]) == {"ga.battle-lost"}
+    assert run(sc(tmp_path), [kill, MOVE], [h, never])[0] == []

@@ -113,10 +113,37 @@ class Aftermath:
                 self.changed.add(uid)
                 s = s.moved(uid, general_lost=True)
             if call(s, "general_calls_homunculus", fate):
-                self.events.append(f"an immediate “Homunculus Est!” on {side}'s army (no removal of cards if it "
-                                   f"is not broken)")
+                s = self.immediate_homunculus(s, side, uid)
             self.point_losses(s, side, uid, fate)
         self.risk.clear()
+        return s
+
+    def immediate_homunculus(self, s, side: str, uid: str):
+        """"Immediate “Homunculus Est!” (no removal of Cards if army not
+        broken)": the General's own army reveals its cards; the total of
+        their points is given by the turn file (``homunculus: {UNIT: N}``)
+        and read through the pack's ``homunculus_verdict`` against that
+        army's Break Point, as a call would be: broken ends the sequence,
+        fatigued makes the army Fatigued. No player called it, so nothing
+        cancels it and it is no failed call (no Reversal of Fortune); no
+        card is removed. Without the points it stays an event, unresolved."""
+        head = f"an immediate “Homunculus Est!” on {side}'s army (no removal of cards if it is not broken)"
+        points = self.die("homunculus", uid)
+        if points is None:
+            self.events.append(head)
+            self.unresolved.append(f"the immediate “Homunculus Est!” on {side}'s army needs the points on its "
+                                   f"revealed cards: `homunculus: {{{uid}: N}}`")
+            return s
+        info = self.eng.scenario.sides[side]
+        if info.break_point is None:
+            raise WarcouncilError(f"side {side!r} has no break_point in the scenario", info.where)
+        verdict = self.call(s, "homunculus_verdict", points, info.break_point)
+        self.events.append(f"{head}: {points} points against its Break Point {info.break_point}: "
+                           f"{verdict.replace('_', ' ')}")
+        if verdict == "fatigued":
+            return s.fatigue(side)
+        if verdict == "broken":
+            self.seq.broken = True
         return s
 
     def point_losses(self, s, side: str, uid: str, fate: str) -> None:

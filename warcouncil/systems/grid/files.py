@@ -81,6 +81,8 @@ AFTERMATH_FIELDS = {
     # the General's side's 1D6 per Command Point, pool by pool in the order attack, movement, defence,
     # strategy, generalship (systems/grid/aftermath.py, Aftermath.point_losses)
     "points_lost": by_unit(list_field(FACE, 0, MAX_LOSS_DICE)),
+    # the points on the revealed cards of a killed General's army (its immediate “Homunculus Est!”)
+    "homunculus": by_unit(int_field(0, MAX_POINTS, "a whole number")),
 }
 #: a Shooting Activation during a move (Nomadic Cavalry): after how many steps, its dice, what it moves
 SHOT_ENTRY = Record("a shot during the move", {
