@@ -15,7 +15,9 @@ unresolved and moves nothing.
 
 from __future__ import annotations
 
+from ...errors import WarcouncilError
 from ...solver.facing import Footprint
+from .scenario import POOLS
 
 CARDS = ("setback", "disaster")
 
@@ -59,6 +61,7 @@ class Aftermath:
         self.dr_plus: dict[str, int] = {}  # a Devotio's +2 to the enemy's Discipline Rating in this activation
         self.reserve = False  # the attacker's Small Cavalry Reserve: -2 on the enemy's Failed Discipline roll
         self.risk: dict[str, str] = {}  # a unit with a General: the worst event it suffered (Risk to Generals)
+        self.pools_after: dict[str, dict] = {}  # a side's pools after its Command Point losses
 
     def absorb(self, other: "Aftermath") -> None:
         """Take in what another aftermath of the same activation did (a shot during a move)."""
@@ -66,6 +69,7 @@ class Aftermath:
         self.unresolved[:0] = other.unresolved
         self.spends.extend(other.spends)
         self.changed |= other.changed
+        self.pools_after.update(other.pools_after)
 
     RISK = ("push_back", "disordered", "retiring", "rout")
 
@@ -109,12 +113,75 @@ class Aftermath:
                 self.changed.add(uid)
                 s = s.moved(uid, general_lost=True)
             if call(s, "general_calls_homunculus", fate):
-                self.events.append(f"an immediate “Homunculus Est!” on {side}'s army (no removal of cards if it "
-                                   f"is not broken)")
-            self.unresolved.append(f"{side} rolls 1D6 per Command Point for its losses "
-                                   f"(`odds`: command_point_losses, fate {fate})")
+                s = self.immediate_homunculus(s, side, uid)
+            self.point_losses(s, side, uid, fate)
         self.risk.clear()
         return s
+
+    def immediate_homunculus(self, s, side: str, uid: str):
+        """"Immediate “Homunculus Est!” (no removal of Cards if army not
+        broken)": the General's own army reveals its cards; the total of
+        their points is given by the turn file (``homunculus: {UNIT: N}``)
+        and read through the pack's ``homunculus_verdict`` against that
+        army's Break Point, as a call would be: broken ends the sequence,
+        fatigued makes the army Fatigued. No player called it, so nothing
+        cancels it and it is no failed call (no Reversal of Fortune); no
+        card is removed. Without the points it stays an event, unresolved."""
+        head = f"an immediate “Homunculus Est!” on {side}'s army (no removal of cards if it is not broken)"
+        points = self.die("homunculus", uid)
+        if points is None:
+            self.events.append(head)
+            self.unresolved.append(f"the immediate “Homunculus Est!” on {side}'s army needs the points on its "
+                                   f"revealed cards: `homunculus: {{{uid}: N}}`")
+            return s
+        info = self.eng.scenario.sides[side]
+        if info.break_point is None:
+            raise WarcouncilError(f"side {side!r} has no break_point in the scenario", info.where)
+        verdict = self.call(s, "homunculus_verdict", points, info.break_point)
+        self.events.append(f"{head}: {points} points against its Break Point {info.break_point}: "
+                           f"{verdict.replace('_', ' ')}")
+        if verdict == "fatigued":
+            return s.fatigue(side)
+        if verdict == "broken":
+            self.seq.broken = True
+        return s
+
+    def point_losses(self, s, side: str, uid: str, fate: str) -> None:
+        """"Roll 1D6 per Command Point": the side's dice (``points_lost:
+        {UNIT: [faces]}``, one face per point at risk, pool by pool in the
+        order attack, movement, defence, strategy, generalship), each point
+        removed when the pack's ``point_lost(fate, r)`` says so; the pools
+        at risk are ``point_at_risk(k)`` (ga.default.points-at-risk). Without
+        the dice the losses stay unresolved and nothing is removed."""
+        pools = self.seq.pools[side]
+        at_risk = [(k, pools[k]) for k in POOLS if pools[k] > 0 and self.call(s, "point_at_risk", k)]
+        n = sum(m for _, m in at_risk)
+        if n == 0:
+            return
+        raw = self.die("points_lost", uid)
+        if raw is None:
+            which = ", ".join(f"{k} {m}" for k, m in at_risk)
+            self.unresolved.append(f"{side} rolls 1D6 per Command Point for its losses ({n}: {which}): give them "
+                                   f"as `points_lost: {{{uid}: [...]}}` (`odds`: command_point_losses, fate {fate})")
+            return
+        dice = list(raw)
+        if len(dice) != n:
+            v = self.item.get("points_lost")
+            where = getattr(v, "value_where", {}).get(uid, getattr(v, "where", None))
+            raise WarcouncilError(f"`points_lost` of {uid} gives {len(dice)} dice, but {side} rolls one per "
+                                  f"Command Point at risk: {n}", where,
+                                  hint="one face per point, pool by pool: "
+                                       + ", ".join(f"{k} {m}" for k, m in at_risk))
+        lost = {}
+        for k, m in at_risk:
+            faces, dice = dice[:m], dice[m:]
+            lost[k] = sum(1 for r in faces if self.call(s, "point_lost", fate, r))
+            pools[k] -= lost[k]
+        total = sum(lost.values())
+        self.events.append(f"{side} loses {total} Command Point{'s' if total != 1 else ''} ("
+                           + ", ".join(f"{k} {m}" for k, m in lost.items() if m) + ")" if total else
+                           f"{side} loses no Command Point")
+        self.pools_after[side] = dict(pools)
 
     # -- helpers
     def call(self, s, name, *args):

@@ -851,6 +851,8 @@ class _Sequence:
             more["events"] = list(aftermath.events)
         if aftermath.unresolved:
             more["unresolved"] = list(aftermath.unresolved)
+        if aftermath.pools_after:
+            more["pools"] = {k: dict(v) for k, v in aftermath.pools_after.items()}
         if aftermath.changed:
             pos = {}
             for uid in sorted(aftermath.changed):

@@ -24,6 +24,7 @@ MANOEUVRES = ("forward", "oblique_left", "oblique_right", "turn_left", "turn_rig
 MAX_ENTRIES = 200  # entries of one turn file
 MAX_STEPS = 32  # steps of one move
 MAX_POINTS = 1000  # points on revealed cards
+MAX_LOSS_DICE = 5 * MAX_COMMAND  # one die per point of the five pools
 MAX_MODIFIER = 20
 
 
@@ -77,6 +78,11 @@ AFTERMATH_FIELDS = {
     "push_back": by_unit(FACE), "stubborn": by_unit(FACE), "stand_fast": list_field(NAME, 0, 2),
     "discipline": by_unit(dice(2, 2)), "outcome": by_unit(dice(2, 2)), "rout": by_unit(FACE),
     "eagles": by_unit(dice(2, 2)), "general": by_unit(dice(2, 2)), "wound": by_unit(FACE),
+    # the General's side's 1D6 per Command Point, pool by pool in the order attack, movement, defence,
+    # strategy, generalship (systems/grid/aftermath.py, Aftermath.point_losses)
+    "points_lost": by_unit(list_field(FACE, 0, MAX_LOSS_DICE)),
+    # the points on the revealed cards of a killed General's army (its immediate “Homunculus Est!”)
+    "homunculus": by_unit(int_field(0, MAX_POINTS, "a whole number")),
 }
 #: a Shooting Activation during a move (Nomadic Cavalry): after how many steps, its dice, what it moves
 SHOT_ENTRY = Record("a shot during the move", {
