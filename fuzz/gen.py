@@ -225,14 +225,14 @@ def yaml_value(rng, depth: int = 0):
     return rng.choice(vocabulary()["units"] + vocabulary()["terrains"])
 
 
-@functools.lru_cache(maxsize=1)
-def _akragas_data() -> dict:
+@functools.lru_cache(maxsize=None)
+def _example(rel: str):
+    """A file shipped under ``warcouncil/examples`` (read once; never changed)."""
     from pathlib import Path
 
     import warcouncil
 
-    path = Path(warcouncil.__file__).parent / "examples" / "cca" / "akragas.yaml"
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return yaml.safe_load((Path(warcouncil.__file__).parent / "examples" / rel).read_text(encoding="utf-8"))
 
 
 def _perturb(rng, data, rate: float | None = None):
@@ -277,7 +277,7 @@ def _dump(rng, data) -> str:
 
 
 def scenario_yaml(rng) -> str:
-    return _dump(rng, _perturb(rng, _akragas_data()))
+    return _dump(rng, _perturb(rng, _example("cca/akragas.yaml")))
 
 
 def turn_yaml(rng) -> str:
@@ -371,15 +371,6 @@ _SYSTEM_FILES = {
         "check": ("grid-ancients/alesia/turn.yaml", "grid-ancients/alesia/illegal-turn.yaml"),
         "odds": ("grid-ancients/alesia/combat.yaml",), "activations": ("grid-ancients/alesia/turn.yaml",)}),
 }
-
-
-@functools.lru_cache(maxsize=None)
-def _example(rel: str):
-    from pathlib import Path
-
-    import warcouncil
-
-    return yaml.safe_load((Path(warcouncil.__file__).parent / "examples" / rel).read_text(encoding="utf-8"))
 
 
 def _system_argv(rng, name: str, verb: str, files: dict) -> list[str]:

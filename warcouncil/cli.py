@@ -612,7 +612,7 @@ def check(scenario, turn, rules, as_json):
             pieces = ", ".join(v.pieces) if v.pieces else "-"
             out.print(f"  [bold]{escape(v.rule)}[/] {escape('[' + pieces + ']')} {escape(v.message)}")
             # the document's title for players (the file stays in --json)
-            source = eng.pack.document_title(v.source) or v.source
+            source = eng.pack.document_name(v.source)
             out.print(f"    {escape(source)}: [italic]“{escape(v.quote)}”[/]" if v.quote else f"    {escape(source)}")
     sys.exit(0 if verdict.legal else 1)
 

@@ -168,6 +168,11 @@ class Pack:
                 return doc.title
         return None
 
+    def document_name(self, source: str) -> str:
+        """How an answer in words names a source: its document's title, else
+        the source as given (``--json`` keeps the source itself)."""
+        return self.document_title(source) or source
+
     def document_text(self, alias: str) -> str | None:
         return self.document_read(alias)[0]
 

@@ -504,14 +504,14 @@ def number_field(lo: float, hi: float, what: str = "a number", above: bool = Fal
 
 def int_field(lo: int, hi: int, what: str = "a whole number", default: Any = None) -> Field:
     """A whole number from ``lo`` to ``hi`` (no booleans, no floats)."""
-    f = _int_field(lo, hi, what)
-    return Field(f.what, f.ok, f.schema, default=default)
+    return Field(f"{what} from {lo} to {hi}", lambda v: is_int(v) and lo <= v <= hi,
+                 {"type": "integer", "minimum": lo, "maximum": hi}, default=default)
 
 
 def choice_field(choices: tuple[str, ...], default: Any = None) -> Field:
     """One of ``choices``."""
-    f = _choice_field(choices)
-    return Field(f.what, f.ok, f.schema, default=default)
+    return Field(f"one of {', '.join(choices)}", lambda v: isinstance(v, str) and v in choices,
+                 {"enum": list(choices)}, default=default)
 
 
 def flag_field(default: bool = False) -> Field:
@@ -534,18 +534,9 @@ def list_field(each: Any, lo: int = 0, hi: int = MAX_PIECES, what: str | None = 
 NULL = Field("nothing", lambda v: v is None, {"type": "null"})
 
 
-def _is_int(v: Any) -> bool:
+def is_int(v: Any) -> bool:
+    """A whole number (a bool is not one)."""
     return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _int_field(lo: int, hi: int, what: str) -> Field:
-    return Field(f"{what} from {lo} to {hi}", lambda v: _is_int(v) and lo <= v <= hi,
-                 {"type": "integer", "minimum": lo, "maximum": hi})
-
-
-def _choice_field(choices: tuple[str, ...]) -> Field:
-    return Field(f"one of {', '.join(choices)}", lambda v: isinstance(v, str) and v in choices,
-                 {"enum": list(choices)})
 
 
 def id_problem(v: Any, longest: int = MAX_ID_LENGTH) -> str | None:
@@ -573,7 +564,7 @@ CELL_SCHEMA = {"type": "array", "items": {"type": "number"}, "minItems": 2, "max
 #: a side: ``{edge, command}`` (the edges: the system's, ``System.edges``)
 SIDE_FIELDS: dict[str, Field] = {
     "edge": Field("an edge", lambda v: isinstance(v, str), {"enum": ["north", "south", "east", "west"]}),
-    "command": _int_field(1, MAX_COMMAND, "a positive whole number"),
+    "command": int_field(1, MAX_COMMAND, "a positive whole number"),
 }
 #: a piece, in any list (which keys a list has: ``System.piece_lists``)
 PIECE_FIELDS: dict[str, Field] = {
@@ -582,8 +573,8 @@ PIECE_FIELDS: dict[str, Field] = {
     "side": Field("a side's name", lambda v: isinstance(v, str), {"type": "string"}),
     "type": NAME,
     "at": Field("a position", lambda v: True, CELL_SCHEMA),
-    "blocks": _int_field(1, MAX_BLOCKS, "a positive whole number"),
-    "facing": _choice_field(FACINGS),
+    "blocks": int_field(1, MAX_BLOCKS, "a positive whole number"),
+    "facing": choice_field(FACINGS),
 }
 TERRAIN_FIELDS: dict[str, Field] = {
     "at": PIECE_FIELDS["at"],
@@ -817,7 +808,7 @@ class _Validator:
             self.keys(m, spec.required, spec.optional, f"{kind} {label}")
 
             pid = m["id"]
-            if _is_int(pid) and pid >= 0:
+            if is_int(pid) and pid >= 0:
                 pid = str(pid)
             why = id_problem(pid)
             if why is not None:

@@ -132,10 +132,6 @@ class GridEngine(Engine):
         body = self.compiler.define_closure(name)
         return body(GridCtx(World(setting, self.compiler, activation)), dict(zip(d.params, args)))
 
-    def _title(self, source: str) -> str:
-        """How a text answer names a rule's document: its title, else its file."""
-        return self.pack.document_title(source) or source
-
     def rules(self):
         if self._rules is None:
             self._rules = [(r, self.compiler.compile(self.compiler.fold(r.body)), *self.pack.source_of(r))
@@ -255,7 +251,8 @@ class GridEngine(Engine):
                     for k, v in steps.items() if v["legal"]))
             for o, vs in opts.items():
                 for v in vs:
-                    lines.append(f"      not {o}: {v.message} [{v.rule}] — {self._title(v.source)}: \"{v.quote}\"")
+                    doc = self.pack.document_name(v.source)
+                    lines.append(f"      not {o}: {v.message} [{v.rule}] — {doc}: \"{v.quote}\"")
         return Answer({"side": s.side, "units": units}, "\n".join(lines))
 
     # ------------------------------------------------------------ odds
@@ -555,8 +552,8 @@ class GridEngine(Engine):
         vs = [v.as_json() for v in verdict]
         out = {"legal": not verdict, "violations": vs, "activations": log}
         if verdict:
-            text = "illegal:\n" + "\n".join(f"  {v.message} [{v.rule}] — {self._title(v.source)}: \"{v.quote}\""
-                                            for v in verdict)
+            name = self.pack.document_name
+            text = "illegal:\n" + "\n".join(f"  {v.message} [{v.rule}] — {name(v.source)}: \"{v.quote}\"" for v in verdict)
         else:
             text = f"legal: {len(log)} entries"
         for e in log:  # what the dice moved, and what is left for want of a die

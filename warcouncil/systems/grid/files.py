@@ -12,11 +12,9 @@ command point's use is one the pack knows) is checked where it is read.
 
 from __future__ import annotations
 
-from ...solver.scenario import (MAX_COMMAND, NAME, AnyOf, ByKey, Field, Record, choice_field,
-                                flag_field, int_field, list_field)
-from .scenario import POOLS, SQUARE
-
-BOOL = flag_field()
+from ...solver.scenario import (MAX_COMMAND, NAME, AnyOf, ByKey, Field, Record, choice_field, int_field, is_int,
+                                list_field)
+from .scenario import BOOL, POOLS, SQUARE
 
 OPTIONS = ("move", "combat", "charge", "shoot", "reform")
 MANOEUVRES = ("forward", "oblique_left", "oblique_right", "turn_left", "turn_right", "drift_left", "drift_right",
@@ -28,12 +26,8 @@ MAX_LOSS_DICE = 5 * MAX_COMMAND  # one die per point of the five pools
 MAX_MODIFIER = 20
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _face(v) -> bool:
-    return _is_int(v) and 1 <= v <= 6
+    return is_int(v) and 1 <= v <= 6
 
 
 FACE = Field("a die face 1-6", _face, {"type": "integer", "minimum": 1, "maximum": 6})

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from ...errors import Location, WarcouncilError, closest
 from ...solver.board import board_from_mapping
 from ...solver.facing import FACINGS, Footprint
-from ...solver.scenario import (MAX_COMMAND, MAX_PIECES, NAME, Field, Record, choice_field, flag_field,
-                                id_problem, int_field, list_field)
+from ...solver.scenario import (MAX_COMMAND, MAX_PIECES, NAME, Field, Record, choice_field, flag_field, id_problem,
+                                int_field, is_int, list_field)
 
 POOLS = ("attack", "movement", "defence", "strategy", "generalship")
 
@@ -48,12 +48,8 @@ MAX_BOARD = 100
 MAX_LIST = 32  # characteristics or attachments of one unit
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 SQUARE = Field("a square [col, row] of two whole numbers",
-               lambda v: isinstance(v, list) and len(v) == 2 and all(_is_int(x) for x in v),
+               lambda v: isinstance(v, list) and len(v) == 2 and all(is_int(x) for x in v),
                {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2})
 RATING = int_field(0, MAX_RATING, "a whole number")
 NAMES = list_field(NAME, 0, MAX_LIST)

@@ -552,7 +552,7 @@ class WarmasterEngine(Engine):
             lines.append(f"  order {o['order']} ({o['by']} → {'+'.join(o['units'])}): roll {o['roll']}, "
                          f"target {o['target']}{' [' + pens + ']' if pens else ''}: "
                          f"{'given' if o['given'] else 'not given'}{' (a blunder)' if o['blunder'] else ''}")
-        text = _verdict_text(vs, self.pack.document_title) + ("\norders:\n" + "\n".join(lines) if lines else "")
+        text = _verdict_text(vs, self.pack.document_name) + ("\norders:\n" + "\n".join(lines) if lines else "")
         return Answer({"legal": not vs, "violations": vs, "orders": orders}, text, 0 if not vs else 1)
 
     # ---- orders
@@ -580,7 +580,7 @@ class WarmasterEngine(Engine):
             vs = self.violations(log)
             if vs:
                 return Answer({"legal": False, "violations": vs},
-                              "the log given with --after is illegal:\n" + _verdict_text(vs, self.pack.document_title), 1)
+                              "the log given with --after is illegal:\n" + _verdict_text(vs, self.pack.document_name), 1)
         opts = self.options(log, side)
         if count_only:
             return Answer({"side": side, "count": len(opts)}, str(len(opts)))
@@ -606,7 +606,7 @@ class WarmasterEngine(Engine):
         steps = self.read_plan(path)
         illegal = self.plan_violations(steps)
         if illegal:
-            return Answer({"legal": False, "violations": illegal}, _verdict_text(illegal, self.pack.document_title), 1)
+            return Answer({"legal": False, "violations": illegal}, _verdict_text(illegal, self.pack.document_name), 1)
         each: list = []
         dist, units = self.distribution(steps, each)
         n = len(steps)
@@ -876,15 +876,15 @@ def _literal(v: Any) -> Any:
     return getattr(v, "value", v)
 
 
-def _verdict_text(vs: list[dict], title=lambda source: None) -> str:
-    """A verdict in words; ``title``: a document's title by its source (the
-    pack's ``document_title``), shown instead of the file's name."""
+def _verdict_text(vs: list[dict], name) -> str:
+    """A verdict in words; ``name``: how a source is named (the pack's
+    ``document_name``: its document's title)."""
     if not vs:
         return "legal"
     lines = [f"illegal: {len(vs)} violation{'s' if len(vs) != 1 else ''}"]
     for v in vs:
         lines.append(f"  {v['rule']} [{', '.join(v['pieces']) or '-'}] {v['message']}")
-        source = title(v["source"]) or v["source"]
+        source = name(v["source"])
         lines.append(f"    {source}: “{v['quote']}”" if v["quote"] else f"    {source}")
         for m in v.get("measurements", ()):
             lines.append(f"    measured: {m}")
