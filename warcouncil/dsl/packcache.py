@@ -70,16 +70,22 @@ def cache_dir(kind: str = "rules", fmt: int = FORMAT) -> Path | None:
     return root / f"{kind}-v{fmt}"
 
 
-@lru_cache(maxsize=1)
-def code_stamp() -> bytes:
-    """SHA-256 over the grammar, the parser, the AST and this codec."""
-    h = sha256(f"warcouncil rule trees {FORMAT}".encode())
-    for name in _CODE:
+def files_stamp(label: str, files) -> bytes:
+    """SHA-256 over ``label`` and the bytes of the code files a cache's
+    entries depend on (a file that cannot be read: entries never shared)."""
+    h = sha256(label.encode())
+    for f in files:
         try:
-            h.update((_HERE / name).read_bytes())
+            h.update(Path(f).read_bytes())
         except OSError:  # pragma: no cover - a packaging without sources: never share entries
             h.update(os.urandom(16))
     return h.digest()
+
+
+@lru_cache(maxsize=1)
+def code_stamp() -> bytes:
+    """SHA-256 over the grammar, the parser, the AST and this codec."""
+    return files_stamp(f"warcouncil rule trees {FORMAT}", [_HERE / name for name in _CODE])
 
 
 def entry_key(text: str) -> str:

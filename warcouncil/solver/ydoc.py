@@ -24,7 +24,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from ..dsl.packcache import BadEntry, cache_dir, load_entry, sha256, store_entry
+from ..dsl.packcache import BadEntry, cache_dir, files_stamp, load_entry, sha256, store_entry
 from ..errors import Location
 
 FORMAT = 1
@@ -82,20 +82,12 @@ def _code_stamp() -> bytes:
     from pathlib import Path
 
     here = Path(__file__).resolve().parent
-    h = sha256(f"warcouncil yaml documents {FORMAT}".encode())
     files = [here / "ydoc.py", here / "yamlread.py"]
     spec = importlib.util.find_spec("yaml")
     if spec is not None and spec.origin:
         pkg = Path(spec.origin).parent  # __init__.py holds __version__
         files += [pkg / "__init__.py", pkg / "resolver.py", pkg / "constructor.py"]
-    for f in files:
-        try:
-            h.update(f.read_bytes())
-        except OSError:  # pragma: no cover - no sources: never share entries
-            import os
-
-            h.update(os.urandom(16))
-    return h.digest()
+    return files_stamp(f"warcouncil yaml documents {FORMAT}", files)
 
 
 class _Uncacheable(Exception):
