@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .records import record
 
 
-@dataclass(frozen=True)
+@record
 class Location:
+    """A place in a file: its path (None: typed input), line and column (1-based)."""
+
     file: str | None = None
     line: int | None = None  # 1-based
     column: int | None = None  # 1-based

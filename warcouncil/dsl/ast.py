@@ -6,53 +6,21 @@ left out of equality so that two texts that mean the same compare equal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from operator import attrgetter
+from dataclasses import field, fields
 
 from ..errors import Location
+from ..records import record
 
 _NOLOC = Location()
 
 
 def _node(cls=None, *, eq: bool = True):
-    """``@dataclass(frozen=True)`` (``eq=False``: equal only to itself), made
-    cheaper to create (issue 15: the classes of this module are made in
-    every process): ``dataclass`` writes and compiles ``__init__`` and the
-    frozen ``__setattr__``/``__delattr__``; ``__eq__``, ``__hash__`` and
-    ``__repr__`` are the shared functions below, which give what the
-    generated ones give (the same fields compared, hashed and shown, the
-    same hash values); a class with no docstring gets one (dataclass would
-    work one out of the signature)."""
-
-    def wrap(cls):
-        if cls.__doc__ is None:
-            cls.__doc__ = f"The rule language's ``{cls.__name__}``."
-        cls = dataclass(frozen=True, eq=False, repr=False)(cls)
-        fs = fields(cls)
-        cls._shown = tuple(f.name for f in fs if f.repr)
-        if eq:
-            keys = tuple(f.name for f in fs if f.compare)
-            cls._key = staticmethod(attrgetter(*keys) if len(keys) > 1 else lambda o, k=keys[0]: (getattr(o, k),))
-            cls.__eq__, cls.__hash__ = _eq, _hash
-        cls.__repr__ = _repr
-        return cls
-
-    return wrap if cls is None else wrap(cls)
-
-
-def _eq(self, other):
-    if other.__class__ is self.__class__:
-        key = self._key
-        return key(self) == key(other)
-    return NotImplemented
-
-
-def _hash(self):
-    return hash(self._key(self))
-
-
-def _repr(self):
-    return f"{self.__class__.__qualname__}({', '.join(f'{k}={getattr(self, k)!r}' for k in self._shown)})"
+    """A frozen ``record`` (``eq=False``: equal only to itself): a dataclass
+    whose methods are shared, not generated for each class (the classes of
+    this module are made in every process; issue 15). Nodes read back from
+    the cache of parsed rule files are made without ``__init__``
+    (``packcache.decode``)."""
+    return record(cls, eq=eq, doc="The rule language's ``{name}``.")
 
 
 def _loc() -> Location:
@@ -552,21 +520,35 @@ def transform(node, fn):
 
     ``fn`` returns a replacement node or the node itself (sqlglot-style).
     """
-    import dataclasses
-
     if node is None or not isinstance(node, Expr):
         return node
-    changes = {}
-    for f in dataclasses.fields(node):
-        v = getattr(node, f.name)
+    changes = None
+    d = node.__dict__
+    names = _field_names(node.__class__)
+    for name in names:
+        v = d[name]
         if isinstance(v, Expr):
             nv = transform(v, fn)
             if nv is not v:
-                changes[f.name] = nv
+                changes = changes or {}
+                changes[name] = nv
         elif isinstance(v, tuple) and v and isinstance(v[0], Expr):
-            nv = tuple(transform(x, fn) for x in v)
+            nv = tuple([transform(x, fn) for x in v])
             if any(a is not b for a, b in zip(nv, v)):
-                changes[f.name] = nv
-    if changes:
-        node = dataclasses.replace(node, **changes)
+                changes = changes or {}
+                changes[name] = nv
+    if changes is not None:  # as dataclasses.replace(node, **changes) makes it (all are init fields;
+        new = object.__new__(node.__class__)  # memos such as ``_free`` are not carried over)
+        new.__dict__.update({name: changes.get(name, d[name]) for name in names})
+        node = new
     return fn(node)
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names

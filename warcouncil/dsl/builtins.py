@@ -19,11 +19,12 @@ the compiler and the move analysis read only a ``Vocabulary``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from ..errors import Location, WarcouncilError
+from ..records import record
 
 # ------------------------------------------------------------------ types
 #
@@ -100,7 +101,7 @@ _RANK = {r: i for i, r in enumerate(READS)}
 CELL_READS = ("occupants", "terrain", "board")
 
 
-@dataclass(frozen=True)
+@record
 class Builtin:
     """One builtin constant or function of the rule language."""
 
@@ -165,29 +166,62 @@ class Vocabulary(Mapping):
             table[b.name] = b
         self._table = MappingProxyType(table)
         self.attributes: Mapping[str, str] = MappingProxyType(dict(attributes or {}))  # name -> type
-        values = table.values()
 
-        def names(pred) -> frozenset:
-            return frozenset(b.name for b in values if pred(b))
+    # The views, each made when first read (issue 15: a pack's vocabulary
+    # is made again for each file of builtin declarations while the pack
+    # loads, and most of those are never asked for a view).
 
-        self.constants = names(lambda b: b.params is None)
-        self.functions: Mapping[str, int] = MappingProxyType(
-            {b.name: len(b.params) for b in values if b.params is not None})
-        r = _RANK
-        self.pure = names(lambda b: b.reads == "pure")
-        # fixed by the scenario and the side to move alone: memoized per setting
-        self.setting_static = names(lambda b: r[b.reads] <= r["setting"])
-        # ... and by the decision's fixed context (C&C: the card played and
-        # its roll): memoized per grounding
-        self.context_static = names(lambda b: r[b.reads] <= r["context"])
-        self.context = names(lambda b: b.reads == "context")
-        # depends on the decision: the order set, or the moves and battles
-        self.dynamic = names(lambda b: r[b.reads] >= r["decision"])
-        # only meaningful for a turn (moves, battles)
-        self.turn = names(lambda b: r[b.reads] >= r["moment"])
-        self.moment = names(lambda b: b.reads == "moment")
-        self.whole_turn = names(lambda b: b.reads == "turn")
-        self.cell_local = names(lambda b: b.cell is not None)
+    def _names(self, pred) -> frozenset:
+        return frozenset(b.name for b in self._table.values() if pred(b))
+
+    @cached_property
+    def constants(self) -> frozenset:
+        return self._names(lambda b: b.params is None)
+
+    @cached_property
+    def functions(self) -> Mapping[str, int]:
+        return MappingProxyType({b.name: len(b.params) for b in self._table.values() if b.params is not None})
+
+    @cached_property
+    def pure(self) -> frozenset:
+        return self._names(lambda b: b.reads == "pure")
+
+    @cached_property
+    def setting_static(self) -> frozenset:
+        """Fixed by the scenario and the side to move alone: memoized per setting."""
+        return self._names(lambda b: _RANK[b.reads] <= _RANK["setting"])
+
+    @cached_property
+    def context_static(self) -> frozenset:
+        """... and by the decision's fixed context (C&C: the card played and
+        its roll): memoized per grounding."""
+        return self._names(lambda b: _RANK[b.reads] <= _RANK["context"])
+
+    @cached_property
+    def context(self) -> frozenset:
+        return self._names(lambda b: b.reads == "context")
+
+    @cached_property
+    def dynamic(self) -> frozenset:
+        """Depends on the decision: the order set, or the moves and battles."""
+        return self._names(lambda b: _RANK[b.reads] >= _RANK["decision"])
+
+    @cached_property
+    def turn(self) -> frozenset:
+        """Only meaningful for a turn (moves, battles)."""
+        return self._names(lambda b: _RANK[b.reads] >= _RANK["moment"])
+
+    @cached_property
+    def moment(self) -> frozenset:
+        return self._names(lambda b: b.reads == "moment")
+
+    @cached_property
+    def whole_turn(self) -> frozenset:
+        return self._names(lambda b: b.reads == "turn")
+
+    @cached_property
+    def cell_local(self) -> frozenset:
+        return self._names(lambda b: b.cell is not None)
 
     # Mapping
     def __getitem__(self, name: str) -> Builtin:

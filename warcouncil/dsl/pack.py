@@ -10,11 +10,12 @@ a rule always names the file it came from.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 
 from ..errors import Location, WarcouncilError, closest
+from ..records import record
 from ..textfile import DOCUMENT_LIMIT, RULES_LIMIT, read_text
 from . import ast as A
 from .builtins import KERNEL, Builtin, Vocabulary, canonical_type, role_builtins, type_error
@@ -24,7 +25,7 @@ PACKS_DIR = Path(__file__).parent.parent / "rules"  # the package warcouncil.rul
 SOURCES_DIR = PACKS_DIR / "sources"
 
 
-@dataclass
+@record(frozen=False)
 class LintError:
     message: str
     location: Location
@@ -38,7 +39,7 @@ class LintError:
         return str(self.as_error())
 
 
-@dataclass
+@record(frozen=False)
 class Pack:
     name: str = ""
     title: str = ""

@@ -192,7 +192,8 @@ def decode(data, path: str) -> A.RuleFile:
                     key = (v[0], v[1])
                     loc = locs.get(key)
                     if loc is None:
-                        loc = locs[key] = Location(path, v[0], v[1])
+                        loc = locs[key] = new(Location)  # as Location(path, line, column) makes it
+                        loc.__dict__.update(file=path, line=v[0], column=v[1])
                     return loc
             else:
                 v = d.get("L")

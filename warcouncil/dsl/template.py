@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from ..records import record
 
 MESSAGE_LIMIT = 500
 VALUE_LIMIT = 200  # one interpolated value
@@ -30,7 +31,7 @@ _TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
-@dataclass(frozen=True)
+@record
 class Field:
     """One ``{...}`` of a template: its text between the braces, its offset
     (of the ``{``) in the template, and whether it is a plain name."""

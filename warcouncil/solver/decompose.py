@@ -22,10 +22,11 @@ setting or grounding when it reads nothing that changes during a turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Callable
 
 from ..dsl import ast as A
+from ..records import record
 from .evaluate import referenced_names
 from .ground import Ctx
 from .state import MoveView, attrs
@@ -44,7 +45,7 @@ _WHOLE_TURN = {"moves", "battles", "moved", "final", "last_move", "moved_length"
 _ENDY = {"to", "length", "path", "through"}
 
 
-@dataclass
+@record(frozen=False)
 class Part:
     kind: str  # enter | pass | end | bound | filter
     guard: Callable | None  # closure over {var: move}: the part applies when true
@@ -57,7 +58,7 @@ class Part:
     waiver: Callable | None = None  # enter/pass: when true (before the move), the hex test is off
 
 
-@dataclass
+@record(frozen=False)
 class MoveRule:
     rule: object  # PlannedRule
     var: str

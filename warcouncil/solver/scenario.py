@@ -12,12 +12,13 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from warcouncil.errors import Location, WarcouncilError, bounded, closest
+from warcouncil.records import record
 from warcouncil.textfile import YAML_LIMIT, read_text as _read_bounded
 from warcouncil.solver.ydoc import MAX_YAML_DEPTH, MAX_YAML_NODES, YDict, YList  # noqa: F401 - re-exported
 from warcouncil.solver.ydoc import load as _ydoc_load
@@ -39,14 +40,14 @@ FACINGS = ("north", "east", "south", "west")
 # Data
 
 
-@dataclass(frozen=True)
+@record
 class Side:
     name: str
     edge: str  # one of the edges its system allows (``System.edges``)
     command: int  # the side's command (C&C: cards held)
 
 
-@dataclass(frozen=True)
+@record
 class Piece:
     """A piece on the board, from one of the scenario's piece lists."""
 
@@ -64,14 +65,14 @@ class Piece:
         return self.kind
 
 
-@dataclass(frozen=True)
+@record
 class Terrain:
     at: Cell
     type: str
     where: Location = field(compare=False)
 
 
-@dataclass(frozen=True)
+@record
 class Scenario:
     """A battle set-up. Its pieces are kept by role (``pieces``), in the
     order of its system's piece lists (``lists``: list key -> role); a list
@@ -316,7 +317,7 @@ MAX_BLOCKS = 10  # a piece's blocks (C&C: at most 4; the pack's unit type bounds
 MAX_PIECES = 1000
 
 
-@dataclass(frozen=True)
+@record
 class Field:
     """One field of an entry: what it must be, in words (for messages), a
     test of a value, and its JSON Schema. A list field may check ``each``
@@ -344,7 +345,7 @@ class Field:
         return value
 
 
-@dataclass(frozen=True)
+@record
 class AnyOf:
     """A field that may take one of several forms (``Field``/``Record``):
     a value is checked by the first form whose ``ok`` takes it."""
@@ -374,7 +375,7 @@ class _Inner(str):
     """The name of an entry that is not the whole file (``Record.name_of``)."""
 
 
-@dataclass(frozen=True)
+@record
 class ByKey:
     """A mapping that may be one of several ``Record``s, told apart by the
     key it has (a turn file's activation has ``unit``, an exchange has
@@ -401,7 +402,7 @@ class ByKey:
         return self.form(value).check(value, where, whose, key)
 
 
-@dataclass(frozen=True)
+@record
 class Record:
     """One kind of entry of a file (a mapping): its fields, by key, in one
     declared place; which must be given; ``noun`` names an entry in

@@ -22,10 +22,10 @@ way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import Location, WarcouncilError, closest
+from ..records import record
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..dsl.pack import Pack
@@ -56,7 +56,7 @@ def register_places(places: dict[str, str]) -> None:
         _PLACES.setdefault(name, place)
 
 
-@dataclass(frozen=True)
+@record
 class PieceList:
     """One list of pieces in a scenario file (``units:``, ``leaders:``, ...):
     the role its pieces take (a role the pack declares: ``roles``), the keys
@@ -69,7 +69,7 @@ class PieceList:
     needed: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class Answer:
     """A verb's whole answer, made by a system's engine: the JSON object, the
     text for a person (plain, one string), and the exit code (0, or 1 for
