@@ -632,6 +632,43 @@ def test_nomadic_cavalry_shoot_during_their_move(tmp_path):
     assert broken == ["ga.shoot-needs-ranged-attack"]
 
 
+def test_a_step_before_a_mid_move_shot_is_judged_on_the_board_before_it(tmp_path):
+    """Each step of a Nomadic Cavalry move is judged on the board as it was
+    when the step was made: the steps before the shot on the board before
+    it, the shot and the steps after it on the board the shot left."""
+    # n starts in t's zone of control (t's front squares), rides one square south out of it, then shoots
+    # back at t (4 against 3: a Push Back), which goes back a square: its zone of control moves with it
+    n = unit("n", "red", (3, 2), "south", type="light_cavalry", ranged=4, manoeuvre=3,
+             characteristics=["nomadic_cavalry", "ranged_attack"])
+    sc = scenario(tmp_path, [n, unit("t", "blue", (3, 1), "south")], name="zoc")
+    ride = {"unit": "n", "option": "move", "roll": 6, "steps": ["forward"],
+            "shot": {"after": 1, "target": "t", "dice": [4, 2], "defence": [5]}}
+    broken, log = run(sc, [ride])
+    assert log[0]["shot"]["result"] == "push_back" and at(log, "t") == ((3, 0), "south", False)
+    # leaving the zone it was in when it left: a Manoeuvre Test was due (on the later board it never was in one)
+    assert broken == ["ga.manoeuvre-test-taken", "ga.leave-zoc-needs-pass"]
+    broken, _ = run(sc, [{**ride, "steps": [{"do": "forward", "test": [5]}]}])
+    assert broken == []
+    # the other way: a step legal only on the board before the shot. n, cavalry, is beside the Elephants e and
+    # rides along them; the shot then pushes e back a square: on that later board the step would have come
+    # up beside e from two squares away (a Discipline Test due), but when it was made n was already beside e
+    n = unit("n", "red", (4, 1), "north", type="light_cavalry", ranged=4, manoeuvre=3,
+             characteristics=["nomadic_cavalry", "ranged_attack", "parthian_shot"])
+    sc = scenario(tmp_path, [n, unit("e", "blue", (3, 1), "south", type="elephants")], name="elephants")
+    ride = {"unit": "n", "option": "move", "roll": 6, "steps": ["forward"],
+            "shot": {"after": 1, "target": "e", "dice": [4, 2], "defence": [5]}}
+    broken, log = run(sc, [ride])
+    assert log[0]["shot"]["result"] == "push_back" and at(log, "e") == ((3, 0), "south", False)
+    assert broken == []
+    # the same step after the shot is judged on the later board: it comes up beside e, now at row 0, from two
+    # squares away, and needs a passed Discipline Test
+    after = {**ride, "shot": {**ride["shot"], "after": 0}}
+    broken, _ = run(sc, [after])
+    assert broken == ["ga.cause-fear-test"]
+    broken, _ = run(sc, [{**after, "steps": [{"do": "forward", "fear": [6, 6]}]}])
+    assert broken == []
+
+
 def test_a_devotio_on_a_legions_first_charge(tmp_path):
     sc = board(tmp_path, a=DEVOTIO)
     # +2 Combat Rating: 8 against 3
