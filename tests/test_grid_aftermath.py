@@ -765,3 +765,73 @@ def test_a_killed_general_no_longer_gives_generalship(tmp_path):
     broken, log = run(sc, [repulse, spend], [h])
     assert "caesar is killed (1+1, then 1)" in log[0]["events"]
     assert sorted(broken) == ["ga.enough-points", "ga.generalship-own-unit"]
+
+
+# ---------------------------------------------------------------- the open choices, each a default define
+
+def _replace(tmp_path, define, body, name):
+    return house(tmp_path, f'replace define {define}\n    from house "A house rule for the tests."\n    {body}\n', name)
+
+
+def test_directly_away_from_the_shooter_a_tie_is_the_packs(tmp_path):
+    """Withering Shooting moves a Skirmisher directly away from the shooter;
+    from s (to its south-west, as far on each axis) both north and east are
+    directly away. ga.default.away-tie: backwards if that is one of them,
+    else sideways, never forwards: t faces north, so east."""
+    s = unit("s", "red", (2, 3), "east", ranged=4, characteristics=["ranged_attack", "parthian_shot"])
+    t = unit("t", "blue", (3, 2), "north", type="infantry_skirmishers")
+    sc = scenario(tmp_path, [s, t], name="tie")
+    shot = [{"unit": "s", "option": "shoot", "target": "t", "defence": [1], "dice": [6, 2], "push_back": {"t": 3},
+             "discipline": {"t": [4, 4]}}]
+    broken, log = run(sc, shot)
+    assert broken == [] and at(log, "t") == ((5, 2), "north", False)  # a 3: two squares east
+    h = _replace(tmp_path, "ga.default.away-tie", "away_rank(u, d) := if d == north then 1 else 0", "north")
+    assert at(run(sc, shot, [h])[1], "t") == ((3, 0), "north", False)
+    # t facing west has east behind it: east again; facing south, north behind it: north
+    for at_, facing, where in (((3, 3), "west", (5, 3)), ((4, 2), "south", (4, 0))):
+        t = unit("t", "blue", at_, facing, type="infantry_skirmishers")
+        assert at(run(scenario(tmp_path, [s, t], name=facing), shot)[1], "t") == (where, facing, False)
+
+
+def test_who_follows_up_is_the_packs(tmp_path):
+    """ga.default.victor: the attacker follows up a result that pushes the
+    defender back (follows_up); after a Repulsed nobody does. A house rule
+    making the Repulsed defender the victor has it follow the attacker up."""
+    repulsed = [fight(dice=(1, 1), push_back={"a": 3}, follow_up=3)]
+    _, log = run(board(tmp_path), repulsed)
+    assert at(log, "a") == ((2, 4), "north", False) and "d" not in pos(log)
+    h = _replace(tmp_path, "ga.default.victor",
+                 "victor(r) := if r == repulsed then defender else if follows_up(r) then attacker else none", "v")
+    _, log = run(board(tmp_path, name="v"), repulsed, [h])
+    assert at(log, "a") == ((2, 4), "north", False) and at(log, "d") == ((3, 3), "south", False)
+    assert "d follows up 1 square" in log[0]["events"]
+    # a defender pushed back is followed by the attacker, whatever the ids
+    _, log = run(board(tmp_path, name="pb"), [fight(push_back={"d": 3}, follow_up=3)], [h])
+    assert at(log, "a") == ((2, 2), "north", False)
+
+
+def test_a_push_back_meeting_two_units_at_once(tmp_path):
+    """d, pushed back, meets its friend f and the enemy x at once:
+    ga.default.contact-first takes the enemy's halt first (it is Disordered),
+    whatever the units are called; a friend makes way only when it alone is
+    in the way."""
+    f = unit("f", "blue", (4, 1), "south")  # (4,1),(3,1)
+    x = unit("x", "red", (1, 1), "north")   # (1,1),(2,1)
+    sc = board(tmp_path, f, x)
+    broken, log = run(sc, [fight(push_back={"d": 3})])
+    assert "d contacts x" in log[0]["events"] and at(log, "d") == ((3, 2), "south", True)
+    h = _replace(tmp_path, "ga.default.contact-first", "contact_rank(c) := if c == make_way then 3 else 1", "mw")
+    _, log = run(board(tmp_path, f, x, name="mw"), [fight(push_back={"d": 3})], [h])
+    assert "d is stopped by f, which cannot make way" in log[0]["events"]
+    assert at(log, "d") == ((3, 2), "south", False)
+
+
+def test_a_general_is_at_risk_once_on_the_worst_event(tmp_path):
+    """d is Pushed Back and Disordered: ga.default.worst-risk tests its
+    General once, against Disordered (hit on 2-3); a house rule ranking the
+    Push Back worst tests it against that (hit on 2 only)."""
+    _, log = run(_general(tmp_path, "worst"), _wounded(5))
+    assert "gen is lightly wounded (1+2, then 5)" in log[0]["events"]
+    h = _replace(tmp_path, "ga.default.worst-risk", "risk_rank(e) := if e == push_back then 4 else 1", "risk")
+    _, log = run(_general(tmp_path, "risk"), _wounded(5), [h])
+    assert "gen is unharmed (1+2 against push_back)" in log[0]["events"]
