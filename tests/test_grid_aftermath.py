@@ -222,6 +222,12 @@ def test_a_legion_routing_tests_for_its_eagle_and_loses_its_lines(tmp_path):
 
 # ---------------------------------------------------------------- follow up
 
+def _another(tmp_path, name):
+    """Cavalry a follows up d (half in front of it), and meets x, another enemy, on its way."""
+    return scenario(tmp_path, [unit("a", "red", (2, 3), "north", type="cavalry", **A),
+                               unit("d", "blue", (4, 2), "south"), unit("x", "blue", (2, 1), "south")], name=name)
+
+
 def test_follow_up_rules(tmp_path):
     # declining: 2D6 below the Discipline Rating: it must follow up
     _, log = run(board(tmp_path), [fight(push_back={"d": 3}, stay=[1, 2], follow_up=2)])
@@ -237,11 +243,23 @@ def test_follow_up_rules(tmp_path):
     # infantry stops with an enemy in its frontal squares: two squares rolled, one taken
     _, log = run(board(tmp_path, name="st"), [fight(push_back={"d": 3}, follow_up=6)])
     assert at(log, "a") == ((2, 2), "north", False) and "a follows up 1 square" in log[0]["events"]
-    # cavalry may instead make an Oblique Advance for one Follow Up point: 3 squares rolled
-    cav = scenario(tmp_path, [unit("a", "red", (2, 3), "north", type="cavalry", **A),
-                              unit("d", "blue", (4, 2), "south")], name="cav")  # d half in front of a
-    _, log = run(cav, [fight(push_back={"d": 3}, follow_up=6, follow_oblique="left")])
+    # cavalry meeting another enemy may instead make an Oblique Advance for one Follow Up point: 3 squares
+    # rolled; forward, oblique right past x, then d (the unit it follows) is in front: it stops there
+    _, log = run(_another(tmp_path, "cav"), [fight(push_back={"d": 5}, follow_up=6, follow_oblique="right")])
+    assert at(log, "d") == ((4, 0), "south", False)
+    assert at(log, "a") == ((3, 1), "north", False)
+    assert "a makes an Oblique Advance" in log[0]["events"] and "a follows up 2 squares" in log[0]["events"]
+    # the unit it follows is no "other enemy" (ga.default.another-enemy): cavalry half behind d stops at it;
+    # reading "another" as any enemy, it makes its Oblique Advance round d
+    half = scenario(tmp_path, [unit("a", "red", (2, 3), "north", type="cavalry", **A),
+                               unit("d", "blue", (4, 2), "south")], name="half")  # d half in front of a
+    fol = [fight(push_back={"d": 3}, follow_up=6, follow_oblique="left")]
+    _, log = run(half, fol)
     assert at(log, "d") == ((4, 1), "south", False)
+    assert at(log, "a") == ((2, 2), "north", False) and "a follows up 1 square" in log[0]["events"]
+    h = house(tmp_path, 'replace define ga.default.another-enemy\n    from house "A house rule for the tests."\n'
+                        '    follow_meets(a, foe) := enemy_in_front(a)\n')
+    _, log = run(half, fol, [h])
     assert at(log, "a") == ((1, 0), "north", False)  # forward, oblique left, forward
     assert "a makes an Oblique Advance" in log[0]["events"] and "a follows up 3 squares" in log[0]["events"]
     # the defender did not move (a 1 for formed infantry): no follow up
@@ -442,9 +460,7 @@ def _cases(tmp_path):
         "ga.pushed-off-table": (off, [fight(push_back={"d": 4})]),
         "ga.pushed-off-table-setback": (offs, [fight(dice=(4, 4), push_back={"d": 1})]),
         "ga.stand-fast": (board(tmp_path, name="sf"), [fight(push_back={"d": 4}, stand_fast=["d"])]),
-        "ga.follow-up-stops": (scenario(tmp_path, [unit("a", "red", (2, 3), "north", type="cavalry", **A),
-                                                   unit("d", "blue", (4, 2), "south")], name="fs"),
-                               [fight(push_back={"d": 3}, follow_up=6, follow_oblique="left")]),
+        "ga.follow-up-stops": (_another(tmp_path, "fs"), [fight(push_back={"d": 5}, follow_up=6, follow_oblique="right")]),
         "ga.rout-removes": (board(tmp_path, name="rr"), [fight(**rout)]),
         "ga.rout-cards": (board(tmp_path, name="rc"), [fight(**rout)]),
         "ga.rout-friends-test": (board(tmp_path, fr, name="rf"), [fight(**rout)]),

@@ -594,7 +594,7 @@ class Aftermath:
                 self.changed.add(att_id)
                 self.events.append(f"{att_id} pursues off the table: temporarily removed (no card)")
                 return s.moved(att_id, off_table=True)
-            if call(s, "enemy_in_front", a):
+            if call(s, "follow_meets", a, s.by_id[dfn_id]):  # another enemy in front (ga.default.another-enemy):
                 # infantry stays; cavalry may make an Oblique Advance for one Follow Up point
                 if call(s, "follow_stops", a) or aside is None:
                     break
