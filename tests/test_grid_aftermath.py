@@ -851,3 +851,17 @@ def test_a_general_is_at_risk_once_on_the_worst_event(tmp_path):
     h = _replace(tmp_path, "ga.default.worst-risk", "risk_rank(e) := if e == push_back then 4 else 1", "risk")
     _, log = run(_general(tmp_path, "risk"), _wounded(5), [h])
     assert "gen is unharmed (1+2 against push_back)" in log[0]["events"]
+
+
+def test_a_warband_moving_back_with_the_one_it_supports(tmp_path):
+    """g2, the Warband behind g1, moves back with it: ga.default.moved-back-with
+    reads that it is not itself Pushed Back, so Vercingetorix, with g2, is
+    not at risk; a house rule reading it as Pushed Back tests him."""
+    entry = [{"unit": "r1", "option": "combat", "target": "g1", "dice": [6, 2], "defence": [3], "push_back": {"g1": 5},
+              "discipline": {"g1": [4, 5]}, "general": {"g2": [1, 1]}, "wound": {"g2": 5}}]
+    broken, log = run(ALESIA, entry)
+    assert broken == [] and "g2 (a supporting Warband) moves back with g1" in log[0]["events"]
+    assert not any("vercingetorix" in e for e in log[0]["events"])
+    h = _replace(tmp_path, "ga.default.moved-back-with", "moved_back_at_risk := true", "with")
+    _, log = run(ALESIA, entry, [h])
+    assert "vercingetorix is lightly wounded (1+1, then 5)" in log[0]["events"]

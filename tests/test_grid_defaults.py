@@ -111,10 +111,11 @@ CASES = {
 
 def test_every_default_has_a_case():
     """The defines the aftermath asks (away-tie, victor, another-enemy,
-    contact-first, worst-risk) are replaced in tests/test_grid_aftermath.py,
+    contact-first, worst-risk, moved-back-with) are replaced in tests/test_grid_aftermath.py,
     the pools at risk in tests/test_grid_wound.py; every other default here."""
     aftermath = {"ga.default.away-tie", "ga.default.victor", "ga.default.another-enemy",
-                 "ga.default.contact-first", "ga.default.worst-risk", "ga.default.points-at-risk"}
+                 "ga.default.contact-first", "ga.default.worst-risk", "ga.default.moved-back-with",
+                 "ga.default.points-at-risk"}
     assert set(CASES) | aftermath == _defaults() and not set(CASES) & aftermath
 
 

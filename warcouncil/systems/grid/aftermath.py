@@ -317,7 +317,14 @@ class Aftermath:
             return s, "stayed"
         partner = next((w for w in sorted(s.friends_of(v), key=lambda w: w.id)
                         if w.id in s.foot and call(s, "pushed_together", v, w)), None)
-        return self.move_back(s, uid, d, n, partner.id if partner else None)
+        if partner is None:
+            return self.move_back(s, uid, d, n)
+        was = s.foot[partner.id]
+        s, status = self.move_back(s, uid, d, n, partner.id)
+        if (partner.id in s.foot and s.foot[partner.id].at != was.at
+                and call(s, "moved_back_at_risk")):  # (ga.default.moved-back-with)
+            self.at_risk(s, partner.id, "push_back")
+        return s, status
 
     def move_back(self, s, uid: str, d, n: int, partner: str | None = None, retiring: bool = False):
         """Move ``uid`` (and a Warband supporting it, ``partner``) ``n``
