@@ -222,6 +222,12 @@ def test_a_legion_routing_tests_for_its_eagle_and_loses_its_lines(tmp_path):
 
 # ---------------------------------------------------------------- follow up
 
+def _another(tmp_path, name):
+    """Cavalry a follows up d (half in front of it), and meets x, another enemy, on its way."""
+    return scenario(tmp_path, [unit("a", "red", (2, 3), "north", type="cavalry", **A),
+                               unit("d", "blue", (4, 2), "south"), unit("x", "blue", (2, 1), "south")], name=name)
+
+
 def test_follow_up_rules(tmp_path):
     # declining: 2D6 below the Discipline Rating: it must follow up
     _, log = run(board(tmp_path), [fight(push_back={"d": 3}, stay=[1, 2], follow_up=2)])
@@ -237,11 +243,23 @@ def test_follow_up_rules(tmp_path):
     # infantry stops with an enemy in its frontal squares: two squares rolled, one taken
     _, log = run(board(tmp_path, name="st"), [fight(push_back={"d": 3}, follow_up=6)])
     assert at(log, "a") == ((2, 2), "north", False) and "a follows up 1 square" in log[0]["events"]
-    # cavalry may instead make an Oblique Advance for one Follow Up point: 3 squares rolled
-    cav = scenario(tmp_path, [unit("a", "red", (2, 3), "north", type="cavalry", **A),
-                              unit("d", "blue", (4, 2), "south")], name="cav")  # d half in front of a
-    _, log = run(cav, [fight(push_back={"d": 3}, follow_up=6, follow_oblique="left")])
+    # cavalry meeting another enemy may instead make an Oblique Advance for one Follow Up point: 3 squares
+    # rolled; forward, oblique right past x, then d (the unit it follows) is in front: it stops there
+    _, log = run(_another(tmp_path, "cav"), [fight(push_back={"d": 5}, follow_up=6, follow_oblique="right")])
+    assert at(log, "d") == ((4, 0), "south", False)
+    assert at(log, "a") == ((3, 1), "north", False)
+    assert "a makes an Oblique Advance" in log[0]["events"] and "a follows up 2 squares" in log[0]["events"]
+    # the unit it follows is no "other enemy" (ga.default.another-enemy): cavalry half behind d stops at it;
+    # reading "another" as any enemy, it makes its Oblique Advance round d
+    half = scenario(tmp_path, [unit("a", "red", (2, 3), "north", type="cavalry", **A),
+                               unit("d", "blue", (4, 2), "south")], name="half")  # d half in front of a
+    fol = [fight(push_back={"d": 3}, follow_up=6, follow_oblique="left")]
+    _, log = run(half, fol)
     assert at(log, "d") == ((4, 1), "south", False)
+    assert at(log, "a") == ((2, 2), "north", False) and "a follows up 1 square" in log[0]["events"]
+    h = house(tmp_path, 'replace define ga.default.another-enemy\n    from house "A house rule for the tests."\n'
+                        '    follow_meets(a, foe) := enemy_in_front(a)\n')
+    _, log = run(half, fol, [h])
     assert at(log, "a") == ((1, 0), "north", False)  # forward, oblique left, forward
     assert "a makes an Oblique Advance" in log[0]["events"] and "a follows up 3 squares" in log[0]["events"]
     # the defender did not move (a 1 for formed infantry): no follow up
@@ -442,9 +460,7 @@ def _cases(tmp_path):
         "ga.pushed-off-table": (off, [fight(push_back={"d": 4})]),
         "ga.pushed-off-table-setback": (offs, [fight(dice=(4, 4), push_back={"d": 1})]),
         "ga.stand-fast": (board(tmp_path, name="sf"), [fight(push_back={"d": 4}, stand_fast=["d"])]),
-        "ga.follow-up-stops": (scenario(tmp_path, [unit("a", "red", (2, 3), "north", type="cavalry", **A),
-                                                   unit("d", "blue", (4, 2), "south")], name="fs"),
-                               [fight(push_back={"d": 3}, follow_up=6, follow_oblique="left")]),
+        "ga.follow-up-stops": (_another(tmp_path, "fs"), [fight(push_back={"d": 5}, follow_up=6, follow_oblique="right")]),
         "ga.rout-removes": (board(tmp_path, name="rr"), [fight(**rout)]),
         "ga.rout-cards": (board(tmp_path, name="rc"), [fight(**rout)]),
         "ga.rout-friends-test": (board(tmp_path, fr, name="rf"), [fight(**rout)]),
@@ -632,6 +648,43 @@ def test_nomadic_cavalry_shoot_during_their_move(tmp_path):
     assert broken == ["ga.shoot-needs-ranged-attack"]
 
 
+def test_a_step_before_a_mid_move_shot_is_judged_on_the_board_before_it(tmp_path):
+    """Each step of a Nomadic Cavalry move is judged on the board as it was
+    when the step was made: the steps before the shot on the board before
+    it, the shot and the steps after it on the board the shot left."""
+    # n starts in t's zone of control (t's front squares), rides one square south out of it, then shoots
+    # back at t (4 against 3: a Push Back), which goes back a square: its zone of control moves with it
+    n = unit("n", "red", (3, 2), "south", type="light_cavalry", ranged=4, manoeuvre=3,
+             characteristics=["nomadic_cavalry", "ranged_attack"])
+    sc = scenario(tmp_path, [n, unit("t", "blue", (3, 1), "south")], name="zoc")
+    ride = {"unit": "n", "option": "move", "roll": 6, "steps": ["forward"],
+            "shot": {"after": 1, "target": "t", "dice": [4, 2], "defence": [5]}}
+    broken, log = run(sc, [ride])
+    assert log[0]["shot"]["result"] == "push_back" and at(log, "t") == ((3, 0), "south", False)
+    # leaving the zone it was in when it left: a Manoeuvre Test was due (on the later board it never was in one)
+    assert broken == ["ga.manoeuvre-test-taken", "ga.leave-zoc-needs-pass"]
+    broken, _ = run(sc, [{**ride, "steps": [{"do": "forward", "test": [5]}]}])
+    assert broken == []
+    # the other way: a step legal only on the board before the shot. n, cavalry, is beside the Elephants e and
+    # rides along them; the shot then pushes e back a square: on that later board the step would have come
+    # up beside e from two squares away (a Discipline Test due), but when it was made n was already beside e
+    n = unit("n", "red", (4, 1), "north", type="light_cavalry", ranged=4, manoeuvre=3,
+             characteristics=["nomadic_cavalry", "ranged_attack", "parthian_shot"])
+    sc = scenario(tmp_path, [n, unit("e", "blue", (3, 1), "south", type="elephants")], name="elephants")
+    ride = {"unit": "n", "option": "move", "roll": 6, "steps": ["forward"],
+            "shot": {"after": 1, "target": "e", "dice": [4, 2], "defence": [5]}}
+    broken, log = run(sc, [ride])
+    assert log[0]["shot"]["result"] == "push_back" and at(log, "e") == ((3, 0), "south", False)
+    assert broken == []
+    # the same step after the shot is judged on the later board: it comes up beside e, now at row 0, from two
+    # squares away, and needs a passed Discipline Test
+    after = {**ride, "shot": {**ride["shot"], "after": 0}}
+    broken, _ = run(sc, [after])
+    assert broken == ["ga.cause-fear-test"]
+    broken, _ = run(sc, [{**after, "steps": [{"do": "forward", "fear": [6, 6]}]}])
+    assert broken == []
+
+
 def test_a_devotio_on_a_legions_first_charge(tmp_path):
     sc = board(tmp_path, a=DEVOTIO)
     # +2 Combat Rating: 8 against 3
@@ -728,3 +781,87 @@ def test_a_killed_general_no_longer_gives_generalship(tmp_path):
     broken, log = run(sc, [repulse, spend], [h])
     assert "caesar is killed (1+1, then 1)" in log[0]["events"]
     assert sorted(broken) == ["ga.enough-points", "ga.generalship-own-unit"]
+
+
+# ---------------------------------------------------------------- the open choices, each a default define
+
+def _replace(tmp_path, define, body, name):
+    return house(tmp_path, f'replace define {define}\n    from house "A house rule for the tests."\n    {body}\n', name)
+
+
+def test_directly_away_from_the_shooter_a_tie_is_the_packs(tmp_path):
+    """Withering Shooting moves a Skirmisher directly away from the shooter;
+    from s (to its south-west, as far on each axis) both north and east are
+    directly away. ga.default.away-tie: backwards if that is one of them,
+    else sideways, never forwards: t faces north, so east."""
+    s = unit("s", "red", (2, 3), "east", ranged=4, characteristics=["ranged_attack", "parthian_shot"])
+    t = unit("t", "blue", (3, 2), "north", type="infantry_skirmishers")
+    sc = scenario(tmp_path, [s, t], name="tie")
+    shot = [{"unit": "s", "option": "shoot", "target": "t", "defence": [1], "dice": [6, 2], "push_back": {"t": 3},
+             "discipline": {"t": [4, 4]}}]
+    broken, log = run(sc, shot)
+    assert broken == [] and at(log, "t") == ((5, 2), "north", False)  # a 3: two squares east
+    h = _replace(tmp_path, "ga.default.away-tie", "away_rank(u, d) := if d == north then 1 else 0", "north")
+    assert at(run(sc, shot, [h])[1], "t") == ((3, 0), "north", False)
+    # t facing west has east behind it: east again; facing south, north behind it: north
+    for at_, facing, where in (((3, 3), "west", (5, 3)), ((4, 2), "south", (4, 0))):
+        t = unit("t", "blue", at_, facing, type="infantry_skirmishers")
+        assert at(run(scenario(tmp_path, [s, t], name=facing), shot)[1], "t") == (where, facing, False)
+
+
+def test_who_follows_up_is_the_packs(tmp_path):
+    """ga.default.victor: the attacker follows up a result that pushes the
+    defender back (follows_up); after a Repulsed nobody does. A house rule
+    making the Repulsed defender the victor has it follow the attacker up."""
+    repulsed = [fight(dice=(1, 1), push_back={"a": 3}, follow_up=3)]
+    _, log = run(board(tmp_path), repulsed)
+    assert at(log, "a") == ((2, 4), "north", False) and "d" not in pos(log)
+    h = _replace(tmp_path, "ga.default.victor",
+                 "victor(r) := if r == repulsed then defender else if follows_up(r) then attacker else none", "v")
+    _, log = run(board(tmp_path, name="v"), repulsed, [h])
+    assert at(log, "a") == ((2, 4), "north", False) and at(log, "d") == ((3, 3), "south", False)
+    assert "d follows up 1 square" in log[0]["events"]
+    # a defender pushed back is followed by the attacker, whatever the ids
+    _, log = run(board(tmp_path, name="pb"), [fight(push_back={"d": 3}, follow_up=3)], [h])
+    assert at(log, "a") == ((2, 2), "north", False)
+
+
+def test_a_push_back_meeting_two_units_at_once(tmp_path):
+    """d, pushed back, meets its friend f and the enemy x at once:
+    ga.default.contact-first takes the enemy's halt first (it is Disordered),
+    whatever the units are called; a friend makes way only when it alone is
+    in the way."""
+    f = unit("f", "blue", (4, 1), "south")  # (4,1),(3,1)
+    x = unit("x", "red", (1, 1), "north")   # (1,1),(2,1)
+    sc = board(tmp_path, f, x)
+    broken, log = run(sc, [fight(push_back={"d": 3})])
+    assert "d contacts x" in log[0]["events"] and at(log, "d") == ((3, 2), "south", True)
+    h = _replace(tmp_path, "ga.default.contact-first", "contact_rank(c) := if c == make_way then 3 else 1", "mw")
+    _, log = run(board(tmp_path, f, x, name="mw"), [fight(push_back={"d": 3})], [h])
+    assert "d is stopped by f, which cannot make way" in log[0]["events"]
+    assert at(log, "d") == ((3, 2), "south", False)
+
+
+def test_a_general_is_at_risk_once_on_the_worst_event(tmp_path):
+    """d is Pushed Back and Disordered: ga.default.worst-risk tests its
+    General once, against Disordered (hit on 2-3); a house rule ranking the
+    Push Back worst tests it against that (hit on 2 only)."""
+    _, log = run(_general(tmp_path, "worst"), _wounded(5))
+    assert "gen is lightly wounded (1+2, then 5)" in log[0]["events"]
+    h = _replace(tmp_path, "ga.default.worst-risk", "risk_rank(e) := if e == push_back then 4 else 1", "risk")
+    _, log = run(_general(tmp_path, "risk"), _wounded(5), [h])
+    assert "gen is unharmed (1+2 against push_back)" in log[0]["events"]
+
+
+def test_a_warband_moving_back_with_the_one_it_supports(tmp_path):
+    """g2, the Warband behind g1, moves back with it: ga.default.moved-back-with
+    reads that it is not itself Pushed Back, so Vercingetorix, with g2, is
+    not at risk; a house rule reading it as Pushed Back tests him."""
+    entry = [{"unit": "r1", "option": "combat", "target": "g1", "dice": [6, 2], "defence": [3], "push_back": {"g1": 5},
+              "discipline": {"g1": [4, 5]}, "general": {"g2": [1, 1]}, "wound": {"g2": 5}}]
+    broken, log = run(ALESIA, entry)
+    assert broken == [] and "g2 (a supporting Warband) moves back with g1" in log[0]["events"]
+    assert not any("vercingetorix" in e for e in log[0]["events"])
+    h = _replace(tmp_path, "ga.default.moved-back-with", "moved_back_at_risk := true", "with")
+    _, log = run(ALESIA, entry, [h])
+    assert "vercingetorix is lightly wounded (1+1, then 5)" in log[0]["events"]

@@ -405,3 +405,34 @@ def test_any_test_file_is_an_answer_or_bad_input(test, rest):
     except WarcouncilError:
         return
     assert sum(dist.values()) == 1
+
+
+# the issue's "How we will know": `check` rejects each of these, naming its rule (with its source and quote)
+ISSUE_REJECTIONS = {
+    "an Immobile unit moving": ("ga.immobile", "An Immobile Unit cannot be given a Movement or Charge Activation."),
+    "a unit without Ranged Attack shooting": (
+        "ga.shoot-needs-ranged-attack", "A Ranged Attack Unit may use missiles to carry out a Ranged Combat Activation."),
+    "a Reform by an undisordered unit": ("ga.reform-only-disordered", "Disordered unit rolls 2D6. Add any Modifiers."),
+    "a cavalry unit entering forest": ("ga.cavalry-no-forest", "It cannot enter Forests."),
+    "leaving a zone of control without a passed Manoeuvre test": (
+        "ga.leave-zoc-needs-pass", "A unit leaving an enemy ZOC must pass Manoeuvre Test."),
+    "Generalship points spent on a unit the General is not with": ("ga.generalship-own-unit", "Convert into one Attack, Defence or Movement Point for a unit"),
+    "an exchange at a rate other than three for one": (
+        "ga.three-for-one", "Any three Points can be exchanged for one different Point at any time."),
+    "an activation after a Reversal of Fortune": ("ga.reversal-ends-activations", None),
+}
+
+
+@pytest.mark.parametrize("what", sorted(ISSUE_REJECTIONS))
+def test_the_issues_rejections_name_their_rule_source_and_quote(tmp_path, what):
+    rule, quote = ISSUE_REJECTIONS[what]
+    sc, entries, side = _case(tmp_path, rule)
+    t = write(tmp_path, "turn.yaml", {"activations": entries, **({"side": side} if side else {})})
+    code, out, _ = run_cli("check", sc, t, "--json")
+    assert code == 1
+    vs = json.loads(out)["violations"]
+    assert [v["rule"] for v in vs] == [rule]
+    if quote is not None:  # (the Reversal's default cites the reference, not the sheet)
+        assert vs[0]["quote"] == quote and vs[0]["source"].endswith("004_e70d793f6d64ff40.txt")
+    code, text, _ = run_cli("check", sc, t)
+    assert f"[{rule}]" in text and vs[0]["quote"] in text

@@ -36,14 +36,23 @@ def _centre(f: Footprint) -> tuple[float, float]:
     return sum(c for c, _ in sq) / len(sq), sum(r for _, r in sq) / len(sq)
 
 
-def _away(frm: Footprint, f: Footprint) -> tuple[int, int]:
-    """The one-square step that takes ``f`` directly away from ``frm``
-    (along the axis on which they are further apart)."""
+#: a one-square step on the board, by the facing it goes towards (rows grow to the south)
+STEPS = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
+
+
+def _away(frm: Footprint, f: Footprint) -> list[str]:
+    """The ways (facings) that take ``f`` directly away from ``frm``: along
+    the axis on which their centres are further apart; both axes' ways when
+    they are as far apart on each (the pack's ``away_rank`` then chooses)."""
     (a, b), (c, d) = _centre(frm), _centre(f)
     dc, dr = c - a, d - b
+    cols = ["east" if dc > 0 else "west"] if dc else []
+    rows = ["south" if dr > 0 else "north"] if dr else []
     if abs(dc) > abs(dr):
-        return (1 if dc > 0 else -1), 0
-    return 0, (1 if dr >= 0 else -1)
+        return cols
+    if abs(dr) > abs(dc):
+        return rows
+    return cols + rows or ["north", "east", "south", "west"]  # (two units' centres never meet)
 
 
 class Aftermath:
@@ -71,13 +80,13 @@ class Aftermath:
         self.changed |= other.changed
         self.pools_after.update(other.pools_after)
 
-    RISK = ("push_back", "disordered", "retiring", "rout")
-
     def at_risk(self, s, uid: str, event: str) -> None:
-        """A unit with a General attached is Pushed Back, Disordered, Retiring or Routing."""
+        """A unit with a General attached is Pushed Back, Disordered, Retiring
+        or Routing: one test, on the worst event it suffers in the activation
+        (the pack's ``risk_rank``, ga.default.worst-risk; a tie keeps the first)."""
         if uid in s.generals:
             old = self.risk.get(uid)
-            if old is None or self.RISK.index(event) > self.RISK.index(old):
+            if old is None or self.call(s, "risk_rank", event) > self.call(s, "risk_rank", old):
                 self.risk[uid] = event
 
     def generals(self, s):
@@ -184,6 +193,13 @@ class Aftermath:
         self.pools_after[side] = dict(pools)
 
     # -- helpers
+    def away(self, s, v, ways: list[str]) -> tuple[int, int]:
+        """Of the ways directly away, the one the pack's ``away_rank(u, d)``
+        ranks highest (ga.default.away-tie); equal ranks: the first of
+        north, east, south, west."""
+        best = max(ways, key=lambda w: (self.call(s, "away_rank", v, w), -list(STEPS).index(w)))
+        return STEPS[best]
+
     def call(self, s, name, *args):
         return self.eng.call(s, name, *args)
 
@@ -229,14 +245,14 @@ class Aftermath:
             tests.append(att_id)
         if call(s, "defender_tests", r):
             tests.append(dfn_id)
-        defender_gave_ground = False
+        gave_ground = set()
         for uid in pushed:
             was = s.foot.get(uid)
             s, status = self.push(s, uid, r, shooting, att_id)
             if status == "held":
                 tests = [t for t in tests if t != uid]
-            if uid == dfn_id and (uid not in s.foot or s.foot[uid].at != was.at):
-                defender_gave_ground = True  # (moved, perhaps before it halted, or left the table)
+            if uid not in s.foot or s.foot[uid].at != was.at:
+                gave_ground.add(uid)  # (moved, perhaps before it halted, or left the table)
             if uid in s.foot and s.foot[uid].at != was.at:
                 self.at_risk(s, uid, "push_back")
         if (not shooting and dfn_id in pushed and dfn_id in s.foot and att_id in s.foot
@@ -249,9 +265,12 @@ class Aftermath:
         for uid in tests:
             if uid in s.foot:
                 s = self.discipline(s, uid, cause)
-        if (not shooting and call(s, "follows_up", r) and defender_gave_ground and att_id in s.foot
-                and not call(s, "attacker_pushed", r)):
-            s = self.follow_up(s, att_id, dfn_id)
+        # the victorious unit follows up the one that gave ground (ga.default.victor: the attacker, or none)
+        victor = None if shooting else call(s, "victor", r)
+        if victor is not None:
+            follower, followed = (att_id, dfn_id) if victor == "attacker" else (dfn_id, att_id)
+            if followed in gave_ground and follower in s.foot and follower not in pushed:
+                s = self.follow_up(s, follower, followed)
         return self.generals(s)
 
     # -- push back
@@ -292,13 +311,20 @@ class Aftermath:
         if call(s, "push_setback", r, v):
             self.card(side, "setback", f"{uid} Pushed Back")
         f = s.footprint(v)
-        d = _away(s.footprint(s.by_id[shooter_id]), f) if rolls else tuple(-x for x in _ahead(f))
+        d = self.away(s, v, _away(s.footprint(s.by_id[shooter_id]), f)) if rolls else tuple(-x for x in _ahead(f))
         if n == 0:
             self.events.append(f"{uid} does not move back (a 1)")
             return s, "stayed"
         partner = next((w for w in sorted(s.friends_of(v), key=lambda w: w.id)
                         if w.id in s.foot and call(s, "pushed_together", v, w)), None)
-        return self.move_back(s, uid, d, n, partner.id if partner else None)
+        if partner is None:
+            return self.move_back(s, uid, d, n)
+        was = s.foot[partner.id]
+        s, status = self.move_back(s, uid, d, n, partner.id)
+        if (partner.id in s.foot and s.foot[partner.id].at != was.at
+                and call(s, "moved_back_at_risk")):  # (ga.default.moved-back-with)
+            self.at_risk(s, partner.id, "push_back")
+        return s, status
 
     def move_back(self, s, uid: str, d, n: int, partner: str | None = None, retiring: bool = False):
         """Move ``uid`` (and a Warband supporting it, ``partner``) ``n``
@@ -332,9 +358,9 @@ class Aftermath:
             mine = set(movers)
             others = sorted({s.occupant[q] for m in movers for q in nexts[m].squares
                              if q in s.occupant and s.occupant[q].id not in mine}, key=lambda w: w.id)
-            if others:
-                o = others[0]
-                c = call(s, "push_contact", v, o)
+            if others:  # the contact the pack ranks first (ga.default.contact-first); a tie: the first by id
+                o, c = max(((w, call(s, "push_contact", v, w)) for w in others),
+                           key=lambda wc: call(s, "contact_rank", wc[1]))
                 if c == "halt" and retiring:
                     self.events.append(f"{uid} is stopped by {o.id}")
                     status = "halted"
@@ -356,7 +382,8 @@ class Aftermath:
                 # the contacted friend moves one square to make way; then both halt
                 of = s.foot[o.id]
                 onf = _shift(of, d)
-                if len(movers) == 1 and self.free(s, onf.squares, {o.id}) and not set(onf.squares) & set(nexts[uid].squares):
+                if (len(movers) == 1 and others == [o] and self.free(s, onf.squares, {o.id})
+                        and not set(onf.squares) & set(nexts[uid].squares)):
                     self.changed.add(o.id)
                     self.events.append(f"{o.id} moves one square to make way for {uid}")
                     s = s.moved(o.id, at=onf.at)
@@ -574,7 +601,7 @@ class Aftermath:
                 self.changed.add(att_id)
                 self.events.append(f"{att_id} pursues off the table: temporarily removed (no card)")
                 return s.moved(att_id, off_table=True)
-            if call(s, "enemy_in_front", a):
+            if call(s, "follow_meets", a, s.by_id[dfn_id]):  # another enemy in front (ga.default.another-enemy):
                 # infantry stays; cavalry may make an Oblique Advance for one Follow Up point
                 if call(s, "follow_stops", a) or aside is None:
                     break

@@ -624,9 +624,22 @@ class _Sequence:
         self.pools[side][pool] = max(0, available - pts)
         return Record(pool=pool, use=use, points=pts, available=available, **{"as": conv})
 
-    def judge(self, setting, rec, index, where):
+    def judge(self, setting, rec, index, where, parts=None):
+        """The violations of entry ``rec`` on ``setting``; with ``parts``
+        (``(setting, steps)`` pairs: a move split by a shot during it) the
+        entry is judged once per part, with only that part's steps, on that
+        part's board: a rule is broken when it is broken on any part (a rule
+        over every step holds when it holds for each part's steps)."""
         rec.__dict__["after_broken"] = self.broken
-        vs = self.eng.violations(setting, rec)
+        if parts is None:
+            vs = self.eng.violations(setting, rec)
+        else:
+            found: dict = {}
+            for board, steps in parts:
+                for v in self.eng.violations(board, Record(**{**rec.__dict__, "steps": tuple(steps)})):
+                    found.setdefault(v.rule, v)
+            order = {r.id: i for i, (r, *_) in enumerate(self.eng.rules())}
+            vs = sorted(found.values(), key=lambda v: order[v.rule])
         self.out.extend(vs)
         return vs
 
@@ -680,9 +693,11 @@ class _Sequence:
         base = s  # the board the steps are made on (a shot during the move may change it)
         shot = item.get("shot")
         shot_info = shot_result = shot_aftermath = None
+        shot_at = 0  # the steps made before the shot
         for j in range(len(raw_steps) + 1):
             if shot is not None and j == shot["after"] and cur is not None and shot_info is None:
                 base, shot_info, shot_result, shot_aftermath = self.mid_move_shot(base, u, cur, shot, where)
+                shot_at = len(steps)
                 if shot_result is not None and eng.call(base, "shot_stops_move", shot_result):
                     stopped = True
                     break
@@ -794,7 +809,10 @@ class _Sequence:
         after_setting = self.attachments_used(after_setting, rec, item, aftermath)
         if shot is not None:
             self.shot_mid_move.add(u.id)
-        vs = self.judge(base, rec, len(self.log), where)
+        if shot_info is not None:  # each step on the board it was made on: before the shot, and after it
+            vs = self.judge(s, rec, len(self.log), where, parts=((s, steps[:shot_at]), (base, steps[shot_at:])))
+        else:
+            vs = self.judge(base, rec, len(self.log), where)
         self.aftermath_log(more, aftermath, after_setting)
         if eng.call(s, "fights_again", rec):
             more["fights_again"] = True
@@ -884,7 +902,7 @@ class _Sequence:
             mid = aftermath.after_result(mid, "shoot", u.id, tid, result)
         info = {"target": tid, "after": spec["after"], "ratings": [a, d],
                 "result": r if result is not None else "cancelled"}
-        # the move goes on (and is judged) on the board as the shot left it, the unit back where it began
+        # the move goes on on the board as the shot left it (its later steps judged there), the unit back where it began
         return mid.moved(u.id, at=start.at, facing=start.facing), info, result, aftermath
 
     def _shot(self, s, uv, tv, spec):
