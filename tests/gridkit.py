@@ -56,3 +56,40 @@ def write(tmp_path: Path, name: str, data) -> Path:
     p = tmp_path / name
     p.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return p
+
+
+# Answers of a hand-built case, as functions of (tmp_path, house rule files):
+# what the removal and default tests compare with and without a house rule.
+
+
+def odds_answer(units, test, **kw):
+    """The exact odds of ``test`` on the case."""
+    def answer(tmp_path, rules):
+        return engine(scenario(tmp_path, units, **kw), rules).odds(test)
+    return answer
+
+
+def legal_answer(units, uid, option, **kw):
+    """The rules that make ``option`` illegal for ``uid`` on the case."""
+    def answer(tmp_path, rules):
+        return [v.rule for v in engine(scenario(tmp_path, units, **kw), rules).legal_activations()[uid][option]]
+    return answer
+
+
+def check_answer(units, entries, *, log=False, **kw):
+    """The rules a checked activation sequence breaks (with ``log``: and each
+    entry's Reversal of Fortune and positions)."""
+    def answer(tmp_path, rules):
+        vs, entries_log = engine(scenario(tmp_path, units, **kw), rules).check({"activations": entries})
+        rules_broken = [v.rule for v in vs]
+        if not log:
+            return rules_broken
+        return rules_broken, [(e["reversal"], e.get("positions")) for e in entries_log]
+    return answer
+
+
+def assert_replacing_changes(tmp_path, define: str, body: str, answer) -> None:
+    """A house rule replacing ``define`` by ``body`` changes ``answer``."""
+    before = answer(tmp_path, ())
+    h = house(tmp_path, f'replace define {define}\n    from house "A house rule for the tests."\n    {body}\n')
+    assert before != answer(tmp_path, [h])

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from gridkit import engine, house, scenario, unit
+from gridkit import assert_replacing_changes, check_answer, legal_answer, odds_answer, unit
 from warcouncil.dsl.pack import PACKS_DIR, load_pack
 
 
@@ -21,25 +21,6 @@ def test_every_default_is_listed_in_the_pack_header():
     header = (PACKS_DIR / "grid-ancients" / "00-pack.wc").read_text(encoding="utf-8")
     listed = set(re.findall(r"^#\s+(ga\.default\.[\w-]+)", header, re.M))
     assert listed == _defaults()
-
-
-def _odds(units, test, **kw):
-    def answer(tmp_path, rules):
-        return engine(scenario(tmp_path, units, **kw), rules).odds(test)
-    return answer
-
-
-def _legal(units, uid, option, **kw):
-    def answer(tmp_path, rules):
-        return [v.rule for v in engine(scenario(tmp_path, units, **kw), rules).legal_activations()[uid][option]]
-    return answer
-
-
-def _check(units, entries, **kw):
-    def answer(tmp_path, rules):
-        vs, _ = engine(scenario(tmp_path, units, **kw), rules).check({"activations": entries})
-        return [v.rule for v in vs]
-    return answer
 
 
 def _fight(**d):
@@ -63,49 +44,49 @@ def _drift():
 # each default: (its replacement, the case whose answer it changes)
 CASES = {
     "ga.default.zoc": ("zoc(u) := {c in rear_squares(u) where formed(u)}",  # a is in e's front: -1 to Reform
-                       _odds([unit("a", "red", (2, 3), "north", disordered=True), unit("e", "blue", (3, 2), "south")],
+                       odds_answer([unit("a", "red", (2, 3), "north", disordered=True), unit("e", "blue", (3, 2), "south")],
                              {"test": "reform", "unit": "a"})),
     "ga.default.forward-cost": ("forward_cost(u) := 2",
-                                _check(_drift(), [{"unit": "a", "option": "move", "roll": 4,
+                                check_answer(_drift(), [{"unit": "a", "option": "move", "roll": 4,
                                                    "steps": ["forward", "forward"]}])),
     "ga.default.every-manoeuvre-tested": ("manoeuvre_step(u, s) := false",
-                                          _check(_drift(), [{"unit": "a", "option": "move", "roll": 5,
+                                          check_answer(_drift(), [{"unit": "a", "option": "move", "roll": 5,
                                                              "steps": ["drift_left"]}])),
     "ga.default.cavalry-rough": ("cavalry_rough_mod(u, rough) := if rough and mounted(u) then -1 else 0",
-                                 _odds([unit("c", "red", (2, 2), "north", type="cavalry", manoeuvre=3)],
+                                 odds_answer([unit("c", "red", (2, 2), "north", type="cavalry", manoeuvre=3)],
                                        {"test": "manoeuvre", "unit": "c", "rough": True})),
     "ga.default.forest-rough": ("rough_ground(t) := t == rough",
-                                _odds([unit("a", "red", (2, 2), "north")], {"test": "manoeuvre", "unit": "a"},
+                                odds_answer([unit("a", "red", (2, 2), "north")], {"test": "manoeuvre", "unit": "a"},
                                       terrain=[((2, 2), "forest")])),
     "ga.default.in-rough": ("in_rough(u) := false",
-                            _odds([unit("a", "red", (2, 2), "north")], {"test": "manoeuvre", "unit": "a"},
+                            odds_answer([unit("a", "red", (2, 2), "north")], {"test": "manoeuvre", "unit": "a"},
                                   terrain=[((3, 2), "rough")])),
-    "ga.default.halving": ("halve(x, c) := x", _odds(_fight(disordered=True), COMBAT)),
-    "ga.default.chooser": ("preference(r) := if r == repulsed then 6 else 1", _odds(_fight(), COMBAT)),
+    "ga.default.halving": ("halve(x, c) := x", odds_answer(_fight(disordered=True), COMBAT)),
+    "ga.default.chooser": ("preference(r) := if r == repulsed then 6 else 1", odds_answer(_fight(), COMBAT)),
     "ga.default.shooting-preference": ("shooting_preference(r) := if r == no_effect then 6 else 1",
-                                       _odds(_shooter(), SHOOT)),
+                                       odds_answer(_shooter(), SHOOT)),
     "ga.default.shooting-range": ("shooting_range(u) := 1",
-                                  _legal(_shooter(), "s", "shoot")),
-    "ga.default.shooting-below-one": ("below_one := short_of_ammunition", _odds(_shooter(ranged=2, combat=4), SHOOT)),
+                                  legal_answer(_shooter(), "s", "shoot")),
+    "ga.default.shooting-below-one": ("below_one := short_of_ammunition", odds_answer(_shooter(ranged=2, combat=4), SHOOT)),
     "ga.default.reversal-ends-activations": ("reversal_ends_activations := false",
-                                             _check(_fight(), [{"unit": "a", "option": "combat", "target": "d",
+                                             check_answer(_fight(), [{"unit": "a", "option": "combat", "target": "d",
                                                                 "dice": [1, 1], "defence": [5]},
                                                                {"unit": "a", "option": "combat"}])),
     "ga.default.movement-reroll": ("reroll_movement_when(r) := false",
-                                   _odds(_fight(), {"test": "movement", "unit": "a", "reroll": True})),
-    "ga.default.reform-only-disordered": ("reform_needs_disorder := false", _legal(_fight(), "a", "reform")),
+                                   odds_answer(_fight(), {"test": "movement", "unit": "a", "reroll": True})),
+    "ga.default.reform-only-disordered": ("reform_needs_disorder := false", legal_answer(_fight(), "a", "reform")),
     "ga.default.combat-to-front": ("combat_needs_front := false",
-                                   _legal([unit("a", "red", (2, 3), "north"), unit("e", "blue", (4, 3), "north")],
+                                   legal_answer([unit("a", "red", (2, 3), "north"), unit("e", "blue", (4, 3), "north")],
                                           "a", "combat")),
     "ga.default.warband-closer": ("warband_already_close(u) := false",
-                                  _check([unit("w", "red", (2, 3), "north", characteristics=["warband"]),
+                                  check_answer([unit("w", "red", (2, 3), "north", characteristics=["warband"]),
                                           unit("e", "blue", (4, 3), "north")],
                                          [{"unit": "w", "option": "move", "roll": 2, "steps": ["forward"]}])),
     "ga.default.support": ("supporters(u) := {f in friends_of(u) where false}",
-                           _odds(_fight() + [unit("f", "red", (4, 3), "north")], COMBAT)),
-    "ga.default.cover": ("in_cover(u) := false", _odds(_shooter(), SHOOT, terrain=[((3, 2), "forest")])),
+                           odds_answer(_fight() + [unit("f", "red", (4, 3), "north")], COMBAT)),
+    "ga.default.cover": ("in_cover(u) := false", odds_answer(_shooter(), SHOOT, terrain=[((3, 2), "forest")])),
     "ga.default.obstacle": ("across_obstacle(u, foe) := false",
-                            _odds(_fight(), COMBAT, terrain=[((3, 2), "linear_obstacle")])),
+                            odds_answer(_fight(), COMBAT, terrain=[((3, 2), "linear_obstacle")])),
 }
 
 
@@ -121,7 +102,4 @@ def test_every_default_has_a_case():
 
 @pytest.mark.parametrize("define", sorted(CASES))
 def test_replacing_each_default_changes_the_answer(tmp_path, define):
-    body, answer = CASES[define]
-    before = answer(tmp_path, ())
-    h = house(tmp_path, f'replace define {define}\n    from house "A house rule for the tests."\n    {body}\n')
-    assert before != answer(tmp_path, [h])
+    assert_replacing_changes(tmp_path, define, *CASES[define])

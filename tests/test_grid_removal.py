@@ -19,29 +19,14 @@ import pytest
 import test_grid_aftermath
 import test_grid_check
 import test_grid_defaults
-from gridkit import engine, house, scenario, unit
+from gridkit import assert_replacing_changes, check_answer, legal_answer, odds_answer, unit
 from warcouncil.dsl.lint import coverage
 from warcouncil.dsl.pack import load_pack
 
 
-def _odds(units, test, **kw):
-    def answer(tmp_path, rules):
-        return engine(scenario(tmp_path, units, **kw), rules).odds(test)
-    return answer
-
-
-def _legal(units, uid, option, **kw):
-    def answer(tmp_path, rules):
-        return [v.rule for v in engine(scenario(tmp_path, units, **kw), rules).legal_activations()[uid][option]]
-    return answer
-
-
 def _check(units, entries, **kw):
     """The rules broken, and each entry's Reversal of Fortune and positions."""
-    def answer(tmp_path, rules):
-        vs, log = engine(scenario(tmp_path, units, **kw), rules).check({"activations": entries})
-        return [v.rule for v in vs], [(e["reversal"], e.get("positions")) for e in log]
-    return answer
+    return check_answer(units, entries, log=True, **kw)
 
 
 def _fight(a=None, d=None):
@@ -88,10 +73,10 @@ CASES = {
     "ga.reversal-homunculus": ("rof_homunculus(a) := false", _check(_fight(), [{"homunculus_est": {"points": 1}}])),
     # -- movement and manoeuvres
     "ga.charge-attack-points": ("charge_bonus(o, ap) := 0",
-                                _odds(_alone(), {"test": "movement", "unit": "a", "attack_points": 1})),
-    "ga.manoeuvre-test": ("manoeuvre_meets(n, m, mr) := false", _odds(_alone(), {"test": "manoeuvre", **UNIT})),
+                                odds_answer(_alone(), {"test": "movement", "unit": "a", "attack_points": 1})),
+    "ga.manoeuvre-test": ("manoeuvre_meets(n, m, mr) := false", odds_answer(_alone(), {"test": "manoeuvre", **UNIT})),
     "ga.manoeuvre-naturals": ("manoeuvre_passes(n, m, mr) := manoeuvre_meets(n, m, mr)",
-                              _odds(_alone(manoeuvre=6), {"test": "manoeuvre", **UNIT, "manoeuvre": "about_face"})),
+                              odds_answer(_alone(manoeuvre=6), {"test": "manoeuvre", **UNIT, "manoeuvre": "about_face"})),
     "ga.step-passed": ("step_passed(u, s) := true",
                        _check(_alone(), [{"unit": "a", "option": "move", "roll": 6,
                                           "steps": [{"do": "drift_left", "test": 1}, "forward"]}])),
@@ -101,99 +86,96 @@ CASES = {
                                          unit("e", "blue", (6, 0), "south")],
                                         [{"unit": "a", "option": "move", "roll": 4, "steps": ["forward", "forward"]}])),
     "ga.cavalry-rules": ("mounted(u) := false",
-                         _odds([unit("a", "red", (2, 2), "north", type="cavalry", manoeuvre=3)],
+                         odds_answer([unit("a", "red", (2, 2), "north", type="cavalry", manoeuvre=3)],
                                {"test": "manoeuvre", **UNIT, "rough": True})),
     "ga.skirmisher": ("skirmisher(u) := false",
-                      _odds(_alone(type="infantry_skirmishers"), {"test": "push_back", **UNIT})),
+                      odds_answer(_alone(type="infantry_skirmishers"), {"test": "push_back", **UNIT})),
     "ga.fear-zone": ("enters_fear(u, s) := false",
                      _check(_fear(), [{"unit": "a", "option": "move", "roll": 3, "steps": ["forward"]}])),
     "ga.fear-passed": ("fear_passed(u, s) := true",
                        _check(_fear(), [{"unit": "a", "option": "move", "roll": 3,
                                          "steps": [{"do": "forward", "fear": [1, 2]}]}])),
-    "ga.can-shoot-at": ("can_shoot_at(u, e) := false", _legal(_shooter(), "s", "shoot")),
+    "ga.can-shoot-at": ("can_shoot_at(u, e) := false", legal_answer(_shooter(), "s", "shoot")),
     # -- combat
-    "ga.combat-rating": ("combat_rating(u, foe, attacking, charging) := 1", _odds(_fight(), COMBAT)),
-    "ga.cr-rough": ("base_cr(u) := rating(u, combat)", _odds(_fight(), COMBAT, terrain=[((2, 3), "rough")])),
-    "ga.combat-dice": ("combat_dice(a, d) := 1", _odds(_fight(), COMBAT)),
-    "ga.higher-chooses": ("attacker_chooses(a, d) := false", _odds(_fight(), COMBAT)),
-    "ga.defence-die": ("defence_dice(def, r) := 0", _odds(_fight(), COMBAT)),
-    "ga.combat-results": ("combat_result(face, att, def) := stand", _odds(_fight(), COMBAT)),
+    "ga.combat-rating": ("combat_rating(u, foe, attacking, charging) := 1", odds_answer(_fight(), COMBAT)),
+    "ga.cr-rough": ("base_cr(u) := rating(u, combat)", odds_answer(_fight(), COMBAT, terrain=[((2, 3), "rough")])),
+    "ga.combat-dice": ("combat_dice(a, d) := 1", odds_answer(_fight(), COMBAT)),
+    "ga.higher-chooses": ("attacker_chooses(a, d) := false", odds_answer(_fight(), COMBAT)),
+    "ga.defence-die": ("defence_dice(def, r) := 0", odds_answer(_fight(), COMBAT)),
+    "ga.combat-results": ("combat_result(face, att, def) := stand", odds_answer(_fight(), COMBAT)),
     "ga.cr-elephant-line": ("elephant_line_bonus(u) := 0",
-                            _odds(_fight(a={"attachments": ["elephant_line"]}), COMBAT)),
+                            odds_answer(_fight(a={"attachments": ["elephant_line"]}), COMBAT)),
     "ga.cr-ferocious-charge": ("ferocious(u, charging) := 0",
-                               _odds(_fight(a={"characteristics": ["ferocious_charge"]}), CHARGE)),
+                               odds_answer(_fight(a={"characteristics": ["ferocious_charge"]}), CHARGE)),
     "ga.cr-phalanx": ("phalanx_bonus(u, foe) := 0",
-                      _odds(_fight(a={"type": "cavalry"}, d={"characteristics": ["phalanx"]}), COMBAT)),
+                      odds_answer(_fight(a={"type": "cavalry"}, d={"characteristics": ["phalanx"]}), COMBAT)),
     "ga.phalanx-grind": ("phalanx_grind(att, def, otherwise) := otherwise",
-                         _odds(_fight(a={"characteristics": ["phalanx"]}), COMBAT)),
+                         odds_answer(_fight(a={"characteristics": ["phalanx"]}), COMBAT)),
     "ga.phalanx-flank": ("phalanx_disordered(u, foe, attacking) := false",
-                         _odds([unit("a", "red", (1, 2), "east", combat=4),
+                         odds_answer([unit("a", "red", (1, 2), "east", combat=4),
                                 unit("d", "blue", (3, 2), "south", combat=4, characteristics=["phalanx"])], COMBAT)),
     "ga.reserve-bonus": ("reserve_bonus(u, used) := 0",
-                         _odds(_fight(a={"attachments": ["small_cavalry_reserve"]}), {**COMBAT, "reserve": True})),
+                         odds_answer(_fight(a={"attachments": ["small_cavalry_reserve"]}), {**COMBAT, "reserve": True})),
     "ga.devotio": ("devotio_bonus(u, used, charging) := 0",
-                   _odds(_fight(a={"characteristics": ["legion"], "attachments": ["devotio"]}),
+                   odds_answer(_fight(a={"characteristics": ["legion"], "attachments": ["devotio"]}),
                          {**CHARGE, "devotio": True})),
     "ga.cr-warband-behind": ("warband_support(u) := 0",
-                             _odds(_fight(a={"characteristics": ["warband"]})
+                             odds_answer(_fight(a={"characteristics": ["warband"]})
                                    + [unit("w", "red", (2, 4), "north", characteristics=["warband"])], COMBAT)),
     # -- shooting
-    "ga.shooting-dice": ("shooting_dice(a, d) := 1", _odds(_shooter(), SHOOT)),
-    "ga.shooting-results": ("shooting_result(v, s, t) := no_effect", _odds(_shooter(), SHOOT)),
-    "ga.target-rating": ("target_cr(t, s) := 1", _odds(_shooter(), SHOOT)),
-    "ga.shooting-lower": ("shooting_penalty(a, d) := 0", _odds(_shooter(ranged=2, combat=4), SHOOT)),
+    "ga.shooting-dice": ("shooting_dice(a, d) := 1", odds_answer(_shooter(), SHOOT)),
+    "ga.shooting-results": ("shooting_result(v, s, t) := no_effect", odds_answer(_shooter(), SHOOT)),
+    "ga.target-rating": ("target_cr(t, s) := 1", odds_answer(_shooter(), SHOOT)),
+    "ga.shooting-lower": ("shooting_penalty(a, d) := 0", odds_answer(_shooter(ranged=2, combat=4), SHOOT)),
     # one die, 2 against 3: a 2 less one is Short of Ammunition, which a Defence roll of 1 cancels (not the face)
     "ga.ammunition-cancel": ("cancelling_face(r, face) := face",
                              _check(_shooter(ranged=2), [{"unit": "s", "option": "shoot", "target": "t", "dice": [2],
                                                           "defence": [1]}])),
     "ga.telling-skirmishers": ("telling(t) := telling_shots",
-                               _odds(_shooter(t={"type": "infantry_skirmishers"}), SHOOT)),
+                               odds_answer(_shooter(t={"type": "infantry_skirmishers"}), SHOOT)),
     "ga.plentiful-missiles": ("ammunition(s) := short_of_ammunition",
-                              _odds(_shooter(s={"characteristics": ["ranged_attack", "plentiful_missiles"]}), SHOOT)),
+                              odds_answer(_shooter(s={"characteristics": ["ranged_attack", "plentiful_missiles"]}), SHOOT)),
     # -- tests and their outcome tables
-    "ga.discipline-test": ("discipline_result(d1, d2, bonus, dr) := pass", _odds(_alone(), {"test": "discipline", **UNIT})),
-    "ga.critical-failure": ("critical_double(d1, d2) := false", _odds(_alone(), {"test": "discipline", **UNIT})),
+    "ga.discipline-test": ("discipline_result(d1, d2, bonus, dr) := pass", odds_answer(_alone(), {"test": "discipline", **UNIT})),
+    "ga.critical-failure": ("critical_double(d1, d2) := false", odds_answer(_alone(), {"test": "discipline", **UNIT})),
     "ga.light-chariot-discipline": ("discipline_bonus(u) := 0",
-                                    _odds(_alone(attachments=["light_chariot_line"]), {"test": "discipline", **UNIT})),
+                                    odds_answer(_alone(attachments=["light_chariot_line"]), {"test": "discipline", **UNIT})),
     "ga.reform-modifier": ("reform_bonus(u) := 0",
-                           _odds([unit("a", "red", (2, 3), "north", disordered=True),
+                           odds_answer([unit("a", "red", (2, 3), "north", disordered=True),
                                   unit("e", "blue", (3, 2), "south")], {"test": "reform", **UNIT})),
-    "ga.failed-outcome": ("failed_outcome(t) := disordered", _odds(_alone(), {"test": "failed_discipline", **UNIT})),
+    "ga.failed-outcome": ("failed_outcome(t) := disordered", odds_answer(_alone(), {"test": "failed_discipline", **UNIT})),
     "ga.failed-cause-fear": ("fear_mod(c) := 0",
-                             _odds(_alone(), {"test": "failed_discipline", **UNIT, "cause": "cause_fear"})),
+                             odds_answer(_alone(), {"test": "failed_discipline", **UNIT, "cause": "cause_fear"})),
     "ga.failed-skirmisher": ("skirmisher_mod(u, c) := 0",
-                             _odds(_alone(type="infantry_skirmishers"),
+                             odds_answer(_alone(type="infantry_skirmishers"),
                                    {"test": "failed_discipline", **UNIT, "cause": "shooting"})),
     "ga.failed-reserve": ("reserve_mod(r) := 0",
-                          _odds(_alone(), {"test": "failed_discipline", **UNIT, "reserve": True})),
+                          odds_answer(_alone(), {"test": "failed_discipline", **UNIT, "reserve": True})),
     "ga.immobile-destroyed": ("immobile_outcome(u, r) := r",
-                              _odds(_alone(characteristics=["immobile"]), {"test": "failed_discipline", **UNIT})),
-    "ga.push-back-table": ("distance_rolled(u, r) := 1", _odds(_alone(), {"test": "push_back", **UNIT})),
-    "ga.stubborn": ("stubborn_holds(r) := false", _odds(_alone(), {"test": "stubborn"})),
-    "ga.follow-up-decline": ("stays_put(t, dr) := false", _odds(_alone(), {"test": "follow_up_decline", **UNIT})),
+                              odds_answer(_alone(characteristics=["immobile"]), {"test": "failed_discipline", **UNIT})),
+    "ga.push-back-table": ("distance_rolled(u, r) := 1", odds_answer(_alone(), {"test": "push_back", **UNIT})),
+    "ga.stubborn": ("stubborn_holds(r) := false", odds_answer(_alone(), {"test": "stubborn"})),
+    "ga.follow-up-decline": ("stays_put(t, dr) := false", odds_answer(_alone(), {"test": "follow_up_decline", **UNIT})),
     "ga.warband-follow-up": ("must_follow(u) := false",
-                             _odds(_alone(characteristics=["warband"]), {"test": "follow_up_decline", **UNIT})),
+                             odds_answer(_alone(characteristics=["warband"]), {"test": "follow_up_decline", **UNIT})),
     "ga.rear-guard": ("no_follow_up(foe) := false",
-                      _odds([unit("a", "red", (2, 3), "north"),
+                      odds_answer([unit("a", "red", (2, 3), "north"),
                              unit("e", "blue", (6, 0), "south", characteristics=["rear_guard"])],
                             {"test": "follow_up_decline", **UNIT, "against": "e"})),
-    "ga.cover-retreat": ("cover_stops(r) := false", _odds(_alone(), {"test": "cover_retreat"})),
-    "ga.praetorian-loss": ("cohort_removed(r) := false", _odds(_alone(), {"test": "praetorian_cohort"})),
-    "ga.lines-outcome": ("line_removed(k, r) := false", _odds(_alone(), {"test": "lines"})),
+    "ga.cover-retreat": ("cover_stops(r) := false", odds_answer(_alone(), {"test": "cover_retreat"})),
+    "ga.praetorian-loss": ("cohort_removed(r) := false", odds_answer(_alone(), {"test": "praetorian_cohort"})),
+    "ga.lines-outcome": ("line_removed(k, r) := false", odds_answer(_alone(), {"test": "lines"})),
     "ga.lost-eagles": ("eagle_result(e, t) := no_effect",
-                       _odds(_alone(), {"test": "lost_eagles", "event": "routed_from_combat"})),
-    "ga.risk-to-generals": ("general_hit(e, t) := false", _odds(_alone(), {"test": "risk_to_general", "event": "rout"})),
-    "ga.general-fate": ("general_fate(r) := killed", _odds(_alone(), {"test": "risk_to_general", "event": "rout"})),
-    "ga.off-table-return": ("returns(r) := false", _odds(_alone(), {"test": "off_table_return", **UNIT})),
+                       odds_answer(_alone(), {"test": "lost_eagles", "event": "routed_from_combat"})),
+    "ga.risk-to-generals": ("general_hit(e, t) := false", odds_answer(_alone(), {"test": "risk_to_general", "event": "rout"})),
+    "ga.general-fate": ("general_fate(r) := killed", odds_answer(_alone(), {"test": "risk_to_general", "event": "rout"})),
+    "ga.off-table-return": ("returns(r) := false", odds_answer(_alone(), {"test": "off_table_return", **UNIT})),
 }
 
 
 @pytest.mark.parametrize("define", sorted(CASES))
 def test_replacing_each_define_changes_the_answer(tmp_path, define):
-    body, answer = CASES[define]
-    before = answer(tmp_path, ())
-    h = house(tmp_path, f'replace define {define}\n    from house "A house rule for the tests."\n    {body}\n')
-    assert before != answer(tmp_path, [h])
+    assert_replacing_changes(tmp_path, define, *CASES[define])
 
 
 def _replaced_or_removed() -> set[str]:
