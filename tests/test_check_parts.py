@@ -90,3 +90,29 @@ def test_parts_judge_as_the_body(card):
                     judged += 1
                     differ += not want
     assert judged > 1000 and differ > 100  # moves both kept and broken
+
+
+def test_derived_positions_as_made_afresh():
+    """``Positions.derive`` works out the occupants from its parent's; they
+    must be those made afresh from where the pieces stand, also when two
+    pieces of one role meet on a hex (a turn that breaks the rules) and
+    after they part again."""
+    import random
+
+    eng = Engine.load("akragas")
+    g = eng.ground("Order Three Units Left", side="syracusan")
+    views = list(g.setting.views)
+    cells = sorted({p.at for p in views}) + [(0, 0), (6, 4), (12, 8)]
+    rnd = random.Random(15)
+    crowded = 0
+    for _ in range(300):
+        pos = Positions.initial(g.setting)
+        for _ in range(8):
+            movers = rnd.sample(views, rnd.choice((1, 1, 2)))
+            changes = {p: (None if rnd.random() < 0.05 else rnd.choice(cells)) for p in movers}
+            pos = pos.derive(changes)
+            fresh = Positions(dict(pos.where), roles=pos.roles)
+            assert pos.on == fresh.on
+            assert pos.crowded == fresh.crowded
+            crowded += fresh.crowded
+    assert crowded > 50

@@ -77,9 +77,7 @@ def _message(r: PlannedRule, pieces: list[str], binding: dict | None) -> str:
 def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=()) -> list[Violation]:
     """Every violation of ``rules``. Per-move rules are judged move by move,
     each against the board as it stood (``per_move``: (move, ctx) pairs)."""
-    from .decompose import applies, move_rules
-
-    by_rule = {mr.rule.id: mr for mr in move_rules(plan)}
+    by_rule = _by_rule(plan)
     out: list[Violation] = []
     for r in rules:
         if r.kind == "true":
@@ -87,16 +85,19 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=()) -> list[Viol
         mr = by_rule.get(r.id)
         if mr is not None:
             parts = _judges(plan, mr)
+            dc, cv = mr.domain_cond, mr.cond_var  # (decompose.applies, inlined)
             for m, mctx in per_move:
-                if applies(mr, mctx, m) and not _holds(mr, parts, mctx, m):
+                if (dc is None or dc(mctx, {cv: m})) and not _holds(mr, parts, mctx, m):
                     pieces = _ids([m])
                     out.append(Violation(r.id, pieces, _message(r, pieces, {r.var: m}), r.source, r.quote, r.origin))
             continue
         if r.var is not None:
             # a forall rule: one violation per failing element
             failing = []
-            for x in _sorted(r.domain(ctx, {})):
-                if not r.test(ctx, {r.var: x}):
+            test, var, env = r.test, r.var, {}
+            for x in _sorted_domain(g, r, r.domain(ctx, {})):
+                env[var] = x  # (one dict for the elements: a closure never keeps the env it is given)
+                if not test(ctx, env):
                     failing.append(x)
             for x in failing:
                 pieces = _ids([x])
@@ -107,6 +108,17 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=()) -> list[Viol
         pieces = _ids(_explain(r, alt, ctx))
         out.append(Violation(r.id, pieces, _message(r, pieces, None), r.source, r.quote, r.origin))
     return out
+
+
+def _by_rule(plan: Plan) -> dict:
+    """{rule id: its per-move rule (``decompose.MoveRule``)}, made once per plan."""
+    from .decompose import move_rules
+
+    rules = move_rules(plan)
+    hit = plan.compiler.pack_memo.get(("check-by-rule",))
+    if hit is None or hit[0] is not rules:
+        hit = plan.compiler.pack_memo[("check-by-rule",)] = (rules, {mr.rule.id: mr for mr in rules})
+    return hit[1]
 
 
 class _HexMemo:
@@ -399,6 +411,20 @@ def _explain(r: PlannedRule, alt, ctx: Ctx):
                 missing |= q.admitted - ordered
         return missing
     return ordered
+
+
+def _sorted_domain(g, r: PlannedRule, xs):
+    """``_sorted(xs)``; a domain the setting keeps (the same object on
+    every query, such as a side's pieces) is sorted once per rule."""
+    memo = g.setting.memo
+    key = ("check-sorted-domain", r.id)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is xs:
+        return hit[1]
+    out = _sorted(xs)
+    if isinstance(xs, frozenset) and len(out) > 8:
+        memo[key] = (xs, out)  # (one entry per rule: a domain made afresh replaces it)
+    return out
 
 
 def _sorted(xs):

@@ -171,12 +171,20 @@ def before_move(compiler, ast: A.Expr, var: str, f):
         reads[0].update(use.piece_attrs)
         reads[1].update(use.move_attrs)
         pack_memo = compiler.pack_memo
-        return _memoized(f, ast, lambda ctx: pack_memo,
-                         lambda ctx, m: (tag, m.fact_key or _fact_key(compiler, ctx, m)), var)
+
+        def pack_fact(ctx, env, ast=ast):  # (the default keeps the node, so its id, alive)
+            m = env[var]
+            key = (tag, m.fact_key or _fact_key(compiler, ctx, m))
+            v = pack_memo.get(key, _MISSING)
+            if v is _MISSING:
+                v = pack_memo[key] = f(ctx, env)
+            return v
+        pack_fact.static = True
+        return pack_fact
     if compiler.board_static(ast, (var,)):
-        memo_of = _setting_memo
+        per_setting = True
     elif compiler.context_static(ast, (var,)):
-        memo_of = _grounding_memo
+        per_setting = False
     else:
         def dynamic(ctx, env):
             return f(ctx, env)
@@ -187,14 +195,11 @@ def before_move(compiler, ast: A.Expr, var: str, f):
         dynamic.static, dynamic.raw, dynamic.ast, dynamic.var = False, f, ast, var
         dynamic.moment = compiler.dynamic_reads(ast, frozenset((var,))) <= compiler.vocabulary.moment
         return dynamic
-    return _memoized(f, ast, memo_of, lambda ctx, m: (tag, m.piece, m.start, m.phase, m.index), var)
 
-
-def _memoized(f, ast, memo_of, key_of, var: str):
-    """f, its value kept in ``memo_of(ctx)`` under ``key_of(ctx, move)``."""
     def cond(ctx, env, ast=ast):  # (the default keeps the node, so its id, alive)
-        memo = memo_of(ctx)
-        key = key_of(ctx, env[var])
+        m = env[var]
+        key = (tag, m.piece, m.start, m.phase, m.index)
+        memo = ctx.g.setting.memo if per_setting else ctx.g.memo
         v = memo.get(key, _MISSING)
         if v is _MISSING:
             v = memo[key] = f(ctx, env)
@@ -218,14 +223,6 @@ def _fact_key(compiler, ctx, m) -> tuple:
                                         tuple(sorted(reads[1])))
     key = m.fact_key = (compiler.fixed_key(ctx.g), attrs(m.piece, names[1]), attrs(m, names[2]))
     return key
-
-
-def _setting_memo(ctx):
-    return ctx.g.setting.memo
-
-
-def _grounding_memo(ctx):
-    return ctx.g.memo
 
 
 def applies(mr: MoveRule, ctx: Ctx, m: MoveView) -> bool:

@@ -515,10 +515,10 @@ class Compiler:
                 raise EvalError(f"{name} takes {len(params)} argument(s), got {len(args)}", e.loc)
             if params and name in self.static_defines():
                 # the same arguments give the same value on one board: memoized per setting
-                return _memoized(name, body, params, args, lambda ctx: ctx.g.setting.memo)
+                return _memoized(name, body, params, args, True)
             if params and name in self.context_static_defines():
                 # ... and for one context (C&C: one card): memoized per grounding
-                return _memoized(name, body, params, args, lambda ctx: ctx.g.memo)
+                return _memoized(name, body, params, args, False)
             if len(params) == 1:
                 p0, a0 = params[0], args[0]
                 return lambda ctx, env: body(ctx, {p0: a0(ctx, env)})
@@ -777,8 +777,9 @@ class Compiler:
         return body
 
 
-def _memoized(name: str, body: Closure, params: tuple, args: list, cache_of) -> Closure:
-    """A define call whose value is cached by its arguments in ``cache_of(ctx)``.
+def _memoized(name: str, body: Closure, params: tuple, args: list, per_setting: bool) -> Closure:
+    """A define call whose value is cached by its arguments in the setting's
+    memo (``per_setting``) or the grounding's.
     Arguments that are not worth caching (moves, made afresh each time) or
     cannot be hashed are evaluated directly."""
     if len(params) == 1:
@@ -788,7 +789,7 @@ def _memoized(name: str, body: Closure, params: tuple, args: list, cache_of) -> 
             v0 = a0(ctx, env)
             if not getattr(v0, "memoizable", True):
                 return body(ctx, {p0: v0})
-            cache = cache_of(ctx)
+            cache = ctx.g.setting.memo if per_setting else ctx.g.memo
             key = (name, v0)
             try:
                 return cache[key]
@@ -805,7 +806,7 @@ def _memoized(name: str, body: Closure, params: tuple, args: list, cache_of) -> 
         bound = dict(zip(params, values))
         if not all(getattr(v, "memoizable", True) for v in values):
             return body(ctx, bound)
-        cache = cache_of(ctx)
+        cache = ctx.g.setting.memo if per_setting else ctx.g.memo
         try:
             return cache[(name, values)]
         except KeyError:
