@@ -7,7 +7,6 @@ those of the alternative the proposal comes closest to (fewest violations).
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -333,22 +332,34 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
     geo = geometric_path(board, start, to)
     candidates = [geo]
     if len(geo) <= 7 and board.contains(to):
-        candidates = list(itertools.islice(_paths(board, start, to, len(geo) + 1), 20000)) or [geo]
+        candidates = _paths(board, start, to, len(geo) + 1, 20000) or [geo]
     # the rules that read the path (not only its length, its end, the
     # piece...) are judged on every candidate; the others once per length
     rules = move_rules(plan)
-    by_path = [(mr, _judges(plan, mr)) for mr in rules if _reads_path(plan, mr)]
-    by_length = [(mr, _judges(plan, mr)) for mr in rules if not _reads_path(plan, mr)]
+    hit = plan.compiler.pack_memo.get(("check-witness-rules",))
+    if hit is None or hit[0] is not rules:
+        hit = plan.compiler.pack_memo[("check-witness-rules",)] = (
+            rules, [(mr, _judges(plan, mr)) for mr in rules if _reads_path(plan, mr)],
+            [(mr, _judges(plan, mr)) for mr in rules if not _reads_path(plan, mr)])
+    by_path, by_length = hit[1], hit[2]
     broken_by_length: dict = {}
 
     def cost(path, limit):
         # rules broken, counting stops at `limit` (that path cannot win; the
         # order the rules are counted in does not matter)
-        m = MoveView(piece, start, path, index, phase=phase)
         n = broken_by_length.get(len(path))
+        if n is not None and n >= limit:
+            return limit
+        m = MoveView(piece, start, path, index, phase=phase)
         if n is None:
-            n = broken_by_length[len(path)] = sum(
-                1 for mr, parts in by_length if applies(mr, ctx_i, m) and not _holds(mr, parts, ctx_i, m))
+            # counted up to `limit` only: the limits that follow are no higher
+            n = 0
+            for mr, parts in by_length:
+                if applies(mr, ctx_i, m) and not _holds(mr, parts, ctx_i, m):
+                    n += 1
+                    if n >= limit:
+                        break
+            broken_by_length[len(path)] = n
         if n >= limit:
             return limit
         for mr, parts in by_path:
@@ -370,19 +381,23 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
     return MoveView(piece, start, best, index, phase=phase)
 
 
-def _paths(board, start, to, limit):
-    """Simple paths from start to `to` of at most `limit` hexes entered
-    (only steps that can still reach `to` in time are taken)."""
+def _paths(board, start, to, limit, most):
+    """The first ``most`` simple paths from start to `to` of at most `limit`
+    hexes entered, depth first (only steps that can still reach `to` in
+    time are taken)."""
     nb = board.neighbours
     dist = board.distance
     to_go: dict = {}  # hex -> its distance to `to`
+    out: list = []
+    path: list = []
+    seen = {tuple(start)}
 
-    def rec(c, path, seen):
+    def rec(c):
         if c == to and path:
-            yield tuple(path)
-            return
+            out.append(tuple(path))
+            return len(out) >= most
         if len(path) >= limit:
-            return
+            return False
         for n in nb[c]:
             d = to_go.get(n)
             if d is None:
@@ -390,11 +405,15 @@ def _paths(board, start, to, limit):
             if n not in seen and len(path) + 1 + d <= limit:
                 seen.add(n)
                 path.append(n)
-                yield from rec(n, path, seen)
+                full = rec(n)
                 path.pop()
                 seen.discard(n)
+                if full:
+                    return True
+        return False
 
-    yield from rec(tuple(start), [], {tuple(start)})
+    rec(tuple(start))
+    return out
 
 
 def _explain(r: PlannedRule, alt, ctx: Ctx):

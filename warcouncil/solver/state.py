@@ -135,6 +135,7 @@ class MoveView:
     """One move of one piece (a ``ground.PieceView``), as rules see it."""
 
     memoizable = False  # made afresh for every candidate: not worth caching on
+    rank = 0  # (sorting values by rank: a move has none of its own; never a rule attribute)
     __slots__ = ("piece", "start", "path", "to", "length", "index", "given_path", "phase", "fact_key")
     _RULE_ATTRS = frozenset(__slots__) - {"fact_key"}
 
@@ -167,6 +168,7 @@ class MoveView:
 
 class BattleView:
     memoizable = False
+    rank = 0  # (as MoveView.rank)
     __slots__ = ("piece", "target", "index")
 
     def __init__(self, piece, target, index=0):
