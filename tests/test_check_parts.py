@@ -116,3 +116,38 @@ def test_derived_positions_as_made_afresh():
             assert pos.crowded == fresh.crowded
             crowded += fresh.crowded
     assert crowded > 50
+
+
+SHORT = TMP / "short.wc"
+SHORT.write_text('''
+define house.short
+    short(x) := x.length <= 1
+
+rule house.short-moves
+    require forall m in {x in moves where x.piece.role == unit}: short(m)
+    message "{m}: too long"
+''', encoding="utf-8")
+
+
+def test_a_move_handed_whole_to_a_definition():
+    """A per-move rule that hands the move whole to a definition reading its
+    length (``short(m)``) limits the move search as it limits ``check``: the
+    light cavalry s1 (4 hexes on its own) goes one hex, and a two-hex move
+    given by its end or its path is illegal. (Before, the search took
+    ``short(m)`` for a fact of the piece, judged once with no length.)"""
+    eng = Engine.load("akragas", [str(SHORT)])
+    g = eng.ground("Order Light Troops", side="syracusan")
+    s1 = g.setting.by_id["s1"]
+    legal, dests = eng.destinations(g, ["s1"])
+    assert legal
+    board = g.setting.board
+    assert set(dests["s1"]) == {c for c in board.neighbours[s1.at] if c not in {p.at for p in g.setting.views}}
+    base = "card: Order Light Troops\nside: syracusan\norders: [s1]\nmoves:\n  - {piece: s1, %s}\n"
+    from warcouncil.solver.turn import load_turn
+
+    for i, (move, ok) in enumerate([("to: [1, 6]", True), ("to: [1, 5]", False), ("path: [[1, 6], [1, 5]]", False)]):
+        path = TMP / f"short-turn{i}.yaml"
+        path.write_text(base % move, encoding="utf-8")
+        v = eng.check_turn(load_turn(str(path), eng.scenario.board))
+        assert v.legal is ok, move
+        assert ok or [x.rule for x in v.violations] == ["house.short-moves"]

@@ -38,6 +38,13 @@ def _refs_attr(e, var: str, names: set[str]) -> bool:
     return False
 
 
+def _reads_move(compiler, e, var: str, names: set[str]) -> bool:
+    """Does ``e`` read one of these attributes of the move ``var``, written
+    out (``m.to``) or in a definition it hands the move to (``short(m)``
+    with ``short(x) := x.length <= 1``: ``Compiler.move_use``)?"""
+    return _refs_attr(e, var, names) or bool(names.intersection(compiler.move_use(e, var).move_attrs))
+
+
 _PATHY = {"path", "through"}
 # builtins about the whole turn (not the moment of a move): never guards
 _WHOLE_TURN = {"moves", "battles", "moved", "final", "last_move", "moved_length", "battles_of"}
@@ -76,7 +83,7 @@ def decompose(compiler, body: A.Expr, var: str) -> list[Part]:
             # (G and C1) implies C2 == G implies (C1 implies C2): pull out the
             # conjuncts about the piece and its start (known before the search)
             lefts = list(item.left.items) if isinstance(item.left, A.And) else [item.left]
-            gs = [x for x in lefts if not _refs_attr(x, var, _ENDY) and not (referenced_names(x) & _WHOLE_TURN)]
+            gs = [x for x in lefts if not _reads_move(compiler, x, var, _ENDY) and not (referenced_names(x) & _WHOLE_TURN)]
             rest = [x for x in lefts if x not in gs]
             if gs:
                 g_expr = gs[0] if len(gs) == 1 else A.And(tuple(gs))
@@ -95,7 +102,7 @@ def decompose(compiler, body: A.Expr, var: str) -> list[Part]:
 def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
     if isinstance(c, A.Quant) and c.kind == "forall" and isinstance(c.domain, A.Attr) \
             and isinstance(c.domain.obj, A.Name) and c.domain.obj.id == var \
-            and c.domain.name in ("path", "through") and not _refs_attr(c.body, var, _ENDY):
+            and c.domain.name in ("path", "through") and not _reads_move(compiler, c.body, var, _ENDY):
         kind = "enter" if c.domain.name == "path" else "pass"
         body, waiver = c.body, None
         if isinstance(body, A.Or):
@@ -110,7 +117,7 @@ def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
         return Part(kind, guard, compiler.compile(body), c.var, ast=body, waiver=waiver)
     if isinstance(c, A.Compare) and c.op in ("<=", "<") and isinstance(c.left, A.Attr) \
             and isinstance(c.left.obj, A.Name) and c.left.obj.id == var and c.left.name == "length" \
-            and not _refs_attr(c.right, var, _ENDY) and not compiler.is_turn(c.right):
+            and not _reads_move(compiler, c.right, var, _ENDY) and not compiler.is_turn(c.right):
         bound = before_move(compiler, c.right, var, compiler.compile(c.right))
         if c.op == "<":
             b0 = bound
@@ -119,8 +126,8 @@ def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
                 return b0(ctx, env) - 1
             bound.static = b0.static
         return Part("bound", guard, compiler.compile(c), None, bound)
-    if not _refs_attr(c, var, _PATHY):
-        if not _refs_attr(c, var, {"to", "length"}):
+    if not _reads_move(compiler, c, var, _PATHY):
+        if not _reads_move(compiler, c, var, {"to", "length"}):
             # about the piece and the moment only
             return Part("piece", guard, before_move(compiler, c, var, compiler.compile(c)))
         return Part("end", guard, compiler.compile(c), ast=c,
@@ -144,7 +151,7 @@ def move_rules(plan) -> list[MoveRule]:
         if isinstance(dom, A.Name) and dom.id == "moves":
             mr = MoveRule(r, body.var, None, None)
         elif isinstance(dom, A.SetComp) and isinstance(dom.domain, A.Name) and dom.domain.id == "moves" \
-                and not _refs_attr(dom.cond, dom.var, _ENDY | {"start"}):
+                and not _reads_move(c, dom.cond, dom.var, _ENDY | {"start"}):
             mr = MoveRule(r, body.var, c.compile(dom.cond) if dom.cond is not None else None, dom.var)
         else:
             continue
