@@ -365,6 +365,42 @@ def bench_checks(eng, args, tmpdir):
     return rows
 
 
+def bench_checks_cpu(eng, rounds, tmpdir, out=sys.stdout):
+    """(2) in CPU time as well as wall time: ``rounds`` rounds of 10 checks
+    per turn, the least and the median of the rounds (per check). On a
+    shared machine the CPU seconds move less with the others' load; run
+    two checkouts alternately (``PYTHONPATH=OTHER python bench/bench_moves.py
+    --checks-cpu 40`` from a directory holding neither)."""
+    import gc
+    import statistics
+    import warcouncil
+
+    p = lambda s="": print(s, file=out)  # noqa: E731
+    p(f"warcouncil from {os.path.dirname(warcouncil.__file__)}; {rounds} rounds of 10 checks per turn.\n")
+    p("| turn (Akragas, syracusan) | legal | CPU µs, least | CPU µs, median | wall µs, least | wall µs, median |")
+    p("|---|---|---:|---:|---:|---:|")
+    for i, (label, text, legal) in enumerate(TURNS):
+        path = os.path.join(tmpdir, f"turn{i}.yaml")
+        with open(path, "w") as f:
+            f.write(text)
+        turn = load_turn(path, eng.scenario.board)
+        assert eng.check_turn(turn).legal == legal
+        for _ in range(5):
+            eng.check_turn(turn)
+        walls, cpus = [], []
+        for _ in range(rounds):
+            gc.disable()
+            w0, c0 = time.perf_counter(), time.process_time()
+            for _ in range(10):
+                eng.check_turn(turn)
+            c1, w1 = time.process_time(), time.perf_counter()
+            gc.enable()
+            walls.append((w1 - w0) / 10)
+            cpus.append((c1 - c0) / 10)
+        p(f"| {label} | {'yes' if legal else 'no'} | {min(cpus) * 1e6:.0f} | {statistics.median(cpus) * 1e6:.0f} "
+          f"| {min(walls) * 1e6:.0f} | {statistics.median(walls) * 1e6:.0f} |")
+
+
 def print_check_table(rows, out=sys.stdout):
     p = lambda s="": print(s, file=out)  # noqa: E731
     p("| turn (Akragas, syracusan) | moves | battles | legal | rules broken | check_turn µs |")
@@ -607,12 +643,17 @@ def main(argv=None):
     ap.add_argument("--auto-cca", default=None, metavar="DIR",
                     help="only (4): one unit's destinations against auto-cca (a checkout at 05b2304) under Node")
     ap.add_argument("--node-rounds", type=int, default=3, help="rounds of (4), alternating Node and warcouncil")
+    ap.add_argument("--checks-cpu", type=int, default=0, metavar="ROUNDS",
+                    help="only (2), in CPU and wall time: ROUNDS rounds of 10 checks per turn")
     args = ap.parse_args(argv)
     args.budget = 0.05 if args.quick else 0.2
     eng = Engine.load("akragas")
     with tempfile.TemporaryDirectory() as tmp:
         if args.profile:
             profile(args.profile, eng, tmp, args.only)
+            return
+        if args.checks_cpu:
+            bench_checks_cpu(eng, args.checks_cpu, tmp)
             return
         if args.auto_cca:
             print("## (4) One unit's destinations against auto-cca's validDestinations (Node)\n")
