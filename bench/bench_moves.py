@@ -365,6 +365,42 @@ def bench_checks(eng, args, tmpdir):
     return rows
 
 
+def bench_checks_cpu(eng, rounds, tmpdir, out=sys.stdout):
+    """(2) in CPU time as well as wall time: ``rounds`` rounds of 10 checks
+    per turn, the least and the median of the rounds (per check). On a
+    shared machine the CPU seconds move less with the others' load; run
+    two checkouts alternately (``PYTHONPATH=OTHER python bench/bench_moves.py
+    --checks-cpu 40`` from a directory holding neither)."""
+    import gc
+    import statistics
+    import warcouncil
+
+    p = lambda s="": print(s, file=out)  # noqa: E731
+    p(f"warcouncil from {os.path.dirname(warcouncil.__file__)}; {rounds} rounds of 10 checks per turn.\n")
+    p("| turn (Akragas, syracusan) | legal | CPU µs, least | CPU µs, median | wall µs, least | wall µs, median |")
+    p("|---|---|---:|---:|---:|---:|")
+    for i, (label, text, legal) in enumerate(TURNS):
+        path = os.path.join(tmpdir, f"turn{i}.yaml")
+        with open(path, "w") as f:
+            f.write(text)
+        turn = load_turn(path, eng.scenario.board)
+        assert eng.check_turn(turn).legal == legal
+        for _ in range(5):
+            eng.check_turn(turn)
+        walls, cpus = [], []
+        for _ in range(rounds):
+            gc.disable()
+            w0, c0 = time.perf_counter(), time.process_time()
+            for _ in range(10):
+                eng.check_turn(turn)
+            c1, w1 = time.process_time(), time.perf_counter()
+            gc.enable()
+            walls.append((w1 - w0) / 10)
+            cpus.append((c1 - c0) / 10)
+        p(f"| {label} | {'yes' if legal else 'no'} | {min(cpus) * 1e6:.0f} | {statistics.median(cpus) * 1e6:.0f} "
+          f"| {min(walls) * 1e6:.0f} | {statistics.median(walls) * 1e6:.0f} |")
+
+
 def print_check_table(rows, out=sys.stdout):
     p = lambda s="": print(s, file=out)  # noqa: E731
     p("| turn (Akragas, syracusan) | moves | battles | legal | rules broken | check_turn µs |")
@@ -425,6 +461,128 @@ def print_count_table(rows, out=sys.stdout):
 
 
 # ============================================================================
+# (4) one unit's destinations against auto-cca's validDestinations under Node
+# ============================================================================
+
+# Every unit of Akragas, each ordered alone by a section card of its side
+# that admits it, against auto-cca (a checkout at 05b2304) in Node: its
+# unit.validDestinations is the breadth-first search of the unit's movement
+# allowance through empty hexes (auto-cca places no leaders and gives no
+# battle flags). Hexes: auto-cca's axial (q, r) is the odd-r (col, row) with
+# q = col - (row - row % 2) / 2.
+NODE_DESTINATIONS = """
+import makeGame from "{src}/model/game.js";
+import {{ AkragasScenario }} from "{src}/model/scenarios.js";
+import {{ hexOf }} from "{src}/lib/hexlib.js";
+const game = makeGame(new AkragasScenario());
+const out = [];
+for (const [q, r] of {hexes}) {{
+    const hex = hexOf(q, r);
+    const unit = game.unitAt(hex);
+    if (!unit) {{ out.push(null); continue; }}
+    const dests = unit.validDestinations(hex, game).map(h => [h.q, h.r]);
+    // steady state: batches doubled until one lasts 10 ms, then the best of {batches} batches
+    const batch = (k) => {{ const t0 = process.hrtime.bigint(); for (let i = 0; i < k; i++) unit.validDestinations(hex, game);
+                            return Number(process.hrtime.bigint() - t0) / 1e9; }};
+    let n = 1;
+    while (batch(n) < 0.01) n *= 2;
+    let best = Infinity;
+    for (let i = 0; i < {batches}; i++) best = Math.min(best, batch(n) / n);
+    out.push({{ seconds: best, dests }});
+}}
+console.log(JSON.stringify(out));
+"""
+
+
+@dataclass
+class NodeRow:
+    piece: str
+    type: str
+    card: str
+    dests: int
+    same: bool  # the same destinations as auto-cca
+    node: float  # s per query, median over the rounds
+    warm: float
+    cold: float
+
+
+def _axial(c):
+    col, row = c
+    return col - (row - (row & 1)) // 2, row
+
+
+def bench_node(eng, args, tmpdir):
+    import json
+    import shutil
+    import statistics
+    import subprocess
+    from pathlib import Path
+
+    node = shutil.which("node")
+    if node is None:
+        raise SystemExit("--auto-cca: no node on the PATH")
+    jobs = []  # (piece, card, side, grounding)
+    for side in SIDES:
+        g0 = eng.ground(SECTION_CARDS[0], side=side)
+        for p in g0.setting.views:
+            if p.side != side or p.role != "unit" or (args.only and args.only not in p.id):
+                continue
+            for card in SECTION_CARDS:
+                g = eng.ground(card, side=side)
+                if eng.destinations(g, [p.id])[0]:
+                    jobs.append((p, card, side, g))
+                    break
+    script = Path(tmpdir) / "dests.mjs"
+    hexes = json.dumps([list(_axial(p.at)) for p, *_ in jobs])
+    script.write_text(NODE_DESTINATIONS.format(src=(Path(args.auto_cca).resolve() / "src").as_uri(), hexes=hexes,
+                                               batches=5), encoding="utf-8")
+    node_s = [[] for _ in jobs]
+    warm_s = [[] for _ in jobs]
+    cold_s = [[] for _ in jobs]
+    theirs = [None] * len(jobs)
+    for rnd in range(args.node_rounds):
+        # alternate: Node's process (every unit, its own steady state), then warcouncil
+        out = json.loads(subprocess.run([node, str(script)], capture_output=True, text=True, check=True).stdout)
+        for i, ((p, card, side, g), o) in enumerate(zip(jobs, out)):
+            if o is None:
+                continue
+            theirs[i] = {(q + (r - (r & 1)) // 2, r) for q, r in o["dests"]}
+            node_s[i].append(o["seconds"])
+            warm, cold = measure_many([
+                lambda: eng.destinations(g, [p.id]),  # grounded once
+                lambda: eng.destinations(eng.ground(card, side=side), [p.id]),  # a fresh grounding per query
+            ], args.budget / 2)
+            warm_s[i].append(warm)
+            cold_s[i].append(cold)
+        print(f"node   round {rnd + 1}/{args.node_rounds}", file=sys.stderr)
+    rows = []
+    for i, (p, card, side, g) in enumerate(jobs):
+        if not node_s[i]:
+            continue
+        ours = set(eng.destinations(g, [p.id])[1][p.id])
+        rows.append(NodeRow(p.id, p.type, card, len(ours), ours == theirs[i], statistics.median(node_s[i]),
+                            statistics.median(warm_s[i]), statistics.median(cold_s[i])))
+    return rows
+
+
+def print_node_table(rows, out=sys.stdout):
+    p = lambda s="": print(s, file=out)  # noqa: E731
+    p("| piece | type | card | dests | same as auto-cca | auto-cca µs | wc warm µs | wc cold µs | warm / Node | cold / Node |")
+    p("|---|---|---|---:|---|---:|---:|---:|---:|---:|")
+    for r in rows:
+        p(f"| {r.piece} | {r.type} | {r.card} | {r.dests} | {'yes' if r.same else 'no'} | {fmt(r.node * 1e6)} "
+          f"| {fmt(r.warm * 1e6)} | {fmt(r.cold * 1e6)} | {r.warm / r.node:.2f} | {r.cold / r.node:.2f} |")
+    same = [r for r in rows if r.same]
+    p()
+    for label, rs in (("every unit", rows), ("the units whose destinations auto-cca gives alike", same)):
+        if rs:
+            p(f"Geometric mean over {label} ({len(rs)}): warm {geomean([r.warm / r.node for r in rs]):.2f}x, "
+              f"cold {geomean([r.cold / r.node for r in rs]):.2f}x auto-cca; "
+              f"totals: auto-cca {sum(r.node for r in rs) * 1e6:.0f} µs, warm {sum(r.warm for r in rs) * 1e6:.0f} µs, "
+              f"cold {sum(r.cold for r in rs) * 1e6:.0f} µs (targets: <= 1.0x warm, <= 1.5x cold).")
+
+
+# ============================================================================
 # Profiling
 # ============================================================================
 
@@ -482,12 +640,25 @@ def main(argv=None):
     ap.add_argument("--count-only", action="store_true", help="only (3) end positions")
     ap.add_argument("--profile", default=None, metavar="WHAT", help="cProfile warcouncil: dest, check or count")
     ap.add_argument("--json", default=None, metavar="PATH", help="also write the rows as JSON")
+    ap.add_argument("--auto-cca", default=None, metavar="DIR",
+                    help="only (4): one unit's destinations against auto-cca (a checkout at 05b2304) under Node")
+    ap.add_argument("--node-rounds", type=int, default=3, help="rounds of (4), alternating Node and warcouncil")
+    ap.add_argument("--checks-cpu", type=int, default=0, metavar="ROUNDS",
+                    help="only (2), in CPU and wall time: ROUNDS rounds of 10 checks per turn")
     args = ap.parse_args(argv)
     args.budget = 0.05 if args.quick else 0.2
     eng = Engine.load("akragas")
     with tempfile.TemporaryDirectory() as tmp:
         if args.profile:
             profile(args.profile, eng, tmp, args.only)
+            return
+        if args.checks_cpu:
+            bench_checks_cpu(eng, args.checks_cpu, tmp)
+            return
+        if args.auto_cca:
+            print("## (4) One unit's destinations against auto-cca's validDestinations (Node)\n")
+            print(f"Medians of {args.node_rounds} rounds; Node's steady state (the best of 5 batches per round).\n")
+            print_node_table(bench_node(eng, args, tmp))
             return
         t0 = time.perf_counter()
         drows, crows, nrows = [], [], []

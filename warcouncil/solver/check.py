@@ -7,13 +7,14 @@ those of the alternative the proposal comes closest to (fewest violations).
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..dsl import ast as A
 from ..dsl.template import render as render_template
 from .ground import Ctx, PieceView, Record
 from .plan import Plan, PlannedRule
+from .state import attrs
 from .system import System
 
 
@@ -75,25 +76,27 @@ def _message(r: PlannedRule, pieces: list[str], binding: dict | None) -> str:
 def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=()) -> list[Violation]:
     """Every violation of ``rules``. Per-move rules are judged move by move,
     each against the board as it stood (``per_move``: (move, ctx) pairs)."""
-    from .decompose import applies, move_rules
-
-    by_rule = {mr.rule.id: mr for mr in move_rules(plan)}
+    by_rule = _by_rule(plan)
     out: list[Violation] = []
     for r in rules:
         if r.kind == "true":
             continue
         mr = by_rule.get(r.id)
         if mr is not None:
+            parts = _judges(plan, mr)
+            dc, cv = mr.domain_cond, mr.cond_var  # (decompose.applies, inlined)
             for m, mctx in per_move:
-                if applies(mr, mctx, m) and not r.test(mctx, {r.var: m}):
+                if (dc is None or dc(mctx, {cv: m})) and not _holds(mr, parts, mctx, m):
                     pieces = _ids([m])
                     out.append(Violation(r.id, pieces, _message(r, pieces, {r.var: m}), r.source, r.quote, r.origin))
             continue
         if r.var is not None:
             # a forall rule: one violation per failing element
             failing = []
-            for x in _sorted(r.domain(ctx, {})):
-                if not r.test(ctx, {r.var: x}):
+            test, var, env = r.test, r.var, {}
+            for x in _sorted_domain(g, r, r.domain(ctx, {})):
+                env[var] = x  # (one dict for the elements: a closure never keeps the env it is given)
+                if not test(ctx, env):
                     failing.append(x)
             for x in failing:
                 pieces = _ids([x])
@@ -104,6 +107,147 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=()) -> list[Viol
         pieces = _ids(_explain(r, alt, ctx))
         out.append(Violation(r.id, pieces, _message(r, pieces, None), r.source, r.quote, r.origin))
     return out
+
+
+def _by_rule(plan: Plan) -> dict:
+    """{rule id: its per-move rule (``decompose.MoveRule``)}, made once per plan."""
+    from .decompose import move_rules
+
+    rules = move_rules(plan)
+    hit = plan.compiler.pack_memo.get(("check-by-rule",))
+    if hit is None or hit[0] is not rules:
+        hit = plan.compiler.pack_memo[("check-by-rule",)] = (rules, {mr.rule.id: mr for mr in rules})
+    return hit[1]
+
+
+class _HexMemo:
+    """How ``_holds`` judges one clean hex part of a per-move rule
+    (``Compiler.move_use``: it reads the hex only through what stands there,
+    its terrain and the board, and otherwise only the piece's and the move's
+    attributes, the setting and the card): its value on a hex is kept in the
+    setting's memo by what stands there, the terrain (and the hex itself
+    when the part reads the board's shape), the attributes read and the
+    card, as ``cells.CleanCells`` keeps it for the search."""
+
+    __slots__ = ("piece_attrs", "move_attrs", "context", "by_hex")
+
+    def __init__(self, use):
+        self.piece_attrs, self.move_attrs = use.piece_attrs, use.move_attrs
+        self.context, self.by_hex = use.context, use.setting
+
+
+def _judges(plan: Plan, mr):
+    """The parts of a per-move rule as ``_holds`` judges them: (part, a
+    ``_HexMemo`` or None); made once per plan."""
+    memo = plan.compiler.pack_memo
+    key = ("check-parts", mr.rule.id)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is mr:
+        return hit[1]
+    if not _attrs_only(mr.rule.body.body, mr.var):
+        memo[key] = (mr, None)  # judged by the body's closure
+        return None
+    out = []
+    for part in mr.parts:
+        hm = None
+        if part.kind in ("enter", "pass") and part.ast is not None:
+            use = plan.compiler.move_use(part.ast, mr.var, part.hvar)
+            if use.clean:
+                hm = _HexMemo(use)
+        out.append((part, hm))
+    memo[key] = (mr, out)
+    return out
+
+
+def _reads_path(plan: Plan, mr) -> bool:
+    """Does the per-move rule's verdict on a move depend on its path beyond
+    its length and end (``m.path``, ``m.through``, or the move handed on whole)?"""
+    memo = plan.compiler.pack_memo
+    key = ("check-reads-path", mr.rule.id)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is mr:
+        return hit[1]
+    body = mr.rule.body.body
+    v = not _attrs_only(body, mr.var) or any(
+        isinstance(n, A.Attr) and isinstance(n.obj, A.Name) and n.obj.id == mr.var and n.name in ("path", "through")
+        for n in A.walk(body))
+    memo[key] = (mr, v)
+    return v
+
+
+def _attrs_only(body, var: str) -> bool:
+    """Does ``body`` read the move ``var`` only through attributes written
+    out (``m.to``, ``m.piece``), never handing the move itself to a
+    definition or a builtin? Then what ``decompose`` sorts by the attributes
+    written (a part about the piece, fixed before the move) is exactly that."""
+    inside = {id(n.obj) for n in A.walk(body) if isinstance(n, A.Attr)}
+    return all(id(n) in inside for n in A.walk(body) if isinstance(n, A.Name) and n.id == var)
+
+
+def _holds(mr, parts, ctx: Ctx, m) -> bool:
+    """Does move ``m`` keep the per-move rule ``mr`` (its domain applying)?
+    The rule's body judged part by part (``decompose``: the body is the
+    conjunction of its parts), so that what the parts fix before a move (a
+    guard, a bound, a condition of the piece) is read from the memos the
+    move search fills, and a clean hex part is judged once per class of
+    hexes (``_HexMemo``). The same truth value as the body's closure."""
+    var = mr.var
+    env = {var: m}
+    if parts is None:
+        return bool(mr.rule.test(ctx, env))
+    for part, hm in parts:
+        guard = part.guard
+        if guard is not None and not guard(ctx, env):
+            continue
+        kind = part.kind
+        if kind == "enter" or kind == "pass":
+            hexes = m.get_attr("path" if kind == "enter" else "through")
+            if not hexes:
+                continue
+            test, hvar = part.test, part.hvar
+            inner = dict(env)
+            if hm is not None and ctx.state is not None:
+                setting = ctx.g.setting
+                memo, on, terrain = setting.memo, ctx.state.on, setting.terrain
+                head = (hm, attrs(m.piece, hm.piece_attrs), attrs(m, hm.move_attrs),
+                        ctx.g.compiler.fixed_key(ctx.g) if hm.context else None)
+                for h in hexes:
+                    k = (head, on.get(h), terrain.get(h), h if hm.by_hex else None)
+                    v = memo.get(k)
+                    if v is None:
+                        inner[hvar] = h
+                        v = memo[k] = bool(test(ctx, inner))
+                    if not v:
+                        break
+                else:
+                    continue
+            else:
+                for h in hexes:
+                    inner[hvar] = h
+                    if not test(ctx, inner):
+                        break
+                else:
+                    continue
+            # a hex fails: the rule holds only if the waiver does (``forall h in P: A(h) or B``)
+            if part.waiver is not None and part.waiver(ctx, env):
+                continue
+            return False
+        if kind == "bound":
+            f = part.bound_expr
+            if getattr(f, "static", False):
+                try:
+                    b = f(ctx, env)
+                except TypeError:  # (`m.length < E`, E not a number: the comparison says what)
+                    b = None
+                a = m.length
+                if type(a) is int and type(b) is int:
+                    if a <= b:
+                        continue
+                    return False
+            # (anything but two whole numbers: the comparison itself, with its errors)
+        if not part.test(ctx, env):
+            return False
+    return True
 
 
 def play_turn(g, plan: Plan, base: Ctx, turn):
@@ -188,15 +332,38 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
     geo = geometric_path(board, start, to)
     candidates = [geo]
     if len(geo) <= 7 and board.contains(to):
-        candidates = list(itertools.islice(_paths(board, start, to, len(geo) + 1), 20000)) or [geo]
+        candidates = _paths(board, start, to, len(geo) + 1, 20000) or [geo]
+    # the rules that read the path (not only its length, its end, the
+    # piece...) are judged on every candidate; the others once per length
     rules = move_rules(plan)
+    hit = plan.compiler.pack_memo.get(("check-witness-rules",))
+    if hit is None or hit[0] is not rules:
+        hit = plan.compiler.pack_memo[("check-witness-rules",)] = (
+            rules, [(mr, _judges(plan, mr)) for mr in rules if _reads_path(plan, mr)],
+            [(mr, _judges(plan, mr)) for mr in rules if not _reads_path(plan, mr)])
+    by_path, by_length = hit[1], hit[2]
+    broken_by_length: dict = {}
 
     def cost(path, limit):
-        # rules broken, counting stops at `limit` (that path cannot win)
+        # rules broken, counting stops at `limit` (that path cannot win; the
+        # order the rules are counted in does not matter)
+        n = broken_by_length.get(len(path))
+        if n is not None and n >= limit:
+            return limit
         m = MoveView(piece, start, path, index, phase=phase)
-        n = 0
-        for mr in rules:
-            if applies(mr, ctx_i, m) and not mr.rule.test(ctx_i, {mr.var: m}):
+        if n is None:
+            # counted up to `limit` only: the limits that follow are no higher
+            n = 0
+            for mr, parts in by_length:
+                if applies(mr, ctx_i, m) and not _holds(mr, parts, ctx_i, m):
+                    n += 1
+                    if n >= limit:
+                        break
+            broken_by_length[len(path)] = n
+        if n >= limit:
+            return limit
+        for mr, parts in by_path:
+            if applies(mr, ctx_i, m) and not _holds(mr, parts, ctx_i, m):
                 n += 1
                 if n >= limit:
                     break
@@ -214,27 +381,39 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
     return MoveView(piece, start, best, index, phase=phase)
 
 
-def _paths(board, start, to, limit):
-    """Simple paths from start to `to` of at most `limit` hexes entered
-    (only steps that can still reach `to` in time are taken)."""
+def _paths(board, start, to, limit, most):
+    """The first ``most`` simple paths from start to `to` of at most `limit`
+    hexes entered, depth first (only steps that can still reach `to` in
+    time are taken)."""
     nb = board.neighbours
     dist = board.distance
+    to_go: dict = {}  # hex -> its distance to `to`
+    out: list = []
+    path: list = []
+    seen = {tuple(start)}
 
-    def rec(c, path, seen):
+    def rec(c):
         if c == to and path:
-            yield tuple(path)
-            return
+            out.append(tuple(path))
+            return len(out) >= most
         if len(path) >= limit:
-            return
+            return False
         for n in nb[c]:
-            if n not in seen and len(path) + 1 + dist(n, to) <= limit:
+            d = to_go.get(n)
+            if d is None:
+                d = to_go[n] = dist(n, to)
+            if n not in seen and len(path) + 1 + d <= limit:
                 seen.add(n)
                 path.append(n)
-                yield from rec(n, path, seen)
+                full = rec(n)
                 path.pop()
                 seen.discard(n)
+                if full:
+                    return True
+        return False
 
-    yield from rec(tuple(start), [], {tuple(start)})
+    rec(tuple(start))
+    return out
 
 
 def _explain(r: PlannedRule, alt, ctx: Ctx):
@@ -251,6 +430,20 @@ def _explain(r: PlannedRule, alt, ctx: Ctx):
                 missing |= q.admitted - ordered
         return missing
     return ordered
+
+
+def _sorted_domain(g, r: PlannedRule, xs):
+    """``_sorted(xs)``; a domain the setting keeps (the same object on
+    every query, such as a side's pieces) is sorted once per rule."""
+    memo = g.setting.memo
+    key = ("check-sorted-domain", r.id)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is xs:
+        return hit[1]
+    out = _sorted(xs)
+    if isinstance(xs, frozenset) and len(out) > 8:
+        memo[key] = (xs, out)  # (one entry per rule: a domain made afresh replaces it)
+    return out
 
 
 def _sorted(xs):

@@ -39,6 +39,13 @@ def _refs_attr(e, var: str, names: set[str]) -> bool:
     return False
 
 
+def _reads_move(compiler, e, var: str, names: set[str]) -> bool:
+    """Does ``e`` read one of these attributes of the move ``var``, written
+    out (``m.to``) or in a definition it hands the move to (``short(m)``
+    with ``short(x) := x.length <= 1``: ``Compiler.move_use``)?"""
+    return _refs_attr(e, var, names) or bool(names.intersection(compiler.move_use(e, var).move_attrs))
+
+
 _PATHY = {"path", "through"}
 # builtins about the whole turn (not the moment of a move): never guards
 _WHOLE_TURN = {"moves", "battles", "moved", "final", "last_move", "moved_length", "battles_of"}
@@ -77,7 +84,7 @@ def decompose(compiler, body: A.Expr, var: str) -> list[Part]:
             # (G and C1) implies C2 == G implies (C1 implies C2): pull out the
             # conjuncts about the piece and its start (known before the search)
             lefts = list(item.left.items) if isinstance(item.left, A.And) else [item.left]
-            gs = [x for x in lefts if not _refs_attr(x, var, _ENDY) and not (referenced_names(x) & _WHOLE_TURN)]
+            gs = [x for x in lefts if not _reads_move(compiler, x, var, _ENDY) and not (referenced_names(x) & _WHOLE_TURN)]
             rest = [x for x in lefts if x not in gs]
             if gs:
                 g_expr = gs[0] if len(gs) == 1 else A.And(tuple(gs))
@@ -96,7 +103,7 @@ def decompose(compiler, body: A.Expr, var: str) -> list[Part]:
 def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
     if isinstance(c, A.Quant) and c.kind == "forall" and isinstance(c.domain, A.Attr) \
             and isinstance(c.domain.obj, A.Name) and c.domain.obj.id == var \
-            and c.domain.name in ("path", "through") and not _refs_attr(c.body, var, _ENDY):
+            and c.domain.name in ("path", "through") and not _reads_move(compiler, c.body, var, _ENDY):
         kind = "enter" if c.domain.name == "path" else "pass"
         body, waiver = c.body, None
         if isinstance(body, A.Or):
@@ -111,7 +118,7 @@ def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
         return Part(kind, guard, compiler.compile(body), c.var, ast=body, waiver=waiver)
     if isinstance(c, A.Compare) and c.op in ("<=", "<") and isinstance(c.left, A.Attr) \
             and isinstance(c.left.obj, A.Name) and c.left.obj.id == var and c.left.name == "length" \
-            and not _refs_attr(c.right, var, _ENDY) and not compiler.is_turn(c.right):
+            and not _reads_move(compiler, c.right, var, _ENDY) and not compiler.is_turn(c.right):
         bound = before_move(compiler, c.right, var, compiler.compile(c.right))
         if c.op == "<":
             b0 = bound
@@ -120,8 +127,8 @@ def _classify(compiler, c: A.Expr, var: str, guard) -> Part:
                 return b0(ctx, env) - 1
             bound.static = b0.static
         return Part("bound", guard, compiler.compile(c), None, bound)
-    if not _refs_attr(c, var, _PATHY):
-        if not _refs_attr(c, var, {"to", "length"}):
+    if not _reads_move(compiler, c, var, _PATHY):
+        if not _reads_move(compiler, c, var, {"to", "length"}):
             # about the piece and the moment only
             return Part("piece", guard, before_move(compiler, c, var, compiler.compile(c)))
         return Part("end", guard, compiler.compile(c), ast=c,
@@ -145,7 +152,7 @@ def move_rules(plan) -> list[MoveRule]:
         if isinstance(dom, A.Name) and dom.id == "moves":
             mr = MoveRule(r, body.var, None, None)
         elif isinstance(dom, A.SetComp) and isinstance(dom.domain, A.Name) and dom.domain.id == "moves" \
-                and not _refs_attr(dom.cond, dom.var, _ENDY | {"start"}):
+                and not _reads_move(c, dom.cond, dom.var, _ENDY | {"start"}):
             mr = MoveRule(r, body.var, c.compile(dom.cond) if dom.cond is not None else None, dom.var)
         else:
             continue
@@ -172,12 +179,20 @@ def before_move(compiler, ast: A.Expr, var: str, f):
         reads[0].update(use.piece_attrs)
         reads[1].update(use.move_attrs)
         pack_memo = compiler.pack_memo
-        return _memoized(f, ast, lambda ctx: pack_memo,
-                         lambda ctx, m: (tag, m.fact_key or _fact_key(compiler, ctx, m)), var)
+
+        def pack_fact(ctx, env, ast=ast):  # (the default keeps the node, so its id, alive)
+            m = env[var]
+            key = (tag, m.fact_key or _fact_key(compiler, ctx, m))
+            v = pack_memo.get(key, _MISSING)
+            if v is _MISSING:
+                v = pack_memo[key] = f(ctx, env)
+            return v
+        pack_fact.static = True
+        return pack_fact
     if compiler.board_static(ast, (var,)):
-        memo_of = _setting_memo
+        per_setting = True
     elif compiler.context_static(ast, (var,)):
-        memo_of = _grounding_memo
+        per_setting = False
     else:
         def dynamic(ctx, env):
             return f(ctx, env)
@@ -188,14 +203,11 @@ def before_move(compiler, ast: A.Expr, var: str, f):
         dynamic.static, dynamic.raw, dynamic.ast, dynamic.var = False, f, ast, var
         dynamic.moment = compiler.dynamic_reads(ast, frozenset((var,))) <= compiler.vocabulary.moment
         return dynamic
-    return _memoized(f, ast, memo_of, lambda ctx, m: (tag, m.piece, m.start, m.phase, m.index), var)
 
-
-def _memoized(f, ast, memo_of, key_of, var: str):
-    """f, its value kept in ``memo_of(ctx)`` under ``key_of(ctx, move)``."""
     def cond(ctx, env, ast=ast):  # (the default keeps the node, so its id, alive)
-        memo = memo_of(ctx)
-        key = key_of(ctx, env[var])
+        m = env[var]
+        key = (tag, m.piece, m.start, m.phase, m.index)
+        memo = ctx.g.setting.memo if per_setting else ctx.g.memo
         v = memo.get(key, _MISSING)
         if v is _MISSING:
             v = memo[key] = f(ctx, env)
@@ -219,14 +231,6 @@ def _fact_key(compiler, ctx, m) -> tuple:
                                         tuple(sorted(reads[1])))
     key = m.fact_key = (compiler.fixed_key(ctx.g), attrs(m.piece, names[1]), attrs(m, names[2]))
     return key
-
-
-def _setting_memo(ctx):
-    return ctx.g.setting.memo
-
-
-def _grounding_memo(ctx):
-    return ctx.g.memo
 
 
 def applies(mr: MoveRule, ctx: Ctx, m: MoveView) -> bool:

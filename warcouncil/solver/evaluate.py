@@ -57,6 +57,7 @@ _CMP = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
     ">": operator.gt, ">=": operator.ge,
 }
+_MISSING = object()
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
 
 
@@ -435,6 +436,20 @@ class Compiler:
         # a bound variable always wins over a definition or builtin of the same name
         if name in self.pack.defines and not self.pack.defines[name].params:
             body = self.define_closure(name)
+            key = (name, ())  # (the key _memoized gives a call with no arguments)
+            if name in self.static_defines() or name in self.context_static_defines():
+                # fixed on one board (or for one context, C&C: one card): worked out once there
+                per_setting = name in self.static_defines()
+
+                def fixed_define(ctx, env):
+                    if name in env:
+                        return env[name]
+                    memo = ctx.g.setting.memo if per_setting else ctx.g.memo
+                    v = memo.get(key, _MISSING)
+                    if v is _MISSING:
+                        v = memo[key] = body(ctx, {})
+                    return v
+                return fixed_define
 
             def define(ctx, env):
                 if name in env:
@@ -462,6 +477,22 @@ class Compiler:
     def _c_Attr(self, e):
         obj = self.compile(e.obj)
         name = e.name
+        if isinstance(e.obj, A.Name):
+            # every kind of name is a bound variable first (see _c_Name): look
+            # in env without calling the name's closure
+            vname = e.obj.id
+
+            def attr_of_name(ctx, env):
+                o = env.get(vname, _MISSING)
+                if o is _MISSING:
+                    o = obj(ctx, env)
+                if o is None:
+                    return None
+                try:
+                    return o.get_attr(name)
+                except AttributeError:
+                    return getattr(o, name, None)
+            return attr_of_name
 
         def attr(ctx, env):
             o = obj(ctx, env)
@@ -484,10 +515,10 @@ class Compiler:
                 raise EvalError(f"{name} takes {len(params)} argument(s), got {len(args)}", e.loc)
             if params and name in self.static_defines():
                 # the same arguments give the same value on one board: memoized per setting
-                return _memoized(name, body, params, args, lambda ctx: ctx.g.setting.memo)
+                return _memoized(name, body, params, args, True)
             if params and name in self.context_static_defines():
                 # ... and for one context (C&C: one card): memoized per grounding
-                return _memoized(name, body, params, args, lambda ctx: ctx.g.memo)
+                return _memoized(name, body, params, args, False)
             if len(params) == 1:
                 p0, a0 = params[0], args[0]
                 return lambda ctx, env: body(ctx, {p0: a0(ctx, env)})
@@ -554,6 +585,18 @@ class Compiler:
                 return lambda ctx, env: left(ctx, env) is None
             return lambda ctx, env: left(ctx, env) is not None
         if e.op in ("==", "!="):
+            r = e.right
+            if isinstance(r, (A.Const, A.Num, A.Str, A.Value)):
+                v = r.value
+                if e.op == "==":
+                    return lambda ctx, env: left(ctx, env) == v
+                return lambda ctx, env: left(ctx, env) != v
+            if isinstance(r, A.Name) and self._symbol_only(r.id):
+                # a declared value (``unit``, ``foot``), unless a variable of that name is bound
+                rn = r.id
+                if e.op == "==":
+                    return lambda ctx, env: left(ctx, env) == env.get(rn, rn)
+                return lambda ctx, env: left(ctx, env) != env.get(rn, rn)
             return lambda ctx, env: f(left(ctx, env), right(ctx, env))
 
         def cmp(ctx, env):
@@ -566,6 +609,11 @@ class Compiler:
                 raise EvalError(f"cannot compare {a!r} {e.op} {b!r}", e.loc) from None
         return cmp
 
+    def _symbol_only(self, name: str) -> bool:
+        """A name that _c_Name compiles as a declared value (no define or builtin of that name)."""
+        return name in self.symbols and not (name in self.pack.defines and not self.pack.defines[name].params) \
+            and name not in self.vocabulary.constants
+
     def _c_Not(self, e):
         x = self.compile(e.operand)
         return lambda ctx, env: not x(ctx, env)
@@ -575,14 +623,32 @@ class Compiler:
         if len(items) == 2:
             a, b = items
             return lambda ctx, env: bool(a(ctx, env)) and bool(b(ctx, env))
-        return lambda ctx, env: all(f(ctx, env) for f in items)
+        if len(items) == 3:
+            a, b, c = items
+            return lambda ctx, env: bool(a(ctx, env)) and bool(b(ctx, env)) and bool(c(ctx, env))
+
+        def all_of(ctx, env):
+            for f in items:
+                if not f(ctx, env):
+                    return False
+            return True
+        return all_of
 
     def _c_Or(self, e):
         items = [self.compile(i) for i in e.items]
         if len(items) == 2:
             a, b = items
             return lambda ctx, env: bool(a(ctx, env)) or bool(b(ctx, env))
-        return lambda ctx, env: any(f(ctx, env) for f in items)
+        if len(items) == 3:
+            a, b, c = items
+            return lambda ctx, env: bool(a(ctx, env)) or bool(b(ctx, env)) or bool(c(ctx, env))
+
+        def any_of(ctx, env):
+            for f in items:
+                if f(ctx, env):
+                    return True
+            return False
+        return any_of
 
     def _c_Implies(self, e):
         a, b = self.compile(e.left), self.compile(e.right)
@@ -711,33 +777,43 @@ class Compiler:
         return body
 
 
-def _memoized(name: str, body: Closure, params: tuple, args: list, cache_of) -> Closure:
-    """A define call whose value is cached by its arguments in ``cache_of(ctx)``.
+def _memoized(name: str, body: Closure, params: tuple, args: list, per_setting: bool) -> Closure:
+    """A define call whose value is cached by its arguments in the setting's
+    memo (``per_setting``) or the grounding's.
     Arguments that are not worth caching (moves, made afresh each time) or
     cannot be hashed are evaluated directly."""
     if len(params) == 1:
         (p0,), (a0,) = params, args
 
-        def bind(ctx, env):
+        def memo1(ctx, env):
             v0 = a0(ctx, env)
-            return v0, {p0: v0}, getattr(v0, "memoizable", True)
-    else:
-        def bind(ctx, env):
-            values = tuple(a(ctx, env) for a in args)
-            return values, dict(zip(params, values)), all(getattr(v, "memoizable", True) for v in values)
+            if not getattr(v0, "memoizable", True):
+                return body(ctx, {p0: v0})
+            cache = ctx.g.setting.memo if per_setting else ctx.g.memo
+            key = (name, v0)
+            try:
+                return cache[key]
+            except KeyError:
+                pass
+            except TypeError:  # an unhashable argument
+                return body(ctx, {p0: v0})
+            v = cache[key] = body(ctx, {p0: v0})
+            return v
+        return memo1
 
     def memo(ctx, env):
-        key, bound, cacheable = bind(ctx, env)
-        if not cacheable:
+        values = tuple(a(ctx, env) for a in args)
+        bound = dict(zip(params, values))
+        if not all(getattr(v, "memoizable", True) for v in values):
             return body(ctx, bound)
-        cache = cache_of(ctx)
+        cache = ctx.g.setting.memo if per_setting else ctx.g.memo
         try:
-            return cache[(name, key)]
+            return cache[(name, values)]
         except KeyError:
             pass
         except TypeError:  # unhashable arguments
             return body(ctx, bound)
-        v = cache[(name, key)] = body(ctx, bound)
+        v = cache[(name, values)] = body(ctx, bound)
         return v
     return memo
 

@@ -24,6 +24,8 @@ class PieceView:
     """A piece as the rule language sees it (identity-hashed)."""
 
     __slots__ = ("id", "side", "role", "type", "at", "rank", "attrs", "piece", "slot")
+    memoizable = True  # (a define's memo may key on it; read with getattr)
+    _FIELDS = frozenset(("id", "side", "role", "type", "at", "rank"))
 
     def __init__(self, piece, role: str, attrs: dict, rank: int, slot: int = 0):
         self.piece = piece
@@ -37,7 +39,7 @@ class PieceView:
         self.attrs = attrs
 
     def get_attr(self, name):
-        if name in ("id", "side", "role", "type", "at", "rank"):
+        if name in self._FIELDS:
             return getattr(self, name)
         return self.attrs.get(name)
 

@@ -25,7 +25,7 @@ class Positions:
     the move generator's per-position hex sets (``CleanCells``) are then
     worked out from the parent's by judging those hexes again."""
 
-    __slots__ = ("where", "on", "roles", "parent", "changed", "memo")
+    __slots__ = ("where", "on", "roles", "parent", "changed", "memo", "crowded")
 
     def __init__(self, where: dict, on: dict | None = None, parent: "Positions | None" = None,
                  changed: tuple = (), roles: int | None = None):
@@ -37,14 +37,20 @@ class Positions:
         self.roles = roles
         if on is not None:
             self.on = on
+            self.crowded = parent is not None and parent.crowded
             return
         self.on = on = {}
+        # crowded: two pieces of one role on one cell (the later one in
+        # ``where`` shows in ``on``), as in a turn that breaks the rules
+        self.crowded = False
         blank = (None,) * roles
         for p, c in where.items():
             if c is None:
                 continue
             k = p.slot
             occ = on.get(c, blank)
+            if occ[k] is not None:
+                self.crowded = True
             on[c] = occ[:k] + (p,) + occ[k + 1:]
 
     @classmethod
@@ -93,6 +99,35 @@ class Positions:
             if old != c:
                 changed.update(x for x in (old, c) if x is not None)
             w[p] = c
+        if not self.crowded:
+            # the occupants from this position's: only the pieces that moved
+            # change (as made afresh from ``where``, unless two pieces of one
+            # role meet on a cell: then afresh)
+            on = dict(self.on)
+            blank = (None,) * self.roles
+            for p in changes:
+                k = p.slot
+                old = self.where.get(p)
+                if old is not None:
+                    occ = on.get(old)
+                    if occ is None or occ[k] is not p:
+                        break
+                    rest = occ[:k] + (None,) + occ[k + 1:]
+                    if rest.count(None) == len(rest):
+                        del on[old]
+                    else:
+                        on[old] = rest
+            else:
+                for p, c in changes.items():
+                    if c is None:
+                        continue
+                    k = p.slot
+                    occ = on.get(c, blank)
+                    if occ[k] is not None:
+                        break
+                    on[c] = occ[:k] + (p,) + occ[k + 1:]
+                else:
+                    return Positions(w, on, self, tuple(changed))
         return Positions(w, parent=self, changed=tuple(changed))
 
 
@@ -100,6 +135,7 @@ class MoveView:
     """One move of one piece (a ``ground.PieceView``), as rules see it."""
 
     memoizable = False  # made afresh for every candidate: not worth caching on
+    rank = 0  # (sorting values by rank: a move has none of its own; never a rule attribute)
     __slots__ = ("piece", "start", "path", "to", "length", "index", "given_path", "phase", "fact_key")
     _RULE_ATTRS = frozenset(__slots__) - {"fact_key"}
 
@@ -120,9 +156,11 @@ class MoveView:
         return self.path[:-1] if self.path else ()
 
     def get_attr(self, name):
+        if name in self._RULE_ATTRS:
+            return getattr(self, name)
         if name == "through":
             return self.through
-        return getattr(self, name, None) if name in self._RULE_ATTRS else None
+        return None
 
     def __repr__(self):
         return self.piece.id
@@ -130,6 +168,7 @@ class MoveView:
 
 class BattleView:
     memoizable = False
+    rank = 0  # (as MoveView.rank)
     __slots__ = ("piece", "target", "index")
 
     def __init__(self, piece, target, index=0):
