@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from test_reach_property import walks as reach_walks
 from warcouncil.solver.check import _holds, _judges, _reads_path
 from warcouncil.solver.decompose import applies, move_rules
 from warcouncil.solver.engine import Engine
@@ -46,15 +47,7 @@ CARDS = ["Order Three Units Left", "Order Light Troops", "Line Command", "Double
 
 def walks(board, start, depth):
     """Every walk of 1..depth hexes (revisits allowed), and a step off the board."""
-    level = [()]
-    for _ in range(depth):
-        nxt = []
-        for w in level:
-            here = w[-1] if w else start
-            for n in board.neighbours[here]:
-                nxt.append(w + (n,))
-        yield from nxt
-        level = nxt
+    yield from reach_walks(board, start, depth)
     yield ((start[0], -1),)  # off the board
 
 
