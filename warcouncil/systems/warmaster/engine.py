@@ -39,7 +39,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -384,24 +384,28 @@ class WarmasterEngine(Engine):
         p, ok, bad, _ = self.dice(log, e)
         return p, ok, bad
 
-    def dice(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int], Fraction]:
+    def dice(self, log: Log, e: Entry, ways: bool = False) -> tuple:
         """``rolls``, and P(a blunder): a failing total for which the
-        pack's ``blunder(o)`` holds (reference §5.3; 0 without the define)."""
+        pack's ``blunder(o)`` holds (reference §5.3; 0 without the define);
+        with ``ways``, also the ways (out of 36) of success and of a blunder."""
         reads = self._roll_reads
         if reads is not None and self._sharing:
             key = self._key("rolls", reads, e, log, "roll")
             hit = self._shared.get(key)
             if hit is None:
                 hit = self._shared[key] = self._dice(log, e)
-            return hit[0], list(hit[1]), list(hit[2]), hit[3]
-        return self._dice(log, e)
+        else:
+            hit = self._dice(log, e)
+        p, ok, bad, pb, w_ok, w_blunder = hit
+        return (p, list(ok), list(bad), pb, w_ok, w_blunder) if ways else (p, list(ok), list(bad), pb)
 
-    def _dice(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int], Fraction]:
+    def _dice(self, log: Log, e: Entry) -> tuple:
         ctx = Ctx(log, None, self._static)
         ok = [t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t))]
         bad = [t for t in WAYS if t not in ok]
         blunders = [t for t in bad if self.is_blunder(ctx, e.with_roll(t))]
-        return Fraction(sum(WAYS[t] for t in ok), 36), ok, bad, Fraction(sum(WAYS[t] for t in blunders), 36)
+        w_ok, w_blunder = sum(WAYS[t] for t in ok), sum(WAYS[t] for t in blunders)
+        return Fraction(w_ok, 36), tuple(ok), tuple(bad), Fraction(w_blunder, 36), w_ok, w_blunder
 
     def is_blunder(self, ctx: Ctx, e: Entry) -> bool:
         """Is attempt ``e``, with its roll, a blunder (the pack's ``blunder(o)``)?"""
@@ -417,7 +421,7 @@ class WarmasterEngine(Engine):
         e = Entry("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by),
                   tuple(t.at(u) for u in step.units), (), roll, moves)
         if lazy:
-            first = replace(e)  # the entry as `target` sees it (no `after` yet)
+            first = e.but()  # the entry as `target` sees it (no `after` yet)
             done: list = []
 
             def pending():
@@ -441,7 +445,7 @@ class WarmasterEngine(Engine):
         units as ``step`` says when ``moves``; and the table after it."""
         t = log.table
         after = t.moved({u: p for u, p in zip(step.units, step.to) if p is not None}) if moves and step.to else t
-        out = replace(e, roll=roll, moves=moves, after=tuple(after.at(u) for u in step.units))
+        out = e.but(roll=roll, moves=moves, after=tuple(after.at(u) for u in step.units))
         return out, after
 
     # ------------------------------------------------------------ judging
@@ -640,7 +644,8 @@ class WarmasterEngine(Engine):
                 e, after = self.rolled(log, e, st, ok[0], True)
             else:
                 e, after = e.with_roll(bad[-1]), log.table
-            vs = self.violations(log.plus(e, after), e)
+            now = log.plus(e, after)
+            vs = self.violations(now, e) if self.breaks(now, e) else []
             if vs:
                 if forced:
                     continue
@@ -653,42 +658,50 @@ class WarmasterEngine(Engine):
 
     def distribution(self, steps: list[Step], each: list | None = None):
         """The exact distribution of successful orders, and per unit; in
-        ``each`` (when given), per step: P(attempted), P(given), P(a blunder)."""
-        dist: dict[int, Fraction] = defaultdict(Fraction)
-        stats = [[Fraction(0)] * 3 for _ in steps]
+        ``each`` (when given), per step: P(attempted), P(given), P(a blunder).
+
+        Inside, a probability at step ``i`` is a whole number of ways out of
+        36**i (a step not attempted multiplies by 36, one rolled by the
+        ways of its result); ``Fraction`` only at the end."""
+        n = len(steps)
+        dist: dict[int, int] = defaultdict(int)
+        stats = [[0, 0, 0] for _ in steps]  # ways out of 36**i, 36**(i+1), 36**(i+1)
         names = list(dict.fromkeys(u for st in steps for u in st.units))
-        per_unit = {u: defaultdict(Fraction) for u in names}
+        per_unit = {u: defaultdict(int) for u in names}
         tops = {u: sum(1 for st in steps if u in st.units) for u in names}
 
-        def go(i: int, log: Log, prob: Fraction, succ: int, counts: tuple[int, ...]) -> None:
-            if prob == 0:
+        def go(i: int, log: Log, ways: int, succ: int, counts: tuple[int, ...]) -> None:
+            if ways == 0:
                 return
-            if i == len(steps):
-                dist[succ] += prob
+            if i == n:
+                dist[succ] += ways
                 for u, k in zip(names, counts):
-                    per_unit[u][k] += prob
+                    per_unit[u][k] += ways
                 return
             st = steps[i]
             e, _ = self.attempt(log, st, None, False, lazy=True)
             if self.breaks(log.plus(e), e):  # the stop rules: not attempted
-                go(i + 1, log, prob, succ, counts)
+                go(i + 1, log, ways * 36, succ, counts)
                 return
-            p, ok, bad, pb = self.dice(log, e.worked())
+            _, ok, bad, _, w_ok, w_blunder = self.dice(log, e.worked(), True)
             stat = stats[i]
-            stat[0] += prob
-            stat[1] += prob * p
-            stat[2] += prob * pb
+            stat[0] += ways
+            stat[1] += ways * w_ok
+            stat[2] += ways * w_blunder
             if ok:
                 es, after = self.rolled(log, e, st, ok[0], True)
                 more = tuple(k + (u in st.units) for u, k in zip(names, counts))
-                go(i + 1, log.plus(es, after), prob * p, succ + 1, more)
+                go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more)
             if bad:
-                go(i + 1, log.plus(e.with_roll(bad[-1])), prob * (1 - p), succ, counts)
+                go(i + 1, log.plus(e.with_roll(bad[-1])), ways * (36 - w_ok), succ, counts)
 
-        go(0, self.start(), Fraction(1), 0, tuple(0 for _ in names))
+        go(0, self.start(), 1, 0, tuple(0 for _ in names))
+        whole = 36 ** n
         if each is not None:
-            each.extend(tuple(x) for x in stats)
-        return dist, {u: (per_unit[u], tops[u]) for u in names}
+            each.extend((Fraction(a, 36 ** i), Fraction(g, 36 ** (i + 1)), Fraction(b, 36 ** (i + 1)))
+                        for i, (a, g, b) in enumerate(stats))
+        return ({k: Fraction(v, whole) for k, v in dist.items()},
+                {u: ({k: Fraction(v, whole) for k, v in per_unit[u].items()}, tops[u]) for u in names})
 
     # ---- plan: the best sequencing of wanted orders
     def best_plan(self, path: str) -> Answer:

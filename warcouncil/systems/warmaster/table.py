@@ -149,9 +149,16 @@ class Entry:
 
     def with_roll(self, roll: int) -> "Entry":
         """The same entry with another roll (a copy: its units, hence its ids, are the same)."""
+        return self.but(roll=roll)
+
+    def but(self, **changes) -> "Entry":
+        """A copy with ``changes`` (``dataclasses.replace`` without its
+        cost: what the copy keeps of the original is what it is — kind,
+        character, units — so its cached ids and signature stay true;
+        ``units`` is never changed)."""
         e = Entry.__new__(Entry)
         e.__dict__.update(self.__dict__)
-        e.roll = roll
+        e.__dict__.update(changes)
         return e
 
     def worked(self) -> "Entry":
