@@ -33,14 +33,15 @@ def _unshared(monkeypatch):
     class Fresh(E.Ctx):
         __slots__ = ()
 
-        def __init__(self, log, trace=None, static=None):
-            super().__init__(log, trace, None)
+        def __init__(self, log, trace=None, static=None, fresh=False):
+            super().__init__(log, trace, None, fresh)
 
     def moved(self, moves):
         return Table(self.scenario, self.unit_attrs, {**self.poses, **moves}, {})
     attempt = E.WarmasterEngine.attempt
     monkeypatch.setattr(E, "Ctx", Fresh)
     monkeypatch.setattr(E.WarmasterEngine, "_key", lambda self, *a, **kw: object())  # no judgement shared
+    monkeypatch.setattr(E.WarmasterEngine, "_memo_key", staticmethod(lambda *a: object()))  # nor loop, part, target
     monkeypatch.setattr(Table, "moved", moved)
     monkeypatch.setattr(E.WarmasterEngine, "attempt",
                         lambda self, log, step, roll, moves, lazy=False: attempt(self, log, step, roll, moves, False))
@@ -110,7 +111,16 @@ def test_shared_judgements_are_keyed_by_what_they_read(board):
     assert reads["wm.failure-stops-character"] == {"history", "outcome"}
     assert reads["wm.command-range"] == {"geometry"}
     assert reads["wm.own-units"] == frozenset()
-    assert board._target_reads == {"history", "geometry"} and board._roll_reads == {"outcome"}
+    d = board.pack.defines
+
+    def of(name, param):
+        return board._var_reads(d[name].body, param)
+    # what each define reads of each argument: the dice, who orders and the roll and target
+    assert of("succeeds", "o") == {"outcome", "fixed:by"}
+    # the enemy penalty: nothing of the order, the unit's table; the distance: who orders, where
+    assert of("penalty_enemy", "o") == frozenset() and of("penalty_enemy", "u") == {"geometry"}
+    assert of("penalty_distance", "o") == {"fixed:by", "geometry"} and of("penalty_distance", "u") == {"geometry"}
+    assert of("penalty_successive", "o") == {"history"}
 
 
 def test_a_stopped_step_works_no_target_out_when_shared(board, tmp_path, monkeypatch):

@@ -39,6 +39,11 @@ WM.constant("initiatives", lambda ctx, s: ctx.log.of("initiative"))
 WM.constant("home_backs", lambda ctx, s: ctx.log.of("home_back"))
 WM.constant("character_moves", lambda ctx, s: ctx.log.of("characters"))
 WM.function("subphase_of", lambda ctx, s, a: a[0].kind)
+
+#: the log builtins above that hold the entries of one sub-phase alone: a
+#: rule over one of them judges no entry of another kind (engine.breaks)
+ENTRIES_OF_KIND = {"attempts": "orders", "initiatives": "initiative", "home_backs": "home_back",
+                   "character_moves": "characters"}
 WM.function("place_in_log", lambda ctx, s, a: a[0].place)
 
 
@@ -231,4 +236,4 @@ def _touching_group(ctx, s, a):
     return len(reached) == len(items)
 
 
-__all__ = ["WM", "visible", "Entry"]
+__all__ = ["WM", "visible", "Entry", "ENTRIES_OF_KIND"]

@@ -22,6 +22,11 @@ from .scenario import Piece, Pose, WarmasterScenario, footprint
 
 SUBPHASES = ("initiative", "home_back", "orders", "characters")
 
+#: while the engine records what a judgement measures (engine ``_part``):
+#: a stack of sets, the top one collecting every ``At`` whose place is read
+#: (``At.fp``, ``At.pose``: the builtins read places only through these)
+READING: list[set] = []
+
 
 class Table:
     """Every piece's pose on one table; footprints made once per pose.
@@ -95,10 +100,14 @@ class At:
 
     @property
     def fp(self) -> T.Footprint:
+        if READING:
+            READING[-1].add(self)
         return self.table.footprint(self.piece.id)
 
     @property
     def pose(self) -> Pose:
+        if READING:
+            READING[-1].add(self)
         return self.table.poses[self.piece.id]
 
     def get_attr(self, name: str) -> Any:
