@@ -223,6 +223,7 @@ class WarmasterEngine(Engine):
         self._rules_for: dict[str, list[_Rule]] = {}  # an entry's kind -> the rules that may judge it (``breaks``)
         self._part_specs: dict = {}  # a define of the target -> what it and each parameter read (``_part``)
         self._target_spec: Any = False  # (``_target_key``)
+        self._target_placed: Any = None  # (``target``: kept by places too)
         self._dice_spec: Any = False  # (``dice``)
 
     # ------------------------------------------------------------ set-up
@@ -318,14 +319,13 @@ class WarmasterEngine(Engine):
                 v = shared.get((head, d))
                 if v is not None:
                     return v
-                k -= 1
-                while k > 0:
-                    v = shared.get((head, d[:k]))
-                    if v is not None:
-                        break
-                    k -= 1
-                else:
+                # (the sequence less its last element: judged in a branch beside
+                # this one; else from the start, each element's value kept)
+                v = shared.get((head, d[:-1])) if k else None
+                if v is None:
                     k, v = 0, not exists
+                else:
+                    k -= 1
             except (KeyError, _Unshared, TypeError):
                 return f(ctx, env)
             inner = dict(env)
@@ -514,8 +514,15 @@ class WarmasterEngine(Engine):
                                          tuple(u.id for u in e.units), e.action,
                                          e.toward.id if e.toward is not None else None)
         if "fixed" not in reads and not reads.isdisjoint(WHAT_PARTS):
-            # (a judgement reading only some of what the entry is: those parts)
-            sig = ("parts",) + tuple(v if p in reads else None for p, v in zip(WHAT_ORDER, sig))
+            # (a judgement reading only some of what the entry is: those parts;
+            # kept with the entry's, shared by its copies: the same parts)
+            parts = e.__dict__.get("_parts")
+            if parts is None:
+                parts = e.__dict__["_parts"] = {}
+            hit = parts.get(reads)
+            if hit is None:
+                hit = parts[reads] = ("parts",) + tuple(v if p in reads else None for p, v in zip(WHAT_ORDER, sig))
+            sig = hit
         if "outcome" in reads:
             sig += (None if own == "roll" else e.roll, e.moves,
                     None if e.kind != "orders" or own == "target" else
@@ -581,7 +588,15 @@ class WarmasterEngine(Engine):
             return self._target(log, e)
         hit = self._shared.get(key)
         if hit is None:
-            hit = self._shared[key] = self._target(log, e)
+            placed = self._target_placed
+            if placed is not None:  # (kept by the places it read, beside)
+                of_e, history = placed
+                at = self._memo_key(("target@",), log.side, (self._esig(e, of_e, "target"),
+                                                             self._lsig(log, history) if history else None))
+                hit = self._placed(at, log.table, lambda: self._target(log, e))
+            else:
+                hit = self._target(log, e)
+            self._shared[key] = hit
         return hit[0], dict(hit[1])
 
     def _target_key(self, log: Log, e: Entry):
@@ -597,6 +612,7 @@ class WarmasterEngine(Engine):
             names = [n for n in ("command_value", "supplies", *self.penalties) if n in self.pack.defines]
             of_e: set = set()
             history: set = set()
+            history_names: set = set()
             for name in names:
                 d = self.pack.defines[name]
                 whole = self._reads_of([d.body])
@@ -608,8 +624,17 @@ class WarmasterEngine(Engine):
                     of_e |= {"fixed"} | ({"geometry"} if r & {"geometry", IDENTITY} else set())
                 if "history" in whole:
                     history |= whole
+                    history_names.add(name)
             else:
                 spec = (frozenset(of_e | {"fixed"}), frozenset(history))
+                # a target is kept by the places it read too when every define
+                # that measures is kept so (``_part``: no history, nothing
+                # read as itself), so that every place read is recorded
+                specs = [self._part_spec(n, len(self.pack.defines[n].params) - 1) for n in names]
+                if all(sp is not None and ("geometry" not in sp[0] or self._placeable(sp)) for sp in specs) \
+                        and not any("geometry" in self._reads_of([self.pack.defines[n].body]) and n in history_names
+                                    for n in names):
+                    self._target_placed = (frozenset(spec[0] - {"geometry"}), spec[1])
             self._target_spec = spec
         if spec is None:
             return None
@@ -634,21 +659,11 @@ class WarmasterEngine(Engine):
         argument (``_var_reads``) and, when it reads the history, of the
         log (a penalty measuring a unit is the same for every character,
         every brigade holding the unit and every branch with that table)."""
-        spec = self._part_specs.get(name, False)
-        if spec is False:
-            d = self.pack.defines.get(name)
-            spec = None
-            if d is not None and len(d.params) == 1 + len(units):
-                whole = self._reads_of([d.body])
-                each = [self._var_reads(d.body, p) for p in d.params]
-                if whole is not None and None not in each:
-                    spec = (whole, each[0], tuple(each[1:]))
-            self._part_specs[name] = spec
+        spec = self._part_spec(name, len(units))
         if spec is None:
             return self._call(name, ctx, e, *units)
         whole, of_e, of_units = spec
-        if "geometry" in whole and "history" not in whole and IDENTITY not in of_e \
-                and not any(IDENTITY in r for r in of_units):
+        if self._placeable(spec):
             return self._part_placed(name, log, e, units, of_e)
         try:
             key = self._memo_key(("part", name), log.side,
@@ -661,37 +676,65 @@ class WarmasterEngine(Engine):
         except (_Unshared, TypeError):
             return self._call(name, ctx, e, *units)
 
+    def _part_spec(self, name: str, n_units: int):
+        """(what define ``name`` reads, of its entry, of each unit), or None
+        (not shared: an unknown reach, or not a define of that arity)."""
+        spec = self._part_specs.get((name, n_units), False)
+        if spec is False:
+            d = self.pack.defines.get(name)
+            spec = None
+            if d is not None and len(d.params) == 1 + n_units:
+                whole = self._reads_of([d.body])
+                each = [self._var_reads(d.body, p) for p in d.params]
+                if whole is not None and None not in each:
+                    spec = (whole, each[0], tuple(each[1:]))
+            self._part_specs[(name, n_units)] = spec
+        return spec
+
+    @staticmethod
+    def _placeable(spec) -> bool:
+        """May a part be kept by the places it read (``_part_placed``)?"""
+        whole, of_e, of_units = spec
+        return "geometry" in whole and "history" not in whole and IDENTITY not in of_e \
+            and not any(IDENTITY in r for r in of_units)
+
     def _part_placed(self, name: str, log: Log, e: Entry, units: tuple, of_e: frozenset) -> Any:
         """A part of a target that measures the table (and reads no
         history): kept by what it reads of the entry but its table, with
-        the places of the pieces its judgement read (recorded: ``READING``);
-        given again on any table where those pieces stand in those places
-        (a unit's distance to the enemy, on every branch where neither it
-        nor an enemy moved). Judged on a fresh context, so that nothing it
-        reads comes from a memo without being recorded."""
-        cur = log.table
+        the places of the pieces its judgement read (``_placed``): given
+        again on any table where those pieces stand in those places (a
+        unit's distance to the enemy, on every branch where neither it nor
+        an enemy moved). Judged on a fresh context, so that nothing it reads
+        comes from a memo without being recorded."""
         key = self._memo_key(("placed", name), log.side, (self._vsig(e, of_e - {"geometry"}, "target"),
                                                           tuple(u.id for u in units)))
+        return self._placed(key, log.table, lambda: self._call(name, Ctx(log, fresh=True), e, *units))
+
+    def _placed(self, key, cur: Table, work) -> Any:
+        """``work()``'s value, kept under ``key`` with the places of the
+        pieces it read on table ``cur`` (recorded: ``READING``); given
+        again on a table where those pieces stand in those places. A value
+        that read a piece of another table is not kept. Places read here
+        are read by any judgement recording around this one, too."""
         cands = self._shared.get(key)
         if cands is None:
             cands = self._shared[key] = []
         poses = cur.poses
         for table, places, v in cands:
-            if table is cur:  # (recorded on this very table)
-                if READING:
-                    READING[-1].update(cur.at(pid) for pid, _ in places)
-                return v
-            for pid, pose in places:
-                now = poses[pid]
-                if now is not pose and now != pose:
-                    break
-            else:
+            if table is not cur:
+                for pid, pose in places:
+                    now = poses[pid]
+                    if now is not pose and now != pose:
+                        break
+                else:
+                    table = cur
+            if table is cur:
                 if READING:  # (an outer recording reads them too)
                     READING[-1].update(cur.at(pid) for pid, _ in places)
                 return v
         READING.append(set())
         try:
-            v = self._call(name, Ctx(log, fresh=True), e, *units)
+            v = work()
         finally:
             got = READING.pop()
             if READING:
