@@ -144,3 +144,31 @@ def test_a_judgement_reading_what_is_not_declared_is_never_shared(board):
     assert board._reads_of([A.Call("rolled_2d6", (o,))]) == {"outcome"}
     assert board._reads_of([A.Attr(o, "at")]) == {"geometry"}
     assert board._reads_of([A.Attr(o, "pace"), A.Attr(o, "side")]) == frozenset()
+
+
+def test_a_target_is_kept_by_the_places_it_read(board, monkeypatch):
+    """A target read again on a table where only a piece it never read has
+    moved is given again (not worked out); where an enemy it measured has
+    moved, it is worked out anew, and equals the one worked out afresh."""
+    worked = []
+    target = E.WarmasterEngine._target
+    monkeypatch.setattr(E.WarmasterEngine, "_target", lambda self, log, e: worked.append(e) or target(self, log, e))
+    board._shared, board._static = {}, E._Memo()
+    log = board.start()
+    step = E.Step("h", ("r3",), None, None, None)
+    first, _ = board.attempt(log, step, None, False)
+    assert len(worked) == 1 and first.penalties["enemy"] == 0
+
+    def on(moves):
+        t = log.table
+        return E.Log([], t.moved({k: E.Pose(v, t.poses[k].facing, t.poses[k].formation) for k, v in moves.items()}),
+                     log.side)
+    # r0 is far from r3, h and every enemy: not read by r3's target
+    again, _ = board.attempt(on({"r0": (20, 40)}), step, None, False)
+    assert len(worked) == 1 and (again.target, again.penalties) == (first.target, first.penalties)
+    # b1 comes within 20 cm of r3: read (the enemy penalty), so worked out anew
+    near, _ = board.attempt(on({"b1": (100, 45)}), step, None, False)
+    assert len(worked) == 2 and near.penalties["enemy"] == 1 and near.target == first.target - 1
+    board._shared = {}
+    fresh, _ = board.attempt(on({"b1": (100, 45)}), step, None, False)
+    assert (fresh.target, fresh.penalties) == (near.target, near.penalties)
