@@ -16,7 +16,7 @@ from warmaster_util import char, engine, plan, unit
 
 WOOD = {"type": "wood", "polygon": [[85, 35], [115, 35], [115, 55], [85, 55]], "dense": True}
 UNITS = [unit("r0", "red", (30, 30)), unit("r1", "red", (42, 30)), unit("r2", "red", (54, 30), lost=1),
-         unit("r3", "red", (100, 30), type="cavalry"), unit("rf", "red", (70, 12), type="flying", stands=2),
+         unit("r3", "red", (100, 30)), unit("rf", "red", (70, 12), type="flying", stands=2),
          unit("b0", "blue", (40, 62), facing=180), unit("b1", "blue", (100, 70), facing=180)]
 CHARS = [char("gen", "red", "general", 9, (50, 10)), char("h", "red", "hero", 8, (95, 20)),
          char("wiz", "red", "wizard", 7, (65, 22))]

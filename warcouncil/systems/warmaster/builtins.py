@@ -133,6 +133,25 @@ def _crosses(ctx, s, a):
     return any(getattr(ar, kind) and T.in_area(swept, ar, "any") for ar in areas)
 
 
+def _entered(e, u) -> list:
+    """The terrain areas piece ``u``'s move in entry ``e`` sweeps (the hull
+    of its footprint where it stood and where it ends) and it did not stand
+    in before (a unit already in a wood may move within it or out)."""
+    for b, c in zip(e.units, e.after):
+        if b.id == u.id:
+            start, end = b.fp.shape, c.fp.shape
+            if start.equals(end):
+                return []
+            swept = shapely.union_all([start, end]).convex_hull
+            return [ar for ar in b.table.scenario.terrain
+                    if T.in_area(swept, ar, "any") and not T.in_area(start, ar, "any")]
+    return []
+
+
+WM.function("entered_terrain", lambda ctx, s, a: frozenset(ar.type for ar in _entered(a[0], a[1])))
+WM.function("enters", lambda ctx, s, a: any(getattr(ar, a[2], False) for ar in _entered(a[0], a[1])))
+
+
 # ---------------------------------------------------------------- pieces
 WM.function("casualties", lambda ctx, s, a: a[0].piece.lost)
 WM.function("mounted", lambda ctx, s, a: a[0].piece.mounted)

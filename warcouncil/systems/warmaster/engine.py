@@ -74,7 +74,8 @@ HISTORY = frozenset({"log", "attempts", "initiatives", "home_backs", "character_
 #: an entry's dice and result: its roll, its target, whether it moved
 OUTCOME = frozenset({"rolled_2d6", "target_number", "moves_units", "d6"})
 #: the table an entry stands on, and after it
-GEOMETRY = frozenset({"afterwards", "landed", "moved_cm", "crosses", "gap", "touching", "enemy_units_of",
+GEOMETRY = frozenset({"afterwards", "landed", "moved_cm", "crosses", "entered_terrain", "enters", "gap", "touching",
+                      "enemy_units_of",
                       "friendly_units_of", "friendly_characters_of", "closest_visible_enemy", "in_dense",
                       "touching_group"})
 #: what an entry is (kind, character, units, action, toward) and what never
