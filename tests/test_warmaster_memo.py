@@ -153,7 +153,7 @@ def test_a_target_is_kept_by_the_places_it_read(board, monkeypatch):
     worked = []
     target = E.WarmasterEngine._target
     monkeypatch.setattr(E.WarmasterEngine, "_target", lambda self, log, e: worked.append(e) or target(self, log, e))
-    board._shared, board._static = {}, E._Memo()
+    board._shared, board._static, board._sharing = {}, E._Memo(), True  # (as in `odds`)
     log = board.start()
     step = E.Step("h", ("r3",), None, None, None)
     first, _ = board.attempt(log, step, None, False)

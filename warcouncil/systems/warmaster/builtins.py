@@ -139,6 +139,8 @@ def _entered(e, u) -> list:
     in before (a unit already in a wood may move within it or out)."""
     for b, c in zip(e.units, e.after):
         if b.id == u.id:
+            if b is c or b.pose == c.pose:  # (it did not move)
+                return []
             start, end = b.fp.shape, c.fp.shape
             if start.equals(end):
                 return []

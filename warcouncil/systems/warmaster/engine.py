@@ -590,7 +590,7 @@ class WarmasterEngine(Engine):
         hit = self._shared.get(key)
         if hit is None:
             placed = self._target_placed
-            if placed is not None:  # (kept by the places it read, beside)
+            if placed is not None and self._sharing:  # (kept by the places it read, beside)
                 of_e, history = placed
                 at = self._memo_key(("target@",), log.side, (self._esig(e, of_e, "target"),
                                                              self._lsig(log, history) if history else None))
@@ -668,7 +668,10 @@ class WarmasterEngine(Engine):
             return self._part_placed(name, log, e, units, of_e)
         try:
             key = self._memo_key(("part", name), log.side,
-                                 (self._vsig(e, of_e, "target"), tuple(self._vsig(u, r) for u, r in zip(units, of_units)),
+                                 # (what it reads of the entry's history, e.g. its place
+                                 # among the attempts, the log it is appended to says)
+                                 (self._vsig(e, of_e - {"history"}, "target"),
+                                  tuple(self._vsig(u, r) for u, r in zip(units, of_units)),
                                   self._lsig(log, whole) if "history" in whole else None))
             return self._shared[key]
         except KeyError:
@@ -861,34 +864,36 @@ class WarmasterEngine(Engine):
         if rules is None:
             rules = self._rules_for[at.kind] = [r for r in self._quick_first
                                                 if not r.causal or r.kind in (None, "*", at.kind)]
-        for r in rules:
-            try:
-                if r.var is None:
-                    if not r.body(ctx, {}):
-                        return True
-                elif r.causal:
-                    if r.kind is None and at not in r.domain(ctx, {}):
-                        continue
-                    # (a verdict reading the history's outcomes is keyed by every
-                    # roll before it: judged directly, its loops shared instead)
-                    if r.reads is None or not self._sharing or {"history", "outcome"} <= r.reads:
-                        if not r.body(ctx, {r.var: at}):
-                            return True
-                        continue
-                    common = keys.get(r.reads)
-                    if common is None:
-                        common = keys[r.reads] = self._key("rule", r.reads, at, before)
-                    key = (r.id, common)
-                    ok = shared.get(key)
-                    if ok is None:
-                        ok = shared[key] = bool(r.body(ctx, {r.var: at}))
-                    if not ok:
-                        return True
-                elif not all(r.body(ctx, {r.var: el}) for el in r.domain(ctx, {})):
-                    return True
-            except (AttributeError, TypeError) as exc:
-                raise _cannot_judge(r, exc) from None
+        for i, r in enumerate(rules):
+            if self._broke(ctx, r, at, before, keys, shared):
+                if i:  # (asked first next time: the step after a stopped one is stopped by the same rule)
+                    rules.insert(0, rules.pop(i))
+                return True
         return False
+
+    def _broke(self, ctx: Ctx, r: _Rule, at: Entry, before: Log, keys: dict, shared: dict) -> bool:
+        """Does rule ``r`` break at ``at`` (``breaks``)?"""
+        try:
+            if r.var is None:
+                return not r.body(ctx, {})
+            if not r.causal:
+                return not all(r.body(ctx, {r.var: el}) for el in r.domain(ctx, {}))
+            if r.kind is None and at not in r.domain(ctx, {}):
+                return False
+            # (a verdict reading the history's outcomes is keyed by every
+            # roll before it: judged directly, its loops shared instead)
+            if r.reads is None or not self._sharing or {"history", "outcome"} <= r.reads:
+                return not r.body(ctx, {r.var: at})
+            common = keys.get(r.reads)
+            if common is None:
+                common = keys[r.reads] = self._key("rule", r.reads, at, before)
+            key = (r.id, common)
+            ok = shared.get(key)
+            if ok is None:
+                ok = shared[key] = bool(r.body(ctx, {r.var: at}))
+            return not ok
+        except (AttributeError, TypeError) as exc:
+            raise _cannot_judge(r, exc) from None
 
     def violations(self, log: Log, at: Entry | None = None) -> list[dict]:
         """Every violation of the log; with ``at`` (its last entry, just
@@ -976,10 +981,10 @@ class WarmasterEngine(Engine):
         for c in chars:
             for g in groups:
                 step = Step(c.id, g, None, None, None)
-                e, _ = self.attempt(log, step, None, False)
+                e, _ = self.attempt(log, step, None, False, lazy=True)
                 if self.breaks(log.plus(e), e):
                     continue
-                p, _, _, pb = self.dice(log, e)
+                p, _, _, pb = self.dice(log, e.worked())
                 out.append({"character": c.id, "units": list(g), "target": e.target,
                             "penalties": dict(e.penalties), "p": fraction(p), "blunder": fraction(pb)})
         return out
