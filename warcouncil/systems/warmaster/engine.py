@@ -94,6 +94,7 @@ WHAT_ORDER = ("fixed:kind", "fixed:by", "fixed:units", "fixed:action", "fixed:to
 WHAT_PARTS = frozenset(WHAT_ORDER)
 PART_OF = {"subphase_of": "fixed:kind", "issuer": "fixed:by", "given_to": "fixed:units", "given_ids": "fixed:units",
            "mover": "fixed:units", "action_of": "fixed:action", "toward": "fixed:toward"}
+GEOMETRY_ONLY, FIXED_ONLY = frozenset({"geometry"}), frozenset({"fixed"})
 #: what ``_var_reads`` adds for a value used as itself (compared, looked up
 #: in a collection): the object, not what it is (an entry; a piece on its table)
 IDENTITY = "identity"
@@ -884,6 +885,12 @@ class WarmasterEngine(Engine):
             # roll before it: judged directly, its loops shared instead)
             if r.reads is None or not self._sharing or {"history", "outcome"} <= r.reads:
                 return not r.body(ctx, {r.var: at})
+            if r.reads == GEOMETRY_ONLY:
+                # (a verdict that measures alone: kept by the places it read, so
+                # that the branches where those pieces stand alike share it)
+                key = self._memo_key(("rule@", r.id), ctx.log.side, self._esig(at, FIXED_ONLY))
+                log = ctx.log
+                return not self._placed(key, log.table, lambda: bool(r.body(Ctx(log, fresh=True), {r.var: at})))
             common = keys.get(r.reads)
             if common is None:
                 common = keys[r.reads] = self._key("rule", r.reads, at, before)
