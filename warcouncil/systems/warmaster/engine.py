@@ -260,12 +260,10 @@ class WarmasterEngine(Engine):
         """Share, within one answer, every loop of a rule that goes through
         the log's history (``exists p in before(o): ...``) when its body
         reads no history: the body's value for an element is then a
-        function of that element and of what the body reads of its other
-        free variables (``_var_reads``), so the loop's value over a
-        sequence is its value over the sequence less its last element,
-        combined with the body's value for that element
-        (``_memo_quant``). The branches of a plan share their history's
-        entries, so each is judged once per loop, not once per branch."""
+        function of what it reads of that element and of its other free
+        variables (``_var_reads``), kept by that (``_memo_quant``). The
+        same attempt stands in the history of many branches of a plan (the
+        same roll, the same target): judged once, not once per branch."""
         defines, vocab, symbols = self.pack.defines, self.pack.vocabulary, self.compiler.symbols
         for n in A.walk(body):
             if not isinstance(n, A.Quant):
@@ -289,15 +287,16 @@ class WarmasterEngine(Engine):
                                              self._memo_quant(f, n, spec, named))
 
     def _memo_quant(self, f, q: A.Quant, spec: tuple, named: frozenset):
-        """The closure of loop ``q`` (the kernel's is ``f``), its values
-        over each prefix of its domain kept in ``_shared`` by the side,
-        what its body reads of each other free variable (``spec``) and the
-        prefix's elements themselves. The kernel's loop is used when
-        measurements are written down (``check``'s explanations), a
-        variable cannot be keyed or hides a define or builtin of the same
-        name (``named``), or the domain is not a sequence. Elements are
-        judged in order and the loop stops at the first that decides it,
-        as the kernel's does."""
+        """The closure of loop ``q`` (the kernel's is ``f``): its value kept
+        in ``_shared`` by the side, what its body reads of each other free
+        variable (``spec``) and the domain's elements themselves; and the
+        body's value for each element by what it reads of the element. The
+        kernel's loop is used when measurements are written down
+        (``check``'s explanations) or recorded (``Ctx.fresh``), a variable
+        cannot be keyed or hides a define or builtin of the same name
+        (``named``), or the domain is not a sequence. Elements are judged in
+        order and the loop stops at the first that decides it, as the
+        kernel's does."""
         dom, body = self.compiler.compile(q.domain), self.compiler.compile(q.body)
         exists, var, tag = q.kind == "exists", q.var, ("loop", id(q))
         vsig = self._vsig
@@ -321,19 +320,12 @@ class WarmasterEngine(Engine):
                 v = shared.get((head, d))
                 if v is not None:
                     return v
-                # (the sequence less its last element: judged in a branch beside
-                # this one; else from the start, each element's value kept)
-                v = shared.get((head, d[:-1])) if k else None
-                if v is None:
-                    k, v = 0, not exists
-                else:
-                    k -= 1
+                v = not exists
             except (KeyError, _Unshared, TypeError):
                 return f(ctx, env)
             inner = dict(env)
-            for j in range(k, len(d)):
+            for x in d:
                 if v is not exists:  # (not decided yet: exists so far false, forall so far true)
-                    x = d[j]
                     if by_sig:
                         try:
                             one = (each, head, vsig(x, of_var))
@@ -347,7 +339,9 @@ class WarmasterEngine(Engine):
                     else:
                         inner[var] = x
                         v = bool(body(ctx, inner))
-                shared[(head, d[:j + 1])] = v
+                else:
+                    break
+            shared[(head, d)] = v
             return v
         return loop
 
