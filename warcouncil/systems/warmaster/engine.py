@@ -29,9 +29,17 @@ What one answer keeps between its judgements (none of it changes a value,
 tests/test_warmaster_memo.py): footprints and distances by piece and pose;
 one table per set of poses (the branches of a plan that put every piece in
 the same place share it, table.py); the memo of the defines that read the
-table only through their arguments (``Ctx``); and, in ``odds``, an
-attempt's target is worked out when first read (a step the stop rules
-forbid reads none).
+table only through their arguments (``Ctx``); in ``odds``, an attempt's
+target is worked out when first read (a step the stop rules forbid reads
+none). Judgements are kept by what they read, worked out from the pack
+(``_reads_of``; ``_var_reads``: what an expression reads of each of its
+variables, through the defines it calls): a rule's verdict, a part of a
+target (a penalty), the dice, and the body of a loop through the history
+(``exists p in before(o): ...``) for each earlier entry; a judgement that
+measures and reads no history is kept with the places of the pieces it
+read (recorded, ``table.READING``) and given again wherever they stand
+alike. ``breaks`` asks first the rule that last stopped a step (within
+one answer).
 """
 
 from __future__ import annotations
@@ -938,6 +946,7 @@ class WarmasterEngine(Engine):
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
         self._geometry, self._static, self._shared = {}, _Memo(), {}
+        self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
         self._sharing = verb in self._share_verbs
         if verb == "orders":
             return self.orders(options.get("side"), options.get("after"), options.get("limit"),
