@@ -91,6 +91,18 @@ WM.function("landed", lambda ctx, s, a: a[0].after[0])
 WM.function("action_of", lambda ctx, s, a: a[0].action)
 WM.function("toward", lambda ctx, s, a: a[0].toward)
 WM.function("d6", lambda ctx, s, a: a[0].roll)
+WM.function("blunder_d6", lambda ctx, s, a: getattr(a[0], "blunder_d6", None))
+
+
+@WM.function("after_of")
+def _after_of(ctx, s, a):
+    """Piece ``u`` where entry ``e`` leaves it (where it stood, if the
+    entry does not move it)."""
+    e, u = a
+    for b, c in zip(e.units, e.after):
+        if b.id == u.id:
+            return c
+    return u
 
 
 @WM.function("at_start")

@@ -80,9 +80,9 @@ LOG_WIDE = frozenset({"log", "attempts", "initiatives", "home_backs", "character
 HISTORY = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves", "entries_before",
                      "before", "previous", "nth", "place_in_log", "at_start"})
 #: an entry's dice and result: its roll, its target, whether it moved
-OUTCOME = frozenset({"rolled_2d6", "target_number", "moves_units", "d6"})
+OUTCOME = frozenset({"rolled_2d6", "target_number", "moves_units", "d6", "blunder_d6"})
 #: the table an entry stands on, and after it
-GEOMETRY = frozenset({"afterwards", "landed", "moved_cm", "crosses", "entered_terrain", "enters", "gap", "touching",
+GEOMETRY = frozenset({"afterwards", "after_of", "landed", "moved_cm", "crosses", "entered_terrain", "enters", "gap", "touching",
                       "enemy_units_of",
                       "friendly_units_of", "friendly_characters_of", "closest_visible_enemy", "in_dense",
                       "touching_group"})
@@ -196,6 +196,7 @@ class Step:
     to: tuple[Pose | None, ...] | None
     roll: int | None
     where: Location | None
+    blunder: int | None = None  # a turn log's order: the blunder table's D6 (reference §5.3)
 
 
 class WarmasterEngine(Engine):
@@ -1244,7 +1245,7 @@ class WarmasterEngine(Engine):
             to = tuple(None if v is None else pose_of(v, table.poses[u]) for u, v in zip(units, tv))
         if need_roll and "roll" not in m:
             raise WarcouncilError("an order of a turn log needs its `roll` (the 2D6 total)", where)
-        return Step(by, units, to, m.get("roll"), where)
+        return Step(by, units, to, m.get("roll"), where, m.get("blunder"))
 
     def read_plan(self, path: str) -> list[Step]:
         data = self._file(path, PLAN)
@@ -1267,6 +1268,7 @@ class WarmasterEngine(Engine):
         if key == "orders":
             st = self._step(m, where, True, t)
             e, after = self.attempt(log, st, st.roll, st.to is not None)
+            e.blunder_d6 = st.blunder
             return log.plus(e, after)
         who = {"initiative": "unit", "home_back": "unit", "characters": "piece"}[key]
         pid = self._piece(m[who], m.value_where.get(who, where), "character" if key == "characters" else None)

@@ -147,6 +147,7 @@ class Entry:
     moves: bool = False
     action: str | None = None
     toward: At | None = None
+    blunder_d6: int | None = None  # orders: the blunder table's D6, when the log gives it
     target: int | None = None  # orders: command value minus penalties
     penalties: dict = field(default_factory=dict)
     #: orders: what works ``(target, penalties)`` out when first read (``worked``)
