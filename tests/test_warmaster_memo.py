@@ -16,7 +16,7 @@ from warmaster_util import char, engine, plan, unit
 
 WOOD = {"type": "wood", "polygon": [[85, 35], [115, 35], [115, 55], [85, 55]], "dense": True}
 UNITS = [unit("r0", "red", (30, 30)), unit("r1", "red", (42, 30)), unit("r2", "red", (54, 30), lost=1),
-         unit("r3", "red", (100, 30), type="cavalry"), unit("rf", "red", (70, 12), type="flying", stands=2),
+         unit("r3", "red", (100, 30)), unit("rf", "red", (70, 12), type="flying", stands=2),
          unit("b0", "blue", (40, 62), facing=180), unit("b1", "blue", (100, 70), facing=180)]
 CHARS = [char("gen", "red", "general", 9, (50, 10)), char("h", "red", "hero", 8, (95, 20)),
          char("wiz", "red", "wizard", 7, (65, 22))]
@@ -33,14 +33,15 @@ def _unshared(monkeypatch):
     class Fresh(E.Ctx):
         __slots__ = ()
 
-        def __init__(self, log, trace=None, static=None):
-            super().__init__(log, trace, None)
+        def __init__(self, log, trace=None, static=None, fresh=False):
+            super().__init__(log, trace, None, fresh)
 
     def moved(self, moves):
         return Table(self.scenario, self.unit_attrs, {**self.poses, **moves}, {})
     attempt = E.WarmasterEngine.attempt
     monkeypatch.setattr(E, "Ctx", Fresh)
     monkeypatch.setattr(E.WarmasterEngine, "_key", lambda self, *a, **kw: object())  # no judgement shared
+    monkeypatch.setattr(E.WarmasterEngine, "_memo_key", staticmethod(lambda *a: object()))  # nor loop, part, target
     monkeypatch.setattr(Table, "moved", moved)
     monkeypatch.setattr(E.WarmasterEngine, "attempt",
                         lambda self, log, step, roll, moves, lazy=False: attempt(self, log, step, roll, moves, False))
@@ -110,7 +111,16 @@ def test_shared_judgements_are_keyed_by_what_they_read(board):
     assert reads["wm.failure-stops-character"] == {"history", "outcome"}
     assert reads["wm.command-range"] == {"geometry"}
     assert reads["wm.own-units"] == frozenset()
-    assert board._target_reads == {"history", "geometry"} and board._roll_reads == {"outcome"}
+    d = board.pack.defines
+
+    def of(name, param):
+        return board._var_reads(d[name].body, param)
+    # what each define reads of each argument: the dice, who orders and the roll and target
+    assert of("succeeds", "o") == {"outcome", "fixed:by"}
+    # the enemy penalty: nothing of the order, the unit's table; the distance: who orders, where
+    assert of("penalty_enemy", "o") == frozenset() and of("penalty_enemy", "u") == {"geometry"}
+    assert of("penalty_distance", "o") == {"fixed:by", "geometry"} and of("penalty_distance", "u") == {"geometry"}
+    assert of("penalty_successive", "o") == {"history"}
 
 
 def test_a_stopped_step_works_no_target_out_when_shared(board, tmp_path, monkeypatch):
@@ -134,3 +144,31 @@ def test_a_judgement_reading_what_is_not_declared_is_never_shared(board):
     assert board._reads_of([A.Call("rolled_2d6", (o,))]) == {"outcome"}
     assert board._reads_of([A.Attr(o, "at")]) == {"geometry"}
     assert board._reads_of([A.Attr(o, "pace"), A.Attr(o, "side")]) == frozenset()
+
+
+def test_a_target_is_kept_by_the_places_it_read(board, monkeypatch):
+    """A target read again on a table where only a piece it never read has
+    moved is given again (not worked out); where an enemy it measured has
+    moved, it is worked out anew, and equals the one worked out afresh."""
+    worked = []
+    target = E.WarmasterEngine._target
+    monkeypatch.setattr(E.WarmasterEngine, "_target", lambda self, log, e: worked.append(e) or target(self, log, e))
+    board._shared, board._static, board._sharing = {}, E._Memo(), True  # (as in `odds`)
+    log = board.start()
+    step = E.Step("h", ("r3",), None, None, None)
+    first, _ = board.attempt(log, step, None, False)
+    assert len(worked) == 1 and first.penalties["enemy"] == 0
+
+    def on(moves):
+        t = log.table
+        return E.Log([], t.moved({k: E.Pose(v, t.poses[k].facing, t.poses[k].formation) for k, v in moves.items()}),
+                     log.side)
+    # r0 is far from r3, h and every enemy: not read by r3's target
+    again, _ = board.attempt(on({"r0": (20, 40)}), step, None, False)
+    assert len(worked) == 1 and (again.target, again.penalties) == (first.target, first.penalties)
+    # b1 comes within 20 cm of r3: read (the enemy penalty), so worked out anew
+    near, _ = board.attempt(on({"b1": (100, 45)}), step, None, False)
+    assert len(worked) == 2 and near.penalties["enemy"] == 1 and near.target == first.target - 1
+    board._shared = {}
+    fresh, _ = board.attempt(on({"b1": (100, 45)}), step, None, False)
+    assert (fresh.target, fresh.penalties) == (near.target, near.penalties)

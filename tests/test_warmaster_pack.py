@@ -35,7 +35,7 @@ def test_every_uncertain_default_is_listed_in_the_header():
     defaults = {i for i in pack.define_ids if i.startswith("wm.default.")}
     header = (PACK / "00-pack.wc").read_text(encoding="utf-8")
     listed = set(re.findall(r"^#\s+(wm\.default\.[a-z0-9.-]+)", header, re.M))
-    assert defaults == listed and len(defaults) == 10
+    assert defaults == listed and len(defaults) == 12
     text = (PACK / "30-defaults.wc").read_text(encoding="utf-8")
     assert set(re.findall(r"^define (wm\.default\.[a-z0-9.-]+)", text, re.M)) == defaults
 

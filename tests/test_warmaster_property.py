@@ -1,7 +1,9 @@
 """Generators and check agree: every order `orders` offers, rolled (with a
 success and a move of up to its pace, all its units by the same step, or
-with a failure), gives a log that `check` finds legal; and what it does not
-offer, appended, is illegal."""
+with a failure), gives a log that `check` finds legal — unless the move
+takes a unit into terrain its troop type may not enter (reference §9, worked
+out here on its own), which `check` rejects by that rule alone; and what it
+does not offer, appended, is illegal."""
 
 from __future__ import annotations
 
@@ -16,6 +18,32 @@ from warcouncil.solver.engine import Engine
 from warmaster_util import RIDGEWAY, scenario
 
 PACE = {"infantry": 20, "cavalry": 30, "chariots": 30, "artillery": 10, "monsters": 20, "flying": 100}
+#: reference §9: the terrain types each troop type may enter (None: any)
+OPEN = {"infantry": None, "flying": None, "cavalry": {"hill", "bridge", "ford", "low_obstacle"},
+        "monsters": {"hill", "bridge", "ford", "low_obstacle"}, "chariots": {"hill", "bridge"},
+        "artillery": {"hill", "bridge"}}
+
+
+def _enters_closed_terrain(eng, log, units, to) -> bool:
+    """Does a unit's move (the hull of its footprint where it stands and
+    where it ends) sweep terrain it did not stand in and may not enter?"""
+    import shapely
+
+    from warcouncil.solver import table as T
+    from warcouncil.systems.warmaster.scenario import Pose, footprint
+
+    by_id = {p.id: p for p in eng.scenario.pieces}
+    for u, xy in zip(units, to):
+        pose = log.table.poses[u]
+        start = footprint(by_id[u], pose).shape
+        end = footprint(by_id[u], Pose(tuple(xy), pose.facing, pose.formation)).shape
+        swept = shapely.union_all([start, end]).convex_hull
+        allowed = OPEN[by_id[u].type]
+        for ar in eng.scenario.terrain:
+            if T.in_area(swept, ar, "any") and not T.in_area(start, ar, "any") and \
+                    (ar.impassable or (allowed is not None and ar.type not in allowed)):
+                return True
+    return False
 
 
 def _write(path: Path, orders) -> str:
@@ -46,6 +74,10 @@ def _walk(eng, data, tmp_path):
             dx, dy = d * math.cos(a) * 0.999, d * math.sin(a) * 0.999
             log = eng.read_log(_write(path, orders)) if orders else eng.start()
             entry["to"] = [[log.table.poses[u].at[0] + dx, log.table.poses[u].at[1] + dy] for u in o["units"]]
+            if _enters_closed_terrain(eng, log, o["units"], entry["to"]):
+                verdict = eng.answer("check", path=_write(path, orders + [entry]))
+                assert {v["rule"] for v in verdict.data["violations"]} == {"wm.unit-terrain"}, verdict.text
+                del entry["to"]  # (given, the unit stays)
         else:
             entry["roll"] = data.draw(st.integers(max(top + 1, 2), 12), label="roll") if top < 12 else 12
             if top >= 12 and o["character"] == "gen":

@@ -39,6 +39,11 @@ WM.constant("initiatives", lambda ctx, s: ctx.log.of("initiative"))
 WM.constant("home_backs", lambda ctx, s: ctx.log.of("home_back"))
 WM.constant("character_moves", lambda ctx, s: ctx.log.of("characters"))
 WM.function("subphase_of", lambda ctx, s, a: a[0].kind)
+
+#: the log builtins above that hold the entries of one sub-phase alone: a
+#: rule over one of them judges no entry of another kind (engine.breaks)
+ENTRIES_OF_KIND = {"attempts": "orders", "initiatives": "initiative", "home_backs": "home_back",
+                   "character_moves": "characters"}
 WM.function("place_in_log", lambda ctx, s, a: a[0].place)
 
 
@@ -86,6 +91,18 @@ WM.function("landed", lambda ctx, s, a: a[0].after[0])
 WM.function("action_of", lambda ctx, s, a: a[0].action)
 WM.function("toward", lambda ctx, s, a: a[0].toward)
 WM.function("d6", lambda ctx, s, a: a[0].roll)
+WM.function("blunder_d6", lambda ctx, s, a: getattr(a[0], "blunder_d6", None))
+
+
+@WM.function("after_of")
+def _after_of(ctx, s, a):
+    """Piece ``u`` where entry ``e`` leaves it (where it stood, if the
+    entry does not move it)."""
+    e, u = a
+    for b, c in zip(e.units, e.after):
+        if b.id == u.id:
+            return c
+    return u
 
 
 @WM.function("at_start")
@@ -126,6 +143,27 @@ def _crosses(ctx, s, a):
     swept = shapely.union_all([e.units[0].fp.shape, e.after[0].fp.shape]).convex_hull
     areas = e.units[0].table.scenario.terrain
     return any(getattr(ar, kind) and T.in_area(swept, ar, "any") for ar in areas)
+
+
+def _entered(e, u) -> list:
+    """The terrain areas piece ``u``'s move in entry ``e`` sweeps (the hull
+    of its footprint where it stood and where it ends) and it did not stand
+    in before (a unit already in a wood may move within it or out)."""
+    for b, c in zip(e.units, e.after):
+        if b.id == u.id:
+            if b is c or b.pose == c.pose:  # (it did not move)
+                return []
+            start, end = b.fp.shape, c.fp.shape
+            if start.equals(end):
+                return []
+            swept = shapely.union_all([start, end]).convex_hull
+            return [ar for ar in b.table.scenario.terrain
+                    if T.in_area(swept, ar, "any") and not T.in_area(start, ar, "any")]
+    return []
+
+
+WM.function("entered_terrain", lambda ctx, s, a: frozenset(ar.type for ar in _entered(a[0], a[1])))
+WM.function("enters", lambda ctx, s, a: any(getattr(ar, a[2], False) for ar in _entered(a[0], a[1])))
 
 
 # ---------------------------------------------------------------- pieces
@@ -231,4 +269,4 @@ def _touching_group(ctx, s, a):
     return len(reached) == len(items)
 
 
-__all__ = ["WM", "visible", "Entry"]
+__all__ = ["WM", "visible", "Entry", "ENTRIES_OF_KIND"]

@@ -29,9 +29,17 @@ What one answer keeps between its judgements (none of it changes a value,
 tests/test_warmaster_memo.py): footprints and distances by piece and pose;
 one table per set of poses (the branches of a plan that put every piece in
 the same place share it, table.py); the memo of the defines that read the
-table only through their arguments (``Ctx``); and, in ``odds``, an
-attempt's target is worked out when first read (a step the stop rules
-forbid reads none).
+table only through their arguments (``Ctx``); in ``odds``, an attempt's
+target is worked out when first read (a step the stop rules forbid reads
+none). Judgements are kept by what they read, worked out from the pack
+(``_reads_of``; ``_var_reads``: what an expression reads of each of its
+variables, through the defines it calls): a rule's verdict, a part of a
+target (a penalty), the dice, and the body of a loop through the history
+(``exists p in before(o): ...``) for each earlier entry; a judgement that
+measures and reads no history is kept with the places of the pieces it
+read (recorded, ``table.READING``) and given again wherever they stand
+alike. ``breaks`` asks first the rule that last stopped a step (within
+one answer).
 """
 
 from __future__ import annotations
@@ -39,7 +47,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -50,9 +58,9 @@ from ...solver.engine import Engine
 from ...solver.evaluate import Compiler
 from ...solver.scenario import YDict, YList, read_yaml_file
 from ...solver.system import Answer, System
-from .builtins import cm
+from .builtins import ENTRIES_OF_KIND, cm
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
-from .table import At, Entry, Log, Table
+from .table import READING, At, Entry, Log, Table
 
 #: ways of rolling each 2D6 total, out of 36
 WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
@@ -72,9 +80,10 @@ LOG_WIDE = frozenset({"log", "attempts", "initiatives", "home_backs", "character
 HISTORY = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves", "entries_before",
                      "before", "previous", "nth", "place_in_log", "at_start"})
 #: an entry's dice and result: its roll, its target, whether it moved
-OUTCOME = frozenset({"rolled_2d6", "target_number", "moves_units", "d6"})
+OUTCOME = frozenset({"rolled_2d6", "target_number", "moves_units", "d6", "blunder_d6"})
 #: the table an entry stands on, and after it
-GEOMETRY = frozenset({"afterwards", "landed", "moved_cm", "crosses", "gap", "touching", "enemy_units_of",
+GEOMETRY = frozenset({"afterwards", "after_of", "landed", "moved_cm", "crosses", "entered_terrain", "enters", "gap", "touching",
+                      "enemy_units_of",
                       "friendly_units_of", "friendly_characters_of", "closest_visible_enemy", "in_dense",
                       "touching_group"})
 #: what an entry is (kind, character, units, action, toward) and what never
@@ -87,6 +96,47 @@ ATTR_READS = {"at": "geometry", "index": "history"}
 #: type's, an entry's sub-phase); any other attribute a judgement reads
 #: (e.g. a Python field of an entry) makes it unshared
 FIXED_ATTRS = frozenset({"id", "side", "role", "type", "command", "phase", "pace", "flying"})
+#: what an entry is, part by part (``_esig``), and the builtins that read
+#: one part alone (``_var_reads``: ``issuer(o)`` reads who gives the order)
+WHAT_ORDER = ("fixed:kind", "fixed:by", "fixed:units", "fixed:action", "fixed:toward")
+WHAT_PARTS = frozenset(WHAT_ORDER)
+PART_OF = {"subphase_of": "fixed:kind", "issuer": "fixed:by", "given_to": "fixed:units", "given_ids": "fixed:units",
+           "mover": "fixed:units", "action_of": "fixed:action", "toward": "fixed:toward"}
+GEOMETRY_ONLY, FIXED_ONLY = frozenset({"geometry"}), frozenset({"fixed"})
+#: what ``_var_reads`` adds for a value used as itself (compared, looked up
+#: in a collection): the object, not what it is (an entry; a piece on its table)
+IDENTITY = "identity"
+
+
+class _Unshared(Exception):
+    """A value a shared judgement cannot be keyed by (``_vsig``)."""
+
+
+def _plain(returns: str) -> bool:
+    """Does a builtin of this declared type give plain data (ids, numbers,
+    symbols), never a piece or an entry, whose identity could matter?"""
+    return "piece" not in returns and "any" not in returns
+
+
+class _MemoCompiler(Compiler):
+    """The kernel's compiler, with some expressions' closures wrapped by
+    the engine (``WarmasterEngine._memo_quant``): ``wrap`` holds, by node id,
+    the node and what to wrap its closure with."""
+
+    def __init__(self, pack, meanings):
+        super().__init__(pack, meanings)
+        self.wrap: dict[int, tuple[A.Expr, Any]] = {}
+        self._wrapped: dict[int, tuple[A.Expr, Any]] = {}
+
+    def compile(self, e: A.Expr):
+        f = super().compile(e)
+        hit = self.wrap.get(id(e))
+        if hit is None or hit[0] is not e:
+            return f
+        done = self._wrapped.get(id(e))
+        if done is None:
+            done = self._wrapped[id(e)] = (e, hit[1](f))
+        return done[1]
 
 
 def fraction(p: Fraction) -> str:
@@ -113,11 +163,11 @@ class Ctx:
     and such a define reads no log. A judgement that writes measurements
     down (``trace``) gets its own, so that nothing it measures is skipped."""
 
-    __slots__ = ("log", "trace", "g")
+    __slots__ = ("log", "trace", "g", "fresh")
 
-    def __init__(self, log: Log, trace: list | None = None, static: _Memo | None = None):
-        self.log, self.trace, self.g = log, trace, _Memo()
-        if static is not None and trace is None:
+    def __init__(self, log: Log, trace: list | None = None, static: _Memo | None = None, fresh: bool = False):
+        self.log, self.trace, self.g, self.fresh = log, trace, _Memo(), fresh
+        if static is not None and trace is None and not fresh:
             self.g.setting = static
 
 
@@ -132,6 +182,9 @@ class _Rule:
     body: Any
     causal: bool = False  # judges each entry by the entries before it alone
     reads: frozenset | None = None  # what its body reads (``_reads_of``); None: not shared
+    #: the entries its domain holds: a kind (``ENTRIES_OF_KIND``), "*" every
+    #: entry (``log``), None: ask the domain
+    kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -143,6 +196,7 @@ class Step:
     to: tuple[Pose | None, ...] | None
     roll: int | None
     where: Location | None
+    blunder: int | None = None  # a turn log's order: the blunder table's D6 (reference §5.3)
 
 
 class WarmasterEngine(Engine):
@@ -167,7 +221,8 @@ class WarmasterEngine(Engine):
         #: on much; the options of ``orders`` are each judged once)
         self._sharing = False
         self._validate()
-        self.compiler = Compiler(pack, self.system.builtin_meanings())
+        self.compiler = _MemoCompiler(pack, self.system.builtin_meanings())
+        self._var_memo: dict = {}  # (define, parameter) -> ``_var_reads``
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
         self.penalties = [n for n in pack.defines if n.startswith(PENALTY_PREFIX)]
@@ -176,12 +231,11 @@ class WarmasterEngine(Engine):
         #: no answer): those that measure nothing first, the stop rules
         #: among them, so a stopped step is found before the table is measured
         self._quick_first = sorted(self.rules, key=lambda r: r.reads is None or "geometry" in r.reads)
-        defines = pack.defines
-        self._target_reads = self._reads_of(
-            [defines[n].body for n in ("command_value", "supplies", *self.penalties) if n in defines])
-        self._part_reads: dict = {}  # a define of the target -> what it reads (``_part``)
-        self._roll_reads = (self._reads_of([defines[n].body for n in ("succeeds", "blunder") if n in defines])
-                            if "succeeds" in defines else None)
+        self._rules_for: dict[str, list[_Rule]] = {}  # an entry's kind -> the rules that may judge it (``breaks``)
+        self._part_specs: dict = {}  # a define of the target -> what it and each parameter read (``_part``)
+        self._target_spec: Any = False  # (``_target_key``)
+        self._target_placed: Any = None  # (``target``: kept by places too)
+        self._dice_spec: Any = False  # (``dice``)
 
     # ------------------------------------------------------------ set-up
     def _validate(self) -> None:
@@ -200,11 +254,218 @@ class WarmasterEngine(Engine):
         source, quote = self.pack.source_of(r)
         body = self.compiler.fold(r.body)
         c = self.compiler.compile
+        self._memo_loops(body)
         if isinstance(body, A.Quant) and body.kind == "forall":
             causal = not (self._reads(body.body) - {body.var}) & LOG_WIDE
+            dom = body.domain
+            kind = None
+            if isinstance(dom, A.Name) and dom.id not in self.pack.defines:
+                kind = "*" if dom.id == "log" else ENTRIES_OF_KIND.get(dom.id)
             return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal,
-                         self._reads_of([body.body]) if causal else None)
+                         self._reads_of([body.body]) if causal else None, kind)
         return _Rule(rid, r, source, quote, None, None, c(body))
+
+    def _memo_loops(self, body: A.Expr) -> None:
+        """Share, within one answer, every loop of a rule that goes through
+        the log's history (``exists p in before(o): ...``) when its body
+        reads no history: the body's value for an element is then a
+        function of what it reads of that element and of its other free
+        variables (``_var_reads``), kept by that (``_memo_quant``). The
+        same attempt stands in the history of many branches of a plan (the
+        same roll, the same target): judged once, not once per branch."""
+        defines, vocab, symbols = self.pack.defines, self.pack.vocabulary, self.compiler.symbols
+        for n in A.walk(body):
+            if not isinstance(n, A.Quant):
+                continue
+            dom = self._reads_of([n.domain])
+            if dom is None or "history" not in dom:
+                continue
+            whole = self._reads_of([n.body])
+            if whole is None or "history" in whole:
+                continue
+            names = _free_names(n.body) - {n.var}
+            named = frozenset(names & (set(defines) | set(vocab.constants) | set(symbols)))
+            spec = []
+            for v in sorted(names - named):
+                r = self._var_reads(n.body, v)
+                if r is None or IDENTITY in r:  # (kept by the object itself: never shared)
+                    break
+                spec.append((v, r))
+            else:
+                self.compiler.wrap[id(n)] = (n, lambda f, n=n, spec=tuple(spec), named=named:
+                                             self._memo_quant(f, n, spec, named))
+
+    def _memo_quant(self, f, q: A.Quant, spec: tuple, named: frozenset):
+        """The closure of loop ``q`` (the kernel's is ``f``): its value kept
+        in ``_shared`` by the side, what its body reads of each other free
+        variable (``spec``) and the domain's elements themselves; and the
+        body's value for each element by what it reads of the element. The
+        kernel's loop is used when measurements are written down
+        (``check``'s explanations) or recorded (``Ctx.fresh``), a variable
+        cannot be keyed or hides a define or builtin of the same name
+        (``named``), or the domain is not a sequence. Elements are judged in
+        order and the loop stops at the first that decides it, as the
+        kernel's does."""
+        dom, body = self.compiler.compile(q.domain), self.compiler.compile(q.body)
+        exists, var, tag = q.kind == "exists", q.var, ("loop", id(q))
+        vsig = self._vsig
+        # the body's value for one element, kept by what it reads of the
+        # element too (the same attempt in two branches, the same roll and
+        # target: one judgement)
+        of_var = self._var_reads(q.body, var)
+        by_sig = of_var is not None and IDENTITY not in of_var
+        each = ("each", id(q))
+
+        def loop(ctx, env):
+            if ctx.trace is not None or ctx.fresh or (named and not named.isdisjoint(env)):
+                return f(ctx, env)
+            d = dom(ctx, env)
+            if type(d) is not tuple:
+                return f(ctx, env)
+            try:
+                head = self._memo_key(tag, ctx.log.side, tuple(vsig(env[v], r) for v, r in spec))
+                shared = self._shared
+                k = len(d)
+                v = shared.get((head, d))
+                if v is not None:
+                    return v
+                v = not exists
+            except (KeyError, _Unshared, TypeError):
+                return f(ctx, env)
+            inner = dict(env)
+            for x in d:
+                if v is not exists:  # (not decided yet: exists so far false, forall so far true)
+                    if by_sig:
+                        try:
+                            one = (each, head, vsig(x, of_var))
+                            v = shared[one]
+                        except KeyError:
+                            inner[var] = x
+                            v = shared[one] = bool(body(ctx, inner))
+                        except (_Unshared, TypeError):
+                            inner[var] = x
+                            v = bool(body(ctx, inner))
+                    else:
+                        inner[var] = x
+                        v = bool(body(ctx, inner))
+                else:
+                    break
+            shared[(head, d)] = v
+            return v
+        return loop
+
+    @staticmethod
+    def _memo_key(tag: tuple, side: str, sigs: tuple):
+        return (tag, side, sigs)
+
+    def _var_reads(self, e: A.Expr, var: str) -> frozenset | None:
+        """What expression ``e`` reads of the value of its free variable
+        ``var`` (through the defines it calls, and the loop variables
+        drawn from it): a subset of ``fixed`` (what an entry is; a
+        piece's own data), ``outcome``, ``geometry`` (its table),
+        ``history``, and ``identity`` (the value used as itself); None
+        when it reads it through a builtin of unknown reach."""
+        vocab, defines = self.pack.vocabulary, self.pack.defines
+        tainted, plain = {var}, set()
+        binders = [n for n in A.walk(e) if isinstance(n, (A.Quant, A.SetComp, A.The))]
+        grown = True
+        while grown:
+            grown = False
+            for b in binders:
+                if b.var not in tainted and A.referenced(b.domain) & tainted:
+                    tainted.add(b.var)
+                    grown = True
+                    d = b.domain
+                    if isinstance(d, A.Call) and d.func not in defines and d.func in vocab \
+                            and _plain(vocab[d.func].returns):
+                        plain.add(b.var)  # (an id drawn from `given_ids(o)` is just an id)
+
+        def mentions(x) -> bool:
+            return x is not None and bool(A.referenced(x) & tainted)
+
+        def plain_value(x) -> bool:
+            return (isinstance(x, A.Name) and x.id in plain) or self._plain_expr(x)
+
+        out: set[str] = set()
+        for n in A.walk(e):
+            if isinstance(n, A.Attr) and mentions(n.obj):
+                if n.name in ATTR_READS:
+                    out.add(ATTR_READS[n.name])
+                elif n.name in FIXED_ATTRS or any(n.name in a for a in self.unit_attrs.values()):
+                    # (a field of the value itself: what it is; a field of a piece
+                    # drawn from it: the piece's own, read where it was drawn)
+                    if isinstance(n.obj, A.Name) and n.obj.id == var:
+                        out.add("fixed")
+                else:
+                    return None
+            elif isinstance(n, A.Call) and any(mentions(a) for a in n.args):
+                d = defines.get(n.func)
+                if d is not None:
+                    if len(d.params) != len(n.args):
+                        return None
+                    for p, a in zip(d.params, n.args):
+                        if mentions(a):
+                            key = (n.func, p)
+                            if key not in self._var_memo:
+                                self._var_memo[key] = self._var_reads(d.body, p)
+                            sub = self._var_memo[key]
+                            if sub is None:
+                                return None
+                            # (a plain value handed over is only what it is: what was
+                            # read to work it out is the argument's own reads)
+                            out |= sub - {IDENTITY} if plain_value(a) else sub
+                elif n.func in HISTORY:
+                    out.add("history")
+                elif n.func in OUTCOME:
+                    out.add("outcome")
+                elif n.func in GEOMETRY:
+                    out.add("geometry")
+                elif n.func in FIXED:
+                    out.add(PART_OF.get(n.func, "fixed"))
+                elif n.func not in vocab or vocab[n.func].reads != "pure":
+                    return None
+            elif isinstance(n, A.Compare):
+                for side in (n.left, n.right):
+                    if mentions(side) and not plain_value(side):
+                        out.add(IDENTITY)
+        return frozenset(out)
+
+    def _plain_expr(self, x: A.Expr | None, seen: frozenset = frozenset()) -> bool:
+        """Is ``x``'s value plain data (a number, a truth value, an id, a
+        symbol), never a piece or an entry whatever its variables hold?"""
+        defines, vocab = self.pack.defines, self.pack.vocabulary
+        if isinstance(x, (A.Num, A.Str, A.Const, A.Attr, A.BinOp, A.Neg, A.Compare, A.Not, A.And, A.Or,
+                          A.Implies, A.Quant)):
+            return True  # (a field of a piece or entry is data; the rest compute numbers or truth)
+        if isinstance(x, A.IfElse):
+            return self._plain_expr(x.then, seen) and self._plain_expr(x.other, seen)
+        name = x.func if isinstance(x, A.Call) else x.id if isinstance(x, A.Name) else None
+        if name is None:
+            return False
+        d = defines.get(name)
+        if d is not None:
+            if isinstance(x, A.Name) and d.params:
+                return False
+            return name not in seen and self._plain_expr(d.body, seen | {name})
+        if name in vocab:
+            return _plain(vocab[name].returns)
+        return isinstance(x, A.Name) and name in self.compiler.symbols
+
+    def _vsig(self, x: Any, reads: frozenset, own: str = "") -> Any:
+        """Value ``x`` as far as a judgement reading ``reads`` of it sees
+        it (``_var_reads``); raises ``_Unshared`` for a value it cannot
+        key."""
+        if isinstance(x, Entry):
+            if IDENTITY in reads:
+                return x
+            return self._esig(x, reads, own) if reads else ()
+        if isinstance(x, At):
+            return x if IDENTITY in reads or "geometry" in reads else x.id
+        if x is None or isinstance(x, (str, int, float)):
+            return x
+        if isinstance(x, frozenset) and all(isinstance(i, str) for i in x):
+            return x
+        raise _Unshared
 
     def _reads_of(self, exprs) -> frozenset | None:
         """What expressions read, through the defines they call: a subset
@@ -257,6 +518,16 @@ class WarmasterEngine(Engine):
             sig = e.__dict__["_what"] = (e.kind, e.by.id if e.by is not None else None,
                                          tuple(u.id for u in e.units), e.action,
                                          e.toward.id if e.toward is not None else None)
+        if "fixed" not in reads and not reads.isdisjoint(WHAT_PARTS):
+            # (a judgement reading only some of what the entry is: those parts;
+            # kept with the entry's, shared by its copies: the same parts)
+            parts = e.__dict__.get("_parts")
+            if parts is None:
+                parts = e.__dict__["_parts"] = {}
+            hit = parts.get(reads)
+            if hit is None:
+                hit = parts[reads] = ("parts",) + tuple(v if p in reads else None for p, v in zip(WHAT_ORDER, sig))
+            sig = hit
         if "outcome" in reads:
             sig += (None if own == "roll" else e.roll, e.moves,
                     None if e.kind != "orders" or own == "target" else
@@ -315,15 +586,66 @@ class WarmasterEngine(Engine):
     # ------------------------------------------------------------ orders: targets and odds
     def target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         """Command value minus the penalties, and each penalty, of attempt
-        ``e`` on the table of ``e`` (``log``: the attempts before it)."""
-        reads = self._target_reads
-        if reads is not None and self._sharing:
-            key = self._key("target", reads, e, log, "target")
-            hit = self._shared.get(key)
-            if hit is None:
-                hit = self._shared[key] = self._target(log, e)
-            return hit[0], dict(hit[1])
-        return self._target(log, e)
+        ``e`` on the table of ``e`` (``log``: the attempts before it);
+        shared within one answer by ``_target_key``."""
+        key = self._target_key(log, e)
+        if key is None:
+            return self._target(log, e)
+        hit = self._shared.get(key)
+        if hit is None:
+            placed = self._target_placed
+            if placed is not None and self._sharing:  # (kept by the places it read, beside)
+                of_e, history = placed
+                at = self._memo_key(("target@",), log.side, (self._esig(e, of_e, "target"),
+                                                             self._lsig(log, history) if history else None))
+                hit = self._placed(at, log.table, lambda: self._target(log, e))
+            else:
+                hit = self._target(log, e)
+            self._shared[key] = hit
+        return hit[0], dict(hit[1])
+
+    def _target_key(self, log: Log, e: Entry):
+        """What the target of ``e`` appended to ``log`` is a function of,
+        by what the defines of the target read (``_var_reads``): the
+        entry (what it is; its table when a define measures it or its
+        units) and, when a define reads the history, the log as that
+        define reads it. None: not shared (a define reads the entry as
+        itself, or something of unknown reach)."""
+        spec = self._target_spec
+        if spec is False:
+            spec = None
+            names = [n for n in ("command_value", "supplies", *self.penalties) if n in self.pack.defines]
+            of_e: set = set()
+            history: set = set()
+            history_names: set = set()
+            for name in names:
+                d = self.pack.defines[name]
+                whole = self._reads_of([d.body])
+                each = [self._var_reads(d.body, p) for p in d.params]
+                if whole is None or None in each or (each and IDENTITY in each[0]):
+                    break
+                of_e |= each[0] if each else set()
+                for r in each[1:]:  # (the units stand on the entry's table)
+                    of_e |= {"fixed"} | ({"geometry"} if r & {"geometry", IDENTITY} else set())
+                if "history" in whole:
+                    history |= whole
+                    history_names.add(name)
+            else:
+                spec = (frozenset(of_e | {"fixed"}), frozenset(history))
+                # a target is kept by the places it read too when every define
+                # that measures is kept so (``_part``: no history, nothing
+                # read as itself), so that every place read is recorded
+                specs = [self._part_spec(n, len(self.pack.defines[n].params) - 1) for n in names]
+                if all(sp is not None and ("geometry" not in sp[0] or self._placeable(sp)) for sp in specs) \
+                        and not any("geometry" in self._reads_of([self.pack.defines[n].body]) and n in history_names
+                                    for n in names):
+                    self._target_placed = (frozenset(spec[0] - {"geometry"}), spec[1])
+            self._target_spec = spec
+        if spec is None:
+            return None
+        of_e, history = spec
+        return self._memo_key(("target",), log.side, (self._esig(e, of_e, "target"),
+                                                       self._lsig(log, history) if history else None))
 
     def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         ctx = Ctx(log, None, self._static)
@@ -338,24 +660,96 @@ class WarmasterEngine(Engine):
     def _part(self, name: str, ctx: Ctx, log: Log, e: Entry, *units: At) -> Any:
         """A define that works out part of a target (the command value, a
         penalty, who supplies it) for attempt ``e`` appended to ``log``:
-        shared, when sharing, by what that define alone reads (a penalty
-        that measures the table is the same on every branch with that
-        table, whatever the history)."""
-        if not self._sharing:
+        shared within one answer by what that define reads of each
+        argument (``_var_reads``) and, when it reads the history, of the
+        log (a penalty measuring a unit is the same for every character,
+        every brigade holding the unit and every branch with that table)."""
+        spec = self._part_spec(name, len(units))
+        if spec is None:
             return self._call(name, ctx, e, *units)
-        reads = self._part_reads.get(name)
-        if reads is None:
-            if name not in self._part_reads:
-                d = self.pack.defines.get(name)
-                self._part_reads[name] = reads = self._reads_of([d.body]) if d is not None else None
-            if reads is None:
-                return self._call(name, ctx, e, *units)
-        key = ("part", name, self._key("target", reads, e, log, "target"), tuple(u.id for u in units))
+        whole, of_e, of_units = spec
+        if self._placeable(spec):
+            return self._part_placed(name, log, e, units, of_e)
         try:
+            key = self._memo_key(("part", name), log.side,
+                                 # (what it reads of the entry's history, e.g. its place
+                                 # among the attempts, the log it is appended to says)
+                                 (self._vsig(e, of_e - {"history"}, "target"),
+                                  tuple(self._vsig(u, r) for u, r in zip(units, of_units)),
+                                  self._lsig(log, whole) if "history" in whole else None))
             return self._shared[key]
         except KeyError:
             v = self._shared[key] = self._call(name, ctx, e, *units)
             return v
+        except (_Unshared, TypeError):
+            return self._call(name, ctx, e, *units)
+
+    def _part_spec(self, name: str, n_units: int):
+        """(what define ``name`` reads, of its entry, of each unit), or None
+        (not shared: an unknown reach, or not a define of that arity)."""
+        spec = self._part_specs.get((name, n_units), False)
+        if spec is False:
+            d = self.pack.defines.get(name)
+            spec = None
+            if d is not None and len(d.params) == 1 + n_units:
+                whole = self._reads_of([d.body])
+                each = [self._var_reads(d.body, p) for p in d.params]
+                if whole is not None and None not in each:
+                    spec = (whole, each[0], tuple(each[1:]))
+            self._part_specs[(name, n_units)] = spec
+        return spec
+
+    @staticmethod
+    def _placeable(spec) -> bool:
+        """May a part be kept by the places it read (``_part_placed``)?"""
+        whole, of_e, of_units = spec
+        return "geometry" in whole and "history" not in whole and IDENTITY not in of_e \
+            and not any(IDENTITY in r for r in of_units)
+
+    def _part_placed(self, name: str, log: Log, e: Entry, units: tuple, of_e: frozenset) -> Any:
+        """A part of a target that measures the table (and reads no
+        history): kept by what it reads of the entry but its table, with
+        the places of the pieces its judgement read (``_placed``): given
+        again on any table where those pieces stand in those places (a
+        unit's distance to the enemy, on every branch where neither it nor
+        an enemy moved). Judged on a fresh context, so that nothing it reads
+        comes from a memo without being recorded."""
+        key = self._memo_key(("placed", name), log.side, (self._vsig(e, of_e - {"geometry"}, "target"),
+                                                          tuple(u.id for u in units)))
+        return self._placed(key, log.table, lambda: self._call(name, Ctx(log, fresh=True), e, *units))
+
+    def _placed(self, key, cur: Table, work) -> Any:
+        """``work()``'s value, kept under ``key`` with the places of the
+        pieces it read on table ``cur`` (recorded: ``READING``); given
+        again on a table where those pieces stand in those places. A value
+        that read a piece of another table is not kept. Places read here
+        are read by any judgement recording around this one, too."""
+        cands = self._shared.get(key)
+        if cands is None:
+            cands = self._shared[key] = []
+        poses = cur.poses
+        for table, places, v in cands:
+            if table is not cur:
+                for pid, pose in places:
+                    now = poses[pid]
+                    if now is not pose and now != pose:
+                        break
+                else:
+                    table = cur
+            if table is cur:
+                if READING:  # (an outer recording reads them too)
+                    READING[-1].update(cur.at(pid) for pid, _ in places)
+                return v
+        READING.append(set())
+        try:
+            v = work()
+        finally:
+            got = READING.pop()
+            if READING:
+                READING[-1] |= got
+        if all(a.table is cur for a in got):
+            cands.append((cur, tuple((a.id, poses[a.id]) for a in got), v))
+        return v
 
     def explain(self, log: Log, e: Entry) -> dict:
         """Attempt ``e`` of ``log`` for people: its roll, target, each
@@ -384,24 +778,43 @@ class WarmasterEngine(Engine):
         p, ok, bad, _ = self.dice(log, e)
         return p, ok, bad
 
-    def dice(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int], Fraction]:
+    def dice(self, log: Log, e: Entry, ways: bool = False) -> tuple:
         """``rolls``, and P(a blunder): a failing total for which the
-        pack's ``blunder(o)`` holds (reference §5.3; 0 without the define)."""
-        reads = self._roll_reads
-        if reads is not None and self._sharing:
-            key = self._key("rolls", reads, e, log, "roll")
+        pack's ``blunder(o)`` holds (reference §5.3; 0 without the define);
+        with ``ways``, also the ways (out of 36) of success and of a blunder.
+        Shared within one answer by what ``succeeds`` and ``blunder`` read
+        of the attempt (e.g. who gives it and its target) and, if they read
+        the history, of the log."""
+        spec = self._dice_spec
+        if spec is False:
+            spec = None
+            names = [n for n in ("succeeds", "blunder") if n in self.pack.defines]
+            whole = self._reads_of([self.pack.defines[n].body for n in names])
+            each = [self._var_reads(self.pack.defines[n].body, self.pack.defines[n].params[0])
+                    for n in names if len(self.pack.defines[n].params) == 1]
+            if whole is not None and len(each) == len(names) and None not in each \
+                    and not any(IDENTITY in r for r in each):
+                spec = (whole, frozenset().union(*each))
+            self._dice_spec = spec
+        if spec is not None:
+            whole, of_e = spec
+            key = self._memo_key(("dice",), log.side, (self._esig(e, of_e, "roll"),
+                                                       self._lsig(log, whole) if "history" in whole else None))
             hit = self._shared.get(key)
             if hit is None:
                 hit = self._shared[key] = self._dice(log, e)
-            return hit[0], list(hit[1]), list(hit[2]), hit[3]
-        return self._dice(log, e)
+        else:
+            hit = self._dice(log, e)
+        p, ok, bad, pb, w_ok, w_blunder = hit
+        return (p, list(ok), list(bad), pb, w_ok, w_blunder) if ways else (p, list(ok), list(bad), pb)
 
-    def _dice(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int], Fraction]:
+    def _dice(self, log: Log, e: Entry) -> tuple:
         ctx = Ctx(log, None, self._static)
         ok = [t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t))]
         bad = [t for t in WAYS if t not in ok]
         blunders = [t for t in bad if self.is_blunder(ctx, e.with_roll(t))]
-        return Fraction(sum(WAYS[t] for t in ok), 36), ok, bad, Fraction(sum(WAYS[t] for t in blunders), 36)
+        w_ok, w_blunder = sum(WAYS[t] for t in ok), sum(WAYS[t] for t in blunders)
+        return Fraction(w_ok, 36), tuple(ok), tuple(bad), Fraction(w_blunder, 36), w_ok, w_blunder
 
     def is_blunder(self, ctx: Ctx, e: Entry) -> bool:
         """Is attempt ``e``, with its roll, a blunder (the pack's ``blunder(o)``)?"""
@@ -417,7 +830,7 @@ class WarmasterEngine(Engine):
         e = Entry("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by),
                   tuple(t.at(u) for u in step.units), (), roll, moves)
         if lazy:
-            first = replace(e)  # the entry as `target` sees it (no `after` yet)
+            first = e.but()  # the entry as `target` sees it (no `after` yet)
             done: list = []
 
             def pending():
@@ -426,10 +839,9 @@ class WarmasterEngine(Engine):
                 return done[0]
             # what the target is a function of, for judgements that share
             # it unworked (``_esig``): the same key, the same target
-            pending.key = (None if self._target_reads is None or not self._sharing else
-                           self._key("target", self._target_reads, first, log, "target"))
+            pending.key = self._target_key(log, first)
             if pending.key is None:
-                pending.key = ("unshared", id(first))
+                pending.key = ("unshared", first)
             e.pending = pending
         else:
             e.target, e.penalties = self.target(log, e)
@@ -441,7 +853,7 @@ class WarmasterEngine(Engine):
         units as ``step`` says when ``moves``; and the table after it."""
         t = log.table
         after = t.moved({u: p for u, p in zip(step.units, step.to) if p is not None}) if moves and step.to else t
-        out = replace(e, roll=roll, moves=moves, after=tuple(after.at(u) for u in step.units))
+        out = e.but(roll=roll, moves=moves, after=tuple(after.at(u) for u in step.units))
         return out, after
 
     # ------------------------------------------------------------ judging
@@ -452,32 +864,46 @@ class WarmasterEngine(Engine):
         shared = self._shared
         keys: dict = {}  # what the judgements of `at` are keyed by, by what they read
         before = log.parent if log.parent is not None else Log(log.entries[:-1], log.table, log.side)
-        for r in self._quick_first:
-            try:
-                if r.var is None:
-                    if not r.body(ctx, {}):
-                        return True
-                elif r.causal:
-                    if at not in r.domain(ctx, {}):
-                        continue
-                    if r.reads is None or not self._sharing:
-                        if not r.body(ctx, {r.var: at}):
-                            return True
-                        continue
-                    common = keys.get(r.reads)
-                    if common is None:
-                        common = keys[r.reads] = self._key("rule", r.reads, at, before)
-                    key = (r.id, common)
-                    ok = shared.get(key)
-                    if ok is None:
-                        ok = shared[key] = bool(r.body(ctx, {r.var: at}))
-                    if not ok:
-                        return True
-                elif not all(r.body(ctx, {r.var: el}) for el in r.domain(ctx, {})):
-                    return True
-            except (AttributeError, TypeError) as exc:
-                raise _cannot_judge(r, exc) from None
+        rules = self._rules_for.get(at.kind)
+        if rules is None:
+            rules = self._rules_for[at.kind] = [r for r in self._quick_first
+                                                if not r.causal or r.kind in (None, "*", at.kind)]
+        for i, r in enumerate(rules):
+            if self._broke(ctx, r, at, before, keys, shared):
+                if i:  # (asked first next time: the step after a stopped one is stopped by the same rule)
+                    rules.insert(0, rules.pop(i))
+                return True
         return False
+
+    def _broke(self, ctx: Ctx, r: _Rule, at: Entry, before: Log, keys: dict, shared: dict) -> bool:
+        """Does rule ``r`` break at ``at`` (``breaks``)?"""
+        try:
+            if r.var is None:
+                return not r.body(ctx, {})
+            if not r.causal:
+                return not all(r.body(ctx, {r.var: el}) for el in r.domain(ctx, {}))
+            if r.kind is None and at not in r.domain(ctx, {}):
+                return False
+            # (a verdict reading the history's outcomes is keyed by every
+            # roll before it: judged directly, its loops shared instead)
+            if r.reads is None or not self._sharing or {"history", "outcome"} <= r.reads:
+                return not r.body(ctx, {r.var: at})
+            if r.reads == GEOMETRY_ONLY:
+                # (a verdict that measures alone: kept by the places it read, so
+                # that the branches where those pieces stand alike share it)
+                key = self._memo_key(("rule@", r.id), ctx.log.side, self._esig(at, FIXED_ONLY))
+                log = ctx.log
+                return not self._placed(key, log.table, lambda: bool(r.body(Ctx(log, fresh=True), {r.var: at})))
+            common = keys.get(r.reads)
+            if common is None:
+                common = keys[r.reads] = self._key("rule", r.reads, at, before)
+            key = (r.id, common)
+            ok = shared.get(key)
+            if ok is None:
+                ok = shared[key] = bool(r.body(ctx, {r.var: at}))
+            return not ok
+        except (AttributeError, TypeError) as exc:
+            raise _cannot_judge(r, exc) from None
 
     def violations(self, log: Log, at: Entry | None = None) -> list[dict]:
         """Every violation of the log; with ``at`` (its last entry, just
@@ -521,6 +947,7 @@ class WarmasterEngine(Engine):
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
         self._geometry, self._static, self._shared = {}, _Memo(), {}
+        self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
         self._sharing = verb in self._share_verbs
         if verb == "orders":
             return self.orders(options.get("side"), options.get("after"), options.get("limit"),
@@ -565,10 +992,10 @@ class WarmasterEngine(Engine):
         for c in chars:
             for g in groups:
                 step = Step(c.id, g, None, None, None)
-                e, _ = self.attempt(log, step, None, False)
+                e, _ = self.attempt(log, step, None, False, lazy=True)
                 if self.breaks(log.plus(e), e):
                     continue
-                p, _, _, pb = self.dice(log, e)
+                p, _, _, pb = self.dice(log, e.worked())
                 out.append({"character": c.id, "units": list(g), "target": e.target,
                             "penalties": dict(e.penalties), "p": fraction(p), "blunder": fraction(pb)})
         return out
@@ -640,7 +1067,8 @@ class WarmasterEngine(Engine):
                 e, after = self.rolled(log, e, st, ok[0], True)
             else:
                 e, after = e.with_roll(bad[-1]), log.table
-            vs = self.violations(log.plus(e, after), e)
+            now = log.plus(e, after)
+            vs = self.violations(now, e) if self.breaks(now, e) else []
             if vs:
                 if forced:
                     continue
@@ -653,42 +1081,50 @@ class WarmasterEngine(Engine):
 
     def distribution(self, steps: list[Step], each: list | None = None):
         """The exact distribution of successful orders, and per unit; in
-        ``each`` (when given), per step: P(attempted), P(given), P(a blunder)."""
-        dist: dict[int, Fraction] = defaultdict(Fraction)
-        stats = [[Fraction(0)] * 3 for _ in steps]
+        ``each`` (when given), per step: P(attempted), P(given), P(a blunder).
+
+        Inside, a probability at step ``i`` is a whole number of ways out of
+        36**i (a step not attempted multiplies by 36, one rolled by the
+        ways of its result); ``Fraction`` only at the end."""
+        n = len(steps)
+        dist: dict[int, int] = defaultdict(int)
+        stats = [[0, 0, 0] for _ in steps]  # ways out of 36**i, 36**(i+1), 36**(i+1)
         names = list(dict.fromkeys(u for st in steps for u in st.units))
-        per_unit = {u: defaultdict(Fraction) for u in names}
+        per_unit = {u: defaultdict(int) for u in names}
         tops = {u: sum(1 for st in steps if u in st.units) for u in names}
 
-        def go(i: int, log: Log, prob: Fraction, succ: int, counts: tuple[int, ...]) -> None:
-            if prob == 0:
+        def go(i: int, log: Log, ways: int, succ: int, counts: tuple[int, ...]) -> None:
+            if ways == 0:
                 return
-            if i == len(steps):
-                dist[succ] += prob
+            if i == n:
+                dist[succ] += ways
                 for u, k in zip(names, counts):
-                    per_unit[u][k] += prob
+                    per_unit[u][k] += ways
                 return
             st = steps[i]
             e, _ = self.attempt(log, st, None, False, lazy=True)
             if self.breaks(log.plus(e), e):  # the stop rules: not attempted
-                go(i + 1, log, prob, succ, counts)
+                go(i + 1, log, ways * 36, succ, counts)
                 return
-            p, ok, bad, pb = self.dice(log, e.worked())
+            _, ok, bad, _, w_ok, w_blunder = self.dice(log, e.worked(), True)
             stat = stats[i]
-            stat[0] += prob
-            stat[1] += prob * p
-            stat[2] += prob * pb
+            stat[0] += ways
+            stat[1] += ways * w_ok
+            stat[2] += ways * w_blunder
             if ok:
                 es, after = self.rolled(log, e, st, ok[0], True)
                 more = tuple(k + (u in st.units) for u, k in zip(names, counts))
-                go(i + 1, log.plus(es, after), prob * p, succ + 1, more)
+                go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more)
             if bad:
-                go(i + 1, log.plus(e.with_roll(bad[-1])), prob * (1 - p), succ, counts)
+                go(i + 1, log.plus(e.with_roll(bad[-1])), ways * (36 - w_ok), succ, counts)
 
-        go(0, self.start(), Fraction(1), 0, tuple(0 for _ in names))
+        go(0, self.start(), 1, 0, tuple(0 for _ in names))
+        whole = 36 ** n
         if each is not None:
-            each.extend(tuple(x) for x in stats)
-        return dist, {u: (per_unit[u], tops[u]) for u in names}
+            each.extend((Fraction(a, 36 ** i), Fraction(g, 36 ** (i + 1)), Fraction(b, 36 ** (i + 1)))
+                        for i, (a, g, b) in enumerate(stats))
+        return ({k: Fraction(v, whole) for k, v in dist.items()},
+                {u: ({k: Fraction(v, whole) for k, v in per_unit[u].items()}, tops[u]) for u in names})
 
     # ---- plan: the best sequencing of wanted orders
     def best_plan(self, path: str) -> Answer:
@@ -809,7 +1245,7 @@ class WarmasterEngine(Engine):
             to = tuple(None if v is None else pose_of(v, table.poses[u]) for u, v in zip(units, tv))
         if need_roll and "roll" not in m:
             raise WarcouncilError("an order of a turn log needs its `roll` (the 2D6 total)", where)
-        return Step(by, units, to, m.get("roll"), where)
+        return Step(by, units, to, m.get("roll"), where, m.get("blunder"))
 
     def read_plan(self, path: str) -> list[Step]:
         data = self._file(path, PLAN)
@@ -832,6 +1268,7 @@ class WarmasterEngine(Engine):
         if key == "orders":
             st = self._step(m, where, True, t)
             e, after = self.attempt(log, st, st.roll, st.to is not None)
+            e.blunder_d6 = st.blunder
             return log.plus(e, after)
         who = {"initiative": "unit", "home_back": "unit", "characters": "piece"}[key]
         pid = self._piece(m[who], m.value_where.get(who, where), "character" if key == "characters" else None)
@@ -866,6 +1303,20 @@ def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
                         nxt.append(h)
         frontier = nxt
     return sorted((tuple(sorted(g, key=rank.get)) for g in found), key=lambda g: (len(g), [rank[u] for u in g]))
+
+
+def _free_names(e: A.Expr) -> set[str]:
+    """The names free in ``e`` (a loop's variable is bound in its body)."""
+    out: set[str] = set()
+    stack = [(e, frozenset())]
+    while stack:
+        n, bound = stack.pop()
+        if n is None:
+            continue
+        if isinstance(n, A.Name) and n.id not in bound:
+            out.add(n.id)
+        stack.extend(A.scoped(n, bound))
+    return out
 
 
 def _cannot_judge(r: _Rule, exc: Exception) -> WarcouncilError:

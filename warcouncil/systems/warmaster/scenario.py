@@ -94,6 +94,7 @@ DESTINATION = AnyOf((POINT, POSE))
 TO = AnyOf((POINT, list_field(AnyOf((POINT, POSE, NULL)), 1, 4, "a list of one destination per unit")))
 ORDER = Record("an order", {
     "by": NAME, "units": ID_OR_IDS, "to": TO, "roll": int_field(2, 12, "a 2D6 total"),
+    "blunder": int_field(1, 6, "the blunder table's D6"),
 }, required=("by", "units"), noun="order")
 PLAN_STEP = Record("an order", {"by": NAME, "units": ID_OR_IDS, "to": TO},
                    required=("by", "units"), noun="plan step",

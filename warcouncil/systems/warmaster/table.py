@@ -22,6 +22,11 @@ from .scenario import Piece, Pose, WarmasterScenario, footprint
 
 SUBPHASES = ("initiative", "home_back", "orders", "characters")
 
+#: while the engine records what a judgement measures (engine ``_part``):
+#: a stack of sets, the top one collecting every ``At`` whose place is read
+#: (``At.fp``, ``At.pose``: the builtins read places only through these)
+READING: list[set] = []
+
 
 class Table:
     """Every piece's pose on one table; footprints made once per pose.
@@ -95,10 +100,14 @@ class At:
 
     @property
     def fp(self) -> T.Footprint:
+        if READING:
+            READING[-1].add(self)
         return self.table.footprint(self.piece.id)
 
     @property
     def pose(self) -> Pose:
+        if READING:
+            READING[-1].add(self)
         return self.table.poses[self.piece.id]
 
     def get_attr(self, name: str) -> Any:
@@ -138,6 +147,7 @@ class Entry:
     moves: bool = False
     action: str | None = None
     toward: At | None = None
+    blunder_d6: int | None = None  # orders: the blunder table's D6, when the log gives it
     target: int | None = None  # orders: command value minus penalties
     penalties: dict = field(default_factory=dict)
     #: orders: what works ``(target, penalties)`` out when first read (``worked``)
@@ -149,9 +159,16 @@ class Entry:
 
     def with_roll(self, roll: int) -> "Entry":
         """The same entry with another roll (a copy: its units, hence its ids, are the same)."""
+        return self.but(roll=roll)
+
+    def but(self, **changes) -> "Entry":
+        """A copy with ``changes`` (``dataclasses.replace`` without its
+        cost: what the copy keeps of the original is what it is — kind,
+        character, units — so its cached ids and signature stay true;
+        ``units`` is never changed)."""
         e = Entry.__new__(Entry)
         e.__dict__.update(self.__dict__)
-        e.roll = roll
+        e.__dict__.update(changes)
         return e
 
     def worked(self) -> "Entry":
