@@ -306,3 +306,29 @@ def test_fuzz_check_never_exits_3(tmp_path_factory, text: str, with_card: bool) 
     code, out, err = run("check", "akragas", f)
     assert code in (0, 1, 2), (code, err)
     assert "Traceback" not in err and "internal error" not in err
+
+
+# Fuzz seed 13, case 36201: a scenario's `system:` 300 characters long made
+# the search for a pack folder of that name raise OSError (exit 3); a rules
+# entry or a scenario name too long for the file system did the same.
+
+LONG = "a" * 300
+
+
+def test_names_too_long_for_the_file_system_are_bad_input(tmp_path):
+    import yaml
+
+    from warcouncil.errors import WarcouncilError
+    from warcouncil.solver.scenario import load_scenario
+
+    from warcouncil.solver.scenario import shipped_scenarios
+
+    data = yaml.safe_load(shipped_scenarios()["akragas"].read_text(encoding="utf-8"))
+    for key, value in (("system", LONG), ("rules", [LONG + ".wc"]), ("rules", [f"x/{LONG}/y.wc"])):
+        f = tmp_path / "long.yaml"
+        f.write_text(yaml.safe_dump({**data, key: value}), encoding="utf-8")
+        with pytest.raises(WarcouncilError) as e:
+            load_scenario(str(f))
+        assert len(str(e.value)) < 1200, key
+    with pytest.raises(WarcouncilError):
+        load_scenario(LONG)

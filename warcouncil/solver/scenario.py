@@ -256,7 +256,11 @@ def load_scenario(path_or_name: str | os.PathLike[str], own_reader=None) -> Scen
     """
     arg = os.fspath(path_or_name)
     p = Path(arg)
-    if p.exists():  # a folder or a device: the reader says what it is
+    try:
+        there = p.exists()
+    except (OSError, ValueError) as e:  # e.g. a name too long for the file system
+        raise WarcouncilError(f"cannot read file: {getattr(e, 'strerror', None) or e}", Location(bounded(arg))) from None
+    if there:  # a folder or a device: the reader says what it is
         return _load_file(arg, own_reader)
     shipped = shipped_scenarios()
     if arg in shipped:
@@ -294,10 +298,13 @@ def pack_target(system: str, path: str | None) -> str:
     folder or file, relative to the scenario file when it is there."""
     from ..dsl.pack import PACKS_DIR
 
-    if path and not (PACKS_DIR / system).is_dir():
-        near = Path(path).parent / system
-        if near.exists():
-            return str(near)
+    try:  # (a name no file system takes, e.g. too long, is no folder: the caller says what it is)
+        if path and not (PACKS_DIR / system).is_dir():
+            near = Path(path).parent / system
+            if near.exists():
+                return str(near)
+    except (OSError, ValueError):
+        pass
     return system
 
 
@@ -890,8 +897,13 @@ class _Validator:
             if not isinstance(value, str) or not value.strip() or "\x00" in value:
                 raise WarcouncilError(f"a rules entry must be a file path, not {_describe(value)}", where)
             resolved = base / value
-            if not resolved.exists():
-                raise WarcouncilError(f"rule file {value!r} not found (looked for {resolved})", where)
+            try:
+                found = resolved.exists()
+            except (OSError, ValueError) as e:  # e.g. a name too long for the file system
+                raise WarcouncilError(f"rule file {bounded(value)!r} cannot be opened: "
+                                      f"{getattr(e, 'strerror', None) or e}", where) from None
+            if not found:
+                raise WarcouncilError(f"rule file {bounded(value)!r} not found (looked for {bounded(str(resolved))})", where)
             out.append(str(resolved))
         return tuple(out)
 
