@@ -74,6 +74,17 @@ def _exit_2_at(tmp_path, verb, text, fragment, says, *, scenario=None, nth=1):
     assert "Traceback" not in err
 
 
+def _one_change_refused(tmp_path, verb, shipped, old, new, at, says, schema, **kw):
+    """``old`` changed to ``new`` in a shipped file: the verb exits 2 at the
+    new text's place, and the schema made from the same tables rejects it too."""
+    text = shipped.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    bad = text.replace(old, new)
+    _exit_2_at(tmp_path, verb, bad, at, says, nth=bad[:bad.index(new)].count(at) + 1, **kw)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(yaml.safe_load(bad), schema)
+
+
 # a wrong-typed or out-of-range value for a field of each kind of entry
 SCENARIO_CASES = [
     # (old, new, the place, the message)
@@ -105,13 +116,7 @@ SCENARIO_CASES = [
 
 @pytest.mark.parametrize("old, new, at, says", SCENARIO_CASES, ids=[c[3][:40] for c in SCENARIO_CASES])
 def test_a_scenario_field_of_the_wrong_type_exits_2_at_its_place(tmp_path, old, new, at, says):
-    text = ALESIA.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    bad = text.replace(old, new)
-    _exit_2_at(tmp_path, "activations", bad, at, says, nth=bad[:bad.index(new)].count(at) + 1)
-    # and the schema made from the same tables rejects it too
-    with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(yaml.safe_load(bad), kernel_scenario.json_schema(GridAncients))
+    _one_change_refused(tmp_path, "activations", ALESIA, old, new, at, says, kernel_scenario.json_schema(GridAncients))
 
 
 TURN = EXAMPLES / "turn.yaml"
@@ -136,12 +141,8 @@ TURN_CASES = [
 
 @pytest.mark.parametrize("old, new, at, says", TURN_CASES, ids=[c[3][:40] for c in TURN_CASES])
 def test_a_turn_field_of_the_wrong_type_exits_2_at_its_place(tmp_path, old, new, at, says):
-    text = TURN.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    bad = text.replace(old, new)
-    _exit_2_at(tmp_path, "check", bad, at, says, scenario=ALESIA, nth=bad[:bad.index(new)].count(at) + 1)
-    with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(yaml.safe_load(bad), kernel_turn.json_schema(GridAncients))
+    _one_change_refused(tmp_path, "check", TURN, old, new, at, says, kernel_turn.json_schema(GridAncients),
+                        scenario=ALESIA)
 
 
 TEST_CASES = [
