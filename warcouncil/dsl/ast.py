@@ -486,6 +486,11 @@ def referenced(e) -> set[str]:
     return set(names | funcs)
 
 
+def free_names(e) -> set[str]:
+    """The names free in an expression (a binder's variable is bound in its body)."""
+    return set() if e is None else set(_free(e)[0])
+
+
 def _free(n) -> tuple[frozenset, frozenset]:
     """(the names free in ``n``, the functions called in it), worked out
     once per node and kept on it (a node never changes; the key is no

@@ -283,7 +283,7 @@ class WarmasterEngine(Engine):
             whole = self._reads_of([n.body])
             if whole is None or "history" in whole:
                 continue
-            names = _free_names(n.body) - {n.var}
+            names = A.free_names(n.body) - {n.var}
             named = frozenset(names & (set(defines) | set(vocab.constants) | set(symbols)))
             spec = []
             for v in sorted(names - named):
@@ -1303,20 +1303,6 @@ def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
                         nxt.append(h)
         frontier = nxt
     return sorted((tuple(sorted(g, key=rank.get)) for g in found), key=lambda g: (len(g), [rank[u] for u in g]))
-
-
-def _free_names(e: A.Expr) -> set[str]:
-    """The names free in ``e`` (a loop's variable is bound in its body)."""
-    out: set[str] = set()
-    stack = [(e, frozenset())]
-    while stack:
-        n, bound = stack.pop()
-        if n is None:
-            continue
-        if isinstance(n, A.Name) and n.id not in bound:
-            out.add(n.id)
-        stack.extend(A.scoped(n, bound))
-    return out
 
 
 def _cannot_judge(r: _Rule, exc: Exception) -> WarcouncilError:
