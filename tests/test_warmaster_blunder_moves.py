@@ -47,6 +47,8 @@ def test_a_table_roll_only_for_a_blunder(tmp_path):
     # a hero's 5 is no blunder: no table roll, and a failed roll without one moves nothing
     assert ROLL_ONLY in broken(_blunder(tmp_path, 3, None, roll=9))
     assert broken(_blunder(tmp_path, None, (50, 45))) == {NOT_GIVEN}
+    # and without the rule a table roll on a roll that is no blunder goes unnoticed
+    assert ROLL_ONLY not in broken(_blunder(tmp_path, 3, None, 9, 55, house(tmp_path, f"remove rule {ROLL_ONLY}\n")))
 
 
 def test_removing_the_rule_or_replacing_the_table(tmp_path):
