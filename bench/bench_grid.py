@@ -21,7 +21,9 @@ Timing: ``time.perf_counter``, best of 5 runs, the garbage collector off.
 
 from __future__ import annotations
 
+import atexit
 import gc
+import shutil
 import sys
 import tempfile
 import time
@@ -46,7 +48,9 @@ def board():
                           characteristics=chars, disordered=i % 4 == 3))
         units.append(unit(f"b{i:02}", "blue", (2 * (i % 6) + 1, 5 - i // 6), "south", combat=3,
                           characteristics=["warband"]))
-    return scenario(Path(tempfile.mkdtemp()), units, width=12, depth=10)
+    folder = tempfile.mkdtemp(prefix="wc-grid-")
+    atexit.register(shutil.rmtree, folder, True)  # the files live as long as the run
+    return scenario(Path(folder), units, width=12, depth=10)
 
 
 # ---------------------------------------------------------------- the baseline

@@ -31,6 +31,16 @@ if "WARCOUNCIL_CACHE_DIR" not in os.environ:
     os.environ["WARCOUNCIL_CACHE_DIR"] = _cache = tempfile.mkdtemp(prefix="warcouncil-test-cache-")
     atexit.register(shutil.rmtree, _cache, True)
 
+
+
+def scratch_dir(prefix: str) -> Path:
+    """A folder for one test module's generated files, removed when the test
+    process ends (module-level, so hypothesis tests can share it)."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, folder, True)
+    return Path(folder)
+
+
 AKRAGAS = Path(__file__).resolve().parent.parent / "warcouncil" / "examples" / "cca" / "akragas.yaml"
 
 

@@ -7,19 +7,19 @@ definition that reads its length (then only the body can say)."""
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from test_reach_property import walks as reach_walks
+from conftest import scratch_dir
 from warcouncil.solver.check import _holds, _judges, _reads_path
 from warcouncil.solver.decompose import applies, move_rules
 from warcouncil.solver.engine import Engine
 from warcouncil.solver.ground import Ctx
 from warcouncil.solver.state import MoveView, Positions
 
-TMP = Path(tempfile.mkdtemp(prefix="warcouncil-check-parts-"))
+TMP = scratch_dir("warcouncil-check-parts-")
 HOUSE = TMP / "shapes.wc"
 HOUSE.write_text('''
 rule house.long-moves-end-on-hills

@@ -13,7 +13,6 @@ combat its charge makes compulsory.
 from __future__ import annotations
 
 import itertools
-import tempfile
 from pathlib import Path
 
 import yaml
@@ -26,9 +25,9 @@ from warcouncil.solver.scenario import load_scenario
 from warcouncil.solver.turn import load_turn
 from warcouncil.systems.cc.turns import _Turns
 
-from conftest import scenario_dict
+from conftest import scenario_dict, scratch_dir
 
-TMP = Path(tempfile.mkdtemp(prefix="warcouncil-agree-"))
+TMP = scratch_dir("warcouncil-agree-")
 PACKS = {"cca": load_pack("cca"), "ccm": load_pack("ccm")}
 CARDS = {"cca": ["Order Three Units Center", "Order Light Troops", "Order Mounted Troops"],
          "ccm": ["Order Three Units Center", "Order Light Troops"]}

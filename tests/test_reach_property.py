@@ -17,7 +17,6 @@ reads the moment per search.
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import yaml
@@ -32,9 +31,9 @@ from warcouncil.solver.scenario import load_scenario
 from warcouncil.solver.search import reach
 from warcouncil.solver.state import MoveView, Positions
 
-from conftest import scenario_dict
+from conftest import scenario_dict, scratch_dir
 
-TMP = Path(tempfile.mkdtemp(prefix="warcouncil-reach-"))
+TMP = scratch_dir("warcouncil-reach-")
 # House rules with the shapes the shipped pack lacks: an end part that fails
 # on plain hexes (clean, reads the length), hex parts that read the order
 # set (local, not clean; one fails on plain hexes) and one that reads the
