@@ -362,8 +362,11 @@ class Board:
         if tables is None:
             tables = self._make_byte_cells()
         out: list = []
-        i = 0
-        for b in m.to_bytes(len(tables), "little"):
+        if not m:
+            return out
+        # only the bytes from the lowest set bit's to the highest's
+        i = ((m & -m).bit_length() - 1) >> 3
+        for b in (m >> (i << 3)).to_bytes(((m.bit_length() + 7) >> 3) - i, "little"):
             if b:
                 out += tables[i][b]
             i += 1

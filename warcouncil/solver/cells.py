@@ -201,13 +201,17 @@ class EndFlag:
     def mask(self, r) -> int:
         """The hexes where it holds for a move of some legal length there
         (of the ends of ``r``, a ``search.Reach``)."""
+        return self.mask_ends(r.anywhere, r.end_masks)
+
+    def mask_ends(self, anywhere: int, end_masks) -> int:
+        """``mask`` of the ends ``anywhere`` (a mask), ``end_masks[k]``
+        those of a move of k steps."""
         if self.judge is None and not self.reads_length:  # one set of hexes, whatever the length
             cells = self.by_k.get(None)
             if cells is None:
                 cells = self.by_k[None] = self.cells_of(None)
-            return r.anywhere & cells
+            return anywhere & cells
         out = 0
-        end_masks = r.end_masks
         if self.judge is not None:
             index = self.board.index
             for k, m in enumerate(end_masks):

@@ -22,12 +22,13 @@ from ...solver.check import Verdict, check
 from ...solver.engine import Engine
 from ...solver.ground import Ctx, Record
 from ...solver.cells import end_flags
-from ...solver.search import reach
+from ...solver.search import plain_fast_before, reach
 from .cards import dice_outcomes, mirror_card
 from .enumerate import Enumerator
 from .grounding import Grounding
 
 _rank = attrgetter("rank")
+_LANE = "destinations"  # a grounding's memo: see CardEngine.destinations
 
 
 # the most dice for which every roll is answered (orders without --roll): the
@@ -194,28 +195,68 @@ class CardEngine(Engine):
         (row by row); ``battle`` is a bool for a unit (None for a leader, or
         when the pack has no ``may_battle``). ``destinations_json`` gives the
         contract's JSON shape."""
-        g.setting.board.require("cells", "moves")  # a table has none: exit 2, never {}
-        pieces = self.pieces(g, ids)
-        legal_alts = [a for a in self.enumerator(g).alts if a.legal(pieces)]
-        alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
-        ctx = Ctx(g, alt, frozenset(pieces))
-        battle_fn, battle_use = self._battle_fn()
-        flag_of = self._battle_flags(ctx, battle_fn, battle_use) if battle_fn is not None else None
+        setting = g.setting
+        board = setting.board
+        board.require("cells", "moves")  # a table has none: exit 2, never {}
+        by_id = setting.by_id
+        try:
+            pieces = [by_id[ids[0]]] if len(ids) == 1 else [by_id[pid] for pid in ids]
+        except KeyError:  # an unknown id: reported at its place
+            pieces = self.pieces(g, ids)
+        en = g.enumerator
+        if en is None or en.plan is not self.plan:
+            en = self.enumerator(g)
+        alts = en.alts
+        if len(alts) == 1:
+            legal = alts[0].legal(pieces)
+            alt = alts[0].alt
+        else:
+            legal_alts = [a for a in alts if a.legal(pieces)]
+            legal = bool(legal_alts)
+            alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
+        ctx = None  # Ctx(g, alt, frozenset(pieces)), made when something reads it
+        # per card, in the setting (found once per grounding): the plain
+        # searches by piece (search.PlainFast, kept as reach makes them) and
+        # the battle flags when they never read the order set
+        lane = g.memo.get(_LANE)
+        if lane is None:
+            lane = g.memo[_LANE] = setting.memo.setdefault(("dest-lane", self.plan.compiler.fixed_key(g)), [{}, None])
+        fasts = lane[0]
+        flag_of = lane[1]
+        if flag_of is None:
+            battle_fn, battle_use = self._battle_fn()
+            if battle_fn is not None:
+                ctx = Ctx(g, alt, frozenset(pieces))
+                flag_of = self._battle_flags(ctx, battle_fn, battle_use)
+                if battle_use.clean:  # one per card and setting, whatever the order set (cells.end_flags)
+                    lane[1] = flag_of
         out = {}
-        board = g.setting.board
         cells_in = board.cells_in
         fromkeys = dict.fromkeys
         for p in (sorted(set(pieces), key=_rank) if len(pieces) > 1 else pieces):
-            r = reach(ctx, self.plan, p)
-            ends = r.anywhere
-            if r.levels:
-                ends &= ~r.levels[0]  # the piece's own hex is not a destination
+            fast = fasts.get(p)
+            hit = fast.ends_before(setting, p, pieces, g, alt) if fast is not None else None
+            if hit is None:  # the general search
+                if ctx is None:
+                    ctx = Ctx(g, alt, frozenset(pieces))
+                r = reach(ctx, self.plan, p)
+                anywhere = ends = r.anywhere
+                if r.levels:
+                    ends &= ~r.levels[0]  # the piece's own hex is not a destination
+                end_masks = r.end_masks
+                if fast is None:
+                    fast = plain_fast_before(setting, self.plan.compiler.fixed_key(g), p)
+                    if fast is not None:
+                        fasts[p] = fast
+            else:
+                anywhere = ends = hit[0]  # (its own hex left out)
+                end_masks = hit[1]
             if not ends:
                 out[p.id] = {}
                 continue
             cells = cells_in(ends)  # in reading order
             if p.role == "unit" and flag_of is not None:
-                flag = flag_of(p).mask(r) & ends
+                flag = flag_of(p).mask_ends(anywhere, end_masks) & ends
                 if flag == ends:
                     out[p.id] = fromkeys(cells, True)
                 else:
@@ -224,7 +265,7 @@ class CardEngine(Engine):
                         d.update(fromkeys(cells_in(flag), True))
             else:
                 out[p.id] = fromkeys(cells)
-        return bool(legal_alts), out
+        return legal, out
 
     @staticmethod
     def destinations_json(dests: dict) -> dict:

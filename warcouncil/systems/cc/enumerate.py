@@ -114,8 +114,11 @@ class AltPlan:
         single = len(alt.quotas) == 1 and not free and not items & ~alt.admitted_mask
         self.mode, self.filters, self.use_capacity = rs.generators[single][alt.group]
         # for legal(): the structural rules checked directly, the rest by closure
-        self.structural = rs.structural
+        self.structural = st = rs.structural
         self.closure_rules = rs.closure_rules
+        # which structural checks apply to this alternative (legal)
+        self._checks = ("assignable" in st, alt.capacity if "capacity" in st else None, "filled" in st,
+                        "linked" in st and alt.group == "linked", "led" in st and alt.group == "led")
         forced = 0
         self._pending = None
         self.impossible = False
@@ -366,19 +369,22 @@ class AltPlan:
             m |= 1 << r
         if m & ~self.items_mask:  # a unary rule rejects a piece
             return False
-        alt, st = self.alt, self.structural
-        if st:
-            charged = m & ~self.free_mask
-            if "assignable" in st and not _assign_ok(alt, charged):
-                return False
-            if "capacity" in st and alt.capacity is not None and charged.bit_count() > alt.capacity:
-                return False
-            if "filled" in st and (self.impossible or self.forced_mask & ~m):
-                return False
-            if "linked" in st and alt.group == "linked" and not self._connected(m):
-                return False
-            if "led" in st and alt.group == "led" and m and not (m & alt.anchor_mask and self._connected(m)):
-                return False
+        alt = self.alt
+        assign, cap, filled, linked, led = self._checks
+        charged = m & ~self.free_mask
+        if assign and charged & alt.admitted_mask:  # _assign_ok, written out
+            charged_in = charged & alt.admitted_mask
+            for outside, orders in alt.hall:
+                if (charged_in & ~outside).bit_count() > orders:
+                    return False
+        if cap is not None and charged.bit_count() > cap:
+            return False
+        if filled and (self.impossible or self.forced_mask & ~m):
+            return False
+        if linked and not self._connected(m):
+            return False
+        if led and m and not (m & alt.anchor_mask and self._connected(m)):
+            return False
         if self.closure_rules:
             ctx = Ctx(self.g, alt, frozenset(pieces))
             return all(r.full(ctx, {}) for r in self.closure_rules)
