@@ -315,10 +315,23 @@ class PlainFast:
         _, enter, passing, ending = before
         board = setting.board
         bit = self.bit
+        # _walk, written out for what destinations reads (no levels)
+        frontier = board.nb_masks[bit.bit_length() - 1] & enter
+        anywhere = frontier & ending
+        end_masks = [0, anywhere]
         if self.depth == 1:  # its neighbours (never its own hex)
-            e = board.nb_masks[bit.bit_length() - 1] & enter & ending
-            return e, (0, e)
-        levels, end_masks, anywhere = _walk(board, self.depth, bit, False, enter, passing, ending)
+            return anywhere, end_masks
+        dilate = board.dilate
+        for _ in range(self.depth - 1):
+            src = frontier & passing
+            if not src:
+                break
+            frontier = dilate(src) & enter
+            if not frontier:
+                break
+            e = frontier & ending
+            end_masks.append(e)
+            anywhere |= e
         return anywhere & ~bit, end_masks
 
     def _masks_before(self, setting, base, piece) -> "tuple | None":

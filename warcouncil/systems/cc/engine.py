@@ -47,7 +47,9 @@ class CardEngine(Engine):
     # ------------------------------------------------------------ cards
     def resolve_card(self, card: str, copies: str | None = None) -> tuple[A.CardDecl, str]:
         """The card to ground and the name it is played as (Counter Attack)."""
-        decl = self.pack.card(card)
+        decl = self.pack.cards.get(card)  # its printed name
+        if decl is None:
+            decl = self.pack.card(card)  # case, spaces and hyphens ignored
         if decl.copy is None:
             if copies:
                 raise WarcouncilError(f"--copies only goes with a card that copies another ({decl.name} does not)")
@@ -197,7 +199,13 @@ class CardEngine(Engine):
         contract's JSON shape."""
         setting = g.setting
         board = setting.board
-        board.require("cells", "moves")  # a table has none: exit 2, never {}
+        # per card, in the setting (found once per grounding): the plain
+        # searches by piece (search.PlainFast, kept as reach makes them) and
+        # the battle flags when they never read the order set
+        lane = g.memo.get(_LANE)
+        if lane is None:
+            board.require("cells", "moves")  # a table has none: exit 2, never {}
+            lane = g.memo[_LANE] = setting.memo.setdefault(("dest-lane", self.plan.compiler.fixed_key(g)), [{}, None])
         by_id = setting.by_id
         try:
             pieces = [by_id[ids[0]]] if len(ids) == 1 else [by_id[pid] for pid in ids]
@@ -215,14 +223,7 @@ class CardEngine(Engine):
             legal = bool(legal_alts)
             alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
         ctx = None  # Ctx(g, alt, frozenset(pieces)), made when something reads it
-        # per card, in the setting (found once per grounding): the plain
-        # searches by piece (search.PlainFast, kept as reach makes them) and
-        # the battle flags when they never read the order set
-        lane = g.memo.get(_LANE)
-        if lane is None:
-            lane = g.memo[_LANE] = setting.memo.setdefault(("dest-lane", self.plan.compiler.fixed_key(g)), [{}, None])
-        fasts = lane[0]
-        flag_of = lane[1]
+        fasts, flag_of = lane
         if flag_of is None:
             battle_fn, battle_use = self._battle_fn()
             if battle_fn is not None:
@@ -249,14 +250,16 @@ class CardEngine(Engine):
                     if fast is not None:
                         fasts[p] = fast
             else:
-                anywhere = ends = hit[0]  # (its own hex left out)
-                end_masks = hit[1]
+                ends, end_masks = hit  # (its own hex left out)
+                anywhere = ends
             if not ends:
                 out[p.id] = {}
                 continue
             cells = cells_in(ends)  # in reading order
-            if p.role == "unit" and flag_of is not None:
-                flag = flag_of(p).mask_ends(anywhere, end_masks) & ends
+            if flag_of is not None and p.role == "unit":
+                ef = flag_of(p)
+                fixed = ef.fixed
+                flag = (anywhere & fixed if fixed is not None else ef.mask_ends(anywhere, end_masks)) & ends
                 if flag == ends:
                     out[p.id] = fromkeys(cells, True)
                 else:

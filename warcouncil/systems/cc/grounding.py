@@ -135,10 +135,27 @@ class Grounding:
         self.alts: list[GroundAlt] = []
         if not ground_alternatives:  # only the card's own facts (its dice, say) are wanted
             return
+        # a card with no roll whose alternatives all read only the board (no
+        # `when`, each grounded once per side: _ground_alt) is, with its
+        # memo key (Compiler.fixed_key), a fact of the setting: kept there
+        facts_key = ("card-facts", id(card), self.played) if roll is None else None
+        if facts_key is not None:
+            facts = setting.memo.get(facts_key)
+            if facts is not None and facts[0] is card:
+                self.alts = list(facts[1])
+                self.memo["fixed-key"] = facts[2]
+                return
+        shared = True
         for i, alt in enumerate(card.alternatives):
-            if alt.when is not None and not self.compiler.compile(alt.when)(self.base(), {}):
-                continue
-            self.alts.append(self._ground_alt(i, alt))
+            if alt.when is not None:
+                shared = False
+                if not self.compiler.compile(alt.when)(self.base(), {}):
+                    continue
+            ga = self._ground_alt(i, alt)
+            shared = shared and ga.shared
+            self.alts.append(ga)
+        if facts_key is not None and shared:
+            setting.memo[facts_key] = (card, tuple(self.alts), compiler.fixed_key(self))
 
     def fixed_key(self) -> tuple:
         """What this grounding fixes before the decision, as a memo key (see
