@@ -200,21 +200,37 @@ class CardEngine(Engine):
         setting = g.setting
         board = setting.board
         # per card, in the setting (found once per grounding): the plain
-        # searches by piece (search.PlainFast, kept as reach makes them) and
-        # the battle flags when they never read the order set
+        # searches by piece (search.PlainFast, kept as reach makes them), the
+        # battle flags when they never read the order set, and the plans
+        # (enumerate.AltPlan) whose legality reads only the card and the
+        # setting, with the alternatives they are of
         lane = g.memo.get(_LANE)
         if lane is None:
             board.require("cells", "moves")  # a table has none: exit 2, never {}
-            lane = g.memo[_LANE] = setting.memo.setdefault(("dest-lane", self.plan.compiler.fixed_key(g)), [{}, None])
+            key = ("dest-lane", self.plan.compiler.fixed_key(g))
+            lane = setting.memo.get(key)
+            if lane is None:
+                lane = setting.memo[key] = [{}, None, None]
+            g.memo[_LANE] = lane
         by_id = setting.by_id
         try:
             pieces = [by_id[ids[0]]] if len(ids) == 1 else [by_id[pid] for pid in ids]
         except KeyError:  # an unknown id: reported at its place
             pieces = self.pieces(g, ids)
         en = g.enumerator
-        if en is None or en.plan is not self.plan:
-            en = self.enumerator(g)
-        alts = en.alts
+        if en is not None and en.plan is self.plan:
+            alts = en.alts
+        else:
+            shared = lane[2]
+            if shared is not None and shared[0] == g.alts:
+                alts = shared[1]
+            else:
+                alts = self.enumerator(g).alts
+                if all(a.alt.shared and not a.closure_rules for a in alts):
+                    # (a shared alternative's plan is worked out once per card:
+                    # AltPlan.__init__; with no rule judged as a closure its
+                    # legal() reads nothing of the grounding)
+                    lane[2] = (list(g.alts), alts)
         if len(alts) == 1:
             legal = alts[0].legal(pieces)
             alt = alts[0].alt
@@ -223,7 +239,7 @@ class CardEngine(Engine):
             legal = bool(legal_alts)
             alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
         ctx = None  # Ctx(g, alt, frozenset(pieces)), made when something reads it
-        fasts, flag_of = lane
+        fasts, flag_of, _ = lane
         if flag_of is None:
             battle_fn, battle_use = self._battle_fn()
             if battle_fn is not None:
