@@ -198,3 +198,27 @@ def test_house_rule_that_gates_the_allowance_takes_the_general_search(build, hou
         first, later = general_then_lane(eng, card, ["a", "b"])
         assert len(first[1]["a"]) > 20  # four hexes when not alone
         assert later == [first, first]
+
+
+def test_house_order_rule_judged_on_every_grounding(build, house):
+    """An order rule the enumerator judges as a closure (not one of the
+    structural kinds): the lane keeps no plans for the card, and every
+    query, on a fresh grounding or not, judges the order set."""
+    rules = [house("rule house.no-unit-beside-a-friend\n"
+                   "    from house \"A house rule for the tests.\"\n"
+                   "    require forall p in ordered: not (exists q in ordered: q != p and adjacent(p, q))\n"
+                   "    message \"{p} is ordered beside a friend\"\n")]
+    eng = build([("a", "red", "heavy_infantry", [6, 4]), ("b", "red", "heavy_infantry", [7, 4]),
+                 ("c", "red", "heavy_infantry", [8, 6]), ("e", "blue", "heavy_infantry", [6, 0])], rules=rules)
+    card = "Order Two Units Center"
+    assert all(a.closure_rules for a in eng.enumerator(eng.ground(card)).alts)
+    for _ in range(2):
+        for ids, legal in ((["a"], True), (["a", "b"], False), (["a", "c"], True), (["b", "a"], False)):
+            first, later = general_then_lane(eng, card, ids)
+            assert first[0] is legal and [x[0] for x in later] == [legal, legal], ids
+            assert later == [first, first]
+            assert eng.destinations(eng.ground(card), ids)[0] is legal
+    g = eng.ground(card)
+    assert eng.destinations(g, ["a", "b"])[0] is False
+    assert eng.destinations(eng.ground(card), ["a", "c"])[0] is True
+    assert eng.destinations(eng.ground(card), ["a", "b"])[0] is False
