@@ -133,7 +133,10 @@ class CardEngine(Engine):
 
     def ground(self, card: str | A.CardDecl, *, side: str | None = None, roll: dict | str | None = None,
                copies: str | None = None, command: int | None = None) -> Grounding:
-        if isinstance(card, A.CardDecl):
+        decl = self.pack.cards.get(card) if card.__class__ is str and copies is None else None
+        if decl is not None and decl.copy is None:  # a card by its printed name (resolve_card, in short)
+            played = decl.name
+        elif isinstance(card, A.CardDecl):
             decl, played = card, card.name
         else:
             decl, played = self.resolve_card(card, copies)
@@ -146,8 +149,8 @@ class CardEngine(Engine):
                 roll = self.parse_roll(decl, roll, side, command)
         elif roll:
             raise WarcouncilError(f"{decl.name} does not roll dice: drop --roll")
-        return Grounding(self.pack, self.plan.compiler, self.setting(side, command), decl,
-                         played_as=played, roll=roll)
+        setting = self._settings.get((side, command)) or self.setting(side, command)
+        return Grounding(self.pack, self.plan.compiler, setting, decl, played_as=played, roll=roll)
 
     # ------------------------------------------------------------ answers
     def enumerator(self, g: Grounding) -> Enumerator:
