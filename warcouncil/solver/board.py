@@ -206,6 +206,7 @@ class Board:
     index: dict[Cell, int] = field(init=False, repr=False, compare=False)
     _shifts: tuple = field(init=False, repr=False, compare=False)
     _shifts_down_up: tuple = field(init=False, repr=False, compare=False)
+    _six: tuple | None = field(init=False, repr=False, compare=False)  # see dilate
     _byte_cells: tuple = field(init=False, repr=False, compare=False)
     nb_masks: tuple = field(init=False, repr=False, compare=False)  # nb_masks[i]: cell i's neighbours, a mask
 
@@ -255,6 +256,10 @@ class Board:
         # (down, right) shifts for ``dilate``: (n, source cells) moved n bits down, then up
         object.__setattr__(self, "_shifts_down_up", (tuple((-d, src) for d, src in self._shifts if d < 0),
                                                      tuple((d, src) for d, src in self._shifts if d > 0)))
+        # three shifts each way (a hex board): ``dilate`` writes them out
+        down, up = self._shifts_down_up
+        object.__setattr__(self, "_six", tuple(x for pair in down + up for x in pair)
+                           if len(down) == 3 and len(up) == 3 else None)
         object.__setattr__(self, "nb_masks", tuple(self.mask(neighbours.get(c, ())) for c in order))
         object.__setattr__(self, "_byte_cells", None)  # made when first read (``cells_in``)
 
@@ -362,8 +367,11 @@ class Board:
         if tables is None:
             tables = self._make_byte_cells()
         out: list = []
-        i = 0
-        for b in m.to_bytes(len(tables), "little"):
+        if not m:
+            return out
+        # only the bytes from the lowest set bit's to the highest's
+        i = ((m & -m).bit_length() - 1) >> 3
+        for b in (m >> (i << 3)).to_bytes(((m.bit_length() + 7) >> 3) - i, "little"):
             if b:
                 out += tables[i][b]
             i += 1
@@ -373,6 +381,10 @@ class Board:
         """The cells next to some cell of mask ``m`` (as a mask)."""
         if not m & (m - 1):  # one cell (or none): its neighbours
             return self.nb_masks[m.bit_length() - 1] if m else 0
+        six = self._six
+        if six is not None:
+            n0, s0, n1, s1, n2, s2, u0, t0, u1, t1, u2, t2 = six
+            return (m & s0) >> n0 | (m & s1) >> n1 | (m & s2) >> n2 | (m & t0) << u0 | (m & t1) << u1 | (m & t2) << u2
         out = 0
         down, up = self._shifts_down_up
         for n, src in down:

@@ -192,22 +192,29 @@ class EndFlag:
     (such as ``may_battle``) hold for a move that ends on a hex after k
     steps, judged on the board before the turn? (``end_flags``)"""
 
-    __slots__ = ("by_k", "reads_length", "cells_of", "judge", "board")
+    __slots__ = ("by_k", "reads_length", "cells_of", "judge", "board", "fixed")
 
     def __init__(self, board, cells_of=None, reads_length=False, judge=None):
         self.by_k: dict = {}
+        # the hexes where it holds whatever the length, once worked out (a
+        # mask; None: not yet, or it reads the length or is judged per hex)
+        self.fixed: int | None = None
         self.board, self.cells_of, self.reads_length, self.judge = board, cells_of, reads_length, judge
 
     def mask(self, r) -> int:
         """The hexes where it holds for a move of some legal length there
         (of the ends of ``r``, a ``search.Reach``)."""
+        return self.mask_ends(r.anywhere, r.end_masks)
+
+    def mask_ends(self, anywhere: int, end_masks) -> int:
+        """``mask`` of the ends ``anywhere`` (a mask), ``end_masks[k]``
+        those of a move of k steps."""
         if self.judge is None and not self.reads_length:  # one set of hexes, whatever the length
             cells = self.by_k.get(None)
             if cells is None:
-                cells = self.by_k[None] = self.cells_of(None)
-            return r.anywhere & cells
+                cells = self.by_k[None] = self.fixed = self.cells_of(None)
+            return anywhere & cells
         out = 0
-        end_masks = r.end_masks
         if self.judge is not None:
             index = self.board.index
             for k, m in enumerate(end_masks):

@@ -20,9 +20,12 @@ from typing import Any, Callable
 from ..dsl import ast as A
 from ..dsl.pack import Pack
 from ..errors import WarcouncilError
-from .builtins import Meanings, with_roles
+from .builtins import KERNEL_MEANINGS, Meanings, with_roles
 from .system import System
 from .caches import PackCaches
+
+#: the kernel's meaning of ``ordered`` (``Compiler.ordered_member``)
+_KERNEL_ORDERED = KERNEL_MEANINGS.constants["ordered"]
 
 Closure = Callable[[Any, dict], Any]
 
@@ -184,6 +187,23 @@ class Compiler:
             base = set(names) | self.symbols
             ok = self._only_defines[names] = base | self._closed(base)
         return _referenced(expr) <= ok
+
+    def ordered_member(self, expr: A.Expr):
+        """``(v,)`` when ``expr`` is ``v in ordered`` with ``v`` a value the
+        solver worked out (``A.Value``: a residual of partial evaluation,
+        ``solver.partial``) and ``ordered`` the kernel's builtin (the pieces
+        the decision orders: no definition of the pack's and no other
+        meaning stands for it): a caller that holds the order set answers it
+        by membership, without a context. Otherwise None."""
+        if not (expr.__class__ is A.Compare and expr.op == "in" and expr.left.__class__ is A.Value
+                and expr.right.__class__ is A.Name and expr.right.id == "ordered"):
+            return None
+        d = self.pack.defines.get("ordered")
+        if d is not None and not d.params:
+            return None
+        if self.meanings.constants.get("ordered") is not _KERNEL_ORDERED:
+            return None
+        return (expr.left.value,)
 
     def board_static(self, expr: A.Expr, bound: tuple = ()) -> bool:
         """Depends only on the setting (board, pieces, side) and the bound

@@ -26,7 +26,8 @@ class Profile:
     this is a fact of the pack and the setting; which hexes the piece may
     enter depends on where the pieces stand and is worked out per search."""
 
-    __slots__ = ("blocked", "fixed", "residual", "searches", "preps", "compiler", "light", "only_test", "fast")
+    __slots__ = ("blocked", "fixed", "residual", "searches", "preps", "compiler", "light", "only_test", "fast",
+                 "only_member")
 
     def __init__(self, mctx: Ctx, plan, probe: MoveView, at_start: bool):
         self.compiler = plan.compiler
@@ -37,6 +38,7 @@ class Profile:
         fixed = []  # (kind, payload): payload (part, var), or the bound's value
         residual = []  # (gates, kind, payload, var): gates ((cond, var, wanted), ...)
         compiler = self.compiler
+        members: dict = {}  # a residual closure -> (v,) when it is `v in ordered` (Compiler.ordered_member)
 
         def known(f, env):
             """f's value if the profile fixes it, else (what remains of it, its variable)."""
@@ -45,7 +47,11 @@ class Profile:
             rest = partial(compiler, f.ast, frozenset((f.var,)), mctx, env, at_start)
             if isinstance(rest, bool):
                 return rest
-            return residual_cond(compiler, rest, f.var)
+            out = residual_cond(compiler, rest, f.var)
+            member = compiler.ordered_member(rest)
+            if member is not None:
+                members[out[0]] = member
+            return out
 
         def gate(f, env, wanted):
             """The part applies only if f is ``wanted``: None if the profile
@@ -111,10 +117,14 @@ class Profile:
         # the common remainder: one ungated test of the piece ("c8 in ordered"),
         # light: it alone decides between no move and the fixed search
         self.only_test = None
+        # (v,) when that one test is `v in ordered`: a caller holding the
+        # order set answers it by membership (search.PlainFast.ends_before)
+        self.only_member = None
         if self.light and len(residual) == 1:
             gates, kind, payload, var = residual[0]
             if not gates and kind == "piece" and payload is not None:
                 self.only_test = (payload[0], {payload[1]: None})
+                self.only_member = members.get(payload[0])
 
     def search(self, mv) -> "Search | None":
         """The search for this move now (``mv``: a ``search.Mover``; None: the

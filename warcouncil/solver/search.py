@@ -111,7 +111,7 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
         start = base.where.get(piece)
     if start not in board.index:
         return Reach(piece, board, [], True)  # not on the board: no move
-    key = ("move-profile", compiler.fixed_key(g), piece, start, phase, index, at_start)
+    key = _profile_key(compiler.fixed_key(g), piece, start, phase, index, at_start)
     prof = setting.memo.get(key)
     fast = prof.fast if prof is not None else None
     if fast is not None:
@@ -132,7 +132,7 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
         prep = prof.preps[search] = Prep(search, mv.mctx, mv.probe, compiler)
     if search.plain:
         if prof.fast is None and not search.filters and (prof.only_test is not None or not prof.residual):
-            prof.fast = PlainFast(search, prep, prof.only_test, mv.bit)  # the next searches go straight to it
+            prof.fast = PlainFast(search, prep, prof.only_test, mv.bit, prof.only_member)  # the next searches go straight to it
         return _plain_search(piece, board, search, prep, mv, first_only)
     mctx = mv.mctx
     may_enter = HexSet(search.enter, prep.enter, prep.enter_key, mv, compiler)
@@ -147,6 +147,20 @@ def reach(ctx: Ctx, plan, piece: PieceView, index: int = 0, phase: int = 1, firs
                                         -1, lazy_enter, lazy_pass, end_cells)
     r = Reach(piece, board, end_masks, not search.filters, levels, may_pass, anywhere)
     return _filtered(r, search, mctx, piece, start, index, phase)
+
+
+def _profile_key(fixed, piece, start, phase, index, at_start) -> tuple:
+    """The key of a piece's ``Profile`` in the setting's memo."""
+    return ("move-profile", fixed, piece, start, phase, index, at_start)
+
+
+def plain_fast_before(setting, fixed, piece) -> "PlainFast | None":
+    """The ``PlainFast`` of ``piece``'s move from its hex before the turn
+    (the first move of the turn, phase 1), on the decision whose
+    ``Compiler.fixed_key`` is ``fixed``, once ``reach`` has made one; else
+    None."""
+    prof = setting.memo.get(_profile_key(fixed, piece, piece.at, 1, 0, True))
+    return prof.fast if prof is not None else None
 
 
 def _walk(board, depth, start_bit, first, enter, passing, ending, lazy_enter=None, lazy_pass=None, lazy_end=None):
@@ -231,10 +245,12 @@ class PlainFast:
     not yet in the memo, the class of the piece's own hex not yet judged);
     ``reach`` then takes the general path, which works it out."""
 
-    __slots__ = ("test", "depth", "first_ok", "bit", "static", "clean")
+    __slots__ = ("test", "depth", "first_ok", "bit", "static", "clean", "member", "before")
 
-    def __init__(self, search: Search, prep: Prep, test, bit: int):
+    def __init__(self, search: Search, prep: Prep, test, bit: int, member: tuple | None = None):
         self.test = test
+        self.member = member  # (v,): the test is `v in ordered` (Profile.only_member)
+        self.before = None  # see _masks_before
         self.depth = search.depth
         self.first_ok = search.first_ok
         self.bit = bit  # the start's (a profile is one piece's, from one hex)
@@ -275,6 +291,73 @@ class PlainFast:
         levels, end_masks, anywhere = _walk(board, self.depth, bit, first_only and self.first_ok,
                                             enter, passing, ending)
         return Reach(piece, board, end_masks, True, levels, None if passing == -1 else passing, anywhere)
+
+    def ends_before(self, setting, piece, ordered, g, alt) -> "tuple | None":
+        """``run`` for a move of ``piece`` from its hex on the board before
+        the turn (no move made yet: ``Positions.initial``), the order set
+        being ``ordered`` (a collection of pieces): ``(ends, end_masks)``, the hexes the move may end
+        on (its own hex left out) and ``end_masks`` as ``Reach`` has them;
+        None when something must first be worked out (``reach`` then takes
+        the general path). A test ``v in ordered`` is answered by membership;
+        another test is judged in ``Ctx(g, alt, frozenset(ordered))``. A move of one
+        hex is one neighbour mask: no walk."""
+        test = self.test
+        if test is not None:
+            member = self.member
+            if not (member[0] in ordered if member is not None else test[0](Ctx(g, alt, frozenset(ordered)), test[1])):
+                return 0, ()
+        base = setting.caches.positions
+        before = self.before
+        if before is None or before[0] is not base:  # the masks in that position, worked out once
+            before = self._masks_before(setting, base, piece)
+            if before is None:
+                return None
+        _, enter, passing, ending = before
+        board = setting.board
+        bit = self.bit
+        # _walk, written out for what destinations reads (no levels)
+        frontier = board.nb_masks[bit.bit_length() - 1] & enter
+        anywhere = frontier & ending
+        end_masks = [0, anywhere]
+        if self.depth == 1:  # its neighbours (never its own hex)
+            return anywhere, end_masks
+        dilate = board.dilate
+        for _ in range(self.depth - 1):
+            src = frontier & passing
+            if not src:
+                break
+            frontier = dilate(src) & enter
+            if not frontier:
+                break
+            e = frontier & ending
+            end_masks.append(e)
+            anywhere |= e
+        return anywhere & ~bit, end_masks
+
+    def _masks_before(self, setting, base, piece) -> "tuple | None":
+        """(base, enter, pass, end): ``run``'s masks in the position before
+        the turn ``base``, kept (a position never changes, nor do the
+        ``CleanCells`` in its memo); None: not all worked out yet."""
+        memo = base.memo if base is not None else None
+        if memo is None:
+            return None
+        bit = self.bit
+        cls = None
+        masks = self.static.copy()
+        for i, key, static, fix in self.clean:
+            cc = memo.get(key)
+            if cc is None:
+                return None
+            ok = static & cc.cells
+            if fix:
+                if cls is None:
+                    cls = _own_class(base, piece, piece.at, setting.terrain)
+                ok = _own_corrected(ok, cc, bit, cls)
+                if ok is None:
+                    return None
+            masks[i] = ok
+        self.before = out = (base, *masks)
+        return out
 
 
 def _own_class(base, piece, start, terrain) -> tuple:

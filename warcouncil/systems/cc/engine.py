@@ -22,12 +22,13 @@ from ...solver.check import Verdict, check
 from ...solver.engine import Engine
 from ...solver.ground import Ctx, Record
 from ...solver.cells import end_flags
-from ...solver.search import reach
+from ...solver.search import plain_fast_before, reach
 from .cards import dice_outcomes, mirror_card
 from .enumerate import Enumerator
 from .grounding import Grounding
 
 _rank = attrgetter("rank")
+_LANE = "destinations"  # a grounding's memo: see CardEngine.destinations
 
 
 # the most dice for which every roll is answered (orders without --roll): the
@@ -46,7 +47,9 @@ class CardEngine(Engine):
     # ------------------------------------------------------------ cards
     def resolve_card(self, card: str, copies: str | None = None) -> tuple[A.CardDecl, str]:
         """The card to ground and the name it is played as (Counter Attack)."""
-        decl = self.pack.card(card)
+        decl = self.pack.cards.get(card)  # its printed name
+        if decl is None:
+            decl = self.pack.card(card)  # case, spaces and hyphens ignored
         if decl.copy is None:
             if copies:
                 raise WarcouncilError(f"--copies only goes with a card that copies another ({decl.name} does not)")
@@ -130,7 +133,10 @@ class CardEngine(Engine):
 
     def ground(self, card: str | A.CardDecl, *, side: str | None = None, roll: dict | str | None = None,
                copies: str | None = None, command: int | None = None) -> Grounding:
-        if isinstance(card, A.CardDecl):
+        decl = self.pack.cards.get(card) if card.__class__ is str and copies is None else None
+        if decl is not None and decl.copy is None:  # a card by its printed name (resolve_card, in short)
+            played = decl.name
+        elif isinstance(card, A.CardDecl):
             decl, played = card, card.name
         else:
             decl, played = self.resolve_card(card, copies)
@@ -143,8 +149,8 @@ class CardEngine(Engine):
                 roll = self.parse_roll(decl, roll, side, command)
         elif roll:
             raise WarcouncilError(f"{decl.name} does not roll dice: drop --roll")
-        return Grounding(self.pack, self.plan.compiler, self.setting(side, command), decl,
-                         played_as=played, roll=roll)
+        setting = self._settings.get((side, command)) or self.setting(side, command)
+        return Grounding(self.pack, self.plan.compiler, setting, decl, played_as=played, roll=roll)
 
     # ------------------------------------------------------------ answers
     def enumerator(self, g: Grounding) -> Enumerator:
@@ -194,28 +200,85 @@ class CardEngine(Engine):
         (row by row); ``battle`` is a bool for a unit (None for a leader, or
         when the pack has no ``may_battle``). ``destinations_json`` gives the
         contract's JSON shape."""
-        g.setting.board.require("cells", "moves")  # a table has none: exit 2, never {}
-        pieces = self.pieces(g, ids)
-        legal_alts = [a for a in self.enumerator(g).alts if a.legal(pieces)]
-        alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
-        ctx = Ctx(g, alt, frozenset(pieces))
-        battle_fn, battle_use = self._battle_fn()
-        flag_of = self._battle_flags(ctx, battle_fn, battle_use) if battle_fn is not None else None
+        setting = g.setting
+        board = setting.board
+        # per card, in the setting (found once per grounding): the plain
+        # searches by piece (search.PlainFast, kept as reach makes them), the
+        # battle flags when they never read the order set, and the plans
+        # (enumerate.AltPlan) whose legality reads only the card and the
+        # setting, with the alternatives they are of
+        lane = g.memo.get(_LANE)
+        if lane is None:
+            board.require("cells", "moves")  # a table has none: exit 2, never {}
+            key = ("dest-lane", self.plan.compiler.fixed_key(g))
+            lane = setting.memo.get(key)
+            if lane is None:
+                lane = setting.memo[key] = [{}, None, None]
+            g.memo[_LANE] = lane
+        by_id = setting.by_id
+        try:
+            pieces = [by_id[ids[0]]] if len(ids) == 1 else [by_id[pid] for pid in ids]
+        except KeyError:  # an unknown id: reported at its place
+            pieces = self.pieces(g, ids)
+        en = g.enumerator
+        if en is not None and en.plan is self.plan:
+            alts = en.alts
+        else:
+            shared = lane[2]
+            if shared is not None and shared[0] == g.alts:
+                alts = shared[1]
+            else:
+                alts = self.enumerator(g).alts
+                if all(a.alt.shared and not a.closure_rules for a in alts):
+                    # (a shared alternative's plan is worked out once per card:
+                    # AltPlan.__init__; with no rule judged as a closure its
+                    # legal() reads nothing of the grounding)
+                    lane[2] = (list(g.alts), alts)
+        if len(alts) == 1:
+            legal = alts[0].legal(pieces)
+            alt = alts[0].alt
+        else:
+            legal_alts = [a for a in alts if a.legal(pieces)]
+            legal = bool(legal_alts)
+            alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
+        ctx = None  # Ctx(g, alt, frozenset(pieces)), made when something reads it
+        fasts, flag_of, _ = lane
+        if flag_of is None:
+            battle_fn, battle_use = self._battle_fn()
+            if battle_fn is not None:
+                ctx = Ctx(g, alt, frozenset(pieces))
+                flag_of = self._battle_flags(ctx, battle_fn, battle_use)
+                if battle_use.clean:  # one per card and setting, whatever the order set (cells.end_flags)
+                    lane[1] = flag_of
         out = {}
-        board = g.setting.board
         cells_in = board.cells_in
         fromkeys = dict.fromkeys
         for p in (sorted(set(pieces), key=_rank) if len(pieces) > 1 else pieces):
-            r = reach(ctx, self.plan, p)
-            ends = r.anywhere
-            if r.levels:
-                ends &= ~r.levels[0]  # the piece's own hex is not a destination
+            fast = fasts.get(p)
+            hit = fast.ends_before(setting, p, pieces, g, alt) if fast is not None else None
+            if hit is None:  # the general search
+                if ctx is None:
+                    ctx = Ctx(g, alt, frozenset(pieces))
+                r = reach(ctx, self.plan, p)
+                anywhere = ends = r.anywhere
+                if r.levels:
+                    ends &= ~r.levels[0]  # the piece's own hex is not a destination
+                end_masks = r.end_masks
+                if fast is None:
+                    fast = plain_fast_before(setting, self.plan.compiler.fixed_key(g), p)
+                    if fast is not None:
+                        fasts[p] = fast
+            else:
+                ends, end_masks = hit  # (its own hex left out)
+                anywhere = ends
             if not ends:
                 out[p.id] = {}
                 continue
             cells = cells_in(ends)  # in reading order
-            if p.role == "unit" and flag_of is not None:
-                flag = flag_of(p).mask(r) & ends
+            if flag_of is not None and p.role == "unit":
+                ef = flag_of(p)
+                fixed = ef.fixed
+                flag = (anywhere & fixed if fixed is not None else ef.mask_ends(anywhere, end_masks)) & ends
                 if flag == ends:
                     out[p.id] = fromkeys(cells, True)
                 else:
@@ -224,7 +287,7 @@ class CardEngine(Engine):
                         d.update(fromkeys(cells_in(flag), True))
             else:
                 out[p.id] = fromkeys(cells)
-        return bool(legal_alts), out
+        return legal, out
 
     @staticmethod
     def destinations_json(dests: dict) -> dict:

@@ -114,7 +114,7 @@ class AltPlan:
         single = len(alt.quotas) == 1 and not free and not items & ~alt.admitted_mask
         self.mode, self.filters, self.use_capacity = rs.generators[single][alt.group]
         # for legal(): the structural rules checked directly, the rest by closure
-        self.structural = rs.structural
+        self.structural = st = rs.structural
         self.closure_rules = rs.closure_rules
         forced = 0
         self._pending = None
@@ -136,6 +136,10 @@ class AltPlan:
                 # no choice left (every piece is forced, or none is left): the
                 # one candidate set, if the quotas can pay for it
                 self.only = [forced] if self._fits(forced) else []
+        # for legal(): what it reads, and which structural checks apply
+        self._checks = (len(s.items), self.items_mask, self.free_mask, alt.admitted_mask,
+                        alt.hall if "assignable" in st else None, alt.capacity if "capacity" in st else None,
+                        "filled" in st, "linked" in st and alt.group == "linked", "led" in st and alt.group == "led")
 
     def _groups(self) -> None:
         """Build the signature groups and Hall conditions, once: enumerating
@@ -357,30 +361,32 @@ class AltPlan:
         The rules' structural kinds are checked directly on masks (the same
         facts their builtins compute); only general rules are evaluated as
         closures."""
-        n = len(self.setting.items)
+        n, items, free, admitted, hall, cap, filled, linked, led = self._checks
         m = 0
         for p in pieces:
             r = p.rank
             if r >= n:  # not an own piece
                 return False
             m |= 1 << r
-        if m & ~self.items_mask:  # a unary rule rejects a piece
+        if m & ~items:  # a unary rule rejects a piece
             return False
-        alt, st = self.alt, self.structural
-        if st:
-            charged = m & ~self.free_mask
-            if "assignable" in st and not _assign_ok(alt, charged):
-                return False
-            if "capacity" in st and alt.capacity is not None and charged.bit_count() > alt.capacity:
-                return False
-            if "filled" in st and (self.impossible or self.forced_mask & ~m):
-                return False
-            if "linked" in st and alt.group == "linked" and not self._connected(m):
-                return False
-            if "led" in st and alt.group == "led" and m and not (m & alt.anchor_mask and self._connected(m)):
-                return False
+        charged = m & ~free
+        if hall is not None:  # assignable (_assign_ok, written out)
+            c = charged & admitted
+            if c:
+                for outside, orders in hall:
+                    if (c & ~outside).bit_count() > orders:
+                        return False
+        if cap is not None and charged.bit_count() > cap:
+            return False
+        if filled and (self.impossible or self.forced_mask & ~m):
+            return False
+        if linked and not self._connected(m):
+            return False
+        if led and m and not (m & self.alt.anchor_mask and self._connected(m)):
+            return False
         if self.closure_rules:
-            ctx = Ctx(self.g, alt, frozenset(pieces))
+            ctx = Ctx(self.g, self.alt, frozenset(pieces))
             return all(r.full(ctx, {}) for r in self.closure_rules)
         return True
 
@@ -835,7 +841,8 @@ class Enumerator:
     def __init__(self, g: Grounding, plan: Plan):
         self.g = g
         self.plan = plan
-        self.alts = [AltPlan(g, plan, a) for a in g.alts]
+        alts = g.alts
+        self.alts = [AltPlan(g, plan, alts[0])] if len(alts) == 1 else [AltPlan(g, plan, a) for a in alts]
 
     def __iter__(self) -> Iterator[tuple]:
         return self.order_sets()

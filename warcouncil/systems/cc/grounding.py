@@ -128,17 +128,34 @@ class Grounding:
         self.card = card
         self.roll = roll
         self.enumerator = None  # built on demand by Engine.enumerator
-        self.memo: dict = {}  # card-level define calls (see Compiler.context_static_defines)
-        self.played = played_as or card.name
+        self.played = played = played_as or card.name
         self._card_view: Record | None = None
         self._base: Ctx | None = None
-        self.alts: list[GroundAlt] = []
+        # a card with no roll whose alternatives all read only the board (no
+        # `when`, each grounded once per side: _ground_alt) is, with its
+        # memo key (Compiler.fixed_key), a fact of the setting: kept there
+        facts_key = ("card-facts", id(card), played) if roll is None and ground_alternatives else None
+        if facts_key is not None:
+            facts = setting.memo.get(facts_key)
+            if facts is not None and facts[0] is card:
+                self.alts: list[GroundAlt] = list(facts[1])
+                self.memo: dict = {"fixed-key": facts[2]}  # card-level define calls (Compiler.context_static_defines)
+                return
+        self.memo = {}
+        self.alts = []
         if not ground_alternatives:  # only the card's own facts (its dice, say) are wanted
             return
+        shared = True
         for i, alt in enumerate(card.alternatives):
-            if alt.when is not None and not self.compiler.compile(alt.when)(self.base(), {}):
-                continue
-            self.alts.append(self._ground_alt(i, alt))
+            if alt.when is not None:
+                shared = False
+                if not self.compiler.compile(alt.when)(self.base(), {}):
+                    continue
+            ga = self._ground_alt(i, alt)
+            shared = shared and ga.shared
+            self.alts.append(ga)
+        if facts_key is not None and shared:
+            setting.memo[facts_key] = (card, tuple(self.alts), compiler.fixed_key(self))
 
     def fixed_key(self) -> tuple:
         """What this grounding fixes before the decision, as a memo key (see
