@@ -15,7 +15,7 @@ import shapely
 
 from ...solver import table as T
 from ...solver.builtins import Meanings
-from .table import At, Entry
+from .table import READING, At, Entry
 
 WM = Meanings("the Warmaster family (systems/warmaster/builtins.py)")
 
@@ -177,9 +177,19 @@ def _raw(x: At, y: At) -> float:
     """The unrounded edge-to-edge distance, once per pair of pieces in
     their poses (any table, any moment: the footprints are the same, one
     object per piece and pose, table.py: their identities are the key)."""
-    f, g = x.fp, y.fp
-    memo = x.table.geometry
-    if memo is not y.table.geometry:  # (tables of two answers: not kept together)
+    if READING:  # (``At.fp`` without its cost)
+        r = READING[-1]
+        r.add(x)
+        r.add(y)
+    tx, ty = x.table, y.table
+    f = tx._fp.get(x.id)
+    if f is None:
+        f = tx.footprint(x.id)
+    g = ty._fp.get(y.id)
+    if g is None:
+        g = ty.footprint(y.id)
+    memo = tx.geometry
+    if memo is not ty.geometry:  # (tables of two answers: not kept together)
         return T.raw_distance(f, g)
     i, j = id(f), id(g)  # (both kept alive by `memo`)
     key = (i, j) if i <= j else (j, i)
@@ -201,13 +211,27 @@ WM.function("per_full", lambda ctx, s, a: T.full_steps(a[0], a[1]))
 WM.function("touching", lambda ctx, s, a: _raw(a[0], a[1]) <= T.EPSILON)
 
 
-def _enemies(u: At) -> list[At]:
-    return [v for v in u.table.units() if v.piece.side != u.piece.side]
+def _enemies(u: At) -> tuple[At, ...]:
+    """The units of the other sides, on ``u``'s table (once per table and side)."""
+    lists, side = u.table.lists, u.piece.side
+    got = lists.get(("enemies", side))
+    if got is None:
+        got = lists[("enemies", side)] = tuple(v for v in u.table.units() if v.piece.side != side)
+    return got
 
 
-WM.function("enemy_units_of", lambda ctx, s, a: tuple(_enemies(a[0])))
-WM.function("friendly_units_of",
-            lambda ctx, s, a: tuple(v for v in a[0].table.units() if v.piece.side == a[0].piece.side and v.id != a[0].id))
+@WM.function("friendly_units_of")
+def _friends(ctx, s, a):
+    u = a[0]
+    lists = u.table.lists
+    got = lists.get(("friends", u.id))
+    if got is None:
+        got = lists[("friends", u.id)] = tuple(v for v in u.table.units()
+                                              if v.piece.side == u.piece.side and v.id != u.id)
+    return got
+
+
+WM.function("enemy_units_of", lambda ctx, s, a: _enemies(a[0]))
 WM.function("friendly_characters_of",
             lambda ctx, s, a: tuple(c for c in a[0].table.characters() if c.piece.side == a[0].piece.side))
 

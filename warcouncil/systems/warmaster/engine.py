@@ -60,6 +60,7 @@ from ...solver.scenario import YDict, YList, read_yaml_file
 from ...solver.system import Answer, System
 from .builtins import ENTRIES_OF_KIND, cm
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
+from .stops import analyse, incremental
 from .table import READING, At, Entry, Log, Table
 
 #: ways of rolling each 2D6 total, out of 36
@@ -222,6 +223,9 @@ class WarmasterEngine(Engine):
         self._sharing = False
         self._validate()
         self.compiler = _MemoCompiler(pack, self.system.builtin_meanings())
+        #: names that are no variable (``stops.analyse``); the loops judged incrementally
+        self._globals = frozenset(set(pack.defines) | set(pack.vocabulary.constants) | set(self.compiler.symbols))
+        self._incremental: set[int] = set()
         self._var_memo: dict = {}  # (define, parameter) -> ``_var_reads``
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
@@ -232,6 +236,7 @@ class WarmasterEngine(Engine):
         #: among them, so a stopped step is found before the table is measured
         self._quick_first = sorted(self.rules, key=lambda r: r.reads is None or "geometry" in r.reads)
         self._rules_for: dict[str, list[_Rule]] = {}  # an entry's kind -> the rules that may judge it (``breaks``)
+        self._groups_for: dict[str, list] = {}  # the same, grouped (``_breaks_grouped``)
         self._part_specs: dict = {}  # a define of the target -> what it and each parameter read (``_part``)
         self._target_spec: Any = False  # (``_target_key``)
         self._target_placed: Any = None  # (``target``: kept by places too)
@@ -273,27 +278,42 @@ class WarmasterEngine(Engine):
         variables (``_var_reads``), kept by that (``_memo_quant``). The
         same attempt stands in the history of many branches of a plan (the
         same roll, the same target): judged once, not once per branch."""
-        defines, vocab, symbols = self.pack.defines, self.pack.vocabulary, self.compiler.symbols
         for n in A.walk(body):
             if not isinstance(n, A.Quant):
                 continue
+            shape = analyse(n, self.compiler.compile, self.pack, self._globals, self._reads_history)
+            if shape is not None:
+                # (judged from a summary of the history carried along the log,
+                # stops.py; the kernel's loop, or the shared one below, when
+                # that summary cannot be used)
+                self._incremental.add(id(n))
+                self.compiler.wrap[id(n)] = (n, lambda f, n=n, shape=shape: incremental(
+                    shape, ("incremental", id(n)), self._memo_quant_or(f, n)))
+                continue
             dom = self._reads_of([n.domain])
-            if dom is None or "history" not in dom:
-                continue
-            whole = self._reads_of([n.body])
-            if whole is None or "history" in whole:
-                continue
-            names = A.free_names(n.body) - {n.var}
-            named = frozenset(names & (set(defines) | set(vocab.constants) | set(symbols)))
-            spec = []
-            for v in sorted(names - named):
-                r = self._var_reads(n.body, v)
-                if r is None or IDENTITY in r:  # (kept by the object itself: never shared)
-                    break
-                spec.append((v, r))
-            else:
-                self.compiler.wrap[id(n)] = (n, lambda f, n=n, spec=tuple(spec), named=named:
-                                             self._memo_quant(f, n, spec, named))
+            if dom is not None and "history" in dom:
+                self.compiler.wrap[id(n)] = (n, lambda f, n=n: self._memo_quant_or(f, n))
+
+    def _memo_quant_or(self, f, q: A.Quant):
+        """The closure of loop ``q`` as ``_memo_loops`` shares it between
+        branches when it may be, else the kernel's ``f``."""
+        whole = self._reads_of([q.body])
+        if whole is None or "history" in whole:
+            return f
+        defines, vocab, symbols = self.pack.defines, self.pack.vocabulary, self.compiler.symbols
+        names = A.free_names(q.body) - {q.var}
+        named = frozenset(names & (set(defines) | set(vocab.constants) | set(symbols)))
+        spec = []
+        for v in sorted(names - named):
+            r = self._var_reads(q.body, v)
+            if r is None or IDENTITY in r:
+                return f
+            spec.append((v, r))
+        return self._memo_quant(f, q, tuple(spec), named)
+
+    def _reads_history(self, e: A.Expr) -> bool:
+        r = self._reads_of([e])
+        return r is None or "history" in r
 
     def _memo_quant(self, f, q: A.Quant, spec: tuple, named: frozenset):
         """The closure of loop ``q`` (the kernel's is ``f``): its value kept
@@ -864,6 +884,8 @@ class WarmasterEngine(Engine):
         shared = self._shared
         keys: dict = {}  # what the judgements of `at` are keyed by, by what they read
         before = log.parent if log.parent is not None else Log(log.entries[:-1], log.table, log.side)
+        if self._sharing:
+            return self._breaks_grouped(ctx, at, before, keys, shared)
         rules = self._rules_for.get(at.kind)
         if rules is None:
             rules = self._rules_for[at.kind] = [r for r in self._quick_first
@@ -874,6 +896,53 @@ class WarmasterEngine(Engine):
                     rules.insert(0, rules.pop(i))
                 return True
         return False
+
+    def _breaks_grouped(self, ctx: Ctx, at: Entry, before: Log, keys: dict, shared: dict) -> bool:
+        """``breaks`` where judgements are shared (``odds``, ``plan``): the
+        rules whose verdicts are kept by the same key (what they read,
+        ``_key``) are asked together, their verdict kept once for them all
+        (any of them broken), so that a step judged again on another branch
+        costs one look-up per group, not one per rule; the rules judged
+        directly (those reading the history's outcomes: the stop rules,
+        their history loops incremental, stops.py) one by one, first. The
+        group or rule that last broke is asked first next time."""
+        items = self._groups_for.get(at.kind)
+        if items is None:
+            items = self._groups_for[at.kind] = self._groups(at.kind)
+        for i, (rules, reads) in enumerate(items):
+            if reads is None:
+                broke = self._broke(ctx, rules[0], at, before, keys, shared)
+            else:
+                common = keys.get(reads)
+                if common is None:
+                    common = keys[reads] = self._key("rule", reads, at, before)
+                key = (id(rules), common)
+                ok = shared.get(key)
+                if ok is None:
+                    ok = shared[key] = not any(self._broke(ctx, r, at, before, keys, shared) for r in rules)
+                broke = not ok
+            if broke:
+                if i:
+                    items.insert(0, items.pop(i))
+                return True
+        return False
+
+    def _groups(self, kind: str) -> list:
+        """The rules that may judge an entry of ``kind``, as ``_breaks_grouped``
+        asks them: ``(rules, reads)``, ``reads`` None for a rule judged
+        alone. Kept together: causal rules of one kind of entry reading
+        the same (a verdict ``_broke`` keeps by ``_key``: no outcome of the
+        history, nothing of unknown reach)."""
+        alone, groups = [], {}
+        for r in self._quick_first:
+            if r.causal and r.kind not in (None, "*", kind):
+                continue
+            if not r.causal or r.reads is None or r.kind is None or {"history", "outcome"} <= r.reads:
+                alone.append(([r], None))
+            else:
+                groups.setdefault(r.reads, []).append(r)
+        shared = sorted(((rs, reads) for reads, rs in groups.items()), key=lambda g: "geometry" in g[1])
+        return alone + shared
 
     def _broke(self, ctx: Ctx, r: _Rule, at: Entry, before: Log, keys: dict, shared: dict) -> bool:
         """Does rule ``r`` break at ``at`` (``breaks``)?"""
@@ -948,6 +1017,7 @@ class WarmasterEngine(Engine):
     def answer(self, verb: str, **options) -> Answer:
         self._geometry, self._static, self._shared = {}, _Memo(), {}
         self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
+        self._groups_for = {}
         self._sharing = verb in self._share_verbs
         if verb == "orders":
             return self.orders(options.get("side"), options.get("after"), options.get("limit"),

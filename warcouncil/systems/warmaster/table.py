@@ -41,6 +41,8 @@ class Table:
         self.poses = dict(poses) if poses is not None else {p.id: p.pose for p in scenario.pieces}
         self._fp: dict[str, T.Footprint] = {}
         self._at: dict[str, At] = {}
+        #: lists of pieces worked out once per table (``units``, builtins.py)
+        self.lists: dict = {}
         #: footprints and measurements by piece and pose, shared by every
         #: table moved from this one (a piece in one pose measures the same
         #: on any table): ``(id, pose)`` -> footprint, and
@@ -76,11 +78,17 @@ class Table:
             a = self._at[pid] = At(self.by_id[pid], self)
         return a
 
-    def units(self) -> list["At"]:
-        return [self.at(p.id) for p in self.scenario.units]
+    def units(self) -> tuple["At", ...]:
+        got = self.lists.get("units")
+        if got is None:
+            got = self.lists["units"] = tuple(self.at(p.id) for p in self.scenario.units)
+        return got
 
-    def characters(self) -> list["At"]:
-        return [self.at(p.id) for p in self.scenario.characters]
+    def characters(self) -> tuple["At", ...]:
+        got = self.lists.get("characters")
+        if got is None:
+            got = self.lists["characters"] = tuple(self.at(p.id) for p in self.scenario.characters)
+        return got
 
 
 class At:
@@ -88,15 +96,12 @@ class At:
     (``id side role type command pace flying at``) and the builtins measure
     its footprint."""
 
-    __slots__ = ("piece", "table", "rank")
+    __slots__ = ("piece", "table", "rank", "id")
 
     def __init__(self, piece: Piece, table: Table):
         self.piece, self.table = piece, table
         self.rank = 0
-
-    @property
-    def id(self) -> str:
-        return self.piece.id
+        self.id: str = piece.id
 
     @property
     def fp(self) -> T.Footprint:

@@ -1,0 +1,313 @@
+"""History loops judged incrementally: the stop rules' shape.
+
+Many rules of the pack ask about the earlier entries of the log, as a loop
+``exists p in before(o): C(p, o)`` (or ``forall``), e.g. "a failed
+character stops": ``not (exists p in before(o): issuer(p).id ==
+issuer(o).id and not succeeds(p))``. Judged as written, every branch of an
+order plan walks its history again. This module recognises the *shape* of
+such a loop (never a rule's id) and judges it from a summary of the
+history carried along the log, one entry at a time:
+
+* the loop's domain is ``before(o)`` (the attempts before ``o``) or
+  ``entries_before(o)`` (every entry before it), ``o`` the log's last entry;
+* its condition (the body of ``exists``; the negated body of ``forall``)
+  splits into conjuncts, each
+
+  - about ``p`` alone, reading no history (a filter on the earlier entry:
+    worked out once, when that entry is appended);
+  - about ``o`` alone (worked out at the check);
+  - a join of the two: ``A(p) == B(o)``, ``A(p) != B(o)``, ``A(x) in B(y)``
+    or ``exists u in A(x): u in B(y)`` (``x``, ``y`` the two sides), where
+    a define called with ``p`` and ``o`` (``shares(p, o)``) is read through
+    its body.
+
+The summary of a log is, for each earlier entry of the domain that passes
+the filters, the values its join sides take (kept on the log, ``Log.sigs``,
+made from its parent's by adding the last entry). The loop is then: is
+there a summarised entry whose values meet ``o``'s by every join.
+
+Anything else (another shape, a variable of an outer loop, a log that is not
+built entry by entry, an error while working out a part) is judged by the
+closure it replaces, the kernel's: the answer is always the kernel's answer.
+Errors too: every part is worked out for every entry (no short cut), and
+any error hands the loop back to the kernel, which raises it or not as it
+would have.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ...dsl import ast as A
+
+#: builtins whose value, for the last entry ``o`` of a log built entry by
+#: entry, is the log's earlier attempts (``before``) or earlier entries
+#: (``entries_before``): the kind of entry they hold (None: every kind)
+PREFIX_DOMAINS = {"before": "orders", "entries_before": None}
+
+_UNKNOWN = object()  # a summary that cannot be made (an error): the kernel judges
+
+
+@dataclass(frozen=True)
+class Side:
+    """A part of the condition about one side: its closure and the names
+    under which the side's entry is bound for it (a define's parameters)."""
+
+    fn: Callable
+    names: tuple[str, ...]
+
+    def __call__(self, ctx, x):
+        return self.fn(ctx, {n: x for n in self.names})
+
+
+@dataclass(frozen=True)
+class Shape:
+    exists: bool
+    ovar: str
+    kind: str | None  # the entries the domain holds (PREFIX_DOMAINS)
+    pfilters: tuple  # (Side, negated)
+    ofilters: tuple  # (Side, negated)
+    joins: tuple  # (op, p-side index in the summary, Side of o)
+    pvalues: tuple  # the Sides of p whose values the summary keeps
+
+
+def _contains(container, item) -> bool:
+    """``item in container`` as the kernel's ``in`` (evaluate.py)."""
+    if container is None:
+        return False
+    try:
+        return item in container
+    except TypeError:
+        return False
+
+
+class _Analysis:
+    def __init__(self, compile_, pack, globals_: frozenset, reads_history: Callable[[A.Expr], bool]):
+        self.compile, self.pack, self.globals = compile_, pack, globals_
+        self.reads_history = reads_history
+        self.pf: list = []
+        self.of: list = []
+        self.joins: list = []
+        self.pv: list = []
+
+    def role_of(self, e: A.Expr, roles: dict) -> set | None:
+        """The roles (p, o) ``e`` mentions; None if it mentions a variable
+        that is neither (an outer loop's) or hides a global name."""
+        free = A.free_names(e)
+        out = set()
+        for n in free:
+            if n in roles:
+                out.add(roles[n])
+            elif n not in self.globals:
+                return None
+        return out
+
+    def side(self, e: A.Expr, roles: dict, role: str) -> Side:
+        return Side(self.compile(e), tuple(n for n, r in roles.items() if r == role))
+
+    def conj(self, e: A.Expr, roles: dict, neg: bool, depth: int = 0) -> bool:
+        """Add ``e`` (negated when ``neg``) as conjuncts; False: not of the shape."""
+        if depth > 20:
+            return False
+        if isinstance(e, A.Not):
+            return self.conj(e.operand, roles, not neg, depth + 1)
+        if isinstance(e, A.And) and not neg:
+            return all(self.conj(i, roles, False, depth + 1) for i in e.items)
+        if isinstance(e, A.Or) and neg:
+            return all(self.conj(i, roles, True, depth + 1) for i in e.items)
+        if isinstance(e, A.Implies) and neg:
+            return self.conj(e.left, roles, False, depth + 1) and self.conj(e.right, roles, True, depth + 1)
+        which = self.role_of(e, roles)
+        if which is None:
+            return False
+        if which <= {"o"}:
+            self.of.append((self.side(e, roles, "o"), neg))
+            return True
+        if which == {"p"}:
+            if self.reads_history(e):
+                return False
+            self.pf.append((self.side(e, roles, "p"), neg))
+            return True
+        return self.join(e, roles, neg, depth)
+
+    def pvalue(self, e: A.Expr, roles: dict) -> int | None:
+        if self.reads_history(e):
+            return None
+        self.pv.append(self.side(e, roles, "p"))
+        return len(self.pv) - 1
+
+    def one_side(self, e: A.Expr, roles: dict) -> str | None:
+        w = self.role_of(e, roles)
+        return next(iter(w)) if w is not None and len(w) == 1 else None
+
+    def join(self, e: A.Expr, roles: dict, neg: bool, depth: int) -> bool:
+        if isinstance(e, A.Compare) and e.op in ("==", "!=", "in"):
+            lr, rr = self.one_side(e.left, roles), self.one_side(e.right, roles)
+            if {lr, rr} != {"p", "o"}:
+                return False
+            pe, oe = (e.left, e.right) if lr == "p" else (e.right, e.left)
+            i = self.pvalue(pe, roles)
+            if i is None:
+                return False
+            if e.op == "in":
+                if neg:
+                    return False
+                op = "p_in_o" if lr == "p" else "o_in_p"
+            else:
+                op = "==" if (e.op == "==") != neg else "!="
+            self.joins.append((op, i, self.side(oe, roles, "o")))
+            return True
+        if isinstance(e, A.Quant) and e.kind == "exists" and not neg and e.var not in roles \
+                and e.var not in self.globals and isinstance(e.body, A.Compare) and e.body.op == "in" \
+                and isinstance(e.body.left, A.Name) and e.body.left.id == e.var:
+            # exists u in A(x): u in B(y) -- the two collections meet
+            dr, sr = self.one_side(e.domain, roles), self.one_side(e.body.right, roles)
+            if {dr, sr} != {"p", "o"} or e.var in A.free_names(e.body.right):
+                return False
+            pe, oe = (e.domain, e.body.right) if dr == "p" else (e.body.right, e.domain)
+            i = self.pvalue(pe, roles)
+            if i is None:
+                return False
+            self.joins.append(("meet_p" if dr == "p" else "meet_o", i, self.side(oe, roles, "o")))
+            return True
+        if isinstance(e, A.Call) and e.func in self.pack.defines:
+            d = self.pack.defines[e.func]
+            if len(d.params) != len(e.args):
+                return False
+            inner = {}
+            for prm, a in zip(d.params, e.args):
+                if not (isinstance(a, A.Name) and a.id in roles):
+                    return False
+                inner[prm] = roles[a.id]
+            if any(prm in self.globals for prm in inner):
+                return False
+            return self.conj(d.body, inner, neg, depth + 1)
+        return False
+
+
+def analyse(q: A.Quant, compile_, pack, globals_: frozenset, reads_history) -> Shape | None:
+    """The incremental shape of loop ``q``, or None. ``globals_``: the
+    names that are not variables (defines, constants, symbols);
+    ``reads_history(e)``: may ``e``'s value depend on the log beyond its
+    variables' entries (then it cannot be worked out once per entry)."""
+    dom = q.domain
+    if not (isinstance(dom, A.Call) and dom.func in PREFIX_DOMAINS and dom.func not in pack.defines
+            and len(dom.args) == 1 and isinstance(dom.args[0], A.Name)):
+        return None
+    ovar, pvar = dom.args[0].id, q.var
+    if ovar == pvar or ovar in globals_ or pvar in globals_:
+        return None
+    a = _Analysis(compile_, pack, globals_, reads_history)
+    if not a.conj(q.body, {pvar: "p", ovar: "o"}, q.kind == "forall"):
+        return None
+    return Shape(q.kind == "exists", ovar, PREFIX_DOMAINS[dom.func], tuple(a.pf), tuple(a.of),
+                 tuple(a.joins), tuple(a.pv))
+
+
+def _meets(op: str, pv: Any, ov: Any) -> bool:
+    if op == "==":
+        return pv == ov
+    if op == "!=":
+        return pv != ov
+    if op == "p_in_o":
+        return _contains(ov, pv)
+    if op == "o_in_p":
+        return _contains(pv, ov)
+    if op == "meet_p":  # exists u in P: u in O
+        return pv is not None and any(_contains(ov, u) for u in pv)
+    return ov is not None and any(_contains(pv, u) for u in ov)  # meet_o
+
+
+def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
+    """The closure of a loop of ``shape`` (``f``: the one it stands in for)."""
+    exists, ovar, kind = shape.exists, shape.ovar, shape.kind
+    pfilters, ofilters, joins, pvalues = shape.pfilters, shape.ofilters, shape.joins, shape.pvalues
+
+    def contrib(ctx, x):
+        """(is ``x`` of the domain, its values if it passes the filters, else None)"""
+        if kind is not None and x.kind != kind:
+            return False, None
+        ok = True
+        for side, neg in pfilters:  # (every one: an error is found whatever the order)
+            if bool(side(ctx, x)) == neg:
+                ok = False
+        vals = tuple(side(ctx, x) for side in pvalues)
+        return True, (vals if ok else None)
+
+    def summary(log, ctx):
+        s = log.sigs.get(tag)
+        if s is not None:
+            return s
+        ents = log.entries
+        if not ents:
+            s = (False, ())
+        else:
+            parent = log.parent
+            if parent is not None and len(parent.entries) == len(ents) - 1:
+                base = summary(parent, ctx)
+            else:
+                base = (False, ())
+                for x in ents[:-1]:
+                    base = _add(base, ctx, x)
+                    if base is _UNKNOWN:
+                        break
+            s = _UNKNOWN if base is _UNKNOWN else _add(base, ctx, ents[-1])
+        log.sigs[tag] = s
+        return s
+
+    def _add(base, ctx, x):
+        try:
+            inside, vals = contrib(ctx, x)
+        except Exception:
+            return _UNKNOWN
+        if not inside:
+            return base
+        return (True, base[1] + (vals,)) if vals is not None else (True, base[1])
+
+    def loop(ctx, env):
+        if ctx.trace is not None or ctx.fresh:
+            return f(ctx, env)
+        o = env.get(ovar)
+        log = ctx.log
+        ents = log.entries
+        if o is None or not ents or ents[-1] is not o:
+            return f(ctx, env)
+        before = log.parent
+        if before is None or len(before.entries) != len(ents) - 1:
+            return f(ctx, env)
+        if kind is not None:
+            # (``before(o)``: the attempts of the log up to ``o``'s index, each in place)
+            earlier = before.of(kind)
+            if o.kind != kind or o.index != len(earlier) or (earlier and earlier[-1].index != o.index - 1):
+                return f(ctx, env)
+        elif o.place != len(before.entries):
+            return f(ctx, env)
+        s = summary(before, ctx)
+        if s is _UNKNOWN:
+            return f(ctx, env)
+        nonempty, kept = s
+        if not nonempty:  # (an empty domain: the kernel reads nothing)
+            return not exists
+        try:
+            ok = True
+            for side, neg in ofilters:
+                if bool(side(ctx, o)) == neg:
+                    ok = False
+            ovals = [side(ctx, o) for _, _, side in joins]
+            found = False
+            if ok:
+                for vals in kept:
+                    for (op, i, _), ov in zip(joins, ovals):
+                        if not _meets(op, vals[i], ov):
+                            break
+                    else:
+                        found = True
+                        break
+        except Exception:
+            return f(ctx, env)
+        return found if exists else not found
+    return loop
+
+
+__all__ = ["Shape", "analyse", "incremental", "PREFIX_DOMAINS"]
