@@ -85,7 +85,7 @@ def _loops_of(eng, rule_id):
     """The history loops of a rule's body that ``stops.analyse`` takes."""
     body = eng.compiler.fold(eng.pack.rules[rule_id].body)
     return [n for n in A.walk(body) if isinstance(n, A.Quant)
-            and stops.analyse(n, eng.compiler.compile, eng.pack, eng._globals, eng._reads_history) is not None]
+            and stops.analyse(n, eng.compiler.compile, eng.pack, eng._globals, eng._reads_of_one) is not None]
 
 
 def test_the_stop_rules_are_of_the_incremental_shape(tmp_path):

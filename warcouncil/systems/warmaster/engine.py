@@ -58,10 +58,11 @@ from ...solver.engine import Engine
 from ...solver.evaluate import Compiler
 from ...solver.scenario import YDict, YList, read_yaml_file
 from ...solver.system import Answer, System
-from .builtins import ENTRIES_OF_KIND, cm
+from ...solver.table import EPSILON
+from .builtins import ENTRIES_OF_KIND, cm, raw_quiet
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
 from .stops import analyse, incremental
-from .table import READING, At, Entry, Log, Table
+from .table import READING, TOUCHES, At, Entry, Log, Table
 
 #: ways of rolling each 2D6 total, out of 36
 WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
@@ -226,6 +227,7 @@ class WarmasterEngine(Engine):
         #: names that are no variable (``stops.analyse``); the loops judged incrementally
         self._globals = frozenset(set(pack.defines) | set(pack.vocabulary.constants) | set(self.compiler.symbols))
         self._incremental: set[int] = set()
+        self._side_keys: dict = {}  # (stops.Side.key)
         self._var_memo: dict = {}  # (define, parameter) -> ``_var_reads``
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
@@ -239,6 +241,8 @@ class WarmasterEngine(Engine):
         self._groups_for: dict[str, list] = {}  # the same, grouped (``_breaks_grouped``)
         self._part_specs: dict = {}  # a define of the target -> what it and each parameter read (``_part``)
         self._target_spec: Any = False  # (``_target_key``)
+        self._target_calls: Any = False  # (``_target_history``)
+        self._hist_calls: dict = {}  # (``_history_calls``)
         self._target_placed: Any = None  # (``target``: kept by places too)
         self._dice_spec: Any = False  # (``dice``)
 
@@ -281,7 +285,7 @@ class WarmasterEngine(Engine):
         for n in A.walk(body):
             if not isinstance(n, A.Quant):
                 continue
-            shape = analyse(n, self.compiler.compile, self.pack, self._globals, self._reads_history)
+            shape = analyse(n, self.compiler.compile, self.pack, self._globals, self._reads_of_one, self._side_keys)
             if shape is not None:
                 # (judged from a summary of the history carried along the log,
                 # stops.py; the kernel's loop, or the shared one below, when
@@ -311,9 +315,8 @@ class WarmasterEngine(Engine):
             spec.append((v, r))
         return self._memo_quant(f, q, tuple(spec), named)
 
-    def _reads_history(self, e: A.Expr) -> bool:
-        r = self._reads_of([e])
-        return r is None or "history" in r
+    def _reads_of_one(self, e: A.Expr) -> frozenset | None:
+        return self._reads_of([e])
 
     def _memo_quant(self, f, q: A.Quant, spec: tuple, named: frozenset):
         """The closure of loop ``q`` (the kernel's is ``f``): its value kept
@@ -617,7 +620,7 @@ class WarmasterEngine(Engine):
             if placed is not None and self._sharing:  # (kept by the places it read, beside)
                 of_e, history = placed
                 at = self._memo_key(("target@",), log.side, (self._esig(e, of_e, "target"),
-                                                             self._lsig(log, history) if history else None))
+                                                             self._target_history(log, e, history)))
                 hit = self._placed(at, log.table, lambda: self._target(log, e))
             else:
                 hit = self._target(log, e)
@@ -665,15 +668,82 @@ class WarmasterEngine(Engine):
             return None
         of_e, history = spec
         return self._memo_key(("target",), log.side, (self._esig(e, of_e, "target"),
-                                                       self._lsig(log, history) if history else None))
+                                                       self._target_history(log, e, history)))
+
+    def _target_history(self, log: Log, e: Entry, history: frozenset):
+        """What the target of ``e`` reads of the history ``log``: the
+        values of the history builtins its defines call on their own
+        parameters (``_history_calls``: ``nth(o, u)`` for each unit of
+        ``e``) when every define reading the history reads it so; else the
+        log as ``_lsig`` gives it (None: it reads none)."""
+        if not history:
+            return None
+        calls = self._target_calls
+        if calls is False:
+            calls = []
+            for name in ("command_value", "supplies", *self.penalties):
+                d = self.pack.defines.get(name)
+                if d is None:
+                    continue
+                got = self._history_calls(name)
+                if got is None or len(d.params) not in (1, 2):
+                    calls = None
+                    break
+                if got:
+                    calls.append((tuple(d.params), got))
+            self._target_calls = calls
+        if calls is None:
+            return self._lsig(log, history)
+        ctx = Ctx(log, None, self._static)
+        out = []
+        for params, fns in calls:
+            for args in ([(e,)] if len(params) == 1 else [(e, u) for u in e.units]):
+                env = dict(zip(params, args))
+                out.extend(f(ctx, env) for f in fns)
+        return ("calls", tuple(out))
+
+    def _history_calls(self, name: str):
+        """The closures of the history builtins define ``name`` calls, when
+        it reads the history only through them, each called on its own
+        parameters (``nth(o, u)``): its value is then a function of theirs
+        and of what it reads beside; () when it reads no history; None
+        when it reads it otherwise (a history constant such as
+        ``attempts``, an entry's index, a define that reads it, a call on
+        another value)."""
+        hit = self._hist_calls.get(name, False)
+        if hit is not False:
+            return hit
+        d = self.pack.defines[name]
+        params = set(d.params)
+        out: list = []
+        ok = True
+        for n in A.walk(d.body):
+            if isinstance(n, (A.Quant, A.SetComp, A.The)) and n.var in params:
+                ok = False  # (a parameter hidden by a loop's variable)
+            elif isinstance(n, A.Call) and n.func in self.pack.defines:
+                r = self._reads_of([self.pack.defines[n.func].body])
+                if r is None or "history" in r:
+                    ok = False
+            elif isinstance(n, A.Call) and n.func in HISTORY:
+                if all(isinstance(a, A.Name) and a.id in params for a in n.args):
+                    out.append(self.compiler.compile(n))
+                else:
+                    ok = False
+            elif isinstance(n, A.Name) and n.id in HISTORY and n.id not in params:
+                ok = False
+            elif isinstance(n, A.Attr) and ATTR_READS.get(n.name) == "history":
+                ok = False
+        hit = self._hist_calls[name] = tuple(out) if ok else None
+        return hit
 
     def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         ctx = Ctx(log, None, self._static)
         call = self._part
         command = call("command_value", ctx, log, e)
         pens: dict[str, int] = {}
+        supply = [u for u in e.units if call("supplies", ctx, log, e, u)]  # (the same for every penalty)
         for name in self.penalties:
-            vals = [call(name, ctx, log, e, u) for u in e.units if call("supplies", ctx, log, e, u)]
+            vals = [call(name, ctx, log, e, u) for u in supply]
             pens[name[len(PENALTY_PREFIX):]] = max(vals) if vals else 0
         return command - sum(pens.values()), pens
 
@@ -696,13 +766,23 @@ class WarmasterEngine(Engine):
                                  # among the attempts, the log it is appended to says)
                                  (self._vsig(e, of_e - {"history"}, "target"),
                                   tuple(self._vsig(u, r) for u, r in zip(units, of_units)),
-                                  self._lsig(log, whole) if "history" in whole else None))
+                                  self._part_history(name, ctx, log, e, units, whole)))
             return self._shared[key]
         except KeyError:
             v = self._shared[key] = self._call(name, ctx, e, *units)
             return v
         except (_Unshared, TypeError):
             return self._call(name, ctx, e, *units)
+
+    def _part_history(self, name: str, ctx: Ctx, log: Log, e: Entry, units: tuple, whole: frozenset):
+        """What part ``name`` reads of the history (``_target_history``)."""
+        if "history" not in whole:
+            return None
+        fns = self._history_calls(name)
+        if fns is None:
+            return self._lsig(log, whole)
+        env = dict(zip(self.pack.defines[name].params, (e, *units)))
+        return ("calls", tuple(f(ctx, env) for f in fns))
 
     def _part_spec(self, name: str, n_units: int):
         """(what define ``name`` reads, of its entry, of each unit), or None
@@ -739,37 +819,64 @@ class WarmasterEngine(Engine):
         return self._placed(key, log.table, lambda: self._call(name, Ctx(log, fresh=True), e, *units))
 
     def _placed(self, key, cur: Table, work) -> Any:
-        """``work()``'s value, kept under ``key`` with the places of the
-        pieces it read on table ``cur`` (recorded: ``READING``); given
-        again on a table where those pieces stand in those places. A value
-        that read a piece of another table is not kept. Places read here
-        are read by any judgement recording around this one, too."""
-        cands = self._shared.get(key)
+        """``work()``'s value, kept under ``key`` with what it read of the
+        table ``cur`` (recorded: ``READING``, ``TOUCHES``): the places of
+        the pieces it read, and which pairs of pieces touch where it only
+        asked that (``touching``); given again on a table where those pieces
+        stand in those places and those pairs touch or not alike. A value
+        that read a piece of another table is not kept. What is read here is
+        read by any judgement recording around this one, too."""
+        shared = self._shared
+        here = shared.get((key, cur))  # (asked on this table before)
+        if here is not None:
+            places, touches, v = here
+            if READING:  # (an outer recording reads them too)
+                self._reread(cur, places, touches)
+            return v
+        cands = shared.get(key)
         if cands is None:
-            cands = self._shared[key] = []
+            cands = shared[key] = []
         poses = cur.poses
-        for table, places, v in cands:
+        at = cur.at
+        for table, places, touches, v in cands:
             if table is not cur:
                 for pid, pose in places:
                     now = poses[pid]
                     if now is not pose and now != pose:
                         break
                 else:
-                    table = cur
+                    for x, y, t in touches:
+                        if (raw_quiet(at(x), at(y)) <= EPSILON) is not t:
+                            break
+                    else:
+                        table = cur
             if table is cur:
                 if READING:  # (an outer recording reads them too)
-                    READING[-1].update(cur.at(pid) for pid, _ in places)
+                    self._reread(cur, places, touches)
+                shared[(key, cur)] = (places, touches, v)
                 return v
         READING.append(set())
+        TOUCHES.append([])
         try:
             v = work()
         finally:
-            got = READING.pop()
+            got, met = READING.pop(), TOUCHES.pop()
             if READING:
                 READING[-1] |= got
-        if all(a.table is cur for a in got):
-            cands.append((cur, tuple((a.id, poses[a.id]) for a in got), v))
+                TOUCHES[-1].extend(met)
+        if all(a.table is cur for a in got) and all(x.table is cur and y.table is cur for x, y, _ in met):
+            places = tuple((a.id, poses[a.id]) for a in got)
+            touches = tuple(dict.fromkeys((x.id, y.id, t) for x, y, t in met))
+            cands.append((cur, places, touches, v))
+            shared[(key, cur)] = (places, touches, v)
         return v
+
+    @staticmethod
+    def _reread(cur: Table, places: tuple, touches: tuple) -> None:
+        """A kept judgement's reading, recorded for the judgement around it."""
+        at = cur.at
+        READING[-1].update(at(pid) for pid, _ in places)
+        TOUCHES[-1].extend((at(x), at(y), t) for x, y, t in touches)
 
     def explain(self, log: Log, e: Entry) -> dict:
         """Attempt ``e`` of ``log`` for people: its roll, target, each

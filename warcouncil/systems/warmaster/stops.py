@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ...dsl import ast as A
+from .table import Log
 
 #: builtins whose value, for the last entry ``o`` of a log built entry by
 #: entry, is the log's earlier attempts (``before``) or earlier entries
@@ -51,14 +52,45 @@ _UNKNOWN = object()  # a summary that cannot be made (an error): the kernel judg
 
 @dataclass(frozen=True)
 class Side:
-    """A part of the condition about one side: its closure and the names
-    under which the side's entry is bound for it (a define's parameters)."""
+    """A part of the condition about one side: its closure, the names
+    under which the side's entry is bound for it (a define's parameters),
+    ``key``: the same number for the same expression (wherever it is
+    written: ``succeeds(p)`` in several rules) and ``what``: does it read
+    only what the entry is (kind, character, units: the same in every copy
+    of the entry with another roll, ``Entry.but``)."""
 
     fn: Callable
     names: tuple[str, ...]
+    key: int
+    what: bool
 
     def __call__(self, ctx, x):
+        """The value for entry ``x``; kept on the entry when it reads only
+        what the entry is (its copies share it)."""
+        if self.what:
+            d = x.__dict__
+            kept = d.get("_sides")
+            if kept is None:
+                kept = d["_sides"] = {}
+            v = kept.get(self.key, _NONE)
+            if v is _NONE:
+                v = kept[self.key] = self.fn(ctx, {n: x for n in self.names})
+            return v
         return self.fn(ctx, {n: x for n in self.names})
+
+    def of_last(self, ctx, log):
+        """The value for the last entry of ``log``, kept on that log."""
+        if self.what:
+            return self(ctx, log.entries[-1])
+        sigs = log.sigs
+        k = ("side", self.key)
+        v = sigs.get(k, _NONE)
+        if v is _NONE:
+            v = sigs[k] = self(ctx, log.entries[-1])
+        return v
+
+
+_NONE = object()
 
 
 @dataclass(frozen=True)
@@ -83,9 +115,9 @@ def _contains(container, item) -> bool:
 
 
 class _Analysis:
-    def __init__(self, compile_, pack, globals_: frozenset, reads_history: Callable[[A.Expr], bool]):
+    def __init__(self, compile_, pack, globals_: frozenset, reads: Callable[[A.Expr], Any], keys: dict):
         self.compile, self.pack, self.globals = compile_, pack, globals_
-        self.reads_history = reads_history
+        self.reads, self.keys = reads, keys
         self.pf: list = []
         self.of: list = []
         self.joins: list = []
@@ -103,8 +135,17 @@ class _Analysis:
                 return None
         return out
 
+    def reads_history(self, e: A.Expr) -> bool:
+        r = self.reads(e)
+        return r is None or "history" in r
+
     def side(self, e: A.Expr, roles: dict, role: str) -> Side:
-        return Side(self.compile(e), tuple(n for n, r in roles.items() if r == role))
+        names = tuple(n for n, r in roles.items() if r == role)
+        try:
+            key = self.keys.setdefault((e, names), len(self.keys))
+        except TypeError:  # (a node that cannot be hashed: its own number)
+            key = self.keys.setdefault((id(e), names), len(self.keys))
+        return Side(self.compile(e), names, key, self.reads(e) == frozenset())
 
     def conj(self, e: A.Expr, roles: dict, neg: bool, depth: int = 0) -> bool:
         """Add ``e`` (negated when ``neg``) as conjuncts; False: not of the shape."""
@@ -186,11 +227,14 @@ class _Analysis:
         return False
 
 
-def analyse(q: A.Quant, compile_, pack, globals_: frozenset, reads_history) -> Shape | None:
+def analyse(q: A.Quant, compile_, pack, globals_: frozenset, reads, keys: dict | None = None) -> Shape | None:
     """The incremental shape of loop ``q``, or None. ``globals_``: the
     names that are not variables (defines, constants, symbols);
-    ``reads_history(e)``: may ``e``'s value depend on the log beyond its
-    variables' entries (then it cannot be worked out once per entry)."""
+    ``reads(e)``: what ``e`` reads beyond what its variables' entries are
+    (engine ``_reads_of``: a subset of history, outcome, geometry; None:
+    unknown); a part about ``p`` that reads the history cannot be worked
+    out once per entry. ``keys``: the numbers given to the parts so far
+    (``Side.key``), shared by the loops of one engine."""
     dom = q.domain
     if not (isinstance(dom, A.Call) and dom.func in PREFIX_DOMAINS and dom.func not in pack.defines
             and len(dom.args) == 1 and isinstance(dom.args[0], A.Name)):
@@ -198,7 +242,7 @@ def analyse(q: A.Quant, compile_, pack, globals_: frozenset, reads_history) -> S
     ovar, pvar = dom.args[0].id, q.var
     if ovar == pvar or ovar in globals_ or pvar in globals_:
         return None
-    a = _Analysis(compile_, pack, globals_, reads_history)
+    a = _Analysis(compile_, pack, globals_, reads, {} if keys is None else keys)
     if not a.conj(q.body, {pvar: "p", ovar: "o"}, q.kind == "forall"):
         return None
     return Shape(q.kind == "exists", ovar, PREFIX_DOMAINS[dom.func], tuple(a.pf), tuple(a.of),
@@ -224,15 +268,16 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
     exists, ovar, kind = shape.exists, shape.ovar, shape.kind
     pfilters, ofilters, joins, pvalues = shape.pfilters, shape.ofilters, shape.joins, shape.pvalues
 
-    def contrib(ctx, x):
-        """(is ``x`` of the domain, its values if it passes the filters, else None)"""
-        if kind is not None and x.kind != kind:
+    def contrib(ctx, log):
+        """(is the last entry of ``log`` of the domain, its values if it
+        passes the filters, else None)"""
+        if kind is not None and log.entries[-1].kind != kind:
             return False, None
         ok = True
         for side, neg in pfilters:  # (every one: an error is found whatever the order)
-            if bool(side(ctx, x)) == neg:
+            if bool(side.of_last(ctx, log)) == neg:
                 ok = False
-        vals = tuple(side(ctx, x) for side in pvalues)
+        vals = tuple(side.of_last(ctx, log) for side in pvalues)
         return True, (vals if ok else None)
 
     def summary(log, ctx):
@@ -244,21 +289,18 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
             s = (False, ())
         else:
             parent = log.parent
-            if parent is not None and len(parent.entries) == len(ents) - 1:
-                base = summary(parent, ctx)
-            else:
-                base = (False, ())
-                for x in ents[:-1]:
-                    base = _add(base, ctx, x)
-                    if base is _UNKNOWN:
-                        break
-            s = _UNKNOWN if base is _UNKNOWN else _add(base, ctx, ents[-1])
+            if parent is None or len(parent.entries) != len(ents) - 1:
+                # (a log given whole: its prefixes made, each keeping its summary;
+                # what a part reads of an entry is on the entry, not the log)
+                parent = Log(ents[:-1], log.table, log.side)
+            base = summary(parent, ctx)
+            s = _UNKNOWN if base is _UNKNOWN else _add(base, ctx, log)
         log.sigs[tag] = s
         return s
 
-    def _add(base, ctx, x):
+    def _add(base, ctx, log):
         try:
-            inside, vals = contrib(ctx, x)
+            inside, vals = contrib(ctx, log)
         except Exception:
             return _UNKNOWN
         if not inside:

@@ -26,6 +26,10 @@ SUBPHASES = ("initiative", "home_back", "orders", "characters")
 #: a stack of sets, the top one collecting every ``At`` whose place is read
 #: (``At.fp``, ``At.pose``: the builtins read places only through these)
 READING: list[set] = []
+#: beside each set of ``READING``, the contacts judged while recording:
+#: ``(At, At, touching?)`` (builtins ``touching_of``), a judgement's reading
+#: of two pieces' places that only asks whether they touch
+TOUCHES: list[list] = []
 
 
 class Table:
