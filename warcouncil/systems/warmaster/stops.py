@@ -263,10 +263,22 @@ def _meets(op: str, pv: Any, ov: Any) -> bool:
     return ov is not None and any(_contains(pv, u) for u in ov)  # meet_o
 
 
+def _indexable(op: str, ov: Any) -> bool:
+    """May ``ov`` be looked up in a summary's set of ids (``incremental``)
+    with the answer of comparing it with each (``_meets``)?"""
+    if op == "==":
+        return type(ov) in (str, int)
+    return type(ov) in (frozenset, set, tuple) and all(type(u) in (str, int) for u in ov)
+
+
 def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
     """The closure of a loop of ``shape`` (``f``: the one it stands in for)."""
     exists, ovar, kind = shape.exists, shape.ovar, shape.kind
     pfilters, ofilters, joins, pvalues = shape.pfilters, shape.ofilters, shape.joins, shape.pvalues
+    # one join ``A(p) == B(o)`` or ``exists u in B(o): u in A(p)``: the summary
+    # also keeps the set of the values of A (ids: str, int), so that the
+    # check is a look-up; any other value and the kept entries are scanned
+    indexed = joins[0][0] if len(joins) == 1 and joins[0][0] in ("==", "meet_o") else None
 
     def contrib(ctx, log):
         """(is the last entry of ``log`` of the domain, its values if it
@@ -286,7 +298,7 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
             return s
         ents = log.entries
         if not ents:
-            s = (False, ())
+            s = (False, (), frozenset() if indexed else None)
         else:
             parent = log.parent
             if parent is None or len(parent.entries) != len(ents) - 1:
@@ -305,7 +317,16 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
             return _UNKNOWN
         if not inside:
             return base
-        return (True, base[1] + (vals,)) if vals is not None else (True, base[1])
+        if vals is None:
+            return base if base[0] else (True, base[1], base[2])
+        index = base[2]
+        if index is not None:
+            v = vals[0]
+            if indexed == "==":
+                index = index | {v} if type(v) in (str, int) else None
+            else:
+                index = index | v if type(v) is frozenset and all(type(u) in (str, int) for u in v) else None
+        return True, base[1] + (vals,), index
 
     def loop(ctx, env):
         if ctx.trace is not None or ctx.fresh:
@@ -328,7 +349,7 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
         s = summary(before, ctx)
         if s is _UNKNOWN:
             return f(ctx, env)
-        nonempty, kept = s
+        nonempty, kept, index = s
         if not nonempty:  # (an empty domain: the kernel reads nothing)
             return not exists
         try:
@@ -338,7 +359,12 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
                     ok = False
             ovals = [side(ctx, o) for _, _, side in joins]
             found = False
-            if ok:
+            if ok and not joins:
+                found = bool(kept)
+            elif ok and index is not None and _indexable(indexed, ovals[0]):
+                ov = ovals[0]
+                found = ov in index if indexed == "==" else any(u in index for u in ov)
+            elif ok:
                 for vals in kept:
                     for (op, i, _), ov in zip(joins, ovals):
                         if not _meets(op, vals[i], ov):

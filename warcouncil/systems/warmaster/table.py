@@ -52,15 +52,23 @@ class Table:
         #: on any table): ``(id, pose)`` -> footprint, and
         #: ``(id, pose, id, pose)`` -> distance (builtins.py)
         self.geometry: dict = {} if geometry is None else geometry
-        self.geometry.setdefault(("table", frozenset(self.poses.items())), self)
+        #: the set of poses, the key of this table in ``geometry`` (``moved``)
+        self.key = frozenset(self.poses.items())
+        self.geometry.setdefault(("table", self.key), self)
 
     def moved(self, moves: dict[str, Pose]) -> "Table":
         """The table after ``moves``: one table per set of poses (the
         branches of a plan that put every piece in the same place share it,
         its pieces and what was measured on it)."""
-        poses = {**self.poses, **moves}
-        key = ("table", frozenset(poses.items()))
+        if not moves:
+            return self.geometry.get(("table", self.key), self)
+        old = self.poses
+        # (this table's set with the moved pieces' poses replaced: the poses
+        # of the others are not hashed again)
+        key = ("table", self.key.difference([(pid, old[pid]) for pid in moves if pid in old])
+               .union(moves.items()))
         t = self.geometry.get(key)
+        poses = {**old, **moves} if t is None else None
         if t is None:
             t = Table(self.scenario, self.unit_attrs, poses, self.geometry)
             t._fp = {k: v for k, v in self._fp.items() if k not in moves}
