@@ -38,8 +38,17 @@ target (a penalty), the dice, and the body of a loop through the history
 (``exists p in before(o): ...``) for each earlier entry; a judgement that
 measures and reads no history is kept with the places of the pieces it
 read (recorded, ``table.READING``) and given again wherever they stand
-alike. ``breaks`` asks first the rule that last stopped a step (within
-one answer).
+alike; a judgement that asks of two pieces only whether they touch
+(``touching``) is kept by that answer, not their places (``table.TOUCHES``:
+an engaged unit is judged again only where a contact changed). A target
+whose defines read the history only through history builtins on their own
+parameters (``nth(o, u)``) is kept by those values (``_history_calls``).
+``breaks`` asks first the rule that last stopped a step (within one
+answer); in ``odds`` and ``plan`` the rules kept by the same key are asked
+as one group (``_breaks_grouped``). A loop through the history of the stop
+rules' shape (``exists p in before(o): ...``, recognised by its shape,
+never by a rule's id) is judged from a summary carried along the log
+(stops.py); any other shape by the kernel's loop.
 """
 
 from __future__ import annotations
@@ -243,6 +252,8 @@ class WarmasterEngine(Engine):
         self._target_spec: Any = False  # (``_target_key``)
         self._target_calls: Any = False  # (``_target_history``)
         self._hist_calls: dict = {}  # (``_history_calls``)
+        self._part_plans: dict = {}  # (define, arity) -> how ``_part`` keeps it
+        self._without_geometry: dict = {}  # (``_part_placed``)
         self._target_placed: Any = None  # (``target``: kept by places too)
         self._dice_spec: Any = False  # (``dice``)
 
@@ -754,17 +765,22 @@ class WarmasterEngine(Engine):
         argument (``_var_reads``) and, when it reads the history, of the
         log (a penalty measuring a unit is the same for every character,
         every brigade holding the unit and every branch with that table)."""
-        spec = self._part_spec(name, len(units))
-        if spec is None:
+        plan = self._part_plans.get((name, len(units)))
+        if plan is None:
+            spec = self._part_spec(name, len(units))
+            plan = self._part_plans[(name, len(units))] = \
+                ("call",) if spec is None else ("placed", spec[1]) if self._placeable(spec) else \
+                ("keyed", spec[0], spec[1] - {"history"}, spec[2])
+        if plan[0] == "call":
             return self._call(name, ctx, e, *units)
-        whole, of_e, of_units = spec
-        if self._placeable(spec):
-            return self._part_placed(name, log, e, units, of_e)
+        if plan[0] == "placed":
+            return self._part_placed(name, log, e, units, plan[1])
+        _, whole, of_e, of_units = plan
         try:
             key = self._memo_key(("part", name), log.side,
                                  # (what it reads of the entry's history, e.g. its place
                                  # among the attempts, the log it is appended to says)
-                                 (self._vsig(e, of_e - {"history"}, "target"),
+                                 (self._vsig(e, of_e, "target"),
                                   tuple(self._vsig(u, r) for u, r in zip(units, of_units)),
                                   self._part_history(name, ctx, log, e, units, whole)))
             return self._shared[key]
@@ -814,7 +830,10 @@ class WarmasterEngine(Engine):
         unit's distance to the enemy, on every branch where neither it nor
         an enemy moved). Judged on a fresh context, so that nothing it reads
         comes from a memo without being recorded."""
-        key = self._memo_key(("placed", name), log.side, (self._vsig(e, of_e - {"geometry"}, "target"),
+        drop = self._without_geometry.get(of_e)
+        if drop is None:
+            drop = self._without_geometry[of_e] = of_e - {"geometry"}
+        key = self._memo_key(("placed", name), log.side, (self._vsig(e, drop, "target"),
                                                           tuple(u.id for u in units)))
         return self._placed(key, log.table, lambda: self._call(name, Ctx(log, fresh=True), e, *units))
 
