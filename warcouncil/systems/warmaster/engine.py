@@ -565,7 +565,7 @@ class WarmasterEngine(Engine):
         if "outcome" in reads:
             sig += (None if own == "roll" else e.roll, e.moves,
                     None if e.kind != "orders" or own == "target" else
-                    e.target if e.pending is None else e.pending.key)
+                    e.target if e.pending is None else e.pending.key())
         if "geometry" in reads:
             sig += (e.units[0].table if e.units else None, e.after[0].table if e.after else None)
         return sig
@@ -618,11 +618,13 @@ class WarmasterEngine(Engine):
         return Log([], table, side or self.scenario.to_move)
 
     # ------------------------------------------------------------ orders: targets and odds
-    def target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
+    def target(self, log: Log, e: Entry, key: Any = False) -> tuple[int, dict[str, int]]:
         """Command value minus the penalties, and each penalty, of attempt
         ``e`` on the table of ``e`` (``log``: the attempts before it);
-        shared within one answer by ``_target_key``."""
-        key = self._target_key(log, e)
+        shared within one answer by ``_target_key`` (``key``, when the
+        caller worked it out)."""
+        if key is False:
+            key = self._target_key(log, e)
         if key is None:
             return self._target(log, e)
         hit = self._shared.get(key)
@@ -978,16 +980,22 @@ class WarmasterEngine(Engine):
         if lazy:
             first = e.but()  # the entry as `target` sees it (no `after` yet)
             done: list = []
+            keyed: list = []
+
+            def key():
+                # what the target is a function of, for judgements that share
+                # it unworked (``_esig``): the same key, the same target (worked
+                # out when first asked: a step the stop rules forbid asks none)
+                if not keyed:
+                    k = self._target_key(log, first)
+                    keyed.append((k, ("unshared", first) if k is None else k))
+                return keyed[0]
 
             def pending():
                 if not done:
-                    done.append(self.target(log, first))
+                    done.append(self.target(log, first, key()[0]))
                 return done[0]
-            # what the target is a function of, for judgements that share
-            # it unworked (``_esig``): the same key, the same target
-            pending.key = self._target_key(log, first)
-            if pending.key is None:
-                pending.key = ("unshared", first)
+            pending.key = lambda: key()[1]
             e.pending = pending
         else:
             e.target, e.penalties = self.target(log, e)
