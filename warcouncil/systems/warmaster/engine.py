@@ -866,7 +866,10 @@ class WarmasterEngine(Engine):
                     if now is not pose and now != pose:
                         break
                 else:
-                    for x, y, t in touches:
+                    for x, px, y, py, t in touches:
+                        nx, ny = poses[x], poses[y]
+                        if (nx is px or nx == px) and (ny is py or ny == py):
+                            continue  # (neither moved: the same contact)
                         if (raw_quiet(at(x), at(y)) <= EPSILON) is not t:
                             break
                     else:
@@ -887,7 +890,7 @@ class WarmasterEngine(Engine):
                 TOUCHES[-1].extend(met)
         if all(a.table is cur for a in got) and all(x.table is cur and y.table is cur for x, y, _ in met):
             places = tuple((a.id, poses[a.id]) for a in got)
-            touches = tuple(dict.fromkeys((x.id, y.id, t) for x, y, t in met))
+            touches = tuple(dict.fromkeys((x.id, poses[x.id], y.id, poses[y.id], t) for x, y, t in met))
             cands.append((cur, places, touches, v))
             shared[(key, cur)] = (places, touches, v)
         return v
@@ -897,7 +900,7 @@ class WarmasterEngine(Engine):
         """A kept judgement's reading, recorded for the judgement around it."""
         at = cur.at
         READING[-1].update(at(pid) for pid, _ in places)
-        TOUCHES[-1].extend((at(x), at(y), t) for x, y, t in touches)
+        TOUCHES[-1].extend((at(x), at(y), t) for x, _, y, _, t in touches)
 
     def explain(self, log: Log, e: Entry) -> dict:
         """Attempt ``e`` of ``log`` for people: its roll, target, each
