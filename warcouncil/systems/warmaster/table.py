@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from typing import Any
 
 from ...errors import Location
@@ -30,6 +29,23 @@ READING: list[set] = []
 #: ``(At, At, touching?)`` (builtins ``touching_of``), a judgement's reading
 #: of two pieces' places that only asks whether they touch
 TOUCHES: list[list] = []
+
+
+class cached_property:  # noqa: N801 (as functools', without its lock: a log is never shared between threads)
+    """A value worked out on first reading and kept in the instance's
+    ``__dict__`` (read from there afterwards, the descriptor not asked)."""
+
+    def __init__(self, fn):
+        self.fn, self.name, self.__doc__ = fn, fn.__name__, fn.__doc__
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        v = obj.__dict__[self.name] = self.fn(obj)
+        return v
 
 
 class Table:
