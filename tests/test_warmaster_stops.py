@@ -167,3 +167,30 @@ def test_a_log_not_built_entry_by_entry_is_judged_by_the_kernel(tmp_path):
         assert rule.body(ctx, {rule.var: e2}) is False  # the hero failed before
     assert any(k[0] == "incremental" for k in log.sigs if isinstance(k, tuple))
     assert not whole.sigs
+
+
+@pytest.mark.parametrize("judge", ["incremental", "kernel"])
+def test_orders_after_an_initiative_move_leave_that_unit_out(tmp_path, monkeypatch, judge):
+    """`orders --after` a log with an initiative move: the loop of
+    wm.initiative-or-orders (over ``entries_before(o)``, a join by ``in``)
+    is judged at each candidate order from the log's summary, or by the
+    kernel: the unit that moved is offered no order either way, and is when
+    the rule is removed."""
+    from test_warmaster_check import CHARS as C, TERRAIN, UNITS as U
+    from warmaster_util import turn
+
+    if judge == "kernel":
+        _kernel_only(monkeypatch)
+    sc = scenario(tmp_path, U, C, TERRAIN)
+    log = turn(tmp_path, initiative=[{"unit": "a", "action": "evade", "to": [50, 30]}])
+
+    def offered(*rules):
+        eng = Engine.load(str(sc), [str(r) for r in rules])
+        ans = eng.answer("orders", side=None, after=str(log), limit=None, count_only=False)
+        assert ans.exit_code == 0, ans.text
+        return {(o["character"], tuple(o["units"])) for o in ans.data["options"]}, eng
+    got, eng = offered()
+    assert len(eng._incremental) == (10 if judge == "incremental" else 0)
+    assert got and not any("a" in units for _, units in got)
+    freed, _ = offered(house(tmp_path, "remove rule wm.initiative-or-orders\n"))
+    assert freed - got and all("a" in units for _, units in freed - got)
