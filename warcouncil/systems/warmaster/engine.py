@@ -742,8 +742,10 @@ class WarmasterEngine(Engine):
                     out.append(self.compiler.compile(n))
                 else:
                     ok = False
-            elif isinstance(n, A.Name) and n.id in HISTORY and n.id not in params:
-                ok = False
+            elif isinstance(n, A.Name) and n.id not in params and (n.id in HISTORY or n.id in self.pack.defines):
+                r = self._reads_of([self.pack.defines[n.id].body]) if n.id in self.pack.defines else None
+                if r is None or "history" in r:  # (a history constant, or a define of no parameter reading it)
+                    ok = False
             elif isinstance(n, A.Attr) and ATTR_READS.get(n.name) == "history":
                 ok = False
         hit = self._hist_calls[name] = tuple(out) if ok else None
