@@ -218,7 +218,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--cpu", action="store_true",
-                    help="time by this process's CPU time (time.process_time), not wall time: steadier on a shared machine")
+                    help="time by this process's CPU time (time.process_time), not wall time: "
+                         "steadier on a shared machine")
     ap.add_argument("--repeat", type=int, default=None, help="queries timed per row (the best is kept)")
     args = ap.parse_args(argv)
     repeat = args.repeat or (2 if args.quick else 5)

@@ -85,7 +85,8 @@ def test_a_stopped_step_works_no_target_out(board, tmp_path, monkeypatch):
     stop rules, which read no target of theirs."""
     worked = []
     target = E.WarmasterEngine.target
-    monkeypatch.setattr(E.WarmasterEngine, "target", lambda self, log, e, *key: worked.append(e) or target(self, log, e, *key))
+    monkeypatch.setattr(E.WarmasterEngine, "target",
+                        lambda self, log, e, *key: worked.append(e) or target(self, log, e, *key))
     steps = [{"by": "gen", "units": ["r0"]}, {"by": "h", "units": ["r3"]}]
     board.distribution(board.read_plan(str(plan(tmp_path, steps))))
     assert len(worked) == 2  # the General's order, and the hero's after its success only
