@@ -12,7 +12,7 @@ import pytest
 
 from warcouncil.systems.warmaster import engine as E
 from warcouncil.systems.warmaster.table import Table
-from warmaster_util import char, engine, plan, unit
+from warmaster_util import char, engine, house, plan, unit
 
 WOOD = {"type": "wood", "polygon": [[85, 35], [115, 35], [115, 55], [85, 55]], "dense": True}
 UNITS = [unit("r0", "red", (30, 30)), unit("r1", "red", (42, 30)), unit("r2", "red", (54, 30), lost=1),
@@ -85,7 +85,8 @@ def test_a_stopped_step_works_no_target_out(board, tmp_path, monkeypatch):
     stop rules, which read no target of theirs."""
     worked = []
     target = E.WarmasterEngine.target
-    monkeypatch.setattr(E.WarmasterEngine, "target", lambda self, log, e: worked.append(e) or target(self, log, e))
+    monkeypatch.setattr(E.WarmasterEngine, "target",
+                        lambda self, log, e, *key: worked.append(e) or target(self, log, e, *key))
     steps = [{"by": "gen", "units": ["r0"]}, {"by": "h", "units": ["r3"]}]
     board.distribution(board.read_plan(str(plan(tmp_path, steps))))
     assert len(worked) == 2  # the General's order, and the hero's after its success only
@@ -172,3 +173,76 @@ def test_a_target_is_kept_by_the_places_it_read(board, monkeypatch):
     board._shared = {}
     fresh, _ = board.attempt(on({"b1": (100, 45)}), step, None, False)
     assert (fresh.target, fresh.penalties) == (near.target, near.penalties)
+
+
+# ---------------------------------------------------------------- kept by contacts, by history values
+
+
+def test_a_judgement_asking_only_contacts_is_given_again_where_they_are_alike(tmp_path):
+    """A judgement that reads two pieces only through ``touching`` is kept
+    by whether they touch: given again where a piece moved without
+    changing that, judged again where it did."""
+    from warcouncil.systems.warmaster.builtins import touching_of
+
+    eng = engine(tmp_path, [unit("a", "red", (50, 40)), unit("b", "red", (62, 40)), unit("c", "red", (90, 40))],
+                 [char("gen", "red", "general", 9, (50, 20))])
+    eng.answer("orders", side=None, after=None, limit=None, count_only=False)  # (a fresh answer's memos)
+    t = eng.start().table
+    runs = []
+
+    def work(table):
+        def judge():
+            runs.append(table)
+            return touching_of(table.at("a"), table.at("b"))
+        return judge
+
+    def pose(x, y):
+        p = t.poses["a"]
+        return E.Pose((x, y), p.facing, p.formation)
+    key = ("test", "contact")
+    assert eng._placed(key, t, work(t)) is True and len(runs) == 1
+    lower = t.moved({"a": pose(50, 41)})  # a a cm lower: still touching b
+    assert touching_of(lower.at("a"), lower.at("b"))
+    assert eng._placed(key, lower, work(lower)) is True and len(runs) == 1  # given again: the contact is alike
+    apart = t.moved({"c": pose(90, 60)})  # c moved, a and b did not: given again
+    assert eng._placed(key, apart, work(apart)) is True and len(runs) == 1
+    away = t.moved({"b": pose(62, 60)})  # b moved away: no longer touching, judged again
+    assert eng._placed(key, away, work(away)) is False and runs == [t, away]
+    other = t.moved({"b": pose(62, 70)})  # b elsewhere, still apart: given again by the contact alone
+    assert eng._placed(key, other, work(other)) is False and len(runs) == 2
+
+
+@pytest.mark.parametrize("successive", [None, "penalty_successive(o, u) := count({p in attempts where "
+                                              "p.index < o.index and u.id in given_ids(p)})"])
+def test_a_target_reading_the_history_otherwise_is_kept_by_the_whole_history(tmp_path, monkeypatch, successive):
+    """The successive-orders penalty reads the history through ``nth(o, u)``:
+    a target is kept by that value. Written over ``attempts`` instead, it is
+    kept by the whole history; the odds are the same either way, and those
+    of judging each step afresh."""
+    rules = [house(tmp_path, f"replace define wm.penalty.successive\n    {successive}\n")] if successive else []
+    board = engine(tmp_path, UNITS, CHARS, terrain=[WOOD], rules=rules)
+    assert (board._history_calls("penalty_successive") is None) == bool(successive)
+    path = str(plan(tmp_path, STEPS))
+    shared = board.answer("odds", path=path)
+    _unshared(monkeypatch)
+    fresh = board.answer("odds", path=path)
+    assert shared.exit_code == 0 and shared.data == fresh.data
+    default = engine(tmp_path, UNITS, CHARS, terrain=[WOOD]).answer("odds", path=path)
+    assert shared.data == default.data
+
+
+def test_history_calls_are_read_only_on_the_defines_own_parameters(board, tmp_path):
+    """``_history_calls``: a define reading the history only through
+    ``nth(o, u)`` on its parameters is kept by that value; one that reads
+    it through a define of no parameter, a history constant or a call on
+    another value is not (None: kept by the whole history)."""
+    from warcouncil.solver.engine import Engine
+
+    assert len(board._history_calls("penalty_successive")) == 1
+    assert board._history_calls("penalty_casualties") == ()
+    for text in ("define t.so-far\n    so_far := count(attempts)\n\n"
+                 "replace define wm.penalty.successive\n    penalty_successive(o, u) := so_far\n",
+                 "replace define wm.penalty.successive\n    penalty_successive(o, u) := count(attempts) - 1\n",
+                 "replace define wm.penalty.successive\n    penalty_successive(o, u) := nth(previous(o), u)\n"):
+        eng = Engine.load(str(board.scenario.path), [str(house(tmp_path, text))])
+        assert eng._history_calls("penalty_successive") is None, text

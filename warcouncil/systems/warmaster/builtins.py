@@ -15,7 +15,7 @@ import shapely
 
 from ...solver import table as T
 from ...solver.builtins import Meanings
-from .table import At, Entry
+from .table import READING, TOUCHES, At, Entry
 
 WM = Meanings("the Warmaster family (systems/warmaster/builtins.py)")
 
@@ -153,12 +153,21 @@ def _entered(e, u) -> list:
         if b.id == u.id:
             if b is c or b.pose == c.pose:  # (it did not move)
                 return []
-            start, end = b.fp.shape, c.fp.shape
-            if start.equals(end):
-                return []
-            swept = shapely.union_all([start, end]).convex_hull
-            return [ar for ar in b.table.scenario.terrain
-                    if T.in_area(swept, ar, "any") and not T.in_area(start, ar, "any")]
+            f, g = b.fp, c.fp
+            memo = b.table.geometry
+            key = ("entered", id(f), id(g))  # (once per pair of footprints, as ``_raw``)
+            hit = memo.get(key) if memo is c.table.geometry else None
+            if hit is None:
+                start, end = f.shape, g.shape
+                if start.equals(end):
+                    hit = []
+                else:
+                    swept = shapely.union_all([start, end]).convex_hull
+                    hit = [ar for ar in b.table.scenario.terrain
+                           if T.in_area(swept, ar, "any") and not T.in_area(start, ar, "any")]
+                if memo is c.table.geometry:
+                    memo[key] = hit
+            return hit
     return []
 
 
@@ -177,9 +186,24 @@ def _raw(x: At, y: At) -> float:
     """The unrounded edge-to-edge distance, once per pair of pieces in
     their poses (any table, any moment: the footprints are the same, one
     object per piece and pose, table.py: their identities are the key)."""
-    f, g = x.fp, y.fp
-    memo = x.table.geometry
-    if memo is not y.table.geometry:  # (tables of two answers: not kept together)
+    if READING:  # (``At.fp`` without its cost)
+        r = READING[-1]
+        r.add(x)
+        r.add(y)
+    return raw_quiet(x, y)
+
+
+def raw_quiet(x: At, y: At) -> float:
+    """``_raw`` without recording the places read (``table.READING``)."""
+    tx, ty = x.table, y.table
+    f = tx._fp.get(x.id)
+    if f is None:
+        f = tx.footprint(x.id)
+    g = ty._fp.get(y.id)
+    if g is None:
+        g = ty.footprint(y.id)
+    memo = tx.geometry
+    if memo is not ty.geometry:  # (tables of two answers: not kept together)
         return T.raw_distance(f, g)
     i, j = id(f), id(g)  # (both kept alive by `memo`)
     key = (i, j) if i <= j else (j, i)
@@ -198,16 +222,41 @@ def _gap(ctx, s, a):
 
 
 WM.function("per_full", lambda ctx, s, a: T.full_steps(a[0], a[1]))
-WM.function("touching", lambda ctx, s, a: _raw(a[0], a[1]) <= T.EPSILON)
+def touching_of(x: At, y: At) -> bool:
+    """Do the two pieces touch (edge to edge within ``T.EPSILON``)? While a
+    judgement is recorded (``READING``), the answer is recorded
+    (``TOUCHES``), not the two places: the judgement is given again where
+    the pieces touch or not alike, wherever they stand."""
+    v = raw_quiet(x, y) <= T.EPSILON
+    if TOUCHES:
+        TOUCHES[-1].append((x, y, v))
+    return v
 
 
-def _enemies(u: At) -> list[At]:
-    return [v for v in u.table.units() if v.piece.side != u.piece.side]
+WM.function("touching", lambda ctx, s, a: touching_of(a[0], a[1]))
 
 
-WM.function("enemy_units_of", lambda ctx, s, a: tuple(_enemies(a[0])))
-WM.function("friendly_units_of",
-            lambda ctx, s, a: tuple(v for v in a[0].table.units() if v.piece.side == a[0].piece.side and v.id != a[0].id))
+def _enemies(u: At) -> tuple[At, ...]:
+    """The units of the other sides, on ``u``'s table (once per table and side)."""
+    lists, side = u.table.lists, u.piece.side
+    got = lists.get(("enemies", side))
+    if got is None:
+        got = lists[("enemies", side)] = tuple(v for v in u.table.units() if v.piece.side != side)
+    return got
+
+
+@WM.function("friendly_units_of")
+def _friends(ctx, s, a):
+    u = a[0]
+    lists = u.table.lists
+    got = lists.get(("friends", u.id))
+    if got is None:
+        got = lists[("friends", u.id)] = tuple(v for v in u.table.units()
+                                              if v.piece.side == u.piece.side and v.id != u.id)
+    return got
+
+
+WM.function("enemy_units_of", lambda ctx, s, a: _enemies(a[0]))
 WM.function("friendly_characters_of",
             lambda ctx, s, a: tuple(c for c in a[0].table.characters() if c.piece.side == a[0].piece.side))
 
@@ -263,7 +312,7 @@ def _touching_group(ctx, s, a):
     while todo:
         i = todo.pop()
         for j in range(len(items)):
-            if j not in reached and _raw(items[i], items[j]) <= T.EPSILON:
+            if j not in reached and touching_of(items[i], items[j]):
                 reached.add(j)
                 todo.append(j)
     return len(reached) == len(items)

@@ -38,8 +38,17 @@ target (a penalty), the dice, and the body of a loop through the history
 (``exists p in before(o): ...``) for each earlier entry; a judgement that
 measures and reads no history is kept with the places of the pieces it
 read (recorded, ``table.READING``) and given again wherever they stand
-alike. ``breaks`` asks first the rule that last stopped a step (within
-one answer).
+alike; a judgement that asks of two pieces only whether they touch
+(``touching``) is kept by that answer, not their places (``table.TOUCHES``:
+an engaged unit is judged again only where a contact changed). A target
+whose defines read the history only through history builtins on their own
+parameters (``nth(o, u)``) is kept by those values (``_history_calls``).
+``breaks`` asks first the rule that last stopped a step (within one
+answer); in ``odds`` and ``plan`` the rules kept by the same key are asked
+as one group (``_breaks_grouped``). A loop through the history of the stop
+rules' shape (``exists p in before(o): ...``, recognised by its shape,
+never by a rule's id) is judged from a summary carried along the log
+(stops.py); any other shape by the kernel's loop.
 """
 
 from __future__ import annotations
@@ -58,9 +67,11 @@ from ...solver.engine import Engine
 from ...solver.evaluate import Compiler
 from ...solver.scenario import YDict, YList, read_yaml_file
 from ...solver.system import Answer, System
-from .builtins import ENTRIES_OF_KIND, cm
+from ...solver.table import EPSILON
+from .builtins import ENTRIES_OF_KIND, cm, raw_quiet
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
-from .table import READING, At, Entry, Log, Table
+from .stops import analyse, incremental
+from .table import READING, TOUCHES, At, Entry, Log, Table
 
 #: ways of rolling each 2D6 total, out of 36
 WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
@@ -222,6 +233,10 @@ class WarmasterEngine(Engine):
         self._sharing = False
         self._validate()
         self.compiler = _MemoCompiler(pack, self.system.builtin_meanings())
+        #: names that are no variable (``stops.analyse``); the loops judged incrementally
+        self._globals = frozenset(set(pack.defines) | set(pack.vocabulary.constants) | set(self.compiler.symbols))
+        self._incremental: set[int] = set()
+        self._side_keys: dict = {}  # (stops.Side.key)
         self._var_memo: dict = {}  # (define, parameter) -> ``_var_reads``
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
@@ -232,8 +247,13 @@ class WarmasterEngine(Engine):
         #: among them, so a stopped step is found before the table is measured
         self._quick_first = sorted(self.rules, key=lambda r: r.reads is None or "geometry" in r.reads)
         self._rules_for: dict[str, list[_Rule]] = {}  # an entry's kind -> the rules that may judge it (``breaks``)
+        self._groups_for: dict[str, list] = {}  # the same, grouped (``_breaks_grouped``)
         self._part_specs: dict = {}  # a define of the target -> what it and each parameter read (``_part``)
         self._target_spec: Any = False  # (``_target_key``)
+        self._target_calls: Any = False  # (``_target_history``)
+        self._hist_calls: dict = {}  # (``_history_calls``)
+        self._part_plans: dict = {}  # (define, arity) -> how ``_part`` keeps it
+        self._without_geometry: dict = {}  # (``_part_placed``)
         self._target_placed: Any = None  # (``target``: kept by places too)
         self._dice_spec: Any = False  # (``dice``)
 
@@ -273,27 +293,41 @@ class WarmasterEngine(Engine):
         variables (``_var_reads``), kept by that (``_memo_quant``). The
         same attempt stands in the history of many branches of a plan (the
         same roll, the same target): judged once, not once per branch."""
-        defines, vocab, symbols = self.pack.defines, self.pack.vocabulary, self.compiler.symbols
         for n in A.walk(body):
             if not isinstance(n, A.Quant):
                 continue
+            shape = analyse(n, self.compiler.compile, self.pack, self._globals, self._reads_of_one, self._side_keys)
+            if shape is not None:
+                # (judged from a summary of the history carried along the log,
+                # stops.py; the kernel's loop, or the shared one below, when
+                # that summary cannot be used)
+                self._incremental.add(id(n))
+                self.compiler.wrap[id(n)] = (n, lambda f, n=n, shape=shape: incremental(
+                    shape, ("incremental", id(n)), self._memo_quant_or(f, n)))
+                continue
             dom = self._reads_of([n.domain])
-            if dom is None or "history" not in dom:
-                continue
-            whole = self._reads_of([n.body])
-            if whole is None or "history" in whole:
-                continue
-            names = A.free_names(n.body) - {n.var}
-            named = frozenset(names & (set(defines) | set(vocab.constants) | set(symbols)))
-            spec = []
-            for v in sorted(names - named):
-                r = self._var_reads(n.body, v)
-                if r is None or IDENTITY in r:  # (kept by the object itself: never shared)
-                    break
-                spec.append((v, r))
-            else:
-                self.compiler.wrap[id(n)] = (n, lambda f, n=n, spec=tuple(spec), named=named:
-                                             self._memo_quant(f, n, spec, named))
+            if dom is not None and "history" in dom:
+                self.compiler.wrap[id(n)] = (n, lambda f, n=n: self._memo_quant_or(f, n))
+
+    def _memo_quant_or(self, f, q: A.Quant):
+        """The closure of loop ``q`` as ``_memo_loops`` shares it between
+        branches when it may be, else the kernel's ``f``."""
+        whole = self._reads_of([q.body])
+        if whole is None or "history" in whole:
+            return f
+        defines, vocab, symbols = self.pack.defines, self.pack.vocabulary, self.compiler.symbols
+        names = A.free_names(q.body) - {q.var}
+        named = frozenset(names & (set(defines) | set(vocab.constants) | set(symbols)))
+        spec = []
+        for v in sorted(names - named):
+            r = self._var_reads(q.body, v)
+            if r is None or IDENTITY in r:
+                return f
+            spec.append((v, r))
+        return self._memo_quant(f, q, tuple(spec), named)
+
+    def _reads_of_one(self, e: A.Expr) -> frozenset | None:
+        return self._reads_of([e])
 
     def _memo_quant(self, f, q: A.Quant, spec: tuple, named: frozenset):
         """The closure of loop ``q`` (the kernel's is ``f``): its value kept
@@ -531,7 +565,7 @@ class WarmasterEngine(Engine):
         if "outcome" in reads:
             sig += (None if own == "roll" else e.roll, e.moves,
                     None if e.kind != "orders" or own == "target" else
-                    e.target if e.pending is None else e.pending.key)
+                    e.target if e.pending is None else e.pending.key())
         if "geometry" in reads:
             sig += (e.units[0].table if e.units else None, e.after[0].table if e.after else None)
         return sig
@@ -584,11 +618,13 @@ class WarmasterEngine(Engine):
         return Log([], table, side or self.scenario.to_move)
 
     # ------------------------------------------------------------ orders: targets and odds
-    def target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
+    def target(self, log: Log, e: Entry, key: Any = False) -> tuple[int, dict[str, int]]:
         """Command value minus the penalties, and each penalty, of attempt
         ``e`` on the table of ``e`` (``log``: the attempts before it);
-        shared within one answer by ``_target_key``."""
-        key = self._target_key(log, e)
+        shared within one answer by ``_target_key`` (``key``, when the
+        caller worked it out)."""
+        if key is False:
+            key = self._target_key(log, e)
         if key is None:
             return self._target(log, e)
         hit = self._shared.get(key)
@@ -597,7 +633,7 @@ class WarmasterEngine(Engine):
             if placed is not None and self._sharing:  # (kept by the places it read, beside)
                 of_e, history = placed
                 at = self._memo_key(("target@",), log.side, (self._esig(e, of_e, "target"),
-                                                             self._lsig(log, history) if history else None))
+                                                             self._target_history(log, e, history)))
                 hit = self._placed(at, log.table, lambda: self._target(log, e))
             else:
                 hit = self._target(log, e)
@@ -645,15 +681,84 @@ class WarmasterEngine(Engine):
             return None
         of_e, history = spec
         return self._memo_key(("target",), log.side, (self._esig(e, of_e, "target"),
-                                                       self._lsig(log, history) if history else None))
+                                                       self._target_history(log, e, history)))
+
+    def _target_history(self, log: Log, e: Entry, history: frozenset):
+        """What the target of ``e`` reads of the history ``log``: the
+        values of the history builtins its defines call on their own
+        parameters (``_history_calls``: ``nth(o, u)`` for each unit of
+        ``e``) when every define reading the history reads it so; else the
+        log as ``_lsig`` gives it (None: it reads none)."""
+        if not history:
+            return None
+        calls = self._target_calls
+        if calls is False:
+            calls = []
+            for name in ("command_value", "supplies", *self.penalties):
+                d = self.pack.defines.get(name)
+                if d is None:
+                    continue
+                got = self._history_calls(name)
+                if got is None or len(d.params) not in (1, 2):
+                    calls = None
+                    break
+                if got:
+                    calls.append((tuple(d.params), got))
+            self._target_calls = calls
+        if calls is None:
+            return self._lsig(log, history)
+        ctx = Ctx(log, None, self._static)
+        out = []
+        for params, fns in calls:
+            for args in ([(e,)] if len(params) == 1 else [(e, u) for u in e.units]):
+                env = dict(zip(params, args))
+                out.extend(f(ctx, env) for f in fns)
+        return ("calls", tuple(out))
+
+    def _history_calls(self, name: str):
+        """The closures of the history builtins define ``name`` calls, when
+        it reads the history only through them, each called on its own
+        parameters (``nth(o, u)``): its value is then a function of theirs
+        and of what it reads beside; () when it reads no history; None
+        when it reads it otherwise (a history constant such as
+        ``attempts``, an entry's index, a define that reads it, a call on
+        another value)."""
+        hit = self._hist_calls.get(name, False)
+        if hit is not False:
+            return hit
+        d = self.pack.defines[name]
+        params = set(d.params)
+        out: list = []
+        ok = True
+        for n in A.walk(d.body):
+            if isinstance(n, (A.Quant, A.SetComp, A.The)) and n.var in params:
+                ok = False  # (a parameter hidden by a loop's variable)
+            elif isinstance(n, A.Call) and n.func in self.pack.defines:
+                r = self._reads_of([self.pack.defines[n.func].body])
+                if r is None or "history" in r:
+                    ok = False
+            elif isinstance(n, A.Call) and n.func in HISTORY:
+                if all(isinstance(a, A.Name) and a.id in params for a in n.args):
+                    out.append(self.compiler.compile(n))
+                else:
+                    ok = False
+            elif isinstance(n, A.Name) and n.id not in params and (n.id in HISTORY or n.id in self.pack.defines):
+                r = self._reads_of([self.pack.defines[n.id].body]) if n.id in self.pack.defines else None
+                if r is None or "history" in r:  # (a history constant, or a define of no parameter reading it)
+                    ok = False
+            elif isinstance(n, A.Attr) and ATTR_READS.get(n.name) == "history":
+                ok = False
+        hit = self._hist_calls[name] = tuple(out) if ok else None
+        return hit
 
     def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         ctx = Ctx(log, None, self._static)
         call = self._part
         command = call("command_value", ctx, log, e)
         pens: dict[str, int] = {}
+        supply = [u for u in e.units if call("supplies", ctx, log, e, u)]  # (the same for every penalty)
         for name in self.penalties:
-            vals = [call(name, ctx, log, e, u) for u in e.units if call("supplies", ctx, log, e, u)]
+            vals = [call(name, ctx, log, e, u) for u in supply]
             pens[name[len(PENALTY_PREFIX):]] = max(vals) if vals else 0
         return command - sum(pens.values()), pens
 
@@ -664,25 +769,40 @@ class WarmasterEngine(Engine):
         argument (``_var_reads``) and, when it reads the history, of the
         log (a penalty measuring a unit is the same for every character,
         every brigade holding the unit and every branch with that table)."""
-        spec = self._part_spec(name, len(units))
-        if spec is None:
+        plan = self._part_plans.get((name, len(units)))
+        if plan is None:
+            spec = self._part_spec(name, len(units))
+            plan = self._part_plans[(name, len(units))] = \
+                ("call",) if spec is None else ("placed", spec[1]) if self._placeable(spec) else \
+                ("keyed", spec[0], spec[1] - {"history"}, spec[2])
+        if plan[0] == "call":
             return self._call(name, ctx, e, *units)
-        whole, of_e, of_units = spec
-        if self._placeable(spec):
-            return self._part_placed(name, log, e, units, of_e)
+        if plan[0] == "placed":
+            return self._part_placed(name, log, e, units, plan[1])
+        _, whole, of_e, of_units = plan
         try:
             key = self._memo_key(("part", name), log.side,
                                  # (what it reads of the entry's history, e.g. its place
                                  # among the attempts, the log it is appended to says)
-                                 (self._vsig(e, of_e - {"history"}, "target"),
+                                 (self._vsig(e, of_e, "target"),
                                   tuple(self._vsig(u, r) for u, r in zip(units, of_units)),
-                                  self._lsig(log, whole) if "history" in whole else None))
+                                  self._part_history(name, ctx, log, e, units, whole)))
             return self._shared[key]
         except KeyError:
             v = self._shared[key] = self._call(name, ctx, e, *units)
             return v
         except (_Unshared, TypeError):
             return self._call(name, ctx, e, *units)
+
+    def _part_history(self, name: str, ctx: Ctx, log: Log, e: Entry, units: tuple, whole: frozenset):
+        """What part ``name`` reads of the history (``_target_history``)."""
+        if "history" not in whole:
+            return None
+        fns = self._history_calls(name)
+        if fns is None:
+            return self._lsig(log, whole)
+        env = dict(zip(self.pack.defines[name].params, (e, *units)))
+        return ("calls", tuple(f(ctx, env) for f in fns))
 
     def _part_spec(self, name: str, n_units: int):
         """(what define ``name`` reads, of its entry, of each unit), or None
@@ -714,42 +834,75 @@ class WarmasterEngine(Engine):
         unit's distance to the enemy, on every branch where neither it nor
         an enemy moved). Judged on a fresh context, so that nothing it reads
         comes from a memo without being recorded."""
-        key = self._memo_key(("placed", name), log.side, (self._vsig(e, of_e - {"geometry"}, "target"),
+        drop = self._without_geometry.get(of_e)
+        if drop is None:
+            drop = self._without_geometry[of_e] = of_e - {"geometry"}
+        key = self._memo_key(("placed", name), log.side, (self._vsig(e, drop, "target"),
                                                           tuple(u.id for u in units)))
         return self._placed(key, log.table, lambda: self._call(name, Ctx(log, fresh=True), e, *units))
 
     def _placed(self, key, cur: Table, work) -> Any:
-        """``work()``'s value, kept under ``key`` with the places of the
-        pieces it read on table ``cur`` (recorded: ``READING``); given
-        again on a table where those pieces stand in those places. A value
-        that read a piece of another table is not kept. Places read here
-        are read by any judgement recording around this one, too."""
-        cands = self._shared.get(key)
+        """``work()``'s value, kept under ``key`` with what it read of the
+        table ``cur`` (recorded: ``READING``, ``TOUCHES``): the places of
+        the pieces it read, and which pairs of pieces touch where it only
+        asked that (``touching``); given again on a table where those pieces
+        stand in those places and those pairs touch or not alike. A value
+        that read a piece of another table is not kept. What is read here is
+        read by any judgement recording around this one, too."""
+        shared = self._shared
+        here = shared.get((key, cur))  # (asked on this table before)
+        if here is not None:
+            places, touches, v = here
+            if READING:  # (an outer recording reads them too)
+                self._reread(cur, places, touches)
+            return v
+        cands = shared.get(key)
         if cands is None:
-            cands = self._shared[key] = []
+            cands = shared[key] = []
         poses = cur.poses
-        for table, places, v in cands:
+        at = cur.at
+        for table, places, touches, v in cands:
             if table is not cur:
                 for pid, pose in places:
                     now = poses[pid]
                     if now is not pose and now != pose:
                         break
                 else:
-                    table = cur
+                    for x, px, y, py, t in touches:
+                        nx, ny = poses[x], poses[y]
+                        if (nx is px or nx == px) and (ny is py or ny == py):
+                            continue  # (neither moved: the same contact)
+                        if (raw_quiet(at(x), at(y)) <= EPSILON) is not t:
+                            break
+                    else:
+                        table = cur
             if table is cur:
                 if READING:  # (an outer recording reads them too)
-                    READING[-1].update(cur.at(pid) for pid, _ in places)
+                    self._reread(cur, places, touches)
+                shared[(key, cur)] = (places, touches, v)
                 return v
         READING.append(set())
+        TOUCHES.append([])
         try:
             v = work()
         finally:
-            got = READING.pop()
+            got, met = READING.pop(), TOUCHES.pop()
             if READING:
                 READING[-1] |= got
-        if all(a.table is cur for a in got):
-            cands.append((cur, tuple((a.id, poses[a.id]) for a in got), v))
+                TOUCHES[-1].extend(met)
+        if all(a.table is cur for a in got) and all(x.table is cur and y.table is cur for x, y, _ in met):
+            places = tuple((a.id, poses[a.id]) for a in got)
+            touches = tuple(dict.fromkeys((x.id, poses[x.id], y.id, poses[y.id], t) for x, y, t in met))
+            cands.append((cur, places, touches, v))
+            shared[(key, cur)] = (places, touches, v)
         return v
+
+    @staticmethod
+    def _reread(cur: Table, places: tuple, touches: tuple) -> None:
+        """A kept judgement's reading, recorded for the judgement around it."""
+        at = cur.at
+        READING[-1].update(at(pid) for pid, _ in places)
+        TOUCHES[-1].extend((at(x), at(y), t) for x, _, y, _, t in touches)
 
     def explain(self, log: Log, e: Entry) -> dict:
         """Attempt ``e`` of ``log`` for people: its roll, target, each
@@ -832,16 +985,22 @@ class WarmasterEngine(Engine):
         if lazy:
             first = e.but()  # the entry as `target` sees it (no `after` yet)
             done: list = []
+            keyed: list = []
+
+            def key():
+                # what the target is a function of, for judgements that share
+                # it unworked (``_esig``): the same key, the same target (worked
+                # out when first asked: a step the stop rules forbid asks none)
+                if not keyed:
+                    k = self._target_key(log, first)
+                    keyed.append((k, ("unshared", first) if k is None else k))
+                return keyed[0]
 
             def pending():
                 if not done:
-                    done.append(self.target(log, first))
+                    done.append(self.target(log, first, key()[0]))
                 return done[0]
-            # what the target is a function of, for judgements that share
-            # it unworked (``_esig``): the same key, the same target
-            pending.key = self._target_key(log, first)
-            if pending.key is None:
-                pending.key = ("unshared", first)
+            pending.key = lambda: key()[1]
             e.pending = pending
         else:
             e.target, e.penalties = self.target(log, e)
@@ -864,6 +1023,8 @@ class WarmasterEngine(Engine):
         shared = self._shared
         keys: dict = {}  # what the judgements of `at` are keyed by, by what they read
         before = log.parent if log.parent is not None else Log(log.entries[:-1], log.table, log.side)
+        if self._sharing:
+            return self._breaks_grouped(ctx, at, before, keys, shared)
         rules = self._rules_for.get(at.kind)
         if rules is None:
             rules = self._rules_for[at.kind] = [r for r in self._quick_first
@@ -874,6 +1035,53 @@ class WarmasterEngine(Engine):
                     rules.insert(0, rules.pop(i))
                 return True
         return False
+
+    def _breaks_grouped(self, ctx: Ctx, at: Entry, before: Log, keys: dict, shared: dict) -> bool:
+        """``breaks`` where judgements are shared (``odds``, ``plan``): the
+        rules whose verdicts are kept by the same key (what they read,
+        ``_key``) are asked together, their verdict kept once for them all
+        (any of them broken), so that a step judged again on another branch
+        costs one look-up per group, not one per rule; the rules judged
+        directly (those reading the history's outcomes: the stop rules,
+        their history loops incremental, stops.py) one by one, first. The
+        group or rule that last broke is asked first next time."""
+        items = self._groups_for.get(at.kind)
+        if items is None:
+            items = self._groups_for[at.kind] = self._groups(at.kind)
+        for i, (rules, reads) in enumerate(items):
+            if reads is None:
+                broke = self._broke(ctx, rules[0], at, before, keys, shared)
+            else:
+                common = keys.get(reads)
+                if common is None:
+                    common = keys[reads] = self._key("rule", reads, at, before)
+                key = (id(rules), common)
+                ok = shared.get(key)
+                if ok is None:
+                    ok = shared[key] = not any(self._broke(ctx, r, at, before, keys, shared) for r in rules)
+                broke = not ok
+            if broke:
+                if i:
+                    items.insert(0, items.pop(i))
+                return True
+        return False
+
+    def _groups(self, kind: str) -> list:
+        """The rules that may judge an entry of ``kind``, as ``_breaks_grouped``
+        asks them: ``(rules, reads)``, ``reads`` None for a rule judged
+        alone. Kept together: causal rules of one kind of entry reading
+        the same (a verdict ``_broke`` keeps by ``_key``: no outcome of the
+        history, nothing of unknown reach)."""
+        alone, groups = [], {}
+        for r in self._quick_first:
+            if r.causal and r.kind not in (None, "*", kind):
+                continue
+            if not r.causal or r.reads is None or r.kind is None or {"history", "outcome"} <= r.reads:
+                alone.append(([r], None))
+            else:
+                groups.setdefault(r.reads, []).append(r)
+        shared = sorted(((rs, reads) for reads, rs in groups.items()), key=lambda g: "geometry" in g[1])
+        return alone + shared
 
     def _broke(self, ctx: Ctx, r: _Rule, at: Entry, before: Log, keys: dict, shared: dict) -> bool:
         """Does rule ``r`` break at ``at`` (``breaks``)?"""
@@ -948,6 +1156,7 @@ class WarmasterEngine(Engine):
     def answer(self, verb: str, **options) -> Answer:
         self._geometry, self._static, self._shared = {}, _Memo(), {}
         self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
+        self._groups_for = {}
         self._sharing = verb in self._share_verbs
         if verb == "orders":
             return self.orders(options.get("side"), options.get("after"), options.get("limit"),

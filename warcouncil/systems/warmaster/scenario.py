@@ -135,6 +135,13 @@ class Pose:
     facing: float = 0.0
     formation: str = "line"
 
+    def __hash__(self) -> int:  # (the fields' hash, kept: a table's poses are hashed at every move)
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.at, self.facing, self.formation))
+            object.__setattr__(self, "_hash", h)
+        return h
+
 
 @dataclass(frozen=True, eq=False)
 class Piece:

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from typing import Any
 
 from ...errors import Location
@@ -26,6 +25,27 @@ SUBPHASES = ("initiative", "home_back", "orders", "characters")
 #: a stack of sets, the top one collecting every ``At`` whose place is read
 #: (``At.fp``, ``At.pose``: the builtins read places only through these)
 READING: list[set] = []
+#: beside each set of ``READING``, the contacts judged while recording:
+#: ``(At, At, touching?)`` (builtins ``touching_of``), a judgement's reading
+#: of two pieces' places that only asks whether they touch
+TOUCHES: list[list] = []
+
+
+class cached_property:  # noqa: N801 (as functools', without its lock: a log is never shared between threads)
+    """A value worked out on first reading and kept in the instance's
+    ``__dict__`` (read from there afterwards, the descriptor not asked)."""
+
+    def __init__(self, fn):
+        self.fn, self.name, self.__doc__ = fn, fn.__name__, fn.__doc__
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        v = obj.__dict__[self.name] = self.fn(obj)
+        return v
 
 
 class Table:
@@ -41,20 +61,30 @@ class Table:
         self.poses = dict(poses) if poses is not None else {p.id: p.pose for p in scenario.pieces}
         self._fp: dict[str, T.Footprint] = {}
         self._at: dict[str, At] = {}
+        #: lists of pieces worked out once per table (``units``, builtins.py)
+        self.lists: dict = {}
         #: footprints and measurements by piece and pose, shared by every
         #: table moved from this one (a piece in one pose measures the same
         #: on any table): ``(id, pose)`` -> footprint, and
         #: ``(id, pose, id, pose)`` -> distance (builtins.py)
         self.geometry: dict = {} if geometry is None else geometry
-        self.geometry.setdefault(("table", frozenset(self.poses.items())), self)
+        #: the set of poses, the key of this table in ``geometry`` (``moved``)
+        self.key = frozenset(self.poses.items())
+        self.geometry.setdefault(("table", self.key), self)
 
     def moved(self, moves: dict[str, Pose]) -> "Table":
         """The table after ``moves``: one table per set of poses (the
         branches of a plan that put every piece in the same place share it,
         its pieces and what was measured on it)."""
-        poses = {**self.poses, **moves}
-        key = ("table", frozenset(poses.items()))
+        if not moves:
+            return self.geometry.get(("table", self.key), self)
+        old = self.poses
+        # (this table's set with the moved pieces' poses replaced: the poses
+        # of the others are not hashed again)
+        key = ("table", self.key.difference([(pid, old[pid]) for pid in moves if pid in old])
+               .union(moves.items()))
         t = self.geometry.get(key)
+        poses = {**old, **moves} if t is None else None
         if t is None:
             t = Table(self.scenario, self.unit_attrs, poses, self.geometry)
             t._fp = {k: v for k, v in self._fp.items() if k not in moves}
@@ -76,11 +106,17 @@ class Table:
             a = self._at[pid] = At(self.by_id[pid], self)
         return a
 
-    def units(self) -> list["At"]:
-        return [self.at(p.id) for p in self.scenario.units]
+    def units(self) -> tuple["At", ...]:
+        got = self.lists.get("units")
+        if got is None:
+            got = self.lists["units"] = tuple(self.at(p.id) for p in self.scenario.units)
+        return got
 
-    def characters(self) -> list["At"]:
-        return [self.at(p.id) for p in self.scenario.characters]
+    def characters(self) -> tuple["At", ...]:
+        got = self.lists.get("characters")
+        if got is None:
+            got = self.lists["characters"] = tuple(self.at(p.id) for p in self.scenario.characters)
+        return got
 
 
 class At:
@@ -88,15 +124,12 @@ class At:
     (``id side role type command pace flying at``) and the builtins measure
     its footprint."""
 
-    __slots__ = ("piece", "table", "rank")
+    __slots__ = ("piece", "table", "rank", "id")
 
     def __init__(self, piece: Piece, table: Table):
         self.piece, self.table = piece, table
         self.rank = 0
-
-    @property
-    def id(self) -> str:
-        return self.piece.id
+        self.id: str = piece.id
 
     @property
     def fp(self) -> T.Footprint:

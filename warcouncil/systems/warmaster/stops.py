@@ -1,0 +1,381 @@
+"""History loops judged incrementally: the stop rules' shape.
+
+Many rules of the pack ask about the earlier entries of the log, as a loop
+``exists p in before(o): C(p, o)`` (or ``forall``), e.g. "a failed
+character stops": ``not (exists p in before(o): issuer(p).id ==
+issuer(o).id and not succeeds(p))``. Judged as written, every branch of an
+order plan walks its history again. This module recognises the *shape* of
+such a loop (never a rule's id) and judges it from a summary of the
+history carried along the log, one entry at a time:
+
+* the loop's domain is ``before(o)`` (the attempts before ``o``) or
+  ``entries_before(o)`` (every entry before it), ``o`` the log's last entry;
+* its condition (the body of ``exists``; the negated body of ``forall``)
+  splits into conjuncts, each
+
+  - about ``p`` alone, reading no history (a filter on the earlier entry:
+    worked out once, when that entry is appended);
+  - about ``o`` alone (worked out at the check);
+  - a join of the two: ``A(p) == B(o)``, ``A(p) != B(o)``, ``A(x) in B(y)``
+    or ``exists u in A(x): u in B(y)`` (``x``, ``y`` the two sides), where
+    a define called with ``p`` and ``o`` (``shares(p, o)``) is read through
+    its body.
+
+The summary of a log is, for each earlier entry of the domain that passes
+the filters, the values its join sides take (kept on the log, ``Log.sigs``,
+made from its parent's by adding the last entry). The loop is then: is
+there a summarised entry whose values meet ``o``'s by every join.
+
+Anything else (another shape, a variable of an outer loop, a log that is not
+built entry by entry, an error while working out a part) is judged by the
+closure it replaces, the kernel's: the answer is always the kernel's answer.
+Errors too: every part is worked out for every entry (no short cut), and
+any error hands the loop back to the kernel, which raises it or not as it
+would have.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ...dsl import ast as A
+from .table import Log
+
+#: builtins whose value, for the last entry ``o`` of a log built entry by
+#: entry, is the log's earlier attempts (``before``) or earlier entries
+#: (``entries_before``): the kind of entry they hold (None: every kind)
+PREFIX_DOMAINS = {"before": "orders", "entries_before": None}
+
+_UNKNOWN = object()  # a summary that cannot be made (an error): the kernel judges
+
+
+@dataclass(frozen=True)
+class Side:
+    """A part of the condition about one side: its closure, the names
+    under which the side's entry is bound for it (a define's parameters),
+    ``key``: the same number for the same expression (wherever it is
+    written: ``succeeds(p)`` in several rules) and ``what``: does it read
+    only what the entry is (kind, character, units: the same in every copy
+    of the entry with another roll, ``Entry.but``)."""
+
+    fn: Callable
+    names: tuple[str, ...]
+    key: int
+    what: bool
+
+    def __call__(self, ctx, x):
+        """The value for entry ``x``; kept on the entry when it reads only
+        what the entry is (its copies share it)."""
+        if self.what:
+            d = x.__dict__
+            kept = d.get("_sides")
+            if kept is None:
+                kept = d["_sides"] = {}
+            v = kept.get(self.key, _NONE)
+            if v is _NONE:
+                v = kept[self.key] = self.fn(ctx, {n: x for n in self.names})
+            return v
+        return self.fn(ctx, {n: x for n in self.names})
+
+    def of_last(self, ctx, log):
+        """The value for the last entry of ``log``, kept on that log."""
+        if self.what:
+            return self(ctx, log.entries[-1])
+        sigs = log.sigs
+        k = ("side", self.key)
+        v = sigs.get(k, _NONE)
+        if v is _NONE:
+            v = sigs[k] = self(ctx, log.entries[-1])
+        return v
+
+
+_NONE = object()
+
+
+@dataclass(frozen=True)
+class Shape:
+    exists: bool
+    ovar: str
+    kind: str | None  # the entries the domain holds (PREFIX_DOMAINS)
+    pfilters: tuple  # (Side, negated)
+    ofilters: tuple  # (Side, negated)
+    joins: tuple  # (op, p-side index in the summary, Side of o)
+    pvalues: tuple  # the Sides of p whose values the summary keeps
+
+
+def _contains(container, item) -> bool:
+    """``item in container`` as the kernel's ``in`` (evaluate.py)."""
+    if container is None:
+        return False
+    try:
+        return item in container
+    except TypeError:
+        return False
+
+
+class _Analysis:
+    def __init__(self, compile_, pack, globals_: frozenset, reads: Callable[[A.Expr], Any], keys: dict):
+        self.compile, self.pack, self.globals = compile_, pack, globals_
+        self.reads, self.keys = reads, keys
+        self.pf: list = []
+        self.of: list = []
+        self.joins: list = []
+        self.pv: list = []
+
+    def role_of(self, e: A.Expr, roles: dict) -> set | None:
+        """The roles (p, o) ``e`` mentions; None if it mentions a variable
+        that is neither (an outer loop's) or hides a global name."""
+        free = A.free_names(e)
+        out = set()
+        for n in free:
+            if n in roles:
+                out.add(roles[n])
+            elif n not in self.globals:
+                return None
+        return out
+
+    def reads_history(self, e: A.Expr) -> bool:
+        r = self.reads(e)
+        return r is None or "history" in r
+
+    def side(self, e: A.Expr, roles: dict, role: str) -> Side:
+        names = tuple(n for n, r in roles.items() if r == role)
+        try:
+            key = self.keys.setdefault((e, names), len(self.keys))
+        except TypeError:  # (a node that cannot be hashed: its own number)
+            key = self.keys.setdefault((id(e), names), len(self.keys))
+        return Side(self.compile(e), names, key, self.reads(e) == frozenset())
+
+    def conj(self, e: A.Expr, roles: dict, neg: bool, depth: int = 0) -> bool:
+        """Add ``e`` (negated when ``neg``) as conjuncts; False: not of the shape."""
+        if depth > 20:
+            return False
+        if isinstance(e, A.Not):
+            return self.conj(e.operand, roles, not neg, depth + 1)
+        if isinstance(e, A.And) and not neg:
+            return all(self.conj(i, roles, False, depth + 1) for i in e.items)
+        if isinstance(e, A.Or) and neg:
+            return all(self.conj(i, roles, True, depth + 1) for i in e.items)
+        if isinstance(e, A.Implies) and neg:
+            return self.conj(e.left, roles, False, depth + 1) and self.conj(e.right, roles, True, depth + 1)
+        which = self.role_of(e, roles)
+        if which is None:
+            return False
+        if which <= {"o"}:
+            self.of.append((self.side(e, roles, "o"), neg))
+            return True
+        if which == {"p"}:
+            if self.reads_history(e):
+                return False
+            self.pf.append((self.side(e, roles, "p"), neg))
+            return True
+        return self.join(e, roles, neg, depth)
+
+    def pvalue(self, e: A.Expr, roles: dict) -> int | None:
+        if self.reads_history(e):
+            return None
+        self.pv.append(self.side(e, roles, "p"))
+        return len(self.pv) - 1
+
+    def one_side(self, e: A.Expr, roles: dict) -> str | None:
+        w = self.role_of(e, roles)
+        return next(iter(w)) if w is not None and len(w) == 1 else None
+
+    def join(self, e: A.Expr, roles: dict, neg: bool, depth: int) -> bool:
+        if isinstance(e, A.Compare) and e.op in ("==", "!=", "in"):
+            lr, rr = self.one_side(e.left, roles), self.one_side(e.right, roles)
+            if {lr, rr} != {"p", "o"}:
+                return False
+            pe, oe = (e.left, e.right) if lr == "p" else (e.right, e.left)
+            i = self.pvalue(pe, roles)
+            if i is None:
+                return False
+            if e.op == "in":
+                if neg:
+                    return False
+                op = "p_in_o" if lr == "p" else "o_in_p"
+            else:
+                op = "==" if (e.op == "==") != neg else "!="
+            self.joins.append((op, i, self.side(oe, roles, "o")))
+            return True
+        if isinstance(e, A.Quant) and e.kind == "exists" and not neg and e.var not in roles \
+                and e.var not in self.globals and isinstance(e.body, A.Compare) and e.body.op == "in" \
+                and isinstance(e.body.left, A.Name) and e.body.left.id == e.var:
+            # exists u in A(x): u in B(y) -- the two collections meet
+            dr, sr = self.one_side(e.domain, roles), self.one_side(e.body.right, roles)
+            if {dr, sr} != {"p", "o"} or e.var in A.free_names(e.body.right):
+                return False
+            pe, oe = (e.domain, e.body.right) if dr == "p" else (e.body.right, e.domain)
+            i = self.pvalue(pe, roles)
+            if i is None:
+                return False
+            self.joins.append(("meet_p" if dr == "p" else "meet_o", i, self.side(oe, roles, "o")))
+            return True
+        if isinstance(e, A.Call) and e.func in self.pack.defines:
+            d = self.pack.defines[e.func]
+            if len(d.params) != len(e.args):
+                return False
+            inner = {}
+            for prm, a in zip(d.params, e.args):
+                if not (isinstance(a, A.Name) and a.id in roles):
+                    return False
+                inner[prm] = roles[a.id]
+            if any(prm in self.globals for prm in inner):
+                return False
+            return self.conj(d.body, inner, neg, depth + 1)
+        return False
+
+
+def analyse(q: A.Quant, compile_, pack, globals_: frozenset, reads, keys: dict | None = None) -> Shape | None:
+    """The incremental shape of loop ``q``, or None. ``globals_``: the
+    names that are not variables (defines, constants, symbols);
+    ``reads(e)``: what ``e`` reads beyond what its variables' entries are
+    (engine ``_reads_of``: a subset of history, outcome, geometry; None:
+    unknown); a part about ``p`` that reads the history cannot be worked
+    out once per entry. ``keys``: the numbers given to the parts so far
+    (``Side.key``), shared by the loops of one engine."""
+    dom = q.domain
+    if not (isinstance(dom, A.Call) and dom.func in PREFIX_DOMAINS and dom.func not in pack.defines
+            and len(dom.args) == 1 and isinstance(dom.args[0], A.Name)):
+        return None
+    ovar, pvar = dom.args[0].id, q.var
+    if ovar == pvar or ovar in globals_ or pvar in globals_:
+        return None
+    a = _Analysis(compile_, pack, globals_, reads, {} if keys is None else keys)
+    if not a.conj(q.body, {pvar: "p", ovar: "o"}, q.kind == "forall"):
+        return None
+    return Shape(q.kind == "exists", ovar, PREFIX_DOMAINS[dom.func], tuple(a.pf), tuple(a.of),
+                 tuple(a.joins), tuple(a.pv))
+
+
+def _meets(op: str, pv: Any, ov: Any) -> bool:
+    if op == "==":
+        return pv == ov
+    if op == "!=":
+        return pv != ov
+    if op == "p_in_o":
+        return _contains(ov, pv)
+    if op == "o_in_p":
+        return _contains(pv, ov)
+    if op == "meet_p":  # exists u in P: u in O
+        return pv is not None and any(_contains(ov, u) for u in pv)
+    return ov is not None and any(_contains(pv, u) for u in ov)  # meet_o
+
+
+def _indexable(op: str, ov: Any) -> bool:
+    """May ``ov`` be looked up in a summary's set of ids (``incremental``)
+    with the answer of comparing it with each (``_meets``)?"""
+    if op == "==":
+        return type(ov) in (str, int)
+    return type(ov) in (frozenset, set, tuple) and all(type(u) in (str, int) for u in ov)
+
+
+def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
+    """The closure of a loop of ``shape`` (``f``: the one it stands in for)."""
+    exists, ovar, kind = shape.exists, shape.ovar, shape.kind
+    pfilters, ofilters, joins, pvalues = shape.pfilters, shape.ofilters, shape.joins, shape.pvalues
+    # one join ``A(p) == B(o)`` or ``exists u in B(o): u in A(p)``: the summary
+    # also keeps the set of the values of A (ids: str, int), so that the
+    # check is a look-up; any other value and the kept entries are scanned
+    indexed = joins[0][0] if len(joins) == 1 and joins[0][0] in ("==", "meet_o") else None
+
+    def contrib(ctx, log):
+        """(is the last entry of ``log`` of the domain, its values if it
+        passes the filters, else None)"""
+        if kind is not None and log.entries[-1].kind != kind:
+            return False, None
+        ok = True
+        for side, neg in pfilters:  # (every one: an error is found whatever the order)
+            if bool(side.of_last(ctx, log)) == neg:
+                ok = False
+        vals = tuple(side.of_last(ctx, log) for side in pvalues)
+        return True, (vals if ok else None)
+
+    def summary(log, ctx):
+        s = log.sigs.get(tag)
+        if s is not None:
+            return s
+        ents = log.entries
+        if not ents:
+            s = (False, (), frozenset() if indexed else None)
+        else:
+            parent = log.parent
+            if parent is None or len(parent.entries) != len(ents) - 1:
+                # (a log given whole: its prefixes made, each keeping its summary;
+                # what a part reads of an entry is on the entry, not the log)
+                parent = Log(ents[:-1], log.table, log.side)
+            base = summary(parent, ctx)
+            s = _UNKNOWN if base is _UNKNOWN else _add(base, ctx, log)
+        log.sigs[tag] = s
+        return s
+
+    def _add(base, ctx, log):
+        try:
+            inside, vals = contrib(ctx, log)
+        except Exception:
+            return _UNKNOWN
+        if not inside:
+            return base
+        if vals is None:
+            return base if base[0] else (True, base[1], base[2])
+        index = base[2]
+        if index is not None:
+            v = vals[0]
+            if indexed == "==":
+                index = index | {v} if type(v) in (str, int) else None
+            else:
+                index = index | v if type(v) is frozenset and all(type(u) in (str, int) for u in v) else None
+        return True, base[1] + (vals,), index
+
+    def loop(ctx, env):
+        if ctx.trace is not None or ctx.fresh:
+            return f(ctx, env)
+        o = env.get(ovar)
+        log = ctx.log
+        ents = log.entries
+        if o is None or not ents or ents[-1] is not o:
+            return f(ctx, env)
+        before = log.parent
+        if before is None or len(before.entries) != len(ents) - 1:
+            return f(ctx, env)
+        if kind is not None:
+            # (``before(o)``: the attempts of the log up to ``o``'s index, each in place)
+            earlier = before.of(kind)
+            if o.kind != kind or o.index != len(earlier) or (earlier and earlier[-1].index != o.index - 1):
+                return f(ctx, env)
+        elif o.place != len(before.entries):
+            return f(ctx, env)
+        s = summary(before, ctx)
+        if s is _UNKNOWN:
+            return f(ctx, env)
+        nonempty, kept, index = s
+        if not nonempty:  # (an empty domain: the kernel reads nothing)
+            return not exists
+        try:
+            ok = True
+            for side, neg in ofilters:
+                if bool(side(ctx, o)) == neg:
+                    ok = False
+            ovals = [side(ctx, o) for _, _, side in joins]
+            found = False
+            if ok and not joins:
+                found = bool(kept)
+            elif ok and index is not None and _indexable(indexed, ovals[0]):
+                ov = ovals[0]
+                found = ov in index if indexed == "==" else any(u in index for u in ov)
+            elif ok:
+                for vals in kept:
+                    for (op, i, _), ov in zip(joins, ovals):
+                        if not _meets(op, vals[i], ov):
+                            break
+                    else:
+                        found = True
+                        break
+        except Exception:
+            return f(ctx, env)
+        return found if exists else not found
+    return loop
+
+
+__all__ = ["Shape", "analyse", "incremental", "PREFIX_DOMAINS"]
