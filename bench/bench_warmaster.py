@@ -21,6 +21,8 @@ seconds per query and the ratio warcouncil / baseline.
 from __future__ import annotations
 
 import argparse
+import atexit
+import shutil
 import sys
 import tempfile
 import time
@@ -224,7 +226,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     repeat = args.repeat or (2 if args.quick else 5)
     clock = time.process_time if args.cpu else time.perf_counter
-    tmp = Path(tempfile.mkdtemp())
+    tmp = Path(tempfile.mkdtemp(prefix="wc-warmaster-"))
+    atexit.register(shutil.rmtree, tmp, True)  # the files live as long as the run
     sc, plan, units, chars, terrain, steps, wants, wanted = build(tmp)
     eng = Engine.load(str(sc))
     hand = Hand(units, chars, terrain)
