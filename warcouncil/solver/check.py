@@ -99,6 +99,7 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=()) -> list[Viol
     each against the board as it stood (``per_move``: (move, ctx) pairs)."""
     by_rule = _by_rule(plan)
     out: list[Violation] = []
+    domains: dict = {}  # id -> (a domain, sorted): one the rules share (``ordered``, ``battles``) sorted once
     for r in rules:
         if r.kind == "true":
             continue
@@ -116,7 +117,14 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=()) -> list[Viol
             # a forall rule: one violation per failing element
             failing = []
             test, var, env = r.test, r.var, {}
-            for x in _sorted_domain(g, r, r.domain(ctx, {})):
+            xs = r.domain(ctx, {})
+            hit = domains.get(id(xs))
+            if hit is not None and hit[0] is xs:
+                elements = hit[1]
+            else:
+                elements = _sorted_domain(g, r, xs)
+                domains[id(xs)] = (xs, elements)
+            for x in elements:
                 env[var] = x  # (one dict for the elements: a closure never keeps the env it is given)
                 if not test(ctx, env):
                     failing.append(x)
