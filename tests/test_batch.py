@@ -317,3 +317,14 @@ def test_jobs_share_the_packs_plan(tmp_path, monkeypatch):
     code, out, _ = run_cli("batch", jobs, "--jobs", "1")
     assert code == 0 and len(records(out)) == 6
     assert len(made) == 1
+
+
+def test_chunks_keep_the_order_and_get_smaller_at_the_end():
+    items = [(i, str(i)) for i in range(1, 101)]
+    chunks = list(cli._batch_chunks(iter(items), 2, 8))
+    assert [x for c in chunks for x in c] == items
+    sizes = [len(c) for c in chunks]
+    assert sizes[0] == 8 and sizes[-1] == 1 and sizes == sorted(sizes, reverse=True)
+    assert sizes.count(8) >= 8
+    assert [len(c) for c in cli._batch_chunks(iter(items[:3]), 2, 8)] == [1, 1, 1]
+    assert list(cli._batch_chunks(iter([]), 2, 8)) == []

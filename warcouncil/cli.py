@@ -791,7 +791,7 @@ def cards(scenario, rules_text, rules, as_json):
 # cannot be run gets its own error record and the batch goes on.
 
 BATCH_LINE_LIMIT = 1024 * 1024  # bytes in one line of a jobs file
-BATCH_CHUNK = 4  # lines sent to a worker at a time
+BATCH_CHUNK = 8  # lines sent to a worker at a time (fewer near the end: `_batch_chunks`)
 _BATCH_KEYS = {"scenario", "verb", "args", "turn", "id"}
 _PACK_MEMO: dict = {}
 _PACK_MEMO_SIZE = 16
