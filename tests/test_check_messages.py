@@ -45,10 +45,10 @@ def test_messages_are_rendered_when_read(tmp_path, monkeypatch):
     assert not v.legal
     assert [x.rule for x in v.violations] == ["cca.move.unit-allowance", "cca.battle.after-move", "cca.battle.in-reach"]
     assert rendered == []  # the verdict alone renders nothing
-    assert [x.message for x in v.violations] == ["s2 moves farther than it may", "s7 may not battle after the move it made",
-                                                  "s7 cannot reach its target"]
+    assert [x.message for x in v.violations] == [
+        "s2 moves farther than it may", "s7 may not battle after the move it made", "s7 cannot reach its target"]
     assert rendered == [x.rule for x in v.violations]
-    assert [x.message for x in v.violations] and len(rendered) == 3  # rendered once each
+    assert [x.message for x in v.violations] and len(rendered) == 3  # read again: rendered once each
     first = v.violations[0]
     assert dataclasses.asdict(first)["message"] == first.message
     assert first == check.Violation(first.rule, ["s2"], "s2 moves farther than it may", first.source, first.quote,
