@@ -1,7 +1,7 @@
 """`warcouncil batch`: one worker against two (and a local Ray), whole
 processes, on the same jobs file.
 
-    python bench/bench_batch.py                 # 5 rounds, ~200 jobs
+    python bench/bench_batch.py                 # 5 rounds, 369 jobs
     python bench/bench_batch.py --rounds 9 --repeat 2
     python bench/bench_batch.py --ray           # also --ray local (needs warcouncil[ray])
     python bench/bench_batch.py --jobs-file my.jsonl
@@ -15,9 +15,10 @@ printed with the result).
 
 The jobs (Akragas, both sides): every card of the deck `orders --count`;
 for each unit that the card can order, `moves` of that unit alone; and the
-two turn files of tests/data/cli. Workers are started once per process
-and read the rule pack once each, so the batch's own start (~0.3 s) is in
-every row.
+two turn files of tests/data/cli. With 2 workers the batch process reads
+the first jobs' rule pack and compiles its rules before it forks the
+workers, which share it (a worker keeps a pack's plan for all its jobs);
+the batch's own start (~0.2 s) is in every row.
 """
 
 from __future__ import annotations

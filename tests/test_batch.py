@@ -287,3 +287,44 @@ def test_a_long_running_process_keeps_only_the_plans_in_use(tmp_path) -> None:
         assert (code, out) == (0, "26\n")
     gc.collect()
     assert len(plan._PLANS) <= before + 1
+
+
+def test_jobs_share_the_packs_plan(tmp_path, monkeypatch):
+    # the plan (the rules as compiled) is kept with the shared pack: made
+    # once for all the jobs, not again whenever the collector freed it
+    import gc
+
+    from warcouncil.solver import plan
+
+    made = []
+    real = plan.Plan.__init__
+
+    def counting(self, pack):
+        made.append(pack)
+        real(self, pack)
+
+    monkeypatch.setattr(plan.Plan, "__init__", counting)
+    monkeypatch.setattr(cli, "_PACK_MEMO", {})
+    real_load = cli._batch_one
+
+    def collecting(n, text):  # the collector runs between the jobs
+        gc.collect()
+        return real_load(n, text)
+
+    monkeypatch.setattr(cli, "_batch_one", collecting)
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text("\n".join(job(q) for q, _ in QUERIES[:4] + QUERIES[6:8]) + "\n", encoding="utf-8")
+    code, out, _ = run_cli("batch", jobs, "--jobs", "1")
+    assert code == 0 and len(records(out)) == 6
+    assert len(made) == 1
+
+
+def test_chunks_keep_the_order_and_get_smaller_at_the_end():
+    items = [(i, str(i)) for i in range(1, 101)]
+    chunks = list(cli._batch_chunks(iter(items), 2, 8))
+    assert [x for c in chunks for x in c] == items
+    sizes = [len(c) for c in chunks]
+    assert sizes[0] == 8 and sizes[-1] == 1 and sizes == sorted(sizes, reverse=True)
+    assert sizes.count(8) >= 8
+    assert [len(c) for c in cli._batch_chunks(iter(items[:3]), 2, 8)] == [1, 1, 1]
+    assert list(cli._batch_chunks(iter([]), 2, 8)) == []

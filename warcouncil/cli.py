@@ -791,7 +791,7 @@ def cards(scenario, rules_text, rules, as_json):
 # cannot be run gets its own error record and the batch goes on.
 
 BATCH_LINE_LIMIT = 1024 * 1024  # bytes in one line of a jobs file
-BATCH_CHUNK = 4  # lines sent to a worker at a time
+BATCH_CHUNK = 8  # lines sent to a worker at a time (fewer near the end: `_batch_chunks`)
 _BATCH_KEYS = {"scenario", "verb", "args", "turn", "id"}
 _PACK_MEMO: dict = {}
 _PACK_MEMO_SIZE = 16
@@ -815,8 +815,8 @@ def batch(jobs_file, workers, ray_address):
     if first is None:
         return
     lines = itertools.chain([first], lines)
-    for record in _batch_run(lines, workers, ray_address):
-        click.echo(record)
+    for block in _batch_run(lines, workers, ray_address):
+        click.echo(block)  # the records of a few lines, one a line
 
 
 def _batch_lines(path: str):
@@ -857,15 +857,27 @@ def _batch_lines(path: str):
             stream.close()
 
 
-def _batch_chunks(lines, size: int = BATCH_CHUNK):
-    chunk = []
-    for item in lines:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+def _batch_chunks(lines, width: int = 1, size: int = BATCH_CHUNK):
+    """The lines in chunks of ``size``, read a few chunks ahead; once the
+    end of the input is read, the lines left go in smaller chunks (about an
+    eighth of them each, one line at the last), so that the workers run
+    out of work together rather than one waiting on another's last chunk."""
+    from collections import deque
+
+    ahead: deque = deque()
+    lines = iter(lines)
+    ended = False
+    while True:
+        while not ended and len(ahead) < 2 * width * size:
+            item = next(lines, None)
+            if item is None:
+                ended = True
+            else:
+                ahead.append(item)
+        if not ahead:
+            return
+        n = size if not ended else max(1, min(size, len(ahead) // (4 * width)))
+        yield [ahead.popleft() for _ in range(min(n, len(ahead)))]
 
 
 def _batch_run(lines, workers: int | None, ray_address: str | None):
@@ -874,20 +886,22 @@ def _batch_run(lines, workers: int | None, ray_address: str | None):
     chunks per worker in flight, so a batch of any length runs in bounded
     memory."""
     cwd = os.getcwd()
-    chunks = _batch_chunks(lines)
     if ray_address is not None:
         runner = _batch_ray(ray_address, cwd)
+        chunks = _batch_chunks(lines, runner.width)
     elif (workers or os.cpu_count() or 1) == 1:
-        for chunk in chunks:
-            yield from _batch_chunk(chunk, cwd)
+        for chunk in _batch_chunks(lines):
+            yield _batch_chunk(chunk, cwd)
         return
     else:
+        width = workers or os.cpu_count() or 1
+        chunks = _batch_chunks(lines, width)
         first = next(chunks, None)
         if first is None:
             return
         chunks = itertools.chain([first], chunks)
         _batch_warm(first, cwd)
-        runner = _BatchPool(workers or os.cpu_count() or 1, cwd)
+        runner = _BatchPool(width, cwd)
     from collections import deque
 
     pending: deque = deque()  # (chunk, handle), in input order
@@ -895,9 +909,9 @@ def _batch_run(lines, workers: int | None, ray_address: str | None):
         for chunk in chunks:
             pending.append((chunk, runner.submit(chunk)))
             if len(pending) >= 4 * runner.width:
-                yield from runner.result(pending)
+                yield runner.result(pending)
         while pending:
-            yield from runner.result(pending)
+            yield runner.result(pending)
     finally:
         runner.close()
 
@@ -933,9 +947,9 @@ def _batch_warm(chunk, cwd: str) -> None:
     gc.freeze()
 
 
-def _batch_died(chunk, why: str) -> list[str]:
-    return [_batch_json({"line": n, "error": f"the worker running this line stopped: {why}", "exit": 3})
-            for n, _ in chunk]
+def _batch_died(chunk, why: str) -> str:
+    return "\n".join(_batch_json({"line": n, "error": f"the worker running this line stopped: {why}", "exit": 3})
+                     for n, _ in chunk)
 
 
 class _BatchPool:
@@ -959,7 +973,7 @@ class _BatchPool:
     def submit(self, chunk):
         return self.pool.submit(_batch_chunk, chunk, self.cwd)
 
-    def result(self, pending) -> list[str]:
+    def result(self, pending) -> str:
         from concurrent.futures.process import BrokenProcessPool
 
         chunk, fut = pending.popleft()
@@ -974,13 +988,13 @@ class _BatchPool:
         out = []
         for item in chunk:  # alone, one at a time: only the line that kills a worker fails
             try:
-                out += self.submit([item]).result()
+                out.append(self.submit([item]).result())
             except BrokenProcessPool as e:
-                out += _batch_died([item], str(e) or "a worker process ended abruptly")
+                out.append(_batch_died([item], str(e) or "a worker process ended abruptly"))
                 self.close()
                 self._new()
         pending.extend((c, self.submit(c)) for c in rest)
-        return out
+        return "\n".join(out)
 
     def close(self):
         self.pool.shutdown(wait=True, cancel_futures=True)
@@ -1023,24 +1037,25 @@ def _batch_ray(address: str, cwd: str):
     return Runner
 
 
-def _batch_chunk(chunk, cwd: str) -> list[str]:
+def _batch_chunk(chunk, cwd: str) -> str:
     """Run a few lines (in a worker): their records, in order, as JSON
-    lines (made here, in parallel, not in the process that prints them)."""
+    lines joined into one text (made here, in parallel: the process that
+    prints them only writes it)."""
     if os.getcwd() != cwd:
         os.chdir(cwd)  # paths in jobs are relative to where the batch was started
     out = []
     with _BatchSharedPacks():
         for n, item in chunk:
             out.append(_batch_json(item) if isinstance(item, dict) else _batch_one(n, item))
-    return out
+    return "\n".join(out)
 
 
 class _BatchSharedPacks:
     """While a worker runs jobs, jobs on the same rule files share one
-    loaded pack (and so its compiled plan): ``Engine.load`` reads the pack
-    through a memo keyed by the pack, its house-rule layers and the bytes
-    of their files. Every job still reads its scenario and grounds its
-    query afresh."""
+    loaded pack and its plan (the rules as compiled, kept with the pack):
+    ``Engine.load`` reads the pack through a memo keyed by the pack, its
+    house-rule layers and the bytes of their files. Every job still reads
+    its scenario and grounds its query afresh."""
 
     def __enter__(self):
         from .solver import engine
@@ -1052,13 +1067,18 @@ class _BatchSharedPacks:
 
         def load(target, layers=(), *, strict=True):
             key = _batch_pack_key(target, layers, strict)
-            pack = _PACK_MEMO.get(key) if key is not None else None
-            if pack is None:
-                pack = self._real(target, layers, strict=strict)
-                if key is not None:
-                    while len(_PACK_MEMO) >= _PACK_MEMO_SIZE:
-                        _PACK_MEMO.pop(next(iter(_PACK_MEMO)))
-                    _PACK_MEMO[key] = pack
+            hit = _PACK_MEMO.get(key) if key is not None else None
+            if hit is not None:
+                return hit[0]
+            pack = self._real(target, layers, strict=strict)
+            if key is not None:
+                from .solver.plan import plan_for
+
+                while len(_PACK_MEMO) >= _PACK_MEMO_SIZE:
+                    _PACK_MEMO.pop(next(iter(_PACK_MEMO)))
+                # the pack's plan kept with it (``plan_for`` holds a plan only while
+                # something else does): its rules compiled once, not once per job
+                _PACK_MEMO[key] = (pack, plan_for(pack))
             return pack
 
         load._batch_memo = True

@@ -82,19 +82,35 @@ def render(template: str, values: Mapping[str, str], limit: int = MESSAGE_LIMIT)
     every other field is left as written. At most ``limit`` characters."""
     out: list[str] = []
     size = 0
-    for part in parse(template):
-        if isinstance(part, Field):
-            if part.is_name and part.text in values:
-                piece = _cut(str(values[part.text]), VALUE_LIMIT)
-            else:
-                piece = "{" + part.text + "}"
-        else:
+    for part in _compiled(template):
+        if part.__class__ is str:
             piece = part
+        else:
+            name, written = part
+            piece = _cut(str(values[name]), VALUE_LIMIT) if name is not None and name in values else written
         out.append(piece)
         size += len(piece)
         if size > limit:
             break
     return _cut("".join(out), limit)
+
+
+_COMPILED: dict[str, tuple] = {}
+_COMPILED_SIZE = 1024  # templates kept (a pack has one a rule)
+
+
+def _compiled(template: str) -> tuple:
+    """``parse(template)`` as ``render`` reads it, made once per template:
+    literal strings, and for each field (its name or None when it is no
+    plain name, the field as written)."""
+    hit = _COMPILED.get(template)
+    if hit is None:
+        hit = tuple(p if isinstance(p, str) else (p.text if p.is_name else None, "{" + p.text + "}")
+                    for p in parse(template))
+        if len(_COMPILED) >= _COMPILED_SIZE:
+            _COMPILED.pop(next(iter(_COMPILED)))
+        _COMPILED[template] = hit
+    return hit
 
 
 def problems(template: str, bound: set[str]) -> list[tuple[Field, str]]:

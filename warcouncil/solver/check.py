@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..dsl import ast as A
 from ..dsl.template import render as render_template
@@ -26,6 +27,26 @@ class Violation:
     source: str
     quote: str
     origin: str = ""  # the rule file the rule came from
+
+    @classmethod
+    def rendered_later(cls, rule: str, pieces: list[str], make_message, source: str, quote: str,
+                       origin: str = "") -> Violation:
+        """A violation whose message is rendered when it is first read
+        (``make_message()``, once): the same text, made only if asked for
+        (a caller that wants only the verdict never renders it)."""
+        v = cls.__new__(cls)
+        v.__dict__.update(rule=rule, pieces=pieces, source=source, quote=quote, origin=origin,
+                          _make_message=make_message)
+        return v
+
+    def __getattr__(self, name: str):
+        # only called for an attribute not set: the message of ``rendered_later``, rendered now
+        if name == "message":
+            make = self.__dict__.pop("_make_message", None)
+            if make is not None:
+                text = self.__dict__["message"] = make()
+                return text
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def as_json(self) -> dict:
         return {
@@ -59,7 +80,7 @@ def _ids(xs) -> list[str]:
     return sorted(set(out))
 
 
-def _message(r: PlannedRule, pieces: list[str], binding: dict | None) -> str:
+def _message(r: PlannedRule, pieces: tuple[str, ...], binding: dict | None) -> str:
     tmpl = r.decl.message
     if tmpl:
         values = {}
@@ -78,6 +99,7 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=()) -> list[Viol
     each against the board as it stood (``per_move``: (move, ctx) pairs)."""
     by_rule = _by_rule(plan)
     out: list[Violation] = []
+    domains: dict = {}  # id -> (a domain, sorted): one the rules share (``ordered``, ``battles``) sorted once
     for r in rules:
         if r.kind == "true":
             continue
@@ -88,24 +110,34 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=()) -> list[Viol
             for m, mctx in per_move:
                 if (dc is None or dc(mctx, {cv: m})) and not _holds(mr, parts, mctx, m):
                     pieces = _ids([m])
-                    out.append(Violation(r.id, pieces, _message(r, pieces, {r.var: m}), r.source, r.quote, r.origin))
+                    out.append(Violation.rendered_later(r.id, pieces, partial(_message, r, tuple(pieces), {r.var: m}),
+                                                        r.source, r.quote, r.origin))
             continue
         if r.var is not None:
             # a forall rule: one violation per failing element
             failing = []
             test, var, env = r.test, r.var, {}
-            for x in _sorted_domain(g, r, r.domain(ctx, {})):
+            xs = r.domain(ctx, {})
+            hit = domains.get(id(xs))
+            if hit is not None and hit[0] is xs:
+                elements = hit[1]
+            else:
+                elements = _sorted_domain(g, r, xs)
+                domains[id(xs)] = (xs, elements)
+            for x in elements:
                 env[var] = x  # (one dict for the elements: a closure never keeps the env it is given)
                 if not test(ctx, env):
                     failing.append(x)
             for x in failing:
                 pieces = _ids([x])
-                out.append(Violation(r.id, pieces, _message(r, pieces, {r.var: x}), r.source, r.quote, r.origin))
+                out.append(Violation.rendered_later(r.id, pieces, partial(_message, r, tuple(pieces), {r.var: x}),
+                                                    r.source, r.quote, r.origin))
             continue
         if r.full(ctx, {}):
             continue
         pieces = _ids(_explain(r, alt, ctx))
-        out.append(Violation(r.id, pieces, _message(r, pieces, None), r.source, r.quote, r.origin))
+        out.append(Violation.rendered_later(r.id, pieces, partial(_message, r, tuple(pieces), None),
+                                            r.source, r.quote, r.origin))
     return out
 
 
@@ -319,7 +351,7 @@ def play_turn(g, plan: Plan, base: Ctx, turn):
 
 def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
     from .decompose import applies, move_rules
-    from .search import geometric_path, reach
+    from .search import reach
     from .state import MoveView
 
     st_ctx = Ctx(g, ctx_i.alt, ctx_i.ordered, ctx_i.orders, None, state, ctx_i.earlier)
@@ -329,10 +361,7 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
         return MoveView(piece, start, r.path_to(to, k), index, phase=phase)
     # illegal: among short paths to `to`, the one breaking the fewest rules
     board = g.setting.board
-    geo = geometric_path(board, start, to)
-    candidates = [geo]
-    if len(geo) <= 7 and board.contains(to):
-        candidates = _paths(board, start, to, len(geo) + 1, 20000) or [geo]
+    groups = _candidate_groups(board, start, to)
     # the rules that read the path (not only its length, its end, the
     # piece...) are judged on every candidate; the others once per length
     rules = move_rules(plan)
@@ -343,10 +372,21 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
             [(mr, _judges(plan, mr)) for mr in rules if not _reads_path(plan, mr)])
     by_path, by_length = hit[1], hit[2]
     broken_by_length: dict = {}
+    # whether a rule applies to the move is the same on every candidate: a
+    # per-move rule's domain never reads where the move goes (``move_rules``)
+    applying: dict = {}
+    order = by_length  # the rules a shorter length broke first: they likely break again
+
+    def breaks(mr, parts, m):
+        a = applying.get(id(mr))
+        if a is None:
+            a = applying[id(mr)] = applies(mr, ctx_i, m)
+        return a and not _holds(mr, parts, ctx_i, m)
 
     def cost(path, limit):
         # rules broken, counting stops at `limit` (that path cannot win; the
         # order the rules are counted in does not matter)
+        nonlocal order
         n = broken_by_length.get(len(path))
         if n is not None and n >= limit:
             return limit
@@ -354,31 +394,112 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
         if n is None:
             # counted up to `limit` only: the limits that follow are no higher
             n = 0
-            for mr, parts in by_length:
-                if applies(mr, ctx_i, m) and not _holds(mr, parts, ctx_i, m):
+            broke = []
+            for item in order:
+                if breaks(item[0], item[1], m):
+                    broke.append(item)
                     n += 1
                     if n >= limit:
                         break
             broken_by_length[len(path)] = n
+            if broke:
+                first = {id(item) for item in broke}
+                order = broke + [item for item in order if id(item) not in first]
         if n >= limit:
             return limit
         for mr, parts in by_path:
-            if applies(mr, ctx_i, m) and not _holds(mr, parts, ctx_i, m):
+            if breaks(mr, parts, m):
                 n += 1
                 if n >= limit:
                     break
         return n
 
-    # shortest first (stable: the same winner as min over (cost, length))
+    # shortest first (stable: the same winner as min over (cost, length));
+    # once a path's length breaks as many rules as the best path, no other
+    # path of that length can win: they are not made
     best, best_key = None, None
-    for path in sorted(candidates, key=len):
-        if best_key is not None and best_key[0] == 0:
-            break  # nothing beats a path that breaks no rule
-        c = cost(path, best_key[0] if best_key is not None else len(rules) + 1)
-        key = (c, len(path))
-        if best_key is None or key < best_key:
-            best, best_key = path, key
+    for length_paths in groups:
+        for path in length_paths:
+            c = cost(path, best_key[0] if best_key is not None else len(rules) + 1)
+            key = (c, len(path))
+            if best_key is None or key < best_key:
+                best, best_key = path, key
+            if best_key[0] == 0:
+                return MoveView(piece, start, best, index, phase=phase)  # nothing beats a path that breaks no rule
+            if broken_by_length[len(path)] >= best_key[0]:
+                break  # (counted up to the best at most: then at least as many)
     return MoveView(piece, start, best, index, phase=phase)
+
+
+_PATHS_MOST = 20000  # candidate paths of an illegal move given by its end
+_DEGREE = {"hex": 6, "square": 4}  # most neighbours of a cell (``Board.neighbours``)
+
+
+def _candidate_groups(board, start, to):
+    """The candidate paths of a move from ``start`` to ``to`` that breaks a
+    rule, in runs of one length, shortest first: the first ``_PATHS_MOST``
+    simple paths of at most one hex more than a shortest path
+    (``_paths``), or the geometric path alone when ``to`` is far or off the
+    board, sorted by length (stably). Made lazily, length by length, when
+    the paths are too few to reach ``_PATHS_MOST`` (so the first that many
+    are all of them): ``_witness`` mostly needs only the first length and
+    the first path of the next."""
+    import itertools
+
+    from .search import geometric_path
+
+    start, to = tuple(start), tuple(to)
+    degree = _DEGREE.get(board.grid)
+    if degree is not None and start != to and board.contains(to) and start in board.neighbours:
+        d = board.distance(start, to)  # a lower bound of the steps (a hex or a square a step)
+        limit = d + 1
+        # the simple paths of at most `limit` steps from `start`, whatever their end, are at most
+        # degree * (degree - 1) ** (i - 1) of each length i
+        if d <= 7 and sum(degree * (degree - 1) ** (i - 1) for i in range(1, limit + 1)) < _PATHS_MOST:
+            to_go: dict = {}  # hex -> its distance to `to` (shared)
+            first = _exact_paths(board, start, to, d, to_go)
+            head = next(first, None)
+            if head is not None:  # a shortest path is d steps: what geometric_path's breadth first search finds
+                return [itertools.chain([head], first), _exact_paths(board, start, to, limit, to_go)]
+    geo = geometric_path(board, start, to)
+    candidates = [geo]
+    if len(geo) <= 7 and board.contains(to):
+        candidates = _paths(board, start, to, len(geo) + 1, _PATHS_MOST) or [geo]
+    return [list(g) for _, g in itertools.groupby(sorted(candidates, key=len), key=len)]
+
+
+def _exact_paths(board, start, to, length, to_go):
+    """The simple paths from ``start`` to ``to`` of exactly ``length`` hexes
+    entered, in the order ``_paths`` lists them (depth first, neighbours in
+    the board's order; a path ends at ``to``), made one at a time.
+    ``to_go``: hex -> its distance to ``to``, filled as needed."""
+    nb = board.neighbours
+    dist = board.distance
+    path: list = []
+    seen = {start}
+    stack = [iter(nb[start])]
+    while stack:
+        for n in stack[-1]:
+            if n in seen:
+                continue
+            d = to_go.get(n)
+            if d is None:
+                d = to_go[n] = dist(n, to)
+            k = len(path) + 1
+            if k + d > length:
+                continue
+            if n == to:
+                if k == length:
+                    yield (*path, n)
+                continue
+            path.append(n)
+            seen.add(n)
+            stack.append(iter(nb[n]))
+            break
+        else:
+            stack.pop()
+            if path:
+                seen.discard(path.pop())
 
 
 def _paths(board, start, to, limit, most):
