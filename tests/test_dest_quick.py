@@ -26,9 +26,9 @@ def entries(monkeypatch):
     calls = []
     real = CardEngine._quick_entry
 
-    def counted(self, lane, p, fast, flag_of):
+    def counted(self, lane, setting, p, fast, flag_of):
         calls.append(p.id)
-        return real(self, lane, p, fast, flag_of)
+        return real(self, lane, setting, p, fast, flag_of)
 
     monkeypatch.setattr(CardEngine, "_quick_entry", counted)
     return calls
@@ -149,3 +149,24 @@ def test_illegal_alone_and_unknown_ids(akragas):
     assert [a[0] for a in answers] == [False] * 3 and answers[0] == answers[1] == answers[2]
     with pytest.raises(WarcouncilError):
         eng.destinations(g, ["nobody"])
+
+
+def test_board_memos_agree_and_stay_bounded(akragas, monkeypatch):
+    """``Board.cells_of`` and ``dilate_of`` (the quick path's look-ups of
+    the board's geometry) answer as ``cells_in`` and ``dilate``, and keep
+    at most CELLS_MEMO masks."""
+    import random
+
+    import warcouncil.solver.board as board_mod
+
+    b = akragas.scenario.board
+    monkeypatch.setattr(board_mod, "CELLS_MEMO", 50)
+    rng = random.Random(7)
+    n = len(b.cell_at)
+    for _ in range(3):
+        for i in range(120):
+            m = rng.getrandbits(n) & rng.getrandbits(n) if i % 3 else 1 << rng.randrange(n)
+            assert b.cells_of(m) == tuple(b.cells_in(m))
+            assert b.dilate_of(m) == b.dilate(m)
+            assert len(b._cells_memo) <= 50 and len(b._dilate_memo) <= 50
+    assert b.cells_of(0) == () and b.dilate_of(0) == 0

@@ -55,7 +55,7 @@ EDGES = ("north", "south", "east", "west")
 PLAIN_VIEWS: Mapping[str, Mapping[str, str]] = MappingProxyType({e: MappingProxyType({}) for e in EDGES})
 #: Grid boards larger than this (either way) are refused as input errors.
 MAX_GRID_SIZE = 200
-CELLS_MEMO = 4096  # the most masks Board.cells_of keeps
+CELLS_MEMO = 4096  # the most masks Board.cells_of (and dilate_of) keeps
 
 _EMPTY: frozenset[str] = frozenset()
 
@@ -210,6 +210,7 @@ class Board:
     _six: tuple | None = field(init=False, repr=False, compare=False)  # see dilate
     _byte_cells: tuple = field(init=False, repr=False, compare=False)
     _cells_memo: dict = field(init=False, repr=False, compare=False)  # see cells_of
+    _dilate_memo: dict = field(init=False, repr=False, compare=False)  # see dilate_of
     nb_masks: tuple = field(init=False, repr=False, compare=False)  # nb_masks[i]: cell i's neighbours, a mask
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Board:
@@ -265,6 +266,7 @@ class Board:
         object.__setattr__(self, "nb_masks", tuple(self.mask(neighbours.get(c, ())) for c in order))
         object.__setattr__(self, "_byte_cells", None)  # made when first read (``cells_in``)
         object.__setattr__(self, "_cells_memo", {})
+        object.__setattr__(self, "_dilate_memo", {})
 
         by_edge: dict[str, dict[Cell, frozenset[str]]] = {}
         cells_by_edge: dict[str, dict[str, frozenset[Cell]]] = {}
@@ -391,6 +393,19 @@ class Board:
                 memo.clear()
             t = memo[m] = tuple(self.cells_in(m))
         return t
+
+    def dilate_of(self, m: int) -> int:
+        """``dilate(m)``, looked up by the mask once worked out (the
+        board's geometry only; at most CELLS_MEMO masks kept, then
+        emptied): for a search that grows the same few frontiers again
+        and again (``search.PlainFast.ends_before``)."""
+        memo = self._dilate_memo
+        d = memo.get(m)
+        if d is None:
+            if len(memo) >= CELLS_MEMO:
+                memo.clear()
+            d = memo[m] = self.dilate(m)
+        return d
 
     def dilate(self, m: int) -> int:
         """The cells next to some cell of mask ``m`` (as a mask)."""
@@ -564,6 +579,19 @@ class TableBoard(Board):
                 memo.clear()
             t = memo[m] = tuple(self.cells_in(m))
         return t
+
+    def dilate_of(self, m: int) -> int:
+        """``dilate(m)``, looked up by the mask once worked out (the
+        board's geometry only; at most CELLS_MEMO masks kept, then
+        emptied): for a search that grows the same few frontiers again
+        and again (``search.PlainFast.ends_before``)."""
+        memo = self._dilate_memo
+        d = memo.get(m)
+        if d is None:
+            if len(memo) >= CELLS_MEMO:
+                memo.clear()
+            d = memo[m] = self.dilate(m)
+        return d
 
     def dilate(self, m: int) -> int:
         self._no_cells("Board.dilate")

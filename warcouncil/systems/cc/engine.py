@@ -28,6 +28,7 @@ from .enumerate import Enumerator
 from .grounding import Grounding
 
 _rank = attrgetter("rank")
+_fromkeys = dict.fromkeys
 _LANE = "destinations"  # a grounding's memo: see CardEngine.destinations
 _KEPT = "grounded"  # a setting's memo: (_KEPT, card name) -> Grounding.kept's arguments (CardEngine.ground)
 
@@ -228,7 +229,7 @@ class CardEngine(Engine):
                 else:
                     alts = en.alts if en.plan is self.plan else None
                 if alts is not None:
-                    p, pieces, fast, ef = quick
+                    p, pieces, fast, ef, setting, board = quick
                     if len(alts) == 1:
                         a = alts[0]
                         legal = a.legal(pieces)
@@ -237,30 +238,33 @@ class CardEngine(Engine):
                         legal_alts = [a for a in alts if a.legal(pieces)]
                         legal = bool(legal_alts)
                         alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
-                    hit = fast.ends_before(g.setting, p, pieces, g, alt)
+                    hit = fast.ends_before(setting, p, pieces, g, alt)
                     if hit is not None:
-                        ends = hit[0]
+                        ends, end_masks = hit
                         if not ends:
-                            return legal, {p.id: {}}
-                        board = g.setting.board
+                            return legal, {ids[0]: {}}
                         cells = board.cells_of(ends)
                         if ef is None:  # no battle flag (a leader, or no may_battle)
-                            return legal, {p.id: dict.fromkeys(cells)}
-                        fixed = ef.fixed
-                        if fixed is not None:  # whatever the length
-                            flag = ends & fixed
-                        else:
-                            end_masks = hit[1]
-                            by_one = ef.by_k.get(1) if len(end_masks) == 2 else None
-                            # (one step: EndFlag.mask_ends of it, in short)
-                            flag = (end_masks[1] & by_one if by_one is not None
-                                    else ef.mask_ends(ends, end_masks)) & ends
+                            return legal, {ids[0]: _fromkeys(cells)}
+                        flag = ef.fixed
+                        if flag is not None:  # whatever the length
+                            flag &= ends
+                        else:  # EndFlag.mask_ends, written out while its masks by length are known
+                            by_k = ef.by_k
+                            flag = 0
+                            for k in range(1, len(end_masks)):
+                                c = by_k.get(k)
+                                if c is None:
+                                    flag = ef.mask_ends(ends, end_masks)
+                                    break
+                                flag |= end_masks[k] & c
+                            flag &= ends
                         if flag == ends:
-                            return legal, {p.id: dict.fromkeys(cells, True)}
-                        d = dict.fromkeys(cells, False)
+                            return legal, {ids[0]: _fromkeys(cells, True)}
+                        d = _fromkeys(cells, False)
                         if flag:
-                            d.update(dict.fromkeys(board.cells_of(flag), True))
-                        return legal, {p.id: d}
+                            d.update(_fromkeys(board.cells_of(flag), True))
+                        return legal, {ids[0]: d}
         setting = g.setting
         board = setting.board
         # per card, in the setting (found once per grounding): the plain
@@ -351,13 +355,13 @@ class CardEngine(Engine):
             else:
                 out[p.id] = fromkeys(cells)
         if len(pieces) == 1 and hit is not None:
-            self._quick_entry(lane, pieces[0], fast, flag_of)
+            self._quick_entry(lane, setting, pieces[0], fast, flag_of)
         return legal, out
 
-    def _quick_entry(self, lane, p, fast, flag_of) -> None:
+    def _quick_entry(self, lane, setting, p, fast, flag_of) -> None:
         """Keep in the lane, by id, what a query of ``p`` alone reads after
         its search (``fast``, a ``search.PlainFast``): ``(p, (p,), fast,
-        flag)``, ``flag`` its battle flags (a ``cells.EndFlag`` of the
+        flag, setting, board)``, ``flag`` its battle flags (a ``cells.EndFlag`` of the
         flags kept per card), None when the answer has no battle flags;
         nothing when the flags are worked out per query (they read the
         order set)."""
@@ -369,7 +373,7 @@ class CardEngine(Engine):
                 return
         else:
             flag = None
-        lane[3][p.id] = (p, (p,), fast, flag)
+        lane[3][p.id] = (p, (p,), fast, flag, setting, setting.board)
 
     @staticmethod
     def destinations_json(dests: dict) -> dict:
