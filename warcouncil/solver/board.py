@@ -55,6 +55,7 @@ EDGES = ("north", "south", "east", "west")
 PLAIN_VIEWS: Mapping[str, Mapping[str, str]] = MappingProxyType({e: MappingProxyType({}) for e in EDGES})
 #: Grid boards larger than this (either way) are refused as input errors.
 MAX_GRID_SIZE = 200
+CELLS_MEMO = 4096  # the most masks Board.cells_of (and dilate_of) keeps
 
 _EMPTY: frozenset[str] = frozenset()
 
@@ -208,6 +209,8 @@ class Board:
     _shifts_down_up: tuple = field(init=False, repr=False, compare=False)
     _six: tuple | None = field(init=False, repr=False, compare=False)  # see dilate
     _byte_cells: tuple = field(init=False, repr=False, compare=False)
+    _cells_memo: dict = field(init=False, repr=False, compare=False)  # see cells_of
+    _dilate_memo: dict = field(init=False, repr=False, compare=False)  # see dilate_of
     nb_masks: tuple = field(init=False, repr=False, compare=False)  # nb_masks[i]: cell i's neighbours, a mask
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Board:
@@ -262,6 +265,8 @@ class Board:
                            if len(down) == 3 and len(up) == 3 else None)
         object.__setattr__(self, "nb_masks", tuple(self.mask(neighbours.get(c, ())) for c in order))
         object.__setattr__(self, "_byte_cells", None)  # made when first read (``cells_in``)
+        object.__setattr__(self, "_cells_memo", {})
+        object.__setattr__(self, "_dilate_memo", {})
 
         by_edge: dict[str, dict[Cell, frozenset[str]]] = {}
         cells_by_edge: dict[str, dict[str, frozenset[Cell]]] = {}
@@ -376,6 +381,31 @@ class Board:
                 out += tables[i][b]
             i += 1
         return out
+
+    def cells_of(self, m: int) -> tuple:
+        """``cells_in(m)`` as a tuple, looked up by the mask once it has
+        been read (the board's geometry only: which cells a mask's bits
+        are; at most CELLS_MEMO masks kept, then emptied)."""
+        memo = self._cells_memo
+        t = memo.get(m)
+        if t is None:
+            if len(memo) >= CELLS_MEMO:
+                memo.clear()
+            t = memo[m] = tuple(self.cells_in(m))
+        return t
+
+    def dilate_of(self, m: int) -> int:
+        """``dilate(m)``, looked up by the mask once worked out (the
+        board's geometry only; at most CELLS_MEMO masks kept, then
+        emptied): for a search that grows the same few frontiers again
+        and again (``search.PlainFast.ends_before``)."""
+        memo = self._dilate_memo
+        d = memo.get(m)
+        if d is None:
+            if len(memo) >= CELLS_MEMO:
+                memo.clear()
+            d = memo[m] = self.dilate(m)
+        return d
 
     def dilate(self, m: int) -> int:
         """The cells next to some cell of mask ``m`` (as a mask)."""
@@ -537,6 +567,31 @@ class TableBoard(Board):
 
     def cells_in(self, m: int) -> list[Cell]:
         self._no_cells("Board.cells_in")
+
+    def cells_of(self, m: int) -> tuple:
+        """``cells_in(m)`` as a tuple, looked up by the mask once it has
+        been read (the board's geometry only: which cells a mask's bits
+        are; at most CELLS_MEMO masks kept, then emptied)."""
+        memo = self._cells_memo
+        t = memo.get(m)
+        if t is None:
+            if len(memo) >= CELLS_MEMO:
+                memo.clear()
+            t = memo[m] = tuple(self.cells_in(m))
+        return t
+
+    def dilate_of(self, m: int) -> int:
+        """``dilate(m)``, looked up by the mask once worked out (the
+        board's geometry only; at most CELLS_MEMO masks kept, then
+        emptied): for a search that grows the same few frontiers again
+        and again (``search.PlainFast.ends_before``)."""
+        memo = self._dilate_memo
+        d = memo.get(m)
+        if d is None:
+            if len(memo) >= CELLS_MEMO:
+                memo.clear()
+            d = memo[m] = self.dilate(m)
+        return d
 
     def dilate(self, m: int) -> int:
         self._no_cells("Board.dilate")

@@ -321,7 +321,7 @@ class PlainFast:
         end_masks = [0, anywhere]
         if self.depth == 1:  # its neighbours (never its own hex)
             return anywhere, end_masks
-        dilate = board.dilate
+        dilate = board.dilate_of  # (the same few frontiers, query after query)
         for _ in range(self.depth - 1):
             src = frontier & passing
             if not src:

@@ -28,7 +28,9 @@ from .enumerate import Enumerator
 from .grounding import Grounding
 
 _rank = attrgetter("rank")
+_fromkeys = dict.fromkeys
 _LANE = "destinations"  # a grounding's memo: see CardEngine.destinations
+_KEPT = "grounded"  # a setting's memo: (_KEPT, card name) -> Grounding.kept's arguments (CardEngine.ground)
 
 
 # the most dice for which every roll is answered (orders without --roll): the
@@ -133,6 +135,12 @@ class CardEngine(Engine):
 
     def ground(self, card: str | A.CardDecl, *, side: str | None = None, roll: dict | str | None = None,
                copies: str | None = None, command: int | None = None) -> Grounding:
+        if roll is None and copies is None and card.__class__ is str:
+            setting = self._settings.get((side, command))
+            if setting is not None:
+                kept = setting.memo.get((_KEPT, card))
+                if kept is not None:  # a card by its printed name whose facts the setting keeps
+                    return Grounding.kept(*kept)
         decl = self.pack.cards.get(card) if card.__class__ is str and copies is None else None
         if decl is not None and decl.copy is None:  # a card by its printed name (resolve_card, in short)
             played = decl.name
@@ -150,7 +158,14 @@ class CardEngine(Engine):
         elif roll:
             raise WarcouncilError(f"{decl.name} does not roll dice: drop --roll")
         setting = self._settings.get((side, command)) or self.setting(side, command)
-        return Grounding(self.pack, self.plan.compiler, setting, decl, played_as=played, roll=roll)
+        g = Grounding(self.pack, self.plan.compiler, setting, decl, played_as=played, roll=roll)
+        if card.__class__ is str and copies is None and decl is self.pack.cards.get(card) and decl.copy is None:
+            facts = g.facts()
+            if facts is not None:
+                # kept in the setting's memo (emptied with it), with the
+                # grounding's first memo, where destinations adds its lane
+                setting.memo[(_KEPT, card)] = [self.pack, self.plan.compiler, setting, decl, played, *facts]
+        return g
 
     # ------------------------------------------------------------ answers
     def enumerator(self, g: Grounding) -> Enumerator:
@@ -200,6 +215,56 @@ class CardEngine(Engine):
         (row by row); ``battle`` is a bool for a unit (None for a leader, or
         when the pack has no ``may_battle``). ``destinations_json`` gives the
         contract's JSON shape."""
+        lane = g.memo.get(_LANE)
+        if lane is not None and len(ids) == 1:
+            # one piece the lane has answered before (its search plain, its
+            # flags kept or none): the same steps as below, with what they
+            # look up found at once (_quick_entry)
+            quick = lane[3].get(ids[0])
+            if quick is not None:
+                en = g.enumerator
+                if en is None:
+                    shared = lane[2]
+                    alts = shared[1] if shared is not None and shared[0] == g.alts else None
+                else:
+                    alts = en.alts if en.plan is self.plan else None
+                if alts is not None:
+                    p, pieces, fast, ef, setting, board = quick
+                    if len(alts) == 1:
+                        a = alts[0]
+                        legal = a.legal(pieces)
+                        alt = a.alt
+                    else:
+                        legal_alts = [a for a in alts if a.legal(pieces)]
+                        legal = bool(legal_alts)
+                        alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
+                    hit = fast.ends_before(setting, p, pieces, g, alt)
+                    if hit is not None:
+                        ends, end_masks = hit
+                        if not ends:
+                            return legal, {ids[0]: {}}
+                        cells = board.cells_of(ends)
+                        if ef is None:  # no battle flag (a leader, or no may_battle)
+                            return legal, {ids[0]: _fromkeys(cells)}
+                        flag = ef.fixed
+                        if flag is not None:  # whatever the length
+                            flag &= ends
+                        else:  # EndFlag.mask_ends, written out while its masks by length are known
+                            by_k = ef.by_k
+                            flag = 0
+                            for k in range(1, len(end_masks)):
+                                c = by_k.get(k)
+                                if c is None:
+                                    flag = ef.mask_ends(ends, end_masks)
+                                    break
+                                flag |= end_masks[k] & c
+                            flag &= ends
+                        if flag == ends:
+                            return legal, {ids[0]: _fromkeys(cells, True)}
+                        d = _fromkeys(cells, False)
+                        if flag:
+                            d.update(_fromkeys(board.cells_of(flag), True))
+                        return legal, {ids[0]: d}
         setting = g.setting
         board = setting.board
         # per card, in the setting (found once per grounding): the plain
@@ -207,14 +272,16 @@ class CardEngine(Engine):
         # battle flags when they never read the order set, and the plans
         # (enumerate.AltPlan) whose legality reads only the card and the
         # setting, with the alternatives they are of
-        lane = g.memo.get(_LANE)
         if lane is None:
             board.require("cells", "moves")  # a table has none: exit 2, never {}
             key = ("dest-lane", self.plan.compiler.fixed_key(g))
             lane = setting.memo.get(key)
             if lane is None:
-                lane = setting.memo[key] = [{}, None, None]
+                lane = setting.memo[key] = [{}, None, None, {}]
             g.memo[_LANE] = lane
+            kept = setting.memo.get((_KEPT, g.played)) if g.roll is None else None
+            if kept is not None and kept[3] is g.card:  # the next groundings of the card start with it
+                kept[6][_LANE] = lane
         by_id = setting.by_id
         try:
             pieces = [by_id[ids[0]]] if len(ids) == 1 else [by_id[pid] for pid in ids]
@@ -242,7 +309,7 @@ class CardEngine(Engine):
             legal = bool(legal_alts)
             alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
         ctx = None  # Ctx(g, alt, frozenset(pieces)), made when something reads it
-        fasts, flag_of, _ = lane
+        fasts, flag_of = lane[0], lane[1]
         if flag_of is None:
             battle_fn, battle_use = self._battle_fn()
             if battle_fn is not None:
@@ -287,7 +354,26 @@ class CardEngine(Engine):
                         d.update(fromkeys(cells_in(flag), True))
             else:
                 out[p.id] = fromkeys(cells)
+        if len(pieces) == 1 and hit is not None:
+            self._quick_entry(lane, setting, pieces[0], fast, flag_of)
         return legal, out
+
+    def _quick_entry(self, lane, setting, p, fast, flag_of) -> None:
+        """Keep in the lane, by id, what a query of ``p`` alone reads after
+        its search (``fast``, a ``search.PlainFast``): ``(p, (p,), fast,
+        flag, setting, board)``, ``flag`` its battle flags (a ``cells.EndFlag`` of the
+        flags kept per card), None when the answer has no battle flags;
+        nothing when the flags are worked out per query (they read the
+        order set)."""
+        if p.role == "unit" and self._battle_fn()[0] is not None:
+            if flag_of is None or lane[1] is not flag_of:
+                return
+            flag = flag_of(p)
+            if flag.judge is not None:  # (a clean flag never has one: cells.end_flags)
+                return
+        else:
+            flag = None
+        lane[3][p.id] = (p, (p,), fast, flag, setting, setting.board)
 
     @staticmethod
     def destinations_json(dests: dict) -> dict:

@@ -24,6 +24,7 @@ from ...solver.graph import hall_excess, hall_table
 from ...solver.ground import Ctx, Record, Setting
 
 INF = None  # an unbounded quota
+_new = object.__new__
 
 
 class GroundQuota:
@@ -156,6 +157,37 @@ class Grounding:
             self.alts.append(ga)
         if facts_key is not None and shared:
             setting.memo[facts_key] = (card, tuple(self.alts), compiler.fixed_key(self))
+
+    @classmethod
+    def kept(cls, pack: Pack, compiler, setting: Setting, card: A.CardDecl, played: str, alts: tuple,
+             memo: dict) -> "Grounding":
+        """What ``__init__`` makes of a card with no roll whose facts the
+        setting keeps (``alts``, its grounded alternatives; ``memo``, the
+        grounding's first memo, copied), without looking them up: the
+        caller (``CardEngine.ground``) keeps them with the setting's memo."""
+        g = _new(cls)
+        g.pack = pack
+        g.compiler = compiler
+        g.setting = setting
+        g.card = card
+        g.roll = None
+        g.enumerator = None
+        g.played = played
+        g._card_view = None
+        g._base = None
+        g.alts = list(alts)
+        g.memo = memo.copy()
+        return g
+
+    def facts(self) -> "tuple | None":
+        """``(alts, memo)`` for ``kept`` when the setting keeps this card's
+        facts (no roll, every alternative shared), else None."""
+        if self.roll is not None:
+            return None
+        facts = self.setting.memo.get(("card-facts", id(self.card), self.played))
+        if facts is None or facts[0] is not self.card:
+            return None
+        return facts[1], {"fixed-key": facts[2]}
 
     def fixed_key(self) -> tuple:
         """What this grounding fixes before the decision, as a memo key (see
