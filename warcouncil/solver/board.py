@@ -568,31 +568,6 @@ class TableBoard(Board):
     def cells_in(self, m: int) -> list[Cell]:
         self._no_cells("Board.cells_in")
 
-    def cells_of(self, m: int) -> tuple:
-        """``cells_in(m)`` as a tuple, looked up by the mask once it has
-        been read (the board's geometry only: which cells a mask's bits
-        are; at most CELLS_MEMO masks kept, then emptied)."""
-        memo = self._cells_memo
-        t = memo.get(m)
-        if t is None:
-            if len(memo) >= CELLS_MEMO:
-                memo.clear()
-            t = memo[m] = tuple(self.cells_in(m))
-        return t
-
-    def dilate_of(self, m: int) -> int:
-        """``dilate(m)``, looked up by the mask once worked out (the
-        board's geometry only; at most CELLS_MEMO masks kept, then
-        emptied): for a search that grows the same few frontiers again
-        and again (``search.PlainFast.ends_before``)."""
-        memo = self._dilate_memo
-        d = memo.get(m)
-        if d is None:
-            if len(memo) >= CELLS_MEMO:
-                memo.clear()
-            d = memo[m] = self.dilate(m)
-        return d
-
     def dilate(self, m: int) -> int:
         self._no_cells("Board.dilate")
 

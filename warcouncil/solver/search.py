@@ -269,24 +269,10 @@ class PlainFast:
         test = self.test
         if test is not None and not test[0](ctx, test[1]):
             return Reach(piece, board, [], True)  # the piece may not move now
-        memo = base.memo
-        if memo is None:
+        masks = self._clean_masks(base, piece, start, ctx.g.setting.terrain)
+        if masks is None:
             return None
         bit = self.bit
-        cls = None
-        masks = self.static.copy()
-        for i, key, static, fix in self.clean:
-            cc = memo.get(key)
-            if cc is None:
-                return None
-            ok = static & cc.cells
-            if fix:
-                if cls is None:
-                    cls = _own_class(base, piece, start, ctx.g.setting.terrain)
-                ok = _own_corrected(ok, cc, bit, cls)
-                if ok is None:
-                    return None
-            masks[i] = ok
         enter, passing, ending = masks
         levels, end_masks, anywhere = _walk(board, self.depth, bit, first_only and self.first_ok,
                                             enter, passing, ending)
@@ -338,7 +324,17 @@ class PlainFast:
         """(base, enter, pass, end): ``run``'s masks in the position before
         the turn ``base``, kept (a position never changes, nor do the
         ``CleanCells`` in its memo); None: not all worked out yet."""
-        memo = base.memo if base is not None else None
+        masks = self._clean_masks(base, piece, piece.at, setting.terrain) if base is not None else None
+        if masks is None:
+            return None
+        self.before = out = (base, *masks)
+        return out
+
+    def _clean_masks(self, base, piece, start, terrain) -> "list | None":
+        """The (enter, pass, end) masks in the position ``base``: each clean
+        part's cells from the ``CleanCells`` its memo keeps, the piece's own
+        hex corrected; None: not all worked out yet (or no memo)."""
+        memo = base.memo
         if memo is None:
             return None
         bit = self.bit
@@ -351,13 +347,12 @@ class PlainFast:
             ok = static & cc.cells
             if fix:
                 if cls is None:
-                    cls = _own_class(base, piece, piece.at, setting.terrain)
+                    cls = _own_class(base, piece, start, terrain)
                 ok = _own_corrected(ok, cc, bit, cls)
                 if ok is None:
                     return None
             masks[i] = ok
-        self.before = out = (base, *masks)
-        return out
+        return masks
 
 
 def _own_class(base, piece, start, terrain) -> tuple:

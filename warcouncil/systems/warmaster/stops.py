@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ...dsl import ast as A
+from ...solver.evaluate import _contains  # ``item in container`` as the kernel's ``in``
 from .table import Log
 
 #: builtins whose value, for the last entry ``o`` of a log built entry by
@@ -102,16 +103,6 @@ class Shape:
     ofilters: tuple  # (Side, negated)
     joins: tuple  # (op, p-side index in the summary, Side of o)
     pvalues: tuple  # the Sides of p whose values the summary keeps
-
-
-def _contains(container, item) -> bool:
-    """``item in container`` as the kernel's ``in`` (evaluate.py)."""
-    if container is None:
-        return False
-    try:
-        return item in container
-    except TypeError:
-        return False
 
 
 class _Analysis:
