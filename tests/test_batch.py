@@ -269,6 +269,33 @@ def test_a_line_that_kills_its_worker(tmp_path, answers, monkeypatch):
             assert r == {"line": r["line"], **answers[0]}
 
 
+def test_a_chunk_sent_to_a_pool_already_broken_is_sent_again(tmp_path, answers, monkeypatch):
+    """A worker may die between two chunks being sent: the pool then refuses
+    the next chunk at once (``submit`` raises BrokenProcessPool). That chunk
+    is sent again like the chunks in flight, never an internal error (it
+    was one, now and then, in test_a_line_that_kills_its_worker). Here the
+    refusal is made to happen on the second chunk sent, every time."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    real, sent = ProcessPoolExecutor.submit, []
+
+    def refuse_second(self, *args, **kwargs):
+        sent.append(1)
+        if len(sent) == 2:
+            raise BrokenProcessPool("a worker died (made up by the test)")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", refuse_second)
+    lines = [job(QUERIES[0][0])] * 40
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run_cli("batch", jobs, "--jobs", "2")
+    assert code == 0
+    assert records(out) == [{"line": n, **answers[0]} for n in range(1, 41)]
+    assert len(sent) > 6  # the refused chunk sent again, a line at a time
+
+
 def test_a_long_running_process_keeps_only_the_plans_in_use(tmp_path) -> None:
     # a batch worker (or the fuzz campaign) loads pack after pack: the plan
     # cache held every plan ever made (about 2 MB each) until the process

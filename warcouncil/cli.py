@@ -975,7 +975,18 @@ class _BatchPool:
         self.pool = ProcessPoolExecutor(max_workers=self.width)
 
     def submit(self, chunk):
-        return self.pool.submit(_batch_chunk, chunk, self.cwd)
+        from concurrent.futures import Future
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return self.pool.submit(_batch_chunk, chunk, self.cwd)
+        except BrokenProcessPool as e:
+            # a worker died since the last chunk was sent: this chunk is sent
+            # again, with the others in flight, when ``result`` reaches it
+            # (or the chunk before it) and makes the pool anew
+            lost: Future = Future()
+            lost.set_exception(e)
+            return lost
 
     def result(self, pending) -> str:
         from concurrent.futures.process import BrokenProcessPool
