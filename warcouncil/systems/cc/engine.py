@@ -33,6 +33,19 @@ _LANE = "destinations"  # a grounding's memo: see CardEngine.destinations
 _KEPT = "grounded"  # a setting's memo: (_KEPT, card name) -> Grounding.kept's arguments (CardEngine.ground)
 
 
+
+def _legal_alt(alts, pieces, g) -> tuple:
+    """(is the order set ``pieces`` legal, the alternative its moves are
+    judged under: the first that admits it, else the card's first) for the
+    plans ``alts`` (``enumerate.AltPlan``) of grounding ``g``."""
+    if len(alts) == 1:
+        a = alts[0]
+        return a.legal(pieces), a.alt
+    for a in alts:
+        if a.legal(pieces):
+            return True, a.alt
+    return False, (g.alts[0] if g.alts else None)
+
 # the most dice for which every roll is answered (orders without --roll): the
 # outcomes grow as n^5 and each is a whole enumeration (12 dice: a few seconds)
 ROLL_TABLE_DICE = 12
@@ -230,14 +243,7 @@ class CardEngine(Engine):
                     alts = en.alts if en.plan is self.plan else None
                 if alts is not None:
                     p, pieces, fast, ef, setting, board = quick
-                    if len(alts) == 1:
-                        a = alts[0]
-                        legal = a.legal(pieces)
-                        alt = a.alt
-                    else:
-                        legal_alts = [a for a in alts if a.legal(pieces)]
-                        legal = bool(legal_alts)
-                        alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
+                    legal, alt = _legal_alt(alts, pieces, g)
                     hit = fast.ends_before(setting, p, pieces, g, alt)
                     if hit is not None:
                         ends, end_masks = hit
@@ -301,13 +307,7 @@ class CardEngine(Engine):
                     # AltPlan.__init__; with no rule judged as a closure its
                     # legal() reads nothing of the grounding)
                     lane[2] = (list(g.alts), alts)
-        if len(alts) == 1:
-            legal = alts[0].legal(pieces)
-            alt = alts[0].alt
-        else:
-            legal_alts = [a for a in alts if a.legal(pieces)]
-            legal = bool(legal_alts)
-            alt = legal_alts[0].alt if legal_alts else (g.alts[0] if g.alts else None)
+        legal, alt = _legal_alt(alts, pieces, g)
         ctx = None  # Ctx(g, alt, frozenset(pieces)), made when something reads it
         fasts, flag_of = lane[0], lane[1]
         if flag_of is None:

@@ -841,8 +841,7 @@ class Enumerator:
     def __init__(self, g: Grounding, plan: Plan):
         self.g = g
         self.plan = plan
-        alts = g.alts
-        self.alts = [AltPlan(g, plan, alts[0])] if len(alts) == 1 else [AltPlan(g, plan, a) for a in alts]
+        self.alts = [AltPlan(g, plan, a) for a in g.alts]
 
     def __iter__(self) -> Iterator[tuple]:
         return self.order_sets()
