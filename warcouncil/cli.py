@@ -925,7 +925,7 @@ def _batch_warm(chunk, cwd: str) -> None:
     compiled here: each worker compiles the ones its jobs ask for, in
     parallel, where compiling all of them here was serial work that the
     jobs mostly did not need (bench_batch.py: the batch process's own CPU
-    0.22 -> 0.19 s, the model on two idle cores 1.61-1.64x -> 1.73-1.95x).
+    0.22 -> 0.19 s; the speed-up itself moved within the benchmark's noise).
     Only a head start: whatever fails here is left for the job itself to
     report."""
     import gc
