@@ -474,3 +474,16 @@ def test_moves_json_contract() -> None:
     cells = [tuple(d["to"]) for d in lead]
     assert cells == sorted(set(cells), key=lambda c: (c[1], c[0]))  # reading order, once each
     assert (6, 7) not in cells
+
+
+def test_python_dash_m_is_the_same_command_line(tmp_path) -> None:
+    """``python -m warcouncil`` answers as the ``warcouncil`` script does:
+    the same JSON, and bad input still exit 2 with one message, no traceback."""
+    args = ["orders", "akragas", "--card", "Order Three Units Center", "--count", "--json"]
+    done = subprocess.run([sys.executable, "-m", "warcouncil", *args], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == json.loads(CliRunner().invoke(main, args).output)
+    bad = subprocess.run([sys.executable, "-m", "warcouncil", "check", "akragas", str(tmp_path / "none.yaml")],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert bad.returncode == 2
+    assert "Traceback" not in bad.stderr and "none.yaml" in bad.stderr
