@@ -3,6 +3,9 @@
     python bench/bench_warmaster.py            # about 30 s
     python bench/bench_warmaster.py --quick
     python bench/bench_warmaster.py --cpu --repeat 20   # CPU time, best of 20
+    python bench/bench_warmaster.py --cpu --repeat 10 --compare /tmp/before --rounds 3 --only odds
+        # this tree against another (a `git archive` of the commit before),
+        # alternating: one process of each per round, the same baseline
 
 A synthetic table (20 units: 12 red, 8 blue; 4 red characters; a wood):
 
@@ -23,7 +26,10 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import json
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -31,6 +37,15 @@ from fractions import Fraction
 from pathlib import Path
 
 import yaml
+
+
+def _tree_first(argv: list[str]) -> None:
+    """``--tree DIR``: import warcouncil from DIR (before it is imported)."""
+    if "--tree" in argv[:-1]:
+        sys.path.insert(0, str(Path(argv[argv.index("--tree") + 1]).resolve()))
+
+
+_tree_first(sys.argv)
 
 from warcouncil.solver import table as T
 from warcouncil.solver.engine import Engine
@@ -240,7 +255,16 @@ def main(argv=None):
                     help="time by this process's CPU time (time.process_time), not wall time: "
                          "steadier on a shared machine")
     ap.add_argument("--repeat", type=int, default=None, help="queries timed per row (the best is kept)")
+    ap.add_argument("--only", action="append", choices=("orders", "odds", "plan"),
+                    help="time only these rows (repeatable)")
+    ap.add_argument("--tree", metavar="DIR", help="import warcouncil from DIR (a source tree)")
+    ap.add_argument("--json", action="store_true", help="print the rows as JSON")
+    ap.add_argument("--compare", metavar="DIR",
+                    help="time this tree and DIR alternately, one process each per round (--rounds)")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of --compare")
     args = ap.parse_args(argv)
+    if args.compare:
+        return compare(args, sys.argv[1:] if argv is None else list(argv))
     repeat = args.repeat or (2 if args.quick else 5)
     clock = time.process_time if args.cpu else time.perf_counter
     tmp = Path(tempfile.mkdtemp(prefix="wc-warmaster-"))
@@ -250,29 +274,74 @@ def main(argv=None):
     hand = Hand(units, chars, terrain)
     rows = []
 
-    t_a, ans, t_b, base, med = paired(lambda: eng.answer("orders", side=None, after=None, limit=None, count_only=False),
-                                 lambda: (hand._fp.clear(), hand.options())[1], repeat, clock)
-    got = [(o["character"], tuple(o["units"]), o["target"], Fraction(o["p"])) for o in ans.data["options"]]
-    assert got == base, (set(got) ^ set(base))
-    rows.append(("orders (20 units, 4 characters)", len(got), t_a, t_b, med))
+    only = set(args.only or ("orders", "odds", "plan"))
+    if "orders" in only:
+        t_a, ans, t_b, base, med = paired(
+            lambda: eng.answer("orders", side=None, after=None, limit=None, count_only=False),
+            lambda: (hand._fp.clear(), hand.options())[1], repeat, clock)
+        got = [(o["character"], tuple(o["units"]), o["target"], Fraction(o["p"])) for o in ans.data["options"]]
+        assert got == base, (set(got) ^ set(base))
+        rows.append(("orders (20 units, 4 characters)", len(got), t_a, t_b, med))
 
-    t_a, ans, t_b, base, med = paired(lambda: eng.answer("odds", path=str(plan)), lambda: hand.odds(steps), repeat, clock)
-    assert ans.exit_code == 0, ans.text
-    got = {int(k): Fraction(v) for k, v in ans.data["successes"].items() if Fraction(v)}
-    assert got == base, (got, base)
-    rows.append(("odds (10-order plan)", len(got), t_a, t_b, med))
+    if "odds" in only:
+        t_a, ans, t_b, base, med = paired(lambda: eng.answer("odds", path=str(plan)), lambda: hand.odds(steps),
+                                          repeat, clock)
+        assert ans.exit_code == 0, ans.text
+        got = {int(k): Fraction(v) for k, v in ans.data["successes"].items() if Fraction(v)}
+        assert got == base, (got, base)
+        rows.append(("odds (10-order plan)", len(got), t_a, t_b, med))
 
-    t_a, ans, t_b, base, med = paired(lambda: eng.answer("plan", path=str(wants)), lambda: hand_plan(hand, wanted),
-                                 max(1, repeat // 2), clock)
-    assert ans.exit_code == 0, ans.text
-    best = ans.data["best"]
-    assert (Fraction(best["all"]), Fraction(best["expected"]), ans.data["sequencings"]) == base, (best, base)
-    rows.append(("plan (6 wanted orders, 4 wants)", ans.data["sequencings"], t_a, t_b, med))
+    if "plan" in only:
+        t_a, ans, t_b, base, med = paired(lambda: eng.answer("plan", path=str(wants)),
+                                          lambda: hand_plan(hand, wanted), max(1, repeat // 2), clock)
+        assert ans.exit_code == 0, ans.text
+        best = ans.data["best"]
+        assert (Fraction(best["all"]), Fraction(best["expected"]), ans.data["sequencings"]) == base, (best, base)
+        rows.append(("plan (6 wanted orders, 4 wants)", ans.data["sequencings"], t_a, t_b, med))
 
+    if args.json:
+        print(json.dumps([{"query": name, "answers": n, "warcouncil": a, "baseline": b, "median": med}
+                          for name, n, a, b, med in rows]))
+        return 0
     print("| query | answers | warcouncil s | hand-written s | ratio | median of paired ratios |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, n, a, b, med in rows:
         print(f"| {name} | {n} | {a:.4f} | {b:.4f} | {a / b:.1f}× | {med:.1f}× |")
+    return 0
+
+
+def compare(args, argv: list[str]) -> int:
+    """``--compare DIR``: this script run ``--rounds`` times on each tree,
+    alternating (DIR first), each run a process of its own with the same
+    options and this script's baseline; per row, each run's median of
+    paired ratios and warcouncil's best time, and the median of the runs'."""
+    here = Path(__file__).resolve().parents[1]
+    rest, skip = [], False
+    for a in argv:  # (the options of the runs: all but --compare, --rounds, --tree, --json)
+        if skip:
+            skip = False
+        elif a in ("--compare", "--rounds", "--tree"):
+            skip = True
+        elif a != "--json" and not a.startswith(("--compare=", "--rounds=", "--tree=")):
+            rest.append(a)
+    trees = {"before": Path(args.compare).resolve(), "after": here}
+    runs: dict = {"before": [], "after": []}
+    for _ in range(args.rounds):
+        for name, tree in trees.items():
+            out = subprocess.run([sys.executable, str(Path(__file__).resolve()), *rest, "--json", "--tree", str(tree)],
+                                 check=True, capture_output=True, text=True).stdout
+            runs[name].append(json.loads(out.strip().splitlines()[-1]))
+    print(f"before: {trees['before']}; after: {trees['after']}; {args.rounds} rounds, alternating")
+    print("| query | before: ratio (runs) | after: ratio (runs) | before / after: warcouncil s, medians |")
+    print("|---|---|---|---|")
+    med = statistics.median
+    for i, row in enumerate(runs["after"][0]):
+        cells = []
+        for name in ("before", "after"):
+            ratios = [r[i]["median"] for r in runs[name]]
+            cells.append(", ".join(f"{x:.2f}" for x in ratios) + f" (median **{med(ratios):.2f}×**)")
+        secs = [med([r[i]["warcouncil"] for r in runs[name]]) for name in ("before", "after")]
+        print(f"| {row['query']} | {cells[0]} | {cells[1]} | {secs[0]:.4f} / {secs[1]:.4f} |")
     return 0
 
 

@@ -246,3 +246,33 @@ def test_history_calls_are_read_only_on_the_defines_own_parameters(board, tmp_pa
                  "replace define wm.penalty.successive\n    penalty_successive(o, u) := nth(previous(o), u)\n"):
         eng = Engine.load(str(board.scenario.path), [str(house(tmp_path, text))])
         assert eng._history_calls("penalty_successive") is None, text
+
+
+LAKE = {"type": "lake", "polygon": [[20, 50], [60, 50], [60, 70], [20, 70]], "impassable": True}
+
+
+@pytest.mark.parametrize("unmoved_first", [True, False])
+def test_a_move_is_not_judged_as_the_same_order_unmoved_where_it_ends(tmp_path, unmoved_first):
+    """A measuring rule's verdict kept by the places it read (``_placed``) is
+    kept for an order that moves nothing; the same order (character, unit)
+    moving there from elsewhere reads the table it left too: judged as
+    afresh, whichever of the two is judged first in one answer."""
+    eng = engine(tmp_path, [unit("r0", "red", (40, 30)), unit("b0", "blue", (150, 100), facing=180)],
+                 [char("gen", "red", "general", 9, (40, 10))], terrain=[LAKE])
+    eng._geometry, eng._static, eng._shared = {}, E._Memo(), {}  # (one answer's memos, shared: `odds`)
+    eng._rules_for, eng._groups_for, eng._sharing = {}, {}, True
+    log0 = eng.start()
+    pose = log0.table.poses["r0"]
+    beyond = E.Pose((40, 80), pose.facing, pose.formation)  # (50 cm on, across the lake)
+    first, there = eng.attempt(log0, E.Step("gen", ("r0",), (beyond,), None, None), 2, True)
+    log1 = log0.plus(first, there)
+    still, _ = eng.attempt(log1, E.Step("gen", ("r0",), None, None, None), 2, False)
+    moved, after = eng.attempt(log0, E.Step("gen", ("r0",), (beyond,), None, None), 2, True)
+    assert after is there
+    now = log0.plus(moved, after)
+    judged = {}
+    for name, log, e in ([("still", log1.plus(still), still), ("moved", now, moved)] if unmoved_first
+                         else [("moved", now, moved), ("still", log1.plus(still), still)]):
+        judged[name] = (eng.breaks(log, e), sorted(v["rule"] for v in eng.violations(log, e)))
+    assert judged["still"] == (False, [])
+    assert judged["moved"] == (True, ["wm.one-move-per-order", "wm.unit-terrain"])

@@ -1096,9 +1096,12 @@ class WarmasterEngine(Engine):
             # roll before it: judged directly, its loops shared instead)
             if r.reads is None or not self._sharing or {"history", "outcome"} <= r.reads:
                 return not r.body(ctx, {r.var: at})
-            if r.reads == GEOMETRY_ONLY:
+            if r.reads == GEOMETRY_ONLY and _wholly_on(at, ctx.log.table):
                 # (a verdict that measures alone: kept by the places it read, so
-                # that the branches where those pieces stand alike share it)
+                # that the branches where those pieces stand alike share it; an
+                # entry that moves its pieces from another table is keyed by both
+                # tables, below: what it read of the other is not recorded, and
+                # the same order unmoved on this table may be judged otherwise)
                 key = self._memo_key(("rule@", r.id), ctx.log.side, self._esig(at, FIXED_ONLY))
                 log = ctx.log
                 return not self._placed(key, log.table, lambda: bool(r.body(Ctx(log, fresh=True), {r.var: at})))
@@ -1512,6 +1515,13 @@ def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
                         nxt.append(h)
         frontier = nxt
     return sorted((tuple(sorted(g, key=rank.get)) for g in found), key=lambda g: (len(g), [rank[u] for u in g]))
+
+
+def _wholly_on(e: Entry, t: Table) -> bool:
+    """Does entry ``e`` hold every piece as it stands on table ``t``, before
+    the entry and after it (an order that moves nothing, on ``t``)?"""
+    return all(a.table is t for a in e.units) and all(a.table is t for a in e.after) \
+        and (e.by is None or e.by.table is t) and (e.toward is None or e.toward.table is t)
 
 
 def _cannot_judge(r: _Rule, exc: Exception) -> WarcouncilError:
