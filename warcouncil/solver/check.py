@@ -94,9 +94,13 @@ def _message(r: PlannedRule, pieces: tuple[str, ...], binding: dict | None) -> s
     return f"{who}: breaks {r.id}"
 
 
-def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=()) -> list[Violation]:
+def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=(), known=None) -> list[Violation]:
     """Every violation of ``rules``. Per-move rules are judged move by move,
-    each against the board as it stood (``per_move``: (move, ctx) pairs)."""
+    each against the board as it stood (``per_move``: (move, ctx) pairs).
+    ``known``: move -> {id of a per-move rule: broken} for verdicts already
+    judged on that very move in a context that differs from its pair's only
+    in what the rule does not read (``play_turn``: a witness's, judged
+    before the turn was whole): taken as they are, not judged again."""
     by_rule = _by_rule(plan)
     out: list[Violation] = []
     domains: dict = {}  # id -> (a domain, sorted): one the rules share (``ordered``, ``battles``) sorted once
@@ -107,8 +111,16 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=()) -> list[Viol
         if mr is not None:
             parts = _judges(plan, mr)
             dc, cv = mr.domain_cond, mr.cond_var  # (decompose.applies, inlined)
+            key = id(mr)
             for m, mctx in per_move:
-                if (dc is None or dc(mctx, {cv: m})) and not _holds(mr, parts, mctx, m):
+                broken = None
+                if known:
+                    verdicts = known.get(m)
+                    if verdicts is not None:
+                        broken = verdicts.get(key)
+                if broken is None:
+                    broken = (dc is None or dc(mctx, {cv: m})) and not _holds(mr, parts, mctx, m)
+                if broken:
                     pieces = _ids([m])
                     out.append(Violation.rendered_later(r.id, pieces, partial(_message, r, tuple(pieces), {r.var: m}),
                                                         r.source, r.quote, r.origin))
@@ -207,6 +219,30 @@ def _reads_path(plan: Plan, mr) -> bool:
     return v
 
 
+def _turn_free(plan: Plan, mr) -> bool:
+    """Does the per-move rule's verdict on a move (whether it applies, and
+    whether it holds) read nothing of the whole turn (the builtins declared
+    ``reads turn``: the turn's moves and battles, ``moved``, ``final`` ...),
+    in its body, its domain's condition, or the definitions they call? Then
+    it is the same whether the turn is known or not (``play_turn`` judges a
+    witness before the turn is whole: a ``Ctx`` without it, the same
+    otherwise). Worked out from what the rule reads (``Compiler.dynamic_reads``)."""
+    memo = plan.compiler.pack_memo
+    key = ("check-turn-free", mr.rule.id)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is mr:
+        return hit[1]
+    c = plan.compiler
+    whole_turn = c.vocabulary.whole_turn
+    q = mr.rule.body  # forall VAR in DOMAIN: BODY (``move_rules``)
+    reads = set(c.dynamic_reads(q.body, frozenset((q.var,))))
+    if mr.cond_var is not None:
+        reads |= c.dynamic_reads(q.domain.cond, frozenset((mr.cond_var,)))
+    v = not (reads & whole_turn)
+    memo[key] = (mr, v)
+    return v
+
+
 def _attrs_only(body, var: str) -> bool:
     """Does ``body`` read the move ``var`` only through attributes written
     out (``m.to``, ``m.piece``), never handing the move itself to a
@@ -282,7 +318,7 @@ def _holds(mr, parts, ctx: Ctx, m) -> bool:
     return True
 
 
-def play_turn(g, plan: Plan, base: Ctx, turn):
+def play_turn(g, plan: Plan, base: Ctx, turn, known=None):
     """Make the turn's moves one at a time. Returns the TurnView, the Ctx for
     rules about the whole turn, and (move, ctx-at-that-moment) pairs.
 
@@ -297,7 +333,11 @@ def play_turn(g, plan: Plan, base: Ctx, turn):
     move of his own, interface.md "Attached leaders in a turn file") goes
     along: its move, along the mover's path, is in the turn (``moves``,
     ``moved``, ``final``) but not judged on its own: the per-move rules
-    judge the move that carries it."""
+    judge the move that carries it.
+
+    ``known``, if given, is filled with the verdicts the witnesses judged
+    that stand for the turn's moves (move -> {id of a per-move rule:
+    broken}: ``_witness``), for ``violations_of``."""
     from .state import BattleView, MoveView, Positions, TurnView
 
     state = Positions.initial(g.setting)
@@ -330,7 +370,10 @@ def play_turn(g, plan: Plan, base: Ctx, turn):
         elif to == start:
             continue  # listed as staying: no move (a piece that would be carried so listed stays behind)
         else:
-            m = _witness(g, plan, ctx_i, piece, start, to, i, state, phase)
+            judged = {} if known is not None else None
+            m = _witness(g, plan, ctx_i, piece, start, to, i, state, phase, judged)
+            if judged:
+                known[m] = judged
         pairs.append((m, ctx_i))
         done.append(m)
         carried = system.carried(state, piece, start, listed) if system is not None and m.to != start else ()
@@ -349,7 +392,14 @@ def play_turn(g, plan: Plan, base: Ctx, turn):
     return tv, whole, pairs
 
 
-def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
+def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1, judged=None):
+    """The move of ``piece`` from ``start`` to ``to`` a turn gives by its
+    end: a legal path if there is one, otherwise the one breaking the
+    fewest per-move rules (judged in ``ctx_i``: the moment of the move,
+    without the whole turn). ``judged``, if given, is filled with the
+    verdicts judged on the very move returned that cannot differ once the
+    turn is whole ({id of a per-move rule: broken}, only rules that read
+    nothing of the whole turn: ``_turn_free``), for ``violations_of``."""
     from .decompose import applies, move_rules
     from .search import reach
     from .state import MoveView
@@ -363,19 +413,23 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
     board = g.setting.board
     groups = _candidate_groups(board, start, to)
     # the rules that read the path (not only its length, its end, the
-    # piece...) are judged on every candidate; the others once per length
+    # piece...) are judged on every candidate; the others once per length.
+    # Each (rule, its parts, whether its verdict stands once the turn is whole)
     rules = move_rules(plan)
     hit = plan.compiler.pack_memo.get(("check-witness-rules",))
     if hit is None or hit[0] is not rules:
         hit = plan.compiler.pack_memo[("check-witness-rules",)] = (
-            rules, [(mr, _judges(plan, mr)) for mr in rules if _reads_path(plan, mr)],
-            [(mr, _judges(plan, mr)) for mr in rules if not _reads_path(plan, mr)])
+            rules, [(mr, _judges(plan, mr), _turn_free(plan, mr)) for mr in rules if _reads_path(plan, mr)],
+            [(mr, _judges(plan, mr), _turn_free(plan, mr)) for mr in rules if not _reads_path(plan, mr)])
     by_path, by_length = hit[1], hit[2]
     broken_by_length: dict = {}
+    judged_at: dict = {}  # length -> (the path the rules of by_length were judged on, {id(mr): broken})
     # whether a rule applies to the move is the same on every candidate: a
     # per-move rule's domain never reads where the move goes (``move_rules``)
     applying: dict = {}
     order = by_length  # the rules a shorter length broke first: they likely break again
+    keep = judged is not None
+    last = None  # (the move cost() made last, its by_path verdicts)
 
     def breaks(mr, parts, m):
         a = applying.get(id(mr))
@@ -386,7 +440,8 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
     def cost(path, limit):
         # rules broken, counting stops at `limit` (that path cannot win; the
         # order the rules are counted in does not matter)
-        nonlocal order
+        nonlocal order, last
+        last = None
         n = broken_by_length.get(len(path))
         if n is not None and n >= limit:
             return limit
@@ -395,40 +450,62 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
             # counted up to `limit` only: the limits that follow are no higher
             n = 0
             broke = []
+            seen = {} if keep else None
             for item in order:
-                if breaks(item[0], item[1], m):
+                b = breaks(item[0], item[1], m)
+                if keep and item[2]:
+                    seen[id(item[0])] = b
+                if b:
                     broke.append(item)
                     n += 1
                     if n >= limit:
                         break
             broken_by_length[len(path)] = n
+            if keep:
+                judged_at[len(path)] = (path, seen)
             if broke:
                 first = {id(item) for item in broke}
                 order = broke + [item for item in order if id(item) not in first]
         if n >= limit:
             return limit
-        for mr, parts in by_path:
-            if breaks(mr, parts, m):
+        own = {} if keep else None
+        last = (m, own)
+        for mr, parts, free in by_path:
+            b = breaks(mr, parts, m)
+            if keep and free:
+                own[id(mr)] = b
+            if b:
                 n += 1
                 if n >= limit:
                     break
         return n
 
+    def chosen(path, made):
+        if made is None:
+            return MoveView(piece, start, path, index, phase=phase)
+        m, own = made
+        if keep:
+            at = judged_at.get(len(path))
+            if at is not None and at[0] is path:  # (judged on this very path)
+                judged.update(at[1])
+            judged.update(own)
+        return m
+
     # shortest first (stable: the same winner as min over (cost, length));
     # once a path's length breaks as many rules as the best path, no other
     # path of that length can win: they are not made
-    best, best_key = None, None
+    best, best_key, best_made = None, None, None
     for length_paths in groups:
         for path in length_paths:
             c = cost(path, best_key[0] if best_key is not None else len(rules) + 1)
             key = (c, len(path))
             if best_key is None or key < best_key:
-                best, best_key = path, key
+                best, best_key, best_made = path, key, last
             if best_key[0] == 0:
-                return MoveView(piece, start, best, index, phase=phase)  # nothing beats a path that breaks no rule
+                return chosen(best, best_made)  # nothing beats a path that breaks no rule
             if broken_by_length[len(path)] >= best_key[0]:
                 break  # (counted up to the best at most: then at least as many)
-    return MoveView(piece, start, best, index, phase=phase)
+    return chosen(best, best_made)
 
 
 _PATHS_MOST = 20000  # candidate paths of an illegal move given by its end
@@ -574,6 +651,11 @@ def _sorted(xs):
         return list(xs)
 
 
+#: take the verdicts a witness judged (``play_turn``'s ``known``) instead of
+#: judging them again; off only to compare (tests/test_check_reuse.py)
+_REUSE = True
+
+
 def check(g, plan: Plan, orders: list[PieceView], turn=None) -> Verdict:
     """Judge an order set (and, with ``turn``, its moves and battles)."""
     counts = Counter(orders)
@@ -583,10 +665,10 @@ def check(g, plan: Plan, orders: list[PieceView], turn=None) -> Verdict:
     best: list[Violation] | None = None
     for alt in alts:
         ctx = Ctx(g, alt, ordered, counts)
-        pairs = ()
+        pairs, known = (), {}
         if turn is not None:
-            _, ctx, pairs = play_turn(g, plan, ctx, turn)
-        vs = violations_of(g, plan, alt, ctx, rules, pairs)
+            _, ctx, pairs = play_turn(g, plan, ctx, turn, known if _REUSE else None)
+        vs = violations_of(g, plan, alt, ctx, rules, pairs, known)
         if not vs and alt is not None:
             return Verdict(True, [])
         if best is None or len(vs) < len(best):
