@@ -195,3 +195,44 @@ def test_many_illegal_ends_judged_as_without_reuse(card, side, layers, tmp_path,
             turn_read += sum(x.rule in TURN_READING for x in with_reuse.violations)
     assert compared > 20 and reused > 10 and broken > compared
     assert (turn_read > 0) == (str(TURN_HOUSE) in layers)
+
+
+def _carried_by_scan(state, piece, start, listed):
+    # the definition: every piece standing on the hex, in the order of ``where``
+    if piece.role != "unit" or start is None:
+        return []
+    return [p for p, c in state.where.items()
+            if c == start and p is not piece and p.role != "unit" and p.side == piece.side and p not in listed]
+
+
+def test_carried_leaders_read_from_what_stands_on_the_hex():
+    """``carried`` reads the hex's occupants (``Positions.on``) instead of
+    scanning every piece: the same pieces, in the same order, on the
+    positions a turn goes through, crowded ones too (two pieces of one role
+    on a hex, then ``on`` shows one: the scan is used)."""
+    from warcouncil.solver.state import Positions
+    from warcouncil.systems.cc.system import CommandsAndColors
+
+    eng = Engine.load("akragas")
+    g = eng.ground("Line Command", side="syracusan")
+    views = sorted(g.setting.views, key=lambda p: p.id)
+    leaders = [p for p in views if p.role != "unit"]
+    cells = sorted(g.setting.board.cells)
+    rnd = random.Random(3)
+    initial = Positions.initial(g.setting)
+    seen = crowded = 0
+    for step in range(200):
+        state = initial
+        for _ in range(rnd.randint(1, 3)):
+            p = rnd.choice(views)
+            # mostly onto a leader's hex, where carrying happens
+            to = rnd.choice(leaders).at if rnd.random() < 0.5 else rnd.choice(cells)
+            state = state.moved(p, to)
+        crowded += state.crowded
+        for q in views:
+            start = state.where.get(q)
+            for listed in (frozenset(), frozenset(leaders), frozenset(leaders[::2])):
+                want = _carried_by_scan(state, q, start, listed)
+                assert CommandsAndColors.carried(state, q, start, listed) == want
+                seen += bool(want) and not state.crowded
+    assert seen > 50 and 0 < crowded < 150

@@ -104,20 +104,18 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=(), known=None) 
     by_rule = _by_rule(plan)
     out: list[Violation] = []
     domains: dict = {}  # id -> (a domain, sorted): one the rules share (``ordered``, ``battles``) sorted once
+    # each move with the verdicts already judged on it (or None)
+    moves = [(m, c, known.get(m)) for m, c in per_move] if known else [(m, c, None) for m, c in per_move]
     for r in rules:
         if r.kind == "true":
             continue
-        mr = by_rule.get(r.id)
-        if mr is not None:
-            parts = _judges(plan, mr)
+        hit = by_rule.get(id(r))
+        if hit is not None and hit[0].rule is r:
+            mr, parts = hit
             dc, cv = mr.domain_cond, mr.cond_var  # (decompose.applies, inlined)
             key = id(mr)
-            for m, mctx in per_move:
-                broken = None
-                if known:
-                    verdicts = known.get(m)
-                    if verdicts is not None:
-                        broken = verdicts.get(key)
+            for m, mctx, verdicts in moves:
+                broken = verdicts.get(key) if verdicts is not None else None
                 if broken is None:
                     broken = (dc is None or dc(mctx, {cv: m})) and not _holds(mr, parts, mctx, m)
                 if broken:
@@ -154,13 +152,16 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=(), known=None) 
 
 
 def _by_rule(plan: Plan) -> dict:
-    """{rule id: its per-move rule (``decompose.MoveRule``)}, made once per plan."""
+    """{id of a planned rule: (its per-move rule (``decompose.MoveRule``),
+    its parts as ``_holds`` judges them)}, made once per plan (a caller
+    checks that the entry's rule is the one it holds)."""
     from .decompose import move_rules
 
     rules = move_rules(plan)
     hit = plan.compiler.pack_memo.get(("check-by-rule",))
     if hit is None or hit[0] is not rules:
-        hit = plan.compiler.pack_memo[("check-by-rule",)] = (rules, {mr.rule.id: mr for mr in rules})
+        hit = plan.compiler.pack_memo[("check-by-rule",)] = (
+            rules, {id(mr.rule): (mr, _judges(plan, mr)) for mr in rules})
     return hit[1]
 
 
