@@ -101,23 +101,30 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=(), known=None) 
     judged on that very move in a context that differs from its pair's only
     in what the rule does not read (``play_turn``: a witness's, judged
     before the turn was whole): taken as they are, not judged again."""
-    by_rule = _by_rule(plan)
+    by_rule, n_domains = _by_rule(plan)
     out: list[Violation] = []
     domains: dict = {}  # id -> (a domain, sorted): one the rules share (``ordered``, ``battles``) sorted once
-    # each move with the verdicts already judged on it (or None)
-    moves = [(m, c, known.get(m)) for m, c in per_move] if known else [(m, c, None) for m, c in per_move]
+    # each move with the verdicts already judged on it (or None), and whether
+    # each condition of the rules' domains applies to it (None: not judged yet)
+    moves = [(m, c, known.get(m) if known else None, [None] * n_domains) for m, c in per_move]
     for r in rules:
         if r.kind == "true":
             continue
         hit = by_rule.get(id(r))
         if hit is not None and hit[0].rule is r:
-            mr, parts = hit
+            mr, parts, dk = hit
             dc, cv = mr.domain_cond, mr.cond_var  # (decompose.applies, inlined)
             key = id(mr)
-            for m, mctx, verdicts in moves:
+            for m, mctx, verdicts, applying in moves:
                 broken = verdicts.get(key) if verdicts is not None else None
                 if broken is None:
-                    broken = (dc is None or dc(mctx, {cv: m})) and not _holds(mr, parts, mctx, m)
+                    if dk is not None:
+                        a = applying[dk]
+                        if a is None:
+                            a = applying[dk] = bool(dc(mctx, {cv: m}))
+                        if not a:
+                            continue
+                    broken = not _holds(mr, parts, mctx, m)
                 if broken:
                     pieces = _ids([m])
                     out.append(Violation.rendered_later(r.id, pieces, partial(_message, r, tuple(pieces), {r.var: m}),
@@ -151,17 +158,32 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=(), known=None) 
     return out
 
 
-def _by_rule(plan: Plan) -> dict:
-    """{id of a planned rule: (its per-move rule (``decompose.MoveRule``),
-    its parts as ``_holds`` judges them)}, made once per plan (a caller
-    checks that the entry's rule is the one it holds)."""
+def _by_rule(plan: Plan) -> tuple[dict, int]:
+    """({id of a planned rule: (its per-move rule (``decompose.MoveRule``),
+    its parts as ``_holds`` judges them, the index of its domain's
+    condition or None)}, how many conditions), made once per plan (a
+    caller checks that the entry's rule is the one it holds).
+
+    Rules whose domains have the same condition (``{x in moves where
+    x.piece.role == unit}``: the same formula and variable, wherever it is
+    written) share one index: whether it applies to a move is judged once
+    for them all."""
     from .decompose import move_rules
 
     rules = move_rules(plan)
     hit = plan.compiler.pack_memo.get(("check-by-rule",))
     if hit is None or hit[0] is not rules:
-        hit = plan.compiler.pack_memo[("check-by-rule",)] = (
-            rules, {id(mr.rule): (mr, _judges(plan, mr)) for mr in rules})
+        index: dict = {}
+        table = {}
+        for mr in rules:
+            dk = None
+            if mr.domain_cond is not None:
+                try:
+                    dk = index.setdefault((mr.cond_var, mr.rule.body.domain.cond), len(index))
+                except TypeError:  # (a formula that cannot be hashed: its own index)
+                    dk = index[id(mr)] = len(index)
+            table[id(mr.rule)] = (mr, _judges(plan, mr), dk)
+        hit = plan.compiler.pack_memo[("check-by-rule",)] = (rules, (table, len(index)))
     return hit[1]
 
 
@@ -401,7 +423,7 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1, judged=Non
     verdicts judged on the very move returned that cannot differ once the
     turn is whole ({id of a per-move rule: broken}, only rules that read
     nothing of the whole turn: ``_turn_free``), for ``violations_of``."""
-    from .decompose import applies, move_rules
+    from .decompose import move_rules
     from .search import reach
     from .state import MoveView
 
@@ -416,27 +438,34 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1, judged=Non
     # the rules that read the path (not only its length, its end, the
     # piece...) are judged on every candidate; the others once per length.
     # Each (rule, its parts, whether its verdict stands once the turn is whole)
+    # (and the index of its domain's condition: ``_by_rule``)
     rules = move_rules(plan)
+    table, n_domains = _by_rule(plan)
     hit = plan.compiler.pack_memo.get(("check-witness-rules",))
     if hit is None or hit[0] is not rules:
+        items = [(mr, parts, _turn_free(plan, mr), dk) for mr, parts, dk in (table[id(mr.rule)] for mr in rules)]
         hit = plan.compiler.pack_memo[("check-witness-rules",)] = (
-            rules, [(mr, _judges(plan, mr), _turn_free(plan, mr)) for mr in rules if _reads_path(plan, mr)],
-            [(mr, _judges(plan, mr), _turn_free(plan, mr)) for mr in rules if not _reads_path(plan, mr)])
+            rules, [it for it in items if _reads_path(plan, it[0])], [it for it in items if not _reads_path(plan, it[0])])
     by_path, by_length = hit[1], hit[2]
     broken_by_length: dict = {}
     judged_at: dict = {}  # length -> (the path the rules of by_length were judged on, {id(mr): broken})
     # whether a rule applies to the move is the same on every candidate: a
     # per-move rule's domain never reads where the move goes (``move_rules``)
-    applying: dict = {}
+    # (and rules with the same condition share its verdict: ``_by_rule``)
+    applying = [None] * n_domains
     order = by_length  # the rules a shorter length broke first: they likely break again
     keep = judged is not None
     last = None  # (the move cost() made last, its by_path verdicts)
 
-    def breaks(mr, parts, m):
-        a = applying.get(id(mr))
-        if a is None:
-            a = applying[id(mr)] = applies(mr, ctx_i, m)
-        return a and not _holds(mr, parts, ctx_i, m)
+    def breaks(item, m):
+        mr, parts, _, dk = item
+        if dk is not None:
+            a = applying[dk]
+            if a is None:
+                a = applying[dk] = bool(mr.domain_cond(ctx_i, {mr.cond_var: m}))  # (decompose.applies)
+            if not a:
+                return False
+        return not _holds(mr, parts, ctx_i, m)
 
     def cost(path, limit):
         # rules broken, counting stops at `limit` (that path cannot win; the
@@ -453,7 +482,7 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1, judged=Non
             broke = []
             seen = {} if keep else None
             for item in order:
-                b = breaks(item[0], item[1], m)
+                b = breaks(item, m)
                 if keep and item[2]:
                     seen[id(item[0])] = b
                 if b:
@@ -471,10 +500,10 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1, judged=Non
             return limit
         own = {} if keep else None
         last = (m, own)
-        for mr, parts, free in by_path:
-            b = breaks(mr, parts, m)
-            if keep and free:
-                own[id(mr)] = b
+        for item in by_path:
+            b = breaks(item, m)
+            if keep and item[2]:
+                own[id(item[0])] = b
             if b:
                 n += 1
                 if n >= limit:
