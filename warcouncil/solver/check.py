@@ -296,16 +296,21 @@ def _holds(mr, parts, ctx: Ctx, m) -> bool:
             if not hexes:
                 continue
             test, hvar = part.test, part.hvar
-            inner = dict(env)
             if hm is not None and ctx.state is not None:
-                setting = ctx.g.setting
+                g = ctx.g
+                setting = g.setting
                 memo, on, terrain = setting.memo, ctx.state.on, setting.terrain
-                head = (hm, attrs(m.piece, hm.piece_attrs), attrs(m, hm.move_attrs),
-                        ctx.g.compiler.fixed_key(ctx.g) if hm.context else None)
+                pa, ma = hm.piece_attrs, hm.move_attrs
+                head = (hm, attrs(m.piece, pa) if pa else (), attrs(m, ma) if ma else (),
+                        g.compiler.fixed_key(g) if hm.context else None)
+                by_hex = hm.by_hex
+                inner = None
                 for h in hexes:
-                    k = (head, on.get(h), terrain.get(h), h if hm.by_hex else None)
+                    k = (head, on.get(h), terrain.get(h), h if by_hex else None)
                     v = memo.get(k)
                     if v is None:
+                        if inner is None:
+                            inner = dict(env)
                         inner[hvar] = h
                         v = memo[k] = bool(test(ctx, inner))
                     if not v:
@@ -313,6 +318,7 @@ def _holds(mr, parts, ctx: Ctx, m) -> bool:
                 else:
                     continue
             else:
+                inner = dict(env)
                 for h in hexes:
                     inner[hvar] = h
                     if not test(ctx, inner):
