@@ -435,11 +435,16 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1, judged=Non
 
     st_ctx = Ctx(g, ctx_i.alt, ctx_i.ordered, ctx_i.orders, None, state, ctx_i.earlier)
     r = reach(st_ctx, plan, piece, index, phase, first_only=True)
-    if to in r.ends:
-        k = min(r.ends[to])
-        return MoveView(piece, start, r.path_to(to, k), index, phase=phase)
-    # illegal: among short paths to `to`, the one breaking the fewest rules
     board = g.setting.board
+    at = board.index.get(to)
+    if at is not None:
+        # the least length a move to `to` may have (``min(r.ends[to])``, read from the masks
+        # by length without listing every end)
+        bit = 1 << at
+        for k, mask in enumerate(r.end_masks):
+            if mask & bit:
+                return MoveView(piece, start, r.path_to(to, k), index, phase=phase)
+    # illegal: among short paths to `to`, the one breaking the fewest rules
     groups = _candidate_groups(board, start, to)
     # the rules that read the path (not only its length, its end, the
     # piece...) are judged on every candidate; the others once per length.
