@@ -15,8 +15,32 @@ from ..dsl import ast as A
 from ..dsl.template import render as render_template
 from .ground import Ctx, PieceView, Record
 from .plan import Plan, PlannedRule
-from .state import attrs
+from .state import BattleView, MoveView, Positions, TurnView, attrs
 from .system import System
+
+
+def _move_rules(plan):
+    """``decompose.move_rules`` (the module imported when first needed, then
+    kept here: an import statement run on every call costs a microsecond)."""
+    global _move_rules_fn
+    if _move_rules_fn is None:
+        from .decompose import move_rules
+
+        _move_rules_fn = move_rules
+    return _move_rules_fn(plan)
+
+
+def _reach(*args, **options):
+    """``search.reach`` (imported when first needed, as ``_move_rules``)."""
+    global _reach_fn
+    if _reach_fn is None:
+        from .search import reach
+
+        _reach_fn = reach
+    return _reach_fn(*args, **options)
+
+
+_move_rules_fn = _reach_fn = None
 
 
 @dataclass
@@ -168,9 +192,7 @@ def _by_rule(plan: Plan) -> tuple[dict, int]:
     x.piece.role == unit}``: the same formula and variable, wherever it is
     written) share one index: whether it applies to a move is judged once
     for them all."""
-    from .decompose import move_rules
-
-    rules = move_rules(plan)
+    rules = _move_rules(plan)
     hit = plan.compiler.pack_memo.get(("check-by-rule",))
     if hit is None or hit[0] is not rules:
         index: dict = {}
@@ -367,8 +389,6 @@ def play_turn(g, plan: Plan, base: Ctx, turn, known=None):
     ``known``, if given, is filled with the verdicts the witnesses judged
     that stand for the turn's moves (move -> {id of a per-move rule:
     broken}: ``_witness``), for ``violations_of``."""
-    from .state import BattleView, MoveView, Positions, TurnView
-
     state = Positions.initial(g.setting)
     done: list = []
     pairs = []
@@ -429,12 +449,8 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1, judged=Non
     verdicts judged on the very move returned that cannot differ once the
     turn is whole ({id of a per-move rule: broken}, only rules that read
     nothing of the whole turn: ``_turn_free``), for ``violations_of``."""
-    from .decompose import move_rules
-    from .search import reach
-    from .state import MoveView
-
     st_ctx = Ctx(g, ctx_i.alt, ctx_i.ordered, ctx_i.orders, None, state, ctx_i.earlier)
-    r = reach(st_ctx, plan, piece, index, phase, first_only=True)
+    r = _reach(st_ctx, plan, piece, index, phase, first_only=True)
     board = g.setting.board
     at = board.index.get(to)
     if at is not None:
@@ -450,7 +466,7 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1, judged=Non
     # piece...) are judged on every candidate; the others once per length.
     # Each (rule, its parts, whether its verdict stands once the turn is whole)
     # (and the index of its domain's condition: ``_by_rule``)
-    rules = move_rules(plan)
+    rules = _move_rules(plan)
     table, n_domains = _by_rule(plan)
     hit = plan.compiler.pack_memo.get(("check-witness-rules",))
     if hit is None or hit[0] is not rules:
