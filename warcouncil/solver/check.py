@@ -7,6 +7,7 @@ those of the alternative the proposal comes closest to (fewest violations).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
@@ -578,9 +579,7 @@ def _candidate_groups(board, start, to):
     the paths are too few to reach ``_PATHS_MOST`` (so the first that many
     are all of them): ``_witness`` mostly needs only the first length and
     the first path of the next."""
-    import itertools
-
-    from .search import geometric_path
+    from .search import geometric_path  # (once per illegal move given by its end)
 
     start, to = tuple(start), tuple(to)
     degree = _DEGREE.get(board.grid)
