@@ -227,8 +227,12 @@ class _HexMemo:
 
 
 def _judges(plan: Plan, mr):
-    """The parts of a per-move rule as ``_holds`` judges them: (part, a
-    ``_HexMemo`` or None); made once per plan."""
+    """The parts of a per-move rule as ``_holds`` judges them, made once per
+    plan: for each part (``decompose.Part``) a tuple of what ``_holds`` reads
+    of it: (for a hex part the move's attribute it goes through, ``path`` or
+    ``through``, else None; its guard; its test; its hex variable; its
+    waiver; for a bound fixed before the move its bound, else None; a
+    ``_HexMemo`` or None). None: the rule is judged by its body."""
     memo = plan.compiler.pack_memo
     key = ("check-parts", mr.rule.id)
     hit = memo.get(key)
@@ -244,7 +248,9 @@ def _judges(plan: Plan, mr):
             use = plan.compiler.move_use(part.ast, mr.var, part.hvar)
             if use.clean:
                 hm = _HexMemo(use)
-        out.append((part, hm))
+        hexes = {"enter": "path", "pass": "through"}.get(part.kind)
+        bound = part.bound_expr if part.kind == "bound" and getattr(part.bound_expr, "static", False) else None
+        out.append((hexes, part.guard, part.test, part.hvar, part.waiver, bound, hm))
     memo[key] = (mr, out)
     return out
 
@@ -309,16 +315,13 @@ def _holds(mr, parts, ctx: Ctx, m) -> bool:
     env = {var: m}
     if parts is None:
         return bool(mr.rule.test(ctx, env))
-    for part, hm in parts:
-        guard = part.guard
+    for hexes_of, guard, test, hvar, waiver, bound, hm in parts:
         if guard is not None and not guard(ctx, env):
             continue
-        kind = part.kind
-        if kind == "enter" or kind == "pass":
-            hexes = m.get_attr("path" if kind == "enter" else "through")
+        if hexes_of is not None:  # a hex part: ``forall h in m.path`` (or ``m.through``)
+            hexes = m.get_attr(hexes_of)
             if not hexes:
                 continue
-            test, hvar = part.test, part.hvar
             if hm is not None and ctx.state is not None:
                 g = ctx.g
                 setting = g.setting
@@ -349,23 +352,21 @@ def _holds(mr, parts, ctx: Ctx, m) -> bool:
                 else:
                     continue
             # a hex fails: the rule holds only if the waiver does (``forall h in P: A(h) or B``)
-            if part.waiver is not None and part.waiver(ctx, env):
+            if waiver is not None and waiver(ctx, env):
                 continue
             return False
-        if kind == "bound":
-            f = part.bound_expr
-            if getattr(f, "static", False):
-                try:
-                    b = f(ctx, env)
-                except TypeError:  # (`m.length < E`, E not a number: the comparison says what)
-                    b = None
-                a = m.length
-                if type(a) is int and type(b) is int:
-                    if a <= b:
-                        continue
-                    return False
+        if bound is not None:  # ``m.length <= E``, E fixed before the move
+            try:
+                b = bound(ctx, env)
+            except TypeError:  # (`m.length < E`, E not a number: the comparison says what)
+                b = None
+            a = m.length
+            if type(a) is int and type(b) is int:
+                if a <= b:
+                    continue
+                return False
             # (anything but two whole numbers: the comparison itself, with its errors)
-        if not part.test(ctx, env):
+        if not test(ctx, env):
             return False
     return True
 
