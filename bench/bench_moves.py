@@ -31,7 +31,10 @@ process.
 Other options: ``--only TEXT`` (cards whose name contains TEXT), ``--no-count``
 (skip (3)), ``--count-only``, ``--json PATH`` (the rows as JSON),
 ``--profile WHAT`` (cProfile warcouncil instead of benchmarking: ``dest``,
-``check`` or ``count``).
+``check`` or ``count``), ``--checks-run N --turn I`` (only N checks of turn I
+of (2), after 20 unmeasured ones, and nothing printed: for counting
+instructions, which the load of a shared machine does not move, e.g.
+``valgrind --tool=callgrind`` of N and of 0 checks; see bench/README.md).
 """
 
 from __future__ import annotations
@@ -401,6 +404,25 @@ def bench_checks_cpu(eng, rounds, tmpdir, out=sys.stdout):
           f"| {min(walls) * 1e6:.0f} | {statistics.median(walls) * 1e6:.0f} |")
 
 
+def run_checks(eng, which: int, n: int, tmpdir) -> None:
+    """``n`` checks of turn ``which`` of (2), after 20 unmeasured ones: the
+    instructions of a run of ``n`` less those of a run of 0, divided by
+    ``n``, are one check's (bench/README.md, "Seventh session")."""
+    import gc
+
+    _, text, legal = TURNS[which]
+    path = os.path.join(tmpdir, f"turn{which}.yaml")
+    with open(path, "w") as f:
+        f.write(text)
+    turn = load_turn(path, eng.scenario.board)
+    for _ in range(20):
+        assert eng.check_turn(turn).legal == legal
+    gc.collect()
+    gc.disable()
+    for _ in range(n):
+        eng.check_turn(turn)
+
+
 def print_check_table(rows, out=sys.stdout):
     p = lambda s="": print(s, file=out)  # noqa: E731
     p("| turn (Akragas, syracusan) | moves | battles | legal | rules broken | check_turn µs |")
@@ -645,6 +667,9 @@ def main(argv=None):
     ap.add_argument("--node-rounds", type=int, default=3, help="rounds of (4), alternating Node and warcouncil")
     ap.add_argument("--checks-cpu", type=int, default=0, metavar="ROUNDS",
                     help="only (2), in CPU and wall time: ROUNDS rounds of 10 checks per turn")
+    ap.add_argument("--checks-run", type=int, default=None, metavar="N",
+                    help="only N checks of the turn --turn of (2) (after 20 warm-up checks), printing nothing")
+    ap.add_argument("--turn", type=int, default=1, help="with --checks-run: the turn of (2), 0-3 (default 1)")
     args = ap.parse_args(argv)
     args.budget = 0.05 if args.quick else 0.2
     eng = Engine.load("akragas")
@@ -654,6 +679,9 @@ def main(argv=None):
             return
         if args.checks_cpu:
             bench_checks_cpu(eng, args.checks_cpu, tmp)
+            return
+        if args.checks_run is not None:
+            run_checks(eng, args.turn, args.checks_run, tmp)
             return
         if args.auto_cca:
             print("## (4) One unit's destinations against auto-cca's validDestinations (Node)\n")

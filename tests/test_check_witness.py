@@ -88,3 +88,28 @@ def test_candidates_length_by_length_are_the_sorted_paths():
             assert all(len({len(p) for p in group}) == 1 for group in got)
             checked += 1
     assert checked > 500
+
+
+@pytest.mark.parametrize("card,side", [("Order Light Troops", "syracusan"), ("Line Command", "syracusan"),
+                                       ("Order Three Units Left", "carthaginian")])
+def test_the_witness_of_a_legal_end_is_the_searchs_shortest_path(card, side):
+    """A legal end's witness is the search's path of the least length to it
+    (``min(r.ends[to])``: read from the masks by length), for every piece of
+    the side and every end the search finds."""
+    eng = Engine.load("akragas", [str(HOUSE)])
+    plan = eng.plan
+    g = eng.ground(card, side=side)
+    initial = Positions.initial(g.setting)
+    own = [p for p in g.setting.views if p.side == side]
+    ordered = frozenset(own[:6])
+    checked = 0
+    for index, p in enumerate(own):
+        ctx = Ctx(g, g.alts[0] if g.alts else None, ordered, None, None, initial.without(p), ())
+        r = reach(Ctx(g, ctx.alt, ordered, None, None, initial, ()), plan, p, index, 1, first_only=True)
+        for to, lengths in sorted(r.ends.items()):
+            if to == p.at:
+                continue
+            got = _witness(g, plan, ctx, p, p.at, to, index, initial)
+            assert got.path == r.path_to(to, min(lengths)), (card, p.id, to)
+            checked += 1
+    assert checked > 20

@@ -7,6 +7,7 @@ those of the alternative the proposal comes closest to (fewest violations).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
@@ -15,8 +16,32 @@ from ..dsl import ast as A
 from ..dsl.template import render as render_template
 from .ground import Ctx, PieceView, Record
 from .plan import Plan, PlannedRule
-from .state import attrs
+from .state import BattleView, MoveView, Positions, TurnView, attrs
 from .system import System
+
+
+def _move_rules(plan):
+    """``decompose.move_rules`` (the module imported when first needed, then
+    kept here: an import statement run on every call costs a microsecond)."""
+    global _move_rules_fn
+    if _move_rules_fn is None:
+        from .decompose import move_rules
+
+        _move_rules_fn = move_rules
+    return _move_rules_fn(plan)
+
+
+def _reach(*args, **options):
+    """``search.reach`` (imported when first needed, as ``_move_rules``)."""
+    global _reach_fn
+    if _reach_fn is None:
+        from .search import reach
+
+        _reach_fn = reach
+    return _reach_fn(*args, **options)
+
+
+_move_rules_fn = _reach_fn = None
 
 
 @dataclass
@@ -94,21 +119,38 @@ def _message(r: PlannedRule, pieces: tuple[str, ...], binding: dict | None) -> s
     return f"{who}: breaks {r.id}"
 
 
-def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=()) -> list[Violation]:
+def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=(), known=None) -> list[Violation]:
     """Every violation of ``rules``. Per-move rules are judged move by move,
-    each against the board as it stood (``per_move``: (move, ctx) pairs)."""
-    by_rule = _by_rule(plan)
+    each against the board as it stood (``per_move``: (move, ctx) pairs).
+    ``known``: move -> {id of a per-move rule: broken} for verdicts already
+    judged on that very move in a context that differs from its pair's only
+    in what the rule does not read (``play_turn``: a witness's, judged
+    before the turn was whole): taken as they are, not judged again."""
+    by_rule, n_domains = _by_rule(plan)
     out: list[Violation] = []
     domains: dict = {}  # id -> (a domain, sorted): one the rules share (``ordered``, ``battles``) sorted once
+    # each move with the verdicts already judged on it (or None), and whether
+    # each condition of the rules' domains applies to it (None: not judged yet)
+    moves = [(m, c, known.get(m) if known else None, [None] * n_domains) for m, c in per_move]
     for r in rules:
         if r.kind == "true":
             continue
-        mr = by_rule.get(r.id)
-        if mr is not None:
-            parts = _judges(plan, mr)
+        hit = by_rule.get(id(r))
+        if hit is not None and hit[0].rule is r:
+            mr, parts, dk = hit
             dc, cv = mr.domain_cond, mr.cond_var  # (decompose.applies, inlined)
-            for m, mctx in per_move:
-                if (dc is None or dc(mctx, {cv: m})) and not _holds(mr, parts, mctx, m):
+            key = id(mr)
+            for m, mctx, verdicts, applying in moves:
+                broken = verdicts.get(key) if verdicts is not None else None
+                if broken is None:
+                    if dk is not None:
+                        a = applying[dk]
+                        if a is None:
+                            a = applying[dk] = bool(dc(mctx, {cv: m}))
+                        if not a:
+                            continue
+                    broken = not _holds(mr, parts, mctx, m)
+                if broken:
                     pieces = _ids([m])
                     out.append(Violation.rendered_later(r.id, pieces, partial(_message, r, tuple(pieces), {r.var: m}),
                                                         r.source, r.quote, r.origin))
@@ -141,14 +183,30 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=()) -> list[Viol
     return out
 
 
-def _by_rule(plan: Plan) -> dict:
-    """{rule id: its per-move rule (``decompose.MoveRule``)}, made once per plan."""
-    from .decompose import move_rules
+def _by_rule(plan: Plan) -> tuple[dict, int]:
+    """({id of a planned rule: (its per-move rule (``decompose.MoveRule``),
+    its parts as ``_holds`` judges them, the index of its domain's
+    condition or None)}, how many conditions), made once per plan (a
+    caller checks that the entry's rule is the one it holds).
 
-    rules = move_rules(plan)
+    Rules whose domains have the same condition (``{x in moves where
+    x.piece.role == unit}``: the same formula and variable, wherever it is
+    written) share one index: whether it applies to a move is judged once
+    for them all."""
+    rules = _move_rules(plan)
     hit = plan.compiler.pack_memo.get(("check-by-rule",))
     if hit is None or hit[0] is not rules:
-        hit = plan.compiler.pack_memo[("check-by-rule",)] = (rules, {mr.rule.id: mr for mr in rules})
+        index: dict = {}
+        table = {}
+        for mr in rules:
+            dk = None
+            if mr.domain_cond is not None:
+                try:
+                    dk = index.setdefault((mr.cond_var, mr.rule.body.domain.cond), len(index))
+                except TypeError:  # (a formula that cannot be hashed: its own index)
+                    dk = index[id(mr)] = len(index)
+            table[id(mr.rule)] = (mr, _judges(plan, mr), dk)
+        hit = plan.compiler.pack_memo[("check-by-rule",)] = (rules, (table, len(index)))
     return hit[1]
 
 
@@ -169,8 +227,12 @@ class _HexMemo:
 
 
 def _judges(plan: Plan, mr):
-    """The parts of a per-move rule as ``_holds`` judges them: (part, a
-    ``_HexMemo`` or None); made once per plan."""
+    """The parts of a per-move rule as ``_holds`` judges them, made once per
+    plan: for each part (``decompose.Part``) a tuple of what ``_holds`` reads
+    of it: (for a hex part the move's attribute it goes through, ``path`` or
+    ``through``, else None; its guard; its test; its hex variable; its
+    waiver; for a bound fixed before the move its bound, else None; a
+    ``_HexMemo`` or None). None: the rule is judged by its body."""
     memo = plan.compiler.pack_memo
     key = ("check-parts", mr.rule.id)
     hit = memo.get(key)
@@ -186,7 +248,9 @@ def _judges(plan: Plan, mr):
             use = plan.compiler.move_use(part.ast, mr.var, part.hvar)
             if use.clean:
                 hm = _HexMemo(use)
-        out.append((part, hm))
+        hexes = {"enter": "path", "pass": "through"}.get(part.kind)
+        bound = part.bound_expr if part.kind == "bound" and getattr(part.bound_expr, "static", False) else None
+        out.append((hexes, part.guard, part.test, part.hvar, part.waiver, bound, hm))
     memo[key] = (mr, out)
     return out
 
@@ -203,6 +267,30 @@ def _reads_path(plan: Plan, mr) -> bool:
     v = not _attrs_only(body, mr.var) or any(
         isinstance(n, A.Attr) and isinstance(n.obj, A.Name) and n.obj.id == mr.var and n.name in ("path", "through")
         for n in A.walk(body))
+    memo[key] = (mr, v)
+    return v
+
+
+def _turn_free(plan: Plan, mr) -> bool:
+    """Does the per-move rule's verdict on a move (whether it applies, and
+    whether it holds) read nothing of the whole turn (the builtins declared
+    ``reads turn``: the turn's moves and battles, ``moved``, ``final`` ...),
+    in its body, its domain's condition, or the definitions they call? Then
+    it is the same whether the turn is known or not (``play_turn`` judges a
+    witness before the turn is whole: a ``Ctx`` without it, the same
+    otherwise). Worked out from what the rule reads (``Compiler.dynamic_reads``)."""
+    memo = plan.compiler.pack_memo
+    key = ("check-turn-free", mr.rule.id)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is mr:
+        return hit[1]
+    c = plan.compiler
+    whole_turn = c.vocabulary.whole_turn
+    q = mr.rule.body  # forall VAR in DOMAIN: BODY (``move_rules``)
+    reads = set(c.dynamic_reads(q.body, frozenset((q.var,))))
+    if mr.cond_var is not None:
+        reads |= c.dynamic_reads(q.domain.cond, frozenset((mr.cond_var,)))
+    v = not (reads & whole_turn)
     memo[key] = (mr, v)
     return v
 
@@ -227,26 +315,28 @@ def _holds(mr, parts, ctx: Ctx, m) -> bool:
     env = {var: m}
     if parts is None:
         return bool(mr.rule.test(ctx, env))
-    for part, hm in parts:
-        guard = part.guard
+    for hexes_of, guard, test, hvar, waiver, bound, hm in parts:
         if guard is not None and not guard(ctx, env):
             continue
-        kind = part.kind
-        if kind == "enter" or kind == "pass":
-            hexes = m.get_attr("path" if kind == "enter" else "through")
+        if hexes_of is not None:  # a hex part: ``forall h in m.path`` (or ``m.through``)
+            hexes = m.get_attr(hexes_of)
             if not hexes:
                 continue
-            test, hvar = part.test, part.hvar
-            inner = dict(env)
             if hm is not None and ctx.state is not None:
-                setting = ctx.g.setting
+                g = ctx.g
+                setting = g.setting
                 memo, on, terrain = setting.memo, ctx.state.on, setting.terrain
-                head = (hm, attrs(m.piece, hm.piece_attrs), attrs(m, hm.move_attrs),
-                        ctx.g.compiler.fixed_key(ctx.g) if hm.context else None)
+                pa, ma = hm.piece_attrs, hm.move_attrs
+                head = (hm, attrs(m.piece, pa) if pa else (), attrs(m, ma) if ma else (),
+                        g.compiler.fixed_key(g) if hm.context else None)
+                by_hex = hm.by_hex
+                inner = None
                 for h in hexes:
-                    k = (head, on.get(h), terrain.get(h), h if hm.by_hex else None)
+                    k = (head, on.get(h), terrain.get(h), h if by_hex else None)
                     v = memo.get(k)
                     if v is None:
+                        if inner is None:
+                            inner = dict(env)
                         inner[hvar] = h
                         v = memo[k] = bool(test(ctx, inner))
                     if not v:
@@ -254,6 +344,7 @@ def _holds(mr, parts, ctx: Ctx, m) -> bool:
                 else:
                     continue
             else:
+                inner = dict(env)
                 for h in hexes:
                     inner[hvar] = h
                     if not test(ctx, inner):
@@ -261,28 +352,26 @@ def _holds(mr, parts, ctx: Ctx, m) -> bool:
                 else:
                     continue
             # a hex fails: the rule holds only if the waiver does (``forall h in P: A(h) or B``)
-            if part.waiver is not None and part.waiver(ctx, env):
+            if waiver is not None and waiver(ctx, env):
                 continue
             return False
-        if kind == "bound":
-            f = part.bound_expr
-            if getattr(f, "static", False):
-                try:
-                    b = f(ctx, env)
-                except TypeError:  # (`m.length < E`, E not a number: the comparison says what)
-                    b = None
-                a = m.length
-                if type(a) is int and type(b) is int:
-                    if a <= b:
-                        continue
-                    return False
+        if bound is not None:  # ``m.length <= E``, E fixed before the move
+            try:
+                b = bound(ctx, env)
+            except TypeError:  # (`m.length < E`, E not a number: the comparison says what)
+                b = None
+            a = m.length
+            if type(a) is int and type(b) is int:
+                if a <= b:
+                    continue
+                return False
             # (anything but two whole numbers: the comparison itself, with its errors)
-        if not part.test(ctx, env):
+        if not test(ctx, env):
             return False
     return True
 
 
-def play_turn(g, plan: Plan, base: Ctx, turn):
+def play_turn(g, plan: Plan, base: Ctx, turn, known=None):
     """Make the turn's moves one at a time. Returns the TurnView, the Ctx for
     rules about the whole turn, and (move, ctx-at-that-moment) pairs.
 
@@ -297,9 +386,11 @@ def play_turn(g, plan: Plan, base: Ctx, turn):
     move of his own, interface.md "Attached leaders in a turn file") goes
     along: its move, along the mover's path, is in the turn (``moves``,
     ``moved``, ``final``) but not judged on its own: the per-move rules
-    judge the move that carries it."""
-    from .state import BattleView, MoveView, Positions, TurnView
+    judge the move that carries it.
 
+    ``known``, if given, is filled with the verdicts the witnesses judged
+    that stand for the turn's moves (move -> {id of a per-move rule:
+    broken}: ``_witness``), for ``violations_of``."""
     state = Positions.initial(g.setting)
     done: list = []
     pairs = []
@@ -330,7 +421,10 @@ def play_turn(g, plan: Plan, base: Ctx, turn):
         elif to == start:
             continue  # listed as staying: no move (a piece that would be carried so listed stays behind)
         else:
-            m = _witness(g, plan, ctx_i, piece, start, to, i, state, phase)
+            judged = {} if known is not None else None
+            m = _witness(g, plan, ctx_i, piece, start, to, i, state, phase, judged)
+            if judged:
+                known[m] = judged
         pairs.append((m, ctx_i))
         done.append(m)
         carried = system.carried(state, piece, start, listed) if system is not None and m.to != start else ()
@@ -349,44 +443,64 @@ def play_turn(g, plan: Plan, base: Ctx, turn):
     return tv, whole, pairs
 
 
-def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
-    from .decompose import applies, move_rules
-    from .search import reach
-    from .state import MoveView
-
+def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1, judged=None):
+    """The move of ``piece`` from ``start`` to ``to`` a turn gives by its
+    end: a legal path if there is one, otherwise the one breaking the
+    fewest per-move rules (judged in ``ctx_i``: the moment of the move,
+    without the whole turn). ``judged``, if given, is filled with the
+    verdicts judged on the very move returned that cannot differ once the
+    turn is whole ({id of a per-move rule: broken}, only rules that read
+    nothing of the whole turn: ``_turn_free``), for ``violations_of``."""
     st_ctx = Ctx(g, ctx_i.alt, ctx_i.ordered, ctx_i.orders, None, state, ctx_i.earlier)
-    r = reach(st_ctx, plan, piece, index, phase, first_only=True)
-    if to in r.ends:
-        k = min(r.ends[to])
-        return MoveView(piece, start, r.path_to(to, k), index, phase=phase)
-    # illegal: among short paths to `to`, the one breaking the fewest rules
+    r = _reach(st_ctx, plan, piece, index, phase, first_only=True)
     board = g.setting.board
+    at = board.index.get(to)
+    if at is not None:
+        # the least length a move to `to` may have (``min(r.ends[to])``, read from the masks
+        # by length without listing every end)
+        bit = 1 << at
+        for k, mask in enumerate(r.end_masks):
+            if mask & bit:
+                return MoveView(piece, start, r.path_to(to, k), index, phase=phase)
+    # illegal: among short paths to `to`, the one breaking the fewest rules
     groups = _candidate_groups(board, start, to)
     # the rules that read the path (not only its length, its end, the
-    # piece...) are judged on every candidate; the others once per length
-    rules = move_rules(plan)
+    # piece...) are judged on every candidate; the others once per length.
+    # Each (rule, its parts, whether its verdict stands once the turn is whole)
+    # (and the index of its domain's condition: ``_by_rule``)
+    rules = _move_rules(plan)
+    table, n_domains = _by_rule(plan)
     hit = plan.compiler.pack_memo.get(("check-witness-rules",))
     if hit is None or hit[0] is not rules:
+        items = [(mr, parts, _turn_free(plan, mr), dk) for mr, parts, dk in (table[id(mr.rule)] for mr in rules)]
         hit = plan.compiler.pack_memo[("check-witness-rules",)] = (
-            rules, [(mr, _judges(plan, mr)) for mr in rules if _reads_path(plan, mr)],
-            [(mr, _judges(plan, mr)) for mr in rules if not _reads_path(plan, mr)])
+            rules, [it for it in items if _reads_path(plan, it[0])], [it for it in items if not _reads_path(plan, it[0])])
     by_path, by_length = hit[1], hit[2]
     broken_by_length: dict = {}
+    judged_at: dict = {}  # length -> (the path the rules of by_length were judged on, {id(mr): broken})
     # whether a rule applies to the move is the same on every candidate: a
     # per-move rule's domain never reads where the move goes (``move_rules``)
-    applying: dict = {}
+    # (and rules with the same condition share its verdict: ``_by_rule``)
+    applying = [None] * n_domains
     order = by_length  # the rules a shorter length broke first: they likely break again
+    keep = judged is not None
+    last = None  # (the move cost() made last, its by_path verdicts)
 
-    def breaks(mr, parts, m):
-        a = applying.get(id(mr))
-        if a is None:
-            a = applying[id(mr)] = applies(mr, ctx_i, m)
-        return a and not _holds(mr, parts, ctx_i, m)
+    def breaks(item, m):
+        mr, parts, _, dk = item
+        if dk is not None:
+            a = applying[dk]
+            if a is None:
+                a = applying[dk] = bool(mr.domain_cond(ctx_i, {mr.cond_var: m}))  # (decompose.applies)
+            if not a:
+                return False
+        return not _holds(mr, parts, ctx_i, m)
 
     def cost(path, limit):
         # rules broken, counting stops at `limit` (that path cannot win; the
         # order the rules are counted in does not matter)
-        nonlocal order
+        nonlocal order, last
+        last = None
         n = broken_by_length.get(len(path))
         if n is not None and n >= limit:
             return limit
@@ -395,40 +509,62 @@ def _witness(g, plan, ctx_i, piece, start, to, index, state, phase=1):
             # counted up to `limit` only: the limits that follow are no higher
             n = 0
             broke = []
+            seen = {} if keep else None
             for item in order:
-                if breaks(item[0], item[1], m):
+                b = breaks(item, m)
+                if keep and item[2]:
+                    seen[id(item[0])] = b
+                if b:
                     broke.append(item)
                     n += 1
                     if n >= limit:
                         break
             broken_by_length[len(path)] = n
+            if keep:
+                judged_at[len(path)] = (path, seen)
             if broke:
                 first = {id(item) for item in broke}
                 order = broke + [item for item in order if id(item) not in first]
         if n >= limit:
             return limit
-        for mr, parts in by_path:
-            if breaks(mr, parts, m):
+        own = {} if keep else None
+        last = (m, own)
+        for item in by_path:
+            b = breaks(item, m)
+            if keep and item[2]:
+                own[id(item[0])] = b
+            if b:
                 n += 1
                 if n >= limit:
                     break
         return n
 
+    def chosen(path, made):
+        if made is None:
+            return MoveView(piece, start, path, index, phase=phase)
+        m, own = made
+        if keep:
+            at = judged_at.get(len(path))
+            if at is not None and at[0] is path:  # (judged on this very path)
+                judged.update(at[1])
+            judged.update(own)
+        return m
+
     # shortest first (stable: the same winner as min over (cost, length));
     # once a path's length breaks as many rules as the best path, no other
     # path of that length can win: they are not made
-    best, best_key = None, None
+    best, best_key, best_made = None, None, None
     for length_paths in groups:
         for path in length_paths:
             c = cost(path, best_key[0] if best_key is not None else len(rules) + 1)
             key = (c, len(path))
             if best_key is None or key < best_key:
-                best, best_key = path, key
+                best, best_key, best_made = path, key, last
             if best_key[0] == 0:
-                return MoveView(piece, start, best, index, phase=phase)  # nothing beats a path that breaks no rule
+                return chosen(best, best_made)  # nothing beats a path that breaks no rule
             if broken_by_length[len(path)] >= best_key[0]:
                 break  # (counted up to the best at most: then at least as many)
-    return MoveView(piece, start, best, index, phase=phase)
+    return chosen(best, best_made)
 
 
 _PATHS_MOST = 20000  # candidate paths of an illegal move given by its end
@@ -444,9 +580,7 @@ def _candidate_groups(board, start, to):
     the paths are too few to reach ``_PATHS_MOST`` (so the first that many
     are all of them): ``_witness`` mostly needs only the first length and
     the first path of the next."""
-    import itertools
-
-    from .search import geometric_path
+    from .search import geometric_path  # (once per illegal move given by its end)
 
     start, to = tuple(start), tuple(to)
     degree = _DEGREE.get(board.grid)
@@ -574,6 +708,11 @@ def _sorted(xs):
         return list(xs)
 
 
+#: take the verdicts a witness judged (``play_turn``'s ``known``) instead of
+#: judging them again; off only to compare (tests/test_check_reuse.py)
+_REUSE = True
+
+
 def check(g, plan: Plan, orders: list[PieceView], turn=None) -> Verdict:
     """Judge an order set (and, with ``turn``, its moves and battles)."""
     counts = Counter(orders)
@@ -583,10 +722,10 @@ def check(g, plan: Plan, orders: list[PieceView], turn=None) -> Verdict:
     best: list[Violation] | None = None
     for alt in alts:
         ctx = Ctx(g, alt, ordered, counts)
-        pairs = ()
+        pairs, known = (), {}
         if turn is not None:
-            _, ctx, pairs = play_turn(g, plan, ctx, turn)
-        vs = violations_of(g, plan, alt, ctx, rules, pairs)
+            _, ctx, pairs = play_turn(g, plan, ctx, turn, known if _REUSE else None)
+        vs = violations_of(g, plan, alt, ctx, rules, pairs, known)
         if not vs and alt is not None:
             return Verdict(True, [])
         if best is None or len(vs) < len(best):

@@ -97,5 +97,13 @@ class CommandsAndColors(System):
         (interface.md, "Attached leaders in a turn file")."""
         if piece.role != "unit" or start is None:
             return []
+        if not state.crowded:
+            # what stands on the hex (``Positions.on``: exactly the pieces there, unless two of
+            # one role share it); more than one: in the order of ``where``, as below
+            out = [p for p in state.on.get(start, ())
+                   if p is not None and p is not piece and p.role != "unit" and p.side == piece.side
+                   and p not in listed]
+            if len(out) <= 1:
+                return out
         return [p for p, c in state.where.items()
                 if c == start and p is not piece and p.role != "unit" and p.side == piece.side and p not in listed]
