@@ -16,9 +16,11 @@ printed with the result).
 The jobs (Akragas, both sides): every card of the deck `orders --count`;
 for each unit that the card can order, `moves` of that unit alone; and the
 two turn files of tests/data/cli. With 2 workers the batch process reads
-the first jobs' rule pack and compiles its rules before it forks the
-workers, which share it (a worker keeps a pack's plan for all its jobs);
-the batch's own start (~0.2 s) is in every row.
+the first jobs' rule pack before it forks the workers, which share it (a
+worker keeps a pack's plan for all its jobs and compiles the rules its jobs
+use); the batch's own start (interpreter, imports, the pack: ~0.13 s of
+CPU) is in every row, the pool's (multiprocessing's imports, the forks)
+only in the rows with workers.
 """
 
 from __future__ import annotations

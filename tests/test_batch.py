@@ -414,3 +414,30 @@ def test_rule_files_are_hashed_again_only_when_they_change(tmp_path, monkeypatch
     assert len(third[0][0]) == 2 and third[0][1] == second[0][1]
     house.unlink()
     assert cli._batch_pack_key(str(pack), [str(house)], True) is None
+
+
+def test_the_collector_while_a_batch_runs_here(tmp_path, monkeypatch):
+    # one worker runs the jobs in this process: during the batch the
+    # youngest generation is collected less often and, after the first
+    # chunk, what it left (the pack, its plan, the rules compiled) is frozen
+    # out of the collector's walks, as the workers of a pool have it; both
+    # undone when the batch ends
+    import gc
+
+    seen = []
+    real = cli._batch_chunk
+
+    def watching(chunk, cwd):
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count()))
+        return real(chunk, cwd)
+
+    monkeypatch.setattr(cli, "_batch_chunk", watching)
+    before = (gc.get_threshold(), gc.get_freeze_count())
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text("\n".join([job(QUERIES[0][0])] * (2 * cli.BATCH_CHUNK + 1)) + "\n", encoding="utf-8")
+    code, out, _ = run_cli("batch", jobs, "--jobs", "1")
+    assert code == 0 and [r["line"] for r in records(out)] == list(range(1, 2 * cli.BATCH_CHUNK + 2))
+    assert len(seen) >= 2
+    assert all(t == max(cli.BATCH_GC_YOUNG, before[0][0]) for t, _ in seen)
+    assert seen[1][1] > seen[0][1] == before[1]
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before

@@ -894,8 +894,9 @@ def _batch_run(lines, workers: int | None, ray_address: str | None):
         runner = _batch_ray(ray_address, cwd)
         chunks = _batch_chunks(lines, runner.width)
     elif (workers or os.cpu_count() or 1) == 1:
-        for chunk in _batch_chunks(lines):
-            yield _batch_chunk(chunk, cwd)
+        with _BatchGC():
+            for chunk in _batch_chunks(lines):
+                yield _batch_pool_chunk(chunk, cwd)
         return
     else:
         width = workers or os.cpu_count() or 1
@@ -904,8 +905,15 @@ def _batch_run(lines, workers: int | None, ray_address: str | None):
         if first is None:
             return
         chunks = itertools.chain([first], chunks)
-        _batch_warm(first, cwd)
-        runner = _BatchPool(width, cwd)
+        with _BatchGC():
+            _batch_warm(first, cwd)
+            runner = _BatchPool(width, cwd)  # the workers, forked, start with the collector as set here
+            yield from _batch_stream(chunks, runner)
+        return
+    yield from _batch_stream(chunks, runner)
+
+
+def _batch_stream(chunks, runner):
     from collections import deque
 
     pending: deque = deque()  # (chunk, handle), in input order
@@ -918,6 +926,54 @@ def _batch_run(lines, workers: int | None, ray_address: str | None):
             yield runner.result(pending)
     finally:
         runner.close()
+
+
+BATCH_GC_YOUNG = 20_000  # new objects between two collections of the youngest generation (Python: 700)
+
+
+class _BatchGC:
+    """The collector while a batch runs here and in its workers (forked:
+    they start with this setting). A job makes thousands of objects that
+    live as long as it does: collected every 700 new objects, they were
+    walked several times each and, moved to the oldest generation, made
+    its walks longer as the batch went on. The youngest generation is now
+    collected every ``BATCH_GC_YOUNG`` new objects (a job's cycles are still
+    freed, a few MB at most later), and what a process's first chunk leaves
+    (the pack, its plan, the rules compiled) is frozen out of the walks
+    (``_batch_pool_chunk``). Both undone when the batch ends."""
+
+    def __enter__(self):
+        import gc
+
+        self.threshold, self.frozen = gc.get_threshold(), gc.get_freeze_count()
+        gc.set_threshold(max(BATCH_GC_YOUNG, self.threshold[0]), *self.threshold[1:])
+        _BATCH_FROZEN.clear()
+        return self
+
+    def __exit__(self, *exc):
+        import gc
+
+        gc.set_threshold(*self.threshold)
+        if not self.frozen:  # nothing was frozen before the batch: nothing stays frozen after it
+            gc.unfreeze()
+        _BATCH_FROZEN.clear()
+        return False
+
+
+_BATCH_FROZEN: list = []  # the process whose first chunk's objects are frozen
+
+
+def _batch_pool_chunk(chunk, cwd: str) -> str:
+    """``_batch_chunk`` in this process or a worker of the pool; after the
+    first chunk a process runs, what it kept (the pack, its plan, the rules
+    its jobs compiled) is left out of the collector's walks."""
+    out = _batch_chunk(chunk, cwd)
+    if _BATCH_FROZEN != [os.getpid()]:
+        import gc
+
+        gc.freeze()
+        _BATCH_FROZEN[:] = [os.getpid()]
+    return out
 
 
 def _batch_warm(chunk, cwd: str) -> None:
@@ -983,7 +1039,7 @@ class _BatchPool:
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            return self.pool.submit(_batch_chunk, chunk, self.cwd)
+            return self.pool.submit(_batch_pool_chunk, chunk, self.cwd)
         except BrokenProcessPool as e:
             # a worker died since the last chunk was sent: this chunk is sent
             # again, with the others in flight, when ``result`` reaches it
