@@ -940,12 +940,16 @@ class _BatchGC:
     collected every ``BATCH_GC_YOUNG`` new objects (a job's cycles are still
     freed, a few MB at most later), and what a process's first chunk leaves
     (the pack, its plan, the rules compiled) is frozen out of the walks
-    (``_batch_pool_chunk``). Both undone when the batch ends."""
+    (``_batch_pool_chunk``). The threshold is put back when the batch ends;
+    what was frozen stays frozen: the process normally ends with the batch,
+    and the interpreter's last collections as it exits then leave it alone
+    (callgrind, 369 jobs, 2 workers: the batch process's exit took 51 M
+    instructions with the heap unfrozen, 13 M frozen)."""
 
     def __enter__(self):
         import gc
 
-        self.threshold, self.frozen = gc.get_threshold(), gc.get_freeze_count()
+        self.threshold = gc.get_threshold()
         gc.set_threshold(max(BATCH_GC_YOUNG, self.threshold[0]), *self.threshold[1:])
         _BATCH_FROZEN.clear()
         return self
@@ -954,8 +958,6 @@ class _BatchGC:
         import gc
 
         gc.set_threshold(*self.threshold)
-        if not self.frozen:  # nothing was frozen before the batch: nothing stays frozen after it
-            gc.unfreeze()
         _BATCH_FROZEN.clear()
         return False
 
