@@ -928,7 +928,7 @@ def _batch_stream(chunks, runner):
         runner.close()
 
 
-BATCH_GC_YOUNG = 20_000  # new objects between two collections of the youngest generation (Python: 700)
+BATCH_GC_YOUNG = 5_000  # new objects between two collections of the youngest generation (Python: 700)
 
 
 class _BatchGC:
@@ -938,9 +938,10 @@ class _BatchGC:
     walked several times each and, moved to the oldest generation, made
     its walks longer as the batch went on. The youngest generation is now
     collected every ``BATCH_GC_YOUNG`` new objects (a job's cycles are still
-    freed, a few MB at most later), and what a process's first chunk leaves
-    (the pack, its plan, the rules compiled) is frozen out of the walks
-    (``_batch_pool_chunk``). The threshold is put back when the batch ends;
+    freed, ~1 MB later; 20 000 took ~5 MB more at the peak and was no
+    faster on the clock: bench/README.md), and what a process's first
+    chunk leaves (the pack, its plan, the rules compiled) is frozen out of
+    the walks (``_batch_pool_chunk``). The threshold is put back when the batch ends;
     what was frozen stays frozen: the process normally ends with the batch,
     and the interpreter's last collections as it exits then leave it alone
     (callgrind, 369 jobs, 2 workers: the batch process's exit took 51 M
