@@ -11,14 +11,19 @@ rounds; each round runs every row once, in turn, order alternating) and
 the speed-up of each row over one worker. It stops if the rows' answers
 differ. The target of issue 15 is >= 1.8x with 2 workers on the 2-core
 machine: that needs the machine otherwise idle (compare the load average
-printed with the result).
+printed with the result). On Linux it also counts, for every run, the CPU
+the rest of the machine used meanwhile (/proc/stat less the run's own), and
+prints a second table over the quiet rounds only: those in which that was
+under a tenth of a core during each row's run.
 
 The jobs (Akragas, both sides): every card of the deck `orders --count`;
 for each unit that the card can order, `moves` of that unit alone; and the
 two turn files of tests/data/cli. With 2 workers the batch process reads
-the first jobs' rule pack and compiles its rules before it forks the
-workers, which share it (a worker keeps a pack's plan for all its jobs);
-the batch's own start (~0.2 s) is in every row.
+the first jobs' rule pack before it forks the workers, which share it (a
+worker keeps a pack's plan for all its jobs and compiles the rules its jobs
+use); the batch's own start (interpreter, imports, the pack: ~0.13 s of
+CPU) is in every row, the pool's (multiprocessing's imports, the forks)
+only in the rows with workers.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+QUIET = 0.1  # a quiet round: the rest of the machine used less than this much of a core during each run
 SCENARIO = ROOT / "warcouncil" / "examples" / "cca" / "akragas.yaml"
 TURNS = [ROOT / "tests" / "data" / "cli" / "legal_turn.yaml", ROOT / "tests" / "data" / "cli" / "illegal_turn.yaml"]
 
@@ -75,20 +81,35 @@ finally:
 """
 
 
-def run(cmd, env, cwd) -> tuple[float, bytes, float, float]:
-    """(wall seconds, stdout, CPU seconds of the batch and its workers, of the batch process alone)."""
+def machine_busy() -> float | None:
+    """CPU seconds the whole machine has been busy (Linux /proc/stat: all but idle and iowait)."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (sum(v) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def run(cmd, env, cwd) -> tuple[float, bytes, float, float, float | None]:
+    """(wall seconds, stdout, CPU seconds of the batch and its workers, of the batch process alone,
+    the cores the rest of the machine used meanwhile)."""
     import resource
 
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    b0 = machine_busy()
     t0 = time.perf_counter()
     # not from a checkout's folder: `python -m` would import the warcouncil found there first
     done = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
     t = time.perf_counter() - t0
+    b1 = machine_busy()
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr.decode()[-2000:]}")
     own = float(done.stderr.decode().rsplit("batch-process-cpu ", 1)[1].split()[0])
-    return t, done.stdout, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime), own
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    others = None if b0 is None or b1 is None else max(0.0, (b1 - b0) - cpu) / t
+    return t, done.stdout, cpu, own, others
 
 
 def main() -> None:
@@ -134,14 +155,16 @@ def main() -> None:
         times: dict[str, list[float]] = {name: [] for name in rows}
         cpu: dict[str, list[float]] = {name: [] for name in rows}
         own: dict[str, list[float]] = {name: [] for name in rows}
+        others: dict[str, list[float | None]] = {name: [] for name in rows}
         items = list(rows.items())
         load = [os.getloadavg()[0]]
         for r in range(args.rounds):
             for name, (cmd, e) in items if r % 2 == 0 else items[::-1]:
-                t, _, c, o = run(cmd, e, cwd)
+                t, _, c, o, x = run(cmd, e, cwd)
                 times[name].append(t)
                 cpu[name].append(c)
                 own[name].append(o)
+                others[name].append(x)
             print(f"round {r + 1}/{args.rounds}", file=sys.stderr)
         load.append(os.getloadavg()[0])
     med = {k: statistics.median(v) for k, v in times.items()}
@@ -167,9 +190,22 @@ def main() -> None:
           "\nsteadier: the model takes one worker's CPU seconds over the batch process's own (its start,"
           "\nreading, sending and printing: serial) plus half the workers' (two cores), the speed-up two"
           "\nidle cores would give if the work divides evenly.")
+    # the rounds in which, during every row's run, the rest of the machine used less than QUIET of a core
+    quiet = [r for r in range(args.rounds)
+             if all(others[k][r] is not None and others[k][r] < QUIET for k in times)]
+    print(f"\nQuiet rounds (the rest of the machine under {QUIET} of a core during each run): "
+          f"{len(quiet)} of {args.rounds}.")
+    if quiet:
+        qmed = {k: statistics.median(v[r] for r in quiet) for k, v in times.items()}
+        print("\n| run (quiet rounds) | median s | speed-up over 1 worker (medians) | median of the rounds' speed-ups |")
+        print("|---|---:|---:|---:|")
+        for name, v in times.items():
+            ref = name.replace("2 workers", "1 worker") if name.startswith("2 workers") else "1 worker"
+            paired = statistics.median(times[ref][r] / v[r] for r in quiet)
+            print(f"| {name} | {qmed[name]:.2f} | {qmed[ref] / qmed[name]:.2f}× | {paired:.2f}× |")
     if args.json:
-        Path(args.json).write_text(json.dumps({"jobs": n, "times": times, "cpu": cpu, "own": own}, indent=1),
-                                   encoding="utf-8")
+        Path(args.json).write_text(json.dumps({"jobs": n, "times": times, "cpu": cpu, "own": own,
+                                               "others": others}, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":

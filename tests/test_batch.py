@@ -355,3 +355,89 @@ def test_chunks_keep_the_order_and_get_smaller_at_the_end():
     assert sizes.count(8) >= 8
     assert [len(c) for c in cli._batch_chunks(iter(items[:3]), 2, 8)] == [1, 1, 1]
     assert list(cli._batch_chunks(iter([]), 2, 8)) == []
+
+
+def test_a_long_batch_keeps_no_jobs_output(tmp_path):
+    # each job's verb printed into a new buffer, and click kept every one of
+    # them (its stream cache is a WeakKeyDictionary whose value is the
+    # stream itself), each holding the job's whole answer, for as long as
+    # the process ran; the jobs now share two buffers
+    import gc
+    import io
+
+    def buffers_after(n: int) -> int:
+        jobs = tmp_path / f"jobs{n}.jsonl"
+        jobs.write_text("\n".join([job(QUERIES[0][0])] * n) + "\n", encoding="utf-8")
+        code, out, _ = run_cli("batch", jobs, "--jobs", "1")
+        assert code == 0 and len(records(out)) == n
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if type(o) is io.StringIO)
+
+    base = buffers_after(2)
+    assert buffers_after(30) <= base
+
+
+def test_rule_files_are_hashed_again_only_when_they_change(tmp_path, monkeypatch):
+    # the key of a job's pack (its files by content) was read and hashed
+    # anew for every job; now a file is hashed again only when its stat
+    # changes, and a pack's folder listed again only when the folder does
+    import hashlib
+    import os
+
+    hashed = []
+    real = hashlib.sha256
+
+    def counting(data=b""):
+        hashed.append(data)
+        return real(data)
+
+    monkeypatch.setattr(hashlib, "sha256", counting)
+    monkeypatch.setattr(cli, "_FILE_KEYS", {})
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    a = pack / "a.wc"
+    a.write_text("rule r1\n", encoding="utf-8")
+    house = tmp_path / "house.wc"
+    house.write_text("rule h1\n", encoding="utf-8")
+    first = cli._batch_pack_key(str(pack), [str(house)], True)
+    assert len(hashed) == 2
+    assert cli._batch_pack_key(str(pack), [str(house)], True) == first and len(hashed) == 2
+    house.write_text("rule h2\n", encoding="utf-8")  # the same size: the times tell
+    st = house.stat()
+    os.utime(house, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    second = cli._batch_pack_key(str(pack), [str(house)], True)
+    assert second != first and len(hashed) == 3
+    (pack / "b.wc").write_text("rule r2\n", encoding="utf-8")  # a file added to the pack's folder
+    st = pack.stat()
+    os.utime(pack, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    third = cli._batch_pack_key(str(pack), [str(house)], True)
+    assert len(third[0][0]) == 2 and third[0][1] == second[0][1]
+    house.unlink()
+    assert cli._batch_pack_key(str(pack), [str(house)], True) is None
+
+
+def test_the_collector_while_a_batch_runs_here(tmp_path, monkeypatch):
+    # one worker runs the jobs in this process: during the batch the
+    # youngest generation is collected less often and, after the first
+    # chunk, what it left (the pack, its plan, the rules compiled) is frozen
+    # out of the collector's walks, as the workers of a pool have it; the
+    # threshold put back when the batch ends
+    import gc
+
+    seen = []
+    real = cli._batch_chunk
+
+    def watching(chunk, cwd):
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count()))
+        return real(chunk, cwd)
+
+    monkeypatch.setattr(cli, "_batch_chunk", watching)
+    before = (gc.get_threshold(), gc.get_freeze_count())
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text("\n".join([job(QUERIES[0][0])] * (2 * cli.BATCH_CHUNK + 1)) + "\n", encoding="utf-8")
+    code, out, _ = run_cli("batch", jobs, "--jobs", "1")
+    assert code == 0 and [r["line"] for r in records(out)] == list(range(1, 2 * cli.BATCH_CHUNK + 2))
+    assert len(seen) >= 2
+    assert all(t == max(cli.BATCH_GC_YOUNG, before[0][0]) for t, _ in seen)
+    assert seen[1][1] > seen[0][1] == before[1]
+    assert gc.get_threshold() == before[0]
