@@ -5,32 +5,17 @@ at once would be: the rule's template with the pieces it binds."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 from warcouncil.solver import check
 from warcouncil.solver.engine import Engine
 from warcouncil.solver.turn import load_turn
 
-TURN = """\
-card: Order Light Troops
-side: syracusan
-orders: [s1, s2, s7, s8, s10, s11]
-moves:
-  - {piece: s1, to: [1, 3]}
-  - {piece: s10, path: [[3, 5], [3, 4]]}
-  - {piece: s11, to: [6, 4]}
-  - {piece: s2, to: [2, 4]}
-  - {piece: s7, to: [8, 5]}
-  - {piece: s8, to: [9, 6]}
-battles:
-  - {piece: s1, target: c9}
-  - {piece: s10, target: c10}
-  - {piece: s7, target: c11}
-"""
+TURN = Path(__file__).parent / "data" / "check" / "illegal_light_troops.yaml"
 
 
-def test_messages_are_rendered_when_read(tmp_path, monkeypatch):
-    path = tmp_path / "turn.yaml"
-    path.write_text(TURN, encoding="utf-8")
+def test_messages_are_rendered_when_read(monkeypatch):
+    path = TURN
     eng = Engine.load("akragas")
     turn = load_turn(str(path), eng.scenario.board)
     rendered = []

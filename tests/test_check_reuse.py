@@ -15,6 +15,7 @@ on many illegal moves, with house rules of those shapes."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -49,22 +50,7 @@ TURN_READING = {"house.three-battles-short-moves", "house.battlers-move-one", "h
 
 # bench_moves.py's illegal Light Troops turn: s2 (auxilia, 2 hexes) is given
 # an end 3 hexes away (a witness), s7 fires after moving 2
-ILLEGAL = """\
-card: Order Light Troops
-side: syracusan
-orders: [s1, s2, s7, s8, s10, s11]
-moves:
-  - {piece: s1, to: [1, 3]}
-  - {piece: s10, path: [[3, 5], [3, 4]]}
-  - {piece: s11, to: [6, 4]}
-  - {piece: s2, to: [2, 4]}
-  - {piece: s7, to: [8, 5]}
-  - {piece: s8, to: [9, 6]}
-battles:
-  - {piece: s1, target: c9}
-  - {piece: s10, target: c10}
-  - {piece: s7, target: c11}
-"""
+ILLEGAL = Path(__file__).parent / "data" / "check" / "illegal_light_troops.yaml"
 
 
 def _shown(v) -> list:
@@ -96,9 +82,8 @@ def _known(eng, turn) -> dict:
     return {m.piece.id: {by_id[k]: v for k, v in verdicts.items()} for m, verdicts in known.items()}
 
 
-def test_the_witness_verdicts_are_taken_and_the_answer_is_the_same(tmp_path, monkeypatch):
-    path = tmp_path / "turn.yaml"
-    path.write_text(ILLEGAL, encoding="utf-8")
+def test_the_witness_verdicts_are_taken_and_the_answer_is_the_same(monkeypatch):
+    path = ILLEGAL
     eng = Engine.load("akragas")
     turn = load_turn(str(path), eng.scenario.board)
     known = _known(eng, turn)
@@ -113,12 +98,11 @@ def test_the_witness_verdicts_are_taken_and_the_answer_is_the_same(tmp_path, mon
         "cca.move.unit-allowance", "cca.battle.after-move", "cca.battle.in-reach"]
 
 
-def test_rules_that_read_the_whole_turn_are_judged_again(tmp_path, monkeypatch):
+def test_rules_that_read_the_whole_turn_are_judged_again(monkeypatch):
     """The house rules hold on s2's witness before the turn is whole (no
     battles, no moves yet) and break once it is: taken from the witness,
     they would be missing."""
-    path = tmp_path / "turn.yaml"
-    path.write_text(ILLEGAL, encoding="utf-8")
+    path = ILLEGAL
     eng = Engine.load("akragas", [str(TURN_HOUSE)])
     by_id = {mr.rule.id: mr for mr in move_rules(eng.plan)}
     # (the pack's own read at most the moment: `earlier`, `moved_before`, where the pieces stand)
@@ -134,11 +118,10 @@ def test_rules_that_read_the_whole_turn_are_judged_again(tmp_path, monkeypatch):
     assert ("house.no-long-moves-in-crowded-turns", ["s2"]) in got
 
 
-def test_taking_every_witness_verdict_would_be_wrong(tmp_path, monkeypatch):
+def test_taking_every_witness_verdict_would_be_wrong(monkeypatch):
     """The test above can fail: with every rule taken for turn-free, the
     house rules' verdicts on s2 come from the witness, and are wrong."""
-    path = tmp_path / "turn.yaml"
-    path.write_text(ILLEGAL, encoding="utf-8")
+    path = ILLEGAL
     eng = Engine.load("akragas", [str(TURN_HOUSE)])
     turn = load_turn(str(path), eng.scenario.board)
     memo = eng.plan.compiler.pack_memo
