@@ -7,6 +7,7 @@ those of the alternative the proposal comes closest to (fewest violations).
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from collections import Counter
 from dataclasses import dataclass, field
@@ -20,28 +21,23 @@ from .state import BattleView, MoveView, Positions, TurnView, attrs
 from .system import System
 
 
-def _move_rules(plan):
-    """``decompose.move_rules`` (the module imported when first needed, then
-    kept here: an import statement run on every call costs a microsecond)."""
-    global _move_rules_fn
-    if _move_rules_fn is None:
-        from .decompose import move_rules
+def _late(module: str, name: str):
+    """``module.name``, imported when first called, then kept (the module is
+    not imported with this one; an import statement run on every call would
+    cost a microsecond)."""
+    fn = None
 
-        _move_rules_fn = move_rules
-    return _move_rules_fn(plan)
+    def call(*args, **options):
+        nonlocal fn
+        if fn is None:
+            fn = getattr(importlib.import_module(module, __package__), name)
+        return fn(*args, **options)
 
-
-def _reach(*args, **options):
-    """``search.reach`` (imported when first needed, as ``_move_rules``)."""
-    global _reach_fn
-    if _reach_fn is None:
-        from .search import reach
-
-        _reach_fn = reach
-    return _reach_fn(*args, **options)
+    return call
 
 
-_move_rules_fn = _reach_fn = None
+_move_rules = _late(".decompose", "move_rules")
+_reach = _late(".search", "reach")
 
 
 @dataclass
