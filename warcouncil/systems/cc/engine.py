@@ -155,7 +155,8 @@ class CardEngine(Engine):
                 if kept is not None:  # a card by its printed name whose facts the setting keeps
                     return Grounding.kept(*kept)
         decl = self.pack.cards.get(card) if card.__class__ is str and copies is None else None
-        if decl is not None and decl.copy is None:  # a card by its printed name (resolve_card, in short)
+        by_name = decl is not None and decl.copy is None  # a card by its printed name (resolve_card, in short)
+        if by_name:
             played = decl.name
         elif isinstance(card, A.CardDecl):
             decl, played = card, card.name
@@ -172,7 +173,7 @@ class CardEngine(Engine):
             raise WarcouncilError(f"{decl.name} does not roll dice: drop --roll")
         setting = self._settings.get((side, command)) or self.setting(side, command)
         g = Grounding(self.pack, self.plan.compiler, setting, decl, played_as=played, roll=roll)
-        if card.__class__ is str and copies is None and decl is self.pack.cards.get(card) and decl.copy is None:
+        if by_name:
             facts = g.facts()
             if facts is not None:
                 # kept in the setting's memo (emptied with it), with the
@@ -401,9 +402,13 @@ class CardEngine(Engine):
             if name is None or name not in self.pack.defines:
                 hit = (None, None)
             else:
+                # one call per pack (its compiler's memo): an engine of its own per scenario (a
+                # batch's every job) compiles no call of its own into a plan it shares
                 c = self.plan.compiler
-                call = A.Call(name, (A.Name("m"),))
-                hit = (c.compile(call), c.move_use(call, "m"))
+                hit = c.pack_memo.get(("may-battle-call", name))
+                if hit is None:
+                    call = A.Call(name, (A.Name("m"),))
+                    hit = c.pack_memo[("may-battle-call", name)] = (c.compile(call), c.move_use(call, "m"))
             self._may_battle = hit
         return hit
 
