@@ -455,7 +455,7 @@ def test_a_long_batch_loads_a_grown_pack_again(tmp_path, monkeypatch):
 
     def grown() -> int:
         (key, (pack, plan, base)), = cli._PACK_MEMO.items()
-        return cli._batch_plan_size(plan) - (base or 0)
+        return plan.compiler.memo_entries() - (base or 0)
 
     monkeypatch.setattr(cli, "_PACK_MEMO", {})
     code, out, _ = run_cli("batch", jobs, "--jobs", "1")

@@ -798,7 +798,7 @@ _PACK_MEMO_SIZE = 16
 # A shared plan's compiler keeps, besides the pack's own facts, a few entries per job that no later
 # job reads (conditions with that job's pieces folded in: every job reads its scenario afresh, so
 # their keys never repeat); once it has gained this many since it was made, the pack and its plan
-# are loaded again, so that a long batch's memory stays bounded (`_batch_plan_size`).
+# are loaded again, so that a long batch's memory stays bounded (`Compiler.memo_entries`).
 _PACK_GROWTH = 20000
 # What a job's verb prints, caught: the same two buffers for every job, emptied after each. (A new
 # buffer per job was kept by click, with the job's whole answer, for as long as the process ran:
@@ -1152,7 +1152,7 @@ class _BatchSharedPacks:
             key = _batch_pack_key(target, layers, strict)
             hit = _PACK_MEMO.get(key) if key is not None else None
             if hit is not None:
-                size = _batch_plan_size(hit[1])
+                size = hit[1].compiler.memo_entries()
                 if hit[2] is None:  # the second job: the first compiled what the pack's rules need
                     hit[2] = size
                 if size - hit[2] <= _PACK_GROWTH:
@@ -1180,11 +1180,6 @@ class _BatchSharedPacks:
         return False
 
 
-def _batch_plan_size(plan) -> int:
-    """How many entries the plan's compiler keeps (its memos; see ``_PACK_GROWTH``)."""
-    return plan.compiler.memo_entries()
-
-
 def _batch_pack_key(target, layers, strict):
     """What a loaded pack depends on: the files of the pack and of each
     layer, by content. None (no sharing) if a file cannot be read."""
@@ -1204,9 +1199,13 @@ _FILE_KEYS_SIZE = 1024
 
 def _batch_stat(path) -> tuple | None:
     try:
-        st = os.stat(path)
+        return _stat_key(os.stat(path))
     except (OSError, ValueError):
         return None
+
+
+def _stat_key(st) -> tuple:
+    """What of a file's stat says its bytes are unchanged: mode, device, inode, size, times in ns."""
     return (st.st_mode, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
@@ -1246,7 +1245,7 @@ def _batch_file_key(f: Path) -> tuple[str, str]:
     with open(f, "rb") as stream:
         st = os.fstat(stream.fileno())  # the stat of the bytes read, should the file change meanwhile
         key = (str(f.resolve()), hashlib.sha256(stream.read()).hexdigest())
-    _batch_keep(name, (st.st_mode, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns), key)
+    _batch_keep(name, _stat_key(st), key)
     return key
 
 
