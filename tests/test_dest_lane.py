@@ -127,6 +127,13 @@ def test_lane_agrees_on_a_hand_built_board(board, reach_calls, utype, leader_on_
 
 # ------------------------------------------------------------------ house rules the pack lacks
 
+# two heavy foot of red in the centre and one of blue ahead of them (the house-rule tests' board)
+TWO_FOOT = [("a", "red", "heavy_infantry", [6, 4]), ("b", "red", "heavy_infantry", [8, 4]),
+            ("e", "blue", "heavy_infantry", [6, 0])]
+# may battle after moving only when ordered alone: battle flags that read the order set
+BATTLE_ALONE = ("replace define cca.may-battle\n"
+                "    may_battle(m) := m.length <= battle_limit(m.piece) and terrain_lets_battle(m) "
+                "and not second_move(m) and count(ordered) == 1\n")
 HI_S4 = {(5, 6): True, (4, 7): True, (5, 8): True, (6, 8): True}
 
 
@@ -136,8 +143,7 @@ def test_house_rule_of_another_test_shape_is_judged(build, house, reach_calls):
     rules = [house("replace define cca.acting\n"
                    "    is_ordered(p) := (p in ordered or accompanies(p) or ordered_by_detach(p) "
                    "or ordered_by_join(p)) and count(ordered) >= 2\n")]
-    eng = build([("a", "red", "heavy_infantry", [6, 4]), ("b", "red", "heavy_infantry", [8, 4]),
-                 ("e", "blue", "heavy_infantry", [6, 0])], rules=rules)
+    eng = build(TWO_FOOT, rules=rules)
     card = "Order Two Units Center"
     alone = (True, {"a": {}})
     both_a = {(5, 3): True, (6, 3): True, (5, 4): True, (7, 4): True, (5, 5): True, (6, 5): True}
@@ -158,11 +164,8 @@ def test_house_rule_of_another_test_shape_is_judged(build, house, reach_calls):
 def test_house_battle_flag_that_reads_the_order_set(build, house):
     """May battle after moving only when ordered alone: the flags read the
     order set, so they are worked out per query, never kept per card."""
-    rules = [house("replace define cca.may-battle\n"
-                   "    may_battle(m) := m.length <= battle_limit(m.piece) and terrain_lets_battle(m) "
-                   "and not second_move(m) and count(ordered) == 1\n")]
-    eng = build([("a", "red", "heavy_infantry", [6, 4]), ("b", "red", "heavy_infantry", [8, 4]),
-                 ("e", "blue", "heavy_infantry", [6, 0])], rules=rules)
+    rules = [house(BATTLE_ALONE)]
+    eng = build(TWO_FOOT, rules=rules)
     card = "Order Two Units Center"
     hexes = [(5, 3), (6, 3), (5, 4), (7, 4), (5, 5), (6, 5)]
     for _ in range(2):

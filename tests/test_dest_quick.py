@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import scenario_dict
+from test_dest_lane import BATTLE_ALONE, TWO_FOOT
 
 import warcouncil.systems.cc.engine as cc_engine
 from warcouncil.systems.cc.engine import CardEngine
@@ -121,11 +122,8 @@ def test_flags_whatever_the_length_take_the_kept_mask(make_engine, house, entrie
 
 
 def test_flags_that_read_the_order_set_keep_no_entry(build, house, entries):
-    rules = [house("replace define cca.may-battle\n"
-                   "    may_battle(m) := m.length <= battle_limit(m.piece) and terrain_lets_battle(m) "
-                   "and not second_move(m) and count(ordered) == 1\n")]
-    eng = build([("a", "red", "heavy_infantry", [6, 4]), ("b", "red", "heavy_infantry", [8, 4]),
-                 ("e", "blue", "heavy_infantry", [6, 0])], rules=rules)
+    rules = [house(BATTLE_ALONE)]
+    eng = build(TWO_FOOT, rules=rules)
     card = "Order Two Units Center"
     first, later = general_then_quick(eng, card, "a")
     assert all(same(a, first) for a in later) and all(first[1]["a"].values())
