@@ -212,6 +212,15 @@ def test_decode_builds_only_ast_nodes():
         "rule", "a.b", Location("f.wc", 2, 3)))
 
 
+def test_a_tree_the_codec_cannot_hold_is_not_written(tmp_path):
+    A = C.A
+    for st in (A.RemoveDecl("rule", "a.b", None),  # a location that is none
+               A.RemoveDecl("rule", ["a", "b"], Location("f.wc", 1, 1)),  # a list, not a tuple
+               A.RemoveDecl("rule", A.Value(1), Location("f.wc", 1, 1))):  # a node never parsed
+        assert C.store_entry(tmp_path / "e.json", "k", A.RuleFile("f.wc", (st,))) is False
+    assert not (tmp_path / "e.json").exists()
+
+
 def test_a_syntax_error_is_not_cached(cache, tmp_path):
     p = rule_file(tmp_path, "rule x.y require (\n")
     for _ in range(2):

@@ -169,6 +169,8 @@ def encode(rf: A.RuleFile) -> list:
         return k
 
     def at(k: int, loc: Location) -> list:
+        if type(loc) is not Location:
+            raise TypeError(f"cannot cache a location that is a {type(loc).__name__}")
         if loc.file == path:
             return [k, loc.line, loc.column]
         return [-k, loc.file, loc.line, loc.column]
