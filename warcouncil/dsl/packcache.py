@@ -222,46 +222,67 @@ def decode(data, path: str) -> A.RuleFile:
     size = len(table)
     new, locs = object.__new__, {}
 
-    def place(file, line, column) -> Location:
-        if not ((line is None or type(line) is int) and (column is None or type(column) is int)
-                and (file is None or type(file) is str)):
-            raise BadEntry("not a place")
-        if file is path:
-            key = (line, column)
-            loc = locs.get(key)
-            if loc is None:
-                loc = locs[key] = new(Location)  # as Location(path, line, column) makes it
-                loc.__dict__.update(file=path, line=line, column=column)
-            return loc
-        return Location(file, line, column)
+    def here(line, column) -> Location:  # a location in the file, one object for one place
+        key = (line, column)
+        loc = locs.get(key)
+        if loc is None:
+            if not ((line is None or type(line) is int) and (column is None or type(column) is int)):
+                raise BadEntry("not a place")
+            loc = locs[key] = new(Location)  # as Location(path, line, column) makes it
+            loc.__dict__.update(file=path, line=line, column=column)
+        return loc
 
     def dec(v: list):
         k = v[0]
         if k == 0:
             return tuple([dec(a) if type(a) is list else a for a in v[1:]])
-        if type(k) is not int or not -size < k < size:
-            raise BadEntry(f"not a value: {str(v)[:80]}")
-        if k > 0:
-            file, first = path, 3
-        else:
-            k, file, first = -k, v[1] if len(v) > 1 else None, 4
+        if type(k) is not int or not 0 < k < size:
+            return elsewhere(v)
         spec = table[k]
         if spec is None:  # a location
-            if len(v) != first:
+            if len(v) != 3:
                 raise BadEntry("not a place")
-            return place(file, v[first - 2], v[first - 1])
+            return here(v[1], v[2])
         cls, names, has_loc = spec
-        if not has_loc:
-            if k != v[0] or len(v) != len(names) + 1:
-                raise BadEntry(f"not a {cls.__name__}: {str(v)[:80]}")
-            first = 1
-        elif len(v) != len(names) + first:
-            raise BadEntry(f"not a {cls.__name__}: {str(v)[:80]}")
         node = new(cls)
         d = node.__dict__
         if has_loc:
-            d["loc"] = place(file, v[first - 2], v[first - 1])
-        d.update(zip(names, [dec(a) if type(a) is list else a for a in v[first:]]))
+            if len(v) != len(names) + 3:
+                raise BadEntry(f"not a {cls.__name__}: {str(v)[:80]}")
+            key = (v[1], v[2])
+            loc = locs.get(key)
+            d["loc"] = loc if loc is not None else here(v[1], v[2])
+            i = 3
+        else:
+            if len(v) != len(names) + 1:
+                raise BadEntry(f"not a {cls.__name__}: {str(v)[:80]}")
+            i = 1
+        for name in names:  # (a loop here, not a comprehension: one call less a node)
+            a = v[i]
+            d[name] = dec(a) if type(a) is list else a
+            i += 1
+        return node
+
+    def elsewhere(v: list):
+        """A node or a location in another file: [-k, file, line, column, ...]."""
+        k = v[0]
+        if type(k) is not int or not -size < k < 0 or len(v) < 4 or not (v[1] is None or type(v[1]) is str):
+            raise BadEntry(f"not a value: {str(v)[:80]}")
+        spec = table[-k]
+        line, column = v[2], v[3]
+        if not ((line is None or type(line) is int) and (column is None or type(column) is int)):
+            raise BadEntry("not a place")
+        loc = Location(v[1], line, column)
+        if spec is None:
+            if len(v) != 4:
+                raise BadEntry("not a place")
+            return loc
+        cls, names, has_loc = spec
+        if not has_loc or len(v) != len(names) + 4:
+            raise BadEntry(f"not a {cls.__name__}: {str(v)[:80]}")
+        node = new(cls)
+        node.__dict__["loc"] = loc
+        node.__dict__.update(zip(names, [dec(a) if type(a) is list else a for a in v[4:]]))
         return node
 
     try:
