@@ -298,7 +298,8 @@ def _not_a_statement(v):
 
 # ------------------------------------------------------------------ entries on disk
 #
-# <sha256 of the body> "\n" <body>; the body is {"key": ..., "tree": {...}} in JSON.
+# <sha256 of the body> "\n" <body>; the body is {"key": ...} in JSON, "\n", then the
+# tree (the codec's JSON above; another kind of entry's for ``solver/ydoc.py``).
 
 
 def load_entry(entry: Path, key: str, path: str, decode=decode):
