@@ -7,18 +7,24 @@ traceback); 3 an internal error (a bug: rerun with WARCOUNCIL_DEBUG=1).
 
 from __future__ import annotations
 
-import inspect
-import io
-import itertools
-import json
-import os
-import sys
-from fractions import Fraction
-from pathlib import Path
+if __name__ == "__main__":  # `python -m warcouncil.cli`: before the imports below, a third of the start
+    from warcouncil import _starting
 
-import click
+    _starting()
 
-from .errors import WarcouncilError
+import inspect  # noqa: E402
+import io  # noqa: E402
+import itertools  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
+from fractions import Fraction  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import click  # noqa: E402
+
+from . import _started  # noqa: E402 - the collector's start-up setting put back (warcouncil/__init__.py)
+from .errors import WarcouncilError  # noqa: E402
 
 # What a verb needs is imported when it runs (issue 15): rich only when
 # something is printed for a person (a --json answer never loads it), the
@@ -63,12 +69,23 @@ def Table(*args, **kwargs):  # noqa: N802 - stands for the class
     return RichTable(*args, **kwargs)
 
 
+#: the verbs whose first work is loading an engine (``_engine``), which ends
+#: the start of a command-line process (``warcouncil._started``); any other
+#: verb ends it as it is chosen (tests/test_cli_startup.py holds the list to this)
+ENGINE_VERBS = frozenset({"orders", "moves", "turns", "check", "odds", "plan", "activations", "cards"})
+
 out = _LazyConsole(highlight=False, soft_wrap=True)
 err = _LazyConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 class Cli(click.Group):
     """Turns bad input into exit 2 with one clear message."""
+
+    def resolve_command(self, ctx, args):
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if name not in ENGINE_VERBS:  # the start is over: see warcouncil/__init__.py
+            _started()
+        return name, cmd, rest
 
     def invoke(self, ctx):
         try:
@@ -173,6 +190,7 @@ def _engine(scenario: str, rules, verb: str, card: str | None = None, card_given
     from .solver.engine import Engine
 
     eng = Engine.load(scenario, list(rules))
+    _started()
     system = eng.system
     system.require_verb(verb)
     if card_given:
