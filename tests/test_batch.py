@@ -441,30 +441,3 @@ def test_the_collector_while_a_batch_runs_here(tmp_path, monkeypatch):
     assert all(t == max(cli.BATCH_GC_YOUNG, before[0][0]) for t, _ in seen)
     assert seen[1][1] > seen[0][1] == before[1]
     assert gc.get_threshold() == before[0]
-
-
-def test_a_long_batch_loads_a_grown_pack_again(tmp_path, monkeypatch):
-    # a shared plan's compiler gains a few entries per job that no later job
-    # reads (each job's own pieces folded into conditions); past
-    # _PACK_GROWTH new entries the pack and its plan are loaded again, so a
-    # long batch's memory stays bounded, and the answers are the same
-    moves = QUERIES[2][0]
-    n = 40
-    jobs = tmp_path / "jobs.jsonl"
-    jobs.write_text("\n".join([job(moves)] * n) + "\n", encoding="utf-8")
-
-    def grown() -> int:
-        (key, (pack, plan, base)), = cli._PACK_MEMO.items()
-        return plan.compiler.memo_entries() - (base or 0)
-
-    monkeypatch.setattr(cli, "_PACK_MEMO", {})
-    code, out, _ = run_cli("batch", jobs, "--jobs", "1")
-    assert code == 0
-    unbounded = records(out)
-    assert grown() > 60  # (what the bound is for: the jobs' own entries)
-    monkeypatch.setattr(cli, "_PACK_MEMO", {})
-    monkeypatch.setattr(cli, "_PACK_GROWTH", 30)
-    code, out, _ = run_cli("batch", jobs, "--jobs", "1")
-    assert code == 0
-    assert records(out) == unbounded and len(unbounded) == n
-    assert grown() <= 30 + 15  # made again once past the bound (one job's entries at most beyond it)

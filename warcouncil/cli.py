@@ -795,11 +795,6 @@ BATCH_CHUNK = 8  # lines sent to a worker at a time (fewer near the end: `_batch
 _BATCH_KEYS = {"scenario", "verb", "args", "turn", "id"}
 _PACK_MEMO: dict = {}
 _PACK_MEMO_SIZE = 16
-# A shared plan's compiler keeps, besides the pack's own facts, a few entries per job that no later
-# job reads (conditions with that job's pieces folded in: every job reads its scenario afresh, so
-# their keys never repeat); once it has gained this many since it was made, the pack and its plan
-# are loaded again, so that a long batch's memory stays bounded (`Compiler.memo_entries`).
-_PACK_GROWTH = 20000
 # What a job's verb prints, caught: the same two buffers for every job, emptied after each. (A new
 # buffer per job was kept by click, with the job's whole answer, for as long as the process ran:
 # click.echo caches the stream it writes to in a WeakKeyDictionary whose value is that stream.)
@@ -1152,12 +1147,7 @@ class _BatchSharedPacks:
             key = _batch_pack_key(target, layers, strict)
             hit = _PACK_MEMO.get(key) if key is not None else None
             if hit is not None:
-                size = hit[1].compiler.memo_entries()
-                if hit[2] is None:  # the second job: the first compiled what the pack's rules need
-                    hit[2] = size
-                if size - hit[2] <= _PACK_GROWTH:
-                    return hit[0]
-                del _PACK_MEMO[key]  # grown with the jobs' own entries: made again
+                return hit[0]
             pack = self._real(target, layers, strict=strict)
             if key is not None:
                 from .solver.plan import plan_for
@@ -1166,8 +1156,10 @@ class _BatchSharedPacks:
                     _PACK_MEMO.pop(next(iter(_PACK_MEMO)))
                 # the pack's plan kept with it (``plan_for`` holds a plan only while
                 # something else does): its rules compiled once, not once per job
-                plan = plan_for(pack)
-                _PACK_MEMO[key] = [pack, plan, None]  # (the compiler's size once a job has run: below)
+                # (what a job keeps of its own scenario is kept with its setting, not the plan's
+                # compiler: the plan's memos stay as they are however many jobs read it;
+                # test_batch_memo.py)
+                _PACK_MEMO[key] = (pack, plan_for(pack))
             return pack
 
         load._batch_memo = True
