@@ -1021,7 +1021,8 @@ def _batch_died(chunk, why: str) -> str:
 
 
 class _BatchPool:
-    """Worker processes on this machine. A worker that dies (killed, out of
+    """Worker processes on this machine, by multiprocessing (where there is
+    no ``os.fork``; elsewhere ``_BatchForks``). A worker that dies (killed, out of
     memory, a crash below Python) takes the pool and the chunks in flight
     with it: the pool is made again, the chunk waited for is run again a
     line at a time (the line that kills its worker again gets an error
