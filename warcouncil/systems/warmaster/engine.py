@@ -982,6 +982,14 @@ class WarmasterEngine(Engine):
         t = log.table
         e = Entry("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by),
                   tuple(t.at(u) for u in step.units), (), roll, moves)
+        if self._sharing:
+            # (what a history loop reads of an entry that is only what it is,
+            # plain data, is the same for every attempt of this order: kept
+            # once for them all, stops.py)
+            alike = ("alike", log.side, self._esig(e, FIXED_ONLY))
+            e._alike = self._shared.get(alike)
+            if e._alike is None:
+                e._alike = self._shared[alike] = {}
         if lazy:
             first = e.but()  # the entry as `target` sees it (no `after` yet)
             done: list = []
