@@ -986,7 +986,8 @@ class WarmasterEngine(Engine):
             # (what a history loop reads of an entry that is only what it is,
             # plain data, is the same for every attempt of this order: kept
             # once for them all, stops.py)
-            alike = ("alike", log.side, self._esig(e, FIXED_ONLY))
+            # (an attempt is what its step says: kind, character, units)
+            alike = ("alike", log.side, step.by, step.units)
             e._alike = self._shared.get(alike)
             if e._alike is None:
                 e._alike = self._shared[alike] = {}

@@ -233,26 +233,30 @@ def analyse(q: A.Quant, compile_, pack, globals_: frozenset, reads, keys: dict |
                  tuple(a.joins), tuple(a.pv))
 
 
-def _meets(op: str, pv: Any, ov: Any) -> bool:
-    if op == "==":
-        return pv == ov
-    if op == "!=":
-        return pv != ov
-    if op == "p_in_o":
-        return _contains(ov, pv)
-    if op == "o_in_p":
-        return _contains(pv, ov)
-    if op == "meet_p":  # exists u in P: u in O
-        return pv is not None and any(_contains(ov, u) for u in pv)
-    return ov is not None and any(_contains(pv, u) for u in ov)  # meet_o
+def _meet_p(pv: Any, ov: Any) -> bool:  # exists u in P: u in O
+    if pv is None:
+        return False
+    for u in pv:
+        if _contains(ov, u):
+            return True
+    return False
 
 
-def _indexable(op: str, ov: Any) -> bool:
-    """May ``ov`` be looked up in a summary's set of ids (``incremental``)
-    with the answer of comparing it with each (``_meets``)?"""
-    if op == "==":
-        return type(ov) in (str, int)
-    return type(ov) in (frozenset, set, tuple) and all(type(u) in (str, int) for u in ov)
+def _meet_o(pv: Any, ov: Any) -> bool:  # exists u in O: u in P
+    if ov is None:
+        return False
+    for u in ov:
+        if _contains(pv, u):
+            return True
+    return False
+
+
+#: how a kept value ``pv`` of an earlier entry meets ``ov``, ``o``'s, by each join
+_MEETS = {"==": lambda pv, ov: pv == ov, "!=": lambda pv, ov: pv != ov,
+          "p_in_o": lambda pv, ov: _contains(ov, pv), "o_in_p": lambda pv, ov: _contains(pv, ov),
+          "meet_p": _meet_p, "meet_o": _meet_o}
+_IDS = (str, int)  # values an index holds (``incremental``)
+_COLLECTIONS = (frozenset, set, tuple)
 
 
 def _env_of(names: tuple):
@@ -308,8 +312,17 @@ def _plain(v: Any) -> bool:
 def _of_last(side: Side) -> Callable:
     """``side.of_last(ctx, log)`` as a plain closure."""
     if side.what:
-        get = _of_entry(side)
-        return lambda ctx, log: get(ctx, log.entries[-1])
+        get, key = _of_entry(side), side.key
+
+        def last_what(ctx, log):
+            x = log.entries[-1]
+            kept = x.__dict__.get("_sides")
+            if kept is not None:
+                v = kept.get(key, _NONE)
+                if v is not _NONE:
+                    return v
+            return get(ctx, x)
+        return last_what
     fn, k, env = side.fn, ("side", side.key), _env_of(side.names)
 
     def last(ctx, log):
@@ -336,6 +349,10 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
     # check is a look-up; any other value and the kept entries are scanned
     indexed = joins[0][0] if len(joins) == 1 and joins[0][0] in ("==", "meet_o") else None
     empty = (False, (), frozenset() if indexed else None)
+    meets = tuple((_MEETS[op], i) for op, i, _ in joins)
+    n_joins = len(joins)
+    meet0, i0 = meets[0] if meets else (None, 0)
+    of0 = ofs[0] if ofs else None
     in_place = ("in place", kind)  # (kept on a log: is its last entry in place for ``before``)
 
     def summary(log, ctx):
@@ -358,6 +375,9 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
         log.sigs[tag] = s
         return s
 
+    n_pvalues = len(pvalues)
+    pv0 = pvalues[0] if pvalues else None
+
     def _add(base, ctx, log):
         """``base`` with the last entry of ``log``: if it is of the domain,
         its values when it passes the filters (every part worked out, no
@@ -369,7 +389,7 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
             for get, neg in pfilters:
                 if bool(get(ctx, log)) == neg:
                     ok = False
-            vals = tuple(get(ctx, log) for get in pvalues)
+            vals = (pv0(ctx, log),) if n_pvalues == 1 else tuple([get(ctx, log) for get in pvalues])
         except Exception:
             return _UNKNOWN
         if not ok:
@@ -378,9 +398,15 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
         if index is not None:
             v = vals[0]
             if indexed == "==":
-                index = index | {v} if type(v) in (str, int) else None
+                if type(v) not in _IDS:
+                    index = None
+                elif v not in index:
+                    index = index | {v}
+            elif type(v) is frozenset and all(type(u) in _IDS for u in v):
+                if not v <= index:
+                    index = index | v
             else:
-                index = index | v if type(v) is frozenset and all(type(u) in (str, int) for u in v) else None
+                index = None
         return True, base[1] + (vals,), index
 
     def placed(log, o):
@@ -423,21 +449,31 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
             for get, neg in ofilters:
                 if bool(get(ctx, o)) == neg:
                     ok = False
-            ovals = [get(ctx, o) for get in ofs]
-            found = False
-            if ok and not joins:
-                found = bool(kept)
-            elif ok and index is not None and _indexable(indexed, ovals[0]):
-                ov = ovals[0]
-                found = ov in index if indexed == "==" else any(u in index for u in ov)
-            elif ok:
-                for vals in kept:
-                    for (op, i, _), ov in zip(joins, ovals):
-                        if not _meets(op, vals[i], ov):
+            if n_joins == 1:
+                ov = of0(ctx, o)
+                if not ok:
+                    found = False
+                elif index is None:
+                    found = any(meet0(vals[i0], ov) for vals in kept)
+                elif indexed == "==":
+                    found = ov in index if type(ov) in _IDS else any(meet0(vals[i0], ov) for vals in kept)
+                elif type(ov) in _COLLECTIONS and all(type(u) in _IDS for u in ov):
+                    found = not index.isdisjoint(ov)
+                else:
+                    found = any(meet0(vals[i0], ov) for vals in kept)
+            else:
+                ovals = [get(ctx, o) for get in ofs]
+                found = False
+                if ok and not joins:
+                    found = bool(kept)
+                elif ok:
+                    for vals in kept:
+                        for (meet, i), ov in zip(meets, ovals):
+                            if not meet(vals[i], ov):
+                                break
+                        else:
+                            found = True
                             break
-                    else:
-                        found = True
-                        break
         except Exception:
             return f(ctx, env)
         return found if exists else not found
