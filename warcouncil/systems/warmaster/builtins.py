@@ -119,7 +119,33 @@ def _nth(ctx, s, a):
     """Which order to the unit the attempt is: 1 + the attempts before it
     that gave the unit an order."""
     o, u = a
-    return 1 + sum(1 for p in ctx.log.attempts if p.index < o.index and u.id in p.ids)
+    log = ctx.log
+    given, last = _given(log, u.id)
+    if last < o.index:  # (every attempt of the log is before ``o``: the count kept on the log)
+        return 1 + given
+    return 1 + sum(1 for p in log.attempts if p.index < o.index and u.id in p.ids)
+
+
+def _given(log, uid: str) -> tuple[int, int]:
+    """(how many attempts of ``log`` give unit ``uid`` an order, the
+    greatest index of an attempt, -1 without one): kept on the log, made
+    from its parent's by its last entry (``Log.sigs``)."""
+    key = ("given", uid)
+    hit = log.sigs.get(key)
+    if hit is not None:
+        return hit
+    ents, parent = log.entries, log.parent
+    if ents and parent is not None and len(parent.entries) == len(ents) - 1:
+        given, last = _given(parent, uid)
+        e = ents[-1]
+        if e.kind == "orders":
+            given, last = given + (uid in e.ids), max(last, e.index)
+    else:
+        attempts = log.attempts
+        given = sum(1 for p in attempts if uid in p.ids)
+        last = max((p.index for p in attempts), default=-1)
+    hit = log.sigs[key] = (given, last)
+    return hit
 
 
 @WM.function("moved_cm")

@@ -197,6 +197,10 @@ class _Rule:
     #: entry (``log``), None: ask the domain
     kind: str | None = None
 
+    #: judged at an entry of its kind directly where judgements are shared
+    #: (``_broke``: causal, of a kind, reading the history's outcomes)
+    direct: bool = False
+
 
 @dataclass(frozen=True)
 class Step:
@@ -281,8 +285,9 @@ class WarmasterEngine(Engine):
             kind = None
             if isinstance(dom, A.Name) and dom.id not in self.pack.defines:
                 kind = "*" if dom.id == "log" else ENTRIES_OF_KIND.get(dom.id)
-            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal,
-                         self._reads_of([body.body]) if causal else None, kind)
+            reads = self._reads_of([body.body]) if causal else None
+            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal, reads, kind,
+                         causal and kind is not None and (reads is None or {"history", "outcome"} <= reads))
         return _Rule(rid, r, source, quote, None, None, c(body))
 
     def _memo_loops(self, body: A.Expr) -> None:
@@ -1059,7 +1064,20 @@ class WarmasterEngine(Engine):
             items = self._groups_for[at.kind] = self._groups(at.kind)
         for i, (rules, reads) in enumerate(items):
             if reads is None:
-                broke = self._broke(ctx, rules[0], at, before, keys, shared)
+                r = rules[0]
+                if r.direct:  # (``_broke``'s own path for it, without asking again what it reads)
+                    try:
+                        broke = not r.body(ctx, {r.var: at})
+                    except (AttributeError, TypeError) as exc:
+                        raise _cannot_judge(r, exc) from None
+                else:
+                    broke = self._broke(ctx, r, at, before, keys, shared)
+            elif reads == GEOMETRY_ONLY and _wholly_on(at, ctx.log.table):
+                # (rules that measure alone, as ``_broke`` keeps each: the group's
+                # verdict kept by the places its rules read, one look-up for them all)
+                log = ctx.log
+                key = self._memo_key(("rules@", id(rules)), log.side, self._esig(at, FIXED_ONLY))
+                broke = not self._placed(key, log.table, lambda: self._none_broken(rules, at, log))
             else:
                 common = keys.get(reads)
                 if common is None:
@@ -1074,6 +1092,20 @@ class WarmasterEngine(Engine):
                     items.insert(0, items.pop(i))
                 return True
         return False
+
+    @staticmethod
+    def _none_broken(rules: list, at: Entry, log: Log) -> bool:
+        """Does ``at``, the last entry of ``log``, break none of ``rules``
+        (causal rules of its kind that measure alone), judged on a fresh
+        context (``_placed``: every place read is recorded)?"""
+        ctx = Ctx(log, fresh=True)
+        for r in rules:
+            try:
+                if not r.body(ctx, {r.var: at}):
+                    return False
+            except (AttributeError, TypeError) as exc:
+                raise _cannot_judge(r, exc) from None
+        return True
 
     def _groups(self, kind: str) -> list:
         """The rules that may judge an entry of ``kind``, as ``_breaks_grouped``

@@ -61,6 +61,7 @@ class Table:
         self.poses = dict(poses) if poses is not None else {p.id: p.pose for p in scenario.pieces}
         self._fp: dict[str, T.Footprint] = {}
         self._at: dict[str, At] = {}
+        self._moved: dict = {}  # (``moved``: the moves asked of this table, and the table after them)
         #: lists of pieces worked out once per table (``units``, builtins.py)
         self.lists: dict = {}
         #: footprints and measurements by piece and pose, shared by every
@@ -78,6 +79,14 @@ class Table:
         its pieces and what was measured on it)."""
         if not moves:
             return self.geometry.get(("table", self.key), self)
+        asked = tuple(moves.items())
+        t = self._moved.get(asked)  # (these moves from this table before: no set of poses made)
+        if t is not None:
+            return t
+        t = self._moved[asked] = self._moved_anew(moves)
+        return t
+
+    def _moved_anew(self, moves: dict[str, Pose]) -> "Table":
         old = self.poses
         # (this table's set with the moved pieces' poses replaced: the poses
         # of the others are not hashed again)
@@ -268,7 +277,13 @@ class Log:
     def of(self, kind: str) -> tuple[Entry, ...]:
         """The entries of one sub-phase, in order (worked out once per log:
         a log's entries are never changed, ``plus`` makes a new log)."""
+        if kind == "orders":
+            return self.attempts
         return self._kinds.get(kind, ())
 
     def plus(self, e: Entry, table: Table | None = None) -> "Log":
-        return Log(self.entries + [e], table if table is not None else self.table, self.side, self)
+        log = Log(self.entries + [e], table if table is not None else self.table, self.side, self)
+        attempts = self.__dict__.get("attempts")
+        if attempts is not None:  # (its attempts: this log's, and ``e`` if it is one)
+            log.__dict__["attempts"] = attempts + (e,) if e.kind == "orders" else attempts
+        return log
