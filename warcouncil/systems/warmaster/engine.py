@@ -992,7 +992,7 @@ class WarmasterEngine(Engine):
             # plain data, is the same for every attempt of this order: kept
             # once for them all, stops.py)
             # (an attempt is what its step says: kind, character, units)
-            alike = ("alike", log.side, step.by, step.units)
+            alike = self._memo_key(("alike",), log.side, (step.by, step.units))
             e._alike = self._shared.get(alike)
             if e._alike is None:
                 e._alike = self._shared[alike] = {}
