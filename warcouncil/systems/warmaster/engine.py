@@ -308,11 +308,27 @@ class WarmasterEngine(Engine):
                 # that summary cannot be used)
                 self._incremental.add(id(n))
                 self.compiler.wrap[id(n)] = (n, lambda f, n=n, shape=shape: incremental(
-                    shape, ("incremental", id(n)), self._memo_quant_or(f, n)))
+                    shape, ("incremental", id(n)), self._memo_quant_or(f, n), self._outcome_alike))
                 continue
             dom = self._reads_of([n.domain])
             if dom is not None and "history" in dom:
                 self.compiler.wrap[id(n)] = (n, lambda f, n=n: self._memo_quant_or(f, n))
+
+    def _outcome_alike(self, ctx: Ctx, x: Any) -> dict | None:
+        """Where a history loop (stops.py) keeps the plain values of a part
+        that reads what an earlier entry is and its outcome alone: one dict
+        for every entry of this answer that is the same order with the same
+        roll, target and move (``_esig``'s parts, and the blunder table's
+        D6); None where judgements are not shared or the target is not
+        worked out yet."""
+        if not self._sharing or type(x) is not Entry or x.pending is not None:
+            return None
+        key = self._memo_key(("alike+",), ctx.log.side,
+                             (self._esig(x, FIXED_ONLY), x.roll, x.moves, x.target, x.blunder_d6))
+        kept = self._shared.get(key)
+        if kept is None:
+            kept = self._shared[key] = {}
+        return kept
 
     def _memo_quant_or(self, f, q: A.Quant):
         """The closure of loop ``q`` as ``_memo_loops`` shares it between

@@ -66,6 +66,13 @@ class Side:
     names: tuple[str, ...]
     key: int
     what: bool
+    #: does it read what the entry is and its outcome alone (its roll, target,
+    #: whether it moved: the same in every entry that is the same order with
+    #: the same outcome, ``incremental``'s ``alike``)
+    outcome: bool = False
+
+
+_OUTCOME = frozenset({"outcome"})
 
 
 _NONE = object()
@@ -113,7 +120,8 @@ class _Analysis:
             key = self.keys.setdefault(_canonical(e, names), len(self.keys))
         except TypeError:  # (a node that cannot be hashed: its own number)
             key = self.keys.setdefault((id(e), names), len(self.keys))
-        return Side(self.compile(e), names, key, self.reads(e) == frozenset())
+        r = self.reads(e)
+        return Side(self.compile(e), names, key, r == frozenset(), r == _OUTCOME)
 
     def conj(self, e: A.Expr, roles: dict, neg: bool, depth: int = 0) -> bool:
         """Add ``e`` (negated when ``neg``) as conjuncts; False: not of the shape."""
@@ -309,8 +317,11 @@ def _plain(v: Any) -> bool:
     return t in (frozenset, tuple) and all(type(u) in _SCALARS for u in v)
 
 
-def _of_last(side: Side) -> Callable:
-    """``side.of_last(ctx, log)`` as a plain closure."""
+def _of_last(side: Side, alike: Callable | None = None) -> Callable:
+    """The value of ``side`` for the last entry of a log, kept on the log
+    (a value that reads what the entry is alone: on the entry). ``alike``
+    (``incremental``): where the plain values of a side that reads the
+    entry's outcome alone are kept for every entry alike."""
     if side.what:
         get, key = _of_entry(side), side.key
 
@@ -324,6 +335,27 @@ def _of_last(side: Side) -> Callable:
             return get(ctx, x)
         return last_what
     fn, k, env = side.fn, ("side", side.key), _env_of(side.names)
+    if side.outcome and alike is not None:
+        skey = side.key
+
+        def last_alike(ctx, log):
+            sigs = log.sigs
+            try:
+                return sigs[k]
+            except KeyError:
+                pass
+            x = log.entries[-1]
+            kept = alike(ctx, x)
+            if kept is not None:
+                v = kept.get(skey, _NONE)
+                if v is not _NONE:
+                    sigs[k] = v
+                    return v
+            v = sigs[k] = fn(ctx, env(x))
+            if kept is not None and _plain(v):
+                kept[skey] = v
+            return v
+        return last_alike
 
     def last(ctx, log):
         sigs = log.sigs
@@ -335,13 +367,17 @@ def _of_last(side: Side) -> Callable:
     return last
 
 
-def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
-    """The closure of a loop of ``shape`` (``f``: the one it stands in for)."""
+def incremental(shape: Shape, tag: Any, f: Callable, alike: Callable | None = None) -> Callable:
+    """The closure of a loop of ``shape`` (``f``: the one it stands in for).
+    ``alike(ctx, x)``: where the values of a part about an earlier entry
+    that reads what it is and its outcome alone (``succeeds(p)``) are kept
+    for every entry that is the same order with the same outcome, or None
+    (the engine's: the entries of one answer)."""
     exists, ovar, kind = shape.exists, shape.ovar, shape.kind
     joins = shape.joins
     # (the sides as plain closures: the same values as ``Side.__call__`` and ``of_last``)
-    pfilters = tuple((_of_last(side), neg) for side, neg in shape.pfilters)
-    pvalues = tuple(_of_last(side) for side in shape.pvalues)
+    pfilters = tuple((_of_last(side, alike), neg) for side, neg in shape.pfilters)
+    pvalues = tuple(_of_last(side, alike) for side in shape.pvalues)
     ofilters = tuple((_of_entry(side), neg) for side, neg in shape.ofilters)
     ofs = tuple(_of_entry(side) for _, _, side in joins)
     # one join ``A(p) == B(o)`` or ``exists u in B(o): u in A(p)``: the summary
