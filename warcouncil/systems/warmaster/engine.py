@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from operator import add
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -232,6 +233,8 @@ class WarmasterEngine(Engine):
         #: judgements shared by the branches of one answer that agree on
         #: what they read (``_key``): rule verdicts, targets, dice
         self._shared: dict = {}
+        #: the histories of this answer's logs, by number (``_lsig``)
+        self._histories: dict = {}
         #: share them (``odds`` and ``plan``: the branches of a plan agree
         #: on much; the options of ``orders`` are each judged once)
         self._sharing = False
@@ -591,17 +594,33 @@ class WarmasterEngine(Engine):
             sig += (e.units[0].table if e.units else None, e.after[0].table if e.after else None)
         return sig
 
-    def _lsig(self, log: Log | None, reads: frozenset) -> tuple:
-        """Every entry of ``log`` by ``_esig`` (kept on the log)."""
+    def _lsig(self, log: Log | None, reads: frozenset) -> int:
+        """Every entry of ``log`` by ``_esig``, as one number of this answer
+        (kept on the log): the same number for logs whose entries are alike
+        entry by entry, made from the log before the last entry's number and
+        the last entry's signature (a key hashes a number, not the history)."""
         if log is None or not log.entries:
-            return ()
+            return 0
         hit = log.sigs.get(reads)
         if hit is None:
-            head = self._lsig(log.parent, reads) if log.parent is not None and \
-                len(log.parent.entries) == len(log.entries) - 1 else \
-                tuple(self._esig(x, reads) for x in log.entries[:-1])
-            hit = log.sigs[reads] = head + (self._esig(log.entries[-1], reads),)
+            parent = log.parent
+            if parent is not None and len(parent.entries) == len(log.entries) - 1:
+                head = self._lsig(parent, reads)
+            else:
+                head = 0
+                for x in log.entries[:-1]:
+                    head = self._interned(reads, head, self._esig(x, reads))
+            hit = log.sigs[reads] = self._interned(reads, head, self._esig(log.entries[-1], reads))
         return hit
+
+    def _interned(self, reads: frozenset, head: int, sig: tuple) -> int:
+        """The number of the history ``head`` (a number) followed by an entry of signature ``sig``."""
+        known = self._histories
+        k = (reads, head, sig)
+        n = known.get(k)
+        if n is None:
+            n = known[k] = len(known) + 1
+        return n
 
     def _key(self, what, reads: frozenset, e: Entry, before: Log, own: str = "") -> tuple:
         """The key of a judgement about entry ``e`` appended to ``before``."""
@@ -731,9 +750,16 @@ class WarmasterEngine(Engine):
         ctx = Ctx(log, None, self._static)
         out = []
         for params, fns in calls:
-            for args in ([(e,)] if len(params) == 1 else [(e, u) for u in e.units]):
-                env = dict(zip(params, args))
-                out.extend(f(ctx, env) for f in fns)
+            if len(params) == 1:
+                env = {params[0]: e}
+                for f in fns:
+                    out.append(f(ctx, env))
+                continue
+            p0, p1 = params
+            for u in e.units:
+                env = {p0: e, p1: u}
+                for f in fns:
+                    out.append(f(ctx, env))
         return ("calls", tuple(out))
 
     def _history_calls(self, name: str):
@@ -1214,7 +1240,7 @@ class WarmasterEngine(Engine):
 
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
-        self._geometry, self._static, self._shared = {}, _Memo(), {}
+        self._geometry, self._static, self._shared, self._histories = {}, _Memo(), {}, {}
         self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
         self._groups_for = {}
         self._sharing = verb in self._share_verbs
@@ -1361,6 +1387,7 @@ class WarmasterEngine(Engine):
         names = list(dict.fromkeys(u for st in steps for u in st.units))
         per_unit = {u: defaultdict(int) for u in names}
         tops = {u: sum(1 for st in steps if u in st.units) for u in names}
+        gives = [tuple(int(u in st.units) for u in names) for st in steps]  # (the orders each step gives each unit)
 
         def go(i: int, log: Log, ways: int, succ: int, counts: tuple[int, ...]) -> None:
             if ways == 0:
@@ -1382,7 +1409,7 @@ class WarmasterEngine(Engine):
             stat[2] += ways * w_blunder
             if ok:
                 es, after = self.rolled(log, e, st, ok[0], True)
-                more = tuple(k + (u in st.units) for u, k in zip(names, counts))
+                more = tuple(map(add, counts, gives[i]))
                 go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more)
             if bad:
                 go(i + 1, log.plus(e.with_roll(bad[-1])), ways * (36 - w_ok), succ, counts)
