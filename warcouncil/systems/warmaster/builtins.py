@@ -129,14 +129,16 @@ def _nth(ctx, s, a):
 def _given(log, uid: str) -> tuple[int, int]:
     """(how many attempts of ``log`` give unit ``uid`` an order, the
     greatest index of an attempt, -1 without one): kept on the log, made
-    from its parent's by its last entry (``Log.sigs``)."""
+    from its parent's by its last entry when the parent keeps it, else
+    counted (``Log.sigs``)."""
     key = ("given", uid)
     hit = log.sigs.get(key)
     if hit is not None:
         return hit
     ents, parent = log.entries, log.parent
-    if ents and parent is not None and len(parent.entries) == len(ents) - 1:
-        given, last = _given(parent, uid)
+    base = parent.sigs.get(key) if ents and parent is not None and len(parent.entries) == len(ents) - 1 else None
+    if base is not None:  # (the parent's count, and the last entry)
+        given, last = base
         e = ents[-1]
         if e.kind == "orders":
             given, last = given + (uid in e.ids), max(last, e.index)
