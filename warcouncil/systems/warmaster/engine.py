@@ -48,7 +48,14 @@ answer); in ``odds`` and ``plan`` the rules kept by the same key are asked
 as one group (``_breaks_grouped``). A loop through the history of the stop
 rules' shape (``exists p in before(o): ...``, recognised by its shape,
 never by a rule's id) is judged from a summary carried along the log
-(stops.py); any other shape by the kernel's loop.
+(stops.py); any other shape by the kernel's loop. Such a loop's part about
+an entry is kept by the expression whatever its variable (``issuer(p).id``
+is ``issuer(o).id``), for every attempt of the same step when it reads only
+what the entry is (``Entry._alike``), and for every entry alike in its
+outcome when it reads that alone (``succeeds(p)``, ``_outcome_alike``). A
+log's history is one number of the answer (``_lsig``), a table is keyed by
+the poses that are not the start's (table.py), and ``nth`` counts a unit's
+orders from the parent log's count (builtins.py).
 """
 
 from __future__ import annotations

@@ -196,6 +196,8 @@ class Entry:
     penalties: dict = field(default_factory=dict)
     #: orders: what works ``(target, penalties)`` out when first read (``worked``)
     pending: Any = field(default=None, repr=False)
+    # (set on an attempt by the engine, copied with it by ``but``: ``_alike``, the
+    # plain values a history loop read of any attempt of the same step, stops.py)
 
     @cached_property
     def ids(self) -> frozenset[str]:
