@@ -128,25 +128,32 @@ def _nth(ctx, s, a):
 
 def _given(log, uid: str) -> tuple[int, int]:
     """(how many attempts of ``log`` give unit ``uid`` an order, the
-    greatest index of an attempt, -1 without one): kept on the log, made
-    from its parent's by its last entry when the parent keeps it, else
-    counted (``Log.sigs``)."""
-    key = ("given", uid)
-    hit = log.sigs.get(key)
-    if hit is not None:
-        return hit
+    greatest index of an attempt, -1 without one), from ``_orders_given``."""
+    counts, last = log.sigs.get("given") or _orders_given(log)
+    return counts.get(uid, 0), last
+
+
+def _orders_given(log) -> tuple[dict, int]:
+    """(the orders each unit was given by the attempts of ``log``, the
+    greatest index of an attempt): kept on the log, made from its parent's
+    by its last entry when the parent keeps them, else counted (``Log.sigs``)."""
     ents, parent = log.entries, log.parent
-    base = parent.sigs.get(key) if ents and parent is not None and len(parent.entries) == len(ents) - 1 else None
-    if base is not None:  # (the parent's count, and the last entry)
-        given, last = base
+    base = parent.sigs.get("given") if ents and parent is not None and len(parent.entries) == len(ents) - 1 else None
+    if base is not None:  # (the parent's counts, and the last entry)
+        counts, last = base
         e = ents[-1]
         if e.kind == "orders":
-            given, last = given + (uid in e.ids), max(last, e.index)
+            counts = dict(counts)
+            for u in e.ids:
+                counts[u] = counts.get(u, 0) + 1
+            last = max(last, e.index)
     else:
-        attempts = log.attempts
-        given = sum(1 for p in attempts if uid in p.ids)
-        last = max((p.index for p in attempts), default=-1)
-    hit = log.sigs[key] = (given, last)
+        counts, last = {}, -1
+        for p in log.attempts:
+            for u in p.ids:
+                counts[u] = counts.get(u, 0) + 1
+            last = max(last, p.index)
+    hit = log.sigs["given"] = (counts, last)
     return hit
 
 
