@@ -16,6 +16,20 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..errors import Location, WarcouncilError
 from .ydoc import MAX_YAML_DEPTH, MAX_YAML_NODES, YDict, YList
 
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.scanner import Scanner
+
+
+class _PyEvents(Reader, Scanner, Parser):
+    """PyYAML's own parser, in Python: no limit of its own on nesting."""
+
+    def __init__(self, text: str) -> None:
+        Reader.__init__(self, text)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+
+
 try:  # libyaml's parser for the events when available (much faster)
     from yaml.cyaml import CParser
 
@@ -24,15 +38,14 @@ try:  # libyaml's parser for the events when available (much faster)
             CParser.__init__(self, text)
 
 except ImportError:  # pragma: no cover - PyYAML without libyaml
-    from yaml.parser import Parser
-    from yaml.reader import Reader
-    from yaml.scanner import Scanner
+    _Events = _PyEvents  # type: ignore[misc]
 
-    class _Events(Reader, Scanner, Parser):  # type: ignore[no-redef]
-        def __init__(self, text: str) -> None:
-            Reader.__init__(self, text)
-            Scanner.__init__(self)
-            Parser.__init__(self)
+#: libyaml's own bound on nesting (1000 levels, since the libyaml of PyYAML
+#: 6.0.4), met while its scanner looks ahead -- before the composer below has
+#: counted to MAX_YAML_DEPTH; such a text is read again by ``_PyEvents``, so
+#: that it is refused by the same bound, at the same place, whatever libyaml
+#: is installed
+_LIBYAML_NESTING = "maximum nesting depth"
 
 
 class _TooBig(Exception):
@@ -41,13 +54,13 @@ class _TooBig(Exception):
         self.message, self.mark = message, mark
 
 
-class _BoundedLoader(Composer, _Events, Resolver):
-    """Events from the parser, composed into nodes by PyYAML's Python
-    composer (never libyaml's, which recurses on the C stack and crashes on
-    25,000 nested brackets) under a bound on depth and expanded size."""
+class _Bounded(Composer, Resolver):
+    """Events from a parser (a subclass's other base), composed into nodes
+    by PyYAML's Python composer (never libyaml's, which recurses on the C
+    stack and crashes on 25,000 nested brackets) under a bound on depth and
+    expanded size."""
 
-    def __init__(self, text: str) -> None:
-        _Events.__init__(self, text)
+    def _bounds(self) -> None:
         Composer.__init__(self)
         Resolver.__init__(self)
         self.depth = 0
@@ -83,6 +96,26 @@ class _BoundedLoader(Composer, _Events, Resolver):
             raise _TooBig(
                 f"YAML too large: more than {MAX_YAML_NODES:,} values (counting each alias "
                 "as a copy of what it names)", mark)
+
+
+class _BoundedLoader(_Bounded, _Events):
+    """The bounded composer on libyaml's parser where there is one."""
+
+    def __init__(self, text: str) -> None:
+        _Events.__init__(self, text)
+        self._bounds()
+
+
+class _BoundedPyLoader(_Bounded, _PyEvents):
+    """The bounded composer on PyYAML's Python parser (``_LIBYAML_NESTING``)."""
+
+    def __init__(self, text: str) -> None:
+        _PyEvents.__init__(self, text)
+        self._bounds()
+
+
+class _LibyamlNesting(Exception):
+    """libyaml refused a text for its own bound on nesting (``_LIBYAML_NESTING``)."""
 
 
 _MAP_TAG = "tag:yaml.org,2002:map"
@@ -172,12 +205,30 @@ def parse(text: str, file: str) -> Any:
     than ``MAX_YAML_DEPTH`` or holding more than ``MAX_YAML_NODES`` values
     with its aliases expanded, refused while it is composed.
     """
-    loader = _BoundedLoader(text)
     try:
-        node = loader.get_single_node()
+        node = _compose(_BoundedLoader, text, file)
+    except _LibyamlNesting:
+        node = _compose(_BoundedPyLoader, text, file)
+    if node is None:
+        return None
+    try:
+        return _Builder(file).build(node)
+    except RecursionError:
+        raise WarcouncilError("YAML nested too deeply", Location(file)) from None
+
+
+def _compose(loader_class: type, text: str, file: str) -> Any:
+    """The document's node tree; a ``WarcouncilError`` for what ``parse``
+    refuses, but ``_LibyamlNesting`` for the nesting libyaml's own bound
+    refuses (the caller reads the text again with PyYAML's parser)."""
+    loader = loader_class(text)
+    try:
+        return loader.get_single_node()
     except _TooBig as e:
         raise WarcouncilError(e.message, _mark_loc(file, e.mark)) from None
     except yaml.MarkedYAMLError as e:
+        if loader_class is not _BoundedPyLoader and _LIBYAML_NESTING in str(e.problem or ""):
+            raise _LibyamlNesting from None
         mark = e.problem_mark or e.context_mark
         problem = _yaml_problem(e)
         cm = e.context_mark
@@ -196,9 +247,3 @@ def parse(text: str, file: str) -> Any:
         raise WarcouncilError("malformed YAML: nested too deeply", Location(file)) from None
     finally:
         loader.dispose()
-    if node is None:
-        return None
-    try:
-        return _Builder(file).build(node)
-    except RecursionError:
-        raise WarcouncilError("YAML nested too deeply", Location(file)) from None
