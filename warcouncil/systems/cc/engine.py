@@ -232,8 +232,8 @@ class CardEngine(Engine):
         lane = g.memo.get(_LANE)
         if lane is not None and len(ids) == 1:
             # one piece the lane has answered before (its search plain, its
-            # flags kept or none): the same steps as below, with what they
-            # look up found at once (_quick_entry)
+            # flags kept or none): the same steps as below, in one frame,
+            # with what they look up found at once (_quick_entry)
             quick = lane[3].get(ids[0])
             if quick is not None:
                 en = g.enumerator
@@ -243,34 +243,62 @@ class CardEngine(Engine):
                 else:
                     alts = en.alts if en.plan is self.plan else None
                 if alts is not None:
-                    p, pieces, fast, ef, setting, board = quick
+                    p, pieces, fast, ef, setting, moves, before, nb, depth, bit, fixed, flags, cells_of, dilate_of \
+                        = quick
+                    if moves is not None and (not moves or before[0] is setting.caches.positions):
+                        # the order set judged (_legal_alt; the alternative is not read here)
+                        legal = alts[0].legal(pieces) if len(alts) == 1 else any(a.legal(pieces) for a in alts)
+                        if not moves:  # its one test, `v in ordered`, fails: no move
+                            return legal, {ids[0]: {}}
+                        # PlainFast.ends_before in the position before the
+                        # turn, the flags of each length (EndFlag.mask_ends)
+                        # taken as the ends are
+                        _, enter, passing, ending = before
+                        frontier = nb & enter
+                        ends = frontier & ending
+                        if flags is not None:
+                            flag = ends & flags[0]
+                        if depth > 1:
+                            for k in range(1, depth):
+                                src = frontier & passing
+                                if not src:
+                                    break
+                                frontier = dilate_of(src) & enter
+                                if not frontier:
+                                    break
+                                e = frontier & ending
+                                ends |= e
+                                if flags is not None:
+                                    flag |= e & flags[k]
+                            ends &= ~bit  # (a move of one hex never ends on its own)
+                        if not ends:
+                            return legal, {ids[0]: {}}
+                        cells = cells_of(ends)
+                        if ef is None:  # no battle flag (a leader, or no may_battle)
+                            return legal, {ids[0]: _fromkeys(cells)}
+                        flag = ends & fixed if fixed is not None else flag & ends
+                        if flag == ends:
+                            return legal, {ids[0]: _fromkeys(cells, True)}
+                        d = _fromkeys(cells, False)
+                        if flag:
+                            for c in cells_of(flag):
+                                d[c] = True
+                        return legal, {ids[0]: d}
                     legal, alt = _legal_alt(alts, pieces, g)
                     hit = fast.ends_before(setting, p, pieces, g, alt)
                     if hit is not None:
                         ends, end_masks = hit
                         if not ends:
                             return legal, {ids[0]: {}}
-                        cells = board.cells_of(ends)
-                        if ef is None:  # no battle flag (a leader, or no may_battle)
+                        cells = cells_of(ends)
+                        if ef is None:
                             return legal, {ids[0]: _fromkeys(cells)}
-                        flag = ef.fixed
-                        if flag is not None:  # whatever the length
-                            flag &= ends
-                        else:  # EndFlag.mask_ends, written out while its masks by length are known
-                            by_k = ef.by_k
-                            flag = 0
-                            for k in range(1, len(end_masks)):
-                                c = by_k.get(k)
-                                if c is None:
-                                    flag = ef.mask_ends(ends, end_masks)
-                                    break
-                                flag |= end_masks[k] & c
-                            flag &= ends
+                        flag = ef.mask_ends(ends, end_masks) & ends
                         if flag == ends:
                             return legal, {ids[0]: _fromkeys(cells, True)}
                         d = _fromkeys(cells, False)
                         if flag:
-                            d.update(_fromkeys(board.cells_of(flag), True))
+                            d.update(_fromkeys(cells_of(flag), True))
                         return legal, {ids[0]: d}
         setting = g.setting
         board = setting.board
@@ -362,10 +390,18 @@ class CardEngine(Engine):
     def _quick_entry(self, lane, setting, p, fast, flag_of) -> None:
         """Keep in the lane, by id, what a query of ``p`` alone reads after
         its search (``fast``, a ``search.PlainFast``): ``(p, (p,), fast,
-        flag, setting, board)``, ``flag`` its battle flags (a ``cells.EndFlag`` of the
-        flags kept per card), None when the answer has no battle flags;
-        nothing when the flags are worked out per query (they read the
-        order set)."""
+        flag, setting, moves, before, nb, depth, bit, fixed, flags,
+        cells_of, dilate_of)``: ``flag`` its battle flags (a ``cells.EndFlag``
+        of the flags kept per card), None when the answer has no battle
+        flags; nothing when the flags are worked out per query (they read
+        the order set). The rest is what ``destinations`` reads in one
+        frame: ``moves`` (may it move: its search's one test ``v in
+        ordered`` answered for the order set of ``p`` alone, or no test;
+        None: another test, judged per query by ``fast.ends_before``),
+        ``fast``'s masks in the position before the turn (``before``: taken
+        while that position is the setting's), its start's neighbours, its depth and
+        start bit, the flags' hexes whatever the length (``fixed``) or per
+        length 1, 2, ... (``flags``), and the board's memos."""
         if p.role == "unit" and self._battle_fn()[0] is not None:
             if flag_of is None or lane[1] is not flag_of:
                 return
@@ -374,7 +410,27 @@ class CardEngine(Engine):
                 return
         else:
             flag = None
-        lane[3][p.id] = (p, (p,), fast, flag, setting, setting.board)
+        pieces = (p,)
+        member = fast.member
+        moves = True if fast.test is None else (member[0] in pieces if member is not None else None)
+        before = fast.before
+        if moves and before is None:  # (not worked out: ends_before, per query)
+            moves = None
+        depth, bit = fast.depth, fast.bit
+        fixed = flags = None
+        if flag is not None:
+            if flag.reads_length:  # (kept in the flag as mask_ends keeps them)
+                by_k = flag.by_k
+                flags = tuple(by_k[k] if k in by_k else by_k.setdefault(k, flag.cells_of(k))
+                              for k in range(1, depth + 1))
+            else:
+                fixed = flag.fixed
+                if fixed is None:
+                    flag.mask_ends(0, ())
+                    fixed = flag.fixed
+        board = setting.board
+        lane[3][p.id] = (p, pieces, fast, flag, setting, moves, before, board.nb_masks[bit.bit_length() - 1],
+                         depth, bit, fixed, flags, board.cells_of, board.dilate_of)
 
     @staticmethod
     def destinations_json(dests: dict) -> dict:
