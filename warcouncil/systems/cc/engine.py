@@ -46,6 +46,15 @@ def _legal_alt(alts, pieces, g) -> tuple:
             return True, a.alt
     return False, (g.alts[0] if g.alts else None)
 
+def _checks_one(alts) -> tuple:
+    """What ``AltPlan.legal`` reads of each plan of ``alts`` (no rule judged as
+    a closure), for ``destinations``' quick path: its ``_checks``, then
+    ``impossible``, ``forced_mask`` and its alternative's ``anchor_mask``
+    (read once: an AltPlan's attributes, set through its ``__dict__``, are
+    slow to read)."""
+    return tuple((*a._checks, a.impossible, a.forced_mask, a.alt.anchor_mask) for a in alts)
+
+
 # the most dice for which every roll is answered (orders without --roll): the
 # outcomes grow as n^5 and each is a whole enumeration (12 dice: a few seconds)
 ROLL_TABLE_DICE = 12
@@ -232,74 +241,87 @@ class CardEngine(Engine):
         lane = g.memo.get(_LANE)
         if lane is not None and len(ids) == 1:
             # one piece the lane has answered before (its search plain, its
-            # flags kept or none): the same steps as below, in one frame,
-            # with what they look up found at once (_quick_entry)
+            # one test `v in ordered` or none, its flags kept or none): the
+            # steps of _destinations in one small frame, with what they look
+            # up found at once (_quick_entry)
             quick = lane[3].get(ids[0])
             if quick is not None:
+                p, rank, fast, ef, setting, moves, before, nb, depth, bit, fixed, flags, cells_of, dilate_of = quick
                 en = g.enumerator
-                if en is None:
-                    shared = lane[2]
-                    alts = shared[1] if shared is not None and shared[0] == g.alts else None
-                else:
-                    alts = en.alts if en.plan is self.plan else None
-                if alts is not None:
-                    p, pieces, fast, ef, setting, moves, before, nb, depth, bit, fixed, flags, cells_of, dilate_of \
-                        = quick
-                    if moves is not None and (not moves or before[0] is setting.caches.positions):
-                        # the order set judged (_legal_alt; the alternative is not read here)
-                        legal = alts[0].legal(pieces) if len(alts) == 1 else any(a.legal(pieces) for a in alts)
-                        if not moves:  # its one test, `v in ordered`, fails: no move
-                            return legal, {ids[0]: {}}
-                        # PlainFast.ends_before in the position before the
-                        # turn, the flags of each length (EndFlag.mask_ends)
-                        # taken as the ends are
-                        _, enter, passing, ending = before
-                        frontier = nb & enter
-                        ends = frontier & ending
-                        if flags is not None:
-                            flag = ends & flags[0]
-                        if depth > 1:
-                            for k in range(1, depth):
-                                src = frontier & passing
-                                if not src:
+                shared = lane[2]
+                legal = None
+                if moves and before[0] is not setting.caches.positions:
+                    pass  # (a new position: its masks worked out by ends_before, _destinations)
+                elif shared is not None and shared[0] == g.alts and (en is None or en.plan is self.plan):
+                    # the order set judged (_legal_alt: the first alternative
+                    # that admits it; which one is not read here) with the
+                    # lane's plans (enumerate.AltPlan), AltPlan.legal's checks
+                    # of one piece written out: on one bit (a piece alone is
+                    # connected), their facts read from the lane (_checks_one)
+                    legal = False
+                    m = 1 << rank
+                    for n, items, free, admitted, hall, cap, filled, _, led, impossible, forced, anchor in shared[2]:
+                        if rank >= n or not m & items or filled and (impossible or forced & ~m) \
+                                or led and not m & anchor:
+                            continue
+                        charged = m & ~free
+                        if cap is not None and (charged != 0) > cap:
+                            continue
+                        charged &= admitted
+                        if hall is not None and charged:
+                            for outside, orders in hall:
+                                if (charged & ~outside != 0) > orders:
                                     break
-                                frontier = dilate_of(src) & enter
-                                if not frontier:
-                                    break
-                                e = frontier & ending
-                                ends |= e
-                                if flags is not None:
-                                    flag |= e & flags[k]
-                            ends &= ~bit  # (a move of one hex never ends on its own)
-                        if not ends:
-                            return legal, {ids[0]: {}}
-                        cells = cells_of(ends)
-                        if ef is None:  # no battle flag (a leader, or no may_battle)
-                            return legal, {ids[0]: _fromkeys(cells)}
-                        flag = ends & fixed if fixed is not None else flag & ends
-                        if flag == ends:
-                            return legal, {ids[0]: _fromkeys(cells, True)}
-                        d = _fromkeys(cells, False)
-                        if flag:
-                            for c in cells_of(flag):
-                                d[c] = True
-                        return legal, {ids[0]: d}
-                    legal, alt = _legal_alt(alts, pieces, g)
-                    hit = fast.ends_before(setting, p, pieces, g, alt)
-                    if hit is not None:
-                        ends, end_masks = hit
-                        if not ends:
-                            return legal, {ids[0]: {}}
-                        cells = cells_of(ends)
-                        if ef is None:
-                            return legal, {ids[0]: _fromkeys(cells)}
-                        flag = ef.mask_ends(ends, end_masks) & ends
-                        if flag == ends:
-                            return legal, {ids[0]: _fromkeys(cells, True)}
-                        d = _fromkeys(cells, False)
-                        if flag:
-                            d.update(_fromkeys(cells_of(flag), True))
-                        return legal, {ids[0]: d}
+                            else:
+                                legal = True
+                                break
+                            continue
+                        legal = True
+                        break
+                elif en is not None and en.plan is self.plan:
+                    pieces = (p,)
+                    legal = any(a.legal(pieces) for a in en.alts)
+                if legal is not None:
+                    if not moves:  # its one test, `v in ordered`, fails: no move
+                        return legal, {ids[0]: {}}
+                    # PlainFast.ends_before in the position before the
+                    # turn (``before``: its masks there), the flags of
+                    # each length (EndFlag.mask_ends) taken with the ends
+                    _, enter, passing, ending = before
+                    frontier = nb & enter
+                    ends = frontier & ending
+                    if flags is not None:
+                        flag = ends & flags[0]
+                    if depth > 1:
+                        for k in range(1, depth):
+                            src = frontier & passing
+                            if not src:
+                                break
+                            frontier = dilate_of(src) & enter
+                            if not frontier:
+                                break
+                            src = frontier & ending
+                            ends |= src
+                            if flags is not None:
+                                flag |= src & flags[k]
+                        ends &= ~bit  # (a move of one hex never ends on its own)
+                    if not ends:
+                        return legal, {ids[0]: {}}
+                    cells = cells_of(ends)
+                    if ef is None:  # no battle flag (a leader, or no may_battle)
+                        return legal, {ids[0]: _fromkeys(cells)}
+                    flag = ends & fixed if fixed is not None else flag & ends
+                    if flag == ends:
+                        return legal, {ids[0]: _fromkeys(cells, True)}
+                    d = _fromkeys(cells, False)
+                    if flag:
+                        for k in cells_of(flag):
+                            d[k] = True
+                    return legal, {ids[0]: d}
+        return self._destinations(g, ids, lane)
+
+    def _destinations(self, g: Grounding, ids: list[str], lane):
+        """``destinations`` but its quick path (``lane``: the grounding's, or None)."""
         setting = g.setting
         board = setting.board
         # per card, in the setting (found once per grounding): the plain
@@ -335,7 +357,7 @@ class CardEngine(Engine):
                     # (a shared alternative's plan is worked out once per card:
                     # AltPlan.__init__; with no rule judged as a closure its
                     # legal() reads nothing of the grounding)
-                    lane[2] = (list(g.alts), alts)
+                    lane[2] = (list(g.alts), alts, _checks_one(alts))
         legal, alt = _legal_alt(alts, pieces, g)
         ctx = None  # Ctx(g, alt, frozenset(pieces)), made when something reads it
         fasts, flag_of = lane[0], lane[1]
@@ -389,19 +411,19 @@ class CardEngine(Engine):
 
     def _quick_entry(self, lane, setting, p, fast, flag_of) -> None:
         """Keep in the lane, by id, what a query of ``p`` alone reads after
-        its search (``fast``, a ``search.PlainFast``): ``(p, (p,), fast,
-        flag, setting, moves, before, nb, depth, bit, fixed, flags,
-        cells_of, dilate_of)``: ``flag`` its battle flags (a ``cells.EndFlag``
-        of the flags kept per card), None when the answer has no battle
-        flags; nothing when the flags are worked out per query (they read
-        the order set). The rest is what ``destinations`` reads in one
-        frame: ``moves`` (may it move: its search's one test ``v in
-        ordered`` answered for the order set of ``p`` alone, or no test;
-        None: another test, judged per query by ``fast.ends_before``),
-        ``fast``'s masks in the position before the turn (``before``: taken
-        while that position is the setting's), its start's neighbours, its depth and
-        start bit, the flags' hexes whatever the length (``fixed``) or per
-        length 1, 2, ... (``flags``), and the board's memos."""
+        its search (``fast``, a ``search.PlainFast``) in ``destinations``'
+        quick path: ``(p, rank, fast, flag, setting, moves, before, nb,
+        depth, bit, fixed, flags, cells_of, dilate_of)``: ``p``, its rank, ``flag`` its
+        battle flags (a ``cells.EndFlag`` of the flags kept per card), None
+        when the answer has no battle flags; ``moves``, may it move (its
+        search's one test ``v in ordered`` answered for the order set of
+        ``p`` alone, or no test); ``fast``'s masks in the position before
+        the turn (``before``, taken while that position is the setting's),
+        its start's neighbours, its depth and start bit; the flags' hexes
+        whatever the length (``fixed``) or per length 1, 2, ... (``flags``);
+        the board's memos. Nothing when the flags are worked out per query
+        (they read the order set) or the search's test is of another shape
+        (judged per query by ``fast.ends_before``)."""
         if p.role == "unit" and self._battle_fn()[0] is not None:
             if flag_of is None or lane[1] is not flag_of:
                 return
@@ -410,12 +432,16 @@ class CardEngine(Engine):
                 return
         else:
             flag = None
-        pieces = (p,)
         member = fast.member
-        moves = True if fast.test is None else (member[0] in pieces if member is not None else None)
+        if fast.test is None:
+            moves = True
+        elif member is not None:
+            moves = member[0] in (p,)
+        else:
+            return
         before = fast.before
-        if moves and before is None:  # (not worked out: ends_before, per query)
-            moves = None
+        if moves and before is None:  # (worked out by ends_before)
+            return
         depth, bit = fast.depth, fast.bit
         fixed = flags = None
         if flag is not None:
@@ -429,7 +455,7 @@ class CardEngine(Engine):
                     flag.mask_ends(0, ())
                     fixed = flag.fixed
         board = setting.board
-        lane[3][p.id] = (p, pieces, fast, flag, setting, moves, before, board.nb_masks[bit.bit_length() - 1],
+        lane[3][p.id] = (p, p.rank, fast, flag, setting, moves, before, board.nb_masks[bit.bit_length() - 1],
                          depth, bit, fixed, flags, board.cells_of, board.dilate_of)
 
     @staticmethod
