@@ -118,7 +118,7 @@ def test_flags_whatever_the_length_take_the_kept_mask(make_engine, house, entrie
     d = first[1]["a"]
     assert len(d) > 20 and [c for c, b in d.items() if not b] == [(5, 4)]  # the forest
     lane = eng.ground(card).memo[LANE]
-    assert lane[3]["a"][3].fixed is not None
+    assert lane[3]["a"][5].fixed is not None  # (the entry's flag: _quick_entry)
 
 
 def test_flags_that_read_the_order_set_keep_no_entry(build, house, entries):

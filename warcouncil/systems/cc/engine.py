@@ -47,12 +47,21 @@ def _legal_alt(alts, pieces, g) -> tuple:
     return False, (g.alts[0] if g.alts else None)
 
 def _checks_one(alts) -> tuple:
-    """What ``AltPlan.legal`` reads of each plan of ``alts`` (no rule judged as
-    a closure), for ``destinations``' quick path: its ``_checks``, then
-    ``impossible``, ``forced_mask`` and its alternative's ``anchor_mask``
-    (read once: an AltPlan's attributes, set through its ``__dict__``, are
-    slow to read)."""
-    return tuple((*a._checks, a.impossible, a.forced_mask, a.alt.anchor_mask) for a in alts)
+    """What ``AltPlan.legal`` reads of each plan of ``alts`` (no rule judged
+    as a closure), for ``destinations``' quick path: ``(n, items, ~free,
+    admitted, hall, cap, filled, led, impossible, forced_mask, anchor_mask)``,
+    from its ``_checks`` (``hall``: (~outside, orders) ...), its
+    ``impossible`` and ``forced_mask`` and its alternative's ``anchor_mask``:
+    read once (an AltPlan's attributes, set through its ``__dict__``, are
+    slow to read; a complement taken once is not made per query)."""
+    out = []
+    for a in alts:
+        n, items, free, admitted, hall, cap, filled, linked, led = a._checks
+        if hall is not None:
+            hall = tuple((~outside, orders) for outside, orders in hall)
+        out.append((n, items, ~free, admitted, hall, cap, filled, led, a.impossible, a.forced_mask,
+                    a.alt.anchor_mask))
+    return tuple(out)
 
 
 # the most dice for which every roll is answered (orders without --roll): the
@@ -246,7 +255,8 @@ class CardEngine(Engine):
             # up found at once (_quick_entry)
             quick = lane[3].get(ids[0])
             if quick is not None:
-                p, rank, fast, ef, setting, moves, before, nb, depth, bit, fixed, flags, cells_of, dilate_of = quick
+                p, rank, m, not_m, fast, ef, setting, moves, before, nb, depth, not_bit, fixed, flags, cells_of, \
+                    dilate_of = quick
                 en = g.enumerator
                 shared = lane[2]
                 legal = None
@@ -255,27 +265,28 @@ class CardEngine(Engine):
                 elif shared is not None and shared[0] == g.alts and (en is None or en.plan is self.plan):
                     # the order set judged (_legal_alt: the first alternative
                     # that admits it; which one is not read here) with the
-                    # lane's plans (enumerate.AltPlan), AltPlan.legal's checks
-                    # of one piece written out: on one bit (a piece alone is
-                    # connected), their facts read from the lane (_checks_one)
+                    # lane's plans (enumerate.AltPlan): AltPlan.legal's
+                    # checks of one piece (``m``, its bit) written out, on
+                    # the plans' facts read once (_checks_one); a piece alone
+                    # is connected
                     legal = False
-                    m = 1 << rank
-                    for n, items, free, admitted, hall, cap, filled, _, led, impossible, forced, anchor in shared[2]:
-                        if rank >= n or not m & items or filled and (impossible or forced & ~m) \
+                    for n, items, not_free, admitted, hall, cap, filled, led, impossible, forced, anchor in shared[2]:
+                        if rank >= n or not m & items or filled and (impossible or forced & not_m) \
                                 or led and not m & anchor:
                             continue
-                        charged = m & ~free
+                        charged = m & not_free
                         if cap is not None and (charged != 0) > cap:
                             continue
-                        charged &= admitted
-                        if hall is not None and charged:
-                            for outside, orders in hall:
-                                if (charged & ~outside != 0) > orders:
+                        if hall is not None:
+                            charged &= admitted
+                            if charged:
+                                for not_outside, orders in hall:
+                                    if (charged & not_outside != 0) > orders:
+                                        break
+                                else:
+                                    legal = True
                                     break
-                            else:
-                                legal = True
-                                break
-                            continue
+                                continue
                         legal = True
                         break
                 elif en is not None and en.plan is self.plan:
@@ -284,33 +295,40 @@ class CardEngine(Engine):
                 if legal is not None:
                     if not moves:  # its one test, `v in ordered`, fails: no move
                         return legal, {ids[0]: {}}
-                    # PlainFast.ends_before in the position before the
-                    # turn (``before``: its masks there), the flags of
-                    # each length (EndFlag.mask_ends) taken with the ends
-                    _, enter, passing, ending = before
-                    frontier = nb & enter
-                    ends = frontier & ending
-                    if flags is not None:
-                        flag = ends & flags[0]
-                    if depth > 1:
+                    # PlainFast.ends_before in the position before the turn
+                    # (``before``: its masks there), the flags of each length
+                    # (EndFlag.mask_ends) taken with the ends
+                    if depth == 1:  # its neighbours it may enter and end on
+                        ends = nb & before[4]
+                        if not ends:
+                            return legal, {ids[0]: {}}
+                        if ef is not None:
+                            flag = ends & (fixed if fixed is not None else flags[0])
+                    else:
+                        _, enter, passing, ending, _ = before
+                        frontier = nb & enter
+                        ends = frontier & ending
+                        if flags is not None:
+                            flag = ends & flags[0]
                         for k in range(1, depth):
-                            src = frontier & passing
-                            if not src:
-                                break
-                            frontier = dilate_of(src) & enter
+                            frontier &= passing
                             if not frontier:
                                 break
-                            src = frontier & ending
-                            ends |= src
+                            frontier = dilate_of(frontier) & enter
+                            if not frontier:
+                                break
+                            e = frontier & ending
+                            ends |= e
                             if flags is not None:
-                                flag |= src & flags[k]
-                        ends &= ~bit  # (a move of one hex never ends on its own)
-                    if not ends:
-                        return legal, {ids[0]: {}}
+                                flag |= e & flags[k]
+                        ends &= not_bit  # (its own hex is no destination)
+                        if not ends:
+                            return legal, {ids[0]: {}}
+                        if ef is not None:
+                            flag = ends & (fixed if fixed is not None else flag)
                     cells = cells_of(ends)
                     if ef is None:  # no battle flag (a leader, or no may_battle)
                         return legal, {ids[0]: _fromkeys(cells)}
-                    flag = ends & fixed if fixed is not None else flag & ends
                     if flag == ends:
                         return legal, {ids[0]: _fromkeys(cells, True)}
                     d = _fromkeys(cells, False)
@@ -412,18 +430,21 @@ class CardEngine(Engine):
     def _quick_entry(self, lane, setting, p, fast, flag_of) -> None:
         """Keep in the lane, by id, what a query of ``p`` alone reads after
         its search (``fast``, a ``search.PlainFast``) in ``destinations``'
-        quick path: ``(p, rank, fast, flag, setting, moves, before, nb,
-        depth, bit, fixed, flags, cells_of, dilate_of)``: ``p``, its rank, ``flag`` its
+        quick path: ``(p, rank, m, ~m, fast, flag, setting, moves, before,
+        nb, depth, ~bit, fixed, flags, cells_of, dilate_of)``: ``p``, its
+        rank and bit (``m``, over the setting's own pieces); ``flag`` its
         battle flags (a ``cells.EndFlag`` of the flags kept per card), None
         when the answer has no battle flags; ``moves``, may it move (its
         search's one test ``v in ordered`` answered for the order set of
         ``p`` alone, or no test); ``fast``'s masks in the position before
-        the turn (``before``, taken while that position is the setting's),
-        its start's neighbours, its depth and start bit; the flags' hexes
-        whatever the length (``fixed``) or per length 1, 2, ... (``flags``);
-        the board's memos. Nothing when the flags are worked out per query
-        (they read the order set) or the search's test is of another shape
-        (judged per query by ``fast.ends_before``)."""
+        the turn and the hexes both entered and ended on (``before``: (the
+        position, enter, pass, end, enter & end), taken while that position
+        is the setting's); its start's neighbours, its depth and start bit
+        (``bit``); the flags' hexes whatever the length (``fixed``) or per
+        length 1, 2, ... (``flags``); the board's memos. Nothing when the
+        flags are worked out per query (they read the order set) or the
+        search's test is of another shape (judged per query by
+        ``fast.ends_before``)."""
         if p.role == "unit" and self._battle_fn()[0] is not None:
             if flag_of is None or lane[1] is not flag_of:
                 return
@@ -440,8 +461,10 @@ class CardEngine(Engine):
         else:
             return
         before = fast.before
-        if moves and before is None:  # (worked out by ends_before)
-            return
+        if before is None:  # (worked out by ends_before when the piece may move)
+            if moves:
+                return
+            before = (None, 0, 0, 0)
         depth, bit = fast.depth, fast.bit
         fixed = flags = None
         if flag is not None:
@@ -455,8 +478,11 @@ class CardEngine(Engine):
                     flag.mask_ends(0, ())
                     fixed = flag.fixed
         board = setting.board
-        lane[3][p.id] = (p, p.rank, fast, flag, setting, moves, before, board.nb_masks[bit.bit_length() - 1],
-                         depth, bit, fixed, flags, board.cells_of, board.dilate_of)
+        base, enter, passing, ending = before
+        m = 1 << p.rank
+        lane[3][p.id] = (p, p.rank, m, ~m, fast, flag, setting, moves, (base, enter, passing, ending, enter & ending),
+                         board.nb_masks[bit.bit_length() - 1], depth, ~bit, fixed, flags, board.cells_of,
+                         board.dilate_of)
 
     @staticmethod
     def destinations_json(dests: dict) -> dict:
