@@ -150,9 +150,9 @@ def test_illegal_alone_and_unknown_ids(akragas):
 
 
 def test_board_memos_agree_and_stay_bounded(akragas, monkeypatch):
-    """``Board.cells_of`` and ``dilate_of`` (the quick path's look-ups of
-    the board's geometry) answer as ``cells_in`` and ``dilate``, and keep
-    at most CELLS_MEMO masks."""
+    """``Board.cells_of``, ``cells_keyed`` and ``dilate_of`` (the quick
+    path's look-ups of the board's geometry) answer as ``cells_in`` and
+    ``dilate``, and keep at most CELLS_MEMO masks."""
     import random
 
     import warcouncil.solver.board as board_mod
@@ -165,6 +165,7 @@ def test_board_memos_agree_and_stay_bounded(akragas, monkeypatch):
         for i in range(120):
             m = rng.getrandbits(n) & rng.getrandbits(n) if i % 3 else 1 << rng.randrange(n)
             assert b.cells_of(m) == tuple(b.cells_in(m))
+            assert list(b.cells_keyed(m).items()) == [(c, True) for c in b.cells_in(m)]
             assert b.dilate_of(m) == b.dilate(m)
-            assert len(b._cells_memo) <= 50 and len(b._dilate_memo) <= 50
-    assert b.cells_of(0) == () and b.dilate_of(0) == 0
+            assert len(b._cells_memo) <= 50 and len(b._dilate_memo) <= 50 and len(b._keyed_memo) <= 50
+    assert b.cells_of(0) == () and b.cells_keyed(0) == {} and b.dilate_of(0) == 0

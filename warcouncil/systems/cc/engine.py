@@ -255,7 +255,7 @@ class CardEngine(Engine):
             # up found at once (_quick_entry)
             quick = lane[3].get(ids[0])
             if quick is not None:
-                p, rank, m, not_m, fast, ef, setting, moves, before, nb, depth, not_bit, fixed, flags, cells_of, \
+                p, rank, m, not_m, fast, ef, setting, moves, before, nb, depth, not_bit, fixed, flags, cells_keyed, \
                     dilate_of = quick
                 en = g.enumerator
                 shared = lane[2]
@@ -326,15 +326,17 @@ class CardEngine(Engine):
                             return legal, {ids[0]: {}}
                         if ef is not None:
                             flag = ends & (fixed if fixed is not None else flag)
-                    cells = cells_of(ends)
+                    # the hexes in reading order: the keys of the board's dict
+                    # of the mask (Board.cells_keyed: each True; a dict made
+                    # from it takes their hashes)
+                    cells = cells_keyed(ends)
                     if ef is None:  # no battle flag (a leader, or no may_battle)
                         return legal, {ids[0]: _fromkeys(cells)}
                     if flag == ends:
-                        return legal, {ids[0]: _fromkeys(cells, True)}
+                        return legal, {ids[0]: cells.copy()}
                     d = _fromkeys(cells, False)
                     if flag:
-                        for k in cells_of(flag):
-                            d[k] = True
+                        d.update(cells_keyed(flag))
                     return legal, {ids[0]: d}
         return self._destinations(g, ids, lane)
 
@@ -431,7 +433,7 @@ class CardEngine(Engine):
         """Keep in the lane, by id, what a query of ``p`` alone reads after
         its search (``fast``, a ``search.PlainFast``) in ``destinations``'
         quick path: ``(p, rank, m, ~m, fast, flag, setting, moves, before,
-        nb, depth, ~bit, fixed, flags, cells_of, dilate_of)``: ``p``, its
+        nb, depth, ~bit, fixed, flags, cells_keyed, dilate_of)``: ``p``, its
         rank and bit (``m``, over the setting's own pieces); ``flag`` its
         battle flags (a ``cells.EndFlag`` of the flags kept per card), None
         when the answer has no battle flags; ``moves``, may it move (its
@@ -481,7 +483,7 @@ class CardEngine(Engine):
         base, enter, passing, ending = before
         m = 1 << p.rank
         lane[3][p.id] = (p, p.rank, m, ~m, fast, flag, setting, moves, (base, enter, passing, ending, enter & ending),
-                         board.nb_masks[bit.bit_length() - 1], depth, ~bit, fixed, flags, board.cells_of,
+                         board.nb_masks[bit.bit_length() - 1], depth, ~bit, fixed, flags, board.cells_keyed,
                          board.dilate_of)
 
     @staticmethod
