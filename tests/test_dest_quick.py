@@ -74,7 +74,7 @@ def test_quick_path_agrees_with_the_general_search_on_akragas(akragas, entries, 
                 # (a card the setting does not keep: a fresh grounding
                 # finds its lane through the general path, which makes the
                 # entry again)
-                kept = (cc_engine._KEPT, card) in eng.setting(side).memo
+                kept = card in eng.setting(side).memo.get(cc_engine._KEPT, {})
                 assert entries == [p.id] * (1 if kept else 3), (card, p.id, entries)
                 quick += 1
     assert quick > len(cards) * len(pieces) // 2, quick

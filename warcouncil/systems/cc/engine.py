@@ -30,7 +30,8 @@ from .grounding import Grounding
 _rank = attrgetter("rank")
 _fromkeys = dict.fromkeys
 _LANE = "destinations"  # a grounding's memo: see CardEngine.destinations
-_KEPT = "grounded"  # a setting's memo: (_KEPT, card name) -> Grounding.kept's arguments (CardEngine.ground)
+_KEPT = "grounded"  # a setting's memo: _KEPT -> {card name: Grounding.kept's arguments} (CardEngine.ground)
+_NONE: dict = {}  # (never written)
 
 
 
@@ -76,6 +77,7 @@ class CardEngine(Engine):
         super().__init__(scenario, pack)
         self._copies: dict = {}  # (copying card, copied card) -> resolved card
         self._may_battle: tuple | None = None  # see _battle_fn
+        self._by_side: dict = {}  # side -> its setting with no command given (self._settings[(side, None)])
 
     # ------------------------------------------------------------ cards
     def resolve_card(self, card: str, copies: str | None = None) -> tuple[A.CardDecl, str]:
@@ -167,11 +169,13 @@ class CardEngine(Engine):
     def ground(self, card: str | A.CardDecl, *, side: str | None = None, roll: dict | str | None = None,
                copies: str | None = None, command: int | None = None) -> Grounding:
         if roll is None and copies is None and card.__class__ is str:
-            setting = self._settings.get((side, command))
+            setting = self._by_side.get(side) if command is None else self._settings.get((side, command))
             if setting is not None:
-                kept = setting.memo.get((_KEPT, card))
-                if kept is not None:  # a card by its printed name whose facts the setting keeps
-                    return Grounding.kept(*kept)
+                kept = setting.memo.get(_KEPT)
+                if kept is not None:
+                    kept = kept.get(card)
+                    if kept is not None:  # a card by its printed name whose facts the setting keeps
+                        return Grounding.kept(*kept)
         decl = self.pack.cards.get(card) if card.__class__ is str and copies is None else None
         by_name = decl is not None and decl.copy is None  # a card by its printed name (resolve_card, in short)
         if by_name:
@@ -190,13 +194,18 @@ class CardEngine(Engine):
         elif roll:
             raise WarcouncilError(f"{decl.name} does not roll dice: drop --roll")
         setting = self._settings.get((side, command)) or self.setting(side, command)
+        if command is None:
+            self._by_side[side] = setting
         g = Grounding(self.pack, self.plan.compiler, setting, decl, played_as=played, roll=roll)
         if by_name:
             facts = g.facts()
             if facts is not None:
                 # kept in the setting's memo (emptied with it), with the
                 # grounding's first memo, where destinations adds its lane
-                setting.memo[(_KEPT, card)] = [self.pack, self.plan.compiler, setting, decl, played, *facts]
+                kept = setting.memo.get(_KEPT)
+                if kept is None:
+                    kept = setting.memo[_KEPT] = {}
+                kept[card] = (self.pack, self.plan.compiler, setting, decl, played, *facts)
         return g
 
     # ------------------------------------------------------------ answers
@@ -356,7 +365,7 @@ class CardEngine(Engine):
             if lane is None:
                 lane = setting.memo[key] = [{}, None, None, {}]
             g.memo[_LANE] = lane
-            kept = setting.memo.get((_KEPT, g.played)) if g.roll is None else None
+            kept = setting.memo.get(_KEPT, _NONE).get(g.played) if g.roll is None else None
             if kept is not None and kept[3] is g.card:  # the next groundings of the card start with it
                 kept[6][_LANE] = lane
         by_id = setting.by_id
