@@ -264,7 +264,7 @@ class CardEngine(Engine):
             # up found at once (_quick_entry)
             quick = lane[3].get(ids[0])
             if quick is not None:
-                p, rank, m, not_m, fast, ef, setting, moves, before, nb, depth, not_bit, fixed, flags, cells_keyed, \
+                p, rank, m, not_m, fast, ef, setting, moves, before, nb, depth, not_bit, fixed, flags, board, keyed, \
                     dilate_of = quick
                 en = g.enumerator
                 shared = lane[2]
@@ -336,16 +336,18 @@ class CardEngine(Engine):
                         if ef is not None:
                             flag = ends & (fixed if fixed is not None else flag)
                     # the hexes in reading order: the keys of the board's dict
-                    # of the mask (Board.cells_keyed: each True; a dict made
-                    # from it takes their hashes)
-                    cells = cells_keyed(ends)
+                    # of the mask (Board.cells_keyed, its memo read in place:
+                    # each True; a dict made from it takes their hashes)
+                    cells = keyed.get(ends)
+                    if cells is None:
+                        cells = board.cells_keyed(ends)
                     if ef is None:  # no battle flag (a leader, or no may_battle)
                         return legal, {ids[0]: _fromkeys(cells)}
                     if flag == ends:
                         return legal, {ids[0]: cells.copy()}
                     d = _fromkeys(cells, False)
                     if flag:
-                        d.update(cells_keyed(flag))
+                        d.update(keyed.get(flag) or board.cells_keyed(flag))
                     return legal, {ids[0]: d}
         return self._destinations(g, ids, lane)
 
@@ -452,7 +454,8 @@ class CardEngine(Engine):
         position, enter, pass, end, enter & end), taken while that position
         is the setting's); its start's neighbours, its depth and start bit
         (``bit``); the flags' hexes whatever the length (``fixed``) or per
-        length 1, 2, ... (``flags``); the board's memos. Nothing when the
+        length 1, 2, ... (``flags``); the board, its memo of
+        ``cells_keyed`` (``keyed``, read in place) and its ``dilate_of``. Nothing when the
         flags are worked out per query (they read the order set) or the
         search's test is of another shape (judged per query by
         ``fast.ends_before``)."""
@@ -492,7 +495,7 @@ class CardEngine(Engine):
         base, enter, passing, ending = before
         m = 1 << p.rank
         lane[3][p.id] = (p, p.rank, m, ~m, fast, flag, setting, moves, (base, enter, passing, ending, enter & ending),
-                         board.nb_masks[bit.bit_length() - 1], depth, ~bit, fixed, flags, board.cells_keyed,
+                         board.nb_masks[bit.bit_length() - 1], depth, ~bit, fixed, flags, board, board._keyed_memo,
                          board.dilate_of)
 
     @staticmethod
