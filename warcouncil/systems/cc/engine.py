@@ -444,21 +444,21 @@ class CardEngine(Engine):
         """Keep in the lane, by id, what a query of ``p`` alone reads after
         its search (``fast``, a ``search.PlainFast``) in ``destinations``'
         quick path: ``(p, rank, m, ~m, fast, flag, setting, moves, before,
-        nb, depth, ~bit, fixed, flags, cells_keyed, dilate_of)``: ``p``, its
-        rank and bit (``m``, over the setting's own pieces); ``flag`` its
-        battle flags (a ``cells.EndFlag`` of the flags kept per card), None
-        when the answer has no battle flags; ``moves``, may it move (its
-        search's one test ``v in ordered`` answered for the order set of
-        ``p`` alone, or no test); ``fast``'s masks in the position before
-        the turn and the hexes both entered and ended on (``before``: (the
-        position, enter, pass, end, enter & end), taken while that position
-        is the setting's); its start's neighbours, its depth and start bit
-        (``bit``); the flags' hexes whatever the length (``fixed``) or per
-        length 1, 2, ... (``flags``); the board, its memo of
-        ``cells_keyed`` (``keyed``, read in place) and its ``dilate_of``. Nothing when the
-        flags are worked out per query (they read the order set) or the
-        search's test is of another shape (judged per query by
-        ``fast.ends_before``)."""
+        nb, depth, ~bit, fixed, flags, board, keyed, dilate_of)``: ``p``,
+        its rank and bit (``m``, over the setting's own pieces); ``flag``
+        its battle flags (a ``cells.EndFlag`` of the flags kept per card),
+        None when the answer has no battle flags; ``moves``, may it move
+        (its search's one test ``v in ordered`` answered for the order set
+        of ``p`` alone, or no test); ``fast``'s masks in the position
+        before the turn and the hexes both entered and ended on
+        (``before``: (the position, enter, pass, end, enter & end), taken
+        while that position is the setting's); its start's neighbours, its
+        depth and start bit (``bit``); the flags' hexes whatever the length
+        (``fixed``) or per length 1, 2, ... (``flags``); the board, its
+        memo of ``cells_keyed`` (``keyed``, read in place) and its
+        ``dilate_of``. Nothing when the flags are worked out per query
+        (they read the order set) or the search's test is of another shape
+        (judged per query by ``fast.ends_before``)."""
         if p.role == "unit" and self._battle_fn()[0] is not None:
             if flag_of is None or lane[1] is not flag_of:
                 return
