@@ -169,3 +169,35 @@ def test_board_memos_agree_and_stay_bounded(akragas, monkeypatch):
             assert b.dilate_of(m) == b.dilate(m)
             assert len(b._cells_memo) <= 50 and len(b._dilate_memo) <= 50 and len(b._keyed_memo) <= 50
     assert b.cells_of(0) == () and b.cells_keyed(0) == {} and b.dilate_of(0) == 0
+
+
+@pytest.mark.parametrize("side", ["carthaginian", "syracusan"])
+def test_quick_legality_is_the_plans(akragas, side):
+    """The quick path judges one piece's order set with AltPlan.legal's
+    checks written out on the lane's facts (``_checks_one``): for every
+    card whose plans the lane keeps and every piece of the side, on the
+    quick path, the answer's legality is ``AltPlan.legal`` of the piece
+    alone: pieces in and out of the card's sections, every piece under a
+    card of no orders (First Strike: a cap of 0), quotas of several Hall
+    conditions (Out Flanked, Coordinated Attack)."""
+    eng = akragas
+    eng.setting(side).memo.clear()
+    seen = {}
+    for card, c in eng.pack.cards.items():
+        if c.roll is not None or c.copy is not None:
+            continue
+        for p in eng.setting(side).items:
+            for _ in range(2):  # the first query makes the lane and its entry
+                eng.destinations(eng.ground(card, side=side), [p.id])
+            g = eng.ground(card, side=side)
+            lane = g.memo.get(LANE)
+            if lane is None or lane[2] is None or p.id not in lane[3]:
+                continue
+            want = any(a.legal((p,)) for a in eng.enumerator(eng.ground(card, side=side)).alts)
+            assert eng.destinations(g, [p.id])[0] is want, (card, p.id)
+            seen.setdefault(card, set()).add(want)
+    assert seen["First Strike"] == {False} and seen["Coordinated Attack"] == {True}
+    for n in ("Two", "Three", "Four"):
+        for s in ("Left", "Center", "Right"):
+            assert seen[f"Order {n} Units {s}"] == {True, False}
+    assert seen["Out Flanked"] == {True, False}
