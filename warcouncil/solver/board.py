@@ -415,7 +415,8 @@ class Board:
         """``dilate(m)``, looked up by the mask once worked out (the
         board's geometry only; at most CELLS_MEMO masks kept, then
         emptied): for a search that grows the same few frontiers again
-        and again (``search.PlainFast.ends_before``)."""
+        and again (``search.PlainFast.ends_before``; C&C destinations' quick
+        path reads its memo, ``_dilate_memo``, in place)."""
         memo = self._dilate_memo
         d = memo.get(m)
         if d is None:

@@ -265,7 +265,7 @@ class CardEngine(Engine):
             quick = lane[3].get(ids[0])
             if quick is not None:
                 p, rank, m, not_m, fast, ef, setting, moves, before, nb, depth, not_bit, fixed, flags, board, keyed, \
-                    dilate_of = quick
+                    dilated = quick
                 en = g.enumerator
                 shared = lane[2]
                 legal = None
@@ -319,17 +319,21 @@ class CardEngine(Engine):
                         ends = frontier & ending
                         if flags is not None:
                             flag = ends & flags[0]
-                        for k in range(1, depth):
+                        k = 1
+                        while k < depth:
                             frontier &= passing
                             if not frontier:
                                 break
-                            frontier = dilate_of(frontier) & enter
+                            # Board.dilate_of, its memo read in place
+                            e = dilated.get(frontier)
+                            frontier = (e if e is not None else board.dilate_of(frontier)) & enter
                             if not frontier:
                                 break
                             e = frontier & ending
                             ends |= e
                             if flags is not None:
                                 flag |= e & flags[k]
+                            k += 1
                         ends &= not_bit  # (its own hex is no destination)
                         if not ends:
                             return legal, {ids[0]: {}}
@@ -444,7 +448,7 @@ class CardEngine(Engine):
         """Keep in the lane, by id, what a query of ``p`` alone reads after
         its search (``fast``, a ``search.PlainFast``) in ``destinations``'
         quick path: ``(p, rank, m, ~m, fast, flag, setting, moves, before,
-        nb, depth, ~bit, fixed, flags, board, keyed, dilate_of)``: ``p``,
+        nb, depth, ~bit, fixed, flags, board, keyed, dilated)``: ``p``,
         its rank and bit (``m``, over the setting's own pieces); ``flag``
         its battle flags (a ``cells.EndFlag`` of the flags kept per card),
         None when the answer has no battle flags; ``moves``, may it move
@@ -454,9 +458,9 @@ class CardEngine(Engine):
         (``before``: (the position, enter, pass, end, enter & end), taken
         while that position is the setting's); its start's neighbours, its
         depth and start bit (``bit``); the flags' hexes whatever the length
-        (``fixed``) or per length 1, 2, ... (``flags``); the board, its
-        memo of ``cells_keyed`` (``keyed``, read in place) and its
-        ``dilate_of``. Nothing when the flags are worked out per query
+        (``fixed``) or per length 1, 2, ... (``flags``); the board and its
+        memos of ``cells_keyed`` and ``dilate_of`` (``keyed``, ``dilated``:
+        read in place). Nothing when the flags are worked out per query
         (they read the order set) or the search's test is of another shape
         (judged per query by ``fast.ends_before``)."""
         if p.role == "unit" and self._battle_fn()[0] is not None:
@@ -496,7 +500,7 @@ class CardEngine(Engine):
         m = 1 << p.rank
         lane[3][p.id] = (p, p.rank, m, ~m, fast, flag, setting, moves, (base, enter, passing, ending, enter & ending),
                          board.nb_masks[bit.bit_length() - 1], depth, ~bit, fixed, flags, board, board._keyed_memo,
-                         board.dilate_of)
+                         board._dilate_memo)
 
     @staticmethod
     def destinations_json(dests: dict) -> dict:
