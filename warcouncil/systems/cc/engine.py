@@ -47,6 +47,7 @@ def _legal_alt(alts, pieces, g) -> tuple:
             return True, a.alt
     return False, (g.alts[0] if g.alts else None)
 
+
 def _checks_one(alts) -> tuple:
     """What ``AltPlan.legal`` reads of each plan of ``alts`` (no rule judged
     as a closure), for ``destinations``' quick path: ``(n, items, ~free,
