@@ -21,9 +21,9 @@ for each unit that the card can order, `moves` of that unit alone; and the
 two turn files of tests/data/cli. With 2 workers the batch process reads
 the first jobs' rule pack before it forks the workers, which share it (a
 worker keeps a pack's plan for all its jobs and compiles the rules its jobs
-use); the batch's own start (interpreter, imports, the pack: ~0.13 s of
-CPU) is in every row, the pool's (multiprocessing's imports, the forks)
-only in the rows with workers.
+use); the batch's own start (interpreter, imports, the pack: ~0.1 s of
+CPU) is in every row, the workers' (the forks, their pipes) only in the
+rows with workers.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ gets its own error record and the others are still answered."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -287,13 +288,54 @@ def test_a_chunk_sent_to_a_pool_already_broken_is_sent_again(tmp_path, answers, 
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(ProcessPoolExecutor, "submit", refuse_second)
+    lines = [(n, job(QUERIES[0][0])) for n in range(1, 41)]
+    # (the pool of a system without os.fork; where there is one, _BatchForks: below)
+    out = "\n".join(cli._batch_stream(cli._batch_chunks(lines, 2), cli._BatchPool(2, os.getcwd())))
+    assert records(out) == [{"line": n, **answers[0]} for n in range(1, 41)]
+    assert len(sent) > 6  # the refused chunk sent again, a line at a time
+
+
+def test_a_worker_killed_between_chunks(answers):
+    """A forked worker killed while it waits for its next chunk: the chunk
+    sent to it is run again, a line at a time, in a new worker; the other
+    worker goes on, and every line has its answer."""
+    import signal
+
+    runner = cli._BatchForks(2, os.getcwd())
+    victim = runner.workers[0][0]
+    os.kill(victim, signal.SIGKILL)
+    os.waitpid(victim, 0)
+    lines = [(n, job(QUERIES[0][0])) for n in range(1, 41)]
+    out = "\n".join(cli._batch_stream(cli._batch_chunks(lines, 2), runner))
+    assert records(out) == [{"line": n, **answers[0]} for n in range(1, 41)]
+    assert runner.workers == []  # all waited for
+
+
+def test_a_worker_that_dies_in_the_middle_of_a_chunk(tmp_path, answers, monkeypatch):
+    """The first worker to start its second chunk dies then (once in the
+    whole batch): that chunk's lines are run again alone and answered."""
+    real = cli._batch_pool_chunk
+    mark = tmp_path / "died"
+    seen: list = []
+
+    def once(chunk, cwd):
+        seen.append(1)
+        if len(seen) == 2:
+            try:
+                os.close(os.open(mark, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:
+                pass
+            else:
+                os._exit(9)
+        return real(chunk, cwd)
+
+    monkeypatch.setattr(cli, "_batch_pool_chunk", once)  # forked workers inherit it
     lines = [job(QUERIES[0][0])] * 40
     jobs = tmp_path / "jobs.jsonl"
     jobs.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, out, _ = run_cli("batch", jobs, "--jobs", "2")
-    assert code == 0
+    assert code == 0 and mark.exists()
     assert records(out) == [{"line": n, **answers[0]} for n in range(1, 41)]
-    assert len(sent) > 6  # the refused chunk sent again, a line at a time
 
 
 def test_a_long_running_process_keeps_only_the_plans_in_use(tmp_path) -> None:
@@ -441,30 +483,3 @@ def test_the_collector_while_a_batch_runs_here(tmp_path, monkeypatch):
     assert all(t == max(cli.BATCH_GC_YOUNG, before[0][0]) for t, _ in seen)
     assert seen[1][1] > seen[0][1] == before[1]
     assert gc.get_threshold() == before[0]
-
-
-def test_a_long_batch_loads_a_grown_pack_again(tmp_path, monkeypatch):
-    # a shared plan's compiler gains a few entries per job that no later job
-    # reads (each job's own pieces folded into conditions); past
-    # _PACK_GROWTH new entries the pack and its plan are loaded again, so a
-    # long batch's memory stays bounded, and the answers are the same
-    moves = QUERIES[2][0]
-    n = 40
-    jobs = tmp_path / "jobs.jsonl"
-    jobs.write_text("\n".join([job(moves)] * n) + "\n", encoding="utf-8")
-
-    def grown() -> int:
-        (key, (pack, plan, base)), = cli._PACK_MEMO.items()
-        return plan.compiler.memo_entries() - (base or 0)
-
-    monkeypatch.setattr(cli, "_PACK_MEMO", {})
-    code, out, _ = run_cli("batch", jobs, "--jobs", "1")
-    assert code == 0
-    unbounded = records(out)
-    assert grown() > 60  # (what the bound is for: the jobs' own entries)
-    monkeypatch.setattr(cli, "_PACK_MEMO", {})
-    monkeypatch.setattr(cli, "_PACK_GROWTH", 30)
-    code, out, _ = run_cli("batch", jobs, "--jobs", "1")
-    assert code == 0
-    assert records(out) == unbounded and len(unbounded) == n
-    assert grown() <= 30 + 15  # made again once past the bound (one job's entries at most beyond it)

@@ -84,7 +84,30 @@ def test_the_entry_is_json_data(cache, tmp_path):
     assert hashlib.sha256(body).hexdigest().encode() == digest
     head, tree = body.split(b"\n", 1)
     assert json.loads(head) == {"key": entry.stem}
-    assert json.loads(tree)["statements"][0]["n"] == "RuleDecl"
+    fmt, classes, statements = json.loads(tree)
+    assert fmt == C.FORMAT == 2
+    assert classes[statements[0][0] - 1] == "RuleDecl"
+    assert statements[0][1:3] == [1, 1]  # its line and column
+    assert set(classes) <= set(C._CLASSES) | {"Location"}
+    assert b"{" not in tree  # lists and atoms only
+
+
+def test_the_format_by_hand():
+    """The codec's format (packcache.py, "the codec"), written out: nodes,
+    tuples, locations in the file and elsewhere."""
+    A = C.A
+    tree = [2, ["RuleDecl", "Citation", "Compare", "Num", "Name", "Location"], [  # numbered as first met
+        [1, 4, 1, "r.x", [0, [-2, "other.wc", 9, 2, "book", "a quote"]],
+         [3, 4, 15, ">=", [4, 4, 15, 1], [5, 4, 20, "y"]], "msg", False, [6, 4, 30]],
+    ]]
+    rf = C.decode(json.dumps(tree), "f.wc")
+    (st,) = rf.statements
+    assert st == A.RuleDecl("r.x", (A.Citation("book", "a quote"),),
+                            A.Compare(">=", A.Num(1), A.Name("y")), "msg", False)
+    assert st.loc == Location("f.wc", 4, 1) and st.message_loc == Location("f.wc", 4, 30)
+    assert st.citations[0].loc == Location("other.wc", 9, 2)
+    assert st.body.left.loc is st.body.loc  # one object for one place
+    assert C.encode(rf) == tree
 
 
 def test_an_edited_file_is_parsed_again(cache, parses, tmp_path):
@@ -125,14 +148,18 @@ def _damaged(entry: Path) -> list:
     raw = entry.read_bytes()
     digest, body = raw.split(b"\n", 1)
     tree = body.split(b"\n", 1)[1]
-    node = json.loads(tree)
-    node["statements"][0]["n"] = "Value"
-    other = json.loads(tree)
-    other["statements"][0]["n"] = "__import__"
-    short = json.loads(tree)
-    short["statements"][0]["a"] = short["statements"][0]["a"][:2]
-    loc = json.loads(tree)
-    loc["statements"][0]["a"][5] = {"l": ["1", 1]}
+
+    def edit(change):
+        t = json.loads(tree)
+        change(t)
+        return lambda: _forge(entry, json.dumps(t).encode())
+
+    rule = json.loads(tree)[2][0]
+    assert json.loads(tree)[1][rule[0] - 1] == "RuleDecl" and len(rule) == 9
+
+    def put(i, v):
+        return edit(lambda t: t[2][0].__setitem__(i, v))
+
     return [
         ("cut short", lambda: entry.write_bytes(raw[: len(raw) // 2])),
         ("empty", lambda: entry.write_bytes(b"")),
@@ -140,10 +167,20 @@ def _damaged(entry: Path) -> list:
         ("not json", lambda: _forge(entry, b"\x80\x81 not json")),
         ("a pickle", lambda: _forge(entry, b"\x80\x04\x95\x00")),
         ("another key", lambda: _forge(entry, tree, key="0" * 64)),
-        ("a class that is not a node", lambda: _forge(entry, json.dumps(node).encode())),
-        ("a name that is no class", lambda: _forge(entry, json.dumps(other).encode())),
-        ("too few fields", lambda: _forge(entry, json.dumps(short).encode())),
-        ("a bad location", lambda: _forge(entry, json.dumps(loc).encode())),
+        ("a class that is not a node", edit(lambda t: t[1].__setitem__(rule[0] - 1, "Value"))),
+        ("a name that is no class", edit(lambda t: t[1].__setitem__(rule[0] - 1, "__import__"))),
+        ("a class not named", edit(lambda t: t[1].clear())),
+        ("a number that is no class", put(0, 99)),
+        ("a number that is no number", put(0, "1")),
+        ("too few fields", edit(lambda t: t[2].__setitem__(0, rule[:5]))),
+        ("too many fields", edit(lambda t: t[2][0].append(1))),
+        ("a bad location", put(1, "1")),
+        ("a location in no file", put(0, -rule[0])),
+        ("an empty list", put(5, [])),
+        ("a JSON object", put(5, {"n": "Name", "a": ["x"]})),
+        ("a statement that is no list", edit(lambda t: t[2].append("rule"))),
+        ("another format", edit(lambda t: t.__setitem__(0, 1))),
+        ("the format 1 shape", lambda: _forge(entry, b'{"format": 1, "statements": []}')),
         ("no format", lambda: _forge(entry, b'{"statements": []}')),
         ("a list", lambda: _forge(entry, b"[]")),
     ]
@@ -165,15 +202,23 @@ def test_a_corrupt_entry_is_ignored_and_rebuilt(cache, parses, tmp_path):
 
 
 def test_decode_builds_only_ast_nodes():
+    for names in (["WarcouncilError"], ["Path"], ["Value"], ["RuleFile"], ["__builtins__"], [1], [None]):
+        with pytest.raises(C.BadEntry):
+            C.decode(json.dumps([C.FORMAT, names, [[1, "x"]]]), "f")
     with pytest.raises(C.BadEntry):
-        C.decode('{"format": 1, "statements": [{"n": "WarcouncilError", "a": ["x"]}]}', "f")
-    with pytest.raises(C.BadEntry):
-        C.decode('{"format": 1, "statements": [{"n": "Path", "a": ["/"]}]}', "f")
-    with pytest.raises(C.BadEntry):
-        C.decode('{"format": 1, "statements": [{"x": 1}]}', "f")
-    rf = C.decode('{"format": 1, "statements": [{"n": "RemoveDecl", "a": ["rule", "a.b", {"l": [2, 3]}]}]}', "f.wc")
+        C.decode('[2, [], [{"x": 1}]]', "f")
+    rf = C.decode('[2, ["RemoveDecl"], [[1, 2, 3, "rule", "a.b"]]]', "f.wc")
     assert deep(rf.statements[0]) == deep(__import__("warcouncil.dsl.ast", fromlist=["x"]).RemoveDecl(
         "rule", "a.b", Location("f.wc", 2, 3)))
+
+
+def test_a_tree_the_codec_cannot_hold_is_not_written(tmp_path):
+    A = C.A
+    for st in (A.RemoveDecl("rule", "a.b", None),  # a location that is none
+               A.RemoveDecl("rule", ["a", "b"], Location("f.wc", 1, 1)),  # a list, not a tuple
+               A.RemoveDecl("rule", A.Value(1), Location("f.wc", 1, 1))):  # a node never parsed
+        assert C.store_entry(tmp_path / "e.json", "k", A.RuleFile("f.wc", (st,))) is False
+    assert not (tmp_path / "e.json").exists()
 
 
 def test_a_syntax_error_is_not_cached(cache, tmp_path):

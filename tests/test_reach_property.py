@@ -315,7 +315,9 @@ def _remainders(eng, g, piece, at_start=True):
     from warcouncil.dsl.unparse import expr
 
     c = eng.plan.compiler
-    back = {v[0]: k[1] for k, v in c.pack_memo.items() if isinstance(k, tuple) and k[0] == "residual"}
+    # (a remainder holding a piece of the setting's is kept in the setting's memo, the others in the pack's)
+    back = {v[0]: k[1] for memo in (c.pack_memo, g.setting.memo) for k, v in memo.items()
+            if isinstance(k, tuple) and k[0] == "residual"}
     prof = next(v for k, v in g.setting.memo.items()
                 if isinstance(k, tuple) and k[0] == "move-profile" and k[2] is piece and k[-1] is at_start)
     out = []

@@ -7,18 +7,24 @@ traceback); 3 an internal error (a bug: rerun with WARCOUNCIL_DEBUG=1).
 
 from __future__ import annotations
 
-import inspect
-import io
-import itertools
-import json
-import os
-import sys
-from fractions import Fraction
-from pathlib import Path
+if __name__ == "__main__":  # `python -m warcouncil.cli`: before the imports below, a third of the start
+    from warcouncil import _starting
 
-import click
+    _starting()
 
-from .errors import WarcouncilError
+import inspect  # noqa: E402
+import io  # noqa: E402
+import itertools  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
+from fractions import Fraction  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import click  # noqa: E402
+
+from . import _started  # noqa: E402 - the collector's start-up setting put back (warcouncil/__init__.py)
+from .errors import WarcouncilError  # noqa: E402
 
 # What a verb needs is imported when it runs (issue 15): rich only when
 # something is printed for a person (a --json answer never loads it), the
@@ -63,12 +69,23 @@ def Table(*args, **kwargs):  # noqa: N802 - stands for the class
     return RichTable(*args, **kwargs)
 
 
+#: the verbs whose first work is loading an engine (``_engine``), which ends
+#: the start of a command-line process (``warcouncil._started``); any other
+#: verb ends it as it is chosen (tests/test_cli_startup.py holds the list to this)
+ENGINE_VERBS = frozenset({"orders", "moves", "turns", "check", "odds", "plan", "activations", "cards"})
+
 out = _LazyConsole(highlight=False, soft_wrap=True)
 err = _LazyConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 class Cli(click.Group):
     """Turns bad input into exit 2 with one clear message."""
+
+    def resolve_command(self, ctx, args):
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if name not in ENGINE_VERBS:  # the start is over: see warcouncil/__init__.py
+            _started()
+        return name, cmd, rest
 
     def invoke(self, ctx):
         try:
@@ -173,6 +190,7 @@ def _engine(scenario: str, rules, verb: str, card: str | None = None, card_given
     from .solver.engine import Engine
 
     eng = Engine.load(scenario, list(rules))
+    _started()
     system = eng.system
     system.require_verb(verb)
     if card_given:
@@ -795,11 +813,6 @@ BATCH_CHUNK = 8  # lines sent to a worker at a time (fewer near the end: `_batch
 _BATCH_KEYS = {"scenario", "verb", "args", "turn", "id"}
 _PACK_MEMO: dict = {}
 _PACK_MEMO_SIZE = 16
-# A shared plan's compiler keeps, besides the pack's own facts, a few entries per job that no later
-# job reads (conditions with that job's pieces folded in: every job reads its scenario afresh, so
-# their keys never repeat); once it has gained this many since it was made, the pack and its plan
-# are loaded again, so that a long batch's memory stays bounded (`Compiler.memo_entries`).
-_PACK_GROWTH = 20000
 # What a job's verb prints, caught: the same two buffers for every job, emptied after each. (A new
 # buffer per job was kept by click, with the job's whole answer, for as long as the process ran:
 # click.echo caches the stream it writes to in a WeakKeyDictionary whose value is that stream.)
@@ -912,7 +925,8 @@ def _batch_run(lines, workers: int | None, ray_address: str | None):
         chunks = itertools.chain([first], chunks)
         with _BatchGC():
             _batch_warm(first, cwd)
-            runner = _BatchPool(width, cwd)  # the workers, forked, start with the collector as set here
+            # the workers, forked, start with the collector as set here
+            runner = (_BatchForks if hasattr(os, "fork") else _BatchPool)(width, cwd)
             yield from _batch_stream(chunks, runner)
         return
     yield from _batch_stream(chunks, runner)
@@ -1025,7 +1039,8 @@ def _batch_died(chunk, why: str) -> str:
 
 
 class _BatchPool:
-    """Worker processes on this machine. A worker that dies (killed, out of
+    """Worker processes on this machine, by multiprocessing (where there is
+    no ``os.fork``; elsewhere ``_BatchForks``). A worker that dies (killed, out of
     memory, a crash below Python) takes the pool and the chunks in flight
     with it: the pool is made again, the chunk waited for is run again a
     line at a time (the line that kills its worker again gets an error
@@ -1081,6 +1096,163 @@ class _BatchPool:
 
     def close(self):
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _BatchForks:
+    """Worker processes forked from this one (POSIX), each given one chunk
+    at a time through a pipe and answering through another: what
+    ``_BatchPool`` does, without multiprocessing (its imports, ~20-30 ms,
+    were in the batch process's serial start, and its threads' work and
+    teardown in the batch process's CPU besides). Messages are an 8-byte
+    length and JSON (a chunk) or UTF-8 (its records). A worker that dies
+    (killed, out of memory, a crash below Python: its pipe ends) loses only
+    its own chunk: that chunk is run again a line at a time, in new
+    workers, and the line that kills its worker again gets an error record
+    (exit 3); the other workers go on."""
+
+    def __init__(self, width: int, cwd: str):
+        from collections import deque
+
+        from .solver import engine  # noqa: F401 - imported once here: forked workers start with it
+
+        self.width, self.cwd = width, cwd
+        self.workers: list = []  # [pid, task fd, result fd, the job it runs or None, bytes read]
+        self.queue: deque = deque()  # jobs not yet sent: [chunk, records or None, alone]
+        for _ in range(width):
+            self.workers.append(self._fork())
+
+    def _fork(self) -> list:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        task_r, task_w = os.pipe()
+        res_r, res_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the worker (its lines are counted in the batch's tests' answers)
+            code = 1
+            try:
+                os.close(task_w)
+                os.close(res_r)
+                for w in self.workers:  # the other workers' pipes: theirs to end
+                    for fd in w[1:3]:
+                        os.close(fd)
+                _batch_serve(task_r, res_w, self.cwd)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(task_r)
+        os.close(res_w)
+        return [pid, task_w, res_r, None, bytearray()]
+
+    def submit(self, chunk):
+        job = [chunk, None, False]
+        self.queue.append(job)
+        self._send()
+        return job
+
+    def _send(self) -> None:
+        """Idle workers given the next jobs (one each: a worker reads its
+        whole chunk before it writes anything, so neither side waits on
+        the other's full pipe)."""
+        while self.queue:
+            w = next((w for w in self.workers if w[3] is None), None)
+            if w is None:
+                return
+            job = w[3] = self.queue.popleft()
+            data = json.dumps(job[0]).encode()
+            try:
+                _write_all(w[1], len(data).to_bytes(8, "little") + data)
+            except OSError:  # (EPIPE) it died since its last chunk
+                self._died(w)
+
+    def result(self, pending) -> str:
+        import select
+
+        chunk, job = pending.popleft()
+        while job[1] is None:
+            self._send()
+            busy = {w[2]: w for w in self.workers if w[3] is not None}  # (the job is in one, or waits for one)
+            ready, _, _ = select.select(list(busy), [], [])
+            for fd in ready:
+                w = busy[fd]
+                data = os.read(fd, 1 << 16)
+                if not data:
+                    self._died(w)
+                    continue
+                buf = w[4]
+                buf += data
+                if len(buf) >= 8 and len(buf) - 8 >= int.from_bytes(buf[:8], "little"):
+                    done, w[3] = w[3], None
+                    done[1] = buf[8:].decode()
+                    del buf[:]
+                    self._finish(done)
+        return job[1]
+
+    def _finish(self, job) -> None:
+        parent = job[2]
+        if isinstance(parent, list):  # one line of a chunk run again alone: [chunk's job, records, lines' jobs]
+            parent[1][next(i for i, x in enumerate(parent[2]) if x is job)] = job[1]
+            if all(r is not None for r in parent[1]):
+                parent[0][1] = "\n".join(parent[1])
+
+    def _died(self, w) -> None:
+        """A worker ended: its job run again a line at a time (a line alone
+        that kills its worker: an error record), a new worker in its place."""
+        import contextlib
+
+        for fd in w[1:3]:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        with contextlib.suppress(OSError):
+            os.waitpid(w[0], 0)
+        job = w[3]
+        self.workers.remove(w)  # (before the fork: its fds' numbers may be the new pipes')
+        self.workers.append(self._fork())
+        if job is None:
+            return
+        if job[2] is not False:  # already alone
+            job[1] = _batch_died(job[0], "a worker process ended abruptly")
+            self._finish(job)
+            return
+        singles = [[[item], None, None] for item in job[0]]
+        group = [job, [None] * len(singles), singles]
+        for one in singles:
+            one[2] = group
+        self.queue.extendleft(reversed(singles))
+
+    def close(self) -> None:
+        import contextlib
+
+        for w in self.workers:
+            with contextlib.suppress(OSError):
+                os.close(w[1])  # the worker reads the end and exits
+        for w in self.workers:
+            with contextlib.suppress(OSError):
+                os.close(w[2])
+            if w[3] is not None:  # stopped early (an error here): not waited for
+                with contextlib.suppress(OSError):
+                    os.kill(w[0], 15)
+            with contextlib.suppress(OSError):
+                os.waitpid(w[0], 0)
+        self.workers = []
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _batch_serve(task_fd: int, result_fd: int, cwd: str) -> None:
+    """A forked worker: chunks read from ``task_fd`` until it ends, each
+    chunk's records written to ``result_fd``."""
+    with os.fdopen(task_fd, "rb") as tasks:
+        while True:
+            head = tasks.read(8)
+            if len(head) < 8:
+                return
+            chunk = [tuple(item) for item in json.loads(tasks.read(int.from_bytes(head, "little")))]
+            out = _batch_pool_chunk(chunk, cwd).encode()
+            _write_all(result_fd, len(out).to_bytes(8, "little") + out)
 
 
 def _batch_ray(address: str, cwd: str):
@@ -1152,12 +1324,7 @@ class _BatchSharedPacks:
             key = _batch_pack_key(target, layers, strict)
             hit = _PACK_MEMO.get(key) if key is not None else None
             if hit is not None:
-                size = hit[1].compiler.memo_entries()
-                if hit[2] is None:  # the second job: the first compiled what the pack's rules need
-                    hit[2] = size
-                if size - hit[2] <= _PACK_GROWTH:
-                    return hit[0]
-                del _PACK_MEMO[key]  # grown with the jobs' own entries: made again
+                return hit[0]
             pack = self._real(target, layers, strict=strict)
             if key is not None:
                 from .solver.plan import plan_for
@@ -1166,8 +1333,10 @@ class _BatchSharedPacks:
                     _PACK_MEMO.pop(next(iter(_PACK_MEMO)))
                 # the pack's plan kept with it (``plan_for`` holds a plan only while
                 # something else does): its rules compiled once, not once per job
-                plan = plan_for(pack)
-                _PACK_MEMO[key] = [pack, plan, None]  # (the compiler's size once a job has run: below)
+                # (what a job keeps of its own scenario is kept with its setting, not the plan's
+                # compiler: the plan's memos stay as they are however many jobs read it;
+                # test_batch_memo.py)
+                _PACK_MEMO[key] = (pack, plan_for(pack))
             return pack
 
         load._batch_memo = True

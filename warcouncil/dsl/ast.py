@@ -2,9 +2,12 @@
 
 Every node carries ``loc`` (file, line, column) for diagnostics; ``loc`` is
 left out of equality so that two texts that mean the same compare equal.
-"""
 
-from __future__ import annotations
+The annotations are evaluated as the classes are made (no ``from __future__
+import annotations``): ``dataclass`` then sees types, not strings it would
+match against ``ClassVar`` with a regular expression, field by field (~1 ms
+of every process's start, issue 15).
+"""
 
 from dataclasses import field, fields
 

@@ -14,7 +14,11 @@ and, because the tests read them there, the move profiles
 (``("move-profile", card key, piece, start, phase, index, at start)``) and
 the enumerators' alternatives (``("alt-plan", card key, id(alt))``) in
 ``Setting.memo``, and the residual conditions (``("residual", expr,
-var)``) in ``pack_memo``.
+var)``): in ``pack_memo`` when made of the pack's expressions and plain
+values, in ``Setting.memo`` when they hold a setting's objects (a piece:
+``c8 in ordered``), with their closures (``SettingCaches.compiled``), so
+that a long run of settings on one pack (a batch) leaves the pack's memos
+as they were.
 """
 
 from __future__ import annotations
@@ -45,6 +49,14 @@ class SettingCaches:
     free: dict = field(default_factory=dict)
     # enumerate._table: (kind, rule id) -> the own pieces passing a unary rule (a mask)
     unary: dict = field(default_factory=dict)
+    # partial._value: id(value) -> (value, its one A.Value node), for a value that is not plain
+    values: dict = field(default_factory=dict)
+    # partial.residual_cond: the setting's residual closures that read neither the move nor the moment
+    light_residuals: set = field(default_factory=set)
+    # partial._compile_apart: what Compiler.compile and Compiler.board_static keep of the nodes of
+    # the setting's residual conditions (id(node) -> (node, closure); (id(node), bound) -> (node, bool))
+    compiled: dict = field(default_factory=dict)
+    board_static: dict = field(default_factory=dict)
 
 
 @dataclass(slots=True, eq=False)
@@ -59,9 +71,9 @@ class PackCaches:
     fact_reads: tuple = field(default_factory=lambda: (set(), set()))
     # decompose._fact_key: ((sizes of fact_reads), piece names, move names), sorted
     fact_names: tuple | None = None
-    # partial._value: id(value) -> (value, its one A.Value node)
+    # partial._value: (type, value) -> the one A.Value node of a plain value (bool, int, str, None)
     values: dict = field(default_factory=dict)
-    # partial.residual_cond: the residual closures that read neither the move nor the moment
+    # partial.residual_cond: the pack's residual closures that read neither the move nor the moment
     light_residuals: set = field(default_factory=set)
     # profile.intern_search: (depth, part ids by kind) -> Search
     searches: dict = field(default_factory=dict)

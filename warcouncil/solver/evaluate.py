@@ -103,12 +103,6 @@ class Compiler:
         self._dynamic_reads: dict = {}  # see dynamic_reads
 
     # ------------------------------------------------------------ analysis
-    def memo_entries(self) -> int:
-        """How many entries the compiler keeps in its memos (closures, static
-        facts, ``pack_memo``): a long-lived holder of a plan (``batch``) reads
-        it to bound its memory."""
-        return len(self._compiled) + len(self._board_static) + len(self.pack_memo)
-
     def _fixpoint(self, seeds: set[str]) -> set[str]:
         out: set[str] = set()
         changed = True

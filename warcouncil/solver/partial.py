@@ -10,6 +10,8 @@ to leave a few small closures per search (``Profile`` in ``profile.py``).
 
 from __future__ import annotations
 
+from collections import ChainMap
+
 from ..dsl import ast as A
 from ..errors import WarcouncilError
 from .evaluate import referenced_names
@@ -34,13 +36,36 @@ def partial(compiler, e: A.Expr, names: frozenset, mctx: Ctx, env: dict, at_star
     return bool(r.value) if isinstance(r, A.Value) else r
 
 
-def _value(compiler, v) -> A.Value:
-    """The one ``A.Value`` node of a value (so that equal remainders are equal)."""
-    memo = compiler.caches.values
+#: the values equal by value, the same in every setting: their ``A.Value``
+#: nodes are kept pack-wide, one per value (``(type, value)``: ``True`` is
+#: not ``1``); any other value (a piece, a set of pieces, a cell, a record)
+#: may be an object of one setting and is kept in that setting's caches
+_PLAIN = frozenset((bool, int, str, type(None)))
+
+
+def _value(compiler, mctx, v) -> A.Value:
+    """The one ``A.Value`` node of a value (so that equal remainders are
+    equal): pack-wide for a plain value, else the setting's (a key made of a
+    setting's objects never repeats in another setting: kept pack-wide, it
+    would only grow with every setting, a batch's every job)."""
+    if type(v) in _PLAIN:
+        memo = compiler.caches.values
+        key = (type(v), v)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = A.Value(v)
+        return hit
+    memo = mctx.g.setting.caches.values
     hit = memo.get(id(v))
     if hit is None or hit[0] is not v:
         hit = memo[id(v)] = (v, A.Value(v))
     return hit[1]
+
+
+def _of_setting(e: A.Expr) -> bool:
+    """Does the remainder hold a value that is not plain (``_value``: one
+    that may belong to one setting)?"""
+    return any(n.__class__ is A.Value and type(n.value) not in _PLAIN for n in A.walk(e))
 
 
 def _pe(compiler, e, names, mctx, env, subst, at_start, depth):
@@ -51,7 +76,7 @@ def _pe(compiler, e, names, mctx, env, subst, at_start, depth):
         return e
     if _fixed(compiler, e, names, at_start):
         try:
-            return _value(compiler, compiler.compile(e)(mctx, env))
+            return _value(compiler, mctx, compiler.compile(e)(mctx, env))
         except WarcouncilError:
             pass  # (judged out of its order): left as it is
     if isinstance(e, (A.And, A.Or)):
@@ -61,15 +86,15 @@ def _pe(compiler, e, names, mctx, env, subst, at_start, depth):
             r = _pe(compiler, x, names, mctx, env, subst, at_start, depth)
             if isinstance(r, A.Value):
                 if bool(r.value) is decisive:
-                    return _value(compiler, decisive)
+                    return _value(compiler, mctx, decisive)
                 continue
             rest.append(r)
         if not rest:
-            return _value(compiler, not decisive)
+            return _value(compiler, mctx, not decisive)
         return rest[0] if len(rest) == 1 else type(e)(tuple(rest), e.loc)
     if isinstance(e, A.Not):
         r = _pe(compiler, e.operand, names, mctx, env, subst, at_start, depth)
-        return _value(compiler, not r.value) if isinstance(r, A.Value) else A.Not(r, e.loc)
+        return _value(compiler, mctx, not r.value) if isinstance(r, A.Value) else A.Not(r, e.loc)
     if isinstance(e, A.IfElse):
         c = _pe(compiler, e.cond, names, mctx, env, subst, at_start, depth)
         if isinstance(c, A.Value):
@@ -79,7 +104,7 @@ def _pe(compiler, e, names, mctx, env, subst, at_start, depth):
         # before, when the piece moves first)
         try:
             if not compiler.compile(e.domain)(mctx, env):
-                return _value(compiler, e.kind == "forall")
+                return _value(compiler, mctx, e.kind == "forall")
         except WarcouncilError:
             pass
     if isinstance(e, A.Call) and depth < 8:
@@ -97,7 +122,7 @@ def _pe(compiler, e, names, mctx, env, subst, at_start, depth):
                         penv[p] = compiler.compile(a)(mctx, env)
                     except WarcouncilError:
                         raise _Opaque() from None
-                    psubst[p] = _value(compiler, penv[p])
+                    psubst[p] = _value(compiler, mctx, penv[p])
             return _pe(compiler, d.body, frozenset(d.params), mctx, penv, psubst, at_start, depth + 1)
     if isinstance(e, A.Name):
         return subst.get(e.id, e)
@@ -135,22 +160,50 @@ def _below_binder(e, domain, subst: dict):
 _MOVE = "·move"  # the move's name in a residual condition (not a name of the language)
 
 
-def residual_cond(compiler, e: A.Expr, var: str) -> tuple:
+def residual_cond(compiler, e: A.Expr, var: str, setting) -> tuple:
     """(closure, variable) of what remains of a condition: one closure per
     distinct remainder, the move renamed, so that equal remainders of
     different rules (``moving_alone(x)``, ``moving_alone(m)``) are judged
-    once per search."""
+    once per search. A remainder made only of the pack's expressions and
+    plain values is kept in the pack's memo (the same in every setting); one
+    that holds a setting's objects (``c8 in ordered``, ``c8`` a piece of
+    the setting's) in the setting's memo, its closures too
+    (``_compile_apart``): its key never repeats in another setting."""
     if not any(isinstance(n, (A.Quant, A.SetComp, A.The)) and n.var == var for n in A.walk(e)):
         e = A.transform(e, lambda n: A.Name(_MOVE, n.loc) if isinstance(n, A.Name) and n.id == var else n)
         var = _MOVE
     key = ("residual", e, var)
-    hit = compiler.pack_memo.get(key)
+    own = _of_setting(e)
+    memo = setting.memo if own else compiler.pack_memo
+    hit = memo.get(key)
     if hit is None:
-        hit = compiler.pack_memo[key] = (compiler.compile(e), var)
+        hit = memo[key] = (_compile_apart(compiler, e, setting) if own else compiler.compile(e), var)
         if var not in referenced_names(e) and not compiler.dynamic_reads(e) & compiler.vocabulary.moment:
             # reads neither the move nor the moment: judged in the caller's context
-            compiler.caches.light_residuals.add(hit[0])
+            (setting.caches if own else compiler.caches).light_residuals.add(hit[0])
     return hit
+
+
+def is_light(compiler, setting, f) -> bool:
+    """Is the residual closure ``f`` one that reads neither the move nor the
+    moment (``residual_cond``)?"""
+    return f in compiler.caches.light_residuals or f in setting.caches.light_residuals
+
+
+def _compile_apart(compiler, e: A.Expr, setting):
+    """``compiler.compile(e)`` with the closures and analyses of the nodes
+    it compiles first kept in the setting's caches, not the compiler's
+    (which key them by the node, kept alive with them: a remainder's nodes
+    are made anew for every setting). What the pack's own nodes already
+    have is read from the compiler as ever."""
+    caches = setting.caches
+    saved = compiler._compiled, compiler._board_static
+    compiler._compiled = ChainMap(caches.compiled, saved[0])
+    compiler._board_static = ChainMap(caches.board_static, saved[1])
+    try:
+        return compiler.compile(e)
+    finally:
+        compiler._compiled, compiler._board_static = saved
 
 
 def _fixed(compiler, e: A.Expr, names: frozenset, at_start: bool) -> bool:

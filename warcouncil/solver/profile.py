@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .decompose import move_rules
 from .ground import Ctx
-from .partial import partial, residual_cond
+from .partial import is_light, partial, residual_cond
 from .state import MoveView, attrs
 
 MAX_DEPTH = 12
@@ -38,6 +38,7 @@ class Profile:
         fixed = []  # (kind, payload): payload (part, var), or the bound's value
         residual = []  # (gates, kind, payload, var): gates ((cond, var, wanted), ...)
         compiler = self.compiler
+        setting = mctx.g.setting
         members: dict = {}  # a residual closure -> (v,) when it is `v in ordered` (Compiler.ordered_member)
 
         def known(f, env):
@@ -47,7 +48,7 @@ class Profile:
             rest = partial(compiler, f.ast, frozenset((f.var,)), mctx, env, at_start)
             if isinstance(rest, bool):
                 return rest
-            out = residual_cond(compiler, rest, f.var)
+            out = residual_cond(compiler, rest, f.var, setting)
             member = compiler.ordered_member(rest)
             if member is not None:
                 members[out[0]] = member
@@ -109,10 +110,9 @@ class Profile:
                     fixed.append((kind, payload))
         self.fixed = fixed
         self.residual = residual
-        light = compiler.caches.light_residuals
-        self.light = all(all(f in light for f, v, w in gates)
+        self.light = all(all(is_light(compiler, setting, f) for f, v, w in gates)
                          and (kind != "bound" or not callable(payload))
-                         and (kind != "piece" or payload is None or payload[0] in light)
+                         and (kind != "piece" or payload is None or is_light(compiler, setting, payload[0]))
                          for gates, kind, payload, var in residual)
         # the common remainder: one ungated test of the piece ("c8 in ordered"),
         # light: it alone decides between no move and the fixed search

@@ -119,7 +119,42 @@ def _nth(ctx, s, a):
     """Which order to the unit the attempt is: 1 + the attempts before it
     that gave the unit an order."""
     o, u = a
-    return 1 + sum(1 for p in ctx.log.attempts if p.index < o.index and u.id in p.ids)
+    log = ctx.log
+    given, last = _given(log, u.id)
+    if last < o.index:  # (every attempt of the log is before ``o``: the count kept on the log)
+        return 1 + given
+    return 1 + sum(1 for p in log.attempts if p.index < o.index and u.id in p.ids)
+
+
+def _given(log, uid: str) -> tuple[int, int]:
+    """(how many attempts of ``log`` give unit ``uid`` an order, the
+    greatest index of an attempt, -1 without one), from ``_orders_given``."""
+    counts, last = log.sigs.get("given") or _orders_given(log)
+    return counts.get(uid, 0), last
+
+
+def _orders_given(log) -> tuple[dict, int]:
+    """(the orders each unit was given by the attempts of ``log``, the
+    greatest index of an attempt): kept on the log, made from its parent's
+    by its last entry when the parent keeps them, else counted (``Log.sigs``)."""
+    ents, parent = log.entries, log.parent
+    base = parent.sigs.get("given") if ents and parent is not None and len(parent.entries) == len(ents) - 1 else None
+    if base is not None:  # (the parent's counts, and the last entry)
+        counts, last = base
+        e = ents[-1]
+        if e.kind == "orders":
+            counts = dict(counts)
+            for u in e.ids:
+                counts[u] = counts.get(u, 0) + 1
+            last = max(last, e.index)
+    else:
+        counts, last = {}, -1
+        for p in log.attempts:
+            for u in p.ids:
+                counts[u] = counts.get(u, 0) + 1
+            last = max(last, p.index)
+    hit = log.sigs["given"] = (counts, last)
+    return hit
 
 
 @WM.function("moved_cm")

@@ -48,13 +48,21 @@ answer); in ``odds`` and ``plan`` the rules kept by the same key are asked
 as one group (``_breaks_grouped``). A loop through the history of the stop
 rules' shape (``exists p in before(o): ...``, recognised by its shape,
 never by a rule's id) is judged from a summary carried along the log
-(stops.py); any other shape by the kernel's loop.
+(stops.py); any other shape by the kernel's loop. Such a loop's part about
+an entry is kept by the expression whatever its variable (``issuer(p).id``
+is ``issuer(o).id``), for every attempt of the same step when it reads only
+what the entry is (``Entry._alike``), and for every entry alike in its
+outcome when it reads that alone (``succeeds(p)``, ``_outcome_alike``). A
+log's history is one number of the answer (``_lsig``), a table is keyed by
+the poses that are not the start's (table.py), and ``nth`` counts a unit's
+orders from the parent log's count (builtins.py).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from operator import add
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -197,6 +205,10 @@ class _Rule:
     #: entry (``log``), None: ask the domain
     kind: str | None = None
 
+    #: judged at an entry of its kind directly where judgements are shared
+    #: (``_broke``: causal, of a kind, reading the history's outcomes)
+    direct: bool = False
+
 
 @dataclass(frozen=True)
 class Step:
@@ -228,6 +240,8 @@ class WarmasterEngine(Engine):
         #: judgements shared by the branches of one answer that agree on
         #: what they read (``_key``): rule verdicts, targets, dice
         self._shared: dict = {}
+        #: the histories of this answer's logs, by number (``_lsig``)
+        self._histories: dict = {}
         #: share them (``odds`` and ``plan``: the branches of a plan agree
         #: on much; the options of ``orders`` are each judged once)
         self._sharing = False
@@ -281,8 +295,9 @@ class WarmasterEngine(Engine):
             kind = None
             if isinstance(dom, A.Name) and dom.id not in self.pack.defines:
                 kind = "*" if dom.id == "log" else ENTRIES_OF_KIND.get(dom.id)
-            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal,
-                         self._reads_of([body.body]) if causal else None, kind)
+            reads = self._reads_of([body.body]) if causal else None
+            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal, reads, kind,
+                         causal and kind is not None and (reads is None or {"history", "outcome"} <= reads))
         return _Rule(rid, r, source, quote, None, None, c(body))
 
     def _memo_loops(self, body: A.Expr) -> None:
@@ -303,11 +318,27 @@ class WarmasterEngine(Engine):
                 # that summary cannot be used)
                 self._incremental.add(id(n))
                 self.compiler.wrap[id(n)] = (n, lambda f, n=n, shape=shape: incremental(
-                    shape, ("incremental", id(n)), self._memo_quant_or(f, n)))
+                    shape, ("incremental", id(n)), self._memo_quant_or(f, n), self._outcome_alike))
                 continue
             dom = self._reads_of([n.domain])
             if dom is not None and "history" in dom:
                 self.compiler.wrap[id(n)] = (n, lambda f, n=n: self._memo_quant_or(f, n))
+
+    def _outcome_alike(self, ctx: Ctx, x: Any) -> dict | None:
+        """Where a history loop (stops.py) keeps the plain values of a part
+        that reads what an earlier entry is and its outcome alone: one dict
+        for every entry of this answer that is the same order with the same
+        roll, target and move (``_esig``'s parts, and the blunder table's
+        D6); None where judgements are not shared or the target is not
+        worked out yet."""
+        if not self._sharing or type(x) is not Entry or x.pending is not None:
+            return None
+        key = self._memo_key(("alike+",), ctx.log.side,
+                             (self._esig(x, FIXED_ONLY), x.roll, x.moves, x.target, x.blunder_d6))
+        kept = self._shared.get(key)
+        if kept is None:
+            kept = self._shared[key] = {}
+        return kept
 
     def _memo_quant_or(self, f, q: A.Quant):
         """The closure of loop ``q`` as ``_memo_loops`` shares it between
@@ -570,17 +601,33 @@ class WarmasterEngine(Engine):
             sig += (e.units[0].table if e.units else None, e.after[0].table if e.after else None)
         return sig
 
-    def _lsig(self, log: Log | None, reads: frozenset) -> tuple:
-        """Every entry of ``log`` by ``_esig`` (kept on the log)."""
+    def _lsig(self, log: Log | None, reads: frozenset) -> int:
+        """Every entry of ``log`` by ``_esig``, as one number of this answer
+        (kept on the log): the same number for logs whose entries are alike
+        entry by entry, made from the log before the last entry's number and
+        the last entry's signature (a key hashes a number, not the history)."""
         if log is None or not log.entries:
-            return ()
+            return 0
         hit = log.sigs.get(reads)
         if hit is None:
-            head = self._lsig(log.parent, reads) if log.parent is not None and \
-                len(log.parent.entries) == len(log.entries) - 1 else \
-                tuple(self._esig(x, reads) for x in log.entries[:-1])
-            hit = log.sigs[reads] = head + (self._esig(log.entries[-1], reads),)
+            parent = log.parent
+            if parent is not None and len(parent.entries) == len(log.entries) - 1:
+                head = self._lsig(parent, reads)
+            else:
+                head = 0
+                for x in log.entries[:-1]:
+                    head = self._interned(reads, head, self._esig(x, reads))
+            hit = log.sigs[reads] = self._interned(reads, head, self._esig(log.entries[-1], reads))
         return hit
+
+    def _interned(self, reads: frozenset, head: int, sig: tuple) -> int:
+        """The number of the history ``head`` (a number) followed by an entry of signature ``sig``."""
+        known = self._histories
+        k = (reads, head, sig)
+        n = known.get(k)
+        if n is None:
+            n = known[k] = len(known) + 1
+        return n
 
     def _key(self, what, reads: frozenset, e: Entry, before: Log, own: str = "") -> tuple:
         """The key of a judgement about entry ``e`` appended to ``before``."""
@@ -710,9 +757,16 @@ class WarmasterEngine(Engine):
         ctx = Ctx(log, None, self._static)
         out = []
         for params, fns in calls:
-            for args in ([(e,)] if len(params) == 1 else [(e, u) for u in e.units]):
-                env = dict(zip(params, args))
-                out.extend(f(ctx, env) for f in fns)
+            if len(params) == 1:
+                env = {params[0]: e}
+                for f in fns:
+                    out.append(f(ctx, env))
+                continue
+            p0, p1 = params
+            for u in e.units:
+                env = {p0: e, p1: u}
+                for f in fns:
+                    out.append(f(ctx, env))
         return ("calls", tuple(out))
 
     def _history_calls(self, name: str):
@@ -982,6 +1036,15 @@ class WarmasterEngine(Engine):
         t = log.table
         e = Entry("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by),
                   tuple(t.at(u) for u in step.units), (), roll, moves)
+        if self._sharing:
+            # (what a history loop reads of an entry that is only what it is,
+            # plain data, is the same for every attempt of this order: kept
+            # once for them all, stops.py)
+            # (an attempt is what its step says: kind, character, units)
+            alike = self._memo_key(("alike",), log.side, (step.by, step.units))
+            e._alike = self._shared.get(alike)
+            if e._alike is None:
+                e._alike = self._shared[alike] = {}
         if lazy:
             first = e.but()  # the entry as `target` sees it (no `after` yet)
             done: list = []
@@ -1050,7 +1113,20 @@ class WarmasterEngine(Engine):
             items = self._groups_for[at.kind] = self._groups(at.kind)
         for i, (rules, reads) in enumerate(items):
             if reads is None:
-                broke = self._broke(ctx, rules[0], at, before, keys, shared)
+                r = rules[0]
+                if r.direct:  # (``_broke``'s own path for it, without asking again what it reads)
+                    try:
+                        broke = not r.body(ctx, {r.var: at})
+                    except (AttributeError, TypeError) as exc:
+                        raise _cannot_judge(r, exc) from None
+                else:
+                    broke = self._broke(ctx, r, at, before, keys, shared)
+            elif reads == GEOMETRY_ONLY and _wholly_on(at, ctx.log.table):
+                # (rules that measure alone, as ``_broke`` keeps each: the group's
+                # verdict kept by the places its rules read, one look-up for them all)
+                log = ctx.log
+                key = self._memo_key(("rules@", id(rules)), log.side, self._esig(at, FIXED_ONLY))
+                broke = not self._placed(key, log.table, lambda: self._none_broken(rules, at, log))
             else:
                 common = keys.get(reads)
                 if common is None:
@@ -1065,6 +1141,20 @@ class WarmasterEngine(Engine):
                     items.insert(0, items.pop(i))
                 return True
         return False
+
+    @staticmethod
+    def _none_broken(rules: list, at: Entry, log: Log) -> bool:
+        """Does ``at``, the last entry of ``log``, break none of ``rules``
+        (causal rules of its kind that measure alone), judged on a fresh
+        context (``_placed``: every place read is recorded)?"""
+        ctx = Ctx(log, fresh=True)
+        for r in rules:
+            try:
+                if not r.body(ctx, {r.var: at}):
+                    return False
+            except (AttributeError, TypeError) as exc:
+                raise _cannot_judge(r, exc) from None
+        return True
 
     def _groups(self, kind: str) -> list:
         """The rules that may judge an entry of ``kind``, as ``_breaks_grouped``
@@ -1157,7 +1247,7 @@ class WarmasterEngine(Engine):
 
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
-        self._geometry, self._static, self._shared = {}, _Memo(), {}
+        self._geometry, self._static, self._shared, self._histories = {}, _Memo(), {}, {}
         self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
         self._groups_for = {}
         self._sharing = verb in self._share_verbs
@@ -1304,6 +1394,7 @@ class WarmasterEngine(Engine):
         names = list(dict.fromkeys(u for st in steps for u in st.units))
         per_unit = {u: defaultdict(int) for u in names}
         tops = {u: sum(1 for st in steps if u in st.units) for u in names}
+        gives = [tuple(int(u in st.units) for u in names) for st in steps]  # (the orders each step gives each unit)
 
         def go(i: int, log: Log, ways: int, succ: int, counts: tuple[int, ...]) -> None:
             if ways == 0:
@@ -1325,7 +1416,7 @@ class WarmasterEngine(Engine):
             stat[2] += ways * w_blunder
             if ok:
                 es, after = self.rolled(log, e, st, ok[0], True)
-                more = tuple(k + (u in st.units) for u, k in zip(names, counts))
+                more = tuple(map(add, counts, gives[i]))
                 go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more)
             if bad:
                 go(i + 1, log.plus(e.with_roll(bad[-1])), ways * (36 - w_ok), succ, counts)

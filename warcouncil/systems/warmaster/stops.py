@@ -56,39 +56,23 @@ class Side:
     """A part of the condition about one side: its closure, the names
     under which the side's entry is bound for it (a define's parameters),
     ``key``: the same number for the same expression (wherever it is
-    written: ``succeeds(p)`` in several rules) and ``what``: does it read
-    only what the entry is (kind, character, units: the same in every copy
-    of the entry with another roll, ``Entry.but``)."""
+    written, about whichever variable: ``succeeds(p)`` in several rules,
+    ``issuer(p).id`` and ``issuer(o).id``) and ``what``: does it read only
+    what the entry is (kind, character, units: the same in every copy of
+    the entry with another roll, ``Entry.but``, and, when it is plain data,
+    in every entry that is the same order, ``Entry._alike``)."""
 
     fn: Callable
     names: tuple[str, ...]
     key: int
     what: bool
+    #: does it read what the entry is and its outcome alone (its roll, target,
+    #: whether it moved: the same in every entry that is the same order with
+    #: the same outcome, ``incremental``'s ``alike``)
+    outcome: bool = False
 
-    def __call__(self, ctx, x):
-        """The value for entry ``x``; kept on the entry when it reads only
-        what the entry is (its copies share it)."""
-        if self.what:
-            d = x.__dict__
-            kept = d.get("_sides")
-            if kept is None:
-                kept = d["_sides"] = {}
-            v = kept.get(self.key, _NONE)
-            if v is _NONE:
-                v = kept[self.key] = self.fn(ctx, {n: x for n in self.names})
-            return v
-        return self.fn(ctx, {n: x for n in self.names})
 
-    def of_last(self, ctx, log):
-        """The value for the last entry of ``log``, kept on that log."""
-        if self.what:
-            return self(ctx, log.entries[-1])
-        sigs = log.sigs
-        k = ("side", self.key)
-        v = sigs.get(k, _NONE)
-        if v is _NONE:
-            v = sigs[k] = self(ctx, log.entries[-1])
-        return v
+_OUTCOME = frozenset({"outcome"})
 
 
 _NONE = object()
@@ -133,10 +117,11 @@ class _Analysis:
     def side(self, e: A.Expr, roles: dict, role: str) -> Side:
         names = tuple(n for n, r in roles.items() if r == role)
         try:
-            key = self.keys.setdefault((e, names), len(self.keys))
+            key = self.keys.setdefault(_canonical(e, names), len(self.keys))
         except TypeError:  # (a node that cannot be hashed: its own number)
             key = self.keys.setdefault((id(e), names), len(self.keys))
-        return Side(self.compile(e), names, key, self.reads(e) == frozenset())
+        r = self.reads(e)
+        return Side(self.compile(e), names, key, r == frozenset(), r == _OUTCOME)
 
     def conj(self, e: A.Expr, roles: dict, neg: bool, depth: int = 0) -> bool:
         """Add ``e`` (negated when ``neg``) as conjuncts; False: not of the shape."""
@@ -218,6 +203,22 @@ class _Analysis:
         return False
 
 
+#: the name a side's entry goes by in its key (``_canonical``): no name of the language
+_SELF = "·entry"
+
+
+def _canonical(e: A.Expr, names: tuple) -> tuple:
+    """The key of side ``e`` about the entry bound to ``names``: ``e`` with
+    those names renamed to one, so that the same expression about another
+    variable (``issuer(p).id``, ``issuer(o).id``) has the same key and an
+    entry's value is worked out once for both. As written when a loop or set
+    inside it binds one of those names (a renaming could change what it means)."""
+    if any(isinstance(n, (A.Quant, A.SetComp, A.The)) and n.var in names for n in A.walk(e)):
+        return (e, names)
+    # (``A.transform`` makes a new node only where a name is renamed)
+    return (A.transform(e, lambda n: A.Name(_SELF, n.loc) if isinstance(n, A.Name) and n.id in names else n), ())
+
+
 def analyse(q: A.Quant, compile_, pack, globals_: frozenset, reads, keys: dict | None = None) -> Shape | None:
     """The incremental shape of loop ``q``, or None. ``globals_``: the
     names that are not variables (defines, constants, symbols);
@@ -240,48 +241,155 @@ def analyse(q: A.Quant, compile_, pack, globals_: frozenset, reads, keys: dict |
                  tuple(a.joins), tuple(a.pv))
 
 
-def _meets(op: str, pv: Any, ov: Any) -> bool:
-    if op == "==":
-        return pv == ov
-    if op == "!=":
-        return pv != ov
-    if op == "p_in_o":
-        return _contains(ov, pv)
-    if op == "o_in_p":
-        return _contains(pv, ov)
-    if op == "meet_p":  # exists u in P: u in O
-        return pv is not None and any(_contains(ov, u) for u in pv)
-    return ov is not None and any(_contains(pv, u) for u in ov)  # meet_o
+def _meet_p(pv: Any, ov: Any) -> bool:  # exists u in P: u in O
+    if pv is None:
+        return False
+    for u in pv:
+        if _contains(ov, u):
+            return True
+    return False
 
 
-def _indexable(op: str, ov: Any) -> bool:
-    """May ``ov`` be looked up in a summary's set of ids (``incremental``)
-    with the answer of comparing it with each (``_meets``)?"""
-    if op == "==":
-        return type(ov) in (str, int)
-    return type(ov) in (frozenset, set, tuple) and all(type(u) in (str, int) for u in ov)
+def _meet_o(pv: Any, ov: Any) -> bool:  # exists u in O: u in P
+    if ov is None:
+        return False
+    for u in ov:
+        if _contains(pv, u):
+            return True
+    return False
 
 
-def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
-    """The closure of a loop of ``shape`` (``f``: the one it stands in for)."""
+#: how a kept value ``pv`` of an earlier entry meets ``ov``, ``o``'s, by each join
+_MEETS = {"==": lambda pv, ov: pv == ov, "!=": lambda pv, ov: pv != ov,
+          "p_in_o": lambda pv, ov: _contains(ov, pv), "o_in_p": lambda pv, ov: _contains(pv, ov),
+          "meet_p": _meet_p, "meet_o": _meet_o}
+_IDS = (str, int)  # values an index holds (``incremental``)
+_COLLECTIONS = (frozenset, set, tuple)
+
+
+def _env_of(names: tuple):
+    """The environment a side's closure is called with, for entry ``x``."""
+    if len(names) == 1:
+        n0 = names[0]
+        return lambda x: {n0: x}
+    return lambda x: {n: x for n in names}
+
+
+def _of_entry(side: Side) -> Callable:
+    """``side(ctx, x)`` as a plain closure (the loop's hot path: no method
+    look-up; a value kept on the entry found by one dictionary look-up)."""
+    fn, key, env = side.fn, side.key, _env_of(side.names)
+    if not side.what:
+        return lambda ctx, x: fn(ctx, env(x))
+
+    def get(ctx, x):
+        d = x.__dict__
+        kept = d.get("_sides")
+        if kept is None:
+            kept = d["_sides"] = {}
+        try:
+            return kept[key]
+        except KeyError:
+            pass
+        alike = d.get("_alike")
+        if alike is not None:
+            v = alike.get(key, _NONE)
+            if v is not _NONE:
+                kept[key] = v
+                return v
+        v = kept[key] = fn(ctx, env(x))
+        if alike is not None and _plain(v):
+            alike[key] = v
+        return v
+    return get
+
+
+_SCALARS = (str, int, bool, float, type(None))
+
+
+def _plain(v: Any) -> bool:
+    """Is ``v`` plain data (an id, a number, a truth value, a set of ids),
+    the same for every entry that is the same order (``Entry._alike``), never
+    a piece or an entry, whose identity is its table's or branch's?"""
+    t = type(v)
+    if t in _SCALARS:
+        return True
+    return t in (frozenset, tuple) and all(type(u) in _SCALARS for u in v)
+
+
+def _of_last(side: Side, alike: Callable | None = None) -> Callable:
+    """The value of ``side`` for the last entry of a log, kept on the log
+    (a value that reads what the entry is alone: on the entry). ``alike``
+    (``incremental``): where the plain values of a side that reads the
+    entry's outcome alone are kept for every entry alike."""
+    if side.what:
+        get, key = _of_entry(side), side.key
+
+        def last_what(ctx, log):
+            x = log.entries[-1]
+            kept = x.__dict__.get("_sides")
+            if kept is not None:
+                v = kept.get(key, _NONE)
+                if v is not _NONE:
+                    return v
+            return get(ctx, x)
+        return last_what
+    fn, k, env = side.fn, ("side", side.key), _env_of(side.names)
+    if side.outcome and alike is not None:
+        skey = side.key
+
+        def last_alike(ctx, log):
+            sigs = log.sigs
+            try:
+                return sigs[k]
+            except KeyError:
+                pass
+            x = log.entries[-1]
+            kept = alike(ctx, x)
+            if kept is not None:
+                v = kept.get(skey, _NONE)
+                if v is not _NONE:
+                    sigs[k] = v
+                    return v
+            v = sigs[k] = fn(ctx, env(x))
+            if kept is not None and _plain(v):
+                kept[skey] = v
+            return v
+        return last_alike
+
+    def last(ctx, log):
+        sigs = log.sigs
+        try:
+            return sigs[k]
+        except KeyError:
+            v = sigs[k] = fn(ctx, env(log.entries[-1]))
+            return v
+    return last
+
+
+def incremental(shape: Shape, tag: Any, f: Callable, alike: Callable | None = None) -> Callable:
+    """The closure of a loop of ``shape`` (``f``: the one it stands in for).
+    ``alike(ctx, x)``: where the values of a part about an earlier entry
+    that reads what it is and its outcome alone (``succeeds(p)``) are kept
+    for every entry that is the same order with the same outcome, or None
+    (the engine's: the entries of one answer)."""
     exists, ovar, kind = shape.exists, shape.ovar, shape.kind
-    pfilters, ofilters, joins, pvalues = shape.pfilters, shape.ofilters, shape.joins, shape.pvalues
+    joins = shape.joins
+    # (the sides as plain closures: the same values as ``Side.__call__`` and ``of_last``)
+    pfilters = tuple((_of_last(side, alike), neg) for side, neg in shape.pfilters)
+    pvalues = tuple(_of_last(side, alike) for side in shape.pvalues)
+    ofilters = tuple((_of_entry(side), neg) for side, neg in shape.ofilters)
+    ofs = tuple(_of_entry(side) for _, _, side in joins)
     # one join ``A(p) == B(o)`` or ``exists u in B(o): u in A(p)``: the summary
     # also keeps the set of the values of A (ids: str, int), so that the
     # check is a look-up; any other value and the kept entries are scanned
     indexed = joins[0][0] if len(joins) == 1 and joins[0][0] in ("==", "meet_o") else None
-
-    def contrib(ctx, log):
-        """(is the last entry of ``log`` of the domain, its values if it
-        passes the filters, else None)"""
-        if kind is not None and log.entries[-1].kind != kind:
-            return False, None
-        ok = True
-        for side, neg in pfilters:  # (every one: an error is found whatever the order)
-            if bool(side.of_last(ctx, log)) == neg:
-                ok = False
-        vals = tuple(side.of_last(ctx, log) for side in pvalues)
-        return True, (vals if ok else None)
+    empty = (False, (), frozenset() if indexed else None)
+    meets = tuple((_MEETS[op], i) for op, i, _ in joins)
+    n_joins = len(joins)
+    meet0, i0 = meets[0] if meets else (None, 0)
+    of0 = ofs[0] if ofs else None
+    in_place = ("in place", kind)  # (kept on a log: is its last entry in place for ``before``)
 
     def summary(log, ctx):
         s = log.sigs.get(tag)
@@ -289,35 +397,63 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
             return s
         ents = log.entries
         if not ents:
-            s = (False, (), frozenset() if indexed else None)
+            s = empty
         else:
             parent = log.parent
             if parent is None or len(parent.entries) != len(ents) - 1:
                 # (a log given whole: its prefixes made, each keeping its summary;
                 # what a part reads of an entry is on the entry, not the log)
                 parent = Log(ents[:-1], log.table, log.side)
-            base = summary(parent, ctx)
+            base = parent.sigs.get(tag)
+            if base is None:
+                base = summary(parent, ctx)
             s = _UNKNOWN if base is _UNKNOWN else _add(base, ctx, log)
         log.sigs[tag] = s
         return s
 
+    n_pvalues = len(pvalues)
+    pv0 = pvalues[0] if pvalues else None
+
     def _add(base, ctx, log):
+        """``base`` with the last entry of ``log``: if it is of the domain,
+        its values when it passes the filters (every part worked out, no
+        short cut: an error is found whatever the order)."""
+        if kind is not None and log.entries[-1].kind != kind:
+            return base
         try:
-            inside, vals = contrib(ctx, log)
+            ok = True
+            for get, neg in pfilters:
+                if bool(get(ctx, log)) == neg:
+                    ok = False
+            vals = (pv0(ctx, log),) if n_pvalues == 1 else tuple([get(ctx, log) for get in pvalues])
         except Exception:
             return _UNKNOWN
-        if not inside:
-            return base
-        if vals is None:
+        if not ok:
             return base if base[0] else (True, base[1], base[2])
         index = base[2]
         if index is not None:
             v = vals[0]
             if indexed == "==":
-                index = index | {v} if type(v) in (str, int) else None
+                if type(v) not in _IDS:
+                    index = None
+                elif v not in index:
+                    index = index | {v}
+            elif type(v) is frozenset and all(type(u) in _IDS for u in v):
+                if not v <= index:
+                    index = index | v
             else:
-                index = index | v if type(v) is frozenset and all(type(u) in (str, int) for u in v) else None
+                index = None
         return True, base[1] + (vals,), index
+
+    def placed(log, o):
+        """Is ``o`` (the last entry of ``log``) where ``before(o)`` or
+        ``entries_before(o)`` is the log before it?"""
+        before = log.parent
+        if kind is not None:
+            # (``before(o)``: the attempts of the log up to ``o``'s index, each in place)
+            earlier = before.of(kind)
+            return o.kind == kind and o.index == len(earlier) and not (earlier and earlier[-1].index != o.index - 1)
+        return o.place == len(before.entries)
 
     def loop(ctx, env):
         if ctx.trace is not None or ctx.fresh:
@@ -330,14 +466,15 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
         before = log.parent
         if before is None or len(before.entries) != len(ents) - 1:
             return f(ctx, env)
-        if kind is not None:
-            # (``before(o)``: the attempts of the log up to ``o``'s index, each in place)
-            earlier = before.of(kind)
-            if o.kind != kind or o.index != len(earlier) or (earlier and earlier[-1].index != o.index - 1):
-                return f(ctx, env)
-        elif o.place != len(before.entries):
+        sigs = log.sigs
+        ok = sigs.get(in_place)
+        if ok is None:
+            ok = sigs[in_place] = placed(log, o)
+        if not ok:
             return f(ctx, env)
-        s = summary(before, ctx)
+        s = before.sigs.get(tag)
+        if s is None:
+            s = summary(before, ctx)
         if s is _UNKNOWN:
             return f(ctx, env)
         nonempty, kept, index = s
@@ -345,24 +482,34 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
             return not exists
         try:
             ok = True
-            for side, neg in ofilters:
-                if bool(side(ctx, o)) == neg:
+            for get, neg in ofilters:
+                if bool(get(ctx, o)) == neg:
                     ok = False
-            ovals = [side(ctx, o) for _, _, side in joins]
-            found = False
-            if ok and not joins:
-                found = bool(kept)
-            elif ok and index is not None and _indexable(indexed, ovals[0]):
-                ov = ovals[0]
-                found = ov in index if indexed == "==" else any(u in index for u in ov)
-            elif ok:
-                for vals in kept:
-                    for (op, i, _), ov in zip(joins, ovals):
-                        if not _meets(op, vals[i], ov):
+            if n_joins == 1:
+                ov = of0(ctx, o)
+                if not ok:
+                    found = False
+                elif index is None:
+                    found = any(meet0(vals[i0], ov) for vals in kept)
+                elif indexed == "==":
+                    found = ov in index if type(ov) in _IDS else any(meet0(vals[i0], ov) for vals in kept)
+                elif type(ov) in _COLLECTIONS and all(type(u) in _IDS for u in ov):
+                    found = not index.isdisjoint(ov)
+                else:
+                    found = any(meet0(vals[i0], ov) for vals in kept)
+            else:
+                ovals = [get(ctx, o) for get in ofs]
+                found = False
+                if ok and not joins:
+                    found = bool(kept)
+                elif ok:
+                    for vals in kept:
+                        for (meet, i), ov in zip(meets, ovals):
+                            if not meet(vals[i], ov):
+                                break
+                        else:
+                            found = True
                             break
-                    else:
-                        found = True
-                        break
         except Exception:
             return f(ctx, env)
         return found if exists else not found

@@ -54,13 +54,16 @@ class Table:
     piece is one ``At`` wherever the same table recurs."""
 
     def __init__(self, scenario: WarmasterScenario, unit_attrs: dict, poses: dict[str, Pose] | None = None,
-                 geometry: dict | None = None):
+                 geometry: dict | None = None, _start: dict | None = None, _key: frozenset | None = None):
         self.scenario = scenario
         self.unit_attrs = unit_attrs  # unit type -> {pace, flying, ...} from the pack
         self.by_id = {p.id: p for p in scenario.pieces}
-        self.poses = dict(poses) if poses is not None else {p.id: p.pose for p in scenario.pieces}
+        #: every piece's pose at the scenario's start (shared by the tables moved from one another)
+        self.start = {p.id: p.pose for p in scenario.pieces} if _start is None else _start
+        self.poses = dict(poses) if poses is not None else dict(self.start)
         self._fp: dict[str, T.Footprint] = {}
         self._at: dict[str, At] = {}
+        self._moved: dict = {}  # (``moved``: the moves asked of this table, and the table after them)
         #: lists of pieces worked out once per table (``units``, builtins.py)
         self.lists: dict = {}
         #: footprints and measurements by piece and pose, shared by every
@@ -68,8 +71,10 @@ class Table:
         #: on any table): ``(id, pose)`` -> footprint, and
         #: ``(id, pose, id, pose)`` -> distance (builtins.py)
         self.geometry: dict = {} if geometry is None else geometry
-        #: the set of poses, the key of this table in ``geometry`` (``moved``)
-        self.key = frozenset(self.poses.items())
+        #: the key of this table in ``geometry`` (``moved``): the poses that are
+        #: not the start's (the set of poses, without those every table shares)
+        self.key = frozenset((pid, pose) for pid, pose in self.poses.items() if pose != self.start.get(pid)) \
+            if _key is None else _key
         self.geometry.setdefault(("table", self.key), self)
 
     def moved(self, moves: dict[str, Pose]) -> "Table":
@@ -78,15 +83,21 @@ class Table:
         its pieces and what was measured on it)."""
         if not moves:
             return self.geometry.get(("table", self.key), self)
-        old = self.poses
-        # (this table's set with the moved pieces' poses replaced: the poses
-        # of the others are not hashed again)
-        key = ("table", self.key.difference([(pid, old[pid]) for pid in moves if pid in old])
-               .union(moves.items()))
-        t = self.geometry.get(key)
-        poses = {**old, **moves} if t is None else None
+        asked = tuple(moves.items())
+        t = self._moved.get(asked)  # (these moves from this table before: no set of poses made)
+        if t is not None:
+            return t
+        t = self._moved[asked] = self._moved_anew(moves)
+        return t
+
+    def _moved_anew(self, moves: dict[str, Pose]) -> "Table":
+        old, start = self.poses, self.start
+        # (this table's key with the moved pieces' poses replaced: a few poses, not every piece's)
+        key = self.key.difference([(pid, old[pid]) for pid in moves if pid in old]) \
+            .union([(pid, pose) for pid, pose in moves.items() if pose != start.get(pid)])
+        t = self.geometry.get(("table", key))
         if t is None:
-            t = Table(self.scenario, self.unit_attrs, poses, self.geometry)
+            t = Table(self.scenario, self.unit_attrs, {**old, **moves}, self.geometry, start, key)
             t._fp = {k: v for k, v in self._fp.items() if k not in moves}
         return t
 
@@ -185,6 +196,8 @@ class Entry:
     penalties: dict = field(default_factory=dict)
     #: orders: what works ``(target, penalties)`` out when first read (``worked``)
     pending: Any = field(default=None, repr=False)
+    # (set on an attempt by the engine, copied with it by ``but``: ``_alike``, the
+    # plain values a history loop read of any attempt of the same step, stops.py)
 
     @cached_property
     def ids(self) -> frozenset[str]:
@@ -268,7 +281,13 @@ class Log:
     def of(self, kind: str) -> tuple[Entry, ...]:
         """The entries of one sub-phase, in order (worked out once per log:
         a log's entries are never changed, ``plus`` makes a new log)."""
+        if kind == "orders":
+            return self.attempts
         return self._kinds.get(kind, ())
 
     def plus(self, e: Entry, table: Table | None = None) -> "Log":
-        return Log(self.entries + [e], table if table is not None else self.table, self.side, self)
+        log = Log(self.entries + [e], table if table is not None else self.table, self.side, self)
+        attempts = self.__dict__.get("attempts")
+        if attempts is not None:  # (its attempts: this log's, and ``e`` if it is one)
+            log.__dict__["attempts"] = attempts + (e,) if e.kind == "orders" else attempts
+        return log
