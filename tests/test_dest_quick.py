@@ -74,7 +74,7 @@ def test_quick_path_agrees_with_the_general_search_on_akragas(akragas, entries, 
                 # (a card the setting does not keep: a fresh grounding
                 # finds its lane through the general path, which makes the
                 # entry again)
-                kept = (cc_engine._KEPT, card) in eng.setting(side).memo
+                kept = card in eng.setting(side).memo.get(cc_engine._KEPT, {})
                 assert entries == [p.id] * (1 if kept else 3), (card, p.id, entries)
                 quick += 1
     assert quick > len(cards) * len(pieces) // 2, quick
@@ -118,7 +118,7 @@ def test_flags_whatever_the_length_take_the_kept_mask(make_engine, house, entrie
     d = first[1]["a"]
     assert len(d) > 20 and [c for c, b in d.items() if not b] == [(5, 4)]  # the forest
     lane = eng.ground(card).memo[LANE]
-    assert lane[3]["a"][3].fixed is not None
+    assert lane[3]["a"][5].fixed is not None  # (the entry's flag: _quick_entry)
 
 
 def test_flags_that_read_the_order_set_keep_no_entry(build, house, entries):
@@ -150,9 +150,9 @@ def test_illegal_alone_and_unknown_ids(akragas):
 
 
 def test_board_memos_agree_and_stay_bounded(akragas, monkeypatch):
-    """``Board.cells_of`` and ``dilate_of`` (the quick path's look-ups of
-    the board's geometry) answer as ``cells_in`` and ``dilate``, and keep
-    at most CELLS_MEMO masks."""
+    """``Board.cells_of``, ``cells_keyed`` and ``dilate_of`` (the quick
+    path's look-ups of the board's geometry) answer as ``cells_in`` and
+    ``dilate``, and keep at most CELLS_MEMO masks."""
     import random
 
     import warcouncil.solver.board as board_mod
@@ -165,6 +165,39 @@ def test_board_memos_agree_and_stay_bounded(akragas, monkeypatch):
         for i in range(120):
             m = rng.getrandbits(n) & rng.getrandbits(n) if i % 3 else 1 << rng.randrange(n)
             assert b.cells_of(m) == tuple(b.cells_in(m))
+            assert list(b.cells_keyed(m).items()) == [(c, True) for c in b.cells_in(m)]
             assert b.dilate_of(m) == b.dilate(m)
-            assert len(b._cells_memo) <= 50 and len(b._dilate_memo) <= 50
-    assert b.cells_of(0) == () and b.dilate_of(0) == 0
+            assert len(b._cells_memo) <= 50 and len(b._dilate_memo) <= 50 and len(b._keyed_memo) <= 50
+    assert b.cells_of(0) == () and b.cells_keyed(0) == {} and b.dilate_of(0) == 0
+
+
+@pytest.mark.parametrize("side", ["carthaginian", "syracusan"])
+def test_quick_legality_is_the_plans(akragas, side):
+    """The quick path judges one piece's order set with AltPlan.legal's
+    checks written out on the lane's facts (``_checks_one``): for every
+    card whose plans the lane keeps and every piece of the side, on the
+    quick path, the answer's legality is ``AltPlan.legal`` of the piece
+    alone: pieces in and out of the card's sections, every piece under a
+    card of no orders (First Strike: a cap of 0), quotas of several Hall
+    conditions (Out Flanked, Coordinated Attack)."""
+    eng = akragas
+    eng.setting(side).memo.clear()
+    seen = {}
+    for card, c in eng.pack.cards.items():
+        if c.roll is not None or c.copy is not None:
+            continue
+        for p in eng.setting(side).items:
+            for _ in range(2):  # the first query makes the lane and its entry
+                eng.destinations(eng.ground(card, side=side), [p.id])
+            g = eng.ground(card, side=side)
+            lane = g.memo.get(LANE)
+            if lane is None or lane[2] is None or p.id not in lane[3]:
+                continue
+            want = any(a.legal((p,)) for a in eng.enumerator(eng.ground(card, side=side)).alts)
+            assert eng.destinations(g, [p.id])[0] is want, (card, p.id)
+            seen.setdefault(card, set()).add(want)
+    assert seen["First Strike"] == {False} and seen["Coordinated Attack"] == {True}
+    for n in ("Two", "Three", "Four"):
+        for s in ("Left", "Center", "Right"):
+            assert seen[f"Order {n} Units {s}"] == {True, False}
+    assert seen["Out Flanked"] == {True, False}

@@ -211,6 +211,7 @@ class Board:
     _byte_cells: tuple = field(init=False, repr=False, compare=False)
     _cells_memo: dict = field(init=False, repr=False, compare=False)  # see cells_of
     _dilate_memo: dict = field(init=False, repr=False, compare=False)  # see dilate_of
+    _keyed_memo: dict = field(init=False, repr=False, compare=False)  # see cells_keyed
     nb_masks: tuple = field(init=False, repr=False, compare=False)  # nb_masks[i]: cell i's neighbours, a mask
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Board:
@@ -267,6 +268,7 @@ class Board:
         object.__setattr__(self, "_byte_cells", None)  # made when first read (``cells_in``)
         object.__setattr__(self, "_cells_memo", {})
         object.__setattr__(self, "_dilate_memo", {})
+        object.__setattr__(self, "_keyed_memo", {})
 
         by_edge: dict[str, dict[Cell, frozenset[str]]] = {}
         cells_by_edge: dict[str, dict[str, frozenset[Cell]]] = {}
@@ -394,11 +396,27 @@ class Board:
             t = memo[m] = tuple(self.cells_in(m))
         return t
 
+    def cells_keyed(self, m: int) -> dict:
+        """``cells_in(m)`` as the keys of a dict, in reading order, each
+        True, looked up by the mask as ``cells_of`` (the memo's own dict:
+        copy it, never change it). A dict made from it (``copy``,
+        ``dict.fromkeys``, ``update``) takes the cells' hashes from it
+        instead of hashing each cell again. (Its memo, ``_keyed_memo``, is
+        read directly by C&C destinations' quick path, a frame less.)"""
+        memo = self._keyed_memo
+        d = memo.get(m)
+        if d is None:
+            if len(memo) >= CELLS_MEMO:
+                memo.clear()
+            d = memo[m] = dict.fromkeys(self.cells_in(m), True)
+        return d
+
     def dilate_of(self, m: int) -> int:
         """``dilate(m)``, looked up by the mask once worked out (the
         board's geometry only; at most CELLS_MEMO masks kept, then
         emptied): for a search that grows the same few frontiers again
-        and again (``search.PlainFast.ends_before``)."""
+        and again (``search.PlainFast.ends_before``; C&C destinations' quick
+        path reads its memo, ``_dilate_memo``, in place)."""
         memo = self._dilate_memo
         d = memo.get(m)
         if d is None:

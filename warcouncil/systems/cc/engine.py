@@ -30,7 +30,8 @@ from .grounding import Grounding
 _rank = attrgetter("rank")
 _fromkeys = dict.fromkeys
 _LANE = "destinations"  # a grounding's memo: see CardEngine.destinations
-_KEPT = "grounded"  # a setting's memo: (_KEPT, card name) -> Grounding.kept's arguments (CardEngine.ground)
+_KEPT = "grounded"  # a setting's memo: _KEPT -> {card name: Grounding.kept's arguments} (CardEngine.ground)
+_NONE: dict = {}  # (never written)
 
 
 
@@ -46,6 +47,25 @@ def _legal_alt(alts, pieces, g) -> tuple:
             return True, a.alt
     return False, (g.alts[0] if g.alts else None)
 
+
+def _checks_one(alts) -> tuple:
+    """What ``AltPlan.legal`` reads of each plan of ``alts`` (no rule judged
+    as a closure), for ``destinations``' quick path: ``(n, items, ~free,
+    admitted, hall, cap, filled, led, impossible, forced_mask, anchor_mask)``,
+    from its ``_checks`` (``hall``: (~outside, orders) ...), its
+    ``impossible`` and ``forced_mask`` and its alternative's ``anchor_mask``:
+    read once (an AltPlan's attributes, set through its ``__dict__``, are
+    slow to read; a complement taken once is not made per query)."""
+    out = []
+    for a in alts:
+        n, items, free, admitted, hall, cap, filled, linked, led = a._checks
+        if hall is not None:
+            hall = tuple((~outside, orders) for outside, orders in hall)
+        out.append((n, items, ~free, admitted, hall, cap, filled, led, a.impossible, a.forced_mask,
+                    a.alt.anchor_mask))
+    return tuple(out)
+
+
 # the most dice for which every roll is answered (orders without --roll): the
 # outcomes grow as n^5 and each is a whole enumeration (12 dice: a few seconds)
 ROLL_TABLE_DICE = 12
@@ -58,6 +78,7 @@ class CardEngine(Engine):
         super().__init__(scenario, pack)
         self._copies: dict = {}  # (copying card, copied card) -> resolved card
         self._may_battle: tuple | None = None  # see _battle_fn
+        self._by_side: dict = {}  # side -> its setting with no command given (self._settings[(side, None)])
 
     # ------------------------------------------------------------ cards
     def resolve_card(self, card: str, copies: str | None = None) -> tuple[A.CardDecl, str]:
@@ -149,11 +170,13 @@ class CardEngine(Engine):
     def ground(self, card: str | A.CardDecl, *, side: str | None = None, roll: dict | str | None = None,
                copies: str | None = None, command: int | None = None) -> Grounding:
         if roll is None and copies is None and card.__class__ is str:
-            setting = self._settings.get((side, command))
+            setting = self._by_side.get(side) if command is None else self._settings.get((side, command))
             if setting is not None:
-                kept = setting.memo.get((_KEPT, card))
-                if kept is not None:  # a card by its printed name whose facts the setting keeps
-                    return Grounding.kept(*kept)
+                kept = setting.memo.get(_KEPT)
+                if kept is not None:
+                    kept = kept.get(card)
+                    if kept is not None:  # a card by its printed name whose facts the setting keeps
+                        return Grounding.kept(*kept)
         decl = self.pack.cards.get(card) if card.__class__ is str and copies is None else None
         by_name = decl is not None and decl.copy is None  # a card by its printed name (resolve_card, in short)
         if by_name:
@@ -172,13 +195,18 @@ class CardEngine(Engine):
         elif roll:
             raise WarcouncilError(f"{decl.name} does not roll dice: drop --roll")
         setting = self._settings.get((side, command)) or self.setting(side, command)
+        if command is None:
+            self._by_side[side] = setting
         g = Grounding(self.pack, self.plan.compiler, setting, decl, played_as=played, roll=roll)
         if by_name:
             facts = g.facts()
             if facts is not None:
                 # kept in the setting's memo (emptied with it), with the
                 # grounding's first memo, where destinations adds its lane
-                setting.memo[(_KEPT, card)] = [self.pack, self.plan.compiler, setting, decl, played, *facts]
+                kept = setting.memo.get(_KEPT)
+                if kept is None:
+                    kept = setting.memo[_KEPT] = {}
+                kept[card] = (self.pack, self.plan.compiler, setting, decl, played, *facts)
         return g
 
     # ------------------------------------------------------------ answers
@@ -232,46 +260,104 @@ class CardEngine(Engine):
         lane = g.memo.get(_LANE)
         if lane is not None and len(ids) == 1:
             # one piece the lane has answered before (its search plain, its
-            # flags kept or none): the same steps as below, with what they
-            # look up found at once (_quick_entry)
+            # one test `v in ordered` or none, its flags kept or none): the
+            # steps of _destinations in one small frame, with what they look
+            # up found at once (_quick_entry)
             quick = lane[3].get(ids[0])
             if quick is not None:
+                p, rank, m, not_m, fast, ef, setting, moves, before, nb, depth, not_bit, fixed, flags, board, keyed, \
+                    dilated = quick
                 en = g.enumerator
-                if en is None:
-                    shared = lane[2]
-                    alts = shared[1] if shared is not None and shared[0] == g.alts else None
-                else:
-                    alts = en.alts if en.plan is self.plan else None
-                if alts is not None:
-                    p, pieces, fast, ef, setting, board = quick
-                    legal, alt = _legal_alt(alts, pieces, g)
-                    hit = fast.ends_before(setting, p, pieces, g, alt)
-                    if hit is not None:
-                        ends, end_masks = hit
+                shared = lane[2]
+                legal = None
+                if moves and before[0] is not setting.caches.positions:
+                    pass  # (a new position: its masks worked out by ends_before, _destinations)
+                elif shared is not None and shared[0] == g.alts and (en is None or en.plan is self.plan):
+                    # the order set judged (_legal_alt: the first alternative
+                    # that admits it; which one is not read here) with the
+                    # lane's plans (enumerate.AltPlan): AltPlan.legal's
+                    # checks of one piece (``m``, its bit) written out, on
+                    # the plans' facts read once (_checks_one); a piece alone
+                    # is connected
+                    legal = False
+                    for n, items, not_free, admitted, hall, cap, filled, led, impossible, forced, anchor in shared[2]:
+                        if rank >= n or not m & items or filled and (impossible or forced & not_m) \
+                                or led and not m & anchor:
+                            continue
+                        charged = m & not_free
+                        if cap is not None and (charged != 0) > cap:
+                            continue
+                        if hall is not None:
+                            charged &= admitted
+                            if charged:
+                                for not_outside, orders in hall:
+                                    if (charged & not_outside != 0) > orders:
+                                        break
+                                else:
+                                    legal = True
+                                    break
+                                continue
+                        legal = True
+                        break
+                elif en is not None and en.plan is self.plan:
+                    pieces = (p,)
+                    legal = any(a.legal(pieces) for a in en.alts)
+                if legal is not None:
+                    if not moves:  # its one test, `v in ordered`, fails: no move
+                        return legal, {ids[0]: {}}
+                    # PlainFast.ends_before in the position before the turn
+                    # (``before``: its masks there), the flags of each length
+                    # (EndFlag.mask_ends) taken with the ends
+                    if depth == 1:  # its neighbours it may enter and end on
+                        ends = nb & before[4]
                         if not ends:
                             return legal, {ids[0]: {}}
-                        cells = board.cells_of(ends)
-                        if ef is None:  # no battle flag (a leader, or no may_battle)
-                            return legal, {ids[0]: _fromkeys(cells)}
-                        flag = ef.fixed
-                        if flag is not None:  # whatever the length
-                            flag &= ends
-                        else:  # EndFlag.mask_ends, written out while its masks by length are known
-                            by_k = ef.by_k
-                            flag = 0
-                            for k in range(1, len(end_masks)):
-                                c = by_k.get(k)
-                                if c is None:
-                                    flag = ef.mask_ends(ends, end_masks)
-                                    break
-                                flag |= end_masks[k] & c
-                            flag &= ends
-                        if flag == ends:
-                            return legal, {ids[0]: _fromkeys(cells, True)}
-                        d = _fromkeys(cells, False)
-                        if flag:
-                            d.update(_fromkeys(board.cells_of(flag), True))
-                        return legal, {ids[0]: d}
+                        if ef is not None:
+                            flag = ends & (fixed if fixed is not None else flags[0])
+                    else:
+                        _, enter, passing, ending, _ = before
+                        frontier = nb & enter
+                        ends = frontier & ending
+                        if flags is not None:
+                            flag = ends & flags[0]
+                        k = 1
+                        while k < depth:
+                            frontier &= passing
+                            if not frontier:
+                                break
+                            # Board.dilate_of, its memo read in place
+                            e = dilated.get(frontier)
+                            frontier = (e if e is not None else board.dilate_of(frontier)) & enter
+                            if not frontier:
+                                break
+                            e = frontier & ending
+                            ends |= e
+                            if flags is not None:
+                                flag |= e & flags[k]
+                            k += 1
+                        ends &= not_bit  # (its own hex is no destination)
+                        if not ends:
+                            return legal, {ids[0]: {}}
+                        if ef is not None:
+                            flag = ends & (fixed if fixed is not None else flag)
+                    # the hexes in reading order: the keys of the board's dict
+                    # of the mask (Board.cells_keyed, its memo read in place:
+                    # each True; a dict made from it takes their hashes)
+                    cells = keyed.get(ends)
+                    if cells is None:
+                        cells = board.cells_keyed(ends)
+                    if ef is None:  # no battle flag (a leader, or no may_battle)
+                        return legal, {ids[0]: _fromkeys(cells)}
+                    if flag == ends:
+                        return legal, {ids[0]: cells.copy()}
+                    d = _fromkeys(cells, False)
+                    if flag:
+                        d.update(keyed.get(flag) or board.cells_keyed(flag))
+                    return legal, {ids[0]: d}
+        return self._destinations(g, ids, lane)
+
+    def _destinations(self, g: Grounding, ids: list[str], lane):
+        """``destinations`` but its quick path (``lane``: the grounding's, or None)."""
         setting = g.setting
         board = setting.board
         # per card, in the setting (found once per grounding): the plain
@@ -286,7 +372,7 @@ class CardEngine(Engine):
             if lane is None:
                 lane = setting.memo[key] = [{}, None, None, {}]
             g.memo[_LANE] = lane
-            kept = setting.memo.get((_KEPT, g.played)) if g.roll is None else None
+            kept = setting.memo.get(_KEPT, _NONE).get(g.played) if g.roll is None else None
             if kept is not None and kept[3] is g.card:  # the next groundings of the card start with it
                 kept[6][_LANE] = lane
         by_id = setting.by_id
@@ -307,7 +393,7 @@ class CardEngine(Engine):
                     # (a shared alternative's plan is worked out once per card:
                     # AltPlan.__init__; with no rule judged as a closure its
                     # legal() reads nothing of the grounding)
-                    lane[2] = (list(g.alts), alts)
+                    lane[2] = (list(g.alts), alts, _checks_one(alts))
         legal, alt = _legal_alt(alts, pieces, g)
         ctx = None  # Ctx(g, alt, frozenset(pieces)), made when something reads it
         fasts, flag_of = lane[0], lane[1]
@@ -361,11 +447,23 @@ class CardEngine(Engine):
 
     def _quick_entry(self, lane, setting, p, fast, flag_of) -> None:
         """Keep in the lane, by id, what a query of ``p`` alone reads after
-        its search (``fast``, a ``search.PlainFast``): ``(p, (p,), fast,
-        flag, setting, board)``, ``flag`` its battle flags (a ``cells.EndFlag`` of the
-        flags kept per card), None when the answer has no battle flags;
-        nothing when the flags are worked out per query (they read the
-        order set)."""
+        its search (``fast``, a ``search.PlainFast``) in ``destinations``'
+        quick path: ``(p, rank, m, ~m, fast, flag, setting, moves, before,
+        nb, depth, ~bit, fixed, flags, board, keyed, dilated)``: ``p``,
+        its rank and bit (``m``, over the setting's own pieces); ``flag``
+        its battle flags (a ``cells.EndFlag`` of the flags kept per card),
+        None when the answer has no battle flags; ``moves``, may it move
+        (its search's one test ``v in ordered`` answered for the order set
+        of ``p`` alone, or no test); ``fast``'s masks in the position
+        before the turn and the hexes both entered and ended on
+        (``before``: (the position, enter, pass, end, enter & end), taken
+        while that position is the setting's); its start's neighbours, its
+        depth and start bit (``bit``); the flags' hexes whatever the length
+        (``fixed``) or per length 1, 2, ... (``flags``); the board and its
+        memos of ``cells_keyed`` and ``dilate_of`` (``keyed``, ``dilated``:
+        read in place). Nothing when the flags are worked out per query
+        (they read the order set) or the search's test is of another shape
+        (judged per query by ``fast.ends_before``)."""
         if p.role == "unit" and self._battle_fn()[0] is not None:
             if flag_of is None or lane[1] is not flag_of:
                 return
@@ -374,7 +472,36 @@ class CardEngine(Engine):
                 return
         else:
             flag = None
-        lane[3][p.id] = (p, (p,), fast, flag, setting, setting.board)
+        member = fast.member
+        if fast.test is None:
+            moves = True
+        elif member is not None:
+            moves = member[0] in (p,)
+        else:
+            return
+        before = fast.before
+        if before is None:  # (worked out by ends_before when the piece may move)
+            if moves:
+                return
+            before = (None, 0, 0, 0)
+        depth, bit = fast.depth, fast.bit
+        fixed = flags = None
+        if flag is not None:
+            if flag.reads_length:  # (kept in the flag as mask_ends keeps them)
+                by_k = flag.by_k
+                flags = tuple(by_k[k] if k in by_k else by_k.setdefault(k, flag.cells_of(k))
+                              for k in range(1, depth + 1))
+            else:
+                fixed = flag.fixed
+                if fixed is None:
+                    flag.mask_ends(0, ())
+                    fixed = flag.fixed
+        board = setting.board
+        base, enter, passing, ending = before
+        m = 1 << p.rank
+        lane[3][p.id] = (p, p.rank, m, ~m, fast, flag, setting, moves, (base, enter, passing, ending, enter & ending),
+                         board.nb_masks[bit.bit_length() - 1], depth, ~bit, fixed, flags, board, board._keyed_memo,
+                         board._dilate_memo)
 
     @staticmethod
     def destinations_json(dests: dict) -> dict:

@@ -175,7 +175,7 @@ class Grounding:
         g.played = played
         g._card_view = None
         g._base = None
-        g.alts = list(alts)
+        g.alts = [*alts]
         g.memo = memo.copy()
         return g
 
