@@ -23,6 +23,9 @@ order plan; what counts, how much, and what is legal is the pack's.
             on the board as it would stand; a step the rules forbid after
             earlier failures is not attempted (the stop rules). A plan that
             breaks a rule even when every roll succeeds is illegal (exit 1).
+            On the other branches an attempt is judged before its roll,
+            without its move: a step's success counts as its roll's even
+            where an earlier failure would block its written move.
 ``check``   a whole Command phase log: legal, or every violation.
 
 What one answer keeps between its judgements (none of it changes a value,
