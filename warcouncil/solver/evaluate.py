@@ -781,6 +781,19 @@ class Compiler:
                 m[0] -= 1
         return the
 
+    def call_of(self, name: str, var: str) -> tuple[A.Call, Closure]:
+        """The call ``name(var)`` of a define and its closure, made once per
+        pack (in ``pack_memo``): a system's engine asks the pack's hook
+        defines this way (``may_battle(m)``, ``accompanies(l)``), and a call
+        made and compiled afresh for every scenario would leave one more
+        entry in the pack's compiler each time (a batch's every job)."""
+        key = ("call-of", name, var)
+        hit = self.pack_memo.get(key)
+        if hit is None:
+            call = A.Call(name, (A.Name(var),))
+            hit = self.pack_memo[key] = (call, self.compile(call))
+        return hit
+
     def define_closure(self, name: str) -> Closure:
         """The compiled body of a define (compiled once, lazily; recursion-safe)."""
         if name in self._define_cache:

@@ -529,13 +529,11 @@ class CardEngine(Engine):
             if name is None or name not in self.pack.defines:
                 hit = (None, None)
             else:
-                # one call per pack (its compiler's memo): an engine of its own per scenario (a
+                # one call per pack (``Compiler.call_of``): an engine of its own per scenario (a
                 # batch's every job) compiles no call of its own into a plan it shares
                 c = self.plan.compiler
-                hit = c.pack_memo.get(("may-battle-call", name))
-                if hit is None:
-                    call = A.Call(name, (A.Name("m"),))
-                    hit = c.pack_memo[("may-battle-call", name)] = (c.compile(call), c.move_use(call, "m"))
+                call, fn = c.call_of(name, "m")
+                hit = (fn, c.move_use(call, "m"))
             self._may_battle = hit
         return hit
 

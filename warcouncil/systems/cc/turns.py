@@ -66,8 +66,9 @@ class _Turns:
         accompany, host_name = eng.system.hook("accompanies"), eng.system.hook("host")
         self.followers = {}  # unit -> leaders going with it
         if accompany in defines:
-            fn = _hook_call(self.plan.compiler, accompany)
-            host = _hook_call(self.plan.compiler, host_name) if host_name in defines else None
+            c = self.plan.compiler
+            fn = c.call_of(accompany, "l")[1]  # (once per pack: Compiler.call_of)
+            host = c.call_of(host_name, "l")[1] if host_name in defines else None
             ctx = Ctx(g, alt, self.ordered)
             for l in self.setting.own_of.get("leader", ()):
                 if fn(ctx, {"l": l}) and host is not None:
@@ -217,19 +218,6 @@ class _EndsDiffer(Constraint):
 
 
 _NOTHING = frozenset()
-
-
-def _hook_call(compiler, name):
-    """The closure of ``name(l)``, made once per pack (its compiler's memo):
-    a call made and compiled afresh for every turn would leave one more
-    entry in the pack's compiler each time (a batch's every job)."""
-    from ...dsl import ast as A
-
-    key = ("hook-call", name)
-    hit = compiler.pack_memo.get(key)
-    if hit is None:
-        hit = compiler.pack_memo[key] = compiler.compile(A.Call(name, (A.Name("l"),)))
-    return hit
 
 
 def _groups(movers, region, start):
