@@ -241,20 +241,12 @@ def analyse(q: A.Quant, compile_, pack, globals_: frozenset, reads, keys: dict |
                  tuple(a.joins), tuple(a.pv))
 
 
-def _meet_p(pv: Any, ov: Any) -> bool:  # exists u in P: u in O
-    if pv is None:
+def _meet(a: Any, b: Any) -> bool:
+    """exists u in A: u in B (None for A: no u)."""
+    if a is None:
         return False
-    for u in pv:
-        if _contains(ov, u):
-            return True
-    return False
-
-
-def _meet_o(pv: Any, ov: Any) -> bool:  # exists u in O: u in P
-    if ov is None:
-        return False
-    for u in ov:
-        if _contains(pv, u):
+    for u in a:
+        if _contains(b, u):
             return True
     return False
 
@@ -262,7 +254,7 @@ def _meet_o(pv: Any, ov: Any) -> bool:  # exists u in O: u in P
 #: how a kept value ``pv`` of an earlier entry meets ``ov``, ``o``'s, by each join
 _MEETS = {"==": lambda pv, ov: pv == ov, "!=": lambda pv, ov: pv != ov,
           "p_in_o": lambda pv, ov: _contains(ov, pv), "o_in_p": lambda pv, ov: _contains(pv, ov),
-          "meet_p": _meet_p, "meet_o": _meet_o}
+          "meet_p": _meet, "meet_o": lambda pv, ov: _meet(ov, pv)}  # exists u in P: u in O; in O: u in P
 _IDS = (str, int)  # values an index holds (``incremental``)
 _COLLECTIONS = (frozenset, set, tuple)
 
@@ -291,17 +283,24 @@ def _of_entry(side: Side) -> Callable:
             return kept[key]
         except KeyError:
             pass
-        alike = d.get("_alike")
-        if alike is not None:
-            v = alike.get(key, _NONE)
-            if v is not _NONE:
-                kept[key] = v
-                return v
-        v = kept[key] = fn(ctx, env(x))
-        if alike is not None and _plain(v):
-            alike[key] = v
+        v = kept[key] = _shared(d.get("_alike"), key, fn, ctx, env, x)
         return v
     return get
+
+
+def _shared(alike: dict | None, key: int, fn: Callable, ctx, env: Callable, x) -> Any:
+    """The value of a side for entry ``x``, ``fn(ctx, env(x))``: read from
+    ``alike`` (the plain values kept for every entry alike: ``Entry._alike``,
+    ``incremental``'s ``alike``) when it holds it, else worked out and, when
+    plain, kept there."""
+    if alike is not None:
+        v = alike.get(key, _NONE)
+        if v is not _NONE:
+            return v
+    v = fn(ctx, env(x))
+    if alike is not None and _plain(v):
+        alike[key] = v
+    return v
 
 
 _SCALARS = (str, int, bool, float, type(None))
@@ -345,15 +344,7 @@ def _of_last(side: Side, alike: Callable | None = None) -> Callable:
             except KeyError:
                 pass
             x = log.entries[-1]
-            kept = alike(ctx, x)
-            if kept is not None:
-                v = kept.get(skey, _NONE)
-                if v is not _NONE:
-                    sigs[k] = v
-                    return v
-            v = sigs[k] = fn(ctx, env(x))
-            if kept is not None and _plain(v):
-                kept[skey] = v
+            v = sigs[k] = _shared(alike(ctx, x), skey, fn, ctx, env, x)
             return v
         return last_alike
 
