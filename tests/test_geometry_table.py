@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
+import shapely
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -66,6 +67,24 @@ def test_footprint_area_and_stands(facing: float, n: int, formation: str) -> Non
     assert T.distance(fp, A_AT) == 0.0  # centred on at
     for a, b in zip(fp.stands, fp.stands[1:]):  # neighbouring stands touch, never overlap
         assert T.touching(a, b) and not T.overlapping(a, b)
+
+
+@given(st.floats(-720, 720), st.floats(-200, 200), st.floats(-200, 200), st.integers(1, 6),
+       st.sampled_from(T.FORMATIONS))
+def test_footprints_are_shapelys_rotate_and_translate_to_the_bit(facing, x, y, n, formation) -> None:
+    """The corners are computed directly, by the float operations
+    ``shapely.affinity`` would do: every coordinate is the same float as
+    turning and moving ``shapely.box`` with it."""
+    from shapely import affinity
+
+    def placed(box):
+        turned = affinity.rotate(box, -facing, origin=(0.0, 0.0)) if facing % 360 else box
+        return list(affinity.translate(turned, x, y).exterior.coords)
+
+    local = T.unit_footprint((0.0, 0.0), 0, n, formation)  # unturned at (0, 0): the boxes themselves
+    fp = T.unit_footprint((x, y), facing, n, formation)
+    for got, box in zip((*fp.stands, fp.shape), (*local.stands, local.shape)):
+        assert list(got.exterior.coords) == placed(shapely.box(*box.bounds))
 
 
 @pytest.mark.parametrize("kwargs, fragment", [

@@ -53,7 +53,6 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 import shapely
-from shapely import affinity
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.validation import explain_validity
@@ -159,20 +158,43 @@ def _point(at: Any, what: str = "a position") -> Point2:
     return (_number(x, f"{what}'s x"), _number(y, f"{what}'s y"))
 
 
-def _place(local: Polygon, at: Point2, facing: float) -> Polygon:
-    """A polygon drawn facing north around (0, 0), turned ``facing`` degrees
-    clockwise and moved to ``at`` (shapely turns anticlockwise for positive
-    angles, hence the minus)."""
-    turned = affinity.rotate(local, -facing, origin=(0.0, 0.0)) if facing % 360 else local
-    return affinity.translate(turned, at[0], at[1])
+def _turn(facing: float) -> tuple[float, float]:
+    """cos and sin of turning ``facing`` degrees clockwise, exactly as
+    ``shapely.affinity.rotate`` computes them (degrees to radians as
+    ``angle * pi / 180``, values under 2.5e-16 made 0)."""
+    angle = -facing * math.pi / 180.0
+    c, s = math.cos(angle), math.sin(angle)
+    return (0.0 if abs(c) < 2.5e-16 else c), (0.0 if abs(s) < 2.5e-16 else s)
+
+
+def _placed_boxes(boxes: Sequence[tuple[float, float, float, float]], at: Point2, facing: float) -> list:
+    """The boxes ``(min x, min y, max x, max y)`` drawn around (0, 0), turned
+    and moved as ``shapely.affinity`` turns (about (0, 0), anticlockwise for
+    positive angles, hence the minus) and moves ``shapely.box(*b)``: the same
+    corners in the same order, by the same float operations (``rotate``
+    then ``translate``, each ``a*x + b*y + offset``), so the same floats,
+    made as polygons by one ``shapely.polygons`` call instead of two affine
+    transforms a polygon (a tenth of the time)."""
+    tx, ty = at
+    turn = facing % 360
+    c, s = _turn(facing) if turn else (1.0, 0.0)
+    rings = []
+    for x0, y0, x1, y1 in boxes:
+        ring = []
+        for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0), (x1, y0)):
+            if turn:
+                x, y = c * x + -s * y + 0.0, s * x + c * y + 0.0
+            ring.append((1.0 * x + 0.0 * y + tx, 0.0 * x + 1.0 * y + ty))
+        rings.append(ring)
+    return list(shapely.polygons(rings))
 
 
 def _footprint(at: Any, facing: Any, boxes: Sequence[tuple[float, float, float, float]],
                whole: tuple[float, float, float, float]) -> Footprint:
     p = _point(at, "a footprint's at")
     f = _number(facing, "a facing (degrees clockwise from north)")
-    stands = tuple(_place(shapely.box(*b), p, f) for b in boxes)
-    return Footprint(p, f, stands, _place(shapely.box(*whole), p, f))
+    *stands, shape = _placed_boxes([*boxes, whole], p, f)
+    return Footprint(p, f, tuple(stands), shape)
 
 
 def unit_footprint(at: Any, facing: Any = 0.0, stands: int = 3, formation: str = "line",
