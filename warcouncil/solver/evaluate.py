@@ -834,10 +834,29 @@ def _memoized(name: str, body: Closure, params: tuple, args: list, per_setting: 
             return v
         return memo1
 
+    if len(params) == 2:
+        (p0, p1), (a0, a1) = params, args
+
+        def memo2(ctx, env):
+            v0, v1 = a0(ctx, env), a1(ctx, env)
+            if not (getattr(v0, "memoizable", True) and getattr(v1, "memoizable", True)):
+                return body(ctx, {p0: v0, p1: v1})
+            cache = ctx.g.setting.memo if per_setting else ctx.g.memo
+            key = (name, (v0, v1))
+            try:
+                return cache[key]
+            except KeyError:
+                pass
+            except TypeError:  # unhashable arguments
+                return body(ctx, {p0: v0, p1: v1})
+            v = cache[key] = body(ctx, {p0: v0, p1: v1})
+            return v
+        return memo2
+
     def memo(ctx, env):
-        values = tuple(a(ctx, env) for a in args)
+        values = tuple([a(ctx, env) for a in args])
         bound = dict(zip(params, values))
-        if not all(getattr(v, "memoizable", True) for v in values):
+        if not all([getattr(v, "memoizable", True) for v in values]):
             return body(ctx, bound)
         cache = ctx.g.setting.memo if per_setting else ctx.g.memo
         try:
