@@ -123,6 +123,12 @@ def _nth(ctx, s, a):
     given, last = _given(log, u.id)
     if last < o.index:  # (every attempt of the log is before ``o``: the count kept on the log)
         return 1 + given
+    parent, ents = log.parent, log.entries
+    if parent is not None and ents[-1] is o and len(parent.entries) == len(ents) - 1:
+        # (``o`` is the log's last entry, judged: the count kept on the log before it)
+        given, last = _given(parent, u.id)
+        if last < o.index:
+            return 1 + given
     return 1 + sum(1 for p in log.attempts if p.index < o.index and u.id in p.ids)
 
 

@@ -130,6 +130,10 @@ GEOMETRY_ONLY, FIXED_ONLY = frozenset({"geometry"}), frozenset({"fixed"})
 IDENTITY = "identity"
 
 
+#: (``_probe``'s keys: a target not worked out yet; its verdicts: judge by the key)
+_UNWORKED, _READS_MORE = object(), object()
+
+
 class _Unshared(Exception):
     """A value a shared judgement cannot be keyed by (``_vsig``)."""
 
@@ -1037,8 +1041,10 @@ class WarmasterEngine(Engine):
         value, see ``Entry.worked``), and the table after it (moved when
         ``moves``)."""
         t = log.table
-        e = Entry("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by),
-                  tuple(t.at(u) for u in step.units), (), roll, moves)
+        units = t.lists.get(("step units", step.units))  # (once per table)
+        if units is None:
+            units = t.lists[("step units", step.units)] = tuple([t.at(u) for u in step.units])
+        e = Entry("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by), units, (), roll, moves)
         if self._sharing:
             # (what a history loop reads of an entry that is only what it is,
             # plain data, is the same for every attempt of this order: kept
@@ -1049,24 +1055,30 @@ class WarmasterEngine(Engine):
             if e._alike is None:
                 e._alike = self._shared[alike] = {}
         if lazy:
-            first = e.but()  # the entry as `target` sees it (no `after` yet)
+            seen: list = []  # (the entry as `target` sees it: no `after`, no target yet)
             done: list = []
             keyed: list = []
+            asked = [0]  # (how often the target or its key was asked: ``_probe``)
 
             def key():
                 # what the target is a function of, for judgements that share
                 # it unworked (``_esig``): the same key, the same target (worked
                 # out when first asked: a step the stop rules forbid asks none)
+                asked[0] += 1
                 if not keyed:
+                    first = seen[0] if seen else seen.append(e.but(after=(), pending=None)) or seen[0]
                     k = self._target_key(log, first)
                     keyed.append((k, ("unshared", first) if k is None else k))
                 return keyed[0]
 
             def pending():
+                asked[0] += 1
                 if not done:
-                    done.append(self.target(log, first, key()[0]))
+                    k = key()[0]
+                    done.append(self.target(log, seen[0], k))
                 return done[0]
             pending.key = lambda: key()[1]
+            pending.asked = asked
             e.pending = pending
         else:
             e.target, e.penalties = self.target(log, e)
@@ -1131,19 +1143,57 @@ class WarmasterEngine(Engine):
                 key = self._memo_key(("rules@", id(rules)), log.side, self._esig(at, FIXED_ONLY))
                 broke = not self._placed(key, log.table, lambda: self._none_broken(rules, at, log))
             else:
-                common = keys.get(reads)
-                if common is None:
-                    common = keys[reads] = self._key("rule", reads, at, before)
-                key = (id(rules), common)
-                ok = shared.get(key)
+                ok = None
+                if at.roll is None and not at.moves and "outcome" in reads and "history" not in reads:
+                    ok = self._probe(rules, at, ctx.log)
                 if ok is None:
-                    ok = shared[key] = not any(self._broke(ctx, r, at, before, keys, shared) for r in rules)
+                    common = keys.get(reads)
+                    if common is None:
+                        common = keys[reads] = self._key("rule", reads, at, before)
+                    key = (id(rules), common)
+                    ok = shared.get(key)
+                    if ok is None:
+                        ok = shared[key] = not any(self._broke(ctx, r, at, before, keys, shared) for r in rules)
                 broke = not ok
             if broke:
                 if i:
                     items.insert(0, items.pop(i))
                 return True
         return False
+
+    def _probe(self, rules: list, at: Entry, log: Log) -> bool | None:
+        """Do ``rules`` (a group that reads the outcome of the entry judged,
+        and no history) all hold for ``at``, an attempt before its roll that
+        moves nothing, when they read no more of it than what it is (its
+        order) and its roll, move and blunder D6 — none of which it has yet,
+        its target aside when that is not worked out? An attempt's rules about
+        its outcome mostly read that it has none (``moves_units(o) implies
+        …``): judged once for every such attempt of the same order, on every
+        table and whatever its target. Judged afresh, recording what it reads
+        of the table (``READING``, ``TOUCHES``) and whether it asks the
+        target; None (judge it by its key) when it read either, for this and
+        every later attempt of the order."""
+        pending = at.pending
+        key = self._memo_key(("probe", id(rules)), log.side,
+                             (self._esig(at, FIXED_ONLY), at.blunder_d6,
+                              _UNWORKED if pending is not None else at.target))
+        shared = self._shared
+        hit = shared.get(key)
+        if hit is not None:
+            return None if hit is _READS_MORE else hit
+        asked = pending.asked[0] if pending is not None else 0
+        READING.append(set())
+        TOUCHES.append([])
+        try:
+            ok = self._none_broken(rules, at, log)
+        finally:
+            got, met = READING.pop(), TOUCHES.pop()
+            if READING:  # (an outer recording reads them too)
+                READING[-1] |= got
+                TOUCHES[-1].extend(met)
+        more = got or met or (pending is not None and (at.pending is None or pending.asked[0] != asked))
+        shared[key] = _READS_MORE if more else ok
+        return ok
 
     @staticmethod
     def _none_broken(rules: list, at: Entry, log: Log) -> bool:
