@@ -92,12 +92,10 @@ def test_the_stop_rules_are_of_the_incremental_shape(tmp_path):
     eng = Engine.load(str(_scenario(tmp_path)))
     for rid in ("wm.failure-stops-character", "wm.failure-stops-unit", "wm.general-failure-stops-all",
                 "wm.one-character-per-unit", "wm.finish-unit", "wm.finish-character", "wm.initiative-or-orders",
-                "wm.initiative-once", "wm.home-back-once", "wm.character-move-once"):
+                "wm.initiative-once", "wm.home-back-once", "wm.character-move-once",
+                "wm.sub-phases"):  # (its inner loop: an ordering, stage(…(a)) <= stage(…(b)))
         assert len(_loops_of(eng, rid)) == 1, rid
-    # a loop through every earlier entry and its sub-phase's (the nested loops of
-    # wm.sub-phases read the whole log): judged by the kernel
-    assert _loops_of(eng, "wm.sub-phases") == []
-    assert len(eng._incremental) == 10
+    assert len(eng._incremental) == 11
 
 
 SHIPPED = [[("h", "b"), ("h", "b"), ("w", "c"), ("w", "d"), ("g", "a")],
@@ -123,7 +121,7 @@ def test_a_replaced_stop_rule_changes_the_odds_either_way(tmp_path, how):
     assert got != brute_force(steps)
     # the replaced rule's loop is taken by stops.py or left to the kernel, by its shape alone
     assert len(_loops_of(eng, "wm.failure-stops-character")) == (how == "incremental")
-    assert len(eng._incremental) == 9 + (how == "incremental")
+    assert len(eng._incremental) == 10 + (how == "incremental")
 
 
 @st.composite
@@ -190,7 +188,55 @@ def test_orders_after_an_initiative_move_leave_that_unit_out(tmp_path, monkeypat
         assert ans.exit_code == 0, ans.text
         return {(o["character"], tuple(o["units"])) for o in ans.data["options"]}, eng
     got, eng = offered()
-    assert len(eng._incremental) == (10 if judge == "incremental" else 0)
+    assert len(eng._incremental) == (11 if judge == "incremental" else 0)
     assert got and not any("a" in units for _, units in got)
     freed, _ = offered(house(tmp_path, "remove rule wm.initiative-or-orders\n"))
     assert freed - got and all("a" in units for _, units in freed - got)
+
+
+#: house rules joining an earlier attempt to the one judged by an ordering:
+#: rolls that never go down, and one that compares a value that is none (no
+#: blunder D6 was rolled), which the kernel judges false either way round, so
+#: that its negation (a ``forall``) is not the turned operator's
+ORDERINGS = {
+    "rolls-up": "rule house.rolls-up\n    require forall o in attempts: forall p in before(o): rolled_2d6(p) <= rolled_2d6(o)\n",
+    "rolls-down": "rule house.rolls-down\n    require forall o in attempts: forall p in before(o): rolled_2d6(o) < rolled_2d6(p)\n",
+    "none-le": "rule house.none-le\n    require forall o in attempts: forall p in before(o): blunder_d6(p) <= rolled_2d6(o)\n",
+    "none-gt": "rule house.none-gt\n    require forall o in attempts: not (exists p in before(o): blunder_d6(p) > rolled_2d6(o))\n",
+}
+
+
+@pytest.mark.parametrize("rolls, broken", [
+    ((3, 5, 5), {"rolls-down": [2, 3], "none-le": [2, 3], "rolls-up": []}),
+    ((5, 3, 4), {"rolls-up": [2, 3], "rolls-down": [3], "none-le": [2, 3]}),
+])
+def test_orderings_with_an_earlier_entry_are_judged_incrementally_as_the_kernel(tmp_path, monkeypatch, rolls,
+                                                                                   broken):
+    """An ordering between an earlier attempt and the one judged (``A(p) <=
+    B(o)``) is of the incremental shape; its verdicts are the kernel's,
+    order by order, also where a value is none (``none <= 3`` and ``none >
+    3`` are both false: a negated ordering is not the other operator)."""
+    from warmaster_util import turn
+
+    log = turn(tmp_path, orders=[{"by": "g", "units": [u], "roll": r} for u, r in zip("abc", rolls)])
+    rules = []
+    for name, text in ORDERINGS.items():
+        rules.append(tmp_path / f"{name}.wc")
+        rules[-1].write_text(text)
+
+    def judged():
+        eng = Engine.load(str(_scenario(tmp_path)), [str(r) for r in rules])
+        ans = eng.answer("check", path=str(log))
+        got = {}
+        for v in ans.data["violations"]:
+            if v["rule"].startswith("house."):
+                unit = next(u for u in v["pieces"] if u != "g")
+                got.setdefault(v["rule"][len("house."):], []).append(1 + "abc".index(unit))
+        return eng, {k: sorted(set(v)) for k, v in got.items()}
+    eng, got = judged()
+    for name in ORDERINGS:
+        rule = "house." + name
+        assert len(_loops_of(eng, rule)) == 1, rule
+    assert got == {k: v for k, v in {**broken, "none-gt": []}.items() if v}
+    _kernel_only(monkeypatch)
+    assert judged()[1] == got

@@ -16,7 +16,8 @@ history carried along the log, one entry at a time:
   - about ``p`` alone, reading no history (a filter on the earlier entry:
     worked out once, when that entry is appended);
   - about ``o`` alone (worked out at the check);
-  - a join of the two: ``A(p) == B(o)``, ``A(p) != B(o)``, ``A(x) in B(y)``
+  - a join of the two: ``A(p) == B(o)``, ``A(p) != B(o)``, ``A(x) in B(y)``,
+    an ordering ``A(p) <= B(o)`` (``<``, ``>``, ``>=``; negated as a whole)
     or ``exists u in A(x): u in B(y)`` (``x``, ``y`` the two sides), where
     a define called with ``p`` and ``o`` (``shares(p, o)``) is read through
     its body.
@@ -36,6 +37,7 @@ would have.
 
 from __future__ import annotations
 
+import operator as _operator
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -175,6 +177,20 @@ class _Analysis:
                 op = "==" if (e.op == "==") != neg else "!="
             self.joins.append((op, i, self.side(oe, roles, "o")))
             return True
+        if isinstance(e, A.Compare) and e.op in _ORDER:
+            # A(p) <= B(o) (or <, >, >=), as the kernel compares: false when
+            # either side is none; negated as a whole, never by turning the
+            # operator (not (none <= 3) is true, none > 3 false)
+            lr, rr = self.one_side(e.left, roles), self.one_side(e.right, roles)
+            if {lr, rr} != {"p", "o"}:
+                return False
+            pe, oe = (e.left, e.right) if lr == "p" else (e.right, e.left)
+            i = self.pvalue(pe, roles)
+            if i is None:
+                return False
+            op = e.op if lr == "p" else _FLIPPED[e.op]  # (as ``A(p) op B(o)``)
+            self.joins.append((("not " if neg else "") + op, i, self.side(oe, roles, "o")))
+            return True
         if isinstance(e, A.Quant) and e.kind == "exists" and not neg and e.var not in roles \
                 and e.var not in self.globals and isinstance(e.body, A.Compare) and e.body.op == "in" \
                 and isinstance(e.body.left, A.Name) and e.body.left.id == e.var:
@@ -251,10 +267,22 @@ def _meet(a: Any, b: Any) -> bool:
     return False
 
 
+def _ordered(op: Callable) -> Callable:
+    """The kernel's ordering comparison (``evaluate._c_Compare``): false when
+    either value is none (a TypeError is the kernel's to report: the loop
+    hands back to it)."""
+    return lambda pv, ov: pv is not None and ov is not None and op(pv, ov)
+
+
+_ORDER = {"<": _operator.lt, "<=": _operator.le, ">": _operator.gt, ">=": _operator.ge}
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}  # (B(o) < A(p) is A(p) > B(o))
+
 #: how a kept value ``pv`` of an earlier entry meets ``ov``, ``o``'s, by each join
 _MEETS = {"==": lambda pv, ov: pv == ov, "!=": lambda pv, ov: pv != ov,
           "p_in_o": lambda pv, ov: _contains(ov, pv), "o_in_p": lambda pv, ov: _contains(pv, ov),
-          "meet_p": _meet, "meet_o": lambda pv, ov: _meet(ov, pv)}  # exists u in P: u in O; in O: u in P
+          "meet_p": _meet, "meet_o": lambda pv, ov: _meet(ov, pv),  # exists u in P: u in O; in O: u in P
+          **{op: _ordered(f) for op, f in _ORDER.items()},
+          **{"not " + op: (lambda m: lambda pv, ov: not m(pv, ov))(_ordered(f)) for op, f in _ORDER.items()}}
 _IDS = (str, int)  # values an index holds (``incremental``)
 _COLLECTIONS = (frozenset, set, tuple)
 
