@@ -58,7 +58,11 @@ what the entry is (``Entry._alike``), and for every entry alike in its
 outcome when it reads that alone (``succeeds(p)``, ``_outcome_alike``). A
 log's history is one number of the answer (``_lsig``), a table is keyed by
 the poses that are not the start's (table.py), and ``nth`` counts a unit's
-orders from the parent log's count (builtins.py).
+orders from the parent log's count (builtins.py). The rules about the
+outcome of an attempt before its roll (that moves nothing; a group reading
+no history) are judged once per order when, judged afresh, they read
+nothing of the table and not its target (``_probe``: ``moves_units(o)
+implies …`` holds of any attempt before its roll); else by their key.
 """
 
 from __future__ import annotations
@@ -1066,7 +1070,8 @@ class WarmasterEngine(Engine):
                 # out when first asked: a step the stop rules forbid asks none)
                 asked[0] += 1
                 if not keyed:
-                    first = seen[0] if seen else seen.append(e.but(after=(), pending=None)) or seen[0]
+                    first = e.but(after=(), pending=None)
+                    seen.append(first)
                     k = self._target_key(log, first)
                     keyed.append((k, ("unshared", first) if k is None else k))
                 return keyed[0]
