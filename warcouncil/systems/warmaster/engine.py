@@ -1567,7 +1567,9 @@ class WarmasterEngine(Engine):
         return record.check(data, top)
 
     def _piece(self, v: Any, where: Location | None, kind: str | None = None) -> str:
-        by_id = {p.id: p for p in self.scenario.pieces}
+        by_id = self.__dict__.get("_by_id")
+        if by_id is None:  # (the scenario's pieces by id, made once)
+            by_id = self._by_id = {p.id: p for p in self.scenario.pieces}
         if v not in by_id:
             near = closest(str(v), by_id)
             raise WarcouncilError(f"unknown piece id {v!r}", where, hint=f"did you mean {near[0]!r}?" if near else None)
