@@ -161,7 +161,7 @@ class _Analysis:
         return next(iter(w)) if w is not None and len(w) == 1 else None
 
     def join(self, e: A.Expr, roles: dict, neg: bool, depth: int) -> bool:
-        if isinstance(e, A.Compare) and e.op in ("==", "!=", "in"):
+        if isinstance(e, A.Compare) and (e.op in ("==", "!=", "in") or e.op in _ORDER):
             lr, rr = self.one_side(e.left, roles), self.one_side(e.right, roles)
             if {lr, rr} != {"p", "o"}:
                 return False
@@ -173,23 +173,14 @@ class _Analysis:
                 if neg:
                     return False
                 op = "p_in_o" if lr == "p" else "o_in_p"
+            elif e.op in _ORDER:
+                # A(p) <= B(o) (or <, >, >=), as the kernel compares: false when
+                # either side is none; negated as a whole, never by turning the
+                # operator (not (none <= 3) is true, none > 3 false)
+                op = ("not " if neg else "") + (e.op if lr == "p" else _FLIPPED[e.op])  # (as ``A(p) op B(o)``)
             else:
                 op = "==" if (e.op == "==") != neg else "!="
             self.joins.append((op, i, self.side(oe, roles, "o")))
-            return True
-        if isinstance(e, A.Compare) and e.op in _ORDER:
-            # A(p) <= B(o) (or <, >, >=), as the kernel compares: false when
-            # either side is none; negated as a whole, never by turning the
-            # operator (not (none <= 3) is true, none > 3 false)
-            lr, rr = self.one_side(e.left, roles), self.one_side(e.right, roles)
-            if {lr, rr} != {"p", "o"}:
-                return False
-            pe, oe = (e.left, e.right) if lr == "p" else (e.right, e.left)
-            i = self.pvalue(pe, roles)
-            if i is None:
-                return False
-            op = e.op if lr == "p" else _FLIPPED[e.op]  # (as ``A(p) op B(o)``)
-            self.joins.append((("not " if neg else "") + op, i, self.side(oe, roles, "o")))
             return True
         if isinstance(e, A.Quant) and e.kind == "exists" and not neg and e.var not in roles \
                 and e.var not in self.globals and isinstance(e.body, A.Compare) and e.body.op == "in" \
