@@ -810,6 +810,9 @@ class Compiler:
         return body
 
 
+_MISS = object()  # (a memo's look-up that found nothing: values may be None or False)
+
+
 def _memoized(name: str, body: Closure, params: tuple, args: list, per_setting: bool) -> Closure:
     """A define call whose value is cached by its arguments in the setting's
     memo (``per_setting``) or the grounding's.
@@ -825,12 +828,11 @@ def _memoized(name: str, body: Closure, params: tuple, args: list, per_setting: 
             cache = ctx.g.setting.memo if per_setting else ctx.g.memo
             key = (name, v0)
             try:
-                return cache[key]
-            except KeyError:
-                pass
+                v = cache.get(key, _MISS)  # (a miss is no KeyError raised: fresh memos miss often)
             except TypeError:  # an unhashable argument
                 return body(ctx, {p0: v0})
-            v = cache[key] = body(ctx, {p0: v0})
+            if v is _MISS:
+                v = cache[key] = body(ctx, {p0: v0})
             return v
         return memo1
 
@@ -844,12 +846,11 @@ def _memoized(name: str, body: Closure, params: tuple, args: list, per_setting: 
             cache = ctx.g.setting.memo if per_setting else ctx.g.memo
             key = (name, (v0, v1))
             try:
-                return cache[key]
-            except KeyError:
-                pass
+                v = cache.get(key, _MISS)
             except TypeError:  # unhashable arguments
                 return body(ctx, {p0: v0, p1: v1})
-            v = cache[key] = body(ctx, {p0: v0, p1: v1})
+            if v is _MISS:
+                v = cache[key] = body(ctx, {p0: v0, p1: v1})
             return v
         return memo2
 
@@ -860,12 +861,11 @@ def _memoized(name: str, body: Closure, params: tuple, args: list, per_setting: 
             return body(ctx, bound)
         cache = ctx.g.setting.memo if per_setting else ctx.g.memo
         try:
-            return cache[(name, values)]
-        except KeyError:
-            pass
+            v = cache.get((name, values), _MISS)
         except TypeError:  # unhashable arguments
             return body(ctx, bound)
-        v = cache[(name, values)] = body(ctx, bound)
+        if v is _MISS:
+            v = cache[(name, values)] = body(ctx, bound)
         return v
     return memo
 
@@ -875,11 +875,10 @@ def _hoisted(e: A.Expr, f: Closure) -> Closure:
 
     def hoisted(ctx, env):
         memo = ctx.g.setting.memo
-        try:
-            return memo[key]
-        except KeyError:
+        v = memo.get(key, _MISS)
+        if v is _MISS:
             v = memo[key] = f(ctx, env)
-            return v
+        return v
     return hoisted
 
 

@@ -136,6 +136,7 @@ IDENTITY = "identity"
 
 #: (``_probe``'s keys: a target not worked out yet; its verdicts: judge by the key)
 _UNWORKED, _READS_MORE = object(), object()
+_MISSING = object()  # (a look-up that found nothing kept)
 
 
 class _Unshared(Exception):
@@ -414,13 +415,14 @@ class WarmasterEngine(Engine):
                     if by_sig:
                         try:
                             one = (each, head, vsig(x, of_var))
-                            v = shared[one]
-                        except KeyError:
-                            inner[var] = x
-                            v = shared[one] = bool(body(ctx, inner))
+                            v = shared.get(one)
                         except (_Unshared, TypeError):
                             inner[var] = x
                             v = bool(body(ctx, inner))
+                        else:
+                            if v is None:
+                                inner[var] = x
+                                v = shared[one] = bool(body(ctx, inner))
                     else:
                         inner[var] = x
                         v = bool(body(ctx, inner))
@@ -852,12 +854,12 @@ class WarmasterEngine(Engine):
                                  (self._vsig(e, of_e, "target"),
                                   tuple(self._vsig(u, r) for u, r in zip(units, of_units)),
                                   self._part_history(name, ctx, log, e, units, whole)))
-            return self._shared[key]
-        except KeyError:
-            v = self._shared[key] = self._call(name, ctx, e, *units)
-            return v
+            v = self._shared.get(key, _MISSING)
         except (_Unshared, TypeError):
             return self._call(name, ctx, e, *units)
+        if v is _MISSING:  # (not kept yet; a miss is no KeyError raised)
+            v = self._shared[key] = self._call(name, ctx, e, *units)
+        return v
 
     def _part_history(self, name: str, ctx: Ctx, log: Log, e: Entry, units: tuple, whole: frozenset):
         """What part ``name`` reads of the history (``_target_history``)."""

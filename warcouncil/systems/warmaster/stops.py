@@ -298,11 +298,9 @@ def _of_entry(side: Side) -> Callable:
         kept = d.get("_sides")
         if kept is None:
             kept = d["_sides"] = {}
-        try:
-            return kept[key]
-        except KeyError:
-            pass
-        v = kept[key] = _shared(d.get("_alike"), key, fn, ctx, env, x)
+        v = kept.get(key, _NONE)
+        if v is _NONE:
+            v = kept[key] = _shared(d.get("_alike"), key, fn, ctx, env, x)
         return v
     return get
 
@@ -358,10 +356,9 @@ def _of_last(side: Side, alike: Callable | None = None) -> Callable:
 
         def last_alike(ctx, log):
             sigs = log.sigs
-            try:
-                return sigs[k]
-            except KeyError:
-                pass
+            v = sigs.get(k, _NONE)  # (not a KeyError caught: a new log misses once a side)
+            if v is not _NONE:
+                return v
             x = log.entries[-1]
             v = sigs[k] = _shared(alike(ctx, x), skey, fn, ctx, env, x)
             return v
@@ -369,11 +366,10 @@ def _of_last(side: Side, alike: Callable | None = None) -> Callable:
 
     def last(ctx, log):
         sigs = log.sigs
-        try:
-            return sigs[k]
-        except KeyError:
+        v = sigs.get(k, _NONE)
+        if v is _NONE:
             v = sigs[k] = fn(ctx, env(log.entries[-1]))
-            return v
+        return v
     return last
 
 

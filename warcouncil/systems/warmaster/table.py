@@ -213,8 +213,9 @@ class Entry:
         character, units — so its cached ids and signature stay true;
         ``units`` is never changed)."""
         e = Entry.__new__(Entry)
-        e.__dict__.update(self.__dict__)
-        e.__dict__.update(changes)
+        d = self.__dict__.copy()
+        d.update(changes)
+        e.__dict__ = d
         return e
 
     def worked(self) -> "Entry":
