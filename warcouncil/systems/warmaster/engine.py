@@ -1148,7 +1148,7 @@ class WarmasterEngine(Engine):
                 # verdict kept by the places its rules read, one look-up for them all)
                 log = ctx.log
                 key = self._memo_key(("rules@", id(rules)), log.side, self._esig(at, FIXED_ONLY))
-                broke = not self._placed(key, log.table, lambda: self._none_broken(rules, at, log))
+                broke = not self._placed_none_broken(key, rules, at, log)
             else:
                 ok = None
                 if at.roll is None and not at.moves and "outcome" in reads and "history" not in reads:
@@ -1160,7 +1160,12 @@ class WarmasterEngine(Engine):
                     key = (id(rules), common)
                     ok = shared.get(key)
                     if ok is None:
-                        ok = shared[key] = not any(self._broke(ctx, r, at, before, keys, shared) for r in rules)
+                        ok = True  # (a loop, not any() of a generator: this frame's names need no cells)
+                        for r in rules:
+                            if self._broke(ctx, r, at, before, keys, shared):
+                                ok = False
+                                break
+                        shared[key] = ok
                 broke = not ok
             if broke:
                 if i:
@@ -1201,6 +1206,10 @@ class WarmasterEngine(Engine):
         more = got or met or (pending is not None and (at.pending is None or pending.asked[0] != asked))
         shared[key] = _READS_MORE if more else ok
         return ok
+
+    def _placed_none_broken(self, key, rules: list, at: Entry, log: Log) -> bool:
+        """``_none_broken``, kept by the places it reads (``_placed``)."""
+        return self._placed(key, log.table, lambda: self._none_broken(rules, at, log))
 
     @staticmethod
     def _none_broken(rules: list, at: Entry, log: Log) -> bool:
@@ -1254,7 +1263,7 @@ class WarmasterEngine(Engine):
                 # the same order unmoved on this table may be judged otherwise)
                 key = self._memo_key(("rule@", r.id), ctx.log.side, self._esig(at, FIXED_ONLY))
                 log = ctx.log
-                return not self._placed(key, log.table, lambda: bool(r.body(Ctx(log, fresh=True), {r.var: at})))
+                return not self._placed_none_broken(key, (r,), at, log)
             common = keys.get(r.reads)
             if common is None:
                 common = keys[r.reads] = self._key("rule", r.reads, at, before)
