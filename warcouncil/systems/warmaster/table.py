@@ -54,10 +54,12 @@ class Table:
     piece is one ``At`` wherever the same table recurs."""
 
     def __init__(self, scenario: WarmasterScenario, unit_attrs: dict, poses: dict[str, Pose] | None = None,
-                 geometry: dict | None = None, _start: dict | None = None, _key: frozenset | None = None):
+                 geometry: dict | None = None, _start: dict | None = None, _key: frozenset | None = None,
+                 _by_id: dict | None = None):
         self.scenario = scenario
         self.unit_attrs = unit_attrs  # unit type -> {pace, flying, ...} from the pack
-        self.by_id = {p.id: p for p in scenario.pieces}
+        #: the scenario's pieces by id (shared by the tables moved from one another)
+        self.by_id = {p.id: p for p in scenario.pieces} if _by_id is None else _by_id
         #: every piece's pose at the scenario's start (shared by the tables moved from one another)
         self.start = {p.id: p.pose for p in scenario.pieces} if _start is None else _start
         self.poses = dict(poses) if poses is not None else dict(self.start)
@@ -97,7 +99,7 @@ class Table:
             .union([(pid, pose) for pid, pose in moves.items() if pose != start.get(pid)])
         t = self.geometry.get(("table", key))
         if t is None:
-            t = Table(self.scenario, self.unit_attrs, {**old, **moves}, self.geometry, start, key)
+            t = Table(self.scenario, self.unit_attrs, {**old, **moves}, self.geometry, start, key, self.by_id)
             t._fp = {k: v for k, v in self._fp.items() if k not in moves}
         return t
 
@@ -287,8 +289,11 @@ class Log:
         return self._kinds.get(kind, ())
 
     def plus(self, e: Entry, table: Table | None = None) -> "Log":
-        log = Log(self.entries + [e], table if table is not None else self.table, self.side, self)
+        log = Log.__new__(Log)  # (the dataclass's __init__ without its cost: every field set here)
+        d = {"entries": self.entries + [e], "table": table if table is not None else self.table,
+             "side": self.side, "parent": self, "sigs": {}}
         attempts = self.__dict__.get("attempts")
         if attempts is not None:  # (its attempts: this log's, and ``e`` if it is one)
-            log.__dict__["attempts"] = attempts + (e,) if e.kind == "orders" else attempts
+            d["attempts"] = attempts + (e,) if e.kind == "orders" else attempts
+        log.__dict__ = d
         return log
