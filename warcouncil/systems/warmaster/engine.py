@@ -79,6 +79,7 @@ from ...dsl import ast as A
 from ...dsl.template import render as render_template
 from ...errors import Location, WarcouncilError, closest
 from ...solver.engine import Engine
+from ...solver.collector import collecting_every
 from ...solver.evaluate import Compiler
 from ...solver.scenario import YDict, YList, read_yaml_file
 from ...solver.system import Answer, System
@@ -93,6 +94,10 @@ WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
 PENALTY_PREFIX = "penalty_"
 #: the most sequencings `plan` tries (characters per wanted order, times the orderings)
 PLAN_LIMIT = 20000
+#: while answering `odds` and `plan`, the youngest generation is collected
+#: every this many new objects (Python: 700; solver/collector.py): an
+#: answer makes ~5 600 that live as long as it does
+ANSWER_GC_YOUNG = 20_000
 #: the builtins that read the whole log (a rule whose body reads none of
 #: them, its variable aside, judges each entry by what came before it)
 LOG_WIDE = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves"})
@@ -1316,6 +1321,12 @@ class WarmasterEngine(Engine):
 
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
+        if verb in self._share_verbs:  # (thousands of objects that live as long as the answer)
+            with collecting_every(ANSWER_GC_YOUNG):
+                return self._answer(verb, **options)
+        return self._answer(verb, **options)
+
+    def _answer(self, verb: str, **options) -> Answer:
         self._geometry, self._static, self._shared, self._histories = {}, _Memo(), {}, {}
         self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
         self._groups_for = {}
