@@ -144,6 +144,22 @@ _UNWORKED, _READS_MORE = object(), object()
 _MISSING = object()  # (a look-up that found nothing kept)
 
 
+def _recorded(work) -> tuple:
+    """``work()``'s value, and what it read of the tables (``READING``: the
+    pieces whose places it read; ``TOUCHES``: the contacts it asked), which
+    a recording around this one reads too."""
+    READING.append(set())
+    TOUCHES.append([])
+    try:
+        v = work()
+    finally:
+        got, met = READING.pop(), TOUCHES.pop()
+        if READING:  # (an outer recording reads them too)
+            READING[-1] |= got
+            TOUCHES[-1].extend(met)
+    return v, got, met
+
+
 class _Unshared(Exception):
     """A value a shared judgement cannot be keyed by (``_vsig``)."""
 
@@ -953,15 +969,7 @@ class WarmasterEngine(Engine):
                     self._reread(cur, places, touches)
                 shared[(key, cur)] = (places, touches, v)
                 return v
-        READING.append(set())
-        TOUCHES.append([])
-        try:
-            v = work()
-        finally:
-            got, met = READING.pop(), TOUCHES.pop()
-            if READING:
-                READING[-1] |= got
-                TOUCHES[-1].extend(met)
+        v, got, met = _recorded(work)
         if all(a.table is cur for a in got) and all(x.table is cur and y.table is cur for x, y, _ in met):
             places = tuple((a.id, poses[a.id]) for a in got)
             touches = tuple(dict.fromkeys((x.id, poses[x.id], y.id, poses[y.id], t) for x, y, t in met))
@@ -1066,9 +1074,8 @@ class WarmasterEngine(Engine):
             if e._alike is None:
                 e._alike = self._shared[alike] = {}
         if lazy:
-            seen: list = []  # (the entry as `target` sees it: no `after`, no target yet)
             done: list = []
-            keyed: list = []
+            keyed: list = []  # (the target's key, the key judgements share, the entry as `target` sees it)
             asked = [0]  # (how often the target or its key was asked: ``_probe``)
 
             def key():
@@ -1077,17 +1084,16 @@ class WarmasterEngine(Engine):
                 # out when first asked: a step the stop rules forbid asks none)
                 asked[0] += 1
                 if not keyed:
-                    first = e.but(after=(), pending=None)
-                    seen.append(first)
+                    first = e.but(after=(), pending=None)  # (no `after`, no target yet)
                     k = self._target_key(log, first)
-                    keyed.append((k, ("unshared", first) if k is None else k))
+                    keyed.append((k, ("unshared", first) if k is None else k, first))
                 return keyed[0]
 
             def pending():
                 asked[0] += 1
                 if not done:
-                    k = key()[0]
-                    done.append(self.target(log, seen[0], k))
+                    k, _, first = key()
+                    done.append(self.target(log, first, k))
                 return done[0]
             pending.key = lambda: key()[1]
             pending.asked = asked
@@ -1199,15 +1205,7 @@ class WarmasterEngine(Engine):
         if hit is not None:
             return None if hit is _READS_MORE else hit
         asked = pending.asked[0] if pending is not None else 0
-        READING.append(set())
-        TOUCHES.append([])
-        try:
-            ok = self._none_broken(rules, at, log)
-        finally:
-            got, met = READING.pop(), TOUCHES.pop()
-            if READING:  # (an outer recording reads them too)
-                READING[-1] |= got
-                TOUCHES[-1].extend(met)
+        ok, got, met = _recorded(lambda: self._none_broken(rules, at, log))
         more = got or met or (pending is not None and (at.pending is None or pending.asked[0] != asked))
         shared[key] = _READS_MORE if more else ok
         return ok
@@ -1589,9 +1587,7 @@ class WarmasterEngine(Engine):
         return record.check(data, top)
 
     def _piece(self, v: Any, where: Location | None, kind: str | None = None) -> str:
-        by_id = self.__dict__.get("_by_id")
-        if by_id is None:  # (the scenario's pieces by id, made once)
-            by_id = self._by_id = {p.id: p for p in self.scenario.pieces}
+        by_id = self.scenario.by_id
         if v not in by_id:
             near = closest(str(v), by_id)
             raise WarcouncilError(f"unknown piece id {v!r}", where, hint=f"did you mean {near[0]!r}?" if near else None)

@@ -17,6 +17,7 @@ import math
 import os
 from pathlib import Path
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ...errors import Location, WarcouncilError, closest
@@ -184,6 +185,11 @@ class WarmasterScenario:
     @property
     def pieces(self) -> tuple[Piece, ...]:
         return self.units + self.characters
+
+    @cached_property
+    def by_id(self) -> dict[str, Piece]:
+        """The pieces by id (made once: every table, plan and log reads it)."""
+        return {p.id: p for p in self.pieces}
 
 
 def _loc(m: YDict, key: str) -> Location:

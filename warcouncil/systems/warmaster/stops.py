@@ -339,17 +339,8 @@ def _of_last(side: Side, alike: Callable | None = None) -> Callable:
     (``incremental``): where the plain values of a side that reads the
     entry's outcome alone are kept for every entry alike."""
     if side.what:
-        get, key = _of_entry(side), side.key
-
-        def last_what(ctx, log):
-            x = log.entries[-1]
-            kept = x.__dict__.get("_sides")
-            if kept is not None:
-                v = kept.get(key, _NONE)
-                if v is not _NONE:
-                    return v
-            return get(ctx, x)
-        return last_what
+        get = _of_entry(side)
+        return lambda ctx, log: get(ctx, log.entries[-1])
     fn, k, env = side.fn, ("side", side.key), _env_of(side.names)
     if side.outcome and alike is not None:
         skey = side.key

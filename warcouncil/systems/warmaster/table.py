@@ -54,12 +54,10 @@ class Table:
     piece is one ``At`` wherever the same table recurs."""
 
     def __init__(self, scenario: WarmasterScenario, unit_attrs: dict, poses: dict[str, Pose] | None = None,
-                 geometry: dict | None = None, _start: dict | None = None, _key: frozenset | None = None,
-                 _by_id: dict | None = None):
+                 geometry: dict | None = None, _start: dict | None = None, _key: frozenset | None = None):
         self.scenario = scenario
         self.unit_attrs = unit_attrs  # unit type -> {pace, flying, ...} from the pack
-        #: the scenario's pieces by id (shared by the tables moved from one another)
-        self.by_id = {p.id: p for p in scenario.pieces} if _by_id is None else _by_id
+        self.by_id = scenario.by_id
         #: every piece's pose at the scenario's start (shared by the tables moved from one another)
         self.start = {p.id: p.pose for p in scenario.pieces} if _start is None else _start
         self.poses = dict(poses) if poses is not None else dict(self.start)
@@ -99,7 +97,7 @@ class Table:
             .union([(pid, pose) for pid, pose in moves.items() if pose != start.get(pid)])
         t = self.geometry.get(("table", key))
         if t is None:
-            t = Table(self.scenario, self.unit_attrs, {**old, **moves}, self.geometry, start, key, self.by_id)
+            t = Table(self.scenario, self.unit_attrs, {**old, **moves}, self.geometry, start, key)
             t._fp = {k: v for k, v in self._fp.items() if k not in moves}
         return t
 
