@@ -81,3 +81,26 @@ def test_a_warmaster_odds_answer_holds_it_and_puts_it_back(tmp_path, monkeypatch
     assert gc.get_threshold() == (700, 10, 10)
     eng.answer("orders", side=None, after=None, limit=None, count_only=True)  # (not held: few objects)
     assert gc.get_threshold() == (700, 10, 10)
+
+
+@pytest.mark.parametrize("verb, file", [("orders", None), ("odds", "PLAN"), ("check", "TURN"), ("plan", "wants")])
+def test_a_warmaster_answer_leaves_nothing_for_the_collector(verb, file):
+    """An answer's tables, entries, memos and closures are freed when it is
+    done, by their counts: none is in a reference cycle (a piece and its
+    table, an attempt and its pending target, a memo and itself, the
+    distribution's recursion), which only the collector frees, walking all
+    they hold."""
+    import warmaster_util as W
+    from warcouncil.solver.engine import Engine
+
+    options = {} if file is None else {"path": str(getattr(W, file, W.EXAMPLES / "logs" / f"{file}.yaml"))}
+    eng = Engine.load(str(W.RIDGEWAY))
+    assert eng.answer(verb, **options).exit_code == 0  # (what is made once, before)
+    gc.collect()
+    gc.disable()
+    try:
+        ans = eng.answer(verb, **options)
+        left = gc.collect()
+    finally:
+        gc.enable()
+    assert ans.exit_code == 0 and left == 0

@@ -13,7 +13,7 @@ from warcouncil.systems.warmaster import stops
 from warcouncil.systems.warmaster.builtins import _given
 from warcouncil.systems.warmaster.engine import Step
 from warcouncil.systems.warmaster.scenario import Pose
-from warmaster_util import char, engine, unit
+from warmaster_util import char, engine, keeping, unit
 
 UNITS = [unit("a", "red", (50, 45)), unit("b", "red", (66, 45)), unit("c", "red", (50, 25))]
 CHARS = [char("g", "red", "general", 9, (40, 35)), char("h", "red", "hero", 8, (76, 35))]
@@ -100,6 +100,7 @@ def _odds_both_ways(tmp_path, monkeypatch, rules, steps, units=UNITS):
     from warmaster_util import plan
 
     path = plan(tmp_path, [{"by": c, "units": [u], **({"to": [m]} if m else {})} for c, u, m in steps])
+    keeping(monkeypatch)
     out = []
     for probing in (True, False):
         if not probing:
@@ -120,11 +121,11 @@ def test_the_outcome_rules_of_an_attempt_before_its_roll_are_judged_once_per_ord
     steps = [("h", "b", None), ("h", "b", None), ("h", "b", None), ("g", "a", None), ("g", "c", None)]
     (eng, probed), (_, keyed) = _odds_both_ways(tmp_path, monkeypatch, [], steps)
     assert probed == keyed
-    kept = {k[2][0]: v for k, v in eng._shared.items()
+    kept = {k[2][0]: v for k, v in eng.kept_shared.items()
             if type(k) is tuple and len(k) == 3 and type(k[0]) is tuple and k[0][:1] == ("probe",)}
     assert {by for _, by, *_ in kept} == {"g", "h"}
     assert all(v is True for v in kept.values())  # (one verdict an order: none read more)
-    assert _READS_MORE not in eng._shared.values()
+    assert _READS_MORE not in eng.kept_shared.values()
 
 
 def test_an_outcome_rule_reading_the_target_is_judged_by_its_key(tmp_path, monkeypatch):
@@ -136,7 +137,7 @@ def test_an_outcome_rule_reading_the_target_is_judged_by_its_key(tmp_path, monke
     steps = [("h", "b", [76, 45]), ("h", "b", None), ("g", "a", None)]
     (eng, probed), (_, keyed) = _odds_both_ways(tmp_path, monkeypatch, [house(tmp_path, LOW_TARGET)], steps, units)
     assert probed == keyed
-    assert _READS_MORE in eng._shared.values()
+    assert _READS_MORE in eng.kept_shared.values()
     # the second order to b: target 8 - 1 (successive) where b moved, 8 - 1 - 1 (distance)
     # where the first failed: attempted only where the first was given (2D6 <= 7: 21/36)
     assert [st["attempted"] for st in probed["steps"]] == ["1", "7/12", "1"]

@@ -12,7 +12,7 @@ import pytest
 
 from warcouncil.systems.warmaster import engine as E
 from warcouncil.systems.warmaster.table import Table
-from warmaster_util import char, engine, house, plan, unit
+from warmaster_util import char, engine, house, keeping, plan, unit
 
 WOOD = {"type": "wood", "polygon": [[85, 35], [115, 35], [115, 55], [85, 55]], "dense": True}
 UNITS = [unit("r0", "red", (30, 30)), unit("r1", "red", (42, 30)), unit("r2", "red", (54, 30), lost=1),
@@ -97,8 +97,9 @@ def test_plan_is_that_of_judging_each_sequencing_afresh(board, tmp_path, monkeyp
     from warmaster_util import write
 
     wants = write(tmp_path, {"want": [{"units": ["r3"], "times": 2}, {"units": ["r0", "r1"]}, {"units": ["rf"]}]})
+    keeping(monkeypatch)
     shared = board.answer("plan", path=str(wants))
-    assert shared.exit_code == 0 and board._shared  # (something was shared)
+    assert shared.exit_code == 0 and board.kept_shared  # (something was shared)
     _unshared(monkeypatch)
     fresh = board.answer("plan", path=str(wants))
     assert shared.data == fresh.data

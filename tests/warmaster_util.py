@@ -66,3 +66,16 @@ def right(at, facing, d):
     """The point ``d`` cm to the right of ``at`` as a piece facing ``facing`` sees it."""
     r = math.radians(facing)
     return (at[0] + d * math.cos(r), at[1] - d * math.sin(r))
+
+
+def keeping(monkeypatch) -> None:
+    """Each answer's shared judgements kept (``eng.kept_shared``) for the
+    test to read: the engine lets go of them when the answer is done."""
+    from warcouncil.systems.warmaster.engine import WarmasterEngine
+
+    forget = WarmasterEngine._forget
+
+    def keep(self):
+        self.kept_shared = self._shared
+        forget(self)
+    monkeypatch.setattr(WarmasterEngine, "_forget", keep)

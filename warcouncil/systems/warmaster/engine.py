@@ -71,6 +71,7 @@ import itertools
 import math
 from operator import add
 from collections import defaultdict
+from contextlib import nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -87,7 +88,7 @@ from ...solver.table import EPSILON
 from .builtins import ENTRIES_OF_KIND, cm, raw_quiet
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
 from .stops import analyse, incremental
-from .table import READING, TOUCHES, At, Entry, Log, Table
+from .table import READING, TOUCHES, At, Entry, Log, Table, forget
 
 #: ways of rolling each 2D6 total, out of 36
 WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
@@ -197,11 +198,23 @@ def fraction(p: Fraction) -> str:
 
 
 class _Memo:
+    """A judgement's memo (``memo``) and its setting's (``setting.memo``):
+    the shared ``static`` one, or one holding the same dict (not the memo
+    itself: no reference cycle, so an answer's memos are freed as soon as
+    it is done, without the collector)."""
+
     __slots__ = ("memo", "setting")
 
-    def __init__(self):
+    def __init__(self, setting: "_Memo | None" = None):
         self.memo: dict = {}
-        self.setting = self
+        self.setting = setting if setting is not None else _Same(self.memo)
+
+
+class _Same:
+    __slots__ = ("memo",)
+
+    def __init__(self, memo: dict):
+        self.memo = memo
 
 
 class Ctx:
@@ -218,9 +231,8 @@ class Ctx:
     __slots__ = ("log", "trace", "g", "fresh")
 
     def __init__(self, log: Log, trace: list | None = None, static: _Memo | None = None, fresh: bool = False):
-        self.log, self.trace, self.g, self.fresh = log, trace, _Memo(), fresh
-        if static is not None and trace is None and not fresh:
-            self.g.setting = static
+        self.log, self.trace, self.fresh = log, trace, fresh
+        self.g = _Memo(static if trace is None and not fresh else None)
 
 
 @dataclass(frozen=True)
@@ -1063,16 +1075,19 @@ class WarmasterEngine(Engine):
         units = t.lists.get(("step units", step.units))  # (once per table)
         if units is None:
             units = t.lists[("step units", step.units)] = tuple([t.at(u) for u in step.units])
-        e = Entry("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by), units, (), roll, moves)
+        fields = ("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by), units, (), roll, moves)
+        e = Entry(*fields)
+        alike = None
         if self._sharing:
             # (what a history loop reads of an entry that is only what it is,
             # plain data, is the same for every attempt of this order: kept
             # once for them all, stops.py)
             # (an attempt is what its step says: kind, character, units)
-            alike = self._memo_key(("alike",), log.side, (step.by, step.units))
-            e._alike = self._shared.get(alike)
-            if e._alike is None:
-                e._alike = self._shared[alike] = {}
+            of_step = self._memo_key(("alike",), log.side, (step.by, step.units))
+            alike = self._shared.get(of_step)
+            if alike is None:
+                alike = self._shared[of_step] = {}
+            e._alike = alike
         if lazy:
             done: list = []
             keyed: list = []  # (the target's key, the key judgements share, the entry as `target` sees it)
@@ -1084,7 +1099,13 @@ class WarmasterEngine(Engine):
                 # out when first asked: a step the stop rules forbid asks none)
                 asked[0] += 1
                 if not keyed:
-                    first = e.but(after=(), pending=None)  # (no `after`, no target yet)
+                    # (the entry as it was made: no `after`, no target yet; made
+                    # again from its fields, since a closure holding ``e``, held
+                    # by ``e.pending``, would be a reference cycle, freed only by
+                    # the collector)
+                    first = Entry(*fields)
+                    if alike is not None:
+                        first._alike = alike
                     k = self._target_key(log, first)
                     keyed.append((k, ("unshared", first) if k is None else k, first))
                 return keyed[0]
@@ -1319,10 +1340,20 @@ class WarmasterEngine(Engine):
 
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
-        if verb in self._share_verbs:  # (thousands of objects that live as long as the answer)
-            with collecting_every(ANSWER_GC_YOUNG):
+        # (``odds`` and ``plan`` make thousands of objects that live as long
+        # as the answer: freed before the collector is as it was, so that it
+        # never walks them)
+        with collecting_every(ANSWER_GC_YOUNG) if verb in self._share_verbs else nullcontext():
+            try:
                 return self._answer(verb, **options)
-        return self._answer(verb, **options)
+            finally:
+                self._forget()
+
+    def _forget(self) -> None:
+        """Let go of what an answer kept (its tables, its memos): freed now,
+        and without the collector (``Table.forget``)."""
+        forget(self._geometry)
+        self._geometry, self._static, self._shared, self._histories = {}, _Memo(), {}, {}
 
     def _answer(self, verb: str, **options) -> Answer:
         self._geometry, self._static, self._shared, self._histories = {}, _Memo(), {}, {}
@@ -1500,6 +1531,7 @@ class WarmasterEngine(Engine):
                 go(i + 1, log.plus(e.with_roll(bad[-1])), ways * (36 - w_ok), succ, counts)
 
         go(0, self.start(), 1, 0, tuple(0 for _ in names))
+        del go  # (it holds itself: freed now, not by the collector)
         whole = 36 ** n
         if each is not None:
             each.extend((Fraction(a, 36 ** i), Fraction(g, 36 ** (i + 1)), Fraction(b, 36 ** (i + 1)))
