@@ -141,3 +141,29 @@ def test_an_outcome_rule_reading_the_target_is_judged_by_its_key(tmp_path, monke
     # the second order to b: target 8 - 1 (successive) where b moved, 8 - 1 - 1 (distance)
     # where the first failed: attempted only where the first was given (2D6 <= 7: 21/36)
     assert [st["attempted"] for st in probed["steps"]] == ["1", "7/12", "1"]
+
+
+def test_what_an_attempt_is_kept_for_its_order_is_what_it_is(tmp_path, monkeypatch):
+    """`odds` keeps what an attempt is (``_what``, and its parts by what a
+    judgement reads) once for every attempt of the same order: it is what
+    ``_esig`` works out of the entry itself."""
+    from warcouncil.systems.warmaster import engine as E
+    from warcouncil.systems.warmaster.table import Entry
+    from warmaster_util import plan
+
+    seen = []
+    attempt = E.WarmasterEngine.attempt
+
+    def checked(self, *a, **kw):
+        e, t = attempt(self, *a, **kw)
+        bare = Entry.__new__(Entry)
+        bare.__dict__ = {k: v for k, v in e.__dict__.items() if k not in ("_what", "_parts")}
+        for reads in (frozenset({"fixed"}), frozenset({"fixed:by"}), frozenset({"fixed:units", "outcome"})):
+            assert E.WarmasterEngine._esig(e, reads) == E.WarmasterEngine._esig(bare, reads)
+        seen.append((e.by.id, tuple(u.id for u in e.units), e.__dict__.get("_what")))
+        return e, t
+    monkeypatch.setattr(E.WarmasterEngine, "attempt", checked)
+    eng = engine(tmp_path, UNITS, CHARS)
+    steps = [{"by": "h", "units": ["b"]}, {"by": "h", "units": ["b"]}, {"by": "g", "units": ["a"]}]
+    assert eng.answer("odds", path=str(plan(tmp_path, steps))).exit_code == 0
+    assert {w for *_, w in seen} == {("orders", "h", ("b",), None, None), ("orders", "g", ("a",), None, None)}

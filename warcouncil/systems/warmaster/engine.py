@@ -1079,15 +1079,15 @@ class WarmasterEngine(Engine):
         e = Entry(*fields)
         alike = None
         if self._sharing:
-            # (what a history loop reads of an entry that is only what it is,
-            # plain data, is the same for every attempt of this order: kept
-            # once for them all, stops.py)
-            # (an attempt is what its step says: kind, character, units)
+            # (an attempt is what its step says: kind, character, units. What a
+            # history loop reads of it that is only that, plain data, is the same
+            # for every attempt of this order: kept once for them all (stops.py),
+            # as is what judgements are keyed by of it (``_esig``))
             of_step = self._memo_key(("alike",), log.side, (step.by, step.units))
             alike = self._shared.get(of_step)
             if alike is None:
-                alike = self._shared[of_step] = {}
-            e._alike = alike
+                alike = self._shared[of_step] = ({}, ("orders", step.by, step.units, None, None), {})
+            e._alike, e._what, e._parts = alike
         if lazy:
             done: list = []
             keyed: list = []  # (the target's key, the key judgements share, the entry as `target` sees it)
@@ -1105,7 +1105,7 @@ class WarmasterEngine(Engine):
                     # the collector)
                     first = Entry(*fields)
                     if alike is not None:
-                        first._alike = alike
+                        first._alike, first._what, first._parts = alike
                     k = self._target_key(log, first)
                     keyed.append((k, ("unshared", first) if k is None else k, first))
                 return keyed[0]
