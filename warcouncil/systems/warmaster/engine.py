@@ -165,6 +165,45 @@ class _Unshared(Exception):
     """A value a shared judgement cannot be keyed by (``_vsig``)."""
 
 
+class _Pending:
+    """The target of a lazy attempt (``WarmasterEngine.attempt``), worked
+    out when first asked (``Entry.worked`` calls it); ``key()``: what it is
+    a function of, for judgements that share it unworked (``_esig``): the
+    same key, the same target (a step the stop rules forbid asks none).
+    ``asked``: how often either was asked (``_probe``). It holds the
+    entry's fields, not the entry, which holds it: no reference cycle,
+    freed without the collector."""
+
+    __slots__ = ("engine", "log", "fields", "alike", "keyed", "done", "asked")
+
+    def __init__(self, engine: "WarmasterEngine", log: Log, fields: tuple, alike: tuple | None):
+        self.engine, self.log, self.fields, self.alike = engine, log, fields, alike
+        self.keyed = self.done = None
+        self.asked = 0
+
+    def _keyed(self) -> tuple:
+        """(the target's key, the key judgements share, the entry as ``target`` sees it)"""
+        self.asked += 1
+        keyed = self.keyed
+        if keyed is None:
+            first = Entry(*self.fields)  # (the entry as it was made: no `after`, no target yet)
+            if self.alike is not None:
+                first._alike, first._what, first._parts = self.alike
+            k = self.engine._target_key(self.log, first)
+            keyed = self.keyed = (k, ("unshared", first) if k is None else k, first)
+        return keyed
+
+    def key(self) -> Any:
+        return self._keyed()[1]
+
+    def __call__(self) -> tuple[int, dict[str, int]]:
+        self.asked += 1
+        if self.done is None:
+            k, _, first = self._keyed()
+            self.done = self.engine.target(self.log, first, k)
+        return self.done
+
+
 def _plain(returns: str) -> bool:
     """Does a builtin of this declared type give plain data (ids, numbers,
     symbols), never a piece or an entry, whose identity could matter?"""
@@ -376,13 +415,20 @@ class WarmasterEngine(Engine):
         roll, target and move (``_esig``'s parts, and the blunder table's
         D6); None where judgements are not shared or the target is not
         worked out yet."""
-        if not self._sharing or type(x) is not Entry or x.pending is not None:
+        if type(x) is not Entry:
+            return None
+        d = x.__dict__
+        kept = d.get("_outcome_alike")  # (kept on the entry: ``Entry.but`` drops it from a copy)
+        if kept is not None:
+            return kept
+        if not self._sharing or x.pending is not None:
             return None
         key = self._memo_key(("alike+",), ctx.log.side,
                              (self._esig(x, FIXED_ONLY), x.roll, x.moves, x.target, x.blunder_d6))
         kept = self._shared.get(key)
         if kept is None:
             kept = self._shared[key] = {}
+        d["_outcome_alike"] = kept
         return kept
 
     def _memo_quant_or(self, f, q: A.Quant):
@@ -1089,36 +1135,7 @@ class WarmasterEngine(Engine):
                 alike = self._shared[of_step] = ({}, ("orders", step.by, step.units, None, None), {})
             e._alike, e._what, e._parts = alike
         if lazy:
-            done: list = []
-            keyed: list = []  # (the target's key, the key judgements share, the entry as `target` sees it)
-            asked = [0]  # (how often the target or its key was asked: ``_probe``)
-
-            def key():
-                # what the target is a function of, for judgements that share
-                # it unworked (``_esig``): the same key, the same target (worked
-                # out when first asked: a step the stop rules forbid asks none)
-                asked[0] += 1
-                if not keyed:
-                    # (the entry as it was made: no `after`, no target yet; made
-                    # again from its fields, since a closure holding ``e``, held
-                    # by ``e.pending``, would be a reference cycle, freed only by
-                    # the collector)
-                    first = Entry(*fields)
-                    if alike is not None:
-                        first._alike, first._what, first._parts = alike
-                    k = self._target_key(log, first)
-                    keyed.append((k, ("unshared", first) if k is None else k, first))
-                return keyed[0]
-
-            def pending():
-                asked[0] += 1
-                if not done:
-                    k, _, first = key()
-                    done.append(self.target(log, first, k))
-                return done[0]
-            pending.key = lambda: key()[1]
-            pending.asked = asked
-            e.pending = pending
+            e.pending = _Pending(self, log, fields, alike)
         else:
             e.target, e.penalties = self.target(log, e)
         e.after = e.units
@@ -1225,9 +1242,9 @@ class WarmasterEngine(Engine):
         hit = shared.get(key)
         if hit is not None:
             return None if hit is _READS_MORE else hit
-        asked = pending.asked[0] if pending is not None else 0
+        asked = pending.asked if pending is not None else 0
         ok, got, met = _recorded(lambda: self._none_broken(rules, at, log))
-        more = got or met or (pending is not None and (at.pending is None or pending.asked[0] != asked))
+        more = got or met or (pending is not None and (at.pending is None or pending.asked != asked))
         shared[key] = _READS_MORE if more else ok
         return ok
 
