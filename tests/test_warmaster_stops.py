@@ -112,6 +112,34 @@ def test_incremental_odds_are_the_kernels_and_the_brute_forces(tmp_path, monkeyp
     assert data == kernel
 
 
+@pytest.mark.parametrize("steps", SHIPPED)
+def test_a_stop_rule_asked_through_its_summary_gives_its_bodys_verdict(tmp_path, steps):
+    """``_breaks_grouped`` asks the stop rules' history loops for their
+    verdict directly (``_Rule.quick``: the loop's ``judge``, negated or
+    not), not their bodies: at every judgement it is the body's."""
+    eng = Engine.load(str(_scenario(tmp_path)))
+    quick = {r.id for r in eng.rules if r.quick is not None}
+    assert quick == {"wm.failure-stops-character", "wm.failure-stops-unit", "wm.general-failure-stops-all",
+                     "wm.one-character-per-unit"}
+    asked = []
+    for r in eng.rules:
+        if r.quick is None:
+            continue
+        judge, negated = r.quick
+
+        def checked(ctx, at, log, before, r=r, judge=judge, negated=negated):
+            v = judge(ctx, at, log, before)
+            if v is not None:
+                asked.append(r.id)
+                assert (v if negated else not v) == (not r.body(ctx, {r.var: at})), r.id
+            return v
+        object.__setattr__(r, "quick", (checked, negated))
+    ans = eng.answer("odds", path=str(plan(tmp_path, [{"by": c, "units": [u]} for c, u in steps])))
+    assert ans.exit_code == 0
+    assert {int(k): Fraction(v) for k, v in ans.data["successes"].items() if Fraction(v)} == brute_force(steps)
+    assert set(asked) == quick
+
+
 @pytest.mark.parametrize("how", ["incremental", "kernel"])
 def test_a_replaced_stop_rule_changes_the_odds_either_way(tmp_path, how):
     steps = [("w", "a"), ("w", "b"), ("h", "c"), ("h", "d")]

@@ -292,6 +292,10 @@ class _Rule:
     #: judged at an entry of its kind directly where judgements are shared
     #: (``_broke``: causal, of a kind, reading the history's outcomes)
     direct: bool = False
+    #: a direct rule whose body is a history loop judged incrementally
+    #: (``not exists p in before(o): ...``, ``forall p in before(o): ...``):
+    #: (the loop's ``judge``, is the loop negated), for ``_breaks_grouped``
+    quick: Any = None
 
 
 @dataclass(frozen=True)
@@ -380,9 +384,24 @@ class WarmasterEngine(Engine):
             if isinstance(dom, A.Name) and dom.id not in self.pack.defines:
                 kind = "*" if dom.id == "log" else ENTRIES_OF_KIND.get(dom.id)
             reads = self._reads_of([body.body]) if causal else None
-            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal, reads, kind,
-                         causal and kind is not None and (reads is None or {"history", "outcome"} <= reads))
+            direct = causal and kind is not None and (reads is None or {"history", "outcome"} <= reads)
+            compiled = c(body.body)
+            return _Rule(rid, r, source, quote, body.var, c(body.domain), compiled, causal, reads, kind,
+                         direct, self._quick(body.body, body.var) if direct else None)
         return _Rule(rid, r, source, quote, None, None, c(body))
+
+    def _quick(self, body: A.Expr, var: str):
+        """(``judge``, negated) when ``body`` (about ``var``) is a history loop
+        over ``var``'s past judged incrementally (stops.py), or its negation:
+        ``_breaks_grouped`` asks its summary directly."""
+        negated = isinstance(body, A.Not)
+        q = body.operand if negated else body
+        if not isinstance(q, A.Quant) or id(q) not in self._incremental:
+            return None
+        loop = self.compiler.compile(q)  # (the incremental loop: compiled once, ``_MemoCompiler``)
+        if getattr(loop, "ovar", None) != var:
+            return None
+        return loop.judge, negated
 
     def _memo_loops(self, body: A.Expr) -> None:
         """Share, within one answer, every loop of a rule that goes through
@@ -1186,10 +1205,17 @@ class WarmasterEngine(Engine):
             if reads is None:
                 r = rules[0]
                 if r.direct:  # (``_broke``'s own path for it, without asking again what it reads)
-                    try:
-                        broke = not r.body(ctx, {r.var: at})
-                    except (AttributeError, TypeError) as exc:
-                        raise _cannot_judge(r, exc) from None
+                    quick = r.quick
+                    # (a history loop: its summary asked directly, ``at`` being the
+                    # last entry of ``ctx.log``, untraced; the body when it cannot tell)
+                    v = quick[0](ctx, at, ctx.log, before) if quick is not None and ctx.log.parent is before else None
+                    if v is not None:
+                        broke = v if quick[1] else not v
+                    else:
+                        try:
+                            broke = not r.body(ctx, {r.var: at})
+                        except (AttributeError, TypeError) as exc:
+                            raise _cannot_judge(r, exc) from None
                 else:
                     broke = self._broke(ctx, r, at, before, keys, shared)
             elif reads == GEOMETRY_ONLY and _wholly_on(at, ctx.log.table):

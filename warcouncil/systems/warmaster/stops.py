@@ -463,17 +463,25 @@ def incremental(shape: Shape, tag: Any, f: Callable, alike: Callable | None = No
         before = log.parent
         if before is None or len(before.entries) != len(ents) - 1:
             return f(ctx, env)
+        v = judge(ctx, o, log, before)
+        return f(ctx, env) if v is None else v
+
+    def judge(ctx, o, log, before):
+        """The loop's value for ``o``, the last entry of ``log``, appended
+        to ``before`` (its parent), judged untraced and not afresh (what
+        ``loop`` checks first; ``judge`` alone: the engine's ``breaks``,
+        which knows it): None when the summary cannot tell."""
         sigs = log.sigs
         ok = sigs.get(in_place)
         if ok is None:
             ok = sigs[in_place] = placed(log, o)
         if not ok:
-            return f(ctx, env)
+            return None
         s = before.sigs.get(tag)
         if s is None:
             s = summary(before, ctx)
         if s is _UNKNOWN:
-            return f(ctx, env)
+            return None
         nonempty, kept, index = s
         if not nonempty:  # (an empty domain: the kernel reads nothing)
             return not exists
@@ -508,8 +516,10 @@ def incremental(shape: Shape, tag: Any, f: Callable, alike: Callable | None = No
                             found = True
                             break
         except Exception:
-            return f(ctx, env)
+            return None
         return found if exists else not found
+
+    loop.judge, loop.ovar = judge, ovar
     return loop
 
 
