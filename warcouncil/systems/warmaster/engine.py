@@ -385,8 +385,7 @@ class WarmasterEngine(Engine):
                 kind = "*" if dom.id == "log" else ENTRIES_OF_KIND.get(dom.id)
             reads = self._reads_of([body.body]) if causal else None
             direct = causal and kind is not None and (reads is None or {"history", "outcome"} <= reads)
-            compiled = c(body.body)
-            return _Rule(rid, r, source, quote, body.var, c(body.domain), compiled, causal, reads, kind,
+            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal, reads, kind,
                          direct, self._quick(body.body, body.var) if direct else None)
         return _Rule(rid, r, source, quote, None, None, c(body))
 
@@ -1394,7 +1393,7 @@ class WarmasterEngine(Engine):
 
     def _forget(self) -> None:
         """Let go of what an answer kept (its tables, its memos): freed now,
-        and without the collector (``Table.forget``)."""
+        and without the collector (``table.forget``)."""
         forget(self._geometry)
         self._geometry, self._static, self._shared, self._histories = {}, _Memo(), {}, {}
 
