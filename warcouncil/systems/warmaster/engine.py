@@ -250,6 +250,8 @@ class _Memo:
 
 
 class _Same:
+    """The setting of a judgement that has none of its own: its own memo."""
+
     __slots__ = ("memo",)
 
     def __init__(self, memo: dict):
@@ -1398,7 +1400,7 @@ class WarmasterEngine(Engine):
         self._geometry, self._static, self._shared, self._histories = {}, _Memo(), {}, {}
 
     def _answer(self, verb: str, **options) -> Answer:
-        self._geometry, self._static, self._shared, self._histories = {}, _Memo(), {}, {}
+        self._forget()  # (each answer's own memos: what a table drawn since kept let go too)
         self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
         self._groups_for = {}
         self._sharing = verb in self._share_verbs
