@@ -277,6 +277,20 @@ def touching_of(x: At, y: At) -> bool:
 WM.function("touching", lambda ctx, s, a: touching_of(a[0], a[1]))
 
 
+@WM.function("overlapping")
+def _overlapping(ctx, s, a):
+    """Do the two pieces' footprints overlap (share more than
+    ``T.AREA_EPSILON`` cm²; pieces placed flush only touch)? Pieces apart
+    are told by their distance (kept once per pair, ``_raw``)."""
+    x, y = a
+    if _raw(x, y) > 0:
+        return False
+    hit = T.overlapping(x.fp, y.fp)
+    if hit:
+        _note(ctx, f"{x.id} overlaps {y.id}")
+    return hit
+
+
 def _enemies(u: At) -> tuple[At, ...]:
     """The units of the other sides, on ``u``'s table (once per table and side)."""
     lists, side = u.table.lists, u.piece.side
