@@ -17,7 +17,8 @@ A synthetic table (20 units: 12 red, 8 blue; 4 red characters; a wood):
   baseline (``Hand.answer``) judges every order on every branch that
   attempts it (own units, three orders, one character per unit, finish a
   unit's and a character's orders, command range, not in combat, a
-  brigade of up to four touching units, one move at full pace, terrain)
+  brigade of up to four touching units, one move at full pace, terrain,
+  no unit ending on another)
   and keeps each measured judgement by the positions it reads, as the
   engine does. A second row times the baseline of sessions 1-7
   (``Hand.odds``: the distribution of successes alone, no order judged),
@@ -82,7 +83,7 @@ def build(tmp: Path):
     sc = tmp / "bench.yaml"
     sc.write_text(yaml.safe_dump({"system": "warmaster", "board": {"grid": "table", "width": 160, "depth": 100},
                                   "to_move": "red", "units": units, "characters": chars, "terrain": [wood]}))
-    steps = [("wiz", ["r3"], [70, 36]), ("wiz", ["r3"], [70, 40]),
+    steps = [("wiz", ["r3"], [70, 36]), ("wiz", ["r3"], [70, 37]),  # (not [70, 40]: onto r9, wm.no-overlap)
              ("h1", ["r0", "r1"], None), ("h1", ["r6"], [30, 44]), ("h1", ["r6"], [30, 50]),
              ("h2", ["r10"], [100, 44]), ("h2", ["r11"], None),
              ("gen", ["r2"], [54, 38]), ("gen", ["r4"], None), ("gen", ["r8"], [58, 48])]
@@ -220,7 +221,8 @@ class Hand:
         own units, three orders, one character per unit, finish a unit's
         and a character's orders, command range, not in combat, a brigade
         of up to four touching units, one move at full pace, terrain its
-        troop type may enter, a brigade ending together. The measured ones
+        troop type may enter, a brigade ending together, no unit ending on
+        another. The measured ones
         kept by the positions they read (``memo``, one query's)."""
         by, nth, seen_c, seen_u, last_c, last_u = st
         side = self.chars[cid]["side"]
@@ -248,9 +250,20 @@ class Hand:
             ok = memo.get(key)
             if ok is None:
                 ok = memo[key] = self.move_ok(u, pos[u], tuple(to))
-            if not ok or (len(group) > 1 and not self.connected(group, dict(pos, **{u: tuple(to)}), memo)):
+            end = dict(pos, **{u: tuple(to)})
+            if not ok or (len(group) > 1 and not self.connected(group, end, memo)):
+                return False
+            if any(v != u and self.onto(u, v, end, memo) for v in self.units):
                 return False
         return True
+
+    def onto(self, u, v, pos, memo) -> bool:
+        """Does ``u`` overlap ``v`` where they stand (``wm.no-overlap``)?"""
+        key = ("onto", u, pos[u], v, pos[v])
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = T.overlapping(self.fp(u, pos), self.fp(v, pos))
+        return hit
 
     def target_at(self, cid, group, pos, nth, memo) -> int:
         """``target``'s number, each unit's measured penalties kept by its

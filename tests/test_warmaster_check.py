@@ -77,7 +77,7 @@ def test_a_whole_legal_phase(board, tmp_path):
              initiative=[{"unit": "a", "action": "charge", "to": [50, 53]}],
              home_back=[{"unit": "f", "toward": "wiz", "roll": 3, "to": [170, 90]}],
              orders=[O("wiz", "g", 4, [[140, 45]]), O("wiz", "g", 3, [[140, 50]]), O("gen", "d", 12)],
-             characters=[{"piece": "hero", "to": [60, 40]}, {"piece": "knight", "to": [70, 60]}])
+             characters=[{"piece": "hero", "to": [60, 38]}, {"piece": "knight", "to": [70, 60]}])
     data = check(board, t)
     assert data["legal"] and data["violations"] == []
     assert [o["given"] for o in data["orders"]] == [True, True, False]
@@ -123,7 +123,7 @@ CASES = {
     # Charge 3
     "wm.no-orders-in-combat": dict(orders=[O("hero", "a", 2, [[50, 53]]), O("hero", "a", 2)]),
     # Characters 1, 2, 3
-    "wm.character-move-once": dict(characters=[{"piece": "hero", "to": [60, 40]}, {"piece": "hero", "to": [60, 50]}]),
+    "wm.character-move-once": dict(characters=[{"piece": "hero", "to": [60, 38]}, {"piece": "hero", "to": [60, 50]}]),
     "wm.character-60cm": dict(characters=[{"piece": "hero", "to": [60, 95]}]),
     "wm.only-units-ordered": dict(orders=[O("gen", "hero", 2)]),
     "wm.character-terrain": dict(characters=[{"piece": "knight", "to": [110, 100]}]),
@@ -151,7 +151,7 @@ DEFINES = {
                                          O("hero", "b", 2)])),
     # Characters 2: a character's move needs no order
     "needs_order(p) := true": ("wm.needs-order", "wm.characters-move-freely",
-                               dict(characters=[{"piece": "hero", "to": [60, 40]}])),
+                               dict(characters=[{"piece": "hero", "to": [60, 38]}])),
     # Characters 3: unless mounted, terrain as infantry (the knight is mounted)
     "moves_as_infantry(c) := true": ("wm.moves-as-infantry", "wm.character-terrain",
                                      dict(characters=[{"piece": "knight", "to": [110, 100]}])),

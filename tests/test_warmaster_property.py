@@ -2,8 +2,9 @@
 success and a move of up to its pace, all its units by the same step, or
 with a failure), gives a log that `check` finds legal — unless the move
 takes a unit into terrain its troop type may not enter (reference §9, worked
-out here on its own), which `check` rejects by that rule alone; and what it
-does not offer, appended, is illegal."""
+out here on its own), or ends it on top of another unit, which `check`
+rejects by that rule (those rules) alone; and what it does not offer,
+appended, is illegal."""
 
 from __future__ import annotations
 
@@ -46,6 +47,22 @@ def _enters_closed_terrain(eng, log, units, to) -> bool:
     return False
 
 
+def _ends_on_a_unit(eng, log, units, to) -> bool:
+    """Does a unit's move end it overlapping (more than touching) a unit
+    the order does not move (the order's own units move alike)?"""
+    from warcouncil.solver import table as T
+    from warcouncil.systems.warmaster.scenario import Pose, footprint
+
+    poses = log.table.poses
+    others = [footprint(p, poses[p.id]) for p in eng.scenario.units if p.id not in units]
+    by_id = {p.id: p for p in eng.scenario.pieces}
+    for u, xy in zip(units, to):
+        end = footprint(by_id[u], Pose(tuple(xy), poses[u].facing, poses[u].formation))
+        if any(T.overlapping(end, f) for f in others):
+            return True
+    return False
+
+
 def _write(path: Path, orders) -> str:
     path.write_text(yaml.safe_dump({"orders": orders}, sort_keys=False), encoding="utf-8")
     return str(path)
@@ -74,9 +91,13 @@ def _walk(eng, data, tmp_path):
             dx, dy = d * math.cos(a) * 0.999, d * math.sin(a) * 0.999
             log = eng.read_log(_write(path, orders)) if orders else eng.start()
             entry["to"] = [[log.table.poses[u].at[0] + dx, log.table.poses[u].at[1] + dy] for u in o["units"]]
-            if _enters_closed_terrain(eng, log, o["units"], entry["to"]):
+            closed = _enters_closed_terrain(eng, log, o["units"], entry["to"])
+            onto = _ends_on_a_unit(eng, log, o["units"], entry["to"])
+            if closed or onto:
                 verdict = eng.answer("check", path=_write(path, orders + [entry]))
-                assert {v["rule"] for v in verdict.data["violations"]} == {"wm.unit-terrain"}, verdict.text
+                want = {"wm.unit-terrain"} if closed else set()
+                assert {v["rule"] for v in verdict.data["violations"]} == want | ({"wm.no-overlap"} if onto else set()), \
+                    verdict.text
                 del entry["to"]  # (given, the unit stays)
         else:
             entry["roll"] = data.draw(st.integers(max(top + 1, 2), 12), label="roll") if top < 12 else 12

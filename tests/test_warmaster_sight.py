@@ -78,3 +78,33 @@ def test_the_target_is_judged_as_the_table_stands(tmp_path):
     assert broken(sc, turn(tmp_path, initiative=[on_y])) == set()
     # once a is out of the way, x (14 cm) is closer than y: charging y is no longer the closest
     assert broken(sc, turn(tmp_path, initiative=[A_EVADES, on_y])) == {"wm.initiative-closest"}
+
+
+# The 20 cm of the snapshot itself (reference §3: "a visible enemy unit is
+# within 20 cm at the start of the Command phase"). u: x 44..56, y 39..41;
+# e1 22 cm north (y 63..65), seen; e2 15 cm east (x 71..83), hidden behind
+# f, a column (x 61.5..65.5, y 37..43) 5.5 cm from u and from e2. f evades
+# e2 (its closest, 5.5 cm; e1 is 20.7 cm off) 15 cm south, out of the line;
+# u then charges e2, now its closest visible enemy (15 < 22 cm): a charge
+# wm.initiative-closest allows. At the start u's closest visible enemy was
+# e1, 22 cm off: more than 20, so u may not use initiative; at 25 cm it could.
+BAND = [unit("u", "red", (50, 40)), unit("f", "red", (63.5, 40), formation="column"),
+        unit("e1", "blue", (50, 64), facing=180), unit("e2", "blue", (77, 40))]
+F_EVADES = {"unit": "f", "action": "evade", "to": [63.5, 25]}
+U_CHARGES = {"unit": "u", "action": "charge", "to": [65, 40]}
+
+
+def test_the_start_distance_is_20_cm(tmp_path):
+    sc = scenario(tmp_path, BAND, GEN)
+    assert broken(sc, turn(tmp_path, initiative=[F_EVADES])) == set()
+    code, out, _ = run_cli("check", sc, turn(tmp_path, initiative=[F_EVADES, U_CHARGES]), "--json")
+    assert code == 1
+    assert [(v["rule"], v["pieces"], v["message"], v["measurements"]) for v in json.loads(out)["violations"]] == [
+        ("wm.initiative-at-start", ["u"], "initiative charge of u: no visible enemy unit was within 20 cm of the "
+         "unit at the start of the Command phase",
+         ["the closest visible enemy of u is e1, 22 cm away", "u is 22 cm from e1"])]
+    # only that distance decides: at 25 cm the same phase is legal
+    at_25 = house(tmp_path, "replace define wm.initiative-eligible\n"
+                  "    may_use_initiative(u) := closest_visible_enemy(at_start(u), dense_sight) != none\n"
+                  "        and measured_gap(at_start(u), closest_visible_enemy(at_start(u), dense_sight)) <= 25\n")
+    assert broken(sc, turn(tmp_path, initiative=[F_EVADES, U_CHARGES]), at_25) == set()

@@ -277,6 +277,36 @@ def touching_of(x: At, y: At) -> bool:
 WM.function("touching", lambda ctx, s, a: touching_of(a[0], a[1]))
 
 
+def overlapping_of(x: At, y: At) -> bool:
+    """Do the two pieces' footprints overlap (share more than
+    ``T.AREA_EPSILON`` cm²; pieces placed flush only touch)? Pieces apart
+    are told by their distance (``_raw``); the area is worked out once per
+    pair of footprints, as ``raw_quiet`` keeps distances (flush units meet
+    at every step judged)."""
+    if _raw(x, y) > 0:
+        return False
+    f, g = x.fp, y.fp
+    memo = x.table.geometry
+    if memo is not y.table.geometry:  # (tables of two answers: not kept together)
+        return T.overlapping(f, g)
+    i, j = id(f), id(g)
+    key = ("overlap", i, j) if i <= j else ("overlap", j, i)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = T.overlapping(f, g)
+    return hit
+
+
+@WM.function("overlapped_units")
+def _overlapped_units(ctx, s, a):
+    """The units other than the piece itself that its footprint overlaps."""
+    p = a[0]
+    hit = tuple(u for u in p.table.units() if u.id != p.id and overlapping_of(p, u))
+    for u in hit:
+        _note(ctx, f"{p.id} overlaps {u.id}")
+    return hit
+
+
 def _enemies(u: At) -> tuple[At, ...]:
     """The units of the other sides, on ``u``'s table (once per table and side)."""
     lists, side = u.table.lists, u.piece.side

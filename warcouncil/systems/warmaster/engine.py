@@ -1347,19 +1347,23 @@ class WarmasterEngine(Engine):
         """Every violation of the log; with ``at`` (its last entry, just
         appended to a log judged before), the violations at that entry: a
         causal rule is judged at ``at`` alone, any other over the whole log."""
+        return [self._violation(r, el, log) for r, el in self._broken(log, at)]
+
+    def _broken(self, log: Log, at: Entry | None = None) -> list[tuple[_Rule, Any]]:
+        """``violations``' (rule, element) pairs, in the pack's rule order."""
         out = []
         ctx = Ctx(log, None, self._static)
         for r in self.rules:
             try:
                 if r.var is None:
                     if not r.body(ctx, {}):
-                        out.append(self._violation(r, None, log))
+                        out.append((r, None))
                     continue
                 for el in r.domain(ctx, {}):
                     if at is not None and r.causal and el is not at:
                         continue
                     if not r.body(ctx, {r.var: el}):
-                        out.append(self._violation(r, el, log))
+                        out.append((r, el))
             except (AttributeError, TypeError) as exc:  # a house rule asking what an entry does not have
                 raise _cannot_judge(r, exc) from None
         return out
@@ -1438,42 +1442,69 @@ class WarmasterEngine(Engine):
         return Answer({"legal": not vs, "violations": vs, "orders": orders}, text, 0 if not vs else 1)
 
     # ---- orders
-    def options(self, log: Log, side: str) -> list[dict]:
-        """Every order that may legally be attempted after ``log``."""
+    def options(self, log: Log, side: str, limit: int | None = None) -> tuple[list[dict], bool]:
+        """The orders that may legally be attempted after ``log`` (with
+        ``limit``: the first ``limit`` of them), and whether there are more
+        than those: one past ``limit`` is judged, to tell, and no more."""
         t = log.table
         chars = [c for c in self.scenario.characters if c.side == side]
         groups = brigades(t, [u.id for u in self.scenario.units if u.side == side])
-        out = []
+        out: list[dict] = []
         for c in chars:
             for g in groups:
                 step = Step(c.id, g, None, None, None)
                 e, _ = self.attempt(log, step, None, False, lazy=True)
                 if self.breaks(log.plus(e), e):
                     continue
+                if limit is not None and len(out) == limit:
+                    return out, True
                 p, _, _, pb = self.dice(log, e.worked())
                 out.append({"character": c.id, "units": list(g), "target": e.target,
                             "penalties": dict(e.penalties), "p": fraction(p), "blunder": fraction(pb)})
-        return out
+        return out, False
 
     def orders(self, side: str | None, after: str | None, limit: int | None, count_only: bool) -> Answer:
         side = self._side(side)
         log = self.start(side) if after is None else self.read_log(after, side)
         if after is not None:
-            vs = self.violations(log)
-            if vs:
-                return Answer({"legal": False, "violations": vs},
-                              "the log given with --after is illegal:\n" + _verdict_text(vs, self.pack.document_name), 1)
-        opts = self.options(log, side)
+            self._legal_after(log, after)
         if count_only:
-            return Answer({"side": side, "count": len(opts)}, str(len(opts)))
+            n = len(self.options(log, side)[0])
+            return Answer({"side": side, "count": n}, str(n))
+        # --limit N bounds the work: N + 1 orders are judged (the one past N
+        # says there are more) and the count is then unknown (README, "--limit")
+        opts, more = self.options(log, side, limit)
+        data: dict = {"side": side, "count": None if more else len(opts)}
         if limit is not None:
-            opts = opts[:limit]
-        lines = [f"{len(opts)} order{'s' if len(opts) != 1 else ''} may be attempted next ({side}):"]
+            data["limited"] = more
+            if more:
+                data["count_at_least"] = limit + 1
+        s = "s" if len(opts) != 1 else ""
+        lines = [f"the first {len(opts)} order{s} that may be attempted next ({side}):" if more
+                 else f"{len(opts)} order{s} may be attempted next ({side}):"]
         for o in opts:
             pens = ", ".join(f"{k} -{v}" for k, v in o["penalties"].items() if v)
             lines.append(f"  {o['character']} → {'+'.join(o['units'])}: target {o['target']}"
                          f"{' (' + pens + ')' if pens else ''}, p = {o['p']}")
-        return Answer({"side": side, "count": len(opts), "options": opts}, "\n".join(lines))
+        if more:
+            lines.append(f"more than {len(opts)} orders (showing the first {len(opts)}; --count gives the number)")
+        data["options"] = opts
+        return Answer(data, "\n".join(lines))
+
+    def _legal_after(self, log: Log, path: str) -> None:
+        """``orders --after``: a log that breaks a rule is bad input (exit
+        2), refused at its first violation's entry (in log order; the
+        pack's rule order at one entry). ``check`` judges a whole log."""
+        broken = self._broken(log)
+        if not broken:
+            return
+        end = len(log.entries)
+        r, el = min(broken, key=lambda b: b[1].place if isinstance(b[1], Entry) else end)
+        v = self._violation(r, el, log)
+        where = el.where if isinstance(el, Entry) and el.where is not None else Location(path, 1, 1)
+        quote = f": “{v['quote']}”" if v["quote"] else ""
+        raise WarcouncilError(f"the log given with --after is illegal: {v['message']} ({r.id})", where,
+                              hint=f"{self.pack.document_name(v['source'])}{quote}; `check` judges a whole log")
 
     def _side(self, side: str | None) -> str:
         if side is None:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+import shapely
+
 from ...errors import Location, WarcouncilError, closest
 from ...solver import table as T
 from ...solver.scenario import (
@@ -91,8 +93,9 @@ SCENARIO = Record("a Warmaster scenario", {
 # where a piece is to stand after a move: a position, or a pose
 POSE = Record("a pose", {"at": POINT, "facing": FACING, "formation": FORMATION}, noun="a pose")
 DESTINATION = AnyOf((POINT, POSE))
-#: an order's ``to``: one destination per unit (nothing: it stays), or one position for one unit
-TO = AnyOf((POINT, list_field(AnyOf((POINT, POSE, NULL)), 1, 4, "a list of one destination per unit")))
+#: an order's ``to``: one destination per unit (nothing: it stays), or one position for one unit; as
+#: many as ``units`` may name (how many units a brigade holds is a rule's question, wm.brigade)
+TO = AnyOf((POINT, list_field(AnyOf((POINT, POSE, NULL)), 1, MAX_PIECES, "a list of one destination per unit")))
 ORDER = Record("an order", {
     "by": NAME, "units": ID_OR_IDS, "to": TO, "roll": int_field(2, 12, "a 2D6 total"),
     "blunder": int_field(1, 6, "the blunder table's D6"),
@@ -241,7 +244,23 @@ def read_scenario(data: Any, file: str) -> WarmasterScenario:
         if not T.on_table(footprint(p, p.pose), _Board(width, depth)):
             raise WarcouncilError(f"{p.id} does not stand wholly on the {width:g} x {depth:g} cm table",
                                   p.places.get("at", p.where))
+    _no_overlap(sc.units)
     return sc
+
+
+def _no_overlap(units: tuple[Piece, ...]) -> None:
+    """No two units' footprints overlap (more than ``T.AREA_EPSILON``;
+    units placed flush touch): the first unit, in file order, that overlaps
+    an earlier one is refused at its ``at``, naming both (as C&C and the
+    grid refuse two units on one place)."""
+    shapes = [footprint(u, u.pose).shape for u in units]
+    tree = shapely.STRtree(shapes)
+    for i, u in enumerate(units):
+        for j in sorted(int(j) for j in tree.query(shapes[i]) if j < i):
+            if T.overlapping(shapes[j], shapes[i]):
+                other = units[j]
+                line = f" ({other.id} at line {other.where.line})" if other.where and other.where.line else ""
+                raise WarcouncilError(f"units {other.id} and {u.id} overlap{line}", u.places.get("at", u.where))
 
 
 def footprint(p: Piece, pose: Pose) -> T.Footprint:
