@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from warcouncil.errors import Location, WarcouncilError, bounded, closest
 from warcouncil.records import record
 from warcouncil.textfile import YAML_LIMIT, read_text as _read_bounded
-from warcouncil.solver.ydoc import MAX_YAML_DEPTH, MAX_YAML_NODES, YDict, YList  # noqa: F401 - re-exported
+from warcouncil.solver.ydoc import MAX_YAML_DEPTH, MAX_YAML_NODES, MAX_YAML_TEXT, YDict, YList  # noqa: F401 - re-exported
 from warcouncil.solver.ydoc import load as _ydoc_load
 from warcouncil.solver.board import (
     Board,
@@ -191,7 +191,8 @@ def parse_yaml(text: str, file: str) -> Any:
     ``None`` for an empty document. Malformed YAML is a ``WarcouncilError``
     at the line and column PyYAML reports; so is a document nested deeper
     than ``MAX_YAML_DEPTH`` or holding more than ``MAX_YAML_NODES`` values
-    with its aliases expanded, refused while it is composed.
+    or ``MAX_YAML_TEXT`` bytes of text with its aliases expanded, refused
+    while it is composed.
     """
     if len(text) > YAML_LIMIT:  # text that came from elsewhere than read_text
         raise WarcouncilError(f"YAML too large: {len(text):,} characters, the limit is {YAML_LIMIT:,}",
