@@ -474,6 +474,24 @@ def _check_double_replace(pack, strict, key, fname, loc, replaced_here, layer: i
     replaced_here[key] = fname
 
 
+def _card_named(pack: Pack, strict: bool, name: str, loc: Location) -> bool:
+    """A new card's name is not empty and is no other card's to ``--card``
+    (``card_key``: case, spaces and hyphens ignored), else a problem:
+    which card ``--card`` finds must not depend on spelling."""
+    key = card_key(name)
+    if not key:
+        _problem(pack, strict, f"card {name!r}: a card's name must not be empty (--card ignores case, spaces and "
+                 "hyphens)", loc)
+        return False
+    same = pack.cards_by_key().get(key)
+    if same is not None:
+        _problem(pack, strict, f"card {name!r} has the name of card {same!r} (defined in {pack.origin.get(same)}) "
+                 "to --card, which ignores case, spaces and hyphens", loc,
+                 f"write `replace card \"{same}\"` to change that card, or give this one a name of its own")
+        return False
+    return True
+
+
 def _put(pack, strict, table, key, st, replace, kind, fname, replaced_here, layer: int = 0) -> None:
     if replace and key not in table:
         _problem(pack, strict, f"replace {kind} {key}: there is no such {kind} to replace", st.loc,
@@ -482,6 +500,8 @@ def _put(pack, strict, table, key, st, replace, kind, fname, replaced_here, laye
     if not replace and key in table:
         _problem(pack, strict, f"{kind} {key} is already defined in {pack.origin.get(key)}", st.loc,
                  f"write `replace {kind}` to change it in a house rule")
+        return
+    if kind == "card" and not replace and not _card_named(pack, strict, key, st.loc):
         return
     if replace:
         _check_double_replace(pack, strict, key, fname, st.loc, replaced_here, layer)
