@@ -48,6 +48,7 @@ class Pack:
     documents: dict[str, A.DocumentDecl] = field(default_factory=dict)
     own_documents: set[str] = field(default_factory=set)  # declared by the pack itself, not a base it extends
     document_dirs: dict[str, Path] = field(default_factory=dict)
+    document_roots: tuple[Path, ...] = ()  # folders a document may be read from besides its rule file's (lint)
     sections: tuple[str, ...] = ()
     dice: tuple[str, ...] = ()
     values: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -179,14 +180,23 @@ class Pack:
 
     def document_read(self, alias: str) -> tuple[str | None, str | None]:
         """(text, None) for a declared document, or (None, why it cannot be
-        read). Only regular files of at most ``DOCUMENT_LIMIT`` bytes are
-        read (a `document` naming /dev/zero is a problem, not a hang)."""
+        read). A document is read inside the folder of the rule file that
+        declares it (or the shipped ``rules/sources``), its links resolved,
+        or inside one of ``document_roots``: a rule file cannot make lint
+        read any file on the machine. Only regular files of at most
+        ``DOCUMENT_LIMIT`` bytes are read (a `document` naming /dev/zero is
+        a problem, not a hang)."""
         doc = self.documents.get(alias)
         if doc is None:
             return None, "undeclared document"
-        candidates = [self.document_dirs.get(alias, Path(".")) / doc.path, SOURCES_DIR / Path(doc.path).name]
+        home = self.document_dirs.get(alias, Path("."))
+        candidates = [(home / doc.path, home), (SOURCES_DIR / Path(doc.path).name, SOURCES_DIR)]
         why = "no such file"
-        for c in candidates:
+        for c, folder in candidates:
+            if not _inside(c, (folder, *self.document_roots)):  # (before looking: no answer about files outside)
+                why = (f"it is outside {folder}, the folder of the rule file that declares it; "
+                       "`lint --allow-documents DIR` allows another folder")
+                continue
             if not os.path.lexists(c):
                 continue
             try:
@@ -194,6 +204,15 @@ class Pack:
             except WarcouncilError as e:
                 why = e.message
         return None, why
+
+
+def _inside(path: Path, folders) -> bool:
+    """Is ``path``, its links resolved, inside one of ``folders``?"""
+    try:
+        real = os.path.realpath(path)
+        return any(os.path.commonpath([real, os.path.realpath(f)]) == os.path.realpath(f) for f in folders)
+    except (OSError, ValueError):  # another drive, a NUL byte: not inside
+        return False
 
 
 def is_shipped(path: str) -> bool:
