@@ -194,7 +194,7 @@ class Pack:
         why = "no such file"
         for c, folder in candidates:
             if not _inside(c, (folder, *self.document_roots)):  # (before looking: no answer about files outside)
-                why = (f"it is outside {folder}, the folder of the rule file that declares it; "
+                why = (f"it is outside {home}, the folder of the rule file that declares it; "
                        "`lint --allow-documents DIR` allows another folder")
                 continue
             if not os.path.lexists(c):
