@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from conftest import run_cli
 from warcouncil.errors import EXCERPT_WIDTH, Location, WarcouncilError
-from warcouncil.solver.scenario import MAX_YAML_DEPTH, MAX_YAML_NODES, load_scenario, parse_yaml
+from warcouncil.solver.scenario import MAX_YAML_DEPTH, MAX_YAML_NODES, MAX_YAML_TEXT, load_scenario, parse_yaml
 from warcouncil.solver.turn import load_turn
 from warcouncil.textfile import YAML_LIMIT, read_bytes, read_text
 
@@ -174,6 +174,30 @@ def test_a_few_aliases_are_fine() -> None:
     assert data == {"a": [1, 2], "b": [1, 2], "c": [1, 2]}
 
 
+def test_aliases_of_a_long_string_are_bounded_by_their_text(tmp_path: Path) -> None:
+    # issue 26: 5,000 aliases of one 60 KB string (an 80 KB file) are 5,002
+    # values but 300 MB of text; refused at the alias that passes the bound
+    lines = ["card: Order Three Units Center", "note: &s " + "x" * 60_000, "orders: [" + ", ".join(["*s"] * 5000) + "]"]
+    bomb = write(tmp_path / "bomb.yaml", "\n".join(lines) + "\n")
+    before = len("card" "Order Three Units Center" "note") + 60_000 + len("orders")
+    n = (MAX_YAML_TEXT - before) // 60_000 + 1  # the alias that passes it
+    assert before + (n - 1) * 60_000 <= MAX_YAML_TEXT < before + n * 60_000
+    err = bad_input("check", "akragas", bomb)
+    assert err.startswith(f"{bomb}:3:{len('orders: [') + 1 + (n - 1) * len('*s, ')}: YAML too large: more than 4 MiB "
+                          "of text in its keys and values (counting each alias as a copy of what it names)\n")
+
+
+def test_the_text_bound_holds_at_the_edge_in_bytes() -> None:
+    # keys and values with aliases expanded, in UTF-8 bytes: 2 + 42,799 * 98 == 4 MiB
+    assert MAX_YAML_TEXT == 4 * YAML_LIMIT == 2 + 42_799 * 98
+    s = "é" * 21_399 + "x"  # 42,799 bytes in 21,400 characters
+    doc = "a: &s " + s + "\n{}: [" + ", ".join(["*s"] * 97) + "]\n"
+    assert parse_yaml(doc.format("b"), "f")["b"] == [s] * 97
+    with pytest.raises(WarcouncilError, match="more than 4 MiB of text") as e:
+        parse_yaml(doc.format("bb"), "f")
+    assert (e.value.location.line, e.value.location.column) == (2, len("bb: [") + 1 + 96 * len("*s, "))
+
+
 def test_a_recursive_alias(tmp_path: Path) -> None:
     loop = write(tmp_path / "loop.yaml", "card: x\norders: &o [*o]\n")
     assert "recursive YAML alias" in bad_input("check", "akragas", loop)
@@ -217,7 +241,7 @@ def test_a_rule_file_citing_a_device(tmp_path: Path) -> None:
                                     "rule house.z\n"
                                     f'    from z "{QUOTE}"\n'
                                     "    require true\n")
-    code, out, err = run("lint", rule, "--over", "cca")
+    code, out, err = run("lint", rule, "--over", "cca", "--allow-documents", "/dev")  # (issue 26: outside its folder)
     assert code == 1, (code, err)
     assert "cannot read document '/dev/zero'" in err and "it is a device" in err
     assert "Traceback" not in err

@@ -550,6 +550,25 @@ def test_lint_replacing_what_does_not_exist(tmp_path) -> None:
     ]
 
 
+def test_a_new_card_named_as_another_to_card_or_empty(tmp_path) -> None:
+    # issue 26: which card `--card` finds (case, spaces, hyphens ignored) must not depend on spelling
+    f = write(tmp_path, "f.wc", "# cards --card cannot tell apart\n"
+                                'card "order three units-center" {\n    copies 1 category section helmet\n'
+                                "    orders: up to 1 pieces where in_section(it, left)\n}\n"
+                                'card "" {\n    copies 1 category section\n    orders: nothing\n}\n'
+                                'card " - " {\n    copies 1 category section\n    orders: nothing\n}\n')
+    cards = PACKS_DIR / "cca" / "20-cards.wc"
+    said = (f"card 'order three units-center' has the name of card 'Order Three Units Center' (defined in {cards}) "
+            "to --card, which ignores case, spaces and hyphens")
+    hint = 'write `replace card "Order Three Units Center"` to change that card, or give this one a name of its own'
+    empty = "a card's name must not be empty (--card ignores case, spaces and hyphens)"
+    assert lint_errors(f) == [(f, 2, 1, said, hint), (f, 6, 1, f"card '': {empty}", None),
+                              (f, 10, 1, f"card ' - ': {empty}", None)]
+    # loading them is bad input, at the first
+    r = run("orders", "akragas", "--card", "Order Three Units Center", "--rules", f)
+    assert (r.code, r.stdout) == (2, "") and r.stderr.startswith(f"{f}:2:1: {said}\n"), r.stderr
+
+
 def test_lint_removing_what_does_not_exist(tmp_path) -> None:
     f = write(tmp_path, "f.wc", "# typos\nremove rule cca.no-detach-on-leadershp\n"
                                 "remove define cca.detach-with-helmt\nremove card \"Order Five Units Center\"\n")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from conftest import run_cli
 from warcouncil.dsl.lint import coverage, lint, normalize, sentences
 from warcouncil.dsl.pack import PACKS_DIR, SOURCES_DIR, load_pack
 from warcouncil.errors import Location, WarcouncilError
@@ -240,6 +242,36 @@ def test_quote_in_a_house_document_of_its_own(tmp_path: Path) -> None:
     path, _, problems = lint_house(tmp_path, text)
     assert_problem(only(problems), path, 3, 5, "house.r: the quote is not in house.txt",
                    "quote the document's sentence exactly (quotes, dashes and spacing may differ)")
+
+
+def test_a_document_is_read_only_inside_its_rule_file_s_folder(tmp_path: Path) -> None:
+    # issue 26: else lint is an oracle on any file's content (does this quote occur in it?)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("The password is swordfish.\n", encoding="utf-8")
+    house = tmp_path / "house"
+    (house / "notes").mkdir(parents=True)
+    (house / "notes" / "ok.txt").write_text("The password is swordfish.\n", encoding="utf-8")
+    (house / "link.txt").symlink_to(secret)
+    docs = {"up": "../secret.txt", "abs": str(secret), "link": "link.txt", "gone": str(tmp_path / "gone.txt"),
+            "sub": "notes/ok.txt"}
+    text = "".join(f'document {a} "{d}"\n' for a, d in docs.items()) + "".join(
+        rule("true", rid=f"house.{a}", doc=a, quote="The password is swordfish.") for a in docs)
+    path = write(house, "house.wc", text)
+    why = f"it is outside {house}, the folder of the rule file that declares it; " \
+          "`lint --allow-documents DIR` allows another folder"
+
+    def said(allow=()):
+        _, problems = lint([path], base="cca", allow_documents=allow)
+        return [(p.location.line, p.message) for p in problems]
+
+    # the same answer for a file that exists and one that does not: nothing is learnt of either
+    assert said() == [(pos(text, f"from {a} ")[0], f"cannot read document {docs[a]!r} cited by house.{a} ({why})")
+                      for a in ("up", "abs", "link", "gone")]
+    assert said((str(tmp_path),)) == [(pos(text, "from gone ")[0], f"cannot read document {docs['gone']!r} "
+                                       f"cited by house.gone (no such file)")]
+    code, out, err = run_cli("lint", path, "--over", "cca", "--allow-documents", tmp_path, "--json")
+    assert code == 1 and [e["message"] for e in json.loads(out)["errors"]] == [
+        f"cannot read document {docs['gone']!r} cited by house.gone (no such file)"]
 
 
 # -------------------------------------------------------------------- layering

@@ -7,6 +7,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
+import signal
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -199,6 +202,69 @@ def test_a_corrupt_entry_is_ignored_and_rebuilt(cache, parses, tmp_path):
         assert entry.read_bytes() == sound, what  # ... and was written again
         C.parse_file(p)
         assert len(parses) == n + 1, what  # the rebuilt entry is used
+
+
+class Hung(Exception):
+    """Still waiting (not an ``OSError``, which a reader may take for a miss)."""
+
+
+@contextmanager
+def within(seconds: float):
+    """Fail (``Hung``) instead of waiting longer than ``seconds``."""
+    def late(*_):
+        raise Hung(f"still waiting after {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, late)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def odd_entries(entry: Path, tree: bytes, forge) -> list:
+    """What else may stand where an entry is (issue 26): each is a miss.
+    ``forge(tree)`` writes a sound entry (checksum, key) around ``tree``."""
+    def fifo():
+        entry.unlink()
+        os.mkfifo(entry)
+
+    def link_to_zero():
+        entry.unlink()
+        entry.symlink_to("/dev/zero")
+
+    # a sound entry, but more than its text allows (JSON ignores the trailing spaces)
+    return [("a FIFO", fifo), ("too large", lambda: forge(tree + b" " * (1 << 20))),
+            ("corrupt", lambda: entry.write_bytes(b"\x00" * 100)), ("a link to /dev/zero", link_to_zero)]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_anything_odd_in_an_entry_s_place_is_a_miss(cache, parses, tmp_path):
+    p = rule_file(tmp_path)
+    expected = deep(C.parse_file(p))
+    (entry,) = cache.glob("*.json")
+    sound = entry.read_bytes()
+    tree = sound.split(b"\n", 2)[2]
+    for what, odd in odd_entries(entry, tree, lambda t: _forge(entry, t)):
+        odd()
+        n = len(parses)
+        with within(10):
+            assert deep(C.parse_file(p)) == expected, what
+        assert len(parses) == n + 1, what  # a miss: parsed again ...
+        assert entry.is_file() and not entry.is_symlink() and entry.read_bytes() == sound, what  # ... and written
+
+
+def test_an_entry_is_written_only_up_to_its_limit(tmp_path):
+    A = C.A
+    rf = A.RuleFile("f.wc", (A.RemoveDecl("rule", "a.b", Location("f.wc", 1, 1)),))
+    assert C.store_entry(tmp_path / "e.json", "k", rf, limit=100) is False
+    assert not (tmp_path / "e.json").exists()
+    assert C.store_entry(tmp_path / "e.json", "k", rf, limit=1000) is True
+    size = (tmp_path / "e.json").stat().st_size
+    assert C.load_entry(tmp_path / "e.json", "k", "f.wc", limit=size) is not None
+    assert C.load_entry(tmp_path / "e.json", "k", "f.wc", limit=size - 1) is None
+    assert C.entry_limit("abc") == 16 * 3 + 4096
 
 
 def test_decode_builds_only_ast_nodes():

@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from warcouncil.cli import main
 from warcouncil.errors import WarcouncilError
 from warcouncil.solver.engine import Engine
-from warcouncil.solver.scenario import MAX_BLOCKS, MAX_COMMAND, MAX_ID_LENGTH, json_schema, load_scenario
+from warcouncil.solver.scenario import (MAX_BLOCKS, MAX_COMMAND, MAX_ID_LENGTH, MAX_NAME_LENGTH, json_schema,
+                                       load_scenario)
 from warcouncil.solver.system import System
 
 BASE = """\
@@ -188,3 +189,54 @@ def test_an_edge_the_board_has_no_view_from(tmp_path: Path) -> None:
     own = text.replace("board: cca", "board: {grid: square, width: 4, depth: 4, sections: {left: [[0, 0]]}}")
     s = load_scenario(str(load(tmp_path, own)))
     assert s.board.sections_of((0, 0), "west") == {"left"} == s.board.sections_of((0, 0), "north")
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "warcouncil" / "examples"
+TITLE = "Akragas (406 BC) – the Carthaginian attack, historical set-up"
+
+
+@pytest.mark.parametrize("example, line, says", [
+    ("cca/akragas.yaml", "name: Akragas 406 BC", "scenario name must be a string of at most 200 characters"),
+    ("grid-ancients/alesia.yaml", "name: alesia", "the scenario: name must be a non-empty string of at most 200 "
+                                                  "characters without spaces at its ends or control characters"),
+    ("warmaster/ridgeway.yaml", "name: ridgeway", "the scenario: name must be a non-empty string of at most 200 "
+                                                  "characters without spaces at its ends or control characters"),
+    ("grid-ancients/alesia.yaml", "board: {grid: square, width: 12, depth: 8",
+     "board: name must be a non-empty string of at most 200 characters without spaces at its ends or control "
+     "characters"),
+    ("warmaster/ridgeway.yaml", "board: {grid: table, width: 120, depth: 80",
+     "board: name must be a non-empty string of at most 200 characters without spaces at its ends or control "
+     "characters"),
+])
+def test_names_are_titles_of_up_to_200_characters(tmp_path: Path, example: str, line: str, says: str) -> None:
+    # issue 26: a scenario's (or a board's) name is a title, longer than an id's 64 characters
+    assert (MAX_ID_LENGTH, MAX_NAME_LENGTH) == (64, 200)
+    text = (EXAMPLES / example).read_text(encoding="utf-8")
+    assert line in text
+    board = line.startswith("board")
+
+    def named(title: str) -> Path:
+        new = f"{line}, name: '{title}'" if board else f"name: '{title}'"
+        return load(tmp_path, text.replace(line, new, 1))
+
+    for title in (TITLE, "x" * MAX_NAME_LENGTH):
+        eng = Engine.load(named(title))
+        if not board:
+            assert eng.scenario.name == title
+        elif example.startswith("grid"):
+            assert eng.scenario.board.name == title
+    long = "x" * (MAX_NAME_LENGTH + 1)
+    p = named(long)
+    with pytest.raises(WarcouncilError) as e:
+        Engine.load(p)
+    assert str(e.value.message).startswith(f"{says}, not '{long[:20]}"), e.value.message
+    at = place(p.read_text(encoding="utf-8"), "'" + long)
+    assert (e.value.location.file, e.value.location.line, e.value.location.column) == (str(p), *at)
+
+
+def test_ids_stay_at_64_characters_and_the_schema_says_so(tmp_path: Path) -> None:
+    err, _ = error(tmp_path, "{id: s1,", "{id: " + "s" * 65 + ",")
+    assert "unit id must be a string of at most 64 characters" in err.message
+    schema = json_schema()
+    assert schema["properties"]["name"]["maxLength"] == MAX_NAME_LENGTH
+    assert schema["properties"]["system"]["maxLength"] == MAX_ID_LENGTH

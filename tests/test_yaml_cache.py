@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from test_packcache import odd_entries, within
+from warcouncil.dsl.packcache import entry_limit
 from warcouncil.errors import WarcouncilError
 from warcouncil.solver import ydoc
 from warcouncil.solver.scenario import load_scenario, parse_yaml
@@ -141,6 +143,39 @@ def test_a_corrupt_entry_is_ignored_and_written_again(cache, parses):
         assert deep(parse_yaml(DOC, "d.yaml")) == deep(really_parse(DOC, "d.yaml"))
         assert len(parses) == n + 1  # parsed again ...
         assert entry.read_bytes() == raw  # ... and written again
+
+
+def test_a_document_larger_than_its_text_allows_is_not_cached(cache, parses):
+    # issue 26: aliases made a 75 KB file a 306 MB entry; an entry is at most
+    # entry_limit(text) bytes (16 times the text and 4 KiB), else not written
+    text = "a: &s " + "x" * 40_000 + "\nb: [" + ", ".join(["*s"] * 50) + "]\n"
+    assert entry_limit(text) == 16 * len(text) + 4096 < 50 * 40_000
+    for _ in range(2):
+        v = parse_yaml(text, "f.yaml")
+        assert v["b"] == ["x" * 40_000] * 50
+    assert parses == ["f.yaml"] * 2
+    assert list(cache.glob("*.json")) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_anything_odd_in_an_entry_s_place_is_a_miss(cache, parses):
+    # issue 26: an entry is read as an input file is (regular, bounded)
+    parse_yaml(DOC, "d.yaml")
+    (entry,) = cache.glob("*.json")
+    sound = entry.read_bytes()
+    head, tree = sound.split(b"\n", 2)[1:]
+
+    def forge(t: bytes):
+        b = head + b"\n" + t
+        entry.write_bytes(hashlib.sha256(b).hexdigest().encode() + b"\n" + b)
+
+    for what, odd in odd_entries(entry, tree, forge):
+        odd()
+        n = len(parses)
+        with within(10):
+            assert deep(parse_yaml(DOC, "d.yaml")) == deep(really_parse(DOC, "d.yaml")), what
+        assert len(parses) == n + 1, what  # a miss: parsed again ...
+        assert entry.is_file() and not entry.is_symlink() and entry.read_bytes() == sound, what  # ... and written
 
 
 def test_the_cache_off(cache, parses, monkeypatch):

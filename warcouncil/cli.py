@@ -712,15 +712,17 @@ def activations(scenario, side, svg_path, rules, as_json):
               help="Lint PATHS as house rules layered over this pack (e.g. cca).")
 @click.option("--coverage", "show_coverage", is_flag=True,
               help="List each sentence of the seed documents the pack cites, and which rules cite it.")
+@click.option("--allow-documents", "allow_documents", multiple=True, metavar="DIR",
+              help="Also read cited documents inside DIR (else only inside each rule file's own folder).")
 @json_option
-def lint(paths, base, show_coverage, as_json):
+def lint(paths, base, show_coverage, allow_documents, as_json):
     """Parse and check rule files; every error with file:line:column."""
     from .dsl.lint import coverage, house_hint, lint as run_lint
     from .dsl.pack import pack_files
 
     for target in list(paths) + ([base] if base is not None else []):
         pack_files(target)  # a missing file or pack is bad input (exit 2), not a lint error
-    pack, problems = run_lint(list(paths), base)
+    pack, problems = run_lint(list(paths), base, allow_documents)
     hint = house_hint(list(paths), problems) if base is None else None
     cov = coverage(pack) if (show_coverage and pack is not None) else None
     if as_json:

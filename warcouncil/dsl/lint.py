@@ -39,9 +39,11 @@ def normalize(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
-def lint(paths: list[str | Path], base: str | None = None) -> tuple[Pack | None, list[LintError]]:
+def lint(paths: list[str | Path], base: str | None = None,
+         allow_documents: tuple = ()) -> tuple[Pack | None, list[LintError]]:
     """Lint rule files. ``paths`` are packs (folders or names) or files; with
-    ``base`` they are house rules layered over that pack."""
+    ``base`` they are house rules layered over that pack. A cited document
+    is read inside its rule file's folder or one of ``allow_documents``."""
     problems: list[LintError] = []
     try:
         if base is not None:
@@ -57,6 +59,7 @@ def lint(paths: list[str | Path], base: str | None = None) -> tuple[Pack | None,
                 pack = load_pack(paths[0], list(paths[1:]), strict=False)
     except WarcouncilError as e:
         return None, [LintError(e.message, e.location or Location(), e.hint, e.source_line)]
+    pack.document_roots = tuple(Path(d) for d in allow_documents)
     problems.extend(pack.problems)
     problems.extend(_resolved(pack))
     problems.extend(_citations(pack))

@@ -48,6 +48,7 @@ class Pack:
     documents: dict[str, A.DocumentDecl] = field(default_factory=dict)
     own_documents: set[str] = field(default_factory=set)  # declared by the pack itself, not a base it extends
     document_dirs: dict[str, Path] = field(default_factory=dict)
+    document_roots: tuple[Path, ...] = ()  # folders a document may be read from besides its rule file's (lint)
     sections: tuple[str, ...] = ()
     dice: tuple[str, ...] = ()
     values: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -179,14 +180,23 @@ class Pack:
 
     def document_read(self, alias: str) -> tuple[str | None, str | None]:
         """(text, None) for a declared document, or (None, why it cannot be
-        read). Only regular files of at most ``DOCUMENT_LIMIT`` bytes are
-        read (a `document` naming /dev/zero is a problem, not a hang)."""
+        read). A document is read inside the folder of the rule file that
+        declares it (or the shipped ``rules/sources``), its links resolved,
+        or inside one of ``document_roots``: a rule file cannot make lint
+        read any file on the machine. Only regular files of at most
+        ``DOCUMENT_LIMIT`` bytes are read (a `document` naming /dev/zero is
+        a problem, not a hang)."""
         doc = self.documents.get(alias)
         if doc is None:
             return None, "undeclared document"
-        candidates = [self.document_dirs.get(alias, Path(".")) / doc.path, SOURCES_DIR / Path(doc.path).name]
+        home = self.document_dirs.get(alias, Path("."))
+        candidates = [(home / doc.path, home), (SOURCES_DIR / Path(doc.path).name, SOURCES_DIR)]
         why = "no such file"
-        for c in candidates:
+        for c, folder in candidates:
+            if not _inside(c, (folder, *self.document_roots)):  # (before looking: no answer about files outside)
+                why = (f"it is outside {home}, the folder of the rule file that declares it; "
+                       "`lint --allow-documents DIR` allows another folder")
+                continue
             if not os.path.lexists(c):
                 continue
             try:
@@ -194,6 +204,15 @@ class Pack:
             except WarcouncilError as e:
                 why = e.message
         return None, why
+
+
+def _inside(path: Path, folders) -> bool:
+    """Is ``path``, its links resolved, inside one of ``folders``?"""
+    try:
+        real = os.path.realpath(path)
+        return any(os.path.commonpath([real, os.path.realpath(f)]) == os.path.realpath(f) for f in folders)
+    except (OSError, ValueError):  # another drive, a NUL byte: not inside
+        return False
 
 
 def is_shipped(path: str) -> bool:
@@ -474,6 +493,24 @@ def _check_double_replace(pack, strict, key, fname, loc, replaced_here, layer: i
     replaced_here[key] = fname
 
 
+def _card_named(pack: Pack, strict: bool, name: str, loc: Location) -> bool:
+    """A new card's name is not empty and is no other card's to ``--card``
+    (``card_key``: case, spaces and hyphens ignored), else a problem:
+    which card ``--card`` finds must not depend on spelling."""
+    key = card_key(name)
+    if not key:
+        _problem(pack, strict, f"card {name!r}: a card's name must not be empty (--card ignores case, spaces and "
+                 "hyphens)", loc)
+        return False
+    same = pack.cards_by_key().get(key)
+    if same is not None:
+        _problem(pack, strict, f"card {name!r} has the name of card {same!r} (defined in {pack.origin.get(same)}) "
+                 "to --card, which ignores case, spaces and hyphens", loc,
+                 f"write `replace card \"{same}\"` to change that card, or give this one a name of its own")
+        return False
+    return True
+
+
 def _put(pack, strict, table, key, st, replace, kind, fname, replaced_here, layer: int = 0) -> None:
     if replace and key not in table:
         _problem(pack, strict, f"replace {kind} {key}: there is no such {kind} to replace", st.loc,
@@ -482,6 +519,8 @@ def _put(pack, strict, table, key, st, replace, kind, fname, replaced_here, laye
     if not replace and key in table:
         _problem(pack, strict, f"{kind} {key} is already defined in {pack.origin.get(key)}", st.loc,
                  f"write `replace {kind}` to change it in a house rule")
+        return
+    if kind == "card" and not replace and not _card_named(pack, strict, key, st.loc):
         return
     if replace:
         _check_double_replace(pack, strict, key, fname, st.loc, replaced_here, layer)

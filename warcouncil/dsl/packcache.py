@@ -20,7 +20,10 @@ Where: ``$WARCOUNCIL_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/warcouncil``
 (``~/.cache/warcouncil``; ``~/Library/Caches/warcouncil`` on macOS,
 ``%LOCALAPPDATA%\\warcouncil`` on Windows). ``WARCOUNCIL_CACHE=off`` turns
 the cache off. A cache that cannot be written (read-only home, full disk)
-only costs the parse.
+only costs the parse. An entry is read as input files are
+(``textfile.read_bytes``: a regular file, up to a size) and written only
+up to that size (``entry_limit``: a multiple of the text it stands for);
+anything else there (a FIFO, a link to a device, a file too large) is a miss.
 
 Syntax errors are never cached: a file that does not parse is parsed (and
 reported) every time.
@@ -35,8 +38,8 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import Location
-from ..textfile import RULES_LIMIT, read_text
+from ..errors import Location, WarcouncilError
+from ..textfile import KIB, RULES_LIMIT, read_bytes, read_text
 from . import ast as A
 
 try:  # CPython's own SHA-256: the same digests as hashlib's, without loading OpenSSL (~2.5 ms at start-up)
@@ -88,6 +91,23 @@ def code_stamp() -> bytes:
     return files_stamp(f"warcouncil rule trees {FORMAT}", [_HERE / name for name in _CODE])
 
 
+#: an entry is at most ENTRY_FACTOR times the bytes of the text it stands
+#: for, plus ENTRY_SLACK (the shipped rule files' entries are under twice
+#: their text, scenarios' under four times; a document made large by its
+#: YAML aliases is not cached)
+ENTRY_FACTOR = 16
+ENTRY_SLACK = 4 * KIB
+
+
+def entry_limit(text: str) -> int:
+    """The most bytes an entry for ``text`` may have, written or read."""
+    return ENTRY_FACTOR * len(text.encode("utf-8", "surrogatepass")) + ENTRY_SLACK
+
+
+#: the limit of an entry for the largest rule file (``load_entry``'s default)
+ENTRY_LIMIT = ENTRY_FACTOR * RULES_LIMIT + ENTRY_SLACK
+
+
 def entry_key(text: str) -> str:
     return sha256(code_stamp() + text.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -102,10 +122,11 @@ def parse_file(path: str | Path) -> A.RuleFile:
         return _parse(text, str(p))
     key = entry_key(text)
     entry = where / f"{key}.json"
-    rf = load_entry(entry, key, str(p))
+    limit = entry_limit(text)
+    rf = load_entry(entry, key, str(p), limit=limit)
     if rf is None:
         rf = _parse(text, str(p))
-        store_entry(entry, key, rf)
+        store_entry(entry, key, rf, limit=limit)
     return rf
 
 
@@ -302,12 +323,14 @@ def _not_a_statement(v):
 # tree (the codec's JSON above; another kind of entry's for ``solver/ydoc.py``).
 
 
-def load_entry(entry: Path, key: str, path: str, decode=decode):
+def load_entry(entry: Path, key: str, path: str, decode=decode, limit: int = ENTRY_LIMIT):
     """The tree in ``entry`` if it is a sound entry for ``key``, else None
-    (``decode(text, path)``: this codec's, or another kind of entry's)."""
+    (``decode(text, path)``: this codec's, or another kind of entry's).
+    Read as an input file is (a regular file of at most ``limit`` bytes):
+    anything else is a miss, never a wait or a read without end."""
     try:
-        raw = entry.read_bytes()
-    except OSError:
+        raw = read_bytes(entry, limit, "cache entry")
+    except WarcouncilError:
         return None
     try:
         digest, _, body = raw.partition(b"\n")
@@ -321,15 +344,18 @@ def load_entry(entry: Path, key: str, path: str, decode=decode):
         return None
 
 
-def store_entry(entry: Path, key: str, rf, encode=encode) -> bool:
+def store_entry(entry: Path, key: str, rf, encode=encode, limit: int = ENTRY_LIMIT) -> bool:
     """Write ``rf`` as the entry for ``key`` (atomically: a reader sees the
-    old entry, none, or the whole new one). False if it could not be written."""
+    old entry, none, or the whole new one). False if it could not be
+    written, or would be more than ``limit`` bytes (then nothing is)."""
     try:
         tree = json.dumps(encode(rf), ensure_ascii=True, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError):
         return False  # pragma: no cover - a tree this codec does not know: just not cached
     body = json.dumps({"key": key}).encode() + b"\n" + tree.encode("ascii")
     raw = sha256(body).hexdigest().encode() + b"\n" + body
+    if len(raw) > limit:
+        return False
     try:
         import tempfile  # only when writing
 

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from warcouncil.errors import Location, WarcouncilError, bounded, closest
 from warcouncil.records import record
 from warcouncil.textfile import YAML_LIMIT, read_text as _read_bounded
-from warcouncil.solver.ydoc import MAX_YAML_DEPTH, MAX_YAML_NODES, YDict, YList  # noqa: F401 - re-exported
+from warcouncil.solver.ydoc import (  # noqa: F401 - re-exported
+    MAX_YAML_DEPTH, MAX_YAML_NODES, MAX_YAML_TEXT, YDict, YList)
 from warcouncil.solver.ydoc import load as _ydoc_load
 from warcouncil.solver.board import (
     Board,
@@ -191,7 +192,8 @@ def parse_yaml(text: str, file: str) -> Any:
     ``None`` for an empty document. Malformed YAML is a ``WarcouncilError``
     at the line and column PyYAML reports; so is a document nested deeper
     than ``MAX_YAML_DEPTH`` or holding more than ``MAX_YAML_NODES`` values
-    with its aliases expanded, refused while it is composed.
+    or ``MAX_YAML_TEXT`` bytes of text with its aliases expanded, refused
+    while it is composed.
     """
     if len(text) > YAML_LIMIT:  # text that came from elsewhere than read_text
         raise WarcouncilError(f"YAML too large: {len(text):,} characters, the limit is {YAML_LIMIT:,}",
@@ -319,6 +321,7 @@ def pack_target(system: str, path: str | None) -> str:
 #: Bounds on what a scenario may say: far above any real battle, far below
 #: what would hurt.
 MAX_ID_LENGTH = 64
+MAX_NAME_LENGTH = 200  # a scenario's or a board's name: a title ("Akragas (406 BC) – the Carthaginian attack, ...")
 MAX_COMMAND = 100  # a side's command (C&C: cards held; 6 at most in the games)
 MAX_BLOCKS = 10  # a piece's blocks (C&C: at most 4; the pack's unit type bounds it further)
 MAX_PIECES = 1000
@@ -567,6 +570,10 @@ def id_problem(v: Any, longest: int = MAX_ID_LENGTH) -> str | None:
 ID_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH, "pattern": r"^\S(.*\S)?$"}
 NAME = Field("a non-empty string without spaces at its ends or control characters",
              lambda v: id_problem(v) is None, ID_SCHEMA)
+#: a title (a scenario's or a board's name): as an id, but up to MAX_NAME_LENGTH characters
+TITLE = Field(f"a non-empty string of at most {MAX_NAME_LENGTH} characters without spaces at its ends or "
+              "control characters", lambda v: id_problem(v, MAX_NAME_LENGTH) is None,
+              dict(ID_SCHEMA, maxLength=MAX_NAME_LENGTH))
 CELL_SCHEMA = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
 
 #: a side: ``{edge, command}`` (the edges: the system's, ``System.edges``)
@@ -604,7 +611,7 @@ def json_schema(system=None) -> dict:
         return file_schema(own, f"warcouncil scenario ({system.title or system.name})")
     lists = system.piece_lists
     props: dict[str, Any] = {
-        "name": NAME.schema, "system": NAME.schema,
+        "name": TITLE.schema, "system": NAME.schema,
         "board": {"anyOf": [{"type": "string"}, {"type": "object"}]},
         "sides": {"type": "object", "minProperties": 2, "maxProperties": 2,
                   "additionalProperties": {
@@ -703,7 +710,7 @@ class _Validator:
         self.keys(top, _TOP_REQUIRED + tuple(k for k, spec in lists.items() if spec.needed),
                   _TOP_OPTIONAL + tuple(k for k, spec in lists.items() if not spec.needed), "the scenario")
 
-        name = self.name(top, "name", "scenario") if "name" in top else Path(self.file).stem
+        name = self.name(top, "name", "scenario", MAX_NAME_LENGTH) if "name" in top else Path(self.file).stem
         system_id = self.name(top, "system", "scenario", 4096)  # a pack's name, or its folder
         sides = self.sides(top, system)
         board = self.board(top, system)

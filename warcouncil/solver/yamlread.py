@@ -14,7 +14,7 @@ from yaml.resolver import Resolver
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..errors import Location, WarcouncilError
-from .ydoc import MAX_YAML_DEPTH, MAX_YAML_NODES, YDict, YList
+from .ydoc import MAX_YAML_DEPTH, MAX_YAML_NODES, MAX_YAML_TEXT, YDict, YList
 
 from yaml.parser import Parser
 from yaml.reader import Reader
@@ -57,15 +57,16 @@ class _TooBig(Exception):
 class _Bounded(Composer, Resolver):
     """Events from a parser (a subclass's other base), composed into nodes
     by PyYAML's Python composer (never libyaml's, which recurses on the C
-    stack and crashes on 25,000 nested brackets) under a bound on depth and
-    expanded size."""
+    stack and crashes on 25,000 nested brackets) under bounds on depth and on
+    expanded size: values, and bytes of text."""
 
     def _bounds(self) -> None:
         Composer.__init__(self)
         Resolver.__init__(self)
         self.depth = 0
-        self.expanded = 0
-        self.sizes: dict[int, int] = {}
+        self.expanded = 0  # values so far, aliases expanded
+        self.text = 0  # bytes of keys and values so far, aliases expanded
+        self.sizes: dict[int, tuple[int, int]] = {}  # a node's (values, bytes)
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(AliasEvent):
@@ -75,27 +76,33 @@ class _Bounded(Composer, Resolver):
                 size = self.sizes.get(id(node))
                 if size is None:
                     raise _TooBig("recursive YAML alias", event.start_mark)
-                self._count(size, event.start_mark)
+                self._count(*size, event.start_mark)
             return Composer.compose_node(self, parent, index)
         self.depth += 1
         if self.depth > MAX_YAML_DEPTH:
             raise _TooBig(f"YAML nested too deeply (more than {MAX_YAML_DEPTH} levels)",
                           self.peek_event().start_mark)
         try:
-            before = self.expanded
+            before, text_before = self.expanded, self.text
             node = Composer.compose_node(self, parent, index)
-            self._count(1, node.start_mark)
-            self.sizes[id(node)] = self.expanded - before
+            own = len(node.value.encode("utf-8", "surrogatepass")) if isinstance(node, ScalarNode) else 0
+            self._count(1, own, node.start_mark)
+            self.sizes[id(node)] = (self.expanded - before, self.text - text_before)
             return node
         finally:
             self.depth -= 1
 
-    def _count(self, n: int, mark: Any) -> None:
+    def _count(self, n: int, text: int, mark: Any) -> None:
         self.expanded += n
+        self.text += text
         if self.expanded > MAX_YAML_NODES:
             raise _TooBig(
                 f"YAML too large: more than {MAX_YAML_NODES:,} values (counting each alias "
                 "as a copy of what it names)", mark)
+        if self.text > MAX_YAML_TEXT:
+            raise _TooBig(
+                f"YAML too large: more than {MAX_YAML_TEXT // (1024 * 1024)} MiB of text in its keys and "
+                "values (counting each alias as a copy of what it names)", mark)
 
 
 class _BoundedLoader(_Bounded, _Events):
@@ -203,7 +210,8 @@ def parse(text: str, file: str) -> Any:
     ``None`` for an empty document. Malformed YAML is a ``WarcouncilError``
     at the line and column PyYAML reports; so is a document nested deeper
     than ``MAX_YAML_DEPTH`` or holding more than ``MAX_YAML_NODES`` values
-    with its aliases expanded, refused while it is composed.
+    or ``MAX_YAML_TEXT`` bytes of text with its aliases expanded, refused
+    while it is composed (at the alias that passes the bound).
     """
     try:
         node = _compose(_BoundedLoader, text, file)

@@ -15,7 +15,10 @@ An entry is data only: mappings, lists, strings, numbers, booleans, None and
 evaluated or unpickled. Only documents made of those are cached (a date,
 bytes, a NaN or a value shared through a YAML alias is parsed every time);
 a document that does not parse is never cached (its error is the parser's,
-every time). A stale or corrupt entry is ignored and written again.
+every time), nor is one whose entry would be larger than its text allows
+(``packcache.entry_limit``: e.g. a long string named by many aliases). A
+stale or corrupt entry, or anything else in its place (a FIFO, a link to a
+device, a file too large), is a miss: parsed, and written again.
 """
 
 from __future__ import annotations
@@ -24,8 +27,9 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from ..dsl.packcache import BadEntry, cache_dir, files_stamp, load_entry, sha256, store_entry
+from ..dsl.packcache import BadEntry, cache_dir, entry_limit, files_stamp, load_entry, sha256, store_entry
 from ..errors import Location
+from ..textfile import YAML_LIMIT
 
 FORMAT = 1
 
@@ -51,6 +55,11 @@ MAX_YAML_DEPTH = 64
 # Nodes counted with every alias expanded (an alias counts as a copy of what
 # it names), so an alias bomb ("billion laughs") stops at this many.
 MAX_YAML_NODES = 100_000
+# The bytes (UTF-8) of the document's keys and values, counted the same way:
+# a few aliases of one long string are few values but much text (5,000
+# aliases of a 60 KB string: 300 MB). A file without aliases holds at most
+# its own size (``textfile.YAML_LIMIT``, 1 MiB); aliases may take it to four.
+MAX_YAML_TEXT = 4 * YAML_LIMIT
 
 
 
@@ -63,7 +72,8 @@ def load(text: str, file: str, parse) -> Any:
         return parse(text, file)
     key = sha256(_code_stamp() + text.encode("utf-8", "surrogatepass")).hexdigest()
     entry = where / f"{key}.json"
-    hit = load_entry(entry, key, file, decode=_decode)
+    limit = entry_limit(text)  # never more than the text's own size allows
+    hit = load_entry(entry, key, file, decode=_decode, limit=limit)
     if hit is not None:
         return hit[0]
     value = parse(text, file)
@@ -71,7 +81,7 @@ def load(text: str, file: str, parse) -> Any:
         data = {"format": FORMAT, "doc": _encode(value, file, set())}
     except _Uncacheable:
         return value
-    store_entry(entry, key, data, encode=lambda d: d)
+    store_entry(entry, key, data, encode=lambda d: d, limit=limit)
     return value
 
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from ...errors import Location, WarcouncilError, closest
 from ...solver.board import board_from_mapping
 from ...solver.facing import FACINGS, Footprint
-from ...solver.scenario import (MAX_COMMAND, MAX_PIECES, NAME, Field, Record, choice_field, flag_field, id_problem,
-                                int_field, is_int, list_field)
+from ...solver.scenario import (MAX_COMMAND, MAX_PIECES, NAME, TITLE, Field, Record, choice_field, flag_field,
+                                id_problem, int_field, is_int, list_field)
 
 POOLS = ("attack", "movement", "defence", "strategy", "generalship")
 
@@ -72,7 +72,7 @@ BOARD_ENTRY = Record("board", {
     "grid": choice_field(("square",)),
     "width": int_field(1, MAX_BOARD, "a whole number"),
     "depth": int_field(1, MAX_BOARD, "a whole number"),
-    "name": NAME,
+    "name": TITLE,
 }, required=("grid", "width", "depth"))
 UNIT_ENTRY = Record("unit", {
     "id": NAME, "side": NAME, "type": NAME, "at": SQUARE, "facing": choice_field(FACINGS),
@@ -84,7 +84,7 @@ GENERAL_ENTRY = Record("general", {
 }, required=("id", "side"), label="id")
 TERRAIN_ENTRY = Record("terrain", {"at": SQUARE, "type": NAME}, required=("at", "type"), noun="terrain")
 SCENARIO_ENTRY = Record("the scenario", {
-    "system": PATH, "name": NAME, "board": BOARD_ENTRY, "sides": SIDES, "to_move": NAME,
+    "system": PATH, "name": TITLE, "board": BOARD_ENTRY, "sides": SIDES, "to_move": NAME,
     "units": list_field(UNIT_ENTRY, 1, MAX_PIECES), "generals": list_field(GENERAL_ENTRY, 0, MAX_PIECES),
     "terrain": list_field(TERRAIN_ENTRY, 0, MAX_BOARD * MAX_BOARD), "rules": list_field(PATH, 0, MAX_LIST),
 }, required=("system", "board", "sides", "to_move", "units"))

@@ -25,7 +25,7 @@ import shapely
 from ...errors import Location, WarcouncilError, closest
 from ...solver import table as T
 from ...solver.scenario import (
-    MAX_PIECES, NAME, NULL, AnyOf, Field, Record, YDict, YList, choice_field, flag_field, id_problem, int_field,
+    MAX_PIECES, NAME, TITLE, NULL, AnyOf, Field, Record, YDict, YList, choice_field, flag_field, id_problem, int_field,
     list_field, number_field,
 )
 
@@ -75,7 +75,7 @@ TERRAIN = Record("a terrain piece", {
     "dense": flag_field(False), "impassable": flag_field(False),
 }, required=("type", "polygon"), noun="terrain", label="type")
 BOARD = Record("a measured table", {
-    "grid": choice_field(("table",)), "width": LENGTH, "depth": LENGTH, "name": NAME,
+    "grid": choice_field(("table",)), "width": LENGTH, "depth": LENGTH, "name": TITLE,
 }, required=("grid", "width", "depth"), noun="board")
 SIDES = AnyOf((list_field(NAME, 1, 16, "a list of side names"),
                Field("a mapping of side names", lambda v: isinstance(v, dict) and 1 <= len(v) <= 16
@@ -84,7 +84,7 @@ SIDES = AnyOf((list_field(NAME, 1, 16, "a list of side names"),
 RULE_FILE = Field("a rule file's path", lambda v: isinstance(v, str) and bool(v.strip()) and "\x00" not in v,
                   {"type": "string", "minLength": 1})
 SCENARIO = Record("a Warmaster scenario", {
-    "system": NAME, "name": NAME, "board": BOARD, "sides": SIDES, "to_move": NAME,
+    "system": NAME, "name": TITLE, "board": BOARD, "sides": SIDES, "to_move": NAME,
     "units": list_field(UNIT, 1, MAX_PIECES), "characters": list_field(CHARACTER, 0, MAX_PIECES, nullable=True),
     "terrain": list_field(TERRAIN, 0, MAX_PIECES, nullable=True),
     "rules": AnyOf((RULE_FILE, list_field(RULE_FILE, 0, 100), NULL)),
