@@ -74,8 +74,8 @@ def Table(*args, **kwargs):  # noqa: N802 - stands for the class
 #: verb ends it as it is chosen (tests/test_cli_startup.py holds the list to this)
 ENGINE_VERBS = frozenset({"orders", "moves", "turns", "check", "odds", "plan", "activations", "cards"})
 
-out = _LazyConsole(highlight=False, soft_wrap=True)
-err = _LazyConsole(stderr=True, highlight=False, soft_wrap=True)
+out = _LazyConsole(highlight=False, soft_wrap=True, emoji=False)
+err = _LazyConsole(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 class Cli(click.Group):
