@@ -45,6 +45,8 @@ class CommandsAndColors(System):
     hooks = {
         # may a unit still battle after this move? (moves' `battle` flag)
         "may_battle": "may_battle",
+        # must it battle after this move (moves' `must_battle` flag)?
+        "must_battle": "must_battle",
         # does this leader go along with his unit's move (turns)?
         "accompanies": "accompanies",
         # the unit a leader is attached to
