@@ -93,6 +93,14 @@ class CommandsAndColors(System):
                     f"not {u.blocks}", u.where)
 
     @classmethod
+    def may_repeat(cls, state, piece, at) -> bool:
+        """An attached leader's listed move to his unit's hex may repeat
+        (interface.md, "Attached leaders in a turn file": listing it is
+        accepted): a leader standing with a unit of his side."""
+        return piece.role == "leader" and any(
+            c == at and q.role == "unit" and q.side == piece.side for q, c in state.where.items())
+
+    @classmethod
     def carried(cls, state, piece, start, listed) -> list:
         """An attached leader goes along with his unit: the leaders of its
         side standing in its hex, given no move of their own in the turn
