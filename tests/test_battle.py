@@ -231,6 +231,33 @@ def test_warrior_charge_then_close_combat(board, turn):
     assert check(eng, turn, data) == []
 
 
+def test_moves_flags_the_charge_must_battle(board, turn):
+    # issue 26: `moves` listed the charge's hexes as plain destinations, but
+    # check rejects them without a close combat. w [6,6] reaches [5,5] [6,5]
+    # [5,6] [7,6] [5,7] [6,7] in one hex, and in two only [6,4] and [7,4]
+    # (the hexes two away that touch x [6,3]; [5,4] does not): those must battle.
+    import json
+
+    from conftest import run_cli
+
+    eng = warrior_board(board)
+    path = eng.scenario.path
+    code, text, _ = run_cli("moves", path, "--card", SEC, "--order", "w", "--json")
+    assert code == 0
+    assert json.loads(text)["moves"] == {"w": [
+        {"to": [6, 4], "battle": True, "must_battle": True}, {"to": [7, 4], "battle": True, "must_battle": True},
+        {"to": [5, 5], "battle": True}, {"to": [6, 5], "battle": True}, {"to": [5, 6], "battle": True},
+        {"to": [7, 6], "battle": True}, {"to": [5, 7], "battle": True}, {"to": [6, 7], "battle": True}]}
+    code, text, _ = run_cli("moves", path, "--card", SEC, "--order", "w")
+    assert text.splitlines()[1] == "  w (8): 6,4(must battle) 7,4(must battle) 5,5 6,5 5,6 7,6 5,7 6,7"
+    # each flagged hex: legal with a close combat, illegal without
+    for to in ([6, 4], [7, 4]):
+        data = {"card": SEC, "orders": ["w"], "moves": [{"piece": "w", "to": to}]}
+        assert check(eng, turn, data) == [("cca.battle.warrior-compulsory", ["w"])]
+        data["battles"] = [{"piece": "w", "target": "x"}]
+        assert check(eng, turn, data) == []
+
+
 def test_warrior_double_time(board, turn):
     # Double Time: warriors may move 2 or 3 hexes but then must close combat.
     # [7,3] is three from [6,6] and touches x [6,3].

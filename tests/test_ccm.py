@@ -548,6 +548,98 @@ def test_no_detaching_on_leadership_cards(ccm):
     ])
 
 
+# --------------------------------------------------------------------------- issue 26: the mutants that survived
+# (each test fails with its define so mutated: stated in the issue's report)
+
+
+def ccm_disc(centre, n) -> set:
+    """Every hex of the ccm board (rows 0-10; 13 hexes on even rows, 12 on odd) at distance 1..n."""
+    from conftest import dist
+
+    return {(c, r) for r in range(11) for c in range(13 if r % 2 == 0 else 12) if 1 <= dist(centre, (c, r)) <= n}
+
+
+def test_mounted_charge_heavy_and_super_heavy_cavalry_move_three(ccm, files):
+    # ccm.md, Inspired Mounted Charge: "Heavy and Super Heavy cavalry may move
+    # **3** hexes" (ccm.default.mounted-charge-heavy-cavalry); their move is 2
+    # otherwise. h1 heavy [3,5] and h2 super heavy [8,5], open board, the
+    # foe far north: on Mounted Charge each reaches every hex within 3 (and
+    # may battle from each: battle_limit is the charge's 3); on a section card
+    # within 2. [8,2] is three from h2 ([8,5]: q 6; [8,2]: q 7; dq 1, dr -3).
+    units = [("h1", "red", "heavy_cavalry", [3, 5]), ("h2", "red", "super_heavy_cavalry", [8, 5]),
+             ("e1", "blue", "light_bow_infantry", [0, 0])]
+    eng = ccm(units, red_command=3)
+    g = eng.ground("Mounted Charge")
+    legal, d = eng.destinations(g, ["h1", "h2"])
+    assert legal
+    assert d["h1"] == dict.fromkeys(sorted(ccm_disc((3, 5), 3), key=lambda c: (c[1], c[0])), True)
+    assert d["h2"] == dict.fromkeys(sorted(ccm_disc((8, 5), 3), key=lambda c: (c[1], c[0])), True)
+    assert len(d["h2"]) == 36  # 3 * 3 * 4 hexes within 3 of a hex away from the edges
+    legal, d = eng.destinations(eng.ground("Order Heavy Troops"), ["h1", "h2"])
+    assert set(d["h1"]) == ccm_disc((3, 5), 2) and set(d["h2"]) == ccm_disc((8, 5), 2)
+    turn = {"card": "Mounted Charge", "orders": ["h2"], "moves": [{"piece": "h2", "to": [8, 2]}]}
+    assert violations(check_turn(files, eng, turn)) == []
+    turn["card"] = "Order Heavy Troops"
+    assert violations(check_turn(files, eng, turn)) == [("ccm.move.unit-allowance", ["h2"])]
+
+
+def test_rally_only_units_below_strength(ccm):
+    # ccm.rallyable: "restore one block to a damaged unit of that class in or
+    # next to a friendly Leader's hex": blocks < full strength. Lone leader L
+    # at [5,9]; its neighbours [4,9] [6,9] [5,8] [6,8] [5,10] [6,10].
+    #   r1 light bow [4,9], 2 of 4 blocks, next to L   -> rallyable
+    #   r2 light bow [6,9], 4 of 4 (full), next to L   -> not (nothing to regain)
+    #   r3 auxilia   [1,9], 3 of 4, four hexes from L  -> not
+    #   r4 medium    [5,8], 3 of 4, next to L          -> rallyable
+    units = [("r1", "red", "light_bow_infantry", [4, 9], 2), ("r2", "red", "light_bow_infantry", [6, 9], 4),
+             ("r3", "red", "auxilia", [1, 9], 3), ("r4", "red", "medium_infantry", [5, 8], 3),
+             ("e1", "blue", "heavy_infantry", [6, 1])]
+    eng = ccm(units, [("L", "red", [5, 9])], red_command=3)
+    # two light symbols: r1 (the only rallyable light unit); one medium: r4
+    expect(eng, "Rally", product([(), ("r1",)], [(), ("r4",)]), roll="light,light,medium")
+    # three helmets: any rallyable unit, up to three
+    expect(eng, "Rally", upto(["r1", "r4"], 3), roll="helmet,helmet,helmet")
+    # a unit at full strength next to a leader is not ordered, by any symbol
+    v = eng.check_orders(eng.ground("Rally", roll="light,light,helmet"), ["r2"])
+    assert not v.legal and violations(v) == [("ccm.order-eligible", ["r2"])]
+
+
+def test_leaders_block_line_of_sight(ccm, files):
+    # ccm.blocks-sight: "blocked by any unit or leader ... in an intermediate
+    # hex". s light bow infantry (range 3) at [3,8] fires at t [6,8], three
+    # hexes along row 8: the hexes between are [4,8] and [5,8].
+    units = [("s", "red", "light_bow_infantry", [3, 8]), ("t", "blue", "heavy_infantry", [6, 8])]
+    fire = {"card": "Order Light Troops", "orders": ["s"], "battles": [{"piece": "s", "target": "t"}]}
+    # nothing between: in range and sight
+    assert violations(check_turn(files, ccm(units), fire)) == []
+    # a lone leader between, friendly or enemy: blocked
+    for side in ("red", "blue"):
+        eng = ccm(units, [("L", side, [5, 8])])
+        assert violations(check_turn(files, eng, fire)) == [("ccm.battle.in-reach", ["s"])], side
+    # and a unit between (the rule's other half): blocked
+    eng = ccm(units + [("u", "red", "medium_infantry", [4, 8])])
+    assert violations(check_turn(files, eng, fire)) == [("ccm.battle.in-reach", ["s"])]
+
+
+def test_troop_leader_only_with_a_unit_of_the_class(ccm, house):
+    # ccm.troop-leader: a troop card may order a leader (with a helmet: his
+    # own order, detaching) only when his unit is of the card's class. On
+    # board T lA is attached to l1, a light unit: printed with a helmet, Order
+    # Medium Troops orders m1, m2 (command 2) and never lA; Order Light
+    # Troops may order lA.
+    rule = house('replace card "Order Medium Troops" {\n    copies 3 category troop helmet\n'
+                 "    orders: up to troop_orders pieces where it.class == medium or troop_leader(it, medium)\n}\n")
+    eng = ccm(T_UNITS, T_LEADERS, red_command=2, rules=[rule])
+    expect(eng, "Order Medium Troops", upto(["m1", "m2"], 2))
+    v = eng.check_orders(eng.ground("Order Medium Troops"), ["lA"])
+    assert not v.legal and violations(v) == [("ccm.order-eligible", ["lA"])]
+    # lA on l1's light card, with the same helmet: he may be ordered
+    rule = house('replace card "Order Light Troops" {\n    copies 2 category troop helmet\n'
+                 "    orders: up to troop_orders pieces where it.class == light or troop_leader(it, light)\n}\n")
+    eng = ccm(T_UNITS, T_LEADERS, red_command=2, rules=[rule])
+    assert eng.check_orders(eng.ground("Order Light Troops"), ["lA"]).legal
+
+
 def test_reaction_cards_order_nothing(board_s):
     eng = board_s()
     for card in ("First Strike", "Ambush"):

@@ -8,6 +8,11 @@ move per piece that moved, attached leaders going along implicitly) and
 checked. Moves are tried in every order (``check`` judges each move on the
 board as the earlier ones left it); a warrior that moved may add the close
 combat its charge makes compulsory.
+
+A destination ``CardEngine.must_battle`` flags (``moves --json``'s
+``"must_battle": true``) is legal with a close combat declared from it and
+illegal, breaking exactly the rule that makes the battle compulsory,
+without one; every other destination is legal with no battle declared.
 """
 
 from __future__ import annotations
@@ -67,28 +72,33 @@ def _engine(system, units, leaders, terrain) -> Engine:
     return Engine(load_scenario(str(p)), PACKS[system])
 
 
-def _legal(eng, card, orders, moves, followers) -> tuple[bool, list]:
+def _legal(eng, card, orders, moves, followers, battles=None) -> tuple[bool, list]:
     """Is some order of ``moves`` ([(piece, hex)]), with or without a
     warrior's close combat, a legal turn? It must be so both with the
     attached leaders going along implicitly and with their moves listed,
-    to their unit's hex, right after its move. (False, violations) if not."""
+    to their unit's hex, right after its move. (False, violations) if not.
+    ``battles``: "none", no battle declared; "close", each moving unit
+    closes combat with a foe next to its end; None, either for a warrior."""
     for listed in (False, True):
-        ok, why = _some_order(eng, card, orders, moves, followers if listed else {})
+        ok, why = _some_order(eng, card, orders, moves, followers if listed else {}, battles)
         if not ok:
             return False, ("listed" if listed else "implicit", why)
     return True, []
 
 
-def _some_order(eng, card, orders, moves, followers):
+def _some_order(eng, card, orders, moves, followers, battles_wanted=None):
     best = None
-    warriors = [p for p, _ in moves if p.type == "warrior"]
+    if battles_wanted is None:
+        fighters = [p for p, _ in moves if p.type == "warrior"]
+    else:
+        fighters = [p for p, _ in moves if p.role == "unit"] if battles_wanted == "close" else []
     for order in itertools.permutations(moves):
-        choices = []  # per warrior: no battle, or one with each foe next to its end
-        for w in warriors:
+        choices = []  # per fighter: no battle (a warrior, unless wanted), or one with each foe next to its end
+        for w in fighters:
             to = dict(moves)[w]
             foes = [e for e in eng.scenario.units if e.side != w.side
                     and eng.scenario.board.distance(tuple(e.at), tuple(to)) == 1]
-            choices.append([None] + [{"piece": w.id, "target": e.id} for e in foes])
+            choices.append([None] * (battles_wanted is None) + [{"piece": w.id, "target": e.id} for e in foes])
         battle_sets = [[b for b in combo if b is not None] for combo in itertools.product(*choices)]
         listed = []
         for p, c in order:
@@ -110,6 +120,8 @@ def _some_order(eng, card, orders, moves, followers):
 # both packs; and a light foot unit next to a friendly unit with its leader
 CARRIER = ([("u0", "red", "heavy_infantry", [6, 6]), ("e0", "blue", "heavy_infantry", [6, 3])],
            [("l0", "red", [6, 6]), ("l1", "red", [6, 5])], {})
+# a warrior two hexes from a foe, with his leader: [6,4] and [7,4] are a charge
+CHARGE = ([("u0", "red", "warrior", [6, 6]), ("e0", "blue", "heavy_infantry", [6, 3])], [("l0", "red", [6, 6])], {})
 PASSING = ([("u0", "red", "light_bow_infantry", [6, 6]), ("u1", "red", "heavy_infantry", [6, 5]),
             ("e0", "blue", "heavy_infantry", [4, 3])], [("l0", "red", [6, 5])], {(5, 5): "river"})
 
@@ -119,6 +131,8 @@ PASSING = ([("u0", "red", "light_bow_infantry", [6, 6]), ("u1", "red", "heavy_in
 @example(("cca", *CARRIER, "Order Three Units Center"))
 @example(("ccm", *CARRIER, "Order Three Units Center"))
 @example(("cca", *PASSING, "Order Light Troops"))
+@example(("cca", *CHARGE, "Order Three Units Center"))
+@example(("ccm", *CHARGE, "Order Three Units Center"))
 def test_destinations_and_end_positions_are_legal(board):
     system, units, leaders, terrain, card = board
     eng = _engine(system, units, leaders, terrain)
@@ -130,11 +144,19 @@ def test_destinations_and_end_positions_are_legal(board):
         solver = _Turns(eng, g, s, alt)
         followers = solver.followers  # {unit: [attached leaders going with it]}
         legal, dests = eng.destinations(g, [p.id for p in ordered])
+        must = eng.must_battle(g, [p.id for p in ordered], dests)
         assert legal
         for p in ordered:
             for cell in dests[p.id]:
-                ok, why = _legal(eng, card, ordered, [(p, cell)], followers)
-                assert ok, (system, card, [q.id for q in ordered], p.id, cell, why)
+                where = (system, card, [q.id for q in ordered], p.id, cell)
+                if cell in must.get(p.id, ()):
+                    ok, why = _legal(eng, card, ordered, [(p, cell)], followers, "close")
+                    assert ok, (*where, why)
+                    ok, why = _legal(eng, card, ordered, [(p, cell)], followers, "none")
+                    assert not ok and why[1] == [(f"{system}.battle.warrior-compulsory", [p.id])], (*where, why)
+                else:
+                    ok, why = _legal(eng, card, ordered, [(p, cell)], followers, "none")
+                    assert ok, (*where, why)
         carried = {ldr for ls in followers.values() for ldr in ls}
         for end in itertools.islice(solver.positions(), MAX_ENDS):
             moves = [(q, c) for q, c in end.items() if q not in carried and c != q.at]

@@ -512,6 +512,44 @@ def test_moving_twice(board, turn):
     assert check(eng, turn, data) == [("cca.leader.once", ["L"]), ("cca.move.once", ["u"])]
 
 
+def messages(eng, turn, data):
+    return [(v.rule, v.pieces, v.message) for v in eng.check_turn(turn(data, eng)).violations]
+
+
+def test_the_same_move_listed_twice(board, turn):
+    # issue 26: `u to X` listed twice is two moves, the second of no hexes
+    # from X, and "A unit may only be ordered to move once per turn"; so is
+    # a piece listed twice as staying put. (Judged legal since b0ea76d made
+    # a listed move to the piece's own hex no move; before it, "u moves twice".)
+    eng = board([("u", "red", "light_infantry", list(C))], [("L", "red", [8, 6])])
+    twice = {"card": SEC, "orders": ["u"], "moves": [{"piece": "u", "to": [6, 5]}, {"piece": "u", "to": [6, 5]}]}
+    assert messages(eng, turn, twice) == [("cca.move.once", ["u"], "u moves twice")]
+    staying = {"card": SEC, "orders": ["u"], "moves": [{"piece": "u", "to": list(C)}, {"piece": "u", "to": list(C)}]}
+    assert messages(eng, turn, staying) == [("cca.move.once", ["u"], "u moves twice")]
+    # listed once as staying: no move, legal as before
+    assert messages(eng, turn, {**staying, "moves": staying["moves"][:1]}) == []
+    # a lone leader, the same
+    alone = {"card": SEC, "orders": ["L"], "moves": [{"piece": "L", "to": [8, 5]}, {"piece": "L", "to": [8, 5]}]}
+    assert messages(eng, turn, alone) == [("cca.leader.once", ["L"], "L moves twice")]
+
+
+def test_attached_leader_listed_again_to_his_units_hex(board, turn):
+    # Only an attached leader's listed move to his unit's hex may repeat
+    # (interface.md, "Attached leaders in a turn file": listing it is
+    # accepted): hi moves to [6,6], L is listed there twice.
+    eng = play_note_board(board)
+    data = {"card": SEC, "orders": ["hi"],
+            "moves": [{"piece": "hi", "to": [6, 6]}, {"piece": "L", "to": [6, 6]}, {"piece": "L", "to": [6, 6]}],
+            "battles": [{"piece": "hi", "target": "y"}]}
+    assert check(eng, turn, data) == []
+    # a leader listed again to a hex with no unit of his is not: hi moves
+    # away first, L listed twice as staying on [6,7] moves twice (and is left behind)
+    data["moves"] = [{"piece": "hi", "to": [6, 6]}, {"piece": "L", "to": [6, 7]}, {"piece": "L", "to": [6, 7]}]
+    assert messages(eng, turn, data) == [("cca.attached-moves-with-unit", ["L"],
+                                          "L is attached to an ordered unit: he moves when it moves, and only then"),
+                                         ("cca.leader.once", ["L"], "L moves twice")]
+
+
 def passing_board(board):
     # heavy cavalry u at [6,6]; a friendly unit f [6,5], an enemy unit x [5,5],
     # a lone friendly leader lf [7,6]. Two hexes from [6,6], [7,4] touches

@@ -1045,6 +1045,38 @@ def test_warrior_compulsory(files, turn):
     assert check(removed, turn, W_CHARGE) == []
 
 
+def must(eng, card, pid) -> set:
+    """The destinations of one ordered unit flagged ``must_battle``."""
+    g = eng.ground(card)
+    ids = [pid]
+    return eng.must_battle(g, ids, eng.destinations(g, ids)[1]).get(pid, set())
+
+
+@covers("cca.must-battle")
+def test_must_battle(files, turn):
+    # seed 002: "this Close Combat is compulsory after a two-hex 'charge'":
+    # w's two-hex moves are to [6,4] and [7,4], both next to x at [6,3]; a
+    # one-hex move needs no battle. Neutralised: no move obliges a battle.
+    pack, neutral = mv_variants(files, WARRIOR, texts=["replace define cca.must-battle must_battle(m) := false\n"])
+    assert must(pack, MC, "w") == {(6, 4), (7, 4)}
+    assert must(neutral, MC, "w") == set()
+    assert check(pack, turn, W_CHARGE) == [("cca.battle.warrior-compulsory", ["w"])]
+    assert check(neutral, turn, W_CHARGE) == []
+    # a house rule making every move of two hexes or more a compulsory battle
+    # (not only a warrior's): the flag follows the define, for any unit; a hex
+    # one step away is reached by a two-hex move too, but not only: no flag
+    units = [("h", "red", "heavy_cavalry", list(M)), ("x", "blue", "heavy_infantry", [6, 3])]
+    _, house, every_move = mv_variants(files, units, texts=[
+        "replace define cca.must-battle must_battle(m) := m.length >= 2\n",
+        "replace define cca.must-battle must_battle(m) := m.piece.type == heavy_cavalry\n"])
+    assert must(house, MC, "h") == {h for h in disc(M, 2) if _dist(M, h) == 2}
+    assert must(every_move, MC, "h") == disc(M, 2)  # (a define that does not read the length)
+    data = {"card": MC, "orders": ["h"], "moves": [{"piece": "h", "to": [6, 4]}]}
+    assert check(house, turn, data) == [("cca.battle.warrior-compulsory", ["h"])]
+    data["battles"] = [{"piece": "h", "target": "x"}]
+    assert check(house, turn, data) == []
+
+
 @covers("cca.terrain-battle")
 def test_terrain_battle(files, turn):
     pack, neutral = mv_variants(files, [("h", "red", "heavy_infantry", list(M)), ("c", "red", "heavy_cavalry", [2, 6]),

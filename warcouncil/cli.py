@@ -439,6 +439,7 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
     if not orders:
         raise WarcouncilError("`moves` needs the pieces given an order: --order ID (repeatable)")
     legal, dests = eng.destinations(g, list(orders))
+    must = eng.must_battle(g, list(orders), dests)  # {id: hexes legal only if it then battles}
     verdict = None if legal else eng.check_orders(g, list(orders))
     if svg_path:
         from .systems.cc.svg import render_board
@@ -449,7 +450,7 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
         except OSError as e:
             raise WarcouncilError(f"cannot write {svg_path}: {e.strerror or e}") from None
     if as_json:
-        obj = {"card": g.played, "side": g.setting.side, "legal": legal, "moves": eng.destinations_json(dests)}
+        obj = {"card": g.played, "side": g.setting.side, "legal": legal, "moves": eng.destinations_json(dests, must)}
         if verdict is not None:
             obj["violations"] = [v.as_json() for v in verdict.violations]
         _json(obj)
@@ -464,6 +465,7 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
                 out.print(f"  [bold]{escape(pid)}[/]: no legal destination")
                 continue
             cells = " ".join(f"{c},{r}" + ("" if battle is not False else "[dim](no battle)[/]")
+                             + ("[dim](must battle)[/]" if (c, r) in must.get(pid, ()) else "")
                              for (c, r), battle in ds.items())
             out.print(f"  [bold]{escape(pid)}[/] ({len(ds)}): {cells}")
     sys.exit(0 if legal else 1)

@@ -377,6 +377,12 @@ def play_turn(g, plan: Plan, base: Ctx, turn, known=None):
     destination gets a witness path: a legal one if there is one, otherwise
     the one that breaks the fewest rules.
 
+    A move listed to the hex the piece stands on is no move (the piece
+    stays), unless the piece is listed more than once in the phase: then it
+    is a move of no hexes, judged like any other (a piece moves once),
+    except where the game system lets that listing repeat
+    (``System.may_repeat``; C&C: an attached leader listed to his unit's hex).
+
     A piece the game system says a moving piece carries
     (``System.carried``; C&C: a leader standing in a unit's hex and given no
     move of his own, interface.md "Attached leaders in a turn file") goes
@@ -404,6 +410,7 @@ def play_turn(g, plan: Plan, base: Ctx, turn, known=None):
         else:
             raw_battles.append(given)
     listed = {raw.get_attr("piece") for _, raw, _ in raw_moves}
+    times = Counter((phase, raw.get_attr("piece")) for phase, raw, _ in raw_moves)
     for i, (phase, raw, after_battles) in enumerate(raw_moves):
         if after_battles and battle_state is None:
             battle_state = state
@@ -414,8 +421,10 @@ def play_turn(g, plan: Plan, base: Ctx, turn, known=None):
         to = tuple(raw.get_attr("to"))
         if path:
             m = MoveView(piece, start, path, i, phase=phase)
-        elif to == start:
+        elif to == start and (times[phase, piece] == 1 or system.may_repeat(state, piece, start)):
             continue  # listed as staying: no move (a piece that would be carried so listed stays behind)
+        elif to == start:  # listed again in the phase: a move (of no hexes), judged ("moves twice")
+            m = MoveView(piece, start, (), i, phase=phase)
         else:
             judged = {} if known is not None else None
             m = _witness(g, plan, ctx_i, piece, start, to, i, state, phase, judged)

@@ -274,6 +274,13 @@ class System:
         return []
 
     @classmethod
+    def may_repeat(cls, state, piece, at) -> bool:
+        """May a turn list ``piece`` again, in the same phase, to the hex
+        ``at`` it stands on (on the positions ``state``) without that being
+        a move (check's "moves twice")? No, unless the system says so."""
+        return False
+
+    @classmethod
     def hook(cls, role: str) -> str | None:
         """The name of the pack define that answers the kernel's question
         ``role``, if the system asks it."""

@@ -78,6 +78,7 @@ class CardEngine(Engine):
         super().__init__(scenario, pack)
         self._copies: dict = {}  # (copying card, copied card) -> resolved card
         self._may_battle: tuple | None = None  # see _battle_fn
+        self._must_battle: tuple | None = None  # see _battle_fn
         self._by_side: dict = {}  # side -> its setting with no command given (self._settings[(side, None)])
 
     # ------------------------------------------------------------ cards
@@ -503,13 +504,60 @@ class CardEngine(Engine):
                          board.nb_masks[bit.bit_length() - 1], depth, ~bit, fixed, flags, board, board._keyed_memo,
                          board._dilate_memo)
 
+    def must_battle(self, g: Grounding, ids: list[str], dests: dict) -> dict:
+        """Of ``destinations``' answer ``dests`` for the order set ``ids``:
+        each unit's destinations it reaches only by moves after which it
+        must battle (``{id: {(col, row), ...}}``, units with none left
+        out): every legal move there is one the pack's ``must_battle(m)``
+        (the system's ``must_battle`` hook) holds for, so the turn is legal
+        only if the unit battles (a warrior's two-hex charge). Nothing when
+        the pack has no such define."""
+        fn, use = self._battle_fn("must_battle")
+        if fn is None:
+            return {}
+        pieces = list(dict.fromkeys(self.pieces(g, ids)))
+        _, alt = _legal_alt(self.enumerator(g).alts, pieces, g)
+        ctx = Ctx(g, alt, frozenset(pieces))
+        flag_of = end_flags(ctx, self.plan.compiler, ("must-battle",), fn, use)
+        board = g.setting.board
+        index = board.index
+        out = {}
+        for p in pieces:
+            d = dests.get(p.id)
+            if p.role != "unit" or not d:
+                continue
+            ends = 0
+            for c in d:
+                ends |= 1 << index[c]
+            flag = flag_of(p)
+            if flag.judge is None and not flag.reads_length:  # the same hexes whatever the length
+                must = flag.mask_ends(ends, ())
+            else:
+                # a hex is such a destination when no legal move there, of
+                # any length, avoids the battle
+                free = 0
+                for k, m in enumerate(reach(ctx, self.plan, p).end_masks):
+                    m &= ends
+                    if m:
+                        free |= m & ~flag.mask_ends(m, (0,) * k + (m,))
+                must = ends & ~free
+            if must:
+                out[p.id] = set(board.cells_in(must))
+        return out
+
     @staticmethod
-    def destinations_json(dests: dict) -> dict:
+    def destinations_json(dests: dict, must: dict | None = None) -> dict:
         """``destinations``' answer in the contract's shape:
         ``{id: [{"to": [col, row], "battle": bool}, ...]}`` (no ``battle``
-        where it is None)."""
-        return {pid: [{"to": list(c)} if b is None else {"to": list(c), "battle": b} for c, b in d.items()]
-                for pid, d in dests.items()}
+        where it is None), with ``"must_battle": true`` on the destinations
+        ``must`` (``must_battle``'s answer) gives."""
+        out = {pid: [{"to": list(c)} if b is None else {"to": list(c), "battle": b} for c, b in d.items()]
+               for pid, d in dests.items()}
+        for pid, cells in (must or {}).items():
+            for e in out.get(pid, ()):
+                if tuple(e["to"]) in cells:
+                    e["must_battle"] = True
+        return out
 
     @staticmethod
     def _battle_flags(ctx, battle_fn, use):
@@ -519,13 +567,14 @@ class CardEngine(Engine):
         rule reads the hex only through what stands there and its terrain."""
         return end_flags(ctx, ctx.g.compiler, ("may-battle",), battle_fn, use)
 
-    def _battle_fn(self):
+    def _battle_fn(self, role: str = "may_battle"):
         """The pack's define that says whether a unit may battle after a move
-        (the system's ``may_battle`` hook), compiled once, and how it uses the
-        move (``Compiler.move_use``)."""
-        hit = self._may_battle
+        (the system's ``may_battle`` hook; ``must_battle``: whether it must),
+        compiled once, and how it uses the move (``Compiler.move_use``)."""
+        attr = "_" + role
+        hit = getattr(self, attr)
         if hit is None:
-            name = self.system.hook("may_battle")
+            name = self.system.hook(role)
             if name is None or name not in self.pack.defines:
                 hit = (None, None)
             else:
@@ -534,7 +583,7 @@ class CardEngine(Engine):
                 c = self.plan.compiler
                 call, fn = c.call_of(name, "m")
                 hit = (fn, c.move_use(call, "m"))
-            self._may_battle = hit
+            setattr(self, attr, hit)
         return hit
 
     def order_set_json(self, g: Grounding, s) -> dict:

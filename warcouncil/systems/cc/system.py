@@ -45,6 +45,8 @@ class CommandsAndColors(System):
     hooks = {
         # may a unit still battle after this move? (moves' `battle` flag)
         "may_battle": "may_battle",
+        # must it battle after this move (moves' `must_battle` flag)?
+        "must_battle": "must_battle",
         # does this leader go along with his unit's move (turns)?
         "accompanies": "accompanies",
         # the unit a leader is attached to
@@ -89,6 +91,14 @@ class CommandsAndColors(System):
                 raise WarcouncilError(
                     f"unit {u.id}: blocks must be at most {full}, the full strength of a {u.type}, "
                     f"not {u.blocks}", u.where)
+
+    @classmethod
+    def may_repeat(cls, state, piece, at) -> bool:
+        """An attached leader's listed move to his unit's hex may repeat
+        (interface.md, "Attached leaders in a turn file": listing it is
+        accepted): a leader standing with a unit of his side."""
+        return piece.role == "leader" and any(
+            c == at and q.role == "unit" and q.side == piece.side for q, c in state.where.items())
 
     @classmethod
     def carried(cls, state, piece, start, listed) -> list:
