@@ -407,7 +407,7 @@ def bench_checks_cpu(eng, rounds, tmpdir, out=sys.stdout):
 def run_checks(eng, which: int, n: int, tmpdir) -> None:
     """``n`` checks of turn ``which`` of (2), after 20 unmeasured ones: the
     instructions of a run of ``n`` less those of a run of 0, divided by
-    ``n``, are one check's (bench/README.md, "Seventh session")."""
+    ``n``, are one check's (bench/HISTORY.md, "Seventh session — check")."""
     import gc
 
     _, text, legal = TURNS[which]

@@ -962,8 +962,9 @@ class _BatchGC:
     its walks longer as the batch went on. The youngest generation is now
     collected every ``BATCH_GC_YOUNG`` new objects (a job's cycles are still
     freed, ~1 MB later; 20 000 took ~5 MB more at the peak and was no
-    faster on the clock: bench/README.md), and what a process's first
-    chunk leaves (the pack, its plan, the rules compiled) is frozen out of
+    faster on the clock: bench/HISTORY.md, "Seventh session — batch"), and
+    what a process's first chunk leaves (the pack, its plan, the rules
+    compiled) is frozen out of
     the walks (``_batch_pool_chunk``). The threshold is put back when the batch ends;
     what was frozen stays frozen: the process normally ends with the batch,
     and the interpreter's last collections as it exits then leave it alone

@@ -6,7 +6,7 @@ An answer that makes thousands of them and keeps them to its end (a
 Warmaster plan's branches: their logs, entries, tables and the judgements
 kept by key) has them walked again at each of those collections, and the
 survivors then walked in the older generations: ~2.3 ms of a 25 ms `odds`
-answer, in 8 young and one middle collection an answer (bench/README.md,
+answer, in 8 young and one middle collection an answer (bench/HISTORY.md,
 "Ninth session"). Inside ``collecting_every(n)`` the youngest generation is
 collected every ``n`` new objects instead (never more often than it was);
 the threshold is put back when the outermost such block ends, whatever the
