@@ -160,6 +160,37 @@ def test_nomadic_cavalry_about_face_is_free(tmp_path):
     assert odds(engine(sc), test="manoeuvre", unit="n", manoeuvre="turn_left")["fail"] > 0
 
 
+def test_the_sheets_manoeuvre_names(tmp_path):
+    """The sheet's names in snake case (`oblique_advance`, `forward_turn`,
+    `drifting`, `about_face`) are tests of their own. Formed infantry, MR 3:
+    a manoeuvre passes on 3-6 (4/6), an About Face (-1) on 4-6 (3/6); in
+    rough ground (infantry -1) on 4-6 and 5-6 (2/6). A cavalry unit in rough
+    (-2): 5-6 and, with the About Face, a natural 6 only (1/6)."""
+    sc = scenario(tmp_path, [unit("i", "red", (0, 0), "north", manoeuvre=3),
+                             unit("c", "red", (0, 2), "north", type="cavalry", manoeuvre=3)])
+    eng = engine(sc)
+    want = {("i", False): {"oblique_advance": F(4, 6), "forward_turn": F(4, 6), "drifting": F(4, 6),
+                           "about_face": F(3, 6)},
+            ("i", True): {"oblique_advance": F(3, 6), "forward_turn": F(3, 6), "drifting": F(3, 6),
+                          "about_face": F(2, 6)},
+            ("c", True): {"oblique_advance": F(2, 6), "forward_turn": F(2, 6), "drifting": F(2, 6),
+                          "about_face": F(1, 6)}}
+    for (uid, rough), table in want.items():
+        for name, p in table.items():
+            assert (uid, rough, name, odds(eng, test="manoeuvre", unit=uid, manoeuvre=name, rough=rough)) == (
+                uid, rough, name, {"pass": p, "fail": 1 - p})
+    # the directional forms give the same odds
+    precise = {"oblique_advance": ("oblique_left", "oblique_right"), "forward_turn": ("turn_left", "turn_right"),
+               "drifting": ("drift_left", "drift_right")}
+    for name, forms in precise.items():
+        for form in forms:
+            assert odds(eng, test="manoeuvre", unit="i", manoeuvre=form) == {"pass": F(4, 6), "fail": F(2, 6)}
+    # from a test file, on the command line
+    code, out, err = run_cli("odds", sc, write(tmp_path, "t.yaml", {"test": "manoeuvre", "unit": "i",
+                                                                      "manoeuvre": "forward_turn"}), "--json")
+    assert (code, err, json.loads(out)["outcomes"]) == (0, "", {"pass": "2/3", "fail": "1/3"})
+
+
 # ---------------------------------------------------------------- discipline and reform
 
 # the reference's §8.1: pass, plain fail, critical (in 36ths) by DR

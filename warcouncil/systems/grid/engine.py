@@ -23,7 +23,7 @@ from ...solver.scenario import YDict, YList, parse_yaml
 from ...solver.system import Answer
 from ...textfile import read_text
 from .aftermath import CARDS, Aftermath
-from .files import MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
+from .files import MANOEUVRES, OPTIONS, SHEET_MANOEUVRES, TEST_ENTRIES, TURN_ENTRY, faces
 from .world import GridCtx, GridSetting, World
 FACES = range(1, 7)
 TEST_LIMIT = 64 * 1024
@@ -324,7 +324,7 @@ class GridEngine(Engine):
 
     def _manoeuvre(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
-        kind = o.choice("manoeuvre", MANOEUVRES, "forward")
+        kind = o.choice("manoeuvre", MANOEUVRES + SHEET_MANOEUVRES[:-1], "forward")  # (a sheet's name read as is)
         rough = o.bool("rough", None)
         if rough is None:
             rough = bool(self.call(s, "in_rough", u))

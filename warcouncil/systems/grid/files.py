@@ -19,6 +19,9 @@ from .scenario import BOOL, POOLS, SQUARE
 OPTIONS = ("move", "combat", "charge", "shoot", "reform")
 MANOEUVRES = ("forward", "oblique_left", "oblique_right", "turn_left", "turn_right", "drift_left", "drift_right",
               "about_face")
+#: the sheet's names of the manoeuvres ("Oblique Advance", "Forward Turn 90°", "Drifting", "About Face 180°"):
+#: an `odds` test may name a manoeuvre either way (a test is not a step, so no direction is needed)
+SHEET_MANOEUVRES = ("oblique_advance", "forward_turn", "drifting", "about_face")
 MAX_ENTRIES = 200  # entries of one turn file
 MAX_STEPS = 32  # steps of one move
 MAX_POINTS = 1000  # points on revealed cards
@@ -118,7 +121,7 @@ _FIELDS = {
     "side": NAME, "unit": NAME, "attacker": NAME, "defender": NAME, "shooter": NAME, "target": NAME,
     "against": NAME,
     "attack_points": int_field(0, MAX_COMMAND, "a whole number"), "charge": BOOL, "reroll": BOOL,
-    "manoeuvre": choice_field(MANOEUVRES), "rough": BOOL, "movement_point": BOOL,
+    "manoeuvre": choice_field(MANOEUVRES + SHEET_MANOEUVRES[:-1]), "rough": BOOL, "movement_point": BOOL,
     "modifier": int_field(-MAX_MODIFIER, MAX_MODIFIER, "a whole number"), "brave": BOOL, "defence_point": BOOL,
     "heroic": BOOL, "squares": int_field(0, 10, "a whole number"),
     "defence_points": int_field(0, MAX_COMMAND, "a whole number"), "reserve": BOOL, "devotio": BOOL,
