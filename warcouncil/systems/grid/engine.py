@@ -763,6 +763,8 @@ class _Sequence:
                 a, d = eng.combat_ratings(after_setting, u_after, t_after,
                                           max(1, len(made)) if option == "charge" else 0,
                                           item.get("reserve") == "combat", item.get("devotio") == "combat")
+                self._dice_due(after_setting, item, "combat_dice", a, d, f"{u.id}'s Combat Rating {a} against "
+                                                                          f"{target.id}'s {d}")
                 results = [eng.call(after_setting, "combat_result", x, u_after, t_after) for x in dice]
                 chooser = bool(eng.call(after_setting, "attacker_chooses", a, d))
                 r, face = self._chosen(item, results, dice, chooser, "preference")
@@ -914,11 +916,25 @@ class _Sequence:
         defence = faces(spec["defence"]) if "defence" in spec else ()
         a = eng.call(s, "shooter_cr", uv)
         d = eng.call(s, "target_cr", tv, uv)
+        self._dice_due(s, spec, "shooting_dice", a, d, f"{uv.id}'s Ranged Combat Rating {a} against {tv.id}'s "
+                                                       f"Combat Rating {d}")
         pen = eng.call(s, "shooting_penalty", a, d)
         results = [eng.call(s, "shooting_result", x - pen, uv, tv) for x in dice]
         r, face = self._chosen(spec, results, dice, True, "shooting_preference")
         cface = eng.call(s, "cancelling_face", r, face)
         return (None if cface in defence else r), r, (a, d)
+
+    def _dice_due(self, s, item, define, a, d, ratings):
+        """The attack dice ``item`` gives are as many as the pack's ``define``
+        (``combat_dice``, ``shooting_dice``) gives for the two ratings: the
+        count is set by the ratings, as a side's losses are by its points at
+        risk (``Aftermath.point_losses``), so another count is bad input at
+        the `dice` value's place, not a move the rules judge."""
+        n, due = len(faces(item["dice"])), self.eng.call(s, define, a, d)
+        if n != due:
+            raise WarcouncilError(f"`dice` gives {n} {'die' if n == 1 else 'dice'}, but {ratings} rolls {due}",
+                                  _where(item, "dice", self.path),
+                                  hint=f"give {due} {'die' if due == 1 else 'dice'} (`odds` names the number: dice)")
 
     def _chosen(self, item, results, dice, chooser, prefer):
         if "choose" in item:
