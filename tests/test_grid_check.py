@@ -486,3 +486,41 @@ def test_the_number_of_attack_dice_is_the_number_the_ratings_give(tmp_path):
     assert (code, out) == (2, "") and err.startswith(f"{turn}:5:9: `dice` gives 2 dice, but a's Combat Rating 3 "
                                                      "against d's 3 rolls 1"), err
 
+
+def test_every_change_a_turn_makes_is_reported_under_positions(tmp_path):
+    """`positions` names every unit the entry changed, where it now stands:
+    a passed Reform (no longer Disordered), a Phalanx Disordered by moving
+    into rough ground, a plain move and the unit moving with it."""
+    units = [unit("a", "red", (2, 3), "north", disordered=True),
+             unit("p", "red", (5, 4), "north", characteristics=["phalanx"]),
+             unit("f", "red", (2, 4), "north"), unit("e", "blue", (7, 0), "south")]
+    eng = engine(scenario(tmp_path, units, terrain=[((5, 3), "rough"), ((6, 3), "rough")]))
+    # Reform: 6+5 = 11 against Discipline 7 (no enemy zone of control, no General): passed
+    _, log = rules_broken(eng, [{"unit": "a", "option": "reform", "test": [6, 5]}])
+    assert (log[0]["test"], log[0]["positions"]) == ("pass", {"a": {"at": [2, 3], "facing": "north",
+                                                                     "disordered": False}})
+    # the Phalanx steps forward into rough ground (a Manoeuvre Test there: 6): Disordered
+    _, log = rules_broken(eng, [{"unit": "p", "option": "move", "roll": 6, "steps": [{"do": "forward", "test": 6}]}])
+    assert log[0]["positions"] == {"p": {"at": [5, 3], "facing": "north", "disordered": True}}
+    # a combined move: a one square forward, f placed directly behind it
+    _, log = rules_broken(eng, [{"unit": "a", "option": "move", "roll": 6, "steps": ["forward"], "with": "f"}])
+    assert log[0]["positions"] == {"a": {"at": [2, 2], "facing": "north", "disordered": True},
+                                   "f": {"at": [2, 3], "facing": "north", "disordered": False}}
+    # a failed movement roll changes nothing: no positions
+    _, log = rules_broken(eng, [{"unit": "a", "option": "move", "roll": 1}])
+    assert "positions" not in log[0]
+
+
+@pytest.mark.parametrize("value, place, message", [
+    ("dice: [4, 7]", "5:13", "activation 1: dice[2] must be a die face 1-6, not 7"),
+    ("dice: 7", "5:9", "activation 1: dice must be 1 to 3 die faces 1-6, not 7"),
+    ("defence: [5, 0]", "5:16", "activation 1: defence[2] must be a die face 1-6, not 0"),
+    ("discipline: {g1: [2, 9]}", "5:24", "activation 1: discipline: g1[2] must be a die face 1-6, not 9"),
+    ("steps: [{do: forward, test: [7]}]", "5:32", "activation 1: step 1: test[1] must be a die face 1-6, not 7"),
+])
+def test_a_bad_die_face_is_named_at_its_place(tmp_path, value, place, message):
+    """A face out of 1-6 in a list of dice is named, at its own place."""
+    t = tmp_path / "turn.yaml"
+    t.write_text(f"activations:\n- unit: r1\n  option: combat\n  target: g1\n  {value}\n", encoding="utf-8")
+    code, out, err = run_cli("check", ALESIA, t)
+    assert (code, out, err.splitlines()[0]) == (2, "", f"{t}:{place}: {message}")

@@ -815,7 +815,7 @@ class _Sequence:
             vs = self.judge(s, rec, len(self.log), where, parts=((s, steps[:shot_at]), (base, steps[shot_at:])))
         else:
             vs = self.judge(base, rec, len(self.log), where)
-        self.aftermath_log(more, aftermath, after_setting)
+        self.aftermath_log(more, aftermath, after_setting, s)
         if eng.call(s, "fights_again", rec):
             more["fights_again"] = True
         if option in ("move", "charge"):
@@ -860,10 +860,13 @@ class _Sequence:
         aftermath.changed.add(u.id)
         return setting.moved(u.id, lost=setting.states[u.id].lost | frozenset(lost))
 
-    def aftermath_log(self, more, aftermath, setting):
-        """What the dice moved, for the log: the events, the units changed
-        (where each now stands, or ``removed``), anything left unresolved
-        for want of its die, and the cards each side holds."""
+    def aftermath_log(self, more, aftermath, setting, before):
+        """What the entry did, for the log: the events, the units changed
+        (where each now stands, or ``removed``): every unit whose state
+        differs from ``before`` (moved, turned, Disordered or Reformed,
+        removed, ...) and every unit the aftermath touched, anything left
+        unresolved for want of its die, and the cards each side holds."""
+        aftermath.changed |= {uid for uid, st in setting.states.items() if st != before.states[uid]}
         if aftermath.events:
             more["events"] = list(aftermath.events)
         if aftermath.unresolved:

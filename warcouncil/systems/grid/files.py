@@ -37,12 +37,12 @@ FACE = Field("a die face 1-6", _face, {"type": "integer", "minimum": 1, "maximum
 
 
 def dice(lo: int, hi: int) -> Field:
-    """``lo`` to ``hi`` die faces: a list, or one face on its own."""
+    """``lo`` to ``hi`` die faces: a list, or one face on its own. A list's
+    faces are each checked at their own place (a bad face is named there)."""
     what = f"{lo}{'' if lo == hi else f' to {hi}'} die faces 1-6"
-    return Field(what, lambda v: (lo <= 1 <= hi and _face(v)) or (isinstance(v, list) and lo <= len(v) <= hi
-                                                                    and all(_face(x) for x in v)),
+    return Field(what, lambda v: (lo <= 1 <= hi and _face(v)) or (isinstance(v, list) and lo <= len(v) <= hi),
                  {"anyOf": ([FACE.schema] if lo <= 1 <= hi else [])
-                  + [{"type": "array", "items": FACE.schema, "minItems": lo, "maxItems": hi}]})
+                  + [{"type": "array", "items": FACE.schema, "minItems": lo, "maxItems": hi}]}, each=FACE)
 
 
 def faces(v) -> tuple:
