@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from warcouncil.solver.engine import Engine
+from warcouncil.systems.grid.engine import frac
 
 ALESIA = Path(__file__).resolve().parent.parent / "warcouncil" / "examples" / "grid-ancients" / "alesia.yaml"
 
@@ -63,9 +64,11 @@ def write(tmp_path: Path, name: str, data) -> Path:
 
 
 def odds_answer(units, test, **kw):
-    """The exact odds of ``test`` on the case."""
+    """The exact odds of ``test`` on the case: each outcome's probability as
+    the contract writes it ("n/d"), and the roll's facts (ratings, dice, ...)."""
     def answer(tmp_path, rules):
-        return engine(scenario(tmp_path, units, **kw), rules).odds(test)
+        dist, extra = engine(scenario(tmp_path, units, **kw), rules).odds(test)
+        return {k: frac(p) for k, p in dist.items()}, extra
     return answer
 
 
@@ -88,8 +91,10 @@ def check_answer(units, entries, *, log=False, **kw):
     return answer
 
 
-def assert_replacing_changes(tmp_path, define: str, body: str, answer) -> None:
-    """A house rule replacing ``define`` by ``body`` changes ``answer``."""
-    before = answer(tmp_path, ())
+def assert_replacing_gives(tmp_path, define: str, body: str, answer, before, after) -> None:
+    """``answer`` is exactly ``before`` with the pack as it is, and exactly
+    ``after`` with a house rule replacing ``define`` by ``body`` (and the two
+    differ): a wrong value in the define, not only its removal, is caught."""
     h = house(tmp_path, f'replace define {define}\n    from house "A house rule for the tests."\n    {body}\n')
-    assert before != answer(tmp_path, [h])
+    assert before != after, define
+    assert (answer(tmp_path, ()), answer(tmp_path, [h])) == (before, after)

@@ -27,8 +27,8 @@ def board(tmp_path, *extra, d=None, a=None, terrain=(), **kw):
     return scenario(tmp_path, units, terrain=terrain, **kw)
 
 
-def fight(dice=(4, 3), **more):
-    """a's Combat Activation on d (2 dice, 6 against 3: a chooses)."""
+def fight(dice=(4, 3, 3), **more):
+    """a's Combat Activation on d (3 dice, 6 against 3 is double: a chooses)."""
     return {"unit": "a", "option": "combat", "target": "d", "dice": list(dice), "defence": [5], **more}
 
 
@@ -125,7 +125,7 @@ def test_pushed_off_the_table(tmp_path):
     # a Skirmisher: a Setback Card, and none for being pushed back
     sc = scenario(tmp_path, [unit("a", "red", (2, 1), "north", **A),
                              unit("d", "blue", (3, 0), "south", type="infantry_skirmishers")], name="s")
-    _, log = run(sc, [fight(dice=(4, 4), push_back={"d": 1})])
+    _, log = run(sc, [fight(dice=(4, 4, 4), push_back={"d": 1})])
     assert at(log, "d") == "removed" and cards(log, "blue") == (1, 0)
 
 
@@ -156,11 +156,11 @@ def test_a_warband_supported_by_a_warband_moves_back_with_it(tmp_path):
 
 def test_stubborn_and_a_defence_point_stand(tmp_path):
     _, log = run(board(tmp_path, d={"characteristics": ["stubborn"]}),
-                 [fight(dice=(6, 3), push_back={"d": 4}, stubborn={"d": 5})])
+                 [fight(dice=(6, 3, 3), push_back={"d": 4}, stubborn={"d": 5})])
     assert log[0]["result"] == "crunch" and "d" not in pos(log)
     assert cards(log, "blue") == (0, 0) and "unresolved" not in log[0]  # no card, no Discipline Test
     _, log = run(board(tmp_path, d={"characteristics": ["stubborn"]}, name="s4"),
-                 [fight(dice=(6, 3), push_back={"d": 4}, stubborn={"d": 4}, discipline={"d": [4, 4]})])
+                 [fight(dice=(6, 3, 3), push_back={"d": 4}, stubborn={"d": 4}, discipline={"d": [4, 4]})])
     assert at(log, "d") == ((3, 1), "south", False) and cards(log, "blue") == (1, 0)
     # a Defence Point: it stands, but the Setback Card is still collected
     broken, log = run(board(tmp_path, name="sf"), [fight(push_back={"d": 4}, stand_fast=["d"], follow_up=4)])
@@ -187,7 +187,7 @@ def test_immobile_units_are_not_pushed_back(tmp_path):
 def test_the_failed_discipline_outcome(tmp_path, outcome, disordered, expect, blue_cards):
     sc = board(tmp_path, d={"disordered": disordered})
     # crunch (6): pushed back one square (a 3), Discipline Test 1+2 against 7: failed
-    _, log = run(sc, [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]}, outcome={"d": outcome},
+    _, log = run(sc, [fight(dice=(6, 3, 3), push_back={"d": 3}, discipline={"d": [1, 2]}, outcome={"d": outcome},
                             follow_up=1)])
     assert at(log, "d") == expect
     assert cards(log, "blue") == blue_cards
@@ -195,11 +195,11 @@ def test_the_failed_discipline_outcome(tmp_path, outcome, disordered, expect, bl
 
 def test_a_critical_failure_and_a_natural_twelve(tmp_path):
     # a double that fails by 5 (2 against 7): -5 on the outcome; 9 - 5 = 4: Rout
-    _, log = run(board(tmp_path), [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 1]},
+    _, log = run(board(tmp_path), [fight(dice=(6, 3, 3), push_back={"d": 3}, discipline={"d": [1, 1]},
                                          outcome={"d": [4, 5]})])
     assert at(log, "d") == "removed" and "d Failed Discipline Outcome 4+5-5: rout" in log[0]["events"]
     # a natural 12 passes and removes the Setback Card just collected
-    _, log = run(board(tmp_path, name="twelve"), [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [6, 6]})])
+    _, log = run(board(tmp_path, name="twelve"), [fight(dice=(6, 3, 3), push_back={"d": 3}, discipline={"d": [6, 6]})])
     assert cards(log, "blue") == (0, 0)
 
 
@@ -268,7 +268,7 @@ def test_follow_up_rules(tmp_path):
 
 
 def test_unresolved_events_move_nothing(tmp_path):
-    _, log = run(board(tmp_path), [fight(dice=(6, 3))])
+    _, log = run(board(tmp_path), [fight(dice=(6, 3, 3))])
     assert log[0]["unresolved"] == [
         "the push back of d needs its 1D6: `push_back: {d: N}`",
         "d must make a Discipline Test: give its 2D6 as `discipline: {d: [A, B]}`"]
@@ -314,7 +314,7 @@ def test_a_fatigued_army_after_homunculus_est(tmp_path):
     sequence (a house rule lets the sequence go on after the Reversal)."""
     h = house(tmp_path, 'replace define ga.default.reversal-ends-activations\n'
                         '    from house "A house rule for the tests."\n    reversal_ends_activations := false\n')
-    seq = [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]}, outcome={"d": [3, 4]})]
+    seq = [fight(dice=(6, 3, 3), push_back={"d": 3}, discipline={"d": [1, 2]}, outcome={"d": [3, 4]})]
     assert at(run(board(tmp_path), seq, [h])[1], "d") == ((3, 1), "south", True)  # 7: Disordered
     _, log = run(board(tmp_path, name="tired"), [{"homunculus_est": {"points": 5}}] + seq, [h])
     assert log[0]["verdict"] == "fatigued"
@@ -383,7 +383,7 @@ def _general(tmp_path, name):
 
 def _wounded(wound):
     """d pushed back, fails its test, Disordered (10): its General hit (3 against Disordered), then ``wound``."""
-    return [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]}, outcome={"d": [5, 5]},
+    return [fight(dice=(6, 3, 3), push_back={"d": 3}, discipline={"d": [1, 2]}, outcome={"d": [5, 5]},
                   general={"d": [1, 2]}, wound={"d": wound})]
 
 
@@ -418,12 +418,12 @@ LEGION = {"characteristics": ["legion"]}
 DEVOTIO = {"characteristics": ["legion"], "attachments": ["devotio"]}
 
 
-def charge(dice=(3, 3), **more):
+def charge(dice=(3, 3, 3), **more):
     """a's Charge on d, already in contact (a 4: the charge's movement roll)."""
     return {"unit": "a", "option": "charge", "roll": 4, "target": "d", "dice": list(dice), "defence": [5], **more}
 # d, a Legion, fails its test and retires from combat (Centurion Casualties on a 3), then is fought again,
 # routs (it is Disordered) and rolls a 7: Centurion Casualties again, but only once per battle
-EAGLES = [fight(dice=(6, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, outcome={"d": [3, 3]}, eagles={"d": [1, 2]}),
+EAGLES = [fight(dice=(6, 3, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, outcome={"d": [3, 3]}, eagles={"d": [1, 2]}),
           fight(dice=(6, 3, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, outcome={"d": [5, 5]},
                 eagles={"d": [3, 4]})]
 
@@ -436,14 +436,14 @@ def _cases(tmp_path):
     off = scenario(tmp_path, [unit("a", "red", (2, 1), "north", **A), unit("d", "blue", (3, 0), "south")], name="off")
     offs = scenario(tmp_path, [unit("a", "red", (2, 1), "north", **A),
                                unit("d", "blue", (3, 0), "south", type="infantry_skirmishers")], name="offs")
-    fail = dict(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]})
-    rout = dict(dice=(6, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, outcome={"d": [1, 1]}, rout={"d": 3})
+    fail = dict(dice=(6, 3, 3), push_back={"d": 3}, discipline={"d": [1, 2]})
+    rout = dict(dice=(6, 3, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, outcome={"d": [1, 1]}, rout={"d": 3})
     retire = [unit("r", "red", (2, 3), "north", disordered=True), unit("b", "red", (2, 4), "north"),
               unit("e", "blue", (3, 2), "south")]
     return {
-        "ga.attacker-pushed": (board(tmp_path, name="ap"), [fight(dice=(1, 1), push_back={"a": 3})]),
+        "ga.attacker-pushed": (board(tmp_path, name="ap"), [fight(dice=(1, 1, 1), push_back={"a": 3})]),
         "ga.defender-pushed": (board(tmp_path, name="dp"), [fight(push_back={"d": 3})]),
-        "ga.attacker-tests": (board(tmp_path, name="at"), [fight(dice=(1, 1), push_back={"a": 3}, discipline={"a": [1, 2]},
+        "ga.attacker-tests": (board(tmp_path, name="at"), [fight(dice=(1, 1, 1), push_back={"a": 3}, discipline={"a": [1, 2]},
                                                                  outcome={"a": [5, 5]})]),
         "ga.defender-tests": (board(tmp_path, name="dt"), [fight(**fail, outcome={"d": [5, 5]})]),
         "ga.shot-distance": (_shooting(tmp_path, "infantry_skirmishers", "sd"),
@@ -458,18 +458,18 @@ def _cases(tmp_path):
         "ga.warband-pushed-together": (ALESIA, [{"unit": "r1", "option": "combat", "target": "g1", "dice": [6, 2],
                                                  "defence": [3], "push_back": {"g1": 5}}]),
         "ga.pushed-off-table": (off, [fight(push_back={"d": 4})]),
-        "ga.pushed-off-table-setback": (offs, [fight(dice=(4, 4), push_back={"d": 1})]),
+        "ga.pushed-off-table-setback": (offs, [fight(dice=(4, 4, 4), push_back={"d": 1})]),
         "ga.stand-fast": (board(tmp_path, name="sf"), [fight(push_back={"d": 4}, stand_fast=["d"])]),
         "ga.follow-up-stops": (_another(tmp_path, "fs"), [fight(push_back={"d": 5}, follow_up=6, follow_oblique="right")]),
         "ga.rout-removes": (board(tmp_path, name="rr"), [fight(**rout)]),
         "ga.rout-cards": (board(tmp_path, name="rc"), [fight(**rout)]),
-        "ga.rout-friends-test": (board(tmp_path, fr, name="rf"), [fight(**rout)]),
+        "ga.rout-friends-test": (board(tmp_path, fr, name="rf"), [fight(**{**rout, "dice": (6, 3)})]),
         "ga.outcome-setback": (board(tmp_path, name="os"), [fight(**fail, outcome={"d": [5, 5]})]),
         "ga.retire-faces-away": (board(tmp_path, name="rf2"), [fight(**fail, outcome={"d": [3, 3]})]),
         "ga.lost-eagles-due": (board(tmp_path, d={"characteristics": ["legion"]}, name="le"), [fight(**rout)]),
-        "ga.routed-lines": (board(tmp_path, d={"attachments": ["skirmish_line"]}, name="rl"), [fight(**rout)]),
+        "ga.routed-lines": (board(tmp_path, d={"attachments": ["skirmish_line"]}, name="rl"), [fight(**{**rout, "dice": (6, 3)})]),
         "ga.discipline-natural-twelve": (board(tmp_path, name="nt"),
-                                         [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [6, 6]})]),
+                                         [fight(dice=(6, 3, 3), push_back={"d": 3}, discipline={"d": [6, 6]})]),
         "ga.reform-retiring": (scenario(tmp_path, retire, name="rt"),
                                [{"unit": "r", "option": "reform", "test": [1, 2], "outcome": {"r": [3, 3]}}]),
         "ga.reform-outcome-setback": (scenario(tmp_path, retire, name="ro"),
@@ -498,9 +498,9 @@ def _cases(tmp_path):
                                                 unit("d", "blue", (6, 0), "south")], name="dl"),
                             [{"unit": "a", "option": "charge", "roll": 4}]),
         "ga.reserve-used-up": (board(tmp_path, a={"attachments": ["small_cavalry_reserve"]}, name="ru"),
-                               [fight(reserve="combat", dice=(3, 3))]),
+                               [fight(reserve="combat", dice=(3, 3, 3))]),
         "ga.immobile-not-disordered": (board(tmp_path, d={"characteristics": ["immobile"]}, name="im"),
-                                       [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]},
+                                       [fight(dice=(6, 3, 3), push_back={"d": 3}, discipline={"d": [1, 2]},
                                               outcome={"d": [5, 5]})]),
         "ga.general-removed": (_general(tmp_path, "gr"), _wounded(1)),
         "ga.generalship-lost": (_general(tmp_path, "gl"), _wounded(5)),
@@ -546,7 +546,7 @@ def test_scythed_chariots_disorder_the_pushed_and_are_destroyed_when_pushed(tmp_
 def test_a_battle_trained_defender_holds_on_a_grind(tmp_path):
     """Grind: both are pushed back and test; a Battle Trained defender holds
     and the attacker takes it all (the result becomes Repulsed)."""
-    grind = fight(dice=(2, 2), push_back={"a": 3, "d": 3}, discipline={"a": [5, 5], "d": [5, 5]})
+    grind = fight(dice=(2, 2, 2), push_back={"a": 3, "d": 3}, discipline={"a": [5, 5], "d": [5, 5]})
     _, log = run(board(tmp_path), [grind])
     assert log[0]["result"] == "grind"
     assert at(log, "a") == ((2, 4), "north", False) and at(log, "d") == ((3, 1), "south", False)
@@ -565,13 +565,13 @@ def test_pursuit_off_the_table_and_bringing_the_unit_back(tmp_path):
     sc = scenario(tmp_path, [unit("a", "red", (2, 1), "north", type="cavalry", **A),
                              unit("d", "blue", (3, 0), "south", type="infantry_skirmishers")])
     # d is pushed off the table (a Setback Card: a skirmisher); a pursues off it: no card
-    _, log = run(sc, [fight(dice=(4, 4), push_back={"d": 1}, follow_up=6)])
+    _, log = run(sc, [fight(dice=(4, 4, 4), push_back={"d": 1}, follow_up=6)])
     assert at(log, "d") == "removed" and cards(log, "red") == (0, 0)
     assert "a pursues off the table: temporarily removed (no card)" in log[0]["events"]
     h = house(tmp_path, 'replace define ga.default.reversal-ends-activations\n'
                         '    from house "A house rule for the tests."\n    reversal_ends_activations := false\n')
     # later: a Discipline Test to bring it back; a failure is a Reversal of Fortune, a pass returns it
-    seq = [fight(dice=(4, 4), push_back={"d": 1}, follow_up=6), {"bring_back": "a", "test": [1, 2]},
+    seq = [fight(dice=(4, 4, 4), push_back={"d": 1}, follow_up=6), {"bring_back": "a", "test": [1, 2]},
            {"bring_back": "a", "test": [4, 4]}]
     broken, log = run(sc, seq, [h])
     assert broken == [] and [e["reversal"] for e in log] == [False, True, False]
@@ -579,7 +579,7 @@ def test_pursuit_off_the_table_and_bringing_the_unit_back(tmp_path):
     # a unit pushed off the table cannot return
     edge = scenario(tmp_path, [unit("a", "red", (2, 5), "north", **A), unit("d", "blue", (3, 4), "south")],
                     name="gone")
-    broken, log = run(edge, [fight(dice=(1, 1), push_back={"a": 5}, discipline={"a": [5, 5]}),
+    broken, log = run(edge, [fight(dice=(1, 1, 1), push_back={"a": 5}, discipline={"a": [5, 5]}),
                              {"bring_back": "a", "test": [6, 6]}], [h])
     assert at(log, "a", 0) == "removed" and broken == ["ga.bring-back-off-table"]
 
@@ -614,7 +614,7 @@ def test_lost_eagles_and_centurion_casualties(tmp_path):
     assert second["positions"]["d"] == "removed" and cards(log, "blue") == (4, 1)  # + the push, the rout
     # an Eagle lost: a Disaster Card
     _, log = run(board(tmp_path, d=LEGION, name="eagle"),
-                 [fight(dice=(6, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, outcome={"d": [3, 3]},
+                 [fight(dice=(6, 3, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, outcome={"d": [3, 3]},
                         eagles={"d": [1, 1]})])
     assert cards(log, "blue") == (2, 1)
     # not from combat: a failed reform's retiring (Centurion Casualties on 3 only; from combat on 3-4)
@@ -678,7 +678,7 @@ def test_a_step_before_a_mid_move_shot_is_judged_on_the_board_before_it(tmp_path
     assert broken == []
     # the same step after the shot is judged on the later board: it comes up beside e, now at row 0, from two
     # squares away, and needs a passed Discipline Test
-    after = {**ride, "shot": {**ride["shot"], "after": 0}}
+    after = {**ride, "shot": {**ride["shot"], "after": 0, "dice": [4, 2, 2]}}  # (4 against 1: three dice)
     broken, _ = run(sc, [after])
     assert broken == ["ga.cause-fear-test"]
     broken, _ = run(sc, [{**after, "steps": [{"do": "forward", "fear": [6, 6]}]}])
@@ -704,7 +704,7 @@ def test_a_devotio_on_a_legions_first_charge(tmp_path):
     broken, _ = run(sc, [charge(), charge(devotio="setback")])
     assert broken == ["ga.devotio-use"]
     # only on a charge
-    broken, _ = run(sc, [fight(devotio="setback", dice=(3, 3))])
+    broken, _ = run(sc, [fight(devotio="setback", dice=(3, 3, 3))])
     assert broken == ["ga.devotio-use"]
 
 
@@ -716,27 +716,27 @@ def test_a_charge_that_makes_no_contact_loses_the_devotio(tmp_path):
 
 def test_a_small_cavalry_reserve_and_a_praetorian_cohort_used(tmp_path):
     sc = board(tmp_path, a={"attachments": ["small_cavalry_reserve"]})
-    broken, log = run(sc, [fight(reserve="combat", dice=(3, 3))])
+    broken, log = run(sc, [fight(reserve="combat", dice=(3, 3, 3))])
     assert broken == [] and log[0]["ratings"] == [7, 3]
     assert "a uses its Small Cavalry Reserve: removed from play" in log[0]["events"]
-    broken, _ = run(sc, [fight(reserve="combat", dice=(3, 3)), fight(reserve="combat", dice=(3, 3))])
+    broken, _ = run(sc, [fight(reserve="combat", dice=(3, 3, 3)), fight(reserve="combat", dice=(3, 3, 3))])
     assert broken == ["ga.reserve-use"]
     # the reserve's other use: -2 on the enemy's Failed Discipline roll (7 - 2 = 5: Retiring)
-    _, log = run(sc, [fight(reserve="discipline", dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]},
+    _, log = run(sc, [fight(reserve="discipline", dice=(6, 3, 3), push_back={"d": 3}, discipline={"d": [1, 2]},
                             outcome={"d": [3, 4]})])
     assert "d Failed Discipline Outcome 3+4-2: retiring" in log[0]["events"]
     # a Praetorian Cohort: removed on 1-3 after use, stays on 4-6
     legion = board(tmp_path, a={"characteristics": ["legion"], "attachments": ["praetorian_cohort"]}, name="pc")
-    _, log = run(legion, [fight(reserve="combat", dice=(3, 3), cohort=3), fight(reserve="combat", dice=(3, 3))])
+    _, log = run(legion, [fight(reserve="combat", dice=(3, 3, 3), cohort=3), fight(reserve="combat", dice=(3, 3, 3))])
     assert "a's Praetorian Cohort is removed (3)" in log[0]["events"]
-    broken, log = run(legion, [fight(reserve="combat", dice=(3, 3), cohort=4), fight(reserve="combat", dice=(3, 3),
+    broken, log = run(legion, [fight(reserve="combat", dice=(3, 3, 3), cohort=4), fight(reserve="combat", dice=(3, 3, 3),
                                                                                    cohort=6)])
     assert broken == [] and "a's Praetorian Cohort stays (4)" in log[0]["events"]
 
 
 def test_an_immobile_unit_is_neither_pushed_back_nor_disordered(tmp_path):
     _, log = run(board(tmp_path, d={"characteristics": ["immobile"]}),
-                 [fight(dice=(6, 3), push_back={"d": 3}, discipline={"d": [1, 2]}, outcome={"d": [5, 5]})])
+                 [fight(dice=(6, 3, 3), push_back={"d": 3}, discipline={"d": [1, 2]}, outcome={"d": [5, 5]})])
     assert at(log, "d") == ((3, 2), "south", False) and "d cannot be Pushed Back" in log[0]["events"]
     assert "d Failed Discipline Outcome 5+5+0: disordered" in log[0]["events"]
     assert cards(log, "blue") == (1, 0)  # the outcome's Setback Card; none for a push that did not happen
@@ -777,7 +777,7 @@ def test_a_killed_general_no_longer_gives_generalship(tmp_path):
              "spend": [{"pool": "generalship", "as": "movement", "use": "reroll_movement"}]}
     assert run(sc, [spend], [h])[0] == []
     # repulsed: a is pushed back (one square), its General hit on a 2 and killed (a 1)
-    repulse = fight(dice=(1, 1), push_back={"a": 3}, discipline={"a": [5, 5]}, general={"a": [1, 1]}, wound={"a": 1})
+    repulse = fight(dice=(1, 1, 1), push_back={"a": 3}, discipline={"a": [5, 5]}, general={"a": [1, 1]}, wound={"a": 1})
     broken, log = run(sc, [repulse, spend], [h])
     assert "caesar is killed (1+1, then 1)" in log[0]["events"]
     assert sorted(broken) == ["ga.enough-points", "ga.generalship-own-unit"]
@@ -813,7 +813,7 @@ def test_who_follows_up_is_the_packs(tmp_path):
     """ga.default.victor: the attacker follows up a result that pushes the
     defender back (follows_up); after a Repulsed nobody does. A house rule
     making the Repulsed defender the victor has it follow the attacker up."""
-    repulsed = [fight(dice=(1, 1), push_back={"a": 3}, follow_up=3)]
+    repulsed = [fight(dice=(1, 1, 1), push_back={"a": 3}, follow_up=3)]
     _, log = run(board(tmp_path), repulsed)
     assert at(log, "a") == ((2, 4), "north", False) and "d" not in pos(log)
     h = _replace(tmp_path, "ga.default.victor",
@@ -834,10 +834,10 @@ def test_a_push_back_meeting_two_units_at_once(tmp_path):
     f = unit("f", "blue", (4, 1), "south")  # (4,1),(3,1)
     x = unit("x", "red", (1, 1), "north")   # (1,1),(2,1)
     sc = board(tmp_path, f, x)
-    broken, log = run(sc, [fight(push_back={"d": 3})])
+    broken, log = run(sc, [fight(dice=(4, 3), push_back={"d": 3})])
     assert "d contacts x" in log[0]["events"] and at(log, "d") == ((3, 2), "south", True)
     h = _replace(tmp_path, "ga.default.contact-first", "contact_rank(c) := if c == make_way then 3 else 1", "mw")
-    _, log = run(board(tmp_path, f, x, name="mw"), [fight(push_back={"d": 3})], [h])
+    _, log = run(board(tmp_path, f, x, name="mw"), [fight(dice=(4, 3), push_back={"d": 3})], [h])
     assert "d is stopped by f, which cannot make way" in log[0]["events"]
     assert at(log, "d") == ((3, 2), "south", False)
 

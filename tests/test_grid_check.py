@@ -54,7 +54,7 @@ ALESIA_CASES = {
                               "steps": [{"do": "drift_right", "test": [1, 1, 6]}]}],
     "ga.movement-reroll": [{"unit": "r5", "option": "move", "roll": [1, 4]}],
     "ga.cause-fear-test": [{"unit": "r2", "option": "move", "roll": 3, "steps": ["forward"]}],
-    "ga.point-use": [{"unit": "r1", "option": "combat", "target": "g1", "dice": [3],
+    "ga.point-use": [{"unit": "r1", "option": "combat", "target": "g1", "dice": [3, 3],
                       "spend": [{"pool": "defence", "use": "reroll_combat"}]}],
     "ga.enough-points": [{"unit": "r5", "option": "charge", "roll": 3,
                           "spend": [{"pool": "attack", "use": "charge_bonus", "points": 3}]}],
@@ -151,8 +151,8 @@ def test_reversal_triggers(tmp_path):
     assert rules_broken(eng, [{"unit": "r5", "option": "charge", "roll": 3}])[1][0]["reversal"]
     assert not rules_broken(eng, [{"unit": "r1", "option": "charge", "roll": 3}])[1][0]["reversal"]
     # repulsed, unless the defence die cancels it
-    assert rules_broken(eng, [{"unit": "r1", "option": "combat", "target": "g1", "dice": [1], "defence": [3]}])[1][0]["reversal"]
-    assert not rules_broken(eng, [{"unit": "r1", "option": "combat", "target": "g1", "dice": [1], "defence": [1]}])[1][0]["reversal"]
+    assert rules_broken(eng, [{"unit": "r1", "option": "combat", "target": "g1", "dice": [1, 1], "defence": [3]}])[1][0]["reversal"]
+    assert not rules_broken(eng, [{"unit": "r1", "option": "combat", "target": "g1", "dice": [1, 1], "defence": [1]}])[1][0]["reversal"]
     # short of ammunition
     assert rules_broken(eng, [{"unit": "r3", "option": "shoot", "target": "g5", "dice": [1], "defence": [4]}])[1][0]["reversal"]
     # a failed Homunculus Est! call, unless cancelled
@@ -436,3 +436,91 @@ def test_the_issues_rejections_name_their_rule_source_and_quote(tmp_path, what):
         assert vs[0]["quote"] == quote and vs[0]["source"].endswith("004_e70d793f6d64ff40.txt")
     code, text, _ = run_cli("check", sc, t)
     assert f"[{rule}]" in text and vs[0]["quote"] in text
+
+
+def test_the_number_of_attack_dice_is_the_number_the_ratings_give(tmp_path):
+    """"Equal Combat Ratings: Attacker rolls one dice." (and shooting's "Shooter
+    rolls one dice"): the pack's combat_dice / shooting_dice give the number
+    of attack dice; a turn giving another number is bad input (exit 2 at the
+    `dice` value's place), as a side's point-loss dice are (the count is set
+    by the board, not chosen), whether it is a Combat, a Shooting Activation
+    or a shot during a move."""
+    units = [unit("a", "red", (2, 3), "north", combat=3), unit("d", "blue", (3, 2), "south", combat=3),
+             unit("s", "red", (6, 4), "north", combat=3, ranged=3, characteristics=["ranged_attack"]),
+             unit("t", "blue", (7, 2), "south", combat=3),
+             unit("n", "red", (2, 8), "north", type="light_cavalry", ranged=3, manoeuvre=3,
+                  characteristics=["nomadic_cavalry", "ranged_attack"]),
+             unit("u", "blue", (3, 5), "south", combat=3)]
+    sc = scenario(tmp_path, units, width=10, depth=10)
+    eng = engine(sc)
+    fight = {"unit": "a", "option": "combat", "target": "d", "defence": [5]}
+    shoot = {"unit": "s", "option": "shoot", "target": "t", "defence": [5]}
+    ride = {"unit": "n", "option": "move", "roll": 3, "steps": ["forward"],
+            "shot": {"after": 1, "target": "u", "defence": [5]}}
+    # 3 against 3: one die each
+    assert rules_broken(eng, [{**fight, "dice": [4]}])[0] == []
+    assert rules_broken(eng, [{**shoot, "dice": [4]}])[0] == []
+    assert rules_broken(eng, [{**ride, "shot": {**ride["shot"], "dice": [4]}}])[0] == []
+    bad = {"a": ({**fight, "dice": [4, 6]}, "`dice` gives 2 dice, but a's Combat Rating 3 against d's 3 rolls 1"),
+           "a3": ({**fight, "dice": [4, 6, 6]}, "`dice` gives 3 dice, but a's Combat Rating 3 against d's 3 rolls 1"),
+           "s": ({**shoot, "dice": [4, 6]},
+                 "`dice` gives 2 dice, but s's Ranged Combat Rating 3 against t's Combat Rating 3 rolls 1"),
+           "n": ({**ride, "shot": {**ride["shot"], "dice": [4, 6]}},
+                 "`dice` gives 2 dice, but n's Ranged Combat Rating 3 against u's Combat Rating 3 rolls 1")}
+    for name, (entry, message) in bad.items():
+        with pytest.raises(WarcouncilError) as e:
+            eng.check({"activations": [entry]})
+        assert (name, e.value.message) == (name, message)
+    # the number due is the pack's: a house rule giving two dice at equal ratings wants two
+    h = house(tmp_path, 'replace define ga.combat-dice\n    from house "A house rule for the tests."\n'
+                        '    combat_dice(a, d) := 2\n')
+    assert rules_broken(engine(sc, [h]), [{**fight, "dice": [4, 6]}])[0] == []
+    with pytest.raises(WarcouncilError) as e:
+        engine(sc, [h]).check({"activations": [{**fight, "dice": [4]}]})
+    assert e.value.message == "`dice` gives 1 die, but a's Combat Rating 3 against d's 3 rolls 2"
+    # on the command line: exit 2, the place of the dice (the first entry's `dice:` is on line 5, column 9)
+    turn = tmp_path / "turn.yaml"
+    turn.write_text("activations:\n- unit: a\n  option: combat\n  target: d\n  dice: [4, 6]\n  defence: [5]\n",
+                    encoding="utf-8")
+    code, out, err = run_cli("check", sc, turn)
+    assert (code, out) == (2, "") and err.startswith(f"{turn}:5:9: `dice` gives 2 dice, but a's Combat Rating 3 "
+                                                     "against d's 3 rolls 1"), err
+
+
+def test_every_change_a_turn_makes_is_reported_under_positions(tmp_path):
+    """`positions` names every unit the entry changed, where it now stands:
+    a passed Reform (no longer Disordered), a Phalanx Disordered by moving
+    into rough ground, a plain move and the unit moving with it."""
+    units = [unit("a", "red", (2, 3), "north", disordered=True),
+             unit("p", "red", (5, 4), "north", characteristics=["phalanx"]),
+             unit("f", "red", (2, 4), "north"), unit("e", "blue", (7, 0), "south")]
+    eng = engine(scenario(tmp_path, units, terrain=[((5, 3), "rough"), ((6, 3), "rough")]))
+    # Reform: 6+5 = 11 against Discipline 7 (no enemy zone of control, no General): passed
+    _, log = rules_broken(eng, [{"unit": "a", "option": "reform", "test": [6, 5]}])
+    assert (log[0]["test"], log[0]["positions"]) == ("pass", {"a": {"at": [2, 3], "facing": "north",
+                                                                     "disordered": False}})
+    # the Phalanx steps forward into rough ground (a Manoeuvre Test there: 6): Disordered
+    _, log = rules_broken(eng, [{"unit": "p", "option": "move", "roll": 6, "steps": [{"do": "forward", "test": 6}]}])
+    assert log[0]["positions"] == {"p": {"at": [5, 3], "facing": "north", "disordered": True}}
+    # a combined move: a one square forward, f placed directly behind it
+    _, log = rules_broken(eng, [{"unit": "a", "option": "move", "roll": 6, "steps": ["forward"], "with": "f"}])
+    assert log[0]["positions"] == {"a": {"at": [2, 2], "facing": "north", "disordered": True},
+                                   "f": {"at": [2, 3], "facing": "north", "disordered": False}}
+    # a failed movement roll changes nothing: no positions
+    _, log = rules_broken(eng, [{"unit": "a", "option": "move", "roll": 1}])
+    assert "positions" not in log[0]
+
+
+@pytest.mark.parametrize("value, place, message", [
+    ("dice: [4, 7]", "5:13", "activation 1: dice[2] must be a die face 1-6, not 7"),
+    ("dice: 7", "5:9", "activation 1: dice must be 1 to 3 die faces 1-6, not 7"),
+    ("defence: [5, 0]", "5:16", "activation 1: defence[2] must be a die face 1-6, not 0"),
+    ("discipline: {g1: [2, 9]}", "5:24", "activation 1: discipline: g1[2] must be a die face 1-6, not 9"),
+    ("steps: [{do: forward, test: [7]}]", "5:32", "activation 1: step 1: test[1] must be a die face 1-6, not 7"),
+])
+def test_a_bad_die_face_is_named_at_its_place(tmp_path, value, place, message):
+    """A face out of 1-6 in a list of dice is named, at its own place."""
+    t = tmp_path / "turn.yaml"
+    t.write_text(f"activations:\n- unit: r1\n  option: combat\n  target: g1\n  {value}\n", encoding="utf-8")
+    code, out, err = run_cli("check", ALESIA, t)
+    assert (code, out, err.splitlines()[0]) == (2, "", f"{t}:{place}: {message}")

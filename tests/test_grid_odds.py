@@ -160,6 +160,37 @@ def test_nomadic_cavalry_about_face_is_free(tmp_path):
     assert odds(engine(sc), test="manoeuvre", unit="n", manoeuvre="turn_left")["fail"] > 0
 
 
+def test_the_sheets_manoeuvre_names(tmp_path):
+    """The sheet's names in snake case (`oblique_advance`, `forward_turn`,
+    `drifting`, `about_face`) are tests of their own. Formed infantry, MR 3:
+    a manoeuvre passes on 3-6 (4/6), an About Face (-1) on 4-6 (3/6); in
+    rough ground (infantry -1) on 4-6 and 5-6 (2/6). A cavalry unit in rough
+    (-2): 5-6 and, with the About Face, a natural 6 only (1/6)."""
+    sc = scenario(tmp_path, [unit("i", "red", (0, 0), "north", manoeuvre=3),
+                             unit("c", "red", (0, 2), "north", type="cavalry", manoeuvre=3)])
+    eng = engine(sc)
+    want = {("i", False): {"oblique_advance": F(4, 6), "forward_turn": F(4, 6), "drifting": F(4, 6),
+                           "about_face": F(3, 6)},
+            ("i", True): {"oblique_advance": F(3, 6), "forward_turn": F(3, 6), "drifting": F(3, 6),
+                          "about_face": F(2, 6)},
+            ("c", True): {"oblique_advance": F(2, 6), "forward_turn": F(2, 6), "drifting": F(2, 6),
+                          "about_face": F(1, 6)}}
+    for (uid, rough), table in want.items():
+        for name, p in table.items():
+            assert (uid, rough, name, odds(eng, test="manoeuvre", unit=uid, manoeuvre=name, rough=rough)) == (
+                uid, rough, name, {"pass": p, "fail": 1 - p})
+    # the directional forms give the same odds
+    precise = {"oblique_advance": ("oblique_left", "oblique_right"), "forward_turn": ("turn_left", "turn_right"),
+               "drifting": ("drift_left", "drift_right")}
+    for name, forms in precise.items():
+        for form in forms:
+            assert odds(eng, test="manoeuvre", unit="i", manoeuvre=form) == {"pass": F(4, 6), "fail": F(2, 6)}
+    # from a test file, on the command line
+    code, out, err = run_cli("odds", sc, write(tmp_path, "t.yaml", {"test": "manoeuvre", "unit": "i",
+                                                                      "manoeuvre": "forward_turn"}), "--json")
+    assert (code, err, json.loads(out)["outcomes"]) == (0, "", {"pass": "2/3", "fail": "1/3"})
+
+
 # ---------------------------------------------------------------- discipline and reform
 
 # the reference's §8.1: pass, plain fail, critical (in 36ths) by DR
@@ -359,6 +390,35 @@ def test_shooting_dice_penalty_and_substitutions(tmp_path):
     assert "short_of_ammunition" not in dist and "telling_shots" not in dist
     faces = _face_dist(3)
     assert dist["withering_shooting"] == faces[6] * F(25, 36)
+
+
+
+def test_a_target_shot_in_its_rear_or_flank_from_afar_is_halved(tmp_path):
+    """"Target unit shot in Flank or Rear 1/2": judged by where the shooter
+    stands as the target faces, at any distance (not only touching). t
+    faces north on (3,2),(4,2), Combat Rating 4; each shooter has Ranged 4,
+    two squares away. From its rear or flank t's rating is 2: 4 against 2 is
+    double, three dice, the highest face chosen (faces 1..6: 1, 7, 19, 37,
+    61, 91 in 216), one Defence die cancelling 1/6. From its front, or from
+    a corner (a Parthian shooter on its rear left, (1,3),(2,3)), 4 against 4: one die."""
+    shooter = {"ranged": 4, "combat": 3, "characteristics": ["ranged_attack"]}
+    units = [unit("t", "blue", (3, 2), "north", combat=4),
+             unit("rear", "red", (3, 4), "north", **shooter),        # (3,4),(4,4): t's files, behind it
+             unit("flank", "red", (6, 2), "west", **shooter),        # (6,2),(6,1): beside t's right end
+             unit("front", "red", (4, 0), "south", **shooter),       # (4,0),(3,0): t's files, ahead of it
+             unit("corner", "red", (1, 3), "north", **{**shooter, "characteristics": ["ranged_attack",
+                                                                                       "parthian_shot"]})]
+    eng = engine(scenario(tmp_path, units, width=8, depth=6))
+    keep = F(5, 6)
+    three = {"cancelled": F(1, 6), "short_of_ammunition": F(1, 216) * keep, "no_effect": F(26, 216) * keep,
+             "push_back": F(37, 216) * keep, "telling_shots": F(61, 216) * keep,
+             "withering_shooting": F(91, 216) * keep}
+    one = {"cancelled": F(1, 6), "short_of_ammunition": F(5, 36), "no_effect": F(10, 36), "push_back": F(5, 36),
+           "telling_shots": F(5, 36), "withering_shooting": F(5, 36)}
+    for shooter_id, rating, dist in (("rear", 2, three), ("flank", 2, three), ("front", 4, one), ("corner", 4, one)):
+        got, extra = eng.odds({"test": "shooting", "shooter": shooter_id, "target": "t"})
+        assert (shooter_id, extra["target_rating"], extra["dice"], got) == (shooter_id, rating, 3 if rating == 2 else 1,
+                                                                            dist)
 
 
 # ---------------------------------------------------------------- the other tables

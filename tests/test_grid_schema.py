@@ -124,7 +124,7 @@ TURN_CASES = [
     ("  - unit: r1\n    option: combat", "  - unit: r1\n    option: fight", "fight",
      "activation 2: option must be one of move, combat, charge, shoot, reform, not 'fight'"),
     ("dice: [6, 2]", "dice: [6, 2, 5, 5]", "[6, 2, 5, 5]", "activation 2: dice must be 1 to 3 die faces 1-6"),
-    ("defence: [3]", "defence: [0]", "[0]", "activation 2: defence must be 0 to 4 die faces 1-6, not a list"),
+    ("defence: [3]", "defence: [0]", "0]", "activation 2: defence[1] must be a die face 1-6, not 0"),
     ("{pool: generalship, as: attack, use: reroll_combat}", "{pool: generalship, as: 3, use: reroll_combat}", "3,",
      "activation 2: spending 1: as must be one of attack, movement, defence, strategy, generalship, not 3"),
     ("test: [1, 5]", "test: [1, 5, 6, 6, 6]", "[1, 5, 6, 6, 6]",

@@ -34,7 +34,7 @@ def repulse(wound=1, **more):
     """a is repulsed: pushed back one square, its General hit on a 2, then ``wound`` (1: killed)."""
     if wound == 1:
         more.setdefault("homunculus", {"a": 0})
-    return {"unit": "a", "option": "combat", "target": "d", "dice": [1, 1], "defence": [5],
+    return {"unit": "a", "option": "combat", "target": "d", "dice": [1, 1, 1], "defence": [5],
             "push_back": {"a": 3}, "discipline": {"a": [5, 5]}, "general": {"a": [1, 1]}, "wound": {"a": wound},
             **more}
 

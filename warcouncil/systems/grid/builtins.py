@@ -73,6 +73,23 @@ def _seen_from(ctx, s, a):
     return None
 
 
+@GRID.function("seen_afar")
+def _seen_afar(ctx, s, a):
+    """Where the second unit stands as the first sees it, at any distance
+    (the regions of ``solver.facing``): front if some square is in its files
+    ahead of it, else flank if some square is in its ranks beside it, else
+    rear if some square is in its files behind it; none on the corners only."""
+    f = _foot(s, a[0])
+    other = _sq(s, a[1])
+    if f is None or not other:
+        return None
+    regions = {f.region(q) for q in other}
+    for region, names in (("front", ("front",)), ("flank", ("left", "right")), ("rear", ("rear",))):
+        if regions.intersection(names):
+            return region
+    return None
+
+
 def _gap(a: frozenset, b: frozenset) -> int | None:
     if not a or not b:
         return None

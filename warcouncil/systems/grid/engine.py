@@ -23,7 +23,7 @@ from ...solver.scenario import YDict, YList, parse_yaml
 from ...solver.system import Answer
 from ...textfile import read_text
 from .aftermath import CARDS, Aftermath
-from .files import MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
+from .files import MANOEUVRES, OPTIONS, SHEET_MANOEUVRES, TEST_ENTRIES, TURN_ENTRY, faces
 from .world import GridCtx, GridSetting, World
 FACES = range(1, 7)
 TEST_LIMIT = 64 * 1024
@@ -324,7 +324,7 @@ class GridEngine(Engine):
 
     def _manoeuvre(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
-        kind = o.choice("manoeuvre", MANOEUVRES, "forward")
+        kind = o.choice("manoeuvre", MANOEUVRES + SHEET_MANOEUVRES[:-1], "forward")  # (a sheet's name read as is)
         rough = o.bool("rough", None)
         if rough is None:
             rough = bool(self.call(s, "in_rough", u))
@@ -763,6 +763,8 @@ class _Sequence:
                 a, d = eng.combat_ratings(after_setting, u_after, t_after,
                                           max(1, len(made)) if option == "charge" else 0,
                                           item.get("reserve") == "combat", item.get("devotio") == "combat")
+                self._dice_due(after_setting, item, "combat_dice", a, d, f"{u.id}'s Combat Rating {a} against "
+                                                                          f"{target.id}'s {d}")
                 results = [eng.call(after_setting, "combat_result", x, u_after, t_after) for x in dice]
                 chooser = bool(eng.call(after_setting, "attacker_chooses", a, d))
                 r, face = self._chosen(item, results, dice, chooser, "preference")
@@ -813,7 +815,7 @@ class _Sequence:
             vs = self.judge(s, rec, len(self.log), where, parts=((s, steps[:shot_at]), (base, steps[shot_at:])))
         else:
             vs = self.judge(base, rec, len(self.log), where)
-        self.aftermath_log(more, aftermath, after_setting)
+        self.aftermath_log(more, aftermath, after_setting, s)
         if eng.call(s, "fights_again", rec):
             more["fights_again"] = True
         if option in ("move", "charge"):
@@ -858,10 +860,13 @@ class _Sequence:
         aftermath.changed.add(u.id)
         return setting.moved(u.id, lost=setting.states[u.id].lost | frozenset(lost))
 
-    def aftermath_log(self, more, aftermath, setting):
-        """What the dice moved, for the log: the events, the units changed
-        (where each now stands, or ``removed``), anything left unresolved
-        for want of its die, and the cards each side holds."""
+    def aftermath_log(self, more, aftermath, setting, before):
+        """What the entry did, for the log: the events, the units changed
+        (where each now stands, or ``removed``): every unit whose state
+        differs from ``before`` (moved, turned, Disordered or Reformed,
+        removed, ...) and every unit the aftermath touched, anything left
+        unresolved for want of its die, and the cards each side holds."""
+        aftermath.changed |= {uid for uid, st in setting.states.items() if st != before.states[uid]}
         if aftermath.events:
             more["events"] = list(aftermath.events)
         if aftermath.unresolved:
@@ -914,11 +919,25 @@ class _Sequence:
         defence = faces(spec["defence"]) if "defence" in spec else ()
         a = eng.call(s, "shooter_cr", uv)
         d = eng.call(s, "target_cr", tv, uv)
+        self._dice_due(s, spec, "shooting_dice", a, d, f"{uv.id}'s Ranged Combat Rating {a} against {tv.id}'s "
+                                                       f"Combat Rating {d}")
         pen = eng.call(s, "shooting_penalty", a, d)
         results = [eng.call(s, "shooting_result", x - pen, uv, tv) for x in dice]
         r, face = self._chosen(spec, results, dice, True, "shooting_preference")
         cface = eng.call(s, "cancelling_face", r, face)
         return (None if cface in defence else r), r, (a, d)
+
+    def _dice_due(self, s, item, define, a, d, ratings):
+        """The attack dice ``item`` gives are as many as the pack's ``define``
+        (``combat_dice``, ``shooting_dice``) gives for the two ratings: the
+        count is set by the ratings, as a side's losses are by its points at
+        risk (``Aftermath.point_losses``), so another count is bad input at
+        the `dice` value's place, not a move the rules judge."""
+        n, due = len(faces(item["dice"])), self.eng.call(s, define, a, d)
+        if n != due:
+            raise WarcouncilError(f"`dice` gives {n} {'die' if n == 1 else 'dice'}, but {ratings} rolls {due}",
+                                  _where(item, "dice", self.path),
+                                  hint=f"give {due} {'die' if due == 1 else 'dice'} (`odds` names the number: dice)")
 
     def _chosen(self, item, results, dice, chooser, prefer):
         if "choose" in item:

@@ -19,6 +19,9 @@ from .scenario import BOOL, POOLS, SQUARE
 OPTIONS = ("move", "combat", "charge", "shoot", "reform")
 MANOEUVRES = ("forward", "oblique_left", "oblique_right", "turn_left", "turn_right", "drift_left", "drift_right",
               "about_face")
+#: the sheet's names of the manoeuvres ("Oblique Advance", "Forward Turn 90°", "Drifting", "About Face 180°"):
+#: an `odds` test may name a manoeuvre either way (a test is not a step, so no direction is needed)
+SHEET_MANOEUVRES = ("oblique_advance", "forward_turn", "drifting", "about_face")
 MAX_ENTRIES = 200  # entries of one turn file
 MAX_STEPS = 32  # steps of one move
 MAX_POINTS = 1000  # points on revealed cards
@@ -34,12 +37,12 @@ FACE = Field("a die face 1-6", _face, {"type": "integer", "minimum": 1, "maximum
 
 
 def dice(lo: int, hi: int) -> Field:
-    """``lo`` to ``hi`` die faces: a list, or one face on its own."""
+    """``lo`` to ``hi`` die faces: a list, or one face on its own. A list's
+    faces are each checked at their own place (a bad face is named there)."""
     what = f"{lo}{'' if lo == hi else f' to {hi}'} die faces 1-6"
-    return Field(what, lambda v: (lo <= 1 <= hi and _face(v)) or (isinstance(v, list) and lo <= len(v) <= hi
-                                                                    and all(_face(x) for x in v)),
+    return Field(what, lambda v: (lo <= 1 <= hi and _face(v)) or (isinstance(v, list) and lo <= len(v) <= hi),
                  {"anyOf": ([FACE.schema] if lo <= 1 <= hi else [])
-                  + [{"type": "array", "items": FACE.schema, "minItems": lo, "maxItems": hi}]})
+                  + [{"type": "array", "items": FACE.schema, "minItems": lo, "maxItems": hi}]}, each=FACE)
 
 
 def faces(v) -> tuple:
@@ -118,7 +121,7 @@ _FIELDS = {
     "side": NAME, "unit": NAME, "attacker": NAME, "defender": NAME, "shooter": NAME, "target": NAME,
     "against": NAME,
     "attack_points": int_field(0, MAX_COMMAND, "a whole number"), "charge": BOOL, "reroll": BOOL,
-    "manoeuvre": choice_field(MANOEUVRES), "rough": BOOL, "movement_point": BOOL,
+    "manoeuvre": choice_field(MANOEUVRES + SHEET_MANOEUVRES[:-1]), "rough": BOOL, "movement_point": BOOL,
     "modifier": int_field(-MAX_MODIFIER, MAX_MODIFIER, "a whole number"), "brave": BOOL, "defence_point": BOOL,
     "heroic": BOOL, "squares": int_field(0, 10, "a whole number"),
     "defence_points": int_field(0, MAX_COMMAND, "a whole number"), "reserve": BOOL, "devotio": BOOL,

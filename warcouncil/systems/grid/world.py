@@ -28,6 +28,11 @@ class UnitState:
         self.lost = lost  # attachments used up and removed from play
         self.general_lost = general_lost  # its General was killed or seriously wounded
 
+    def __eq__(self, other) -> bool:
+        return isinstance(other, UnitState) and all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None  # (mutable in form: compared, not hashed)
+
     def replace(self, **kw) -> "UnitState":
         d = {k: getattr(self, k) for k in self.__slots__}
         d.update(kw)
