@@ -2,6 +2,19 @@
 
 __version__ = "0.1.0"
 
+#: the game interface (``solver/game.py``), imported when first asked for:
+#: ``warcouncil.load_game(...)``, ``warcouncil.CHANCE``, ...
+_GAME_NAMES = ("load_game", "CHANCE", "TERMINAL", "IllegalAction", "Game", "State")
+
+
+def __getattr__(name: str):
+    if name in _GAME_NAMES:
+        from . import systems  # noqa: F401 - the shipped systems' places
+        from .solver import game
+
+        return getattr(game, name)
+    raise AttributeError(f"module 'warcouncil' has no attribute {name!r}")
+
 # ------------------------------------------------------------------ the collector while the command line starts
 #
 # A process answering one query (`warcouncil moves ...`) makes some 40 000

@@ -138,6 +138,9 @@ class System:
     hooks: ClassVar[dict[str, str]] = {}
     #: the engine class that answers for it
     engine: ClassVar[type | None] = None  # a subclass of engine.Engine
+    #: its turn as decisions and chance events, for the game interface
+    #: (``solver/game.py``): a subclass of ``game.Turn``; None: no game interface
+    game: ClassVar[type | None] = None
     #: builtins that carry the structure of a decision, by planner class
     #: (``assignable``, ``capacity``, ``filled``, ``linked``, ``led``: see
     #: plan.py), for the system's enumerator to turn into generators

@@ -1,0 +1,250 @@
+"""The game interface: a turn as decisions and chance events, held as a state.
+
+    game = load_game("akragas")              # a scenario name or path, house rules
+    state = game.new_state(card="Line Command")
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            action = pick(state.chance_outcomes())      # [(action, Fraction), ...]
+        else:
+            action = pick(state.legal_actions())
+        state.apply(action)
+    state.log()                              # the turn file `check` judges legal
+    state.scenario_after()                   # the next turn's scenario
+
+This module is the game-independent half, after OpenSpiel's ``State``: the
+history of actions, undo, clone, serialising, and the three kinds of node (a
+side decides, the dice decide, the turn is over). What a turn of a family
+*is* — which decisions and which dice come in which order, what an action
+changes, when the turn ends — is a :class:`Turn`, one small subclass per
+family, named by its ``System`` (``System.game``).
+
+A state is a stack of **positions**, one per action applied, each made by
+``Turn.play`` from the one before and never changed afterwards; undo pops
+one, a clone copies the stack (the positions are shared), and ``to_json`` is
+the options and the actions, which ``Game.state_from_json`` plays again.
+An action is a JSON-able dict with a ``"kind"``, its fields, and a
+``"text"`` in words; ``apply`` takes any action of a kind the turn knows,
+listed or not, and the turn judges it by the rules (``IllegalAction``,
+carrying the violations, when they refuse it; the state is then unchanged).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ..errors import WarcouncilError
+from ..records import record
+
+#: ``current_player()`` at a chance node: the dice decide
+CHANCE = "chance"
+#: ``current_player()`` when the turn (or phase) is over
+TERMINAL = "terminal"
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse, or one the node does not take: ``violations``
+    are the refused rules as ``check --json`` gives them (rule, pieces,
+    message, source, quote), empty where the action's shape is wrong."""
+
+    def __init__(self, message: str, violations: list[dict] | tuple = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.violations = list(violations)
+
+
+@record
+class Node:
+    """What a position asks next: ``player`` (a side, ``CHANCE`` or
+    ``TERMINAL``), and the legal actions of a decision or the outcomes of
+    a chance event with their exact probabilities."""
+
+    player: str
+    actions: tuple = ()
+    outcomes: tuple = ()  # ((action, Fraction), ...)
+
+
+def decision(player: str, actions) -> Node:
+    return Node(player, actions=tuple(actions))
+
+
+def chance(outcomes) -> Node:
+    outcomes = tuple((a, Fraction(p)) for a, p in outcomes)
+    if sum(p for _, p in outcomes) != 1:  # pragma: no cover - a turn's own fault
+        raise AssertionError(f"chance outcomes sum to {sum(p for _, p in outcomes)}, not 1")
+    return Node(CHANCE, outcomes=outcomes)
+
+
+TERMINAL_NODE = Node(TERMINAL)
+
+
+def same_action(a: dict, b: dict) -> bool:
+    """Two actions are the same when every field but their words is."""
+    return {k: v for k, v in a.items() if k != "text"} == {k: v for k, v in b.items() if k != "text"}
+
+
+class Turn:
+    """One family's turn (subclass per family): its positions and how an
+    action makes the next. Positions are the subclass's own immutable
+    objects; the kernel only stacks them."""
+
+    #: the options ``new_state`` takes (e.g. C&C's ``card``), by name
+    options: tuple[str, ...] = ()
+
+    def __init__(self, engine, **options: Any) -> None:
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            raise WarcouncilError(
+                f"new_state() takes no option {unknown[0]!r} for {engine.system.title or engine.system.name}",
+                hint="it takes: " + (", ".join(self.options) or "none"))
+        self.engine = engine
+        self.chosen = {k: v for k, v in options.items() if v is not None}
+
+    def start(self):
+        """The position at the start of the turn."""
+        raise NotImplementedError
+
+    def node(self, position) -> Node:
+        """What ``position`` asks next."""
+        raise NotImplementedError
+
+    def play(self, position, action: dict):
+        """The position after ``action`` (a new object), or ``IllegalAction``."""
+        raise NotImplementedError
+
+    def worded(self, position, action: dict) -> dict:
+        """``action`` as the history keeps it, played at ``position``: with
+        its ``"text"`` (an action given without words gets them here)."""
+        return action
+
+    def log(self, position) -> dict:
+        """The turn so far as a turn file (a dict ``check`` reads)."""
+        raise NotImplementedError
+
+    def scenario_after(self, position) -> dict:
+        """The scenario, as a dict, after the turn so far: the next turn's
+        start once the turn is over."""
+        return self.next_scenario(self.log(position))
+
+    def next_scenario(self, turn: dict) -> dict:
+        """The scenario, as a dict (what a scenario file holds), after the
+        legal ``turn`` (a turn file's data, as ``log`` gives it): the pieces
+        where the turn left them, the other side to move. ``check
+        --write-next`` writes it."""
+        raise NotImplementedError
+
+
+class Game:
+    """A scenario with its rules, ready to play: ``new_state`` starts a turn."""
+
+    def __init__(self, engine, scenario: str, rules: tuple[str, ...] = ()) -> None:
+        turn = engine.system.game
+        if turn is None:
+            raise WarcouncilError(f"the {engine.system.title or engine.system.name} system has no game interface")
+        self.engine = engine
+        self.scenario = scenario
+        self.rules = tuple(rules)
+        self.turn_class = turn
+
+    def new_state(self, **options: Any) -> "State":
+        return State(self, self.turn_class(self.engine, **options))
+
+    def state_from_json(self, data: dict) -> "State":
+        """The state ``State.to_json`` gave (its options and actions, played again)."""
+        if not isinstance(data, dict) or not isinstance(data.get("actions"), list):
+            raise WarcouncilError("a state's JSON is an object with a list of 'actions'")
+        state = self.new_state(**dict(data.get("options") or {}))
+        for action in data["actions"]:
+            state.apply(action)
+        return state
+
+
+class State:
+    """A turn in play. See the module's docstring."""
+
+    def __init__(self, game: Game, turn: Turn) -> None:
+        self.game = game
+        self.turn = turn
+        self._positions = [turn.start()]
+        self._actions: list[dict] = []
+        self._node: Node | None = None  # the top position's, once asked
+
+    # ------------------------------------------------------------ the node
+    def _top(self) -> Node:
+        if self._node is None:
+            self._node = self.turn.node(self._positions[-1])
+        return self._node
+
+    def current_player(self) -> str:
+        return self._top().player
+
+    def is_terminal(self) -> bool:
+        return self._top().player == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self._top().player == CHANCE
+
+    def legal_actions(self) -> list[dict]:
+        return list(self._top().actions)
+
+    def chance_outcomes(self) -> list[tuple[dict, Fraction]]:
+        return list(self._top().outcomes)
+
+    # ------------------------------------------------------------ moving
+    def apply(self, action: dict) -> None:
+        node = self._top()
+        if node.player == TERMINAL:
+            raise IllegalAction("the turn is over")
+        if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
+            raise IllegalAction("an action is a dict with a 'kind'")
+        if node.player == CHANCE:
+            listed = next((a for a, _ in node.outcomes if same_action(a, action)), None)
+            if listed is None:
+                raise IllegalAction(f"{action.get('text') or action} is no outcome of this chance event")
+            action = listed
+        before = self._positions[-1]
+        position = self.turn.play(before, action)
+        self._positions.append(position)
+        self._actions.append(self.turn.worded(before, action))
+        self._node = None
+
+    def undo(self) -> None:
+        if not self._actions:
+            raise IllegalAction("nothing to undo")
+        self._positions.pop()
+        self._actions.pop()
+        self._node = None
+
+    def clone(self) -> "State":
+        other = State.__new__(State)
+        other.game, other.turn = self.game, self.turn
+        other._positions = list(self._positions)
+        other._actions = list(self._actions)
+        other._node = self._node
+        return other
+
+    # ------------------------------------------------------------ reading
+    def history(self) -> list[dict]:
+        return list(self._actions)
+
+    def log(self) -> dict:
+        return self.turn.log(self._positions[-1])
+
+    def scenario_after(self) -> dict:
+        return self.turn.scenario_after(self._positions[-1])
+
+    def to_json(self) -> dict:
+        return {"scenario": self.game.scenario, "rules": list(self.game.rules),
+                "options": dict(self.turn.chosen), "actions": [dict(a) for a in self._actions]}
+
+    def __str__(self) -> str:
+        node = self._top()
+        return f"{len(self._actions)} actions; {node.player} to act"
+
+
+def load_game(scenario, rules=()) -> Game:
+    """The game of ``scenario`` (a shipped name or a path) with house ``rules``."""
+    from .engine import Engine
+
+    rules = tuple(str(r) for r in rules)
+    return Game(Engine.load(scenario, list(rules)), str(scenario), rules)
