@@ -438,11 +438,13 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
     eng, g = _ground_one_roll("moves", scenario, rules, card, side, roll, copies, command)
     if not orders:
         raise WarcouncilError("`moves` needs the pieces given an order: --order ID (repeatable)")
+    if svg_path:
+        from .systems.cc.svg import render_board, require_drawable
+
+        require_drawable(g.setting.board)  # before the answer is computed
     legal, dests = eng.destinations(g, list(orders))
     verdict = None if legal else eng.check_orders(g, list(orders))
     if svg_path:
-        from .systems.cc.svg import render_board
-
         try:
             with open(svg_path, "w", encoding="utf-8") as f:
                 f.write(render_board(g, dests, title=f"{g.played}: {', '.join(orders)}"))

@@ -1,0 +1,66 @@
+"""The command line's hardening of issue 26: `batch --jobs` bounded and
+never more workers than lines, an answer that cannot be written (exit 4),
+`moves --svg` on a board it cannot draw, an inline turn's messages naming
+its job line, card-only options refused where nothing reads them, and
+`--command` in the range of a scenario's `command`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import AKRAGAS, run_cli
+from warcouncil import cli
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data" / "cli"
+RIDGEWAY = HERE.parent / "warcouncil" / "examples" / "warmaster" / "ridgeway.yaml"
+TINY = HERE / "tinygrid" / "skirmish.yaml"
+CARDS = json.dumps({"scenario": str(AKRAGAS), "verb": "cards"})
+
+
+def _records(out: str) -> list[dict]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+# ------------------------------------------------------------------ moves --svg on a square board
+
+SQUARE = """\
+name: a CCA pack on a square board
+system: cca
+board: {grid: square, width: 6, depth: 5, sections: {center: [[1, 4], [2, 4], [3, 4]]}}
+sides:
+  carthaginian: {edge: north, command: 5}
+  syracusan: {edge: south, command: 6}
+to_move: syracusan
+units:
+  - {id: c1, side: carthaginian, type: medium_infantry, at: [3, 0]}
+  - {id: s1, side: syracusan, type: heavy_infantry, at: [2, 4]}
+"""
+
+
+def test_moves_svg_on_a_square_board_is_refused_before_the_answer(tmp_path, monkeypatch):
+    path = tmp_path / "square.yaml"
+    path.write_text(SQUARE, encoding="utf-8")
+    args = ["moves", path, "--card", "Order Heavy Troops", "--order", "s1"]
+    code, out, _ = run_cli(*args, "--json")
+    assert code == 0 and json.loads(out)["moves"] == {"s1": [{"to": [2, 3], "battle": True},
+                                                             {"to": [1, 4], "battle": True},
+                                                             {"to": [3, 4], "battle": True}]}
+
+    from warcouncil.systems.cc.engine import CardEngine
+
+    def not_asked(*a, **k):  # pragma: no cover - the point: never reached
+        raise AssertionError("the destinations were computed")
+
+    monkeypatch.setattr(CardEngine, "destinations", not_asked)
+    svg = tmp_path / "board.svg"
+    code, out, err = run_cli(*args, "--svg", svg)
+    assert (code, out) == (2, "")
+    assert err == "--svg draws hex boards only, and this scenario's board is a square grid: leave out --svg\n"
+    assert not svg.exists()
