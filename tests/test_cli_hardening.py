@@ -64,3 +64,39 @@ def test_moves_svg_on_a_square_board_is_refused_before_the_answer(tmp_path, monk
     assert (code, out) == (2, "")
     assert err == "--svg draws hex boards only, and this scenario's board is a square grid: leave out --svg\n"
     assert not svg.exists()
+
+
+# ------------------------------------------------------------------ card-only options
+
+
+@pytest.mark.parametrize("option", [["--roll", "light"], ["--copies", "Line Command"], ["--command", "3"],
+                                    ["--engine", "csp"], ["--engine", "fast"]])
+def test_card_only_options_are_refused_on_warmaster(option):
+    code, out, err = run_cli("orders", RIDGEWAY, *option)
+    assert (code, out) == (2, "")
+    assert err == f"{option[0]} is for card-driven systems; Warmaster has no cards\n"
+    code, out, err = run_cli("orders", RIDGEWAY, "--count", *option, "--json")
+    assert (code, out, err) == (2, "", f"{option[0]} is for card-driven systems; Warmaster has no cards\n")
+
+
+def test_card_only_options_in_a_batch_job(tmp_path):
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text(json.dumps({"scenario": str(RIDGEWAY), "verb": "orders", "args": {"roll": "light"}}) + "\n",
+                    encoding="utf-8")
+    code, out, _ = run_cli("batch", jobs, "--jobs", 1)
+    assert code == 0
+    assert _records(out) == [{"line": 1, "error": "--roll is for card-driven systems; Warmaster has no cards",
+                              "exit": 2}]
+
+
+def test_a_system_without_cards_reads_command_only():
+    sys.path.insert(0, str(HERE))  # the tiny game's System: tinygrid/system.py
+    try:
+        import tinygrid.system  # noqa: F401
+    finally:
+        sys.path.remove(str(HERE))
+    assert run_cli("orders", TINY, "--count") == (0, "10\n", "")
+    assert run_cli("orders", TINY, "--count", "--command", "1") == (0, "5\n", "")  # its engine reads it
+    for option in (["--roll", "x"], ["--copies", "x"], ["--engine", "csp"]):
+        assert run_cli("orders", TINY, "--count", *option) == (
+            2, "", f"{option[0]} is for card-driven systems; Tiny Grid has no cards\n")

@@ -194,12 +194,33 @@ def _engine(scenario: str, rules, verb: str, card: str | None = None, card_given
     system = eng.system
     system.require_verb(verb)
     if card_given:
-        if system.context != "card" and card is not None:
-            raise WarcouncilError(f"--card is for card-driven systems; {system.title or system.name} has no cards")
+        unread = (["--card"] if system.context != "card" and card is not None else []) + _unread_options(system, verb)
+        if unread:
+            raise WarcouncilError(f"{unread[0]} is for card-driven systems; {system.title or system.name} has no cards")
         if system.context == "card" and card is None:
             raise WarcouncilError(f"`{verb}` on a {system.title or system.name} scenario needs the card played: "
                                   "give it with --card CARD", hint="list the deck with: warcouncil cards " + scenario)
     return eng
+
+
+#: the options of a verb with --card that a system without cards does not
+#: read (by parameter name): all four when it answers the verb itself
+#: (Warmaster); the side's --command is read by the engine of a system
+#: whose decision has no context (``_orders_free``)
+_CARD_ONLY = {"roll": "--roll", "copies": "--copies", "command": "--command", "engine_kind": "--engine"}
+
+
+def _unread_options(system, verb: str) -> list[str]:
+    """The card-only options given on the command line (not left at their
+    default) that ``system`` does not read when it answers ``verb``."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or system.context == "card":
+        return []
+    return [opt for name, opt in _CARD_ONLY.items()
+            if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+            and (name != "command" or verb in system.answers_itself)]
 
 
 card_option = click.option("--card", default=None,
