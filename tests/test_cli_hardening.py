@@ -100,3 +100,23 @@ def test_a_system_without_cards_reads_command_only():
     for option in (["--roll", "x"], ["--copies", "x"], ["--engine", "csp"]):
         assert run_cli("orders", TINY, "--count", *option) == (
             2, "", f"{option[0]} is for card-driven systems; Tiny Grid has no cards\n")
+
+
+# ------------------------------------------------------------------ --command: a scenario's range
+
+
+def test_command_is_in_the_range_of_a_scenarios_command():
+    from warcouncil.solver.scenario import MAX_COMMAND, SIDE_FIELDS
+
+    assert SIDE_FIELDS["command"].schema == {"type": "integer", "minimum": 1, "maximum": MAX_COMMAND}
+    for bad in (0, MAX_COMMAND + 1):
+        code, out, err = run_cli("orders", "akragas", "--card", "Line Command", "--command", bad)
+        assert (code, out) == (2, "")
+        assert f"Invalid value for '--command': {bad} is not in the range 1<=x<={MAX_COMMAND}." in err
+    assert run_cli("orders", "akragas", "--card", "Order Two Units Left", "--count", "--command", MAX_COMMAND) == \
+        (0, "11\n", "")
+    # a card rolling that many dice asks for the roll instead of listing every one
+    code, out, err = run_cli("orders", "akragas", "--card", "I Am Spartacus", "--command", MAX_COMMAND)
+    assert (code, out) == (2, "")
+    assert err == f"I Am Spartacus rolls {MAX_COMMAND} dice here: every roll is answered for at most 12 dice\n" \
+                  "hint: give the roll with --roll\n"

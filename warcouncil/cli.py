@@ -145,9 +145,17 @@ def _side_given(ctx, param, value):
     return value
 
 
-# the largest --command: a card rolling that many dice is answered for every
-# roll in a few seconds (I Am Spartacus at 12: ~5 s); a C&C hand holds 3-7
-COMMAND_MAX = 12
+def _command_given(ctx, param, value):
+    """--command is a side's command, in the range of a scenario's `command`
+    (``solver.scenario.SIDE_FIELDS``; read when given, so that the module
+    is not imported for every verb). A card rolling more dice than its
+    every-roll table allows asks for --roll (``ROLL_TABLE_DICE``)."""
+    if value is None:
+        return value
+    from .solver.scenario import SIDE_FIELDS
+
+    bounds = SIDE_FIELDS["command"].schema
+    return click.IntRange(min=bounds["minimum"], max=bounds["maximum"]).convert(value, param, ctx)
 
 
 def card_options(f):
@@ -158,9 +166,9 @@ def card_options(f):
         click.option("--roll", default=None,
                      help="Dice rolled, for cards that roll: 'light,helmet,flag' or 'light=2,helmet=1'."),
         click.option("--copies", default=None, metavar="CARD", help="The card a Counter Attack copies."),
-        click.option("--command", "command", type=click.IntRange(min=0, max=COMMAND_MAX), default=None,
-                     help=f"The side's Command (hand size, 0 to {COMMAND_MAX}) when the card is played, if it "
-                          "differs from the scenario."),
+        click.option("--command", "command", type=int, default=None, callback=_command_given,
+                     help="The side's Command (hand size, in the range of a scenario's `command`) when the card "
+                          "is played, if it differs from the scenario."),
     ]):
         f = opt(f)
     return f
