@@ -66,6 +66,24 @@ def test_moves_svg_on_a_square_board_is_refused_before_the_answer(tmp_path, monk
     assert not svg.exists()
 
 
+# ------------------------------------------------------------------ batch: an inline turn's messages
+
+
+def test_an_inline_turns_error_names_its_line(tmp_path):
+    turn = {"card": "Line Command", "orders": ["s4"], "bogus": 1}
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text(CARDS + "\n" + json.dumps({"scenario": str(AKRAGAS), "turn": turn}) + "\n", encoding="utf-8")
+    runs = [run_cli("batch", jobs, "--jobs", 1) for _ in range(2)]
+    assert runs[0] == runs[1]  # the same every time
+    code, out, _ = runs[0]
+    assert code == 0
+    assert _records(out)[1] == {"line": 2, "exit": 2, "error": (
+        "<line 2: turn>:1:44: unknown key 'bogus' in turn file\n"
+        "    {\"card\": \"Line Command\", \"orders\": [\"s4\"], \"bogus\": 1}\n"
+        "                                               ^\n"
+        "hint: keys: orders, moves, battles, command, side, card, second_moves, roll, copies")}
+
+
 # ------------------------------------------------------------------ card-only options
 
 

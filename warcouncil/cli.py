@@ -1465,15 +1465,16 @@ def _batch_one(n: int, text: str) -> str:
     if isinstance(job, dict) and "id" in job:
         record["id"] = job["id"]
     try:
-        verb, argv, cleanup = _batch_argv(job, n)
+        verb, argv, inline = _batch_argv(job, n)
     except WarcouncilError as e:
         return _batch_json({**record, "error": str(e), "exit": 2})
     try:
         code, answer, error = _batch_invoke(verb, argv)
     finally:
-        cleanup()
+        if inline is not None:
+            inline.remove()
     if error is not None:
-        return _batch_json({**record, "error": error, "exit": code})
+        return _batch_json({**record, "error": inline.named(error) if inline is not None else error, "exit": code})
     if isinstance(answer, _VerbJson):  # the verb's own JSON line, spliced in as it is
         return _batch_json({**record, "exit": code})[:-1] + ', "answer": ' + answer + "}"
     return _batch_json({**record, "exit": code, "answer": answer})
@@ -1484,7 +1485,8 @@ class _VerbJson(str):
 
 
 def _batch_argv(job, n: int):
-    """(verb, the verb's arguments, a clean-up) for a job; bad input raises."""
+    """(verb, the verb's arguments, its inline turn or None) for a job; bad
+    input raises."""
     if not isinstance(job, dict):
         raise WarcouncilError("a job is a JSON object: {\"scenario\": ..., \"verb\": ..., \"args\": {...}}")
     unknown = sorted(set(job) - _BATCH_KEYS)
@@ -1509,7 +1511,7 @@ def _batch_argv(job, n: int):
         if "turn" in args:
             raise WarcouncilError("the turn is given twice (\"turn\" and \"args\": {\"turn\"})")
         args["turn"] = job["turn"]
-    cleanup = _no_cleanup
+    inline = None
     options: list[str] = []
     positional: list[str] = []
     by_name = {}
@@ -1535,7 +1537,8 @@ def _batch_argv(job, n: int):
                 continue
             value = args.pop(given[0])
             if p.name == "turn" and isinstance(value, dict):  # a turn written inline
-                value, cleanup = _batch_turn_file(value, n)
+                inline = _InlineTurn(value, n)
+                value = inline.path
         if p.nargs == -1:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise WarcouncilError(f"\"{p.name}\" is a list of strings")
@@ -1572,28 +1575,31 @@ def _batch_argv(job, n: int):
             raise WarcouncilError(f"{key!r} takes one value (a string or a number)")
     if any(p.name == "as_json" for p in cmd.params):
         options.append("--json")
-    return verb, options + ["--"] + positional, cleanup
+    return verb, options + ["--"] + positional, inline
 
 
-def _no_cleanup():
-    pass
+class _InlineTurn:
+    """A turn given inline, written as the file ``check`` reads (JSON is
+    YAML, on one line) under a scratch name; its messages name the job's line
+    instead (``<line 3: turn>:1:44: ...``), so that a batch's output is the
+    same every time."""
 
+    def __init__(self, turn: dict, n: int):
+        import tempfile
 
-def _batch_turn_file(turn: dict, n: int):
-    """A turn given inline, as the file ``check`` reads (JSON is YAML)."""
-    import tempfile
+        fd, self.path = tempfile.mkstemp(prefix=f"warcouncil-line{n}-", suffix=".turn.yaml")
+        self.name = f"<line {n}: turn>"
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(turn, f)
 
-    fd, path = tempfile.mkstemp(prefix=f"warcouncil-line{n}-", suffix=".turn.yaml")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(turn, f)
+    def named(self, message: str) -> str:
+        return message.replace(self.path, self.name)
 
-    def cleanup():
+    def remove(self) -> None:
         try:
-            os.unlink(path)
+            os.unlink(self.path)
         except OSError:
             pass
-
-    return path, cleanup
 
 
 def _batch_invoke(verb: str, argv: list[str]):
