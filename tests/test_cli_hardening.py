@@ -28,6 +28,55 @@ def _records(out: str) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
 
 
+# ------------------------------------------------------------------ an answer that cannot be written
+
+
+def _warcouncil(*args, **kwargs) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
+    env.pop("WARCOUNCIL_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", "warcouncil", *map(str, args)], capture_output=False,
+                          stderr=subprocess.PIPE, text=True, env=env, timeout=300, **kwargs)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [
+    ["cards", "akragas"],  # rich's table
+    ["cards", "akragas", "--json"],  # click.echo
+    ["orders", "akragas", "--card", "Line Command", "--count"],
+])
+def test_a_full_standard_output_is_exit_4(args):
+    with open("/dev/full", "w") as full:
+        r = _warcouncil(*args, stdout=full)
+    assert (r.returncode, r.stderr) == (4, "cannot write the answer to standard output: No space left on device\n")
+
+
+def test_a_closed_standard_output_is_exit_4():
+    r = _warcouncil("cards", "akragas", stdout=subprocess.DEVNULL, preexec_fn=lambda: os.close(1))
+    assert (r.returncode, r.stderr) == (4, "cannot write the answer: standard output is closed\n")
+
+
+def test_a_closed_pipe_still_ends_quietly_with_exit_0():
+    env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
+    r = subprocess.run(f"{sys.executable} -m warcouncil orders akragas --card 'Line Command' | head -1",
+                       shell=True, capture_output=True, text=True, env=env, timeout=300,
+                       executable="/bin/bash")
+    assert (r.stdout, r.stderr) == ("Line Command — syracusan (Command 6, south edge)\n", "")
+
+
+def test_a_bugs_oserror_is_still_an_internal_error(monkeypatch):
+    # an OSError raised by the engine, not by a write to standard output: a bug (exit 3)
+    from warcouncil.solver.engine import Engine
+
+    def broken(*a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.delenv("WARCOUNCIL_DEBUG", raising=False)
+    monkeypatch.setattr(Engine, "load", broken)
+    code, out, err = run_cli("cards", "akragas")
+    assert (code, out) == (3, "")
+    assert err.startswith("internal error (a bug in warcouncil): OSError(28, 'No space left on device')")
+
+
 # ------------------------------------------------------------------ moves --svg on a square board
 
 SQUARE = """\

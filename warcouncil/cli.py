@@ -2,7 +2,8 @@
 
 Exit codes: 0 answer given (legal / clean); 1 the answer is "no" (an illegal
 turn, lint errors); 2 bad input (a message naming the place, never a
-traceback); 3 an internal error (a bug: rerun with WARCOUNCIL_DEBUG=1).
+traceback); 3 an internal error (a bug: rerun with WARCOUNCIL_DEBUG=1); 4 the
+answer could not be written (standard output closed or full).
 """
 
 from __future__ import annotations
@@ -88,6 +89,10 @@ class Cli(click.Group):
         return name, cmd, rest
 
     def invoke(self, ctx):
+        if sys.stdout is None:  # started with standard output closed (`>&-`): no answer can be given
+            err.print("cannot write the answer: standard output is closed", style="red")
+            ctx.exit(EXIT_OUTPUT)
+        _checked_stdout()
         try:
             try:
                 return super().invoke(ctx)
@@ -109,6 +114,10 @@ class Cli(click.Group):
         except BrokenPipeError:
             _quiet_stdout()
             ctx.exit(0)
+        except OutputError as e:  # the environment's, not the input's nor a bug
+            _quiet_stdout()
+            err.print(f"cannot write the answer to standard output: {escape(e.strerror or str(e))}", style="red")
+            ctx.exit(EXIT_OUTPUT)
         except Exception as e:  # a bug, not bad input
             if os.environ.get("WARCOUNCIL_DEBUG"):
                 raise
@@ -117,9 +126,49 @@ class Cli(click.Group):
             ctx.exit(3)
 
 
+#: the exit code when the answer cannot be written (standard output closed,
+#: full, an I/O error); a closed pipe (`| head`) is no error: exit 0
+EXIT_OUTPUT = 4
+
+
+class OutputError(OSError):
+    """A write to standard output failed (not a closed pipe)."""
+
+
+class _StdoutFile(io.FileIO):
+    """Standard output's file, whose failed writes say they are its own
+    (``OutputError``), so that they are told from a bug's OSError."""
+
+    def write(self, data):
+        try:
+            return super().write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OutputError(e.errno, e.strerror) from None
+
+
+def _checked_stdout() -> None:
+    """The process's standard output made again over ``_StdoutFile`` (the
+    same file descriptor, encoding and buffering); left as it is when it is
+    not the process's own (a test's, a caller's redirection)."""
+    s = sys.stdout
+    if s is not sys.__stdout__ or not isinstance(s, io.TextIOWrapper):
+        return
+    try:
+        fd = s.fileno()
+        s.flush()
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return
+    raw = _StdoutFile(fd, "w", closefd=False)
+    buffered = not isinstance(s.buffer, io.RawIOBase)  # (unbuffered: PYTHONUNBUFFERED, python -u)
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(raw) if buffered else raw, encoding=s.encoding,
+                                  errors=s.errors, line_buffering=s.line_buffering, write_through=s.write_through)
+
+
 def _quiet_stdout() -> None:
-    """After a closed pipe: what is still buffered goes nowhere, quietly
-    (Python flushes stdout once more when it exits)."""
+    """After a closed pipe or a failed write: what is still buffered goes
+    nowhere, quietly (Python flushes stdout once more when it exits)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -185,7 +234,8 @@ def main():
     square-grid ancients), or the path of a scenario file (YAML; its
     `system:` key says which game). Exit codes: 0 an answer, 1
     "illegal" (check, moves) or lint errors, 2 bad input (one message
-    naming file:line:column).
+    naming file:line:column), 4 the answer could not be written (standard
+    output closed or full).
     """
 
 
