@@ -28,6 +28,71 @@ def _records(out: str) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
 
 
+# ------------------------------------------------------------------ batch --jobs
+
+
+def test_jobs_is_bounded_by_four_per_core(tmp_path):
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text(CARDS + "\n", encoding="utf-8")
+    top = 4 * (os.cpu_count() or 1)
+    assert cli.BATCH_JOBS_MAX == top
+    code, out, err = run_cli("batch", jobs, "--jobs", top + 1)
+    assert (code, out) == (2, "")
+    assert f"Invalid value for '--jobs': {top + 1} is not in the range 1<=x<={top}" in err
+
+
+def _count_forks(monkeypatch) -> list:
+    forks = []
+    real = os.fork
+
+    def fork():
+        forks.append(1)
+        return real()
+
+    monkeypatch.setattr(os, "fork", fork)
+    return forks
+
+
+@pytest.mark.parametrize(("lines", "workers", "forks"), [(1, 4, 0), (2, 4, 2), (3, 2, 2)])
+def test_never_more_workers_than_lines(tmp_path, monkeypatch, lines, workers, forks):
+    if not hasattr(os, "fork"):  # pragma: no cover
+        pytest.skip("workers are forked only where the system can fork")
+    forked = _count_forks(monkeypatch)
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text((CARDS + "\n") * lines, encoding="utf-8")
+    code, out, err = run_cli("batch", jobs, "--jobs", workers)
+    assert (code, err) == (0, "")
+    got = _records(out)
+    assert [r["line"] for r in got] == list(range(1, lines + 1)) and {r["exit"] for r in got} == {0}
+    assert len(forked) == forks  # one line: answered here, no worker at all
+
+
+def test_no_worker_can_be_started_is_one_message_exit_2(tmp_path, monkeypatch):
+    if not hasattr(os, "fork"):  # pragma: no cover
+        pytest.skip("workers are forked only where the system can fork")
+    forked = _count_forks(monkeypatch)
+    real_pipe, pipes, opened = os.pipe, [], []
+
+    def pipe():  # the second worker's second pipe: out of file descriptors
+        pipes.append(1)
+        if len(pipes) == 4:
+            raise OSError(24, "Too many open files")
+        fds = real_pipe()
+        opened.extend(fds)
+        return fds
+
+    monkeypatch.setattr(os, "pipe", pipe)
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text((CARDS + "\n") * 3, encoding="utf-8")
+    code, out, err = run_cli("batch", jobs, "--jobs", 2)
+    assert (code, out) == (2, "")
+    assert err == "cannot start 2 worker processes: Too many open files\nhint: run fewer with --jobs N\n"
+    assert len(forked) == 1  # the first worker was started, and ended: its pipes and the new one closed
+    for fd in opened:
+        with pytest.raises(OSError):
+            os.fstat(fd)
+
+
 # ------------------------------------------------------------------ an answer that cannot be written
 
 

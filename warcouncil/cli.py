@@ -898,12 +898,16 @@ _PACK_MEMO_SIZE = 16
 # buffer per job was kept by click, with the job's whole answer, for as long as the process ran:
 # click.echo caches the stream it writes to in a WeakKeyDictionary whose value is that stream.)
 _BATCH_STREAMS = (io.StringIO(), io.StringIO())
+#: the most worker processes `batch --jobs N` starts: four per core (each
+#: holds two pipes and a pack; more only wait for a core)
+BATCH_JOBS_MAX = 4 * (os.cpu_count() or 1)
 
 
 @main.command()
 @click.argument("jobs_file", metavar="JOBS.jsonl")
-@click.option("--jobs", "workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes on this machine (default: its cores).")
+@click.option("--jobs", "workers", type=click.IntRange(min=1, max=BATCH_JOBS_MAX), default=None,
+              help=f"Worker processes on this machine (default: its cores; at most {BATCH_JOBS_MAX}, four "
+                   "per core, and never more than there are lines).")
 @click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
               help="Run the jobs on the Ray cluster at ADDRESS ('local': start one here); "
                    "needs the optional extra: pip install 'warcouncil[ray]'.")
@@ -991,26 +995,26 @@ def _batch_run(lines, workers: int | None, ray_address: str | None):
     cwd = os.getcwd()
     if ray_address is not None:
         runner = _batch_ray(ray_address, cwd)
-        chunks = _batch_chunks(lines, runner.width)
-    elif (workers or os.cpu_count() or 1) == 1:
+        yield from _batch_stream(_batch_chunks(lines, runner.width), runner)
+        return
+    width = workers or os.cpu_count() or 1
+    lines = iter(lines)
+    head = list(itertools.islice(lines, width))  # never more workers than lines
+    width = min(width, len(head))
+    lines = itertools.chain(head, lines)
+    if width <= 1:
         with _BatchGC():
             for chunk in _batch_chunks(lines):
                 yield _batch_pool_chunk(chunk, cwd)
         return
-    else:
-        width = workers or os.cpu_count() or 1
-        chunks = _batch_chunks(lines, width)
-        first = next(chunks, None)
-        if first is None:
-            return
-        chunks = itertools.chain([first], chunks)
-        with _BatchGC():
-            _batch_warm(first, cwd)
-            # the workers, forked, start with the collector as set here
-            runner = (_BatchForks if hasattr(os, "fork") else _BatchPool)(width, cwd)
-            yield from _batch_stream(chunks, runner)
-        return
-    yield from _batch_stream(chunks, runner)
+    chunks = _batch_chunks(lines, width)
+    first = next(chunks)
+    chunks = itertools.chain([first], chunks)
+    with _BatchGC():
+        _batch_warm(first, cwd)
+        # the workers, forked, start with the collector as set here
+        runner = (_BatchForks if hasattr(os, "fork") else _BatchPool)(width, cwd)
+        yield from _batch_stream(chunks, runner)
 
 
 def _batch_stream(chunks, runner):
@@ -1199,15 +1203,27 @@ class _BatchForks:
         self.width, self.cwd = width, cwd
         self.workers: list = []  # [pid, task fd, result fd, the job it runs or None, bytes read]
         self.queue: deque = deque()  # jobs not yet sent: [chunk, records or None, alone]
-        for _ in range(width):
-            self.workers.append(self._fork())
+        try:
+            for _ in range(width):
+                self.workers.append(self._fork())
+        except OSError as e:  # out of processes, file descriptors, memory: the ones started are ended
+            self.close()
+            raise WarcouncilError(f"cannot start {width} worker processes: {e.strerror or e}",
+                                  hint="run fewer with --jobs N") from None
 
     def _fork(self) -> list:
         sys.stdout.flush()
         sys.stderr.flush()
-        task_r, task_w = os.pipe()
-        res_r, res_w = os.pipe()
-        pid = os.fork()
+        fds: list[int] = []
+        try:
+            fds += os.pipe()
+            fds += os.pipe()
+            pid = os.fork()
+        except OSError:
+            for fd in fds:
+                os.close(fd)
+            raise
+        task_r, task_w, res_r, res_w = fds
         if pid == 0:  # pragma: no cover - the worker (its lines are counted in the batch's tests' answers)
             code = 1
             try:
