@@ -198,6 +198,18 @@ def test_an_inline_turns_error_names_its_line(tmp_path):
         "hint: keys: orders, moves, battles, command, side, card, second_moves, roll, copies")}
 
 
+def test_an_inline_turn_refused_with_its_job_leaves_no_file(tmp_path, monkeypatch):
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the scratch files are made
+    line = {"scenario": str(AKRAGAS), "turn": {"card": "Line Command", "orders": ["s4"]}, "args": {"colour": 1}}
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    code, out, _ = run_cli("batch", jobs, "--jobs", 1)
+    assert code == 0 and _records(out)[0]["error"].startswith("`check` has no option 'colour'")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["jobs.jsonl"]
+
+
 # ------------------------------------------------------------------ card-only options
 
 

@@ -1577,7 +1577,7 @@ def _batch_argv(job, n: int):
         if "turn" in args:
             raise WarcouncilError("the turn is given twice (\"turn\" and \"args\": {\"turn\"})")
         args["turn"] = job["turn"]
-    inline = None
+    written = None  # an inline turn and its place among the arguments
     options: list[str] = []
     positional: list[str] = []
     by_name = {}
@@ -1602,9 +1602,8 @@ def _batch_argv(job, n: int):
                     raise WarcouncilError(f"`{verb}` needs \"{p.name}\" in \"args\"")
                 continue
             value = args.pop(given[0])
-            if p.name == "turn" and isinstance(value, dict):  # a turn written inline
-                inline = _InlineTurn(value, n)
-                value = inline.path
+            if p.name == "turn" and isinstance(value, dict):  # a turn written inline: its file made last,
+                written, value = (value, len(positional)), ""  # once nothing else can be refused
         if p.nargs == -1:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise WarcouncilError(f"\"{p.name}\" is a list of strings")
@@ -1641,6 +1640,10 @@ def _batch_argv(job, n: int):
             raise WarcouncilError(f"{key!r} takes one value (a string or a number)")
     if any(p.name == "as_json" for p in cmd.params):
         options.append("--json")
+    inline = None
+    if written is not None:
+        inline = _InlineTurn(written[0], n)
+        positional[written[1]] = inline.path
     return verb, options + ["--"] + positional, inline
 
 
