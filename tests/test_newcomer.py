@@ -194,7 +194,7 @@ def test_cards_print_what_each_orders_in_words() -> None:
 def test_command_is_bounded() -> None:
     code, out, err = run_cli("orders", "akragas", "--card", "I Am Spartacus", "--command", "99999")
     assert (code, out) == (2, "")
-    assert "Invalid value for '--command': 99999 is not in the range 0<=x<=12" in err
+    assert "Invalid value for '--command': 99999 is not in the range 1<=x<=100" in err  # a scenario's range
 
 
 def test_diff_without_a_card_is_bad_input() -> None:

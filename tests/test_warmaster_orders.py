@@ -275,8 +275,11 @@ _VALUES = st.recursive(
 @given(st.sampled_from(["initiative", "home_back", "orders", "characters"]), _VALUES)
 def test_hostile_turns_never_crash(tmp_path, key, value):
     t = write(tmp_path, yaml.safe_dump({key: value}))
-    code, _, err = run_cli("check", RIDGEWAY, t)
-    assert code in (0, 1, 2), err
+    code, out, err = run_cli("check", RIDGEWAY, t)
+    if code == 2:  # bad input: one message, naming the file
+        assert (out, err.startswith(f"{t}:")) == ("", True), err
+    else:  # an answer, "legal" (exit 0) or "illegal" (exit 1), and nothing on stderr
+        assert (err, out.splitlines()[0].split(":")[0]) == ("", ["legal", "illegal"][code]), (code, out, err)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -284,8 +287,12 @@ def test_hostile_turns_never_crash(tmp_path, key, value):
 def test_hostile_scenarios_never_crash(tmp_path, key, value):
     data = {"system": "warmaster", "board": {"grid": "table", "width": 120, "depth": 80}, "to_move": "red",
             "units": [{"id": "u", "side": "red", "type": "infantry", "at": [50, 50], key: value}]}
-    code, _, err = run_cli("orders", write(tmp_path, yaml.safe_dump(data)))
-    assert code in (0, 2), err
+    path = write(tmp_path, yaml.safe_dump(data))
+    code, out, err = run_cli("orders", path)
+    if code == 2:  # bad input: one message, naming the file
+        assert (out, err.startswith(f"{path}:")) == ("", True), err
+    else:  # no character: no order
+        assert (code, out, err) == (0, "0 orders may be attempted next (red):\n", ""), (code, out, err)
 
 
 def test_the_other_side_and_no_cards():

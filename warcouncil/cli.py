@@ -2,7 +2,8 @@
 
 Exit codes: 0 answer given (legal / clean); 1 the answer is "no" (an illegal
 turn, lint errors); 2 bad input (a message naming the place, never a
-traceback); 3 an internal error (a bug: rerun with WARCOUNCIL_DEBUG=1).
+traceback); 3 an internal error (a bug: rerun with WARCOUNCIL_DEBUG=1); 4 the
+answer could not be written (standard output closed or full).
 """
 
 from __future__ import annotations
@@ -88,6 +89,10 @@ class Cli(click.Group):
         return name, cmd, rest
 
     def invoke(self, ctx):
+        if sys.stdout is None:  # started with standard output closed (`>&-`): no answer can be given
+            err.print("cannot write the answer: standard output is closed", style="red")
+            ctx.exit(EXIT_OUTPUT)
+        _checked_stdout()
         try:
             try:
                 return super().invoke(ctx)
@@ -109,6 +114,10 @@ class Cli(click.Group):
         except BrokenPipeError:
             _quiet_stdout()
             ctx.exit(0)
+        except OutputError as e:  # the environment's, not the input's nor a bug
+            _quiet_stdout()
+            err.print(f"cannot write the answer to standard output: {escape(e.strerror or str(e))}", style="red")
+            ctx.exit(EXIT_OUTPUT)
         except Exception as e:  # a bug, not bad input
             if os.environ.get("WARCOUNCIL_DEBUG"):
                 raise
@@ -117,9 +126,49 @@ class Cli(click.Group):
             ctx.exit(3)
 
 
+#: the exit code when the answer cannot be written (standard output closed,
+#: full, an I/O error); a closed pipe (`| head`) is no error: exit 0
+EXIT_OUTPUT = 4
+
+
+class OutputError(OSError):
+    """A write to standard output failed (not a closed pipe)."""
+
+
+class _StdoutFile(io.FileIO):
+    """Standard output's file, whose failed writes say they are its own
+    (``OutputError``), so that they are told from a bug's OSError."""
+
+    def write(self, data):
+        try:
+            return super().write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OutputError(e.errno, e.strerror) from None
+
+
+def _checked_stdout() -> None:
+    """The process's standard output made again over ``_StdoutFile`` (the
+    same file descriptor, encoding and buffering); left as it is when it is
+    not the process's own (a test's, a caller's redirection)."""
+    s = sys.stdout
+    if s is not sys.__stdout__ or not isinstance(s, io.TextIOWrapper):
+        return
+    try:
+        fd = s.fileno()
+        s.flush()
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return
+    raw = _StdoutFile(fd, "w", closefd=False)
+    buffered = not isinstance(s.buffer, io.RawIOBase)  # (unbuffered: PYTHONUNBUFFERED, python -u)
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(raw) if buffered else raw, encoding=s.encoding,
+                                  errors=s.errors, line_buffering=s.line_buffering, write_through=s.write_through)
+
+
 def _quiet_stdout() -> None:
-    """After a closed pipe: what is still buffered goes nowhere, quietly
-    (Python flushes stdout once more when it exits)."""
+    """After a closed pipe or a failed write: what is still buffered goes
+    nowhere, quietly (Python flushes stdout once more when it exits)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -145,9 +194,17 @@ def _side_given(ctx, param, value):
     return value
 
 
-# the largest --command: a card rolling that many dice is answered for every
-# roll in a few seconds (I Am Spartacus at 12: ~5 s); a C&C hand holds 3-7
-COMMAND_MAX = 12
+def _command_given(ctx, param, value):
+    """--command is a side's command, in the range of a scenario's `command`
+    (``solver.scenario.SIDE_FIELDS``; read when given, so that the module
+    is not imported for every verb). A card rolling more dice than its
+    every-roll table allows asks for --roll (``ROLL_TABLE_DICE``)."""
+    if value is None:
+        return value
+    from .solver.scenario import SIDE_FIELDS
+
+    bounds = SIDE_FIELDS["command"].schema
+    return click.IntRange(min=bounds["minimum"], max=bounds["maximum"]).convert(value, param, ctx)
 
 
 def card_options(f):
@@ -158,9 +215,9 @@ def card_options(f):
         click.option("--roll", default=None,
                      help="Dice rolled, for cards that roll: 'light,helmet,flag' or 'light=2,helmet=1'."),
         click.option("--copies", default=None, metavar="CARD", help="The card a Counter Attack copies."),
-        click.option("--command", "command", type=click.IntRange(min=0, max=COMMAND_MAX), default=None,
-                     help=f"The side's Command (hand size, 0 to {COMMAND_MAX}) when the card is played, if it "
-                          "differs from the scenario."),
+        click.option("--command", "command", type=int, default=None, callback=_command_given,
+                     help="The side's Command (hand size, in the range of a scenario's `command`) when the card "
+                          "is played, if it differs from the scenario."),
     ]):
         f = opt(f)
     return f
@@ -177,7 +234,8 @@ def main():
     square-grid ancients), or the path of a scenario file (YAML; its
     `system:` key says which game). Exit codes: 0 an answer, 1
     "illegal" (check, moves) or lint errors, 2 bad input (one message
-    naming file:line:column).
+    naming file:line:column), 4 the answer could not be written (standard
+    output closed or full).
     """
 
 
@@ -194,12 +252,33 @@ def _engine(scenario: str, rules, verb: str, card: str | None = None, card_given
     system = eng.system
     system.require_verb(verb)
     if card_given:
-        if system.context != "card" and card is not None:
-            raise WarcouncilError(f"--card is for card-driven systems; {system.title or system.name} has no cards")
+        unread = (["--card"] if system.context != "card" and card is not None else []) + _unread_options(system, verb)
+        if unread:
+            raise WarcouncilError(f"{unread[0]} is for card-driven systems; {system.title or system.name} has no cards")
         if system.context == "card" and card is None:
             raise WarcouncilError(f"`{verb}` on a {system.title or system.name} scenario needs the card played: "
                                   "give it with --card CARD", hint="list the deck with: warcouncil cards " + scenario)
     return eng
+
+
+#: the options of a verb with --card that a system without cards does not
+#: read (by parameter name): all four when it answers the verb itself
+#: (Warmaster); the side's --command is read by the engine of a system
+#: whose decision has no context (``_orders_free``)
+_CARD_ONLY = {"roll": "--roll", "copies": "--copies", "command": "--command", "engine_kind": "--engine"}
+
+
+def _unread_options(system, verb: str) -> list[str]:
+    """The card-only options given on the command line (not left at their
+    default) that ``system`` does not read when it answers ``verb``."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or system.context == "card":
+        return []
+    return [opt for name, opt in _CARD_ONLY.items()
+            if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+            and (name != "command" or verb in system.answers_itself)]
 
 
 card_option = click.option("--card", default=None,
@@ -438,12 +517,14 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
     eng, g = _ground_one_roll("moves", scenario, rules, card, side, roll, copies, command)
     if not orders:
         raise WarcouncilError("`moves` needs the pieces given an order: --order ID (repeatable)")
+    if svg_path:
+        from .systems.cc.svg import render_board, require_drawable
+
+        require_drawable(g.setting.board)  # before the answer is computed
     legal, dests = eng.destinations(g, list(orders))
     must = eng.must_battle(g, list(orders), dests)  # {id: hexes legal only if it then battles}
     verdict = None if legal else eng.check_orders(g, list(orders))
     if svg_path:
-        from .systems.cc.svg import render_board
-
         try:
             with open(svg_path, "w", encoding="utf-8") as f:
                 f.write(render_board(g, dests, title=f"{g.played}: {', '.join(orders)}"))
@@ -821,12 +902,16 @@ _PACK_MEMO_SIZE = 16
 # buffer per job was kept by click, with the job's whole answer, for as long as the process ran:
 # click.echo caches the stream it writes to in a WeakKeyDictionary whose value is that stream.)
 _BATCH_STREAMS = (io.StringIO(), io.StringIO())
+#: the most worker processes `batch --jobs N` starts: four per core (each
+#: holds two pipes and a pack; more only wait for a core)
+BATCH_JOBS_MAX = 4 * (os.cpu_count() or 1)
 
 
 @main.command()
 @click.argument("jobs_file", metavar="JOBS.jsonl")
-@click.option("--jobs", "workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes on this machine (default: its cores).")
+@click.option("--jobs", "workers", type=click.IntRange(min=1, max=BATCH_JOBS_MAX), default=None,
+              help=f"Worker processes on this machine (default: its cores; at most {BATCH_JOBS_MAX}, four "
+                   "per core, and never more than there are lines).")
 @click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
               help="Run the jobs on the Ray cluster at ADDRESS ('local': start one here); "
                    "needs the optional extra: pip install 'warcouncil[ray]'.")
@@ -914,26 +999,26 @@ def _batch_run(lines, workers: int | None, ray_address: str | None):
     cwd = os.getcwd()
     if ray_address is not None:
         runner = _batch_ray(ray_address, cwd)
-        chunks = _batch_chunks(lines, runner.width)
-    elif (workers or os.cpu_count() or 1) == 1:
+        yield from _batch_stream(_batch_chunks(lines, runner.width), runner)
+        return
+    width = workers or os.cpu_count() or 1
+    lines = iter(lines)
+    head = list(itertools.islice(lines, width))  # never more workers than lines
+    width = min(width, len(head))
+    lines = itertools.chain(head, lines)
+    if width <= 1:
         with _BatchGC():
             for chunk in _batch_chunks(lines):
                 yield _batch_pool_chunk(chunk, cwd)
         return
-    else:
-        width = workers or os.cpu_count() or 1
-        chunks = _batch_chunks(lines, width)
-        first = next(chunks, None)
-        if first is None:
-            return
-        chunks = itertools.chain([first], chunks)
-        with _BatchGC():
-            _batch_warm(first, cwd)
-            # the workers, forked, start with the collector as set here
-            runner = (_BatchForks if hasattr(os, "fork") else _BatchPool)(width, cwd)
-            yield from _batch_stream(chunks, runner)
-        return
-    yield from _batch_stream(chunks, runner)
+    chunks = _batch_chunks(lines, width)
+    first = next(chunks)
+    chunks = itertools.chain([first], chunks)
+    with _BatchGC():
+        _batch_warm(first, cwd)
+        # the workers, forked, start with the collector as set here
+        runner = (_BatchForks if hasattr(os, "fork") else _BatchPool)(width, cwd)
+        yield from _batch_stream(chunks, runner)
 
 
 def _batch_stream(chunks, runner):
@@ -1123,15 +1208,27 @@ class _BatchForks:
         self.width, self.cwd = width, cwd
         self.workers: list = []  # [pid, task fd, result fd, the job it runs or None, bytes read]
         self.queue: deque = deque()  # jobs not yet sent: [chunk, records or None, alone]
-        for _ in range(width):
-            self.workers.append(self._fork())
+        try:
+            for _ in range(width):
+                self.workers.append(self._fork())
+        except OSError as e:  # out of processes, file descriptors, memory: the ones started are ended
+            self.close()
+            raise WarcouncilError(f"cannot start {width} worker processes: {e.strerror or e}",
+                                  hint="run fewer with --jobs N") from None
 
     def _fork(self) -> list:
         sys.stdout.flush()
         sys.stderr.flush()
-        task_r, task_w = os.pipe()
-        res_r, res_w = os.pipe()
-        pid = os.fork()
+        fds: list[int] = []
+        try:
+            fds += os.pipe()
+            fds += os.pipe()
+            pid = os.fork()
+        except OSError:
+            for fd in fds:
+                os.close(fd)
+            raise
+        task_r, task_w, res_r, res_w = fds
         if pid == 0:  # pragma: no cover - the worker (its lines are counted in the batch's tests' answers)
             code = 1
             try:
@@ -1439,15 +1536,16 @@ def _batch_one(n: int, text: str) -> str:
     if isinstance(job, dict) and "id" in job:
         record["id"] = job["id"]
     try:
-        verb, argv, cleanup = _batch_argv(job, n)
+        verb, argv, inline = _batch_argv(job, n)
     except WarcouncilError as e:
         return _batch_json({**record, "error": str(e), "exit": 2})
     try:
         code, answer, error = _batch_invoke(verb, argv)
     finally:
-        cleanup()
+        if inline is not None:
+            inline.remove()
     if error is not None:
-        return _batch_json({**record, "error": error, "exit": code})
+        return _batch_json({**record, "error": inline.named(error) if inline is not None else error, "exit": code})
     if isinstance(answer, _VerbJson):  # the verb's own JSON line, spliced in as it is
         return _batch_json({**record, "exit": code})[:-1] + ', "answer": ' + answer + "}"
     return _batch_json({**record, "exit": code, "answer": answer})
@@ -1458,7 +1556,8 @@ class _VerbJson(str):
 
 
 def _batch_argv(job, n: int):
-    """(verb, the verb's arguments, a clean-up) for a job; bad input raises."""
+    """(verb, the verb's arguments, its inline turn or None) for a job; bad
+    input raises."""
     if not isinstance(job, dict):
         raise WarcouncilError("a job is a JSON object: {\"scenario\": ..., \"verb\": ..., \"args\": {...}}")
     unknown = sorted(set(job) - _BATCH_KEYS)
@@ -1483,7 +1582,7 @@ def _batch_argv(job, n: int):
         if "turn" in args:
             raise WarcouncilError("the turn is given twice (\"turn\" and \"args\": {\"turn\"})")
         args["turn"] = job["turn"]
-    cleanup = _no_cleanup
+    written = None  # an inline turn and its place among the arguments
     options: list[str] = []
     positional: list[str] = []
     by_name = {}
@@ -1508,8 +1607,8 @@ def _batch_argv(job, n: int):
                     raise WarcouncilError(f"`{verb}` needs \"{p.name}\" in \"args\"")
                 continue
             value = args.pop(given[0])
-            if p.name == "turn" and isinstance(value, dict):  # a turn written inline
-                value, cleanup = _batch_turn_file(value, n)
+            if p.name == "turn" and isinstance(value, dict):  # a turn written inline: its file made last,
+                written, value = (value, len(positional)), ""  # once nothing else can be refused
         if p.nargs == -1:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise WarcouncilError(f"\"{p.name}\" is a list of strings")
@@ -1546,28 +1645,35 @@ def _batch_argv(job, n: int):
             raise WarcouncilError(f"{key!r} takes one value (a string or a number)")
     if any(p.name == "as_json" for p in cmd.params):
         options.append("--json")
-    return verb, options + ["--"] + positional, cleanup
+    inline = None
+    if written is not None:
+        inline = _InlineTurn(written[0], n)
+        positional[written[1]] = inline.path
+    return verb, options + ["--"] + positional, inline
 
 
-def _no_cleanup():
-    pass
+class _InlineTurn:
+    """A turn given inline, written as the file ``check`` reads (JSON is
+    YAML, on one line) under a scratch name; its messages name the job's line
+    instead (``<line 3: turn>:1:44: ...``), so that a batch's output is the
+    same every time."""
 
+    def __init__(self, turn: dict, n: int):
+        import tempfile
 
-def _batch_turn_file(turn: dict, n: int):
-    """A turn given inline, as the file ``check`` reads (JSON is YAML)."""
-    import tempfile
+        fd, self.path = tempfile.mkstemp(prefix=f"warcouncil-line{n}-", suffix=".turn.yaml")
+        self.name = f"<line {n}: turn>"
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(turn, f)
 
-    fd, path = tempfile.mkstemp(prefix=f"warcouncil-line{n}-", suffix=".turn.yaml")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(turn, f)
+    def named(self, message: str) -> str:
+        return message.replace(self.path, self.name)
 
-    def cleanup():
+    def remove(self) -> None:
         try:
-            os.unlink(path)
+            os.unlink(self.path)
         except OSError:
             pass
-
-    return path, cleanup
 
 
 def _batch_invoke(verb: str, argv: list[str]):

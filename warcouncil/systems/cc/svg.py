@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape, quoteattr
 
+from ...solver.board import BoardCannotAnswer
+
 SIZE = 30.0  # hex radius in px
 MARGIN = 24.0
 PALETTE = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#e377c2", "#8c564b"]
@@ -50,13 +52,21 @@ def _abbrev(t: str | None) -> str:
     return _ABBREV.get(t, "".join(w[0] for w in t.split("_")).upper())
 
 
+def require_drawable(board) -> None:
+    """Raise ``BoardCannotAnswer`` (bad input, exit 2) unless ``render_board``
+    can draw ``board``: hex boards only, for now."""
+    if board.grid != "hex":
+        kind = {"square": "a square grid", "table": "a measured table"}.get(board.grid, f"a {board.grid} board")
+        raise BoardCannotAnswer(f"--svg draws hex boards only, and this scenario's board is {kind}: "
+                                "leave out --svg")
+
+
 def render_board(g, dests: dict | None = None, title: str = "") -> str:
     """SVG of the grounding's board; ``dests`` as returned by
     ``Engine.destinations`` ({piece id: {(col, row): battle}})."""
     s = g.setting
     board = s.board
-    if board.grid != "hex":
-        raise ValueError("only hex boards can be drawn for now")
+    require_drawable(board)
     dests = dests or {}
     cells = sorted(board.cells, key=lambda c: (c[1], c[0]))
     width = MARGIN * 2 + math.sqrt(3) * SIZE * (board.width + 0.5)
