@@ -331,8 +331,8 @@ def test_fuzz_check_never_exits_3(tmp_path_factory, text: str, with_card: bool) 
         text = "card: Order Three Units Center\n" + text.replace("card:", "cards:")
     f = write(d / "turn.yaml", text)
     code, out, err = run("check", "akragas", f)
-    if code == 2:  # bad input: one message naming the turn file (an unknown card: without its place), no traceback
-        assert (out, err.startswith((f"{f}:", "unknown card "))) == ("", True), err
+    if code == 2:  # bad input: one message naming the turn file, no traceback
+        assert (out, err.startswith(f"{f}:")) == ("", True), err
         assert "Traceback" not in err and "internal error" not in err
     else:  # an answer: "legal" (exit 0), "illegal" with its violations (exit 1)
         assert (code, err, out.split(":")[0].strip()) in ((0, "", "legal"), (1, "", "illegal")), (code, out, err)

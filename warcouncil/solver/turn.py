@@ -5,6 +5,8 @@ its kind (``KINDS``)."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from dataclasses import dataclass
 
 from ..errors import Location, WarcouncilError, bounded
@@ -35,10 +37,28 @@ class Turn:
     Commands & Colors ``turn.card``). A key the file does not give reads as
     None (a list key read from a file: the empty list)."""
 
-    def __init__(self, path: str | None = None, orders_where: list[Location] | None = None, **values):
+    def __init__(self, path: str | None = None, orders_where: list[Location] | None = None,
+                 places: dict[str, Location] | None = None, **values):
         self.path = path
         self.orders_where = list(orders_where or [Location()] * len(values.get("orders") or ()))
+        #: where each key's value stands in the file (``place_of``)
+        self.places = dict(places or {})
         self.values = values
+
+    def place_of(self, key: str) -> Location | None:
+        """Where the value of ``key`` stands in the turn file (None: typed input)."""
+        return self.places.get(key)
+
+    @contextmanager
+    def at(self, key: str):
+        """Bad input raised inside without a place of its own (an unknown
+        card or side, met while the turn is judged) is placed at ``key``'s value."""
+        try:
+            yield
+        except WarcouncilError as e:
+            if e.location is None:
+                e.location = self.place_of(key)
+            raise
 
     def __getattr__(self, name: str):
         values = self.__dict__.get("values")
@@ -144,6 +164,7 @@ def _build(data, path: str, board, keys: dict, required: tuple, contextual: bool
             raise WarcouncilError(f"the turn file needs `{k}: {_FORM[kind]}`", _where(data, k))
     values: dict = {}
     orders_where: list[Location] = []
+    places = {k: _where(data, k) for k in keys if k in data}
     for key, (kind, what) in keys.items():
         if kind == "ids":
             values[key], where = _ids(data, key, what)
@@ -159,7 +180,7 @@ def _build(data, path: str, board, keys: dict, required: tuple, contextual: bool
             values[key] = _faces(data, key)
         else:  # a name
             values[key] = _name(data, key, what)
-    return Turn(path=path, orders_where=orders_where, **values)
+    return Turn(path=path, orders_where=orders_where, places=places, **values)
 
 
 _CELL = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}

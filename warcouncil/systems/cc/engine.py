@@ -232,7 +232,10 @@ class CardEngine(Engine):
         return check(g, self.plan, self.pieces(g, ids))
 
     def check_turn(self, turn) -> Verdict:
-        g = self.ground(turn.card, roll=turn.roll, copies=turn.copies, command=turn.command, side=turn.side)
+        with turn.at("side"):  # an unknown side: at its place in the file
+            self.setting(turn.side, turn.command)
+        with turn.at("card"):  # an unknown card, a roll it does not take ...
+            g = self.ground(turn.card, roll=turn.roll, copies=turn.copies, command=turn.command, side=turn.side)
         orders = self.pieces(g, turn.orders, turn.orders_where)
         def records(raw):
             out = []
