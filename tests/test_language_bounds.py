@@ -6,6 +6,7 @@ rules are loaded — never a traceback, a RecursionError or exit 3."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -116,6 +117,67 @@ def test_shipped_packs_are_far_inside_the_bounds() -> None:
 def test_type_errors(tmp_path: Path, body: str, where: str, words: str) -> None:
     f = house(tmp_path, f"rule house.t\n    require {body}\n")
     refused(f, where, words)
+
+
+# Each operator takes the kinds its signature declares (dsl/static.py OPERATORS)
+# and no meaning of Python's: issue 26, item 1.
+@pytest.mark.parametrize("body, where, words", [
+    ('count(ordered) < 1 or "ab" * 99999999999999 == "x"', "2:35",
+     'cannot compute "ab" * 99999999999999: a string * a whole number'),
+    ("forall u in units: u.id * 99999999999999 == count(ordered)", "2:32",
+     "cannot compute u.id * 99999999999999: a string * a whole number"),
+    ('forall u in units: u.id + "x" == u.id', "2:32", 'cannot compute u.id + "x": a string + a string'),
+    ("forall u in units: u <= u", "2:32", "cannot compare u <= u: a piece with a piece"),
+    ("forall u in units: u < u", "2:32", "cannot compare u < u: a piece with a piece"),
+    ('card.name < "x"', "2:13", 'cannot compare card.name < "x": a string with a string'),
+    ("forall u in units: -u.range < 0", "2:32",
+     "cannot negate u.range: u.range may be none, and arithmetic is on numbers only"),
+    ("forall u in units: u.range + 1 > 2", "2:32",
+     "cannot compute u.range + 1: u.range may be none, and arithmetic is on numbers only"),
+    ('forall u in units: u.id in "string"', "2:40", '"string" is a string, not a collection: `in` needs a set'),
+    ("forall u in units: u not in u", "2:41", "u is a piece, not a collection: `in` needs a set"),
+    ("count(ordered) + true > 1", "2:13", "cannot compute count(ordered) + true: a whole number + a truth value"),
+    ("true == 1", "2:13", "cannot compare true == 1: a truth value with a whole number"),
+    ('card.name == 3', "2:13", "cannot compare card.name == 3: a string with a whole number"),
+])
+def test_no_python_operator_meaning_leaks(tmp_path: Path, body: str, where: str, words: str) -> None:
+    f = house(tmp_path, f"rule house.t\n    require {body}\n")
+    refused(f, where, words)
+
+
+def test_a_value_that_may_be_none_is_given_a_number_with_max(tmp_path: Path) -> None:
+    # u.range is none for a unit type that gives none (medium infantry): max passes over none;
+    # the same 7 order sets as `forall u in ordered: u.range != none` alone
+    f = house(tmp_path, "rule house.t\n    require forall u in ordered: -max(u.range, 0) <= 0 and u.range < 9 "
+                        "and min(u.range, 2) * 2 >= 0 and u.range != none\n")
+    _, problems = lint([f], "cca")
+    assert problems == []
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert (code, out, err) == (0, "7\n", "")
+
+
+def test_a_define_used_as_a_number_takes_numbers(tmp_path: Path) -> None:
+    f = house(tmp_path, 'define house.d\n    f(x) := x * 99999999999999\nrule house.t\n    require f("ab") > 0\n')
+    refused(f, "4:15", 'f takes a number as its first argument (f computes x * 99999999999999), but "ab" is a string')
+
+
+@pytest.mark.parametrize("body, words", [
+    ('f(if u.move > 1 then "ab" else 1) == 3', "cannot compute 'ab' * 99999999999999: arithmetic is on numbers only"),
+    ('g(u.id, if u.move > 1 then "ab" else units)', "cannot look for 'sN' in 'ab': `in` looks in a collection"),
+    ("h(if u.move > 1 then u else 2)", "cannot negate sN: not a number"),
+    ("k(if u.move > 1 then u else 2, 1)", "cannot compare sN < 1: only numbers are ordered"),
+])
+def test_the_evaluator_holds_to_the_operators_signatures(tmp_path: Path, body: str, words: str) -> None:
+    # a value lint cannot type (an if of two kinds) meets the evaluator's guard: exit 2 at the operator
+    f = house(tmp_path, "define house.d1\n    f(x) := x * 99999999999999\ndefine house.d2\n    g(x, y) := x in y\n"
+                        "define house.d3\n    h(x) := -x < 0\ndefine house.d4\n    k(x, y) := x < y\n"
+                        f"rule house.t\n    require forall u in ordered: {body}\n")
+    _, problems = lint([f], "cca")
+    assert problems == []
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert (code, out) == (2, "")
+    assert words in re.sub(r"\bs\d+\b", "sN", err.splitlines()[0]) and err.startswith(f"{f}:"), err  # (any unit)
+    assert "Traceback" not in err and "internal error" not in err
 
 
 DEFINES = ("define house.d1\n    near(a, b) := adjacent(a, b)\n"  # a, b: cells (adjacent's)

@@ -62,6 +62,13 @@ _CMP = {
 }
 _MISSING = object()
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
+# The operators take what their signatures declare (``dsl.static.OPERATORS``)
+# and nothing else: numbers (a truth value is none), and `-` two sets too.
+# Type checking refuses the rest before evaluation; these guards keep a value
+# it could not type (a define's parameter) from reaching one of Python's own
+# meanings: "ab" * 10**14, `x in "text"`, the order of pieces.
+_NUMBERS = frozenset({int, float})
+_SETS = frozenset({frozenset, set})
 
 
 class EvalError(WarcouncilError):
@@ -571,11 +578,17 @@ class Compiler:
         f = _ARITH[e.op]
         left, right = self.compile(e.left), self.compile(e.right)
 
+        sets = e.op == "-"
+
         def binop(ctx, env):
             a, b = left(ctx, env), right(ctx, env)
+            if not (a.__class__ in _NUMBERS and b.__class__ in _NUMBERS
+                    or sets and a.__class__ in _SETS and b.__class__ in _SETS):
+                raise EvalError(f"cannot compute {_short(a)} {e.op} {_short(b)}: arithmetic is on numbers only",
+                                e.loc)
             try:
                 return f(a, b)
-            except (TypeError, ZeroDivisionError):
+            except ZeroDivisionError:
                 raise EvalError(f"cannot compute {a!r} {e.op} {b!r}", e.loc) from None
         return binop
 
@@ -584,21 +597,22 @@ class Compiler:
 
         def neg(ctx, env):
             v = x(ctx, env)
-            try:
-                return -v
-            except TypeError:
-                raise EvalError(f"cannot negate {_short(v)}: not a number", e.loc) from None
+            if v.__class__ not in _NUMBERS:
+                raise EvalError(f"cannot negate {_short(v)}: not a number", e.loc)
+            return -v
         return neg
 
     def _c_Compare(self, e):
         left, right = self.compile(e.left), self.compile(e.right)
         if e.op == "in":
+            loc = e.loc
             if isinstance(e.left, (A.Const, A.Value)):  # `x in ordered`, x fixed (a residual: movement._partial)
                 v = e.left.value
-                return lambda ctx, env: _contains(right(ctx, env), v)
-            return lambda ctx, env: _contains(right(ctx, env), left(ctx, env))
+                return lambda ctx, env: _contains(right(ctx, env), v, loc)
+            return lambda ctx, env: _contains(right(ctx, env), left(ctx, env), loc)
         if e.op == "notin":
-            return lambda ctx, env: not _contains(right(ctx, env), left(ctx, env))
+            loc = e.loc
+            return lambda ctx, env: not _contains(right(ctx, env), left(ctx, env), loc)
         f = _CMP[e.op]
         if e.op in ("==", "!=") and isinstance(e.right, A.Const) and e.right.value is None:
             if e.op == "==":
@@ -623,10 +637,9 @@ class Compiler:
             a, b = left(ctx, env), right(ctx, env)
             if a is None or b is None:
                 return False
-            try:
-                return f(a, b)
-            except TypeError:
-                raise EvalError(f"cannot compare {a!r} {e.op} {b!r}", e.loc) from None
+            if a.__class__ not in _NUMBERS or b.__class__ not in _NUMBERS:
+                raise EvalError(f"cannot compare {_short(a)} {e.op} {_short(b)}: only numbers are ordered", e.loc)
+            return f(a, b)
         return cmp
 
     def _symbol_only(self, name: str) -> bool:
@@ -886,13 +899,17 @@ def _is(e, value) -> bool:
     return isinstance(e, A.Const) and e.value is value
 
 
-def _contains(container, item) -> bool:
+def _contains(container, item, loc=None) -> bool:
+    """``item in container``: false on none; a container that is no
+    collection (a string's substring search is no meaning of `in`) is an error."""
     if container is None:
         return False
+    if container.__class__ is str:
+        raise EvalError(f"cannot look for {_short(item)} in {_short(container)}: `in` looks in a collection", loc)
     try:
         return item in container
     except TypeError:
-        return False
+        raise EvalError(f"cannot look for {_short(item)} in {_short(container)}: not a collection", loc) from None
 
 
 #: steps an outermost loop may take with the loops inside it (a step: one
