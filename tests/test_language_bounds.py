@@ -90,16 +90,42 @@ def test_a_long_chain_of_defines_is_too_deep(tmp_path: Path) -> None:
     refused(f, f"{2 * 127 + 1}:1", f"define house.c127 is nested too deeply")
 
 
+def test_a_long_chain_of_bare_define_calls_is_refused_at_its_place(tmp_path: Path) -> None:
+    # issue 26, item 2: `c{i} := c{i - 1}` is shallow written out, but each call
+    # is one more when evaluated: 400 of them linted clean and loading said
+    # "nested too deeply to evaluate" with no place (a RecursionError)
+    lines = ["define house.c0\n    c0 := count(ordered) > 0\n"]
+    lines += [f"define house.c{i}\n    c{i} := c{i - 1}\n" for i in range(1, 400)]
+    lines.append("rule house.chain\n    require c399 or count(ordered) > 20\n")
+    f = house(tmp_path, "".join(lines))
+    refused(f, f"{2 * 129 + 1}:1", "define house.c129 calls defines too deeply: 129 define calls inside one "
+                                   "another (at most 128)")
+
+
+def test_the_deepest_chain_within_the_bounds_is_evaluated(tmp_path: Path) -> None:
+    # 127 define calls inside one another, nesting ~120 deep written out: the answer, no RecursionError
+    lines = ["define house.c0\n    f0(x) := " + "not " * 60 + "x in ordered\n",
+             "define house.c1\n    f1(x) := " + "not " * 58 + "f0(x)\n"]
+    lines += [f"define house.c{i}\n    f{i}(x) := f{i - 1}(x)\n" for i in range(2, 127)]
+    lines.append("rule house.chain\n    require forall p in units: f126(p) or count(ordered) >= 0\n")
+    f = house(tmp_path, "".join(lines))
+    _, problems = lint([f], "cca")
+    assert problems == []
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert (code, out, err) == (0, "11\n", "")
+
+
 def test_shipped_packs_are_far_inside_the_bounds() -> None:
     for name in ("cca", "ccm"):
         pack = load_pack(name)
         static.MAX_EXPANSION, saved = 2_000, static.MAX_EXPANSION
         old_depth, static.MAX_DEPTH = static.MAX_DEPTH, 20
+        old_calls, static.MAX_CALLS = static.MAX_CALLS, 10  # (cca and ccm call defines 4 deep)
         try:
             assert static.define_problems(pack) == []
             assert static.type_problems(pack) == []
         finally:
-            static.MAX_EXPANSION, static.MAX_DEPTH = saved, old_depth
+            static.MAX_EXPANSION, static.MAX_DEPTH, static.MAX_CALLS = saved, old_depth, old_calls
 
 
 # -- types -------------------------------------------------------------------------

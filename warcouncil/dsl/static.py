@@ -9,8 +9,10 @@ too large to evaluate once their defines are written out, and type errors.
     * a rule, define or card whose expression, with every define it calls
       written out, has more than ``MAX_EXPANSION`` parts or nests more than
       ``MAX_DEPTH`` deep (defines calling defines: ``f27 := f26 + f25`` ...
-      is fib(27) without recursion). Reported at the statement that first
-      goes over, not at every user of it.
+      is fib(27) without recursion), or that calls defines more than
+      ``MAX_CALLS`` deep (``c400 := c399`` ... ``c1 := c0``: shallow written
+      out, but each call is one more when evaluated). Reported at the
+      statement that first goes over, not at every user of it.
 
 ``type_problems(pack)``
     A static type check of every expression against the builtins' declared
@@ -38,6 +40,9 @@ MAX_EXPANSION = 20_000
 #: nesting of one expression with its defines written out (each define call
 #: adds its body's depth): what evaluation may stack up
 MAX_DEPTH = 128
+#: define calls inside one another (``c2 := c1``, ``c1 := c0``: 2): each is
+#: a call of its own when evaluated, however shallow the bodies written out
+MAX_CALLS = 128
 
 
 def _err(msg: str, loc: Location, hint: str | None = None):
@@ -205,49 +210,59 @@ def define_problems(pack) -> list:
                         "directly or through others)", leave.loc,
                         "write the rule without recursion: a rule is a finite formula over the board"))
     # sizes and depths with the defines written out, callees first
+    # and define calls inside one another, callees first
     size: dict[str, int] = {}
     depth: dict[str, int] = {}
+    calls_in: dict[str, int] = {}
     over: set[str] = set()
     cap = MAX_EXPANSION + 1
 
-    def measure(e, params) -> tuple[int, int, set]:
+    def measure(e, params) -> tuple[int, int, int, set]:
         s, d = _size_depth(e)
+        n = 0
         culprits = set()
         for callee, _, at in _calls(e, params, defines):
             if callee in recursive:
                 continue
             s = min(cap, s + size[callee])
             d = max(d, at + depth[callee])
+            n = max(n, 1 + calls_in[callee])
             if callee in over:
                 culprits.add(callee)
-        return s, d, culprits
+        return s, d, n, culprits
+
+    def too_big(s, dp, n) -> bool:
+        return s > MAX_EXPANSION or dp > MAX_DEPTH or n > MAX_CALLS
 
     order = _topological({n: [c for c in g if c not in recursive] for n, g in graph.items() if n not in recursive})
     for name in order:
         d = defines[name]
-        s, dp, culprits = measure(d.body, d.params)
-        size[name], depth[name] = s, min(dp, 10 * MAX_DEPTH)
-        if s > MAX_EXPANSION or dp > MAX_DEPTH:
+        s, dp, n, culprits = measure(d.body, d.params)
+        size[name], depth[name], calls_in[name] = s, min(dp, 10 * MAX_DEPTH), min(n, 10 * MAX_CALLS)
+        if too_big(s, dp, n):
             over.add(name)
             if not culprits:
-                out.append(_too_big(d, s, dp))
+                out.append(_too_big(d, s, dp, n))
     for st in list(pack.rules.values()) + list(pack.cards.values()):
         for e, params in _statement_exprs(st):
-            s, dp, culprits = measure(e, params)
-            if (s > MAX_EXPANSION or dp > MAX_DEPTH) and not culprits:
-                out.append(_too_big(st, s, dp))
+            s, dp, n, culprits = measure(e, params)
+            if too_big(s, dp, n) and not culprits:
+                out.append(_too_big(st, s, dp, n))
                 break
     return out
 
 
-def _too_big(st, s: int, dp: int):
+def _too_big(st, s: int, dp: int, n: int):
     what = _name_of(st)
     if s > MAX_EXPANSION:
         msg = (f"{what} is too large to evaluate: with the defines it calls written out it has more than "
                f"{MAX_EXPANSION:,} parts")
-    else:
+    elif dp > MAX_DEPTH:
         msg = (f"{what} is nested too deeply: with the defines it calls written out it nests {dp} levels "
                f"(at most {MAX_DEPTH})")
+    else:
+        msg = (f"{what} calls defines too deeply: {n} define calls inside one another "
+               f"(at most {MAX_CALLS})")
     hint = ("a define that uses another several times multiplies its size: compute shared parts once, "
             "in a define of their own" if s > MAX_EXPANSION else "fewer defines calling one another in a chain")
     return _err(msg, st.loc, hint)
