@@ -327,6 +327,34 @@ def test_the_same_loops_within_the_budget_give_the_answer(tmp_path: Path) -> Non
     assert out == run_cli("orders", "akragas", "--card", CARD, "--count")[1]
 
 
+def test_a_defines_body_is_charged_in_every_loop_that_calls_it(tmp_path: Path, monkeypatch) -> None:
+    # issue 26, item 3: a loop's body was charged as written (`far(a, b)`: 3
+    # steps), not as the 40 distances its define does for each element
+    monkeypatch.setattr(evaluate, "STEP_BUDGET", 100_000)
+    body = " or ".join(f"distance(x, y) < {i}" for i in range(40))
+    f = house(tmp_path, f"define house.far\n    far(x, y) := count(ordered) < 0 or ({body})\n"
+                        "rule house.loops\n    require forall a in all_units: forall b in all_units: far(a, b)\n")
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"{f}:4:"), err
+    assert "evaluation stopped: rule house.loops takes more than 100,000 steps" in err
+
+
+SIX_LOOPS = ("rule house.six\n    require forall a in units: forall b in units: forall c in units: "
+             "forall d in units: forall e in units: forall f in units: distance(a, f) >= 0\n")
+
+
+def test_six_loops_inside_one_another_stop_within_a_few_seconds(tmp_path: Path) -> None:
+    # issue 26, item 3: 12 units six deep (3 million elements, a builtin's
+    # call each) ran 11 s inside the budget; now it stops after ~1 s
+    f = house(tmp_path, SIX_LOOPS)
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"{f}:2:"), err
+    assert f"evaluation stopped: rule house.six takes more than {evaluate.STEP_BUDGET:,} steps" in err
+    assert evaluate.STEP_BUDGET == 8_000_000
+
+
 def test_a_pack_of_ones_own_is_checked_at_load(tmp_path: Path) -> None:
     import shutil
 

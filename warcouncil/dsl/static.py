@@ -113,6 +113,20 @@ def _calls(e: A.Expr, params, defines) -> list[tuple[str, A.Expr, int]]:
     return out
 
 
+def written_out_size(e: A.Expr, params, defines, memo: dict, weight=lambda n: 1) -> int:
+    """The parts of ``e`` with the defines it calls written out (what
+    evaluating it may do), each part counted ``weight(part)``; ``memo``
+    keeps each define's (a recursive define, refused before, adds nothing)."""
+    size = sum(weight(n) for n in A.walk(e))
+    for callee, _, _ in _calls(e, params, defines):
+        if callee not in memo:
+            memo[callee] = 0  # (while it is measured)
+            d = defines[callee]
+            memo[callee] = written_out_size(d.body, d.params, defines, memo, weight)
+        size += memo[callee]
+    return size
+
+
 def _size_depth(e: A.Expr) -> tuple[int, int]:
     size = depth = 0
     stack = [(e, 1)]

@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from ..dsl import ast as A
 from ..dsl.pack import Pack
+from ..dsl.static import written_out_size
 from ..errors import WarcouncilError
 from .builtins import KERNEL_MEANINGS, Meanings, with_roles
 from .system import System
@@ -108,6 +109,7 @@ class Compiler:
         self.caches = PackCaches()  # the named facts of the pack (caches.py)
         self._kept: dict = {}
         self._dynamic_reads: dict = {}  # see dynamic_reads
+        self._define_steps: dict[str, int] = {}  # each define's body's steps (_loop)
 
     # ------------------------------------------------------------ analysis
     def _fixpoint(self, seeds: set[str]) -> set[str]:
@@ -695,13 +697,24 @@ class Compiler:
     # evaluation whose cost the static checks cannot bound (dsl/static.py
     # bounds everything else: no recursion, expressions of bounded size and
     # depth). Each loop charges, before it runs, its domain's size times its
-    # body's size against a step budget shared by the loops running inside
-    # one another, renewed when an outermost loop starts: one counter
-    # update per loop, nothing per element.
+    # body's steps against a step budget shared by the loops running inside
+    # one another, renewed when an outermost loop starts: one counter update
+    # per loop, nothing per element. A body's steps are its parts with the
+    # defines it calls written out (a define's call does its whole body), a
+    # builtin function's call ``BUILTIN_STEPS`` (it does more than a part:
+    # `distance`, `line`), so that a step costs about the same whatever the
+    # body does.
     def _loop(self, e, body_expr):
-        """(the domain's closure, the body's weight, the statement's name for messages)."""
-        weight = sum(1 for _ in A.walk(body_expr)) if body_expr is not None else 1
-        return self.compile(e.domain), max(1, weight)
+        """(the domain's closure, the body's steps)."""
+        steps = 1
+        if body_expr is not None:
+            steps = written_out_size(body_expr, (e.var,), self.pack.defines, self._define_steps, self._steps)
+        return self.compile(e.domain), max(1, steps)
+
+    def _steps(self, n) -> int:
+        if n.__class__ is A.Call and n.func not in self.pack.defines:
+            return BUILTIN_STEPS
+        return 1
 
     def _c_Quant(self, e):
         (dom, w), body, var = self._loop(e, e.body), self.compile(e.body), e.var
@@ -913,10 +926,15 @@ def _contains(container, item, loc=None) -> bool:
 
 
 #: steps an outermost loop may take with the loops inside it (a step: one
-#: part of a loop's body for one element). Far above what a rulebook needs
-#: (the shipped packs stay under 10,000 per loop); a rule over it stops with
-#: exit 2 naming the rule, after a few seconds at most.
-STEP_BUDGET = 20_000_000
+#: part of a loop's body for one element, see Compiler._loop). Far above
+#: what a rulebook needs (the shipped packs' queries stay under 20,000 per
+#: loop); a rule over it stops with exit 2 naming the rule, after a few
+#: seconds at most: six loops inside one another over akragas's units, 8
+#: million steps, take 1 s (`distance(a, f) >= 0`) to 3 s (`count(line(a,
+#: f)) >= 0`; a step of 10 to 350 ns).
+STEP_BUDGET = 8_000_000
+#: the steps of a call of a builtin function (see Compiler._loop)
+BUILTIN_STEPS = 10
 _meter = [0, STEP_BUDGET]  # [loops running now, steps left]
 
 
