@@ -155,7 +155,9 @@ def test_type_errors(tmp_path: Path, body: str, where: str, words: str) -> None:
     ('forall u in units: u.id + "x" == u.id', "2:32", 'cannot compute u.id + "x": a string + a string'),
     ("forall u in units: u <= u", "2:32", "cannot compare u <= u: a piece with a piece"),
     ("forall u in units: u < u", "2:32", "cannot compare u < u: a piece with a piece"),
-    ('card.name < "x"', "2:13", 'cannot compare card.name < "x": a string with a string'),
+    ('card.name < 3', "2:13", "cannot compare card.name < 3: a string with a whole number"),
+    ("forall u in units: u.chariot < true", "2:32", "cannot compare u.chariot < true: a truth value (or none) "
+                                                    "with a truth value"),
     ("forall u in units: -u.range < 0", "2:32",
      "cannot negate u.range: u.range may be none, and arithmetic is on numbers only"),
     ("forall u in units: u.range + 1 > 2", "2:32",
@@ -191,7 +193,7 @@ def test_a_define_used_as_a_number_takes_numbers(tmp_path: Path) -> None:
     ('f(if u.move > 1 then "ab" else 1) == 3', "cannot compute 'ab' * 99999999999999: arithmetic is on numbers only"),
     ('g(u.id, if u.move > 1 then "ab" else units)', "cannot look for 'sN' in 'ab': `in` looks in a collection"),
     ("h(if u.move > 1 then u else 2)", "cannot negate sN: not a number"),
-    ("k(if u.move > 1 then u else 2, 1)", "cannot compare sN < 1: only numbers are ordered"),
+    ("k(if u.move > 1 then u else 2, 1)", "cannot compare sN < 1: only numbers, and texts with texts, are ordered"),
 ])
 def test_the_evaluator_holds_to_the_operators_signatures(tmp_path: Path, body: str, words: str) -> None:
     # a value lint cannot type (an if of two kinds) meets the evaluator's guard: exit 2 at the operator

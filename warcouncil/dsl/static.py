@@ -223,8 +223,8 @@ def define_problems(pack) -> list:
         out.append(_err(f"define {defines[first].id} is recursive: {chain} (a define may not call itself, "
                         "directly or through others)", leave.loc,
                         "write the rule without recursion: a rule is a finite formula over the board"))
-    # sizes and depths with the defines written out, callees first
-    # and define calls inside one another, callees first
+    # sizes and depths with the defines written out, and define calls inside
+    # one another, callees first
     size: dict[str, int] = {}
     depth: dict[str, int] = {}
     calls_in: dict[str, int] = {}
@@ -675,7 +675,8 @@ def _attr_loc(decl, attr: str) -> Location:
 # A meaning Python gives its operators beyond these is no part of the rule
 # language: string repetition and concatenation ("ab" * 9), substring search
 # (x in "text"), the order of pieces (u < v), arithmetic and order on truth
-# values, equality of a truth value with a number (true == 1). A value that
+# values, equality of a truth value with a number (true == 1), a number
+# ordered with a text. A value that
 # may be none (T?: `u.range` where some unit type has no range, a define that
 # can give none) is no operand of arithmetic; ordering comparisons and `in`
 # are false on none and `==` compares anything with none (design.md 3.3).
@@ -689,7 +690,8 @@ OPERATORS: dict[str, dict[tuple, str]] = {
     "*": {("num", "num"): "num"},
     "/": {("num", "num"): "num"},  # floor division
     "neg": {("num",): "num"},  # unary minus
-    **{op: {("num", "num"): "bool"} for op in ORDERING},
+    # ordering: two numbers, or two texts in the order of their characters (ids: `u.id <= v.id`)
+    **{op: {("num", "num"): "bool", ("text", "text"): "bool"} for op in ORDERING},
     # membership: anything in a collection (a cell may be one: a step of a `line`)
     **{op: {("*", "set"): "bool", ("*", "cell"): "bool"} for op in ("in", "notin")},
     # equality: two values of one kind
@@ -699,7 +701,7 @@ _NONE_OK = frozenset({"<", "<=", ">", ">=", "in", "notin", "==", "!="})  # false
 _OPERATOR_HINT = {
     **{op: "arithmetic is on numbers only" for op in ("+", "*", "/", "neg")},
     "-": "arithmetic is on numbers only (and `-` of two collections: their difference)",
-    **{op: "only numbers are ordered" for op in ORDERING},
+    **{op: "only numbers, and texts with texts, are ordered" for op in ORDERING},
 }
 
 

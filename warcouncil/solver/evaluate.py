@@ -64,7 +64,8 @@ _CMP = {
 _MISSING = object()
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
 # The operators take what their signatures declare (``dsl.static.OPERATORS``)
-# and nothing else: numbers (a truth value is none), and `-` two sets too.
+# and nothing else: numbers (a truth value is none), `-` two sets too, and
+# an ordering two texts too.
 # Type checking refuses the rest before evaluation; these guards keep a value
 # it could not type (a define's parameter) from reaching one of Python's own
 # meanings: "ab" * 10**14, `x in "text"`, the order of pieces.
@@ -639,8 +640,9 @@ class Compiler:
             a, b = left(ctx, env), right(ctx, env)
             if a is None or b is None:
                 return False
-            if a.__class__ not in _NUMBERS or b.__class__ not in _NUMBERS:
-                raise EvalError(f"cannot compare {_short(a)} {e.op} {_short(b)}: only numbers are ordered", e.loc)
+            if not (a.__class__ in _NUMBERS and b.__class__ in _NUMBERS or a.__class__ is str is b.__class__):
+                raise EvalError(f"cannot compare {_short(a)} {e.op} {_short(b)}: only numbers, and texts with "
+                                "texts, are ordered", e.loc)
             return f(a, b)
         return cmp
 
