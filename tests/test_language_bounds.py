@@ -192,6 +192,7 @@ def test_a_define_used_as_a_number_takes_numbers(tmp_path: Path) -> None:
 @pytest.mark.parametrize("body, words", [
     ('f(if u.move > 1 then "ab" else 1) == 3', "cannot compute 'ab' * 99999999999999: arithmetic is on numbers only"),
     ('g(u.id, if u.move > 1 then "ab" else units)', "cannot look for 'sN' in 'ab': `in` looks in a collection"),
+    ("g(u.id, if u.move > 1 then 3 else units)", "cannot look for 'sN' in 3: not a collection"),
     ("h(if u.move > 1 then u else 2)", "cannot negate sN: not a number"),
     ("k(if u.move > 1 then u else 2, 1)", "cannot compare sN < 1: only numbers, and texts with texts, are ordered"),
 ])
