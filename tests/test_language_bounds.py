@@ -6,6 +6,7 @@ rules are loaded — never a traceback, a RecursionError or exit 3."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -89,16 +90,42 @@ def test_a_long_chain_of_defines_is_too_deep(tmp_path: Path) -> None:
     refused(f, f"{2 * 127 + 1}:1", f"define house.c127 is nested too deeply")
 
 
+def test_a_long_chain_of_bare_define_calls_is_refused_at_its_place(tmp_path: Path) -> None:
+    # issue 26, item 2: `c{i} := c{i - 1}` is shallow written out, but each call
+    # is one more when evaluated: 400 of them linted clean and loading said
+    # "nested too deeply to evaluate" with no place (a RecursionError)
+    lines = ["define house.c0\n    c0 := count(ordered) > 0\n"]
+    lines += [f"define house.c{i}\n    c{i} := c{i - 1}\n" for i in range(1, 400)]
+    lines.append("rule house.chain\n    require c399 or count(ordered) > 20\n")
+    f = house(tmp_path, "".join(lines))
+    refused(f, f"{2 * 129 + 1}:1", "define house.c129 calls defines too deeply: 129 define calls inside one "
+                                   "another (at most 128)")
+
+
+def test_the_deepest_chain_within_the_bounds_is_evaluated(tmp_path: Path) -> None:
+    # 127 define calls inside one another, nesting ~120 deep written out: the answer, no RecursionError
+    lines = ["define house.c0\n    f0(x) := " + "not " * 60 + "x in ordered\n",
+             "define house.c1\n    f1(x) := " + "not " * 58 + "f0(x)\n"]
+    lines += [f"define house.c{i}\n    f{i}(x) := f{i - 1}(x)\n" for i in range(2, 127)]
+    lines.append("rule house.chain\n    require forall p in units: f126(p) or count(ordered) >= 0\n")
+    f = house(tmp_path, "".join(lines))
+    _, problems = lint([f], "cca")
+    assert problems == []
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert (code, out, err) == (0, "11\n", "")
+
+
 def test_shipped_packs_are_far_inside_the_bounds() -> None:
     for name in ("cca", "ccm"):
         pack = load_pack(name)
         static.MAX_EXPANSION, saved = 2_000, static.MAX_EXPANSION
         old_depth, static.MAX_DEPTH = static.MAX_DEPTH, 20
+        old_calls, static.MAX_CALLS = static.MAX_CALLS, 10  # (cca and ccm call defines 4 deep)
         try:
             assert static.define_problems(pack) == []
             assert static.type_problems(pack) == []
         finally:
-            static.MAX_EXPANSION, static.MAX_DEPTH = saved, old_depth
+            static.MAX_EXPANSION, static.MAX_DEPTH, static.MAX_CALLS = saved, old_depth, old_calls
 
 
 # -- types -------------------------------------------------------------------------
@@ -116,6 +143,70 @@ def test_shipped_packs_are_far_inside_the_bounds() -> None:
 def test_type_errors(tmp_path: Path, body: str, where: str, words: str) -> None:
     f = house(tmp_path, f"rule house.t\n    require {body}\n")
     refused(f, where, words)
+
+
+# Each operator takes the kinds its signature declares (dsl/static.py OPERATORS)
+# and no meaning of Python's: issue 26, item 1.
+@pytest.mark.parametrize("body, where, words", [
+    ('count(ordered) < 1 or "ab" * 99999999999999 == "x"', "2:35",
+     'cannot compute "ab" * 99999999999999: a string * a whole number'),
+    ("forall u in units: u.id * 99999999999999 == count(ordered)", "2:32",
+     "cannot compute u.id * 99999999999999: a string * a whole number"),
+    ('forall u in units: u.id + "x" == u.id', "2:32", 'cannot compute u.id + "x": a string + a string'),
+    ("forall u in units: u <= u", "2:32", "cannot compare u <= u: a piece with a piece"),
+    ("forall u in units: u < u", "2:32", "cannot compare u < u: a piece with a piece"),
+    ('card.name < 3', "2:13", "cannot compare card.name < 3: a string with a whole number"),
+    ("forall u in units: u.chariot < true", "2:32", "cannot compare u.chariot < true: a truth value (or none) "
+                                                    "with a truth value"),
+    ("forall u in units: -u.range < 0", "2:32",
+     "cannot negate u.range: u.range may be none, and arithmetic is on numbers only"),
+    ("forall u in units: u.range + 1 > 2", "2:32",
+     "cannot compute u.range + 1: u.range may be none, and arithmetic is on numbers only"),
+    ('forall u in units: u.id in "string"', "2:40", '"string" is a string, not a collection: `in` needs a set'),
+    ("forall u in units: u not in u", "2:41", "u is a piece, not a collection: `in` needs a set"),
+    ("count(ordered) + true > 1", "2:13", "cannot compute count(ordered) + true: a whole number + a truth value"),
+    ("true == 1", "2:13", "cannot compare true == 1: a truth value with a whole number"),
+    ('card.name == 3', "2:13", "cannot compare card.name == 3: a string with a whole number"),
+])
+def test_no_python_operator_meaning_leaks(tmp_path: Path, body: str, where: str, words: str) -> None:
+    f = house(tmp_path, f"rule house.t\n    require {body}\n")
+    refused(f, where, words)
+
+
+def test_a_value_that_may_be_none_is_given_a_number_with_max(tmp_path: Path) -> None:
+    # u.range is none for a unit type that gives none (medium infantry): max passes over none;
+    # the same 7 order sets as `forall u in ordered: u.range != none` alone
+    f = house(tmp_path, "rule house.t\n    require forall u in ordered: -max(u.range, 0) <= 0 and u.range < 9 "
+                        "and min(u.range, 2) * 2 >= 0 and u.range != none\n")
+    _, problems = lint([f], "cca")
+    assert problems == []
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert (code, out, err) == (0, "7\n", "")
+
+
+def test_a_define_used_as_a_number_takes_numbers(tmp_path: Path) -> None:
+    f = house(tmp_path, 'define house.d\n    f(x) := x * 99999999999999\nrule house.t\n    require f("ab") > 0\n')
+    refused(f, "4:15", 'f takes a number as its first argument (f computes x * 99999999999999), but "ab" is a string')
+
+
+@pytest.mark.parametrize("body, words", [
+    ('f(if u.move > 1 then "ab" else 1) == 3', "cannot compute 'ab' * 99999999999999: arithmetic is on numbers only"),
+    ('g(u.id, if u.move > 1 then "ab" else units)', "cannot look for 'sN' in 'ab': `in` looks in a collection"),
+    ("g(u.id, if u.move > 1 then 3 else units)", "cannot look for 'sN' in 3: not a collection"),
+    ("h(if u.move > 1 then u else 2)", "cannot negate sN: not a number"),
+    ("k(if u.move > 1 then u else 2, 1)", "cannot compare sN < 1: only numbers, and texts with texts, are ordered"),
+])
+def test_the_evaluator_holds_to_the_operators_signatures(tmp_path: Path, body: str, words: str) -> None:
+    # a value lint cannot type (an if of two kinds) meets the evaluator's guard: exit 2 at the operator
+    f = house(tmp_path, "define house.d1\n    f(x) := x * 99999999999999\ndefine house.d2\n    g(x, y) := x in y\n"
+                        "define house.d3\n    h(x) := -x < 0\ndefine house.d4\n    k(x, y) := x < y\n"
+                        f"rule house.t\n    require forall u in ordered: {body}\n")
+    _, problems = lint([f], "cca")
+    assert problems == []
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert (code, out) == (2, "")
+    assert words in re.sub(r"\bs\d+\b", "sN", err.splitlines()[0]) and err.startswith(f"{f}:"), err  # (any unit)
+    assert "Traceback" not in err and "internal error" not in err
 
 
 DEFINES = ("define house.d1\n    near(a, b) := adjacent(a, b)\n"  # a, b: cells (adjacent's)
@@ -237,6 +328,34 @@ def test_the_same_loops_within_the_budget_give_the_answer(tmp_path: Path) -> Non
     code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
     assert (code, err) == (0, "")
     assert out == run_cli("orders", "akragas", "--card", CARD, "--count")[1]
+
+
+def test_a_defines_body_is_charged_in_every_loop_that_calls_it(tmp_path: Path, monkeypatch) -> None:
+    # issue 26, item 3: a loop's body was charged as written (`far(a, b)`: 3
+    # steps), not as the 40 distances its define does for each element
+    monkeypatch.setattr(evaluate, "STEP_BUDGET", 100_000)
+    body = " or ".join(f"distance(x, y) < {i}" for i in range(40))
+    f = house(tmp_path, f"define house.far\n    far(x, y) := count(ordered) < 0 or ({body})\n"
+                        "rule house.loops\n    require forall a in all_units: forall b in all_units: far(a, b)\n")
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"{f}:4:"), err
+    assert "evaluation stopped: rule house.loops takes more than 100,000 steps" in err
+
+
+SIX_LOOPS = ("rule house.six\n    require forall a in units: forall b in units: forall c in units: "
+             "forall d in units: forall e in units: forall f in units: distance(a, f) >= 0\n")
+
+
+def test_six_loops_inside_one_another_stop_within_a_few_seconds(tmp_path: Path) -> None:
+    # issue 26, item 3: 12 units six deep (3 million elements, a builtin's
+    # call each) ran 11 s inside the budget; now it stops after ~1 s
+    f = house(tmp_path, SIX_LOOPS)
+    code, out, err = run_cli("orders", "akragas", "--card", CARD, "--rules", f, "--count")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"{f}:2:"), err
+    assert f"evaluation stopped: rule house.six takes more than {evaluate.STEP_BUDGET:,} steps" in err
+    assert evaluate.STEP_BUDGET == 8_000_000
 
 
 def test_a_pack_of_ones_own_is_checked_at_load(tmp_path: Path) -> None:

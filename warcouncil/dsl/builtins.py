@@ -288,7 +288,7 @@ KERNEL_ATTRIBUTES = {
     "edge": "symbol", "command": "int",
     # move and battle records
     "piece": "piece", "to": "cell", "path": "set[cell]", "target": "piece?", "start": "cell",
-    "through": "set[cell]", "length": "int", "index": "int", "phase": "symbol?",
+    "through": "set[cell]", "length": "int", "index": "int", "phase": "int?",
 }
 
 KERNEL = Vocabulary((

@@ -9,8 +9,10 @@ too large to evaluate once their defines are written out, and type errors.
     * a rule, define or card whose expression, with every define it calls
       written out, has more than ``MAX_EXPANSION`` parts or nests more than
       ``MAX_DEPTH`` deep (defines calling defines: ``f27 := f26 + f25`` ...
-      is fib(27) without recursion). Reported at the statement that first
-      goes over, not at every user of it.
+      is fib(27) without recursion), or that calls defines more than
+      ``MAX_CALLS`` deep (``c400 := c399`` ... ``c1 := c0``: shallow written
+      out, but each call is one more when evaluated). Reported at the
+      statement that first goes over, not at every user of it.
 
 ``type_problems(pack)``
     A static type check of every expression against the builtins' declared
@@ -38,6 +40,9 @@ MAX_EXPANSION = 20_000
 #: nesting of one expression with its defines written out (each define call
 #: adds its body's depth): what evaluation may stack up
 MAX_DEPTH = 128
+#: define calls inside one another (``c2 := c1``, ``c1 := c0``: 2): each is
+#: a call of its own when evaluated, however shallow the bodies written out
+MAX_CALLS = 128
 
 
 def _err(msg: str, loc: Location, hint: str | None = None):
@@ -106,6 +111,20 @@ def _calls(e: A.Expr, params, defines) -> list[tuple[str, A.Expr, int]]:
             stack.append((c, b, depth + 1))
     out.sort(key=lambda c: (c[1].loc.line or 0, c[1].loc.column or 0))  # in the order written
     return out
+
+
+def written_out_size(e: A.Expr, params, defines, memo: dict, weight=lambda n: 1) -> int:
+    """The parts of ``e`` with the defines it calls written out (what
+    evaluating it may do), each part counted ``weight(part)``; ``memo``
+    keeps each define's (a recursive define, refused before, adds nothing)."""
+    size = sum(weight(n) for n in A.walk(e))
+    for callee, _, _ in _calls(e, params, defines):
+        if callee not in memo:
+            memo[callee] = 0  # (while it is measured)
+            d = defines[callee]
+            memo[callee] = written_out_size(d.body, d.params, defines, memo, weight)
+        size += memo[callee]
+    return size
 
 
 def _size_depth(e: A.Expr) -> tuple[int, int]:
@@ -204,50 +223,60 @@ def define_problems(pack) -> list:
         out.append(_err(f"define {defines[first].id} is recursive: {chain} (a define may not call itself, "
                         "directly or through others)", leave.loc,
                         "write the rule without recursion: a rule is a finite formula over the board"))
-    # sizes and depths with the defines written out, callees first
+    # sizes and depths with the defines written out, and define calls inside
+    # one another, callees first
     size: dict[str, int] = {}
     depth: dict[str, int] = {}
+    calls_in: dict[str, int] = {}
     over: set[str] = set()
     cap = MAX_EXPANSION + 1
 
-    def measure(e, params) -> tuple[int, int, set]:
+    def measure(e, params) -> tuple[int, int, int, set]:
         s, d = _size_depth(e)
+        n = 0
         culprits = set()
         for callee, _, at in _calls(e, params, defines):
             if callee in recursive:
                 continue
             s = min(cap, s + size[callee])
             d = max(d, at + depth[callee])
+            n = max(n, 1 + calls_in[callee])
             if callee in over:
                 culprits.add(callee)
-        return s, d, culprits
+        return s, d, n, culprits
+
+    def too_big(s, dp, n) -> bool:
+        return s > MAX_EXPANSION or dp > MAX_DEPTH or n > MAX_CALLS
 
     order = _topological({n: [c for c in g if c not in recursive] for n, g in graph.items() if n not in recursive})
     for name in order:
         d = defines[name]
-        s, dp, culprits = measure(d.body, d.params)
-        size[name], depth[name] = s, min(dp, 10 * MAX_DEPTH)
-        if s > MAX_EXPANSION or dp > MAX_DEPTH:
+        s, dp, n, culprits = measure(d.body, d.params)
+        size[name], depth[name], calls_in[name] = s, min(dp, 10 * MAX_DEPTH), min(n, 10 * MAX_CALLS)
+        if too_big(s, dp, n):
             over.add(name)
             if not culprits:
-                out.append(_too_big(d, s, dp))
+                out.append(_too_big(d, s, dp, n))
     for st in list(pack.rules.values()) + list(pack.cards.values()):
         for e, params in _statement_exprs(st):
-            s, dp, culprits = measure(e, params)
-            if (s > MAX_EXPANSION or dp > MAX_DEPTH) and not culprits:
-                out.append(_too_big(st, s, dp))
+            s, dp, n, culprits = measure(e, params)
+            if too_big(s, dp, n) and not culprits:
+                out.append(_too_big(st, s, dp, n))
                 break
     return out
 
 
-def _too_big(st, s: int, dp: int):
+def _too_big(st, s: int, dp: int, n: int):
     what = _name_of(st)
     if s > MAX_EXPANSION:
         msg = (f"{what} is too large to evaluate: with the defines it calls written out it has more than "
                f"{MAX_EXPANSION:,} parts")
-    else:
+    elif dp > MAX_DEPTH:
         msg = (f"{what} is nested too deeply: with the defines it calls written out it nests {dp} levels "
                f"(at most {MAX_DEPTH})")
+    else:
+        msg = (f"{what} calls defines too deeply: {n} define calls inside one another "
+               f"(at most {MAX_CALLS})")
     hint = ("a define that uses another several times multiplies its size: compute shared parts once, "
             "in a define of their own" if s > MAX_EXPANSION else "fewer defines calling one another in a chain")
     return _err(msg, st.loc, hint)
@@ -276,19 +305,21 @@ def _topological(graph: dict[str, list[str]]) -> list[str]:
 
 # ------------------------------------------------------------------ types
 
-_NUM = frozenset({"int", "number", "bool"})
+_NUM = frozenset({"int", "number"})
 _TEXT = frozenset({"str", "symbol"})
 _RECORD = frozenset({"piece", "cell", "move", "battle", "context", "side"})
 
 
 def _kind(t: str) -> str:
-    """any, num, text, set, record or none (a type that may be none is
-    judged by what it is when it is something)."""
+    """any, num, bool, text, set, record or none (a type that may be none
+    is judged by what it is when it is something)."""
     core = t[:-1] if t.endswith("?") else t
     if core.startswith("set["):
         return "set"
     if core in _NUM:
         return "num"
+    if core == "bool":
+        return "bool"
     if core in _TEXT:
         return "text"
     if core in _RECORD:
@@ -296,6 +327,21 @@ def _kind(t: str) -> str:
     if core == "none":
         return "none"
     return "any"
+
+
+#: the kernel's builtins that ignore a none argument (``min(u.range, 4)``):
+#: their value is none only when every argument may be
+_NONE_IGNORED = frozenset({"min", "max"})
+
+
+def _numeric_operator(n) -> bool:
+    """An operator whose every signature takes numbers (``OPERATORS``)."""
+    op = "neg" if isinstance(n, A.Neg) else n.op
+    return all(k == "num" for sig in OPERATORS[op] for k in sig)
+
+
+def _maybe_none(t: str) -> bool:
+    return t == "none" or t.endswith("?")
 
 
 def _elem(t: str) -> str:
@@ -400,8 +446,9 @@ class _Types:
 
     def infer_params(self, name: str, d) -> None:
         """What each parameter of ``d`` must be: the type a builtin or define
-        demands where the body passes the parameter itself as an argument.
-        Demands of different kinds, or none, leave it ``any``."""
+        demands where the body passes the parameter itself as an argument, a
+        number where it is an operand of an operator that takes only numbers
+        (``x * 2``, ``-x``, ``x < 3``). Demands of different kinds, or none, leave it ``any``."""
         want: dict[str, dict[str, str]] = {p: {} for p in d.params}  # param -> {type: why}
         stack = [(d.body, frozenset())]
         while stack:
@@ -413,6 +460,10 @@ class _Types:
                 for a, t in zip(n.args, demands or ()):
                     if isinstance(a, A.Name) and a.id in want and a.id not in bound and _kind(t) != "any":
                         want[a.id].setdefault(t, f"{name} passes {a.id} to {n.func}")
+            elif isinstance(n, (A.BinOp, A.Neg, A.Compare)) and _numeric_operator(n):
+                for a in ((n.operand,) if isinstance(n, A.Neg) else (n.left, n.right)):
+                    if isinstance(a, A.Name) and a.id in want and a.id not in bound:
+                        want[a.id].setdefault("number", f"{name} computes {_show(n, 30)}")
             elif (isinstance(n, A.Compare) and n.op in ("in", "notin") and isinstance(n.left, A.Name)
                   and n.left.id in want and n.left.id not in bound):
                 t = self._silent_type(n.right, {v: "any" for v in (*d.params, *bound)})
@@ -448,7 +499,7 @@ class _Types:
                 self._numeric_use(a)
             if pk == "any" or ak in ("any", "none") or pk == ak:
                 continue
-            if pk in ("set", "num", "text", "record"):
+            if pk in ("set", "num", "bool", "text", "record"):
                 why = f" ({whys[i - 1]})" if whys and whys[i - 1] else ""
                 self.error(f"{func} takes {_article(p)} as its {_ordinal(i)} argument{why}, but {_show(a)} is "
                            f"{_article(t)}", a.loc or e.loc, hint)
@@ -491,8 +542,11 @@ class _Types:
         if e.name in self.attrs:
             return self.attrs[e.name]
         if k in ("any", "record") and e.name in self.unit_attrs:
-            kinds = set(self.unit_attrs[e.name].values())
-            return kinds.pop() if len(kinds) == 1 else "any"
+            # a unit type that does not give the attribute gives none
+            values = self.unit_attrs[e.name]
+            kinds = set(values.values())
+            t = kinds.pop() if len(kinds) == 1 else "any"
+            return t + "?" if t != "any" and len(values) < len(self.pack.units) else t
         return "any"
 
     def _numeric_use(self, e) -> None:
@@ -513,55 +567,58 @@ class _Types:
         if b is None or b.params is None or len(b.params) != len(args):
             return "any"  # (unknown functions and arities: the resolver's)
         self._check_args(e.func, b.params, e, args, f"{b.signature()}")
+        if e.func in _NONE_IGNORED and b.origin == "kernel" and not all(_maybe_none(t) for t in args):
+            return b.returns.rstrip("?")
         return b.returns
 
     def _t_BinOp(self, e, env):
         lt, rt = self.type(e.left, env), self.type(e.right, env)
-        lk, rk = _kind(lt), _kind(rt)
-        if lk == "num" or rk == "num":
-            for side, k in ((e.left, lk), (e.right, rk)):
-                if k in ("any", "num"):
-                    self._numeric_use(side)
-        ok = _arith_ok(e.op, lk, rk)
-        if not ok:
-            self.error(f"cannot compute {_show(e.left)} {e.op} {_show(e.right)}: {_article(lt)} {e.op} "
-                       f"{_article(rt)}", e.loc)
-            return "any"
-        if lk == rk == "num":
-            return "int" if lt.rstrip("?") == rt.rstrip("?") == "int" else "number"
-        if lk == "set" and rk == "set":
-            return lt.rstrip("?")
-        if lk == rk == "text":
-            return "str"
-        return "any"
+        for side, t in ((e.left, lt), (e.right, rt)):
+            if _kind(t) in ("any", "num"):
+                self._numeric_use(side)
+        what = f"cannot compute {_show(e.left)} {e.op} {_show(e.right)}"
+        out = self._operator(e.op, (e.left, e.right), (lt, rt), e.loc, what,
+                             f"{_article(lt)} {e.op} {_article(rt)}")
+        if out == "num":
+            return "int" if lt == rt == "int" else "number"
+        return lt if out == "set" and _kind(lt) == "set" else "any"
 
     def _t_Neg(self, e, env):
         t = self.type(e.operand, env)
-        k = _kind(t)
-        if k in ("text", "set", "record", "none"):
-            self.error(f"cannot negate {_show(e.operand)}: it is {_article(t)}, not a number", e.loc)
-            return "any"
         self._numeric_use(e.operand)
-        return t.rstrip("?") if k == "num" else "any"
+        out = self._operator("neg", (e.operand,), (t,), e.loc, f"cannot negate {_show(e.operand)}",
+                             f"it is {_article(t)}, not a number")
+        return (t if _kind(t) == "num" else "number") if out == "num" else "any"
 
     def _t_Compare(self, e, env):
         lt, rt = self.type(e.left, env), self.type(e.right, env)
-        lk, rk = _kind(lt), _kind(rt)
         if e.op in ("in", "notin"):
-            if rk in ("num", "none") and rt != "bool?":
-                self.error(f"{_show(e.right)} is {_article(rt)}, not a collection: `in` needs a set", e.right.loc
-                           or e.loc)
+            self._operator(e.op, (e.left, e.right), (lt, rt), e.right.loc or e.loc, f"{_show(e.right)} is "
+                           f"{_article(rt)}, not a collection", "`in` needs a set")
             return "bool"
-        if e.op in ("<", "<=", ">", ">="):
-            if lk == "num" or rk == "num":
-                for side, k in ((e.left, lk), (e.right, rk)):
-                    if k == "any":
-                        self._numeric_use(side)
-            bad = {lk, rk} - {"any", "none"}
-            if len(bad) > 1:
-                self.error(f"cannot compare {_show(e.left)} {e.op} {_show(e.right)}: {_article(lt)} with "
-                           f"{_article(rt)}", e.loc)
+        if e.op in ORDERING:
+            for side, t in ((e.left, lt), (e.right, rt)):
+                if _kind(t) == "any":
+                    self._numeric_use(side)
+        self._operator(e.op, (e.left, e.right), (lt, rt), e.loc, f"cannot compare {_show(e.left)} {e.op} "
+                       f"{_show(e.right)}", f"{_article(lt)} with {_article(rt)}")
         return "bool"
+
+    def _operator(self, op: str, operands: tuple, types: tuple, loc, what: str, why: str) -> str:
+        """The kind of the value of operator ``op`` on ``operands`` of
+        ``types`` (``OPERATORS``; "any" when it depends on an operand of
+        unknown type). When no signature of ``op`` takes them, a type error
+        ``what: why`` at ``loc`` is reported and "any" given back."""
+        out = _signature(op, types)
+        if out is None:
+            self.error(f"{what}: {why}", loc, _OPERATOR_HINT.get(op))
+            return "any"
+        if out is _MAYBE_NONE:
+            i = next(i for i, t in enumerate(types) if _maybe_none(t) and _kind(t) != "any")
+            self.error(f"{what}: {_show(operands[i])} may be none, and arithmetic is on numbers only", loc,
+                       _none_hint(operands[i]))
+            return "any"
+        return out
 
     def _logic(self, e, env):
         for c in A.children(e):
@@ -577,7 +634,7 @@ class _Types:
     def _domain(self, e, env) -> str:
         t = self.type(e.domain, env)
         k = _kind(t)
-        if k in ("num", "text", "record") and t not in ("cell", "cell?"):
+        if k in ("num", "bool", "text", "record") and t not in ("cell", "cell?"):
             self.error(f"{_show(e.domain)} is {_article(t)}, not a collection to go through", e.domain.loc or e.loc)
             return "any"
         return _elem(t) if k == "set" else "any"
@@ -612,22 +669,69 @@ def _attr_loc(decl, attr: str) -> Location:
     return loc
 
 
-def _arith_ok(op: str, lk: str, rk: str) -> bool:
-    """Can Python's operator (``/`` is floor division) take these kinds?"""
-    kinds = {lk, rk}
-    if "record" in kinds or "none" in kinds:
-        return False
-    if "any" in kinds:
-        return True
-    if kinds == {"num"}:
-        return True
-    if kinds == {"set"}:
-        return op == "-"
-    if kinds == {"text"}:
-        return op == "+"
-    if kinds == {"text", "num"}:
-        return op == "*"
-    return False
+# ------------------------------------------------------------------ operators
+#
+# Each operator takes the kinds of operands declared here and nothing else.
+# A meaning Python gives its operators beyond these is no part of the rule
+# language: string repetition and concatenation ("ab" * 9), substring search
+# (x in "text"), the order of pieces (u < v), arithmetic and order on truth
+# values, equality of a truth value with a number (true == 1), a number
+# ordered with a text. A value that
+# may be none (T?: `u.range` where some unit type has no range, a define that
+# can give none) is no operand of arithmetic; ordering comparisons and `in`
+# are false on none and `==` compares anything with none (design.md 3.3).
+# The evaluator holds to the same signatures (solver/evaluate.py).
+
+ORDERING = ("<", "<=", ">", ">=")
+#: operator -> {operand kinds: value kind} ("*": any kind)
+OPERATORS: dict[str, dict[tuple, str]] = {
+    "+": {("num", "num"): "num"},
+    "-": {("num", "num"): "num", ("set", "set"): "set"},
+    "*": {("num", "num"): "num"},
+    "/": {("num", "num"): "num"},  # floor division
+    "neg": {("num",): "num"},  # unary minus
+    # ordering: two numbers, or two texts in the order of their characters (ids: `u.id <= v.id`)
+    **{op: {("num", "num"): "bool", ("text", "text"): "bool"} for op in ORDERING},
+    # membership: anything in a collection (a cell may be one: a step of a `line`)
+    **{op: {("*", "set"): "bool", ("*", "cell"): "bool"} for op in ("in", "notin")},
+    # equality: two values of one kind
+    **{op: {(k, k): "bool" for k in ("num", "bool", "text", "set", "record")} for op in ("==", "!=")},
+}
+_NONE_OK = frozenset({"<", "<=", ">", ">=", "in", "notin", "==", "!="})  # false (or plain) on none
+_OPERATOR_HINT = {
+    **{op: "arithmetic is on numbers only" for op in ("+", "*", "/", "neg")},
+    "-": "arithmetic is on numbers only (and `-` of two collections: their difference)",
+    **{op: "only numbers, and texts with texts, are ordered" for op in ORDERING},
+}
+
+
+_MAYBE_NONE = "may be none"
+
+
+def _signature(op: str, types: tuple) -> str | None:
+    """The kind of ``op``'s value on operands of ``types`` ("any" when it
+    depends on an operand of unknown type), when a signature of ``op`` takes
+    them; ``_MAYBE_NONE`` for arithmetic on a value that may be none; None
+    when no signature of ``op`` takes them."""
+    kinds = tuple(_kind(t) for t in types)
+    if op in _NONE_OK and "none" in kinds[: 1 if op in ("in", "notin") else 2]:  # (nothing is in none)
+        return "bool"
+    fits = {out for sig, out in OPERATORS[op].items()
+            if all(s == "*" or k == "any" or k == s or (s == "cell" and t.rstrip("?") == "cell")
+                   for s, k, t in zip(sig, kinds, types))}
+    if not fits:
+        # (an operand of unknown type is never an error: the evaluator's guard meets it)
+        return "any" if "any" in kinds else None
+    if op not in _NONE_OK and any(_maybe_none(t) and k != "any" for t, k in zip(types, kinds)):
+        return _MAYBE_NONE
+    return fits.pop() if len(fits) == 1 else "any"
+
+
+def _none_hint(e) -> str:
+    if isinstance(e, A.Attr):
+        return (f"a piece whose type gives no {e.name} has none: give it a number with "
+                f"max({_show(e, 30)}, 0) (min and max pass over none)")
+    return "give it a number first: max(x, 0) is x, or 0 when x is none (min and max pass over none)"
 
 
 def _article(t: str) -> str:
