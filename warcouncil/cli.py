@@ -318,8 +318,7 @@ def _sets(eng, g, limit, engine_kind):
     if engine_kind == "csp":
         from .systems.cc.csp import csp_order_sets
 
-        sets = csp_order_sets(g, eng.plan)
-        return sets[:limit] if limit is not None else sets
+        return csp_order_sets(g, eng.plan, limit)  # stops at the limit-th set found
     return eng.order_sets(g, limit)
 
 
