@@ -491,7 +491,9 @@ def turns(scenario, card, count_only, limit, side, roll, copies, command, rules,
 
     if count_only:
         # bounded memory (issue 15): positions are counted as keys, spilled to disk past a bound
-        n = count_end_positions(eng, g) if limit is None else sum(1 for _ in end_positions(eng, g, limit))
+        # a progress bar on a terminal's stderr, never with --json
+        n = count_end_positions(eng, g, progress=False if as_json else None) if limit is None \
+            else sum(1 for _ in end_positions(eng, g, limit))
         if as_json:
             _json({"card": g.played, "side": g.setting.side, "count": n})
         else:
