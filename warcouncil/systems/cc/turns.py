@@ -11,14 +11,14 @@ The model per order set, searched by backtracking (``_Turns._solve``):
   every other ordered piece were lifted off the board (a superset: moving
   pieces away only opens paths), plus "stay";
 * all-different on the end hexes of units, and of leaders;
-* some order of the moves is legal. The search judges the moves in the
-  order given as it goes down (the hexes a piece may reach after the moves
-  above it, one mask per node); an assignment that order does not allow is
-  decided by dynamic programming over the *set* of pieces already moved
-  (2^k states, not k! orders, ``feasible``), each step asking the move
-  generator whether the piece can reach its end given where the others
-  stand; those answers are memoized on only the pieces near the mover, so
-  most are shared across assignments.
+* some order of the moves is legal. The search judges the moves chosen so
+  far once per node as it goes down: a piece moving after those above it
+  (the hexes it may reach then, one mask), when those can be made in some
+  order; else by dynamic programming over the *set* of pieces already
+  moved (2^k states, not k! orders, ``feasible``), each step asking the
+  move generator whether the piece can reach its end given where the
+  others stand; those answers are memoized on only the pieces near the
+  mover, so most are shared across assignments.
 
 Pieces whose reachable regions cannot touch are independent: the model is
 solved per group and the groups' answers are combined as a product (the
