@@ -165,14 +165,16 @@ class _Turns:
         # the positions of the streamed group)
         big = max(range(len(groups)), key=lambda i: len(groups[i]))
         others = [list(self._solve(grp, domains)) for j, grp in enumerate(groups) if j != big]
+        stream = self._solve(groups[big], domains, tick)
         if not others:
-            yield from self._solve(groups[big], domains, tick)
-        for part in self._solve(groups[big], domains, tick) if others else ():
-            for combo in itertools.product(*others):
-                end = dict(part)
-                for o in combo:
-                    end.update(o)
-                yield end
+            yield from stream
+        else:
+            for part in stream:
+                for combo in itertools.product(*others):
+                    end = dict(part)
+                    for o in combo:
+                        end.update(o)
+                    yield end
         if tick is not None:
             tick(1.0)
 
