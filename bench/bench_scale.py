@@ -21,6 +21,12 @@ The boards (written to a temporary folder; ``--keep DIR`` keeps them):
   along its edge; ``orders --card "Line Command" --count`` for the side
   to move. Every connected group of the rows is an order set: 14.9 million
   at 32 a side.
+* ``ccm command 8``: the CCM board, the crown's five southern rows full
+  (24 pieces in the center section); ``orders --card "Order Units Equal to
+  Command Center" --command 8 --count`` (issue 26: a sum of binomials, the
+  closed form once the Leaders card's rule is folded away for this card).
+* ``mounted``: the shipped Akragas, ``turns --card "Order Mounted Troops"
+  --side carthaginian --count`` (issue 26: 4.3 million positions).
 * ``turns N``: a hex board 2N+1 hexes wide, sections in thirds of the
   width; each side N units (light and medium infantry, auxilia, medium and
   light cavalry in turn) in one row a hex apart, two rows in from its edge;
@@ -50,6 +56,7 @@ ROWS = [
     ("line 16", "line", 16), ("line 32", "line", 32), ("line 36", "line", 36), ("line 64", "line", 64),
     ("line 150", "line", 150),
     ("turns 10", "turns", 10), ("turns 20", "turns", 20), ("turns 40", "turns", 40), ("turns 80", "turns", 80),
+    ("ccm command 8", "ccm", 8), ("mounted", "mounted", 0),
 ]
 
 
@@ -100,9 +107,28 @@ def spread(n: int) -> dict:
     return data
 
 
-def command(kind: str, path: Path) -> list[str]:
+def ccm_field() -> dict:
+    """The CCM board with the crown's five southern rows full of units (24
+    in the center section) and one leader attached in the center."""
+    kinds = ["heavy_infantry", "medium_infantry", "light_bow_infantry", "auxilia", "medium_cavalry"]
+    units = []
+    for r in range(6, 11):
+        for c in range(13 if r % 2 == 0 else 12):
+            k = len(units) + 1
+            units.append({"id": f"c{k}", "side": "crown", "type": kinds[k % 5], "at": [c, r]})
+    units.append({"id": "b1", "side": "barons", "type": "warrior", "at": [3, 1]})
+    return {"system": "ccm", "board": "ccm",
+            "sides": {"crown": {"edge": "south", "command": 5}, "barons": {"edge": "north", "command": 4}},
+            "to_move": "crown", "units": units, "leaders": [{"id": "king", "side": "crown", "at": [6, 9]}]}
+
+
+def command(kind: str, path: Path, n: int = 0) -> list[str]:
     if kind == "line":
         return ["orders", str(path), "--card", "Line Command", "--count"]
+    if kind == "ccm":
+        return ["orders", str(path), "--card", "Order Units Equal to Command Center", "--command", str(n), "--count"]
+    if kind == "mounted":
+        return ["turns", "akragas", "--card", "Order Mounted Troops", "--side", "carthaginian", "--count"]
     return ["turns", str(path), "--card", "Order Three Units Center", "--count"]
 
 
@@ -158,10 +184,12 @@ def main() -> None:
     print("|---|---|---:|---:|---:|")
     for name, kind, n in rows:
         path = where / f"{kind}{n}.yaml"
-        board = dense(n, False) if kind == "line" else spread(n)
-        path.write_text(yaml.safe_dump(board, sort_keys=False), encoding="utf-8")
+        board = {"line": lambda: dense(n, False), "turns": lambda: spread(n), "ccm": ccm_field,
+                 "mounted": lambda: None}[kind]()
+        if board is not None:  # (mounted: the shipped Akragas)
+            path.write_text(yaml.safe_dump(board, sort_keys=False), encoding="utf-8")
         for tree, tenv in trees:
-            r = run(command(kind, path), tenv, args.timeout, args.mem_limit)
+            r = run(command(kind, path, n), tenv, args.timeout, args.mem_limit)
             r.update(row=name, tree=tree)
             results.append(r)
             answer = r["answer"] if r["answer"] is not None else (

@@ -901,3 +901,70 @@ def test_enumerator_matches_csp(session_files, board, command, card, north):
     ref = [tuple(p.id for p in s) for s in csp_order_sets(g, eng.plan)]
     assert fast == ref
     assert eng.count(g) == len(fast)
+
+
+# --------------------------------------------------------------------------- --engine csp --limit (issue 26)
+
+
+def _counting_solutions(monkeypatch) -> list:
+    """Count the solutions python-constraint is asked for."""
+    import constraint
+
+    drawn = [0]
+    orig = constraint.Problem.getSolutionIter
+
+    def it(self):
+        for sol in orig(self):
+            drawn[0] += 1
+            yield sol
+    monkeypatch.setattr(constraint.Problem, "getSolutionIter", it)
+    return drawn
+
+
+def test_csp_limit_bounds_the_search(monkeypatch):
+    """`--engine csp --limit N` asks python-constraint for N + 1 sets, not
+    every one, and keeps the --limit contract (count null, count_at_least,
+    limited)."""
+    import json
+
+    from conftest import run_cli
+
+    args = ("orders", "akragas", "--card", "Order Three Units Center", "--engine", "csp", "--json")
+    every = json.loads(run_cli(*args)[1])["order_sets"]
+    assert len(every) == 26
+    drawn = _counting_solutions(monkeypatch)
+    code, out, err = run_cli(*args, "--limit", "3")
+    doc = json.loads(out)
+    assert (code, err) == (0, "")
+    assert drawn[0] == 4  # one alternative: each solution a new set
+    assert {k: doc[k] for k in ("count", "limited", "count_at_least")} == \
+        {"count": None, "limited": True, "count_at_least": 4}
+    assert len(doc["order_sets"]) == 3 and all(s in every for s in doc["order_sets"])
+    assert doc["order_sets"] == sorted(doc["order_sets"], key=every.index)  # in the contract's order
+
+
+def test_csp_limit_bounds_every_roll(monkeypatch):
+    """I Am Spartacus with no --roll lists every roll: each roll's search
+    stops at its fourth set too (825 solutions for 210 rolls, where the
+    whole search is millions)."""
+    import json
+
+    from conftest import run_cli
+
+    drawn = _counting_solutions(monkeypatch)
+    code, out, _ = run_cli("orders", "akragas", "--card", "I Am Spartacus", "--engine", "csp", "--limit", "3",
+                           "--json")
+    rolls = json.loads(out)["rolls"]
+    assert code == 0 and len(rolls) == 210
+    assert drawn[0] == 825 <= 4 * len(rolls)
+    assert all(len(r["order_sets"]) == min(3, r["count"]) for r in rolls)
+    assert all(r["limited"] == (r["count"] > 3) for r in rolls)
+
+
+def test_csp_order_sets_limit(akragas):
+    g = akragas.ground("Line Command")
+    every = csp_order_sets(g, akragas.plan)
+    some = csp_order_sets(g, akragas.plan, 5)
+    assert len(some) == 5 and set(some) <= set(every)
+    assert csp_order_sets(g, akragas.plan, 0) == []
+    assert csp_order_sets(g, akragas.plan, 10**6) == every

@@ -694,6 +694,42 @@ def test_csp_agrees_on_random_boards(ccm, seed):
         orders(eng, name, **kw)
 
 
+# A premise the grounded card decides is folded (issue 26): the Leaders
+# card's rule ccm.leaders-card-units reads `leaders_with_units in
+# card.effects`, false for every other card, so on "Order Units Equal to
+# Command Center" it holds whatever is ordered and the count is the closed
+# form (a sum of binomials), not an enumeration of every set.
+E_UNITS = [("u1", "red", "heavy_infantry", [4, 9]), ("u2", "red", "warrior", [5, 9]),
+           ("u3", "red", "medium_infantry", [6, 9]), ("u4", "red", "auxilia", [7, 9]),
+           ("u5", "red", "medium_cavalry", [5, 10]), ("u6", "red", "heavy_cavalry", [6, 10]),
+           ("w1", "red", "light_cavalry", [1, 9]), ("x1", "blue", "warrior", [6, 1])]
+E_LEADERS = [("g1", "red", [5, 9]), ("g2", "red", [6, 8])]  # g1 attached to u2; g2 alone
+E_CENTER = ["u1", "u2", "u3", "u4", "u5", "u6", "g1", "g2"]
+
+
+@pytest.mark.parametrize("command", [1, 2, 3, 5, 8])
+def test_equal_to_command_count_is_closed_form(ccm, command):
+    from math import comb
+
+    eng = ccm(E_UNITS, E_LEADERS, red_command=command)
+    card = "Order Units Equal to Command Center"
+    g = eng.ground(card)
+    closed = eng.count_cheap(g)  # None when the count needs an enumeration
+    assert closed == sum(comb(8, k) for k in range(command + 1))
+    # brute force: the hand-made list, the enumerator and the reference
+    # solver (every rule evaluated whole) give the same sets
+    expect(eng, card, upto(E_CENTER, command))
+
+
+def test_leaders_card_premise_still_holds(ccm):
+    """On the Leaders card itself the premise is true: g1 detaching from
+    u2 leaves u2 unordered (the rule is kept, not folded away)."""
+    eng = ccm(E_UNITS, E_LEADERS, red_command=3)
+    g = eng.ground("Leaders")
+    sets = [tuple(sorted(p.id for p in s)) for s in eng.order_sets(g)]
+    assert ("g1", "u2") not in sets and ("g1",) in sets and ("u2",) in sets
+
+
 # =========================================================================== 3. the example scenario
 
 

@@ -4,7 +4,9 @@ same numbers as listing them."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 
 import pytest
 
@@ -70,3 +72,69 @@ def test_progress_on_stderr(akragas, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "order sets" in err and "positions found" in err and "runs on disk" in err
     assert n == sum(1 for _ in end_positions(akragas, g))
+
+
+def test_progress_advances_within_an_order_set(akragas):
+    """``on_progress`` is told the work done as the search goes, within an
+    order set (not only between sets), up to the whole estimate."""
+    g = akragas.ground("Order Two Units Left")
+    calls = []
+    n = count_end_positions(akragas, g, on_progress=lambda done, total, text: calls.append((done, total, text)))
+    assert n == 1024
+    dones = [c[0] for c in calls]
+    assert dones == sorted(dones) and dones[-1] == calls[-1][1] == calls[0][1]
+    assert calls[-1][2] == "11/11 order sets, 1184 positions found (0 runs on disk)"
+    by_set: dict = {}
+    for done, _, text in calls:
+        by_set.setdefault(text.split(" ")[0], []).append(done)
+    assert len(by_set) == 11
+    # the two-unit sets: many steps each, each further than the one before
+    assert max(len(set(v)) for v in by_set.values()) > 10
+
+
+def test_progress_bar_shows_an_estimate(akragas, capsys):
+    g = akragas.ground("Order Two Units Left")
+    count_end_positions(akragas, g, progress=True)
+    err = capsys.readouterr().err
+    assert "11/11 order sets" in err and "100%" in err
+    assert re.search(r"\d+:\d\d:\d\d", err)  # rich's time remaining
+
+
+def test_no_progress_when_stderr_is_no_terminal():
+    """In a pipe (the tests' stderr) nothing is written to stderr."""
+    code, out, err = run_cli("turns", AKRAGAS, "--card", "Order Two Units Left", "--count")
+    assert (code, out, err) == (0, "1024\n", "")
+
+
+def test_no_progress_with_json_even_on_a_terminal(monkeypatch):
+    monkeypatch.setattr(D, "stderr_is_terminal", lambda: True)
+    code, out, err = run_cli("turns", AKRAGAS, "--card", "Order Two Units Left", "--count", "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out) == {"card": "Order Two Units Left", "side": "syracusan", "count": 1024}
+
+
+def test_positions_stream_the_largest_group(akragas, monkeypatch):
+    """What grew with the positions of `turns --count` (issue 26): every
+    group's answers were listed before being multiplied out. The largest
+    group is streamed now; only the others are listed."""
+    from warcouncil.systems.cc import turns as T
+
+    g = akragas.ground("Order Mounted Troops", side="carthaginian")
+    enum = akragas.enumerator(g)
+    s = next(s for s in enum.order_sets() if {p.id for p in s} == {"c8", "c9", "c12", "hannibal_mago"})
+    solver = T._Turns(akragas, g, s, next(a.alt for a in enum.alts if a.legal(s)))
+    drawn: dict = {}
+    solve = T._Turns._solve
+
+    def counted(self, grp, *args, **kw):
+        key = tuple(p.id for p in grp)
+        drawn[key] = 0
+        for x in solve(self, grp, *args, **kw):
+            drawn[key] += 1
+            yield x
+    monkeypatch.setattr(T._Turns, "_solve", counted)
+    it = solver.positions()
+    next(it)
+    assert drawn == {("c9",): 12, ("c8", "c12", "hannibal_mago"): 1}
+    assert 1 + sum(1 for _ in it) == 12852 * 12
+    assert drawn == {("c9",): 12, ("c8", "c12", "hannibal_mago"): 12852}

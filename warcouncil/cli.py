@@ -397,8 +397,7 @@ def _sets(eng, g, limit, engine_kind):
     if engine_kind == "csp":
         from .systems.cc.csp import csp_order_sets
 
-        sets = csp_order_sets(g, eng.plan)
-        return sets[:limit] if limit is not None else sets
+        return csp_order_sets(g, eng.plan, limit)  # stops at the limit-th set found
     return eng.order_sets(g, limit)
 
 
@@ -575,7 +574,9 @@ def turns(scenario, card, count_only, limit, side, roll, copies, command, rules,
 
     if count_only:
         # bounded memory (issue 15): positions are counted as keys, spilled to disk past a bound
-        n = count_end_positions(eng, g) if limit is None else sum(1 for _ in end_positions(eng, g, limit))
+        # a progress bar on a terminal's stderr, never with --json
+        n = count_end_positions(eng, g, progress=False if as_json else None) if limit is None \
+            else sum(1 for _ in end_positions(eng, g, limit))
         if as_json:
             _json({"card": g.played, "side": g.setting.side, "count": n})
         else:

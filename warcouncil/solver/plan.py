@@ -30,6 +30,7 @@ from typing import Callable
 
 from ..dsl import ast as A
 from ..dsl.pack import Pack, is_shipped
+from ..errors import WarcouncilError
 from .evaluate import Compiler
 from .system import System
 
@@ -67,6 +68,60 @@ class PlannedRule:
     def test(self) -> Callable | None:
         """For forall rules: the body closure, env {var: x}."""
         return self.compiler.compile(self.body.body) if self.var is not None else None
+
+    @cached_property
+    def premises(self) -> tuple:
+        """The parts of the body the decision's fixed context decides (C&C:
+        the card played, its roll): the largest closed sub-formulas in its
+        logical places (``and``/``or``/``not``/``implies`` operands, a
+        quantifier's body) that read nothing the decision makes, no bound
+        variable, no alternative. ``vacuous`` folds them."""
+        c = self.compiler
+        out: list = []
+
+        def walk(e):
+            if e is None or isinstance(e, A.Const):
+                return
+            if c.context_static(e):
+                out.append(e)
+            elif isinstance(e, (A.And, A.Or)):
+                for x in e.items:
+                    walk(x)
+            elif isinstance(e, A.Not):
+                walk(e.operand)
+            elif isinstance(e, A.Implies):
+                walk(e.left)
+                walk(e.right)
+            elif isinstance(e, A.Quant):
+                walk(e.body)
+
+        walk(self.body)
+        return tuple(out)
+
+    def vacuous(self, ctx) -> bool:
+        """Does the rule hold whatever is decided, in ``ctx``'s fixed context
+        (the grounded card)? Its premises are evaluated there, put in as
+        constants and the body folded (``Compiler.fold``): true is vacuous.
+        (``ccm.leaders-card-units`` on any card but "Leaders": its premise
+        ``leaders_with_units in card.effects`` is false, so the rule is
+        ``forall l in ordered: true``.) Folded once per set of values."""
+        premises = self.premises
+        if not premises:
+            return False
+        c = self.compiler
+        try:
+            values = tuple(c.compile(e)(ctx, {}) for e in premises)
+        except WarcouncilError:  # judged out of its place: not folded
+            return False
+        if any(v is not True and v is not False for v in values):
+            return False
+        memo = self.__dict__.setdefault("_vacuous", {})
+        hit = memo.get(values)
+        if hit is None:
+            known = {id(e): v for e, v in zip(premises, values)}
+            folded = c.fold(A.transform(self.body, lambda n: A.Const(known[id(n)], n.loc) if id(n) in known else n))
+            hit = memo[values] = isinstance(folded, A.Const) and folded.value is True
+        return hit
 
     def compile_all(self) -> None:
         self.full, self.domain, self.test  # noqa: B018 - compiled now

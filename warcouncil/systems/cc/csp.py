@@ -93,15 +93,21 @@ def build_problem(g: Grounding, plan: Plan) -> Problem:
     return problem
 
 
-def csp_order_sets(g: Grounding, plan: Plan) -> list[tuple]:
-    """Every legal order set by python-constraint search (sorted, deduplicated)."""
-    if not g.alts:
+def csp_order_sets(g: Grounding, plan: Plan, limit: int | None = None) -> list[tuple]:
+    """Every legal order set by python-constraint search (sorted, deduplicated).
+    With ``limit``, the search stops at the ``limit``-th distinct set found
+    (``getSolutionIter`` makes one solution at a time): those sets, sorted;
+    not the first ``limit`` of the whole sorted list, which only the whole
+    search gives."""
+    if not g.alts or limit == 0:
         return []
     problem = build_problem(g, plan)
     by_name = {p.id: p for p in g.setting.items}
     seen = set()
     for sol in problem.getSolutionIter():
         seen.add(frozenset(n for n, v in sol.items() if n != ALT and v == 1))
+        if limit is not None and len(seen) >= limit:
+            break
     sets = [tuple(sorted((by_name[n] for n in s), key=lambda p: p.rank)) for s in seen]
     sets.sort(key=lambda s: (len(s), tuple(p.rank for p in s)))
     return sets

@@ -67,9 +67,12 @@ class AltPlan:
     def _work_out(self, g: Grounding, plan: Plan, alt: GroundAlt) -> None:
         s = self.setting
         rs = summary(plan)
-        if rs.guarded:
+        if rs.guarded or rs.decided:
+            # the rules the card makes vacuous: a guard `G or ...` it makes
+            # true, or premises it decides that fold the body to true
             ctx = Ctx(g, alt)
-            skipped = frozenset(r.id for r in rs.guarded if r.skip_when(ctx, {}))
+            skipped = frozenset([r.id for r in rs.guarded if r.skip_when(ctx, {})]
+                                + [r.id for r in rs.decided if r.vacuous(ctx)])
             if skipped:
                 rs = summary(plan, skipped)
         # 1. node consistency: prune pieces by the unary rules
@@ -738,6 +741,7 @@ class RuleSummary:
         rules = [r for r in plan.order_rules if r.id not in skipped]
         self.rules = rules
         self.guarded = [r for r in plan.order_rules if r.skip_when is not None]
+        self.decided = [r for r in plan.order_rules if r.kind != "true" and r.premises]  # see PlannedRule.vacuous
         # one rule of each structural kind drives the generator; a second
         # one (another charged set, say) is checked like any other rule
         self.extra: list[PlannedRule] = []

@@ -5,20 +5,24 @@ it does not move); an attached leader whose unit is ordered goes with it.
 An assignment of ends is reachable if the moves can be made *in some order*,
 each judged on the board as it stands at that moment.
 
-The constraint model (python-constraint) per order set:
+The model per order set, searched by backtracking (``_Turns._solve``):
 
 * one variable per ordered piece, its domain the hexes it could reach if
   every other ordered piece were lifted off the board (a superset: moving
   pieces away only opens paths), plus "stay";
 * all-different on the end hexes of units, and of leaders;
-* ``SequenceConstraint``: some order of the moves is legal. It is decided by
-  dynamic programming over the *set* of pieces already moved (2^k states,
-  not k! orders), each step asking the move generator whether the piece can
-  reach its end given where the others stand; those answers are memoized on
-  only the pieces near the mover, so most are shared across assignments.
+* some order of the moves is legal. The search judges the moves chosen so
+  far once per node as it goes down: a piece moving after those above it
+  (the hexes it may reach then, one mask), when those can be made in some
+  order; else by dynamic programming over the *set* of pieces already
+  moved (2^k states, not k! orders, ``feasible``), each step asking the
+  move generator whether the piece can reach its end given where the
+  others stand; those answers are memoized on only the pieces near the
+  mover, so most are shared across assignments.
 
 Pieces whose reachable regions cannot touch are independent: the model is
-solved per group and the groups' answers are combined as a product.
+solved per group and the groups' answers are combined as a product (the
+largest group streamed, so memory does not grow with its answers).
 End positions are deduplicated across order sets (ordering a piece that
 stays put changes nothing on the board).
 """
@@ -28,28 +32,11 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
-from constraint import Constraint, Problem, Unassigned
-
 from ...solver.ground import Ctx
 from ...solver.search import reach
 from ...solver.state import MoveView, Positions
 
 STAY = "stay"
-
-
-class SequenceConstraint(Constraint):
-    """The chosen ends can be reached by moving the pieces in some order."""
-
-    def __init__(self, solver: "_Turns", pieces: list):
-        self.solver = solver
-        self.pieces = pieces
-
-    def __call__(self, variables, domains, assignments, forwardcheck=False, _u=Unassigned):
-        values = [assignments.get(p.id, _u) for p in self.pieces]
-        if any(v is _u for v in values):
-            return True
-        ends = {p: v for p, v in zip(self.pieces, values) if v != STAY}
-        return self.solver.feasible(ends)
 
 
 class _Turns:
@@ -91,16 +78,19 @@ class _Turns:
     # -------------------------------------------------------------- legality
     def move_ok(self, p, end, done: dict) -> bool:
         """May p move to `end` after the moves in `done` ({piece: end})?"""
+        return bool(self.ends_mask(p, done) >> self.index[end] & 1)
+
+    def ends_mask(self, p, done: dict) -> int:
+        """The hexes p may move to after the moves in `done`, a mask (``Board.mask``)."""
         # the answer depends only on the moves that start or end near p (or move its host)
         if done:
             region, near = self.region[p], self.near[p]
             key = (p, frozenset([(q, c) for q, c in done.items() if q in near or c in region]))
         else:
             key = (p, _NOTHING)
-        index = self.index
         hit = self.memo.get(key)
         if hit is not None:
-            return bool(hit >> index[end] & 1)
+            return hit
         changes = {}
         earlier = []
         for i, (q, c) in enumerate(done.items()):
@@ -111,7 +101,7 @@ class _Turns:
         ctx = Ctx(self.g, self.alt, self.ordered, None, None, self.base.derive(changes), tuple(earlier))
         ends = reach(ctx, self.plan, p, len(earlier), first_only=True).anywhere  # a mask (``Board.mask``)
         self.memo[key] = ends
-        return bool(ends >> index[end] & 1)
+        return ends
 
     def feasible(self, ends: dict) -> bool:
         pieces = list(ends)
@@ -143,7 +133,9 @@ class _Turns:
         return full in good
 
     # -------------------------------------------------------------- solve
-    def positions(self) -> Iterator[dict]:
+    def positions(self, tick=None) -> Iterator[dict]:
+        """The end positions of this order set, streamed. ``tick(f)``, if
+        given, is told the fraction f of the set's search done, as it goes."""
         movers = sorted(self.ordered, key=lambda p: p.rank)
         self.start = {p: p.at for p in self.setting.views}
         self.host_of = {}
@@ -163,36 +155,78 @@ class _Turns:
                      for p in movers}
         self.index = self.setting.board.index
         groups = _groups(movers, self.region, self.start)
-        per_group = []
-        for grp in groups:
-            per_group.append(list(self._solve(grp, domains)))
-        for combo in itertools.product(*per_group):
-            end = {}
-            for part in combo:
-                end.update(part)
-            yield end
-
-    def _solve(self, grp, domains):
-        if len(grp) == 1:
-            p = grp[0]
+        if not groups:
             yield {}
-            for c in sorted(domains[p]):
-                if c != p.at and self.move_ok(p, c, {}):
-                    yield self._with_followers({p: c})
+            if tick is not None:
+                tick(1.0)
             return
-        problem = Problem()
-        for p in grp:
-            problem.addVariable(p.id, [STAY] + sorted(c for c in domains[p] if c != p.at))
-        units = [p.id for p in grp if p.role == "unit"]
-        leaders = [p.id for p in grp if p.role == "leader"]
-        if len(units) > 1:
-            problem.addConstraint(_EndsDiffer(), units)
-        if len(leaders) > 1:
-            problem.addConstraint(_EndsDiffer(), leaders)
-        problem.addConstraint(SequenceConstraint(self, grp), [p.id for p in grp])
-        by_id = {p.id: p for p in grp}
-        for sol in problem.getSolutionIter():
-            yield self._with_followers({by_id[k]: v for k, v in sol.items() if v != STAY})
+        # the group with the most pieces (the most positions) is streamed;
+        # the others are made once and multiplied in (nothing grows with
+        # the positions of the streamed group)
+        big = max(range(len(groups)), key=lambda i: len(groups[i]))
+        others = [list(self._solve(grp, domains)) for j, grp in enumerate(groups) if j != big]
+        stream = self._solve(groups[big], domains, tick)
+        if not others:
+            yield from stream
+        else:
+            for part in stream:
+                for combo in itertools.product(*others):
+                    end = dict(part)
+                    for o in combo:
+                        end.update(o)
+                    yield end
+        if tick is not None:
+            tick(1.0)
+
+    def _solve(self, grp, domains, tick=None):
+        """The end positions of a group of pieces whose regions touch: a
+        backtracking search over the model above (each piece in rank order
+        stays or takes an end of its domain; units end on different hexes,
+        and leaders). The moves are judged in the order given as the search
+        goes down: a piece moving after the moves above it, when those can
+        be made in some order (one ``ends_mask`` per node, memoized); else
+        the moves so far are decided whole by ``feasible``, once per node,
+        so that a leaf below a node whose moves need another order than
+        the rank's is decided by one mask too."""
+        doms = [[STAY] + sorted(c for c in domains[p] if c != p.at) for p in grp]
+        n = len(grp)
+        index = self.index
+        # units end on different hexes, and leaders (a leader may end with a unit)
+        used_by_role = {"unit": set(), "leader": set()}
+        used = [used_by_role.get(p.role, set()) for p in grp]
+        ends: dict = {}
+        out = self._with_followers if any(p in self.followers for p in grp) else dict
+
+        def down(i, ok_above, base, span):
+            # ok_above: the moves chosen above can be made in some order (the
+            # pieces below still where they stand)
+            p, dom, u = grp[i], doms[i], used[i]
+            mask = self.ends_mask(p, ends) if ok_above else 0  # p moving after them
+            last = i == n - 1
+            step = span / len(dom)
+            for k, e in enumerate(dom):
+                if e is STAY:
+                    ok = ok_above
+                elif e in u:
+                    continue
+                else:
+                    ends[p] = e
+                    ok = ok_above and mask >> index[e] & 1 or self.feasible(ends)
+                if last:  # (the leaves here, not a level further down: one generator less per answer)
+                    if ok:
+                        yield out(ends)
+                elif e is STAY:
+                    yield from down(i + 1, ok, base + k * step, step)
+                else:
+                    u.add(e)
+                    yield from down(i + 1, ok, base + k * step, step)
+                    u.discard(e)
+                if e is not STAY:
+                    del ends[p]
+                if i < 2 and tick is not None:
+                    tick(base + (k + 1) * step)
+
+        return down(0, True, 0.0, 1.0)
 
     def _with_followers(self, ends: dict) -> dict:
         out = dict(ends)
@@ -200,21 +234,6 @@ class _Turns:
             for l in self.followers.get(u, ()):
                 out[l] = c
         return out
-
-
-class _EndsDiffer(Constraint):
-    """Pieces that move may not end on the same hex (staying is not a hex)."""
-
-    def __call__(self, variables, domains, assignments, forwardcheck=False, _u=Unassigned):
-        seen = set()
-        for v in variables:
-            x = assignments.get(v, _u)
-            if x is _u or x == STAY:
-                continue
-            if x in seen:
-                return False
-            seen.add(x)
-        return True
 
 
 _NOTHING = frozenset()
@@ -263,36 +282,86 @@ def end_positions(eng, g, limit: int | None = None) -> Iterator[dict]:
                 return
 
 
-def count_end_positions(eng, g, progress: bool | None = None, max_in_memory: int | None = None) -> int:
+def count_end_positions(eng, g, progress: bool | None = None, max_in_memory: int | None = None,
+                        on_progress=None) -> int:
     """The number of distinct end positions, in bounded memory: positions
     are counted as short keys by ``distinct.DistinctCounter`` (sorted runs
-    on disk past ``max_in_memory`` keys), never kept as dicts. ``progress``
-    (default: when stderr is a terminal) writes how far it got to stderr
-    every two seconds."""
-    import sys
-    import time
+    on disk past ``max_in_memory`` keys), never kept as dicts.
 
+    ``progress`` (default: when stderr is a terminal) shows a progress bar
+    on stderr (``rich.progress``, with an estimate of the time left);
+    ``on_progress(done, total, text)``, if given, is called instead as the
+    work goes, within an order set as between them: ``done`` out of
+    ``total`` is the work estimated (``_weights``), ``text`` says how many
+    order sets and positions so far."""
     from .distinct import MAX_IN_MEMORY, DistinctCounter, position_key, stderr_is_terminal
 
     g.setting.board.require("cells", "turns")
     enum = eng.enumerator(g)
+    bar = None
     if progress is None:
-        progress = stderr_is_terminal()
-    total = enum.count() if progress else 0
-    shown = time.monotonic()
-    i = 0
-    with DistinctCounter(MAX_IN_MEMORY if max_in_memory is None else max_in_memory) as counter:
-        for i, s in enumerate(enum.order_sets(), 1):
-            alts = [a for a in enum.alts if a.legal(s)]
-            solver = _Turns(eng, g, s, alts[0].alt if alts else None)
-            for end in solver.positions():
-                counter.add(position_key(end))
-            if progress and time.monotonic() - shown >= 2:
-                shown = time.monotonic()
-                sys.stderr.write(f"\r{i}/{total} order sets, {counter.added} positions found "
-                                 f"({len(counter.runs)} runs on disk)\x1b[K")
-                sys.stderr.flush()
-        if progress and i:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-        return counter.count()
+        progress = stderr_is_terminal()  # never in a pipe (nor, by the command line, with --json)
+    if progress and on_progress is None:
+        bar = on_progress = _Bar(force=not stderr_is_terminal())  # progress=True: shown all the same
+    weights = _weights(eng, g, enum) if on_progress is not None else []
+    total = sum(weights)
+    n_sets = len(weights)
+    done = 0.0
+    try:
+        with DistinctCounter(MAX_IN_MEMORY if max_in_memory is None else max_in_memory) as counter:
+            for i, s in enumerate(enum.order_sets()):
+                alts = [a for a in enum.alts if a.legal(s)]
+                solver = _Turns(eng, g, s, alts[0].alt if alts else None)
+                tick = None
+                if on_progress is not None:
+                    def tick(f, i=i, base=done, w=weights[i]):
+                        on_progress(base + f * w, total, f"{i + 1}/{n_sets} order sets, {counter.added} positions "
+                                                         f"found ({len(counter.runs)} runs on disk)")
+                    done += weights[i]
+                add = counter.add
+                for end in solver.positions(tick):
+                    add(position_key(end))
+            return counter.count()
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _weights(eng, g, enum) -> list[float]:
+    """Each order set's work, estimated for the progress bar: the product
+    over its pieces of 1 + the hexes the piece reaches alone on the board
+    before the turn (the assignments the search goes through)."""
+    alone: dict = {}
+    out = []
+    for s in enum.order_sets():
+        w = 1.0
+        alt = None
+        for p in s:
+            d = alone.get(p)
+            if d is None:
+                if alt is None:
+                    alt = next((a.alt for a in enum.alts if a.legal(s)), None)
+                d = alone[p] = 1 + len(_Turns(eng, g, (p,), alt).superset(p))
+            w *= d
+        out.append(w)
+    return out
+
+
+class _Bar:
+    """``turns --count``'s progress bar on stderr (rich), an ``on_progress``."""
+
+    def __init__(self, force: bool = False):
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
+
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
+                                 TimeRemainingColumn(), console=Console(stderr=True, force_terminal=force or None),
+                                 transient=True)
+        self.task = self.progress.add_task("counting", total=None)
+        self.progress.start()
+
+    def __call__(self, done: float, total: float, text: str) -> None:
+        self.progress.update(self.task, completed=done, total=total or 1, description=text)
+
+    def close(self) -> None:
+        self.progress.stop()
