@@ -125,6 +125,12 @@ def test_an_illegal_move_is_refused_with_its_rule_and_changes_nothing():
     assert state.to_json() == before
     with pytest.raises(IllegalAction, match="no card now|the card is already played"):
         state.apply({"kind": "card", "card": "Rally"})
+    with pytest.raises(IllegalAction, match="^no dice are rolled now$"):
+        state.apply({"kind": "dice", "roll": {"light": 1}})
+    with pytest.raises(IllegalAction, match="^the order set is given once, after the card$"):
+        state.apply({"kind": "order_set", "units": ["s4"], "leaders": []})
+    with pytest.raises(IllegalAction, match="has no action of kind 'charge'"):
+        state.apply({"kind": "charge"})
     with pytest.raises(IllegalAction, match="unknown piece id 'zz'"):
         state.apply({"kind": "battle", "piece": "zz", "target": "c5"})
     assert state.to_json() == before
@@ -152,6 +158,8 @@ def test_a_scripted_turn_its_log_its_words_and_the_next_scenario(tmp_path):
         "light bow infantry s11 at 6,6 to 6,4", "heavy infantry s4 at 5,7 to 5,6", "s11 battles c5",
         "end the turn"]
     nxt = state.scenario_after()
+    # from a turn file's plain data, as YAML loads it (check --write-next)
+    assert state.turn.next_scenario(yaml.safe_load(yaml.safe_dump(state.log()))) == nxt
     assert nxt["to_move"] == "carthaginian"
     at = {u["id"]: u["at"] for u in nxt["units"] + nxt["leaders"]}
     assert (at["s4"], at["s11"], at["daphnaeus"], at["s5"], at["c5"]) == ([5, 6], [6, 4], [6, 5], [6, 7], [6, 1])
@@ -186,9 +194,10 @@ def test_a_warriors_charge_owes_its_battle(tmp_path):
     state.apply({"kind": "move", "piece": "b1", "to": [3, 7]})
     # the charge's battle is owed: no end until it is declared
     assert state.legal_actions() == [{"kind": "battle", "piece": "b1", "target": "c6", "text": "b1 battles c6"}]
-    with pytest.raises(IllegalAction) as e:
-        state.apply({"kind": "end"})
-    assert [v["rule"] for v in e.value.violations] == ["ccm.battle.warrior-compulsory"]
+    for action in ({"kind": "end"}, {"kind": "second_move", "piece": "b1", "to": [3, 6]}):
+        with pytest.raises(IllegalAction) as e:
+            state.apply(action)
+        assert [v["rule"] for v in e.value.violations] == ["ccm.battle.warrior-compulsory"]
     state.apply({"kind": "battle", "piece": "b1", "target": "c6"})
     state.apply({"kind": "end"})
     eng = state.game.engine

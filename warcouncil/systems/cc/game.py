@@ -251,7 +251,9 @@ class CardTurn(Turn):
         kind = action.get("kind")
         if kind == "card":
             return self._play_card(pos, action)
-        if kind == "dice":  # (the kernel takes only the listed outcomes)
+        if kind == "dice":  # (at the chance node the kernel takes only the listed outcomes)
+            if pos.stage != "dice":
+                raise IllegalAction("no dice are rolled now")
             return Position("orders", pos.card, pos.copies, tuple(action["roll"].items()))
         if pos.stage == "over":
             raise IllegalAction("the turn is over")
@@ -279,6 +281,8 @@ class CardTurn(Turn):
             return self._accept(_replace(pos, stage="battles", battles=pos.battles + ((piece, target),), owed=owed))
         move = (_id(action, "piece"), _cell(action.get("to", (action.get("path") or [None])[-1])), _path(action))
         if kind == "second_move":
+            if pos.owed:  # the owed battle is declared before the second moves, or never
+                raise _refused(self._judge(pos))
             return self._accept(_replace(pos, stage="second", second=pos.second + (move,)))
         after = _replace(pos, moves=pos.moves + (move,))
         verdict = self._judge(after, after.owed)

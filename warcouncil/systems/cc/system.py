@@ -96,7 +96,7 @@ class CommandsAndColors(System):
                 try:
                     pack.card(name)
                 except WarcouncilError as e:
-                    where, items = side.more_where["hand"]
+                    where, items = side.more_where.get("hand", (None, ()))
                     raise WarcouncilError(f"side {side.name!r}: unknown card {name!r} in its hand "
                                           f"({pack.title or pack.name})",
                                           items[i] if i < len(items) else where, hint=e.hint) from None
