@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from fractions import Fraction
 from pathlib import Path
 

@@ -179,12 +179,17 @@ class CardTurn(Turn):
             raise _refused(verdict)
         return pos
 
-    def _replay(self, pos: Position, ids: list | None = None):
-        """The turn ``pos`` played as ``check`` plays it: (the grounding,
-        the alternative, the ordered pieces counted, the moves made (with
-        the leaders carried), the positions after them)."""
+    def _replay(self, pos: Position):
+        """The turn ``pos`` played as ``check`` plays it (``_played_turn``)."""
         eng = self.engine
-        g, plan, orders, rec = eng.turn_parts(turn_from_data(self.log(pos), eng.scenario.board, eng.system))
+        return self._played_turn(turn_from_data(self.log(pos), eng.scenario.board, eng.system))
+
+    def _played_turn(self, turn):
+        """The turn file ``turn`` played as ``check`` plays it: (the
+        grounding, the alternative, the ordered pieces counted, the moves
+        made (with the leaders carried), the positions after them)."""
+        eng = self.engine
+        g, plan, orders, rec = eng.turn_parts(turn)
         counts = Counter(orders)
         _, alt = _legal_alt(eng.enumerator(g).alts, list(counts), g)
         tv = play_turn(g, plan, Ctx(g, alt, frozenset(counts), counts), rec)[0]
@@ -353,11 +358,7 @@ class CardTurn(Turn):
         eng = self.engine
         sc = eng.scenario
         t = turn_from_data(turn, sc.board, eng.system)
-        g, plan, orders, rec = eng.turn_parts(t)
-        counts = Counter(orders)
-        _, alt = _legal_alt(eng.enumerator(g).alts, list(counts), g)
-        tv = play_turn(g, plan, Ctx(g, alt, frozenset(counts), counts), rec)[0]
-        at = {m.piece.id: list(m.to) for m in tv.moves}
+        at = {m.piece.id: list(m.to) for m in self._played_turn(t)[3]}
         side = t.side or sc.to_move
         from ...solver.scenario import parse_yaml, read_text
 
