@@ -372,3 +372,15 @@ def test_random_playouts_of_chained_turns(scenario, tmp_path):
         assert "battle" in stats, stats
     if scenario == "charge":
         assert stats["owed"] > 0, stats
+
+
+def test_a_turn_given_as_data_is_read_as_a_turn_file_is():
+    eng = Engine.load("akragas")
+    t = turn_from_data({"card": "Rally", "roll": {"light": 1, "helmet": 0}, "orders": ["s1"],
+                        "moves": [{"piece": "s1", "to": [2, 6]}]}, eng.scenario.board, eng.system)
+    assert (t.card, t.roll, t.orders, [(m.piece, m.to) for m in t.moves]) == (
+        "Rally", "light=1,helmet=0", ["s1"], [("s1", (2, 6))])
+    with pytest.raises(WarcouncilError) as e:
+        turn_from_data({"card": "Rally", "moves": [{"piece": "s1"}]}, eng.scenario.board, eng.system)
+    assert str(e.value).splitlines()[0] == (
+        "<turn>: a move is {piece: ID, to: [col, row]} or {piece: ID, path: [[col, row], ...]}")
