@@ -68,6 +68,11 @@ def test_the_first_node_offers_every_card_of_the_deck():
     assert copies == [c for c in deck if c not in ("Counter Attack", "First Strike")]
     assert actions[20] == {"kind": "card", "card": "Counter Attack", "copies": "Order Two Units Left",
                            "text": "card: Counter Attack, copying Order Two Units Left"}
+    # card= naming a card that copies: its node offers the copies only
+    fixed = game.new_state(card="counter attack")
+    assert fixed.legal_actions() == actions[20:47]
+    fixed.apply(actions[20 + copies.index("I Am Spartacus")])
+    assert fixed.current_player() == CHANCE and len(fixed.chance_outcomes()) == 210
 
 
 def test_the_order_sets_are_those_orders_lists_in_its_order():
