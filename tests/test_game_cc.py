@@ -264,6 +264,21 @@ def test_an_unknown_card_in_a_hand_is_bad_input_at_its_place(tmp_path):
     assert r.stderr.splitlines()[0] == f"{bad2}:9:46: side 'syracusan': hand must be a list of card names, not 'Rally'"
 
 
+def test_the_last_card_of_a_hand_played(tmp_path):
+    one = _variant(tmp_path, AKRAGAS, "one.yaml", (
+        "syracusan: {edge: south, command: 6}", "syracusan: {edge: south, command: 6, hand: [First Strike]}"))
+    state = warcouncil.load_game(one).new_state()
+    for action in state.legal_actions() + [{"kind": "order_set", "units": [], "leaders": []}, {"kind": "end"}]:
+        state.apply(action)
+    nxt = state.scenario_after()
+    assert nxt["sides"]["syracusan"]["hand"] == []
+    nxt["to_move"] = "syracusan"
+    path = tmp_path / "next.yaml"
+    path.write_text(yaml.safe_dump(nxt), encoding="utf-8")
+    with pytest.raises(WarcouncilError, match=r"^syracusan holds no card: add the card it drew to its hand$"):
+        warcouncil.load_game(str(path)).new_state()
+
+
 def test_the_scenario_schema_gives_the_hand():
     side = json_schema(CommandsAndColors)["properties"]["sides"]["additionalProperties"]
     assert side["properties"]["hand"]["type"] == "array" and "hand" not in side["required"]

@@ -88,6 +88,8 @@ class CardTurn(Turn):
         hand = sc.sides[self.side].get("hand")
         pack = engine.pack
         self.hand = None if hand is None else tuple(dict.fromkeys(pack.card(c).name for c in hand))
+        if self.hand == ():
+            raise WarcouncilError(f"{self.side} holds no card: add the card it drew to its hand")
         self.fixed = None
         if "card" in self.chosen:
             self.fixed = pack.card(str(self.chosen["card"])).name
