@@ -46,6 +46,15 @@ class Side:
     name: str
     edge: str  # one of the edges its system allows (``System.edges``)
     command: int  # the side's command (C&C: cards held)
+    #: the side's keys its game system adds (``System.side_fields``), as
+    #: given (a list as a tuple): ((key, value), ...)
+    more: tuple = ()
+    #: where each of them is: key -> (the value's place, its items' places)
+    more_where: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of a key the system adds, or ``default``."""
+        return dict(self.more).get(key, default)
 
 
 @record
@@ -617,7 +626,8 @@ def json_schema(system=None) -> dict:
                   "additionalProperties": {
                       "type": "object", "additionalProperties": False, "required": list(SIDE_FIELDS),
                       "properties": {**{k: f.schema for k, f in SIDE_FIELDS.items()},
-                                     "edge": {"enum": list(system.edges)}}}},
+                                     "edge": {"enum": list(system.edges)},
+                                     **{k: f.schema for k, f in system.side_fields.items()}}}},
         "to_move": {"type": "string"},
         "terrain": {"type": ["array", "null"], "items": {
             "type": "object", "additionalProperties": False, "required": list(TERRAIN_FIELDS),
@@ -765,7 +775,7 @@ class _Validator:
             if why is not None:
                 raise WarcouncilError(f"a side name must be {why}, not {_describe(sname)}", kloc)
             m = self.mapping(spec, raw.value_where[sname], f"side {sname!r}")
-            self.keys(m, tuple(SIDE_FIELDS), (), f"side {sname!r}")
+            self.keys(m, tuple(SIDE_FIELDS), tuple(system.side_fields), f"side {sname!r}")
             edge = m["edge"]
             if edge not in allowed:
                 more = ("" if not isinstance(edge, str) or edge not in SIDE_FIELDS["edge"].schema["enum"]
@@ -783,7 +793,13 @@ class _Validator:
             edges[edge] = sname
             self.edge_where[sname] = _vloc(m, "edge")
             command = self.field(m, "command", SIDE_FIELDS["command"], f"side {sname!r}")
-            sides[sname] = Side(sname, edge, command)
+            more, more_where = [], {}
+            for k, f in system.side_fields.items():  # the system's own keys (C&C: the hand)
+                if k in m:
+                    v = f.check(m[k], _vloc(m, k), f"side {sname!r}", k)
+                    more.append((k, tuple(v) if isinstance(v, list) else v))
+                    more_where[k] = (_vloc(m, k), tuple(getattr(v, "item_where", ())))
+            sides[sname] = Side(sname, edge, command, tuple(more), more_where)
         return sides
 
     def board(self, top: YDict, system) -> Board:

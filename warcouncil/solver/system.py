@@ -102,6 +102,9 @@ class System:
     #: the scenario's piece lists, by key, in the order pieces are ranked
     #: (the kernel's default: one list of units)
     piece_lists: ClassVar[dict[str, PieceList]] = {"units": PieceList("unit", needed=True)}
+    #: the optional keys a side may have beside ``edge`` and ``command``, by
+    #: key (each a ``scenario.Field``; the scenario's ``Side.more``)
+    side_fields: ClassVar[dict[str, object]] = {}
     #: the edges a side may own (the scenario's ``edge:``)
     edges: ClassVar[tuple[str, ...]] = ("north", "south", "east", "west")
     #: how a side at each edge names a board's sections (``Board.views``;

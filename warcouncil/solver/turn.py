@@ -126,6 +126,28 @@ def load_turn(path: str, board=None, contextual: bool = True, system=None) -> Tu
         raise
 
 
+def turn_from_data(data, board=None, system=None, source: str = "<turn>") -> Turn:
+    """A turn given as plain data (a dict, as ``load_turn`` would read it from
+    a file; the game interface's ``log()``), read and checked as ``load_turn``
+    reads a file; problems are placed at ``source``."""
+    keys, required = _keys_of(system, True)
+    return _build(_located(data, Location(source)), source, board, keys, required,
+                  True if system is None else system.context is not None)
+
+
+def _located(value, where: Location):
+    """Plain data as the YAML reader gives it (``YDict``/``YList``), every place ``where``."""
+    if isinstance(value, dict):
+        m = YDict((k, _located(v, where)) for k, v in value.items())
+        m.where, m.key_where, m.value_where = where, dict.fromkeys(m, where), dict.fromkeys(m, where)
+        return m
+    if isinstance(value, (list, tuple)):
+        seq = YList(_located(v, where) for v in value)
+        seq.where, seq.item_where = where, [where] * len(seq)
+        return seq
+    return value
+
+
 def _keys_of(system, contextual: bool) -> tuple[dict, tuple]:
     from .system import System
 

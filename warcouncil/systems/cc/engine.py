@@ -232,6 +232,11 @@ class CardEngine(Engine):
         return check(g, self.plan, self.pieces(g, ids))
 
     def check_turn(self, turn) -> Verdict:
+        return check(*self.turn_parts(turn))
+
+    def turn_parts(self, turn) -> tuple:
+        """What ``check`` judges of a turn file: (the grounding of its card,
+        the plan, the ordered pieces, its moves and battles as a ``Record``)."""
         with turn.at("side"):  # an unknown side: at its place in the file
             self.setting(turn.side, turn.command)
         with turn.at("card"):  # an unknown card, a roll it does not take ...
@@ -251,7 +256,7 @@ class CardEngine(Engine):
             p = self.pieces(g, [b.piece], [b.where])[0]
             t = self.pieces(g, [b.target], [b.where])[0]
             battles.append(Record(piece=p, target=t))
-        return check(g, self.plan, orders, Record(moves=moves, battles=tuple(battles), second_moves=second))
+        return g, self.plan, orders, Record(moves=moves, battles=tuple(battles), second_moves=second)
 
     def destinations(self, g: Grounding, ids: list[str]):
         """For each ordered piece: every legal destination, judged on the

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from ...errors import WarcouncilError
+from ...solver.scenario import NAME, list_field
 from ...solver.system import PieceList, System
 from .boards import BOARDS, VIEWS
 from .builtins import CC
 from .engine import CardEngine
+from .game import CardTurn
 
 
 class CommandsAndColors(System):
@@ -23,6 +25,8 @@ class CommandsAndColors(System):
     # units, then leaders (a leader: no type, one block)
     piece_lists = {"units": PieceList("unit", optional=("blocks", "facing"), needed=True),
                    "leaders": PieceList("leader", required=("id", "side", "at"), optional=())}
+    # a side may give the cards it holds (the game interface plays one of them)
+    side_fields = {"hand": list_field(NAME, 0, 100, "a list of card names")}
     # sections are seen from a side's own edge: the board is played across
     # from north to south
     edges = ("north", "south")
@@ -53,6 +57,7 @@ class CommandsAndColors(System):
         "host": "host",
     }
     engine = CardEngine
+    game = CardTurn  # the turn as decisions and chance events (the game interface)
     meanings = CC
     # the card's structure, which the quota enumerator turns into generators
     structural = {"assignable": "assignable", "capacity": "capacity", "filled": "filled",
@@ -83,7 +88,18 @@ class CommandsAndColors(System):
 
     @classmethod
     def check_setup(cls, scenario, pack) -> None:
-        """A unit's blocks are at most its type's full strength."""
+        """A unit's blocks are at most its type's full strength; a side's
+        ``hand`` holds cards of the pack (by printed name; case, spaces and
+        hyphens ignored)."""
+        for side in scenario.sides.values():
+            for i, name in enumerate(side.get("hand") or ()):
+                try:
+                    pack.card(name)
+                except WarcouncilError as e:
+                    where, items = side.more_where.get("hand", (None, ()))
+                    raise WarcouncilError(f"side {side.name!r}: unknown card {name!r} in its hand "
+                                          f"({pack.title or pack.name})",
+                                          items[i] if i < len(items) else where, hint=e.hint) from None
         for u in scenario.pieces.get("unit", ()):
             decl = pack.units.get(u.type)
             full = dict(decl.attrs).get("blocks") if decl is not None else None
