@@ -669,9 +669,11 @@ def diff(scenario, card, orders, side, roll, copies, command, limit, rules, as_j
 @main.command()
 @click.argument("scenario")
 @click.argument("turn")
+@click.option("--write-next", "write_next", default=None, metavar="NEXT.yaml",
+              help="For a legal turn: write the scenario after it (the next turn's start) to NEXT.yaml.")
 @rules_option
 @json_option
-def check(scenario, turn, rules, as_json):
+def check(scenario, turn, write_next, rules, as_json):
     """Is the proposed TURN legal on SCENARIO? Every violated rule, with its text.
 
     TURN is a YAML file (for Commands & Colors):
@@ -699,11 +701,18 @@ def check(scenario, turn, rules, as_json):
     from .solver.turn import load_turn
 
     eng = _engine(scenario, rules, "check")
+    if write_next is not None and eng.system.game is None:
+        raise WarcouncilError(f"--write-next: the {eng.system.title or eng.system.name} system has no game interface")
     if "check" in eng.system.answers_itself:
-        _print_answer(eng.answer("check", path=turn), as_json)
+        answer = eng.answer("check", path=turn)
+        if write_next is not None and answer.exit_code == 0:
+            _write_next(eng, turn, write_next)
+        _print_answer(answer, as_json)
         return
     t = load_turn(turn, eng.scenario.board, contextual=eng.system.context is not None)
     verdict = eng.check_turn(t)
+    if write_next is not None and verdict.legal:
+        _write_next(eng, turn, write_next)
     if as_json:
         _json(verdict.as_json())
     elif verdict.legal:
@@ -717,6 +726,24 @@ def check(scenario, turn, rules, as_json):
             source = eng.pack.document_name(v.source)
             out.print(f"    {escape(source)}: [italic]“{escape(v.quote)}”[/]" if v.quote else f"    {escape(source)}")
     sys.exit(0 if verdict.legal else 1)
+
+
+def _write_next(eng, turn_path: str, target: str) -> None:
+    """``check --write-next``: the scenario after the legal turn in
+    ``turn_path`` (the game interface's ``Turn.next_scenario``), as YAML."""
+    import yaml
+
+    from .solver.scenario import parse_yaml
+    from .textfile import YAML_LIMIT, read_text
+
+    data = json.loads(json.dumps(parse_yaml(read_text(turn_path, YAML_LIMIT, "turn file"), turn_path)))
+    scenario = eng.system.game(eng).next_scenario(data)
+    text = yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True, default_flow_style=None)
+    try:
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise WarcouncilError(f"cannot write the next scenario: {e.strerror or e}", hint=target) from None
 
 
 # ------------------------------------------------------------------ answers made by a system
