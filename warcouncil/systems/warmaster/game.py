@@ -24,7 +24,8 @@ listed come from a finite move generator: for a piece moving up to R cm
 of a square grid of ``resolution`` cm (an option of ``new_state``, default
 10) centred on it within R, nearest first, its facing and formation kept;
 and for each enemy unit (a home back: its character) the point along the
-straight line toward it where the piece first touches it, when within R.
+straight line toward it where the piece first touches it, or R along it;
+each wholly on the table (the scenario's bounds).
 A brigade moves by common offsets (the grid's, and each unit's contact
 offsets). ``apply`` takes any other destination too and judges it.
 
@@ -44,10 +45,10 @@ from typing import Any
 
 from ...errors import Location, WarcouncilError
 from ...solver import table as T
-from ...solver.game import TERMINAL_NODE, IllegalAction, Turn, chance, decision
+from ...solver.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn, chance, decision
 from ...solver.scenario import YDict, YList, read_yaml_file
 from .engine import WAYS, Ctx, Step, fraction
-from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, footprint, pose_of
+from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
 
 #: the turn file's key of each kind of entry, and its record
 KEYS = {"initiative": "initiative", "home_back": "home_back", "attempt": "orders", "character_move": "characters"}
@@ -179,10 +180,12 @@ class WarmasterTurn(Turn):
                 if o is not None:
                     offsets.append(o)
         out, seen = [], set()
+        board = _Board(table.scenario.width, table.scenario.depth)
         for dx, dy in offsets:
             to = [[_num(table.poses[p].at[0] + dx), _num(table.poses[p].at[1] + dy)] for p in pids]
             key = json.dumps(to)
-            if key not in seen:
+            if key not in seen and all(T.on_table(table.moved({p: pose_of(xy, table.poses[p])}).footprint(p), board)
+                                       for p, xy in zip(pids, to)):
                 seen.add(key)
                 out.append(to)
         return out
@@ -190,7 +193,8 @@ class WarmasterTurn(Turn):
     @staticmethod
     def _contact(table, pid: str, target: str, reach: float):
         """The offset along the straight line from ``pid`` toward
-        ``target`` at which the two first touch, if within ``reach``."""
+        ``target`` at which the two first touch, or ``reach`` along it if
+        they touch no sooner (None when they touch already)."""
         piece, pose = table.by_id[pid], table.poses[pid]
         (x0, y0), (x1, y1) = pose.at, table.poses[target].at
         length = math.hypot(x1 - x0, y1 - y0)
@@ -206,9 +210,9 @@ class WarmasterTurn(Turn):
         if gap(0) <= T.EPSILON:
             return None
         lo, hi = 0.0, min(length, reach + 1)  # apart at lo
-        if gap(hi) > 0:
-            return None
-        while hi - lo > 1e-6:
+        if gap(min(hi, reach)) > 0:  # (no contact within reach: as far as it goes)
+            return (math.trunc(ux * reach * 1000) / 1000, math.trunc(uy * reach * 1000) / 1000)
+        while hi - lo > 1e-4:
             mid = (lo + hi) / 2
             if gap(mid) > 0:
                 lo = mid
@@ -265,8 +269,9 @@ class WarmasterTurn(Turn):
         for u in sc.units:
             if u.side != self.side:
                 continue
+            tos = self.destinations(t, (u.id,), self._pace(t, u.id), enemies)
             for action in ("charge", "evade"):
-                for to in self.destinations(t, (u.id,), self._pace(t, u.id), enemies):
+                for to in tos:
                     m = {"unit": u.id, "action": action, "to": to[0]}
                     if self._legal(prefix, "initiative", m):
                         out.append({"kind": "initiative", **m, "text": self._words("initiative", m)})
@@ -274,7 +279,7 @@ class WarmasterTurn(Turn):
             if u.side != self.side:
                 continue
             for c in sc.characters:
-                if c.side == self.side and self._homes(prefix, u.id, c.id, 1):
+                if c.side == self.side and self._homes(prefix, u.id, c.id, 1, first=True):
                     m = {"unit": u.id, "toward": c.id}
                     out.append({"kind": "home_back", **m, "text": self._words("home_back", m)})
         opts, _ = self.engine.options(prefix, self.side)
@@ -291,9 +296,9 @@ class WarmasterTurn(Turn):
         out.append({"kind": "end", "text": "end the Command phase"})
         return out
 
-    def _homes(self, prefix, unit: str, toward: str, d6: int) -> list:
+    def _homes(self, prefix, unit: str, toward: str, d6: int, first: bool = False) -> list:
         """The generator's legal destinations of a home back of ``unit``
-        toward ``toward`` with D6 ``d6``."""
+        toward ``toward`` with D6 ``d6`` (``first``: the first, if any)."""
         t = prefix.table
         if unit not in t.poses or toward not in t.poses:
             return []
@@ -302,6 +307,8 @@ class WarmasterTurn(Turn):
             m = {"unit": unit, "toward": toward, "roll": d6, "to": to[0]}
             if self._legal(prefix, "home_back", m):
                 out.append(to)
+                if first:
+                    break
         return out
 
     def _moves(self, position) -> list:
@@ -404,6 +411,11 @@ class WarmasterTurn(Turn):
         if self.engine.is_blunder(Ctx(prefix), e.with_roll(roll)):
             return Position(done, ("blunder",))
         return Position(done)
+
+    def player(self, position) -> str:
+        if position.over:
+            return TERMINAL
+        return CHANCE if position.pending[:1] in (("roll",), ("blunder",), ("home",)) else self.side
 
     def _play_move(self, position, action: dict):
         if set(action) - {"kind", "text", "to"}:
