@@ -55,7 +55,7 @@ def test_the_first_node_of_ridgeway():
     # the kinds in the sub-phases' order, then `end`, last
     assert kinds == sorted(kinds, key=["initiative", "home_back", "attempt", "character_move", "end"].index)
     assert {k: kinds.count(k) for k in set(kinds)} == {
-        "initiative": 30, "home_back": 3, "attempt": 19, "character_move": 192, "end": 1}
+        "initiative": 37, "home_back": 3, "attempt": 19, "character_move": 192, "end": 1}
     assert [(a["unit"], a["to"]) for a in acts if a["kind"] == "initiative" and a["action"] == "charge"] == [
         ("r1", [30, 50]), ("r2", [31.412, 50]), ("r3", [32.824, 50]), ("r5", [95, 68])]
     assert [(a["unit"], a["toward"]) for a in acts if a["kind"] == "home_back"] == [
@@ -359,7 +359,7 @@ def test_random_playouts(path, chunk, tmp_path):
         assert {p.id: p.pose.facing for p in nxt.pieces} == {p.id: p.pose.facing for p in engine.scenario.pieces}
         assert nxt.to_move != engine.scenario.to_move
     # failed rolls and successes, and every kind of decision, are reached
-    assert {"initiative", "attempt", "character_move", "end", "move", "dice:the order is given",
+    assert {"initiative", "home_back", "attempt", "character_move", "end", "move", "dice:the order is given",
             "dice:the order fails"} <= seen, seen
 
 
@@ -379,3 +379,28 @@ def test_applying_asks_only_who_is_to_act(monkeypatch):
     again = game.state_from_json(state.to_json())
     assert listed == [] and again.to_json() == state.to_json()
     assert again.current_player() == "red" and len(listed) == 1
+
+
+def test_next_scenario_from_a_turn_files_data(tmp_path):
+    """``next_scenario`` reads a turn as YAML loads it (one id for `units`,
+    one position for `to`), leaves the pieces the turn left alone, and
+    hands the move to the other side."""
+    turn = yaml.safe_load("orders:\n  - {by: gen, units: r6, roll: 3, to: [60, 20]}\n"
+                          "characters:\n  - {piece: wiz, to: [75, 40]}\n")
+    game = warcouncil.load_game("ridgeway")
+    after = game.new_state().turn.next_scenario(turn)
+    assert [u["at"] for u in after["units"] if u["id"] == "r6"] == [[60, 20]]
+    assert [c["at"] for c in after["characters"] if c["id"] == "wiz"] == [[75, 40]]
+    assert after["to_move"] == "blue" and after["name"] == "ridgeway" and after["sides"] == ["red", "blue"]
+    again = read_scenario(read_yaml_file(write(tmp_path, after, "next")), "next.yaml")
+    assert {p.id: p.pose.at for p in again.pieces} == {
+        **{p.id: p.pose.at for p in Engine.load("ridgeway").scenario.pieces}, "r6": (60.0, 20.0), "wiz": (75.0, 40.0)}
+
+
+def test_an_order_by_a_unit_or_to_the_enemy_is_refused():
+    state = warcouncil.load_game("ridgeway").new_state(resolution=COARSE)
+    with pytest.raises(IllegalAction, match="r1 is a unit, not a character"):
+        state.apply({"kind": "attempt", "by": "r1", "units": ["r2"]})
+    with pytest.raises(IllegalAction) as e:
+        state.apply({"kind": "attempt", "by": "gen", "units": ["b1"]})
+    assert [v["rule"] for v in e.value.violations] == ["wm.own-units"]

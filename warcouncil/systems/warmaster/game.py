@@ -24,8 +24,10 @@ listed come from a finite move generator: for a piece moving up to R cm
 of a square grid of ``resolution`` cm (an option of ``new_state``, default
 10) centred on it within R, nearest first, its facing and formation kept;
 and for each enemy unit (a home back: its character) the point along the
-straight line toward it where the piece first touches it, or R along it;
-each wholly on the table (the scenario's bounds).
+straight line toward it where the piece first touches it, or R along it,
+and the point R straight away from it; each wholly on the table (the
+scenario's bounds). A home back with D6 d lists those of every reach 10,
+20, ..., 10·d cm (what a shorter roll allows, a longer one allows too).
 A brigade moves by common offsets (the grid's, and each unit's contact
 offsets). ``apply`` takes any other destination too and judges it.
 
@@ -47,7 +49,7 @@ from ...errors import Location, WarcouncilError
 from ...solver import table as T
 from ...solver.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn, chance, decision
 from ...solver.scenario import YDict, YList, read_yaml_file
-from .engine import WAYS, Ctx, Step, fraction
+from .engine import WAYS, Ctx, Step
 from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
 
 #: the turn file's key of each kind of entry, and its record
@@ -124,26 +126,20 @@ class WarmasterTurn(Turn):
 
     def _judge(self, entries, prefix=None):
         """The engine's log of ``entries`` (plain (key, entry) pairs), each
-        checked by its record (bad shape: ``IllegalAction``); extending
-        ``prefix`` when given."""
+        checked by its record and its ids by the engine (bad shape or an
+        unknown id: ``IllegalAction``); extending ``prefix`` when given."""
         items = []
         for key, m in entries:
             ym = _located(m)
             try:
                 RECORDS[key].check(ym, _HERE, "", key)
-                for name in ("unit", "piece", "by", "toward"):
-                    if name in m and m[name] not in self.engine.scenario.by_id:
-                        raise WarcouncilError(f"unknown piece id {m[name]!r}")
-                for u in [m["units"]] if isinstance(m.get("units"), str) else m.get("units", ()):
-                    if u not in self.engine.scenario.by_id:
-                        raise WarcouncilError(f"unknown piece id {u!r}")
                 items.append((key, ym, _HERE))
             except WarcouncilError as e:
-                raise IllegalAction(e.message if hasattr(e, "message") else str(e)) from None
+                raise IllegalAction(e.message) from None
         try:
             return self.engine.log_of(items, self.side, prefix)
         except WarcouncilError as e:
-            raise IllegalAction(getattr(e, "message", str(e))) from None
+            raise IllegalAction(e.message) from None
 
     def _prefix(self, position, upto: int | None = None):
         self.engine.afresh()
@@ -153,14 +149,20 @@ class WarmasterTurn(Turn):
     def _legal(self, prefix, key: str, m: dict) -> bool:
         try:
             log = self._judge([(key, m)], prefix)
-        except IllegalAction:
+            return not self.engine.breaks(log, log.entries[-1])
+        except (IllegalAction, WarcouncilError):  # (a rule that cannot judge it: refused)
             return False
-        return not self.engine.breaks(log, log.entries[-1])
 
     def _refuse(self, prefix, key: str, m: dict, what: str):
         """``IllegalAction`` with the violations at entry ``m``, if any."""
         log = self._judge([(key, m)], prefix)
-        vs = self.engine.violations(log, log.entries[-1])
+        self._refuse_at(log, log.entries[-1], what)
+
+    def _refuse_at(self, log, e, what: str):
+        try:
+            vs = self.engine.violations(log, e)
+        except WarcouncilError as exc:  # (a house rule asking what the entry does not have)
+            raise IllegalAction(f"{what}: {exc.message}") from None
         if vs:
             raise IllegalAction(f"{what}: " + "; ".join(v["message"] for v in vs), vs)
 
@@ -179,6 +181,10 @@ class WarmasterTurn(Turn):
                 o = self._contact(table, pid, t, reach)
                 if o is not None:
                     offsets.append(o)
+            for t in targets:  # (straight away from it, as far as it goes)
+                o = self._contact(table, pid, t, reach, away=True)
+                if o is not None:
+                    offsets.append(o)
         out, seen = [], set()
         board = _Board(table.scenario.width, table.scenario.depth)
         for dx, dy in offsets:
@@ -191,10 +197,11 @@ class WarmasterTurn(Turn):
         return out
 
     @staticmethod
-    def _contact(table, pid: str, target: str, reach: float):
+    def _contact(table, pid: str, target: str, reach: float, away: bool = False):
         """The offset along the straight line from ``pid`` toward
         ``target`` at which the two first touch, or ``reach`` along it if
-        they touch no sooner (None when they touch already)."""
+        they touch no sooner (None when they touch already); ``away``:
+        ``reach`` straight away from it."""
         piece, pose = table.by_id[pid], table.poses[pid]
         (x0, y0), (x1, y1) = pose.at, table.poses[target].at
         length = math.hypot(x1 - x0, y1 - y0)
@@ -202,6 +209,8 @@ class WarmasterTurn(Turn):
         if length == 0:
             return None
         ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        if away:
+            return (math.trunc(-ux * reach * 1000) / 1000, math.trunc(-uy * reach * 1000) / 1000)
 
         def gap(d: float) -> float:
             fp = footprint(piece, Pose((x0 + ux * d, y0 + uy * d), pose.facing, pose.formation))
@@ -247,7 +256,8 @@ class WarmasterTurn(Turn):
                             Fraction(WAYS[t], 36)) for t in WAYS])
         if step in (("blunder",), ("home",)):
             what = "blunder table" if step == ("blunder",) else "home back"
-            return chance([({"kind": "dice", "roll": d, "text": f"{what} D6: {d}"}, Fraction(1, 6)) for d in range(1, 7)])
+            return chance([({"kind": "dice", "roll": d, "text": f"{what} D6: {d}"}, Fraction(1, 6))
+                           for d in range(1, 7)])
         if step:
             return decision(self.side, self._moves(position))
         return decision(self.side, self._free(position))
@@ -302,8 +312,10 @@ class WarmasterTurn(Turn):
         t = prefix.table
         if unit not in t.poses or toward not in t.poses:
             return []
-        out = []
-        for to in self.destinations(t, (unit,), 10 * d6, (toward,)):
+        out, tos = [], []
+        for k in range(1, d6 + 1):  # (what a shorter roll allows, this one allows too)
+            tos += [to for to in self.destinations(t, (unit,), 10 * k, (toward,)) if to not in tos]
+        for to in tos:
             m = {"unit": unit, "toward": toward, "roll": d6, "to": to[0]}
             if self._legal(prefix, "home_back", m):
                 out.append(to)
@@ -341,7 +353,8 @@ class WarmasterTurn(Turn):
     @staticmethod
     def _move(to, units=None) -> dict:
         if to is None:
-            return {"kind": "move", "to": None, "text": f"{'+'.join(units or ())} stay{'s' if len(units or ()) == 1 else ''}"}
+            units = units or ()
+            return {"kind": "move", "to": None, "text": f"{'+'.join(units)} stay{'s' if len(units) == 1 else ''}"}
         if units is None:
             return {"kind": "move", "to": to, "text": f"to {_xy(to[0])}"}
         return {"kind": "move", "to": to, "text": ", ".join(f"{u} to {_xy(d)}" for u, d in zip(units, to))}
@@ -380,9 +393,7 @@ class WarmasterTurn(Turn):
         self._judge([("orders", {**fields, "roll": 2})], prefix)  # (its shape and ids)
         units = [fields["units"]] if isinstance(fields["units"], str) else list(fields["units"])
         e, _ = self.engine.attempt(prefix, Step(fields["by"], tuple(units), None, None, _HERE), None, False, lazy=True)
-        vs = self.engine.violations(prefix.plus(e), e)
-        if vs:
-            raise IllegalAction(f"{fields['by']} orders {'+'.join(units)}: " + "; ".join(v["message"] for v in vs), vs)
+        self._refuse_at(prefix.plus(e), e, f"{fields['by']} orders {'+'.join(units)}")
         return Position(position.done, ("roll", fields["by"], tuple(units)))
 
     def _play_home_back(self, position, prefix, fields: dict):
@@ -490,4 +501,4 @@ class WarmasterTurn(Turn):
         return data
 
 
-__all__ = ["WarmasterTurn", "Position", "RESOLUTION", "fraction"]
+__all__ = ["WarmasterTurn", "Position", "RESOLUTION"]
