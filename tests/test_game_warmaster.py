@@ -387,8 +387,8 @@ def test_next_scenario_from_a_turn_files_data(tmp_path):
     hands the move to the other side."""
     turn = yaml.safe_load("orders:\n  - {by: gen, units: r6, roll: 3, to: [60, 20]}\n"
                           "characters:\n  - {piece: wiz, to: [75, 40]}\n")
-    game = warcouncil.load_game("ridgeway")
-    after = game.new_state().turn.next_scenario(turn)
+    engine = Engine.load("ridgeway")
+    after = engine.system.game(engine).next_scenario(turn)  # (as `check --write-next` asks it)
     assert [u["at"] for u in after["units"] if u["id"] == "r6"] == [[60, 20]]
     assert [c["at"] for c in after["characters"] if c["id"] == "wiz"] == [[75, 40]]
     assert after["to_move"] == "blue" and after["name"] == "ridgeway" and after["sides"] == ["red", "blue"]
