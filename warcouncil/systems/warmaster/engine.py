@@ -1404,10 +1404,7 @@ class WarmasterEngine(Engine):
         self._geometry, self._static, self._shared, self._histories = {}, _Memo(), {}, {}
 
     def _answer(self, verb: str, **options) -> Answer:
-        self._forget()  # (each answer's own memos: what a table drawn since kept let go too)
-        self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
-        self._groups_for = {}
-        self._sharing = verb in self._share_verbs
+        self.afresh(verb in self._share_verbs)
         if verb == "orders":
             return self.orders(options.get("side"), options.get("after"), options.get("limit"),
                                bool(options.get("count_only")))
@@ -1418,6 +1415,14 @@ class WarmasterEngine(Engine):
         if verb == "plan":
             return self.best_plan(options["path"])
         return super().answer(verb, **options)
+
+    def afresh(self, sharing: bool = False) -> None:
+        """Begin an answer (or one node of the game interface, game.py):
+        its own memos, nothing kept from before."""
+        self._forget()  # (each answer's own memos: what a table drawn since kept let go too)
+        self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
+        self._groups_for = {}
+        self._sharing = sharing
 
     def draw(self, side: str | None = None, after: str | None = None, **_) -> str:
         """The table (footprints, terrain, command ranges, the General's 20 cm
@@ -1745,10 +1750,17 @@ class WarmasterEngine(Engine):
         """A Command phase log (a turn file): its entries, in file order of
         the sub-phase keys and list order within each, played on the table."""
         data = self._file(path, TURN)
-        log = self.start(side)
-        for key, items in data.items():
-            for i, m in enumerate(items or ()):
-                log = self._entry(key, m, items.item_where[i], log)
+        return self.log_of([(key, m, items.item_where[i]) for key, items in data.items()
+                            for i, m in enumerate(items or ())], side)
+
+    def log_of(self, entries, side: str | None = None, log: Log | None = None) -> Log:
+        """``log`` (default: the start, for ``side``) extended by
+        ``entries``, in order: (turn-file key, the entry as a checked
+        mapping, its place), as ``read_log`` reads them or the game
+        interface (game.py) makes them."""
+        log = self.start(side) if log is None else log
+        for key, m, where in entries:
+            log = self._entry(key, m, where, log)
         return log
 
     def _entry(self, key: str, m: YDict, where: Location, log: Log) -> Log:

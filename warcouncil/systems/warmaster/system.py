@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...solver.system import System
 from .builtins import WM
 from .engine import WarmasterEngine
+from .game import WarmasterTurn
 from .scenario import RECORDS, read_scenario
 
 
@@ -26,3 +27,4 @@ class Warmaster(System):
     meanings = WM
     read_scenario = staticmethod(read_scenario)
     records = RECORDS
+    game = WarmasterTurn

@@ -1,0 +1,504 @@
+"""Warmaster's Command phase as decisions and chance events (the game
+interface, ``solver/game.py``).
+
+The side to move decides, in the sub-phase order the pack's rules keep
+(initiative moves, home backs, orders, character moves):
+
+``initiative``      ``{unit, action: charge|evade, to: [x, y]}``
+``home_back``       ``{unit, toward}``; then the D6 (a chance node), then
+                    the destination (``move``)
+``attempt``         ``{by, units}``; then the 2D6 total (a chance node,
+                    ``{"kind": "dice", "roll": t}``, t ways in 36); when the
+                    order is given, the units' destinations (``move``); when
+                    it is a blunder, the blunder table's D6, then ``move``
+``move``            ``{to: [dest per unit] | null}`` (null: they stay); a
+                    destination is ``[x, y]`` (facing and formation kept) or
+                    ``{at, facing, formation}``
+``character_move``  ``{piece, to}``
+``end``             the Command phase is over (the state is terminal)
+
+An action is legal exactly when ``check`` finds no violation at it in the
+log it extends (the engine's rules; nothing is judged here). Destinations
+listed come from a finite move generator: for a piece moving up to R cm
+(a unit's pace, a character's 60 cm, a home back's D6 × 10), every point
+of a square grid of ``resolution`` cm (an option of ``new_state``, default
+10) centred on it within R, nearest first, its facing and formation kept;
+and for each enemy unit (a home back: its character) the point along the
+straight line toward it where the piece first touches it, or R along it,
+and the point R straight away from it; each wholly on the table (the
+scenario's bounds). A home back with D6 d lists those of every reach 10,
+20, ..., 10·d cm (what a shorter roll allows, a longer one allows too).
+A brigade moves by common offsets (the grid's, and each unit's contact
+offsets). ``apply`` takes any other destination too and judges it.
+
+A position is the entries made so far (a turn file's entries, in play
+order) and the step under way; ``log()`` is the entries, the step under way
+left out until it is whole (a home back enters the log with its roll and
+destination, a blunder's table roll with its move).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ...errors import Location, WarcouncilError
+from ...solver import table as T
+from ...solver.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn, chance, decision
+from ...solver.scenario import YDict, YList, read_yaml_file
+from .engine import WAYS, Ctx, Step
+from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
+
+#: the turn file's key of each kind of entry, and its record
+KEYS = {"initiative": "initiative", "home_back": "home_back", "attempt": "orders", "character_move": "characters"}
+RECORDS = {"initiative": INITIATIVE, "home_back": HOME_BACK, "orders": ORDER, "characters": CHARACTER_MOVE}
+#: the default grid of destinations, in cm
+RESOLUTION = 10
+_HERE = Location("<game>")
+
+
+@dataclass(frozen=True)
+class Position:
+    """The entries made (turn-file key, the entry as JSON text), in play
+    order; the step under way (``pending``: ``("roll", by, units)``,
+    ``("to",)``, ``("blunder",)``, ``("blunder_to", d6)``, ``("home",
+    unit, toward)``, ``("home_to", unit, toward, d6)``, or ``()``); and
+    whether the phase is over."""
+
+    done: tuple = ()
+    pending: tuple = ()
+    over: bool = False
+
+
+def _located(v: Any) -> Any:
+    """Plain data as the engine reads a file's (``YDict``/``YList``)."""
+    if isinstance(v, dict):
+        d = YDict((k, _located(x)) for k, x in v.items())
+        d.where, d.key_where, d.value_where = _HERE, {}, {}
+        return d
+    if isinstance(v, (list, tuple)):
+        seq = YList(_located(x) for x in v)
+        seq.where, seq.item_where = _HERE, [_HERE] * len(seq)
+        return seq
+    return v
+
+
+def _num(v: float) -> Any:
+    v = round(float(v), 3)
+    return int(v) if v.is_integer() else v
+
+
+def _xy(p) -> str:
+    if isinstance(p, dict):
+        p = p.get("at", "?")
+    return ",".join(str(_num(c)) if isinstance(c, (int, float)) else str(c) for c in p)
+
+
+class WarmasterTurn(Turn):
+    """One side's Command phase (see the module's docstring)."""
+
+    options = ("resolution",)
+
+    def __init__(self, engine, **options: Any) -> None:
+        super().__init__(engine, **options)
+        r = self.chosen.get("resolution", RESOLUTION)
+        if isinstance(r, bool) or not isinstance(r, (int, float)) or not r > 0:
+            raise WarcouncilError(f"resolution must be a positive number of cm, not {r!r}")
+        self.resolution = r
+        self.side = engine.scenario.to_move
+
+    # ------------------------------------------------------------ the log
+    def start(self):
+        return Position()
+
+    @staticmethod
+    def _entries(done) -> list:
+        return [(key, json.loads(text)) for key, text in done]
+
+    def log(self, position) -> dict:
+        out: dict = {}
+        for key, m in self._entries(position.done):
+            out.setdefault(key, []).append(m)
+        return out
+
+    def _judge(self, entries, prefix=None):
+        """The engine's log of ``entries`` (plain (key, entry) pairs), each
+        checked by its record and its ids by the engine (bad shape or an
+        unknown id: ``IllegalAction``); extending ``prefix`` when given."""
+        items = []
+        for key, m in entries:
+            ym = _located(m)
+            try:
+                RECORDS[key].check(ym, _HERE, "", key)
+                items.append((key, ym, _HERE))
+            except WarcouncilError as e:
+                raise IllegalAction(e.message) from None
+        try:
+            return self.engine.log_of(items, self.side, prefix)
+        except WarcouncilError as e:
+            raise IllegalAction(e.message) from None
+
+    def _prefix(self, position, upto: int | None = None):
+        self.engine.afresh()
+        done = position.done if upto is None else position.done[:upto]
+        return self._judge(self._entries(done))
+
+    def _legal(self, prefix, key: str, m: dict) -> bool:
+        try:
+            log = self._judge([(key, m)], prefix)
+            return not self.engine.breaks(log, log.entries[-1])
+        except (IllegalAction, WarcouncilError):  # (a rule that cannot judge it: refused)
+            return False
+
+    def _refuse(self, prefix, key: str, m: dict, what: str):
+        """``IllegalAction`` with the violations at entry ``m``, if any."""
+        log = self._judge([(key, m)], prefix)
+        self._refuse_at(log, log.entries[-1], what)
+
+    def _refuse_at(self, log, e, what: str):
+        try:
+            vs = self.engine.violations(log, e)
+        except WarcouncilError as exc:  # (a house rule asking what the entry does not have)
+            raise IllegalAction(f"{what}: {exc.message}") from None
+        if vs:
+            raise IllegalAction(f"{what}: " + "; ".join(v["message"] for v in vs), vs)
+
+    # ------------------------------------------------------------ the move generator
+    def destinations(self, table, pids: tuple, reach: float, targets) -> list:
+        """The generator's destinations for pieces ``pids`` moving together
+        up to ``reach`` cm: a list of ``to`` lists (one ``[x, y]`` per
+        piece), nearest first, then the contacts with ``targets`` (ids)."""
+        res = self.resolution
+        n = int(reach // res)
+        offsets = sorted(((i * res, j * res) for i in range(-n, n + 1) for j in range(-n, n + 1)
+                          if (i or j) and math.hypot(i * res, j * res) <= reach + 1e-9),
+                         key=lambda o: (math.hypot(*o), o[1], o[0]))
+        for pid in pids:
+            for t in targets:
+                o = self._contact(table, pid, t, reach)
+                if o is not None:
+                    offsets.append(o)
+            for t in targets:  # (straight away from it, as far as it goes)
+                o = self._contact(table, pid, t, reach, away=True)
+                if o is not None:
+                    offsets.append(o)
+        out, seen = [], set()
+        board = _Board(table.scenario.width, table.scenario.depth)
+        for dx, dy in offsets:
+            to = [[_num(table.poses[p].at[0] + dx), _num(table.poses[p].at[1] + dy)] for p in pids]
+            key = json.dumps(to)
+            if key not in seen and all(T.on_table(table.moved({p: pose_of(xy, table.poses[p])}).footprint(p), board)
+                                       for p, xy in zip(pids, to)):
+                seen.add(key)
+                out.append(to)
+        return out
+
+    @staticmethod
+    def _contact(table, pid: str, target: str, reach: float, away: bool = False):
+        """The offset along the straight line from ``pid`` toward
+        ``target`` at which the two first touch, or ``reach`` along it if
+        they touch no sooner (None when they touch already); ``away``:
+        ``reach`` straight away from it."""
+        piece, pose = table.by_id[pid], table.poses[pid]
+        (x0, y0), (x1, y1) = pose.at, table.poses[target].at
+        length = math.hypot(x1 - x0, y1 - y0)
+        other = table.footprint(target)
+        if length == 0:
+            return None
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        if away:
+            return (math.trunc(-ux * reach * 1000) / 1000, math.trunc(-uy * reach * 1000) / 1000)
+
+        def gap(d: float) -> float:
+            fp = footprint(piece, Pose((x0 + ux * d, y0 + uy * d), pose.facing, pose.formation))
+            return T.raw_distance(fp, other)
+
+        if gap(0) <= T.EPSILON:
+            return None
+        lo, hi = 0.0, min(length, reach + 1)  # apart at lo
+        if gap(min(hi, reach)) > 0:  # (no contact within reach: as far as it goes)
+            return (math.trunc(ux * reach * 1000) / 1000, math.trunc(uy * reach * 1000) / 1000)
+        while hi - lo > 1e-4:
+            mid = (lo + hi) / 2
+            if gap(mid) > 0:
+                lo = mid
+            else:
+                hi = mid
+        # (rounded to the mm's thousandth, the last that does not overlap)
+        for back in range(0, 50):
+            d = lo - back * 1e-3
+            o = (round(ux * d, 3), round(uy * d, 3))
+            fp = footprint(piece, Pose((x0 + o[0], y0 + o[1]), pose.facing, pose.formation))
+            if not T.overlapping(fp, other) and T.touching(fp, other):
+                return o if math.hypot(*o) <= reach else None
+        return None  # pragma: no cover - (a contact always rounds within a few steps)
+
+    def _enemies(self) -> list:
+        return [u.id for u in self.engine.scenario.units if u.side != self.side]
+
+    def _pace(self, table, pid: str) -> float:
+        return float(table.at(pid).get_attr("pace"))
+
+    # ------------------------------------------------------------ nodes
+    def node(self, position):
+        if position.over:
+            return TERMINAL_NODE
+        step = position.pending[:1]
+        if step == ("roll",):
+            prefix = self._prefix(position)
+            e = self._attempt(prefix, position.pending[1], position.pending[2])
+            _, ok, _, _ = self.engine.dice(prefix, e)
+            blunders = {t for t in WAYS if t not in ok and self.engine.is_blunder(Ctx(prefix), e.with_roll(t))}
+            return chance([({"kind": "dice", "roll": t, "text": self._roll_words(t, t in ok, t in blunders)},
+                            Fraction(WAYS[t], 36)) for t in WAYS])
+        if step in (("blunder",), ("home",)):
+            what = "blunder table" if step == ("blunder",) else "home back"
+            return chance([({"kind": "dice", "roll": d, "text": f"{what} D6: {d}"}, Fraction(1, 6))
+                           for d in range(1, 7)])
+        if step:
+            return decision(self.side, self._moves(position))
+        return decision(self.side, self._free(position))
+
+    @staticmethod
+    def _roll_words(t: int, given: bool, blunder: bool) -> str:
+        return f"rolled {t}: " + ("the order is given" if given else "a blunder" if blunder else "the order fails")
+
+    def _attempt(self, prefix, by: str, units):
+        e, _ = self.engine.attempt(prefix, Step(by, tuple(units), None, None, _HERE), None, False)
+        return e
+
+    def _free(self, position) -> list:
+        prefix = self._prefix(position)
+        t = prefix.table
+        sc = self.engine.scenario
+        enemies = self._enemies()
+        out = []
+        for u in sc.units:
+            if u.side != self.side:
+                continue
+            tos = self.destinations(t, (u.id,), self._pace(t, u.id), enemies)
+            for action in ("charge", "evade"):
+                for to in tos:
+                    m = {"unit": u.id, "action": action, "to": to[0]}
+                    if self._legal(prefix, "initiative", m):
+                        out.append({"kind": "initiative", **m, "text": self._words("initiative", m)})
+        for u in sc.units:
+            if u.side != self.side:
+                continue
+            for c in sc.characters:
+                if c.side == self.side and self._homes(prefix, u.id, c.id, 1, first=True):
+                    m = {"unit": u.id, "toward": c.id}
+                    out.append({"kind": "home_back", **m, "text": self._words("home_back", m)})
+        opts, _ = self.engine.options(prefix, self.side)
+        for o in opts:
+            out.append({"kind": "attempt", "by": o["character"], "units": list(o["units"]),
+                        "text": f"{o['character']} orders {'+'.join(o['units'])} (target {o['target']}, p {o['p']})"})
+        for c in sc.characters:
+            if c.side != self.side:
+                continue
+            for to in self.destinations(t, (c.id,), self._pace(t, c.id), ()):
+                m = {"piece": c.id, "to": to[0]}
+                if self._legal(prefix, "characters", m):
+                    out.append({"kind": "character_move", **m, "text": self._words("character_move", m)})
+        out.append({"kind": "end", "text": "end the Command phase"})
+        return out
+
+    def _homes(self, prefix, unit: str, toward: str, d6: int, first: bool = False) -> list:
+        """The generator's legal destinations of a home back of ``unit``
+        toward ``toward`` with D6 ``d6`` (``first``: the first, if any)."""
+        t = prefix.table
+        if unit not in t.poses or toward not in t.poses:
+            return []
+        out, tos = [], []
+        for k in range(1, d6 + 1):  # (what a shorter roll allows, this one allows too)
+            tos += [to for to in self.destinations(t, (unit,), 10 * k, (toward,)) if to not in tos]
+        for to in tos:
+            m = {"unit": unit, "toward": toward, "roll": d6, "to": to[0]}
+            if self._legal(prefix, "home_back", m):
+                out.append(to)
+                if first:
+                    break
+        return out
+
+    def _moves(self, position) -> list:
+        """The destinations of the step under way (``move`` actions)."""
+        p = position.pending
+        if p[0] == "home_to":
+            prefix = self._prefix(position)
+            tos = self._homes(prefix, p[1], p[2], p[3])
+            return [self._move(to) for to in tos]
+        prefix = self._prefix(position, -1)
+        key, m = self._entries(position.done[-1:])[0]
+        units = [m["units"]] if isinstance(m["units"], str) else list(m["units"])
+        t = prefix.table
+        reach = min(self._pace(t, u) for u in units)
+        out = []
+        for to in [None] + self.destinations(t, tuple(units), reach, self._enemies()):
+            if self._legal(prefix, key, self._moved(m, p, to)):
+                out.append(self._move(to, units))
+        return out
+
+    @staticmethod
+    def _moved(m: dict, pending: tuple, to) -> dict:
+        m = dict(m)
+        if pending[0] == "blunder_to":
+            m["blunder"] = pending[1]
+        if to is not None:
+            m["to"] = to
+        return m
+
+    @staticmethod
+    def _move(to, units=None) -> dict:
+        if to is None:
+            units = units or ()
+            return {"kind": "move", "to": None, "text": f"{'+'.join(units)} stay{'s' if len(units) == 1 else ''}"}
+        if units is None:
+            return {"kind": "move", "to": to, "text": f"to {_xy(to[0])}"}
+        return {"kind": "move", "to": to, "text": ", ".join(f"{u} to {_xy(d)}" for u, d in zip(units, to))}
+
+    # ------------------------------------------------------------ playing
+    def play(self, position, action: dict):
+        if position.over:
+            raise IllegalAction("the Command phase is over")
+        kind = action.get("kind")
+        p = position.pending
+        if p[:1] in (("roll",), ("blunder",), ("home",)):
+            return self._rolled(position, action)
+        if p:
+            if kind != "move":
+                raise IllegalAction(f"a {kind} action is not taken here: the step under way asks for its destinations "
+                                    "(a 'move' action)")
+            return self._play_move(position, action)
+        if kind == "end":
+            return Position(position.done, (), True)
+        if kind not in KEYS:
+            raise IllegalAction(f"unknown action kind {kind!r} for Warmaster: expected one of "
+                                + ", ".join([*KEYS, "end"]))
+        fields = {k: v for k, v in action.items() if k not in ("kind", "text")}
+        prefix = self._prefix(position)
+        if kind == "attempt":
+            return self._play_attempt(position, prefix, fields)
+        if kind == "home_back":
+            return self._play_home_back(position, prefix, fields)
+        key = KEYS[kind]
+        self._refuse(prefix, key, fields, self._words(kind, fields))
+        return Position(position.done + ((key, json.dumps(fields)),))
+
+    def _play_attempt(self, position, prefix, fields: dict):
+        if set(fields) - {"by", "units"} or "by" not in fields or "units" not in fields:
+            raise IllegalAction("an attempt gives 'by' (a character) and 'units' (the units ordered), nothing else")
+        self._judge([("orders", {**fields, "roll": 2})], prefix)  # (its shape and ids)
+        units = [fields["units"]] if isinstance(fields["units"], str) else list(fields["units"])
+        e, _ = self.engine.attempt(prefix, Step(fields["by"], tuple(units), None, None, _HERE), None, False, lazy=True)
+        self._refuse_at(prefix.plus(e), e, f"{fields['by']} orders {'+'.join(units)}")
+        return Position(position.done, ("roll", fields["by"], tuple(units)))
+
+    def _play_home_back(self, position, prefix, fields: dict):
+        if set(fields) - {"unit", "toward"} or "unit" not in fields or "toward" not in fields:
+            raise IllegalAction("a home back gives 'unit' and 'toward' (a character); its roll and destination follow")
+        self._judge([("home_back", {**fields, "roll": 1})], prefix)  # (its shape and ids)
+        if not self._homes(prefix, fields["unit"], fields["toward"], 1):
+            # (no destination of the generator is legal even for the shortest roll: the rules' reasons)
+            self._refuse(prefix, "home_back", {**fields, "roll": 1}, self._words("home_back", fields))
+            raise IllegalAction(f"{self._words('home_back', fields)}: no destination toward the character")
+        return Position(position.done, ("home", fields["unit"], fields["toward"]))
+
+    def _rolled(self, position, action: dict):
+        p, roll = position.pending, action["roll"]
+        if p[0] == "home":
+            return Position(position.done, ("home_to", p[1], p[2], roll))
+        if p[0] == "blunder":
+            return Position(position.done, ("blunder_to", roll))
+        prefix = self._prefix(position)
+        e = self._attempt(prefix, p[1], p[2])
+        _, ok, _, _ = self.engine.dice(prefix, e)
+        m = {"by": p[1], "units": list(p[2]), "roll": roll}
+        done = position.done + (("orders", json.dumps(m)),)
+        if roll in ok:
+            return Position(done, ("to",))
+        if self.engine.is_blunder(Ctx(prefix), e.with_roll(roll)):
+            return Position(done, ("blunder",))
+        return Position(done)
+
+    def player(self, position) -> str:
+        if position.over:
+            return TERMINAL
+        return CHANCE if position.pending[:1] in (("roll",), ("blunder",), ("home",)) else self.side
+
+    def _play_move(self, position, action: dict):
+        if set(action) - {"kind", "text", "to"}:
+            raise IllegalAction("a move gives 'to': one destination per piece, or null (they stay)")
+        to, p = action.get("to"), position.pending
+        if p[0] == "home_to":
+            if isinstance(to, list) and len(to) == 1 and isinstance(to[0], (list, dict)):
+                to = to[0]
+            m = {"unit": p[1], "toward": p[2], "roll": p[3], **({"to": to} if to is not None else {})}
+            self._refuse(self._prefix(position), "home_back", m, self._words("home_back", m))
+            return Position(position.done + (("home_back", json.dumps(m)),))
+        key, m = self._entries(position.done[-1:])[0]
+        m = self._moved(m, p, to)
+        self._refuse(self._prefix(position, -1), key, m, f"the move of {'+'.join(m['units'])}")
+        return Position(position.done[:-1] + ((key, json.dumps(m)),))
+
+    def worded(self, position, action: dict) -> dict:
+        if action.get("text"):
+            return action
+        kind = action.get("kind")
+        if kind == "move":
+            p = position.pending
+            if p[0] == "home_to":
+                units = None
+            else:
+                m = self._entries(position.done[-1:])[0][1]
+                units = [m["units"]] if isinstance(m["units"], str) else m["units"]
+            to = action.get("to")
+            if units is None and isinstance(to, list) and to and not isinstance(to[0], (list, dict)):
+                to = [to]
+            return {**action, "text": self._move(to, units)["text"] if to is not None or units else "stays"}
+        if kind == "end":
+            return {**action, "text": "end the Command phase"}
+        if kind == "attempt":
+            units = action.get("units")
+            units = [units] if isinstance(units, str) else units
+            return {**action, "text": f"{action.get('by')} orders {'+'.join(units)}"}
+        return {**action, "text": self._words(kind, action)}
+
+    @staticmethod
+    def _words(kind: str, m: dict) -> str:
+        if kind == "initiative":
+            verb = "charges" if m.get("action") == "charge" else "evades"
+            return f"{m.get('unit')} {verb} to {_xy(m.get('to', ()))} on initiative"
+        if kind == "home_back":
+            return f"{m.get('unit')} homes back toward {m.get('toward')}"
+        if kind == "character_move":
+            return f"{m.get('piece')} to {_xy(m.get('to', ()))}"
+        return kind
+
+    # ------------------------------------------------------------ the next turn
+    def next_scenario(self, turn: dict) -> dict:
+        sc = self.engine.scenario
+        entries = [(key, m) for key in ("initiative", "home_back", "orders", "characters")
+                   for m in (turn or {}).get(key) or ()]
+        self.engine.afresh()
+        poses = self._judge(entries).table.poses
+        data = json.loads(json.dumps(read_yaml_file(sc.path)))
+        for m in data.get("units") or ():
+            pose = poses[m["id"]]
+            m.update({"at": [_num(c) for c in pose.at], "facing": _num(pose.facing), "formation": pose.formation})
+        for m in data.get("characters") or ():
+            pose = poses[m["id"]]
+            m["at"] = [_num(c) for c in pose.at]
+            if "facing" in m or pose.facing:
+                m["facing"] = _num(pose.facing)
+        sides = list(sc.sides)
+        if sc.to_move in sides and len(sides) > 1:
+            data["to_move"] = sides[(sides.index(sc.to_move) + 1) % len(sides)]
+        if data.get("rules"):
+            data["rules"] = list(sc.rules)
+        return data
+
+
+__all__ = ["WarmasterTurn", "Position", "RESOLUTION"]
