@@ -17,3 +17,13 @@ def test_import_contracts_hold(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(ROOT)
     assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True) == 0
 
+
+
+def test_every_game_system_is_held_independent_of_the_others() -> None:
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    independent = next(c for c in contracts if c["type"] == "independence")
+    systems = sorted(f"warcouncil.systems.{p.name}" for p in (ROOT / "warcouncil" / "systems").iterdir()
+                     if (p / "__init__.py").exists())
+    assert sorted(independent["modules"]) == systems
