@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..errors import Location, WarcouncilError, closest
 from . import ast as A
-from .pack import LintError, Pack, _line_at, card_key, load_pack, pack_files
+from .pack import LintError, Pack, line_at, card_key, load_pack, pack_files
 from .static import static_problems
 from .template import Field as TemplateField
 from .template import problems as template_problems
@@ -102,7 +102,7 @@ def house_hint(paths: list, problems: list[LintError]) -> str | None:
 
 
 def _err(msg: str, loc: Location, hint: str | None = None) -> LintError:
-    return LintError(msg, loc, hint, _line_at(loc))
+    return LintError(msg, loc, hint, line_at(loc))
 
 
 def message_field_problem(r: A.RuleDecl, f: TemplateField, why: str, hint: str) -> LintError:
@@ -110,7 +110,7 @@ def message_field_problem(r: A.RuleDecl, f: TemplateField, why: str, hint: str) 
     at the field's own file:line:column when the source line shows it."""
     loc = r.message_loc or r.loc
     raw = "{" + f.text + "}"
-    line = _line_at(loc)
+    line = line_at(loc)
     if line is not None and loc.column:
         at = line.find(raw, loc.column - 1)
         if at >= 0:

@@ -330,13 +330,14 @@ def _type_fields(pack: Pack, strict: bool, st: A.FieldsDecl) -> None:
 
 
 def _problem(pack: Pack, strict: bool, msg: str, loc: Location, hint: str | None = None) -> None:
-    err = LintError(msg, loc, hint, _line_at(loc))
+    err = LintError(msg, loc, hint, line_at(loc))
     if strict:
         raise err.as_error()
     pack.problems.append(err)
 
 
-def _line_at(loc: Location) -> str | None:
+def line_at(loc: Location) -> str | None:
+    """The line of a rule file at ``loc`` (for a message's excerpt), or None."""
     if not loc or not loc.file or not loc.line:
         return None
     try:

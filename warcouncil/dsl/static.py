@@ -46,9 +46,9 @@ MAX_CALLS = 128
 
 
 def _err(msg: str, loc: Location, hint: str | None = None):
-    from .pack import LintError, _line_at
+    from .pack import LintError, line_at
 
-    return LintError(msg, loc, hint, _line_at(loc))
+    return LintError(msg, loc, hint, line_at(loc))
 
 
 def _show(e: A.Expr, width: int = 50) -> str:
@@ -659,9 +659,9 @@ def _attr_loc(decl, attr: str) -> Location:
     """The place of ``attr =`` in a unit declaration's first line, else the declaration's."""
     import re
 
-    from .pack import _line_at
+    from .pack import line_at
 
-    loc, line = decl.loc, _line_at(decl.loc)
+    loc, line = decl.loc, line_at(decl.loc)
     if line is not None and loc.column:
         m = re.compile(r"\b" + re.escape(attr) + r"\s*=").search(line, loc.column - 1)
         if m:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..dsl.pack import Pack, _line_at, is_shipped, load_pack
+from ..dsl.pack import Pack, line_at, is_shipped, load_pack
 from ..errors import Location, WarcouncilError, closest
 from .ground import PieceView, Setting
 from .plan import Plan, plan_for
@@ -122,7 +122,7 @@ class Engine:
                 raise WarcouncilError(
                     f"unknown piece id {pid!r}",
                     loc,
-                    source_line=_line_at(loc) if loc else None,
+                    source_line=line_at(loc) if loc else None,
                     hint=f"did you mean {hint[0]!r}?" if hint else None,
                 )
             out.append(v)

@@ -610,11 +610,11 @@ class Compiler:
             loc = e.loc
             if isinstance(e.left, (A.Const, A.Value)):  # `x in ordered`, x fixed (a residual: movement._partial)
                 v = e.left.value
-                return lambda ctx, env: _contains(right(ctx, env), v, loc)
-            return lambda ctx, env: _contains(right(ctx, env), left(ctx, env), loc)
+                return lambda ctx, env: contains(right(ctx, env), v, loc)
+            return lambda ctx, env: contains(right(ctx, env), left(ctx, env), loc)
         if e.op == "notin":
             loc = e.loc
-            return lambda ctx, env: not _contains(right(ctx, env), left(ctx, env), loc)
+            return lambda ctx, env: not contains(right(ctx, env), left(ctx, env), loc)
         f = _CMP[e.op]
         if e.op in ("==", "!=") and isinstance(e.right, A.Const) and e.right.value is None:
             if e.op == "==":
@@ -913,8 +913,9 @@ def _is(e, value) -> bool:
     return isinstance(e, A.Const) and e.value is value
 
 
-def _contains(container, item, loc=None) -> bool:
-    """``item in container``: false on none; a container that is no
+def contains(container, item, loc=None) -> bool:
+    """The rule language's ``item in container`` (public: a system judging a
+    rule's join the kernel's way uses it): false on none; a container that is no
     collection (a string's substring search is no meaning of `in`) is an error."""
     if container is None:
         return False
@@ -954,11 +955,11 @@ def _charge(m: list, d, weight: int, e: A.Expr, pack):
         n = len(d)
     left = (m[1] if m[0] else STEP_BUDGET) - n * weight
     if left < 0:
-        from ..dsl.pack import _line_at
+        from ..dsl.pack import line_at
 
         m[1] = 0
         raise EvalError(f"evaluation stopped: {pack.statement_at(e.loc)} takes more than {STEP_BUDGET:,} steps "
-                        "in one loop and the loops inside it", e.loc, source_line=_line_at(e.loc),
+                        "in one loop and the loops inside it", e.loc, source_line=line_at(e.loc),
                         hint="loops over loops multiply: go through fewer collections inside one another")
     m[1] = left
     return d

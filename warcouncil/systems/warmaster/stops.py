@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ...dsl import ast as A
-from ...solver.evaluate import _contains  # ``item in container`` as the kernel's ``in``
+from ...solver.evaluate import contains  # ``item in container`` as the kernel's ``in``
 from .table import Log
 
 #: builtins whose value, for the last entry ``o`` of a log built entry by
@@ -253,7 +253,7 @@ def _meet(a: Any, b: Any) -> bool:
     if a is None:
         return False
     for u in a:
-        if _contains(b, u):
+        if contains(b, u):
             return True
     return False
 
@@ -270,7 +270,7 @@ _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}  # (B(o) < A(p) is A(p) 
 
 #: how a kept value ``pv`` of an earlier entry meets ``ov``, ``o``'s, by each join
 _MEETS = {"==": lambda pv, ov: pv == ov, "!=": lambda pv, ov: pv != ov,
-          "p_in_o": lambda pv, ov: _contains(ov, pv), "o_in_p": lambda pv, ov: _contains(pv, ov),
+          "p_in_o": lambda pv, ov: contains(ov, pv), "o_in_p": lambda pv, ov: contains(pv, ov),
           "meet_p": _meet, "meet_o": lambda pv, ov: _meet(ov, pv),  # exists u in P: u in O; in O: u in P
           **{op: _ordered(f) for op, f in _ORDER.items()},
           **{"not " + op: (lambda m: lambda pv, ov: not m(pv, ov))(_ordered(f)) for op, f in _ORDER.items()}}
