@@ -73,9 +73,17 @@ def test_the_shipped_scenarios_with_a_game():
 # ------------------------------------------------------------ OpenSpiel's own tools
 
 
+#: an objective every family's scenarios answer: ten per own unit, one per enemy unit
+COUNT = """define house.objective
+    from house "ten per own unit, one per enemy unit"
+    objective(s) := 10 * count(units) + count(enemy_units)
+"""
+
+
 @pytest.mark.parametrize("name,file", SCENARIOS)
-def test_openspiels_random_simulations(name, file):
-    game = pyspiel.load_game("warcouncil", _params(name))
+def test_openspiels_random_simulations(name, file, tmp_path):
+    house = _rules(tmp_path, COUNT)
+    game = pyspiel.load_game("warcouncil", _params(name, rules=house))
     assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
@@ -83,6 +91,16 @@ def test_openspiels_random_simulations(name, file):
     sc = game.game.engine.scenario
     assert game.num_players() == len(sc.sides) and sides[0] == sc.to_move and set(sides) == set(sc.sides)
     pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
+    # one more, seeded: its returns are the objective on the scenario after, read from its file
+    rng = np.random.RandomState(3)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(actions[rng.randint(len(actions))])
+    path = tmp_path / "after.yaml"
+    path.write_text(yaml.safe_dump(state.state.scenario_after()), encoding="utf-8")
+    after = Engine.load(str(path), [house])
+    assert state.returns() == [after.side_value("objective", side) for side in sides]
 
 
 @pytest.mark.parametrize("name,file", SCENARIOS)
