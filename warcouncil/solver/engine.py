@@ -18,9 +18,9 @@ from pathlib import Path
 
 from ..dsl.pack import Pack, line_at, is_shipped, load_pack
 from ..errors import Location, WarcouncilError, closest
-from .ground import PieceView, Setting
+from .ground import Ctx, PieceView, Setting
 from .plan import Plan, plan_for
-from .scenario import Scenario, load_scenario, pack_target
+from .scenario import Scenario, load_scenario, pack_target, scenario_from_text
 from .system import System
 
 
@@ -57,6 +57,30 @@ class Engine:
             if problems:
                 raise problems[0].as_error()
         return cls(sc, pack)
+
+    @classmethod
+    def load_data(cls, data: dict, file: str, rules: list[str | Path] = ()) -> "Engine":
+        """The engine of a scenario given as data (what a scenario file
+        holds, e.g. ``State.scenario_after()``), read as if it were the file
+        ``file`` (its relative paths taken from that file's folder)."""
+        import yaml
+
+        return cls.load(scenario_from_text(yaml.safe_dump(data, sort_keys=False), file, _own_reader), rules)
+
+    def side_value(self, name: str, side: str):
+        """The value of the pack's one-parameter define ``name`` on the
+        scenario as it stands, seen from ``side`` and called with that side
+        (as the ``side`` builtin gives it there); no card, roll or move is
+        being judged. ``warcouncil.openspiel`` asks a user's ``objective``
+        this way."""
+        d = self.pack.defines.get(name)
+        if d is None:
+            raise WarcouncilError(f"the rule pack has no define {name!r}")
+        if len(d.params) != 1:
+            raise WarcouncilError(f"{name} must take 1 argument (a side), not {len(d.params)}", d.loc)
+        s = self.setting(side)
+        compiler = self.plan.compiler
+        return compiler.define_closure(name)(Ctx(_AsItStands(s, compiler)), {d.params[0]: s.side_view})
 
     def _validate(self) -> None:
         self._validate_roles()
@@ -128,6 +152,22 @@ class Engine:
             out.append(v)
         return out
 
+
+
+class _AsItStands:
+    """What a define evaluated on a scenario as it stands reads (``ctx.g``):
+    the setting; nothing is being decided, so every field of a decision a
+    family's builtins read (what fixes it, its dice) is none."""
+
+    def __init__(self, setting, compiler) -> None:
+        self.setting = setting
+        self.compiler = compiler
+        self.memo: dict = {}
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return None
 
 
 def _own_reader(data):

@@ -287,7 +287,13 @@ def load_scenario(path_or_name: str | os.PathLike[str], own_reader=None) -> Scen
 
 
 def _load_file(file: str, own_reader=None) -> Scenario:
-    text = _read_bounded(file, YAML_LIMIT, "scenario file")
+    return scenario_from_text(_read_bounded(file, YAML_LIMIT, "scenario file"), file, own_reader)
+
+
+def scenario_from_text(text: str, file: str, own_reader=None) -> Scenario:
+    """The scenario a scenario file holding ``text`` would give, read as if
+    it were the file ``file`` (its places, and the folder its relative
+    paths are taken from): e.g. a position ``scenario_after()`` gave."""
     lines = text.splitlines()
     try:
         data = parse_yaml(text, file)

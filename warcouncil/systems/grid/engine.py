@@ -132,6 +132,11 @@ class GridEngine(Engine):
         body = self.compiler.define_closure(name)
         return body(GridCtx(World(setting, self.compiler, activation)), dict(zip(d.params, args)))
 
+    def side_value(self, name: str, side: str):
+        """The kernel's ``Engine.side_value``, through ``call``."""
+        s = self.setting(side)
+        return self.call(s, name, s.side_view)
+
     def rules(self):
         if self._rules is None:
             self._rules = [(r, self.compiler.compile(self.compiler.fold(r.body)), *self.pack.source_of(r))

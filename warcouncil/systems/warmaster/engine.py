@@ -83,6 +83,7 @@ from ...solver.engine import Engine
 from ...solver.collector import collecting_every
 from ...solver.evaluate import Compiler
 from ...solver.scenario import YDict, YList, read_yaml_file
+from ...solver.ground import Record
 from ...solver.system import Answer, System
 from ...solver.table import EPSILON
 from .builtins import ENTRIES_OF_KIND, cm, raw_quiet
@@ -247,6 +248,20 @@ class _Memo:
     def __init__(self, setting: "_Memo | None" = None):
         self.memo: dict = {}
         self.setting = setting if setting is not None else _Same(self.memo)
+
+
+class _SideView:
+    """The kernel's setting as ``WarmasterEngine.side_value`` gives it: the
+    pieces on the table by role, the side's own, the other sides', all."""
+
+    def __init__(self, side: str, pieces: list, memo: dict) -> None:
+        self.memo = memo
+        self.side_view = Record(name=side)
+        self.own_pieces = frozenset(a for a in pieces if a.piece.side == side)
+        roles = {a.piece.role for a in pieces}
+        self.own_of = {r: frozenset(a for a in self.own_pieces if a.piece.role == r) for r in roles}
+        self.all_of = {r: frozenset(a for a in pieces if a.piece.role == r) for r in roles}
+        self.enemy_of = {r: self.all_of[r] - self.own_of[r] for r in roles}
 
 
 class _Same:
@@ -769,6 +784,16 @@ class WarmasterEngine(Engine):
             hit = self._calls[(name, len(args))] = (self.compiler.define_closure(name), tuple(d.params))
         body, params = hit
         return body(ctx, dict(zip(params, args)))
+
+    def side_value(self, name: str, side: str):
+        """The kernel's ``Engine.side_value``: on the table as it stands,
+        ``side``'s Command phase not begun (an empty log), the kernel's
+        piece lists (``units``, ``enemy_heroes``, ``all_generals``, ...)
+        seen from ``side``; the side is a record with its ``name``."""
+        log = self.start(side)
+        ctx = Ctx(log)
+        ctx.g.setting = _SideView(side, [log.table.at(p.id) for p in self.scenario.pieces], ctx.g.memo)
+        return self._call(name, ctx, ctx.g.setting.side_view)
 
     def start(self, side: str | None = None) -> Log:
         """The phase before its first entry, for ``side`` (default: the
