@@ -733,10 +733,10 @@ def _write_next(eng, turn_path: str, target: str) -> None:
     ``turn_path`` (the game interface's ``Turn.next_scenario``), as YAML."""
     import yaml
 
-    from .solver.scenario import parse_yaml
+    from .solver.scenario import parse_yaml, plain
     from .textfile import YAML_LIMIT, read_text
 
-    data = json.loads(json.dumps(parse_yaml(read_text(turn_path, YAML_LIMIT, "turn file"), turn_path)))
+    data = plain(parse_yaml(read_text(turn_path, YAML_LIMIT, "turn file"), turn_path))
     scenario = eng.system.game(eng).next_scenario(data)
     text = yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True, default_flow_style=None)
     try:

@@ -227,6 +227,16 @@ def read_yaml_file(path: str | os.PathLike[str]) -> Any:
     return parse_yaml(read_text(path), os.fspath(path))
 
 
+def plain(value: Any) -> Any:
+    """YAML data as plain dicts, lists and scalars, without places: a copy
+    to change and write out again (the scenario after a turn)."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
 # ---------------------------------------------------------------------------
 # Shipped scenarios
 

@@ -39,13 +39,13 @@ battle of that unit) is declared.
 from __future__ import annotations
 
 from collections import Counter
-from copy import deepcopy
 
 from ...errors import WarcouncilError
 from ...records import record
 from ...solver.check import play_turn
 from ...solver.game import TERMINAL_NODE, IllegalAction, Turn, chance, decision
 from ...solver.ground import Ctx
+from ...solver.scenario import plain, read_yaml_file
 from ...solver.search import reach
 from ...solver.state import Positions
 from ...solver.turn import turn_from_data
@@ -362,9 +362,7 @@ class CardTurn(Turn):
         t = turn_from_data(turn, sc.board, eng.system)
         at = {m.piece.id: list(m.to) for m in self._played_turn(t)[3]}
         side = t.side or sc.to_move
-        from ...solver.scenario import parse_yaml, read_text
-
-        data = _plain(parse_yaml(read_text(sc.path), sc.path))
+        data = plain(read_yaml_file(sc.path))
         for key in sc.lists:
             for entry in data.get(key) or ():
                 if str(entry.get("id")) in at:
@@ -380,15 +378,6 @@ class CardTurn(Turn):
                     del hand[i]
                     break
         return data
-
-
-def _plain(value):
-    """YAML data with places as plain dicts and lists."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return deepcopy(value)
 
 
 def _replace(pos: Position, **changes) -> Position:

@@ -48,7 +48,7 @@ from typing import Any
 from ...errors import Location, WarcouncilError
 from ...solver import table as T
 from ...solver.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn, chance, decision
-from ...solver.scenario import YDict, YList, read_yaml_file
+from ...solver.scenario import YDict, YList, plain, read_yaml_file
 from .engine import WAYS, Ctx, Step
 from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
 
@@ -484,7 +484,7 @@ class WarmasterTurn(Turn):
                    for m in (turn or {}).get(key) or ()]
         self.engine.afresh()
         poses = self._judge(entries).table.poses
-        data = json.loads(json.dumps(read_yaml_file(sc.path)))
+        data = plain(read_yaml_file(sc.path))
         for m in data.get("units") or ():
             pose = poses[m["id"]]
             m.update({"at": [_num(c) for c in pose.at], "facing": _num(pose.facing), "formation": pose.formation})
