@@ -571,15 +571,17 @@ class GridEngine(Engine):
         TURN_ENTRY.read(data, _where(data, None, path))
         return _Sequence(self, data.get("side"), path).run(data["activations"])
 
-    def sequence(self, data, path: str = ""):
-        """A turn file's data checked as a sequence still being played (the
-        game interface): the ``_Sequence`` after it, with ``due``, the rolls
-        its last entry still needs in the procedure's order (``Due``), and
-        ``stopped_at``, the step at which its move stopped. A Movement or
-        Charge Activation whose movement die is not rolled yet is judged as
-        ``activations`` judges it, before any dice; its first ``Due`` is that die."""
+    def sequence(self, data, path: str = "", partial: bool = True):
+        """A turn file's data checked as ``check`` does, the ``_Sequence``
+        after it: its violations (``out``), the board it leaves (``s``), the
+        pools, and ``due``, the rolls its last entry still needs in the
+        procedure's order (``Due``), and ``stopped_at``, the step at which
+        its move stopped. ``partial``: a sequence still being played (the
+        game interface), where a Movement or Charge Activation whose
+        movement die is not rolled yet is judged as ``activations`` judges
+        it, before any dice, its first ``Due`` that die."""
         TURN_ENTRY.read(data, _where(data, None, path))
-        seq = _Sequence(self, data.get("side"), path, partial=True)
+        seq = _Sequence(self, data.get("side"), path, partial=partial)
         seq.run(data["activations"])
         return seq
 
@@ -685,6 +687,11 @@ class _Sequence:
         ap = sum(p.points for p in spends if p.use == "charge_bonus")
         rolls = faces(item["roll"]) if "roll" in item else ()
         natural = rolls[-1] if rolls else None
+        target = None
+        if "target" in item:
+            target = s.by_id.get(item["target"])
+            if target is None:
+                raise WarcouncilError(f"unknown unit {item['target']!r}", _where(item, "target", path))
         if option in ("move", "charge") and natural is None and self.partial:
             self.due.append(Due(("roll",), 1, True, f"{uid}'s Movement die"))
             rec = eng.record(u, option, target=target, spends=spends, start=s.squares(u), end=s.squares(u),
@@ -693,11 +700,6 @@ class _Sequence:
             return
         if option in ("move", "charge") and natural is None:
             raise WarcouncilError(f"a {option} activation needs its movement die: `roll: N`", where)
-        target = None
-        if "target" in item:
-            target = s.by_id.get(item["target"])
-            if target is None:
-                raise WarcouncilError(f"unknown unit {item['target']!r}", _where(item, "target", path))
         follower = None
         if "with" in item:
             follower = s.by_id.get(item["with"])
@@ -813,7 +815,8 @@ class _Sequence:
                 k += sum(p.points for p in spends if p.use == "extra_defence")
                 if k:
                     self.due.append(Due(("defence",), k, False, f"{target.id}'s Defence dice"))
-        elif option in ("combat", "charge", "shoot") and target is not None and target.id in after_setting.foot:
+        elif (option in ("combat", "charge", "shoot") and target is not None and target.id in after_setting.foot
+              and not (option == "charge" and (failed or not front_after))):  # (a failed Charge fights no one)
             t_after = after_setting.by_id[target.id]
             if option == "shoot":
                 a, d = eng.call(after_setting, "shooter_cr", u_after), eng.call(after_setting, "target_cr", t_after, u_after)
