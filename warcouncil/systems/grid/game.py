@@ -110,17 +110,12 @@ class GridTurn(Turn):
         return decision(self.side, self._moves(p))
 
     def _moves(self, p: Position, depth: int = 4) -> list:
-        """The steps and the halt legal in an open move, each listed only
-        when the move can be finished after it (a Warband must move the full
-        distance: a step after which no step and no halt is legal leads
-        nowhere). ``depth``: how many steps ahead to look."""
+        """The steps and the halt legal in an open move, a step listed only
+        when the move can be finished legally whatever its test dice show
+        (``_alive``: a Warband must move the full distance, and a failed
+        test may leave it short)."""
         unit = json.loads(p.open)["unit"]
         halt = {"kind": "halt", "text": f"{unit} halts"}
-        try:
-            self.play(p, halt)
-            halts = [halt]
-        except IllegalAction:
-            halts = []
         out = []
         for kind in MANOEUVRES:
             a = {"kind": "step", "do": kind, "text": f"{unit} {kind.replace('_', ' ')}"}
@@ -128,9 +123,45 @@ class GridTurn(Turn):
                 q = self.play(p, a)
             except IllegalAction:
                 continue
-            if halts or q.open is None or self._due(q)[1] is not None or (depth > 1 and self._moves(q, depth - 1)):
+            if self._alive(q, depth - 1):
                 out.append(a)
-        return out + halts
+        return out + ([halt] if self._halts(p) else [])
+
+    def _halts(self, p: Position) -> bool:
+        try:
+            self.play(p, {"kind": "halt"})
+            return True
+        except IllegalAction:
+            return False
+
+    def _alive(self, p: Position, depth: int) -> bool:
+        """Whether the open move of ``p`` can be finished legally whatever
+        its dice show (looking ``depth`` steps ahead)."""
+        if p.open is None or not p.moving:
+            return True
+        seq, due = self._due(p)
+        if due is not None:
+            for f in D6:
+                try:
+                    q = self.play(p, {"kind": "dice", "face": f})
+                except IllegalAction:
+                    return False
+                if not self._alive(q, depth):
+                    return False
+            return True
+        if self._halts(p):
+            return True
+        if depth <= 0:
+            return False
+        unit = json.loads(p.open)["unit"]
+        for kind in MANOEUVRES:
+            try:
+                q = self.play(p, {"kind": "step", "do": kind})
+            except IllegalAction:
+                continue
+            if self._alive(q, depth - 1):
+                return True
+        return False
 
     def _activations(self, p: Position) -> list:
         """Each unit's legal activations (units by id, options in the
@@ -140,6 +171,7 @@ class GridTurn(Turn):
         board = seq.s
         enemies = sorted(v.id for v in board.views if v.side != self.side and v.id in board.foot)
         out = []
+        alive: dict = {}  # a move's or a charge's: the same whatever the target
         for uid, opts in self.engine.legal_activations(setting=board).items():
             if uid not in board.foot:
                 continue
@@ -150,9 +182,13 @@ class GridTurn(Turn):
                 for t in targets:
                     entry = {"unit": uid, "option": option} | ({"target": t} if t is not None else {})
                     try:
-                        self._opened(p, entry)
+                        q = self._opened(p, entry)
                     except IllegalAction:
                         continue
+                    if q.moving and (uid, option) not in alive:
+                        alive[uid, option] = self._alive(q, 4)
+                    if q.moving and not alive[uid, option]:
+                        continue  # (a Warband that cannot move the full distance it may roll)
                     out.append({"kind": "activate", **entry, "text": _text(entry)})
         return out
 
@@ -177,6 +213,15 @@ class GridTurn(Turn):
             if action.get("option") not in OPTIONS:
                 raise IllegalAction(f"option must be one of {', '.join(OPTIONS)}, not {action.get('option')!r}")
             return self._opened(p, {k: action[k] for k in ACTIVATE_FIELDS if k in action})
+        if kind in ("exchange", "reallocate"):
+            if p.open is not None:
+                raise IllegalAction("an activation is under way: its dice or its move come first")
+            entry = {k: action[k] for k in (kind, "get") if k in action}
+            if not isinstance(entry.get(kind), dict):
+                raise IllegalAction(f"an {kind} action gives `{kind}`: a mapping of pools to points")
+            return self._opened(p, entry)
+        if kind in ("homunculus_est", "bring_back"):
+            raise IllegalAction(f"the grid game does not play {kind!r} yet (write it in a turn file for `check`)")
         if kind in ("step", "halt"):
             if p.open is None or not p.moving or self._due(p)[1] is not None:
                 raise IllegalAction(f"no move is under way to {kind}" if not p.moving else "roll the dice due first")
@@ -187,10 +232,11 @@ class GridTurn(Turn):
                 raise IllegalAction(f"a step does one of {', '.join(MANOEUVRES)}, not {action.get('do')!r}")
             entry["steps"] = list(entry.get("steps", ())) + [action["do"]]
             return self._settled(Position(p.entries, json.dumps(entry), moving=True))
-        raise IllegalAction(f"the grid game has no action {kind!r} here (activate, step, halt, end, dice)")
+        raise IllegalAction(f"the grid game has no action {kind!r} (activate, step, halt, exchange, reallocate, "
+                            "end; dice at a chance node)")
 
     def _opened(self, p: Position, entry: dict) -> Position:
-        return self._settled(Position(p.entries, json.dumps(entry), moving=entry["option"] in ("move", "charge")))
+        return self._settled(Position(p.entries, json.dumps(entry), moving=entry.get("option") in ("move", "charge")))
 
     def _rolled(self, p: Position, action: dict) -> Position:
         seq, due = self._due(p)
@@ -243,6 +289,12 @@ class GridTurn(Turn):
             return {**action, "text": f"{json.loads(p.open)['unit']} halts"}
         if kind == "end":
             return {**action, "text": "end the phase"}
+        if kind == "exchange":
+            return {**action, "text": "exchange " + ", ".join(f"{n} {k}" for k, n in action["exchange"].items())
+                    + f" for one {action.get('get')}"}
+        if kind == "reallocate":
+            return {**action, "text": "re-allocate the pools: " + ", ".join(
+                f"{k} {n}" for k, n in action["reallocate"].items())}
         return action
 
     # ------------------------------------------------------------ the files
