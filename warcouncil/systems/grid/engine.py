@@ -816,7 +816,7 @@ class _Sequence:
                 if k:
                     self.due.append(Due(("defence",), k, False, f"{target.id}'s Defence dice"))
         elif (option in ("combat", "charge", "shoot") and target is not None and target.id in after_setting.foot
-              and not (option == "charge" and (failed or not front_after))):  # (a failed Charge fights no one)
+              and (option != "charge" or (not failed and self.reached(after_setting, u_after, target)))):
             t_after = after_setting.by_id[target.id]
             if option == "shoot":
                 a, d = eng.call(after_setting, "shooter_cr", u_after), eng.call(after_setting, "target_cr", t_after, u_after)
@@ -881,6 +881,14 @@ class _Sequence:
         if self.entry_log(rec, len(self.log), vs, **more):
             self.reversal = True
         self.s = after_setting
+
+    @staticmethod
+    def reached(s, u, target) -> bool:
+        """A Charge fights its target once the target is to its front (as
+        ``seen_from`` sees it); a failed Charge, or one that did not reach
+        its target, rolls no combat dice."""
+        f = s.footprint(u)
+        return f is not None and bool(frozenset(f.front(1)) & s.squares(s.by_id[target.id]))
 
     def reroll_left(self, s, u, step, used, points_left) -> bool:
         """A failed Manoeuvre Test is re-rolled while a re-roll is left: the
