@@ -177,7 +177,7 @@ def _tree(state, paths, key, p=Fraction(1), out=None):
     """The distribution of ``key(state)`` over the chance nodes met while
     the roll due is one of ``paths`` (its first key)."""
     out = {} if out is None else out
-    due = _open(state)[1] if state.current_player() == CHANCE else None
+    due = _open(state)[1] if state._positions[-1].open is not None else None  # (no listing asked at a leaf)
     if due is not None and due.path[0] in paths:
         for a, q in state.chance_outcomes():
             s = state.clone()

@@ -108,6 +108,11 @@ class Turn:
         """What ``position`` asks next."""
         raise NotImplementedError
 
+    def player(self, position) -> str:
+        """``node(position).player``, where a turn can tell it without
+        listing the node's actions (``State.apply`` asks only this)."""
+        return self.node(position).player
+
     def play(self, position, action: dict):
         """The position after ``action`` (a new object), or ``IllegalAction``."""
         raise NotImplementedError
@@ -192,13 +197,13 @@ class State:
 
     # ------------------------------------------------------------ moving
     def apply(self, action: dict) -> None:
-        node = self._top()
-        if node.player == TERMINAL:
+        player = self._node.player if self._node is not None else self.turn.player(self._positions[-1])
+        if player == TERMINAL:
             raise IllegalAction("the turn is over")
         if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
             raise IllegalAction("an action is a dict with a 'kind'")
-        if node.player == CHANCE:
-            listed = next((a for a, _ in node.outcomes if same_action(a, action)), None)
+        if player == CHANCE:
+            listed = next((a for a, _ in self._top().outcomes if same_action(a, action)), None)
             if listed is None:
                 raise IllegalAction(f"{action.get('text') or action} is no outcome of this chance event")
             action = listed

@@ -31,7 +31,7 @@ from fractions import Fraction
 
 from ...errors import WarcouncilError
 from ...records import record
-from ...solver.game import IllegalAction, Turn, chance, decision, TERMINAL_NODE
+from ...solver.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn, chance, decision
 from ...solver.scenario import read_yaml_file
 from .files import MANOEUVRES, OPTIONS
 
@@ -96,6 +96,11 @@ class GridTurn(Turn):
         seq = self._seq(p.entries, p.open)
         due = [d for d in seq.due if not p.moving or d.path[0] in ("roll", "steps")]
         return seq, (due[0] if due else None)
+
+    def player(self, p: Position) -> str:
+        if p.over:
+            return TERMINAL
+        return CHANCE if p.open is not None and self._due(p)[1] is not None else self.side
 
     def node(self, p: Position):
         if p.over:
