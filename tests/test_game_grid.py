@@ -301,8 +301,26 @@ def _playout(game, seed, tmp_path):
 
 
 @pytest.mark.parametrize("scenario", [p.stem for p in SCENARIOS])
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", range(8))
 def test_random_playouts(scenario, chunk, tmp_path):
     game = load_game(scenario)
-    entries = [_playout(game, 100 * chunk + seed, tmp_path) for seed in range(4)]
+    entries = [_playout(game, 100 * chunk + seed, tmp_path) for seed in range(6)]
     assert sum(entries) > 0
+
+
+def test_a_charge_fights_only_the_target_it_reached(game):
+    # a failed Charge (a natural 1) fights no one: the activation ends with its die
+    state = game.new_state()
+    play(state, [{"kind": "activate", "unit": "r1", "option": "charge", "target": "g1"}, 1])
+    assert state.log()["activations"] == [{"unit": "r1", "option": "charge", "target": "g1", "roll": 1}]
+    assert state.current_player() == "romans"
+    # g1 is to r1's front: once the move ends, the combat dice are due
+    state = game.new_state()
+    play(state, [{"kind": "activate", "unit": "r1", "option": "charge", "target": "g1"}, 6, {"kind": "halt"}])
+    assert state.current_player() == CHANCE
+    assert state.chance_outcomes()[0][0]["text"] == "r1's Combat dice (1 of 2): 1"
+    # g3 is far off: the Charge ends without combat dice
+    state = game.new_state()
+    play(state, [{"kind": "activate", "unit": "r1", "option": "charge", "target": "g3"}, 6, {"kind": "halt"}])
+    assert state.log()["activations"] == [{"unit": "r1", "option": "charge", "target": "g3", "roll": 6}]
+    assert state.current_player() == "romans"
