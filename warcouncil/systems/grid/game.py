@@ -84,7 +84,7 @@ class GridTurn(Turn):
         try:
             return self.engine.sequence({"side": self.side, "activations": acts})
         except WarcouncilError as e:
-            raise IllegalAction(e.message if hasattr(e, "message") else str(e)) from None
+            raise IllegalAction(e.message) from None
 
     def start(self) -> Position:
         return Position()
@@ -144,8 +144,7 @@ class GridTurn(Turn):
         its dice show (looking ``depth`` steps ahead)."""
         if p.open is None or not p.moving:
             return True
-        seq, due = self._due(p)
-        if due is not None:
+        if self._due(p)[1] is not None:
             for f in D6:
                 try:
                     q = self.play(p, {"kind": "dice", "face": f})
@@ -158,7 +157,6 @@ class GridTurn(Turn):
             return True
         if depth <= 0:
             return False
-        unit = json.loads(p.open)["unit"]
         for kind in MANOEUVRES:
             try:
                 q = self.play(p, {"kind": "step", "do": kind})
@@ -232,7 +230,7 @@ class GridTurn(Turn):
                 raise IllegalAction(f"no move is under way to {kind}" if not p.moving else "roll the dice due first")
             entry = json.loads(p.open)
             if kind == "halt":
-                return self._settled(Position(p.entries, p.open, moving=False), closing=True)
+                return self._settled(Position(p.entries, p.open, moving=False))
             if action.get("do") not in MANOEUVRES:
                 raise IllegalAction(f"a step does one of {', '.join(MANOEUVRES)}, not {action.get('do')!r}")
             entry["steps"] = list(entry.get("steps", ())) + [action["do"]]
@@ -253,7 +251,7 @@ class GridTurn(Turn):
             return Position(p.entries, p.open, faces, p.moving)
         return self._settled(Position(p.entries, json.dumps(_given(json.loads(p.open), due, faces)), (), p.moving))
 
-    def _settled(self, p: Position, closing: bool = False) -> Position:
+    def _settled(self, p: Position) -> Position:
         """``p`` judged: refused when the engine refuses it (``PENDING``
         rules wait while dice are due or the move goes on); a roll of no
         dice given at once; a move that cannot go on (a failed movement
