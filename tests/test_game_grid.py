@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from warcouncil.errors import WarcouncilError
 from warcouncil.solver.engine import Engine
 from warcouncil.solver.game import CHANCE, IllegalAction, load_game
 
@@ -329,3 +330,32 @@ def test_a_charge_fights_only_the_target_it_reached(game):
     play(state, [{"kind": "activate", "unit": "r1", "option": "charge", "target": "g3"}, 6, {"kind": "halt"}])
     assert state.log()["activations"] == [{"unit": "r1", "option": "charge", "target": "g3", "roll": 6}]
     assert state.current_player() == "romans"
+
+
+def test_a_failed_test_that_forbids_its_step_stops_the_unit_before_it(game):
+    """r2 steps forward into the Cause Fear warband g3's zone of control and
+    fails its Discipline Test: it stops outside (`check` accepts no step
+    into the zone without a passed test), and its move is over."""
+    state = game.new_state()
+    play(state, [{"kind": "activate", "unit": "r2", "option": "move"}, 6, {"kind": "step", "do": "forward"}])
+    assert [a["text"] for a, _ in state.chance_outcomes()][:1] == [
+        "r2's Discipline Test to enter a feared zone (1 of 2): 1"]
+    play(state, [1, 1])
+    assert state.log()["activations"] == [{"unit": "r2", "option": "move", "roll": 6, "steps": []}]
+    assert state.current_player() == "romans"
+    # passed (6 + 6), the step is made and the move goes on
+    state = game.new_state()
+    play(state, [{"kind": "activate", "unit": "r2", "option": "move"}, 6, {"kind": "step", "do": "forward"}, 6, 6])
+    assert state.current_player() == "romans" and state.legal_actions()[-1]["kind"] == "halt"
+    state.apply({"kind": "halt"})
+    assert state.log()["activations"] == [{"unit": "r2", "option": "move", "roll": 6,
+                                           "steps": [{"do": "forward", "fear": [6, 6]}]}]
+
+
+def test_the_side_option_and_an_unknown_option(game):
+    assert game.new_state(side="gauls").current_player() == "gauls"
+    assert game.new_state(side="gauls").log() == {"side": "gauls", "activations": []}
+    with pytest.raises(WarcouncilError, match="takes no option 'card'"):
+        game.new_state(card="x")
+    with pytest.raises(WarcouncilError, match="unknown side 'huns'"):
+        game.new_state(side="huns")
