@@ -149,8 +149,8 @@ def test_a_step_into_a_forest_is_refused_and_changes_nothing(game):
 
 
 @pytest.mark.parametrize("action, message", [
-    ({"kind": "fly"}, "the grid game has no action 'fly' (activate, step, halt, exchange, reallocate, end; "
-                      "dice at a chance node)"),
+    ({"kind": "fly"}, "the grid game has no action 'fly' (activate, step, halt, exchange, reallocate, "
+                      "homunculus_est, end; dice at a chance node)"),
     ({"kind": "activate", "unit": "zz", "option": "move"}, "unknown unit 'zz'"),
     ({"kind": "activate", "unit": "r1", "option": "dance"},
      "option must be one of move, combat, charge, shoot, reform, not 'dance'"),
@@ -359,3 +359,15 @@ def test_the_side_option_and_an_unknown_option(game):
         game.new_state(card="x")
     with pytest.raises(WarcouncilError, match="unknown side 'huns'"):
         game.new_state(side="huns")
+
+
+def test_homunculus_est_is_a_decision_without_dice(game):
+    state = game.new_state()
+    state.apply({"kind": "homunculus_est", "points": 5})
+    assert state.history()[-1]["text"] == "“Homunculus Est!” with 5 points"
+    assert state.log()["activations"] == [{"homunculus_est": {"points": 5}}]
+    # not broken: a Reversal of Fortune, and only once in a phase
+    assert state.legal_actions() == [{"kind": "end", "text": "end the phase"}]
+    with pytest.raises(IllegalAction) as e:
+        state.apply({"kind": "homunculus_est", "points": 20})
+    assert [v["rule"] for v in e.value.violations] == ["ga.homunculus-once-per-phase", "ga.reversal-ends-activations"]

@@ -223,7 +223,11 @@ class GridTurn(Turn):
             if not isinstance(entry.get(kind), dict):
                 raise IllegalAction(f"an {kind} action gives `{kind}`: a mapping of pools to points")
             return self._opened(p, entry)
-        if kind in ("homunculus_est", "bring_back"):
+        if kind == "homunculus_est":  # the points on the revealed cards, and the other side's cancel if it spends one
+            if p.open is not None:
+                raise IllegalAction("an activation is under way: its dice or its move come first")
+            return self._opened(p, {kind: {k: action[k] for k in ("points", "cancel") if k in action}})
+        if kind == "bring_back":
             raise IllegalAction(f"the grid game does not play {kind!r} yet (write it in a turn file for `check`)")
         if kind in ("step", "halt"):
             if p.open is None or not p.moving or self._due(p)[1] is not None:
@@ -236,7 +240,7 @@ class GridTurn(Turn):
             entry["steps"] = list(entry.get("steps", ())) + [action["do"]]
             return self._settled(Position(p.entries, json.dumps(entry), moving=True))
         raise IllegalAction(f"the grid game has no action {kind!r} (activate, step, halt, exchange, reallocate, "
-                            "end; dice at a chance node)")
+                            "homunculus_est, end; dice at a chance node)")
 
     def _opened(self, p: Position, entry: dict) -> Position:
         return self._settled(Position(p.entries, json.dumps(entry), moving=entry.get("option") in ("move", "charge")))
@@ -295,6 +299,9 @@ class GridTurn(Turn):
         if kind == "exchange":
             return {**action, "text": "exchange " + ", ".join(f"{n} {k}" for k, n in action["exchange"].items())
                     + f" for one {action.get('get')}"}
+        if kind == "homunculus_est":
+            return {**action, "text": f"“Homunculus Est!” with {action.get('points')} points"
+                    + (f", cancelled with a {action['cancel']} point" if "cancel" in action else "")}
         if kind == "reallocate":
             return {**action, "text": "re-allocate the pools: " + ", ".join(
                 f"{k} {n}" for k, n in action["reallocate"].items())}
