@@ -371,3 +371,17 @@ def test_homunculus_est_is_a_decision_without_dice(game):
     with pytest.raises(IllegalAction) as e:
         state.apply({"kind": "homunculus_est", "points": 20})
     assert [v["rule"] for v in e.value.violations] == ["ga.homunculus-once-per-phase", "ga.reversal-ends-activations"]
+
+
+def test_a_reserve_used_rolls_the_praetorian_cohort_die(game):
+    state = game.new_state()
+    state.apply({"kind": "activate", "unit": "r1", "option": "combat", "target": "g1", "reserve": "combat"})
+    words = []
+    while state.current_player() == CHANCE:
+        words.append(state.chance_outcomes()[0][0]["text"])
+        state.apply(die(3))
+    assert words == ["r1's Combat dice (1 of 2): 1", "r1's Combat dice (2 of 2): 1", "g1's Defence dice: 1",
+                     "r1's Praetorian Cohort die: 1"]
+    assert state.log()["activations"] == [{"unit": "r1", "option": "combat", "target": "g1", "reserve": "combat",
+                                           "dice": [3, 3], "defence": [3], "cohort": 3}]
+    assert legal(game, state.log()) == []

@@ -39,7 +39,7 @@ from .files import MANOEUVRES, OPTIONS
 #: wait while an activation is open (its test dice due, its move not ended)
 PENDING = frozenset({"ga.manoeuvre-test-taken", "ga.leave-zoc-needs-pass", "ga.cause-fear-test",
                      "ga.warband-full-distance"})
-ACTIVATE_FIELDS = ("unit", "option", "target", "with", "spend")
+ACTIVATE_FIELDS = ("unit", "option", "target", "with", "spend", "devotio", "reserve")
 D6 = range(1, 7)
 
 
