@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from gridkit import scenario, unit
 
 from warcouncil.errors import WarcouncilError
 from warcouncil.solver.engine import Engine
@@ -385,3 +386,40 @@ def test_a_reserve_used_rolls_the_praetorian_cohort_die(game):
     assert state.log()["activations"] == [{"unit": "r1", "option": "combat", "target": "g1", "reserve": "combat",
                                            "dice": [3, 3], "defence": [3], "cohort": 3}]
     assert legal(game, state.log()) == []
+
+
+def _faces(entry, path):
+    """The faces a turn file's ``entry`` gives for the roll at ``path``."""
+    v = entry
+    for k in path:
+        v = v[k]
+    return [v] if isinstance(v, int) else list(v)
+
+
+def replay(state, entry):
+    """``entry`` (a turn file's activation, no steps) played through the game's nodes: the
+    decision, then each die the engine asks for, read from the entry."""
+    state.apply({"kind": "activate", **{k: entry[k] for k in ("unit", "option", "target") if k in entry}})
+    asked = []
+    while state.current_player() == CHANCE:
+        due = _open(state)[1]
+        asked.append(due.path)
+        for face in _faces(entry, due.path):
+            state.apply(die(face))
+    return asked
+
+
+def test_centurion_casualties_raise_the_discipline_rating_in_the_next_scenario(tmp_path):
+    """A Legion d fails its Discipline Test and retires: Centurion Casualties (a 1 + 2), its Discipline
+    Rating 7 becomes 8 for good (tests/test_grid_aftermath.py, EAGLES)."""
+    path = scenario(tmp_path, [unit("a", "red", (2, 3), "north", combat=6),
+                               unit("d", "blue", (3, 2), "south", characteristics=["legion"])])
+    entry = {"unit": "a", "option": "combat", "target": "d", "dice": [6, 3, 3], "defence": [5],
+             "push_back": {"d": 1}, "discipline": {"d": [1, 2]}, "outcome": {"d": [3, 3]}, "eagles": {"d": [1, 2]}}
+    game = load_game(path)
+    state = game.new_state()
+    assert replay(state, entry) == [("dice",), ("defence",), ("push_back", "d"), ("discipline", "d"),
+                                    ("outcome", "d"), ("eagles", "d")]
+    assert state.log()["activations"] == [entry]
+    after = {u["id"]: u for u in state.scenario_after()["units"]}
+    assert after["d"]["discipline"] == 8 and after["d"]["disordered"] is True and after["d"]["at"] == [2, 2]

@@ -330,6 +330,8 @@ class GridTurn(Turn):
                 continue
             if pos is not None:
                 u.update(at=list(pos["at"]), facing=pos["facing"], disordered=pos["disordered"])
+                if "discipline" in pos:  # (a Discipline Rating raised for good: Centurion Casualties)
+                    u["discipline"] = pos["discipline"]
             st = seq.s.states[u["id"]]
             if st.off_table:
                 u["off_table"] = True
