@@ -304,6 +304,10 @@ def _playout(game, seed, tmp_path):
     seq = game.engine.sequence(state.log(), partial=False)
     where = {uid: (st.at, st.facing, st.disordered) for uid, st in seq.s.states.items() if not st.gone}
     assert {u.id: (u.at, u.facing, u.disordered) for u in nxt.scenario.units} == where
+    if seed % 4 == 0:  # the next phase starts from it: the other side to move
+        following = load_game(str(path)).new_state()
+        assert following.current_player() == nxt.scenario.to_move != state.log()["side"]
+        assert following.legal_actions()[-1] == {"kind": "end", "text": "end the phase"}
     return len(state.log()["activations"])
 
 
