@@ -41,21 +41,34 @@ def legal(game, turn: dict) -> list:
     return [v.rule for v in out]
 
 
+WHO = {"r1": "formed infantry r1 at 4,5", "r2": "formed infantry r2 at 6,5", "r3": "infantry skirmishers r3 at 2,5",
+       "r4": "cavalry r4 at 8,6", "r5": "formed infantry r5 at 4,6", "g1": "formed infantry g1 at 5,4",
+       "g2": "formed infantry g2 at 5,3", "g3": "formed infantry g3 at 8,3", "g4": "cavalry g4 at 11,2",
+       "g5": "infantry skirmishers g5 at 3,3"}
+
+
 def test_the_first_node_of_alesia(game):
     state = game.new_state()
     assert state.current_player() == "romans"
-    texts = [a["text"] for a in state.legal_actions()]
-    assert texts == [
-        "r1 moves", "r1 attacks g1", *[f"r1 charges g{i}" for i in range(1, 6)],
-        "r2 moves", *[f"r2 charges g{i}" for i in range(1, 6)], "r2 reforms",
-        "r3 moves", *[f"r3 charges g{i}" for i in range(1, 6)], "r3 shoots at g5",
-        "r4 moves", *[f"r4 charges g{i}" for i in range(1, 6)],
-        "r5 moves", *[f"r5 charges g{i}" for i in range(1, 6)], "end the phase"]
+    shorts = [(a["kind"], a.get("unit"), a.get("option"), a.get("target")) for a in state.legal_actions()]
+
+    def charges(u):
+        return [("activate", u, "charge", f"g{i}") for i in range(1, 6)]
+
+    assert shorts == [
+        ("activate", "r1", "move", None), ("activate", "r1", "combat", "g1"), *charges("r1"),
+        ("activate", "r2", "move", None), *charges("r2"), ("activate", "r2", "reform", None),
+        ("activate", "r3", "move", None), *charges("r3"), ("activate", "r3", "shoot", "g5"),
+        ("activate", "r4", "move", None), *charges("r4"),
+        ("activate", "r5", "move", None), *charges("r5"), ("end", None, None, None)]
     assert state.legal_actions()[1] == {"kind": "activate", "unit": "r1", "option": "combat", "target": "g1",
-                                        "text": "r1 attacks g1"}
+                                        "text": f"{WHO['r1']} attacks {WHO['g1']}"}
+    assert [a["text"] for a in state.legal_actions()][-4:] == [
+        f"{WHO['r5']} charges {WHO['g3']}", f"{WHO['r5']} charges {WHO['g4']}", f"{WHO['r5']} charges {WHO['g5']}",
+        "end the phase"]
     # the Gauls' warbands g1, g2, g3 cannot move the full distance every roll may give: no Move for them
-    gauls = [a["text"] for a in game.new_state(side="gauls").legal_actions()]
-    assert [t for t in gauls if "moves" in t] == ["g4 moves", "g5 moves"]
+    gauls = game.new_state(side="gauls").legal_actions()
+    assert [a["unit"] for a in gauls if a.get("option") == "move"] == ["g4", "g5"]
     assert len(gauls) == 35
 
 
@@ -95,7 +108,8 @@ def test_the_shipped_turn_played_through_its_nodes(game, tmp_path):
     assert state.is_terminal()
     assert state.log() == SHIPPED_TURN
     assert [a["text"] for a in state.history()[:2]] == [
-        "exchange 2 movement, 1 defence for one attack", "r1 attacks g1, spending 1 generalship for reroll_combat"]
+        "exchange 2 movement, 1 defence for one attack",
+        f"{WHO['r1']} attacks {WHO['g1']}, spending 1 generalship for reroll_combat"]
     after = state.scenario_after()
     units = {u["id"]: u for u in after["units"]}
     assert after["to_move"] == "gauls"
@@ -170,7 +184,7 @@ def test_a_failed_movement_roll_ends_the_move(game):
     state = game.new_state()
     play(state, [{"kind": "activate", "unit": "r4", "option": "move"}, 1])
     assert state.log()["activations"] == [{"unit": "r4", "option": "move", "roll": 1}]
-    assert state.legal_actions()[0]["text"] == "r1 moves"
+    assert state.legal_actions()[0]["text"] == f"{WHO['r1']} moves"
 
 
 # ---------------------------------------------------------------- the chance tree against `odds`

@@ -4,8 +4,11 @@ of the side to move, a sequence of activations, each rolled die by die.
 Nodes, in the procedure's order (``engine._Sequence.activation``):
 
 * the side decides: ``{"kind": "activate", "unit", "option", "target"?,
-  "with"?, "spend"?}`` (a unit's Move, Combat, Charge, Shoot or Reform
-  Activation, as a turn file's entry gives it), or ``{"kind": "end"}``;
+  "with"?, "spend"?, "devotio"?, "reserve"?}`` (a unit's Move, Combat,
+  Charge, Shoot or Reform Activation, its fields as a turn file's entry
+  gives them), ``{"kind": "exchange", "exchange", "get"}``, ``{"kind":
+  "reallocate", "reallocate"}``, ``{"kind": "homunculus_est", "points",
+  "cancel"?}`` (entries without dice, never listed), or ``{"kind": "end"}``;
 * the dice: each die the activation still needs, one chance node per die
   (``{"kind": "dice", "face": N}``, each face 1/6). Which die comes next is
   the engine's answer (``GridEngine.sequence``: ``Due``, the rolls an entry
@@ -56,13 +59,24 @@ class Position:
     over: bool = False
 
 
-def _text(entry: dict, name=lambda uid: uid) -> str:
+def _text(entry: dict, board) -> str:
+    """An activation in words: "formed infantry r1 at 4,5 attacks g1 at 5,4"."""
+    def who(uid):
+        v = board.by_id.get(uid)
+        if v is None:
+            return str(uid)
+        at = board.states[uid].at
+        return f"{v.piece.type.replace('_', ' ')} {uid} at {at[0]},{at[1]}"
+
     words = {"move": "moves", "combat": "attacks", "charge": "charges", "shoot": "shoots at", "reform": "reforms"}
-    t = f"{entry['unit']} {words.get(entry['option'], entry['option'])}"
+    t = f"{who(entry['unit'])} {words.get(entry['option'], entry['option'])}"
     if "target" in entry:
-        t += f" {entry['target']}" if entry["option"] != "move" else f" (target {entry['target']})"
+        t += f" {who(entry['target'])}" if entry["option"] != "move" else f" (target {entry['target']})"
     if "with" in entry:
         t += f" with {entry['with']}"
+    for k in ("devotio", "reserve"):
+        if k in entry:
+            t += f", using its {k} ({entry[k]})"
     for sp in entry.get("spend", ()):
         t += f", spending {sp.get('points', 1)} {sp.get('pool')} for {sp.get('use')}"
     return t
@@ -192,7 +206,7 @@ class GridTurn(Turn):
                         alive[uid, option] = self._alive(q, 4)
                     if q.moving and not alive[uid, option]:
                         continue  # (a Warband that cannot move the full distance it may roll)
-                    out.append({"kind": "activate", **entry, "text": _text(entry)})
+                    out.append({"kind": "activate", **entry, "text": _text(entry, board)})
         return out
 
     # ------------------------------------------------------------ playing
@@ -289,7 +303,7 @@ class GridTurn(Turn):
             return action
         kind = action.get("kind")
         if kind == "activate":
-            return {**action, "text": _text(action)}
+            return {**action, "text": _text(action, self._seq(p.entries).s)}
         if kind == "step":
             return {**action, "text": f"{json.loads(p.open)['unit']} {action['do'].replace('_', ' ')}"}
         if kind == "halt":
