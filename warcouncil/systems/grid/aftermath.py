@@ -16,10 +16,25 @@ unresolved and moves nothing.
 from __future__ import annotations
 
 from ...errors import WarcouncilError
+from ...records import record
 from ...solver.facing import Footprint
 from .scenario import POOLS
 
 CARDS = ("setback", "disaster")
+
+
+@record
+class Due:
+    """A roll an entry still needs, as the procedure asks for it: ``n`` more
+    D6 for the entry's value at ``path`` (keys into the entry, e.g.
+    ``("discipline", "g1")`` or ``("steps", 0, "test")``); ``single``: the
+    value is one face, not a list (a list is extended: a re-roll adds a
+    face); ``words``: the roll named for a player."""
+
+    path: tuple
+    n: int
+    single: bool
+    words: str
 
 
 def _ahead(f: Footprint) -> tuple[int, int]:
@@ -100,14 +115,15 @@ class Aftermath:
             side = g.side
             dice = self.die("general", uid)
             if dice is None:
-                self.unresolved.append(f"{g.id} is at risk ({uid}: {event}): give the 2D6 as `general: {{{uid}: [A, B]}}`")
+                self.need(("general", uid), 2, f"{g.id}'s Risk to Generals test",
+                          f"{g.id} is at risk ({uid}: {event}): give the 2D6 as `general: {{{uid}: [A, B]}}`")
                 continue
             if not call(s, "general_hit", event, dice[0] + dice[1]):
                 self.events.append(f"{g.id} is unharmed ({dice[0]}+{dice[1]} against {event})")
                 continue
             wound = self.die("wound", uid)
             if wound is None:
-                self.unresolved.append(f"{g.id} is injured: give the 1D6 as `wound: {{{uid}: N}}`")
+                self.need(("wound", uid), 1, f"{g.id}'s wound", f"{g.id} is injured: give the 1D6 as `wound: {{{uid}: N}}`")
                 continue
             fate = call(s, "general_fate", wound)
             self.events.append(f"{g.id} is {fate.replace('_', ' ')} ({dice[0]}+{dice[1]}, then {wound})")
@@ -170,8 +186,9 @@ class Aftermath:
         raw = self.die("points_lost", uid)
         if raw is None:
             which = ", ".join(f"{k} {m}" for k, m in at_risk)
-            self.unresolved.append(f"{side} rolls 1D6 per Command Point for its losses ({n}: {which}): give them "
-                                   f"as `points_lost: {{{uid}: [...]}}` (`odds`: command_point_losses, fate {fate})")
+            self.need(("points_lost", uid), n, f"{side}'s Command Point losses",
+                      f"{side} rolls 1D6 per Command Point for its losses ({n}: {which}): give them "
+                      f"as `points_lost: {{{uid}: [...]}}` (`odds`: command_point_losses, fate {fate})")
             return
         dice = list(raw)
         if len(dice) != n:
@@ -202,6 +219,13 @@ class Aftermath:
 
     def call(self, s, name, *args):
         return self.eng.call(s, name, *args)
+
+    def need(self, path: tuple, n: int, words: str, message: str) -> None:
+        """A die this event needs and the entry does not give: unresolved
+        (``message``), and due to the sequence (the game rolls it next:
+        ``n`` D6 for the entry's value at ``path``)."""
+        self.unresolved.append(message)
+        self.seq.due.append(Due(path, n, n == 1 and path[0] not in ("points_lost",), words))
 
     def card(self, side: str, kind: str, why: str, n: int = 1) -> None:
         if n <= 0:
@@ -291,7 +315,7 @@ class Aftermath:
         if s.has(v, "stubborn"):
             hold = self.die("stubborn", uid)
             if hold is None:
-                self.unresolved.append(f"{uid} is Stubborn: give its 1D6 as `stubborn: {{{uid}: N}}`")
+                self.need(("stubborn", uid), 1, f"{uid}'s Stubborn die", f"{uid} is Stubborn: give its 1D6 as `stubborn: {{{uid}: N}}`")
                 return s, "unresolved"
             if call(s, "stubborn_holds", hold):
                 self.events.append(f"{uid} is Stubborn and holds ({hold})")
@@ -305,7 +329,8 @@ class Aftermath:
         else:
             die = self.die("push_back", uid)
             if die is None:
-                self.unresolved.append(f"the push back of {uid} needs its 1D6: `push_back: {{{uid}: N}}`")
+                self.need(("push_back", uid), 1, f"{uid}'s Push Back die",
+                          f"the push back of {uid} needs its 1D6: `push_back: {{{uid}: N}}`")
                 return s, "unresolved"
             n = call(s, "distance_rolled", v, die)
         if call(s, "push_setback", r, v):
@@ -426,7 +451,8 @@ class Aftermath:
         v = s.by_id[uid]
         dice = self.die("discipline", uid)
         if dice is None:
-            self.unresolved.append(f"{uid} must make a Discipline Test: give its 2D6 as `discipline: {{{uid}: [A, B]}}`")
+            self.need(("discipline", uid), 2, f"{uid}'s Discipline Test",
+                      f"{uid} must make a Discipline Test: give its 2D6 as `discipline: {{{uid}: [A, B]}}`")
             return s
         d1, d2 = dice
         bonus, dr = call(s, "discipline_bonus", v), v.get_attr("discipline") + self.dr_plus.get(uid, 0)
@@ -440,8 +466,9 @@ class Aftermath:
             return self.rout(s, uid, "stampede")
         out = self.die("outcome", uid)
         if out is None:
-            self.unresolved.append(f"{uid} failed its Discipline Test: give the Failed Discipline Outcome 2D6 as "
-                                   f"`outcome: {{{uid}: [A, B]}}`")
+            self.need(("outcome", uid), 2, f"{uid}'s Failed Discipline Outcome",
+                      f"{uid} failed its Discipline Test: give the Failed Discipline Outcome 2D6 as "
+                      f"`outcome: {{{uid}: [A, B]}}`")
             return s
         mod = call(s, "failed_modifier", v, by, cause, self.reserve and uid != self.item.get("unit"))
         o = call(s, "failed_outcome", out[0] + out[1] + mod)
@@ -468,8 +495,9 @@ class Aftermath:
             return s
         out = self.die("outcome", uid)
         if out is None:
-            self.unresolved.append(f"{uid} failed its Reform Test: give the Failed Reform Outcome 2D6 as "
-                                   f"`outcome: {{{uid}: [A, B]}}`")
+            self.need(("outcome", uid), 2, f"{uid}'s Failed Reform Outcome",
+                      f"{uid} failed its Reform Test: give the Failed Reform Outcome 2D6 as "
+                      f"`outcome: {{{uid}: [A, B]}}`")
             return s
         by = v.get_attr("discipline") - (d1 + d2 + bonus) if res == "critical" else 0
         mod = call(s, "critical_mod", by) + call(s, "fatigue_mod", v)
@@ -522,7 +550,8 @@ class Aftermath:
         self.events.append(f"{uid} (a Roman Legion) makes a Lost Eagles Test")
         dice = self.die("eagles", uid)
         if dice is None:
-            self.unresolved.append(f"{uid} makes a Lost Eagles Test: give its 2D6 as `eagles: {{{uid}: [A, B]}}`")
+            self.need(("eagles", uid), 2, f"{uid}'s Lost Eagles Test",
+                      f"{uid} makes a Lost Eagles Test: give its 2D6 as `eagles: {{{uid}: [A, B]}}`")
             return s
         event = (("routed" if call(s, "removed_by", o) else "retiring")
                  + ("_from_combat" if self.cause == "combat" else "_not_from_combat"))
@@ -587,8 +616,8 @@ class Aftermath:
             self.events.append(f"{att_id} must follow up ({d1}+{d2})")
         die = self.item.get("follow_up")
         if die is None:
-            self.unresolved.append(f"{att_id} follows up: give its 1D6 as `follow_up: N` "
-                                   "(or `stay: [A, B]` to roll against following up)")
+            self.need(("follow_up",), 1, f"{att_id}'s Follow Up die", f"{att_id} follows up: give its 1D6 as `follow_up: N` "
+                      "(or `stay: [A, B]` to roll against following up)")
             return s
         n = call(s, "distance_rolled", a, die)
         went = 0

@@ -22,7 +22,7 @@ from ...solver.ground import PieceView, Record
 from ...solver.scenario import YDict, YList, parse_yaml
 from ...solver.system import Answer
 from ...textfile import read_text
-from .aftermath import CARDS, Aftermath
+from .aftermath import CARDS, Aftermath, Due
 from .files import MANOEUVRES, OPTIONS, SHEET_MANOEUVRES, TEST_ENTRIES, TURN_ENTRY, faces
 from .world import GridCtx, GridSetting, World
 FACES = range(1, 7)
@@ -228,10 +228,11 @@ class GridEngine(Engine):
         return super().answer(verb, **options)
 
     # ------------------------------------------------------------ activations
-    def legal_activations(self, side: str | None = None) -> dict:
+    def legal_activations(self, side: str | None = None, setting: GridSetting | None = None) -> dict:
         """For each unit of ``side`` on the table: each option's violations
-        (an empty list: legal), judged before any dice are rolled."""
-        s = self.setting(side)
+        (an empty list: legal), judged before any dice are rolled (on
+        ``setting``: the board as a sequence has left it; the scenario's)."""
+        s = setting or self.setting(side)
         out = {}
         for v in sorted((v for v in s.views if v.side == s.side), key=lambda v: v.id):
             out[v.id] = {o: self.violations(s, self.record(v, o, start=s.squares(v), end=s.squares(v)))
@@ -575,13 +576,30 @@ class GridEngine(Engine):
         TURN_ENTRY.read(data, _where(data, None, path))
         return _Sequence(self, data.get("side"), path).run(data["activations"])
 
+    def sequence(self, data, path: str = "", partial: bool = True):
+        """A turn file's data checked as ``check`` does, the ``_Sequence``
+        after it: its violations (``out``), the board it leaves (``s``), the
+        pools, and ``due``, the rolls its last entry still needs in the
+        procedure's order (``Due``), and ``stopped_at``, the step at which
+        its move stopped. ``partial``: a sequence still being played (the
+        game interface), where a Movement or Charge Activation whose
+        movement die is not rolled yet is judged as ``activations`` judges
+        it, before any dice, its first ``Due`` that die."""
+        TURN_ENTRY.read(data, _where(data, None, path))
+        seq = _Sequence(self, data.get("side"), path, partial=partial)
+        seq.run(data["activations"])
+        return seq
+
 
 # ------------------------------------------------------------------ a sequence being checked
 
 class _Sequence:
-    def __init__(self, eng: GridEngine, side, path):
+    def __init__(self, eng: GridEngine, side, path, partial: bool = False):
         self.eng = eng
         self.path = path
+        self.partial = partial  # a sequence still being played: an entry's first die may be still to roll
+        self.due: list[Due] = []  # the rolls the last entry still needs (in the procedure's order)
+        self.stopped_at = None  # the step at which the last entry's move stopped (a failed test)
         self.s = eng.setting(side)
         self.side = self.s.side
         self.pools = {k: dict(v.command_points) for k, v in eng.scenario.sides.items()}
@@ -602,6 +620,7 @@ class _Sequence:
     def run(self, seq):
         for i, item in enumerate(seq):
             where = seq.item_where[i] if isinstance(seq, YList) else Location(self.path)
+            self.due, self.stopped_at = [], None
             if "unit" in item:
                 self.activation(item, where)
             elif "exchange" in item:
@@ -673,13 +692,19 @@ class _Sequence:
         ap = sum(p.points for p in spends if p.use == "charge_bonus")
         rolls = faces(item["roll"]) if "roll" in item else ()
         natural = rolls[-1] if rolls else None
-        if option in ("move", "charge") and natural is None:
-            raise WarcouncilError(f"a {option} activation needs its movement die: `roll: N`", where)
         target = None
         if "target" in item:
             target = s.by_id.get(item["target"])
             if target is None:
                 raise WarcouncilError(f"unknown unit {item['target']!r}", _where(item, "target", path))
+        if option in ("move", "charge") and natural is None and self.partial:
+            self.due.append(Due(("roll",), 1, True, f"{uid}'s Movement die"))
+            rec = eng.record(u, option, target=target, spends=spends, start=s.squares(u), end=s.squares(u),
+                             after_reversal=self.reversal, what=u.id)
+            self.judge(s, rec, len(self.log), where)  # before any dice, as `activations` judges it
+            return
+        if option in ("move", "charge") and natural is None:
+            raise WarcouncilError(f"a {option} activation needs its movement die: `roll: N`", where)
         follower = None
         if "with" in item:
             follower = s.by_id.get(item["with"])
@@ -734,6 +759,18 @@ class _Sequence:
             ok = not (rec.test is not None and not eng.call(s, "step_passed", u, rec))
             if rec.fear is not None and not eng.call(s, "fear_passed", u, rec):
                 ok = False
+            if not stopped:  # the dice this step still needs, in order
+                due = len(self.due)
+                failed_test = rec.test is not None and not eng.call(s, "step_passed", u, rec)
+                if eng.call(s, "needs_test", u, rec) and (rec.test is None or (
+                        failed_test and self.reroll_left(s, u, rec, used, points_left))):
+                    self.due.append(Due(("steps", j, "test"), 1, False, f"{uid}'s Manoeuvre Test ({kind})"))
+                elif (rec.fear is None and not failed_test
+                      and (eng.call(s, "enters_fear", u, rec) or eng.call(s, "enters_elephants", u, rec))):
+                    self.due.append(Due(("steps", j, "fear"), 2, False,
+                                        f"{uid}'s Discipline Test to enter a feared zone"))
+                if not ok and len(self.due) == due:
+                    self.stopped_at = j
             if ok:
                 cur = nxt
                 made.append(rec)
@@ -777,6 +814,24 @@ class _Sequence:
             if option != "shoot":
                 result = None if cface in defence else r
             more = {"ratings": [a, d], "result": r if result is not None else "cancelled"}
+            if "defence" not in item:  # the Defence dice, once the chosen result is known
+                k = (eng.call(after_setting, "shooting_defence_dice", t_after) if option == "shoot"
+                     else eng.call(after_setting, "defence_dice", t_after, r))
+                k += sum(p.points for p in spends if p.use == "extra_defence")
+                if k:
+                    self.due.append(Due(("defence",), k, False, f"{target.id}'s Defence dice"))
+        elif (option in ("combat", "charge", "shoot") and target is not None and target.id in after_setting.foot
+              and (option != "charge" or (not failed and self.reached(after_setting, u_after, target)))):
+            t_after = after_setting.by_id[target.id]
+            if option == "shoot":
+                a, d = eng.call(after_setting, "shooter_cr", u_after), eng.call(after_setting, "target_cr", t_after, u_after)
+                n = eng.call(after_setting, "shooting_dice", a, d)
+            else:
+                a, d = eng.combat_ratings(after_setting, u_after, t_after,
+                                          max(1, len(made)) if option == "charge" else 0,
+                                          item.get("reserve") == "combat", item.get("devotio") == "combat")
+                n = eng.call(after_setting, "combat_dice", a, d)
+            self.due.append(Due(("dice",), n, False, f"{u.id}'s {'Shooting' if option == 'shoot' else 'Combat'} dice"))
         aftermath = Aftermath(self, item)
         choice = item.get("devotio")
         if choice is not None and target is not None:
@@ -792,6 +847,8 @@ class _Sequence:
         if result is not None and option != "move" and u.id in after_setting.foot and target.id in after_setting.foot:
             after_setting = aftermath.after_result(after_setting, option, u.id, target.id, result)
             spends = spends + tuple(aftermath.spends)
+        if option == "reform" and "test" not in item:
+            self.due.append(Due(("test",), 2, False, f"{u.id}'s Reform Test"))
         if option == "reform" and "test" in item:
             d1, d2 = faces(item["test"])
             bonus = eng.call(s, "reform_bonus", u)
@@ -830,6 +887,21 @@ class _Sequence:
             self.reversal = True
         self.s = after_setting
 
+    @staticmethod
+    def reached(s, u, target) -> bool:
+        """A Charge fights its target once the target is to its front (as
+        ``seen_from`` sees it); a failed Charge, or one that did not reach
+        its target, rolls no combat dice."""
+        f = s.footprint(u)
+        return f is not None and bool(frozenset(f.front(1)) & s.squares(s.by_id[target.id]))
+
+    def reroll_left(self, s, u, step, used, points_left) -> bool:
+        """A failed Manoeuvre Test is re-rolled while a re-roll is left: the
+        Drilled or the Skirmisher re-roll not used this turn, or a Movement
+        Point spent for it (``reroll_manoeuvre``)."""
+        return bool((self.eng.call(s, "drilled_reroll", u, step.rough) and "drilled" not in used)
+                    or (self.eng.call(s, "skirmisher_reroll", u) and "skirmisher" not in used) or points_left > 0)
+
     def attachments_used(self, setting, rec, item, aftermath):
         """A Devotio used (or lost by a Charge that made no contact), a Small
         Cavalry Reserve used, a Praetorian Cohort used and rolled for: each
@@ -854,7 +926,8 @@ class _Sequence:
             elif setting.has(v, "praetorian_cohort"):
                 die = item.get("cohort")
                 if die is None:
-                    aftermath.unresolved.append(f"{u.id}'s Praetorian Cohort was used: give its 1D6 as `cohort: N`")
+                    aftermath.need(("cohort",), 1, f"{u.id}'s Praetorian Cohort die",
+                                   f"{u.id}'s Praetorian Cohort was used: give its 1D6 as `cohort: N`")
                 elif eng.call(setting, "cohort_removed", die):
                     lost.add("praetorian_cohort")
                     aftermath.events.append(f"{u.id}'s Praetorian Cohort is removed ({die})")

@@ -6,6 +6,7 @@ from ...solver.system import System
 from .builtins import GRID
 from .engine import GridEngine
 from .files import TEST, TURN_ENTRY
+from .game import GridTurn
 from .scenario import SCENARIO_ENTRY, read_scenario
 
 
@@ -19,6 +20,7 @@ class GridAncients(System):
     verbs = frozenset({"activations", "odds", "check"})
     answers_itself = frozenset({"activations", "odds", "check"})
     engine = GridEngine
+    game = GridTurn
     meanings = GRID
     read_scenario = staticmethod(read_scenario)
     records = {"scenario": SCENARIO_ENTRY, "turn": TURN_ENTRY, "test": TEST}

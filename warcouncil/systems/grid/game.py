@@ -1,0 +1,392 @@
+"""The grid game's turn for the game interface (``solver.game``): one phase
+of the side to move, a sequence of activations, each rolled die by die.
+
+Nodes, in the procedure's order (``engine._Sequence.activation``):
+
+* the side decides: ``{"kind": "activate", "unit", "option", "target"?,
+  "with"?, "spend"?, "devotio"?, "reserve"?}`` (a unit's Move, Combat,
+  Charge, Shoot or Reform Activation, its fields as a turn file's entry
+  gives them), ``{"kind": "exchange", "exchange", "get"}``, ``{"kind":
+  "reallocate", "reallocate"}``, ``{"kind": "homunculus_est", "points",
+  "cancel"?}`` (entries without dice, never listed), or ``{"kind": "end"}``;
+* the dice: each die the activation still needs, one chance node per die
+  (``{"kind": "dice", "face": N}``, each face 1/6). Which die comes next is
+  the engine's answer (``GridEngine.sequence``: ``Due``, the rolls an entry
+  still needs): the movement die, each step's Manoeuvre Test (re-rolled
+  while a re-roll is left) or feared-zone Discipline Test, the attack dice,
+  the Defence dice, then what the result sets off (Push Back, Discipline
+  Tests, outcomes, Risk to Generals, ...);
+* during a Movement or Charge Activation, once its movement die is rolled:
+  ``{"kind": "step", "do": MANOEUVRE}`` (one square or turn, its tests
+  rolled next) or ``{"kind": "halt"}``; a failed test or a failed movement
+  roll ends the move.
+
+An action is legal exactly when ``check`` accepts the turn file with it
+(the engine judges it); while a move is still being made or a step's test
+is still to roll, the rules that judge those dice or the move's full
+length (``PENDING``) wait for them. ``log()`` is the finished activations.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+from ...errors import WarcouncilError
+from ...records import record
+from ...solver.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn, chance, decision
+from ...solver.scenario import read_yaml_file
+from .files import MANOEUVRES, OPTIONS
+
+#: the rules that judge dice still to roll or a move still being made: they
+#: wait while an activation is open (its test dice due, its move not ended)
+PENDING = frozenset({"ga.manoeuvre-test-taken", "ga.leave-zoc-needs-pass", "ga.cause-fear-test",
+                     "ga.warband-full-distance"})
+ACTIVATE_FIELDS = ("unit", "option", "target", "with", "spend", "devotio", "reserve")
+D6 = range(1, 7)
+
+
+@record
+class Position:
+    """The phase so far: the finished entries and the open activation, as
+    JSON text (never changed); ``faces``: the dice rolled so far of the roll
+    being made; ``moving``: the open Movement or Charge may take more steps."""
+
+    entries: tuple = ()
+    open: str | None = None
+    faces: tuple = ()
+    moving: bool = False
+    over: bool = False
+
+
+def _text(entry: dict, board) -> str:
+    """An activation in words: "formed infantry r1 at 4,5 attacks g1 at 5,4"."""
+    def who(uid):
+        v = board.by_id.get(uid)
+        if v is None:
+            return str(uid)
+        at = board.states[uid].at
+        return f"{v.piece.type.replace('_', ' ')} {uid} at {at[0]},{at[1]}"
+
+    words = {"move": "moves", "combat": "attacks", "charge": "charges", "shoot": "shoots at", "reform": "reforms"}
+    t = f"{who(entry['unit'])} {words.get(entry['option'], entry['option'])}"
+    if "target" in entry:
+        t += f" {who(entry['target'])}" if entry["option"] != "move" else f" (target {entry['target']})"
+    if "with" in entry:
+        t += f" with {entry['with']}"
+    for k in ("devotio", "reserve"):
+        if k in entry:
+            t += f", using its {k} ({entry[k]})"
+    for sp in entry.get("spend", ()):
+        t += f", spending {sp.get('points', 1)} {sp.get('pool')} for {sp.get('use')}"
+    return t
+
+
+class GridTurn(Turn):
+    """One phase of the side to move (``side``: the scenario's ``to_move``
+    unless given) of a grid-ancients scenario."""
+
+    options = ("side",)
+
+    def __init__(self, engine, **options) -> None:
+        super().__init__(engine, **options)
+        self.side = engine.setting(self.chosen.get("side")).side
+
+    # ------------------------------------------------------------ the engine's judgement
+    def _seq(self, entries, open_=None):
+        acts = [json.loads(e) for e in entries] + ([json.loads(open_)] if open_ is not None else [])
+        try:
+            return self.engine.sequence({"side": self.side, "activations": acts})
+        except WarcouncilError as e:
+            raise IllegalAction(e.message) from None
+
+    def start(self) -> Position:
+        return Position()
+
+    def _due(self, p: Position):
+        """The sequence with ``p``'s open activation, and the roll it needs
+        next: while its move goes on, only the move's own dice (the
+        movement die, the steps' tests); a Charge's combat comes after it."""
+        seq = self._seq(p.entries, p.open)
+        due = [d for d in seq.due if not p.moving or d.path[0] in ("roll", "steps")]
+        return seq, (due[0] if due else None)
+
+    def player(self, p: Position) -> str:
+        if p.over:
+            return TERMINAL
+        return CHANCE if p.open is not None and self._due(p)[1] is not None else self.side
+
+    def node(self, p: Position):
+        if p.over:
+            return TERMINAL_NODE
+        if p.open is None:
+            return decision(self.side, self._activations(p) + [{"kind": "end", "text": "end the phase"}])
+        seq, due = self._due(p)
+        if due is not None:
+            k = len(p.faces) + 1
+            what = due.words + (f" ({k} of {due.n})" if due.n > 1 else "")
+            return chance([({"kind": "dice", "face": f, "text": f"{what}: {f}"}, Fraction(1, 6)) for f in D6])
+        return decision(self.side, self._moves(p))
+
+    def _moves(self, p: Position, depth: int = 4) -> list:
+        """The steps and the halt legal in an open move, a step listed only
+        when the move can be finished legally whatever its test dice show
+        (``_alive``: a Warband must move the full distance, and a failed
+        test may leave it short)."""
+        unit = json.loads(p.open)["unit"]
+        halt = {"kind": "halt", "text": f"{unit} halts"}
+        out = []
+        for kind in MANOEUVRES:
+            a = {"kind": "step", "do": kind, "text": f"{unit} {kind.replace('_', ' ')}"}
+            try:
+                q = self.play(p, a)
+            except IllegalAction:
+                continue
+            if self._alive(q, depth - 1):
+                out.append(a)
+        return out + ([halt] if self._halts(p) else [])
+
+    def _halts(self, p: Position) -> bool:
+        try:
+            self.play(p, {"kind": "halt"})
+            return True
+        except IllegalAction:
+            return False
+
+    def _alive(self, p: Position, depth: int) -> bool:
+        """Whether the open move of ``p`` can be finished legally whatever
+        its dice show (looking ``depth`` steps ahead)."""
+        if p.open is None or not p.moving:
+            return True
+        if self._due(p)[1] is not None:
+            for f in D6:
+                try:
+                    q = self.play(p, {"kind": "dice", "face": f})
+                except IllegalAction:
+                    return False
+                if not self._alive(q, depth):
+                    return False
+            return True
+        if self._halts(p):
+            return True
+        if depth <= 0:
+            return False
+        for kind in MANOEUVRES:
+            try:
+                q = self.play(p, {"kind": "step", "do": kind})
+            except IllegalAction:
+                continue
+            if self._alive(q, depth - 1):
+                return True
+        return False
+
+    def _activations(self, p: Position) -> list:
+        """Each unit's legal activations (units by id, options in the
+        pack's order, targets by id): what ``activations`` says is legal on
+        the board the phase has left, each then judged in the sequence."""
+        seq = self._seq(p.entries)
+        board = seq.s
+        enemies = sorted(v.id for v in board.views if v.side != self.side and v.id in board.foot)
+        out = []
+        alive: dict = {}  # a move's or a charge's: the same whatever the target
+        for uid, opts in self.engine.legal_activations(setting=board).items():
+            if uid not in board.foot:
+                continue
+            for option in OPTIONS:
+                if opts[option]:
+                    continue
+                targets = enemies if option in ("combat", "charge", "shoot") else [None]
+                for t in targets:
+                    entry = {"unit": uid, "option": option} | ({"target": t} if t is not None else {})
+                    try:
+                        q = self._opened(p, entry)
+                    except IllegalAction:
+                        continue
+                    if q.moving and (uid, option) not in alive:
+                        alive[uid, option] = self._alive(q, 4)
+                    if q.moving and not alive[uid, option]:
+                        continue  # (a Warband that cannot move the full distance it may roll)
+                    out.append({"kind": "activate", **entry, "text": _text(entry, board)})
+        return out
+
+    # ------------------------------------------------------------ playing
+    def play(self, p: Position, action: dict) -> Position:
+        kind = action.get("kind")
+        if p.over:
+            raise IllegalAction("the phase is over")
+        if kind == "dice":
+            return self._rolled(p, action)
+        if kind == "end":
+            if p.open is not None:
+                raise IllegalAction("an activation is under way: end it first (halt a move)")
+            return Position(p.entries, over=True)
+        if kind == "activate":
+            if p.open is not None:
+                raise IllegalAction("an activation is under way: its dice or its move come first")
+            unknown = sorted(set(action) - set(ACTIVATE_FIELDS) - {"kind", "text"})
+            if unknown:
+                raise IllegalAction(f"an activate action has no field {unknown[0]!r} "
+                                    f"(it takes: {', '.join(ACTIVATE_FIELDS)})")
+            if action.get("option") not in OPTIONS:
+                raise IllegalAction(f"option must be one of {', '.join(OPTIONS)}, not {action.get('option')!r}")
+            return self._opened(p, {k: action[k] for k in ACTIVATE_FIELDS if k in action})
+        if kind in ("exchange", "reallocate"):
+            if p.open is not None:
+                raise IllegalAction("an activation is under way: its dice or its move come first")
+            entry = {k: action[k] for k in (kind, "get") if k in action}
+            if not isinstance(entry.get(kind), dict):
+                raise IllegalAction(f"an {kind} action gives `{kind}`: a mapping of pools to points")
+            return self._opened(p, entry)
+        if kind == "homunculus_est":  # the points on the revealed cards, and the other side's cancel if it spends one
+            if p.open is not None:
+                raise IllegalAction("an activation is under way: its dice or its move come first")
+            return self._opened(p, {kind: {k: action[k] for k in ("points", "cancel") if k in action}})
+        if kind == "bring_back":
+            raise IllegalAction(f"the grid game does not play {kind!r} yet (write it in a turn file for `check`)")
+        if kind in ("step", "halt"):
+            if p.open is None or not p.moving or self._due(p)[1] is not None:
+                raise IllegalAction(f"no move is under way to {kind}" if not p.moving else "roll the dice due first")
+            entry = json.loads(p.open)
+            if kind == "halt":
+                return self._settled(Position(p.entries, p.open, moving=False))
+            if action.get("do") not in MANOEUVRES:
+                raise IllegalAction(f"a step does one of {', '.join(MANOEUVRES)}, not {action.get('do')!r}")
+            entry["steps"] = list(entry.get("steps", ())) + [action["do"]]
+            return self._settled(Position(p.entries, json.dumps(entry), moving=True))
+        raise IllegalAction(f"the grid game has no action {kind!r} (activate, step, halt, exchange, reallocate, "
+                            "homunculus_est, end; dice at a chance node)")
+
+    def _opened(self, p: Position, entry: dict) -> Position:
+        return self._settled(Position(p.entries, json.dumps(entry), moving=entry.get("option") in ("move", "charge")))
+
+    def _rolled(self, p: Position, action: dict) -> Position:
+        seq, due = self._due(p)
+        face = action.get("face")
+        if due is None or face not in D6:
+            raise IllegalAction("no die is due here" if due is None else f"a die shows 1-6, not {face!r}")
+        faces = p.faces + (face,)
+        if len(faces) < due.n:
+            return Position(p.entries, p.open, faces, p.moving)
+        return self._settled(Position(p.entries, json.dumps(_given(json.loads(p.open), due, faces)), (), p.moving))
+
+    def _settled(self, p: Position) -> Position:
+        """``p`` judged: refused when the engine refuses it (``PENDING``
+        rules wait while dice are due or the move goes on); a roll of no
+        dice given at once; a move that cannot go on (a failed movement
+        roll or test) ended; a finished activation closed into the entries."""
+        while True:
+            seq, due = self._due(p)
+            if due is not None and due.n == 0:
+                p = Position(p.entries, json.dumps(_given(json.loads(p.open), due, ())), (), p.moving)
+                continue
+            if p.moving and due is None and (seq.stopped_at is not None
+                                             or seq.log[-1].get("movement_points") in ("failed", 0)):
+                stop = seq.stopped_at
+                p = Position(p.entries, p.open, moving=False)
+                if stop is not None and any(v.rule in PENDING for v in seq.out):
+                    # a failed test that forbids the step (leaving an enemy zone of control, entering
+                    # a feared one): the unit stops before it, and the step is not made
+                    entry = json.loads(p.open)
+                    p = Position(p.entries, json.dumps({**entry, "steps": entry["steps"][:stop]}))
+                continue
+            break
+        done = due is None and not p.moving
+        vs = [v for v in seq.out if done or v.rule not in PENDING]
+        if vs:
+            raise IllegalAction("; ".join(v.message for v in vs), [v.as_json() for v in vs])
+        if done:
+            return Position(p.entries + (p.open,))
+        return p
+
+    def worded(self, p: Position, action: dict) -> dict:
+        if "text" in action:
+            return action
+        kind = action.get("kind")
+        if kind == "activate":
+            return {**action, "text": _text(action, self._seq(p.entries).s)}
+        if kind == "step":
+            return {**action, "text": f"{json.loads(p.open)['unit']} {action['do'].replace('_', ' ')}"}
+        if kind == "halt":
+            return {**action, "text": f"{json.loads(p.open)['unit']} halts"}
+        if kind == "end":
+            return {**action, "text": "end the phase"}
+        if kind == "exchange":
+            return {**action, "text": "exchange " + ", ".join(f"{n} {k}" for k, n in action["exchange"].items())
+                    + f" for one {action.get('get')}"}
+        if kind == "homunculus_est":
+            return {**action, "text": f"“Homunculus Est!” with {action.get('points')} points"
+                    + (f", cancelled with a {action['cancel']} point" if "cancel" in action else "")}
+        if kind == "reallocate":
+            return {**action, "text": "re-allocate the pools: " + ", ".join(
+                f"{k} {n}" for k, n in action["reallocate"].items())}
+        return action
+
+    # ------------------------------------------------------------ the files
+    def log(self, p: Position) -> dict:
+        return {"side": self.side, "activations": [json.loads(e) for e in p.entries]}
+
+    def next_scenario(self, turn: dict) -> dict:
+        """The scenario after the legal ``turn``: each unit where ``check``'s
+        ``positions`` put it (moved, turned, Disordered or Reformed, removed),
+        its attachments used up removed, the Command Points left, a side made
+        Fatigued or its cancel spent, and the other side to move."""
+        eng = self.engine
+        sc = eng.scenario
+        seq = eng.sequence(turn, partial=False)
+        data = json.loads(json.dumps(read_yaml_file(sc.path)))
+        where: dict = {}
+        for e in seq.log:
+            where.update(e.get("positions", {}))
+        units = []
+        for u in data.get("units") or ():
+            pos = where.get(u["id"])
+            if pos == "removed":
+                continue
+            if pos is not None:
+                u.update(at=list(pos["at"]), facing=pos["facing"], disordered=pos["disordered"])
+                if "discipline" in pos:  # (a Discipline Rating raised for good: Centurion Casualties)
+                    u["discipline"] = pos["discipline"]
+            st = seq.s.states[u["id"]]
+            if st.off_table:
+                u["off_table"] = True
+            else:
+                u.pop("off_table", None)
+            if st.lost:
+                u["attachments"] = [a for a in u.get("attachments", ()) if a not in st.lost]
+            units.append(u)
+        data["units"] = units
+        here = {u["id"] for u in units}
+        data["generals"] = [g for g in data.get("generals") or ()
+                            if g.get("attached_to") is None or (g["attached_to"] in here
+                                                                and not seq.s.states[g["attached_to"]].general_lost)]
+        if not data["generals"]:
+            data.pop("generals")
+        for name, side in data["sides"].items():
+            side["command_points"] = dict(seq.pools[name])
+            if name in seq.s.tired:
+                side["fatigued"] = True
+            if seq.cancelled.get(name):
+                side["homunculus_cancelled"] = True
+        sides = list(sc.sides)
+        data["to_move"] = sides[(sides.index(seq.side) + 1) % len(sides)]
+        if data.get("rules"):
+            data["rules"] = list(sc.rules)
+        return data
+
+
+def _given(entry: dict, due, faces: tuple) -> dict:
+    """``entry`` with the ``faces`` of roll ``due`` at its place."""
+    path = due.path
+    value = faces[0] if due.single else list(faces)
+    if path[0] == "steps":
+        j, key = path[1], path[2]
+        steps = list(entry["steps"])
+        st = steps[j] if isinstance(steps[j], dict) else {"do": steps[j]}
+        old = st.get(key)
+        st = {**st, key: (list(old) if isinstance(old, list) else [old] if old is not None else []) + list(faces)
+              if key == "test" else value}
+        steps[j] = st
+        return {**entry, "steps": steps}
+    if len(path) == 1:
+        return {**entry, path[0]: value}
+    return {**entry, path[0]: {**entry.get(path[0], {}), path[1]: value}}
