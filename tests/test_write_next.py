@@ -3,6 +3,9 @@ turn (the game interface's ``Turn.next_scenario``), for email play."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 import yaml
 
 from test_cli import run
@@ -58,3 +61,25 @@ def test_an_unwritable_next_file_is_bad_input(tmp_path) -> None:
     r = run("check", "akragas", turn, "--write-next", tmp_path / "no" / "such" / "next.yaml")
     assert r.code == 2 and r.stdout == ""
     assert r.stderr.splitlines()[0] == "cannot write the next scenario: No such file or directory"
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "warcouncil" / "examples"
+
+
+@pytest.mark.parametrize("scenario, turn", [
+    ("ridgeway", EXAMPLES / "warmaster" / "logs" / "turn.yaml"),
+    ("alesia", EXAMPLES / "grid-ancients" / "alesia" / "turn.yaml"),
+])
+def test_each_family_writes_the_scenario_its_game_gives(tmp_path, scenario, turn) -> None:
+    """The file is the game interface's scenario after that turn, and loads."""
+    import warcouncil
+    from warcouncil.solver.scenario import plain, read_yaml_file
+
+    nxt = tmp_path / "next.yaml"
+    r = run("check", scenario, turn, "--write-next", nxt)
+    assert r.code == 0
+    game = warcouncil.load_game(scenario)
+    assert yaml.safe_load(nxt.read_text()) == game.new_state().turn.next_scenario(plain(read_yaml_file(turn)))
+    following = warcouncil.load_game(str(nxt)).new_state()
+    assert following.current_player() not in (warcouncil.TERMINAL, warcouncil.CHANCE)
+    assert following.current_player() != game.new_state().current_player()  # the other side moves next

@@ -35,7 +35,7 @@ from fractions import Fraction
 from ...errors import WarcouncilError
 from ...records import record
 from ...solver.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn, chance, decision
-from ...solver.scenario import read_yaml_file
+from ...solver.scenario import plain, read_yaml_file
 from .files import MANOEUVRES, OPTIONS
 
 #: the rules that judge dice still to roll or a move still being made: they
@@ -333,7 +333,7 @@ class GridTurn(Turn):
         eng = self.engine
         sc = eng.scenario
         seq = eng.sequence(turn, partial=False)
-        data = json.loads(json.dumps(read_yaml_file(sc.path)))
+        data = plain(read_yaml_file(sc.path))
         where: dict = {}
         for e in seq.log:
             where.update(e.get("positions", {}))
