@@ -249,7 +249,6 @@ def _batch_warm(chunk, cwd: str) -> None:
     report."""
     import gc
 
-    from . import systems  # noqa: F401 - the shipped systems' places
     from .solver.engine import Engine
 
     if os.getcwd() != cwd:  # pragma: no cover - the batch runs where it was started

@@ -242,7 +242,6 @@ def _engine(scenario: str, rules, verb: str, card: str | None = None, card_given
     ``verb`` (and, for a verb with --card, that its decision starts from a card,
     ``System.context == "card"``, and the card
     was given): otherwise bad input, exit 2."""
-    from . import systems  # noqa: F401 - the shipped systems' places: no scan of every distribution's metadata
     from .solver.engine import Engine
 
     eng = Engine.load(scenario, list(rules))
