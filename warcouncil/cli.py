@@ -77,8 +77,48 @@ out = _LazyConsole(highlight=False, soft_wrap=True, emoji=False)
 err = _LazyConsole(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
-class Cli(click.Group):
+#: in a help text, where the names of the shipped scenarios go (``_shipped_names``)
+SHIPPED = "{shipped}"
+
+
+def _shipped_names() -> str:
+    """The scenarios shipped in the package's examples
+    (``warcouncil/examples/<system>/<name>.yaml``), by name, after each
+    the title of their system: ``akragas, practice_field: Commands & Colors; ...``."""
+    from .solver.scenario import shipped_scenarios
+    from .solver.system import System
+
+    by_title: dict[str, list[str]] = {}
+    for key in shipped_scenarios():
+        if "/" in key:
+            pack, name = key.split("/", 1)
+            system = System.for_pack(pack)
+            by_title.setdefault(system.title or system.name, []).append(name)
+    return "; ".join(f"{', '.join(names)}: {title}" for title, names in by_title.items())
+
+
+class _ShippedHelp:
+    """A command whose help names the shipped scenarios, found when the
+    help is shown (not by every start of the command line)."""
+
+    def format_help_text(self, ctx, formatter) -> None:
+        kept = self.help
+        if kept and SHIPPED in kept:
+            self.help = kept.replace(SHIPPED, _shipped_names())
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = kept
+
+
+class Verb(_ShippedHelp, click.Command):
+    pass
+
+
+class Cli(_ShippedHelp, click.Group):
     """Turns bad input into exit 2 with one clear message."""
+
+    command_class = Verb
 
     def resolve_command(self, ctx, args):
         name, cmd, rest = super().resolve_command(ctx, args)
@@ -227,10 +267,9 @@ def main():
     """warcouncil: what may I legally order, move or activate now, how likely
     is it to work, and was that turn legal?
 
-    SCENARIO is a scenario shipped with warcouncil, by name (akragas,
-    practice_field: Commands & Colors; ridgeway: Warmaster; alesia:
-    square-grid ancients), or the path of a scenario file (YAML; its
-    `system:` key says which game). Exit codes: 0 an answer, 1
+    SCENARIO is a scenario shipped with warcouncil, by name ({shipped}),
+    or the path of a scenario file (YAML; its `system:` key says which
+    game). Exit codes: 0 an answer, 1
     "illegal" (check, moves) or lint errors, 2 bad input (one message
     naming file:line:column), 4 the answer could not be written (standard
     output closed or full).
@@ -953,8 +992,7 @@ def _card_words(card) -> str:
 
 def _scenario_help() -> None:
     """Every verb with a SCENARIO says what it may be in its --help."""
-    text = ("SCENARIO is a scenario shipped with warcouncil, by name (akragas, practice_field: Commands & "
-            "Colors; ridgeway: Warmaster; alesia: square-grid ancients), or the path of a scenario file (YAML).")
+    text = f"SCENARIO is a scenario shipped with warcouncil, by name ({SHIPPED}), or the path of a scenario file (YAML)."
     for command in main.commands.values():
         if any(p.name == "scenario" for p in command.params):
             command.help = inspect.cleandoc(command.help or "") + "\n\n" + text
