@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import AKRAGAS, run_cli
-from warcouncil import cli
+from warcouncil import batch, cli
 
 DATA = Path(__file__).resolve().parent / "data" / "cli"
 HOUSE = Path(cli.__file__).resolve().parent / "examples" / "house" / "light-cavalry-5.wc"
@@ -124,7 +124,7 @@ def test_a_bad_line_gets_its_own_record(tmp_path, answers, workers):
 
 
 def test_blank_lines_bad_bytes_and_long_lines(tmp_path, answers, monkeypatch):
-    monkeypatch.setattr(cli, "BATCH_LINE_LIMIT", 1000)
+    monkeypatch.setattr(batch, "BATCH_LINE_LIMIT", 1000)
     good = job(QUERIES[0][0]).encode()
     jobs = tmp_path / "jobs.jsonl"
     jobs.write_bytes(b"\n".join([good, b"", b"   ", b'{"verb": "\xff"}', b"[" * 5000, good]) + b"\n")
@@ -192,7 +192,7 @@ def test_jobs_share_a_pack_read_once_per_rule_files(tmp_path, monkeypatch):
         return real(target, layers, **kw)
 
     monkeypatch.setattr(engine, "load_pack", counting)
-    monkeypatch.setattr(cli, "_PACK_MEMO", {})
+    monkeypatch.setattr(batch, "_PACK_MEMO", {})
     house = tmp_path / "house.wc"
     house.write_text((DATA / "center_one.wc").read_text(encoding="utf-8"), encoding="utf-8")
     q = {"verb": "orders", "args": {"card": "Order Three Units Center", "count": True}}
@@ -247,14 +247,14 @@ def test_a_line_that_kills_its_worker(tmp_path, answers, monkeypatch):
     that line gets an error record (exit 3), every other line its answer."""
     import os
 
-    real = cli._batch_invoke
+    real = batch._batch_invoke
 
     def deadly(verb, argv):
         if any("Crash" in a for a in argv):
             os._exit(9)
         return real(verb, argv)
 
-    monkeypatch.setattr(cli, "_batch_invoke", deadly)  # forked workers inherit it
+    monkeypatch.setattr(batch, "_batch_invoke", deadly)  # forked workers inherit it
     crash = {"verb": "orders", "args": {"card": "Crash Now", "count": True}}
     lines = [job(QUERIES[0][0])] * 5 + [job(crash)] + [job(QUERIES[0][0])] * 9
     jobs = tmp_path / "jobs.jsonl"
@@ -288,25 +288,27 @@ def test_a_chunk_sent_to_a_pool_already_broken_is_sent_again(tmp_path, answers, 
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(ProcessPoolExecutor, "submit", refuse_second)
+    monkeypatch.setattr(batch, "_VERBS", [cli.main, "warcouncil.cli"])  # as `run` sets them
     lines = [(n, job(QUERIES[0][0])) for n in range(1, 41)]
     # (the pool of a system without os.fork; where there is one, _BatchForks: below)
-    out = "\n".join(cli._batch_stream(cli._batch_chunks(lines, 2), cli._BatchPool(2, os.getcwd())))
+    out = "\n".join(batch._batch_stream(batch._batch_chunks(lines, 2), batch._BatchPool(2, os.getcwd())))
     assert records(out) == [{"line": n, **answers[0]} for n in range(1, 41)]
     assert len(sent) > 6  # the refused chunk sent again, a line at a time
 
 
-def test_a_worker_killed_between_chunks(answers):
+def test_a_worker_killed_between_chunks(answers, monkeypatch):
     """A forked worker killed while it waits for its next chunk: the chunk
     sent to it is run again, a line at a time, in a new worker; the other
     worker goes on, and every line has its answer."""
     import signal
 
-    runner = cli._BatchForks(2, os.getcwd())
+    monkeypatch.setattr(batch, "_VERBS", [cli.main, "warcouncil.cli"])  # as `run` sets them
+    runner = batch._BatchForks(2, os.getcwd())
     victim = runner.workers[0][0]
     os.kill(victim, signal.SIGKILL)
     os.waitpid(victim, 0)
     lines = [(n, job(QUERIES[0][0])) for n in range(1, 41)]
-    out = "\n".join(cli._batch_stream(cli._batch_chunks(lines, 2), runner))
+    out = "\n".join(batch._batch_stream(batch._batch_chunks(lines, 2), runner))
     assert records(out) == [{"line": n, **answers[0]} for n in range(1, 41)]
     assert runner.workers == []  # all waited for
 
@@ -314,7 +316,7 @@ def test_a_worker_killed_between_chunks(answers):
 def test_a_worker_that_dies_in_the_middle_of_a_chunk(tmp_path, answers, monkeypatch):
     """The first worker to start its second chunk dies then (once in the
     whole batch): that chunk's lines are run again alone and answered."""
-    real = cli._batch_pool_chunk
+    real = batch._batch_pool_chunk
     mark = tmp_path / "died"
     seen: list = []
 
@@ -329,7 +331,7 @@ def test_a_worker_that_dies_in_the_middle_of_a_chunk(tmp_path, answers, monkeypa
                 os._exit(9)
         return real(chunk, cwd)
 
-    monkeypatch.setattr(cli, "_batch_pool_chunk", once)  # forked workers inherit it
+    monkeypatch.setattr(batch, "_batch_pool_chunk", once)  # forked workers inherit it
     lines = [job(QUERIES[0][0])] * 40
     jobs = tmp_path / "jobs.jsonl"
     jobs.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -373,14 +375,14 @@ def test_jobs_share_the_packs_plan(tmp_path, monkeypatch):
         real(self, pack)
 
     monkeypatch.setattr(plan.Plan, "__init__", counting)
-    monkeypatch.setattr(cli, "_PACK_MEMO", {})
-    real_load = cli._batch_one
+    monkeypatch.setattr(batch, "_PACK_MEMO", {})
+    real_load = batch._batch_one
 
     def collecting(n, text):  # the collector runs between the jobs
         gc.collect()
         return real_load(n, text)
 
-    monkeypatch.setattr(cli, "_batch_one", collecting)
+    monkeypatch.setattr(batch, "_batch_one", collecting)
     jobs = tmp_path / "jobs.jsonl"
     jobs.write_text("\n".join(job(q) for q, _ in QUERIES[:4] + QUERIES[6:8]) + "\n", encoding="utf-8")
     code, out, _ = run_cli("batch", jobs, "--jobs", "1")
@@ -390,13 +392,13 @@ def test_jobs_share_the_packs_plan(tmp_path, monkeypatch):
 
 def test_chunks_keep_the_order_and_get_smaller_at_the_end():
     items = [(i, str(i)) for i in range(1, 101)]
-    chunks = list(cli._batch_chunks(iter(items), 2, 8))
+    chunks = list(batch._batch_chunks(iter(items), 2, 8))
     assert [x for c in chunks for x in c] == items
     sizes = [len(c) for c in chunks]
     assert sizes[0] == 8 and sizes[-1] == 1 and sizes == sorted(sizes, reverse=True)
     assert sizes.count(8) >= 8
-    assert [len(c) for c in cli._batch_chunks(iter(items[:3]), 2, 8)] == [1, 1, 1]
-    assert list(cli._batch_chunks(iter([]), 2, 8)) == []
+    assert [len(c) for c in batch._batch_chunks(iter(items[:3]), 2, 8)] == [1, 1, 1]
+    assert list(batch._batch_chunks(iter([]), 2, 8)) == []
 
 
 def test_a_long_batch_keeps_no_jobs_output(tmp_path):
@@ -434,28 +436,28 @@ def test_rule_files_are_hashed_again_only_when_they_change(tmp_path, monkeypatch
         return real(data)
 
     monkeypatch.setattr(hashlib, "sha256", counting)
-    monkeypatch.setattr(cli, "_FILE_KEYS", {})
+    monkeypatch.setattr(batch, "_FILE_KEYS", {})
     pack = tmp_path / "pack"
     pack.mkdir()
     a = pack / "a.wc"
     a.write_text("rule r1\n", encoding="utf-8")
     house = tmp_path / "house.wc"
     house.write_text("rule h1\n", encoding="utf-8")
-    first = cli._batch_pack_key(str(pack), [str(house)], True)
+    first = batch._batch_pack_key(str(pack), [str(house)], True)
     assert len(hashed) == 2
-    assert cli._batch_pack_key(str(pack), [str(house)], True) == first and len(hashed) == 2
+    assert batch._batch_pack_key(str(pack), [str(house)], True) == first and len(hashed) == 2
     house.write_text("rule h2\n", encoding="utf-8")  # the same size: the times tell
     st = house.stat()
     os.utime(house, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
-    second = cli._batch_pack_key(str(pack), [str(house)], True)
+    second = batch._batch_pack_key(str(pack), [str(house)], True)
     assert second != first and len(hashed) == 3
     (pack / "b.wc").write_text("rule r2\n", encoding="utf-8")  # a file added to the pack's folder
     st = pack.stat()
     os.utime(pack, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
-    third = cli._batch_pack_key(str(pack), [str(house)], True)
+    third = batch._batch_pack_key(str(pack), [str(house)], True)
     assert len(third[0][0]) == 2 and third[0][1] == second[0][1]
     house.unlink()
-    assert cli._batch_pack_key(str(pack), [str(house)], True) is None
+    assert batch._batch_pack_key(str(pack), [str(house)], True) is None
 
 
 def test_the_collector_while_a_batch_runs_here(tmp_path, monkeypatch):
@@ -467,19 +469,35 @@ def test_the_collector_while_a_batch_runs_here(tmp_path, monkeypatch):
     import gc
 
     seen = []
-    real = cli._batch_chunk
+    real = batch._batch_chunk
 
     def watching(chunk, cwd):
         seen.append((gc.get_threshold()[0], gc.get_freeze_count()))
         return real(chunk, cwd)
 
-    monkeypatch.setattr(cli, "_batch_chunk", watching)
+    monkeypatch.setattr(batch, "_batch_chunk", watching)
     before = (gc.get_threshold(), gc.get_freeze_count())
     jobs = tmp_path / "jobs.jsonl"
-    jobs.write_text("\n".join([job(QUERIES[0][0])] * (2 * cli.BATCH_CHUNK + 1)) + "\n", encoding="utf-8")
+    jobs.write_text("\n".join([job(QUERIES[0][0])] * (2 * batch.BATCH_CHUNK + 1)) + "\n", encoding="utf-8")
     code, out, _ = run_cli("batch", jobs, "--jobs", "1")
-    assert code == 0 and [r["line"] for r in records(out)] == list(range(1, 2 * cli.BATCH_CHUNK + 2))
+    assert code == 0 and [r["line"] for r in records(out)] == list(range(1, 2 * batch.BATCH_CHUNK + 2))
     assert len(seen) >= 2
-    assert all(t == max(cli.BATCH_GC_YOUNG, before[0][0]) for t, _ in seen)
+    assert all(t == max(batch.BATCH_GC_YOUNG, before[0][0]) for t, _ in seen)
     assert seen[1][1] > seen[0][1] == before[1]
     assert gc.get_threshold() == before[0]
+
+
+def test_a_worker_not_forked_imports_the_verbs_by_name(tmp_path, answers):
+    """A worker that was not forked from the batch's process (Ray's, a pool's
+    where there is no os.fork) is sent the name of the verbs' module
+    (``warcouncil.cli``, also when the batch runs as ``python -m
+    warcouncil.cli``) and imports it: the same record."""
+    code = ("import json, sys\n"
+            "from warcouncil import batch\n"
+            "print(batch._worker_chunk([(1, sys.argv[1])], sys.argv[2], 'warcouncil.cli'))\n"
+            "print(sorted(m for m in sys.modules if m in ('warcouncil.cli', '__main__')))\n")
+    done = subprocess.run([sys.executable, "-c", code, job(QUERIES[0][0]), os.getcwd()],
+                          capture_output=True, text=True, timeout=120)
+    record, modules = done.stdout.splitlines()
+    assert json.loads(record) == {"line": 1, **answers[0]}
+    assert modules == "['__main__', 'warcouncil.cli']"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from conftest import AKRAGAS, run_cli
-from warcouncil import cli
+from warcouncil import batch
 from warcouncil.dsl import ast as A
 from warcouncil.dsl.unparse import expr
 from warcouncil.solver.engine import Engine
@@ -49,7 +49,7 @@ JOBS = [
 
 
 def test_a_long_batch_leaves_the_plans_memos_as_they_were(tmp_path, monkeypatch):
-    monkeypatch.setattr(cli, "_PACK_MEMO", {})
+    monkeypatch.setattr(batch, "_PACK_MEMO", {})
     jobs = tmp_path / "jobs.jsonl"
     jobs.write_text("".join(json.dumps({"scenario": str(AKRAGAS), **j}) + "\n" for j in JOBS * 3),
                     encoding="utf-8")
@@ -57,7 +57,7 @@ def test_a_long_batch_leaves_the_plans_memos_as_they_were(tmp_path, monkeypatch)
     for _ in range(3):  # N jobs, 2N, 3N (the pack and its plan kept between the batches, as within one)
         code, out, _ = run_cli("batch", jobs, "--jobs", "1")
         assert code == 0
-        (pack, plan), = cli._PACK_MEMO.values()
+        (pack, plan), = batch._PACK_MEMO.values()
         sizes.append(entries(plan.compiler))
         answers.append([json.loads(line) for line in out.splitlines()])
     assert sizes[1] == sizes[0] and sizes[2] == sizes[0]

@@ -139,3 +139,32 @@ def test_the_console_script(tmp_path) -> None:
     bad = subprocess.run([str(exe), "moves", "akragas", "--card", "No Such Card", "--order", "s1"],
                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert bad.returncode == 2 and bad.stdout == "" and "unknown card" in bad.stderr
+
+
+_IMPORTED = (
+    "import sys\n"
+    "from warcouncil.cli import main\n"
+    "try:\n"
+    "    main(sys.argv[1:], prog_name='warcouncil')\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "print('warcouncil.batch' in sys.modules, file=sys.stderr)\n"
+)
+
+
+def test_the_batch_runner_is_imported_only_when_the_batch_verb_runs(tmp_path) -> None:
+    """The batch runner (workers, chunks, the packs they share) is a module
+    of its own, warcouncil/batch.py, beside the verbs of cli.py: a process
+    answering one verb never imports it; `batch` does, when it runs."""
+    from warcouncil import batch
+
+    assert callable(batch.run) and not hasattr(cli, "_batch_run") and not hasattr(cli, "_BatchForks")
+    one = subprocess.run([sys.executable, "-c", _IMPORTED, "cards", "akragas", "--json"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert one.stderr == "False\n" and json.loads(one.stdout)["cards"]
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text('{"scenario": "akragas", "verb": "cards"}\n', encoding="utf-8")
+    many = subprocess.run([sys.executable, "-c", _IMPORTED, "batch", str(jobs), "--jobs", "1"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert many.stderr == "True\n"
+    assert json.loads(many.stdout)["answer"] == json.loads(one.stdout)

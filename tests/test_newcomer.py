@@ -137,6 +137,27 @@ def test_help_says_what_scenario_may_be() -> None:
     assert all(n in out for n in names)
 
 
+def test_help_names_the_scenarios_shipped_in_the_examples(monkeypatch) -> None:
+    """The names come from the package's examples (``shipped_scenarios``,
+    the same place that resolves a shipped name), each after the title of
+    its folder's system: a scenario added there is named, none is listed in
+    cli.py."""
+    import warcouncil.solver.scenario as scenario
+
+    shipped = scenario.shipped_scenarios()
+    said = ("by name (akragas, practice_field: Commands & Colors; alesia: Square-grid ancients; "
+            "ridgeway: Warmaster)")
+    assert said in " ".join(run_cli("orders", "--help")[1].split())
+    assert said in " ".join(run_cli("--help")[1].split())
+    more = {**shipped, "zama": shipped["akragas"], "cca/zama": shipped["akragas"]}
+    monkeypatch.setattr(scenario, "shipped_scenarios", lambda: more)
+    said = ("by name (akragas, practice_field, zama: Commands & Colors; alesia: Square-grid ancients; "
+            "ridgeway: Warmaster)")
+    for args in (["orders", "--help"], ["check", "--help"], ["--help"]):
+        code, out, _ = run_cli(*args)
+        assert code == 0 and said in " ".join(out.split()), args
+
+
 def test_check_help_describes_the_turn_file() -> None:
     out = run_cli("check", "--help")[1]
     for line in ("card: Order Three Units Center", "orders: [s4, s5, daphnaeus]", "- {piece: s4, path: [[5, 6]]}",

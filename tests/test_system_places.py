@@ -1,26 +1,37 @@
-"""The shipped systems' places (``warcouncil.systems.BUILT_IN``, read before
-any entry point so that start-up need not scan every installed
-distribution's metadata) are exactly the entry points of pyproject.toml,
-and a system found through them is the entry point's class."""
+"""The systems shipped with warcouncil are listed once, as the
+``warcouncil.systems`` entry points of pyproject.toml (no second table in
+the package to keep equal), and found through warcouncil's own
+distribution's metadata, without reading every installed distribution's."""
 
 from __future__ import annotations
 
+import importlib
 import tomllib
 from pathlib import Path
 
-from warcouncil import systems
+import pytest
+
+import warcouncil.systems
 from warcouncil.solver import system as S
 
 ROOT = Path(__file__).resolve().parent.parent
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+SHIPPED = PROJECT["project"]["entry-points"]["warcouncil.systems"]
 
 
-def test_built_in_places_are_the_entry_points():
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert systems.BUILT_IN == project["project"]["entry-points"]["warcouncil.systems"]
+def test_the_entry_points_are_the_one_list():
+    assert not hasattr(warcouncil.systems, "BUILT_IN") and not hasattr(S, "register_places")
+    assert {ep.name: ep.value for ep in S.shipped_entry_points(group="warcouncil.systems")} == SHIPPED
+    assert sorted(SHIPPED) == ["cca", "ccm", "grid-ancients", "grid_ancients", "warmaster"]
 
 
-def test_a_place_gives_the_entry_points_class():
-    for name, place in systems.BUILT_IN.items():
-        (ep,) = S.entry_points(group="warcouncil.systems", name=name)
-        assert ep.value == place
-        assert S.System.for_pack(name) is ep.load()
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_a_shipped_system_is_found_without_scanning_every_distribution(name, monkeypatch):
+    def scan(**select):
+        raise AssertionError(f"every distribution's metadata read for {select}")
+
+    monkeypatch.setattr(S, "_BY_PACK", {})
+    monkeypatch.setattr(S, "entry_points", scan)
+    module, _, attr = SHIPPED[name].partition(":")
+    cls = S.System.for_pack(name)
+    assert cls is getattr(importlib.import_module(module), attr)

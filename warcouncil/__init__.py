@@ -9,7 +9,6 @@ _GAME_NAMES = ("load_game", "CHANCE", "TERMINAL", "IllegalAction", "Game", "Stat
 
 def __getattr__(name: str):
     if name in _GAME_NAMES:
-        from . import systems  # noqa: F401 - the shipped systems' places
         from .solver import game
 
         return getattr(game, name)

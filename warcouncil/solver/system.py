@@ -34,10 +34,6 @@ if TYPE_CHECKING:  # pragma: no cover
 VERBS = ("orders", "moves", "turns", "check", "cards", "diff", "odds", "plan", "activations")
 
 _BY_PACK: dict[str, type["System"]] = {}
-#: pack name -> "module:attribute" of a system shipped with warcouncil, the
-#: same as its entry point (registered by ``warcouncil.systems``): found
-#: without reading every installed distribution's metadata (issue 15)
-_PLACES: dict[str, str] = {}
 
 
 def entry_points(**select):
@@ -48,12 +44,16 @@ def entry_points(**select):
     return scan(**select)
 
 
-def register_places(places: dict[str, str]) -> None:
-    """Where the systems shipped with warcouncil are (pack name ->
-    ``"module:attribute"``, as their entry points say): looked in before the
-    entry points."""
-    for name, place in places.items():
-        _PLACES.setdefault(name, place)
+def shipped_entry_points(**select):
+    """The entry points of warcouncil's own distribution (``pyproject.toml``:
+    the systems shipped with it), read from its one metadata folder rather
+    than every installed distribution's; none where it is not installed."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        return distribution("warcouncil").entry_points.select(**select)
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree never installed
+        return ()
 
 
 @record
@@ -329,17 +329,10 @@ def _all_systems() -> list[type[System]]:
 
 
 def _from_entry_point(name: str) -> type[System] | None:
-    place = _PLACES.get(name)
-    if place is not None:
-        import importlib
-
-        module, _, attr = place.partition(":")
-        cls = getattr(importlib.import_module(module), attr)
-        if not (isinstance(cls, type) and issubclass(cls, System)):  # pragma: no cover - a table of our own
-            raise WarcouncilError(f"{place!r} for pack {name!r} is not a System")
-        _BY_PACK.setdefault(name, cls)
-        return _BY_PACK[name]
-    for ep in entry_points(group=_ENTRY_POINTS, name=name):
+    """The system of entry point ``name``: warcouncil's own, else any
+    installed distribution's (a plug-in)."""
+    found = list(shipped_entry_points(group=_ENTRY_POINTS, name=name))
+    for ep in found or entry_points(group=_ENTRY_POINTS, name=name):
         cls = ep.load()
         if not (isinstance(cls, type) and issubclass(cls, System)):
             raise WarcouncilError(f"entry point {ep.value!r} for pack {name!r} is not a System")
