@@ -98,6 +98,11 @@ class PlannedRule:
         walk(self.body)
         return tuple(out)
 
+    @cached_property
+    def _premise_closures(self) -> tuple:
+        """The premises compiled (once: ``vacuous`` is asked at every grounding)."""
+        return tuple(self.compiler.compile(e) for e in self.premises)
+
     def vacuous(self, ctx) -> bool:
         """Does the rule hold whatever is decided, in ``ctx``'s fixed context
         (the grounded card)? Its premises are evaluated there, put in as
@@ -110,7 +115,7 @@ class PlannedRule:
             return False
         c = self.compiler
         try:
-            values = tuple(c.compile(e)(ctx, {}) for e in premises)
+            values = tuple(f(ctx, {}) for f in self._premise_closures)
         except WarcouncilError:  # judged out of its place: not folded
             return False
         if any(v is not True and v is not False for v in values):

@@ -71,8 +71,14 @@ class AltPlan:
             # the rules the card makes vacuous: a guard `G or ...` it makes
             # true, or premises it decides that fold the body to true
             ctx = Ctx(g, alt)
-            skipped = frozenset([r.id for r in rs.guarded if r.skip_when(ctx, {})]
-                                + [r.id for r in rs.decided if r.vacuous(ctx)])
+            skipped = [r.id for r in rs.guarded if r.skip_when(ctx, {})]
+            if rs.decided:  # decided by the card alone: once per card and setting
+                key = ("vacuous", plan.compiler.fixed_key(g))
+                hit = s.memo.get(key)
+                if hit is None or hit[0] is not plan:
+                    hit = s.memo[key] = (plan, [r.id for r in rs.decided if r.vacuous(ctx)])
+                skipped += hit[1]
+            skipped = frozenset(skipped)
             if skipped:
                 rs = summary(plan, skipped)
         # 1. node consistency: prune pieces by the unary rules
