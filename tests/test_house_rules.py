@@ -919,3 +919,18 @@ def test_change_define_errors_at_their_place(tmp_path) -> None:
     # a removed define cannot be changed
     c = write(tmp_path, "c.wc", "remove define cca.detach-with-helmet\nchange define cca.detach-with-helmet := true\n")
     assert lint_errors(c)[-1][:4] == (c, 2, 1, "change define cca.detach-with-helmet: there is no such define to change")
+
+
+def test_a_rule_reading_a_changed_define_keeps_its_source(tmp_path) -> None:
+    """As with `replace define`: the pack's rule that reads the define keeps
+    its citation as its source; the house file is named by `diff`'s header."""
+    exc = write(tmp_path, "exc.wc", "change define cca.detach-with-helmet when card.category == section := false\n")
+    full = write(tmp_path, "full.wc", "replace define cca.detach-with-helmet\n"
+                                      "    may_detach := if card.category == section then false else card.helmet\n")
+    turn = write(tmp_path, "t.yaml", "card: Order Three Units Center\norders: [daphnaeus]\n"
+                                     "moves:\n  - {piece: daphnaeus, to: [5, 5]}\n")
+    assert run("check", "akragas", turn).stdout == "legal\n"
+    got = run("check", "akragas", turn, "--rules", exc, "--json")
+    assert got.code == 1 and got.stdout == run("check", "akragas", turn, "--rules", full, "--json").stdout
+    [v] = got.json()["violations"]
+    assert (v["rule"], v["pieces"], v["source"]) == ("cca.detach-only-with-helmet", ["daphnaeus"], SEED000)
