@@ -934,3 +934,12 @@ def test_a_rule_reading_a_changed_define_keeps_its_source(tmp_path) -> None:
     assert got.code == 1 and got.stdout == run("check", "akragas", turn, "--rules", full, "--json").stdout
     [v] = got.json()["violations"]
     assert (v["rule"], v["pieces"], v["source"]) == ("cca.detach-only-with-helmet", ["daphnaeus"], SEED000)
+
+
+def test_a_changed_define_uses_only_what_earlier_layers_define(tmp_path) -> None:
+    one = write(tmp_path, "one.wc", "change define cca.detach-with-helmet when house_ok := true\n")
+    two = write(tmp_path, "two.wc", "define house.ok house_ok := card.category == section\n")
+    assert lint_errors(one, two) == [(one, 1, 43, "house_ok is used here but defined only in a later layer "
+                                      f"({two})", "give the house-rule files in an order where each uses only what "
+                                                  "comes before")]
+    assert run("lint", two, one, "--over", "cca").code == 0

@@ -304,7 +304,7 @@ def _renamed(rf: A.RuleFile, old: str, new: str) -> A.RuleFile:
 
     out = []
     for st in rf.statements:
-        if isinstance(st, (A.RuleDecl, A.DefineDecl, A.ChangeDefine)):
+        if isinstance(st, (A.RuleDecl, A.DefineDecl)):
             st = dataclasses.replace(st, id=rid(st.id))
         elif isinstance(st, A.RemoveDecl):
             st = dataclasses.replace(st, target=rid(st.target))
