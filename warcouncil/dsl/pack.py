@@ -11,6 +11,7 @@ a rule always names the file it came from.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import field
 from functools import lru_cache
@@ -297,8 +298,6 @@ def _load_files(pack: Pack, files: list[Path], strict: bool, seen: set, house: b
 
 def _renamed(rf: A.RuleFile, old: str, new: str) -> A.RuleFile:
     """A template pack's statements with ids `old.*` renamed `new.*`."""
-    import dataclasses
-
     def rid(x: str) -> str:
         return new + x[len(old):] if x.startswith(old + ".") else x
 
@@ -515,8 +514,6 @@ def _value_kind(v) -> str:
 def _change_unit(pack: Pack, strict: bool, st: A.ChangeUnit, fname: str, layer: int) -> None:
     """``change unit NAME { k = v }``: the unit type with only these
     attributes set (an attribute some unit type of the pack has)."""
-    import dataclasses
-
     old = pack.units.get(st.name)
     if old is None:
         _problem(pack, strict, f"change unit {st.name}: there is no such unit to change", st.loc,
@@ -544,8 +541,7 @@ def _change_unit(pack: Pack, strict: bool, st: A.ChangeUnit, fname: str, layer: 
                      f"{str(was).lower() if isinstance(was, bool) else was}")
             bad = True
             continue
-        if _check_double_replace(pack, strict, f"{st.name}.{key}", fname, loc, pack.replaced_by, layer, "changed"):
-            bad = True
+        _check_double_replace(pack, strict, f"{st.name}.{key}", fname, loc, pack.replaced_by, layer, "changed")
     if bad:
         return
     attrs.update(st.attrs)
@@ -557,8 +553,6 @@ def _change_define(pack: Pack, strict: bool, st: A.ChangeDefine, fname: str, lay
     """``change define ID [when COND] := EXPR``: the define with a new body
     (``if COND then EXPR else`` the old body, with ``when``), its name and
     parameters kept; its citations are the change's, if it gives any."""
-    import dataclasses
-
     name = pack.define_ids.get(st.id)
     if name is None:
         _problem(pack, strict, f"change define {st.id}: there is no such define to change", st.loc,
