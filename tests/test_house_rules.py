@@ -943,3 +943,14 @@ def test_a_changed_define_uses_only_what_earlier_layers_define(tmp_path) -> None
                                       f"({two})", "give the house-rule files in an order where each uses only what "
                                                   "comes before")]
     assert run("lint", two, one, "--over", "cca").code == 0
+
+
+def test_exceptions_in_one_file_stack_the_later_first(tmp_path) -> None:
+    f = write(tmp_path, "f.wc", "change define cca.detach-with-helmet when card.category == section := false\n"
+                                "change define cca.detach-with-helmet when card.category == leadership := true\n")
+    section, leadership = (A.Compare("==", A.Attr(A.Name("card"), "category"), A.Name(c))
+                           for c in ("section", "leadership"))
+    helmet = A.Attr(A.Name("card"), "helmet")
+    assert load_pack("cca", [f]).defines["may_detach"].body == A.IfElse(
+        leadership, A.Const(True), A.IfElse(section, A.Const(False), helmet))
+    assert run("lint", f, "--over", "cca").code == 0
