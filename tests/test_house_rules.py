@@ -26,6 +26,7 @@ from click.testing import CliRunner
 
 from conftest import scenario_dict
 from warcouncil.cli import main
+from warcouncil.dsl import ast as A
 from warcouncil.dsl.pack import PACKS_DIR, load_pack
 from warcouncil.solver.engine import Engine
 
@@ -752,3 +753,204 @@ def test_layer_order_is_checked_at_run_time(tmp_path):
     right = _run(["orders", "akragas", "--card", "Order Two Units Left", "--count",
                   "--rules", str(define), "--rules", str(use)])
     assert right.exit_code == 0 and right.output.strip() == "11"
+
+
+# ============================================ change: one attribute, one define
+#
+# `change unit NAME { k = v }` sets only the attributes given; `change define
+# ID [when COND] := EXPR` gives a define a new body, its name and parameters
+# kept (with `when`: the new body where COND holds, the old one elsewhere).
+# Each must give exactly the answers of the full `replace` it stands for.
+
+CAV5_REPLACE = ("# the full replacement light-cavalry-5.wc used to spell out\n"
+                "replace unit light_cavalry { kind = mounted; class = light; move = 5; battle_move = 5; "
+                "ranged = true; range = 2; blocks = 3 }\n")
+
+
+def test_light_cavalry_5_is_a_change_of_two_attributes() -> None:
+    body = [ln for ln in CAV5.read_text("utf-8").splitlines() if ln and not ln.startswith("#")]
+    assert body == ["change unit light_cavalry { move = 5; battle_move = 5 }"]
+
+
+def test_change_unit_answers_as_the_full_replace(tmp_path) -> None:
+    full = write(tmp_path, "full.wc", CAV5_REPLACE)
+    assert load_pack("cca", [CAV5]).units["light_cavalry"].attrs == load_pack("cca", [full]).units["light_cavalry"].attrs
+    for rules, n in (((), 26), ((CAV5,), 34), ((full,), 34)):
+        extra = [a for f in rules for a in ("--rules", f)]
+        r = run("moves", "akragas", "--card", "Order Two Units Left", "--order", "s1", "--json", *extra)
+        assert r.code == 0 and len(r.json()["moves"]["s1"]) == n, (rules, r.stdout)
+    same = [run("moves", "akragas", "--card", "Order Two Units Left", "--order", "s1", "--json", "--rules", f).stdout
+            for f in (CAV5, full)]
+    assert same[0] == same[1]
+    # the order sets do not change (how far, not who): 11 either way
+    for f in (CAV5, full):
+        assert run("orders", "akragas", "--card", "Order Two Units Left", "--count", "--rules", f).stdout == "11\n"
+
+
+def test_change_unit_errors_at_their_place(tmp_path) -> None:
+    f = write(tmp_path, "f.wc",
+              "# typos\n"
+              "change unit light_cavalary { move = 5 }\n"
+              "change unit light_cavalry { move = 5; mvoe = 3 }\n"
+              "change unit heavy_cavalry {\n    move = fast\n}\n"
+              "change unit camel { }\n")
+    assert lint_errors(f) == [
+        (f, 2, 1, "change unit light_cavalary: there is no such unit to change", "did you mean light_cavalry?"),
+        (f, 3, 39, "change unit light_cavalry: mvoe is not an attribute of a unit type", "did you mean move?"),
+        (f, 5, 5, "change unit heavy_cavalry: move is a number, not 'fast'", "as in heavy_cavalry: move = 2"),
+        (f, 7, 1, "change unit camel changes nothing", "give the attributes to change: change unit camel { move = 5 }"),
+    ]
+    # at run time: bad input (exit 2) at the first one, the pack unchanged by the rest
+    r = run("orders", "akragas", "--card", "Order Two Units Left", "--count", "--rules", f)
+    assert r.code == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"{f}:2:1: change unit light_cavalary: there is no such unit to change\n"), r.stderr
+    g = write(tmp_path, "g.wc", "change unit light_cavalry { move = 5; chariots = true }\n")
+    r = run("orders", "akragas", "--card", "Order Two Units Left", "--count", "--rules", g)
+    assert r.code == 2 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"{g}:1:39: change unit light_cavalry: chariots is not an attribute of a unit type\n")
+    assert "hint: did you mean chariot?" in r.stderr
+
+
+def test_change_unit_sets_an_attribute_the_type_lacks_if_another_type_has_it(tmp_path) -> None:
+    f = write(tmp_path, "f.wc", "change unit light_cavalry { chariot = true }\n")
+    attrs = dict(load_pack("cca", [f]).units["light_cavalry"].attrs)
+    assert attrs == {"kind": "mounted", "class": "light", "move": 4, "battle_move": 4, "ranged": True, "range": 2,
+                     "blocks": 3, "chariot": True}
+
+
+def test_lint_two_layers_changing_the_same_attribute(tmp_path) -> None:
+    """As two `replace`s of one id: an error at the second, naming both files.
+    Two layers changing different attributes of one unit type do not clash."""
+    a = write(tmp_path, "a.wc", "change unit light_cavalry { move = 5 }\n")
+    b = write(tmp_path, "b.wc", "# B\nchange unit light_cavalry { battle_move = 5; move = 6 }\n")
+    hint = "keep one change, or merge the two house-rule files"
+    assert lint_errors(a, b) == [(b, 2, 46, f"light_cavalry.move is changed by two layers: {a} and {b}", hint)]
+    r = run("orders", "akragas", "--card", "Order Two Units Left", "--count", "--rules", a, "--rules", b)
+    assert r.code == 2 and r.stderr.startswith(f"{b}:2:46: light_cavalry.move is changed by two layers")
+    # different attributes: both apply
+    c = write(tmp_path, "c.wc", "change unit light_cavalry { battle_move = 5 }\n")
+    assert run("lint", a, c, "--over", "cca").code == 0
+    assert dict(load_pack("cca", [a, c]).units["light_cavalry"].attrs)["battle_move"] == 5
+    assert dict(load_pack("cca", [a, c]).units["light_cavalry"].attrs)["move"] == 5
+    # one file may change an attribute twice: the last one wins
+    d = write(tmp_path, "d.wc", "change unit light_cavalry { move = 6 }\nchange unit light_cavalry { move = 5 }\n")
+    assert dict(load_pack("cca", [d]).units["light_cavalry"].attrs)["move"] == 5
+    # a `replace unit` sets every attribute: it clashes with another layer's change, either way round
+    full = write(tmp_path, "full.wc", CAV5_REPLACE)
+    assert lint_errors(full, a) == [(a, 1, 29, f"light_cavalry.move is changed by two layers: {full} and {a}", hint)]
+    assert lint_errors(a, full) == [(full, 2, 1, f"light_cavalry.move is replaced by two layers: {a} and {full}",
+                                     "keep one replacement, or merge the two house-rule files")]
+
+
+def test_replace_unit_hint_names_change_unit(tmp_path) -> None:
+    f = write(tmp_path, "f.wc", "replace unit light_cavalry { move = 5 }\n")
+    assert lint_errors(f) == [(f, 1, 1, "replace unit light_cavalry leaves out kind, class, battle_move, ranged, range, "
+                                        "blocks", "a replacement is the whole unit type: list every attribute, or "
+                                                  "write `change unit light_cavalry { ... }` to set only some")]
+
+
+LEADERSHIP, CENTER3 = "Leadership Any Section", "Order Three Units Center"
+
+
+def order_set_lines(card: str, *rules) -> list[str]:
+    r = run("orders", "akragas", "--card", card, *[a for f in rules for a in ("--rules", f)])
+    assert r.code == 0, r.stderr
+    return r.stdout.splitlines()
+
+
+def test_change_define_answers_as_the_replace(tmp_path) -> None:
+    f = write(tmp_path, "f.wc", "change define cca.detach-with-helmet := true\nremove rule cca.no-detach-on-leadership\n")
+    assert run("lint", f, "--over", "cca").code == 0
+    # detach-any-card.wc (its `replace define`): 30 order sets before, 62 after
+    assert run("orders", "akragas", "--card", LEADERSHIP, "--count", "--rules", f).stdout == "62\n"
+    assert order_set_lines(LEADERSHIP, f) == order_set_lines(LEADERSHIP, DETACH)
+    pack = load_pack("cca", [f])
+    d = pack.defines["may_detach"]
+    assert (d.id, d.params, d.body, pack.origin[d.id]) == ("cca.detach-with-helmet", (), A.Const(True), f)
+    # the define keeps its citations (the change gives none); its source is the house file
+    assert d.citations == load_pack("cca").defines["may_detach"].citations
+    assert pack.source_of(d)[0] == f
+
+
+def test_change_define_when_is_an_exception_to_the_old_body(tmp_path) -> None:
+    """`when`: the new body in that case, the old one otherwise; the same
+    answers as the `replace` that writes the `if` out."""
+    exc = write(tmp_path, "exc.wc", "# no detaching on section cards\n"
+                                    "change define cca.detach-with-helmet when card.category == section := false\n")
+    full = write(tmp_path, "full.wc", "replace define cca.detach-with-helmet\n"
+                                      "    may_detach := if card.category == section then false else card.helmet\n")
+    assert load_pack("cca", [exc]).defines["may_detach"].body == load_pack("cca", [full]).defines["may_detach"].body
+    # Order Three Units Center (a section card): its sets with a detached leader go
+    before, after = order_set_lines(CENTER3), order_set_lines(CENTER3, exc)
+    # the center's s4 s5 s6 s11 and Daphnaeus (attached): the sets of up to 3 orders
+    # in which Daphnaeus takes his own go, alone or with 1 or 2 of the 4 units: 1 + 4 + 6
+    assert after == order_set_lines(CENTER3, full)
+    assert (before[-1], after[-1]) == ("26 legal order sets", "15 legal order sets")
+    gone = [s for s in before[:-1] if s not in after]
+    assert len(gone) == 11 and all(s.endswith("leaders: daphnaeus") for s in gone)
+    # Order Mounted Troops (the helmet, not a section card): unchanged
+    assert order_set_lines("Order Mounted Troops", exc) == order_set_lines("Order Mounted Troops")
+
+
+def test_change_define_keeps_its_parameters(tmp_path) -> None:
+    """The body may read the define's parameters (inspired_choice(u, s))."""
+    f = write(tmp_path, "f.wc", "change define cca.default.inspired-any-unit := u.kind == mounted\n")
+    assert run("lint", f, "--over", "cca").code == 0
+    assert load_pack("cca", [f]).defines["inspired_choice"].params == ("u", "s")
+
+
+def test_change_define_errors_at_their_place(tmp_path) -> None:
+    f = write(tmp_path, "f.wc", "# typo\nchange define cca.detach-with-helmt := true\n"
+                                "change define cca.detach-with-helmet when card.helmt := true\n")
+    assert lint_errors(f) == [
+        (f, 2, 1, "change define cca.detach-with-helmt: there is no such define to change",
+         "did you mean cca.detach-with-helmet?"),
+        (f, 3, 43, "unknown attribute 'helmt'", "did you mean 'helmet'?"),
+    ]
+    r = run("orders", "akragas", "--card", LEADERSHIP, "--count", "--rules", f)
+    assert r.code == 2 and r.stderr.startswith(f"{f}:2:1: change define cca.detach-with-helmt: there is no such")
+    # two layers changing one define: as two replacements, at the second
+    a = write(tmp_path, "a.wc", "change define cca.detach-with-helmet := true\n")
+    b = write(tmp_path, "b.wc", "\nchange define cca.detach-with-helmet when card.category == leadership := false\n")
+    assert lint_errors(a, b) == [(b, 2, 1, f"cca.detach-with-helmet is changed by two layers: {a} and {b}",
+                                  "keep one change, or merge the two house-rule files")]
+    assert lint_errors(DETACH, a) == [(a, 1, 1, f"cca.detach-with-helmet is changed by two layers: {DETACH} and {a}",
+                                       "keep one change, or merge the two house-rule files")]
+    # a removed define cannot be changed
+    c = write(tmp_path, "c.wc", "remove define cca.detach-with-helmet\nchange define cca.detach-with-helmet := true\n")
+    assert lint_errors(c)[-1][:4] == (c, 2, 1, "change define cca.detach-with-helmet: there is no such define to change")
+
+
+def test_a_rule_reading_a_changed_define_keeps_its_source(tmp_path) -> None:
+    """As with `replace define`: the pack's rule that reads the define keeps
+    its citation as its source; the house file is named by `diff`'s header."""
+    exc = write(tmp_path, "exc.wc", "change define cca.detach-with-helmet when card.category == section := false\n")
+    full = write(tmp_path, "full.wc", "replace define cca.detach-with-helmet\n"
+                                      "    may_detach := if card.category == section then false else card.helmet\n")
+    turn = write(tmp_path, "t.yaml", "card: Order Three Units Center\norders: [daphnaeus]\n"
+                                     "moves:\n  - {piece: daphnaeus, to: [5, 5]}\n")
+    assert run("check", "akragas", turn).stdout == "legal\n"
+    got = run("check", "akragas", turn, "--rules", exc, "--json")
+    assert got.code == 1 and got.stdout == run("check", "akragas", turn, "--rules", full, "--json").stdout
+    [v] = got.json()["violations"]
+    assert (v["rule"], v["pieces"], v["source"]) == ("cca.detach-only-with-helmet", ["daphnaeus"], SEED000)
+
+
+def test_a_changed_define_uses_only_what_earlier_layers_define(tmp_path) -> None:
+    one = write(tmp_path, "one.wc", "change define cca.detach-with-helmet when house_ok := true\n")
+    two = write(tmp_path, "two.wc", "define house.ok house_ok := card.category == section\n")
+    assert lint_errors(one, two) == [(one, 1, 43, "house_ok is used here but defined only in a later layer "
+                                      f"({two})", "give the house-rule files in an order where each uses only what "
+                                                  "comes before")]
+    assert run("lint", two, one, "--over", "cca").code == 0
+
+
+def test_exceptions_in_one_file_stack_the_later_first(tmp_path) -> None:
+    f = write(tmp_path, "f.wc", "change define cca.detach-with-helmet when card.category == section := false\n"
+                                "change define cca.detach-with-helmet when card.category == leadership := true\n")
+    section, leadership = (A.Compare("==", A.Attr(A.Name("card"), "category"), A.Name(c))
+                           for c in ("section", "leadership"))
+    helmet = A.Attr(A.Name("card"), "helmet")
+    assert load_pack("cca", [f]).defines["may_detach"].body == A.IfElse(
+        leadership, A.Const(True), A.IfElse(section, A.Const(False), helmet))
+    assert run("lint", f, "--over", "cca").code == 0

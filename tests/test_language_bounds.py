@@ -411,3 +411,9 @@ def test_a_number_where_a_place_is_read_is_bad_input(tmp_path: Path) -> None:
     f = house(tmp_path, "rule house.r0\n    require forall p in ordered: in_section(if true then .5 else p, left)\n")
     code, out, err = run_cli("orders", "akragas", "--card", "Order Four Units Left", "--rules", f, "--count")
     assert (code, out) == (2, "") and "reads the place of 0.5, which has none" in err
+
+
+def test_a_too_long_change_is_refused_at_the_change(tmp_path: Path) -> None:
+    f = house(tmp_path, "rule house.ok require true\nchange define cca.detach-with-helmet := "
+              + " and ".join(["1 < 2"] * 100_000) + "\n")
+    refused(f, "2:1", "change define cca.detach-with-helmet is too long: more than 10,000 words and symbols")

@@ -328,3 +328,17 @@ def test_the_stamp_covers_the_parsers_code():
     assert set(C._CODE) >= {"warcouncil.lark", "parser.py", "ast.py", "packcache.py"}
     for name in C._CODE:
         assert (C._HERE / name).is_file()
+
+
+def test_change_statements_round_trip(cache, parses, tmp_path):
+    """`change unit` (each attribute's place too) and `change define` (with
+    its `when` and citations) read back from the cache as parsed."""
+    path = rule_file(tmp_path, "change unit light_cavalry { move = 5; battle_move = 5 }\n"
+                               "change define cca.detach-with-helmet from seed000 \"q\"\n"
+                               "    when card.category == section := false\n", name="house.wc")
+    parsed = P.parse_file(path)
+    assert [type(s).__name__ for s in parsed.statements] == ["ChangeUnit", "ChangeDefine"]
+    assert parsed.statements[0].attr_locs[1].column == 39
+    first, second = C.parse_file(path), C.parse_file(path)
+    assert parses == [str(path)]
+    assert deep(first) == deep(second) == deep(parsed)

@@ -385,6 +385,31 @@ class RemoveDecl:
     loc: Location = _loc()
 
 
+@_node
+class ChangeUnit:
+    """``change unit NAME { k = v; ... }``: a house rule setting only the
+    attributes given; the unit type keeps the others."""
+
+    name: str
+    attrs: tuple[tuple[str, object], ...]
+    loc: Location = _loc()
+    attr_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)  # each attribute's place
+
+
+@_node
+class ChangeDefine:
+    """``change define ID [from ...] [when COND] := EXPR``: a house rule giving
+    a define a new body, its name and parameters kept. With ``when`` (a
+    Catala-style exception) the new body holds only where ``COND`` does,
+    the old one elsewhere."""
+
+    id: str
+    citations: tuple[Citation, ...]
+    when: Expr | None
+    body: Expr
+    loc: Location = _loc()
+
+
 Statement = (
     PackDecl
     | Extends
@@ -399,6 +424,8 @@ Statement = (
     | RuleDecl
     | DefineDecl
     | RemoveDecl
+    | ChangeUnit
+    | ChangeDefine
     | RolesDecl
     | EffectsDecl
     | BuiltinDecl

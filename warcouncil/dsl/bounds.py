@@ -42,10 +42,12 @@ _TOKEN = re.compile(
     re.S,
 )
 # words that begin a statement (`remove rule X` is one statement: `rule`
-# after `remove` or `replace` does not begin another)
+# after `remove`, `replace` or `change` does not begin another)
 _STARTS = frozenset({"pack", "extends", "document", "sections", "dice", "values", "unit", "terrain", "card",
-                     "rule", "define", "remove", "roles", "effects", "builtin", "replace"})
-_AFTER = frozenset({"remove", "replace"})
+                     "rule", "define", "remove", "roles", "effects", "builtin", "replace", "change"})
+_AFTER = frozenset({"remove", "replace", "change"})
+# statements named in a message by their first words (`rule ID`, `change unit NAME`): how many
+_NAMED = {"rule": 2, "define": 2, "card": 2, "unit": 2, "terrain": 2, "change": 3}
 
 
 def _place(text: str, pos: int, path: str) -> tuple[Location, str]:
@@ -67,9 +69,9 @@ def prescan(text: str, path: str) -> None:
         tok = m.group()
         if kind == "name" and tok in _STARTS and prev not in _AFTER and prev != ".":
             in_statement, statement, statement_at = 0, tok, m.start()
-        elif kind in ("name", "str") and statement in ("rule", "define", "card", "unit", "terrain") \
-                and in_statement == 1:
-            statement = f"{statement} {tok}"  # its id or name
+        elif kind in ("name", "str") and in_statement == statement.count(" ") + 1 \
+                and in_statement < _NAMED.get(statement.split(" ", 1)[0], 0):
+            statement = f"{statement} {tok}"  # its id or name (`change`: its kind, then its id or name)
         total += 1
         in_statement += 1
         prev = tok

@@ -2,13 +2,16 @@
 
 A pack is a folder of ``*.wc`` files read in name order (``rules/cca``), or a
 single file. House rules are further files layered on top: they may add
-statements, ``replace`` a rule, define or card by id, or ``remove`` one. The
-pack remembers, for every rule, the file that last set it, so a message about
+statements, ``replace`` a rule, define, card or unit type by id, ``remove``
+one, or ``change`` one thing: some attributes of a unit type
+(``change unit``), the body of a define (``change define``). The pack
+remembers, for every rule, the file that last set it, so a message about
 a rule always names the file it came from.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import field
 from functools import lru_cache
@@ -295,8 +298,6 @@ def _load_files(pack: Pack, files: list[Path], strict: bool, seen: set, house: b
 
 def _renamed(rf: A.RuleFile, old: str, new: str) -> A.RuleFile:
     """A template pack's statements with ids `old.*` renamed `new.*`."""
-    import dataclasses
-
     def rid(x: str) -> str:
         return new + x[len(old):] if x.startswith(old + ".") else x
 
@@ -437,6 +438,12 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             pack.removed_defines.pop(st.name, None)
             if not st.replace:
                 pack.define_layer[st.name] = layer
+        elif isinstance(st, A.ChangeUnit):
+            _change_unit(pack, strict, st, fname, layer)
+        elif isinstance(st, A.ChangeDefine):
+            changed = _change_define(pack, strict, st, fname, layer)
+            if layer and changed is not None:
+                pack.layered.append((layer, changed))
         elif isinstance(st, A.BuiltinDecl):
             _declare_builtin(pack, strict, st, fname, layer)
         elif isinstance(st, A.RemoveDecl):
@@ -484,14 +491,80 @@ def _did_you_mean(name: str, known) -> str | None:
     return f"did you mean {c[0]}?" if c else None
 
 
-def _check_double_replace(pack, strict, key, fname, loc, replaced_here, layer: int = 0) -> None:
+def _check_double_replace(pack, strict, key, fname, loc, replaced_here, layer: int = 0,
+                          verb: str = "replaced") -> bool:
+    """Record that layer file ``fname`` sets ``key`` (an id, or a unit
+    type's attribute ``unit.attr``); a problem, and True, if another layer
+    already set it."""
     if not layer:
-        return  # a pack refining its base (a game over the core) is not a layer conflict
+        return False  # a pack refining its base (a game over the core) is not a layer conflict
     prev = replaced_here.get(key)
-    if prev is not None and prev != fname:
-        _problem(pack, strict, f"{key} is replaced by two layers: {prev} and {fname}", loc,
-                 "keep one replacement, or merge the two house-rule files")
     replaced_here[key] = fname
+    if prev is not None and prev != fname:
+        _problem(pack, strict, f"{key} is {verb} by two layers: {prev} and {fname}", loc,
+                 f"keep one {'replacement' if verb == 'replaced' else 'change'}, or merge the two house-rule files")
+        return True
+    return False
+
+
+def _value_kind(v) -> str:
+    return "true or false" if isinstance(v, bool) else "a number" if isinstance(v, (int, float)) else "a name"
+
+
+def _change_unit(pack: Pack, strict: bool, st: A.ChangeUnit, fname: str, layer: int) -> None:
+    """``change unit NAME { k = v }``: the unit type with only these
+    attributes set (an attribute some unit type of the pack has)."""
+    old = pack.units.get(st.name)
+    if old is None:
+        _problem(pack, strict, f"change unit {st.name}: there is no such unit to change", st.loc,
+                 _did_you_mean(st.name, pack.units))
+        return
+    if not st.attrs:
+        _problem(pack, strict, f"change unit {st.name} changes nothing", st.loc,
+                 f"give the attributes to change: change unit {st.name} {{ move = 5 }}")
+        return
+    attrs = dict(old.attrs)
+    known = {k: v for u in pack.units.values() for k, v in u.attrs}
+    locs = st.attr_locs or (st.loc,) * len(st.attrs)
+    bad = False
+    for (key, value), loc in zip(st.attrs, locs):
+        if key not in known:
+            _problem(pack, strict, f"change unit {st.name}: {key} is not an attribute of a unit type", loc,
+                     _did_you_mean(key, attrs) or _did_you_mean(key, known)
+                     or f"its attributes: {', '.join(attrs)}")
+            bad = True
+            continue
+        was = attrs.get(key, known[key])
+        if _value_kind(was) != _value_kind(value):
+            _problem(pack, strict, f"change unit {st.name}: {key} is {_value_kind(was)}, not {value!r}", loc,
+                     f"as in {st.name if key in attrs else 'the pack'}: {key} = "
+                     f"{str(was).lower() if isinstance(was, bool) else was}")
+            bad = True
+            continue
+        _check_double_replace(pack, strict, f"{st.name}.{key}", fname, loc, pack.replaced_by, layer, "changed")
+    if bad:
+        return
+    attrs.update(st.attrs)
+    pack.units[st.name] = dataclasses.replace(old, attrs=tuple(attrs.items()))
+    pack.origin[st.name] = fname
+
+
+def _change_define(pack: Pack, strict: bool, st: A.ChangeDefine, fname: str, layer: int) -> A.DefineDecl | None:
+    """``change define ID [when COND] := EXPR``: the define with a new body
+    (``if COND then EXPR else`` the old body, with ``when``), its name and
+    parameters kept; its citations are the change's, if it gives any."""
+    name = pack.define_ids.get(st.id)
+    if name is None:
+        _problem(pack, strict, f"change define {st.id}: there is no such define to change", st.loc,
+                 _did_you_mean(st.id, pack.define_ids))
+        return None
+    _check_double_replace(pack, strict, st.id, fname, st.loc, pack.replaced_by, layer, "changed")
+    old = pack.defines[name]
+    body = st.body if st.when is None else A.IfElse(st.when, st.body, old.body, st.loc)
+    new = dataclasses.replace(old, citations=st.citations or old.citations, body=body, replace=True, loc=st.loc)
+    pack.defines[name] = new
+    pack.origin[st.id] = fname
+    return new
 
 
 def _card_named(pack: Pack, strict: bool, name: str, loc: Location) -> bool:
@@ -524,12 +597,18 @@ def _put(pack, strict, table, key, st, replace, kind, fname, replaced_here, laye
     if kind == "card" and not replace and not _card_named(pack, strict, key, st.loc):
         return
     if replace:
-        _check_double_replace(pack, strict, key, fname, st.loc, replaced_here, layer)
-        if kind == "unit":
+        clash = _check_double_replace(pack, strict, key, fname, st.loc, replaced_here, layer)
+        if kind == "unit":  # each attribute it sets, too: another layer may `change` one
+            for k, _ in st.attrs:
+                if clash and layer:
+                    replaced_here[f"{key}.{k}"] = fname  # (one message for the statement)
+                else:
+                    clash = _check_double_replace(pack, strict, f"{key}.{k}", fname, st.loc, replaced_here, layer)
             missing = [k for k, _ in table[key].attrs if k not in dict(st.attrs)]
             if missing:
                 _problem(pack, strict, f"replace unit {key} leaves out {', '.join(missing)}", st.loc,
-                         "a replacement is the whole unit type: list every attribute")
+                         "a replacement is the whole unit type: list every attribute, or write "
+                         f"`change unit {key} {{ ... }}` to set only some")
                 return
     table[key] = st
     pack.origin[key] = fname

@@ -340,6 +340,26 @@ class _ToAst(Transformer):
         target = _unquote(target) if target.type == "STRING" else str(target)
         return A.RemoveDecl(str(items[0]), target, self._loc(meta))
 
+    # -- house rules that change one thing
+    @v_args(meta=True)
+    def change_unit(self, meta, items):
+        attrs = tuple(i for i in items[1:] if isinstance(i, tuple))
+        return A.ChangeUnit(str(items[0]), tuple(a[:2] for a in attrs), self._loc(meta),
+                            tuple(a[2] for a in attrs))
+
+    @v_args(meta=True)
+    def change_attr(self, meta, items):
+        return self.unit_attr(items) + (self._loc(meta),)
+
+    @v_args(meta=True)
+    def change_define(self, meta, items):
+        cites, rest = _split_citations(items[1:])
+        when = rest[0][1] if len(rest) == 2 else None  # ("when", COND)
+        return A.ChangeDefine(str(items[0]), cites, when, rest[-1], self._loc(meta))
+
+    def change_when(self, items):
+        return ("when", items[0])
+
     # -- builtins
     @v_args(meta=True)
     def builtin_decl(self, meta, items):
