@@ -78,6 +78,12 @@ class Answer:
     data: dict
     text: str
     exit_code: int = 0
+    #: the text as lines in the console's markup (rich: ``[bold]``...),
+    #: printed one by one as they are made (a long listing streams); None:
+    #: ``text`` is the text
+    lines: object = None
+    #: ``text`` is written as it is, without the console (a bare number)
+    plain: bool = False
 _ENTRY_POINTS = "warcouncil.systems"
 
 
