@@ -158,8 +158,10 @@ class System:
     #: beside the kernel's
     meanings: ClassVar[object | None] = None  # a builtins.Meanings
 
-    #: the verbs whose whole answer the system's engine gives, through
-    #: ``Engine.answer(verb, **options) -> Answer`` (the CLI only prints it)
+    #: the verbs whose whole answer the system's own engine gives, through
+    #: ``Engine.answer(verb, **options) -> Answer`` (the CLI only prints it);
+    #: the others it answers are the kernel's (``check`` of a turn file by
+    #: ``check_turn``, ``orders`` of a set engine, ``cards`` from the pack)
     answers_itself: ClassVar[frozenset[str]] = frozenset()
     #: reads the scenario file's data (``YDict``, with places) and its path
     #: into the system's own scenario object, for a system whose scenario has
