@@ -18,7 +18,6 @@ import io  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
-from fractions import Fraction  # noqa: E402
 
 import click  # noqa: E402
 
@@ -71,7 +70,7 @@ def Table(*args, **kwargs):  # noqa: N802 - stands for the class
 #: the verbs whose first work is loading an engine (``_engine``), which ends
 #: the start of a command-line process (``warcouncil._started``); any other
 #: verb ends it as it is chosen (tests/test_cli_startup.py holds the list to this)
-ENGINE_VERBS = frozenset({"orders", "moves", "turns", "check", "odds", "plan", "activations", "cards"})
+ENGINE_VERBS = frozenset({"orders", "moves", "turns", "check", "odds", "plan", "activations", "cards", "diff"})
 
 out = _LazyConsole(highlight=False, soft_wrap=True, emoji=False)
 err = _LazyConsole(stderr=True, highlight=False, soft_wrap=True, emoji=False)
@@ -344,198 +343,13 @@ def orders(scenario, card, count_only, limit, side, roll, copies, command, engin
     """Every legal order set for CARD on the board of SCENARIO (for a system
     without cards: every order that may be given next)."""
     eng = _engine(scenario, rules, "orders", card, True)
-    if "orders" in eng.system.answers_itself:
-        _print_answer(eng.answer("orders", side=side, after=after, limit=limit, count_only=count_only), as_json,
-                      _drawing(eng, svg_path, side=side, after=after))
-        return
-    if svg_path is not None:
-        raise WarcouncilError("orders --svg is for systems that draw their own board (e.g. Warmaster); "
-                              "for Commands & Colors use: moves --svg FILE")
-    if after is not None:
-        raise WarcouncilError("--after is for systems whose orders follow a turn log (e.g. Warmaster)")
-    if eng.system.context != "card":  # no card: the system's engine lists its decisions
-        _orders_free(eng, side, count_only, limit, command, as_json)
-        return
-    decl, _ = eng.resolve_card(card, copies)
-    side = side or eng.scenario.to_move
-    if side not in eng.scenario.sides:
-        from .errors import closest
-
-        hint = closest(side, eng.scenario.sides)
-        raise WarcouncilError(f"unknown side {side!r}", hint=f"did you mean {hint[0]!r}?" if hint else
-                              "sides: " + ", ".join(eng.scenario.sides))
-    if decl.roll is not None and roll is None:
-        _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit, engine_kind, as_json)
-        return
-    g = eng.ground(card, side=side, roll=roll, copies=copies, command=command)
-    _orders_one(eng, g, side, count_only, limit, engine_kind, as_json)
-
-
-def _orders_free(eng, side, count_only, limit, command, as_json):
-    """A system with no cards (``solver.decide.SetEngine``): every legal set
-    of pieces the side may choose, by the python-constraint reference."""
-    from .solver.decide import canonical
-
-    side = side or eng.scenario.to_move
-    if count_only:
-        n = eng.count(side, command)
-        if as_json:
-            _json({"side": side, "count": n})
-        else:
-            click.echo(n)
-        return
-    got = canonical(eng.decisions(None if limit is None else limit + 1, side, command))
-    sets, total, more = _cut(got, limit, None)
-    rows = [{"pieces": [p.id for p in s]} for s in sets]
-    if as_json:
-        _json({"side": side, **_count_json(total, more, limit), "order_sets": rows})
-        return
-    out.print(f"[bold]{escape(eng.system.decision or 'decisions')}[/] — {escape(side)}")
-    for r in rows:
-        out.print("  " + (" ".join(r["pieces"]) if r["pieces"] else "[dim](none)[/]"))
-    out.print(_footer(len(sets), total, more, "legal set", "legal sets"))
-
-
-# `--limit N` bounds the work, not only the printing: N + 1 sets are made (the
-# one past N says whether there are more) and the total is printed only when
-# it comes cheap (the structural enumerator's closed-form count) or is asked
-# for with --count; otherwise the footer says "more than N" and the JSON's
-# `count` is null with `count_at_least` (see README, "Using it").
-
-
-def _cut(got: list, limit: int | None, cheap) -> tuple[list, int | None, bool]:
-    """(the sets to show, their total or None when unknown, whether there are
-    more than shown) from at most ``limit + 1`` sets; ``cheap()`` gives the
-    total when it needs no enumeration (or None)."""
-    if limit is None or len(got) <= limit:
-        return got, len(got), False
-    return got[:limit], (cheap() if cheap is not None else None), True
-
-
-def _count_json(total: int | None, more: bool, limit: int | None) -> dict:
-    obj: dict = {"count": total}
-    if limit is not None:
-        obj["limited"] = more
-        if total is None:
-            obj["count_at_least"] = limit + 1
-    return obj
-
-
-def _footer(shown: int, total: int | None, more: bool, one: str, many: str) -> str:
-    if total is None:
-        return (f"more than [bold]{shown}[/] {many} (showing the first {shown}; "
-                "--count gives the number)")
-    more_text = f" (showing {shown})" if more else ""
-    return f"[bold]{total}[/] {one if total == 1 else many}{more_text}"
-
-
-def _sets(eng, g, limit, engine_kind):
-    if engine_kind == "csp":
-        from .systems.cc.csp import csp_order_sets
-
-        return csp_order_sets(g, eng.plan, limit)  # stops at the limit-th set found
-    return eng.order_sets(g, limit)
-
-
-def _orders_one(eng, g, side, count_only, limit, engine_kind, as_json):
-    name = g.played
-    if count_only:
-        n = len(_sets(eng, g, None, engine_kind)) if engine_kind == "csp" else eng.count(g)
-        if as_json:
-            _json({"card": name, "side": side, "count": n})
-        else:
-            click.echo(n)
-        return
-    cheap = (lambda: eng.count_cheap(g)) if engine_kind == "fast" and hasattr(eng, "count_cheap") else None
-    if as_json:
-        got = list(_sets(eng, g, None if limit is None else limit + 1, engine_kind))
-        sets, total, more = _cut(got, limit, cheap)
-        _json({"card": name, "side": side, **_count_json(total, more, limit),
-               "order_sets": [eng.order_set_json(g, s) for s in sets]})
-        return
-    _print_header(eng, g, side)
-    n, more = 0, False
-    for s in _sets(eng, g, None if limit is None else limit + 1, engine_kind):
-        if limit is not None and n >= limit:
-            more = True  # the one past the limit: there are more
-            break
-        n += 1
-        out.print(_format_set(eng, g, s))
-    total = n if not more else (cheap() if cheap is not None else None)
-    out.print(_footer(n, total, more, "legal order set", "legal order sets"))
-
-
-def _print_header(eng, g, side):
-    s = g.setting
-    out.print(f"[bold]{escape(g.played)}[/] — {escape(side)} (Command {s.hand_size}, {s.edge} edge)")
-
-
-def _format_set(eng, g, s) -> str:
-    j = eng.order_set_json(g, s)
-    if not j["units"] and not j["leaders"]:
-        return "  [dim](no orders)[/]"
-    parts = []
-    if j["units"]:
-        parts.append(" ".join(j["units"]))
-    if j["leaders"]:
-        parts.append("[cyan]leaders:[/] " + " ".join(j["leaders"]))
-    return "  " + "  ".join(parts)
-
-
-def _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit, engine_kind, as_json):
-    table = eng.roll_table(decl, side, command)
-    rows = []
-    for counts, p in table:
-        g = eng.ground(card, side=side, roll=counts, copies=copies, command=command)
-        rows.append((counts, p, g))
-    if as_json:
-        result = []
-        for counts, p, g in rows:
-            item = {"roll": counts, "probability": str(p), "p": float(p)}
-            if count_only:
-                item["count"] = eng.count(g)
-            else:
-                got = list(_sets(eng, g, None if limit is None else limit + 1, engine_kind))
-                sets, total, more = _cut(got, limit, lambda g=g: eng.count_cheap(g))
-                item.update(_count_json(total, more, limit))
-                item["order_sets"] = [eng.order_set_json(g, s) for s in sets]
-            result.append(item)
-        _json({"card": rows[0][2].played if rows else decl.name, "side": side,
-               "dice": eng.dice_count(decl, side, command), "rolls": result})
-        return
-    n_dice = eng.dice_count(decl, side, command)
-    out.print(f"[bold]{escape(decl.name)}[/] — {escape(side)} rolls {n_dice} dice; "
-              f"{len(rows)} outcomes that differ for this card (other faces order nothing)")
-    total_p = Fraction(0)
-    for counts, p, g in rows:
-        total_p += p
-        label = ", ".join(f"{f}×{c}" for f, c in counts.items() if c) or "no ordering symbol"
-        if count_only or limit is None:
-            n = eng.count(g)
-            shown, more = None, False
-        else:
-            got = list(_sets(eng, g, limit + 1, engine_kind))
-            shown, n, more = _cut(got, limit, lambda g=g: eng.count_cheap(g))
-        many = f"more than {limit}" if n is None else str(n)
-        out.print(f"[bold]roll {escape(label)}[/]  p = {p} ({float(p):.2%}): {many} order set"
-                  f"{'s' if n != 1 else ''}" + (f" (showing {limit})" if more else ""))
-        if not count_only:
-            for s in (shown if shown is not None else _sets(eng, g, None, engine_kind)):
-                out.print(_format_set(eng, g, s))
-    out.print(f"[dim]probabilities sum to {total_p}[/]")
+    _print_answer(eng.answer("orders", card=card, side=side, roll=roll, copies=copies, command=command,
+                             after=after, limit=limit, count_only=count_only, engine_kind=engine_kind,
+                             svg_path=svg_path, as_json=as_json),
+                  as_json, _drawing(eng, svg_path, side=side, after=after))
 
 
 # ------------------------------------------------------------------ moves
-
-
-def _ground_one_roll(verb, scenario, rules, card, side, roll, copies, command):
-    """The engine and the grounding of a card for a verb that needs one roll
-    (moves, turns: there is no listing of every roll for them)."""
-    eng = _engine(scenario, rules, verb, card, True)
-    decl, _ = eng.resolve_card(card, copies)
-    if decl.roll is not None and roll is None:
-        raise WarcouncilError(f"{decl.name} orders by a dice roll: give the roll with --roll")
-    return eng, eng.ground(card, side=side, roll=roll, copies=copies, command=command)
 
 
 @main.command()
@@ -549,42 +363,9 @@ def _ground_one_roll(verb, scenario, rules, card, side, roll, copies, command):
 @json_option
 def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, as_json):
     """Every legal destination of each ordered piece (as if it moved first)."""
-    eng, g = _ground_one_roll("moves", scenario, rules, card, side, roll, copies, command)
-    if not orders:
-        raise WarcouncilError("`moves` needs the pieces given an order: --order ID (repeatable)")
-    if svg_path:
-        from .systems.cc.svg import render_board, require_drawable
-
-        require_drawable(g.setting.board)  # before the answer is computed
-    legal, dests = eng.destinations(g, list(orders))
-    must = eng.must_battle(g, list(orders), dests)  # {id: hexes legal only if it then battles}
-    verdict = None if legal else eng.check_orders(g, list(orders))
-    if svg_path:
-        try:
-            with open(svg_path, "w", encoding="utf-8") as f:
-                f.write(render_board(g, dests, title=f"{g.played}: {', '.join(orders)}"))
-        except OSError as e:
-            raise WarcouncilError(f"cannot write {svg_path}: {e.strerror or e}") from None
-    if as_json:
-        obj = {"card": g.played, "side": g.setting.side, "legal": legal, "moves": eng.destinations_json(dests, must)}
-        if verdict is not None:
-            obj["violations"] = [v.as_json() for v in verdict.violations]
-        _json(obj)
-    else:
-        _print_header(eng, g, g.setting.side)
-        if verdict is not None:
-            out.print("[red bold]the order set itself is illegal[/]")
-            for v in verdict.violations:
-                out.print(f"  [bold]{escape(v.rule)}[/] {escape('[' + ', '.join(v.pieces) + ']')} {escape(v.message)}")
-        for pid, ds in dests.items():
-            if not ds:
-                out.print(f"  [bold]{escape(pid)}[/]: no legal destination")
-                continue
-            cells = " ".join(f"{c},{r}" + ("" if battle is not False else "[dim](no battle)[/]")
-                             + ("[dim](must battle)[/]" if (c, r) in must.get(pid, ()) else "")
-                             for (c, r), battle in ds.items())
-            out.print(f"  [bold]{escape(pid)}[/] ({len(ds)}): {cells}")
-    sys.exit(0 if legal else 1)
+    eng = _engine(scenario, rules, "moves", card, True)
+    _print_answer(eng.answer("moves", card=card, orders=orders, side=side, roll=roll, copies=copies,
+                             command=command, svg_path=svg_path, as_json=as_json), as_json)
 
 
 # ------------------------------------------------------------------ turns
@@ -600,44 +381,9 @@ def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, 
 @json_option
 def turns(scenario, card, count_only, limit, side, roll, copies, command, rules, as_json):
     """Every distinct end position the card's legal orders and moves can reach."""
-    from .systems.cc.turns import count_end_positions, end_positions
-
-    eng, g = _ground_one_roll("turns", scenario, rules, card, side, roll, copies, command)
-    g.setting.board.require("cells", "turns")  # before any header: a table has no cells
-
-    def as_obj(end):
-        return {p.id: list(c) for p, c in sorted(end.items(), key=lambda kv: kv[0].rank)}
-
-    if count_only:
-        # bounded memory (issue 15): positions are counted as keys, spilled to disk past a bound
-        # a progress bar on a terminal's stderr, never with --json
-        n = count_end_positions(eng, g, progress=False if as_json else None) if limit is None \
-            else sum(1 for _ in end_positions(eng, g, limit))
-        if as_json:
-            _json({"card": g.played, "side": g.setting.side, "count": n})
-        else:
-            click.echo(n)
-        return
-    # --limit N: N + 1 positions are made (the one past N says there are more); no total is counted
-    bound = None if limit is None else limit + 1
-    if as_json:
-        got = list(end_positions(eng, g, bound))
-        ends, total, more = _cut(got, limit, None)
-        obj = {"card": g.played, "side": g.setting.side, "positions": [as_obj(e) for e in ends]}
-        if limit is not None:
-            obj["limited"] = more
-        _json(obj)
-        return
-    _print_header(eng, g, g.setting.side)
-    n, more = 0, False
-    for end in end_positions(eng, g, bound):
-        if limit is not None and n >= limit:
-            more = True
-            break
-        n += 1
-        moved = ", ".join(f"{pid}→{c[0]},{c[1]}" for pid, c in as_obj(end).items()) or "(nothing moves)"
-        out.print(f"  {escape(moved)}")
-    out.print(_footer(n, None if more else n, more, "end position", "end positions"))
+    eng = _engine(scenario, rules, "turns", card, True)
+    _print_answer(eng.answer("turns", card=card, side=side, roll=roll, copies=copies, command=command,
+                             count_only=count_only, limit=limit, as_json=as_json), as_json)
 
 
 # ------------------------------------------------------------------ diff
@@ -655,48 +401,14 @@ def turns(scenario, card, count_only, limit, side, roll, copies, command, rules,
 def diff(scenario, card, orders, side, roll, copies, command, limit, rules, as_json):
     """What the house rules (--rules) change for CARD on SCENARIO: order sets
     and moves that become legal or illegal, with the rule responsible."""
-    from .systems.cc.diff import diff as run_diff
-
     if card is None:
         raise WarcouncilError("`diff` needs the card played: give it with --card CARD",
                               hint="list the deck with: warcouncil cards " + scenario)
-    d = run_diff(scenario, list(rules), card, side=side, roll=roll, copies=copies, command=command,
-                 orders=list(orders) or None, limit=limit)
-    if as_json:
-        _json(d.as_json())
-        return
-    out.print(f"[bold]{escape(d.card)}[/] — {escape(d.side)}, with {escape(', '.join(d.layers))}")
-    out.print(f"order sets: {d.before} before, {d.after} with the house rules")
-
-    def because(ch):
-        if not ch.because:
-            return ""
-        parts = sorted({f"{b['rule']} ({b['file'] or b['source']})" for b in ch.because})
-        return "  [dim]" + escape("; ".join(parts)) + "[/]"
-
-    def fmt_set(j):
-        s = " ".join(j["units"]) or ""
-        if j["leaders"]:
-            s += (" " if s else "") + "leaders: " + " ".join(j["leaders"])
-        return s or "(no orders)"
-
-    for label, items, word in (("now legal", d.legal_now, "was illegal by"), ("now illegal", d.illegal_now, "illegal by")):
-        if items:
-            out.print(f"[bold]{label}[/] ({len(items)}):")
-            for ch in items:
-                out.print(f"  + {escape(fmt_set(ch.what))}" if label == "now legal" else f"  - {escape(fmt_set(ch.what))}",
-                          end="")
-                out.print(f"  [dim]{word}[/]{because(ch)}" if ch.because else "")
-    for pid, entry in d.moves.items():
-        for key, sign in (("legal_now", "+"), ("illegal_now", "-")):
-            for ch in entry[key]:
-                to = ch.what["to"]
-                out.print(f"  {escape(pid)} {sign}{to[0]},{to[1]}{because(ch)}")
-        for ch in entry["battle_changed"]:
-            to = ch.what["to"]
-            out.print(f"  {escape(pid)} {to[0]},{to[1]}: battle {ch.what['battle_before']} → {ch.what['battle_after']}")
-    if not d.legal_now and not d.illegal_now and not d.moves:
-        out.print("no change for this card")
+    if not rules:
+        raise WarcouncilError("diff needs house rules: give them with --rules FILE")
+    eng = _engine(scenario, (), "diff")  # the scenario without the house rules: the engine compares
+    _print_answer(eng.answer("diff", rules=list(rules), card=card, orders=orders, side=side, roll=roll,
+                             copies=copies, command=command, limit=limit, as_json=as_json), as_json)
 
 
 # ------------------------------------------------------------------ check
@@ -734,34 +446,13 @@ def check(scenario, turn, write_next, rules, as_json):
     examples/grid-ancients/alesia/turn.yaml in the package) and the README
     describes every key.
     """
-    from .solver.turn import load_turn
-
     eng = _engine(scenario, rules, "check")
     if write_next is not None and eng.system.game is None:
         raise WarcouncilError(f"--write-next: the {eng.system.title or eng.system.name} system has no game interface")
-    if "check" in eng.system.answers_itself:
-        answer = eng.answer("check", path=turn)
-        if write_next is not None and answer.exit_code == 0:
-            _write_next(eng, turn, write_next)
-        _print_answer(answer, as_json)
-        return
-    t = load_turn(turn, eng.scenario.board, contextual=eng.system.context is not None)
-    verdict = eng.check_turn(t)
-    if write_next is not None and verdict.legal:
+    answer = eng.answer("check", path=turn, as_json=as_json)
+    if write_next is not None and answer.exit_code == 0:
         _write_next(eng, turn, write_next)
-    if as_json:
-        _json(verdict.as_json())
-    elif verdict.legal:
-        out.print("[green]legal[/]")
-    else:
-        out.print(f"[red bold]illegal[/]: {len(verdict.violations)} violation{'s' if len(verdict.violations) != 1 else ''}")
-        for v in verdict.violations:
-            pieces = ", ".join(v.pieces) if v.pieces else "-"
-            out.print(f"  [bold]{escape(v.rule)}[/] {escape('[' + pieces + ']')} {escape(v.message)}")
-            # the document's title for players (the file stays in --json)
-            source = eng.pack.document_name(v.source)
-            out.print(f"    {escape(source)}: [italic]“{escape(v.quote)}”[/]" if v.quote else f"    {escape(source)}")
-    sys.exit(0 if verdict.legal else 1)
+    _print_answer(answer, as_json)
 
 
 def _write_next(eng, turn_path: str, target: str) -> None:
@@ -805,6 +496,11 @@ def _print_answer(ans, as_json, drawing=None) -> None:
             raise WarcouncilError(f"cannot write the drawing: {e.strerror or e}", hint=path) from None
     if as_json:
         _json(ans.data)
+    elif ans.lines is not None:  # in the console's markup, as they are made
+        for line in ans.lines:
+            out.print(line)
+    elif ans.plain:
+        click.echo(ans.text)
     elif ans.text:
         out.print(escape(ans.text))
     sys.exit(ans.exit_code)

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from constraint import Constraint, Problem, Unassigned
 
 from .check import Verdict, check as check_decision
-from .engine import Engine
+from .engine import Engine, orders_alone
 from .ground import Ctx, PieceView, Record, Setting
 from .plan import Plan, PlannedRule
 
@@ -189,6 +189,37 @@ class SetEngine(Engine):
 
     def count(self, side: str | None = None, command: int | None = None) -> int:
         return sum(1 for _ in self.decisions(None, side, command))
+
+    def answer(self, verb: str, **options):
+        """``orders``: every legal set of pieces the side may choose, by the
+        python-constraint reference (the options: ``side``, ``command``,
+        ``count_only``, ``limit``, ``as_json``)."""
+        if verb != "orders":
+            return super().answer(verb, **options)
+        from .listing import count_json, cut
+        from .system import Answer
+
+        orders_alone(options)
+        side, command, limit = options.get("side") or self.scenario.to_move, options.get("command"), options.get("limit")
+        if options.get("count_only"):
+            n = self.count(side, command)
+            return Answer({"side": side, "count": n}, str(n), plain=True)
+        got = canonical(self.decisions(None if limit is None else limit + 1, side, command))
+        sets, total, more = cut(got, limit, None)
+        rows = [{"pieces": [p.id for p in s]} for s in sets]
+        if options.get("as_json"):
+            return Answer({"side": side, **count_json(total, more, limit), "order_sets": rows}, "")
+        return Answer(None, "", lines=self._lines(side, rows, sets, total, more))
+
+    def _lines(self, side, rows, sets, total, more):
+        from rich.markup import escape
+
+        from .listing import footer
+
+        yield f"[bold]{escape(self.system.decision or 'decisions')}[/] — {escape(side)}"
+        for r in rows:
+            yield "  " + (" ".join(r["pieces"]) if r["pieces"] else "[dim](none)[/]")
+        yield footer(len(sets), total, more, "legal set", "legal sets")
 
     def check(self, ids: list[str], side: str | None = None, command: int | None = None, *,
               moves=(), battles=(), where=None) -> Verdict:

@@ -24,6 +24,17 @@ from .scenario import Scenario, load_scenario, pack_target, scenario_from_text
 from .system import System
 
 
+def orders_alone(options: dict) -> None:
+    """Bad input: ``orders``' options ``svg_path`` (``--svg``) and ``after``
+    (``--after``) given to an engine that draws no board for it and follows
+    no turn log."""
+    if options.get("svg_path") is not None:
+        raise WarcouncilError("orders --svg is for systems that draw their own board (e.g. Warmaster); "
+                              "for Commands & Colors use: moves --svg FILE")
+    if options.get("after") is not None:
+        raise WarcouncilError("--after is for systems whose orders follow a turn log (e.g. Warmaster)")
+
+
 class Engine:
     def __new__(cls, scenario: Scenario, pack: Pack, *args, **kw):
         if cls is Engine:  # the system of the pack decides which engine answers
@@ -110,10 +121,38 @@ class Engine:
                 )
 
     def answer(self, verb: str, **options):
-        """The whole answer to ``verb`` (a ``system.Answer``), for the verbs
-        the system lists in ``answers_itself``; the options are the command
-        line's, by name (e.g. ``side``, ``after``, ``limit``, ``path``)."""
+        """The whole answer to ``verb`` (a ``system.Answer``); the options
+        are the command line's, by name (e.g. ``side``, ``after``, ``limit``,
+        ``path``, ``as_json``: only the JSON object is wanted). ``check`` is
+        the kernel's for an engine that checks a turn file (``check_turn``);
+        the system's engine answers the verbs it lists in ``answers_itself``."""
+        if verb == "check" and hasattr(self, "check_turn"):
+            return self._checked(options["path"])
         raise WarcouncilError(f"`{verb}` is not answered by the {self.system.title or self.system.name} engine")
+
+    def _checked(self, path: str):
+        """``check``: the verdict on the turn file ``path`` (exit 1: illegal),
+        every violated rule with its document's title and sentence."""
+        from .system import Answer
+        from .turn import load_turn
+
+        t = load_turn(path, self.scenario.board, contextual=self.system.context is not None)
+        verdict = self.check_turn(t)
+        return Answer(verdict.as_json(), "", 0 if verdict.legal else 1, lines=self._verdict_lines(verdict))
+
+    def _verdict_lines(self, verdict):
+        from rich.markup import escape
+
+        if verdict.legal:
+            yield "[green]legal[/]"
+            return
+        yield f"[red bold]illegal[/]: {len(verdict.violations)} violation{'s' if len(verdict.violations) != 1 else ''}"
+        for v in verdict.violations:
+            pieces = ", ".join(v.pieces) if v.pieces else "-"
+            yield f"  [bold]{escape(v.rule)}[/] {escape('[' + pieces + ']')} {escape(v.message)}"
+            # the document's title for players (the file stays in --json)
+            source = self.pack.document_name(v.source)
+            yield f"    {escape(source)}: [italic]“{escape(v.quote)}”[/]" if v.quote else f"    {escape(source)}"
 
     def draw(self, **options) -> str:
         """The board as an SVG document, for the verbs the system answers

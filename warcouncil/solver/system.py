@@ -78,6 +78,12 @@ class Answer:
     data: dict
     text: str
     exit_code: int = 0
+    #: the text as lines in the console's markup (rich: ``[bold]``...),
+    #: printed one by one as they are made (a long listing streams); None:
+    #: ``text`` is the text
+    lines: object = None
+    #: ``text`` is written as it is, without the console (a bare number)
+    plain: bool = False
 _ENTRY_POINTS = "warcouncil.systems"
 
 
@@ -152,8 +158,10 @@ class System:
     #: beside the kernel's
     meanings: ClassVar[object | None] = None  # a builtins.Meanings
 
-    #: the verbs whose whole answer the system's engine gives, through
-    #: ``Engine.answer(verb, **options) -> Answer`` (the CLI only prints it)
+    #: the verbs whose whole answer the system's own engine gives, through
+    #: ``Engine.answer(verb, **options) -> Answer`` (the CLI only prints it);
+    #: the others it answers are the kernel's (``check`` of a turn file by
+    #: ``check_turn``, ``orders`` of a set engine, ``cards`` from the pack)
     answers_itself: ClassVar[frozenset[str]] = frozenset()
     #: reads the scenario file's data (``YDict``, with places) and its path
     #: into the system's own scenario object, for a system whose scenario has

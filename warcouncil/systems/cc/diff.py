@@ -62,11 +62,13 @@ def _why(verdict) -> list[dict]:
     return out
 
 
-def diff(scenario: str, layers: list[str], card: str, *, side=None, roll=None, copies=None, command=None,
-         orders: list[str] | None = None, limit: int | None = None) -> Diff:
+def diff(scenario: "str | Engine", layers: list[str], card: str, *, side=None, roll=None, copies=None,
+         command=None, orders: list[str] | None = None, limit: int | None = None) -> Diff:
+    """The changes ``layers`` make on ``scenario`` (a scenario's name or
+    path, or the engine of a scenario without them) for ``card``."""
     if not layers:
         raise WarcouncilError("diff needs house rules: give them with --rules FILE")
-    before = Engine.load(scenario)
+    before = scenario if isinstance(scenario, Engine) else Engine.load(scenario)
     before.system.require_verb("diff")
     after = Engine.load(before.scenario, list(layers))
     kw = dict(side=side, roll=roll, copies=copies, command=command)

@@ -70,6 +70,9 @@ def _checks_one(alts) -> tuple:
 # outcomes grow as n^5 and each is a whole enumeration (12 dice: a few seconds)
 ROLL_TABLE_DICE = 12
 
+#: the verbs whose whole answer the engine gives (``CardEngine.answer``)
+ANSWERED = frozenset({"orders", "moves", "turns", "diff"})
+
 
 class CardEngine(Engine):
     """An engine whose decision is a card's order set."""
@@ -80,6 +83,15 @@ class CardEngine(Engine):
         self._may_battle: tuple | None = None  # see _battle_fn
         self._must_battle: tuple | None = None  # see _battle_fn
         self._by_side: dict = {}  # side -> its setting with no command given (self._settings[(side, None)])
+
+    # ------------------------------------------------------------ verbs
+    def answer(self, verb: str, **options):
+        """``orders``, ``moves``, ``turns`` and ``diff`` (``answers.py``)."""
+        if verb in ANSWERED:
+            from .answers import BY_VERB
+
+            return BY_VERB[verb](self, **options)
+        return super().answer(verb, **options)
 
     # ------------------------------------------------------------ cards
     def resolve_card(self, card: str, copies: str | None = None) -> tuple[A.CardDecl, str]:

@@ -7,7 +7,7 @@ from ...solver.scenario import NAME, list_field
 from ...solver.system import PieceList, System
 from .boards import BOARDS, VIEWS
 from .builtins import CC
-from .engine import CardEngine
+from .engine import ANSWERED, CardEngine
 from .game import CardTurn
 
 
@@ -34,6 +34,7 @@ class CommandsAndColors(System):
     named_boards = BOARDS  # the standard battlefields: cca, ccm
     phases = ("order", "move", "battle", "second move")
     verbs = frozenset({"orders", "moves", "turns", "check", "cards", "diff"})
+    answers_itself = ANSWERED  # (``check`` and ``cards``: the kernel's)
     # a turn: the card played (and what it copies, its roll), the orders,
     # the moves, the battles, and Move-Fire-Move's second moves
     turn_keys = {
