@@ -49,10 +49,12 @@ def sessions() -> list:
 
 def workspace(tmp_path: Path, monkeypatch) -> Path:
     """A folder like a user's: the shipped house files next to it, and the
-    repository's ``warcouncil/`` folder for the paths the docs give from it."""
+    repository's ``warcouncil/`` and ``tests/`` folders for the paths the
+    docs give from them."""
     for f in (ROOT / "warcouncil" / "examples" / "house").glob("*.wc"):
         shutil.copy(f, tmp_path / f.name)
     (tmp_path / "warcouncil").symlink_to(ROOT / "warcouncil")
+    (tmp_path / "tests").symlink_to(ROOT / "tests")  # the worked example of design §2.1, tests/tinygrid/
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

@@ -261,6 +261,42 @@ def test_a_misquoted_citation_is_reported(tmp_path) -> None:
     assert [p.message for p in problems] == ["tg.engaged: the quote is not in rules.txt"]
 
 
+# --------------------------------------------------------------------------- the game interface
+
+
+def test_a_turn_activates_a_legal_set_then_ends(tmp_path) -> None:
+    """``tinygrid/game.py``: one decision (the legal sets, as the engine
+    lists them), then the turn is over; an illegal set is refused with its
+    violations and changes nothing; ``check --write-next`` gives the board
+    with blue to move."""
+    from warcouncil.solver.game import TERMINAL, IllegalAction, load_game
+
+    state = load_game(SCENARIO).new_state()
+    assert state.current_player() == "red"
+    acts = state.legal_actions()
+    assert [tuple(a["units"]) for a in acts] == [tuple(p.id for p in s) for s in Engine.load(SCENARIO).all_decisions()]
+    assert {tuple(a["units"]) for a in acts} == LEGAL and acts[5]["text"] == "activate c1, i1"
+    with pytest.raises(IllegalAction) as e:
+        state.apply({"kind": "activate", "units": ["c1", "c2"]})
+    assert [(v["rule"], v["pieces"], v["quote"]) for v in e.value.violations] == [
+        ("tg.one-cavalry", ["c1", "c2"], Q_CAVALRY)]
+    with pytest.raises(IllegalAction, match="unknown piece id 'zz'"):
+        state.apply({"kind": "activate", "units": ["zz"]})
+    assert state.history() == []
+    state.apply({"kind": "activate", "units": ["c1", "i1"]})
+    assert state.current_player() == TERMINAL and state.log() == {"orders": ["c1", "i1"]}
+    after = state.scenario_after()
+    assert after["to_move"] == "blue" and after["units"][0] == {"id": "a1", "side": "red", "type": "artillery",
+                                                                 "at": [3, 3]}
+    turn = tmp_path / "turn.yaml"
+    turn.write_text("orders: [c1, i1]\n", encoding="utf-8")
+    nxt = tmp_path / "next.yaml"
+    r = cli("check", SCENARIO, turn, "--write-next", nxt)
+    assert r.exit_code == 0, r.output
+    import yaml
+    assert yaml.safe_load(nxt.read_text(encoding="utf-8"))["to_move"] == "blue"
+
+
 # --------------------------------------------------------------------------- no C&C code
 
 

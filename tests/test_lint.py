@@ -465,3 +465,53 @@ def _declared(kind: str) -> int:
     from pathlib import Path as _Path
     from warcouncil.dsl.pack import load_pack as _load
     return sum(len(_re.findall(rf"(?m)^{kind} ", _Path(f).read_text("utf-8"))) for f in _load("cca").files)
+
+
+# ------------------------------------------------------------ warnings (issue 28)
+
+
+_UNTITLED = '''pack toy "Toy"
+
+document toy "rules.txt"
+document titled "rules.txt" title "Toy — the rules"
+
+rule toy.one
+    from toy "A unit moves one square."
+    require true
+    message "never"
+'''
+
+
+def test_a_document_without_a_title_is_a_warning_at_its_declaration(tmp_path: Path) -> None:
+    """A shipped pack must title every document (test_newcomer); lint says
+    so at the declaration, and still exits 0: answers in words fall back to
+    the file name."""
+    from warcouncil.dsl.lint import warnings
+
+    folder = tmp_path / "toy"
+    folder.mkdir()
+    (folder / "rules.txt").write_text("A unit moves one square.\n", encoding="utf-8")
+    path = write(folder, "00-pack.wc", _UNTITLED)
+    pack, problems = lint([str(folder)])
+    assert problems == []
+    (w,) = warnings(pack)
+    assert (w.location.file, w.location.line, w.location.column) == (path, 3, 1)
+    assert w.message == "document toy has no title: answers in words name it by its file, rules.txt"
+    assert w.hint == 'give it the title players read: document toy "rules.txt" title "…"'
+    code, out, err = run_cli("lint", folder)
+    assert code == 0 and out.startswith("clean: 1 file, 1 rules")
+    assert err.splitlines() == [
+        f"{path}:3:1: warning: document toy has no title: answers in words name it by its file, rules.txt",
+        '    document toy "rules.txt"', "    ^",
+        'hint: give it the title players read: document toy "rules.txt" title "…"']
+    code, out, _ = run_cli("lint", folder, "--json")
+    assert code == 0 and json.loads(out) == {"errors": [], "warnings": [
+        {"file": path, "line": 3, "column": 1, "message": w.message, "hint": w.hint}]}
+
+
+def test_every_shipped_pack_lints_without_a_warning() -> None:
+    from warcouncil.dsl.lint import warnings
+
+    for folder in sorted(p for p in PACKS_DIR.iterdir() if p.is_dir() and any(p.glob("*.wc"))):
+        pack, _ = lint([str(folder)])  # (core alone leaves names to the packs that extend it)
+        assert warnings(pack) == [], folder.name

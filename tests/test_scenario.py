@@ -329,3 +329,24 @@ def test_piece_is_hashable_and_location_ignored() -> None:
     p = s.piece("s1")
     assert isinstance(p, Piece) and hash(p) == hash(p)
     assert {p} == {Piece(p.id, p.side, p.kind, p.type, p.at, p.blocks, where=None)}  # type: ignore[arg-type]
+
+
+def test_a_shipped_scenario_names_its_system_and_turn_files_may_sit_beside_it(tmp_path, monkeypatch) -> None:
+    """Issue 28: a family's turn files had to live in a folder of their own
+    (``examples/<family>/<scenario>/``), for every YAML file directly in
+    ``examples/<family>/`` was taken for a scenario. A scenario is the one
+    that names its ``system:``; a family without examples is no failure."""
+    import warcouncil.solver.scenario as scenario
+
+    toy = tmp_path / "toy"
+    (toy / "skirmish").mkdir(parents=True)
+    (tmp_path / "empty").mkdir()
+    (toy / "skirmish.yaml").write_text("# a toy\nname: skirmish\nsystem: toy\nboard: {}\n", encoding="utf-8")
+    (toy / "turn.yaml").write_text("orders: [a1]\n", encoding="utf-8")
+    (toy / "illegal-turn.yaml").write_text("# system: not a key here\norders: [a1, a2]\n", encoding="utf-8")
+    (toy / "skirmish" / "turn.yaml").write_text("orders: [a1]\n", encoding="utf-8")
+    monkeypatch.setattr(scenario, "EXAMPLES_DIR", tmp_path)
+    assert shipped_scenarios() == {"skirmish": toy / "skirmish.yaml", "toy/skirmish": toy / "skirmish.yaml"}
+    with pytest.raises(WarcouncilError, match=r"^unknown scenario 'turn': no such file, and no shipped scenario "
+                                              r"of that name \(shipped: skirmish\)$"):
+        load_scenario("turn")

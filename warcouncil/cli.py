@@ -560,17 +560,24 @@ def activations(scenario, side, svg_path, rules, as_json):
 @json_option
 def lint(paths, base, show_coverage, allow_documents, as_json):
     """Parse and check rule files; every error with file:line:column."""
-    from .dsl.lint import coverage, house_hint, lint as run_lint
-    from .dsl.pack import pack_files
+    from .dsl.lint import coverage, house_hint, lint as run_lint, warnings
+    from .dsl.pack import LintError, pack_files
 
     for target in list(paths) + ([base] if base is not None else []):
         pack_files(target)  # a missing file or pack is bad input (exit 2), not a lint error
     pack, problems = run_lint(list(paths), base, allow_documents)
     hint = house_hint(list(paths), problems) if base is None else None
     cov = coverage(pack) if (show_coverage and pack is not None) else None
+    warned = warnings(pack)
+
+    def entry(p):
+        return {"file": p.location.file, "line": p.location.line, "column": p.location.column,
+                "message": p.message, "hint": p.hint}
+
     if as_json:
-        obj = {"errors": [{"file": p.location.file, "line": p.location.line, "column": p.location.column,
-                           "message": p.message, "hint": p.hint} for p in problems]}
+        obj = {"errors": [entry(p) for p in problems]}
+        if warned:
+            obj["warnings"] = [entry(w) for w in warned]
         if cov is not None:
             obj["coverage"] = [{"document": s.document, "line": s.line, "sentence": s.text, "cited_by": s.cited_by}
                                for s in cov]
@@ -580,6 +587,9 @@ def lint(paths, base, show_coverage, allow_documents, as_json):
     else:
         for p in problems:
             err.print(escape(str(p)), style="red")
+        for w in warned:
+            err.print(escape(str(LintError(f"warning: {w.message}", w.location, w.hint, w.source_line))),
+                      style="yellow")
         if hint:
             err.print(escape(f"hint: {hint}"), style="yellow")
         if cov is not None:

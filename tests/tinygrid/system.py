@@ -8,6 +8,8 @@ from __future__ import annotations
 from warcouncil.solver.decide import SetEngine
 from warcouncil.solver.system import System
 
+from .game import Activation
+
 
 class TinyGrid(System):
     name = "tinygrid"
@@ -18,3 +20,4 @@ class TinyGrid(System):
     phases = ("activate", "move")
     verbs = frozenset({"orders", "check"})
     engine = SetEngine
+    game = Activation  # the game interface (optional): activate a set, then the turn is over

@@ -8,6 +8,9 @@ calls with the wrong number of arguments, citations of undeclared documents,
 quotes that do not occur in the document they cite; and (``static.py``)
 recursion among defines, expressions too large to evaluate and type errors.
 
+``warnings(pack)`` lists what is not wrong but degrades an answer: a
+document without a ``title`` (answers in words then name it by its file).
+
 ``coverage(pack)`` lists every sentence of the seed documents a pack cites
 and whether some rule, define, card or unit type cites it.
 """
@@ -441,6 +444,23 @@ def _citations(pack: Pack) -> list[LintError]:
         elif normalize(c.quote) not in text:
             out.append(_err(f"{who}: the quote is not in {pack.documents[c.document].path}", c.loc,
                             "quote the document's sentence exactly (quotes, dashes and spacing may differ)"))
+    return out
+
+
+def warnings(pack: Pack | None) -> list[LintError]:
+    """What lint warns of (exit 0 still): each document declared without a
+    ``title``, at its declaration. Answers in words name a source by its
+    document's title, else by its file name; a shipped pack titles every
+    document (tests/test_newcomer.py)."""
+    if pack is None:
+        return []
+    out = []
+    for alias, doc in pack.documents.items():
+        if not doc.title:
+            out.append(_err(f"document {alias} has no title: answers in words name it by its file, "
+                            f"{doc.path}", doc.loc,
+                            f'give it the title players read: document {alias} "{doc.path}" title "…"'))
+    out.sort(key=lambda p: (p.location.file or "", p.location.line or 0, p.location.column or 0))
     return out
 
 

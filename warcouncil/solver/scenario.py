@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import field
 from pathlib import Path
@@ -241,21 +242,32 @@ def plain(value: Any) -> Any:
 # Shipped scenarios
 
 
+#: the package's own examples (importlib.resources costs ~5 ms)
+EXAMPLES_DIR = Path(__file__).parent.parent / "examples"
+
+#: a scenario file names its ``system:`` at the top level; a turn file never does
+_NAMES_A_SYSTEM = re.compile(r"""^["']?system["']?[ \t]*:""", re.M)
+
+
 def shipped_scenarios() -> dict[str, Traversable]:
-    """Scenarios shipped in ``warcouncil/examples/<system>/<name>.yaml``.
+    """Scenarios shipped in ``warcouncil/examples/<system>/<name>.yaml``:
+    each YAML file directly in a system's folder that names its ``system:``
+    at the top level. Anything else there (turn files, logs: beside the
+    scenarios or in folders of their own) is no scenario.
 
     Keyed by stem (``akragas``) and by ``<system>/<stem>``; on a stem clash
     the first system in alphabetical order wins the bare name.
     """
     found: dict[str, Traversable] = {}
-    root = Path(__file__).parent.parent / "examples"  # the package's own folder (importlib.resources costs ~5 ms)
+    root = EXAMPLES_DIR
     if not root.is_dir():
         return found
     for sysdir in sorted(root.iterdir(), key=lambda t: t.name):
         if not sysdir.is_dir():
             continue
         for f in sorted(sysdir.iterdir(), key=lambda t: t.name):
-            if f.is_file() and f.name.endswith(".yaml"):
+            if f.is_file() and f.name.endswith(".yaml") and _NAMES_A_SYSTEM.search(
+                    f.read_text(encoding="utf-8", errors="replace")):
                 stem = f.name[: -len(".yaml")]
                 found.setdefault(stem, f)
                 found[f"{sysdir.name}/{stem}"] = f

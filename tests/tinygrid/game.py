@@ -1,0 +1,47 @@
+"""Tiny Grid's turn for the game interface (``solver/game.py``): the side to
+move activates a set of its units (one decision, listed by the kernel's
+``SetEngine``), then the turn is over. A position is the set chosen, or
+None before it."""
+
+from __future__ import annotations
+
+from warcouncil.errors import WarcouncilError
+from warcouncil.solver.game import TERMINAL_NODE, IllegalAction, Turn, decision
+from warcouncil.solver.scenario import plain, read_yaml_file
+
+
+class Activation(Turn):
+    def start(self):
+        return None
+
+    def node(self, position):
+        if position is not None:
+            return TERMINAL_NODE
+        side = self.engine.scenario.to_move
+        return decision(side, [self.worded(None, {"kind": "activate", "units": [p.id for p in s]})
+                               for s in self.engine.all_decisions()])
+
+    def play(self, position, action):
+        if action.get("kind") != "activate" or not isinstance(action.get("units"), list):
+            raise IllegalAction("an action here is {kind: activate, units: [ids]}")
+        try:
+            verdict = self.engine.check(action["units"])
+        except WarcouncilError as e:  # (an unknown piece)
+            raise IllegalAction(e.message) from None
+        if not verdict.legal:
+            raise IllegalAction("; ".join(v.message for v in verdict.violations),
+                                [{"rule": v.rule, "pieces": v.pieces, "message": v.message,
+                                  "source": v.source, "quote": v.quote} for v in verdict.violations])
+        return tuple(action["units"])
+
+    def worded(self, position, action):
+        return {**action, "text": "activate " + (", ".join(action["units"]) or "nothing")}
+
+    def log(self, position):
+        return {"orders": list(position or ())}
+
+    def next_scenario(self, turn):
+        """The same board, the other side to move."""
+        data = plain(read_yaml_file(self.engine.scenario.path))
+        data["to_move"] = next(s for s in data["sides"] if s != data["to_move"])
+        return data
