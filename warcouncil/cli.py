@@ -709,6 +709,26 @@ def cards(scenario, rules_text, rules, as_json):
     out.print(t)
 
 
+# ------------------------------------------------------------------ schema
+
+
+@main.command()
+@click.argument("system_name", metavar="SYSTEM")
+@click.argument("kind", metavar="KIND")
+@rules_option
+@json_option
+def schema(system_name, kind, rules, as_json):
+    """The JSON Schema (draft 2020-12) of a KIND file (scenario, turn; and
+    Warmaster's plan and wants, square-grid ancients' test) for the rule
+    pack SYSTEM (cca, ccm, warmaster, grid-ancients), with the pack's unit
+    types, card names and other names as enums: for an editor, e.g. a first
+    line `# yaml-language-server: $schema=cca-scenario.json`. The answer is
+    JSON with or without --json."""
+    from .solver.editor_schema import schema as editor_schema
+
+    click.echo(json.dumps(editor_schema(system_name, kind, rules), ensure_ascii=False, indent=2))
+
+
 # ------------------------------------------------------------------ batch
 #
 # `warcouncil batch JOBS.jsonl`: many queries, answered in parallel, one JSON
