@@ -195,3 +195,53 @@ def test_a_card_s_name_is_matched_as_the_loader_matches_it(tmp_path):
         f = tmp_path / "turn.yaml"
         f.write_text(text, encoding="utf-8")
         assert run("check", AKRAGAS, f).exit_code == 0
+
+
+def _generated() -> list[tuple[str, str, str, int, int]]:
+    """(system, kind, source text, offset, line): each unit's type in each
+    shipped scenario, and each card's name (C&C: the turn's card for cca,
+    a hand's for ccm), where an ``x`` is put after it."""
+    from warcouncil.dsl.pack import load_pack
+
+    out = []
+    for system, path in (("cca", AKRAGAS), ("ccm", PRACTICE), ("warmaster", RIDGEWAY), ("grid-ancients", ALESIA)):
+        text = path.read_text(encoding="utf-8")
+        units = next(v for k, v in yaml.compose(text).value if k.value == "units")
+        for unit in units.value:
+            node = next(v for k, v in unit.value if k.value == "type")
+            out.append((system, "scenario", text, node.end_mark.index, node.start_mark.line + 1))
+    at = CC_TURN.index("Order Three Units Center")
+    for name in load_pack("cca").cards:
+        text = CC_TURN.replace("Order Three Units Center", json.dumps(name), 1)
+        out.append(("cca", "turn", text, at + len(json.dumps(name)) - 1, 1))
+    practice = PRACTICE.read_text(encoding="utf-8")
+    side = "{edge: south, command: 5}"
+    for name in load_pack("ccm").cards:
+        text = practice.replace(side, f"{{edge: south, command: 5, hand: [{json.dumps(name)}]}}", 1)
+        at = text.index(side[:-1]) + len(side) - 1 + len(", hand: [") + len(json.dumps(name)) - 1
+        out.append(("ccm", "scenario", text, at, text[:at].count("\n") + 1))
+    return out
+
+
+GENERATED = _generated()
+
+
+def test_a_hundred_mutations():
+    assert len(MUTATIONS) + len(GENERATED) >= 100
+
+
+@pytest.mark.parametrize("system, kind, text, at, line", GENERATED,
+                         ids=[f"{g[0]}-{g[1]}-{i}" for i, g in enumerate(GENERATED)])
+def test_every_name_mutated_is_refused_by_the_schema_and_the_loader(tmp_path, system, kind, text, at, line):
+    """Every unit type and card name of the shipped files, with an `x` after
+    it: refused by the schema and by the loader, on its line."""
+    bad = text[:at] + "x" + text[at:]
+    errors = list(jsonschema.Draft202012Validator(schema_of(system, kind)).iter_errors(yaml.safe_load(bad)))
+    assert errors, "the schema takes it"
+    f = tmp_path / f"bad-{kind}.yaml"
+    f.write_text(bad, encoding="utf-8")
+    r = run(*_loader(system, kind, f), "--json")
+    assert (r.exit_code, r.stderr) == (2, ""), r.stdout
+    e = json.loads(r.stdout)["error"]
+    assert (e["file"], e["line"]) == (str(f), line)
+    assert _line_of(bad, jsonschema.exceptions.best_match(errors).absolute_path) == line
