@@ -48,22 +48,20 @@ def schema(name: str, kind: str, rules=()) -> dict:
     pack = load_pack(name, list(rules))
     # a copy of its own (no part shared with the tables, nor between two fields of one table)
     out = {**json.loads(json.dumps(out)), "$schema": DRAFT}
-    cards = card_schema(list(pack.cards)) if pack.cards else None
-    units = {"enum": list(pack.units)} if pack.units else None
+    checked = system.pack_names
+    cards = card_schema(list(pack.cards)) if pack.cards and "card" in checked else None
     props = out.get("properties", {})
     if kind == "scenario":
-        for key in ("units", "leaders"):  # every piece list whose pieces have a unit type
+        units = {"enum": list(pack.units)} if pack.units and "unit" in checked else None
+        for key in system.piece_lists:  # every piece list whose pieces have a unit type
             _name_at(props, (key, "items", "properties", "type"), units)
         _name_at(props, ("sides", "additionalProperties", "properties", "hand", "items"), cards)
-        if system.records.get("scenario") is not None and system.name != "warmaster":
-            # square-grid ancients checks terrain and a unit's characteristics and attachments
-            # (Warmaster reads a terrain piece's type as it is: no names)
-            _name_at(props, ("terrain", "items", "properties", "type"),
-                     {"enum": list(pack.terrains)} if pack.terrains else None)
-            for key, value in (("characteristics", "characteristic"), ("attachments", "attachment")):
-                names = pack.values.get(value)
-                _name_at(props, ("units", "items", "properties", key, "items"),
-                         {"enum": list(names)} if names else None)
+        terrains = {"enum": list(pack.terrains)} if pack.terrains and "terrain" in checked else None
+        _name_at(props, ("terrain", "items", "properties", "type"), terrains)
+        for value in checked - {"unit", "card", "terrain"}:  # a unit's `characteristics`: the pack's values
+            names = pack.values.get(value)
+            _name_at(props, ("units", "items", "properties", value + "s", "items"),
+                     {"enum": list(names)} if names else None)
     elif kind == "turn" and system.context == "card":
         for key in (system.context, "copies"):
             _name_at(props, (key,), cards)
