@@ -42,12 +42,22 @@ def run(*args: str) -> Run:
     result = CliRunner().invoke(main, [str(a) for a in args])
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
-    return Run(result)
+    r = Run(result)
+    r.as_json = "--json" in args
+    return r
 
 
 def bad_input(r: Run) -> str:
-    """Exit 2, nothing on stdout, one message on stderr, no traceback."""
+    """Exit 2, nothing on stdout, one message on stderr, no traceback; under
+    --json, nothing on stderr and one JSON document on stdout (issue 30),
+    its message returned as stderr would show it."""
     assert r.code == 2, (r.code, r.stdout, r.stderr)
+    if getattr(r, "as_json", False):
+        assert r.stderr == ""
+        e = r.json()["error"]
+        assert set(e) == {"message", "file", "line", "column", "hint"}
+        place = ":".join(str(v) for v in (e["file"], e["line"], e["column"]) if v is not None)
+        return (f"{place}: " if place else "") + e["message"] + (f"\nhint: {e['hint']}" if e["hint"] else "")
     assert r.stdout == ""
     assert r.stderr.strip()
     assert "Traceback" not in r.stderr

@@ -5,7 +5,8 @@ square-grid game's own files (``fuzz/gen.py``, driven by hypothesis's ``st.rando
 a failure shrinks), through the command line in process. Every case ends
 with an answer (exit 0 or 1: on stdout, and nothing on stderr; `--json`: one
 JSON document; lint's errors: on stderr) or bad input (exit 2: nothing on
-stdout, one message on stderr) — never an exception (``WARCOUNCIL_DEBUG``
+stdout, one message on stderr; `--json`: one JSON error document on stdout,
+nothing on stderr) — never an exception (``WARCOUNCIL_DEBUG``
 makes an internal error raise here), never a RecursionError. The cases
 differ from run to run (hypothesis's own seed; a failure prints the
 ``@reproduce_failure`` that replays it, and the example database keeps it).
@@ -45,7 +46,10 @@ def verdict(*args) -> tuple[int, str]:
     """The case's exit code and stdout, checked for what that code says."""
     code, out, err = run_cli(*args)
     words = [str(a) for a in args]
-    if code == 2:  # bad input: one message, and no answer
+    as_json = "--json" in words[:words.index("--")] if "--" in words else "--json" in words
+    if code == 2 and as_json:  # bad input under --json: its JSON document (issue 30), nothing on stderr
+        assert (err, set(json.loads(out)), out.count("\n")) == ("", {"error"}, 1), (words, out, err)
+    elif code == 2:  # bad input: one message, and no answer
         assert (out, bool(err.strip()), "Traceback" in err) == ("", True, False), (words, out, err)
     elif code == 1 and words[0] == "lint" and "--json" not in words:  # lint errors, each with its place
         assert (out, bool(err.strip())) == ("", True), (words, out, err)

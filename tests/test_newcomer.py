@@ -220,9 +220,12 @@ def test_command_is_bounded() -> None:
 
 def test_diff_without_a_card_is_bad_input() -> None:
     # found by fuzz/run.py (seed 2, case 7026): an AttributeError, exit 3
-    code, out, err = run_cli("diff", "practice_field", "--order", "s10", "--rules", HOUSE, "--json")
+    code, out, err = run_cli("diff", "practice_field", "--order", "s10", "--rules", HOUSE)
     assert (code, out) == (2, "")
     assert err.startswith("`diff` needs the card played: give it with --card CARD")
+    code, out, err = run_cli("diff", "practice_field", "--order", "s10", "--rules", HOUSE, "--json")  # issue 30
+    assert (code, err) == (2, "")
+    assert json.loads(out)["error"]["message"] == "`diff` needs the card played: give it with --card CARD"
 
 
 def test_every_shipped_document_has_a_title() -> None:

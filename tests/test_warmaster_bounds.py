@@ -80,11 +80,16 @@ def test_after_an_illegal_log_is_bad_input(tmp_path):
     t = tmp_path / "after.yaml"
     t.write_text("orders:\n  - {by: hero, units: [r2], roll: 6, to: [[42, 40]]}\n"
                  "  - {by: hero, units: [r2], roll: 11, to: [[42, 45]]}\n", encoding="utf-8")
-    code, out, err = run_cli("orders", RIDGEWAY, "--after", t, "--json")
+    code, out, err = run_cli("orders", RIDGEWAY, "--after", t)
     assert (code, out) == (2, "")
     assert err.splitlines()[0] == (
         f"{t}:3:5: the log given with --after is illegal: order 2 (hero → r2): the roll failed, so the order "
         "was not given and the unit may not move (wm.failed-order-not-given)")
+    code, out, err = run_cli("orders", RIDGEWAY, "--after", t, "--json")  # the same, one JSON document (issue 30)
+    e = json.loads(out)["error"]
+    assert (code, err, e["file"], e["line"], e["column"]) == (2, "", str(t), 3, 5)
+    assert e["message"] == ("the log given with --after is illegal: order 2 (hero → r2): the roll failed, so the "
+                            "order was not given and the unit may not move (wm.failed-order-not-given)")
 
 
 def test_after_names_the_first_violation_in_log_order(tmp_path):

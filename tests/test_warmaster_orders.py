@@ -86,8 +86,10 @@ def test_after_a_partial_log(tmp_path):
 def test_after_an_illegal_log_says_so(tmp_path):
     # bad input for `orders` (exit 2), at the order (test_warmaster_bounds.py)
     t = turn(tmp_path, orders=[{"by": "hero", "units": ["r2"], "roll": 11, "to": [[42, 40]]}])
-    code, out, err = run_cli("orders", RIDGEWAY, "--after", t, "--json")
+    code, out, err = run_cli("orders", RIDGEWAY, "--after", t)
     assert code == 2 and out == "" and err.splitlines()[0].endswith("(wm.failed-order-not-given)")
+    code, out, err = run_cli("orders", RIDGEWAY, "--after", t, "--json")  # one JSON document (issue 30)
+    assert code == 2 and err == "" and json.loads(out)["error"]["message"].endswith("(wm.failed-order-not-given)")
 
 
 # ---------------------------------------------------------------- thresholds

@@ -47,8 +47,10 @@ def test_thirty_stacked_units_are_refused_at_once(tmp_path):
     units = [{"id": f"u{i}", "side": "red", "type": "infantry", "at": [60, 40]} for i in range(30)]
     sc = scenario(tmp_path, units, [{"id": "gen", "side": "red", "role": "general", "command": 9,
                                      "at": [60, 10]}], width=120, depth=80)
-    code, _, err = run_cli("orders", sc, "--json")
+    code, _, err = run_cli("orders", sc)
     assert code == 2 and "units u0 and u1 overlap (u0 at line " in err
+    code, out, _ = run_cli("orders", sc, "--json")  # one JSON document (issue 30)
+    assert code == 2 and "units u0 and u1 overlap (u0 at line " in json.loads(out)["error"]["message"]
 
 
 def test_the_shipped_examples_load():

@@ -22,7 +22,7 @@ import sys  # noqa: E402
 import click  # noqa: E402
 
 from . import _started  # noqa: E402 - the collector's start-up setting put back (warcouncil/__init__.py)
-from .errors import WarcouncilError  # noqa: E402
+from .errors import WarcouncilError, error_document  # noqa: E402
 
 # What a verb needs is imported when it runs (issue 15): rich only when
 # something is printed for a person (a --json answer never loads it), the
@@ -125,7 +125,21 @@ class Cli(_ShippedHelp, click.Group):
             _started()
         return name, cmd, rest
 
+    def make_context(self, info_name, args, parent=None, **extra):
+        # the raw arguments say whether the answer is JSON: a usage error is
+        # found before any verb's --json is parsed
+        as_json = _json_asked(args)
+        try:
+            ctx = super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as e:
+            if not as_json:
+                raise
+            _json_usage_error(e)
+        ctx.meta[JSON_ASKED] = as_json
+        return ctx
+
     def invoke(self, ctx):
+        as_json = ctx.meta.get(JSON_ASKED, False)
         if sys.stdout is None:  # started with standard output closed (`>&-`): no answer can be given
             err.print("cannot write the answer: standard output is closed", style="red")
             ctx.exit(EXIT_OUTPUT)
@@ -138,15 +152,26 @@ class Cli(_ShippedHelp, click.Group):
                 # not in click's own exit handling (which would say 1: "illegal")
                 sys.stdout.flush()
         except WarcouncilError as e:
-            err.print(escape(str(e)), style="red")
+            if as_json:
+                _json_error(error_document(e.message, e.location, e.hint))
+            else:
+                err.print(escape(str(e)), style="red")
             ctx.exit(2)
+        except click.UsageError as e:  # a verb's options and arguments (parsed here, by click.Group.invoke)
+            if as_json:
+                _json_usage_error(e)
+            raise
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
         except KeyboardInterrupt:
             ctx.exit(130)
         except RecursionError:  # the static bounds (dsl/bounds.py, dsl/static.py) should make this unreachable
-            err.print("the rules are nested too deeply to evaluate (defines calling defines, expressions "
-                      "inside expressions): simplify them", style="red")
+            message = ("the rules are nested too deeply to evaluate (defines calling defines, expressions "
+                       "inside expressions): simplify them")
+            if as_json:
+                _json_error(error_document(message))
+            else:
+                err.print(message, style="red")
             ctx.exit(2)
         except BrokenPipeError:
             _quiet_stdout()
@@ -161,6 +186,43 @@ class Cli(_ShippedHelp, click.Group):
             err.print(f"internal error (a bug in warcouncil): {escape(repr(e))}\n"
                       "rerun with WARCOUNCIL_DEBUG=1 to see where", style="red")
             ctx.exit(3)
+
+
+#: ``ctx.meta`` key: the command line asked for JSON (``--json``)
+JSON_ASKED = "warcouncil.json"
+
+
+def _json_asked(args) -> bool:
+    """``--json`` among the raw arguments (before a ``--``, after which
+    every argument is a name)."""
+    for a in args or ():
+        if a == "--":
+            return False
+        if a == "--json":
+            return True
+    return False
+
+
+def _json_error(document: dict) -> None:
+    """Bad input under ``--json``: its JSON document on stdout, the only
+    thing written (nothing on stderr); the caller exits 2."""
+    try:
+        _json(document)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+
+
+def _json_usage_error(e: click.UsageError):
+    """A usage error (an unknown verb or option, a bad value) under
+    ``--json``: its JSON document, exit 2 (click's code for usage errors)."""
+    ctx = e.ctx
+    hint = None
+    if ctx is not None:
+        usage = " ".join([ctx.command_path] + ctx.command.collect_usage_pieces(ctx))
+        hint = f"usage: {usage} (more: {ctx.command_path} --help)"
+    _json_error(error_document(e.format_message(), hint=hint))
+    sys.exit(2)
 
 
 #: the exit code when the answer cannot be written (standard output closed,
@@ -270,8 +332,9 @@ def main():
     or the path of a scenario file (YAML; its `system:` key says which
     game). Exit codes: 0 an answer, 1
     "illegal" (check, moves) or lint errors, 2 bad input (one message
-    naming file:line:column), 4 the answer could not be written (standard
-    output closed or full).
+    naming file:line:column; under --json one JSON document on stdout,
+    {"error": {"message", "file", "line", "column", "hint"}}), 4 the answer
+    could not be written (standard output closed or full).
     """
 
 
@@ -654,6 +717,26 @@ def cards(scenario, rules_text, rules, as_json):
         row.append(escape(_card_words(c)))
         t.add_row(*row)
     out.print(t)
+
+
+# ------------------------------------------------------------------ schema
+
+
+@main.command()
+@click.argument("system_name", metavar="SYSTEM")
+@click.argument("kind", metavar="KIND")
+@rules_option
+@json_option
+def schema(system_name, kind, rules, as_json):
+    """The JSON Schema (draft 2020-12) of a KIND file (scenario, turn; and
+    Warmaster's plan and wants, square-grid ancients' test) for the rule
+    pack SYSTEM (cca, ccm, warmaster, grid-ancients), with the pack's unit
+    types, card names and other names as enums: for an editor, e.g. a first
+    line `# yaml-language-server: $schema=cca-scenario.json`. The answer is
+    JSON with or without --json."""
+    from .solver.editor_schema import schema as editor_schema
+
+    click.echo(json.dumps(editor_schema(system_name, kind, rules), ensure_ascii=False, indent=2))
 
 
 # ------------------------------------------------------------------ batch

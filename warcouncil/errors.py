@@ -95,3 +95,12 @@ def closest(name: str, known, n: int = 3) -> list[str]:
     import difflib
 
     return difflib.get_close_matches(name, list(known), n=n, cutoff=0.5)
+
+
+def error_document(message: str, location: Location | None = None, hint: str | None = None) -> dict:
+    """Bad input as ``--json`` gives it, one JSON document:
+    ``{"error": {"message", "file", "line", "column", "hint"}}`` (each place
+    and the hint null when unknown)."""
+    loc = location or Location()
+    return {"error": {"message": bounded(message), "file": loc.file, "line": loc.line, "column": loc.column,
+                      "hint": bounded(hint) if hint else None}}

@@ -172,6 +172,12 @@ class System:
     #: every field's type and range in one declared place;
     #: ``scenario.json_schema`` and ``turn.json_schema`` publish them
     records: ClassVar[dict[str, object]] = {}
+    #: the names in its files that its loader looks up in the pack, which
+    #: ``warcouncil schema`` gives as enums (``editor_schema.py``): ``unit``
+    #: (a piece's ``type``), ``card`` (a hand's, a turn's card), ``terrain``
+    #: (a terrain's ``type``) and a pack's ``values`` list by its name
+    #: (``characteristic``: the items of a unit's ``characteristics``)
+    pack_names: ClassVar[frozenset[str]] = frozenset({"unit", "card"})
 
     def __init_subclass__(cls, **kw) -> None:
         super().__init_subclass__(**kw)

@@ -24,3 +24,4 @@ class GridAncients(System):
     meanings = GRID
     read_scenario = staticmethod(read_scenario)
     records = {"scenario": SCENARIO_ENTRY, "turn": TURN_ENTRY, "test": TEST}
+    pack_names = frozenset({"unit", "terrain", "characteristic", "attachment"})  # (engine.py: _validate)
