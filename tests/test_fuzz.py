@@ -17,6 +17,7 @@ and in subprocesses.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -47,13 +48,17 @@ def verdict(*args) -> tuple[int, str]:
     code, out, err = run_cli(*args)
     words = [str(a) for a in args]
     as_json = "--json" in words[:words.index("--")] if "--" in words else "--json" in words
-    if code == 2 and as_json:  # bad input under --json: its JSON document (issue 30), nothing on stderr
-        assert (err, set(json.loads(out)), out.count("\n")) == ("", {"error"}, 1), (words, out, err)
+    if code == 2 and as_json:  # bad input under --json: its JSON document (issue 30), the message on stderr
+        assert (bool(err.strip()), "Traceback" in err) == (True, False), (words, out, err)
+        assert (set(json.loads(out)), out.count("\n")) == ({"error"}, 1), (words, out, err)
     elif code == 2:  # bad input: one message, and no answer
         assert (out, bool(err.strip()), "Traceback" in err) == ("", True, False), (words, out, err)
     elif code == 1 and words[0] == "lint" and "--json" not in words:  # lint errors, each with its place
         assert (out, bool(err.strip())) == ("", True), (words, out, err)
-    else:  # an answer ("no" is one: exit 1), and nothing on stderr
+    else:  # an answer ("no" is one: exit 1), and nothing on stderr but lint's warnings
+        if words[0] == "lint" and "--json" not in words:
+            err = "".join(part for part in re.split(r"(?m)^(?=\S)", err)
+                          if ": warning: " not in part and not part.startswith("hint: "))  # a warning's hint
         assert (code in (0, 1), bool(out.strip()), err) == (True, True, ""), (words, code, out, err)
         if "--json" in words and not {"-h", "--help", "--version"} & set(words):
             json.loads(out)

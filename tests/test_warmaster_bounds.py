@@ -87,7 +87,7 @@ def test_after_an_illegal_log_is_bad_input(tmp_path):
         "was not given and the unit may not move (wm.failed-order-not-given)")
     code, out, err = run_cli("orders", RIDGEWAY, "--after", t, "--json")  # the same, one JSON document (issue 30)
     e = json.loads(out)["error"]
-    assert (code, err, e["file"], e["line"], e["column"]) == (2, "", str(t), 3, 5)
+    assert (code, err.split(": the log")[0], e["file"], e["line"], e["column"]) == (2, f"{t}:3:5", str(t), 3, 5)
     assert e["message"] == ("the log given with --after is illegal: order 2 (hero → r2): the roll failed, so the "
                             "order was not given and the unit may not move (wm.failed-order-not-given)")
 

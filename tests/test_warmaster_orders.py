@@ -89,7 +89,8 @@ def test_after_an_illegal_log_says_so(tmp_path):
     code, out, err = run_cli("orders", RIDGEWAY, "--after", t)
     assert code == 2 and out == "" and err.splitlines()[0].endswith("(wm.failed-order-not-given)")
     code, out, err = run_cli("orders", RIDGEWAY, "--after", t, "--json")  # one JSON document (issue 30)
-    assert code == 2 and err == "" and json.loads(out)["error"]["message"].endswith("(wm.failed-order-not-given)")
+    assert code == 2 and err.splitlines()[0].endswith("(wm.failed-order-not-given)")
+    assert json.loads(out)["error"]["message"].endswith("(wm.failed-order-not-given)")
 
 
 # ---------------------------------------------------------------- thresholds

@@ -132,9 +132,9 @@ class Cli(_ShippedHelp, click.Group):
         try:
             ctx = super().make_context(info_name, args, parent, **extra)
         except click.UsageError as e:
-            if not as_json:
-                raise
-            _json_usage_error(e)
+            if as_json:
+                _json_usage_error(e)
+            raise
         ctx.meta[JSON_ASKED] = as_json
         return ctx
 
@@ -154,8 +154,7 @@ class Cli(_ShippedHelp, click.Group):
         except WarcouncilError as e:
             if as_json:
                 _json_error(error_document(e.message, e.location, e.hint))
-            else:
-                err.print(escape(str(e)), style="red")
+            err.print(escape(str(e)), style="red")
             ctx.exit(2)
         except click.UsageError as e:  # a verb's options and arguments (parsed here, by click.Group.invoke)
             if as_json:
@@ -170,8 +169,7 @@ class Cli(_ShippedHelp, click.Group):
                        "inside expressions): simplify them")
             if as_json:
                 _json_error(error_document(message))
-            else:
-                err.print(message, style="red")
+            err.print(message, style="red")
             ctx.exit(2)
         except BrokenPipeError:
             _quiet_stdout()
@@ -204,8 +202,8 @@ def _json_asked(args) -> bool:
 
 
 def _json_error(document: dict) -> None:
-    """Bad input under ``--json``: its JSON document on stdout, the only
-    thing written (nothing on stderr); the caller exits 2."""
+    """Bad input under ``--json``: its JSON document on stdout (the one
+    message stays on stderr, as the contract has it); the caller exits 2."""
     try:
         _json(document)
         sys.stdout.flush()
@@ -215,14 +213,14 @@ def _json_error(document: dict) -> None:
 
 def _json_usage_error(e: click.UsageError):
     """A usage error (an unknown verb or option, a bad value) under
-    ``--json``: its JSON document, exit 2 (click's code for usage errors)."""
+    ``--json``: its JSON document on stdout; click then says it on stderr
+    and exits 2 (its code for usage errors)."""
     ctx = e.ctx
     hint = None
     if ctx is not None:
         usage = " ".join([ctx.command_path] + ctx.command.collect_usage_pieces(ctx))
         hint = f"usage: {usage} (more: {ctx.command_path} --help)"
     _json_error(error_document(e.format_message(), hint=hint))
-    sys.exit(2)
 
 
 #: the exit code when the answer cannot be written (standard output closed,
@@ -332,7 +330,7 @@ def main():
     or the path of a scenario file (YAML; its `system:` key says which
     game). Exit codes: 0 an answer, 1
     "illegal" (check, moves) or lint errors, 2 bad input (one message
-    naming file:line:column; under --json one JSON document on stdout,
+    naming file:line:column; under --json also one JSON document on stdout,
     {"error": {"message", "file", "line", "column", "hint"}}), 4 the answer
     could not be written (standard output closed or full).
     """
