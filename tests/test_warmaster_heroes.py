@@ -1,0 +1,57 @@
+"""Warmaster `odds` for a plan of independent Heroes (issue 27 item 3, the
+case of bench/bench_heroes.py): H Heroes, each ordering its own unit once.
+A Hero's failure stops only him, so the number of successful orders follows
+a Poisson-binomial distribution, worked out here independently of the
+engine as a product of generating polynomials, each Hero's P(success) by
+icepool. A guard for any merging of the branches of ``odds``: the answer
+must stay exactly this."""
+
+from __future__ import annotations
+
+import importlib.util
+from fractions import Fraction
+from pathlib import Path
+
+import icepool
+import pytest
+
+from warcouncil.solver.engine import Engine
+
+_spec = importlib.util.spec_from_file_location(
+    "bench_heroes", Path(__file__).resolve().parents[1] / "bench" / "bench_heroes.py")
+bench_heroes = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench_heroes)
+
+
+def poisson_binomial(ps: list[Fraction]) -> list[Fraction]:
+    """The distribution of the number of successes of independent trials:
+    the coefficients of the product of (1 - p + p x)."""
+    poly = [Fraction(1)]
+    for p in ps:
+        poly = [(poly[k] if k < len(poly) else 0) * (1 - p) + (poly[k - 1] * p if k else 0)
+                for k in range(len(poly) + 1)]
+    return poly
+
+
+def show(p: Fraction) -> str:
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+@pytest.mark.parametrize("stand", [False, True], ids=["moving", "standing"])
+def test_six_heroes_are_a_poisson_binomial(tmp_path, stand):
+    h = 6
+    sc, pl = bench_heroes.write(h, tmp_path, stand)
+    ans = Engine.load(str(sc)).answer("odds", path=str(pl))
+    assert ans.exit_code == 0
+    # each Hero (command 8) is within 20 cm of his unit and no enemy is near:
+    # target 8, no penalty; a 12 is a blunder and fails anyway
+    p = (icepool.d6 + icepool.d6 <= 8).probability(True)
+    assert p == Fraction(13, 18)
+    dist = poisson_binomial([p] * h)
+    assert ans.data["successes"] == {str(k): show(q) for k, q in enumerate(dist)}
+    assert ans.data["all"] == show(p ** h) == "4826809/34012224"
+    assert ans.data["expected"] == show(h * p) == "13/3"
+    assert ans.data["units"] == {f"u{i}": {"0": "5/18", "1": "13/18"} for i in range(h)}
+    assert [s["attempted"] for s in ans.data["steps"]] == ["1"] * h
+    assert [s["given"] for s in ans.data["steps"]] == ["13/18"] * h
+    assert ans.data["blunders"] == show(h * Fraction(1, 36)) == "1/6"
