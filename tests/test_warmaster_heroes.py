@@ -55,3 +55,50 @@ def test_six_heroes_are_a_poisson_binomial(tmp_path, stand):
     assert [s["attempted"] for s in ans.data["steps"]] == ["1"] * h
     assert [s["given"] for s in ans.data["steps"]] == ["13/18"] * h
     assert ans.data["blunders"] == show(h * Fraction(1, 36)) == "1/6"
+
+
+def _answers(tmp_path, monkeypatch, h: int, stand: bool):
+    """The odds of the H-Heroes plan with branches merged, and without (no
+    transposition: every branch of successes and failures walked)."""
+    sc, pl = bench_heroes.write(h, tmp_path, stand)
+    merged = Engine.load(str(sc)).answer("odds", path=str(pl)).data
+    from warcouncil.systems.warmaster import engine as E
+    monkeypatch.setattr(E.WarmasterEngine, "_transposition_spec", lambda self: None)
+    walked = Engine.load(str(sc)).answer("odds", path=str(pl)).data
+    return merged, walked
+
+
+@pytest.mark.parametrize("stand", [False, True], ids=["moving", "standing"])
+def test_six_heroes_merged_equal_every_branch_walked(tmp_path, monkeypatch, stand):
+    merged, walked = _answers(tmp_path, monkeypatch, 6, stand)
+    assert merged == walked
+    assert merged["all"] == "4826809/34012224"
+
+
+def test_standing_heroes_merge_into_one_branch_per_step(tmp_path, monkeypatch):
+    """Twelve Heroes ordering their own unit where it stands: whichever
+    of them failed, the remaining steps judge the same (a Hero's failure
+    stops only him), so every step is judged once, not 2^i times: 12,
+    after the 12 of the plan's legality (every roll succeeding); 4 107
+    judgements in all without the transposition."""
+    from warcouncil.systems.warmaster import engine as E
+    judged = []
+    breaks = E.WarmasterEngine.breaks
+    monkeypatch.setattr(E.WarmasterEngine, "breaks", lambda self, log, at: judged.append(at) or breaks(self, log, at))
+    sc, pl = bench_heroes.write(12, tmp_path, True)
+    ans = Engine.load(str(sc)).answer("odds", path=str(pl))
+    assert len(judged) == 12 + 12
+    assert ans.data["all"] == show(Fraction(13, 18) ** 12)
+
+
+def test_twenty_heroes_answer_exactly(tmp_path):
+    """The issue's case: 20 Heroes (about 2 minutes when every one of the
+    2^20 branches was walked), exactly the Poisson-binomial distribution."""
+    sc, pl = bench_heroes.write(20, tmp_path, True)
+    ans = Engine.load(str(sc)).answer("odds", path=str(pl))
+    p = (icepool.d6 + icepool.d6 <= 8).probability(True)
+    dist = poisson_binomial([p] * 20)
+    assert ans.data["successes"] == {str(k): show(q) for k, q in enumerate(dist)}
+    assert ans.data["all"] == "19004963774880799438801/12748236216396078174437376"
+    assert ans.data["expected"] == show(20 * p)
+    assert ans.data["units"] == {f"u{i}": {"0": "5/18", "1": "13/18"} for i in range(20)}
