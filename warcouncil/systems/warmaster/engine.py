@@ -1627,18 +1627,21 @@ class WarmasterEngine(Engine):
         states = [[self.start(), 1, 0, zeros, None]]
         for i, st in enumerate(steps):
             merged: dict = {}
+            # (merging saves the judgements of the steps to come: before the
+            # last step or after it, fewer than it costs to find a match)
+            keyed = spec if n - i > 2 else None
 
             def reach(log: Log, state: list, ways: int, more: int, given: tuple) -> None:
                 if ways == 0:
                     return
                 new = [log, state[1] * ways, state[2] + more, tuple(map(add, state[3], given)) if more else state[3],
                        state[4]]
-                key = self._transposition(log, spec)
+                key = self._transposition(log, keyed)
                 kept = merged.get(key)
                 if kept is None:
                     merged[key] = [[None, new]]
                     return
-                into = self._merged_into(kept, new, steps, i + 1, spec, plain)
+                into = self._merged_into(kept, new, steps, i + 1, keyed, plain)
                 if into is None:
                     return
                 a, b = _ways_of(into, names), _ways_of(new, names)
