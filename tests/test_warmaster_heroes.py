@@ -78,16 +78,17 @@ def test_six_heroes_merged_equal_every_branch_walked(tmp_path, monkeypatch, stan
 def test_standing_heroes_merge_into_one_branch_per_step(tmp_path, monkeypatch):
     """Twelve Heroes ordering their own unit where it stands: whichever
     of them failed, the remaining steps judge the same (a Hero's failure
-    stops only him), so every step is judged once, not 2^i times: 12,
-    after the 12 of the plan's legality (every roll succeeding); 4 107
-    judgements in all without the transposition."""
+    stops only him), so every step is judged once, not 2^i times, but the
+    last, judged on both branches of the one before (merging them would
+    save nothing to come): 13, after the 12 of the plan's legality (every
+    roll succeeding); 4 107 judgements in all without the transposition."""
     from warcouncil.systems.warmaster import engine as E
     judged = []
     breaks = E.WarmasterEngine.breaks
     monkeypatch.setattr(E.WarmasterEngine, "breaks", lambda self, log, at: judged.append(at) or breaks(self, log, at))
     sc, pl = bench_heroes.write(12, tmp_path, True)
     ans = Engine.load(str(sc)).answer("odds", path=str(pl))
-    assert len(judged) == 12 + 12
+    assert len(judged) == 12 + 13
     assert ans.data["all"] == show(Fraction(13, 18) ** 12)
 
 
