@@ -14,6 +14,7 @@ from pathlib import Path
 
 import icepool
 import pytest
+import yaml
 
 from warcouncil.solver.engine import Engine
 
@@ -60,7 +61,12 @@ def test_six_heroes_are_a_poisson_binomial(tmp_path, stand):
 def _answers(tmp_path, monkeypatch, h: int, stand: bool):
     """The odds of the H-Heroes plan with branches merged, and without (no
     transposition: every branch of successes and failures walked)."""
-    sc, pl = bench_heroes.write(h, tmp_path, stand)
+    sc, pl = bench_heroes.write(h, tmp_path, stand is True)
+    if stand == "mixed":  # (every other Hero's unit moves)
+        steps = bench_heroes.plan(h)["plan"]
+        for st in steps[1::2]:
+            del st["to"]
+        pl.write_text(yaml.safe_dump({"plan": steps}, sort_keys=False))
     merged = Engine.load(str(sc)).answer("odds", path=str(pl)).data
     from warcouncil.systems.warmaster import engine as E
     monkeypatch.setattr(E.WarmasterEngine, "_transposition_spec", lambda self: None)
@@ -68,7 +74,7 @@ def _answers(tmp_path, monkeypatch, h: int, stand: bool):
     return merged, walked
 
 
-@pytest.mark.parametrize("stand", [False, True], ids=["moving", "standing"])
+@pytest.mark.parametrize("stand", [False, True, "mixed"], ids=["moving", "standing", "mixed"])
 def test_six_heroes_merged_equal_every_branch_walked(tmp_path, monkeypatch, stand):
     merged, walked = _answers(tmp_path, monkeypatch, 6, stand)
     assert merged == walked

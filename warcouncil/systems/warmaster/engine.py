@@ -1611,12 +1611,17 @@ class WarmasterEngine(Engine):
         all that the remaining steps' judgements read) are merged, their
         ways added: each state carries the ways of each number of successes
         so far and, per unit, of each number of orders it was given."""
+        spec = self._transposition_spec()
+        if spec is None or all(st.to is not None and None not in st.to for st in steps):
+            # (where every step moves its units, a success and a failure leave
+            # different tables: no branches would merge, and walked step by
+            # step every branch of a step would be kept at once)
+            return self._every_branch(steps, each)
         n = len(steps)
         stats = [[0, 0, 0] for _ in steps]  # ways out of 36**i, 36**(i+1), 36**(i+1)
         names = list(dict.fromkeys(u for st in steps for u in st.units))
         tops = {u: sum(1 for st in steps if u in st.units) for u in names}
         gives = [tuple(int(u in st.units) for u in names) for st in steps]  # (the orders each step gives each unit)
-        spec = self._transposition_spec()
         # a state: [log, scale, successes, orders per unit, kept]: its ways are
         # ``scale`` times those of ``kept`` (None: one way, no success, no
         # order; else (ways by successes, per unit ways by orders, all its
@@ -1676,6 +1681,55 @@ class WarmasterEngine(Engine):
             for u, mine in zip(names, units):
                 for k, w in mine.items():
                     per_unit[u][k] += w
+        whole = 36 ** n
+        if each is not None:
+            each.extend((Fraction(a, 36 ** i), Fraction(g, 36 ** (i + 1)), Fraction(b, 36 ** (i + 1)))
+                        for i, (a, g, b) in enumerate(stats))
+        return ({k: Fraction(v, whole) for k, v in dist.items()},
+                {u: ({k: Fraction(v, whole) for k, v in per_unit[u].items()}, tops[u]) for u in names})
+
+    def _every_branch(self, steps: list[Step], each: list | None = None):
+        """``distribution``, walking every branch depth first, one at a time
+        in memory (nothing merged).
+
+        Inside, a probability at step ``i`` is a whole number of ways out of
+        36**i (a step not attempted multiplies by 36, one rolled by the
+        ways of its result); ``Fraction`` only at the end."""
+        n = len(steps)
+        dist: dict[int, int] = defaultdict(int)
+        stats = [[0, 0, 0] for _ in steps]  # ways out of 36**i, 36**(i+1), 36**(i+1)
+        names = list(dict.fromkeys(u for st in steps for u in st.units))
+        per_unit = {u: defaultdict(int) for u in names}
+        tops = {u: sum(1 for st in steps if u in st.units) for u in names}
+        gives = [tuple(int(u in st.units) for u in names) for st in steps]  # (the orders each step gives each unit)
+
+        def go(i: int, log: Log, ways: int, succ: int, counts: tuple[int, ...]) -> None:
+            if ways == 0:
+                return
+            if i == n:
+                dist[succ] += ways
+                for u, k in zip(names, counts):
+                    per_unit[u][k] += ways
+                return
+            st = steps[i]
+            e, _ = self.attempt(log, st, None, False, lazy=True)
+            if self.breaks(log.plus(e), e):  # the stop rules: not attempted
+                go(i + 1, log, ways * 36, succ, counts)
+                return
+            _, ok, bad, _, w_ok, w_blunder = self.dice(log, e.worked(), True)
+            stat = stats[i]
+            stat[0] += ways
+            stat[1] += ways * w_ok
+            stat[2] += ways * w_blunder
+            if ok:
+                es, after = self.rolled(log, e, st, ok[0], True)
+                more = tuple(map(add, counts, gives[i]))
+                go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more)
+            if bad:
+                go(i + 1, log.plus(e.with_roll(bad[-1])), ways * (36 - w_ok), succ, counts)
+
+        go(0, self.start(), 1, 0, tuple(0 for _ in names))
+        del go  # (it holds itself: freed now, not by the collector)
         whole = 36 ** n
         if each is not None:
             each.extend((Fraction(a, 36 ** i), Fraction(g, 36 ** (i + 1)), Fraction(b, 36 ** (i + 1)))
