@@ -85,16 +85,16 @@ def test_standing_heroes_merge_into_one_branch_per_step(tmp_path, monkeypatch):
     """Twelve Heroes ordering their own unit where it stands: whichever
     of them failed, the remaining steps judge the same (a Hero's failure
     stops only him), so every step is judged once, not 2^i times, but the
-    last, judged on both branches of the one before (merging them would
-    save nothing to come): 13, after the 12 of the plan's legality (every
-    roll succeeding); 4 107 judgements in all without the transposition."""
+    last two, judged on the 2 and 4 branches after the last merge (merging
+    there would save less than it costs): 16, after the 12 of the plan's
+    legality (every roll succeeding); 4 107 in all without merging."""
     from warcouncil.systems.warmaster import engine as E
     judged = []
     breaks = E.WarmasterEngine.breaks
     monkeypatch.setattr(E.WarmasterEngine, "breaks", lambda self, log, at: judged.append(at) or breaks(self, log, at))
     sc, pl = bench_heroes.write(12, tmp_path, True)
     ans = Engine.load(str(sc)).answer("odds", path=str(pl))
-    assert len(judged) == 12 + 13
+    assert len(judged) == 12 + 16
     assert ans.data["all"] == show(Fraction(13, 18) ** 12)
 
 

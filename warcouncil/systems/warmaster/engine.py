@@ -1632,9 +1632,10 @@ class WarmasterEngine(Engine):
         states = [[self.start(), 1, 0, zeros, None]]
         for i, st in enumerate(steps):
             merged: dict = {}
-            # (merging saves the judgements of the steps to come: before the
-            # last step or after it, fewer than it costs to find a match)
-            keyed = spec if n - i > 2 else None
+            # (merging saves the judgements of the steps to come: with fewer
+            # than three to come, fewer than it costs to find a match; the
+            # sequencings of bench_warmaster.py's plan, 6 steps each)
+            keyed = spec if n - i > 3 else None
 
             def reach(log: Log, state: list, ways: int, more: int, given: tuple) -> None:
                 if ways == 0:
