@@ -88,7 +88,7 @@ from ...solver.system import Answer, System
 from ...solver.table import EPSILON
 from .builtins import ENTRIES_OF_KIND, cm, raw_quiet
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
-from .stops import analyse, incremental
+from .stops import UNSUMMARISED as _UNSUMMARISED, analyse, incremental, o_plain
 from .table import READING, TOUCHES, At, Entry, Log, Table, forget
 
 #: ways of rolling each 2D6 total, out of 36
@@ -118,7 +118,7 @@ OUTCOME = frozenset({"rolled_2d6", "target_number", "moves_units", "d6", "blunde
 GEOMETRY = frozenset({"afterwards", "after_of", "landed", "moved_cm", "crosses", "entered_terrain", "enters", "gap", "touching",
                       "enemy_units_of",
                       "friendly_units_of", "friendly_characters_of", "closest_visible_enemy", "in_dense",
-                      "touching_group"})
+                      "touching_group", "overlapped_units"})
 #: what an entry is (kind, character, units, action, toward) and what never
 #: changes in one answer (a piece's own data, the side to move)
 FIXED = frozenset({"subphase_of", "issuer", "given_to", "given_ids", "mover", "action_of", "toward",
@@ -143,6 +143,8 @@ IDENTITY = "identity"
 
 #: (``_probe``'s keys: a target not worked out yet; its verdicts: judge by the key)
 _UNWORKED, _READS_MORE = object(), object()
+#: (``_merged_into``: a branch whose history loops cannot be asked so, never merged by them)
+_NO_MEETS = object()
 _MISSING = object()  # (a look-up that found nothing kept)
 
 
@@ -375,6 +377,7 @@ class WarmasterEngine(Engine):
         self._without_geometry: dict = {}  # (``_part_placed``)
         self._target_placed: Any = None  # (``target``: kept by places too)
         self._dice_spec: Any = False  # (``dice``)
+        self._transposition_of: Any = False  # (``_transposition_spec``)
 
     # ------------------------------------------------------------ set-up
     def _validate(self) -> None:
@@ -1601,6 +1604,97 @@ class WarmasterEngine(Engine):
 
         Inside, a probability at step ``i`` is a whole number of ways out of
         36**i (a step not attempted multiplies by 36, one rolled by the
+        ways of its result); ``Fraction`` only at the end.
+
+        The branches the dice open are walked step by step, and the branches
+        that reach step ``i`` in the same state (``_transposition``: alike in
+        all that the remaining steps' judgements read) are merged, their
+        ways added: each state carries the ways of each number of successes
+        so far and, per unit, of each number of orders it was given."""
+        spec = self._transposition_spec()
+        if spec is None or all(st.to is not None and None not in st.to for st in steps):
+            # (where every step moves its units, a success and a failure leave
+            # different tables: no branches would merge, and walked step by
+            # step every branch of a step would be kept at once)
+            return self._every_branch(steps, each)
+        n = len(steps)
+        stats = [[0, 0, 0] for _ in steps]  # ways out of 36**i, 36**(i+1), 36**(i+1)
+        names = list(dict.fromkeys(u for st in steps for u in st.units))
+        tops = {u: sum(1 for st in steps if u in st.units) for u in names}
+        gives = [tuple(int(u in st.units) for u in names) for st in steps]  # (the orders each step gives each unit)
+        # a state: [log, scale, successes, orders per unit, kept]: its ways are
+        # ``scale`` times those of ``kept`` (None: one way, no success, no
+        # order; else (ways by successes, per unit ways by orders, all its
+        # ways)) with the successes and each unit's orders moved up by those
+        # given: a branch costs a few numbers, a merge adds two out
+        zeros = tuple(0 for _ in names)
+        plain: dict = {}  # (``_meets``)
+        states = [[self.start(), 1, 0, zeros, None]]
+        for i, st in enumerate(steps):
+            merged: dict = {}
+            # (merging saves the judgements of the steps to come: with fewer
+            # than three to come, fewer than it costs to find a match; the
+            # sequencings of bench_warmaster.py's plan, 6 steps each)
+            keyed = spec if n - i > 3 else None
+
+            def reach(log: Log, state: list, ways: int, more: int, given: tuple) -> None:
+                if ways == 0:
+                    return
+                new = [log, state[1] * ways, state[2] + more, tuple(map(add, state[3], given)) if more else state[3],
+                       state[4]]
+                key = self._transposition(log, keyed)
+                kept = merged.get(key)
+                if kept is None:
+                    merged[key] = [[None, new]]
+                    return
+                into = self._merged_into(kept, new, steps, i + 1, keyed, plain)
+                if into is None:
+                    return
+                a, b = _ways_of(into, names), _ways_of(new, names)
+                into[1:] = [1, 0, zeros, ({k: a[0].get(k, 0) + b[0].get(k, 0) for k in a[0].keys() | b[0].keys()},
+                                          [{k: x.get(k, 0) + y.get(k, 0) for k in x.keys() | y.keys()}
+                                           for x, y in zip(a[1], b[1])], a[2] + b[2])]
+
+            for state in states:
+                log = state[0]
+                e, _ = self.attempt(log, st, None, False, lazy=True)
+                if self.breaks(log.plus(e), e):  # the stop rules: not attempted
+                    reach(log, state, 36, 0, zeros)
+                    continue
+                _, ok, bad, _, w_ok, w_blunder = self.dice(log, e.worked(), True)
+                stat, whole = stats[i], state[1] * (1 if state[4] is None else state[4][2])
+                stat[0] += whole
+                stat[1] += whole * w_ok
+                stat[2] += whole * w_blunder
+                if ok:
+                    es, after = self.rolled(log, e, st, ok[0], True)
+                    reach(log.plus(es, after), state, w_ok, 1, gives[i])
+                if bad:
+                    reach(log.plus(e.with_roll(bad[-1])), state, 36 - w_ok, 0, zeros)
+            del reach  # (it holds itself: freed now, not by the collector)
+            states = [state for kept in merged.values() for _, state in kept]
+        dist: dict[int, int] = defaultdict(int)
+        per_unit = {u: defaultdict(int) for u in names}
+        for state in states:
+            succ, units, _ = _ways_of(state, names)
+            for k, w in succ.items():
+                dist[k] += w
+            for u, mine in zip(names, units):
+                for k, w in mine.items():
+                    per_unit[u][k] += w
+        whole = 36 ** n
+        if each is not None:
+            each.extend((Fraction(a, 36 ** i), Fraction(g, 36 ** (i + 1)), Fraction(b, 36 ** (i + 1)))
+                        for i, (a, g, b) in enumerate(stats))
+        return ({k: Fraction(v, whole) for k, v in dist.items()},
+                {u: ({k: Fraction(v, whole) for k, v in per_unit[u].items()}, tops[u]) for u in names})
+
+    def _every_branch(self, steps: list[Step], each: list | None = None):
+        """``distribution``, walking every branch depth first, one at a time
+        in memory (nothing merged).
+
+        Inside, a probability at step ``i`` is a whole number of ways out of
+        36**i (a step not attempted multiplies by 36, one rolled by the
         ways of its result); ``Fraction`` only at the end."""
         n = len(steps)
         dist: dict[int, int] = defaultdict(int)
@@ -1643,6 +1737,109 @@ class WarmasterEngine(Engine):
                         for i, (a, g, b) in enumerate(stats))
         return ({k: Fraction(v, whole) for k, v in dist.items()},
                 {u: ({k: Fraction(v, whole) for k, v in per_unit[u].items()}, tops[u]) for u in names})
+
+    def _transposition_spec(self):
+        """What ``_transposition`` keys a branch of a plan by, from what the
+        pack's judgements of an order attempt read (``_reads_of``): the
+        rules that may judge it, its target's defines and its dice'. None
+        (no branch merged) when one of them reads something of unknown
+        reach, judges the whole log, or reads the outcomes of the history
+        other than through a history loop judged from its summary
+        (stops.py: the stop rules). Else (the reads by which the history
+        is keyed, the loops: (judge, its shape))."""
+        spec = self._transposition_of
+        if spec is not False:
+            return spec
+        spec = None
+        history: set = set()
+        loops = []
+        names = ["command_value", "supplies", "succeeds", "blunder", *self.penalties]
+        reads = [self._reads_of([self.pack.defines[n].body]) for n in names if n in self.pack.defines]
+        for r in self.rules:
+            if r.causal and r.kind not in (None, "*", "orders"):
+                continue
+            if r.quick is not None:
+                shape = getattr(r.quick[0], "shape", None)
+                loops.append((r.quick[0], shape))
+                reads.append(frozenset() if shape is not None else None)
+                continue
+            reads.append(r.reads if r.causal and r.var is not None else None)
+        if None not in reads:
+            for rd in reads:
+                if "history" in rd:
+                    history |= rd
+            if "outcome" not in history:
+                spec = (frozenset(history), tuple(loops))
+        self._transposition_of = spec
+        return spec
+
+    def _transposition(self, log: Log, spec) -> Any:
+        """A branch of a plan as far as the judgements of the steps still to
+        come read it, but for the history loops (``_meets``): the table as
+        it stands and the history (which entries were made, in which order,
+        and what else of them a judgement reading the history reads,
+        ``spec``). A new object (never merged) when ``spec`` is None."""
+        if spec is None:
+            return object()
+        history = spec[0]
+        return log.table, self._lsig(log, history) if history else None
+
+    def _merged_into(self, kept: list, new: list, steps: list[Step], i: int, spec, plain: dict) -> list | None:
+        """The state of ``kept`` (the branches alike by ``_transposition``:
+        [its ``_meets`` or None not yet asked, state]) that the branch
+        ``new``, about to judge ``steps[i]``, merges with: one alike in
+        what the history loops read of it (their summaries alike, or else
+        ``_meets`` alike); None: ``new`` added to ``kept``. The loops are
+        asked only of branches alike in the rest."""
+        log = new[0]
+        loops = spec[1]
+        if not loops:  # (alike in all the judgements from step i on read)
+            return kept[0][1]
+        ctx = Ctx(log, None, self._static)
+        mine = [judge.summary(log, ctx) for judge, _ in loops]
+        if not any(s is _UNSUMMARISED for s in mine):
+            for other in kept:
+                if [judge.summary(other[1][0], ctx) for judge, _ in loops] == mine:
+                    return other[1]
+        meets = self._meets(log, steps, i, loops, plain)
+        if meets is not None:
+            for other in kept:
+                if other[0] is None:
+                    other[0] = self._meets(other[1][0], steps, i, loops, plain) or _NO_MEETS
+                if other[0] == meets:
+                    return other[1]
+        kept.append([meets or _NO_MEETS, new])
+        return None
+
+    def _meets(self, log: Log, steps: list[Step], i: int, loops, plain: dict) -> tuple | None:
+        """For each history loop of the stop rules (``loops``) and each
+        order of the steps from ``i`` on, whether ``log`` holds an entry
+        that meets that order's attempt (an earlier failure of its
+        character, of its unit...): an entry added later meets it alike in
+        merged branches, so these and ``_transposition`` are all that the
+        loops' verdicts from step ``i`` on read. None when a loop cannot be
+        judged so (its part about the attempt reads more than what the
+        attempt is, or is no plain data: ``plain``, by order)."""
+        found = []
+        ctx = Ctx(log, None, self._static)
+        for order in dict.fromkeys((st.by, st.units) for st in steps[i:]):
+            o, _ = self.attempt(log, Step(*order, None, None, None), None, False, lazy=True)
+            now = log.plus(o)
+            ctx.log = now
+            try:
+                ok = plain.get(order)
+                if ok is None:
+                    ok = plain[order] = all(o_plain(shape, ctx, o) for _, shape in loops)
+                if not ok:
+                    return None
+                for judge, _ in loops:
+                    v = judge(ctx, o, now, log)
+                    if v is None:
+                        return None
+                    found.append(v)
+            except Exception:  # (judged by the kernel on the branch itself)
+                return None
+        return tuple(found)
 
     # ---- plan: the best sequencing of wanted orders
     def best_plan(self, path: str) -> Answer:
@@ -1805,6 +2002,17 @@ class WarmasterEngine(Engine):
             e.toward = t.at(self._piece(m["toward"], m.value_where.get("toward", where), "character"))
             e.roll = m["roll"]
         return log.plus(e, after)
+
+
+def _ways_of(state: list, names: list) -> tuple:
+    """A state of ``distribution`` written out: (ways by successes, per unit
+    ways by orders given, all its ways)."""
+    _, scale, more, given, kept = state
+    if kept is None:
+        return {more: scale}, [{g: scale} for g in given], scale
+    succ, units, whole = kept
+    return ({k + more: w * scale for k, w in succ.items()},
+            [{k + g: w * scale for k, w in mine.items()} for g, mine in zip(given, units)], whole * scale)
 
 
 def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:

@@ -51,6 +51,7 @@ from .table import Log
 PREFIX_DOMAINS = {"before": "orders", "entries_before": None}
 
 _UNKNOWN = object()  # a summary that cannot be made (an error): the kernel judges
+UNSUMMARISED = _UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -519,8 +520,19 @@ def incremental(shape: Shape, tag: Any, f: Callable, alike: Callable | None = No
             return None
         return found if exists else not found
 
+    judge.shape, judge.summary = shape, summary  # (what odds' transposition key asks of it)
     loop.judge, loop.ovar = judge, ovar
     return loop
 
 
-__all__ = ["Shape", "analyse", "incremental", "PREFIX_DOMAINS"]
+def o_plain(shape: Shape, ctx, o) -> bool:
+    """Does every part of ``shape`` about ``o`` read only what ``o`` is
+    and give plain data for it (``_plain``)? Then it gives the same for
+    every attempt of the same order, wherever and whenever it is made
+    (``odds``' transposition key asks the loop about a later step with such
+    an attempt made now)."""
+    sides = [side for side, _ in shape.ofilters] + [side for _, _, side in shape.joins]
+    return all(side.what and _plain(_of_entry(side)(ctx, o)) for side in sides)
+
+
+__all__ = ["Shape", "analyse", "incremental", "o_plain", "PREFIX_DOMAINS"]
