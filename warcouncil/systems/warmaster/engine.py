@@ -1682,12 +1682,7 @@ class WarmasterEngine(Engine):
             for u, mine in zip(names, units):
                 for k, w in mine.items():
                     per_unit[u][k] += w
-        whole = 36 ** n
-        if each is not None:
-            each.extend((Fraction(a, 36 ** i), Fraction(g, 36 ** (i + 1)), Fraction(b, 36 ** (i + 1)))
-                        for i, (a, g, b) in enumerate(stats))
-        return ({k: Fraction(v, whole) for k, v in dist.items()},
-                {u: ({k: Fraction(v, whole) for k, v in per_unit[u].items()}, tops[u]) for u in names})
+        return _as_fractions(n, dist, per_unit, tops, names, stats, each)
 
     def _every_branch(self, steps: list[Step], each: list | None = None):
         """``distribution``, walking every branch depth first, one at a time
@@ -1731,12 +1726,7 @@ class WarmasterEngine(Engine):
 
         go(0, self.start(), 1, 0, tuple(0 for _ in names))
         del go  # (it holds itself: freed now, not by the collector)
-        whole = 36 ** n
-        if each is not None:
-            each.extend((Fraction(a, 36 ** i), Fraction(g, 36 ** (i + 1)), Fraction(b, 36 ** (i + 1)))
-                        for i, (a, g, b) in enumerate(stats))
-        return ({k: Fraction(v, whole) for k, v in dist.items()},
-                {u: ({k: Fraction(v, whole) for k, v in per_unit[u].items()}, tops[u]) for u in names})
+        return _as_fractions(n, dist, per_unit, tops, names, stats, each)
 
     def _transposition_spec(self):
         """What ``_transposition`` keys a branch of a plan by, from what the
@@ -2069,3 +2059,15 @@ def _verdict_text(vs: list[dict], name) -> str:
 
 
 __all__ = ["WarmasterEngine", "WAYS", "fraction", "brigades", "Ctx", "Step", "At"]
+
+
+def _as_fractions(n: int, dist, per_unit, tops, names, stats, each: list | None):
+    """A walk's answer from its whole-number ways out of 36 ** n (both walks
+    of ``distribution``): the distribution of successes, each unit's with
+    its top, and, into ``each``, every step's chances."""
+    whole = 36 ** n
+    if each is not None:
+        each.extend((Fraction(a, 36 ** i), Fraction(g, 36 ** (i + 1)), Fraction(b, 36 ** (i + 1)))
+                    for i, (a, g, b) in enumerate(stats))
+    return ({k: Fraction(v, whole) for k, v in dist.items()},
+            {u: ({k: Fraction(v, whole) for k, v in per_unit[u].items()}, tops[u]) for u in names})
