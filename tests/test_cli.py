@@ -49,14 +49,15 @@ def run(*args: str) -> Run:
 
 def bad_input(r: Run) -> str:
     """Exit 2, nothing on stdout, one message on stderr, no traceback; under
-    --json, nothing on stderr and one JSON document on stdout (issue 30),
-    its message returned as stderr would show it."""
+    --json, the same message on stderr and one JSON document on stdout
+    (issue 30), its message returned as stderr would show it."""
     assert r.code == 2, (r.code, r.stdout, r.stderr)
     if getattr(r, "as_json", False):
-        assert r.stderr == ""
         e = r.json()["error"]
         assert set(e) == {"message", "file", "line", "column", "hint"}
         place = ":".join(str(v) for v in (e["file"], e["line"], e["column"]) if v is not None)
+        assert r.stderr.splitlines()[0] == (f"{place}: " if place else "") + e["message"].splitlines()[0]
+        assert "Traceback" not in r.stderr
         return (f"{place}: " if place else "") + e["message"] + (f"\nhint: {e['hint']}" if e["hint"] else "")
     assert r.stdout == ""
     assert r.stderr.strip()
