@@ -222,7 +222,7 @@ def test_card_only_options_are_refused_on_warmaster(option):
     code, out, err = run_cli("orders", RIDGEWAY, "--count", *option, "--json")  # one JSON document (issue 30)
     assert (code, json.loads(out), err) == (2, {"error": {
         "message": f"{option[0]} is for card-driven systems; Warmaster has no cards",
-        "file": None, "line": None, "column": None, "hint": None}}, "")
+        "file": None, "line": None, "column": None, "hint": None}}, f"{option[0]} is for card-driven systems; Warmaster has no cards\n")
 
 
 def test_card_only_options_in_a_batch_job(tmp_path):

@@ -732,7 +732,7 @@ def schema(system_name, kind, rules, as_json):
     types, card names and other names as enums: for an editor, e.g. a first
     line `# yaml-language-server: $schema=cca-scenario.json`. The answer is
     JSON with or without --json."""
-    from .solver.editor_schema import schema as editor_schema
+    from .editor_schema import schema as editor_schema
 
     click.echo(json.dumps(editor_schema(system_name, kind, rules), ensure_ascii=False, indent=2))
 

@@ -174,10 +174,11 @@ class System:
     records: ClassVar[dict[str, object]] = {}
     #: the names in its files that its loader looks up in the pack, which
     #: ``warcouncil schema`` gives as enums (``editor_schema.py``): ``unit``
-    #: (a piece's ``type``), ``card`` (a hand's, a turn's card), ``terrain``
-    #: (a terrain's ``type``) and a pack's ``values`` list by its name
-    #: (``characteristic``: the items of a unit's ``characteristics``)
-    pack_names: ClassVar[frozenset[str]] = frozenset({"unit", "card"})
+    #: (a piece's ``type``), a system's context (C&C's cards: a hand's, a
+    #: turn's card), ``terrain`` (a terrain's ``type``) and a pack's
+    #: ``values`` list by its name (``characteristic``: the items of a
+    #: unit's ``characteristics``)
+    pack_names: ClassVar[frozenset[str]] = frozenset({"unit"})
 
     def __init_subclass__(cls, **kw) -> None:
         super().__init_subclass__(**kw)

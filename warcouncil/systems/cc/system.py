@@ -47,6 +47,7 @@ class CommandsAndColors(System):
     turn_required = ("card",)
     turn_phases = ("moves", "battles", "second_moves")
     context = "card"  # --card CARD and the turn file's `card:` fix a decision
+    pack_names = frozenset({"unit", "card"})  # names its files look up in the pack (`warcouncil schema`)
     hooks = {
         # may a unit still battle after this move? (moves' `battle` flag)
         "may_battle": "may_battle",

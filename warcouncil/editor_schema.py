@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from ..errors import WarcouncilError, closest
+from .errors import WarcouncilError, closest
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 #: the kinds of file every system reads (its own ``records`` may add more)
@@ -29,9 +29,9 @@ def kinds(system) -> tuple[str, ...]:
 def schema(name: str, kind: str, rules=()) -> dict:
     """The JSON Schema (draft 2020-12) of a ``kind`` file of the pack
     ``name`` (with house rules ``rules`` layered over it: their names too)."""
-    from ..dsl.pack import load_pack
-    from . import scenario, turn
-    from .system import System
+    from .dsl.pack import load_pack
+    from .solver import scenario, turn
+    from .solver.system import System
 
     system = System.for_pack(name)
     known = kinds(system)
@@ -89,7 +89,7 @@ _CARD_GAP = "[ \\-_'’]*"
 def card_schema(names: list[str]) -> dict:
     """A card's name as the loader matches it: the names themselves (what an
     editor offers), or any spelling with the same ``card_key``."""
-    from ..dsl.pack import card_key
+    from .dsl.pack import card_key
 
     def letters(name: str) -> str:
         return _CARD_GAP.join(f"[{c}{c.upper()}]" if c.upper() != c and len(c.upper()) == 1 else re.escape(c)
