@@ -79,6 +79,7 @@ from typing import Any
 from ...dsl import ast as A
 from ...dsl.template import render as render_template
 from ...errors import Location, WarcouncilError, closest
+from ...solver.listing import count_json
 from ...solver.engine import Engine
 from ...solver.collector import collecting_every
 from ...solver.evaluate import Compiler
@@ -1507,11 +1508,7 @@ class WarmasterEngine(Engine):
         # --limit N bounds the work: N + 1 orders are judged (the one past N
         # says there are more) and the count is then unknown (README, "--limit")
         opts, more = self.options(log, side, limit)
-        data: dict = {"side": side, "count": None if more else len(opts)}
-        if limit is not None:
-            data["limited"] = more
-            if more:
-                data["count_at_least"] = limit + 1
+        data: dict = {"side": side, **count_json(None if more else len(opts), more, limit)}
         s = "s" if len(opts) != 1 else ""
         lines = [f"the first {len(opts)} order{s} that may be attempted next ({side}):" if more
                  else f"{len(opts)} order{s} may be attempted next ({side}):"]
