@@ -126,6 +126,26 @@ class Turn:
         """The turn so far as a turn file (a dict ``check`` reads)."""
         raise NotImplementedError
 
+    def pieces_of(self, action: dict) -> list[str]:
+        """The ids of the pieces ``action`` concerns (what a board page
+        lists under a clicked piece): by default its ``piece``, ``unit``,
+        ``character``, ``units``, ``leaders`` and ``pieces`` fields."""
+        ids: list[str] = []
+        for key in ("piece", "unit", "character"):
+            if isinstance(action.get(key), str):
+                ids.append(action[key])
+        for key in ("units", "leaders", "pieces"):
+            ids.extend(i for i in action.get(key) or () if isinstance(i, str))
+        return ids
+
+    def draw(self, position, select: str | None = None) -> str:
+        """The board at ``position`` as an SVG document: each piece an
+        element with ``data-piece="<id>"`` and, when ``select`` names a
+        piece, the destinations of its legal actions marked with
+        ``data-legal-to``. By default the scenario's board as its engine
+        draws it for ``--svg``; a family draws the position itself."""
+        return self.engine.draw()
+
     def scenario_after(self, position) -> dict:
         """The scenario, as a dict, after the turn so far: the next turn's
         start once the turn is over."""
@@ -237,6 +257,14 @@ class State:
 
     def scenario_after(self) -> dict:
         return self.turn.scenario_after(self._positions[-1])
+
+    def pieces_of(self, action: dict) -> list[str]:
+        return self.turn.pieces_of(action)
+
+    def svg(self, select: str | None = None) -> str:
+        """The board now, as SVG (``select``: a piece whose legal
+        destinations are marked)."""
+        return self.turn.draw(self._positions[-1], select)
 
     def to_json(self) -> dict:
         return {"scenario": self.game.scenario, "rules": list(self.game.rules),
