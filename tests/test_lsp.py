@@ -13,10 +13,17 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pygls", reason="the language server needs pygls: pip install 'warcouncil[lsp]'")
+from click.testing import CliRunner
 
-from lsprotocol import types as T  # noqa: E402
-from pygls.lsp.client import LanguageClient  # noqa: E402
+from warcouncil import cli
+
+try:
+    from lsprotocol import types as T
+    from pygls.lsp.client import LanguageClient
+except ImportError:  # pragma: no cover - without the optional extra
+    T = LanguageClient = None
+
+NO_PYGLS = "the language server needs pygls: pip install 'warcouncil[lsp]'"
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "warcouncil" / "rules"
@@ -110,6 +117,8 @@ class Session:
 
 @pytest.fixture(scope="module")
 def lsp(tmp_path_factory):
+    if LanguageClient is None:  # pragma: no cover
+        pytest.skip(NO_PYGLS)
     tmp = tmp_path_factory.mktemp("lsp")
     session = Session(tmp)
     session.initialized = session.start()
@@ -117,7 +126,13 @@ def lsp(tmp_path_factory):
     session.stop()
 
 
-ERROR = T.DiagnosticSeverity.Error
+ERROR = 1  # DiagnosticSeverity.Error
+
+
+def test_without_pygls_the_verb_says_how_to_install_it(monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)  # (as if not installed)
+    r = CliRunner().invoke(cli.main, ["lsp"])
+    assert (r.exit_code, r.output) == (2, NO_PYGLS + "\n")
 
 
 def test_initialize_says_what_the_server_answers(lsp) -> None:
@@ -141,6 +156,22 @@ def test_diagnostics_as_you_type(lsp) -> None:
     problems = lsp.change(path, [whole])
     assert [p[1:4] for p in problems] == [(1, 28, 28)]
     assert problems[0][0].startswith("unexpected end of file\nhint: expected ")
+
+
+def test_a_burst_of_changes_is_linted_once_it_pauses(lsp) -> None:
+    path = lsp.tmp / "alone" / "burst.wc"
+    uri = path.as_uri()
+    assert len(lsp.open(path, BROKEN)) == 1
+    for end, text in ((40, "cou"), (38, "coun"), (39, "count")):
+        lsp.versions[uri] += 1
+        lsp.client.text_document_did_change(T.DidChangeTextDocumentParams(
+            text_document=T.VersionedTextDocumentIdentifier(uri=uri, version=lsp.versions[uri]),
+            content_changes=[T.TextDocumentContentChangePartial(
+                range=T.Range(T.Position(1, 35), T.Position(1, end)), text=text)]))
+    got = lsp.run(lsp.queue(uri).get())
+    assert (got.version, list(got.diagnostics)) == (4, [])  # the last text's, alone
+    lsp.hover(path, 1, 36)  # a round trip: what was published before its answer has arrived
+    assert lsp.queue(uri).empty()
 
 
 def test_a_house_rule_over_its_pack_by_its_header_line(lsp) -> None:

@@ -23,6 +23,7 @@ rest reads no protocol type, so that it is the same function whoever asks.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 from dataclasses import dataclass, field
@@ -176,7 +177,8 @@ class Analysis:
         return [p for p in (self.pack, self.under) if p is not None]
 
 
-_UNDER: dict[tuple, Pack | None] = {}
+#: pack target -> (its files' stamps, the pack alone)
+_UNDER: dict[str, tuple[tuple, Pack | None]] = {}
 
 
 def _pack_alone(target: str) -> Pack | None:
@@ -184,16 +186,16 @@ def _pack_alone(target: str) -> Pack | None:
     from .dsl.pack import load_pack, pack_files
 
     try:
-        files = pack_files(target)
-        key = (target, tuple((str(f), f.stat().st_mtime_ns) for f in files))
+        stamps = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in pack_files(target))
     except (WarcouncilError, OSError):
         return None
-    if key not in _UNDER:
+    kept = _UNDER.get(target)
+    if kept is None or kept[0] != stamps:
         try:
-            _UNDER[key] = load_pack(target, strict=False)
+            kept = _UNDER[target] = (stamps, load_pack(target, strict=False))
         except WarcouncilError:
-            _UNDER[key] = None
-    return _UNDER[key]
+            kept = _UNDER[target] = (stamps, None)
+    return kept[1]
 
 
 def analyse(path: str | Path, text: str, texts: dict[str, str] | None = None) -> Analysis:
@@ -429,6 +431,11 @@ def completions(an: Analysis, text: str, line: int, column: int) -> list[Complet
 # ------------------------------------------------------------------ the server
 
 
+#: seconds without a change before an edited file is linted again (a request
+#: about the file lints it at once)
+PAUSE = 0.15
+
+
 def serve() -> None:
     """Answer an editor over standard input and output until it says exit."""
     try:
@@ -475,10 +482,20 @@ def serve() -> None:
         server.text_document_publish_diagnostics(
             T.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=doc.version))
 
+    waiting: dict[str, asyncio.TimerHandle] = {}  # by uri: a check after the typing pauses
+
+    def check_soon(uri: str) -> None:
+        if uri in waiting:
+            waiting.pop(uri).cancel()
+        waiting[uri] = asyncio.get_running_loop().call_later(PAUSE, lambda: (waiting.pop(uri, None), check(uri)))
+
     def at(params):
         """The analysis, text and place (code points) a request names."""
         uri = params.text_document.uri
-        if uri not in analyses:
+        if uri in waiting:  # the text changed since: check it now
+            waiting.pop(uri).cancel()
+            check(uri)
+        elif uri not in analyses:
             check(uri)
         doc = document(uri)
         lines = lines_of(doc)
@@ -494,7 +511,7 @@ def serve() -> None:
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls, params: T.DidChangeTextDocumentParams):
-        check(params.text_document.uri)
+        check_soon(params.text_document.uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls, params: T.DidSaveTextDocumentParams):
@@ -502,6 +519,8 @@ def serve() -> None:
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls, params: T.DidCloseTextDocumentParams):
+        if params.text_document.uri in waiting:
+            waiting.pop(params.text_document.uri).cancel()
         analyses.pop(params.text_document.uri, None)
         server.text_document_publish_diagnostics(
             T.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
