@@ -253,3 +253,26 @@ def test_completion(lsp) -> None:
     attrs = lsp.completion(path, 3, 33)
     assert {"type", "move", "battle_move", "class", "kind", "effects"} <= set(attrs)
     assert "count" not in attrs
+
+
+def test_hover_and_definition_of_a_card_a_unit_type_and_a_packs_builtin(lsp) -> None:
+    path = lsp.tmp / "over" / "cards.wc"
+    text = ('# over: cca\nrule house.x require card.name != "Line Command" and '
+            "(forall u in units: u.type != camel and count(sections_of(u)) > 0)\n")
+    assert lsp.open(path, text) == []
+    line = text.split("\n")[1]
+    assert lsp.hover(path, 1, line.index("Line Command") + 3) == (
+        '`card "Line Command"`\n\n`orders: any units where it.kind == foot, linked | otherwise when '
+        "may_fall_back(count({u in units where u.kind == foot})): up to 1 pieces where fallback_piece(it)`\n\n"
+        "Commands & Colors: Ancients — reference facts: “any number of foot units forming one linked group; "
+        "fallback rule”")
+    assert lsp.hover(path, 1, line.index("camel") + 2) == (
+        "`unit camel { kind = mounted; class = medium; move = 3; battle_move = 3; ranged = false; blocks = 3 }`"
+        "\n\nCCA rulebook — Unit Movement: “Camel units are classed as Medium mounted units for the purposes of "
+        "being ordered to move and taking hits.”")
+    core = RULES / "core" / "00-core.wc"
+    at = next(i for i, t in enumerate(core.read_text(encoding="utf-8").split("\n"))
+              if t.startswith("builtin sections_of("))
+    assert lsp.definition(path, 1, line.index("sections_of") + 4) == [
+        (core.as_uri(), at, 0, at, len("builtin sections_of(cell) -> set[symbol] reads setting"))]
+    assert lsp.definition(path, 1, line.index("count") + 1) == []  # the kernel's: no file

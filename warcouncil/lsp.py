@@ -372,20 +372,17 @@ class Place:
 
 
 def definition(an: Analysis, text: str, line: int, column: int) -> list[Place]:
-    """Where the define, rule, unit type or card at a place is declared: in
-    the pack as layered, and where a house file replaces it, in the pack it
-    is over too."""
+    """Where the define, rule, unit type, card or pack's builtin at a place
+    is declared: in the pack as layered, and where a house file replaces
+    it, in the pack it is over too."""
     lines = text.split("\n")
     if line >= len(lines):
         return []
     for word in _words(lines[line], column):
         places = []
-        for pack in an.packs():
-            for st in (pack.rules.get(word), pack.defines.get(pack.define_ids.get(word, "")),
-                       pack.defines.get(word), pack.units.get(word), pack.cards.get(word)):
-                loc = getattr(st, "loc", None)
-                if loc is None or not loc.file or not loc.line:
-                    continue
+        for _, st in _statements(an, word):
+            loc = st.loc  # (a builtin declared by the kernel has none)
+            if loc is not None and loc.file and loc.line:
                 place = Place(os.path.realpath(loc.file), loc.line - 1, (loc.column or 1) - 1)
                 if place not in places:
                     places.append(place)
