@@ -195,6 +195,23 @@ def test_a_house_rule_over_its_pack_by_its_folder(lsp) -> None:
     assert lsp.open(table / "camels.wc", CAMELS) == expected
 
 
+def test_a_file_not_saved_yet_is_read_for_its_syntax(lsp) -> None:
+    path = lsp.tmp / "new" / "unsaved.wc"  # no such file on disk
+    uri = path.as_uri()
+    lsp.versions[uri] = 1
+    lsp.client.text_document_did_open(T.DidOpenTextDocumentParams(text_document=T.TextDocumentItem(
+        uri=uri, language_id="warcouncil", version=1, text="rule house.a require (true\n")))
+    [(message, *place)] = lsp.diagnostics(uri)
+    assert place == [0, 26, 26, ERROR, "warcouncil lint"] and message.startswith("unexpected end of file")
+    assert not path.exists()
+
+
+def test_a_lint_warning_is_a_warning(lsp) -> None:
+    assert lsp.open(lsp.tmp / "over" / "doc.wc", '# over: cca\ndocument mine "notes.txt"\n') == [
+        ("document mine has no title: answers in words name it by its file, notes.txt\n"
+         'hint: give it the title players read: document mine "notes.txt" title "…"', 1, 0, 8, 2, "warcouncil lint")]
+
+
 def test_an_unknown_pack_is_said_at_the_header_line(lsp) -> None:
     assert lsp.open(lsp.tmp / "nosuch" / "x.wc", "# over: ccx\nrule house.a require true\n") == [
         ("no rule pack or rule file 'ccx'\nhint: did you mean 'ccm'?", 0, 0, 11, ERROR, "warcouncil lint")]
