@@ -11,14 +11,16 @@ What it answers, for a rule file an editor has open:
   the title of the document it cites and the cited sentence; on a builtin:
   its type and what it means (``dsl/builtins.py``, a pack's ``builtin``
   statements); on a unit type or a card's name: its declaration;
-* **go to definition** of a define, a rule, a unit type or a card, in the
-  pack's files or the house file's;
+* **go to definition** of a define, a rule, a unit type, a card or a
+  pack's builtin, in the pack's files or the house file's;
 * **completion** of builtins, defines, unit types, card names and the
   names the pack declares (after ``.``: attributes).
 
-Everything here is the language's (``warcouncil.dsl``): lint and the pack
-as layered. pygls is imported only by ``serve``, when the verb runs; the
-rest reads no protocol type, so that it is the same function whoever asks.
+What it knows is the language's (``warcouncil.dsl``): lint and the pack as
+layered; of the kernel, only which pack a scenario's ``system:`` names
+(``solver.scenario.pack_target``). pygls is imported only by ``serve``,
+when the verb runs; the rest takes text and places (0-based lines,
+columns in characters) and gives plain records.
 """
 
 from __future__ import annotations
