@@ -80,6 +80,7 @@ BAD = [
     ("[1, 2]", "a job is a JSON object"),
     (json.dumps({"scenario": str(AKRAGAS), "verb": "ordres"}), "unknown verb 'ordres'"),
     (json.dumps({"scenario": str(AKRAGAS), "verb": "batch"}), "unknown verb 'batch'"),
+    (json.dumps({"verb": "lsp"}), "unknown verb 'lsp'"),  # a session with an editor, no query
     (json.dumps({"scenario": str(AKRAGAS), "verb": "orders", "colour": 1}), "unknown key 'colour'"),
     (json.dumps({"verb": "orders", "args": {"card": "Line Command"}}), "needs the scenario"),
     (json.dumps({"scenario": str(AKRAGAS), "verb": "orders", "args": {"card": "Line Command", "cuont": True}}),

@@ -699,6 +699,10 @@ class _VerbJson(str):
     """A verb's answer as the one line of JSON it printed (cli.py's ``_json``)."""
 
 
+#: the verbs that answer no query: the runner itself, the language server (a session with an editor)
+_NO_JOBS = frozenset({"batch", "lsp"})
+
+
 def _batch_argv(job, n: int):
     """(verb, the verb's arguments, its inline turn or None) for a job; bad
     input raises."""
@@ -711,10 +715,10 @@ def _batch_argv(job, n: int):
     if not isinstance(verb, str):
         raise WarcouncilError("a job names its verb: \"verb\": \"orders\" (or gives a \"turn\" to check)")
     cmd = _verbs().commands.get(verb)
-    if cmd is None or verb == "batch":
+    if cmd is None or verb in _NO_JOBS:
         from .errors import closest
 
-        verbs = sorted(v for v in _verbs().commands if v != "batch")
+        verbs = sorted(v for v in _verbs().commands if v not in _NO_JOBS)
         hint = closest(verb, verbs)
         raise WarcouncilError(f"unknown verb {verb!r}", hint=f"did you mean {hint[0]!r}?" if hint else
                               "verbs: " + ", ".join(verbs))

@@ -667,6 +667,21 @@ def lint(paths, base, show_coverage, allow_documents, as_json):
     sys.exit(1 if problems else 0)
 
 
+# ------------------------------------------------------------------ lsp
+
+
+@main.command()
+def lsp():
+    """A language server for rule files (*.wc), over standard input and
+    output, for an editor to start: lint's problems as you type (a house
+    file over its pack: a `# over: PACK` line, or its folder), hover, go to
+    definition and completion. Needs the optional extra: pip install
+    'warcouncil[lsp]'."""
+    from .lsp import serve
+
+    serve()
+
+
 # ------------------------------------------------------------------ cards
 
 

@@ -43,23 +43,25 @@ def normalize(text: str) -> str:
 
 
 def lint(paths: list[str | Path], base: str | None = None,
-         allow_documents: tuple = ()) -> tuple[Pack | None, list[LintError]]:
+         allow_documents: tuple = (), texts: dict[str, str] | None = None) -> tuple[Pack | None, list[LintError]]:
     """Lint rule files. ``paths`` are packs (folders or names) or files; with
     ``base`` they are house rules layered over that pack. A cited document
-    is read inside its rule file's folder or one of ``allow_documents``."""
+    is read inside its rule file's folder or one of ``allow_documents``.
+    ``texts``: files' texts by path, read in place of the files (an
+    editor's unsaved buffers)."""
     problems: list[LintError] = []
     try:
         if base is not None:
-            pack = load_pack(base, list(paths), strict=False)
+            pack = load_pack(base, list(paths), strict=False, texts=texts)
         else:
             first = Path(paths[0])
             if first.is_file():
                 # files of the first file's folder are that pack; the rest are layers over it
                 own = [Path(p) for p in paths if Path(p).is_file() and Path(p).parent == first.parent]
                 rest = [p for p in paths if not (Path(p).is_file() and Path(p).parent == first.parent)]
-                pack = load_pack(own, rest, strict=False)
+                pack = load_pack(own, rest, strict=False, texts=texts)
             else:
-                pack = load_pack(paths[0], list(paths[1:]), strict=False)
+                pack = load_pack(paths[0], list(paths[1:]), strict=False, texts=texts)
     except WarcouncilError as e:
         return None, [LintError(e.message, e.location or Location(), e.hint, e.source_line)]
     pack.document_roots = tuple(Path(d) for d in allow_documents)
@@ -88,20 +90,32 @@ def house_hint(paths: list, problems: list[LintError]) -> str | None:
     if any(f.parent.resolve() == PACKS_DIR.resolve() or PACKS_DIR.resolve() in f.resolve().parents
            for f in files):
         return None  # a shipped pack's own files
-    shipped = sorted(d.name for d in PACKS_DIR.iterdir() if d.is_dir() and (d / "00-pack.wc").exists())
+    shipped = shipped_packs()
     named: list[str] = []
     for f in files:
         try:
             text = f.read_text("utf-8", errors="replace")[:200_000]
         except OSError:
             continue
-        for name in shipped:
-            if re.search(r"\b" + re.escape(name) + r"\.[a-z]", text) and name not in named:
-                named.append(name)
+        named += [name for name in packs_named(text) if name not in named]
     pack = named[0] if named else "PACK"
     shown = " ".join(str(p) for p in paths)
     return (f"house-rule files are checked over the pack they change: warcouncil lint {shown} --over {pack}"
             + ("" if named else f" (shipped packs: {', '.join(shipped)})"))
+
+
+def shipped_packs() -> list[str]:
+    """The names of the game packs shipped with warcouncil (each a folder of
+    ``rules/`` with a ``00-pack.wc``), in name order."""
+    from .pack import PACKS_DIR
+
+    return sorted(d.name for d in PACKS_DIR.iterdir() if d.is_dir() and (d / "00-pack.wc").exists())
+
+
+def packs_named(text: str) -> list[str]:
+    """The shipped packs whose ids a rule text names (``replace define
+    cca.detach-with-helmet``: cca), in name order."""
+    return [name for name in shipped_packs() if re.search(r"\b" + re.escape(name) + r"\.[a-z]", text)]
 
 
 def _err(msg: str, loc: Location, hint: str | None = None) -> LintError:

@@ -74,6 +74,7 @@ class Pack:
     layered: list = field(default_factory=list)  # (layer, statement) of house layers, for lint
     layer_files: set = field(default_factory=set)  # the files of house layers (layer 1 on)
     builtins: dict[str, Builtin] = field(default_factory=dict)  # the game family's builtins (`builtin` statements)
+    texts: dict[str, str] = field(default_factory=dict, repr=False)  # real path -> an editor's unsaved text
     _card_keys: dict | None = field(default=None, repr=False)
     _vocabulary: Vocabulary | None = field(default=None, repr=False)
 
@@ -273,13 +274,16 @@ def pack_files(target: str | Path) -> list[Path]:
     )
 
 
-def load_pack(target: str | Path, layers: list[str | Path] = (), *, strict: bool = True) -> Pack:
+def load_pack(target: str | Path, layers: list[str | Path] = (), *, strict: bool = True,
+              texts: dict[str, str] | None = None) -> Pack:
     """Read a pack and layer house-rule files over it.
 
     With ``strict`` the first layering problem raises ``WarcouncilError``;
     otherwise problems are collected in ``pack.problems`` (for lint).
+    ``texts``: rule files' texts by path, read in place of what the files
+    hold (an editor's unsaved buffers: ``warcouncil lsp``).
     """
-    pack = Pack()
+    pack = Pack(texts={os.path.realpath(f): t for f, t in (texts or {}).items()})
     files = [Path(f) for f in target] if isinstance(target, list) else pack_files(target)
     _load_files(pack, files, strict, seen=set())
     for i, layer in enumerate(layers, 1):
@@ -290,7 +294,7 @@ def load_pack(target: str | Path, layers: list[str | Path] = (), *, strict: bool
 def _load_files(pack: Pack, files: list[Path], strict: bool, seen: set, house: bool = False,
                 rename: tuple[str, str] | None = None, base: bool = False, layer: int = 0) -> None:
     for f in files:
-        rf = parse_file(f)
+        rf = parse_file(f, pack.texts.get(os.path.realpath(f)) if pack.texts else None)
         if rename is not None:
             rf = _renamed(rf, *rename)
         _apply(pack, rf, f, strict, seen, house, base, layer)

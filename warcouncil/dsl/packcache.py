@@ -112,10 +112,18 @@ def entry_key(text: str) -> str:
     return sha256(code_stamp() + text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def parse_file(path: str | Path) -> A.RuleFile:
+def parse_file(path: str | Path, text: str | None = None) -> A.RuleFile:
     """``parser.parse_file`` through the cache: the same tree, with every
-    location naming ``path``."""
+    location naming ``path``. ``text``: the file's text as an editor holds
+    it, not yet saved (``warcouncil lsp``), read in place of the file's,
+    with the same bound, and parsed without the cache (a text per
+    keystroke would each leave an entry)."""
     p = Path(path)
+    if text is not None:
+        if (size := len(text.encode("utf-8", "surrogatepass"))) > RULES_LIMIT:
+            raise WarcouncilError(f"rule file is too large: {size:,} bytes, the limit is "
+                                  f"{RULES_LIMIT // (1024 * KIB)} MiB", Location(str(p)))
+        return _parse(text, str(p))
     text = read_text(p, RULES_LIMIT, "rule file")
     where = cache_dir()
     if where is None:
