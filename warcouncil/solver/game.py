@@ -129,12 +129,12 @@ class Turn:
     def pieces_of(self, action: dict) -> list[str]:
         """The ids of the pieces ``action`` concerns (what a board page
         lists under a clicked piece): by default its ``piece``, ``unit``,
-        ``character``, ``units``, ``leaders`` and ``pieces`` fields."""
+        ``units`` and ``pieces`` fields; a family names its others."""
         ids: list[str] = []
-        for key in ("piece", "unit", "character"):
+        for key in ("piece", "unit"):
             if isinstance(action.get(key), str):
                 ids.append(action[key])
-        for key in ("units", "leaders", "pieces"):
+        for key in ("units", "pieces"):
             ids.extend(i for i in action.get(key) or () if isinstance(i, str))
         return ids
 

@@ -148,6 +148,10 @@ class CardTurn(Turn):
                                   copies=pos.copies)
 
     # ------------------------------------------------------------ the turn as check reads it
+    def pieces_of(self, action: dict) -> list[str]:
+        """An order set's units and leaders; a move's or a battle's piece."""
+        return super().pieces_of(action) + [i for i in action.get("leaders") or () if isinstance(i, str)]
+
     def log(self, pos: Position) -> dict:
         if pos.card is None:
             return {}

@@ -118,6 +118,12 @@ class WarmasterTurn(Turn):
     def _entries(done) -> list:
         return [(key, json.loads(text)) for key, text in done]
 
+    def pieces_of(self, action: dict) -> list[str]:
+        """The units an action moves or orders, and the character ordering
+        or moving (``by``, ``character``)."""
+        ids = super().pieces_of(action)
+        return ids + [action[k] for k in ("by", "character") if isinstance(action.get(k), str) and action[k] not in ids]
+
     def log(self, position) -> dict:
         out: dict = {}
         for key, m in self._entries(position.done):
