@@ -164,7 +164,7 @@ def statement(rng, i: int) -> str:
     if kind == 8:
         card = rng.choice(v["cards"] + ["New Card"])
         rep = "replace " if card in v["cards"] else ""
-        return (f'{rep}card "{card}" {{\n    copies {rng.choice([1, 2, 0, 99])} category section\n'
+        return (f'{rep}card "{card}" {{\n    copies = {rng.choice([1, 2, 0, 99])}  category = section\n'
                 f'    orders: up to {expr(rng, 3)} pieces where {expr(rng, 2)}\n}}\n')
     if rng.random() < 0.5:
         return f'document d{i} "{rng.choice(["/dev/zero", "nosuch.txt", "../x", "cca.md"])}"\n'

@@ -318,14 +318,14 @@ def test_s13_detach_on_cry_havoc(board_s, house):
 @sentence("NOTE: A helmet symbol is on the top left corner of these cards to remind players that a Leader can detach.")
 def test_s14_helmet_cards(board_s, house):
     eng = board_s()
-    helmets = sorted(c.name for c in eng.pack.cards.values() if c.helmet)
-    sections = sorted(c.name for c in eng.pack.cards.values() if c.category == "section")
+    helmets = sorted(c.name for c in eng.pack.cards.values() if c.get("helmet"))
+    sections = sorted(c.name for c in eng.pack.cards.values() if c.get("category") == "section")
     assert helmets == sorted(sections + ["Cry Havoc", "Leaders"])
     eng = board_s([house("replace define ccm.detach-with-helmet may_detach := false\n")])
     expect(eng, "Order Two Units Left", upto(["a1", "a2", "a6"], 2))
     expect(eng, "Leaders", product([(), ("a1",)], [(), ("lb",)]))
     # a card printed without the helmet lets no leader detach
-    eng = board_s([house('replace card "Order Two Units Left" {\n    copies 3 category section\n'
+    eng = board_s([house('replace card "Order Two Units Left" {\n    copies = 3  category = section\n'
                          "    orders: up to 2 pieces where in_section(it, left)\n}\n")])
     expect(eng, "Order Two Units Left", upto(["a1", "a2", "a6"], 2))
 
@@ -438,7 +438,7 @@ def test_troop_cards_no_detaching_no_lone_leaders(ccm):
 def test_troop_card_with_a_helmet_detaches(ccm, house):
     # ccm.md leaves it open whether troop cards carry the helmet: printed with
     # one (a house rule), lA may detach from his light unit; lB stays out.
-    rule = house('replace card "Order Light Troops" {\n    copies 2 category troop helmet\n'
+    rule = house('replace card "Order Light Troops" {\n    copies = 2  category = troop  helmet = true\n'
                  "    orders: up to troop_orders pieces where it.class == light or troop_leader(it, light)\n}\n")
     eng = ccm(T_UNITS, T_LEADERS, red_command=2, rules=[rule])
     expect(eng, "Order Light Troops", upto(["l1", "l2", "l3", "lA"], 2))
@@ -627,14 +627,14 @@ def test_troop_leader_only_with_a_unit_of_the_class(ccm, house):
     # board T lA is attached to l1, a light unit: printed with a helmet, Order
     # Medium Troops orders m1, m2 (command 2) and never lA; Order Light
     # Troops may order lA.
-    rule = house('replace card "Order Medium Troops" {\n    copies 3 category troop helmet\n'
+    rule = house('replace card "Order Medium Troops" {\n    copies = 3  category = troop  helmet = true\n'
                  "    orders: up to troop_orders pieces where it.class == medium or troop_leader(it, medium)\n}\n")
     eng = ccm(T_UNITS, T_LEADERS, red_command=2, rules=[rule])
     expect(eng, "Order Medium Troops", upto(["m1", "m2"], 2))
     v = eng.check_orders(eng.ground("Order Medium Troops"), ["lA"])
     assert not v.legal and violations(v) == [("ccm.order-eligible", ["lA"])]
     # lA on l1's light card, with the same helmet: he may be ordered
-    rule = house('replace card "Order Light Troops" {\n    copies 2 category troop helmet\n'
+    rule = house('replace card "Order Light Troops" {\n    copies = 2  category = troop  helmet = true\n'
                  "    orders: up to troop_orders pieces where it.class == light or troop_leader(it, light)\n}\n")
     eng = ccm(T_UNITS, T_LEADERS, red_command=2, rules=[rule])
     assert eng.check_orders(eng.ground("Order Light Troops"), ["lA"]).legal
@@ -661,9 +661,9 @@ def test_csp_agrees_on_every_card(board_s, ccm):
     for eng in engines:
         for name, card in eng.pack.cards.items():
             kw = {}
-            if card.roll is not None:
+            if card.get("roll") is not None:
                 kw["roll"] = "light,medium,helmet"
-            if card.copy is not None:
+            if card.get("copy") is not None:
                 kw["copies"] = "Out Flanked"
             orders(eng, name, **kw)
 

@@ -36,7 +36,7 @@ def test_kept_groundings_answer_as_the_full_ones(akragas):
         s.memo.clear()
         own = [p.id for p in s.items]
         for name, card in eng.pack.cards.items():
-            if card.roll is not None or card.copy is not None:
+            if card.get("roll") is not None or card.get("copy") is not None:
                 continue
             first = eng.ground(name, side=side)
             again = eng.ground(name, side=side)
@@ -125,7 +125,7 @@ def test_house_card_of_another_shape_is_grounded_in_full(build, house, monkeypat
     """A house card whose second alternative stands under `when` (a fact
     of the card on the board, not of the setting alone as the kept path
     needs): never kept, and its answers follow the rule."""
-    rules = [house('replace card "Order Two Units Center" {\n    copies 4 category section helmet\n'
+    rules = [house('replace card "Order Two Units Center" {\n    copies = 4  category = section  helmet = true\n'
                    "    orders: up to 1 pieces where in_section(it, center)\n"
                    "    otherwise when count({u in units where in_section(u, left)}) > 0: "
                    "up to 1 pieces where in_section(it, left)\n}\n")]

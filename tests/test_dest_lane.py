@@ -49,7 +49,7 @@ def general_then_lane(eng, card, ids, side=None, **kw):
 
 def plain_cards(eng):
     """The cards that need neither a roll nor a copied card."""
-    return [name for name, c in eng.pack.cards.items() if c.roll is None and c.copy is None]
+    return [name for name, c in eng.pack.cards.items() if c.get("roll") is None and c.get("copy") is None]
 
 
 # ------------------------------------------------------------------ Akragas

@@ -59,7 +59,7 @@ def same(a, b):
 def test_quick_path_agrees_with_the_general_search_on_akragas(akragas, entries, side):
     eng = akragas
     pieces = eng.setting(side).items
-    cards = [n for n, c in eng.pack.cards.items() if c.roll is None and c.copy is None]
+    cards = [n for n, c in eng.pack.cards.items() if c.get("roll") is None and c.get("copy") is None]
     quick = 0
     for card in cards:
         for p in pieces:
@@ -184,7 +184,7 @@ def test_quick_legality_is_the_plans(akragas, side):
     eng.setting(side).memo.clear()
     seen = {}
     for card, c in eng.pack.cards.items():
-        if c.roll is not None or c.copy is not None:
+        if c.get("roll") is not None or c.get("copy") is not None:
             continue
         for p in eng.setting(side).items:
             for _ in range(2):  # the first query makes the lane and its entry

@@ -17,7 +17,7 @@ from warcouncil.dsl.ast import (
     Citation,
     Compare,
     Const,
-    Copy,
+    CardField,
     DefineDecl,
     DiceDecl,
     DocumentDecl,
@@ -110,8 +110,8 @@ def test_unit_decl_all_literal_kinds() -> None:
 def test_card_every_item() -> None:
     text = '''
 card "Big Card" {
-    copies 3 category section helmet
-    roll command dice
+    copies = 3  category = section  helmet = true
+    roll = command
     orders: up to 2 pieces where in_section(it, left); all units where engaged(it); any leaders
     instead: up to 1 units, linked
     otherwise when count(leaders) == 0: up to 1 + 4 pieces, led by leader where in_section(it, left)
@@ -122,11 +122,8 @@ card "Big Card" {
     card = one(text)
     assert card == CardDecl(
         name="Big Card",
-        copies=3,
-        category="section",
-        helmet=True,
-        roll=N("command"),
-        copy=None,
+        fields=(CardField("copies", Num(3)), CardField("category", N("section")),
+                CardField("helmet", Const(True)), CardField("roll", N("command"))),
         alternatives=(
             Alternative("orders", None, (
                 Quota(Num(2), "pieces", Call("in_section", (N("it"), N("left")))),
@@ -138,7 +135,7 @@ card "Big Card" {
                 "otherwise",
                 Compare("==", Call("count", (N("leaders"),)), Num(0)),
                 (Quota(BinOp("+", Num(1), Num(4)), "pieces", None),),
-                Group("led", Call("in_section", (N("it"), N("left")))),
+                Group("led", Call("in_section", (N("it"), N("left"))), role="leader"),
             ),
             Alternative("otherwise", Const(True), (), None),
         ),
@@ -148,13 +145,41 @@ card "Big Card" {
 
 
 def test_card_defaults_copy_and_replace() -> None:
-    assert one('card "Nothing" { }') == CardDecl("Nothing", 1, None, False, None, None, (), (), False)
-    assert one('card "C" { copy opponent }').copy == Copy(False, ())
-    assert one('card "Counter Attack" { copies 2 copy opponent mirrored except "First Strike", "Rally" }') == \
-        CardDecl("Counter Attack", 2, None, False, None, Copy(True, ("First Strike", "Rally")), (), ())
+    # as parsed, a card's fields are the expressions written; its pack gives
+    # them their values and the defaults (test_card_fields_from_the_pack)
+    assert one('card "Nothing" { }') == CardDecl("Nothing", (), (), (), False)
+    assert one('card "C" { copy = opponent }').get("copy") == N("opponent")
+    assert one('card "Counter Attack" { copies = 2 copy = opponent mirrored = true excluded = "First Strike", '
+               '"Rally" }') == CardDecl("Counter Attack", (
+                   CardField("copies", Num(2)), CardField("copy", N("opponent")), CardField("mirrored", Const(True)),
+                   CardField("excluded", (Str("First Strike"), Str("Rally")))), (), ())
     assert one('replace card "X" { orders: nothing }') == CardDecl(
-        "X", 1, None, False, None, None, (Alternative("orders", None, (), None),), (), replace=True)
-    assert one('card "L" { orders: up to 4 pieces, led by leader }').alternatives[0].group == Group("led", None)
+        "X", (), (Alternative("orders", None, (), None),), (), replace=True)
+    assert one('card "L" { orders: up to 4 pieces, led by leader }').alternatives[0].group == Group("led", None,
+                                                                                                      role="leader")
+    assert one('card "L" { orders: up to 4 pieces, led by chief }').alternatives[0].group.role == "chief"
+
+
+def test_card_fields_from_the_pack() -> None:
+    """The C&C packs say what a card has (`card fields` in the core pack):
+    each card's values are checked against their types, and a card that
+    gives no value takes the field's default."""
+    from warcouncil.dsl.pack import load_pack
+
+    pack = load_pack("cca")
+    assert {k: (t, d) for k, (t, d, _) in pack.card_fields.items()} == {
+        "copies": ("int", 1), "category": ("symbol?", None), "helmet": ("bool", False),
+        "roll": ("expr[int]?", None), "copy": ("symbol?", None), "mirrored": ("bool", False),
+        "excluded": ("set[str]", None)}
+    spartacus = pack.cards["I Am Spartacus"]
+    assert (spartacus.get("copies"), spartacus.get("category"), spartacus.get("helmet")) == (1, "tactic", True)
+    assert unparse.expr(spartacus.get("roll")) == "command"
+    counter = pack.cards["Counter Attack"]
+    assert (counter.get("copy"), counter.get("mirrored"), counter.get("excluded")) == ("opponent", True,
+                                                                                      ("First Strike",))
+    center = pack.cards["Order Three Units Center"]
+    assert (center.get("copies"), center.get("category"), center.get("helmet"), center.get("excluded")) == \
+        (4, "section", True, ())
 
 
 def test_rule_decl() -> None:
@@ -350,8 +375,8 @@ def _pack_expressions():
     for r in pack.rules.values():
         out.append((r.id, r.body))
     for card in pack.cards.values():
-        if card.roll is not None:
-            out.append((f"{card.name} roll", card.roll))
+        if card.get("roll") is not None:
+            out.append((f"{card.name} roll", card.get("roll")))
         for i, alt in enumerate(card.alternatives):
             if alt.when is not None:
                 out.append((f"{card.name} alt {i} when", alt.when))
@@ -467,7 +492,7 @@ def test_missing_require() -> None:
 
 
 def test_unclosed_brace_in_card() -> None:
-    text = 'card "X" {\n    copies 2\n    orders: up to 2 units\n\nrule a.b require true\n'
+    text = 'card "X" {\n    copies = 2\n    orders: up to 2 units\n\nrule a.b require true\n'
     err = syntax_error(text)
     _check_error(err, "f.wc", 5, 1, "rule a.b require true", "unexpected 'rule'")
 
@@ -475,7 +500,7 @@ def test_unclosed_brace_in_card() -> None:
 def test_unclosed_brace_hint_mentions_the_brace() -> None:
     """The one thing the writer forgot is '}': the hint must name it (it is
     currently cut off by the hint's 8-name limit)."""
-    text = 'card "X" {\n    copies 2\n    orders: up to 2 units\n\nrule a.b require true\n'
+    text = 'card "X" {\n    copies = 2\n    orders: up to 2 units\n\nrule a.b require true\n'
     err = syntax_error(text)
     assert "'}'" in err.hint, err.hint
 
@@ -578,8 +603,8 @@ def test_read_error_of_a_missing_file(tmp_path) -> None:
 
 
 KEYWORDS = (
-    "pack extends document sections dice values unit true false none from card copies category helmet "
-    "roll copy opponent mirrored except orders instead otherwise when nothing up to all any units leaders "
+    "pack extends document sections dice values unit true false none from card fields copies category "
+    "helmet roll copy opponent mirrored excluded orders instead otherwise when nothing up to all any units leaders "
     "pieces linked led by leader where rule require message define remove replace forall exists if then "
     "else implies or and not in the"
 ).split()
@@ -623,10 +648,11 @@ def almost_valid(draw) -> str:
     base = draw(st.sampled_from([
         'rule cca.x from seed000 "q" require forall p in ordered: orders(p) <= 1 message "{p}"',
         'define cca.y f(a, b) := if a then {u in units where u.x == b} else the u in s where u.y',
-        'card "C" { copies 2 category section helmet roll command dice orders: up to 2 pieces where '
+        'card "C" { copies = 2 category = section helmet = true roll = command orders: up to 2 pieces where '
         'in_section(it, left); all units, led by leader where x instead: nothing from ref "q" }',
         'unit u { kind = foot; move = 2; ranged = true } from seed002 "q"',
-        'card "K" { copy opponent mirrored except "A", "B" }',
+        'card "K" { copy = opponent mirrored = true excluded = "A", "B" }',
+        'card fields copies: int = 1 "number of copies", roll: expr[int]?',
         'remove card "X" replace rule a.b require not a in b and c not in d or -e * f > 2',
     ]))
     toks = base.split(" ")

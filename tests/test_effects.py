@@ -28,13 +28,17 @@ def card_text(pack: str, name: str, without: str) -> str:
     """``replace card NAME { … }``: the shipped card without one effect."""
     card = load_pack(pack).cards[name]
     assert without in card.effects, (name, card.effects)
-    lines = [f"copies {card.copies}" + (f" category {card.category}" if card.category else "")
-             + (" helmet" if card.helmet else "")]
+    def shown(v):  # a field's value as a card writes it
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, tuple):
+            return ", ".join(f'"{x}"' for x in v)
+        return str(v) if not hasattr(v, "loc") else unparse.expr(v)
+
+    lines = ["  ".join(f"{f.name} = {shown(f.value)}" for f in card.fields if f.value not in (None, ()))]
     rest = [e for e in card.effects if e != without]
     if rest:
         lines.append("effect " + ", ".join(rest))
-    if card.roll is not None:
-        lines.append(f"roll {unparse.expr(card.roll)} dice")
     lines += [unparse.alternative(a) for a in card.alternatives]
     body = "\n".join("    " + x for x in lines)
     return f'replace card "{name}" {{\n{body}\n}}\n'

@@ -75,7 +75,7 @@ BROKEN = [
     "rule x.y require",
     "rule x.y require a ==",
     "define x.f from doc \"q\" f(a) := a +",
-    "card \"X\" { copies 2 orders up to 2 units where",
+    "card \"X\" { copies = 2 orders up to 2 units where",
     "rule x.y require a @ b",
     "unit foo { move 2 ",
     "pack cca \"t\"\nrule",

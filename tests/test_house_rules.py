@@ -524,7 +524,7 @@ def test_lint_two_layers_replacing_the_same_id(tmp_path) -> None:
     assert lint_errors(a, b) == [(b, 3, 1, f"cca.detach-with-helmet is replaced by two layers: {a} and {b}",
                                   "keep one replacement, or merge the two house-rule files")]
     # with the shipped example and a second replacement of its card
-    c = write(tmp_path, "c.wc", 'replace card "Order Three Units Center" {\n    copies 4 category section helmet\n'
+    c = write(tmp_path, "c.wc", 'replace card "Order Three Units Center" {\n    copies = 4  category = section  helmet = true\n'
                                 "    orders: up to 4 pieces where in_section(it, center)\n}\n")
     assert lint_errors(CENTER, c) == [(c, 1, 1, f"Order Three Units Center is replaced by two layers: {CENTER} and {c}",
                                        "keep one replacement, or merge the two house-rule files")]
@@ -554,10 +554,10 @@ def test_lint_replacing_what_does_not_exist(tmp_path) -> None:
 def test_a_new_card_named_as_another_to_card_or_empty(tmp_path) -> None:
     # issue 26: which card `--card` finds (case, spaces, hyphens ignored) must not depend on spelling
     f = write(tmp_path, "f.wc", "# cards --card cannot tell apart\n"
-                                'card "order three units-center" {\n    copies 1 category section helmet\n'
+                                'card "order three units-center" {\n    copies = 1  category = section  helmet = true\n'
                                 "    orders: up to 1 pieces where in_section(it, left)\n}\n"
-                                'card "" {\n    copies 1 category section\n    orders: nothing\n}\n'
-                                'card " - " {\n    copies 1 category section\n    orders: nothing\n}\n')
+                                'card "" {\n    copies = 1  category = section\n    orders: nothing\n}\n'
+                                'card " - " {\n    copies = 1  category = section\n    orders: nothing\n}\n')
     cards = PACKS_DIR / "cca" / "20-cards.wc"
     said = (f"card 'order three units-center' has the name of card 'Order Three Units Center' (defined in {cards}) "
             "to --card, which ignores case, spaces and hyphens")

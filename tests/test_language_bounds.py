@@ -377,11 +377,11 @@ def test_a_pack_of_ones_own_is_checked_at_load(tmp_path: Path) -> None:
 
 
 def test_a_card_rolls_a_number_of_dice(tmp_path: Path) -> None:
-    f = house(tmp_path, 'replace card "I Am Spartacus" {\n    copies 1 category tactic\n    roll "x" dice\n'
+    f = house(tmp_path, 'replace card "I Am Spartacus" {\n    copies = 1  category = tactic\n    roll = "x"\n'
                         '    orders: up to rolled(light) pieces where true\n}\n')
     code, out, err = run_cli("orders", "akragas", "--card", "I Am Spartacus", "--rules", f, "--count")
     assert (code, out) == (2, "")
-    assert err.startswith(f"{f}:3:10: card 'I Am Spartacus': the dice rolled must be a number, but \"x\" is a string")
+    assert err.startswith(f"{f}:3:12: card 'I Am Spartacus': the dice rolled must be a number, but \"x\" is a string")
 
 
 def test_every_roll_of_too_many_dice_is_refused(tmp_path: Path) -> None:

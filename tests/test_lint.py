@@ -151,8 +151,8 @@ def test_names_bound_by_quantifier_and_params_resolve(tmp_path: Path) -> None:
 
 def test_quota_where_binds_it_and_unknown_die_face(tmp_path: Path) -> None:
     text = '''card "House Roll" {
-    copies 1 category tactic
-    roll 2 dice
+    copies = 1  category = tactic
+    roll = 2
     orders: up to rolled(lite) units where it.class == light
     from ref "up to 3 in Center"
 }
@@ -167,20 +167,21 @@ def test_quota_where_binds_it_and_unknown_die_face(tmp_path: Path) -> None:
 
 def test_rolled_on_a_card_with_no_roll(tmp_path: Path) -> None:
     text = '''card "Bad Roll" {
-    copies 1 category tactic
+    copies = 1  category = tactic
     orders: up to rolled(light) units
     from ref "up to 3 in Center"
 }
 '''
     path, _, problems = lint_house(tmp_path, text)
     assert_problem(only(problems), path, 3, 19,
-                   "card 'Bad Roll' uses rolled(...) but has no `roll ... dice`", None)
+                   "card 'Bad Roll' uses rolled(...) but rolls no dice (`roll = N`)", None)
 
 
 def test_copy_excluding_an_unknown_card(tmp_path: Path) -> None:
-    text = 'card "Echo" {\n    copy opponent mirrored except "First Strik"\n    from ref "up to 3 in Center"\n}\n'
+    text = ('card "Echo" {\n    copy = opponent  mirrored = true  excluded = "First Strik"\n'
+            '    from ref "up to 3 in Center"\n}\n')
     path, _, problems = lint_house(tmp_path, text)
-    assert_problem(only(problems), path, *pos(text, "copy opponent"),
+    assert_problem(only(problems), path, *pos(text, "excluded"),
                    "card 'Echo' excludes unknown card 'First Strik'", "did you mean 'First Strike'?")
 
 
@@ -515,3 +516,52 @@ def test_every_shipped_pack_lints_without_a_warning() -> None:
     for folder in sorted(p for p in PACKS_DIR.iterdir() if p.is_dir() and any(p.glob("*.wc"))):
         pack, _ = lint([str(folder)])  # (core alone leaves names to the packs that extend it)
         assert warnings(pack) == [], folder.name
+
+
+# ------------------------------------------------- cards: the pack's fields (issue 28)
+
+
+def test_a_card_field_the_pack_does_not_declare(tmp_path: Path) -> None:
+    text = 'card "Odd" {\n    copies = 1  helmut = true\n    orders: up to 1 units\n    from ref "up to 3 in Center"\n}\n'
+    path, _, problems = lint_house(tmp_path, text)
+    assert_problem(only(problems), path, *pos(text, "helmut"),
+                   "card 'Odd' has a field 'helmut' its pack does not declare", "did you mean helmet?")
+
+
+def test_a_card_field_of_the_wrong_type(tmp_path: Path) -> None:
+    text = ('card "Odd" {\n    copies = "two"  category = 3\n    orders: up to 1 units\n'
+            '    from ref "up to 3 in Center"\n}\n')
+    path, _, problems = lint_house(tmp_path, text)
+    assert [(p.location, p.message) for p in problems] == [
+        (Location(path, *pos(text, "copies")), "card 'Odd': the number of copies takes a whole number"),
+        (Location(path, *pos(text, "category")), "card 'Odd': the value of category takes a name")]
+
+
+def test_a_card_takes_the_defaults_its_pack_declares(tmp_path: Path) -> None:
+    text = 'card "Plain" {\n    orders: up to 1 units\n    from ref "up to 3 in Center"\n}\n'
+    _, pack, problems = lint_house(tmp_path, text)
+    assert problems == []
+    card = pack.cards["Plain"]
+    assert [(f.name, f.value) for f in card.fields] == [
+        ("copies", 1), ("category", None), ("helmet", False), ("roll", None), ("copy", None),
+        ("mirrored", False), ("excluded", ())]
+
+
+def test_a_group_led_by_a_role_the_pack_lacks(tmp_path: Path) -> None:
+    text = ('card "Chief" {\n    orders: up to 1 + 4 pieces where chain_link(it), led by chief\n'
+            '    from ref "up to 3 in Center"\n}\n')
+    path, _, problems = lint_house(tmp_path, text)
+    assert_problem(only(problems), path, *pos(text, ", led by"),
+                   "card 'Chief' is led by 'chief', which is no role of the pack's (unit, leader)", None)
+
+
+def test_loading_refuses_a_card_field_of_the_wrong_type(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = write(tmp_path, "house.wc", 'replace card "Order Two Units Left" {\n    copies = two\n'
+                                       '    orders: up to 2 pieces where in_section(it, left)\n}\n')
+    r = subprocess.run([sys.executable, "-m", "warcouncil", "orders", "akragas", "--card", "Order Two Units Left",
+                        "--rules", path, "--count"], capture_output=True, text=True)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr.startswith(f"{path}:2:5: card 'Order Two Units Left': the number of copies takes a whole number")

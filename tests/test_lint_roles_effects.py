@@ -55,7 +55,7 @@ def test_roles_effects_and_card_effect_parse():
     text = ('roles unit, leader\n'
             'effects double_time from ref "two hexes", no_fire,\n'
             '    fire_twice from ref "a" from ref "b"\n'
-            'card "X" {\n    copies 2\n    effect double_time, no_fire\n    orders: up to 1 units\n}\n')
+            'card "X" {\n    copies = 2\n    effect double_time, no_fire\n    orders: up to 1 units\n}\n')
     roles, effects, card = parse_text(text).statements
     assert roles == A.RolesDecl(("unit", "leader"))
     assert [e.name for e in effects.effects] == ["double_time", "no_fire", "fire_twice"]
@@ -98,7 +98,7 @@ def _all_exprs(path):
         if isinstance(st, (A.RuleDecl, A.DefineDecl)):
             roots.append(st.body)
         elif isinstance(st, A.CardDecl):
-            roots += [st.roll] + [a.when for a in st.alternatives]
+            roots += [f.value for f in st.fields if isinstance(f.value, A.Expr)] + [a.when for a in st.alternatives]
             roots += [q.where for a in st.alternatives for q in a.quotas]
         for r in roots:
             yield from A.walk(r)
@@ -172,7 +172,7 @@ def test_a_bound_variable_is_not_checked(tmp_path):
 
 
 def test_card_with_undeclared_effect(tmp_path):
-    text = ('replace card "Line Command" {\n    copies 4 category tactic\n    effect one_hex_move, two_hex_move\n'
+    text = ('replace card "Line Command" {\n    copies = 4  category = tactic\n    effect one_hex_move, two_hex_move\n'
             "    orders: any units where it.kind == foot, linked\n}\n")
     path, _, problems = lint_over(tmp_path, text)
     p = one(problems)

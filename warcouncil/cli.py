@@ -704,17 +704,17 @@ def cards(scenario, rules_text, rules, as_json):
         # orders in words) are keys of their own: each card's object keeps
         # exactly the keys of the contract
         _json({"system": eng.pack.name, "cards": [
-            {"name": c.name, "copies": c.copies, "category": c.category, "helmet": c.helmet,
+            {"name": c.name, "copies": c.get("copies"), "category": c.get("category"), "helmet": c.get("helmet"),
              "orders": card_orders(c)} for c in deck],
             "effects": {c.name: list(c.effects) for c in deck},
             "text": {c.name: _card_words(c) for c in deck}})
         return
-    title = f"{eng.pack.title}: {sum(c.copies for c in deck)} cards, {len(deck)} kinds"
+    title = f"{eng.pack.title}: {sum(c.get('copies') for c in deck)} cards, {len(deck)} kinds"
     if rules_text:  # each card, its words and its rule text, one under the other (too wide for a table)
         out.print(f"[bold]{escape(title)}[/]")
         for c in deck:
-            facts = [f"{c.copies} cop{'ies' if c.copies != 1 else 'y'}"] + [c.category or ""] \
-                + (["helmet"] if c.helmet else []) + ([f"effects: {', '.join(c.effects)}"] if c.effects else [])
+            facts = [f"{c.get('copies')} cop{'ies' if c.get('copies') != 1 else 'y'}"] + [c.get("category") or ""] \
+                + (["helmet"] if c.get("helmet") else []) + ([f"effects: {', '.join(c.effects)}"] if c.effects else [])
             out.print(f"\n[bold]{escape(c.name)}[/]  [dim]{escape(', '.join(f for f in facts if f))}[/]")
             out.print(f"  {escape(_card_words(c))}")
             out.print(f"  [cyan]{escape(card_orders(c))}[/]")
@@ -725,7 +725,7 @@ def cards(scenario, rules_text, rules, as_json):
     for col in columns:
         t.add_column(col, overflow="fold")
     for c in deck:
-        row = [escape(c.name), str(c.copies), c.category or "", "yes" if c.helmet else ""]
+        row = [escape(c.name), str(c.get("copies")), c.get("category") or "", "yes" if c.get("helmet") else ""]
         row += [escape(", ".join(c.effects))] if effects else []
         row.append(escape(_card_words(c)))
         t.add_row(*row)

@@ -299,8 +299,9 @@ class Quota:
 @_node
 class Group:
     kind: str  # linked | led
-    anchor: Expr | None = None  # for `led by leader where ...`
+    anchor: Expr | None = None  # for `led by ROLE where ...`
     loc: Location = _loc()
+    role: str | None = None  # for `led by ROLE`: the role of the piece leading the group
 
 
 @_node
@@ -320,26 +321,50 @@ class Alternative:
 
 
 @_node
-class Copy:
-    mirrored: bool
-    excluded: tuple[str, ...]
+class CardField:
+    """``NAME = value`` in a card: a field its pack declares (``card
+    fields``). As parsed, ``value`` is an expression (a tuple of them for
+    ``a, b``); the pack makes it the field's value (``CardDecl.get``)."""
+
+    name: str
+    value: object
+    loc: Location = _loc()
+
+
+@_node
+class CardFieldsDecl:
+    """``card fields NAME: TYPE [= DEFAULT], ...``: what a pack's cards have.
+    A type ``expr[T]`` keeps the card's expression for the engine to
+    evaluate; other types take a constant."""
+
+    names: tuple[str, ...]
+    types: tuple[str, ...]
+    defaults: tuple[object, ...]  # a literal's value, or None
+    words: tuple[str | None, ...]  # what a message calls each ("the dice rolled"), or None
     loc: Location = _loc()
 
 
 @_node
 class CardDecl:
     name: str
-    copies: int
-    category: str | None
-    helmet: bool
-    roll: Expr | None
-    copy: Copy | None
+    fields: tuple[CardField, ...]
     alternatives: tuple[Alternative, ...]
     citations: tuple[Citation, ...]
     replace: bool = False
     loc: Location = _loc()
     effects: tuple[str, ...] = ()  # `effect NAME, ...`: what rules test (``card.effects``)
     effect_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)  # each name's place
+
+    def get(self, name: str, default: object = None) -> object:
+        """The value of field ``name`` (as its pack made it), else ``default``."""
+        for f in self.fields:
+            if f.name == name:
+                return f.value
+        return default
+
+    def field_loc(self, name: str) -> Location:
+        """Where field ``name`` is given (the card's place if it is not)."""
+        return next((f.loc for f in self.fields if f.name == name), self.loc)
 
 
 @_node
@@ -421,6 +446,7 @@ Statement = (
     | UnitDecl
     | TerrainDecl
     | CardDecl
+    | CardFieldsDecl
     | RuleDecl
     | DefineDecl
     | RemoveDecl

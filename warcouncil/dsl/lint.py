@@ -156,8 +156,10 @@ class _Resolver:
             if r.message:
                 self.message(r)
         for card in p.cards.values():
-            if card.roll is not None:
-                self.expr(card.roll, set())
+            for f in card.fields:  # expressions the engine evaluates (`roll = havoc_dice`)
+                if isinstance(f.value, A.Expr):
+                    self.expr(f.value, set())
+            if card.get("roll") is not None:
                 if not p.dice:
                     self.out.append(_err(f"card {card.name!r} rolls dice, but the pack declares no `dice`", card.loc))
             for alt in card.alternatives:
@@ -171,11 +173,18 @@ class _Resolver:
                         self.expr(q.where, {"it"})
                 if alt.group is not None and alt.group.anchor is not None:
                     self.expr(alt.group.anchor, {"it"})
-            if card.copy is not None:
-                for name in card.copy.excluded:
+                if alt.group is not None and alt.group.role is not None and alt.group.role not in p.roles:
+                    hint = closest(alt.group.role, p.roles)
+                    self.out.append(_err(f"card {card.name!r} is led by {alt.group.role!r}, which is no role of the "
+                                         f"pack's ({', '.join(p.roles) or 'none'})", alt.group.loc,
+                                         f"did you mean {hint[0]!r}?" if hint else None))
+            for f in card.fields:  # card names given as a card's values (`excluded = "First Strike"`)
+                if p.card_fields.get(f.name, ("",))[0].rstrip("?") not in ("set[str]", "list[str]"):
+                    continue
+                for name in f.value or ():
                     if name not in p.cards:
                         hint = closest(name, p.cards)
-                        self.out.append(_err(f"card {card.name!r} excludes unknown card {name!r}", card.copy.loc,
+                        self.out.append(_err(f"card {card.name!r} excludes unknown card {name!r}", f.loc,
                                              f"did you mean {hint[0]!r}?" if hint else None))
         return self.out
 
@@ -193,8 +202,8 @@ class _Resolver:
     def rolled(self, e: A.Expr, card: A.CardDecl) -> None:
         for n in A.walk(e):
             if isinstance(n, A.Call) and n.func == "rolled":
-                if card.roll is None:
-                    self.out.append(_err(f"card {card.name!r} uses rolled(...) but has no `roll ... dice`", n.loc))
+                if card.get("roll") is None:
+                    self.out.append(_err(f"card {card.name!r} uses rolled(...) but rolls no dice (`roll = N`)", n.loc))
                 for a in n.args:
                     if isinstance(a, A.Name) and a.id not in self.pack.dice:
                         hint = closest(a.id, self.pack.dice)
@@ -369,8 +378,9 @@ def _exprs(st):
     elif isinstance(st, A.DefineDecl):
         yield st.body, st.params
     elif isinstance(st, A.CardDecl):
-        if st.roll is not None:
-            yield st.roll, ()
+        for f in st.fields:
+            if isinstance(f.value, A.Expr):
+                yield f.value, ()
         for alt in st.alternatives:
             if alt.when is not None:
                 yield alt.when, ()

@@ -63,6 +63,7 @@ class Pack:
     units: dict[str, A.UnitDecl] = field(default_factory=dict)
     terrains: dict[str, A.TerrainDecl] = field(default_factory=dict)
     cards: dict[str, A.CardDecl] = field(default_factory=dict)
+    card_fields: dict[str, tuple[str, object, str | None]] = field(default_factory=dict)  # `card fields`: name -> (type, default, words)
     rules: dict[str, A.RuleDecl] = field(default_factory=dict)
     defines: dict[str, A.DefineDecl] = field(default_factory=dict)  # by function name
     define_ids: dict[str, str] = field(default_factory=dict)  # define id -> function name
@@ -96,10 +97,15 @@ class Pack:
         out |= set(self.roles) | set(self.effects)
         for members in self.values.values():
             out |= set(members)
-        for card in self.cards.values():
-            if card.category:
-                out.add(card.category)
+        for card in self.cards.values():  # the values of the cards' symbol fields
+            out |= {f.value for f in card.fields
+                    if self.card_fields.get(f.name, ("",))[0].startswith("symbol") and isinstance(f.value, str)}
         return out
+
+    def card_field_words(self, name: str) -> str:
+        """What a message calls a card's field (``card fields roll: ... "the dice rolled"``)."""
+        words = self.card_fields.get(name, (None, None, None))[2]
+        return words or f"value of {name}"
 
     def unit_attributes(self) -> set[str]:
         out: set[str] = set(self.fields)
@@ -406,7 +412,11 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
         elif isinstance(st, A.TerrainDecl):
             pack.terrains[st.name] = st
             pack.origin[st.name] = fname
+        elif isinstance(st, A.CardFieldsDecl):
+            for name, t, default, words in zip(st.names, st.types, st.defaults, st.words):
+                pack.card_fields[name] = (t, default, words)
         elif isinstance(st, A.CardDecl):
+            st = _card_values(pack, strict, st)
             _put(pack, strict, pack.cards, st.name, st, st.replace, "card", fname, replaced_here, layer)
         elif isinstance(st, A.RuleDecl):
             _put(pack, strict, pack.rules, st.id, st, st.replace, "rule", fname, replaced_here, layer)
@@ -587,6 +597,62 @@ def _card_named(pack: Pack, strict: bool, name: str, loc: Location) -> bool:
                  f"write `replace card \"{same}\"` to change that card, or give this one a name of its own")
         return False
     return True
+
+
+def _card_value(t: str, value):
+    """A card field's value as its type ``t`` takes it, or None if it does not."""
+    base = t.rstrip("?")
+    if base.startswith("expr["):
+        return value if isinstance(value, A.Expr) else None
+    if base.startswith(("set[", "list[")):
+        items = value if isinstance(value, tuple) else (value,)
+        out = tuple(_card_value(base[base.index("[") + 1:-1], v) for v in items)
+        return None if any(v is None for v in out) else out
+    if isinstance(value, tuple):
+        return None
+    if base == "int" and isinstance(value, A.Num) and isinstance(value.value, int):
+        return value.value
+    if base == "bool" and isinstance(value, A.Const) and isinstance(value.value, bool):
+        return value.value
+    if base == "str" and isinstance(value, A.Str):
+        return value.value
+    if base == "symbol" and isinstance(value, A.Name):
+        return value.id
+    return None
+
+
+def _card_values(pack: Pack, strict: bool, st: A.CardDecl) -> A.CardDecl:
+    """The card with each field its pack declares (``card fields``): the
+    card's own value, checked against the field's type, else the default."""
+    given = {f.name: f for f in st.fields}
+    for f in st.fields:
+        if f.name not in pack.card_fields:
+            _problem(pack, strict, f"card {st.name!r} has a field {f.name!r} its pack does not declare", f.loc,
+                     _did_you_mean(f.name, pack.card_fields) or
+                     "a pack says what its cards have with `card fields NAME: TYPE, ...`")
+    out = []
+    for name, (t, default, _) in pack.card_fields.items():
+        f = given.get(name)
+        if f is None:
+            value = default if default is not None else (() if t.startswith(("set[", "list[")) else None)
+            out.append(A.CardField(name, value, st.loc))
+            continue
+        value = _card_value(t, f.value)
+        if value is None:
+            _problem(pack, strict, f"card {st.name!r}: the {pack.card_field_words(name)} takes {_type_words(t)}",
+                     f.loc)
+        out.append(A.CardField(name, value, f.loc))
+    return dataclasses.replace(st, fields=tuple(out))
+
+
+def _type_words(t: str) -> str:
+    base = t.rstrip("?")
+    if base.startswith("expr["):
+        return f"an expression of type {base[5:-1]}"
+    if base.startswith(("set[", "list[")):
+        return f"one or more values of type {base[base.index('[') + 1:-1]}, separated by commas"
+    return {"int": "a whole number", "bool": "true or false", "str": "a quoted text",
+            "symbol": "a name"}.get(base, f"a value of type {base}")
 
 
 def _put(pack, strict, table, key, st, replace, kind, fname, replaced_here, layer: int = 0) -> None:

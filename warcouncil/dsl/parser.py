@@ -81,6 +81,22 @@ def _split_citations(items) -> tuple[tuple, list]:
             [i for i in items if not isinstance(i, A.Citation)])
 
 
+#: the words a statement begins with (the grammar's `statement`)
+_STATEMENT_WORDS = frozenset("pack extends document sections dice values unit terrain card rule define remove "
+                             "change roles effects builtin fields replace".split())
+
+
+def _constant(value):
+    """A literal's value: a number, true/false, a name (a symbol's text) or a text."""
+    if isinstance(value, (A.Num, A.Const)):
+        return value.value
+    if isinstance(value, A.Name):
+        return value.id
+    if isinstance(value, A.Str):
+        return value.value
+    return value
+
+
 class _Effects:
     """A card's `effect NAME, ...` item, while its card is being built."""
 
@@ -172,16 +188,7 @@ class _ToAst(Transformer):
         return A.TerrainDecl(name, attrs, cites, self._loc(meta))
 
     def unit_attr(self, items):
-        value = items[1]
-        if isinstance(value, A.Num):
-            value = value.value
-        elif isinstance(value, A.Const):
-            value = value.value
-        elif isinstance(value, A.Name):
-            value = value.id
-        elif isinstance(value, A.Str):
-            value = value.value
-        return (str(items[0]), value)
+        return (str(items[0]), _constant(items[1]))
 
     @v_args(meta=True)
     def symbol(self, meta, items):
@@ -198,11 +205,20 @@ class _ToAst(Transformer):
 
     # -- cards
     @v_args(meta=True)
+    def card_fields_decl(self, meta, items):
+        return A.CardFieldsDecl(tuple(e[0] for e in items), tuple(e[1] for e in items),
+                                tuple(e[2] for e in items), tuple(e[3] for e in items), self._loc(meta))
+
+    def card_field_entry(self, items):
+        words = _unquote(items[-1]) if isinstance(items[-1], Token) and items[-1].type == "STRING" else None
+        rest = items[2:-1] if words is not None else items[2:]
+        return str(items[0]), items[1], (_constant(rest[0]) if rest else None), words
+
+    @v_args(meta=True)
     def card_decl(self, meta, items):
         replace, items = _replace_flag(items)
         name = _unquote(items[0])
-        fields = {"copies": 1, "category": None, "helmet": False, "roll": None, "copy": None}
-        alts, cites, effects, effect_locs = [], [], [], []
+        fields, alts, cites, effects, effect_locs = [], [], [], [], []
         for it in items[1:]:
             if isinstance(it, _Effects):
                 for n, loc in zip(it.names, it.locs):
@@ -213,52 +229,18 @@ class _ToAst(Transformer):
                 alts.append(it)
             elif isinstance(it, A.Citation):
                 cites.append(it)
-            elif isinstance(it, A.Copy):
-                fields["copy"] = it
             else:
-                key, value = it
-                fields[key] = value
-        return A.CardDecl(
-            name,
-            fields["copies"],
-            fields["category"],
-            fields["helmet"],
-            fields["roll"],
-            fields["copy"],
-            tuple(alts),
-            tuple(cites),
-            replace,
-            self._loc(meta),
-            tuple(effects),
-            tuple(effect_locs),
-        )
+                fields.append(it)
+        return A.CardDecl(name, tuple(fields), tuple(alts), tuple(cites), replace, self._loc(meta),
+                          tuple(effects), tuple(effect_locs))
 
     def effect(self, items):
         return _Effects(tuple(str(t) for t in items), tuple(self._tloc(t) for t in items))
 
-    def copies(self, items):
-        return ("copies", int(items[0]))
-
-    def category(self, items):
-        return ("category", str(items[0]))
-
-    def helmet(self, items):
-        return ("helmet", True)
-
-    def roll(self, items):
-        return ("roll", items[0])
-
     @v_args(meta=True)
-    def copy(self, meta, items):
-        mirrored = any(isinstance(i, Token) and i.type == "MIRRORED" for i in items)
-        excluded: tuple[str, ...] = ()
-        for i in items:
-            if isinstance(i, tuple):
-                excluded = i
-        return A.Copy(mirrored, excluded, self._loc(meta))
-
-    def except_list(self, items):
-        return tuple(_unquote(t) for t in items)
+    def card_field(self, meta, items):
+        value = items[1] if len(items) == 2 else tuple(items[1:])
+        return A.CardField(str(items[0]), value, self._loc(meta))
 
     @v_args(meta=True)
     def alternative(self, meta, items):
@@ -304,7 +286,7 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def group_led(self, meta, items):
-        return A.Group("led", items[0] if items else None, self._loc(meta))
+        return A.Group("led", items[1] if len(items) > 1 else None, self._loc(meta), str(items[0]))
 
     # -- rules
     @v_args(meta=True)
@@ -528,6 +510,13 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
         else:
             loc = Location(path, tok.line, tok.column)
             what = f"unexpected {str(tok)!r}"
+            word = lines[tok.line - 1][:tok.column - 1].strip()
+            if word in _STATEMENT_WORDS and lines[tok.line - 1].lstrip().startswith(word + " "):
+                # a statement begins inside a card left open: its first word read as a card's field name
+                line = lines[tok.line - 1]
+                loc = Location(path, tok.line, len(line) - len(line.lstrip()) + 1)
+                raise WarcouncilError(f"unexpected {word!r}", loc, source_line=line_of(loc.line),
+                                      hint="expected '}' before it: the statement above is not closed") from None
         raise WarcouncilError(
             what, loc, source_line=line_of(loc.line), hint=_expected_hint(e.expected)
         ) from None

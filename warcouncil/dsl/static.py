@@ -68,8 +68,9 @@ def _statement_exprs(st):
     elif isinstance(st, A.DefineDecl):
         yield st.body, {p: "any" for p in st.params}
     elif isinstance(st, A.CardDecl):
-        if st.roll is not None:
-            yield st.roll, {}
+        for f in st.fields:
+            if isinstance(f.value, A.Expr):
+                yield f.value, {}
         for alt in st.alternatives:
             if alt.when is not None:
                 yield alt.when, {}
@@ -415,7 +416,8 @@ class _Types:
             for e, env in _statement_exprs(st):
                 self.type(e, env)
         for card in self.pack.cards.values():  # how many dice, how many orders: numbers
-            counts = ([("dice rolled", card.roll)] if card.roll is not None else []) + [
+            counts = [(self.pack.card_field_words(f.name), f.value) for f in card.fields
+                      if isinstance(f.value, A.Expr) and self.pack.card_fields[f.name][0].rstrip("?") == "expr[int]"] + [
                 ("orders of a quota", q.amount) for alt in card.alternatives for q in alt.quotas
                 if isinstance(q.amount, A.Expr)]
             for what, e in counts:

@@ -84,15 +84,15 @@ def alternative(alt: A.Alternative) -> str:
         if alt.group.kind == "linked":
             body += ", linked"
         else:
-            body += ", led by leader" + (f" where {expr(alt.group.anchor)}" if alt.group.anchor is not None else "")
+            body += f", led by {alt.group.role or 'leader'}" + (f" where {expr(alt.group.anchor)}" if alt.group.anchor is not None else "")
     return f"{head}: {body}"
 
 
 def card_orders(card: A.CardDecl) -> str:
     """A one-line summary of who a card orders."""
-    if card.copy is not None:
-        return "copies the opponent's card" + (" (mirrored)" if card.copy.mirrored else "")
+    if card.get("copy") is not None:
+        return f"copies the {card.get('copy')}'s card" + (" (mirrored)" if card.get("mirrored") else "")
     parts = [alternative(a) for a in card.alternatives]
-    if card.roll is not None:
-        parts.insert(0, f"roll {expr(card.roll)} dice")
+    if card.get("roll") is not None:
+        parts.insert(0, f"roll {expr(card.get('roll'))} dice")
     return " | ".join(parts)

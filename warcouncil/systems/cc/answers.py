@@ -47,7 +47,7 @@ def orders(eng, card=None, side=None, roll=None, copies=None, command=None, coun
         hint = closest(side, eng.scenario.sides)
         raise WarcouncilError(f"unknown side {side!r}", hint=f"did you mean {hint[0]!r}?" if hint else
                               "sides: " + ", ".join(eng.scenario.sides))
-    if decl.roll is not None and roll is None:
+    if decl.get("roll") is not None and roll is None:
         return _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit, engine_kind, as_json)
     g = eng.ground(card, side=side, roll=roll, copies=copies, command=command)
     return _orders_one(eng, g, side, count_only, limit, engine_kind, as_json)
@@ -158,7 +158,7 @@ def _ground_one_roll(eng, card, side, roll, copies, command):
     """The grounding of a card for a verb that needs one roll (moves, turns:
     there is no listing of every roll for them)."""
     decl, _ = eng.resolve_card(card, copies)
-    if decl.roll is not None and roll is None:
+    if decl.get("roll") is not None and roll is None:
         raise WarcouncilError(f"{decl.name} orders by a dice roll: give the roll with --roll")
     return eng.ground(card, side=side, roll=roll, copies=copies, command=command)
 

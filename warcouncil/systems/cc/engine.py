@@ -99,7 +99,7 @@ class CardEngine(Engine):
         decl = self.pack.cards.get(card)  # its printed name
         if decl is None:
             decl = self.pack.card(card)  # case, spaces and hyphens ignored
-        if decl.copy is None:
+        if decl.get("copy") is None:
             if copies:
                 raise WarcouncilError(f"--copies only goes with a card that copies another ({decl.name} does not)")
             return decl, decl.name
@@ -108,30 +108,30 @@ class CardEngine(Engine):
                 f"{decl.name} copies the card the opponent just played: name it with --copies CARD"
             )
         target = self.pack.card(copies)
-        if target.copy is not None:
+        if target.get("copy") is not None:
             raise WarcouncilError(
                 f"{decl.name} cannot resolve a copy of {target.name}: give the card that {target.name} copied"
             )
-        if target.name in decl.copy.excluded:
+        if target.name in decl.get("excluded"):
             raise WarcouncilError(f"{decl.name} cannot copy {target.name}")
         key = (decl.name, target.name)
         hit = self._copies.get(key)
         if hit is None:
             # the mirrored card is built once: its AST nodes are compiled once
-            if decl.copy.mirrored and {"left", "right"} <= set(self.pack.sections):
+            if decl.get("mirrored") and {"left", "right"} <= set(self.pack.sections):
                 target = mirror_card(target, {"left": "right", "right": "left"})
             hit = self._copies[key] = target
         return hit, decl.name
 
     def dice_count(self, card: A.CardDecl, side: str | None = None, command: int | None = None) -> int | None:
-        if card.roll is None:
+        if card.get("roll") is None:
             return None
         bare = Grounding(self.pack, self.plan.compiler, self.setting(side, command), card,
                          ground_alternatives=False)
-        n = self.plan.compiler.compile(card.roll)(bare.base(), {})
+        n = self.plan.compiler.compile(card.get("roll"))(bare.base(), {})
         if isinstance(n, bool) or not isinstance(n, (int, float)) or n != int(n) or n < 0:
             raise WarcouncilError(f"{card.name} rolls {n!r} dice: the roll must be a whole number, 0 or more",
-                                  card.roll.loc)
+                                  card.get("roll").loc)
         return int(n)
 
     def relevant_faces(self, card: A.CardDecl) -> list[str]:
@@ -191,14 +191,14 @@ class CardEngine(Engine):
                     if kept is not None:  # a card by its printed name whose facts the setting keeps
                         return Grounding.kept(*kept)
         decl = self.pack.cards.get(card) if card.__class__ is str and copies is None else None
-        by_name = decl is not None and decl.copy is None  # a card by its printed name (resolve_card, in short)
+        by_name = decl is not None and decl.get("copy") is None  # a card by its printed name (resolve_card, in short)
         if by_name:
             played = decl.name
         elif isinstance(card, A.CardDecl):
             decl, played = card, card.name
         else:
             decl, played = self.resolve_card(card, copies)
-        if decl.roll is not None:
+        if decl.get("roll") is not None:
             if roll is None:
                 raise WarcouncilError(
                     f"{decl.name} orders by a dice roll: give it with --roll, or omit --roll to list every roll"

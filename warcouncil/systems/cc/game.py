@@ -99,13 +99,13 @@ class CardTurn(Turn):
 
     # ------------------------------------------------------------ positions
     def start(self):
-        if self.fixed is not None and self.engine.pack.cards[self.fixed].copy is None:
+        if self.fixed is not None and self.engine.pack.cards[self.fixed].get("copy") is None:
             return self._played(self.fixed, None)
         return Position("card")
 
     def _played(self, card: str, copies: str | None) -> Position:
         decl, _ = self.engine.resolve_card(card, copies)
-        return Position("dice" if decl.roll is not None else "orders", card, copies)
+        return Position("dice" if decl.get("roll") is not None else "orders", card, copies)
 
     def node(self, pos: Position):
         stage = pos.stage
@@ -134,11 +134,11 @@ class CardTurn(Turn):
         out = []
         for name in names:
             decl = pack.cards[name]
-            if decl.copy is None:
+            if decl.get("copy") is None:
                 out.append({"kind": "card", "card": name, "text": f"card: {name}"})
                 continue
             for other, d in pack.cards.items():  # Counter Attack: once per card it may copy
-                if d.copy is None and other not in decl.copy.excluded:
+                if d.get("copy") is None and other not in decl.get("excluded"):
                     out.append({"kind": "card", "card": name, "copies": other,
                                 "text": f"card: {name}, copying {other}"})
         return out

@@ -204,7 +204,8 @@ class Grounding:
         if v is None:
             c = self.card
             # the card's declared effects (Counter Attack: those of the card it copies, as ``name``)
-            v = self._card_view = Record(name=c.name, played=self.played, category=c.category, helmet=c.helmet,
+            v = self._card_view = Record(name=c.name, played=self.played, category=c.get("category"),
+                                         helmet=c.get("helmet"),
                                          effects=frozenset(c.effects))
         return v
 
@@ -262,7 +263,7 @@ class Grounding:
                 capacity = None if cap is None else capacity + cap
         group = alt.group.kind if alt.group else None
         if group == "led":
-            anchor_cells, anchor_mask = self._anchors(alt.group.anchor)
+            anchor_cells, anchor_mask = self._anchors(alt.group.anchor, alt.group.role or "leader")
             mask |= anchor_mask  # the commanding leader's own hex is always part of his command
             return GroundAlt(s, index, alt, quotas, group, capacity, mask, anchor_cells, anchor_mask)
         return GroundAlt(s, index, alt, quotas, group, capacity, mask)
@@ -287,19 +288,20 @@ class Grounding:
             memo[key] = out
         return out
 
-    def _anchors(self, anchor: A.Expr | None) -> tuple[frozenset, int]:
-        """The hexes of the leaders who may command a led group (every own
-        leader's, or those ``anchor`` admits) and the own pieces on them, as
-        a mask. An anchor about the board alone is worked out once per side."""
+    def _anchors(self, anchor: A.Expr | None, role: str) -> tuple[frozenset, int]:
+        """The hexes of the pieces who may command a led group (``led by
+        ROLE``: every own piece of that role's, or those ``anchor`` admits)
+        and the own pieces on them, as a mask. An anchor about the board
+        alone is worked out once per side."""
         s = self.setting
-        key = id(anchor)
+        key = (role, id(anchor))
         hit = s.caches.anchors.get(key)
         if hit is not None:
             return hit
         c = self.compiler
         f = c.compile(anchor) if anchor is not None else None
         base = self.base()
-        cells = frozenset(l.at for l in s.own_of.get("leader", ()) if f is None or f(base, {"it": l}))
+        cells = frozenset(l.at for l in s.own_of.get(role, ()) if f is None or f(base, {"it": l}))
         out = (cells, s.mask_of(p for p in s.items if p.at in cells))
         if anchor is None or c.board_static(anchor, ("it",)):
             s.caches.anchors[key] = out
