@@ -42,7 +42,7 @@ def test_the_textmate_keywords_are_the_grammars() -> None:
     words = textmate_words(grammar)
     assert len(words) == len(set(words))  # each in one list
     assert set(words) == lark_keywords()
-    assert {"forall", "require", "replace", "change", "remove", "none", "mirrored"} <= set(words)
+    assert {"forall", "require", "replace", "change", "remove", "none", "led"} <= set(words)
 
 
 def test_the_textmate_grammar_is_whole() -> None:
