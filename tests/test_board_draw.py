@@ -161,14 +161,24 @@ def test_cc_moves_svg_marks_lie_inside_their_hex(tmp_path):
     root = ET.parse(out).getroot()
     marks = [e for e in root.iter(NS + "g") if "dest" in (e.get("class") or "").split()]
     assert len(marks) == 4 + 12 + 27
+    outlines = set()
     for m in marks:
-        c = m.find(NS + "circle")
-        r = float(c.get("r"))
-        pt = (float(c.get("cx")), float(c.get("cy")))
         poly = _hex_points(root, m.get("data-hex"))
         assert m.get("data-legal-to") == m.get("data-hex")
+        c = m.find(NS + "circle")
+        if c is None:  # a hex a piece stands in: an outline inside its edge, centred on it
+            pts = [tuple(float(v) for v in p.split(",")) for p in m.find(NS + "polygon").get("points").split()]
+            assert all(_inside(p, poly) for p in pts), m.get("data-hex")
+            cx, cy = _centre_of(pts)
+            assert math.hypot(cx - _centre_of(poly)[0], cy - _centre_of(poly)[1]) < 0.5
+            outlines.add(m.get("data-hex"))
+            continue
+        r = float(c.get("r"))
+        pt = (float(c.get("cx")), float(c.get("cy")))
         for dx, dy in ((r, 0), (-r, 0), (0, r), (0, -r)):  # the whole dot
             assert _inside((pt[0] + dx, pt[1] + dy), poly), m.get("data-hex")
+    # daphnaeus may move through and into his side's units' hexes: those are outlined
+    assert outlines == {"6,6", "3,7", "5,7", "7,7", "8,7", "9,7"}
 
 
 def test_cc_a_moved_unit_is_drawn_where_it_went():
