@@ -152,8 +152,8 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
         ring = (' stroke="#ffd700" stroke-width="3"' if v.id == select else
                 f' stroke="{colour[v.id]}" stroke-width="3"' if v.id in colour else ' stroke="#222" stroke-width="1"')
         mounted = v.attrs.get("kind") == "mounted"
-        bw, bh = SIZE * 1.24, SIZE * 0.74
-        x0, y0 = cx - bw / 2 - (SIZE * 0.16 if at[v.id] in leaders_at else 0), cy - SIZE * 0.42
+        bw, bh = SIZE * 1.2, SIZE * 0.74  # (with a leader: shifted left, his star at its right)
+        x0, y0 = cx - bw / 2 - (SIZE * 0.24 if at[v.id] in leaders_at else 0), cy - SIZE * 0.42
         shape = (f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{bw:.1f}" height="{bh:.1f}" '
                  f'rx="{bh / 2 if mounted else 3:.1f}" fill="{col}"{ring}/>')
         blocks = v.attrs.get("blocks")
@@ -190,13 +190,13 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
         ring = (' stroke="#ffd700" stroke-width="3"' if v.id == select else
                 f' stroke="{colour[v.id]}" stroke-width="2.5"' if v.id in colour else ' stroke="#fff" stroke-width="1.2"')
         with_unit = at[v.id] in units_at
-        lx, ly = (cx + SIZE * 0.6, cy - SIZE * 0.08) if with_unit else (cx, cy - SIZE * 0.05)
+        lx, ly = (cx + SIZE * 0.62, cy - SIZE * 0.08) if with_unit else (cx, cy - SIZE * 0.05)
         ny = cy + SIZE * 0.52 if with_unit else cy + SIZE * 0.42
         out.append(
             f'<g class="piece leader" data-piece={quoteattr(v.id)} data-id={quoteattr(v.id)} '
             f'data-at="{at[v.id][0]},{at[v.id][1]}" '
             f'data-side={quoteattr(v.side)}><title>leader {escape(v.id)} ({escape(v.side)})</title>'
-            f'<polygon points="{_star(lx, ly, SIZE * (0.27 if with_unit else 0.38))}" fill="{col}"{ring}/>'
+            f'<polygon points="{_star(lx, ly, SIZE * (0.24 if with_unit else 0.38))}" fill="{col}"{ring}/>'
             + "".join(f'<text x="{cx:.1f}" y="{ny:.1f}" font-size="7.5" font-weight="bold" text-anchor="middle" '
                       f'{paint}>{escape(v.id)}</text>'
                       for paint in ('fill="#ffffff" stroke="#ffffff" stroke-width="2.5"', f'fill="{col}"'))
