@@ -323,3 +323,23 @@ def test_grid_the_steps_of_a_move_are_marked_where_they_take_the_unit():
     assert pieces(root)["r4"].get("data-at") == "7,6"
     rect = pieces(root)["r4"].find(NS + "rect")
     assert (float(rect.get("x")), float(rect.get("y"))) == (7 * 56 + 4, 6 * 56 + 4)
+
+
+# ------------------------------------------------------------------ Tiny Grid (tests/tinygrid), drawn by its own Turn
+
+
+def test_tinygrid_draws_its_units_and_the_activated_ones():
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from tinygrid.system import TinyGrid  # noqa: F401  (the system, registered)
+
+    path = Path(__file__).resolve().parent / "tinygrid" / "skirmish.yaml"
+    state = warcouncil.load_game(path).new_state()
+    want = {m["id"]: f"{m['at'][0]},{m['at'][1]}" for m in yaml.safe_load(path.read_text(encoding="utf-8"))["units"]}
+    root = ET.fromstring(state.svg("c1"))
+    assert {k: e.get("data-at") for k, e in pieces(root).items()} == want
+    assert legal_to(root) == set()  # an activation moves nothing
+    state.apply(next(a for a in state.legal_actions() if a["units"] == ["c1", "i1"]))
+    ringed = {k for k, e in pieces(ET.fromstring(state.svg())).items() if e.find(NS + "rect").get("stroke") != "none"}
+    assert ringed == {"c1", "i1"}
