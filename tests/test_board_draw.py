@@ -343,3 +343,17 @@ def test_tinygrid_draws_its_units_and_the_activated_ones():
     state.apply(next(a for a in state.legal_actions() if a["units"] == ["c1", "i1"]))
     ringed = {k for k, e in pieces(ET.fromstring(state.svg())).items() if e.find(NS + "rect").get("stroke") != "none"}
     assert ringed == {"c1", "i1"}
+
+
+def test_grid_a_general_with_no_unit_is_drawn_beside_the_board(tmp_path):
+    data = yaml.safe_load((EXAMPLES / SCENARIOS["alesia"]).read_text(encoding="utf-8"))
+    data["generals"].append({"id": "legatus", "side": "romans", "generalship": 1})
+    path = tmp_path / "alesia.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    root = ET.fromstring(warcouncil.load_game(path).new_state().svg())
+    drawn = pieces(root)
+    assert set(drawn) == ids_in_file("alesia") | {"legatus"}
+    x0, y0, w, h = (float(v) for v in root.get("viewBox").split())
+    c = drawn["legatus"]
+    assert float(c.get("cy")) > 8 * 56 and float(c.get("cy")) + float(c.get("r")) <= y0 + h  # below the board, shown
+    assert drawn["caesar"].get("cy") is not None and float(drawn["caesar"].get("cy")) < 8 * 56  # on r1

@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 CELL = 56
 PAD = 22  # room for the coordinates along the top and the left
-LEGEND_H = 92
+LEGEND_H = 92  # (and a line for the Generals with no unit on the table, if any)
 TERRAIN_FILL = {"rough": "#d8c69a", "forest": "#7fb77e", "river": "#8fb8de", "hill": "#e5d3b3",
                 "linear_obstacle": "#9e9e9e", "agricultural": "#e9e4b0", "open": "#ffffff"}
 SIDE_FILL = ("#c0392b", "#2c5aa0", "#7d3c98", "#1e8449")
@@ -48,7 +48,9 @@ def grid_svg(eng, side: str | None = None, setting=None, activations: dict | Non
     steps, targets = steps or {}, targets or {}
     w, h = sc.board.width, sc.board.depth
     colour = {name: SIDE_FILL[i % len(SIDE_FILL)] for i, name in enumerate(sc.sides)}
-    W, H = w * CELL + PAD + 2, h * CELL + PAD + LEGEND_H
+    here = {v.id for v in s.all_units}
+    alone = any(gen.attached_to not in here for gen in sc.generals)
+    W, H = w * CELL + PAD + 2, h * CELL + PAD + LEGEND_H + (20 if alone else 0)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
            f'viewBox="{-PAD} {-PAD} {W} {H}" font-family="sans-serif">',
            f"<title>{escape(sc.name)}: {escape(s.side)} to move</title>",
@@ -208,6 +210,9 @@ def _legend(sc, s, colour: dict, generals: dict, y0: float, width: float, select
     # Generals with no unit (or whose unit is off the table): beside the board
     y += 18
     x = 0.0
+    if any(host not in {v.id for v in s.all_units} for host in generals):
+        out.append(f'<text x="0" y="{y}" font-size="10">Generals with no unit on the table:</text>')
+        x = 190.0
     for host, gens in generals.items():
         if host is not None and host in {v.id for v in s.all_units}:
             continue
