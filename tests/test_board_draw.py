@@ -253,6 +253,18 @@ def test_warmaster_the_destinations_of_an_order_given():
     assert legal_to(ET.fromstring(state.svg("r2"))) == set()
 
 
+def test_warmaster_the_destinations_of_a_home_back():
+    state = new_state("ridgeway")
+    state.apply({"kind": "home_back", "unit": "r5", "toward": "gen"})
+    state.apply({"kind": "dice", "roll": 2})
+    moves = state.legal_actions()
+    want = {f"{a['to'][0][0]},{a['to'][0][1]}" for a in moves}
+    assert len(want) == len(moves) == 7
+    root = ET.fromstring(state.svg("r5"))
+    assert legal_to(root) == want
+    assert titles_of(root, "data-legal-to") == {f"{a['to'][0][0]},{a['to'][0][1]}": a["text"] for a in moves}
+
+
 def test_warmaster_a_moved_piece_is_drawn_where_it_went():
     state = new_state("ridgeway")
     move = next(a for a in state.legal_actions() if a["kind"] == "character_move" and a["piece"] == "hero")
