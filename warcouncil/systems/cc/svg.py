@@ -116,7 +116,7 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
         out.append(
             f'<polygon class="hex{" dotted" if dotted else ""}" data-hex="{c[0]},{c[1]}" '
             f'data-sections={quoteattr(",".join(sorted(secs)))}'
-            + (f' data-terrain="{escape(terrain)}"' if terrain else "")
+            + (f' data-terrain={quoteattr(terrain)}' if terrain else "")
             + f' points="{_corners(cx, cy)}" fill="{fill}"{stroke}><title>{escape(tip)}</title></polygon>'
         )
         if terrain:
