@@ -192,6 +192,11 @@ def test_cc_a_moved_unit_is_drawn_where_it_went():
     centre = (float(rect.get("x")) + float(rect.get("width")) / 2, float(rect.get("y")) + float(rect.get("height")) / 2)
     assert _inside(centre, _hex_points(root, "5,4"))
     assert pieces(root)["s4"].get("data-at") == "5,7"  # (the others where they stood)
+    from warcouncil.systems.cc.svg import ORDERED
+
+    ringed = {k for k, e in pieces(root).items() if e.find(NS + "rect") is not None
+              and e.find(NS + "rect").get("stroke") == ORDERED}
+    assert ringed == {"s4", "s11"}  # the pieces given an order
     # the moved unit has no legal move left; s4 its four and 6,6, which s11 left (s5 holds 6,7)
     assert legal_to(ET.fromstring(state.svg("s11"))) == set()
     assert legal_to(ET.fromstring(state.svg("s4"))) == {"4,7", "5,6", "5,8", "6,8", "6,6"}

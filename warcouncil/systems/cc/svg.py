@@ -29,6 +29,7 @@ TERRAIN_FILL = {
 SECTION_FILL = {"left": "#f2ecd9", "center": "#fbf8ef", "right": "#f2ecd9"}
 SIDE_COLOURS = ("#2f5597", "#a52a2a", "#2e7d32", "#6a1b9a")  # by the scenario's order of sides
 LEGEND_H = 110.0
+ORDERED = "#1b9e3e"  # the ring of a piece given an order (the game interface)
 
 _ABBREV = {
     "light_infantry": "LI", "light_bow_infantry": "LB", "light_sling_infantry": "LS", "auxilia": "AX",
@@ -76,13 +77,15 @@ def render_board(g, dests: dict | None = None, title: str = "") -> str:
 
 
 def board_svg(s, where: dict | None = None, dests: dict | None = None, title: str = "",
-              words: dict | None = None, targets: dict | None = None, select: str | None = None) -> str:
+              words: dict | None = None, targets: dict | None = None, select: str | None = None,
+              ordered: tuple = ()) -> str:
     """SVG of the setting ``s``'s board with its pieces at ``where`` ({id:
     (col, row) or None (off the board)}; default: where the scenario puts
     them); ``dests``: {piece id: {(col, row): battle or None}}, each a mark
     centred in its hex, its ``<title>`` the ``words`` given for it
     ({(id, (col, row)): [text, ...]}) or else the piece and the hex;
-    ``targets``: {piece id: [text, ...]} the pieces ``select`` may battle."""
+    ``targets``: {piece id: [text, ...]} the pieces ``select`` may battle;
+    ``ordered``: the pieces given an order (ringed green)."""
     board = s.board
     require_drawable(board)
     dests = dests or {}
@@ -150,7 +153,8 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
         cx, cy = _centre(*at[v.id])
         col = side_colour.get(v.side, "#555")
         ring = (' stroke="#ffd700" stroke-width="3"' if v.id == select else
-                f' stroke="{colour[v.id]}" stroke-width="3"' if v.id in colour else ' stroke="#222" stroke-width="1"')
+                f' stroke="{colour[v.id]}" stroke-width="3"' if v.id in colour else
+                f' stroke="{ORDERED}" stroke-width="3"' if v.id in ordered else ' stroke="#222" stroke-width="1"')
         mounted = v.attrs.get("kind") == "mounted"
         bw, bh = SIZE * 1.2, SIZE * 0.74  # (with a leader: shifted left, his star at its right)
         x0, y0 = cx - bw / 2 - (SIZE * 0.24 if at[v.id] in leaders_at else 0), cy - SIZE * 0.42
@@ -188,7 +192,8 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
         cx, cy = _centre(*at[v.id])
         col = side_colour.get(v.side, "#555")
         ring = (' stroke="#ffd700" stroke-width="3"' if v.id == select else
-                f' stroke="{colour[v.id]}" stroke-width="2.5"' if v.id in colour else ' stroke="#fff" stroke-width="1.2"')
+                f' stroke="{colour[v.id]}" stroke-width="2.5"' if v.id in colour else
+                f' stroke="{ORDERED}" stroke-width="2.5"' if v.id in ordered else ' stroke="#fff" stroke-width="1.2"')
         with_unit = at[v.id] in units_at
         lx, ly = (cx + SIZE * 0.62, cy - SIZE * 0.08) if with_unit else (cx, cy - SIZE * 0.05)
         ny = cy + SIZE * 0.52 if with_unit else cy + SIZE * 0.42
@@ -240,7 +245,7 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
                    f'<polygon points="{_corners(cx, cy, SIZE * 0.9)}" fill="none" stroke="#d62728" '
                    f'stroke-width="3" stroke-dasharray="6,3"/></g>')
     out.append("</g>")
-    out.extend(_legend(s, sides, side_colour, order, colour, dests, board_h, width, title, bool(targets)))
+    out.extend(_legend(s, sides, side_colour, order, colour, dests, board_h, width, title, bool(targets), ordered))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -256,7 +261,7 @@ def _wrap(items: list, chars: int) -> list:
     return lines
 
 
-def _legend(s, sides, side_colour, order, colour, dests, y0, width, title, targets) -> list:
+def _legend(s, sides, side_colour, order, colour, dests, y0, width, title, targets, ordered) -> list:
     out = [f'<g class="legend" font-size="10"><text x="{MARGIN}" y="{y0 + 14:.0f}" font-weight="bold">'
            f'{escape(title)}</text>']
     x, y = MARGIN, y0 + 32
@@ -301,6 +306,12 @@ def _legend(s, sides, side_colour, order, colour, dests, y0, width, title, targe
         out.append(f'<text x="{x + 4}" y="{y}">destinations' + (" (filled: may battle there · white: may not battle)"
                                                                 if flags else "") + "; in a piece's hex: an outline</text>")
         x += 480 if flags else 230
+    if ordered:
+        out.append(f'<rect x="{x}" y="{y - 9}" width="14" height="10" rx="2" fill="#777" stroke="{ORDERED}" '
+                   f'stroke-width="2.5"/><text x="{x + 18}" y="{y}">ordered</text>'
+                   f'<rect x="{x + 74}" y="{y - 9}" width="14" height="10" rx="2" fill="#777" stroke="#ffd700" '
+                   f'stroke-width="2.5"/><text x="{x + 92}" y="{y}">selected</text>')
+        x += 160
     if targets:
         out.append(f'<rect x="{x}" y="{y - 9}" width="12" height="10" fill="none" stroke="#d62728" stroke-width="2" '
                    f'stroke-dasharray="3,2"/><text x="{x + 16}" y="{y}">may battle it</text>')
