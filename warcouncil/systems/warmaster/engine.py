@@ -1120,6 +1120,12 @@ class WarmasterEngine(Engine):
                 why[key] = trace
         return why
 
+    def measured_option(self, log: Log, by: str, units) -> dict[str, list[str]]:
+        """``measured`` for the order ``by`` may attempt next after ``log``
+        of ``units`` (one of ``options``)."""
+        e, _ = self.attempt(log, Step(by, tuple(units), None, None, None), None, False, lazy=True)
+        return self.measured(log, e.worked())
+
     def rolls(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int]]:
         """P(the order is given), and the 2D6 totals that give it and fail."""
         p, ok, bad, _ = self.dice(log, e)

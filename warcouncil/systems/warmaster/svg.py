@@ -234,10 +234,7 @@ def _orders(eng, log, t, d: float, colour: dict) -> list:
 def _order_words(eng, log, o: dict) -> str:
     """An order that may be attempted, in words: its target, each penalty
     with what was measured for it, p and the chance of a blunder."""
-    from .engine import Step
-
-    e, _ = eng.attempt(log, Step(o["character"], tuple(o["units"]), None, None, None), None, False, lazy=True)
-    measured = eng.measured(log, e.worked())
+    measured = eng.measured_option(log, o["character"], o["units"])
     pens = [f"{k} -{v}" + (f" ({'; '.join(measured[k])})" if k in measured else "")
             for k, v in o["penalties"].items() if v]
     return (f"{o['character']} orders {'+'.join(o['units'])}: {o['target']} or less on 2D6"
