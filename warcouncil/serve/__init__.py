@@ -1,0 +1,18 @@
+"""``warcouncil serve``: the board page and the referee service over HTTP
+(FastAPI under uvicorn, the optional extra ``warcouncil[serve]``; imported
+only by the verb). app.py answers the requests, pool.py runs their work in
+a bounded pool of worker processes, work.py is what a worker does.
+"""
+
+from __future__ import annotations
+
+
+def run(host: str = "127.0.0.1", port: int = 8000, workers: int | None = None, queue: int = 64,
+        timeout: float = 30.0, memory: int = 1 << 30) -> None:
+    """Serve until interrupted."""
+    import uvicorn
+
+    from .app import make_app
+
+    app = make_app(workers, queue, timeout, memory)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
