@@ -138,11 +138,12 @@ class Turn:
             ids.extend(i for i in action.get(key) or () if isinstance(i, str))
         return ids
 
-    def draw(self, position, select: str | None = None) -> str:
+    def draw(self, position, select: str | None = None, node: Node | None = None) -> str:
         """The board at ``position`` as an SVG document: each piece an
         element with ``data-piece="<id>"`` and, when ``select`` names a
         piece, the destinations of its legal actions marked with
-        ``data-legal-to``. By default the scenario's board as its engine
+        ``data-legal-to`` (``node``: ``position``'s node, when the caller
+        has it already). By default the scenario's board as its engine
         draws it for ``--svg``; a family draws the position itself."""
         return self.engine.draw()
 
@@ -264,7 +265,7 @@ class State:
     def svg(self, select: str | None = None) -> str:
         """The board now, as SVG (``select``: a piece whose legal
         destinations are marked)."""
-        return self.turn.draw(self._positions[-1], select)
+        return self.turn.draw(self._positions[-1], select, self._top())
 
     def to_json(self) -> dict:
         return {"scenario": self.game.scenario, "rules": list(self.game.rules),

@@ -351,6 +351,37 @@ class CardTurn(Turn):
             text = "end the turn"
         return {**action, "text": text}
 
+    # ------------------------------------------------------------ the picture
+    def draw(self, pos: Position, select: str | None = None, node=None) -> str:
+        """The board with the pieces where the moves so far left them
+        (``svg.board_svg``); with ``select``, its legal moves' hexes marked
+        (``data-legal-to``, the actions' words in their ``<title>``) and the
+        units it may battle (``data-legal-target``)."""
+        from .svg import board_svg
+
+        eng = self.engine
+        if pos.stage in ("card", "dice", "orders"):
+            setting, where = eng.setting(self.side), {}
+        else:
+            g, _, _, _, state = self._replay(pos)
+            setting, where = g.setting, {p.id: c for p, c in state.where.items()}
+        dests: dict = {}
+        words: dict = {}
+        targets: dict = {}
+        if select is not None:
+            node = node or self.node(pos)
+            for a in node.actions:
+                if a.get("piece") != select:
+                    continue
+                if a["kind"] in ("move", "second_move"):
+                    to = tuple(a["to"])
+                    dests.setdefault(select, {})[to] = None
+                    words.setdefault((select, to), []).append(a["text"])
+                elif a["kind"] == "battle":
+                    targets.setdefault(a["target"], []).append(a["text"])
+        title = " · ".join(x for x in (pos.card, f"{self.side} to move", f"{select} selected" if select else "") if x)
+        return board_svg(setting, where, dests, title, words, targets, select)
+
     # ------------------------------------------------------------ the next scenario
     def next_scenario(self, turn: dict) -> dict:
         """The scenario after the legal ``turn`` (a turn file's data): the

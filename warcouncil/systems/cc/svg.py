@@ -1,9 +1,15 @@
-"""Draw a hex board as SVG: terrain, sections, units, leaders, and the ordered
-pieces' legal destinations, readable at a glance.
+"""Draw a Commands & Colors hex board as SVG: hexes with their coordinates,
+the three sections, terrain with its name, units (type, side, blocks),
+leaders, a legend, and marked destinations. One drawing for both outputs:
+``moves --svg FILE`` (``render_board``) and the game interface's
+``State.svg(select)`` (``CardTurn.draw``).
 
 Every drawn thing carries a class and data attributes, so tools (and tests)
-can read the picture back: ``<g class="dest" data-piece="s3" data-hex="3,5"
-data-battle="true">``, ``<g class="unit" data-id="s3" ...>``.
+can read the picture back: ``<g class="piece unit" data-piece="s3" ...>``
+for each piece (``data-id`` too), ``<g class="dest" data-piece="s3"
+data-hex="3,5" data-legal-to="3,5" data-battle="true">`` for each marked
+destination (centred in its hex), ``data-legal-target`` on a piece a
+selected unit may battle.
 """
 
 from __future__ import annotations
@@ -13,21 +19,23 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ...solver.board import BoardCannotAnswer
 
-SIZE = 30.0  # hex radius in px
-MARGIN = 24.0
-PALETTE = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#e377c2", "#8c564b"]
+SIZE = 34.0  # hex radius in px
+MARGIN = 30.0
+PALETTE = ["#e6550d", "#31a354", "#756bb1", "#d6616b", "#3182bd", "#17becf", "#e377c2", "#8c564b"]
 TERRAIN_FILL = {
     "forest": "#7fb069", "hill": "#d8c08a", "broken_ground": "#b9a48a", "marsh": "#9cc5c0",
-    "river": "#6fa8dc", "ford": "#a9cce3",
+    "river": "#6fa8dc", "ford": "#a9cce3", "town": "#c9b8a8", "camp": "#e0cfa0",
 }
-SECTION_FILL = {"left": "#f6f1e3", "center": "#fbf8ef", "right": "#f6f1e3"}
-SIDE_COLOURS = ("#3b5ba5", "#a53b3b")  # side to move, other side
+SECTION_FILL = {"left": "#f2ecd9", "center": "#fbf8ef", "right": "#f2ecd9"}
+SIDE_COLOURS = ("#2f5597", "#a52a2a", "#2e7d32", "#6a1b9a")  # by the scenario's order of sides
+LEGEND_H = 96.0
 
 _ABBREV = {
     "light_infantry": "LI", "light_bow_infantry": "LB", "light_sling_infantry": "LS", "auxilia": "AX",
     "light_war_machine": "LWM", "medium_infantry": "MI", "warrior": "WA", "heavy_infantry": "HI",
     "heavy_war_machine": "HWM", "light_cavalry": "LC", "light_bow_cavalry": "LBC", "light_chariot": "LCh",
     "medium_cavalry": "MC", "camel": "CA", "heavy_cavalry": "HC", "elephant": "EL", "heavy_chariot": "HCh",
+    "super_heavy_cavalry": "SHC",
 }
 
 
@@ -62,15 +70,32 @@ def require_drawable(board) -> None:
 
 
 def render_board(g, dests: dict | None = None, title: str = "") -> str:
-    """SVG of the grounding's board; ``dests`` as returned by
-    ``Engine.destinations`` ({piece id: {(col, row): battle}})."""
-    s = g.setting
+    """``moves --svg``: the board of the grounding ``g`` with ``dests`` as
+    ``Engine.destinations`` returns them ({piece id: {(col, row): battle}})."""
+    return board_svg(g.setting, dests=dests, title=title)
+
+
+def board_svg(s, where: dict | None = None, dests: dict | None = None, title: str = "",
+              words: dict | None = None, targets: dict | None = None, select: str | None = None) -> str:
+    """SVG of the setting ``s``'s board with its pieces at ``where`` ({id:
+    (col, row) or None (off the board)}; default: where the scenario puts
+    them); ``dests``: {piece id: {(col, row): battle or None}}, each a mark
+    centred in its hex, its ``<title>`` the ``words`` given for it
+    ({(id, (col, row)): [text, ...]}) or else the piece and the hex;
+    ``targets``: {piece id: [text, ...]} the pieces ``select`` may battle."""
     board = s.board
     require_drawable(board)
     dests = dests or {}
+    words = words or {}
+    targets = targets or {}
+    at = {v.id: v.at for v in s.views}
+    at.update(where or {})
+    sides = list(s.scenario.sides)
+    side_colour = {name: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, name in enumerate(sides)}
     cells = sorted(board.cells, key=lambda c: (c[1], c[0]))
     width = MARGIN * 2 + math.sqrt(3) * SIZE * (board.width + 0.5)
-    height = MARGIN * 2 + SIZE * 2 + 1.5 * SIZE * (board.depth - 1) + 84
+    board_h = MARGIN * 2 + SIZE * 2 + 1.5 * SIZE * (board.depth - 1)
+    height = board_h + LEGEND_H
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
@@ -84,100 +109,178 @@ def render_board(g, dests: dict | None = None, title: str = "") -> str:
         terrain = s.terrain.get(c)
         fill = TERRAIN_FILL.get(terrain) or SECTION_FILL.get(sorted(secs)[0] if secs else "", "#fbf8ef")
         dotted = len(secs) > 1
-        stroke = ' stroke-dasharray="4,3" stroke="#7a6a4a" stroke-width="1.6"' if dotted else ' stroke="#b5a98c" stroke-width="1"'
+        stroke = (' stroke-dasharray="4,3" stroke="#7a6a4a" stroke-width="1.6"' if dotted
+                  else ' stroke="#b5a98c" stroke-width="1"')
+        tip = f"{c[0]},{c[1]}: " + " and ".join(sorted(secs)) + (f", {terrain.replace('_', ' ')}" if terrain else "")
         out.append(
             f'<polygon class="hex{" dotted" if dotted else ""}" data-hex="{c[0]},{c[1]}" '
             f'data-sections={quoteattr(",".join(sorted(secs)))}'
-            + (f' data-terrain="{terrain}"' if terrain else "")
-            + f' points="{_corners(cx, cy)}" fill="{fill}"{stroke}/>'
+            + (f' data-terrain="{escape(terrain)}"' if terrain else "")
+            + f' points="{_corners(cx, cy)}" fill="{fill}"{stroke}><title>{escape(tip)}</title></polygon>'
         )
         if terrain:
-            out.append(f'<text x="{cx:.1f}" y="{cy + SIZE * 0.62:.1f}" font-size="7" text-anchor="middle" '
-                       f'fill="#3d3d3d">{escape(terrain.replace("_", " "))}</text>')
-        out.append(f'<text x="{cx:.1f}" y="{cy - SIZE * 0.6:.1f}" font-size="6" text-anchor="middle" '
-                   f'fill="#9a917c">{c[0]},{c[1]}</text>')
+            out.append(f'<text class="terrain-name" x="{cx:.1f}" y="{cy + SIZE * 0.74:.1f}" font-size="6.5" '
+                       f'text-anchor="middle" fill="#3d3d3d">{escape(terrain.replace("_", " "))}</text>')
+        out.append(f'<text class="coord" x="{cx:.1f}" y="{cy - SIZE * 0.62:.1f}" font-size="7" text-anchor="middle" '
+                   f'fill="#8a8170">{c[0]},{c[1]}</text>')
     out.append("</g>")
-    # destinations: a row of markers along the bottom of each hex, above the pieces
-    order = list(dests)
-    colour = {pid: PALETTE[i % len(PALETTE)] for i, pid in enumerate(order)}
-    marks: list[str] = ['<g class="destinations">']
-    n = len(order)
-    for i, pid in enumerate(order):
-        for (col, row), battle in dests[pid].items():
-            cx, cy = _centre(col, row)
-            step = SIZE * 0.4
-            x = cx + (i - (n - 1) / 2) * step
-            y = cy + SIZE * 0.66
-            fill = colour[pid] if battle is not False else "#ffffff"
-            marks.append(
-                f'<g class="dest" data-piece={quoteattr(pid)} data-hex="{col},{row}"'
-                + (f' data-battle="{str(battle).lower()}"' if battle is not None else "")
-                + f'><circle cx="{x:.1f}" cy="{y:.1f}" r="{SIZE * 0.17:.1f}" fill="{fill}" '
-                f'stroke="{colour[pid]}" stroke-width="2"/></g>'
-            )
-    marks.append("</g>")
-    # units and leaders
-    out.append('<g class="pieces">')
-    for v in s.views:
-        if v.role != "unit":
-            continue
-        cx, cy = _centre(*v.at)
-        col = SIDE_COLOURS[0] if v.side == s.side else SIDE_COLOURS[1]
-        ring = f' stroke="{colour[v.id]}" stroke-width="4"' if v.id in colour else ' stroke="#222" stroke-width="1"'
-        mounted = v.attrs.get("kind") == "mounted"
-        shape = (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{SIZE * 0.5:.1f}" fill="{col}"{ring}/>' if mounted else
-                 f'<rect x="{cx - SIZE * 0.5:.1f}" y="{cy - SIZE * 0.4:.1f}" width="{SIZE:.1f}" height="{SIZE * 0.8:.1f}" '
-                 f'rx="3" fill="{col}"{ring}/>')
-        out.append(
-            f'<g class="unit" data-id={quoteattr(v.id)} data-side={quoteattr(v.side)} data-type={quoteattr(v.type or "")}>'
-            f'{shape}<text x="{cx:.1f}" y="{cy - 1:.1f}" font-size="9" font-weight="bold" text-anchor="middle" '
-            f'fill="#fff">{escape(_abbrev(v.type))}</text><text x="{cx:.1f}" y="{cy + 9:.1f}" font-size="7" '
-            f'text-anchor="middle" fill="#fff">{escape(v.id)}</text></g>'
-        )
-    for v in s.views:
-        if v.role != "leader":
-            continue
-        cx, cy = _centre(*v.at)
-        col = SIDE_COLOURS[0] if v.side == s.side else SIDE_COLOURS[1]
-        ring = f' stroke="{colour[v.id]}" stroke-width="3"' if v.id in colour else ' stroke="#fff" stroke-width="1.5"'
-        lx, ly = cx + SIZE * 0.45, cy - SIZE * 0.45
-        out.append(
-            f'<g class="leader" data-id={quoteattr(v.id)} data-side={quoteattr(v.side)}>'
-            f'<polygon points="{_star(lx, ly, SIZE * 0.3)}" fill="{col}"{ring}/>'
-            f'<text x="{lx:.1f}" y="{ly - SIZE * 0.35:.1f}" font-size="7" text-anchor="middle" fill="#222">'
-            f'{escape(v.id)}</text></g>'
-        )
-    out.append("</g>")
-    out.extend(marks)
-    # section names along the side's own edge
-    names = {}
+    # section names along the bottom edge, as the side to move sees them
+    names: dict = {}
     for c in cells:
         secs = s.sections_of(c)
-        if len(secs) == 1:
+        if len(secs) == 1 and c[1] == board.depth - 1:
             names.setdefault(next(iter(secs)), []).append(_centre(*c)[0])
-    yl = MARGIN + SIZE * 2 + 1.5 * SIZE * (board.depth - 1) + 4
+    yl = board_h - MARGIN * 0.35
     for name, xs in names.items():
         out.append(f'<text class="section-name" x="{sum(xs) / len(xs):.1f}" y="{yl:.1f}" font-size="10" '
-                   f'text-anchor="middle" fill="#7a6a4a">{escape(name)} ({escape(s.side)})</text>')
-    # legend
-    y0 = height - 58
-    out.append(f'<g class="legend" font-size="10"><text x="{MARGIN}" y="{y0}" font-weight="bold">'
-               f'{escape(title)}</text>')
-    x = MARGIN
-    y = y0 + 16
-    out.append(f'<rect x="{x}" y="{y - 9}" width="12" height="10" fill="{SIDE_COLOURS[0]}"/>'
-               f'<text x="{x + 16}" y="{y}">{escape(s.side)} (foot ▭, mounted ◯, leader ★)</text>')
-    out.append(f'<rect x="{x + 260}" y="{y - 9}" width="12" height="10" fill="{SIDE_COLOURS[1]}"/>'
-               f'<text x="{x + 276}" y="{y}">opponent</text>')
-    out.append(f'<text x="{x + 360}" y="{y}">dashed hex: on a dotted line (two sections)</text>')
-    y += 16
+                   f'font-style="italic" text-anchor="middle" fill="#7a6a4a">{escape(name)} section '
+                   f'({escape(s.side)})</text>')
+    # units, then leaders (a leader with a unit: a badge above the block, his name below it)
+    out.append('<g class="pieces">')
+    units_at = {at[v.id]: v for v in s.views if v.role == "unit" and at.get(v.id) is not None}
+    leaders_at = {at[v.id] for v in s.views if v.role == "leader" and at.get(v.id) is not None}
+    for v in s.views:
+        if v.role != "unit" or at.get(v.id) is None:
+            continue
+        cx, cy = _centre(*at[v.id])
+        col = side_colour.get(v.side, "#555")
+        ring = (' stroke="#ffd700" stroke-width="3"' if v.id == select else ' stroke="#222" stroke-width="1"')
+        mounted = v.attrs.get("kind") == "mounted"
+        bw, bh = SIZE * 1.24, SIZE * 0.74
+        x0, y0 = cx - bw / 2 - (SIZE * 0.16 if at[v.id] in leaders_at else 0), cy - SIZE * 0.42
+        shape = (f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{bw:.1f}" height="{bh:.1f}" '
+                 f'rx="{bh / 2 if mounted else 3:.1f}" fill="{col}"{ring}/>')
+        blocks = v.attrs.get("blocks")
+        if v.piece.blocks is not None:
+            blocks = v.piece.blocks
+        top = v.attrs.get("max_blocks") or blocks or 0
+        pips = []
+        if isinstance(blocks, int) and isinstance(top, int):
+            pw = 5.0
+            px0 = x0 + (bw - (top * (pw + 2) - 2)) / 2
+            for i in range(top):
+                fill = "#ffffff" if i < blocks else "none"
+                pips.append(f'<rect x="{px0 + i * (pw + 2):.1f}" y="{y0 + bh - pw - 3:.1f}" width="{pw}" '
+                            f'height="{pw}" fill="{fill}" stroke="#ffffff" stroke-width="0.8"/>')
+        tip = (f"{v.id}: {(v.type or '').replace('_', ' ')} ({v.side}), "
+               f"{blocks} of {top} blocks" if isinstance(blocks, int) else f"{v.id} ({v.side})")
+        out.append(
+            f'<g class="piece unit" data-piece={quoteattr(v.id)} data-id={quoteattr(v.id)} '
+            f'data-at="{at[v.id][0]},{at[v.id][1]}" '
+            f'data-side={quoteattr(v.side)} data-type={quoteattr(v.type or "")}'
+            + (f' data-blocks="{blocks}"' if isinstance(blocks, int) else "")
+            + (f' data-legal-target={quoteattr(v.id)}' if v.id in targets else "") + '>'
+            f'<title>{escape(tip)}</title>{shape}'
+            f'<text x="{x0 + 4:.1f}" y="{y0 + 11:.1f}" font-size="10" font-weight="bold" fill="#fff">'
+            f'{escape(_abbrev(v.type))}</text>'
+            f'<text x="{x0 + bw - 4:.1f}" y="{y0 + 10:.1f}" font-size="7.5" text-anchor="end" fill="#fff">'
+            f'{escape(v.id)}</text>{"".join(pips)}</g>'
+        )
+    for v in s.views:
+        if v.role != "leader" or at.get(v.id) is None:
+            continue
+        cx, cy = _centre(*at[v.id])
+        col = side_colour.get(v.side, "#555")
+        ring = ' stroke="#ffd700" stroke-width="3"' if v.id == select else ' stroke="#fff" stroke-width="1.2"'
+        with_unit = at[v.id] in units_at
+        lx, ly = (cx + SIZE * 0.6, cy - SIZE * 0.08) if with_unit else (cx, cy - SIZE * 0.05)
+        ny = cy + SIZE * 0.52 if with_unit else cy + SIZE * 0.42
+        out.append(
+            f'<g class="piece leader" data-piece={quoteattr(v.id)} data-id={quoteattr(v.id)} '
+            f'data-at="{at[v.id][0]},{at[v.id][1]}" '
+            f'data-side={quoteattr(v.side)}><title>leader {escape(v.id)} ({escape(v.side)})</title>'
+            f'<polygon points="{_star(lx, ly, SIZE * (0.27 if with_unit else 0.38))}" fill="{col}"{ring}/>'
+            + "".join(f'<text x="{cx:.1f}" y="{ny:.1f}" font-size="7.5" font-weight="bold" text-anchor="middle" '
+                      f'{paint}>{escape(v.id)}</text>'
+                      for paint in ('fill="#ffffff" stroke="#ffffff" stroke-width="2.5"', f'fill="{col}"'))
+            + '</g>'
+        )
+    out.append("</g>")
+    # destinations: centred in their hexes; several pieces' in one hex side by side
+    order = list(dests)
+    colour = {pid: PALETTE[i % len(PALETTE)] for i, pid in enumerate(order)}
+    per_hex: dict = {}
     for pid in order:
-        out.append(f'<circle cx="{x + 6}" cy="{y - 4}" r="5" fill="{colour[pid]}" fill-opacity="0.55" '
+        for cell in dests[pid]:
+            per_hex.setdefault(tuple(cell), []).append(pid)
+    out.append('<g class="destinations">')
+    for pid in order:
+        for (col, row), battle in dests[pid].items():
+            cx, cy = _centre(col, row)
+            here = per_hex[(col, row)]
+            n, i = len(here), here.index(pid)
+            r = SIZE * (0.3 if n == 1 else 0.2)
+            x = cx + (i - (n - 1) / 2) * r * 2.2
+            fill = colour[pid] if battle is not False else "#ffffff"
+            said = words.get((pid, (col, row))) or [
+                f"{pid} to {col},{row}" + {True: " (may battle)", False: " (may not battle)"}.get(battle, "")]
+            out.append(
+                f'<g class="dest" data-piece={quoteattr(pid)} data-hex="{col},{row}" data-legal-to="{col},{row}"'
+                + (f' data-battle="{str(battle).lower()}"' if battle is not None else "")
+                + f'><title>{escape("; ".join(said))}</title>'
+                f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{fill}" fill-opacity="0.75" '
+                f'stroke="{colour[pid]}" stroke-width="2.5"/></g>'
+            )
+    for tid, said in targets.items():
+        if at.get(tid) is None:
+            continue
+        cx, cy = _centre(*at[tid])
+        out.append(f'<g class="target" data-legal-target={quoteattr(tid)}><title>{escape("; ".join(said))}</title>'
+                   f'<polygon points="{_corners(cx, cy, SIZE * 0.9)}" fill="none" stroke="#d62728" '
+                   f'stroke-width="3" stroke-dasharray="6,3"/></g>')
+    out.append("</g>")
+    out.extend(_legend(s, sides, side_colour, order, colour, board_h, width, title, bool(targets)))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _legend(s, sides, side_colour, order, colour, y0, width, title, targets) -> list:
+    out = [f'<g class="legend" font-size="10"><text x="{MARGIN}" y="{y0 + 14:.0f}" font-weight="bold">'
+           f'{escape(title)}</text>']
+    x, y = MARGIN, y0 + 32
+    for name in sides:
+        out.append(f'<rect x="{x}" y="{y - 9}" width="14" height="10" fill="{side_colour[name]}"/>'
+                   f'<text x="{x + 18}" y="{y}">{escape(name)} ({escape(s.scenario.sides[name].edge)} edge'
+                   + (", to move" if name == s.side else "") + ')</text>')
+        x += 110 + 6.5 * len(name) + (50 if name == s.side else 0)
+    out.append(f'<rect x="{x}" y="{y - 9}" width="20" height="11" rx="2" fill="#777"/>'
+               f'<text x="{x + 24}" y="{y}">foot</text>'
+               f'<rect x="{x + 56}" y="{y - 9}" width="20" height="11" rx="5.5" fill="#777"/>'
+               f'<text x="{x + 80}" y="{y}">mounted</text>'
+               f'<polygon points="{_star(x + 140, y - 4, 7)}" fill="#777"/><text x="{x + 150}" y="{y}">leader</text>'
+               f'<rect x="{x + 196}" y="{y - 8}" width="5" height="5" fill="#777"/>'
+               f'<text x="{x + 205}" y="{y - 2}">a block left</text>')
+    y += 18
+    kinds = sorted({v.type for v in s.views if v.role == "unit" and v.type})
+    text = " · ".join(f"{_abbrev(t)} {t.replace('_', ' ')}" for t in kinds)
+    out.append(f'<text x="{MARGIN}" y="{y}" font-size="9">{escape(text)}</text>')
+    y += 16
+    out.append(f'<rect x="{MARGIN}" y="{y - 9}" width="14" height="10" fill="{SECTION_FILL["left"]}" stroke="#b5a98c"/>'
+               f'<text x="{MARGIN + 18}" y="{y}">flank section</text>'
+               f'<rect x="{MARGIN + 100}" y="{y - 9}" width="14" height="10" fill="{SECTION_FILL["center"]}" '
+               f'stroke="#b5a98c"/><text x="{MARGIN + 118}" y="{y}">center</text>'
+               f'<rect x="{MARGIN + 170}" y="{y - 9}" width="14" height="10" fill="none" stroke="#7a6a4a" '
+               f'stroke-dasharray="3,2"/><text x="{MARGIN + 188}" y="{y}">on a dotted line (two sections)</text>')
+    x = MARGIN + 360
+    terrains = sorted(set(s.terrain.values()))
+    for t in terrains:
+        out.append(f'<rect x="{x}" y="{y - 9}" width="14" height="10" fill="{TERRAIN_FILL.get(t, "#ddd")}"/>'
+                   f'<text x="{x + 18}" y="{y}">{escape(t.replace("_", " "))}</text>')
+        x += 30 + 6 * len(t)
+    y += 16
+    x = MARGIN
+    for pid in order:
+        out.append(f'<circle cx="{x + 6}" cy="{y - 4}" r="5" fill="{colour[pid]}" fill-opacity="0.75" '
                    f'stroke="{colour[pid]}" stroke-width="2"/><text x="{x + 16}" y="{y}">{escape(pid)}</text>')
         x += 20 + 7 * len(pid) + 12
-    out.append(f'<text x="{x + 4}" y="{y}">filled: may battle there · white: may not battle</text>')
-    out.append("</g></svg>")
-    return "\n".join(out) + "\n"
+    if order:
+        out.append(f'<text x="{x + 4}" y="{y}">destinations (filled: may battle there · white: may not battle)</text>')
+        x += 330
+    if targets:
+        out.append(f'<rect x="{x}" y="{y - 9}" width="12" height="10" fill="none" stroke="#d62728" stroke-width="2" '
+                   f'stroke-dasharray="3,2"/><text x="{x + 16}" y="{y}">may battle it</text>')
+    out.append("</g>")
+    return out
 
 
 def _star(cx: float, cy: float, r: float) -> str:

@@ -212,11 +212,12 @@ class GridEngine(Engine):
         return out
 
     # ------------------------------------------------------------ verbs
-    def draw(self, **_) -> str:
-        """The board (squares, terrain, units with their facings, zones of control) as SVG."""
+    def draw(self, side: str | None = None, **_) -> str:
+        """The board (squares, terrain, units with their facings, zones of
+        control, the legal activations of ``side``'s units) as SVG."""
         from .svg import grid_svg
 
-        return grid_svg(self)
+        return grid_svg(self, side)
 
     def answer(self, verb: str, **options) -> Answer:
         if verb == "activations":

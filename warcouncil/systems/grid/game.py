@@ -321,6 +321,43 @@ class GridTurn(Turn):
                 f"{k} {n}" for k, n in action["reallocate"].items())}
         return action
 
+    # ------------------------------------------------------------ the picture
+    def draw(self, p: Position, select: str | None = None, node=None) -> str:
+        """The board as the phase has left it (the open activation's steps
+        made), each unit's legal activations marked when the side chooses
+        one; with ``select``, the units its activations act against
+        (``data-legal-target``) and, during its move, the square each legal
+        step takes it to (``data-legal-to``: its new ``at``)."""
+        from .svg import grid_svg
+
+        board = self._seq(p.entries, p.open).s
+        node = node or self.node(p)
+        activations: dict = {}
+        steps: dict = {}
+        targets: dict = {}
+        for a in node.actions:
+            if a["kind"] == "activate":
+                opts = activations.setdefault(a["unit"], [])
+                if a["option"] not in opts:
+                    opts.append(a["option"])
+                if a["unit"] == select and "target" in a:
+                    targets.setdefault(a["target"], []).append(a["text"])
+            elif a["kind"] == "step" and select is not None:
+                for unit, at in self.moved_to(p, a):
+                    if unit == select:
+                        steps.setdefault(at, []).append(a["text"])
+        return grid_svg(self.engine, setting=board, activations=activations, select=select, steps=steps,
+                        targets=targets)
+
+    def moved_to(self, p: Position, action: dict) -> list:
+        """Where ``action`` at ``p`` puts a unit: a step of the open move,
+        [(unit, its new ``at``)]; [] for any other action."""
+        if action.get("kind") != "step" or p.open is None:
+            return []
+        unit = json.loads(p.open)["unit"]
+        q = self.play(p, action)
+        return [(unit, tuple(self._seq(q.entries, q.open).s.states[unit].at))]
+
     # ------------------------------------------------------------ the files
     def log(self, p: Position) -> dict:
         return {"side": self.side, "activations": [json.loads(e) for e in p.entries]}

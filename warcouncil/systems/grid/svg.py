@@ -1,6 +1,16 @@
-"""An SVG picture of a square-grid ancients board: terrain, units (two
-squares wide, an arrow for their facing) and the zones of control the pack
-defines (``zoc``, a replaceable default).
+"""An SVG picture of a square-grid ancients board: squares with their
+coordinates, terrain with its name, units (two squares wide, the front edge
+and an arrow for their facing, type and ratings, Disordered dashed), the
+Generals with their units, the zones of control the pack defines (``zoc``,
+a replaceable default), the legal activations of each unit of the side to
+move, and a legend. One drawing for both outputs: ``activations --svg
+FILE`` (``grid_svg(engine, side=...)``) and the game interface's
+``State.svg(select)`` (``GridTurn.draw``: the board as the phase has left
+it, the selected unit's steps marked ``data-legal-to="c,r"`` and the units
+it may attack, charge or shoot ``data-legal-target``).
+
+Each unit is a ``<g class="unit" id="<id>" data-piece="<id>">``; a General
+is an element ``data-piece="<id>"`` on his unit (or beside the board).
 
     python -m warcouncil.systems.grid.svg SCENARIO [--rules HOUSE.wc ...] > board.svg
 """
@@ -8,54 +18,193 @@ defines (``zoc``, a replaceable default).
 from __future__ import annotations
 
 import sys
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape, quoteattr
 
-CELL = 48
+CELL = 56
+PAD = 22  # room for the coordinates along the top and the left
+LEGEND_H = 92
 TERRAIN_FILL = {"rough": "#d8c69a", "forest": "#7fb77e", "river": "#8fb8de", "hill": "#e5d3b3",
                 "linear_obstacle": "#9e9e9e", "agricultural": "#e9e4b0", "open": "#ffffff"}
 SIDE_FILL = ("#c0392b", "#2c5aa0", "#7d3c98", "#1e8449")
 ARROW = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
+SHORT = {"move": "Mv", "combat": "Cb", "charge": "Ch", "shoot": "Sh", "reform": "Rf"}
+ABBREV = {"formed_infantry": "FI", "infantry_skirmishers": "Sk", "cavalry": "Cav", "elephants": "El",
+          "chariots": "Cht", "light_horse": "LH", "artillery": "Art"}
 
 
-def grid_svg(eng) -> str:
-    """The board of ``eng`` (a ``GridEngine``) as an SVG document."""
+def grid_svg(eng, side: str | None = None, setting=None, activations: dict | None = None,
+             select: str | None = None, steps: dict | None = None, targets: dict | None = None) -> str:
+    """The board of ``eng`` (a ``GridEngine``) as an SVG document, as
+    ``setting`` has it (a ``GridSetting``; default: the scenario's, seen by
+    ``side``). ``activations``: {unit: [option, ...]} the legal ones to
+    mark (default: ``legal_activations``' for the side); ``select``: a
+    unit, with ``steps`` {(c, r): [words]} where its legal steps take it
+    and ``targets`` {unit: [words]} the units it may act against."""
     sc = eng.scenario
-    s = eng.setting()
+    s = setting or eng.setting(side)
+    if activations is None:
+        activations = {uid: [o for o, vs in opts.items() if not vs]
+                       for uid, opts in eng.legal_activations(setting=s).items()}
+    steps, targets = steps or {}, targets or {}
     w, h = sc.board.width, sc.board.depth
-    colour = {side: SIDE_FILL[i % len(SIDE_FILL)] for i, side in enumerate(sc.sides)}
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * CELL + 2}" height="{h * CELL + 2}" '
-           f'viewBox="-1 -1 {w * CELL + 2} {h * CELL + 2}" font-family="sans-serif">',
-           f"<title>{escape(sc.name)}</title>"]
+    colour = {name: SIDE_FILL[i % len(SIDE_FILL)] for i, name in enumerate(sc.sides)}
+    W, H = w * CELL + PAD + 2, h * CELL + PAD + LEGEND_H
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+           f'viewBox="{-PAD} {-PAD} {W} {H}" font-family="sans-serif">',
+           f"<title>{escape(sc.name)}: {escape(s.side)} to move</title>",
+           f'<rect x="{-PAD}" y="{-PAD}" width="{W}" height="{H}" fill="#ffffff"/>']
+    for c in range(w):
+        out.append(f'<text class="coord" x="{c * CELL + CELL / 2}" y="-7" font-size="11" text-anchor="middle" '
+                   f'fill="#777">{c}</text>')
+    for r in range(h):
+        out.append(f'<text class="coord" x="-7" y="{r * CELL + CELL / 2 + 4}" font-size="11" text-anchor="end" '
+                   f'fill="#777">{r}</text>')
     for r in range(h):
         for c in range(w):
             t = s.terrain.get((c, r))
             fill = TERRAIN_FILL.get(t, "#ffffff")
             out.append(f'<rect x="{c * CELL}" y="{r * CELL}" width="{CELL}" height="{CELL}" fill="{fill}" '
                        f'stroke="#bbbbbb"><title>{c},{r}{" " + escape(t) if t else ""}</title></rect>')
+            out.append(f'<text x="{c * CELL + 3}" y="{r * CELL + 10}" font-size="8" fill="#aaa">{c},{r}</text>')
+            if t:
+                out.append(f'<text class="terrain-name" x="{c * CELL + CELL / 2}" y="{r * CELL + CELL - 5}" '
+                           f'font-size="8.5" font-style="italic" text-anchor="middle" fill="#444">'
+                           f'{escape(t.replace("_", " "))}</text>')
     for v in sorted(s.all_units, key=lambda v: v.id):  # zones of control, under the units
         for c, r in sorted(eng.call(s, "zoc", v)):
             if (c, r) in sc.board.cells:
                 out.append(f'<rect class="zoc" x="{c * CELL + 3}" y="{r * CELL + 3}" width="{CELL - 6}" '
-                           f'height="{CELL - 6}" fill="{colour[v.side]}" fill-opacity="0.15" '
+                           f'height="{CELL - 6}" fill="{colour[v.side]}" fill-opacity="0.12" '
                            f'stroke="{colour[v.side]}" stroke-dasharray="4 3"><title>ZOC of {escape(v.id)}</title></rect>')
+    generals = {}
+    for gen in sc.generals:
+        generals.setdefault(gen.attached_to, []).append(gen)
     for v in sorted(s.all_units, key=lambda v: v.id):
-        sq = sorted(s.squares(v))
-        x0, y0 = min(c for c, _ in sq) * CELL, min(r for _, r in sq) * CELL
-        x1, y1 = (max(c for c, _ in sq) + 1) * CELL, (max(r for _, r in sq) + 1) * CELL
-        st = s.state(v)
-        dash = ' stroke-dasharray="6 3"' if st.disordered else ""
-        out.append(f'<g class="unit" id="{escape(v.id)}"><rect x="{x0 + 4}" y="{y0 + 4}" width="{x1 - x0 - 8}" '
-                   f'height="{y1 - y0 - 8}" rx="4" fill="{colour[v.side]}" fill-opacity="0.85" stroke="#222"{dash}/>')
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        dx, dy = ARROW[st.facing]
-        tip = (cx + dx * (abs(x1 - x0) / 2 - 6) if dx else cx, cy + dy * (abs(y1 - y0) / 2 - 6) if dy else cy)
-        out.append(f'<line x1="{cx}" y1="{cy}" x2="{tip[0]}" y2="{tip[1]}" stroke="#fff" stroke-width="3"/>')
-        out.append(f'<circle cx="{tip[0]}" cy="{tip[1]}" r="4" fill="#fff"/>')
-        out.append(f'<text x="{cx}" y="{cy - 6 if dy == 0 else cy + (12 if dy < 0 else -4)}" font-size="12" '
-                   f'text-anchor="middle" fill="#fff">{escape(v.id)}</text>')
-        out.append(f"<title>{escape(v.id)}: {escape(v.type)} facing {st.facing}</title></g>")
+        out.append(_unit(s, v, colour[v.side], activations.get(v.id), generals.get(v.id, ()), v.id == select))
+    for (c, r), words in sorted(steps.items()):
+        out.append(f'<rect class="dest" data-legal-to="{c},{r}" x="{c * CELL + 10}" y="{r * CELL + 10}" '
+                   f'width="{CELL - 20}" height="{CELL - 20}" rx="6" fill="#e6550d" fill-opacity="0.45" '
+                   f'stroke="#e6550d" stroke-width="2"><title>{escape("; ".join(words))}</title></rect>')
+    for uid, words in sorted(targets.items()):
+        v = s.by_id.get(uid)
+        if v is None or v.id not in s.foot:
+            continue
+        x0, y0, x1, y1 = _box(s, v)
+        out.append(f'<rect class="target" data-legal-target={quoteattr(uid)} x="{x0 + 1}" y="{y0 + 1}" '
+                   f'width="{x1 - x0 - 2}" height="{y1 - y0 - 2}" fill="none" stroke="#d62728" stroke-width="3" '
+                   f'stroke-dasharray="7 3"><title>{escape("; ".join(words))}</title></rect>')
+    out.extend(_legend(sc, s, colour, generals, h * CELL, w * CELL, select))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _box(s, v) -> tuple:
+    sq = sorted(s.squares(v))
+    x0, y0 = min(c for c, _ in sq) * CELL, min(r for _, r in sq) * CELL
+    x1, y1 = (max(c for c, _ in sq) + 1) * CELL, (max(r for _, r in sq) + 1) * CELL
+    return x0, y0, x1, y1
+
+
+def _unit(s, v, fill: str, options, generals, selected: bool) -> str:
+    x0, y0, x1, y1 = _box(s, v)
+    st = s.state(v)
+    dash = ' stroke-dasharray="6 3"' if st.disordered else ""
+    ring = ' stroke="#ffd700" stroke-width="4"' if selected else ' stroke="#222" stroke-width="1.2"'
+    u = v.piece
+    stats = f"C{u.combat}" + (f" R{u.ranged}" if u.ranged else "") + f" M{u.manoeuvre} D{v.attrs['discipline']}"
+    tip = (f"{v.id}: {v.type.replace('_', ' ')} ({v.side}) facing {st.facing}"
+           + (", Disordered" if st.disordered else "") + f"; combat {u.combat}, manoeuvre {u.manoeuvre}, "
+           f"discipline {v.attrs['discipline']}" + (f", ranged {u.ranged}" if u.ranged else ""))
+    out = [f'<g class="piece unit" id={quoteattr(v.id)} data-piece={quoteattr(v.id)} data-side={quoteattr(v.side)} '
+           f'data-at="{st.at[0]},{st.at[1]}" '
+           f'data-facing="{st.facing}"><title>{escape(tip)}</title>'
+           f'<rect x="{x0 + 4}" y="{y0 + 4}" width="{x1 - x0 - 8}" height="{y1 - y0 - 8}" rx="4" fill="{fill}" '
+           f'fill-opacity="0.9"{ring}{dash}/>']
+    dx, dy = ARROW[st.facing]
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    # the front edge, thick, and a small arrowhead beyond it
+    if dy:
+        ey = y0 + 4 if dy < 0 else y1 - 4
+        out.append(f'<line class="front" x1="{x0 + 6}" y1="{ey}" x2="{x1 - 6}" y2="{ey}" stroke="#111" stroke-width="4"/>')
+        out.append(f'<polygon class="facing" points="{cx - 6},{ey} {cx + 6},{ey} {cx},{ey + dy * 7}" fill="#111"/>')
+    else:
+        ex = x0 + 4 if dx < 0 else x1 - 4
+        out.append(f'<line class="front" x1="{ex}" y1="{y0 + 6}" x2="{ex}" y2="{y1 - 6}" stroke="#111" stroke-width="4"/>')
+        out.append(f'<polygon class="facing" points="{ex},{cy - 6} {ex},{cy + 6} {ex + dx * 7},{cy}" fill="#111"/>')
+    name = f"{ABBREV.get(v.type, v.type[:3].title())} {v.id}"
+    out.append(f'<text x="{cx}" y="{cy - 4}" font-size="12" font-weight="bold" text-anchor="middle" '
+               f'fill="#fff">{escape(name)}</text>')
+    out.append(f'<text x="{cx}" y="{cy + 9}" font-size="9.5" text-anchor="middle" fill="#fff">{escape(stats)}</text>')
+    if options:
+        text = " ".join(SHORT.get(o, o) for o in options)
+        out.append(f'<rect class="activations" x="{cx - 3.2 * len(text) - 4}" y="{cy + 12}" width="{6.4 * len(text) + 8}" '
+                   f'height="12" rx="3" fill="#2e7d32"><title>legal: {escape(", ".join(options))}</title></rect>'
+                   f'<text x="{cx}" y="{cy + 21.5}" font-size="9" text-anchor="middle" fill="#fff">{escape(text)}</text>')
+    for i, gen in enumerate(generals):
+        gx, gy = x1 - 12 - 18 * i, y0 + 14
+        lost = st.general_lost
+        out.append(f'<circle class="piece general" data-piece={quoteattr(gen.id)} cx="{gx}" cy="{gy}" r="8" '
+                   f'fill="{"#999" if lost else "#f1c40f"}" stroke="#222"><title>General {escape(gen.id)} '
+                   f'(generalship {gen.generalship}){" — lost" if lost else ""}</title></circle>'
+                   f'<text x="{gx}" y="{gy + 4}" font-size="10" font-weight="bold" text-anchor="middle" '
+                   f'fill="#222">G</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _legend(sc, s, colour: dict, generals: dict, y0: float, width: float, select) -> list:
+    y = y0 + 20
+    out = []
+    x = 0.0
+    for name in sc.sides:
+        out.append(f'<rect x="{x}" y="{y - 10}" width="16" height="11" fill="{colour[name]}"/>'
+                   f'<text x="{x + 20}" y="{y}" font-size="11">{escape(name)}'
+                   f'{" (to move)" if name == s.side else ""}</text>')
+        x += 40 + 7 * len(name) + (60 if name == s.side else 0)
+    out.append(f'<line x1="{x}" y1="{y - 4}" x2="{x + 20}" y2="{y - 4}" stroke="#111" stroke-width="4"/>'
+               f'<text x="{x + 24}" y="{y}" font-size="11">front edge (facing)</text>'
+               f'<circle cx="{x + 150}" cy="{y - 4}" r="7" fill="#f1c40f" stroke="#222"/>'
+               f'<text x="{x + 162}" y="{y}" font-size="11">General</text>'
+               f'<rect x="{x + 220}" y="{y - 10}" width="18" height="11" fill="none" stroke="#222" '
+               f'stroke-dasharray="4 2"/><text x="{x + 242}" y="{y}" font-size="11">Disordered</text>')
+    y += 18
+    types = sorted({u.type for u in sc.units})
+    out.append(f'<text x="0" y="{y}" font-size="10">' + escape(
+        " · ".join(f"{ABBREV.get(t, t[:3].title())} {t.replace('_', ' ')}" for t in types)
+        + " · C combat, R ranged, M manoeuvre, D discipline") + "</text>")
+    y += 18
+    out.append(f'<rect x="0" y="{y - 10}" width="22" height="12" rx="3" fill="#2e7d32"/>'
+               f'<text x="28" y="{y}" font-size="10">legal activations: '
+               + escape(", ".join(f"{v} {k}" for k, v in SHORT.items())) + '</text>'
+               f'<rect x="{width - 200}" y="{y - 10}" width="14" height="11" fill="#c0392b" fill-opacity="0.15" '
+               f'stroke="#c0392b" stroke-dasharray="4 3"/><text x="{width - 182}" y="{y}" font-size="10">'
+               f'zone of control</text>')
+    y += 18
+    x = 0.0
+    terrains = sorted(set(s.terrain.values()))
+    for t in terrains:
+        out.append(f'<rect x="{x}" y="{y - 10}" width="14" height="11" fill="{TERRAIN_FILL.get(t, "#fff")}" '
+                   f'stroke="#bbb"/><text x="{x + 18}" y="{y}" font-size="10">{escape(t.replace("_", " "))}</text>')
+        x += 34 + 6 * len(t)
+    if select is not None:
+        out.append(f'<rect x="{x}" y="{y - 10}" width="14" height="11" fill="#e6550d" fill-opacity="0.45"/>'
+                   f'<text x="{x + 18}" y="{y}" font-size="10">where a step of {escape(select)} takes it</text>'
+                   f'<rect x="{x + 200}" y="{y - 10}" width="14" height="11" fill="none" stroke="#d62728" '
+                   f'stroke-width="2" stroke-dasharray="4 2"/><text x="{x + 218}" y="{y}" font-size="10">'
+                   f'it may attack, charge or shoot it</text>')
+    # Generals with no unit (or whose unit is off the table): beside the board
+    y += 18
+    x = 0.0
+    for host, gens in generals.items():
+        if host is not None and host in {v.id for v in s.all_units}:
+            continue
+        for gen in gens:
+            out.append(f'<circle class="piece general" data-piece={quoteattr(gen.id)} cx="{x + 8}" cy="{y - 4}" r="7" '
+                       f'fill="#f1c40f" stroke="{colour.get(gen.side, "#222")}" stroke-width="2"><title>General '
+                       f'{escape(gen.id)} ({escape(gen.side)}, generalship {gen.generalship}), not with a unit on '
+                       f'the table</title></circle><text x="{x + 20}" y="{y}" font-size="10">{escape(gen.id)}</text>')
+            x += 40 + 6 * len(gen.id)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

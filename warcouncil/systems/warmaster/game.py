@@ -477,6 +477,44 @@ class WarmasterTurn(Turn):
             return f"{m.get('piece')} to {_xy(m.get('to', ()))}"
         return kind
 
+    # ------------------------------------------------------------ the picture
+    def draw(self, position, select: str | None = None, node=None) -> str:
+        """The table after the entries made so far (``svg.table_svg``), the
+        orders that may be attempted when none is under way, and with
+        ``select`` the destinations its legal actions give it
+        (``data-legal-to="x,y"``, the actions' words in the title)."""
+        from .svg import table_svg, xy_key
+
+        legal: dict = {}
+        if select is not None:
+            node = node or self.node(position)
+            for a in node.actions:
+                for pid, to in self.moved_to(position, a):
+                    if pid == select:
+                        legal.setdefault(xy_key(to), []).append(a.get("text") or a["kind"])
+        return table_svg(self.engine, self._prefix(position), select, legal,
+                         orders=not position.pending and not position.over)
+
+    def moved_to(self, position, action: dict) -> list:
+        """Where ``action``, taken at ``position``, puts pieces: [(id,
+        destination), ...] (an initiative move, a character's move, the
+        destinations of the step under way; none for the others)."""
+        kind, to = action.get("kind"), action.get("to")
+        if kind == "initiative":
+            return [(action.get("unit"), to)] if to is not None else []
+        if kind == "character_move":
+            return [(action.get("piece"), to)] if to is not None else []
+        if kind != "move" or to is None or not position.pending:
+            return []
+        p = position.pending
+        if p[0] == "home_to":
+            if isinstance(to, list) and len(to) == 1 and isinstance(to[0], (list, dict)):
+                to = to[0]
+            return [(p[1], to)]
+        m = self._entries(position.done[-1:])[0][1]
+        units = [m["units"]] if isinstance(m["units"], str) else list(m["units"])
+        return list(zip(units, to))
+
     # ------------------------------------------------------------ the next turn
     def next_scenario(self, turn: dict) -> dict:
         sc = self.engine.scenario

@@ -1,67 +1,285 @@
-"""An SVG picture of a Warmaster table: terrain, every footprint, each
-character's command range and the 20 cm bands around the General.
+"""An SVG picture of a Warmaster table: terrain with its names, every unit
+with its stands, type and facing, the characters, each character's command
+range and the 20 cm bands around the General (clipped to the table), the
+orders that may be attempted (each character's target at the units it may
+order), a legend and a scale bar. One drawing for both outputs: ``orders
+--svg FILE`` (``table_svg(engine, log)``) and the game interface's
+``State.svg(select)`` (``WarmasterTurn.draw``: the same, with the selected
+piece's legal destinations marked ``data-legal-to="x,y"``).
 
-``table_svg(engine, log=None)`` gives the text of one SVG document (y grows
-to the north on the table, to the south in SVG: the picture is flipped).
-Every id and name is escaped; nothing of a file reaches the SVG unescaped.
+y grows to the north on the table, to the south in SVG: the picture is
+flipped. Every id and name is escaped; nothing of a file reaches the SVG
+unescaped. Each piece is a ``<g class="piece ..." data-piece="<id>">``
+holding its footprint (a ``<path data-id="<id>">``).
 """
 
 from __future__ import annotations
 
+import math
 from xml.sax.saxutils import escape, quoteattr
 
+from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
 
-SCALE = 5.0  # pixels per cm
+SCALE = 8.0  # pixels per cm
 SIDE_COLOURS = ("#c0392b", "#2c6fbb", "#2e8b57", "#8e44ad")
 REACH = {"hero": 60.0, "wizard": 20.0}  # the pack's defaults, drawn (reference §5.2 W12)
+LEGEND_H = 118.0
+ROLE_MARK = {"general": "G", "hero": "H", "wizard": "W"}
+TYPE_MARK = {"infantry": "Inf", "cavalry": "Cav", "flying": "Fly", "artillery": "Art", "chariots": "Cht",
+             "monster": "Mon", "machine": "Mac"}
+TERRAIN_FILL = ("#c8d6a0", "#6b8e4e", "#4a6fa5")  # open, dense, impassable
 
 
 def _path(g: BaseGeometry, depth: float) -> str:
     polys = getattr(g, "geoms", [g])
     out = []
     for p in polys:
+        if p.is_empty or not hasattr(p, "exterior"):
+            continue
         for ring in [p.exterior, *p.interiors]:
             pts = " L ".join(f"{x * SCALE:.2f} {(depth - y) * SCALE:.2f}" for x, y in ring.coords)
             out.append(f"M {pts} Z")
     return " ".join(out)
 
 
-def table_svg(eng, log=None) -> str:
+def _num(v: float) -> str:
+    v = round(float(v), 3)
+    return str(int(v)) if v.is_integer() else f"{v:g}"
+
+
+def xy_key(p) -> str:
+    """A destination (``[x, y]`` or ``{at: [x, y], ...}``) as ``data-legal-to`` writes it: ``"x,y"``."""
+    if isinstance(p, dict):
+        p = p.get("at")
+    return f"{_num(p[0])},{_num(p[1])}"
+
+
+def table_svg(eng, log=None, select: str | None = None, legal: dict | None = None, orders: bool = True) -> str:
     """The table of ``eng`` (a ``WarmasterEngine``) as it stands after
-    ``log`` (a ``table.Log``; default: the start)."""
+    ``log`` (a ``table.Log``; default: the start). ``orders``: draw the
+    orders that may be attempted next (``engine.options``); ``legal``:
+    {(x, y) key: [action words, ...]}, the destinations of ``select``."""
     sc = eng.scenario
-    t = (log or eng.start()).table
+    log = log or eng.start()
+    t = log.table
     w, d = sc.width, sc.depth
+    table = box(0, 0, w, d)
+    W, H = w * SCALE, d * SCALE
     colour = {s: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, s in enumerate(sc.sides)}
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * SCALE:.0f}" height="{d * SCALE:.0f}" '
-             f'viewBox="0 0 {w * SCALE:.0f} {d * SCALE:.0f}">',
-             f'<rect x="0" y="0" width="{w * SCALE:.0f}" height="{d * SCALE:.0f}" fill="#f3efe2"/>']
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W:.0f}" height="{H + LEGEND_H:.0f}" '
+             f'viewBox="0 0 {W:.0f} {H + LEGEND_H:.0f}" font-family="sans-serif">',
+             f"<title>{escape(sc.name)}: {escape(sc.to_move)} to move</title>",
+             f'<rect x="0" y="0" width="{W:.0f}" height="{H + LEGEND_H:.0f}" fill="#ffffff"/>',
+             f'<rect class="table" x="0" y="0" width="{W:.0f}" height="{H:.0f}" fill="#f3efe2" stroke="#8a8170"/>']
+    # a 10 cm grid, faint, for reading distances by eye
+    for x in range(10, int(w), 10):
+        parts.append(f'<line x1="{x * SCALE:.0f}" y1="0" x2="{x * SCALE:.0f}" y2="{H:.0f}" stroke="#e4ddc8" '
+                     f'stroke-width="0.6"/>')
+    for y in range(10, int(d), 10):
+        parts.append(f'<line x1="0" y1="{H - y * SCALE:.0f}" x2="{W:.0f}" y2="{H - y * SCALE:.0f}" '
+                     f'stroke="#e4ddc8" stroke-width="0.6"/>')
     for a in sc.terrain:
-        fill = "#6b8e4e" if a.dense else "#4a6fa5" if a.impassable else "#c8d6a0"
-        parts.append(f'<path d="{_path(a.polygon, d)}" fill="{fill}" fill-opacity="0.6">'
-                     f'<title>{escape(a.type)}</title></path>')
+        fill = TERRAIN_FILL[2] if a.impassable else TERRAIN_FILL[1] if a.dense else TERRAIN_FILL[0]
+        what = "impassable" if a.impassable else "dense" if a.dense else "open"
+        parts.append(f'<path class="terrain" d="{_path(a.polygon, d)}" fill="{fill}" fill-opacity="0.6" '
+                     f'stroke="{fill}"><title>{escape(a.type)}</title></path>')
+        minx, _, maxx, maxy = a.polygon.bounds
+        parts.append(f'<text class="terrain-name" x="{(minx + maxx) / 2 * SCALE:.1f}" y="{(d - maxy) * SCALE + 14:.1f}" '
+                     f'font-size="12" '
+                     f'font-style="italic" text-anchor="middle" fill="#2d3b1f">{escape(a.type)} ({what})</text>')
     for c in t.characters():
         fp = c.fp.shape
         if c.piece.role == "general" and c.piece.side == sc.to_move:
             for k in (1, 2, 3):  # the 20 cm bands: -1, -2, -3 for distance
-                parts.append(f'<path d="{_path(fp.buffer(20.0 * k, 64), d)}" fill="none" stroke="#999" '
-                             f'stroke-dasharray="4 4"><title>{20 * k} cm from {escape(c.id)}</title></path>')
+                ring = fp.buffer(20.0 * k, 64).intersection(table)
+                parts.append(f'<path class="band" d="{_path(ring, d)}" fill="none" stroke="#888" '
+                             f'stroke-dasharray="5 4"><title>{20 * k} cm from {escape(c.id)}</title></path>')
+                top = fp.bounds[3] + 20.0 * k
+                if top < d:
+                    parts.append(f'<text x="{c.pose.at[0] * SCALE:.1f}" y="{(d - top) * SCALE + 12:.1f}" font-size="10" '
+                                 f'text-anchor="middle" fill="#777">{20 * k} cm (-{k})</text>')
         reach = REACH.get(c.piece.role)
         if reach is not None:
-            parts.append(f'<path d="{_path(fp.buffer(reach, 64), d)}" fill="{colour[c.piece.side]}" '
-                         f'fill-opacity="0.08" stroke="{colour[c.piece.side]}">'
+            area = fp.buffer(reach, 64).intersection(table)
+            parts.append(f'<path class="range" d="{_path(area, d)}" fill="{colour[c.piece.side]}" '
+                         f'fill-opacity="0.04" stroke="{colour[c.piece.side]}" stroke-dasharray="2 3">'
                          f'<title>{escape(c.id)}: command range {reach:g} cm</title></path>')
+    if orders:
+        parts.extend(_orders(eng, log, t, d, colour))
     for u in t.units():
-        parts.append(f'<path d="{_path(u.fp.shape, d)}" fill="{colour[u.piece.side]}" stroke="#222" '
-                     f'data-id={quoteattr(u.id)}><title>{escape(u.id)} ({escape(u.piece.type)})</title></path>')
+        parts.append(_unit(u, d, colour[u.piece.side], u.id == select))
     for c in t.characters():
-        parts.append(f'<path d="{_path(c.fp.shape, d)}" fill="#f1c40f" stroke="{colour[c.piece.side]}" '
-                     f'stroke-width="2" data-id={quoteattr(c.id)}><title>{escape(c.id)} '
-                     f'({escape(c.piece.role)}, Command {c.piece.command})</title></path>')
-    for p in [*t.units(), *t.characters()]:
-        x, y = p.pose.at
-        parts.append(f'<text x="{x * SCALE:.1f}" y="{(d - y) * SCALE - 8:.1f}" font-size="11" '
-                     f'text-anchor="middle">{escape(p.id)}</text>')
+        parts.append(_character(c, d, colour[c.piece.side], c.id == select))
+    if select is not None and select in t.poses:
+        parts.extend(_marks(t, select, legal or {}, d, colour))
+    parts.extend(_legend(sc, colour, H, W, bool(orders), select))
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _unit(u, d: float, fill: str, selected: bool) -> str:
+    p, fp = u.piece, u.fp
+    ring = ' stroke="#ffd700" stroke-width="3"' if selected else ' stroke="#222" stroke-width="1"'
+    out = [f'<g class="piece unit" data-piece={quoteattr(u.id)} data-at="{xy_key(u.pose.at)}" '
+           f'data-facing="{_num(u.pose.facing)}" data-side={quoteattr(p.side)} '
+           f'data-type={quoteattr(p.type)}>',
+           f'<path d="{_path(fp.shape, d)}" fill="{fill}"{ring} data-id={quoteattr(u.id)}>'
+           f'<title>{escape(u.id)} ({escape(p.type)})</title></path>']
+    for i, st in enumerate(fp.stands):  # each stand, the lost ones hollow
+        gone = i >= len(fp.stands) - p.lost
+        out.append(f'<path class="stand" d="{_path(st, d)}" fill="{"#ffffff" if gone else "none"}" '
+                   f'fill-opacity="{0.6 if gone else 0}" stroke="#ffffff" stroke-width="0.8"/>')
+    # the front edge: the footprint's side the facing points at
+    (x, y), f = u.pose.at, math.radians(u.pose.facing)
+    fx, fy = math.sin(f), math.cos(f)  # clockwise from north
+    half = _half_depth(fp, fx, fy)
+    lx, ly = -fy, fx  # along the front
+    wide = _half_width(fp, lx, ly)
+    ax, ay = x + fx * half, y + fy * half
+    out.append(f'<line class="front" x1="{(ax - lx * wide) * SCALE:.1f}" y1="{(d - (ay - ly * wide)) * SCALE:.1f}" '
+               f'x2="{(ax + lx * wide) * SCALE:.1f}" y2="{(d - (ay + ly * wide)) * SCALE:.1f}" stroke="#111" '
+               f'stroke-width="3"/>')
+    tip = (x + fx * (half + 2.2), y + fy * (half + 2.2))
+    out.append(f'<polygon class="facing" points="{_arrow(tip, (fx, fy), d)}" fill="#111"/>')
+    label = f"{TYPE_MARK.get(p.type, p.type[:3].title())} {u.id}" + (f" ({p.lost} lost)" if p.lost else "")
+    back = (x - fx * (half + 3.2), y - fy * (half + 3.2))
+    out.append(f'<text x="{back[0] * SCALE:.1f}" y="{(d - back[1]) * SCALE + 4:.1f}" font-size="11" '
+               f'font-weight="bold" text-anchor="middle" fill="{fill}" stroke="#ffffff" stroke-width="3">'
+               f'{escape(label)}</text>'
+               f'<text x="{back[0] * SCALE:.1f}" y="{(d - back[1]) * SCALE + 4:.1f}" font-size="11" '
+               f'font-weight="bold" text-anchor="middle" fill="{fill}">{escape(label)}</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _half_depth(fp, fx: float, fy: float) -> float:
+    (x, y) = fp.at
+    return max((px - x) * fx + (py - y) * fy for px, py in fp.shape.exterior.coords)
+
+
+def _half_width(fp, lx: float, ly: float) -> float:
+    (x, y) = fp.at
+    return max((px - x) * lx + (py - y) * ly for px, py in fp.shape.exterior.coords)
+
+
+def _arrow(tip, f, d: float) -> str:
+    fx, fy = f
+    lx, ly = -fy, fx
+    base = (tip[0] - fx * 1.6, tip[1] - fy * 1.6)
+    pts = [tip, (base[0] + lx * 1.0, base[1] + ly * 1.0), (base[0] - lx * 1.0, base[1] - ly * 1.0)]
+    return " ".join(f"{px * SCALE:.1f},{(d - py) * SCALE:.1f}" for px, py in pts)
+
+
+def _character(c, d: float, side: str, selected: bool) -> str:
+    p = c.piece
+    ring = "#ffd700" if selected else side
+    x, y = c.pose.at
+    mark = ROLE_MARK.get(p.role, p.role[:1].upper())
+    return (f'<g class="piece character" data-piece={quoteattr(c.id)} data-at="{xy_key(c.pose.at)}" '
+            f'data-side={quoteattr(p.side)} '
+            f'data-role={quoteattr(p.role)}>'
+            f'<path d="{_path(c.fp.shape, d)}" fill="#f1c40f" stroke="{ring}" stroke-width="2" '
+            f'data-id={quoteattr(c.id)}><title>{escape(c.id)} ({escape(p.role)}, Command {p.command})</title></path>'
+            f'<circle cx="{x * SCALE:.1f}" cy="{(d - y) * SCALE:.1f}" r="9" fill="#f1c40f" stroke="{ring}" '
+            f'stroke-width="2.5"/><text x="{x * SCALE:.1f}" y="{(d - y) * SCALE + 4:.1f}" font-size="11" '
+            f'font-weight="bold" text-anchor="middle" fill="#222">{mark}</text>'
+            f'<text x="{x * SCALE + 12:.1f}" y="{(d - y) * SCALE + 4:.1f}" font-size="11" '
+            f'fill="#222" stroke="#ffffff" stroke-width="3">{escape(c.id)} {p.command}</text>'
+            f'<text x="{x * SCALE + 12:.1f}" y="{(d - y) * SCALE + 4:.1f}" font-size="11" '
+            f'fill="#222">{escape(c.id)} {p.command}</text></g>')
+
+
+def _orders(eng, log, t, d: float, colour: dict) -> list:
+    """The orders that may be attempted next, each at its unit (a brigade:
+    between its units): who may give it, the score needed on 2D6 (or
+    less) and the chance, ``hero ≤7 (7/12)``; the penalties and their
+    measurements in its title."""
+    out = ['<g class="orders">']
+    opts, _ = eng.options(log, eng.scenario.to_move)
+    by_units: dict = {}
+    for o in opts:
+        by_units.setdefault(tuple(o["units"]), []).append(o)
+    lines: dict = {}  # unit -> the tag lines under it so far
+    for units in sorted(by_units, key=len):  # a unit's own orders first, then its brigades'
+        os_ = by_units[units]
+        if len(units) == 1:
+            tags = [(f"{o['character']} ≤{o['target']} ({o['p']})", [o]) for o in os_]
+        else:
+            tags = ["+".join(units) + ": " + " · ".join(f"{o['character']} ≤{o['target']} ({o['p']})" for o in os_)]
+            tags = [(tags[0], os_)]
+        row = max(lines.get(u, 0) for u in units)
+        for u in units:
+            lines[u] = row + len(tags)
+        xs = [t.poses[u].at[0] for u in units]
+        ux, uy = sum(xs) / len(xs), sum(t.poses[u].at[1] for u in units) / len(units)
+        f = math.radians(t.poses[units[0]].facing)
+        down = math.cos(f) >= 0  # the unit faces up the picture: its back, and the tags, below it
+        half = max(_half_depth(t.footprint(u), math.sin(f), math.cos(f)) for u in units)
+        for i, (tag, said) in enumerate(tags):
+            y = (d - uy) * SCALE + (1 if down else -1) * ((half + 3.2) * SCALE + 16 + 11 * (row + i))
+            words = "; ".join(
+                f"{o['character']} orders {'+'.join(o['units'])}: {o['target']} or less on 2D6"
+                + (" (" + ", ".join(f"{k} -{v}" for k, v in o["penalties"].items() if v) + ")"
+                   if any(o["penalties"].values()) else "") + f", p {o['p']}, blunder {o['blunder']}" for o in said)
+            out.append(f'<g class="order" data-by={quoteattr(",".join(o["character"] for o in said))} '
+                       f'data-units={quoteattr(",".join(units))} '
+                       f'data-target={quoteattr(",".join(str(o["target"]) for o in said))}>'
+                       f'<title>{escape(words)}</title>'
+                       + "".join(f'<text x="{ux * SCALE:.1f}" y="{y:.1f}" font-size="9.5" text-anchor="middle" '
+                                 f'{paint}>{escape(tag)}</text>'
+                                 for paint in ('fill="#fff" stroke="#fff" stroke-width="2.5" stroke-opacity="0.8"',
+                                               'fill="#333"')) + '</g>')
+    out.append("</g>")
+    return out
+
+
+def _marks(t, select: str, legal: dict, d: float, colour: dict) -> list:
+    """The selected piece's legal destinations: a dot at each, its words in the title."""
+    out = ['<g class="destinations">']
+    x0, y0 = t.poses[select].at
+    for key, words in legal.items():
+        x, y = (float(v) for v in key.split(","))
+        out.append(f'<g class="dest" data-legal-to="{key}"><title>{escape("; ".join(words))}</title>'
+                   f'<line x1="{x0 * SCALE:.1f}" y1="{(d - y0) * SCALE:.1f}" x2="{x * SCALE:.1f}" '
+                   f'y2="{(d - y) * SCALE:.1f}" stroke="#e6550d" stroke-width="0.8" stroke-opacity="0.5"/>'
+                   f'<circle cx="{x * SCALE:.1f}" cy="{(d - y) * SCALE:.1f}" r="5" fill="#e6550d" '
+                   f'fill-opacity="0.8" stroke="#ffffff" stroke-width="1.5"/></g>')
+    out.append("</g>")
+    return out
+
+
+def _legend(sc, colour: dict, H: float, W: float, orders: bool, select) -> list:
+    y = H + 22
+    out = ['<g class="legend" font-size="11">']
+    x = 10.0
+    for s in sc.sides:
+        out.append(f'<rect x="{x}" y="{y - 10}" width="16" height="10" fill="{colour[s]}"/>'
+                   f'<text x="{x + 20}" y="{y}">{escape(s)}{" (to move)" if s == sc.to_move else ""}</text>')
+        x += 40 + 7 * len(s) + (60 if s == sc.to_move else 0)
+    out.append(f'<line x1="{x}" y1="{y - 9}" x2="{x + 20}" y2="{y - 9}" stroke="#111" stroke-width="3"/>'
+               f'<text x="{x + 24}" y="{y}">front edge and facing; white lines: stands (4 x 2 cm), hollow: lost</text>')
+    y += 20
+    types = sorted({u.type for u in sc.units})
+    out.append(f'<text x="10" y="{y}">' + escape(" · ".join(f"{TYPE_MARK.get(k, k[:3].title())} {k}" for k in types))
+               + " · characters: G general, H hero, W wizard, with their Command value</text>")
+    y += 20
+    out.append(f'<path d="M 10 {y - 10} h 30" stroke="#888" stroke-dasharray="5 4"/>'
+               f'<text x="46" y="{y}">20, 40, 60 cm from the General (-1, -2, -3 to orders)</text>'
+               f'<path d="M 380 {y - 10} h 30" stroke="#555" stroke-dasharray="2 3"/>'
+               f'<text x="416" y="{y}">command range (Hero 60 cm, Wizard 20 cm)</text>')
+    y += 20
+    if orders:
+        out.append(f'<text x="10" y="{y}">under a unit: "hero ≤7 (7/12)": who may order it, the 2D6 score it '
+                   f'needs (or less), the chance</text>')
+    if select is not None:
+        out.append(f'<circle cx="{W - 250}" cy="{y - 4}" r="5" fill="#e6550d"/>'
+                   f'<text x="{W - 240}" y="{y}">a legal destination of {escape(select)}</text>')
+    # the scale bar: 20 cm in 5 cm steps
+    y += 18
+    out.append(f'<g class="scale">' + "".join(
+        f'<rect x="{10 + i * 5 * SCALE}" y="{y - 8}" width="{5 * SCALE}" height="6" '
+        f'fill="{"#333" if i % 2 == 0 else "#ffffff"}" stroke="#333"/>' for i in range(4))
+        + f'<text x="{10 + 20 * SCALE + 6}" y="{y - 1}">20 cm (table {sc.width:g} x {sc.depth:g} cm)</text></g>')
+    out.append("</g>")
+    return out
