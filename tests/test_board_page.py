@@ -360,11 +360,13 @@ def test_ridgeway(board, server):
     board.open("ridgeway")
     # the orders that may be attempted: by, units, target, p and penalties, as `orders` gives them
     orders = api(server, "orders", {"scenario": "ridgeway"})["options"]
-    rows = board.page.locator("#family-notes table.orders tbody tr").all()
-    assert [tuple(r.locator("td").all_inner_texts()[:5]) for r in rows] == [
-        (o["character"], "+".join(o["units"]), f"≤{o['target']}", o["p"],
-         (", ".join(f"{k} -{v}" for k, v in o["penalties"].items() if v) or "none")
-         + (f" · blunder {o['blunder']}" if o["blunder"] != "0" else "")) for o in orders]
+    rows = board.page.locator("#family-notes table.orders tr.order").all()
+    pens = board.texts("#family-notes table.orders tr.penalties")
+    assert [tuple(r.locator("td").all_inner_texts()[:4]) for r in rows] == [
+        (o["character"], "+".join(o["units"]), f"≤{o['target']}", o["p"]) for o in orders]
+    assert pens == ["penalties: " + (", ".join(f"{k} -{v}" for k, v in o["penalties"].items() if v) or "none")
+                    + (f" · blunder {o['blunder']}" if o["blunder"] != "0" else "") for o in orders]
+    assert len(orders) == 19
     board.shot("ridgeway-start")
 
     board.piece("r1")
@@ -409,6 +411,7 @@ def test_ridgeway(board, server):
     moves = [a for a in state.legal_actions() if a["kind"] == "move" and a["to"] is not None]
     assert board.marks() == {",".join(f"{c:g}" for c in a["to"][0]) for a in moves}
     assert len(board.marks()) == 14
+    assert board.texts("#piece-actions button") == [a["text"] for a in moves]  # (what its marks stand for)
     board.mark("30,25")
     assert board.actions[-1]["to"] == [[30, 25]]
     board.shot("ridgeway-moved")
@@ -456,6 +459,7 @@ def test_alesia(board, server):
         s.apply(a)
         where.add(re.search(r'data-piece="r1"[^>]*data-at="([0-9]+,[0-9]+)"', s.svg()).group(1))
     assert board.marks() == where and where
+    assert board.texts("#piece-actions button") == [a["text"] for a in steps]
     board.shot("alesia-move")
     key = sorted(where)[0]
     board.mark(key)  # a legal step

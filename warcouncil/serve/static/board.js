@@ -276,7 +276,7 @@
       el("div", { class: "source", text: [v.document || v.source ? "source: " + (v.document || v.source) : null,
         v.pieces && v.pieces.length ? "pieces: " + v.pieces.join(", ") : null].filter(Boolean).join(" · ") })));
     box.replaceChildren(
-      el("strong", { text: "Refused: " + (applied ? applied.text || describe(applied) : "the action") }),
+      el("strong", { text: "Refused: " + (applied ? applied.text || "hand-made " + describe(applied) : "the action") }),
       el("div", { class: "msg", text: refused.message }),
       items.length ? el("ul", {}, ...items) : el("div", { class: "note", text: "(no rule named: the action's shape is not one this turn takes)" }),
       el("button", { type: "button", class: "dismiss", text: "dismiss", onclick: () => { box.hidden = true; } }));
@@ -285,8 +285,8 @@
 
   function describe(a) {
     const rest = Object.entries(a).filter(([k]) => k !== "kind" && k !== "text" && k !== "pieces")
-      .map(([k, v]) => `${k} ${JSON.stringify(v)}`);
-    return `${a.kind} ${rest.join(", ")}`;
+      .map(([k, v]) => `${k} ${typeof v === "string" ? v : JSON.stringify(v)}`);
+    return `${a.kind.replace(/_/g, " ")}: ${rest.join(", ")}`;
   }
 
   function renderNow(g) {
@@ -310,6 +310,7 @@
     const sec = $("chance");
     const outs = g.chance_outcomes || [];
     sec.hidden = outs.length === 0;
+    $("chance-count").textContent = outs.length ? `${outs.length} outcomes, exact odds` : "";
     const body = $("outcomes").tBodies[0];
     body.replaceChildren(...outs.map((o, i) => el("tr", { "data-outcome": i },
       el("td", { text: o.action.text || describe(o.action) }),
@@ -366,8 +367,16 @@
   }
 
   // ------------------------------------------------------------ the selected piece
+  /** the legal actions concerning piece ``id``: those naming it, and (once it is selected) those its
+   *  marks stand for (the step of a move under way, whose action names no piece) */
   function concerning(g, id) {
-    return (g.legal_actions || []).filter((a) => (a.pieces || []).includes(id));
+    const words = new Set();
+    if (id === S.select) {
+      for (const t of document.querySelectorAll("#board [data-legal-to] title, #board [data-legal-target] title")) {
+        for (const w of t.textContent.split("; ")) words.add(w.trim());
+      }
+    }
+    return (g.legal_actions || []).filter((a) => (a.pieces || []).includes(id) || (!(a.pieces || []).length && words.has(a.text)));
   }
 
   function actionButton(a, extra) {
@@ -410,10 +419,9 @@
     if (fam === "grid" && kinds.has("activate")) notes.append(activationsTable(all.filter((a) => a.kind === "activate")));
     if (fam === "grid" && (kinds.has("step") || kinds.has("halt"))) notes.append(manoeuvres(all));
     const others = pieceIds(g).filter((id) => id !== S.select);
-    if (others.length && !kinds.has("card")) {
-      notes.append(el("div", { class: "pieces-with" }, el("span", { class: "note", text: "pieces with legal actions: " }),
-        ...others.map((id) => el("button", { type: "button", class: "chip", text: id, onclick: () => choose(id) }))));
-    }
+    $("pieces-with").replaceChildren(...(others.length && !kinds.has("card") ? [el("div", { class: "pieces-with" },
+      el("span", { class: "note", text: "pieces with legal actions: " }),
+      ...others.map((id) => el("button", { type: "button", class: "chip", text: id, onclick: () => choose(id) })))] : []));
     const filter = $("filter");
     filter.hidden = listed.length <= 12;
     const f = filter.hidden ? "" : filter.value.trim().toLowerCase();
@@ -424,18 +432,21 @@
   /** Warmaster: the orders that may be attempted, each with its target and p (the action's words)
    *  and its penalties (the drawing's, at the unit) */
   function ordersTable(attempts) {
-    const rows = attempts.map((a) => {
+    const rows = [];
+    for (const a of attempts) {
       const m = /\(target (\d+), p ([0-9/]+)\)/.exec(a.text || "");
       const units = Array.isArray(a.units) ? a.units : [a.units];
-      return el("tr", {},
-        el("td", { text: a.by }), el("td", { text: units.join("+") }),
+      rows.push(el("tr", { class: "order" },
+        el("td", { text: a.by }), el("td", { class: "units", text: units.join("+") }),
         el("td", { class: "num", text: m ? "≤" + m[1] : "" }),
         el("td", { class: "num", text: m ? m[2] : "" }),
-        el("td", { class: "pen", text: penalties(a.by, units) }),
-        el("td", {}, el("button", { type: "button", class: "small", text: "attempt", onclick: () => play(a) })));
-    });
-    return el("div", { class: "family" }, el("h3", { text: "Orders that may be attempted (2D6)" }),
-      el("table", { class: "orders" }, el("thead", {}, el("tr", {}, ...["by", "units", "target", "p", "penalties", ""].map((h) => el("th", { text: h })))),
+        el("td", { class: "go" }, el("button", { type: "button", class: "small", text: "attempt", title: a.text,
+          onclick: () => play(a) }))),
+        el("tr", { class: "penalties" }, el("td", { colspan: 5, text: penalties(a.by, units) })));
+    }
+    return el("div", { class: "family" }, el("h3", { text: "Orders that may be attempted: 2D6 score needed, chance" }),
+      el("table", { class: "orders" },
+        el("thead", {}, el("tr", {}, ...["by", "units", "needs", "p", ""].map((h) => el("th", { text: h })))),
         el("tbody", {}, ...rows)));
   }
 
@@ -448,7 +459,7 @@
         if (part.startsWith(by + " orders")) {
           const m = /on 2D6 \(([^)]*)\)/.exec(part);
           const b = /blunder ([0-9/]+)/.exec(part);
-          return (m ? m[1] : "none") + (b && b[1] !== "0" ? ` · blunder ${b[1]}` : "");
+          return "penalties: " + (m ? m[1] : "none") + (b && b[1] !== "0" ? ` · blunder ${b[1]}` : "");
         }
       }
     }
@@ -459,7 +470,7 @@
   function orderNote(a) {
     if (a.kind !== "attempt") return null;
     const p = penalties(a.by, Array.isArray(a.units) ? a.units : [a.units]);
-    return p ? el("div", { class: "note", text: "penalties: " + p }) : null;
+    return p ? el("div", { class: "note", text: p }) : null;
   }
 
   /** the grid game: each unit's legal activations */
