@@ -470,3 +470,34 @@ def test_alesia(board, server):
     while board.player == "chance":
         board.enter_roll("6")
     _end_and_check(board, "alesia", "end the phase")
+
+
+# ------------------------------------------------------------------ a scenario file, house rules, bad input
+
+def test_file_and_house_rules(board, server):
+    board.page.goto(board.base + "/")
+    scenario = ROOT / "warcouncil" / "examples" / "cca" / "akragas.yaml"
+    board._after(lambda: board.page.set_input_files("#scenario-file", str(scenario)))
+    assert board.page.inner_text("#scenario-name") == "akragas.yaml — cca"
+    house = (ROOT / "warcouncil" / "examples" / "house" / "light-cavalry-5.wc").read_text()
+    board.page.click("#rules-box summary")
+    board.page.fill("#rules", house)
+    board.click("#restart")
+    board.action("card: Order Two Units Left")
+    board.action("order s1")
+    board.piece("s1")  # light cavalry: 5 hexes under the house rule
+    ask = {"scenario": "akragas", "card": "Order Two Units Left", "order": ["s1"]}
+    with_rule = {f"{c},{r}" for c, r in (m["to"] for m in api(server, "moves", {**ask, "rules": [house]})["moves"]["s1"])}
+    without = {f"{c},{r}" for c, r in (m["to"] for m in api(server, "moves", ask)["moves"]["s1"])}
+    assert board.marks() == with_rule and without < with_rule
+
+    board.page.click("#rules-box summary")
+    board.page.fill("#rules", "define house.x := (\n")
+    board.click("#restart")  # a rule text that does not parse: the command line's one message
+    assert board.page.inner_text("#error .msg") == "rules-1.wc:1:16: unexpected ':='"
+    assert board.page.inner_text("#error .hint") == "expected a name"
+
+    board.page.goto(board.base + "/?scenario=nowhere")
+    board.page.wait_for_selector("#error:not([hidden])")
+    assert board.page.inner_text("#error .msg") == 'no shipped scenario is called "nowhere"'
+    assert board.page.inner_text("#error .hint") == "shipped: akragas, practice_field, alesia, ridgeway"
