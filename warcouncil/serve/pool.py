@@ -96,9 +96,9 @@ class Pool:
         w = await self._acquire()
         keep = False
         try:
-            answer = await asyncio.wait_for(self._exchange(w, json.dumps(task).encode()), self.timeout)
-            keep = True
-            return json.loads(answer)
+            answer = json.loads(await asyncio.wait_for(self._exchange(w, json.dumps(task).encode()), self.timeout))
+            keep = not answer.get("end")
+            return answer
         except asyncio.TimeoutError:
             raise TimedOut from None
         finally:

@@ -8,7 +8,8 @@ request's inline texts (scenario, turn, house rules) and nothing else: the
 worker works there, so a name resolves to a shipped scenario or pack, or to
 the request's own files, never to another file of the machine. The answer
 is ``{"status": HTTP status, "body": JSON text, "exit": the command line's
-exit code or null}``."""
+exit code or null}`` (and ``"end": true`` when the worker should be
+replaced)."""
 
 from __future__ import annotations
 
@@ -82,8 +83,8 @@ def handle(task: dict) -> dict:
         if "argv" in task:
             return _verb(task)
         return _game(task)
-    except MemoryError:
-        return {"status": 503, "exit": None,
+    except MemoryError:  # (the worker is then replaced: what is left of its address space is unknown)
+        return {"status": 503, "exit": None, "end": True,
                 "body": _doc("the request needs more memory than the service gives one request",
                              hint="ask for less (e.g. --limit, --count), or run it at the command line")}
 
@@ -111,7 +112,7 @@ def inline_references(file: str) -> None:
         return
     if not isinstance(data, YDict):
         return
-    if data.get("rules") is not None:
+    if data.get("rules"):
         raise WarcouncilError("a scenario sent to the service names no rule files: send the house rules' text "
                               "in the request's \"rules\"", _vloc(data, "rules"))
     system = data.get("system")
@@ -193,7 +194,10 @@ def _play(task: dict, body: dict) -> dict:
         try:
             state.apply(body["apply"])
         except IllegalAction as e:
-            refused = {"message": e.message, "violations": e.violations}
+            # each violation as `check --json` gives it, with its document's title beside its source
+            pack = game.engine.pack
+            refused = {"message": e.message, "violations": [
+                {**v, "document": pack.document_name(v["source"])} if v.get("source") else v for v in e.violations]}
 
     def dump(data) -> str:
         return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None)
