@@ -161,14 +161,24 @@ def test_cc_moves_svg_marks_lie_inside_their_hex(tmp_path):
     root = ET.parse(out).getroot()
     marks = [e for e in root.iter(NS + "g") if "dest" in (e.get("class") or "").split()]
     assert len(marks) == 4 + 12 + 27
+    outlines = set()
     for m in marks:
+        poly = _hex_points(root, m.get("data-hex"))
         c = m.find(NS + "circle")
+        if c is None:  # a hex a piece stands in: an outline inside its edge, centred on it
+            pts = [tuple(float(v) for v in p.split(",")) for p in m.find(NS + "polygon").get("points").split()]
+            assert all(_inside(p, poly) for p in pts), m.get("data-hex")
+            cx, cy = _centre_of(pts)
+            assert math.hypot(cx - _centre_of(poly)[0], cy - _centre_of(poly)[1]) < 0.5
+            outlines.add(m.get("data-hex"))
+            continue
         r = float(c.get("r"))
         pt = (float(c.get("cx")), float(c.get("cy")))
-        poly = _hex_points(root, m.get("data-hex"))
-        assert m.get("data-legal-to") == m.get("data-hex")
         for dx, dy in ((r, 0), (-r, 0), (0, r), (0, -r)):  # the whole dot
             assert _inside((pt[0] + dx, pt[1] + dy), poly), m.get("data-hex")
+    assert all(m.get("data-legal-to") == m.get("data-hex") for m in marks)
+    # daphnaeus may move through and into his side's units' hexes: those are outlined
+    assert outlines == {"6,6", "3,7", "5,7", "7,7", "8,7", "9,7"}
 
 
 def test_cc_a_moved_unit_is_drawn_where_it_went():
@@ -182,6 +192,11 @@ def test_cc_a_moved_unit_is_drawn_where_it_went():
     centre = (float(rect.get("x")) + float(rect.get("width")) / 2, float(rect.get("y")) + float(rect.get("height")) / 2)
     assert _inside(centre, _hex_points(root, "5,4"))
     assert pieces(root)["s4"].get("data-at") == "5,7"  # (the others where they stood)
+    from warcouncil.systems.cc.svg import ORDERED
+
+    ringed = {k for k, e in pieces(root).items() if e.find(NS + "rect") is not None
+              and e.find(NS + "rect").get("stroke") == ORDERED}
+    assert ringed == {"s4", "s11"}  # the pieces given an order
     # the moved unit has no legal move left; s4 its four and 6,6, which s11 left (s5 holds 6,7)
     assert legal_to(ET.fromstring(state.svg("s11"))) == set()
     assert legal_to(ET.fromstring(state.svg("s4"))) == {"4,7", "5,6", "5,8", "6,8", "6,6"}
@@ -241,6 +256,18 @@ def test_warmaster_the_destinations_of_an_order_given():
     root = ET.fromstring(state.svg("r1"))
     assert {_xy(k) for k in legal_to(root)} == want and len(want) == len(moves) - 1  # (less "stays")
     assert legal_to(ET.fromstring(state.svg("r2"))) == set()
+
+
+def test_warmaster_the_destinations_of_a_home_back():
+    state = new_state("ridgeway")
+    state.apply({"kind": "home_back", "unit": "r5", "toward": "gen"})
+    state.apply({"kind": "dice", "roll": 2})
+    moves = state.legal_actions()
+    want = {f"{a['to'][0][0]},{a['to'][0][1]}" for a in moves}
+    assert len(want) == len(moves) == 7
+    root = ET.fromstring(state.svg("r5"))
+    assert legal_to(root) == want
+    assert titles_of(root, "data-legal-to") == {f"{a['to'][0][0]},{a['to'][0][1]}": a["text"] for a in moves}
 
 
 def test_warmaster_a_moved_piece_is_drawn_where_it_went():
@@ -313,3 +340,37 @@ def test_grid_the_steps_of_a_move_are_marked_where_they_take_the_unit():
     assert pieces(root)["r4"].get("data-at") == "7,6"
     rect = pieces(root)["r4"].find(NS + "rect")
     assert (float(rect.get("x")), float(rect.get("y"))) == (7 * 56 + 4, 6 * 56 + 4)
+
+
+# ------------------------------------------------------------------ Tiny Grid (tests/tinygrid), drawn by its own Turn
+
+
+def test_tinygrid_draws_its_units_and_the_activated_ones():
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from tinygrid.system import TinyGrid  # noqa: F401  (the system, registered)
+
+    path = Path(__file__).resolve().parent / "tinygrid" / "skirmish.yaml"
+    state = warcouncil.load_game(path).new_state()
+    want = {m["id"]: f"{m['at'][0]},{m['at'][1]}" for m in yaml.safe_load(path.read_text(encoding="utf-8"))["units"]}
+    root = ET.fromstring(state.svg("c1"))
+    assert {k: e.get("data-at") for k, e in pieces(root).items()} == want
+    assert legal_to(root) == set()  # an activation moves nothing
+    state.apply(next(a for a in state.legal_actions() if a["units"] == ["c1", "i1"]))
+    ringed = {k for k, e in pieces(ET.fromstring(state.svg())).items() if e.find(NS + "rect").get("stroke") != "none"}
+    assert ringed == {"c1", "i1"}
+
+
+def test_grid_a_general_with_no_unit_is_drawn_beside_the_board(tmp_path):
+    data = yaml.safe_load((EXAMPLES / SCENARIOS["alesia"]).read_text(encoding="utf-8"))
+    data["generals"].append({"id": "legatus", "side": "romans", "generalship": 1})
+    path = tmp_path / "alesia.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    root = ET.fromstring(warcouncil.load_game(path).new_state().svg())
+    drawn = pieces(root)
+    assert set(drawn) == ids_in_file("alesia") | {"legatus"}
+    x0, y0, w, h = (float(v) for v in root.get("viewBox").split())
+    c = drawn["legatus"]
+    assert float(c.get("cy")) > 8 * 56 and float(c.get("cy")) + float(c.get("r")) <= y0 + h  # below the board, shown
+    assert drawn["caesar"].get("cy") is not None and float(drawn["caesar"].get("cy")) < 8 * 56  # on r1

@@ -99,3 +99,64 @@ def test_svg_destinations(tmp_path, akragas):
     reach = Counter(f"{c},{r}" for pid in ORDERS for (c, r) in EXPECTED[pid])
     assert per_hex == reach
     assert per_hex["5,6"] == 3 and per_hex["7,4"] == 2 and per_hex["9,7"] == 1
+
+
+# ------------------------------------------------------------------ drawn as a wargamer reads it
+
+
+def _groups(root, cls):
+    return [e for e in root.iter(NS + "g") if cls in classes(e)]
+
+
+def test_svg_coordinates_sections_and_legend(tmp_path):
+    root = draw(tmp_path)
+    coords = {e.text for e in root.iter(NS + "text") if "coord" in classes(e)}
+    hexes = {e.get("data-hex") for e in root.iter(NS + "polygon") if "hex" in classes(e)}
+    assert coords == hexes and len(coords) == 113  # every hex its "col,row"
+    sections = {e.text for e in root.iter(NS + "text") if "section-name" in classes(e)}
+    assert sections == {"left section (syracusan)", "center section (syracusan)", "right section (syracusan)"}
+    legend = " ".join(t.text or "" for g in _groups(root, "legend") for t in g.iter(NS + "text"))
+    for words in ("AX auxilia", "HI heavy infantry", "LB light bow infantry", "LC light cavalry",
+                  "LI light infantry", "MC medium cavalry", "MI medium infantry", "HCh heavy chariot",
+                  "carthaginian (north edge)", "syracusan (south edge, to move)", "leader", "mounted"):
+        assert words in legend, words
+
+
+def test_svg_units_show_type_side_and_blocks(board):
+    from warcouncil.systems.cc.svg import board_svg
+
+    eng = board(units=[("s1", "red", "heavy_infantry", (5, 7), 2), ("c1", "blue", "light_cavalry", (5, 2))],
+                leaders=[("l1", "red", (5, 7))], terrain={(6, 5): "forest", (4, 4): "hill"})
+    root = ET.fromstring(board_svg(eng.setting()))
+    units = {e.get("data-piece"): e for e in _groups(root, "unit")}
+    assert {k: (e.get("data-side"), e.get("data-type"), e.get("data-blocks")) for k, e in units.items()} == {
+        "s1": ("red", "heavy_infantry", "2"), "c1": ("blue", "light_cavalry", "3")}
+    pips = {k: [r.get("fill") for r in e.iter(NS + "rect")][1:] for k, e in units.items()}
+    assert pips == {"s1": ["#ffffff", "#ffffff", "none", "none"], "c1": ["#ffffff"] * 3}
+    labels = {k: [t.text for t in e.iter(NS + "text")] for k, e in units.items()}
+    assert labels == {"s1": ["HI", "s1"], "c1": ["LC", "c1"]}
+    assert "2 of 4 blocks" in units["s1"].find(NS + "title").text
+    names = {e.get("data-hex"): e.get("data-terrain") for e in root.iter(NS + "polygon") if e.get("data-terrain")}
+    assert names == {"6,5": "forest", "4,4": "hill"}
+    assert sorted(e.text for e in root.iter(NS + "text") if "terrain-name" in classes(e)) == ["forest", "hill"]
+    legend = " ".join(t.text or "" for g in _groups(root, "legend") for t in g.iter(NS + "text"))
+    assert "forest" in legend and "hill" in legend
+
+
+def test_svg_leader_names_do_not_overlap_units(tmp_path):
+    """Each leader with a unit: his star right of the unit's block, his name below it."""
+    root = draw(tmp_path)
+    blocks = {e.get("data-at"): e.find(NS + "rect") for e in _groups(root, "unit")}
+    seen = 0
+    for e in _groups(root, "leader"):
+        rect = blocks.get(e.get("data-at"))
+        if rect is None:
+            continue
+        seen += 1
+        x, y, w, h = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
+        star = [tuple(float(v) for v in p.split(",")) for p in e.find(NS + "polygon").get("points").split()]
+        assert min(px for px, _ in star) > x + w, e.get("data-piece")
+        for t in e.iter(NS + "text"):
+            top = float(t.get("y")) - 0.75 * float(t.get("font-size"))
+            assert t.text == e.get("data-piece") and top > y + h, e.get("data-piece")
+    assert seen == 4  # every leader of Akragas stands with a unit

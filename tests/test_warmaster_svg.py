@@ -39,3 +39,91 @@ def test_orders_draws_the_table_on_the_command_line(tmp_path):
     assert out.read_text(encoding="utf-8") == table_svg(Engine.load("ridgeway"))
     code, _, err = run_cli("orders", "akragas", "--card", "Order Three Units Center", "--svg", tmp_path / "x.svg")
     assert code == 2 and "moves --svg" in err and not (tmp_path / "x.svg").exists()
+
+
+# ------------------------------------------------------------------ drawn as a wargamer reads it
+
+SCALE = 8.0
+
+
+def _pieces(root) -> dict:
+    return {g.get("data-piece"): g for g in root.iter(NS + "g") if "piece" in (g.get("class") or "").split()}
+
+
+def _points(d: str) -> list:
+    import re
+
+    nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    return list(zip(nums[0::2], nums[1::2]))
+
+
+def test_units_have_their_stands_type_and_facing():
+    eng = Engine.load(str(RIDGEWAY))
+    root = ET.fromstring(table_svg(eng))
+    pieces = _pieces(root)
+    assert set(pieces) == {p.id for p in eng.scenario.pieces}
+    for u in eng.scenario.units:
+        g = pieces[u.id]
+        stands = [p for p in g.iter(NS + "path") if p.get("class") == "stand"]
+        hollow = [p for p in stands if p.get("fill") == "#ffffff"]
+        assert (len(stands), len(hollow)) == (u.stands, u.lost), u.id
+        label = [t.text for t in g.iter(NS + "text")]
+        assert label[-1] == {"infantry": "Inf", "cavalry": "Cav", "flying": "Fly", "artillery": "Art"}[u.type] \
+            + f" {u.id}" + (f" ({u.lost} lost)" if u.lost else ""), u.id
+        # the facing arrow beyond the front edge: up the picture for red (facing 0), down for blue (180)
+        tip = _points(g.find(NS + "polygon").get("points").replace(",", " "))[0]
+        x, y = u.pose.at
+        assert (tip[1] < (80 - y) * SCALE) == (u.pose.facing == 0), u.id
+        assert g.get("data-facing") == ("0" if u.pose.facing == 0 else "180")
+    assert [len([p for p in pieces[i].iter(NS + "path") if p.get("class") == "stand"]) for i in ("r5", "r6", "r1")] \
+        == [3, 2, 3]
+
+
+def test_characters_are_marked_with_role_and_command():
+    eng = Engine.load(str(RIDGEWAY))
+    pieces = _pieces(ET.fromstring(table_svg(eng)))
+    got = {c.id: (pieces[c.id].get("data-role"), [t.text for t in pieces[c.id].iter(NS + "text")][:2])
+           for c in eng.scenario.characters}
+    assert got == {"gen": ("general", ["G", "gen 9"]), "hero": ("hero", ["H", "hero 8"]),
+                   "wiz": ("wizard", ["W", "wiz 7"]), "bgen": ("general", ["G", "bgen 9"])}
+
+
+def test_the_orders_that_may_be_attempted_are_drawn():
+    """Each order `orders --json` lists, drawn at its units: who, the score needed, p."""
+    import json
+
+    from conftest import run_cli
+
+    code, out, _ = run_cli("orders", "ridgeway", "--json")
+    assert code == 0
+    listed = {(o["character"], tuple(o["units"]), str(o["target"]), o["p"]) for o in json.loads(out)["options"]}
+    root = ET.fromstring(table_svg(Engine.load("ridgeway")))
+    drawn = set()
+    for g in root.iter(NS + "g"):
+        if g.get("class") == "order":
+            units = tuple(g.get("data-units").split(","))
+            by, targets = g.get("data-by").split(","), g.get("data-target").split(",")
+            text = g.find(NS + "text").text
+            for b, t in zip(by, targets):
+                p = text.split(f"{b} ≤{t} (")[1].split(")")[0]
+                drawn.add((b, units, t, p))
+    assert drawn == listed and len(listed) == 19
+    r4 = [g.find(NS + "text").text for g in root.iter(NS + "g") if g.get("data-units") == "r4"]
+    assert r4 == ["gen ≤6 (5/12)", "hero ≤5 (5/18)", "wiz ≤5 (5/18)"]
+
+
+def test_ranges_are_clipped_to_the_table_and_a_scale_bar_is_drawn():
+    root = ET.fromstring(table_svg(Engine.load(str(RIDGEWAY))))
+    x0, y0, w, h = (float(v) for v in root.get("viewBox").split())
+    ranges = [p for p in root.iter(NS + "path") if p.get("class") in ("range", "band")]
+    assert len(ranges) == 5
+    for p in ranges:
+        for x, y in _points(p.get("d")):
+            assert 0 <= x <= 120 * SCALE + 1e-6 and 0 <= y <= 80 * SCALE + 1e-6
+            assert x0 <= x <= x0 + w and y0 <= y <= y0 + h
+    scale = next(g for g in root.iter(NS + "g") if g.get("class") == "scale")
+    bars = scale.findall(NS + "rect")
+    assert sum(float(r.get("width")) for r in bars) == 20 * SCALE and scale.find(NS + "text").text.startswith("20 cm")
+    legend = " ".join(t.text or "" for g in root.iter(NS + "g") if g.get("class") == "legend" for t in g.iter(NS + "text"))
+    for words in ("red (to move)", "blue", "Inf infantry", "Cav cavalry", "G general", "20, 40, 60 cm from the General"):
+        assert words in legend, words

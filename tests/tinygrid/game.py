@@ -37,6 +37,26 @@ class Activation(Turn):
     def worded(self, position, action):
         return {**action, "text": "activate " + (", ".join(action["units"]) or "nothing")}
 
+    def draw(self, position, select=None, node=None):
+        """The squares and the units (each ``data-piece``, ``data-at``; the
+        activated ones ringed). An activation moves nothing: no
+        ``data-legal-to``."""
+        from xml.sax.saxutils import quoteattr
+
+        sc, cell = self.engine.scenario, 40
+        w, d = sc.board.width, sc.board.depth
+        out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w * cell} {d * cell}">']
+        out += [f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" fill="#fff" stroke="#bbb"/>'
+                for r in range(d) for c in range(w)]
+        for p in sc.all_pieces:
+            pid, (c, r) = p.id, p.at
+            ring = "#ffd700" if pid == select else "#222" if pid in (position or ()) else "none"
+            out.append(f'<g class="piece unit" data-piece={quoteattr(pid)} data-at="{c},{r}">'
+                       f'<rect x="{c * cell + 4}" y="{r * cell + 4}" width="{cell - 8}" height="{cell - 8}" '
+                       f'fill="{"#c0392b" if p.side == "red" else "#2c5aa0"}" stroke="{ring}" stroke-width="3"/>'
+                       f'<title>{pid} ({p.type})</title></g>')
+        return "\n".join(out + ["</svg>"])
+
     def log(self, position):
         return {"orders": list(position or ())}
 

@@ -356,7 +356,7 @@ class CardTurn(Turn):
         """The board with the pieces where the moves so far left them
         (``svg.board_svg``); with ``select``, its legal moves' hexes marked
         (``data-legal-to``, the actions' words in their ``<title>``) and the
-        units it may battle (``data-legal-target``)."""
+        units it may battle (``data-legal-target``); the ordered pieces ringed."""
         from .svg import board_svg
 
         eng = self.engine
@@ -380,7 +380,7 @@ class CardTurn(Turn):
                 elif a["kind"] == "battle":
                     targets.setdefault(a["target"], []).append(a["text"])
         title = " · ".join(x for x in (pos.card, f"{self.side} to move", f"{select} selected" if select else "") if x)
-        return board_svg(setting, where, dests, title, words, targets, select)
+        return board_svg(setting, where, dests, title, words, targets, select, pos.units + pos.leaders)
 
     # ------------------------------------------------------------ the next scenario
     def next_scenario(self, turn: dict) -> dict:

@@ -28,7 +28,8 @@ TERRAIN_FILL = {
 }
 SECTION_FILL = {"left": "#f2ecd9", "center": "#fbf8ef", "right": "#f2ecd9"}
 SIDE_COLOURS = ("#2f5597", "#a52a2a", "#2e7d32", "#6a1b9a")  # by the scenario's order of sides
-LEGEND_H = 96.0
+LEGEND_H = 110.0
+ORDERED = "#1b9e3e"  # the ring of a piece given an order (the game interface)
 
 _ABBREV = {
     "light_infantry": "LI", "light_bow_infantry": "LB", "light_sling_infantry": "LS", "auxilia": "AX",
@@ -76,13 +77,15 @@ def render_board(g, dests: dict | None = None, title: str = "") -> str:
 
 
 def board_svg(s, where: dict | None = None, dests: dict | None = None, title: str = "",
-              words: dict | None = None, targets: dict | None = None, select: str | None = None) -> str:
+              words: dict | None = None, targets: dict | None = None, select: str | None = None,
+              ordered: tuple = ()) -> str:
     """SVG of the setting ``s``'s board with its pieces at ``where`` ({id:
     (col, row) or None (off the board)}; default: where the scenario puts
     them); ``dests``: {piece id: {(col, row): battle or None}}, each a mark
     centred in its hex, its ``<title>`` the ``words`` given for it
     ({(id, (col, row)): [text, ...]}) or else the piece and the hex;
-    ``targets``: {piece id: [text, ...]} the pieces ``select`` may battle."""
+    ``targets``: {piece id: [text, ...]} the pieces ``select`` may battle;
+    ``ordered``: the pieces given an order (ringed green)."""
     board = s.board
     require_drawable(board)
     dests = dests or {}
@@ -103,6 +106,7 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
         '<rect width="100%" height="100%" fill="#ffffff"/>',
         '<g class="hexes">',
     ]
+    labels = []  # (drawn over every hex: a name never hidden by the next hex)
     for c in cells:
         cx, cy = _centre(*c)
         secs = s.sections_of(c)
@@ -115,14 +119,15 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
         out.append(
             f'<polygon class="hex{" dotted" if dotted else ""}" data-hex="{c[0]},{c[1]}" '
             f'data-sections={quoteattr(",".join(sorted(secs)))}'
-            + (f' data-terrain="{escape(terrain)}"' if terrain else "")
+            + (f' data-terrain={quoteattr(terrain)}' if terrain else "")
             + f' points="{_corners(cx, cy)}" fill="{fill}"{stroke}><title>{escape(tip)}</title></polygon>'
         )
         if terrain:
-            out.append(f'<text class="terrain-name" x="{cx:.1f}" y="{cy + SIZE * 0.74:.1f}" font-size="6.5" '
-                       f'text-anchor="middle" fill="#3d3d3d">{escape(terrain.replace("_", " "))}</text>')
-        out.append(f'<text class="coord" x="{cx:.1f}" y="{cy - SIZE * 0.62:.1f}" font-size="7" text-anchor="middle" '
-                   f'fill="#8a8170">{c[0]},{c[1]}</text>')
+            labels.append(f'<text class="terrain-name" x="{cx:.1f}" y="{cy + SIZE * 0.74:.1f}" font-size="6.5" '
+                          f'text-anchor="middle" fill="#3d3d3d">{escape(terrain.replace("_", " "))}</text>')
+        labels.append(f'<text class="coord" x="{cx:.1f}" y="{cy - SIZE * 0.62:.1f}" font-size="7" '
+                      f'text-anchor="middle" fill="#8a8170">{c[0]},{c[1]}</text>')
+    out.extend(labels)
     out.append("</g>")
     # section names along the bottom edge, as the side to move sees them
     names: dict = {}
@@ -135,7 +140,10 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
         out.append(f'<text class="section-name" x="{sum(xs) / len(xs):.1f}" y="{yl:.1f}" font-size="10" '
                    f'font-style="italic" text-anchor="middle" fill="#7a6a4a">{escape(name)} section '
                    f'({escape(s.side)})</text>')
-    # units, then leaders (a leader with a unit: a badge above the block, his name below it)
+    # units, then leaders (a leader with a unit: a star beside the block, his name below it); a
+    # piece with destinations ringed in its marks' colour
+    order = list(dests)
+    colour = {pid: PALETTE[i % len(PALETTE)] for i, pid in enumerate(order)}
     out.append('<g class="pieces">')
     units_at = {at[v.id]: v for v in s.views if v.role == "unit" and at.get(v.id) is not None}
     leaders_at = {at[v.id] for v in s.views if v.role == "leader" and at.get(v.id) is not None}
@@ -144,10 +152,12 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
             continue
         cx, cy = _centre(*at[v.id])
         col = side_colour.get(v.side, "#555")
-        ring = (' stroke="#ffd700" stroke-width="3"' if v.id == select else ' stroke="#222" stroke-width="1"')
+        ring = (' stroke="#ffd700" stroke-width="3"' if v.id == select else
+                f' stroke="{colour[v.id]}" stroke-width="3"' if v.id in colour else
+                f' stroke="{ORDERED}" stroke-width="3"' if v.id in ordered else ' stroke="#222" stroke-width="1"')
         mounted = v.attrs.get("kind") == "mounted"
-        bw, bh = SIZE * 1.24, SIZE * 0.74
-        x0, y0 = cx - bw / 2 - (SIZE * 0.16 if at[v.id] in leaders_at else 0), cy - SIZE * 0.42
+        bw, bh = SIZE * 1.2, SIZE * 0.74  # (with a leader: shifted left, his star at its right)
+        x0, y0 = cx - bw / 2 - (SIZE * 0.24 if at[v.id] in leaders_at else 0), cy - SIZE * 0.42
         shape = (f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{bw:.1f}" height="{bh:.1f}" '
                  f'rx="{bh / 2 if mounted else 3:.1f}" fill="{col}"{ring}/>')
         blocks = v.attrs.get("blocks")
@@ -181,15 +191,17 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
             continue
         cx, cy = _centre(*at[v.id])
         col = side_colour.get(v.side, "#555")
-        ring = ' stroke="#ffd700" stroke-width="3"' if v.id == select else ' stroke="#fff" stroke-width="1.2"'
+        ring = (' stroke="#ffd700" stroke-width="3"' if v.id == select else
+                f' stroke="{colour[v.id]}" stroke-width="2.5"' if v.id in colour else
+                f' stroke="{ORDERED}" stroke-width="2.5"' if v.id in ordered else ' stroke="#fff" stroke-width="1.2"')
         with_unit = at[v.id] in units_at
-        lx, ly = (cx + SIZE * 0.6, cy - SIZE * 0.08) if with_unit else (cx, cy - SIZE * 0.05)
+        lx, ly = (cx + SIZE * 0.62, cy - SIZE * 0.08) if with_unit else (cx, cy - SIZE * 0.05)
         ny = cy + SIZE * 0.52 if with_unit else cy + SIZE * 0.42
         out.append(
             f'<g class="piece leader" data-piece={quoteattr(v.id)} data-id={quoteattr(v.id)} '
             f'data-at="{at[v.id][0]},{at[v.id][1]}" '
             f'data-side={quoteattr(v.side)}><title>leader {escape(v.id)} ({escape(v.side)})</title>'
-            f'<polygon points="{_star(lx, ly, SIZE * (0.27 if with_unit else 0.38))}" fill="{col}"{ring}/>'
+            f'<polygon points="{_star(lx, ly, SIZE * (0.24 if with_unit else 0.38))}" fill="{col}"{ring}/>'
             + "".join(f'<text x="{cx:.1f}" y="{ny:.1f}" font-size="7.5" font-weight="bold" text-anchor="middle" '
                       f'{paint}>{escape(v.id)}</text>'
                       for paint in ('fill="#ffffff" stroke="#ffffff" stroke-width="2.5"', f'fill="{col}"'))
@@ -197,29 +209,33 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
         )
     out.append("</g>")
     # destinations: centred in their hexes; several pieces' in one hex side by side
-    order = list(dests)
-    colour = {pid: PALETTE[i % len(PALETTE)] for i, pid in enumerate(order)}
     per_hex: dict = {}
     for pid in order:
         for cell in dests[pid]:
             per_hex.setdefault(tuple(cell), []).append(pid)
     out.append('<g class="destinations">')
+    occupied = {c for pid, c in at.items() if c is not None}
     for pid in order:
         for (col, row), battle in dests[pid].items():
             cx, cy = _centre(col, row)
             here = per_hex[(col, row)]
             n, i = len(here), here.index(pid)
-            r = SIZE * (0.3 if n == 1 else 0.2)
-            x = cx + (i - (n - 1) / 2) * r * 2.2
             fill = colour[pid] if battle is not False else "#ffffff"
             said = words.get((pid, (col, row))) or [
                 f"{pid} to {col},{row}" + {True: " (may battle)", False: " (may not battle)"}.get(battle, "")]
+            if (col, row) in occupied:  # a hex a piece stands in: an outline inside its edge, the piece seen
+                shape = (f'<polygon points="{_corners(cx, cy, SIZE * (0.9 - 0.12 * i))}" fill="none" '
+                         f'stroke="{colour[pid]}" stroke-width="{3 if battle is not False else 1.5}"'
+                         + ('' if battle is not False else ' stroke-dasharray="3,2"') + '/>')
+            else:  # an empty hex: a dot at its centre (several pieces': side by side)
+                r = SIZE * (0.3 if n == 1 else 0.2)
+                x = cx + (i - (n - 1) / 2) * r * 2.2
+                shape = (f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{fill}" fill-opacity="0.75" '
+                         f'stroke="{colour[pid]}" stroke-width="2.5"/>')
             out.append(
                 f'<g class="dest" data-piece={quoteattr(pid)} data-hex="{col},{row}" data-legal-to="{col},{row}"'
                 + (f' data-battle="{str(battle).lower()}"' if battle is not None else "")
-                + f'><title>{escape("; ".join(said))}</title>'
-                f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{fill}" fill-opacity="0.75" '
-                f'stroke="{colour[pid]}" stroke-width="2.5"/></g>'
+                + f'><title>{escape("; ".join(said))}</title>{shape}</g>'
             )
     for tid, said in targets.items():
         if at.get(tid) is None:
@@ -229,12 +245,23 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
                    f'<polygon points="{_corners(cx, cy, SIZE * 0.9)}" fill="none" stroke="#d62728" '
                    f'stroke-width="3" stroke-dasharray="6,3"/></g>')
     out.append("</g>")
-    out.extend(_legend(s, sides, side_colour, order, colour, board_h, width, title, bool(targets)))
+    out.extend(_legend(s, sides, side_colour, order, colour, dests, board_h, width, title, bool(targets), ordered))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _legend(s, sides, side_colour, order, colour, y0, width, title, targets) -> list:
+def _wrap(items: list, chars: int) -> list:
+    """``items`` joined by " · " in lines of at most ``chars`` characters."""
+    lines: list = []
+    for it in items:
+        if lines and len(lines[-1]) + 3 + len(it) <= chars:
+            lines[-1] += " · " + it
+        else:
+            lines.append(it)
+    return lines
+
+
+def _legend(s, sides, side_colour, order, colour, dests, y0, width, title, targets, ordered) -> list:
     out = [f'<g class="legend" font-size="10"><text x="{MARGIN}" y="{y0 + 14:.0f}" font-weight="bold">'
            f'{escape(title)}</text>']
     x, y = MARGIN, y0 + 32
@@ -252,9 +279,10 @@ def _legend(s, sides, side_colour, order, colour, y0, width, title, targets) -> 
                f'<text x="{x + 205}" y="{y - 2}">a block left</text>')
     y += 18
     kinds = sorted({v.type for v in s.views if v.role == "unit" and v.type})
-    text = " · ".join(f"{_abbrev(t)} {t.replace('_', ' ')}" for t in kinds)
-    out.append(f'<text x="{MARGIN}" y="{y}" font-size="9">{escape(text)}</text>')
-    y += 16
+    for line in _wrap([f"{_abbrev(t)} {t.replace('_', ' ')}" for t in kinds], int((width - 2 * MARGIN) / 5.3)):
+        out.append(f'<text x="{MARGIN}" y="{y}" font-size="9">{escape(line)}</text>')
+        y += 13
+    y += 3
     out.append(f'<rect x="{MARGIN}" y="{y - 9}" width="14" height="10" fill="{SECTION_FILL["left"]}" stroke="#b5a98c"/>'
                f'<text x="{MARGIN + 18}" y="{y}">flank section</text>'
                f'<rect x="{MARGIN + 100}" y="{y - 9}" width="14" height="10" fill="{SECTION_FILL["center"]}" '
@@ -274,8 +302,16 @@ def _legend(s, sides, side_colour, order, colour, y0, width, title, targets) -> 
                    f'stroke="{colour[pid]}" stroke-width="2"/><text x="{x + 16}" y="{y}">{escape(pid)}</text>')
         x += 20 + 7 * len(pid) + 12
     if order:
-        out.append(f'<text x="{x + 4}" y="{y}">destinations (filled: may battle there · white: may not battle)</text>')
-        x += 330
+        flags = any(b is not None for d in dests.values() for b in d.values())
+        out.append(f'<text x="{x + 4}" y="{y}">destinations' + (" (filled: may battle there · white: may not battle)"
+                                                                if flags else "") + "; in a piece's hex: an outline</text>")
+        x += 480 if flags else 230
+    if ordered:
+        out.append(f'<rect x="{x}" y="{y - 9}" width="14" height="10" rx="2" fill="#777" stroke="{ORDERED}" '
+                   f'stroke-width="2.5"/><text x="{x + 18}" y="{y}">ordered</text>'
+                   f'<rect x="{x + 74}" y="{y - 9}" width="14" height="10" rx="2" fill="#777" stroke="#ffd700" '
+                   f'stroke-width="2.5"/><text x="{x + 92}" y="{y}">selected</text>')
+        x += 160
     if targets:
         out.append(f'<rect x="{x}" y="{y - 9}" width="12" height="10" fill="none" stroke="#d62728" stroke-width="2" '
                    f'stroke-dasharray="3,2"/><text x="{x + 16}" y="{y}">may battle it</text>')

@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 CELL = 56
 PAD = 22  # room for the coordinates along the top and the left
-LEGEND_H = 92
+LEGEND_H = 92  # (and a line for the Generals with no unit on the table, if any)
 TERRAIN_FILL = {"rough": "#d8c69a", "forest": "#7fb77e", "river": "#8fb8de", "hill": "#e5d3b3",
                 "linear_obstacle": "#9e9e9e", "agricultural": "#e9e4b0", "open": "#ffffff"}
 SIDE_FILL = ("#c0392b", "#2c5aa0", "#7d3c98", "#1e8449")
@@ -48,11 +48,16 @@ def grid_svg(eng, side: str | None = None, setting=None, activations: dict | Non
     steps, targets = steps or {}, targets or {}
     w, h = sc.board.width, sc.board.depth
     colour = {name: SIDE_FILL[i % len(SIDE_FILL)] for i, name in enumerate(sc.sides)}
-    W, H = w * CELL + PAD + 2, h * CELL + PAD + LEGEND_H
+    here = {v.id for v in s.all_units}
+    alone = any(gen.attached_to not in here for gen in sc.generals)
+    W, H = w * CELL + PAD + 2, h * CELL + PAD + LEGEND_H + (20 if alone else 0)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
            f'viewBox="{-PAD} {-PAD} {W} {H}" font-family="sans-serif">',
            f"<title>{escape(sc.name)}: {escape(s.side)} to move</title>",
-           f'<rect x="{-PAD}" y="{-PAD}" width="{W}" height="{H}" fill="#ffffff"/>']
+           f'<rect x="{-PAD}" y="{-PAD}" width="{W}" height="{H}" fill="#ffffff"/>',
+           '<defs><pattern id="disordered" width="8" height="8" patternUnits="userSpaceOnUse" '
+           'patternTransform="rotate(45)"><rect width="3" height="8" fill="#ffffff" fill-opacity="0.45"/></pattern>'
+           '</defs>']
     for c in range(w):
         out.append(f'<text class="coord" x="{c * CELL + CELL / 2}" y="-7" font-size="11" text-anchor="middle" '
                    f'fill="#777">{c}</text>')
@@ -82,9 +87,15 @@ def grid_svg(eng, side: str | None = None, setting=None, activations: dict | Non
     for v in sorted(s.all_units, key=lambda v: v.id):
         out.append(_unit(s, v, colour[v.side], activations.get(v.id), generals.get(v.id, ()), v.id == select))
     for (c, r), words in sorted(steps.items()):
-        out.append(f'<rect class="dest" data-legal-to="{c},{r}" x="{c * CELL + 10}" y="{r * CELL + 10}" '
-                   f'width="{CELL - 20}" height="{CELL - 20}" rx="6" fill="#e6550d" fill-opacity="0.45" '
-                   f'stroke="#e6550d" stroke-width="2"><title>{escape("; ".join(words))}</title></rect>')
+        out.append(f'<rect class="dest" data-legal-to="{c},{r}" x="{c * CELL + 6}" y="{r * CELL + 6}" '
+                   f'width="{CELL - 12}" height="{CELL - 12}" rx="6" fill="#e6550d" fill-opacity="0.35" '
+                   f'stroke="#e6550d" stroke-width="2.5"><title>{escape("; ".join(words))}</title></rect>')
+        for i, said in enumerate(words):  # the manoeuvre, without the unit's id
+            said = said.split(" ", 1)[-1]
+            y = r * CELL + CELL / 2 - 5 * (len(words) - 1) + 10 * i + 3
+            out.extend(f'<text x="{c * CELL + CELL / 2}" y="{y}" font-size="9" font-weight="bold" '
+                       f'text-anchor="middle" {paint}>{escape(said)}</text>'
+                       for paint in ('fill="#fff" stroke="#fff" stroke-width="3"', 'fill="#8a3000"'))
     for uid, words in sorted(targets.items()):
         v = s.by_id.get(uid)
         if v is None or v.id not in s.foot:
@@ -120,6 +131,9 @@ def _unit(s, v, fill: str, options, generals, selected: bool) -> str:
            f'data-facing="{st.facing}"><title>{escape(tip)}</title>'
            f'<rect x="{x0 + 4}" y="{y0 + 4}" width="{x1 - x0 - 8}" height="{y1 - y0 - 8}" rx="4" fill="{fill}" '
            f'fill-opacity="0.9"{ring}{dash}/>']
+    if st.disordered:
+        out.append(f'<rect class="disordered" x="{x0 + 4}" y="{y0 + 4}" width="{x1 - x0 - 8}" height="{y1 - y0 - 8}" '
+                   f'rx="4" fill="url(#disordered)"/>')
     dx, dy = ARROW[st.facing]
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     # the front edge, thick, and a small arrowhead beyond it
@@ -165,8 +179,9 @@ def _legend(sc, s, colour: dict, generals: dict, y0: float, width: float, select
                f'<text x="{x + 24}" y="{y}" font-size="11">front edge (facing)</text>'
                f'<circle cx="{x + 150}" cy="{y - 4}" r="7" fill="#f1c40f" stroke="#222"/>'
                f'<text x="{x + 162}" y="{y}" font-size="11">General</text>'
-               f'<rect x="{x + 220}" y="{y - 10}" width="18" height="11" fill="none" stroke="#222" '
-               f'stroke-dasharray="4 2"/><text x="{x + 242}" y="{y}" font-size="11">Disordered</text>')
+               f'<rect x="{x + 220}" y="{y - 10}" width="18" height="11" fill="#777" stroke="#222" '
+               f'stroke-dasharray="4 2"/><rect x="{x + 220}" y="{y - 10}" width="18" height="11" '
+               f'fill="url(#disordered)"/><text x="{x + 242}" y="{y}" font-size="11">Disordered</text>')
     y += 18
     types = sorted({u.type for u in sc.units})
     out.append(f'<text x="0" y="{y}" font-size="10">' + escape(
@@ -188,13 +203,16 @@ def _legend(sc, s, colour: dict, generals: dict, y0: float, width: float, select
         x += 34 + 6 * len(t)
     if select is not None:
         out.append(f'<rect x="{x}" y="{y - 10}" width="14" height="11" fill="#e6550d" fill-opacity="0.45"/>'
-                   f'<text x="{x + 18}" y="{y}" font-size="10">where a step of {escape(select)} takes it</text>'
-                   f'<rect x="{x + 200}" y="{y - 10}" width="14" height="11" fill="none" stroke="#d62728" '
-                   f'stroke-width="2" stroke-dasharray="4 2"/><text x="{x + 218}" y="{y}" font-size="10">'
+                   f'<text x="{x + 18}" y="{y}" font-size="10">where a step takes {escape(select)} (its left front square)</text>'
+                   f'<rect x="{x + 250}" y="{y - 10}" width="14" height="11" fill="none" stroke="#d62728" '
+                   f'stroke-width="2" stroke-dasharray="4 2"/><text x="{x + 268}" y="{y}" font-size="10">'
                    f'it may attack, charge or shoot it</text>')
     # Generals with no unit (or whose unit is off the table): beside the board
     y += 18
     x = 0.0
+    if any(host not in {v.id for v in s.all_units} for host in generals):
+        out.append(f'<text x="0" y="{y}" font-size="10">Generals with no unit on the table:</text>')
+        x = 190.0
     for host, gens in generals.items():
         if host is not None and host in {v.id for v in s.all_units}:
             continue
