@@ -188,6 +188,13 @@ class Board:
         rows = self.page.locator("#outcomes tbody tr")
         return [(r.locator("td").nth(0).inner_text(), r.locator(".p").inner_text()) for r in rows.all()]
 
+    def odds(self, action: str) -> list[list[str]]:
+        """The distributions shown under the selected piece's action worded ``action``."""
+        return self.page.evaluate("""(text) => [...document.querySelectorAll('#piece-actions li')]
+            .filter((li) => li.querySelector('button').textContent === text)
+            .flatMap((li) => [...li.querySelectorAll('.odds-line')]
+                .map((d) => [...d.children].map((c) => c.textContent)))""", action)
+
     def state(self, scenario: str):
         """The page's turn replayed in this process (the game interface)."""
         state = warcouncil.load_game(scenario).new_state()
@@ -435,6 +442,15 @@ def test_alesia(board, server):
     mine = [a for a in state.legal_actions() if a.get("unit") == "r1"]
     assert board.texts("#piece-actions button") == [a["text"] for a in mine]
     assert board.targets() == {a["target"] for a in mine if "target" in a} == {"g1", "g2", "g3", "g4", "g5"}
+    # each activation's tests with their distributions, as `odds` gives them
+    board.page.wait_for_function("document.querySelectorAll('#piece-actions .odds-line').length === 12")
+    combat = api(server, "odds", {"scenario": "alesia", "test": {"test": "combat", "attacker": "r1", "defender": "g1"}})
+    assert board.odds("formed infantry r1 at 4,5 attacks formed infantry g1 at 5,4") == [
+        ["combat: "] + [f"{k.replace('_', ' ')} {p}" for k, p in combat["outcomes"].items()]]
+    move = api(server, "odds", {"scenario": "alesia", "test": {"test": "movement", "unit": "r1"}})
+    assert move["outcomes"] == {"failed": "1/6", "1": "1/3", "2": "1/3", "3": "1/6"}
+    assert board.odds("formed infantry r1 at 4,5 moves") == [  # (JavaScript puts the numbers first)
+        ["movement die: ", "1 1/3", "2 1/3", "3 1/6", "failed 1/6"]]
 
     board.piece("r6")  # the bolt-thrower: no enemy to its front
     board.piece("g3")  # a hand-made attack on it
@@ -460,6 +476,9 @@ def test_alesia(board, server):
         where.add(re.search(r'data-piece="r1"[^>]*data-at="([0-9]+,[0-9]+)"', s.svg()).group(1))
     assert board.marks() == where and where
     assert board.texts("#piece-actions button") == [a["text"] for a in steps]
+    board.page.wait_for_function("document.querySelectorAll('#piece-actions .odds-line').length === 1")
+    test = api(server, "odds", {"scenario": "alesia", "test": {"test": "manoeuvre", "unit": "r1", "manoeuvre": "about_face"}})
+    assert board.odds("r1 about face") == [["manoeuvre test: "] + [f"{k} {p}" for k, p in test["outcomes"].items()]]
     board.shot("alesia-move")
     key = sorted(where)[0]
     board.mark(key)  # a legal step
@@ -469,6 +488,16 @@ def test_alesia(board, server):
     board.action("r1 halts")
     while board.player == "chance":
         board.enter_roll("6")
+    # after a finished activation, the odds are those of the position it left
+    board.piece("r5")
+    board.page.wait_for_function("document.querySelectorAll('#piece-actions .odds-line').length === 11")
+    ended = board.state("alesia")
+    ended.apply({"kind": "end"})
+    move = api(server, "odds", {"scenario_text": yaml.safe_dump(ended.scenario_after()),
+                                "test": {"test": "movement", "unit": "r5"}})
+    assert board.odds("formed infantry r5 at 4,6 moves") == [
+        ["movement die: "] + [f"{k} {p}" for k, p in sorted(move["outcomes"].items(), key=lambda kp: kp[0] == "failed")]]
+    board.shot("alesia-odds")
     _end_and_check(board, "alesia", "end the phase")
 
 

@@ -87,8 +87,7 @@
     const body = { actions: S.actions, apply: apply ? bare(apply) : null, select: S.select };
     if (S.scenarioText !== null) body.scenario_text = S.scenarioText;
     else body.scenario = S.scenario;
-    const rules = $("rules").value;
-    body.rules = rules.trim() ? [rules] : [];
+    body.rules = rulesNow();
     const seq = ++S.seq;
     busy(true);
     let status = 0, answer = null;
@@ -399,6 +398,87 @@
       return;
     }
     ul.replaceChildren(...list.map((a) => actionButton(a, orderNote(a))));
+    if (family() === "grid") gridOdds(g, list, ul);
+  }
+
+  // ------------------------------------------------------------ the grid game: each test's distribution
+  /** the tests an activation or a step rolls, as `odds` test files */
+  function gridTests(a) {
+    if (a.kind === "step") return [["manoeuvre test", { test: "manoeuvre", unit: stepUnit(a), manoeuvre: a.do }]];
+    if (a.kind !== "activate") return [];
+    const u = a.unit, t = a.target;
+    if (a.option === "move") return [["movement die", { test: "movement", unit: u }]];
+    if (a.option === "reform") return [["reform test", { test: "reform", unit: u }]];
+    if (a.option === "shoot") return [["shooting", { test: "shooting", shooter: u, target: t }]];
+    if (a.option === "combat") return [["combat", { test: "combat", attacker: u, defender: t }]];
+    if (a.option === "charge") return [["charge move", { test: "movement", unit: u, charge: true }],
+      ["combat on contact", { test: "combat", attacker: u, defender: t, charge: true }]];
+    return [];
+  }
+
+  function stepUnit(a) {
+    const m = /^(\S+) /.exec(a.text || "");
+    return m ? m[1] : S.select;
+  }
+
+  const oddsCache = new Map();
+
+  /** the position the next activation starts from, as a scenario: the shipped one before any
+   *  activation, else the scenario after the finished ones (the phase ended there, hypothetically) */
+  async function positionNow(g) {
+    const finished = (g.log && g.log.activations) || [];
+    const base = S.scenarioText !== null ? { scenario_text: S.scenarioText } : { scenario: S.scenario };
+    if (!finished.length) return base;
+    const upto = S.actions.slice(0, lastFinished());
+    const key = "after " + JSON.stringify([base, upto]);
+    if (!oddsCache.has(key)) {
+      oddsCache.set(key, fetch("/api/game", { method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...base, rules: rulesNow(), actions: [...upto, { kind: "end" }] }) })
+        .then((r) => r.json()).then((d) => d.scenario_after_yaml ? { scenario_text: d.scenario_after_yaml } : null));
+    }
+    return oddsCache.get(key);
+  }
+
+  /** the number of actions up to the last finished activation (the page's actions, in order) */
+  function lastFinished() {
+    const n = ((S.last.log && S.last.log.activations) || []).length;
+    if (!n) return 0;
+    let seen = 0;
+    for (let i = 0; i < S.actions.length; i++) {
+      if (["activate", "exchange", "reallocate", "homunculus_est"].includes(S.actions[i].kind)) {
+        seen += 1;
+        if (seen > n) return i;
+      }
+    }
+    return S.actions.length;
+  }
+
+  function rulesNow() {
+    const rules = $("rules").value;
+    return rules.trim() ? [rules] : [];
+  }
+
+  async function gridOdds(g, list, ul) {
+    const answered = S.seq;
+    const where = await positionNow(g);
+    if (!where || answered !== S.seq) return;
+    list.forEach((a, i) => {
+      const li = ul.children[i];
+      for (const [what, test] of gridTests(a)) {
+        const key = JSON.stringify([where, rulesNow(), test]);
+        if (!oddsCache.has(key)) {
+          oddsCache.set(key, fetch("/api/odds", { method: "POST", headers: { "content-type": "application/json" },
+            body: JSON.stringify({ ...where, rules: rulesNow(), test }) }).then((r) => r.ok ? r.json() : null));
+        }
+        oddsCache.get(key).then((d) => {
+          if (!d || !d.outcomes || answered !== S.seq || !li.isConnected) return;
+          li.append(el("div", { class: "odds-line", "data-test": test.test },
+            el("span", { class: "what", text: what + ": " }),
+            ...Object.entries(d.outcomes).map(([k, p]) => el("span", { class: "outcome" },
+              `${k.replace(/_/g, " ")} `, el("b", { text: p })))));
+        });
+      }
+    });
   }
 
   // ------------------------------------------------------------ what concerns no piece (and the choices)
