@@ -11,6 +11,7 @@ the pool (pool.py) and its answer sent back.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -317,6 +318,7 @@ async def read_body(request: Request) -> dict:
     return body
 
 
+@functools.lru_cache(maxsize=1)
 def scenarios() -> list[dict]:
     """The shipped scenarios: name, system (its pack) and title (the scenario's name)."""
     from ..solver.scenario import parse_yaml, shipped_scenarios

@@ -35,13 +35,21 @@ SCENARIO_FILE = "scenario.yaml"
 
 def prepare() -> None:
     """Before the workers are forked: the modules every request needs and
-    the shipped packs, loaded once in the server (each worker starts with
-    them, copy on write)."""
-    from .. import cli  # noqa: F401
-    from ..solver import engine  # noqa: F401
+    the shipped scenarios' packs read and planned (``batch._BatchSharedPacks``'s
+    memo, which each worker then shares, copy on write, as the batch's
+    workers share theirs), then frozen out of the collector's walks (which
+    would touch, and so copy, the shared pages in every worker)."""
+    import gc
+
+    from .. import batch, cli  # noqa: F401
+    from ..solver.engine import Engine
     from ..solver.scenario import shipped_scenarios
 
-    shipped_scenarios()
+    with batch._BatchSharedPacks():
+        for key, file in shipped_scenarios().items():
+            if "/" in key:
+                Engine.load(str(file))
+    gc.freeze()
 
 
 def serve(task_fd: int, result_fd: int, memory: int) -> None:
