@@ -73,8 +73,18 @@ def children(pid: int) -> list[int]:
 
 
 def rss(pid: int) -> int:
-    """Resident memory of a process, in bytes."""
+    """A process's resident memory, in bytes (pages shared with others counted whole)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def pss(pid: int) -> int:
+    """A process's share of the memory it uses, in bytes: its resident pages, each page shared with
+    other processes (a worker's with the server it was forked from) counted as its share
+    (/proc/PID/smaps_rollup's Pss)."""
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Pss:"):
             return int(line.split()[1]) * 1024
     return 0

@@ -518,3 +518,12 @@ def test_the_shipped_scenarios(served) -> None:
          "title": "Practice field (illustrative, not a published scenario)", "system_title": "Commands & Colors"},
         {"name": "alesia", "system": "grid-ancients", "title": "alesia", "system_title": "Square-grid ancients"},
         {"name": "ridgeway", "system": "warmaster", "title": "ridgeway", "system_title": "Warmaster"}]}
+
+
+def test_without_the_extra_the_verb_says_what_to_install(monkeypatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
+    r = CliRunner().invoke(cli.main, ["serve"], prog_name="warcouncil")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == "serve needs uvicorn, of the optional extra serve\nhint: pip install 'warcouncil[serve]'\n"

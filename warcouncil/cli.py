@@ -802,7 +802,7 @@ def serve(host, port, workers, queue, timeout, memory):
     from .serve import run
 
     click.echo(f"warcouncil serve: http://{host}:{port}/ (Ctrl-C stops it)", err=True)
-    run(host, port, workers, queue, timeout, memory * 1024 * 1024)
+    run(main, host, port, workers, queue, timeout, memory * 1024 * 1024)
 
 
 def _card_words(card) -> str:

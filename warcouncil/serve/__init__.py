@@ -7,12 +7,13 @@ a bounded pool of worker processes, work.py is what a worker does.
 from __future__ import annotations
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, workers: int | None = None, queue: int = 64,
+def run(group, host: str = "127.0.0.1", port: int = 8000, workers: int | None = None, queue: int = 64,
         timeout: float = 30.0, memory: int = 1 << 30) -> None:
-    """Serve until interrupted."""
+    """Serve the verbs of ``group`` (the command line's click group, given by
+    the ``serve`` verb as ``batch.run`` is given it) until interrupted."""
     import uvicorn
 
     from .app import make_app
 
-    app = make_app(workers, queue, timeout, memory)
+    app = make_app(group, workers, queue, timeout, memory)
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)

@@ -11,6 +11,7 @@ the pool (pool.py) and its answer sent back.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -26,7 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..batch import NOT_JOBS
 from ..errors import Location, closest, error_document
 from ..textfile import YAML_LIMIT, _size
-from . import pool as pools
+from .pool import Busy, Died, Pool, TimedOut
 from .work import PLAIN_NAME, SCENARIO_FILE
 
 STATIC = Path(__file__).parent / "static"
@@ -58,11 +59,9 @@ def refuse_path(what: str, value) -> ApiError:
 
 # ------------------------------------------------------------------ the verbs
 
-def verbs() -> dict[str, click.Command]:
+def verbs(group: click.Group) -> dict[str, click.Command]:
     """The command line's verbs the service answers (every one but those that run others)."""
-    from ..cli import main
-
-    return {name: cmd for name, cmd in main.commands.items() if name not in NOT_JOBS}
+    return {name: cmd for name, cmd in group.commands.items() if name not in NOT_JOBS}
 
 
 #: a verb's file arguments and the request keys that carry them inline,
@@ -317,6 +316,7 @@ async def read_body(request: Request) -> dict:
     return body
 
 
+@functools.lru_cache(maxsize=1)
 def scenarios() -> list[dict]:
     """The shipped scenarios: name, system (its pack) and title (the scenario's name)."""
     from ..solver.scenario import parse_yaml, shipped_scenarios
@@ -336,11 +336,14 @@ def scenarios() -> list[dict]:
     return out
 
 
-def make_app(size: int | None = None, queue: int = 64, timeout: float = 30.0, memory: int = 1 << 30) -> FastAPI:
-    """The service, its pool of ``size`` workers started with the app."""
+def make_app(group: click.Group, size: int | None = None, queue: int = 64, timeout: float = 30.0,
+             memory: int = 1 << 30) -> FastAPI:
+    """The service of the verbs of ``group`` (the command line's, given by
+    the ``serve`` verb, as the batch runner is given them), its pool of
+    ``size`` workers started with the app."""
     import contextlib
 
-    pool = pools.Pool(size or os.cpu_count() or 1, queue, timeout, memory)
+    pool = Pool(group, size or os.cpu_count() or 1, queue, timeout, memory)
     root: list[str] = []
 
     @contextlib.asynccontextmanager
@@ -369,13 +372,13 @@ def make_app(size: int | None = None, queue: int = 64, timeout: float = 30.0, me
     async def run(task: dict) -> Response:
         try:
             answer = await pool.run(task)
-        except pools.Busy:
+        except Busy:
             return _error(503, "the service is busy: every worker is working and the queue is full",
                           hint="try again in a moment")
-        except pools.TimedOut:
+        except TimedOut:
             return _error(504, f"the request took longer than the service gives one request ({timeout:g} s)",
                           hint="ask for less (e.g. --limit, --count), or run it at the command line")
-        except pools.Died as e:
+        except Died as e:
             return _error(503, f"the worker running the request stopped: {e}")
         headers = {"X-Warcouncil-Exit": str(answer["exit"])} if answer["exit"] is not None else {}
         return Response(answer["body"], status_code=answer["status"], media_type="application/json",
@@ -403,14 +406,15 @@ def make_app(size: int | None = None, queue: int = 64, timeout: float = 30.0, me
         finally:
             folder.remove()
 
-    for name, cmd in verbs().items():
+    served = verbs(group)
+    for name, cmd in served.items():
         _add_verb(app, name, cmd, run, root)
 
     @app.post("/api/{verb}", include_in_schema=False)
     async def unknown(verb: str):
-        near = closest(verb, list(verbs()))
+        near = closest(verb, list(served))
         raise ApiError(404, f"unknown verb {verb!r}",
-                       hint=f"did you mean {near[0]!r}?" if near else "verbs: " + ", ".join(verbs()))
+                       hint=f"did you mean {near[0]!r}?" if near else "verbs: " + ", ".join(served))
 
     return app
 

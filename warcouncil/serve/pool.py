@@ -44,7 +44,8 @@ class Worker:
 
 
 class Pool:
-    def __init__(self, size: int, queue: int, timeout: float, memory: int, recycle: int = 500) -> None:
+    def __init__(self, group, size: int, queue: int, timeout: float, memory: int, recycle: int = 500) -> None:
+        self.group = group  # the command line's verbs (click's group), which the workers run
         self.size, self.queue, self.timeout, self.memory, self.recycle = size, queue, timeout, memory, recycle
         self.workers: list[Worker] = []
         self.idle: list[Worker] = []
@@ -52,18 +53,18 @@ class Pool:
 
     # ------------------------------------------------------------ the processes
     def start(self) -> None:
-        from . import work
+        from .work import prepare
 
-        work.prepare()  # what every worker shares, loaded once here (copy on write)
+        prepare()  # what every worker shares, loaded once here (copy on write)
         for _ in range(self.size):
             self.idle.append(self._fork())
 
     def _fork(self) -> Worker:
-        from . import work
+        from .work import serve
 
-        memory = self.memory
+        memory, group = self.memory, self.group
         others = [fd for w in self.workers for fd in (w.task_fd, w.result_fd)]
-        pid, task_fd, result_fd = batch.fork_worker(lambda t, r: work.serve(t, r, memory), others)
+        pid, task_fd, result_fd = batch.fork_worker(lambda t, r: serve(t, r, group, memory), others)
         os.set_blocking(result_fd, False)
         w = Worker(pid, task_fd, result_fd)
         self.workers.append(w)

@@ -35,22 +35,35 @@ SCENARIO_FILE = "scenario.yaml"
 
 def prepare() -> None:
     """Before the workers are forked: the modules every request needs and
-    the shipped packs, loaded once in the server (each worker starts with
-    them, copy on write)."""
-    from .. import cli  # noqa: F401
-    from ..solver import engine  # noqa: F401
+    the shipped scenarios' packs read and planned (``batch._BatchSharedPacks``'s
+    memo, which each worker then shares, copy on write, as the batch's
+    workers share theirs), then frozen out of the collector's walks (which
+    would touch, and so copy, the shared pages in every worker)."""
+    import gc
+
+    from .. import batch
+    from ..solver.engine import Engine
     from ..solver.scenario import shipped_scenarios
 
-    shipped_scenarios()
+    with batch._BatchSharedPacks():
+        for key, file in shipped_scenarios().items():
+            if "/" in key:
+                Engine.load(str(file))
+    gc.freeze()
 
 
-def serve(task_fd: int, result_fd: int, memory: int) -> None:
+#: the command line's verbs (click's group), as the worker was given them
+_GROUP: list = [None]
+
+
+def serve(task_fd: int, result_fd: int, group, memory: int) -> None:
     """A worker's life: its address space bounded, then requests answered
-    one at a time until its task pipe ends."""
+    one at a time, by the verbs of ``group``, until its task pipe ends."""
     import gc
 
     from .. import batch
 
+    _GROUP[0] = group
     # what the server's process held (its sockets, its event loop) is
     # frozen out of the collector: nothing of it is ever finalised here
     gc.freeze()
@@ -126,8 +139,8 @@ def _verb(task: dict) -> dict:
     standard output is the answer, its exit code says the status (0 and 1:
     an answer, 200; 2: bad input, 400; 3: a bug, 500)."""
     from .. import batch
-    from ..cli import main
 
+    main = _GROUP[0]
     if task.get("scenario_file"):
         try:
             inline_references(task["scenario_file"])
