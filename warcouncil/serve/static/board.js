@@ -22,6 +22,7 @@
     select: null,        // the selected piece's id
     last: null,          // the last answer of the service
     seq: 0,              // the number of the request under way
+    rules: "",           // the house rules' text the turn is played under
   };
   window.warcouncil = S;  // (for the browser tests and the curious: read it, do not write it)
 
@@ -167,6 +168,9 @@
   }
 
   function reset() {
+    $("rules-box").open = false;
+    S.rules = $("rules").value;
+    showRules();
     S.actions = [];
     S.select = null;
     S.last = null;
@@ -213,13 +217,14 @@
 
   // ------------------------------------------------------------ drawing the answer
   function renderEmpty() {
-    $("board").replaceChildren(el("p", { class: "empty", text: "No board." }));
-    for (const id of ["chance", "selected", "decisions"]) $(id).hidden = true;
+    $("board").replaceChildren(el("p", { class: "empty", text: "No board: see the message (right)." }));
+    for (const id of ["chance", "selected", "decisions", "now", "so-far", "handmade"]) $(id).hidden = true;
     $("player").textContent = "";
   }
 
   function render(applied) {
     const g = S.last;
+    for (const id of ["now", "so-far", "handmade"]) $(id).hidden = false;
     renderBoard(g);
     renderRefused(g.refused, applied);
     renderNow(g);
@@ -453,9 +458,14 @@
     return S.actions.length;
   }
 
+  /** the house rules the turn is played under: the text as it was when the turn (re)started */
   function rulesNow() {
-    const rules = $("rules").value;
-    return rules.trim() ? [rules] : [];
+    return S.rules.trim() ? [S.rules] : [];
+  }
+
+  function showRules() {
+    const text = $("rules").value;
+    $("rules-count").textContent = text !== S.rules ? "(edited: apply to use)" : S.rules.trim() ? "(on)" : "";
   }
 
   async function gridOdds(g, list, ul) {
@@ -784,8 +794,8 @@
   document.addEventListener("DOMContentLoaded", () => {
     $("scenario").addEventListener("change", (e) => { if (e.target.value) startShipped(e.target.value); });
     $("scenario-file").addEventListener("change", (e) => { if (e.target.files[0]) startFile(e.target.files[0]); });
-    $("restart").addEventListener("click", () => { $("rules-box").open = false; reset(); ask(null); });
-    $("rules").addEventListener("input", () => { $("rules-count").textContent = $("rules").value.trim() ? "(on)" : ""; });
+    $("restart").addEventListener("click", () => { reset(); ask(null); });
+    $("rules").addEventListener("input", showRules);
     $("undo").addEventListener("click", undo);
     $("save-turn").addEventListener("click", () => S.last && download(`${baseName()}-turn.yaml`, S.last.log_yaml));
     $("save-next").addEventListener("click", () => S.last?.scenario_after_yaml && download(`${baseName()}-next.yaml`, S.last.scenario_after_yaml));
