@@ -402,8 +402,12 @@
       ul.replaceChildren(el("li", { class: "note", text: why }));
       return;
     }
-    ul.replaceChildren(...list.map((a) => actionButton(a, orderNote(a))));
-    if (family() === "grid") gridOdds(g, list, ul);
+    const filter = $("piece-filter");
+    filter.hidden = list.length <= 12;
+    const f = filter.hidden ? "" : filter.value.trim().toLowerCase();
+    const shown = f ? list.filter((a) => (a.text || describe(a)).toLowerCase().includes(f)) : list;
+    ul.replaceChildren(...shown.map((a) => actionButton(a, orderNote(a))));
+    if (family() === "grid") gridOdds(g, shown, ul);
   }
 
   // ------------------------------------------------------------ the grid game: each test's distribution
@@ -612,6 +616,7 @@
 
   function choose(id) {
     if (document.body.dataset.busy === "1") return;
+    if (id !== S.select) $("piece-filter").value = "";
     S.select = id;
     $("refused").hidden = true;
     ask(null);
@@ -803,6 +808,7 @@
     $("enter-roll").addEventListener("click", enterRoll);
     $("rolled").addEventListener("keydown", (e) => { if (e.key === "Enter") enterRoll(); });
     $("filter").addEventListener("input", () => S.last && renderDecisions(S.last));
+    $("piece-filter").addEventListener("input", () => S.last && renderSelected(S.last));
     $("handmade-text").addEventListener("input", (e) => { e.target.dataset.touched = "1"; });
     $("handmade-apply").addEventListener("click", applyHandmade);
     $("deselect").addEventListener("click", () => choose(null));
