@@ -452,6 +452,13 @@ def test_alesia(board, server):
     assert board.odds("formed infantry r1 at 4,5 moves") == [  # (JavaScript puts the numbers first)
         ["movement die: ", "1 1/3", "2 1/3", "3 1/6", "failed 1/6"]]
 
+    # a unit it may attack: the actions against it, to choose from (no request yet)
+    shape = board.page.locator('#board [data-piece="g1"]').first.locator("rect").first
+    shape.click(force=True)
+    assert board.texts("#choice button") == [a["text"] for a in mine if a.get("target") == "g1"] == [
+        "formed infantry r1 at 4,5 attacks formed infantry g1 at 5,4",
+        "formed infantry r1 at 4,5 charges formed infantry g1 at 5,4"]
+
     board.piece("r6")  # the bolt-thrower: no enemy to its front
     board.piece("g3")  # a hand-made attack on it
     expected = _violations(board.state("alesia"), {"kind": "activate", "unit": "r6", "option": "combat", "target": "g3"})
