@@ -127,3 +127,15 @@ def test_ranges_are_clipped_to_the_table_and_a_scale_bar_is_drawn():
     legend = " ".join(t.text or "" for g in root.iter(NS + "g") if g.get("class") == "legend" for t in g.iter(NS + "text"))
     for words in ("red (to move)", "blue", "Inf infantry", "Cav cavalry", "G general", "20, 40, 60 cm from the General"):
         assert words in legend, words
+
+
+def test_each_order_says_its_penalties_with_their_measurements():
+    """The title of an order drawn: its target, each penalty with what was measured (as `check` words
+    them), p and the chance of a blunder."""
+    root = ET.fromstring(table_svg(Engine.load("ridgeway")))
+    said = {(g.get("data-by"), g.get("data-units")): g.find(NS + "title").text
+            for g in root.iter(NS + "g") if g.get("class") == "order"}
+    assert said["gen", "r3"] == ("gen orders r3: 7 or less on 2D6 (distance -1 (gen is 23 cm from r3), enemy -1 "
+                                 "(b1 is 19.209373 cm from r3)), p 7/12, blunder 0")
+    assert said["wiz", "r3"] == "wiz orders r3: 6 or less on 2D6 (enemy -1 (b1 is 19.209373 cm from r3)), p 5/12, " \
+        "blunder 1/36"

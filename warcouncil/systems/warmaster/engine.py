@@ -1094,6 +1094,18 @@ class WarmasterEngine(Engine):
     def explain(self, log: Log, e: Entry) -> dict:
         """Attempt ``e`` of ``log`` for people: its roll, target, each
         penalty with what was measured for it, and whether it was given."""
+        why = self.measured(log, e)
+        out = {"order": e.index + 1, "by": e.by.id, "units": [u.id for u in e.units], "roll": e.roll,
+               "target": e.target, "penalties": dict(e.penalties),
+               "given": bool(self._call("succeeds", Ctx(log), e)), "blunder": self.is_blunder(Ctx(log), e)}
+        if why:
+            out["measured"] = why
+        return out
+
+    def measured(self, log: Log, e: Entry) -> dict[str, list[str]]:
+        """What was measured for each penalty attempt ``e`` takes ({penalty:
+        ["gen is 23 cm from r3", ...]}, the penalties it does not take left
+        out)."""
         why: dict[str, list[str]] = {}
         for name in self.penalties:
             key = name[len(PENALTY_PREFIX):]
@@ -1106,12 +1118,13 @@ class WarmasterEngine(Engine):
                     self._call(name, ctx, e, u)
             if trace:
                 why[key] = trace
-        out = {"order": e.index + 1, "by": e.by.id, "units": [u.id for u in e.units], "roll": e.roll,
-               "target": e.target, "penalties": dict(e.penalties),
-               "given": bool(self._call("succeeds", Ctx(log), e)), "blunder": self.is_blunder(Ctx(log), e)}
-        if why:
-            out["measured"] = why
-        return out
+        return why
+
+    def measured_option(self, log: Log, by: str, units) -> dict[str, list[str]]:
+        """``measured`` for the order ``by`` may attempt next after ``log``
+        of ``units`` (one of ``options``)."""
+        e, _ = self.attempt(log, Step(by, tuple(units), None, None, None), None, False, lazy=True)
+        return self.measured(log, e.worked())
 
     def rolls(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int]]:
         """P(the order is given), and the 2D6 totals that give it and fail."""

@@ -218,10 +218,7 @@ def _orders(eng, log, t, d: float, colour: dict) -> list:
         half = max(_half_depth(t.footprint(u), math.sin(f), math.cos(f)) for u in units)
         for i, (tag, said) in enumerate(tags):
             y = (d - uy) * SCALE + (1 if down else -1) * ((half + 3.2) * SCALE + 16 + 11 * (row + i))
-            words = "; ".join(
-                f"{o['character']} orders {'+'.join(o['units'])}: {o['target']} or less on 2D6"
-                + (" (" + ", ".join(f"{k} -{v}" for k, v in o["penalties"].items() if v) + ")"
-                   if any(o["penalties"].values()) else "") + f", p {o['p']}, blunder {o['blunder']}" for o in said)
+            words = "; ".join(_order_words(eng, log, o) for o in said)
             out.append(f'<g class="order" data-by={quoteattr(",".join(o["character"] for o in said))} '
                        f'data-units={quoteattr(",".join(units))} '
                        f'data-target={quoteattr(",".join(str(o["target"]) for o in said))}>'
@@ -232,6 +229,16 @@ def _orders(eng, log, t, d: float, colour: dict) -> list:
                                                'fill="#333"')) + '</g>')
     out.append("</g>")
     return out
+
+
+def _order_words(eng, log, o: dict) -> str:
+    """An order that may be attempted, in words: its target, each penalty
+    with what was measured for it, p and the chance of a blunder."""
+    measured = eng.measured_option(log, o["character"], o["units"])
+    pens = [f"{k} -{v}" + (f" ({'; '.join(measured[k])})" if k in measured else "")
+            for k, v in o["penalties"].items() if v]
+    return (f"{o['character']} orders {'+'.join(o['units'])}: {o['target']} or less on 2D6"
+            + (f" ({', '.join(pens)})" if pens else "") + f", p {o['p']}, blunder {o['blunder']}")
 
 
 def _marks(t, select: str, legal: dict, d: float, colour: dict) -> list:
