@@ -527,3 +527,22 @@ def test_without_the_extra_the_verb_says_what_to_install(monkeypatch) -> None:
     r = CliRunner().invoke(cli.main, ["serve"], prog_name="warcouncil")
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr == "serve needs uvicorn, of the optional extra serve\nhint: pip install 'warcouncil[serve]'\n"
+
+
+def test_the_page_and_its_files_are_served_and_nothing_beside_them(served) -> None:
+    """`GET /` is warcouncil/serve/static/index.html (the page's own folder; a 404 with one message
+    while it is not installed), `GET /static/NAME` a file of that folder, and no name reaches out of it."""
+    static = ROOT / "warcouncil" / "serve" / "static"
+    r = served.get("/")
+    if (static / "index.html").is_file():
+        assert (r.status_code, r.content) == (200, (static / "index.html").read_bytes())
+    else:
+        assert (r.status_code, r.json()) == (404, _doc(
+            "the board page is not installed (warcouncil/serve/static/index.html)"))
+    for f in sorted(static.glob("*"))[:3] if static.is_dir() else []:
+        if f.is_file():
+            assert served.get(f"/static/{f.name}").content == f.read_bytes()
+    for sneaky in ("/static/%2e%2e/app.py", "/static/..%2fapp.py", "/static/%2e%2e/%2e%2e/__init__.py",
+                   "/static//etc/passwd"):
+        r = served.get(sneaky)
+        assert r.status_code == 404 and "import" not in r.text and "root:" not in r.text, sneaky

@@ -391,7 +391,7 @@ def make_app(group: click.Group, size: int | None = None, queue: int = 64, timeo
             return _error(404, "the board page is not installed (warcouncil/serve/static/index.html)")
         return FileResponse(index)
 
-    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    app.mount("/static", _Static(directory=STATIC, check_dir=False), name="static")
 
     @app.get("/api/scenarios", summary="The shipped scenarios")
     async def shipped():
@@ -417,6 +417,15 @@ def make_app(group: click.Group, size: int | None = None, queue: int = 64, timeo
                        hint=f"did you mean {near[0]!r}?" if near else "verbs: " + ", ".join(served))
 
     return app
+
+
+class _Static(StaticFiles):
+    """The page's folder, served; while it is not installed, every name in it is not found (404), not
+    the server's fault (Starlette's one-off check would make it 500)."""
+
+    async def check_config(self) -> None:
+        if STATIC.is_dir():
+            await super().check_config()
 
 
 def _add_verb(app: FastAPI, name: str, cmd: click.Command, run, root: list) -> None:
