@@ -371,9 +371,14 @@ def test_ridgeway(board, server):
     pens = board.texts("#family-notes table.orders tr.penalties")
     assert [tuple(r.locator("td").all_inner_texts()[:4]) for r in rows] == [
         (o["character"], "+".join(o["units"]), f"≤{o['target']}", o["p"]) for o in orders]
-    assert pens == ["penalties: " + (", ".join(f"{k} -{v}" for k, v in o["penalties"].items() if v) or "none")
-                    + (f" · blunder {o['blunder']}" if o["blunder"] != "0" else "") for o in orders]
+    # (each penalty with its measurements, from the drawing: dropped here to compare with `orders`)
+    assert [re.sub(r" \([^()]*\)", "", p) for p in pens] == [
+        "penalties: " + (", ".join(f"{k} -{v}" for k, v in o["penalties"].items() if v) or "none")
+        + (f" · blunder {o['blunder']}" if o["blunder"] != "0" else "") for o in orders]
     assert len(orders) == 19
+    assert pens[0] == "penalties: distance -1 (gen is 31.8 cm from r1), enemy -1 (b1 is 15 cm from r1)"
+    assert pens[5] == ("penalties: distance -1 (gen is 31.8 cm from r1; gen is 25.1 cm from r2), "
+                       "enemy -1 (b1 is 15 cm from r1; b1 is 15 cm from r2)")
     board.shot("ridgeway-start")
 
     board.piece("r1")

@@ -544,17 +544,18 @@
         el("tbody", {}, ...rows)));
   }
 
+  /** an order's penalties with their measurements (cm to a tenth), and its blunder chance, as the
+   *  drawing gives them in the title of the order at its units */
   function penalties(by, units) {
     const key = units.join(",");
+    const order = /(\S+) orders (\S+): (\d+) or less on 2D6(?: \((.*?)\))?, p ([0-9/]+), blunder ([0-9/]+)/g;
     for (const g of document.querySelectorAll("#board g.order")) {
       if (g.getAttribute("data-units") !== key) continue;
       const t = g.querySelector("title");
-      for (const part of (t ? t.textContent : "").split("; ")) {
-        if (part.startsWith(by + " orders")) {
-          const m = /on 2D6 \(([^)]*)\)/.exec(part);
-          const b = /blunder ([0-9/]+)/.exec(part);
-          return "penalties: " + (m ? m[1] : "none") + (b && b[1] !== "0" ? ` · blunder ${b[1]}` : "");
-        }
+      for (const m of (t ? t.textContent : "").matchAll(order)) {
+        if (m[1] !== by) continue;
+        const pens = (m[4] || "none").replace(/(\d+\.\d+) cm/g, (_, x) => `${Number(Number(x).toFixed(1))} cm`);
+        return "penalties: " + pens + (m[6] !== "0" ? ` · blunder ${m[6]}` : "");
       }
     }
     return "";
