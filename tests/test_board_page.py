@@ -169,7 +169,8 @@ class Board:
 
     def targets(self) -> set[str]:
         return set(self.page.evaluate(
-            "[...document.querySelectorAll('#board [data-legal-target]')].map(e => e.getAttribute('data-legal-target'))"))
+            "[...document.querySelectorAll('#board [data-legal-target]')]"
+            ".map(e => e.getAttribute('data-legal-target'))"))
 
     def texts(self, selector: str) -> list[str]:
         return self.page.locator(selector).all_inner_texts()
@@ -466,7 +467,8 @@ def test_alesia(board, server):
 
     board.piece("r6")  # the bolt-thrower: no enemy to its front
     board.piece("g3")  # a hand-made attack on it
-    expected = _violations(board.state("alesia"), {"kind": "activate", "unit": "r6", "option": "combat", "target": "g3"})
+    expected = _violations(board.state("alesia"),
+                           {"kind": "activate", "unit": "r6", "option": "combat", "target": "g3"})
     refused = board.refusal()
     assert refused["rules"] == [v["rule"] for v in expected] == ["ga.combat-needs-enemy-in-front"]
     assert refused["quotes"] == ["“if there is an enemy Unit immediately to their front.”"]
@@ -489,7 +491,8 @@ def test_alesia(board, server):
     assert board.marks() == where and where
     assert board.texts("#piece-actions button") == [a["text"] for a in steps]
     board.page.wait_for_function("document.querySelectorAll('#piece-actions .odds-line').length === 1")
-    test = api(server, "odds", {"scenario": "alesia", "test": {"test": "manoeuvre", "unit": "r1", "manoeuvre": "about_face"}})
+    test = api(server, "odds", {"scenario": "alesia",
+                                "test": {"test": "manoeuvre", "unit": "r1", "manoeuvre": "about_face"}})
     assert board.odds("r1 about face") == [["manoeuvre test: "] + [f"{k} {p}" for k, p in test["outcomes"].items()]]
     board.shot("alesia-move")
     key = sorted(where)[0]
@@ -508,7 +511,8 @@ def test_alesia(board, server):
     move = api(server, "odds", {"scenario_text": yaml.safe_dump(ended.scenario_after()),
                                 "test": {"test": "movement", "unit": "r5"}})
     assert board.odds("formed infantry r5 at 4,6 moves") == [
-        ["movement die: "] + [f"{k} {p}" for k, p in sorted(move["outcomes"].items(), key=lambda kp: kp[0] == "failed")]]
+        ["movement die: "] + [f"{k} {p}" for k, p in sorted(move["outcomes"].items(),
+                                                           key=lambda kp: kp[0] == "failed")]]
     board.shot("alesia-odds")
     _end_and_check(board, "alesia", "end the phase")
 
@@ -528,7 +532,8 @@ def test_file_and_house_rules(board, server):
     board.action("order s1")
     board.piece("s1")  # light cavalry: 5 hexes under the house rule
     ask = {"scenario": "akragas", "card": "Order Two Units Left", "order": ["s1"]}
-    with_rule = {f"{c},{r}" for c, r in (m["to"] for m in api(server, "moves", {**ask, "rules": [house]})["moves"]["s1"])}
+    with_rule = {f"{c},{r}" for c, r in
+                 (m["to"] for m in api(server, "moves", {**ask, "rules": [house]})["moves"]["s1"])}
     without = {f"{c},{r}" for c, r in (m["to"] for m in api(server, "moves", ask)["moves"]["s1"])}
     assert board.marks() == with_rule and without < with_rule
 

@@ -276,13 +276,15 @@
     const items = (refused.violations || []).map((v) => el("li", { class: "violation" },
       el("div", {}, el("code", { class: "rule", text: v.rule || "" }), " ", el("span", { text: v.message || "" })),
       v.quote ? el("blockquote", { class: "quote", text: `“${v.quote}”` }) : null,
-      (v.measurements || []).length ? el("ul", { class: "measurements" }, ...v.measurements.map((m) => el("li", { text: m }))) : null,
+      (v.measurements || []).length
+        ? el("ul", { class: "measurements" }, ...v.measurements.map((m) => el("li", { text: m }))) : null,
       el("div", { class: "source", text: [v.document || v.source ? "source: " + (v.document || v.source) : null,
         v.pieces && v.pieces.length ? "pieces: " + v.pieces.join(", ") : null].filter(Boolean).join(" · ") })));
     box.replaceChildren(
       el("strong", { text: "Refused: " + (applied ? applied.text || "hand-made " + describe(applied) : "the action") }),
       el("div", { class: "msg", text: refused.message }),
-      items.length ? el("ul", {}, ...items) : el("div", { class: "note", text: "(no rule named: the action's shape is not one this turn takes)" }),
+      items.length ? el("ul", {}, ...items)
+        : el("div", { class: "note", text: "(no rule named: the action's shape is not one this turn takes)" }),
       el("button", { type: "button", class: "dismiss", text: "dismiss", onclick: () => { box.hidden = true; } }));
     box.hidden = false;
   }
@@ -318,7 +320,8 @@
     const body = $("outcomes").tBodies[0];
     body.replaceChildren(...outs.map((o, i) => el("tr", { "data-outcome": i },
       el("td", { text: o.action.text || describe(o.action) }),
-      el("td", { class: "odds", title: percent(o.p) }, el("span", { class: "p", text: o.p }), " ", el("span", { class: "pct", text: percent(o.p) })),
+      el("td", { class: "odds", title: percent(o.p) },
+        el("span", { class: "p", text: o.p }), " ", el("span", { class: "pct", text: percent(o.p) })),
       el("td", {}, el("button", { type: "button", class: "small", title: "this was rolled (entered by hand)",
         text: "rolled", onclick: () => play(o.action) })))));
     $("rolled").value = "";
@@ -350,7 +353,9 @@
     // faces by name, counted ("light, light, helmet"): the faces no outcome counts are left out
     const lower = (r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k.toLowerCase(), v]));
     const counted = new Set();
-    for (const o of outs) if (o.action.roll && typeof o.action.roll === "object") Object.keys(lower(o.action.roll)).forEach((k) => counted.add(k));
+    for (const o of outs) {
+      if (o.action.roll && typeof o.action.roll === "object") Object.keys(lower(o.action.roll)).forEach((k) => counted.add(k));
+    }
     if (!counted.size) return null;
     const counts = {};
     for (const f of t.split(/[\s,;+]+/)) if (counted.has(f)) counts[f] = (counts[f] || 0) + 1;
@@ -367,7 +372,8 @@
     const a = typedOutcome($("rolled").value);
     if (a) return play(a);
     showError({ message: `no outcome of this roll is ${JSON.stringify($("rolled").value)}`,
-                hint: "type the total or the face (e.g. 7), or the faces rolled (e.g. light, light, helmet; none: no face the card reads), or press an outcome's button" });
+                hint: "type the total or the face (e.g. 7), or the faces rolled (e.g. light, light, helmet; " +
+                      "none: no face the card reads), or press an outcome's button" });
   }
 
   // ------------------------------------------------------------ the selected piece
@@ -380,7 +386,8 @@
         for (const w of t.textContent.split("; ")) words.add(w.trim());
       }
     }
-    return (g.legal_actions || []).filter((a) => (a.pieces || []).includes(id) || (!(a.pieces || []).length && words.has(a.text)));
+    return (g.legal_actions || []).filter((a) =>
+      (a.pieces || []).includes(id) || (!(a.pieces || []).length && words.has(a.text)));
   }
 
   function actionButton(a, extra) {
@@ -580,7 +587,8 @@
       el("table", { class: "activations" }, el("tbody", {}, ...rows)));
   }
 
-  const MANOEUVRES = ["forward", "oblique_left", "oblique_right", "turn_left", "turn_right", "drift_left", "drift_right", "about_face"];
+  const MANOEUVRES = ["forward", "oblique_left", "oblique_right", "turn_left", "turn_right", "drift_left", "drift_right",
+    "about_face"];
 
   /** the grid game's move: every manoeuvre, the listed ones legal, the others sent hand-made for the rules to judge */
   function manoeuvres(all) {
@@ -625,7 +633,8 @@
 
   function showChoice(list, what) {
     const box = $("choice");
-    box.replaceChildren(el("div", { class: "note", text: what }), el("ul", { class: "actions" }, ...list.map((a) => actionButton(a))));
+    box.replaceChildren(el("div", { class: "note", text: what }),
+      el("ul", { class: "actions" }, ...list.map((a) => actionButton(a))));
     box.hidden = false;
   }
 
@@ -651,7 +660,8 @@
     return mine.filter((a) => {
       const to = a.to;
       if (sameXY(to, key)) return true;
-      if (Array.isArray(to) && to.some((d) => Array.isArray(d) || (d && typeof d === "object")) && to.some((d) => sameXY(d, key))) return true;
+      const several = Array.isArray(to) && to.some((d) => Array.isArray(d) || (d && typeof d === "object"));
+      if (several && to.some((d) => sameXY(d, key))) return true;  // (a brigade's move: any of its units)
       return words.has(a.text);
     });
   }
@@ -769,7 +779,9 @@
   function attackShape(sel, target) {
     const fam = family();
     const kinds = new Set((S.last?.legal_actions || []).map((a) => a.kind));
-    if (fam === "cc" && (kinds.has("move") || kinds.has("battle") || kinds.has("end"))) return { kind: "battle", piece: sel, target };
+    if (fam === "cc" && (kinds.has("move") || kinds.has("battle") || kinds.has("end"))) {
+      return { kind: "battle", piece: sel, target };
+    }
     if (fam === "grid" && kinds.has("activate")) return { kind: "activate", unit: sel, option: "combat", target };
     return null;
   }
@@ -804,7 +816,8 @@
     $("rules").addEventListener("input", showRules);
     $("undo").addEventListener("click", undo);
     $("save-turn").addEventListener("click", () => S.last && download(`${baseName()}-turn.yaml`, S.last.log_yaml));
-    $("save-next").addEventListener("click", () => S.last?.scenario_after_yaml && download(`${baseName()}-next.yaml`, S.last.scenario_after_yaml));
+    $("save-next").addEventListener("click", () =>
+      S.last?.scenario_after_yaml && download(`${baseName()}-next.yaml`, S.last.scenario_after_yaml));
     $("roll").addEventListener("click", roll);
     $("enter-roll").addEventListener("click", enterRoll);
     $("rolled").addEventListener("keydown", (e) => { if (e.key === "Enter") enterRoll(); });
