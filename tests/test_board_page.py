@@ -227,6 +227,14 @@ class Board:
             return [p.x, p.y]; }""", [x, y])
         self._after(lambda: self.page.mouse.click(sx, sy))
 
+    def square(self, c: int, r: int) -> None:
+        """Click the middle of the grid's square (c, r) (56 px a square)."""
+        sx, sy = self.page.evaluate("""([c, r]) => {
+            const svg = document.querySelector('#board svg');
+            const p = new DOMPoint((c + 0.5) * 56, (r + 0.5) * 56).matrixTransform(svg.getScreenCTM());
+            return [p.x, p.y]; }""", [c, r])
+        self._after(lambda: self.page.mouse.click(sx, sy))
+
     def action(self, text: str, where: str = "#play") -> None:
         """Click the button of the action worded ``text``."""
         button = self.page.locator(f"{where} button.action").filter(has_text=re.compile("^" + re.escape(text) + "$"))
@@ -501,6 +509,22 @@ def test_alesia(board, server):
     board.click("#undo")
     assert [a["kind"] for a in board.actions] == ["activate", "dice"]
     board.action("r1 halts")
+    while board.player == "chance":
+        board.enter_roll("6")
+    # a hand-made step: the cavalry's left front square clicked one square ahead, into the forest
+    board.piece("r4")
+    board.action("cavalry r4 at 8,6 moves", "#piece-actions")
+    board.enter_roll("6")
+    board.square(8, 5)
+    expected = _violations(board.state("alesia"), {"kind": "step", "do": "forward"})
+    refused = board.refusal()
+    assert refused["rules"] == [v["rule"] for v in expected] == ["ga.cavalry-no-forest"]
+    assert refused["quotes"] == ["“It cannot enter Forests.”"]
+    board.square(7, 6)  # a drift to the left, listed: played
+    assert board.actions[-1] == {"kind": "step", "do": "drift_left", "text": "r4 drift left"}
+    board.enter_roll("6")  # its Manoeuvre Test
+    assert board.texts("#other-actions button") == ["r4 drift left", "r4 drift right", "r4 about face", "r4 halts"]
+    board.action("r4 halts")
     while board.player == "chance":
         board.enter_roll("6")
     # after a finished activation, the odds are those of the position it left

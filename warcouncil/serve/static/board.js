@@ -509,7 +509,10 @@
     const sec = $("decisions");
     const all = g.legal_actions || [];
     sec.hidden = all.length === 0;
-    if (!all.length) return;
+    if (!all.length) {
+      for (const id of ["pieces-with", "other-actions", "family-notes"]) $(id).replaceChildren();
+      return;
+    }
     const fam = family();
     const listed = all.filter((a) => !(a.pieces || []).length || CHOICES.has(a.kind));
     const kinds = new Set(all.map((a) => a.kind));
@@ -768,11 +771,32 @@
       return { kind: "initiative", unit: sel, action: "charge", to: place.at };
     }
     if (fam === "grid" && place.kind === "square") {
-      $("status").textContent = `square ${place.at.join(",")}: on the grid a unit moves step by step — ` +
-        "activate its move, roll, then pick a manoeuvre (listed or not, right)";
+      const moving = (kinds.has("step") || kinds.has("halt")) && all.some((a) => a.kind === "halt" && stepUnit(a) === sel);
+      const step = moving ? stepTo(sel, place.at) : null;
+      if (step) return { kind: "step", do: step };
+      $("status").textContent = moving
+        ? `no step moves ${sel}'s left front square to ${place.at.join(",")}: turns and about face are the buttons (right)`
+        : `square ${place.at.join(",")}: on the grid a unit moves step by step — activate its move, roll, then click ` +
+          "where a step takes its left front square, or pick a manoeuvre (right)";
       return null;
     }
     return null;
+  }
+
+  /** the grid's steps that move a unit without turning it: its left front square (data-at) moves by
+   *  the facing (f) and its left (l) and right (r) */
+  const FACING = { north: [[0, -1], [-1, 0]], south: [[0, 1], [1, 0]], east: [[1, 0], [0, -1]], west: [[-1, 0], [0, 1]] };
+
+  function stepTo(unit, square) {
+    const g = $("board").querySelector(`[data-piece="${CSS.escape(unit)}"][data-at][data-facing]`);
+    if (!g || !FACING[g.getAttribute("data-facing")]) return null;
+    const [f, l] = FACING[g.getAttribute("data-facing")];
+    const r = [-l[0], -l[1]];
+    const [c, w] = nums(g.getAttribute("data-at"));
+    const d = [square[0] - c, square[1] - w];
+    const shifts = { forward: f, oblique_left: [f[0] + l[0], f[1] + l[1]], oblique_right: [f[0] + r[0], f[1] + r[1]],
+      drift_left: l, drift_right: r };
+    return Object.keys(shifts).find((m) => shifts[m][0] === d[0] && shifts[m][1] === d[1]) || null;
   }
 
   /** a hand-made attack of the selected piece on ``target``, of the family's shape */
