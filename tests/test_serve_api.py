@@ -546,3 +546,14 @@ def test_the_page_and_its_files_are_served_and_nothing_beside_them(served) -> No
                    "/static//etc/passwd"):
         r = served.get(sneaky)
         assert r.status_code == 404 and "import" not in r.text and "root:" not in r.text, sneaky
+
+
+def test_a_request_near_the_limit(served, tmp_path, monkeypatch) -> None:
+    """A scenario of 1000 KiB (under the 1 MiB limit: a long comment) fills the worker's pipe many times
+    over on its way: answered as the command line answers it."""
+    text = (EXAMPLES / "cca" / "akragas.yaml").read_text(encoding="utf-8") + "# " + "x" * (1000 * 1024 - 2000) + "\n"
+    (tmp_path / "big.yaml").write_text(text, encoding="utf-8")
+    code, out = command_line(tmp_path, monkeypatch, ["cards", "scenario.yaml", "--json"],
+                             {"scenario.yaml": tmp_path / "big.yaml"})
+    r = served.post("/api/cards", json={"scenario_text": text})
+    assert (code, r.status_code, r.text) == (0, 200, out)

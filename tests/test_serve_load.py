@@ -66,7 +66,7 @@ def expected(tmp_path_factory, request):
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    with server(tmp_path_factory.mktemp("server"), "--workers", "2", "--queue", "64", "--timeout", "8") as (url, proc):
+    with server(tmp_path_factory.mktemp("server"), "--workers", "2", "--queue", "64", "--timeout", "5") as (url, proc):
         yield url, proc
 
 
@@ -94,7 +94,7 @@ async def _round(url: str, clients: int, requests: int, expected: list[str]) -> 
 
 
 def test_a_slow_request_holds_up_no_quick_one(served, expected) -> None:
-    """The dense board's Line Command count by the reference engine runs past the time bound (8 s):
+    """The dense board's Line Command count by the reference engine runs past the time bound (5 s):
     while it runs, quick checks are answered at their usual pace by the other worker; then it is
     stopped, 504 with one message, its worker replaced, and the service answers on."""
     url, proc = served
@@ -123,7 +123,7 @@ def test_a_slow_request_holds_up_no_quick_one(served, expected) -> None:
     assert all(status == 200 and text == expected[0] for _, status, text in quick)
     assert max(t for t, _, _ in quick) < 4.0
     assert slow.status_code == 504
-    assert slow.json() == {"error": {"message": "the request took longer than the service gives one request (8 s)",
+    assert slow.json() == {"error": {"message": "the request took longer than the service gives one request (5 s)",
                                      "file": None, "line": None, "column": None,
                                      "hint": "ask for less (e.g. --limit, --count), or run it at the command line"}}
     after = set(children(proc.pid))

@@ -683,6 +683,18 @@ def _batch_file_key(f: Path) -> tuple[str, str]:
     return key
 
 
+def forget(folder: str) -> None:
+    """Drop what the memos keep of the files in ``folder`` and of names
+    looked up from it: a folder the referee service made for one request
+    (warcouncil/serve/work.py), never asked for again."""
+    real = os.path.realpath(folder)
+    inside = real + os.sep
+    for key in [k for k in _FILE_KEYS if k[2] == folder or k[1].startswith((inside, folder + os.sep))]:
+        del _FILE_KEYS[key]
+    for key in [k for k in _PACK_MEMO if any(path.startswith(inside) for part in k[0] for path, _ in part)]:
+        del _PACK_MEMO[key]
+
+
 def _batch_json(record: dict) -> str:
     return json.dumps(record, ensure_ascii=False)
 

@@ -66,6 +66,7 @@ class Pool:
         others = [fd for w in self.workers for fd in (w.task_fd, w.result_fd)]
         pid, task_fd, result_fd = batch.fork_worker(lambda t, r: serve(t, r, group, memory), others)
         os.set_blocking(result_fd, False)
+        os.set_blocking(task_fd, False)
         w = Worker(pid, task_fd, result_fd)
         self.workers.append(w)
         return w
@@ -136,14 +137,30 @@ class Pool:
                 return
         self.idle.append(w)
 
+    @staticmethod
+    async def _send(loop, fd: int, data: bytes) -> None:
+        """``data`` written to a worker's task pipe without blocking the loop:
+        at once if the pipe has room (a request is mostly a few KiB), else as
+        the worker reads it (a request of up to a MiB fills the pipe)."""
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(fd, view):]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError as e:  # (EPIPE) it ended since its last request
+                raise Died(e.strerror or str(e)) from None
+            room = loop.create_future()
+            loop.add_writer(fd, lambda: room.done() or room.set_result(None))
+            try:
+                await room
+            finally:
+                loop.remove_writer(fd)
+
     async def _exchange(self, w: Worker, data: bytes) -> bytes:
         loop = asyncio.get_running_loop()
-        # written from a thread: a task of up to a MiB fills the pipe before
-        # the worker has read it, and the event loop must not wait for that
-        try:
-            await loop.run_in_executor(None, batch._write_all, w.task_fd, len(data).to_bytes(8, "little") + data)
-        except OSError as e:  # (EPIPE) it ended since its last request
-            raise Died(e.strerror or str(e)) from None
+        await self._send(loop, w.task_fd, len(data).to_bytes(8, "little") + data)
         got = loop.create_future()
         buf = bytearray()
 

@@ -91,6 +91,8 @@ def _bound_memory(memory: int) -> None:
 
 
 def handle(task: dict) -> dict:
+    from .. import batch
+
     try:
         os.chdir(task["cwd"])
         if "argv" in task:
@@ -100,6 +102,8 @@ def handle(task: dict) -> dict:
         return {"status": 503, "exit": None, "end": True,
                 "body": _doc("the request needs more memory than the service gives one request",
                              hint="ask for less (e.g. --limit, --count), or run it at the command line")}
+    finally:
+        batch.forget(task["cwd"])  # the request's files and folder are never asked for again
 
 
 def _doc(message: str, location: Location | None = None, hint: str | None = None) -> str:
