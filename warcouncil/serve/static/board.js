@@ -299,7 +299,7 @@
     const p = $("player");
     if (g.player === "terminal") {
       p.replaceChildren(el("span", { class: "badge done", text: "The turn is over" }),
-        el("div", { class: "note", text: "Save the turn file and the next scenario (left)." }));
+        el("div", { class: "note", text: "Save the turn file and the next scenario (the buttons below)." }));
     } else if (g.player === "chance") {
       p.replaceChildren(el("span", { class: "badge dice", text: "The dice decide" }));
     } else {
