@@ -30,7 +30,7 @@ def test_every_game_system_is_held_independent_of_the_others() -> None:
 
 
 def test_the_command_line_reaches_every_game_system_only_through_the_kernel() -> None:
-    """The command line (and the batch runner) imports no system's module:
+    """The command line (the batch runner, the referee service) imports no system's module:
     a verb is answered by the engine of the System the scenario names,
     found in the kernel's registry (issue 28)."""
     import tomllib
@@ -39,6 +39,7 @@ def test_the_command_line_reaches_every_game_system_only_through_the_kernel() ->
     forbidden = next(c for c in contracts if c["type"] == "forbidden" and "warcouncil.cli" in c["source_modules"])
     systems = sorted(f"warcouncil.systems.{p.name}" for p in (ROOT / "warcouncil" / "systems").iterdir()
                      if (p / "__init__.py").exists())
-    assert sorted(forbidden["source_modules"]) == ["warcouncil.__main__", "warcouncil.batch", "warcouncil.cli"]
+    assert sorted(forbidden["source_modules"]) == ["warcouncil.__main__", "warcouncil.batch", "warcouncil.cli",
+                                                   "warcouncil.serve"]
     assert sorted(forbidden["forbidden_modules"]) == systems
     assert "allow_indirect_imports" not in forbidden  # the registry is found at run time, never imported

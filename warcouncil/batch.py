@@ -24,6 +24,8 @@ from .errors import WarcouncilError
 BATCH_LINE_LIMIT = 1024 * 1024  # bytes in one line of a jobs file
 BATCH_CHUNK = 8  # lines sent to a worker at a time (fewer near the end: `_batch_chunks`)
 _BATCH_KEYS = {"scenario", "verb", "args", "turn", "id"}
+#: the verbs that are no job: they run the others (a batch, a service)
+NOT_JOBS = frozenset({"batch", "serve", "lsp"})
 _PACK_MEMO: dict = {}
 _PACK_MEMO_SIZE = 16
 # What a job's verb prints, caught: the same two buffers for every job, emptied after each. (A new
@@ -363,32 +365,8 @@ class _BatchForks:
                                   hint="run fewer with --jobs N") from None
 
     def _fork(self) -> list:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        fds: list[int] = []
-        try:
-            fds += os.pipe()
-            fds += os.pipe()
-            pid = os.fork()
-        except OSError:
-            for fd in fds:
-                os.close(fd)
-            raise
-        task_r, task_w, res_r, res_w = fds
-        if pid == 0:  # pragma: no cover - the worker (its lines are counted in the batch's tests' answers)
-            code = 1
-            try:
-                os.close(task_w)
-                os.close(res_r)
-                for w in self.workers:  # the other workers' pipes: theirs to end
-                    for fd in w[1:3]:
-                        os.close(fd)
-                _batch_serve(task_r, res_w, self.cwd)
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(task_r)
-        os.close(res_w)
+        others = [fd for w in self.workers for fd in w[1:3]]  # the other workers' pipes: theirs to end
+        pid, task_w, res_r = fork_worker(lambda task_r, res_w: _batch_serve(task_r, res_w, self.cwd), others)
         return [pid, task_w, res_r, None, bytearray()]
 
     def submit(self, chunk):
@@ -484,6 +462,50 @@ class _BatchForks:
         self.workers = []
 
 
+def fork_worker(work, close=()) -> tuple[int, int, int]:
+    """A worker process forked from this one, talking over two pipes: (its
+    pid, the fd its tasks are written to, the fd its answers are read
+    from). The worker closes the fds ``close`` (what it must not hold) and
+    runs ``work(task_fd, result_fd)``; when that returns it exits 0, when it
+    raises 1. A message either way is an 8-byte length and its bytes
+    (``_write_all``, ``_read_message``). The batch's workers are these, and
+    so are the referee service's (warcouncil/serve/pool.py)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    fds: list[int] = []
+    try:
+        fds += os.pipe()
+        fds += os.pipe()
+        pid = os.fork()
+    except OSError:
+        for fd in fds:
+            os.close(fd)
+        raise
+    task_r, task_w, res_r, res_w = fds
+    if pid == 0:  # pragma: no cover - the worker (its lines are counted in the batch's tests' answers)
+        code = 1
+        try:
+            os.close(task_w)
+            os.close(res_r)
+            for fd in close:
+                os.close(fd)
+            work(task_r, res_w)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(task_r)
+    os.close(res_w)
+    return pid, task_w, res_r
+
+
+def _read_message(stream) -> bytes | None:
+    """One message (an 8-byte length and its bytes) from a binary stream, or None at its end."""
+    head = stream.read(8)
+    if len(head) < 8:
+        return None
+    return stream.read(int.from_bytes(head, "little"))
+
+
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -494,11 +516,8 @@ def _batch_serve(task_fd: int, result_fd: int, cwd: str) -> None:
     """A forked worker: chunks read from ``task_fd`` until it ends, each
     chunk's records written to ``result_fd``."""
     with os.fdopen(task_fd, "rb") as tasks:
-        while True:
-            head = tasks.read(8)
-            if len(head) < 8:
-                return
-            chunk = [tuple(item) for item in json.loads(tasks.read(int.from_bytes(head, "little")))]
+        while (message := _read_message(tasks)) is not None:
+            chunk = [tuple(item) for item in json.loads(message)]
             out = _batch_pool_chunk(chunk, cwd).encode()
             _write_all(result_fd, len(out).to_bytes(8, "little") + out)
 
@@ -664,6 +683,18 @@ def _batch_file_key(f: Path) -> tuple[str, str]:
     return key
 
 
+def forget(folder: str) -> None:
+    """Drop what the memos keep of the files in ``folder`` and of names
+    looked up from it: a folder the referee service made for one request
+    (warcouncil/serve/work.py), never asked for again."""
+    real = os.path.realpath(folder)
+    inside = real + os.sep
+    for key in [k for k in _FILE_KEYS if k[2] == folder or k[1].startswith((inside, folder + os.sep))]:
+        del _FILE_KEYS[key]
+    for key in [k for k in _PACK_MEMO if any(path.startswith(inside) for part in k[0] for path, _ in part)]:
+        del _PACK_MEMO[key]
+
+
 def _batch_json(record: dict) -> str:
     return json.dumps(record, ensure_ascii=False)
 
@@ -700,7 +731,6 @@ class _VerbJson(str):
 
 
 #: the verbs that answer no query: the runner itself, the language server (a session with an editor)
-_NO_JOBS = frozenset({"batch", "lsp"})
 
 
 def _batch_argv(job, n: int):
@@ -715,10 +745,10 @@ def _batch_argv(job, n: int):
     if not isinstance(verb, str):
         raise WarcouncilError("a job names its verb: \"verb\": \"orders\" (or gives a \"turn\" to check)")
     cmd = _verbs().commands.get(verb)
-    if cmd is None or verb in _NO_JOBS:
+    if cmd is None or verb in NOT_JOBS:
         from .errors import closest
 
-        verbs = sorted(v for v in _verbs().commands if v not in _NO_JOBS)
+        verbs = sorted(v for v in _verbs().commands if v not in NOT_JOBS)
         hint = closest(verb, verbs)
         raise WarcouncilError(f"unknown verb {verb!r}", hint=f"did you mean {hint[0]!r}?" if hint else
                               "verbs: " + ", ".join(verbs))

@@ -783,6 +783,43 @@ def batch(jobs_file, workers, ray_address):
     run(main, __spec__.name if __spec__ else __name__, jobs_file, workers, ray_address)
 
 
+# ------------------------------------------------------------------ serve
+#
+# `warcouncil serve`: the board page and every verb over HTTP. The web stack
+# (FastAPI, uvicorn: the optional extra `serve`) and warcouncil/serve/ are
+# imported only when the verb runs.
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (the default: this machine only).")
+@click.option("--port", type=click.IntRange(min=0, max=65535), default=8000, show_default=True,
+              help="The port to listen on.")
+@click.option("--workers", type=click.IntRange(min=1, max=BATCH_JOBS_MAX), default=None,
+              help="Worker processes answering requests (default: the machine's cores).")
+@click.option("--queue", type=click.IntRange(min=0), default=64, show_default=True,
+              help="Requests that may wait for a worker; past them the service answers 503.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+              help="Seconds one request may run; past them its worker is killed and the answer is 504.")
+@click.option("--memory", type=click.IntRange(min=64), default=1024, show_default=True, metavar="MIB",
+              help="MiB of memory one request may use (RLIMIT_AS of its worker); past them the answer is 503.")
+def serve(host, port, workers, queue, timeout, memory):
+    """The board page and the referee service, over HTTP: GET / the page,
+    POST /api/game a turn in play, POST /api/VERB every verb's --json answer,
+    GET /openapi.json their description. Needs the optional extra:
+    pip install 'warcouncil[serve]'."""
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as e:
+        raise WarcouncilError(f"serve needs {e.name}, of the optional extra serve",
+                              hint="pip install 'warcouncil[serve]'") from None
+    from .serve import run
+
+    click.echo(f"warcouncil serve: http://{host}:{port}/ (Ctrl-C stops it)", err=True)
+    run(main, host, port, workers, queue, timeout, memory * 1024 * 1024)
+
+
 def _card_words(card) -> str:
     """What a card orders, in words: the card text its rule cites (Markdown
     emphasis dropped); the rule text when it cites none."""
