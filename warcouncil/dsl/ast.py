@@ -379,6 +379,23 @@ class BuiltinDecl:
 
 
 @_node
+class HookDecl:
+    """``hook [optional] NAME(a, b) "doc"``: a define the pack's game family's
+    engine calls by name, with as many arguments as ``params`` names, and
+    what the engine expects of it. ``optional``: the engine asks only when
+    the pack defines it."""
+
+    name: str
+    params: tuple[str, ...]
+    doc: str
+    optional: bool = False
+    loc: Location = _loc()
+
+    def signature(self) -> str:
+        return f"{self.name}({', '.join(self.params)})"
+
+
+@_node
 class RemoveDecl:
     kind: str  # rule | define | card
     target: str
@@ -429,6 +446,7 @@ Statement = (
     | RolesDecl
     | EffectsDecl
     | BuiltinDecl
+    | HookDecl
 )
 
 

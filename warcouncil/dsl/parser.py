@@ -368,6 +368,17 @@ class _ToAst(Transformer):
         returns, reads, doc = items[-3], str(items[-2]), items[-1].value
         return A.BuiltinDecl(name, None if params is None else tuple(params), returns, reads, doc, self._loc(meta))
 
+    # -- hooks
+    @v_args(meta=True)
+    def hook_decl(self, meta, items):
+        optional = isinstance(items[0], Token) and items[0].type == "OPTIONAL"
+        name = str(items[1 if optional else 0])
+        params = next((i for i in items if isinstance(i, tuple)), ())
+        return A.HookDecl(name, params, items[-1].value, optional, self._loc(meta))
+
+    def hook_params(self, items):
+        return tuple(str(t) for t in items)
+
     def builtin_params(self, items):
         return list(items)
 

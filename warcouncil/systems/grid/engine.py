@@ -122,20 +122,18 @@ class GridEngine(Engine):
         return s
 
     def call(self, setting: GridSetting, name: str, *args, activation=None):
-        """The value of the pack's define ``name`` (a function name) on ``args``."""
-        d = self.pack.defines.get(name)
-        if d is None:
-            raise WarcouncilError(f"the rule pack has no define {name!r} (removed by a house rule?)")
-        if len(d.params) != len(args):
-            raise WarcouncilError(f"{name} takes {len(d.params)} argument(s) in this rule pack, not {len(args)}",
-                                  d.loc)
-        body = self.compiler.define_closure(name)
+        """The value of the pack's define ``name`` (a function name) on
+        ``args``: a hook the pack declares (``Pack.hook``)."""
+        return self._run(setting, self.pack.hook(name, len(args)), args, activation)
+
+    def _run(self, setting: GridSetting, d, args, activation=None):
+        body = self.compiler.define_closure(d.name)
         return body(GridCtx(World(setting, self.compiler, activation)), dict(zip(d.params, args)))
 
     def side_value(self, name: str, side: str):
-        """The kernel's ``Engine.side_value``, through ``call``."""
+        """The kernel's ``Engine.side_value``: a user's define (not a hook)."""
         s = self.setting(side)
-        return self.call(s, name, s.side_view)
+        return self._run(s, self.side_define(name), (s.side_view,))
 
     def rules(self):
         if self._rules is None:
