@@ -46,18 +46,23 @@ FAMILIES = {
         "second_move",  # the kind of a game interface action
     }),
 }
-CALLERS = {"call", "_call", "hook"}  # how an engine calls a define by name
+#: how an engine calls a define by name (grid: ``hook``; Warmaster: ``_call``,
+#: ``_part`` and its alias ``call``; ``Pack.hook``)
+CALLERS = {"hook", "_call", "_part", "call"}
 
 
 def _called(family: str, defines) -> set[str]:
     """The defines the family's engine calls: the first string argument of
-    every ``call``/``_call``/``hook`` call, and every other string literal
-    of its Python that names one of the pack's defines (a name handed to a
-    helper that calls it: ``_one_die("cover_stops", ...)``)."""
+    every ``hook``/``_call`` call, and every other string literal of its
+    Python that names one of the pack's defines (a name handed to a helper
+    that calls it: ``_one_die("cover_stops", ...)``). The engine never uses
+    the grid's ``GridEngine.call`` (any define: for callers outside it)."""
     out = set()
     for f in sorted((SYSTEMS / family).glob("*.py")):
         for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
-            if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) in CALLERS:
+            name = (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) if isinstance(n, ast.Call) else None
+            assert not (family == "grid" and name == "call"), f"{f.name}:{n.lineno}: a define called, not a hook"
+            if name in CALLERS:
                 out |= {a.value for a in n.args[:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)}
             elif isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in defines:
                 out.add(n.value)

@@ -33,7 +33,7 @@ def grid_svg(eng) -> str:
             out.append(f'<rect x="{c * CELL}" y="{r * CELL}" width="{CELL}" height="{CELL}" fill="{fill}" '
                        f'stroke="#bbbbbb"><title>{c},{r}{" " + escape(t) if t else ""}</title></rect>')
     for v in sorted(s.all_units, key=lambda v: v.id):  # zones of control, under the units
-        for c, r in sorted(eng.call(s, "zoc", v)):
+        for c, r in sorted(eng.hook(s, "zoc", v)):
             if (c, r) in sc.board.cells:
                 out.append(f'<rect class="zoc" x="{c * CELL + 3}" y="{r * CELL + 3}" width="{CELL - 6}" '
                            f'height="{CELL - 6}" fill="{colour[v.side]}" fill-opacity="0.15" '
