@@ -26,6 +26,13 @@ from .aftermath import CARDS, Aftermath, Due
 from .files import MANOEUVRES, OPTIONS, SHEET_MANOEUVRES, TEST_ENTRIES, TURN_ENTRY, faces
 from .world import GridCtx, GridSetting, World
 FACES = range(1, 7)
+#: the free re-rolls of a failed Manoeuvre Test, once per turn each (by the
+#: characteristic that gives them, a symbol of the pack), and whether one
+#: applies to a step of the unit; the pack says which is used first
+_FREE_REROLLS = {
+    "drilled": lambda eng, s, u, step: eng.hook(s, "drilled_reroll", u, step.rough),
+    "skirmishers": lambda eng, s, u, step: eng.hook(s, "skirmisher_reroll", u),
+}
 TEST_LIMIT = 64 * 1024
 
 
@@ -754,15 +761,13 @@ class _Sequence:
             rec = eng.step_record(base, u, cur, nxt, kind, tests, fear, j, len(raw_steps))
             # the free re-rolls this unit has left this turn, then the Movement Points spent for them
             used = self.free_used.setdefault(u.id, set())
-            rec.__dict__.update(drilled_spent="drilled" in used, skirmisher_spent="skirmisher" in used,
+            rec.__dict__.update(drilled_spent="drilled" in used, skirmisher_spent="skirmishers" in used,
                                 points_left=points_left)
             need = rec.rerolls
-            if need and "drilled" not in used and eng.hook(s, "drilled_reroll", u, rec.rough):
-                used.add("drilled")
-                need -= 1
-            if need and "skirmisher" not in used and eng.hook(s, "skirmisher_reroll", u):
-                used.add("skirmisher")
-                need -= 1
+            for k in self.free_rerolls(s):  # in the order the pack gives (ga.default.reroll-order)
+                if need and k not in used and _FREE_REROLLS[k](eng, s, u, rec):
+                    used.add(k)
+                    need -= 1
             points_left = max(0, points_left - need)
             steps.append(rec)
             cost += eng.hook(s, "step_cost", u, kind)
@@ -909,8 +914,14 @@ class _Sequence:
         """A failed Manoeuvre Test is re-rolled while a re-roll is left: the
         Drilled or the Skirmisher re-roll not used this turn, or a Movement
         Point spent for it (``reroll_manoeuvre``)."""
-        return bool((self.eng.hook(s, "drilled_reroll", u, step.rough) and "drilled" not in used)
-                    or (self.eng.hook(s, "skirmisher_reroll", u) and "skirmisher" not in used) or points_left > 0)
+        return (any(k not in used and _FREE_REROLLS[k](self.eng, s, u, step) for k in _FREE_REROLLS)
+                or points_left > 0)
+
+    def free_rerolls(self, s) -> list[str]:
+        """The free re-rolls of a failed Manoeuvre Test in the order a unit
+        uses them, before any Movement Point: the pack's ``free_reroll_rank``
+        (lower first; ``ga.default.reroll-order``: Drilled, then Skirmisher)."""
+        return sorted(_FREE_REROLLS, key=lambda k: (self.eng.hook(s, "free_reroll_rank", k), k))
 
     def attachments_used(self, setting, rec, item, aftermath):
         """A Devotio used (or lost by a Charge that made no contact), a Small
