@@ -50,12 +50,13 @@ FAMILIES = {
 CALLERS = {"hook", "_call", "_part", "call"}
 
 
-def _called(family: str, defines) -> set[str]:
+def _called(family: str, names) -> set[str]:
     """The defines the family's engine calls: the first string argument of
     every ``hook``/``_call`` call, and every other string literal of its
-    Python that names one of the pack's defines (a name handed to a helper
-    that calls it: ``_one_die("cover_stops", ...)``). The engine never uses
-    the grid's ``GridEngine.call`` (any define: for callers outside it)."""
+    Python that names one of the pack's defines or ``every`` hooks (a name
+    handed to a helper that calls it: ``_one_die("cover_stops", ...)``,
+    ``PENALTY_PREFIX = "penalty_"``). The engine never uses the grid's
+    ``GridEngine.call`` (any define: for callers outside it)."""
     out = set()
     for f in sorted((SYSTEMS / family).glob("*.py")):
         for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
@@ -63,7 +64,7 @@ def _called(family: str, defines) -> set[str]:
             assert not (family == "grid" and name == "call"), f"{f.name}:{n.lineno}: a define called, not a hook"
             if name in CALLERS:
                 out |= {a.value for a in n.args[:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)}
-            elif isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in defines:
+            elif isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in names:
                 out.add(n.value)
     return out
 
@@ -72,15 +73,23 @@ def _called(family: str, defines) -> set[str]:
 def test_every_hook_called_is_declared_and_every_declared_hook_is_called(family):
     pack_name, not_calls = FAMILIES[family]
     pack = load_pack(pack_name)
-    called = _called(family, pack.defines) - not_calls
+    called = _called(family, set(pack.defines) | {n for n, h in pack.hooks.items() if h.every}) - not_calls
     assert called == set(pack.hooks)
-    # each with the arity the shipped define has
-    assert {n: len(h.params) for n, h in pack.hooks.items()} == {n: len(pack.defines[n].params) for n in pack.hooks}
+    # each with the arity the shipped define has (an `every` hook: each define it stands for)
+    assert {n: len(h.params) for n, h in pack.hooks.items() if not h.every} == {
+        n: len(pack.defines[n].params) for n, h in pack.hooks.items() if not h.every}
+    for n, h in pack.hooks.items():
+        if h.every:
+            assert {len(pack.defines[d].params) for d in pack.hooked(n)} == {len(h.params)}
 
 
 def test_the_hooks_declared_per_family():
     assert len(load_pack("grid-ancients").hooks) == 117
-    assert sorted(load_pack("warmaster").hooks) == ["blunder", "command_value", "succeeds", "supplies"]
+    wm = load_pack("warmaster")
+    assert sorted(wm.hooks) == ["blunder", "command_value", "penalty_", "succeeds", "supplies"]
+    assert [n for n, h in wm.hooks.items() if h.every] == ["penalty_"]
+    assert wm.hooked("penalty_") == ["penalty_distance", "penalty_successive", "penalty_enemy", "penalty_dense",
+                                    "penalty_casualties"]
     assert [n for n, h in load_pack("warmaster").hooks.items() if h.optional] == ["blunder"]
     assert sorted(load_pack("ccm").hooks) == sorted(load_pack("cca").hooks) == [
         "accompanies", "host", "may_battle", "must_battle"]
@@ -98,10 +107,13 @@ def test_an_undeclared_hook_is_a_programming_error():
 
 
 def test_the_hook_statement_parses():
-    text = 'hook zoc(u) "the squares"\nhook optional blunder(o) "a" " b"\nhook make_way_halts "c"\n'
+    text = ('hook zoc(u) "the squares"\nhook optional blunder(o) "a" " b"\nhook make_way_halts "c"\n'
+            'hook every penalty_(o, u) "d"\n')
     assert parse_text(text).statements == (
         A.HookDecl("zoc", ("u",), "the squares"), A.HookDecl("blunder", ("o",), "a b", True),
-        A.HookDecl("make_way_halts", (), "c"))
+        A.HookDecl("make_way_halts", (), "c"), A.HookDecl("penalty_", ("o", "u"), "d", every=True))
+    assert [h.signature() for h in parse_text(text).statements] == [
+        "zoc(u)", "blunder(o)", "make_way_halts()", "penalty_*(o, u)"]
 
 
 # ---- what a house-rule author sees -------------------------------------------
@@ -203,3 +215,22 @@ def test_an_optional_hook_not_defined_is_not_asked(tmp_path):
     (d / "00-pack.wc").write_text('pack mine "Mine"\nhook optional blunder(o) "x"\n', encoding="utf-8")
     assert lint([str(d)])[1] == []
     assert load_pack(str(d)).hook("blunder", 1) is None
+
+
+def test_a_penalty_of_a_house_rule_takes_the_hooks_parameters(tmp_path):
+    """Warmaster calls every define named penalty_* (`hook every penalty_(o, u)`):
+    a house rule's new penalty with other parameters is refused at its define."""
+    f = _write(tmp_path, "# a house rule\ndefine house.penalty-rain penalty_rain(o) := 1\n")
+    message = ("penalty_rain takes 1 argument(s), but the engine calls every penalty_* define as hook "
+               "penalty_*(o, u): a command penalty: what unit u of order attempt o costs (the worst over the "
+               "units that supply it is taken off the Command value); any number of them")
+    _, problems = lint([f], base="warmaster")
+    assert [(p.message, p.location.line, p.location.column, p.hint) for p in problems] == [
+        (message, 2, 1, "write penalty_rain(o, u) := ...")]
+    code, out, err = _run("orders", "ridgeway", "--rules", f)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"{f}:2:1: {message}\n")
+    # with the hook's parameters it is one more penalty
+    g = _write(tmp_path, "define house.penalty-rain penalty_rain(o, u) := 1\n")
+    assert lint([g], base="warmaster")[1] == []
+    assert load_pack("warmaster", [g]).hooked("penalty_")[-1] == "penalty_rain"

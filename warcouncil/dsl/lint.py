@@ -378,6 +378,11 @@ def hook_problems(pack: Pack) -> list[LintError]:
     refused while the pack loads, the hook named.)"""
     out = []
     for name, h in pack.hooks.items():
+        if h.every:  # each define whose name begins so, with the hook's parameters
+            out += [_err(f"{n} takes {len(d.params)} argument(s), but the engine calls every {name}* define as hook "
+                         f"{h.signature()}: {h.doc}", d.loc, f"write {n}({', '.join(h.params)}) := ...")
+                    for n, d in pack.defines.items() if n.startswith(name) and len(d.params) != len(h.params)]
+            continue
         d = pack.defines.get(name)
         if d is None:
             if h.optional:

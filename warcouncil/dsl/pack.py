@@ -93,7 +93,7 @@ class Pack:
         ``tests/test_hooks.py`` walks the engines for them). A declared hook
         not defined is bad input (lint and loading report it first, at the
         house rule that removed it: ``lint.hook_problems``)."""
-        h = self.hooks.get(name)
+        h = self.hooks.get(name) or next((h for h in self.hooks.values() if h.every and name.startswith(h.name)), None)
         if h is None or len(h.params) != arity:
             raise UndeclaredHook(f"the engine calls {name} with {arity} argument(s), but the {self.name} pack "
                                  f"declares {'no such hook' if h is None else 'hook ' + h.signature()}")
@@ -107,6 +107,15 @@ class Pack:
             raise WarcouncilError(f"{name} takes {len(d.params)} argument(s), but the engine calls it with {arity}: "
                                   f"{h.doc}", d.loc)
         return d
+
+    def hooked(self, prefix: str) -> list[str]:
+        """The defines an ``every`` hook stands for: each whose name begins
+        with ``prefix`` (``hook every penalty_(o, u)``), in the pack's order."""
+        h = self.hooks.get(prefix)
+        if h is None or not h.every:
+            raise UndeclaredHook(f"the engine calls every {prefix}* define, but the {self.name} pack declares "
+                                 "no such hook")
+        return [n for n in self.defines if n.startswith(prefix)]
 
     @property
     def vocabulary(self) -> Vocabulary:

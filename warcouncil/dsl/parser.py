@@ -371,10 +371,10 @@ class _ToAst(Transformer):
     # -- hooks
     @v_args(meta=True)
     def hook_decl(self, meta, items):
-        optional = isinstance(items[0], Token) and items[0].type == "OPTIONAL"
-        name = str(items[1 if optional else 0])
+        kind = items[0].type if isinstance(items[0], Token) and items[0].type in ("OPTIONAL", "EVERY") else None
+        name = str(items[1 if kind else 0])
         params = next((i for i in items if isinstance(i, tuple)), ())
-        return A.HookDecl(name, params, items[-1].value, optional, self._loc(meta))
+        return A.HookDecl(name, params, items[-1].value, kind == "OPTIONAL", self._loc(meta), kind == "EVERY")
 
     def hook_params(self, items):
         return tuple(str(t) for t in items)

@@ -362,7 +362,7 @@ class WarmasterEngine(Engine):
         self._var_memo: dict = {}  # (define, parameter) -> ``_var_reads``
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
-        self.penalties = [n for n in pack.defines if n.startswith(PENALTY_PREFIX)]
+        self.penalties = pack.hooked(PENALTY_PREFIX)
         self.rules = [self._rule(rid, r) for rid, r in pack.rules.items()]
         #: the rules as ``breaks`` asks them (any broken: the order changes
         #: no answer): those that measure nothing first, the stop rules
@@ -778,15 +778,10 @@ class WarmasterEngine(Engine):
 
     def _call(self, name: str, ctx: Ctx, *args) -> Any:
         """The pack's define ``name`` on ``args``: a hook the pack declares
-        (``Pack.hook``), or a penalty (every define named ``penalty_*``)."""
+        (``Pack.hook``; the penalties: ``hook every penalty_(o, u)``)."""
         hit = self._calls.get((name, len(args)))
         if hit is None:
-            if name.startswith(PENALTY_PREFIX):
-                d = self.pack.defines[name]
-                if len(d.params) != len(args):
-                    raise WarcouncilError(f"{name} must take {len(args)} argument(s), not {len(d.params)}", d.loc)
-            else:
-                d = self.pack.hook(name, len(args))
+            d = self.pack.hook(name, len(args))
             hit = self._calls[(name, len(args))] = (self.compiler.define_closure(name), tuple(d.params))
         body, params = hit
         return body(ctx, dict(zip(params, args)))
