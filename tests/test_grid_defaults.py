@@ -119,6 +119,18 @@ CASES = {
                                                                {"unit": "a", "option": "combat"}]),
                                              ["ga.reversal-ends-activations"],
                                              []),
+    # a drilled skirmisher (light chariots) fails a test in the open, then one entering rough: the Drilled
+    # re-roll first leaves the Skirmisher one for the rough (legal); the Skirmisher one first leaves only the
+    # Drilled one, which the rough does not allow
+    "ga.default.reroll-order": ("free_reroll_rank(k) := if k == skirmishers then 1 else 2",
+                                check_answer([unit("s", "red", (5, 3), "north", type="light_chariots",
+                                                   characteristics=["drilled"])],
+                                             [{"unit": "s", "option": "move", "roll": 6,
+                                               "steps": [{"do": "drift_right", "test": [1, 6]},
+                                                         {"do": "forward", "test": [1, 6]}]}],
+                                             terrain=[((6, 2), "rough"), ((7, 2), "rough")]),
+                                [],
+                                ["ga.manoeuvre-rerolls"]),
     "ga.default.movement-reroll": ("reroll_movement_when(r) := false",
                                    odds_answer(_fight(), {"test": "movement", "unit": "a", "reroll": True}),
                                    ({"failed": "1/36", "1": "7/18", "2": "7/18", "3": "7/36"}, {}),

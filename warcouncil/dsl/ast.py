@@ -404,6 +404,25 @@ class BuiltinDecl:
 
 
 @_node
+class HookDecl:
+    """``hook [optional|every] NAME(a, b) "doc"``: a define the pack's game
+    family's engine calls by name, with as many arguments as ``params``
+    names, and what the engine expects of it. ``optional``: the engine asks
+    only when the pack defines it; ``every``: ``name`` is a prefix, and the
+    engine calls every define whose name begins with it (none or many)."""
+
+    name: str
+    params: tuple[str, ...]
+    doc: str
+    optional: bool = False
+    loc: Location = _loc()
+    every: bool = False
+
+    def signature(self) -> str:
+        return f"{self.name}{'*' if self.every else ''}({', '.join(self.params)})"
+
+
+@_node
 class RemoveDecl:
     kind: str  # rule | define | card
     target: str
@@ -455,6 +474,7 @@ Statement = (
     | RolesDecl
     | EffectsDecl
     | BuiltinDecl
+    | HookDecl
 )
 
 

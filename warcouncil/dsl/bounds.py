@@ -44,7 +44,7 @@ _TOKEN = re.compile(
 # words that begin a statement (`remove rule X` is one statement: `rule`
 # after `remove`, `replace` or `change` does not begin another)
 _STARTS = frozenset({"pack", "extends", "document", "sections", "dice", "values", "unit", "terrain", "card",
-                     "rule", "define", "remove", "roles", "effects", "builtin", "replace", "change"})
+                     "rule", "define", "remove", "roles", "effects", "builtin", "hook", "replace", "change"})
 _AFTER = frozenset({"remove", "replace", "change"})
 # statements named in a message by their first words (`rule ID`, `change unit NAME`): how many
 _NAMED = {"rule": 2, "define": 2, "card": 2, "unit": 2, "terrain": 2, "change": 3}

@@ -68,6 +68,7 @@ def lint(paths: list[str | Path], base: str | None = None,
     problems.extend(pack.problems)
     problems.extend(_resolved(pack))
     problems.extend(_citations(pack))
+    problems.extend(hook_problems(pack))
     problems.extend(_layer_conflicts(pack))
     problems.extend(static_problems(pack))
     problems.sort(key=lambda p: (p.location.file or "", p.location.line or 0, p.location.column or 0))
@@ -275,7 +276,7 @@ class _Resolver:
 def check_layers(pack: Pack) -> list[LintError]:
     """What must hold before a layered pack is used: its layering conflicts
     first (they explain the rest), then names that resolve to nothing."""
-    first = sorted(_layer_conflicts(pack), key=_where)
+    first = sorted(hook_problems(pack) + _layer_conflicts(pack), key=_where)
     resolved = sorted(_resolved(pack), key=_where)
     # recursion, size and types: only once every name resolves (an unknown
     # name is the better message)
@@ -391,6 +392,36 @@ def _exprs(st):
                     yield q.where, ("it",)
             if alt.group is not None and alt.group.anchor is not None:
                 yield alt.group.anchor, ("it",)
+
+
+def hook_problems(pack: Pack) -> list[LintError]:
+    """Every hook the pack declares (``hook NAME(a, b) "..."``: a define its
+    engine calls by name) is defined, with as many parameters: a house rule
+    that removes one is told so at its `remove`, naming what the engine
+    needs it for. (A `replace define` that changes a define's parameters is
+    refused while the pack loads, the hook named.)"""
+    out = []
+    for name, h in pack.hooks.items():
+        if h.every:  # each define whose name begins so, with the hook's parameters
+            out += [_err(f"{n} takes {len(d.params)} argument(s), but the engine calls every {name}* define as hook "
+                         f"{h.signature()}: {h.doc}", d.loc, f"write {n}({', '.join(h.params)}) := ...")
+                    for n, d in pack.defines.items() if n.startswith(name) and len(d.params) != len(h.params)]
+            continue
+        d = pack.defines.get(name)
+        if d is None:
+            if h.optional:
+                continue
+            if name in pack.removed_defines:
+                did, rm = pack.removed_defines[name]
+                out.append(_err(f"remove define {did}: {h.signature()} is a hook the engine calls: {h.doc}", rm.loc,
+                                f"replace it instead (`replace define {did} {h.signature()} := ...`)"))
+            else:
+                out.append(_err(f"hook {h.signature()}: the pack defines no {name}", h.loc,
+                                f"the engine calls it: define {h.signature()} := ..."))
+        elif len(d.params) != len(h.params):
+            out.append(_err(f"{name} takes {len(d.params)} argument(s), but the engine calls it as hook "
+                            f"{h.signature()}: {h.doc}", d.loc, f"write {h.signature()} := ..."))
+    return out
 
 
 def _layer_conflicts(pack: Pack) -> list[LintError]:

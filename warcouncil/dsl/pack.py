@@ -42,6 +42,11 @@ class LintError:
         return str(self.as_error())
 
 
+class UndeclaredHook(RuntimeError):
+    """An engine called a define the pack does not declare as a hook (a
+    programming error, not bad input)."""
+
+
 @record(frozen=False)
 class Pack:
     name: str = ""
@@ -76,10 +81,44 @@ class Pack:
     layer_files: set = field(default_factory=set)  # the files of house layers (layer 1 on)
     builtins: dict[str, Builtin] = field(default_factory=dict)  # the game family's builtins (`builtin` statements)
     texts: dict[str, str] = field(default_factory=dict, repr=False)  # real path -> an editor's unsaved text
+    hooks: dict[str, A.HookDecl] = field(default_factory=dict)  # the defines its engine calls (`hook` statements)
     _card_keys: dict | None = field(default=None, repr=False)
     _vocabulary: Vocabulary | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------ look-ups
+    def hook(self, name: str, arity: int) -> A.DefineDecl | None:
+        """The define an engine calls as hook ``name`` with ``arity``
+        arguments; None for an optional hook the pack does not define.
+
+        An engine calls a define by name only through here, and only one the
+        pack declares with ``hook`` (an undeclared one is a programming error:
+        ``tests/test_hooks.py`` walks the engines for them). A declared hook
+        not defined is bad input (lint and loading report it first, at the
+        house rule that removed it: ``lint.hook_problems``)."""
+        h = self.hooks.get(name) or next((h for h in self.hooks.values() if h.every and name.startswith(h.name)), None)
+        if h is None or len(h.params) != arity:
+            raise UndeclaredHook(f"the engine calls {name} with {arity} argument(s), but the {self.name} pack "
+                                 f"declares {'no such hook' if h is None else 'hook ' + h.signature()}")
+        d = self.defines.get(name)
+        if d is None:
+            if h.optional:
+                return None
+            raise WarcouncilError(f"the rule pack has no define {name}, a hook the engine calls: {h.doc}", h.loc,
+                                  hint=f"define {h.signature()} := ...")
+        if len(d.params) != arity:
+            raise WarcouncilError(f"{name} takes {len(d.params)} argument(s), but the engine calls it with {arity}: "
+                                  f"{h.doc}", d.loc)
+        return d
+
+    def hooked(self, prefix: str) -> list[str]:
+        """The defines an ``every`` hook stands for: each whose name begins
+        with ``prefix`` (``hook every penalty_(o, u)``), in the pack's order."""
+        h = self.hooks.get(prefix)
+        if h is None or not h.every:
+            raise UndeclaredHook(f"the engine calls every {prefix}* define, but the {self.name} pack declares "
+                                 "no such hook")
+        return [n for n in self.defines if n.startswith(prefix)]
+
     @property
     def vocabulary(self) -> Vocabulary:
         """The kernel's builtins, the pools of the pack's roles
@@ -438,8 +477,10 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
                     continue
                 before = pack.defines[old].params
                 if len(before) != len(st.params):
+                    hook = pack.hooks.get(old)
                     _problem(pack, strict,
-                             f"replace define {st.id}: {old} takes {len(before)} argument(s), not {len(st.params)}",
+                             f"replace define {st.id}: {old} takes {len(before)} argument(s), not {len(st.params)}"
+                             + (f"; the engine calls it as hook {hook.signature()}: {hook.doc}" if hook else ""),
                              st.loc, f"keep the parameters: {old}({', '.join(before)}) := ...")
                     continue
                 pack.defines.pop(old, None)
@@ -460,6 +501,14 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
                 pack.layered.append((layer, changed))
         elif isinstance(st, A.BuiltinDecl):
             _declare_builtin(pack, strict, st, fname, layer)
+        elif isinstance(st, A.HookDecl):
+            if layer:
+                _problem(pack, strict, f"hook {st.name}: a house rule cannot declare a hook (the engine's Python "
+                         "calls it)", st.loc, "write a `define` instead")
+            elif st.name in pack.hooks:
+                _problem(pack, strict, f"hook {st.name} is already declared in {pack.hooks[st.name].loc.file}", st.loc)
+            else:
+                pack.hooks[st.name] = st
         elif isinstance(st, A.RemoveDecl):
             table = {"rule": pack.rules, "card": pack.cards}.get(st.kind)
             if st.kind == "define":

@@ -350,6 +350,17 @@ class _ToAst(Transformer):
         returns, reads, doc = items[-3], str(items[-2]), items[-1].value
         return A.BuiltinDecl(name, None if params is None else tuple(params), returns, reads, doc, self._loc(meta))
 
+    # -- hooks
+    @v_args(meta=True)
+    def hook_decl(self, meta, items):
+        kind = items[0].type if isinstance(items[0], Token) and items[0].type in ("OPTIONAL", "EVERY") else None
+        name = str(items[1 if kind else 0])
+        params = next((i for i in items if isinstance(i, tuple)), ())
+        return A.HookDecl(name, params, items[-1].value, kind == "OPTIONAL", self._loc(meta), kind == "EVERY")
+
+    def hook_params(self, items):
+        return tuple(str(t) for t in items)
+
     def builtin_params(self, items):
         return list(items)
 
@@ -511,7 +522,8 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
             loc = Location(path, tok.line, tok.column)
             what = f"unexpected {str(tok)!r}"
             word = lines[tok.line - 1][:tok.column - 1].strip()
-            if word in _STATEMENT_WORDS and lines[tok.line - 1].lstrip().startswith(word + " "):
+            if word in _STATEMENT_WORDS and set(e.expected) == {"EQUAL"} \
+                    and lines[tok.line - 1].lstrip().startswith(word + " "):
                 # a statement begins inside a card left open: its first word read as a card's field name
                 line = lines[tok.line - 1]
                 loc = Location(path, tok.line, len(line) - len(line.lstrip()) + 1)

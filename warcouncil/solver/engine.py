@@ -84,14 +84,20 @@ class Engine:
         (as the ``side`` builtin gives it there); no card, roll or move is
         being judged. ``warcouncil.openspiel`` asks a user's ``objective``
         this way."""
+        d = self.side_define(name)
+        s = self.setting(side)
+        compiler = self.plan.compiler
+        return compiler.define_closure(name)(Ctx(_AsItStands(s, compiler)), {d.params[0]: s.side_view})
+
+    def side_define(self, name: str):
+        """The pack's one-parameter define ``name`` that ``side_value`` calls
+        (a user's define, not a hook of the engine's)."""
         d = self.pack.defines.get(name)
         if d is None:
             raise WarcouncilError(f"the rule pack has no define {name!r}")
         if len(d.params) != 1:
             raise WarcouncilError(f"{name} must take 1 argument (a side), not {len(d.params)}", d.loc)
-        s = self.setting(side)
-        compiler = self.plan.compiler
-        return compiler.define_closure(name)(Ctx(_AsItStands(s, compiler)), {d.params[0]: s.side_view})
+        return d
 
     def _validate(self) -> None:
         self._validate_roles()

@@ -142,8 +142,9 @@ class System:
     #: a decision starts from the position alone
     context: ClassVar[str | None] = None
     #: hooks: the pack's defines through which the kernel asks a question,
-    #: by role (e.g. ``{"may_battle": "may_battle"}``); absent defines mean
-    #: the question is not asked
+    #: by role (e.g. ``{"may_battle": "may_battle"}``); each is declared by
+    #: the pack (`hook may_battle(m) "..."`) and called through ``Pack.hook``
+    #: (an optional one the pack leaves undefined: the question is not asked)
     hooks: ClassVar[dict[str, str]] = {}
     #: the engine class that answers for it
     engine: ClassVar[type | None] = None  # a subclass of engine.Engine

@@ -595,7 +595,7 @@ class CardEngine(Engine):
         hit = getattr(self, attr)
         if hit is None:
             name = self.system.hook(role)
-            if name is None or name not in self.pack.defines:
+            if name is None or self.pack.hook(name, 1) is None:
                 hit = (None, None)
             else:
                 # one call per pack (``Compiler.call_of``): an engine of its own per scenario (a

@@ -49,13 +49,13 @@ class _Turns:
         self.memo: dict = {}
         # the system's hooks: does a piece go along with the one it is
         # attached to (``accompanies``), and which one (``host``)?
-        defines = self.eng.pack.defines
+        pack = self.eng.pack
         accompany, host_name = eng.system.hook("accompanies"), eng.system.hook("host")
         self.followers = {}  # unit -> leaders going with it
-        if accompany in defines:
+        if accompany is not None and pack.hook(accompany, 1) is not None:
             c = self.plan.compiler
             fn = c.call_of(accompany, "l")[1]  # (once per pack: Compiler.call_of)
-            host = c.call_of(host_name, "l")[1] if host_name in defines else None
+            host = c.call_of(host_name, "l")[1] if host_name is not None and pack.hook(host_name, 1) else None
             ctx = Ctx(g, alt, self.ordered)
             for l in self.setting.own_of.get("leader", ()):
                 if fn(ctx, {"l": l}) and host is not None:

@@ -101,7 +101,7 @@ class Aftermath:
         (the pack's ``risk_rank``, ga.default.worst-risk; a tie keeps the first)."""
         if uid in s.generals:
             old = self.risk.get(uid)
-            if old is None or self.call(s, "risk_rank", event) > self.call(s, "risk_rank", old):
+            if old is None or self.hook(s, "risk_rank", event) > self.hook(s, "risk_rank", old):
                 self.risk[uid] = event
 
     def generals(self, s):
@@ -109,7 +109,7 @@ class Aftermath:
         [A, B]}``) against its worst event, then the 1D6 of the wound
         (``wound: {UNIT: N}``): the General removed, Generalship Points lost,
         cards collected."""
-        call = self.call
+        hook = self.hook
         for uid, event in sorted(self.risk.items()):
             g = next(x for x in self.seq.eng.scenario.generals if x.attached_to == uid)
             side = g.side
@@ -118,26 +118,26 @@ class Aftermath:
                 self.need(("general", uid), 2, f"{g.id}'s Risk to Generals test",
                           f"{g.id} is at risk ({uid}: {event}): give the 2D6 as `general: {{{uid}: [A, B]}}`")
                 continue
-            if not call(s, "general_hit", event, dice[0] + dice[1]):
+            if not hook(s, "general_hit", event, dice[0] + dice[1]):
                 self.events.append(f"{g.id} is unharmed ({dice[0]}+{dice[1]} against {event})")
                 continue
             wound = self.die("wound", uid)
             if wound is None:
                 self.need(("wound", uid), 1, f"{g.id}'s wound", f"{g.id} is injured: give the 1D6 as `wound: {{{uid}: N}}`")
                 continue
-            fate = call(s, "general_fate", wound)
+            fate = hook(s, "general_fate", wound)
             self.events.append(f"{g.id} is {fate.replace('_', ' ')} ({dice[0]}+{dice[1]}, then {wound})")
             pools = self.seq.pools[side]
-            lost = min(pools["generalship"], call(s, "generalship_lost", fate, pools["generalship"]))
+            lost = min(pools["generalship"], hook(s, "generalship_lost", fate, pools["generalship"]))
             pools["generalship"] -= lost
             self.events.append(f"{side} loses {lost} Generalship Point{'s' if lost != 1 else ''}")
-            self.card(side, call(s, "general_card", fate), f"{g.id} {fate}")
-            self.card(side, "setback", f"{g.id}'s starting Generalship", call(s, "general_extra_setbacks", fate,
+            self.card(side, hook(s, "general_card", fate), f"{g.id} {fate}")
+            self.card(side, "setback", f"{g.id}'s starting Generalship", hook(s, "general_extra_setbacks", fate,
                                                                                  g.generalship))
-            if call(s, "general_removed", fate):
+            if hook(s, "general_removed", fate):
                 self.changed.add(uid)
                 s = s.moved(uid, general_lost=True)
-            if call(s, "general_calls_homunculus", fate):
+            if hook(s, "general_calls_homunculus", fate):
                 s = self.immediate_homunculus(s, side, uid)
             self.point_losses(s, side, uid, fate)
         self.risk.clear()
@@ -162,7 +162,7 @@ class Aftermath:
         info = self.eng.scenario.sides[side]
         if info.break_point is None:
             raise WarcouncilError(f"side {side!r} has no break_point in the scenario", info.where)
-        verdict = self.call(s, "homunculus_verdict", points, info.break_point)
+        verdict = self.hook(s, "homunculus_verdict", points, info.break_point)
         self.events.append(f"{head}: {points} points against its Break Point {info.break_point}: "
                            f"{verdict.replace('_', ' ')}")
         if verdict == "fatigued":
@@ -179,7 +179,7 @@ class Aftermath:
         at risk are ``point_at_risk(k)`` (ga.default.points-at-risk). Without
         the dice the losses stay unresolved and nothing is removed."""
         pools = self.seq.pools[side]
-        at_risk = [(k, pools[k]) for k in POOLS if pools[k] > 0 and self.call(s, "point_at_risk", k)]
+        at_risk = [(k, pools[k]) for k in POOLS if pools[k] > 0 and self.hook(s, "point_at_risk", k)]
         n = sum(m for _, m in at_risk)
         if n == 0:
             return
@@ -201,7 +201,7 @@ class Aftermath:
         lost = {}
         for k, m in at_risk:
             faces, dice = dice[:m], dice[m:]
-            lost[k] = sum(1 for r in faces if self.call(s, "point_lost", fate, r))
+            lost[k] = sum(1 for r in faces if self.hook(s, "point_lost", fate, r))
             pools[k] -= lost[k]
         total = sum(lost.values())
         self.events.append(f"{side} loses {total} Command Point{'s' if total != 1 else ''} ("
@@ -214,11 +214,11 @@ class Aftermath:
         """Of the ways directly away, the one the pack's ``away_rank(u, d)``
         ranks highest (ga.default.away-tie); equal ranks: the first of
         north, east, south, west."""
-        best = max(ways, key=lambda w: (self.call(s, "away_rank", v, w), -list(STEPS).index(w)))
+        best = max(ways, key=lambda w: (self.hook(s, "away_rank", v, w), -list(STEPS).index(w)))
         return STEPS[best]
 
-    def call(self, s, name, *args):
-        return self.eng.call(s, name, *args)
+    def hook(self, s, name, *args):
+        return self.eng.hook(s, name, *args)
 
     def need(self, path: tuple, n: int, words: str, message: str) -> None:
         """A die this event needs and the entry does not give: unresolved
@@ -249,7 +249,7 @@ class Aftermath:
         """A Phalanx moving into rough ground (also by follow up or push back) becomes Disordered."""
         if not s.has(v, "phalanx") or s.state(v).disordered:
             return s
-        rough = [any(self.call(s, "rough_ground", s.terrain.get(q)) for q in f.squares) for f in (before, after)]
+        rough = [any(self.hook(s, "rough_ground", s.terrain.get(q)) for q in f.squares) for f in (before, after)]
         if rough[1] and not rough[0]:
             self.events.append(f"{v.id} (Phalanx) moves into rough ground: Disordered")
             return s.moved(v.id, disordered=True)
@@ -258,16 +258,16 @@ class Aftermath:
     # -- the whole result
     def after_result(self, s, option: str, att_id: str, dfn_id: str, r):
         """The setting after result ``r`` of ``att_id``'s combat or shooting at ``dfn_id``."""
-        call = self.call
+        hook = self.hook
         shooting = option == "shoot"
         pushed, tests = [], []
-        if not shooting and call(s, "attacker_pushed", r):
+        if not shooting and hook(s, "attacker_pushed", r):
             pushed.append(att_id)
-        if call(s, "defender_pushed", r):
+        if hook(s, "defender_pushed", r):
             pushed.append(dfn_id)
-        if not shooting and call(s, "attacker_tests", r):
+        if not shooting and hook(s, "attacker_tests", r):
             tests.append(att_id)
-        if call(s, "defender_tests", r):
+        if hook(s, "defender_tests", r):
             tests.append(dfn_id)
         gave_ground = set()
         for uid in pushed:
@@ -280,8 +280,8 @@ class Aftermath:
             if uid in s.foot and s.foot[uid].at != was.at:
                 self.at_risk(s, uid, "push_back")
         if (not shooting and dfn_id in pushed and dfn_id in s.foot and att_id in s.foot
-                and call(s, "scythed_disorders", s.by_id[att_id]) and not s.state(s.by_id[dfn_id]).disordered
-                and call(s, "can_disorder", s.by_id[dfn_id])):
+                and hook(s, "scythed_disorders", s.by_id[att_id]) and not s.state(s.by_id[dfn_id]).disordered
+                and hook(s, "can_disorder", s.by_id[dfn_id])):
             self.events.append(f"{dfn_id} is Disordered by the Scythed Chariots before its Discipline Test")
             self.changed.add(dfn_id)
             s = s.moved(dfn_id, disordered=True)
@@ -290,7 +290,7 @@ class Aftermath:
             if uid in s.foot:
                 s = self.discipline(s, uid, cause)
         # the victorious unit follows up the one that gave ground (ga.default.victor: the attacker, or none)
-        victor = None if shooting else call(s, "victor", r)
+        victor = None if shooting else hook(s, "victor", r)
         if victor is not None:
             follower, followed = (att_id, dfn_id) if victor == "attacker" else (dfn_id, att_id)
             if followed in gave_ground and follower in s.foot and follower not in pushed:
@@ -299,17 +299,17 @@ class Aftermath:
 
     # -- push back
     def push(self, s, uid: str, r, shooting: bool, shooter_id: str):
-        call = self.call
+        hook = self.hook
         v = s.by_id[uid]
         side = v.side
-        if not call(s, "pushable", v):  # (its Discipline Test, if any, is still taken)
+        if not hook(s, "pushable", v):  # (its Discipline Test, if any, is still taken)
             self.events.append(f"{uid} cannot be Pushed Back")
             return s, "immobile"
         stand = self.item.get("stand_fast") or ()
         if uid in stand:
             self.spends.append(self.seq.pay(side, "defence", "stand_fast", 1))
             self.events.append(f"{uid} stands (a Defence Point)")
-            if call(s, "push_setback", r, v) and call(s, "stand_fast_setback"):
+            if hook(s, "push_setback", r, v) and hook(s, "stand_fast_setback"):
                 self.card(side, "setback", f"{uid} stood after a Push Back result")
             return s, "stood"
         if s.has(v, "stubborn"):
@@ -317,13 +317,13 @@ class Aftermath:
             if hold is None:
                 self.need(("stubborn", uid), 1, f"{uid}'s Stubborn die", f"{uid} is Stubborn: give its 1D6 as `stubborn: {{{uid}: N}}`")
                 return s, "unresolved"
-            if call(s, "stubborn_holds", hold):
+            if hook(s, "stubborn_holds", hold):
                 self.events.append(f"{uid} is Stubborn and holds ({hold})")
                 return s, "held"
-        if call(s, "pushed_destroyed", v):
+        if hook(s, "pushed_destroyed", v):
             self.card(side, "setback", f"{uid} Pushed Back")
             return self.remove(s, uid, "is Pushed Back and destroyed"), "gone"
-        rolls = shooting and call(s, "shot_rolls", r, v)
+        rolls = shooting and hook(s, "shot_rolls", r, v)
         if shooting and not rolls:
             n = 1
         else:
@@ -332,8 +332,8 @@ class Aftermath:
                 self.need(("push_back", uid), 1, f"{uid}'s Push Back die",
                           f"the push back of {uid} needs its 1D6: `push_back: {{{uid}: N}}`")
                 return s, "unresolved"
-            n = call(s, "distance_rolled", v, die)
-        if call(s, "push_setback", r, v):
+            n = hook(s, "distance_rolled", v, die)
+        if hook(s, "push_setback", r, v):
             self.card(side, "setback", f"{uid} Pushed Back")
         f = s.footprint(v)
         d = self.away(s, v, _away(s.footprint(s.by_id[shooter_id]), f)) if rolls else tuple(-x for x in _ahead(f))
@@ -341,20 +341,20 @@ class Aftermath:
             self.events.append(f"{uid} does not move back (a 1)")
             return s, "stayed"
         partner = next((w for w in sorted(s.friends_of(v), key=lambda w: w.id)
-                        if w.id in s.foot and call(s, "pushed_together", v, w)), None)
+                        if w.id in s.foot and hook(s, "pushed_together", v, w)), None)
         if partner is None:
             return self.move_back(s, uid, d, n)
         was = s.foot[partner.id]
         s, status = self.move_back(s, uid, d, n, partner.id)
         if (partner.id in s.foot and s.foot[partner.id].at != was.at
-                and call(s, "moved_back_at_risk")):  # (ga.default.moved-back-with)
+                and hook(s, "moved_back_at_risk")):  # (ga.default.moved-back-with)
             self.at_risk(s, partner.id, "push_back")
         return s, status
 
     def move_back(self, s, uid: str, d, n: int, partner: str | None = None, retiring: bool = False):
         """Move ``uid`` (and a Warband supporting it, ``partner``) ``n``
         squares in direction ``d``: ``moved``, ``halted`` or ``gone``."""
-        call = self.call
+        hook = self.hook
         self.changed.add(uid)
         if partner:
             self.changed.add(partner)
@@ -370,13 +370,13 @@ class Aftermath:
                 for m in off:
                     w = s.by_id[m]
                     self.card(w.side, "disaster", f"{m} Pushed Back off the table",
-                              call(s, "off_table_disasters", w))
-                    self.card(w.side, "setback", f"{m} Pushed Back off the table", call(s, "off_table_setbacks", w))
+                              hook(s, "off_table_disasters", w))
+                    self.card(w.side, "setback", f"{m} Pushed Back off the table", hook(s, "off_table_setbacks", w))
                     s = self.remove(s, m, "is Pushed Back off the table")
                 status = "gone" if uid in off else "halted"
                 gone_step = True
                 break
-            if any(call(s, "push_blocked_by", v, s.terrain.get(q)) for q in nexts[uid].squares):
+            if any(hook(s, "push_blocked_by", v, s.terrain.get(q)) for q in nexts[uid].squares):
                 self.events.append(f"{uid} is stopped by impassable terrain")
                 s, status = (s if retiring else self.halted(s, uid)), "halted"
                 break
@@ -384,8 +384,8 @@ class Aftermath:
             others = sorted({s.occupant[q] for m in movers for q in nexts[m].squares
                              if q in s.occupant and s.occupant[q].id not in mine}, key=lambda w: w.id)
             if others:  # the contact the pack ranks first (ga.default.contact-first); a tie: the first by id
-                o, c = max(((w, call(s, "push_contact", v, w)) for w in others),
-                           key=lambda wc: call(s, "contact_rank", wc[1]))
+                o, c = max(((w, hook(s, "push_contact", v, w)) for w in others),
+                           key=lambda wc: hook(s, "contact_rank", wc[1]))
                 if c == "halt" and retiring:
                     self.events.append(f"{uid} is stopped by {o.id}")
                     status = "halted"
@@ -415,7 +415,7 @@ class Aftermath:
                     s = self.into_rough(s, s.by_id[o.id], of, onf)
                     s = s.moved(uid, at=nexts[uid].at)
                     s = self.into_rough(s, s.by_id[uid], f, nexts[uid])
-                    if call(s, "make_way_halts"):
+                    if hook(s, "make_way_halts"):
                         status = "halted"
                         break
                     continue
@@ -432,11 +432,11 @@ class Aftermath:
 
     def halted(self, s, uid: str):
         v = s.by_id[uid]
-        becomes = self.call(s, "halted_becomes", v)
+        becomes = self.hook(s, "halted_becomes", v)
         if becomes == "rout":
             self.events.append(f"{uid} halts, already Disordered: it Routs")
             return self.rout(s, uid, "rout")
-        if not self.call(s, "can_disorder", v):
+        if not self.hook(s, "can_disorder", v):
             self.events.append(f"{uid} halts")
             return s
         self.events.append(f"{uid} halts and becomes Disordered")
@@ -447,7 +447,7 @@ class Aftermath:
 
     # -- discipline tests and their outcome
     def discipline(self, s, uid: str, cause: str):
-        call = self.call
+        hook = self.hook
         v = s.by_id[uid]
         dice = self.die("discipline", uid)
         if dice is None:
@@ -455,14 +455,14 @@ class Aftermath:
                       f"{uid} must make a Discipline Test: give its 2D6 as `discipline: {{{uid}: [A, B]}}`")
             return s
         d1, d2 = dice
-        bonus, dr = call(s, "discipline_bonus", v), v.get_attr("discipline") + self.dr_plus.get(uid, 0)
-        res = call(s, "discipline_result", d1, d2, bonus, dr)
+        bonus, dr = hook(s, "discipline_bonus", v), v.get_attr("discipline") + self.dr_plus.get(uid, 0)
+        res = hook(s, "discipline_result", d1, d2, bonus, dr)
         self.events.append(f"{uid} Discipline Test {d1}+{d2}: {res}")
         self.twelve(s, uid, d1, d2, res)
-        if not call(s, "consults_outcome", res):
+        if not hook(s, "consults_outcome", res):
             return s
         by = dr - (d1 + d2 + bonus) if res == "critical" else 0
-        if res == "critical" and call(s, "stampedes", v):
+        if res == "critical" and hook(s, "stampedes", v):
             return self.rout(s, uid, "stampede")
         out = self.die("outcome", uid)
         if out is None:
@@ -470,16 +470,16 @@ class Aftermath:
                       f"{uid} failed its Discipline Test: give the Failed Discipline Outcome 2D6 as "
                       f"`outcome: {{{uid}: [A, B]}}`")
             return s
-        mod = call(s, "failed_modifier", v, by, cause, self.reserve and uid != self.item.get("unit"))
-        o = call(s, "failed_outcome", out[0] + out[1] + mod)
-        o = call(s, "immobile_outcome", v, call(s, "discipline_outcome", v, o))
+        mod = hook(s, "failed_modifier", v, by, cause, self.reserve and uid != self.item.get("unit"))
+        o = hook(s, "failed_outcome", out[0] + out[1] + mod)
+        o = hook(s, "immobile_outcome", v, hook(s, "discipline_outcome", v, o))
         self.events.append(f"{uid} Failed Discipline Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
         return self.outcome(s, uid, o)
 
     def twelve(self, s, uid: str, d1: int, d2: int, res) -> None:
         """A natural 12 that passes a Discipline or Reform Test removes one unseen Setback Card."""
         v = s.by_id[uid]
-        if self.call(s, "twelve_removes", d1, d2, res) and self.seq.cards[v.side]["setback"] > 0:
+        if self.hook(s, "twelve_removes", d1, d2, res) and self.seq.cards[v.side]["setback"] > 0:
             self.seq.cards[v.side]["setback"] -= 1
             self.events.append(f"{v.side} removes one unseen setback card (a natural 12)")
 
@@ -488,10 +488,10 @@ class Aftermath:
         retiring unit stays Disordered, faces away from the enemy and moves
         one square away (a friend in the way is pushed back one square);
         otherwise the unit stays Disordered."""
-        call = self.call
+        hook = self.hook
         v = s.by_id[uid]
         self.cause = "reform"
-        if not call(s, "consults_outcome", res):
+        if not hook(s, "consults_outcome", res):
             return s
         out = self.die("outcome", uid)
         if out is None:
@@ -500,16 +500,16 @@ class Aftermath:
                       f"`outcome: {{{uid}: [A, B]}}`")
             return s
         by = v.get_attr("discipline") - (d1 + d2 + bonus) if res == "critical" else 0
-        mod = call(s, "critical_mod", by) + call(s, "fatigue_mod", v)
-        o = call(s, "immobile_outcome", v, call(s, "failed_outcome", out[0] + out[1] + mod))
+        mod = hook(s, "critical_mod", by) + hook(s, "fatigue_mod", v)
+        o = hook(s, "immobile_outcome", v, hook(s, "failed_outcome", out[0] + out[1] + mod))
         self.events.append(f"{uid} Failed Reform Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
-        if call(s, "removed_by", o):
+        if hook(s, "removed_by", o):
             return self.generals(self.rout(s, uid, o))
         self.changed.add(uid)
-        if call(s, "reform_outcome_setback", o):
+        if hook(s, "reform_outcome_setback", o):
             self.card(v.side, "setback", f"{uid} {o}")
         s = self.eagles(s, uid, o)
-        n = call(s, "retire_steps", o)
+        n = hook(s, "retire_steps", o)
         if n:
             f = s.foot[uid]
             away = tuple(-x for x in _ahead(f))
@@ -521,18 +521,18 @@ class Aftermath:
         return self.generals(s)
 
     def outcome(self, s, uid: str, o):
-        call = self.call
+        hook = self.hook
         v = s.by_id[uid]
-        if call(s, "removed_by", o):
+        if hook(s, "removed_by", o):
             return self.rout(s, uid, o)
         self.changed.add(uid)
         self.at_risk(s, uid, "retiring" if o == "retiring" else "disordered")
-        if call(s, "outcome_setback", o):
+        if hook(s, "outcome_setback", o):
             self.card(v.side, "setback", f"{uid} {o}")
         s = self.eagles(s, uid, o)
-        if self.call(s, "can_disorder", v):
+        if self.hook(s, "can_disorder", v):
             s = s.moved(uid, disordered=True)
-        if call(s, "retire_turns", o):
+        if hook(s, "retire_turns", o):
             f = s.foot[uid].about_faced()
             self.events.append(f"{uid} faces away from the enemy")
             s = s.moved(uid, at=f.at, facing=f.facing)
@@ -543,9 +543,9 @@ class Aftermath:
         ``eagles: {UNIT: [A, B]}``); an Eagle lost gives a Disaster Card,
         Centurion Casualties a Setback Card and +1 Discipline Rating for
         good; each at most once per battle for a Legion."""
-        call = self.call
+        hook = self.hook
         v = s.by_id[uid]
-        if not call(s, "eagles_test", v, o):
+        if not hook(s, "eagles_test", v, o):
             return s
         self.events.append(f"{uid} (a Roman Legion) makes a Lost Eagles Test")
         dice = self.die("eagles", uid)
@@ -553,19 +553,19 @@ class Aftermath:
             self.need(("eagles", uid), 2, f"{uid}'s Lost Eagles Test",
                       f"{uid} makes a Lost Eagles Test: give its 2D6 as `eagles: {{{uid}: [A, B]}}`")
             return s
-        event = (("routed" if call(s, "removed_by", o) else "retiring")
+        event = (("routed" if hook(s, "removed_by", o) else "retiring")
                  + ("_from_combat" if self.cause == "combat" else "_not_from_combat"))
-        r = call(s, "eagle_result", event, dice[0] + dice[1])
+        r = hook(s, "eagle_result", event, dice[0] + dice[1])
         seen = self.seq.eagles.setdefault(r, set())
-        if r != "no_effect" and not call(s, "eagle_counts", r, uid in seen):
+        if r != "no_effect" and not hook(s, "eagle_counts", r, uid in seen):
             self.events.append(f"{uid}: {r}, but only once per battle: no effect")
             return s
         self.events.append(f"{uid} Lost Eagles Test ({event}) {dice[0]}+{dice[1]}: {r}")
         seen.add(uid)
-        card = call(s, "eagle_card", r)
+        card = hook(s, "eagle_card", r)
         if card is not None:
             self.card(v.side, card, f"{uid} {r}")
-        plus = call(s, "casualty_dr", r)
+        plus = hook(s, "casualty_dr", r)
         if plus:
             self.changed.add(uid)
             s = s.moved(uid, dr_plus=s.state(v).dr_plus + plus)
@@ -575,42 +575,42 @@ class Aftermath:
         """A routing (or stampeding, or destroyed) unit: its move away from
         the enemy (friends whose zone of control it enters must test), then
         it is removed, with its card."""
-        call = self.call
+        hook = self.hook
         v = s.by_id[uid]
         self.at_risk(s, uid, "rout")
         if o != "destroyed":
             die = self.die("rout", uid)
             if die is not None:
-                n = call(s, "distance_rolled", v, die)
+                n = hook(s, "distance_rolled", v, die)
                 f = s.foot[uid]
                 back = tuple(-x for x in _ahead(f))
                 path = frozenset(q for k in range(1, n + 1) for q in _shift(f, back, k).squares)
                 who = sorted(w.id for w in s.all_units if w.id != uid and
-                             (w in s.friends_of(v) or o == "stampede") and call(s, "rout_tests", v, w, path))
+                             (w in s.friends_of(v) or o == "stampede") and hook(s, "rout_tests", v, w, path))
                 if who:
                     self.events.append(f"{uid} routs {n} square{'s' if n != 1 else ''} through the zone of "
                                        f"control of {', '.join(who)}: each must make a Discipline Test")
-            if call(s, "lines_lost", o):
+            if hook(s, "lines_lost", o):
                 lines = sorted(a for a in ("skirmish_line", "reserve_line", "elephant_line", "light_chariot_line")
                                if s.has(v, a))
                 if lines:
                     self.events.append(f"{uid} loses its attached {', '.join(lines)}")
             s = self.eagles(s, uid, "rout")
-        self.card(v.side, call(s, "rout_card", v), f"{uid} {o}")
+        self.card(v.side, hook(s, "rout_card", v), f"{uid} {o}")
         return self.remove(s, uid, "routs" if o == "rout" else o + "s" if o == "stampede" else "is destroyed")
 
     # -- follow up
     def follow_up(self, s, att_id: str, dfn_id: str):
-        call = self.call
+        hook = self.hook
         a = s.by_id[att_id]
         foe = s.by_id[dfn_id]
-        if call(s, "no_follow_up", foe):
+        if hook(s, "no_follow_up", foe):
             self.events.append(f"{dfn_id} is a Rear-Guard: no follow up")
             return s
         stay = self.item.get("stay")
-        if not call(s, "must_follow", a) and stay is not None:
+        if not hook(s, "must_follow", a) and stay is not None:
             d1, d2 = faces2(stay)
-            if call(s, "stays_put", d1 + d2, a.get_attr("discipline")):
+            if hook(s, "stays_put", d1 + d2, a.get_attr("discipline")):
                 self.events.append(f"{att_id} does not follow up ({d1}+{d2})")
                 return s
             self.events.append(f"{att_id} must follow up ({d1}+{d2})")
@@ -619,25 +619,25 @@ class Aftermath:
             self.need(("follow_up",), 1, f"{att_id}'s Follow Up die", f"{att_id} follows up: give its 1D6 as `follow_up: N` "
                       "(or `stay: [A, B]` to roll against following up)")
             return s
-        n = call(s, "distance_rolled", a, die)
+        n = hook(s, "distance_rolled", a, die)
         went = 0
         aside = self.item.get("follow_oblique")
         for _ in range(n):
             a = s.by_id[att_id]
             f = s.foot[att_id]
             nf = _shift(f, _ahead(f))
-            if any(q not in s.board.cells for q in nf.squares) and call(s, "pursues_off_table", a):
+            if any(q not in s.board.cells for q in nf.squares) and hook(s, "pursues_off_table", a):
                 self.changed.add(att_id)
                 self.events.append(f"{att_id} pursues off the table: temporarily removed (no card)")
                 return s.moved(att_id, off_table=True)
-            if call(s, "follow_meets", a, s.by_id[dfn_id]):  # another enemy in front (ga.default.another-enemy):
+            if hook(s, "follow_meets", a, s.by_id[dfn_id]):  # another enemy in front (ga.default.another-enemy):
                 # infantry stays; cavalry may make an Oblique Advance for one Follow Up point
-                if call(s, "follow_stops", a) or aside is None:
+                if hook(s, "follow_stops", a) or aside is None:
                     break
                 nf = Footprint(f.square(-1 if aside == "left" else 1, 1), f.facing, f.width, f.depth)
                 aside = None
                 self.events.append(f"{att_id} makes an Oblique Advance")
-            if not self.free(s, nf.squares, {att_id}) or any(call(s, "push_blocked_by", a, s.terrain.get(q))
+            if not self.free(s, nf.squares, {att_id}) or any(hook(s, "push_blocked_by", a, s.terrain.get(q))
                                                              for q in nf.squares):
                 break
             s = s.moved(att_id, at=nf.at)

@@ -26,6 +26,13 @@ from .aftermath import CARDS, Aftermath, Due
 from .files import MANOEUVRES, OPTIONS, SHEET_MANOEUVRES, TEST_ENTRIES, TURN_ENTRY, faces
 from .world import GridCtx, GridSetting, World
 FACES = range(1, 7)
+#: the free re-rolls of a failed Manoeuvre Test, once per turn each (by the
+#: characteristic that gives them, a symbol of the pack), and whether one
+#: applies to a step of the unit; the pack says which is used first
+_FREE_REROLLS = {
+    "drilled": lambda eng, s, u, step: eng.hook(s, "drilled_reroll", u, step.rough),
+    "skirmishers": lambda eng, s, u, step: eng.hook(s, "skirmisher_reroll", u),
+}
 TEST_LIMIT = 64 * 1024
 
 
@@ -104,7 +111,7 @@ class GridEngine(Engine):
         for u in self.scenario.units:  # an attachment on a unit it may be attached to
             s = self.setting(u.side)
             for n in u.attachments:
-                if not self.call(s, "may_attach", s.by_id[u.id], n):
+                if not self.hook(s, "may_attach", s.by_id[u.id], n):
                     raise WarcouncilError(f"unit {u.id}: a {n} cannot be attached to it (a {u.type}"
                                           + (", not a Legion)" if n in ("praetorian_cohort", "devotio") else ")"),
                                           u.places.get("attachments", u.where))
@@ -121,21 +128,31 @@ class GridEngine(Engine):
             s = self._settings[side] = GridSetting(self.pack, self.scenario, side)
         return s
 
+    def hook(self, setting: GridSetting, name: str, *args, activation=None):
+        """The value of the pack's hook ``name`` on ``args``: how the engine
+        asks its pack a question (a define the pack declares with ``hook``,
+        ``Pack.hook``; rules/grid-ancients/05-hooks.wc)."""
+        return self._run(setting, self.pack.hook(name, len(args)), args, activation)
+
     def call(self, setting: GridSetting, name: str, *args, activation=None):
-        """The value of the pack's define ``name`` (a function name) on ``args``."""
+        """The value of any define ``name`` of the pack on ``args`` (for a
+        caller outside the engine, e.g. a test reading one define)."""
         d = self.pack.defines.get(name)
         if d is None:
-            raise WarcouncilError(f"the rule pack has no define {name!r} (removed by a house rule?)")
+            raise WarcouncilError(f"the rule pack has no define {name!r}")
         if len(d.params) != len(args):
             raise WarcouncilError(f"{name} takes {len(d.params)} argument(s) in this rule pack, not {len(args)}",
                                   d.loc)
-        body = self.compiler.define_closure(name)
+        return self._run(setting, d, args, activation)
+
+    def _run(self, setting: GridSetting, d, args, activation=None):
+        body = self.compiler.define_closure(d.name)
         return body(GridCtx(World(setting, self.compiler, activation)), dict(zip(d.params, args)))
 
     def side_value(self, name: str, side: str):
-        """The kernel's ``Engine.side_value``, through ``call``."""
+        """The kernel's ``Engine.side_value``: a user's define (not a hook)."""
         s = self.setting(side)
-        return self.call(s, name, s.side_view)
+        return self._run(s, self.side_define(name), (s.side_view,))
 
     def rules(self):
         if self._rules is None:
@@ -176,7 +193,7 @@ class GridEngine(Engine):
         before, after = frozenset(cur.squares), frozenset(nxt.squares)
 
         def rough_of(sqs):
-            return any(self.call(s, "rough_ground", s.terrain.get(q)) for q in sqs)
+            return any(self.hook(s, "rough_ground", s.terrain.get(q)) for q in sqs)
 
         occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q].id != u.id)
         return Record(drilled_spent=False, skirmisher_spent=False, points_left=0,
@@ -197,18 +214,18 @@ class GridEngine(Engine):
         for kind in MANOEUVRES:
             step = self.step_record(s, u, f, step_footprint(f, kind), kind)
             nxt = step_footprint(f, kind)
-            rec = self.record(u, "move", steps=(step,), cost=self.call(s, "step_cost", u, kind),
+            rec = self.record(u, "move", steps=(step,), cost=self.hook(s, "step_cost", u, kind),
                               start=frozenset(f.squares), end=frozenset(nxt.squares))
             vs = self.violations(s, rec)
             if vs:
                 out[kind] = {"legal": False, "violations": [v.as_json() for v in vs]}
                 continue
             tests = []
-            if self.call(s, "needs_test", u, step):
+            if self.hook(s, "needs_test", u, step):
                 tests.append("manoeuvre")
-            if self.call(s, "enters_fear", u, step) or self.call(s, "enters_elephants", u, step):
+            if self.hook(s, "enters_fear", u, step) or self.hook(s, "enters_elephants", u, step):
                 tests.append("discipline")
-            out[kind] = {"legal": True, "cost": self.call(s, "step_cost", u, kind), "tests": tests}
+            out[kind] = {"legal": True, "cost": self.hook(s, "step_cost", u, kind), "tests": tests}
         return out
 
     # ------------------------------------------------------------ verbs
@@ -312,17 +329,17 @@ class GridEngine(Engine):
         ap = o.int("attack_points", 0)
         option = "charge" if charge or ap else "move"
         reroll = o.bool("reroll")
-        call = self.call
+        hook = self.hook
 
         def one(n):
-            if call(s, "movement_failed", u, n):
+            if hook(s, "movement_failed", u, n):
                 return "failed"
-            return call(s, "allowance", u, option, n, ap)
+            return hook(s, "allowance", u, option, n, ap)
 
         dist: dict = {}
         for n in FACES:
             r = one(n)
-            if reroll and call(s, "reroll_movement_when", r):
+            if reroll and hook(s, "reroll_movement_when", r):
                 for m in FACES:
                     _add(dist, one(m), Fraction(1, 36))
             else:
@@ -334,14 +351,14 @@ class GridEngine(Engine):
         kind = o.choice("manoeuvre", MANOEUVRES + SHEET_MANOEUVRES[:-1], "forward")  # (a sheet's name read as is)
         rough = o.bool("rough", None)
         if rough is None:
-            rough = bool(self.call(s, "in_rough", u))
-        if self.call(s, "free_manoeuvre", u, kind):
+            rough = bool(self.hook(s, "in_rough", u))
+        if self.hook(s, "free_manoeuvre", u, kind):
             return {"pass": Fraction(1)}, {"free": True}
-        m = self.call(s, "manoeuvre_modifier", u, kind, rough)
+        m = self.hook(s, "manoeuvre_modifier", u, kind, rough)
         mr = u.get_attr("manoeuvre")
-        p = Fraction(sum(1 for n in FACES if self.call(s, "manoeuvre_passes", n, m, mr)), 6)
-        rerolls = ((1 if self.call(s, "drilled_reroll", u, rough) else 0)
-                   + (1 if self.call(s, "skirmisher_reroll", u) else 0)
+        p = Fraction(sum(1 for n in FACES if self.hook(s, "manoeuvre_passes", n, m, mr)), 6)
+        rerolls = ((1 if self.hook(s, "drilled_reroll", u, rough) else 0)
+                   + (1 if self.hook(s, "skirmisher_reroll", u) else 0)
                    + (1 if o.bool("movement_point") else 0))
         fail = (1 - p) ** (1 + rerolls)
         return _sorted_dist({"pass": 1 - fail, "fail": fail}), {"modifier": m, "rerolls": rerolls}
@@ -349,33 +366,33 @@ class GridEngine(Engine):
     def _two_d6_test(self, s, u, bonus, dr, rerolls):
         dist: dict = {}
         for d1, d2 in _dice(2):
-            _add(dist, self.call(s, "discipline_result", d1, d2, bonus, dr), Fraction(1, 36))
+            _add(dist, self.hook(s, "discipline_result", d1, d2, bonus, dr), Fraction(1, 36))
         for _ in range(rerolls):
             failed = sum(p for k, p in dist.items() if k != "pass")
             first = dict(dist)
             dist = {"pass": first.get("pass", Fraction(0))}
             for d1, d2 in _dice(2):
-                _add(dist, self.call(s, "discipline_result", d1, d2, bonus, dr), failed / 36)
+                _add(dist, self.hook(s, "discipline_result", d1, d2, bonus, dr), failed / 36)
         return _sorted_dist(dist)
 
     def _discipline(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
-        bonus = self.call(s, "discipline_bonus", u) + o.int("modifier", 0, negative=True)
-        rerolls = ((1 if o.bool("brave") and self.call(s, "brave_reroll", u) else 0)
+        bonus = self.hook(s, "discipline_bonus", u) + o.int("modifier", 0, negative=True)
+        rerolls = ((1 if o.bool("brave") and self.hook(s, "brave_reroll", u) else 0)
                    + (1 if o.bool("defence_point") else 0))
         return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {
             "modifier": bonus, "removes_setback": frac(self._natural_twelve(s, u, bonus))}
 
     def _natural_twelve(self, s, u, bonus):
         """P(the first roll passes and removes an unseen Setback Card)."""
-        return sum((Fraction(1, 36) for d1, d2 in _dice(2) if self.call(s, "removes_setback", d1, d2)
-                    and self.call(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline")) == "pass"),
+        return sum((Fraction(1, 36) for d1, d2 in _dice(2) if self.hook(s, "removes_setback", d1, d2)
+                    and self.hook(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline")) == "pass"),
                    Fraction(0))
 
     def _reform(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
-        bonus = self.call(s, "reform_bonus", u) + o.int("modifier", 0, negative=True)
-        rerolls = 1 if o.bool("heroic") and self.call(s, "heroic_reroll", u) else 0
+        bonus = self.hook(s, "reform_bonus", u) + o.int("modifier", 0, negative=True)
+        rerolls = 1 if o.bool("heroic") and self.hook(s, "heroic_reroll", u) else 0
         return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {"modifier": bonus}
 
     def combat_ratings(self, s, att, dfn, charge, reserve=False, devotio=False):
@@ -384,9 +401,9 @@ class GridEngine(Engine):
         Activation), ``reserve``/``devotio`` whether the attacker uses its
         reserve's or its Devotio's bonus."""
         charge = int(charge)
-        a = (self.call(s, "combat_rating", att, dfn, True, charge) + self.call(s, "reserve_bonus", att, reserve)
-             + self.call(s, "devotio_bonus", att, devotio, charge))
-        return a, self.call(s, "combat_rating", dfn, att, False, 0)
+        a = (self.hook(s, "combat_rating", att, dfn, True, charge) + self.hook(s, "reserve_bonus", att, reserve)
+             + self.hook(s, "devotio_bonus", att, devotio, charge))
+        return a, self.hook(s, "combat_rating", dfn, att, False, 0)
 
     def choose(self, s, results, faces, attacker_chooses, prefer="preference", cache=None):
         """The die the chooser picks: the best result for it (attacker: the
@@ -395,7 +412,7 @@ class GridEngine(Engine):
         for r, f in zip(results, faces):
             pref = cache.get(r) if cache is not None else None
             if pref is None:
-                pref = self.call(s, prefer, r)
+                pref = self.hook(s, prefer, r)
                 if cache is not None:
                     cache[r] = pref
             key = (pref if attacker_chooses else -pref, f)
@@ -409,9 +426,9 @@ class GridEngine(Engine):
         charge = o.int("squares", 1 if o.bool("charge") else 0)
         extra_defence = o.int("defence_points", 0)
         a, d = self.combat_ratings(s, att, dfn, charge, o.bool("reserve"), o.bool("devotio"))
-        n = self.call(s, "combat_dice", a, d)
-        chooser = bool(self.call(s, "attacker_chooses", a, d))
-        by_face = {f: self.call(s, "combat_result", f, att, dfn) for f in FACES}
+        n = self.hook(s, "combat_dice", a, d)
+        chooser = bool(self.hook(s, "attacker_chooses", a, d))
+        by_face = {f: self.hook(s, "combat_result", f, att, dfn) for f in FACES}
         chosen: dict = {}
         prefs: dict = {}
         for roll in _dice(n):
@@ -419,7 +436,7 @@ class GridEngine(Engine):
             chosen[r] = chosen.get(r, 0) + 1
         dist: dict = {}
         for r, count in chosen.items():
-            k = self.call(s, "defence_dice", dfn, r) + extra_defence
+            k = self.hook(s, "defence_dice", dfn, r) + extra_defence
             cancel = Fraction(6 ** k - 5 ** k, 6 ** k)
             _add(dist, "cancelled", cancel * count / 6 ** n)
             _add(dist, r, (1 - cancel) * count / 6 ** n)
@@ -430,16 +447,16 @@ class GridEngine(Engine):
         sh = self._unit(s, data, "shooter", path)
         tg = self._unit(s, data, "target", path)
         extra_defence = o.int("defence_points", 0)
-        a = self.call(s, "shooter_cr", sh)
-        d = self.call(s, "target_cr", tg, sh)
-        n = self.call(s, "shooting_dice", a, d)
-        pen = self.call(s, "shooting_penalty", a, d)
-        k = self.call(s, "shooting_defence_dice", tg) + extra_defence
+        a = self.hook(s, "shooter_cr", sh)
+        d = self.hook(s, "target_cr", tg, sh)
+        n = self.hook(s, "shooting_dice", a, d)
+        pen = self.hook(s, "shooting_penalty", a, d)
+        k = self.hook(s, "shooting_defence_dice", tg) + extra_defence
         dist: dict = {}
         for roll in _dice(n):
-            results = [self.call(s, "shooting_result", f - pen, sh, tg) for f in roll]
+            results = [self.hook(s, "shooting_result", f - pen, sh, tg) for f in roll]
             r, face = self.choose(s, results, roll, True, "shooting_preference")
-            cface = self.call(s, "cancelling_face", r, face)
+            cface = self.hook(s, "cancelling_face", r, face)
             cancel = Fraction(6 ** k - 5 ** k, 6 ** k) if 1 <= cface <= 6 else Fraction(0)
             _add(dist, "cancelled", cancel / 6 ** n)
             _add(dist, r, (1 - cancel) / 6 ** n)
@@ -449,56 +466,56 @@ class GridEngine(Engine):
     def _push_back(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
         dist: dict = {}
-        if not self.call(s, "pushable", u):
+        if not self.hook(s, "pushable", u):
             return {"0": Fraction(1)}, {"pushable": False}
         if s.has(u, "stubborn") and o.bool("stubborn", True):
             for r in FACES:
-                if self.call(s, "stubborn_holds", r):
+                if self.hook(s, "stubborn_holds", r):
                     _add(dist, "stays", Fraction(1, 6))
                 else:
                     for m in FACES:
-                        _add(dist, str(self.call(s, "distance_rolled", u, m)), Fraction(1, 36))
+                        _add(dist, str(self.hook(s, "distance_rolled", u, m)), Fraction(1, 36))
             return _sorted_dist(dist), {}
         for r in FACES:
-            _add(dist, str(self.call(s, "distance_rolled", u, r)), Fraction(1, 6))
+            _add(dist, str(self.hook(s, "distance_rolled", u, r)), Fraction(1, 6))
         return _sorted_dist(dist), {}
 
     def _follow_up(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
         dist: dict = {}
         for r in FACES:
-            _add(dist, str(self.call(s, "distance_rolled", u, r)), Fraction(1, 6))
+            _add(dist, str(self.hook(s, "distance_rolled", u, r)), Fraction(1, 6))
         return _sorted_dist(dist), {}
 
     def _follow_up_decline(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
         foe = self._unit(s, data, "against", path) if "against" in data else None
-        if foe is not None and self.call(s, "no_follow_up", foe):
+        if foe is not None and self.hook(s, "no_follow_up", foe):
             return {"stays": Fraction(1)}, {}
-        if self.call(s, "must_follow", u):
+        if self.hook(s, "must_follow", u):
             return {"follows": Fraction(1)}, {}
         dist: dict = {}
         for d1, d2 in _dice(2):
-            _add(dist, "stays" if self.call(s, "stays_put", d1 + d2, u.get_attr("discipline")) else "follows",
+            _add(dist, "stays" if self.hook(s, "stays_put", d1 + d2, u.get_attr("discipline")) else "follows",
                  Fraction(1, 36))
         return _sorted_dist(dist), {}
 
     def _failed(self, s, data, o, path, reform: bool):
         u = self._unit(s, data, "unit", path)
         by = o.int("critical_by", 0)
-        if not reform and by > 0 and self.call(s, "stampedes", u):
+        if not reform and by > 0 and self.hook(s, "stampedes", u):
             return {"stampede": Fraction(1)}, {}
         if reform:
-            mod = self.call(s, "critical_mod", by) + self.call(s, "fatigue_mod", u)
+            mod = self.hook(s, "critical_mod", by) + self.hook(s, "fatigue_mod", u)
         else:
             cause = o.choice("cause", ("combat", "shooting", "cause_fear", "cause_fear_line", "other"), "other")
-            mod = self.call(s, "failed_modifier", u, by, cause, o.bool("reserve"))
+            mod = self.hook(s, "failed_modifier", u, by, cause, o.bool("reserve"))
         dist: dict = {}
         for d1, d2 in _dice(2):
-            r = self.call(s, "failed_outcome", d1 + d2 + mod)
+            r = self.hook(s, "failed_outcome", d1 + d2 + mod)
             if not reform:
-                r = self.call(s, "discipline_outcome", u, r)
-            r = self.call(s, "immobile_outcome", u, r)
+                r = self.hook(s, "discipline_outcome", u, r)
+            r = self.hook(s, "immobile_outcome", u, r)
             _add(dist, r, Fraction(1, 36))
         return _sorted_dist(dist), {"modifier": mod}
 
@@ -506,7 +523,7 @@ class GridEngine(Engine):
         kind = o.choice("line", ("skirmish_line", "reserve_line", "light_chariot_line", "elephant_line"), "skirmish_line")
         dist: dict = {}
         for r in FACES:
-            _add(dist, "removed" if self.call(s, "line_removed", kind, r) else "stays", Fraction(1, 6))
+            _add(dist, "removed" if self.hook(s, "line_removed", kind, r) else "stays", Fraction(1, 6))
         return _sorted_dist(dist), {}
 
     def _lost_eagles(self, s, data, o, path):
@@ -514,32 +531,32 @@ class GridEngine(Engine):
                                    "retiring_not_from_combat"), None)
         dist: dict = {}
         for d1, d2 in _dice(2):
-            _add(dist, self.call(s, "eagle_result", event, d1 + d2), Fraction(1, 36))
+            _add(dist, self.hook(s, "eagle_result", event, d1 + d2), Fraction(1, 36))
         return _sorted_dist(dist), {}
 
     def _risk_to_general(self, s, data, o, path):
         event = o.choice("event", ("push_back", "disordered", "retiring", "rout"), None)
         dist: dict = {}
         for d1, d2 in _dice(2):
-            if self.call(s, "general_hit", event, d1 + d2):
+            if self.hook(s, "general_hit", event, d1 + d2):
                 for r in FACES:
-                    _add(dist, self.call(s, "general_fate", r), Fraction(1, 216))
+                    _add(dist, self.hook(s, "general_fate", r), Fraction(1, 216))
             else:
                 _add(dist, "unharmed", Fraction(1, 36))
         return _sorted_dist(dist), {}
 
     def _off_table_return(self, s, data, o, path):
         u = self._unit(s, data, "unit", path)
-        test = self._two_d6_test(s, u, self.call(s, "discipline_bonus", u), u.get_attr("discipline"), 0)
+        test = self._two_d6_test(s, u, self.hook(s, "discipline_bonus", u), u.get_attr("discipline"), 0)
         dist: dict = {}
         for r, p in test.items():
-            _add(dist, "returns" if self.call(s, "returns", r) else "remains", p)
+            _add(dist, "returns" if self.hook(s, "returns", r) else "remains", p)
         return _sorted_dist(dist), {}
 
     def _command_point_losses(self, s, data, o, path):
         fate = o.choice("fate", ("killed", "seriously_wounded", "lightly_wounded"), None)
         points = o.int("points", None)
-        p = Fraction(sum(1 for r in FACES if self.call(s, "point_lost", fate, r)), 6)
+        p = Fraction(sum(1 for r in FACES if self.hook(s, "point_lost", fate, r)), 6)
         from math import comb
         dist = {str(k): comb(points, k) * p ** k * (1 - p) ** (points - k) for k in range(points + 1)}
         return _sorted_dist(dist), {"per_point": frac(p)}
@@ -550,7 +567,7 @@ class GridEngine(Engine):
         bp = self.scenario.sides[side].break_point
         if bp is None:
             raise WarcouncilError(f"side {side!r} has no break_point in the scenario", self.scenario.sides[side].where)
-        return {self.call(s, "homunculus_verdict", points, bp): Fraction(1)}, {"side": side, "break_point": bp}
+        return {self.hook(s, "homunculus_verdict", points, bp): Fraction(1)}, {"side": side, "break_point": bp}
 
     # ------------------------------------------------------------ check
     def check_file(self, path: str) -> Answer:
@@ -673,7 +690,7 @@ class _Sequence:
         if rec.unit is not None:
             d["unit"] = rec.unit.id
         d.update({k: v for k, v in more.items() if v is not None})
-        d["reversal"] = bool(self.eng.call(self.s, "reversal", rec))
+        d["reversal"] = bool(self.eng.hook(self.s, "reversal", rec))
         self.log.append(d)
         return d["reversal"]
 
@@ -711,7 +728,7 @@ class _Sequence:
             follower = s.by_id.get(item["with"])
             if follower is None or follower.side != self.side:
                 raise WarcouncilError(f"`with` names no unit of {self.side}: {item['with']!r}", _where(item, "with", path))
-        failed = option in ("move", "charge") and bool(eng.call(s, "movement_failed", u, natural))
+        failed = option in ("move", "charge") and bool(eng.hook(s, "movement_failed", u, natural))
         # the steps, square by square
         f = s.footprint(u)
         start = frozenset(f.squares) if f is not None else frozenset()
@@ -729,7 +746,7 @@ class _Sequence:
             if shot is not None and j == shot["after"] and cur is not None and shot_info is None:
                 base, shot_info, shot_result, shot_aftermath = self.mid_move_shot(base, u, cur, shot, where)
                 shot_at = len(steps)
-                if shot_result is not None and eng.call(base, "shot_stops_move", shot_result):
+                if shot_result is not None and eng.hook(base, "shot_stops_move", shot_result):
                     stopped = True
                     break
             if j == len(raw_steps):
@@ -745,29 +762,27 @@ class _Sequence:
             rec = eng.step_record(base, u, cur, nxt, kind, tests, fear, j, len(raw_steps))
             # the free re-rolls this unit has left this turn, then the Movement Points spent for them
             used = self.free_used.setdefault(u.id, set())
-            rec.__dict__.update(drilled_spent="drilled" in used, skirmisher_spent="skirmisher" in used,
+            rec.__dict__.update(drilled_spent="drilled" in used, skirmisher_spent="skirmishers" in used,
                                 points_left=points_left)
             need = rec.rerolls
-            if need and "drilled" not in used and eng.call(s, "drilled_reroll", u, rec.rough):
-                used.add("drilled")
-                need -= 1
-            if need and "skirmisher" not in used and eng.call(s, "skirmisher_reroll", u):
-                used.add("skirmisher")
-                need -= 1
+            for k in self.free_rerolls(s):  # in the order the pack gives (ga.default.reroll-order)
+                if need and k not in used and _FREE_REROLLS[k](eng, s, u, rec):
+                    used.add(k)
+                    need -= 1
             points_left = max(0, points_left - need)
             steps.append(rec)
-            cost += eng.call(s, "step_cost", u, kind)
-            ok = not (rec.test is not None and not eng.call(s, "step_passed", u, rec))
-            if rec.fear is not None and not eng.call(s, "fear_passed", u, rec):
+            cost += eng.hook(s, "step_cost", u, kind)
+            ok = not (rec.test is not None and not eng.hook(s, "step_passed", u, rec))
+            if rec.fear is not None and not eng.hook(s, "fear_passed", u, rec):
                 ok = False
             if not stopped:  # the dice this step still needs, in order
                 due = len(self.due)
-                failed_test = rec.test is not None and not eng.call(s, "step_passed", u, rec)
-                if eng.call(s, "needs_test", u, rec) and (rec.test is None or (
+                failed_test = rec.test is not None and not eng.hook(s, "step_passed", u, rec)
+                if eng.hook(s, "needs_test", u, rec) and (rec.test is None or (
                         failed_test and self.reroll_left(s, u, rec, used, points_left))):
                     self.due.append(Due(("steps", j, "test"), 1, False, f"{uid}'s Manoeuvre Test ({kind})"))
                 elif (rec.fear is None and not failed_test
-                      and (eng.call(s, "enters_fear", u, rec) or eng.call(s, "enters_elephants", u, rec))):
+                      and (eng.hook(s, "enters_fear", u, rec) or eng.hook(s, "enters_elephants", u, rec))):
                     self.due.append(Due(("steps", j, "fear"), 2, False,
                                         f"{uid}'s Discipline Test to enter a feared zone"))
                 if not ok and len(self.due) == due:
@@ -779,7 +794,7 @@ class _Sequence:
                 stopped = True
         after_setting = base.moved(u.id, at=cur.at, facing=cur.facing) if cur is not f else base
         end = frozenset(cur.squares) if cur is not None else frozenset()
-        if any(eng.call(s, "phalanx_disorders", u, st) for st in made):
+        if any(eng.hook(s, "phalanx_disorders", u, st) for st in made):
             after_setting = after_setting.moved(u.id, disordered=True)
         follower_fits = cur is f  # (no step made: it stays where it is)
         if follower is not None and cur is not None and cur is not f:
@@ -789,7 +804,7 @@ class _Sequence:
             if follower_fits:
                 after_setting = after_setting.moved(follower.id, at=behind.at, facing=behind.facing)
         u_after = after_setting.by_id[u.id]
-        front_after = bool(eng.call(after_setting, "enemy_in_front", u_after))
+        front_after = bool(eng.hook(after_setting, "enemy_in_front", u_after))
         # combat, shooting, reform: their dice
         result = test_result = None
         more = {}
@@ -808,16 +823,16 @@ class _Sequence:
                                           item.get("reserve") == "combat", item.get("devotio") == "combat")
                 self._dice_due(after_setting, item, "combat_dice", a, d, f"{u.id}'s Combat Rating {a} against "
                                                                           f"{target.id}'s {d}")
-                results = [eng.call(after_setting, "combat_result", x, u_after, t_after) for x in dice]
-                chooser = bool(eng.call(after_setting, "attacker_chooses", a, d))
+                results = [eng.hook(after_setting, "combat_result", x, u_after, t_after) for x in dice]
+                chooser = bool(eng.hook(after_setting, "attacker_chooses", a, d))
                 r, face = self._chosen(item, results, dice, chooser, "preference")
                 cface = face
             if option != "shoot":
                 result = None if cface in defence else r
             more = {"ratings": [a, d], "result": r if result is not None else "cancelled"}
             if "defence" not in item:  # the Defence dice, once the chosen result is known
-                k = (eng.call(after_setting, "shooting_defence_dice", t_after) if option == "shoot"
-                     else eng.call(after_setting, "defence_dice", t_after, r))
+                k = (eng.hook(after_setting, "shooting_defence_dice", t_after) if option == "shoot"
+                     else eng.hook(after_setting, "defence_dice", t_after, r))
                 k += sum(p.points for p in spends if p.use == "extra_defence")
                 if k:
                     self.due.append(Due(("defence",), k, False, f"{target.id}'s Defence dice"))
@@ -825,19 +840,19 @@ class _Sequence:
               and (option != "charge" or (not failed and self.reached(after_setting, u_after, target)))):
             t_after = after_setting.by_id[target.id]
             if option == "shoot":
-                a, d = eng.call(after_setting, "shooter_cr", u_after), eng.call(after_setting, "target_cr", t_after, u_after)
-                n = eng.call(after_setting, "shooting_dice", a, d)
+                a, d = eng.hook(after_setting, "shooter_cr", u_after), eng.hook(after_setting, "target_cr", t_after, u_after)
+                n = eng.hook(after_setting, "shooting_dice", a, d)
             else:
                 a, d = eng.combat_ratings(after_setting, u_after, t_after,
                                           max(1, len(made)) if option == "charge" else 0,
                                           item.get("reserve") == "combat", item.get("devotio") == "combat")
-                n = eng.call(after_setting, "combat_dice", a, d)
+                n = eng.hook(after_setting, "combat_dice", a, d)
             self.due.append(Due(("dice",), n, False, f"{u.id}'s {'Shooting' if option == 'shoot' else 'Combat'} dice"))
         aftermath = Aftermath(self, item)
         choice = item.get("devotio")
         if choice is not None and target is not None:
-            aftermath.dr_plus[target.id] = eng.call(s, "devotio_dr", choice)
-            if eng.call(s, "devotio_setback", choice):
+            aftermath.dr_plus[target.id] = eng.hook(s, "devotio_dr", choice)
+            if eng.hook(s, "devotio_setback", choice):
                 aftermath.card(target.side, "setback", f"{u.id}'s Devotio")
         if item.get("reserve") == "discipline":
             aftermath.reserve = True
@@ -852,8 +867,8 @@ class _Sequence:
             self.due.append(Due(("test",), 2, False, f"{u.id}'s Reform Test"))
         if option == "reform" and "test" in item:
             d1, d2 = faces(item["test"])
-            bonus = eng.call(s, "reform_bonus", u)
-            test_result = eng.call(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline"))
+            bonus = eng.hook(s, "reform_bonus", u)
+            test_result = eng.hook(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline"))
             more = {"test": test_result}
             if test_result == "pass":
                 after_setting = after_setting.moved(u.id, disordered=False)
@@ -879,11 +894,11 @@ class _Sequence:
         else:
             vs = self.judge(base, rec, len(self.log), where)
         self.aftermath_log(more, aftermath, after_setting, s)
-        if eng.call(s, "fights_again", rec):
+        if eng.hook(s, "fights_again", rec):
             more["fights_again"] = True
         if option in ("move", "charge"):
             self.last_failed[u.id] = failed
-            more["movement_points"] = "failed" if failed else eng.call(s, "allowance", u, option, natural, ap)
+            more["movement_points"] = "failed" if failed else eng.hook(s, "allowance", u, option, natural, ap)
         if self.entry_log(rec, len(self.log), vs, **more):
             self.reversal = True
         self.s = after_setting
@@ -900,8 +915,14 @@ class _Sequence:
         """A failed Manoeuvre Test is re-rolled while a re-roll is left: the
         Drilled or the Skirmisher re-roll not used this turn, or a Movement
         Point spent for it (``reroll_manoeuvre``)."""
-        return bool((self.eng.call(s, "drilled_reroll", u, step.rough) and "drilled" not in used)
-                    or (self.eng.call(s, "skirmisher_reroll", u) and "skirmisher" not in used) or points_left > 0)
+        return (any(k not in used and _FREE_REROLLS[k](self.eng, s, u, step) for k in _FREE_REROLLS)
+                or points_left > 0)
+
+    def free_rerolls(self, s) -> list[str]:
+        """The free re-rolls of a failed Manoeuvre Test in the order a unit
+        uses them, before any Movement Point: the pack's ``free_reroll_rank``
+        (lower first; ``ga.default.reroll-order``: Drilled, then Skirmisher)."""
+        return sorted(_FREE_REROLLS, key=lambda k: (self.eng.hook(s, "free_reroll_rank", k), k))
 
     def attachments_used(self, setting, rec, item, aftermath):
         """A Devotio used (or lost by a Charge that made no contact), a Small
@@ -916,12 +937,12 @@ class _Sequence:
                 self.devotio_used.add(self.side)
                 lost.add("devotio")
                 aftermath.events.append(f"{u.id} uses its Devotio ({rec.devotio}): removed from play")
-            elif eng.call(setting, "devotio_lost", rec):
+            elif eng.hook(setting, "devotio_lost", rec):
                 lost.add("devotio")
                 aftermath.events.append(f"{u.id}'s Charge made no contact: its Devotio is lost")
         if rec.reserve is not None:
             v = setting.by_id[u.id]
-            if eng.call(setting, "reserve_removed", v):
+            if eng.hook(setting, "reserve_removed", v):
                 lost.add("small_cavalry_reserve")
                 aftermath.events.append(f"{u.id} uses its Small Cavalry Reserve: removed from play")
             elif setting.has(v, "praetorian_cohort"):
@@ -929,7 +950,7 @@ class _Sequence:
                 if die is None:
                     aftermath.need(("cohort",), 1, f"{u.id}'s Praetorian Cohort die",
                                    f"{u.id}'s Praetorian Cohort was used: give its 1D6 as `cohort: N`")
-                elif eng.call(setting, "cohort_removed", die):
+                elif eng.hook(setting, "cohort_removed", die):
                     lost.add("praetorian_cohort")
                     aftermath.events.append(f"{u.id}'s Praetorian Cohort is removed ({die})")
                 else:
@@ -996,14 +1017,14 @@ class _Sequence:
         eng = self.eng
         dice = faces(spec["dice"])
         defence = faces(spec["defence"]) if "defence" in spec else ()
-        a = eng.call(s, "shooter_cr", uv)
-        d = eng.call(s, "target_cr", tv, uv)
+        a = eng.hook(s, "shooter_cr", uv)
+        d = eng.hook(s, "target_cr", tv, uv)
         self._dice_due(s, spec, "shooting_dice", a, d, f"{uv.id}'s Ranged Combat Rating {a} against {tv.id}'s "
                                                        f"Combat Rating {d}")
-        pen = eng.call(s, "shooting_penalty", a, d)
-        results = [eng.call(s, "shooting_result", x - pen, uv, tv) for x in dice]
+        pen = eng.hook(s, "shooting_penalty", a, d)
+        results = [eng.hook(s, "shooting_result", x - pen, uv, tv) for x in dice]
         r, face = self._chosen(spec, results, dice, True, "shooting_preference")
-        cface = eng.call(s, "cancelling_face", r, face)
+        cface = eng.hook(s, "cancelling_face", r, face)
         return (None if cface in defence else r), r, (a, d)
 
     def _dice_due(self, s, item, define, a, d, ratings):
@@ -1012,7 +1033,7 @@ class _Sequence:
         count is set by the ratings, as a side's losses are by its points at
         risk (``Aftermath.point_losses``), so another count is bad input at
         the `dice` value's place, not a move the rules judge."""
-        n, due = len(faces(item["dice"])), self.eng.call(s, define, a, d)
+        n, due = len(faces(item["dice"])), self.eng.hook(s, define, a, d)
         if n != due:
             raise WarcouncilError(f"`dice` gives {n} {'die' if n == 1 else 'dice'}, but {ratings} rolls {due}",
                                   _where(item, "dice", self.path),
@@ -1065,11 +1086,11 @@ class _Sequence:
                                   hint=f"did you mean {hint[0]!r}?" if hint else None)
         st = s.state(v)
         d1, d2 = faces(item["test"])
-        res = eng.call(s, "discipline_result", d1, d2, eng.call(s, "discipline_bonus", v), v.get_attr("discipline"))
+        res = eng.hook(s, "discipline_result", d1, d2, eng.hook(s, "discipline_bonus", v), v.get_attr("discipline"))
         rec = eng.record(v, "bring_back", test_result=res, returnable=st.off_table and not st.gone, what=uid)
         vs = self.judge(s, rec, len(self.log), where)
         more = {"test": res}
-        if not vs and eng.call(s, "returns", res):
+        if not vs and eng.hook(s, "returns", res):
             f = Footprint(st.at, st.facing)
             if all(q in s.board.cells and q not in s.occupant for q in f.squares):
                 self.s = s.moved(uid, off_table=False)
@@ -1087,7 +1108,7 @@ class _Sequence:
         if bp is None:
             raise WarcouncilError(f"side {other!r} has no break_point in the scenario",
                                   self.eng.scenario.sides[other].where)
-        verdict = self.eng.call(self.s, "homunculus_verdict", raw["points"], bp)
+        verdict = self.eng.hook(self.s, "homunculus_verdict", raw["points"], bp)
         spends = ()
         cancelled = "cancel" in raw
         if cancelled:
@@ -1115,7 +1136,7 @@ def _one_die(define, yes, no):
     def roll(self, s, data, o, path):
         dist: dict = {}
         for r in FACES:
-            _add(dist, yes if self.call(s, define, r) else no, Fraction(1, 6))
+            _add(dist, yes if self.hook(s, define, r) else no, Fraction(1, 6))
         return _sorted_dist(dist), {}
     return roll
 

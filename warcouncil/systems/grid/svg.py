@@ -76,7 +76,7 @@ def grid_svg(eng, side: str | None = None, setting=None, activations: dict | Non
                            f'font-size="8.5" font-style="italic" text-anchor="middle" fill="#444">'
                            f'{escape(t.replace("_", " "))}</text>')
     for v in sorted(s.all_units, key=lambda v: v.id):  # zones of control, under the units
-        for c, r in sorted(eng.call(s, "zoc", v)):
+        for c, r in sorted(eng.hook(s, "zoc", v)):
             if (c, r) in sc.board.cells:
                 out.append(f'<rect class="zoc" x="{c * CELL + 3}" y="{r * CELL + 3}" width="{CELL - 6}" '
                            f'height="{CELL - 6}" fill="{colour[v.side]}" fill-opacity="0.12" '

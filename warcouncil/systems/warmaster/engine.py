@@ -362,7 +362,7 @@ class WarmasterEngine(Engine):
         self._var_memo: dict = {}  # (define, parameter) -> ``_var_reads``
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
-        self.penalties = [n for n in pack.defines if n.startswith(PENALTY_PREFIX)]
+        self.penalties = pack.hooked(PENALTY_PREFIX)
         self.rules = [self._rule(rid, r) for rid, r in pack.rules.items()]
         #: the rules as ``breaks`` asks them (any broken: the order changes
         #: no answer): those that measure nothing first, the stop rules
@@ -777,14 +777,11 @@ class WarmasterEngine(Engine):
         return out
 
     def _call(self, name: str, ctx: Ctx, *args) -> Any:
+        """The pack's define ``name`` on ``args``: a hook the pack declares
+        (``Pack.hook``; the penalties: ``hook every penalty_(o, u)``)."""
         hit = self._calls.get((name, len(args)))
         if hit is None:
-            d = self.pack.defines.get(name)
-            if d is None:
-                raise WarcouncilError(f"the {self.pack.name} pack has no define {name}, which the Warmaster engine "
-                                      "needs", hint="a house rule may replace it, not remove it")
-            if len(d.params) != len(args):
-                raise WarcouncilError(f"{name} must take {len(args)} argument(s), not {len(d.params)}", d.loc)
+            d = self.pack.hook(name, len(args))
             hit = self._calls[(name, len(args))] = (self.compiler.define_closure(name), tuple(d.params))
         body, params = hit
         return body(ctx, dict(zip(params, args)))
@@ -797,7 +794,8 @@ class WarmasterEngine(Engine):
         log = self.start(side)
         ctx = Ctx(log)
         ctx.g.setting = _SideView(side, [log.table.at(p.id) for p in self.scenario.pieces], ctx.g.memo)
-        return self._call(name, ctx, ctx.g.setting.side_view)
+        d = self.side_define(name)
+        return self.compiler.define_closure(name)(ctx, {d.params[0]: ctx.g.setting.side_view})
 
     def start(self, side: str | None = None) -> Log:
         """The phase before its first entry, for ``side`` (default: the
@@ -1171,7 +1169,7 @@ class WarmasterEngine(Engine):
 
     def is_blunder(self, ctx: Ctx, e: Entry) -> bool:
         """Is attempt ``e``, with its roll, a blunder (the pack's ``blunder(o)``)?"""
-        return "blunder" in self.pack.defines and bool(self._call("blunder", ctx, e))
+        return self.pack.hook("blunder", 1) is not None and bool(self._call("blunder", ctx, e))
 
     def attempt(self, log: Log, step: Step, roll: int | None, moves: bool,
                 lazy: bool = False) -> tuple[Entry, Table]:
