@@ -112,13 +112,40 @@ class _ShippedHelp:
 
 
 class Verb(_ShippedHelp, click.Command):
-    pass
+    def parse_args(self, ctx, args):
+        raw = list(args)
+        rest = super().parse_args(ctx, args)
+        if ctx.resilient_parsing and "scenario" in ctx.params and ctx.params["scenario"] is None:
+            # completing an option's value (`--card <Tab>`): click's parse stopped at the option still
+            # waiting for it, before the arguments were given out; the scenario is the first of them
+            ctx.params["scenario"] = _first_argument(self, raw)
+        return rest
+
+
+def _first_argument(cmd: click.Command, args: list[str]) -> str | None:
+    """The first of ``args`` that is neither an option nor an option's value."""
+    takes_value = {o for p in cmd.params if isinstance(p, click.Option) and not p.is_flag for o in p.opts}
+    words = iter(args)
+    for w in words:
+        if w == "--":
+            return next(words, None)
+        if w.startswith("-"):
+            if w in takes_value:
+                next(words, None)
+            continue
+        return w
+    return None
 
 
 class Cli(_ShippedHelp, click.Group):
     """Turns bad input into exit 2 with one clear message."""
 
     command_class = Verb
+
+    def main(self, *args, **kwargs):
+        if os.environ.get(COMPLETE_VAR):  # asked by the shell for completions (README: "Shell completion")
+            _bash_completes_names_with_spaces()
+        return super().main(*args, **kwargs)
 
     def get_command(self, ctx, cmd_name):
         cmd = super().get_command(ctx, cmd_name)
@@ -371,15 +398,36 @@ def _click_option(o) -> click.Option:
 # fish_source) completes verbs and options; below, what a value may be.
 
 
+#: the environment variable by which a shell asks for completions (click's,
+#: after the program's name)
+COMPLETE_VAR = "_WARCOUNCIL_COMPLETE"
+
+
+def _bash_completes_names_with_spaces() -> None:
+    """A card's name has spaces: bash's completion (click's script) reads
+    each candidate with ``read``, which drops one backslash, and puts it in
+    the command line as it is. Each space is therefore sent after two
+    backslashes, and arrives after one: the name stays one word."""
+    from click.shell_completion import BashComplete, add_completion_class
+
+    class Bash(BashComplete):
+        def format_completion(self, item) -> str:
+            value = item.value.replace(" ", "\\\\ ") if item.type == "plain" else item.value
+            return f"{item.type},{value}"
+
+    add_completion_class(Bash, "bash")
+
+
 def _complete_scenario(ctx, param, incomplete: str):
-    """SCENARIO: the shipped scenarios by name, and the files the shell
-    completes (``type="file"``)."""
+    """SCENARIO: the files the shell completes (``type="file"``; first:
+    bash's script offers them only when no name matches), and the shipped
+    scenarios by name."""
     from click.shell_completion import CompletionItem
 
     from .solver.scenario import shipped_scenarios
 
     names = [n for n in shipped_scenarios() if "/" not in n and n.startswith(incomplete)]
-    return [CompletionItem(n) for n in names] + [CompletionItem(incomplete, type="file")]
+    return [CompletionItem(incomplete, type="file")] + [CompletionItem(n) for n in names]
 
 
 def _complete_card(ctx, param, incomplete: str):
