@@ -87,7 +87,9 @@ def colour(monkeypatch):
     shipped = S.family_options()
     extra = S.Option("--colour", ("orders",), "The colour of the activated units.", metavar="COLOUR",
                      refused="{option} is for Tiny Grid scenarios ({system} has no colours)")
-    monkeypatch.setattr(S, "family_options", lambda: [*shipped, ("tinygrid", extra)])
+    largest = S.Option("--largest", ("orders",), "Only the largest sets.", is_flag=True,
+                       refused="{option} is for Tiny Grid scenarios")
+    monkeypatch.setattr(S, "family_options", lambda: [*shipped, ("tinygrid", extra), ("tinygrid", largest)])
     cmd = cli.main.commands["orders"]
     kept, families = list(cmd.params), getattr(cmd, "families", None)
     cmd.params = [p for p in cmd.params if not any(p.name == o.name for _, o in shipped)]
@@ -102,4 +104,15 @@ def test_a_family_adds_an_option(colour) -> None:
     assert run_cli("orders", TINY, "--count", "--colour", "red") == (0, "10\n", "")  # Tiny Grid reads it
     assert run_cli("orders", "akragas", "--card", "Line Command", "--colour", "red") == (
         2, "", "--colour is for Tiny Grid scenarios (Commands & Colors has no colours)\n")
+    assert run_cli("orders", TINY, "--count", "--largest") == (0, "10\n", "")  # a flag
+    assert run_cli("orders", "akragas", "--card", "Line Command", "--largest") == (
+        2, "", "--largest is for Tiny Grid scenarios\n")
     assert run_cli("orders", "akragas", "--card", "Line Command", "--count") == (0, "41\n", "")  # left out: no matter
+
+
+def test_the_command_line_declares_no_familys_option() -> None:
+    """cli.py declares the options every verb shares; a family's are its
+    own (lint-imports forbids the command line any system's module)."""
+    src = (Path(cli.__file__)).read_text(encoding="utf-8")
+    for _, o in S.family_options():
+        assert f'"{o.flag}"' not in src, o.flag

@@ -377,7 +377,9 @@ def _click_option(o) -> click.Option:
     """A family's option (``solver.system.Option``) as click's."""
     kw = {}
     callback = None
-    if o.choices:
+    if o.is_flag:
+        kw["is_flag"] = True
+    elif o.choices:
         kw["type"] = click.Choice(o.choices)
     elif o.bounds is not None:
         kw["type"] = int
@@ -388,7 +390,8 @@ def _click_option(o) -> click.Option:
         callback = _path_checked(callback)
     if o.complete is not None:
         kw["shell_complete"] = _completer(o.complete)
-    return click.Option([o.flag, o.name], default=o.default, help=o.help, metavar=o.metavar, callback=callback,
+    return click.Option([o.flag, o.name], default=bool(o.default) if o.is_flag else o.default, help=o.help,
+                        metavar=o.metavar, callback=callback,
                         show_default=False, **kw)
 
 

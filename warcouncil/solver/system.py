@@ -113,6 +113,8 @@ class Option:
     bounds: object = None
     #: its value names a file
     path: bool = False
+    #: it takes no value: given, it is True
+    is_flag: bool = False
     #: what shell completion offers for it: ``"card"`` (the pack's cards),
     #: or None
     complete: str | None = None
