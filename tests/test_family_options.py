@@ -116,3 +116,10 @@ def test_the_command_line_declares_no_familys_option() -> None:
     src = (Path(cli.__file__)).read_text(encoding="utf-8")
     for _, o in S.family_options():
         assert f'"{o.flag}"' not in src, o.flag
+
+
+def test_a_familys_option_naming_a_file_is_checked_as_one() -> None:
+    code, out, err = run_cli("orders", "ridgeway", "--after", "a\x00b")
+    assert (code, out) == (2, "")
+    assert err.endswith("Error: Invalid value for '--after': 'a\\x00b' is no file or shipped name: "
+                        "it holds a NUL character\n")

@@ -892,8 +892,8 @@ _scenario_help()
 # Arguments that name files: a name no file system can hold (a NUL byte, a
 # part over 255 bytes, over 4096 in all) is bad input here, before any
 # os.stat raises on it.
-_PATH_PARAMS = frozenset({"scenario", "turn", "question", "wants", "paths", "base", "rules", "svg_path",
-                          "after", "jobs_file"})
+# (a family's option naming a file says so itself: ``Option.path``)
+_PATH_PARAMS = frozenset({"scenario", "turn", "question", "wants", "paths", "base", "rules", "svg_path", "jobs_file"})
 
 
 def _possible_path(value: str) -> str | None:
