@@ -146,3 +146,13 @@ def test_a_batch_job_draws_no_bar_of_its_own(tmp_path, monkeypatch) -> None:
     assert json.loads(out) == {"line": 1, "exit": 0, "answer": {"card": "Order Two Units Left",
                                                                  "side": "syracusan", "count": 1024}}
     assert ("count_end_positions", False) in seen and ("count_end_positions", True) not in seen
+
+
+def test_a_count_reports_as_it_goes(akragas) -> None:
+    """`orders --count` of a card whose order sets are counted one by one
+    (the second of its two alternatives) tells the progress helper so."""
+    g = akragas.ground("Leadership Any Section")
+    calls = []
+    assert akragas.count(g, lambda *a: calls.append(a)) == 30 == akragas.count(g)
+    assert calls[-1] == (2, 2, "alternative 2/2: 30 order sets counted")
+    assert [c[0] for c in calls] == sorted(c[0] for c in calls) and len(calls) > 2

@@ -65,7 +65,8 @@ def _sets(eng, g, limit, engine_kind):
 def _orders_one(eng, g, side, count_only, limit, engine_kind, as_json) -> Answer:
     name = g.played
     if count_only:
-        n = len(_sets(eng, g, None, engine_kind)) if engine_kind == "csp" else eng.count(g)
+        with progress(f"{name}: counting order sets") as step:
+            n = len(_sets(eng, g, None, engine_kind)) if engine_kind == "csp" else eng.count(g, step)
         return _count({"card": name, "side": side, "count": n}, n)
     cheap = (lambda: eng.count_cheap(g)) if engine_kind == "fast" and hasattr(eng, "count_cheap") else None
     if as_json:
