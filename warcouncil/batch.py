@@ -730,7 +730,7 @@ def _batch_argv(job, n: int):
     verb = job.get("verb", "check" if "turn" in job else None)
     if not isinstance(verb, str):
         raise WarcouncilError("a job names its verb: \"verb\": \"orders\" (or gives a \"turn\" to check)")
-    cmd = _verbs().get_command(None, verb)  # (with the options the game families add to it)
+    cmd = _verbs().commands.get(verb)
     if cmd is None or verb == "batch":
         from .errors import closest
 
@@ -746,6 +746,7 @@ def _batch_argv(job, n: int):
         if "turn" in args:
             raise WarcouncilError("the turn is given twice (\"turn\" and \"args\": {\"turn\"})")
         args["turn"] = job["turn"]
+    cmd = _verbs().get_command(None, verb)  # with the options the game families add to it (cli._family_options)
     written = None  # an inline turn and its place among the arguments
     options: list[str] = []
     positional: list[str] = []
