@@ -22,6 +22,7 @@ way.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import Location, WarcouncilError, closest
@@ -136,7 +137,8 @@ class Option:
         return self.dest or self.flag.lstrip("-").replace("-", "_")
 
 
-def family_options() -> list[tuple[str, Option]]:
+@lru_cache(maxsize=1)
+def family_options() -> tuple[tuple[str, Option], ...]:
     """Every shipped or plugged-in family's command-line options, in the
     order of the ``warcouncil.systems`` entry points: (the family's
     package, the option). Read from each family's ``options`` module,
@@ -148,7 +150,10 @@ def family_options() -> list[tuple[str, Option]]:
     found: list[tuple[str, Option]] = []
     seen: set[str] = set()
     for ep in entry_points(group=_ENTRY_POINTS):  # (warcouncil's own and any plug-in's)
-        spec = find_spec(ep.module)  # (imports the packages above it, not it)
+        try:
+            spec = find_spec(ep.module)  # (imports the packages above it, not it)
+        except (ImportError, ValueError):  # a plug-in's package gone: its System says so when it is asked for
+            continue
         if spec is None:
             continue
         package = ep.module if spec.submodule_search_locations is not None else ep.module.rpartition(".")[0]
@@ -157,7 +162,7 @@ def family_options() -> list[tuple[str, Option]]:
         seen.add(package)
         if find_spec(package + ".options") is not None:
             found += [(package, o) for o in import_module(package + ".options").OPTIONS]
-    return found
+    return tuple(found)
 
 
 class System:
