@@ -123,3 +123,18 @@ def test_a_familys_option_naming_a_file_is_checked_as_one() -> None:
     assert (code, out) == (2, "")
     assert err.endswith("Error: Invalid value for '--after': 'a\\x00b' is no file or shipped name: "
                         "it holds a NUL character\n")
+
+
+def test_import_linter_keeps_every_familys_options_from_its_system() -> None:
+    """lint-imports (tests/test_layers.py) forbids each shipped options
+    module its family's System and engine: reading them stays cheap."""
+    import tomllib
+
+    root = HERE.parent
+    contracts = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    kept = next(c for c in contracts if c["name"] == "a family's options import not its System")
+    shipped = sorted(f"warcouncil.systems.{p.parent.name}.options"
+                     for p in (root / "warcouncil" / "systems").glob("*/options.py"))
+    assert sorted(kept["source_modules"]) == shipped
+    assert {f"{m.rpartition('.')[0]}.{part}" for m in shipped for part in ("system", "engine")} \
+        == set(kept["forbidden_modules"])
