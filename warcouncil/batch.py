@@ -51,8 +51,28 @@ def run(verbs: click.Group, module: str, jobs_file: str, workers: int | None, ra
     if first is None:
         return
     lines = itertools.chain([first], lines)
-    for block in _batch_run(lines, workers, ray_address):
-        click.echo(block)  # the records of a few lines, one a line
+    from .solver.progress import progress, wanted
+
+    # a bar on a terminal's stderr while the records go to a file or a pipe
+    total = _count_lines(jobs_file) if wanted(streams=True) else None
+    with progress("batch", total, streams=True) as step:
+        done = 0
+        for block in _batch_run(lines, workers, ray_address):
+            click.echo(block)  # the records of a few lines, one a line
+            done += block.count("\n") + 1
+            step(done, None, f"batch: {done}{f'/{total}' if total else ''} lines answered")
+
+
+def _count_lines(path: str) -> int | None:
+    """The jobs of a jobs file (its non-blank lines), for the progress bar's
+    estimate; None for standard input (read once)."""
+    if path == "-":
+        return None
+    try:
+        with open(path, "rb") as f:
+            return sum(1 for raw in f if raw.strip())
+    except OSError:
+        return None
 
 
 def _verbs() -> click.Group:
@@ -760,6 +780,7 @@ def _batch_argv(job, n: int):
         if "turn" in args:
             raise WarcouncilError("the turn is given twice (\"turn\" and \"args\": {\"turn\"})")
         args["turn"] = job["turn"]
+    cmd = _verbs().get_command(None, verb)  # with the options the game families add to it (cli._family_options)
     written = None  # an inline turn and its place among the arguments
     options: list[str] = []
     positional: list[str] = []
@@ -859,11 +880,13 @@ def _batch_invoke(verb: str, argv: list[str]):
     None) or (exit code, None, the message)."""
     import contextlib
 
-    cmd = _verbs().commands[verb]
+    from .solver.progress import shown
+
+    cmd = _verbs().get_command(None, verb)
     buf, err = _BATCH_STREAMS
     code = 0
     try:
-        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err), shown(False):  # (no job's bar)
             with cmd.make_context(verb, argv) as ctx:
                 cmd.invoke(ctx)
     except SystemExit as e:

@@ -23,6 +23,7 @@ import click  # noqa: E402
 
 from . import _started  # noqa: E402 - the collector's start-up setting put back (warcouncil/__init__.py)
 from .errors import WarcouncilError, error_document  # noqa: E402
+from .solver.progress import shown  # noqa: E402 - (a few lines, no import of its own)
 
 # What a verb needs is imported when it runs (issue 15): rich only when
 # something is printed for a person (a --json answer never loads it), the
@@ -111,13 +112,44 @@ class _ShippedHelp:
 
 
 class Verb(_ShippedHelp, click.Command):
-    pass
+    def parse_args(self, ctx, args):
+        raw = list(args)
+        rest = super().parse_args(ctx, args)
+        if ctx.resilient_parsing and "scenario" in ctx.params and ctx.params["scenario"] is None:
+            # completing an option's value (`--card <Tab>`): click's parse stopped at the option still
+            # waiting for it, before the arguments were given out; the scenario is the first of them
+            ctx.params["scenario"] = _first_argument(self, raw)
+        return rest
+
+
+def _first_argument(cmd: click.Command, args: list[str]) -> str | None:
+    """The first of ``args`` that is neither an option nor an option's value."""
+    takes_value = {o for p in cmd.params if isinstance(p, click.Option) and not p.is_flag for o in p.opts}
+    words = iter(args)
+    for w in words:
+        if w == "--":
+            return next(words, None)
+        if w.startswith("-"):
+            if w in takes_value:
+                next(words, None)
+            continue
+        return w
+    return None
 
 
 class Cli(_ShippedHelp, click.Group):
     """Turns bad input into exit 2 with one clear message."""
 
     command_class = Verb
+
+    def main(self, *args, **kwargs):
+        if os.environ.get(COMPLETE_VAR):  # asked by the shell for completions (README: "Shell completion")
+            _bash_completes_names_with_spaces()
+        return super().main(*args, **kwargs)
+
+    def get_command(self, ctx, cmd_name):
+        cmd = super().get_command(ctx, cmd_name)
+        return _family_options(cmd) if cmd is not None else None
 
     def resolve_command(self, ctx, args):
         name, cmd, rest = super().resolve_command(ctx, args)
@@ -146,7 +178,8 @@ class Cli(_ShippedHelp, click.Group):
         _checked_stdout()
         try:
             try:
-                return super().invoke(ctx)
+                with shown(not as_json):  # a long query's progress bar: on a terminal, never with --json
+                    return super().invoke(ctx)
             finally:
                 # a closed pipe (`| head`) shows here, where it exits 0 below,
                 # not in click's own exit handling (which would say 1: "illegal")
@@ -281,6 +314,7 @@ rules_option = click.option(
     "--rules", "rules", multiple=True, metavar="PATH",
     help="House-rule file or folder layered over the scenario's pack (repeatable, in order).",
 )
+scenario_argument = click.argument("scenario", shell_complete=lambda *a: _complete_scenario(*a))
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine output (JSON) on stdout.")
 
 
@@ -289,35 +323,6 @@ def _side_given(ctx, param, value):
     if value is not None and not value.strip():
         raise click.BadParameter("give a side's name (the scenario's `sides`), or leave --side out for its to_move")
     return value
-
-
-def _command_given(ctx, param, value):
-    """--command is a side's command, in the range of a scenario's `command`
-    (``solver.scenario.SIDE_FIELDS``; read when given, so that the module
-    is not imported for every verb). A card rolling more dice than its
-    every-roll table allows asks for --roll (``ROLL_TABLE_DICE``)."""
-    if value is None:
-        return value
-    from .solver.scenario import SIDE_FIELDS
-
-    bounds = SIDE_FIELDS["command"].schema
-    return click.IntRange(min=bounds["minimum"], max=bounds["maximum"]).convert(value, param, ctx)
-
-
-def card_options(f):
-    """--side, --roll, --copies and --command: how the card is played."""
-    for opt in reversed([
-        click.option("--side", default=None, callback=_side_given,
-                     help="The side playing the card (default: the scenario's to_move)."),
-        click.option("--roll", default=None,
-                     help="Dice rolled, for cards that roll: 'light,helmet,flag' or 'light=2,helmet=1'."),
-        click.option("--copies", default=None, metavar="CARD", help="The card a Counter Attack copies."),
-        click.option("--command", "command", type=int, default=None, callback=_command_given,
-                     help="The side's Command (hand size, in the range of a scenario's `command`) when the card "
-                          "is played, if it differs from the scenario."),
-    ]):
-        f = opt(f)
-    return f
 
 
 @click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"]})
@@ -336,147 +341,243 @@ def main():
     """
 
 
-def _engine(scenario: str, rules, verb: str, card: str | None = None, card_given: bool = False):
+def _engine(scenario: str, rules, verb: str, family: dict | None = None):
     """The engine of SCENARIO's system, once the system says it answers
-    ``verb`` (and, for a verb with --card, that its decision starts from a card,
-    ``System.context == "card"``, and the card
-    was given): otherwise bad input, exit 2."""
+    ``verb`` and reads the game families' options given to it (``family``:
+    their values, by name; ``_family_options``): otherwise bad input, exit 2."""
     from .solver.engine import Engine
 
     eng = Engine.load(scenario, list(rules))
     _started()
-    system = eng.system
-    system.require_verb(verb)
-    if card_given:
-        unread = (["--card"] if system.context != "card" and card is not None else []) + _unread_options(system, verb)
-        if unread:
-            raise WarcouncilError(f"{unread[0]} is for card-driven systems; {system.title or system.name} has no cards")
-        if system.context == "card" and card is None:
-            raise WarcouncilError(f"`{verb}` on a {system.title or system.name} scenario needs the card played: "
-                                  "give it with --card CARD", hint="list the deck with: warcouncil cards " + scenario)
+    eng.system.require_verb(verb)
+    if family is not None:
+        _family_read(eng.system, verb, scenario, family)
     return eng
 
 
-#: the options of a verb with --card that a system without cards does not
-#: read (by parameter name): all four when it answers the verb itself
-#: (Warmaster); the side's --command is read by the engine of a system
-#: whose decision has no context (``_orders_free``)
-_CARD_ONLY = {"roll": "--roll", "copies": "--copies", "command": "--command", "engine_kind": "--engine"}
+def _family_options(cmd: click.Command) -> click.Command:
+    """Add to the verb ``cmd`` (once) the options the game families declare
+    for it (``systems/<family>/options.py``, found through the entry points
+    without importing a system: ``solver.system.family_options``), before
+    the options every verb shares (``--rules``, ``--json``)."""
+    if getattr(cmd, "families", None) is not None or not any(p.name == "scenario" for p in cmd.params):
+        return cmd
+    from .solver.system import family_options
+
+    cmd.families = {}  # option name -> (the Option, the families declaring it)
+    for family, o in family_options():
+        if cmd.name in o.verbs:
+            cmd.families.setdefault(o.name, (o, []))[1].append(family)
+    at = next((i for i, p in enumerate(cmd.params) if p.name in ("rules", "as_json")), len(cmd.params))
+    cmd.params[at:at] = [_click_option(o) for o, _ in cmd.families.values()]
+    return cmd
 
 
-def _unread_options(system, verb: str) -> list[str]:
-    """The card-only options given on the command line (not left at their
-    default) that ``system`` does not read when it answers ``verb``."""
+def _click_option(o) -> click.Option:
+    """A family's option (``solver.system.Option``) as click's."""
+    kw = {}
+    callback = None
+    if o.is_flag:
+        kw["is_flag"] = True
+    elif o.choices:
+        kw["type"] = click.Choice(o.choices)
+    elif o.bounds is not None:
+        kw["type"] = int
+
+        def callback(ctx, param, value, bounds=o.bounds):  # the range read when the option is given
+            return value if value is None else click.IntRange(*bounds()).convert(value, param, ctx)
+    if o.path:
+        callback = _path_checked(callback)
+    if o.complete is not None:
+        kw["shell_complete"] = _completer(o.complete)
+    return click.Option([o.flag, o.name], default=bool(o.default) if o.is_flag else o.default, help=o.help,
+                        metavar=o.metavar, callback=callback,
+                        show_default=False, **kw)
+
+
+# ------------------------------------------------------------------ shell completion
+#
+# click's: `eval "$(_WARCOUNCIL_COMPLETE=bash_source warcouncil)"` (zsh_source,
+# fish_source) completes verbs and options; below, what a value may be.
+
+
+#: the environment variable by which a shell asks for completions (click's,
+#: after the program's name)
+COMPLETE_VAR = "_WARCOUNCIL_COMPLETE"
+
+
+def _bash_completes_names_with_spaces() -> None:
+    """A card's name has spaces: bash's completion (click's script) reads
+    each candidate with ``read``, which drops one backslash, and puts it in
+    the command line as it is. Each space is therefore sent after two
+    backslashes, and arrives after one: the name stays one word."""
+    from click.shell_completion import BashComplete, add_completion_class
+
+    class Bash(BashComplete):
+        def format_completion(self, item) -> str:
+            value = item.value.replace(" ", "\\\\ ") if item.type == "plain" else item.value
+            return f"{item.type},{value}"
+
+    add_completion_class(Bash, "bash")
+
+
+def _complete_scenario(ctx, param, incomplete: str):
+    """SCENARIO: the files the shell completes (``type="file"``; first:
+    bash's script offers them only when no name matches), and the shipped
+    scenarios by name."""
+    from click.shell_completion import CompletionItem
+
+    from .solver.scenario import shipped_scenarios
+
+    names = [n for n in shipped_scenarios() if "/" not in n and n.startswith(incomplete)]
+    return [CompletionItem(incomplete, type="file")] + [CompletionItem(n) for n in names]
+
+
+def _complete_card(ctx, param, incomplete: str):
+    """A card's name: the cards of the scenario already on the command line
+    (and its --rules), else those of every shipped pack; matched as --card
+    matches a name (case, spaces and hyphens ignored)."""
+    from click.shell_completion import CompletionItem
+
+    from .dsl.pack import card_key
+
+    key = card_key(incomplete)
+    return [CompletionItem(n) for n in _card_names(ctx.params.get("scenario"), ctx.params.get("rules") or ())
+            if card_key(n).startswith(key)]
+
+
+def _card_names(scenario, rules) -> list[str]:
+    from .dsl.pack import PACKS_DIR, load_pack
+
+    if scenario:
+        try:
+            from .solver.engine import Engine
+
+            return list(Engine.load(scenario, list(rules)).pack.cards)
+        except WarcouncilError:  # (no such scenario yet): every shipped pack's
+            pass
+    names: dict[str, None] = {}
+    for d in sorted(PACKS_DIR.iterdir()):
+        if d.is_dir() and any(d.glob("*.wc")):
+            try:
+                names.update(dict.fromkeys(load_pack(d.name).cards))
+            except WarcouncilError:  # (a pack that reads only over another: none of its own)
+                pass
+    return list(names)
+
+
+_COMPLETERS = {"card": _complete_card}
+
+
+def _completer(kind: str):
+    """The shell completion of a family's option's value (``Option.complete``)."""
+    return _COMPLETERS[kind]
+
+
+def _family_read(system, verb: str, scenario: str, family: dict) -> None:
+    """Bad input: a family's option given on the command line (not left at
+    its default) that ``system`` does not read for ``verb`` (its family's
+    ``refused`` message), or one it reads and ``verb`` needs left out."""
     from click.core import ParameterSource
 
     ctx = click.get_current_context(silent=True)
-    if ctx is None or system.context == "card":
-        return []
-    return [opt for name, opt in _CARD_ONLY.items()
-            if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
-            and (name != "command" or verb in system.answers_itself)]
-
-
-card_option = click.option("--card", default=None,
-                           help="The card played, for card-driven systems (printed name; case, spaces and "
-                                "hyphens ignored).")
+    declared = getattr(ctx.command, "families", None) if ctx is not None else None
+    title = system.title or system.name
+    for name, (o, families) in (declared or {}).items():
+        reads = any(system.reads(o, f, verb) for f in families)
+        if not reads and ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT):
+            raise WarcouncilError(o.refused.format(option=o.flag, system=title))
+    for name, (o, families) in (declared or {}).items():
+        if verb in o.needed_by and family.get(name) is None and any(system.reads(o, f, verb) for f in families):
+            raise WarcouncilError(f"`{verb}` on a {title} scenario needs {o.needs}: give it with {o.flag} "
+                                  f"{o.metavar or o.name.upper()}",
+                                  hint=o.needs_hint.format(scenario=scenario) if o.needs_hint else None)
 
 
 # ------------------------------------------------------------------ orders
 
 
 @main.command()
-@click.argument("scenario")
-@card_option
+@scenario_argument
 @click.option("--count", "count_only", is_flag=True, help="Only the number of legal order sets.")
 @click.option("--limit", type=click.IntRange(min=0), default=None, help="Stop after N order sets.")
-@card_options
-@click.option("--engine", "engine_kind", type=click.Choice(["fast", "csp"]), default="fast",
-              help="fast: the structural enumerator; csp: plain python-constraint search (reference, slow).")
-@click.option("--after", default=None, metavar="TURN",
-              help="For systems whose orders follow a log (Warmaster): the orders next after this partial turn.")
+@click.option("--side", default=None, callback=_side_given,
+              help="The side playing (default: the scenario's to_move).")
 @click.option("--svg", "svg_path", default=None, metavar="FILE",
               help="Also draw the board (systems that draw their own, e.g. Warmaster: the table after --after).")
 @rules_option
 @json_option
-def orders(scenario, card, count_only, limit, side, roll, copies, command, engine_kind, after, svg_path, rules,
-           as_json):
+def orders(scenario, count_only, limit, side, svg_path, rules, as_json, **family):
     """Every legal order set for CARD on the board of SCENARIO (for a system
     without cards: every order that may be given next)."""
-    eng = _engine(scenario, rules, "orders", card, True)
-    _print_answer(eng.answer("orders", card=card, side=side, roll=roll, copies=copies, command=command,
-                             after=after, limit=limit, count_only=count_only, engine_kind=engine_kind,
-                             svg_path=svg_path, as_json=as_json),
-                  as_json, _drawing(eng, svg_path, side=side, after=after))
+    eng = _engine(scenario, rules, "orders", family)
+    _print_answer(eng.answer("orders", side=side, limit=limit, count_only=count_only, svg_path=svg_path,
+                             as_json=as_json, **family),
+                  as_json, _drawing(eng, svg_path, side=side, **family))
 
 
 # ------------------------------------------------------------------ moves
 
 
 @main.command()
-@click.argument("scenario")
-@card_option
+@scenario_argument
 @click.option("--order", "orders", multiple=True, metavar="ID",
               help="A piece given an order (repeatable): units, and leaders with an order of their own.")
-@card_options
+@click.option("--side", default=None, callback=_side_given,
+              help="The side playing (default: the scenario's to_move).")
 @click.option("--svg", "svg_path", default=None, metavar="FILE", help="Also draw the board with the destinations.")
 @rules_option
 @json_option
-def moves(scenario, card, orders, side, roll, copies, command, svg_path, rules, as_json):
+def moves(scenario, orders, side, svg_path, rules, as_json, **family):
     """Every legal destination of each ordered piece (as if it moved first)."""
-    eng = _engine(scenario, rules, "moves", card, True)
-    _print_answer(eng.answer("moves", card=card, orders=orders, side=side, roll=roll, copies=copies,
-                             command=command, svg_path=svg_path, as_json=as_json), as_json)
+    eng = _engine(scenario, rules, "moves", family)
+    _print_answer(eng.answer("moves", orders=orders, side=side, svg_path=svg_path, as_json=as_json, **family),
+                  as_json)
 
 
 # ------------------------------------------------------------------ turns
 
 
 @main.command()
-@click.argument("scenario")
-@card_option
+@scenario_argument
 @click.option("--count", "count_only", is_flag=True, help="Only the number of distinct end positions.")
 @click.option("--limit", type=click.IntRange(min=0), default=None, help="Stop after N end positions.")
-@card_options
+@click.option("--side", default=None, callback=_side_given,
+              help="The side playing (default: the scenario's to_move).")
 @rules_option
 @json_option
-def turns(scenario, card, count_only, limit, side, roll, copies, command, rules, as_json):
+def turns(scenario, count_only, limit, side, rules, as_json, **family):
     """Every distinct end position the card's legal orders and moves can reach."""
-    eng = _engine(scenario, rules, "turns", card, True)
-    _print_answer(eng.answer("turns", card=card, side=side, roll=roll, copies=copies, command=command,
-                             count_only=count_only, limit=limit, as_json=as_json), as_json)
+    eng = _engine(scenario, rules, "turns", family)
+    _print_answer(eng.answer("turns", side=side, count_only=count_only, limit=limit, as_json=as_json, **family),
+                  as_json)
 
 
 # ------------------------------------------------------------------ diff
 
 
 @main.command()
-@click.argument("scenario")
-@card_option
+@scenario_argument
 @click.option("--order", "orders", multiple=True, metavar="ID",
               help="Compare the moves of this order set (default: each piece the card can order alone).")
-@card_options
+@click.option("--side", default=None, callback=_side_given,
+              help="The side playing (default: the scenario's to_move).")
 @click.option("--limit", type=click.IntRange(min=0), default=None, help="At most N changes of each kind.")
 @rules_option
 @json_option
-def diff(scenario, card, orders, side, roll, copies, command, limit, rules, as_json):
+def diff(scenario, orders, side, limit, rules, as_json, **family):
     """What the house rules (--rules) change for CARD on SCENARIO: order sets
     and moves that become legal or illegal, with the rule responsible."""
-    if card is None:
-        raise WarcouncilError("`diff` needs the card played: give it with --card CARD",
-                              hint="list the deck with: warcouncil cards " + scenario)
-    if not rules:
-        raise WarcouncilError("diff needs house rules: give them with --rules FILE")
-    eng = _engine(scenario, (), "diff")  # the scenario without the house rules: the engine compares
-    _print_answer(eng.answer("diff", rules=list(rules), card=card, orders=orders, side=side, roll=roll,
-                             copies=copies, command=command, limit=limit, as_json=as_json), as_json)
+    eng = _engine(scenario, (), "diff", family)  # the scenario without the house rules: the engine compares
+    _print_answer(eng.answer("diff", rules=list(rules), orders=orders, side=side, limit=limit, as_json=as_json,
+                             **family), as_json)
 
 
 # ------------------------------------------------------------------ check
 
 
 @main.command()
-@click.argument("scenario")
+@scenario_argument
 @click.argument("turn")
 @click.option("--write-next", "write_next", default=None, metavar="NEXT.yaml",
               help="For a legal turn: write the scenario after it (the next turn's start) to NEXT.yaml.")
@@ -568,7 +669,7 @@ def _print_answer(ans, as_json, drawing=None) -> None:
 
 
 @main.command()
-@click.argument("scenario")
+@scenario_argument
 @click.argument("question", metavar="FILE")
 @rules_option
 @json_option
@@ -580,7 +681,7 @@ def odds(scenario, question, rules, as_json):
 
 
 @main.command("plan")
-@click.argument("scenario")
+@scenario_argument
 @click.argument("wants", metavar="FILE")
 @rules_option
 @json_option
@@ -594,7 +695,7 @@ def plan_(scenario, wants, rules, as_json):
 
 
 @main.command()
-@click.argument("scenario")
+@scenario_argument
 @click.option("--side", default=None, callback=_side_given,
               help="The side activating (default: the scenario's to_move).")
 @click.option("--svg", "svg_path", default=None, metavar="FILE",
@@ -686,7 +787,7 @@ def lsp():
 
 
 @main.command()
-@click.argument("scenario")
+@scenario_argument
 @click.option("--rules-text", "rules_text", is_flag=True,
               help="Also print what each card orders in the rule language (as the pack writes it).")
 @rules_option
@@ -843,8 +944,8 @@ _scenario_help()
 # Arguments that name files: a name no file system can hold (a NUL byte, a
 # part over 255 bytes, over 4096 in all) is bad input here, before any
 # os.stat raises on it.
-_PATH_PARAMS = frozenset({"scenario", "turn", "question", "wants", "paths", "base", "rules", "svg_path",
-                          "after", "jobs_file"})
+# (a family's option naming a file says so itself: ``Option.path``)
+_PATH_PARAMS = frozenset({"scenario", "turn", "question", "wants", "paths", "base", "rules", "svg_path", "jobs_file"})
 
 
 def _possible_path(value: str) -> str | None:

@@ -22,6 +22,7 @@ way.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import Location, WarcouncilError, closest
@@ -85,6 +86,83 @@ class Answer:
     #: ``text`` is written as it is, without the console (a bare number)
     plain: bool = False
 _ENTRY_POINTS = "warcouncil.systems"
+
+
+@record
+class Option:
+    """A command-line option a game family adds to verbs (``--card``,
+    ``--after``): declared in the family's ``options`` module
+    (``systems/<family>/options.py``, a tuple ``OPTIONS``), which imports
+    nothing heavy, so that the command line reads every family's options
+    without importing a system (``family_options``). A scenario of another
+    family given the option is refused with ``refused``."""
+
+    #: the option as typed, e.g. ``--card``
+    flag: str
+    #: the verbs it is an option of
+    verbs: tuple[str, ...]
+    #: its help text
+    help: str
+    #: the keyword the engine's ``answer`` reads it as (default: the flag's name)
+    dest: str | None = None
+    metavar: str | None = None
+    #: its value is one of these
+    choices: tuple[str, ...] | None = None
+    default: object = None
+    #: its value is a whole number between the two bounds (a function
+    #: returning them: read when the option is given)
+    bounds: object = None
+    #: its value names a file
+    path: bool = False
+    #: it takes no value: given, it is True
+    is_flag: bool = False
+    #: what shell completion offers for it: ``"card"`` (the pack's cards),
+    #: or None
+    complete: str | None = None
+    #: the message refusing it on a scenario of a system that does not read
+    #: it (``{option}``, ``{system}``: the scenario's system's title)
+    refused: str = "{option} is not an option of {system} scenarios"
+    #: the verbs that need it given (when the scenario's system reads it),
+    #: and what it gives, in words, for the message saying so
+    needed_by: tuple[str, ...] = ()
+    needs: str = ""
+    #: the hint when it is needed (``{scenario}``: the SCENARIO given)
+    needs_hint: str | None = None
+    #: the kernel's own engines read it too (a side's ``command``): read by
+    #: any system for a verb it does not answer itself (``answers_itself``)
+    kernel: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.dest or self.flag.lstrip("-").replace("-", "_")
+
+
+@lru_cache(maxsize=1)
+def family_options() -> tuple[tuple[str, Option], ...]:
+    """Every shipped or plugged-in family's command-line options, in the
+    order of the ``warcouncil.systems`` entry points: (the family's
+    package, the option). Read from each family's ``options`` module,
+    found beside the module the entry point names without importing that
+    module (a family's ``__init__`` imports nothing heavy)."""
+    from importlib import import_module
+    from importlib.util import find_spec
+
+    found: list[tuple[str, Option]] = []
+    seen: set[str] = set()
+    for ep in entry_points(group=_ENTRY_POINTS):  # (warcouncil's own and any plug-in's)
+        try:
+            spec = find_spec(ep.module)  # (imports the packages above it, not it)
+        except (ImportError, ValueError):  # a plug-in's package gone: its System says so when it is asked for
+            continue
+        if spec is None:
+            continue
+        package = ep.module if spec.submodule_search_locations is not None else ep.module.rpartition(".")[0]
+        if package in seen:
+            continue
+        seen.add(package)
+        if find_spec(package + ".options") is not None:
+            found += [(package, o) for o in import_module(package + ".options").OPTIONS]
+    return tuple(found)
 
 
 class System:
@@ -203,6 +281,22 @@ class System:
             f"no game system plays the rule pack {names[0]!r}"
             + ("" if isinstance(pack, str) else " (nor a pack it extends)"), where,
             hint=(f"did you mean {hint[0]!r}? " if hint else "") + "known: " + ", ".join(known))
+
+    @classmethod
+    def family(cls) -> str:
+        """The package of the family the system belongs to (whose
+        ``options`` module declares its command-line options)."""
+        import sys
+
+        module = sys.modules[cls.__module__]
+        return cls.__module__ if hasattr(module, "__path__") else module.__package__ or ""
+
+    @classmethod
+    def reads(cls, option: Option, family: str, verb: str) -> bool:
+        """Does the system read ``option`` (declared by the family
+        ``family``) when it answers ``verb``?"""
+        return verb in option.verbs and (family == cls.family()
+                                         or (option.kernel and verb not in cls.answers_itself))
 
     @staticmethod
     def known() -> list[type["System"]]:

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from ...errors import WarcouncilError, closest
 from ...solver.engine import orders_alone
+from ...solver.progress import progress
 from ...solver.listing import count_json, cut, footer
 from ...solver.system import Answer
 
@@ -64,7 +65,8 @@ def _sets(eng, g, limit, engine_kind):
 def _orders_one(eng, g, side, count_only, limit, engine_kind, as_json) -> Answer:
     name = g.played
     if count_only:
-        n = len(_sets(eng, g, None, engine_kind)) if engine_kind == "csp" else eng.count(g)
+        with progress(f"{name}: counting order sets") as step:
+            n = len(_sets(eng, g, None, engine_kind)) if engine_kind == "csp" else eng.count(g, step)
         return _count({"card": name, "side": side, "count": n}, n)
     cheap = (lambda: eng.count_cheap(g)) if engine_kind == "fast" and hasattr(eng, "count_cheap") else None
     if as_json:
@@ -108,9 +110,11 @@ def _format_set(eng, g, s) -> str:
 def _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit, engine_kind, as_json) -> Answer:
     table = eng.roll_table(decl, side, command)
     rows = []
-    for counts, p in table:
-        g = eng.ground(card, side=side, roll=counts, copies=copies, command=command)
-        rows.append((counts, p, g))
+    with progress(f"{decl.name}: grounding each roll", len(table)) as step:
+        for i, (counts, p) in enumerate(table):
+            step(i, None, f"{decl.name}: grounding roll {i + 1}/{len(table)}")
+            g = eng.ground(card, side=side, roll=counts, copies=copies, command=command)
+            rows.append((counts, p, g))
     if as_json:
         result = []
         for counts, p, g in rows:
@@ -133,8 +137,16 @@ def _every_roll_lines(eng, decl, side, command, rows, count_only, limit, engine_
     yield (f"[bold]{_escape(decl.name)}[/] — {_escape(side)} rolls {n_dice} dice; "
            f"{len(rows)} outcomes that differ for this card (other faces order nothing)")
     total_p = Fraction(0)
-    for counts, p, g in rows:
+    with progress(f"{decl.name}: order sets of each roll", len(rows), streams=True) as step:
+        yield from _every_roll_rows(eng, rows, count_only, limit, engine_kind, step)
+    for _, p, _ in rows:
         total_p += p
+    yield f"[dim]probabilities sum to {total_p}[/]"
+
+
+def _every_roll_rows(eng, rows, count_only, limit, engine_kind, step):
+    for i, (counts, p, g) in enumerate(rows):
+        step(i, None, f"order sets of roll {i + 1}/{len(rows)}")
         label = ", ".join(f"{f}×{c}" for f, c in counts.items() if c) or "no ordering symbol"
         if count_only or limit is None:
             n = eng.count(g)
@@ -148,7 +160,6 @@ def _every_roll_lines(eng, decl, side, command, rows, count_only, limit, engine_
         if not count_only:
             for s in (shown if shown is not None else _sets(eng, g, None, engine_kind)):
                 yield _format_set(eng, g, s)
-    yield f"[dim]probabilities sum to {total_p}[/]"
 
 
 # ------------------------------------------------------------------ moves
@@ -225,8 +236,8 @@ def turns(eng, card=None, side=None, roll=None, copies=None, command=None, count
     g.setting.board.require("cells", "turns")  # before any header: a table has no cells
     if count_only:
         # bounded memory (issue 15): positions are counted as keys, spilled to disk past a bound
-        # a progress bar on a terminal's stderr, never with --json
-        n = count_end_positions(eng, g, progress=False if as_json else None) if limit is None \
+        # a progress bar on a terminal's stderr, never with --json (solver/progress.py)
+        n = count_end_positions(eng, g) if limit is None \
             else sum(1 for _ in end_positions(eng, g, limit))
         return _count({"card": g.played, "side": g.setting.side, "count": n}, n)
     # --limit N: N + 1 positions are made (the one past N says there are more); no total is counted
@@ -264,6 +275,11 @@ def diff(eng, rules=(), card=None, orders=(), side=None, roll=None, copies=None,
     legal or illegal, with the rule responsible."""
     from .diff import diff as run_diff
 
+    if card is None:
+        raise WarcouncilError("`diff` needs the card played: give it with --card CARD",
+                              hint="list the deck with: warcouncil cards " + eng.scenario.path)
+    if not rules:
+        raise WarcouncilError("diff needs house rules: give them with --rules FILE")
     d = run_diff(eng, list(rules), card, side=side, roll=roll, copies=copies, command=command,
                  orders=list(orders) or None, limit=limit)
     if as_json:

@@ -15,7 +15,6 @@ once per run it falls in. Runs are deleted when the count is taken (or on
 from __future__ import annotations
 
 import heapq
-import os
 import struct
 import tempfile
 from typing import BinaryIO, Iterator
@@ -103,10 +102,3 @@ def position_key(end: dict) -> bytes:
     for p, c in sorted(end.items(), key=lambda kv: kv[0].rank):
         flat += (p.rank, c[0], c[1])
     return struct.pack(f">{len(flat)}H", *flat)
-
-
-def stderr_is_terminal() -> bool:
-    try:
-        return os.isatty(2)
-    except OSError:  # pragma: no cover
-        return False

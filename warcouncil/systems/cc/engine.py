@@ -233,8 +233,8 @@ class CardEngine(Engine):
     def order_sets(self, g: Grounding, limit: int | None = None):
         return self.enumerator(g).order_sets(limit)
 
-    def count(self, g: Grounding) -> int:
-        return self.enumerator(g).count()
+    def count(self, g: Grounding, step=None) -> int:
+        return self.enumerator(g).count(step)
 
     def count_cheap(self, g: Grounding) -> int | None:
         """``count(g)`` when it needs no enumeration, else None."""

@@ -903,20 +903,30 @@ class Enumerator:
             return 0
         return self.alts[0].count_fast() if len(self.alts) == 1 else None
 
-    def count(self) -> int:
+    def count(self, step=None) -> int:
+        """The number of order sets; ``step(done, total, text)``, if given,
+        is told the alternatives done (out of all) and the sets counted, as
+        the count goes (``solver.progress``)."""
         if not self.alts:
             return 0
         total = 0
+        n = len(self.alts)
         for j, a in enumerate(self.alts):
             fast = a.count_fast() if j == 0 else None
             if fast is not None:
                 total += fast
+                if step is not None:
+                    step(j + 1, n, f"alternative {j + 1}/{n}: {total} order sets counted")
                 continue
             earlier = self.alts[:j]
-            for _, layer in a.layers():
+            for k, (_, layer) in enumerate(a.layers()):
                 for s in layer:
                     if not any(e.legal(s) for e in earlier):
                         total += 1
+                if step is not None:  # (the layers of an alternative: how many, unknown)
+                    step(j + k / (k + 1), n, f"alternative {j + 1}/{n}: {total} order sets counted")
+            if step is not None:
+                step(j + 1, n, f"alternative {j + 1}/{n}: {total} order sets counted")
         return total
 
     def legal(self, pieces) -> bool:

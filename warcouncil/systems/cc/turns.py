@@ -261,25 +261,36 @@ def _groups(movers, region, start):
 def end_positions(eng, g, limit: int | None = None) -> Iterator[dict]:
     """Distinct end positions ({piece: hex} of the pieces that moved), over
     every legal order set of the card, streamed."""
+    from ...solver.progress import progress, wanted
+
     g.setting.board.require("cells", "turns")  # a table has none: exit 2 before any answer
     enum = eng.enumerator(g)
     seen: set = set()
     n = 0
     if limit == 0:
         return
-    for s in enum.order_sets():
-        alts = [a for a in enum.alts if a.legal(s)]
-        alt = alts[0].alt if alts else None
-        solver = _Turns(eng, g, s, alt)
-        for end in solver.positions():
-            key = frozenset((p.id, c) for p, c in end.items())
-            if key in seen:
-                continue
-            seen.add(key)
-            yield end
-            n += 1
-            if limit is not None and n >= limit:
-                return
+    # a bar on a terminal's stderr while the positions go to a file (solver/progress.py)
+    weights = _weights(eng, g, enum) if wanted(streams=True) else []
+    done = 0.0
+    with progress("end positions", sum(weights) or None, streams=True) as step:
+        for i, s in enumerate(enum.order_sets()):
+            alts = [a for a in enum.alts if a.legal(s)]
+            alt = alts[0].alt if alts else None
+            solver = _Turns(eng, g, s, alt)
+            tick = None
+            if weights:
+                def tick(f, i=i, base=done, w=weights[i]):
+                    step(base + f * w, None, f"{i + 1}/{len(weights)} order sets, {n} end positions")
+                done += weights[i]
+            for end in solver.positions(tick):
+                key = frozenset((p.id, c) for p, c in end.items())
+                if key in seen:
+                    continue
+                seen.add(key)
+                yield end
+                n += 1
+                if limit is not None and n >= limit:
+                    return
 
 
 def count_end_positions(eng, g, progress: bool | None = None, max_in_memory: int | None = None,
@@ -288,43 +299,39 @@ def count_end_positions(eng, g, progress: bool | None = None, max_in_memory: int
     are counted as short keys by ``distinct.DistinctCounter`` (sorted runs
     on disk past ``max_in_memory`` keys), never kept as dicts.
 
-    ``progress`` (default: when stderr is a terminal) shows a progress bar
-    on stderr (``rich.progress``, with an estimate of the time left);
+    ``progress`` shows a progress bar on stderr (``solver.progress``, with
+    an estimate of the time left; default: as the command line wants it);
     ``on_progress(done, total, text)``, if given, is called instead as the
     work goes, within an order set as between them: ``done`` out of
     ``total`` is the work estimated (``_weights``), ``text`` says how many
     order sets and positions so far."""
-    from .distinct import MAX_IN_MEMORY, DistinctCounter, position_key, stderr_is_terminal
+    from ...solver.progress import progress as bar, wanted
+    from .distinct import MAX_IN_MEMORY, DistinctCounter, position_key
 
     g.setting.board.require("cells", "turns")
     enum = eng.enumerator(g)
-    bar = None
     if progress is None:
-        progress = stderr_is_terminal()  # never in a pipe (nor, by the command line, with --json)
-    if progress and on_progress is None:
-        bar = on_progress = _Bar(force=not stderr_is_terminal())  # progress=True: shown all the same
-    weights = _weights(eng, g, enum) if on_progress is not None else []
-    total = sum(weights)
-    n_sets = len(weights)
-    done = 0.0
-    try:
+        progress = wanted()
+    with bar("counting", show=bool(progress) and on_progress is None) as step:
+        report = on_progress or (step if progress else None)
+        weights = _weights(eng, g, enum) if report is not None else []
+        total = sum(weights)
+        n_sets = len(weights)
+        done = 0.0
         with DistinctCounter(MAX_IN_MEMORY if max_in_memory is None else max_in_memory) as counter:
             for i, s in enumerate(enum.order_sets()):
                 alts = [a for a in enum.alts if a.legal(s)]
                 solver = _Turns(eng, g, s, alts[0].alt if alts else None)
                 tick = None
-                if on_progress is not None:
+                if report is not None:
                     def tick(f, i=i, base=done, w=weights[i]):
-                        on_progress(base + f * w, total, f"{i + 1}/{n_sets} order sets, {counter.added} positions "
-                                                         f"found ({len(counter.runs)} runs on disk)")
+                        report(base + f * w, total, f"{i + 1}/{n_sets} order sets, {counter.added} positions "
+                                                    f"found ({len(counter.runs)} runs on disk)")
                     done += weights[i]
                 add = counter.add
                 for end in solver.positions(tick):
                     add(position_key(end))
             return counter.count()
-    finally:
-        if bar is not None:
-            bar.close()
 
 
 def _weights(eng, g, enum) -> list[float]:
@@ -345,23 +352,3 @@ def _weights(eng, g, enum) -> list[float]:
             w *= d
         out.append(w)
     return out
-
-
-class _Bar:
-    """``turns --count``'s progress bar on stderr (rich), an ``on_progress``."""
-
-    def __init__(self, force: bool = False):
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
-
-        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
-                                 TimeRemainingColumn(), console=Console(stderr=True, force_terminal=force or None),
-                                 transient=True)
-        self.task = self.progress.add_task("counting", total=None)
-        self.progress.start()
-
-    def __call__(self, done: float, total: float, text: str) -> None:
-        self.progress.update(self.task, completed=done, total=total or 1, description=text)
-
-    def close(self) -> None:
-        self.progress.stop()

@@ -1855,10 +1855,22 @@ class WarmasterEngine(Engine):
         if candidates * math.factorial(len(wants)) > PLAN_LIMIT:
             raise WarcouncilError(f"{len(wants)} wanted orders with these characters make more than {PLAN_LIMIT} "
                                   "sequencings to try", where, hint="name the character (`by`) of some of them")
+        from ...solver.progress import progress
+
+        with progress("plan: sequencings tried", candidates * math.factorial(len(wants))) as step:
+            scored = self._sequencings(wants, objective, choices, where, step)
+        return self._plan_answer(scored, objective)
+
+    def _sequencings(self, wants, objective, choices, where, step) -> list:
+        """Every legal sequencing of the wanted orders, scored (``step``:
+        told how many of them were tried)."""
         scored = []
         seen: set = set()
+        tried = 0
         for assign in itertools.product(*choices):
             for order in itertools.permutations(range(len(wants))):
+                tried += 1
+                step(tried, None, f"plan: {tried} sequencings tried, {len(scored)} legal")
                 chars = [assign[i] for i in order]
                 # W6: a character's orders are contiguous (else the sequencing is illegal)
                 runs = [c for k, c in enumerate(chars) if k == 0 or chars[k - 1] != c]
@@ -1878,6 +1890,9 @@ class WarmasterEngine(Engine):
                 expected = sum((k * p for k, p in dist.items()), Fraction(0))
                 score = (p_all, expected) if objective == "all" else (expected, p_all)
                 scored.append((score, steps, p_all, expected))
+        return scored
+
+    def _plan_answer(self, scored, objective) -> Answer:
         if not scored:
             return Answer({"legal": False, "plans": []}, "no legal sequencing of these orders", 1)
         scored.sort(key=lambda x: x[0], reverse=True)
