@@ -253,6 +253,6 @@ def test_warmaster_and_grid_text_answers_show_document_titles(tmp_path: Path) ->
     log.write_text("orders:\n  - {by: wiz, units: r1, roll: 5}\n", encoding="utf-8")
     code, out, _ = run_cli("check", "ridgeway", log)
     assert code == 1
-    assert "    Warmaster — reference facts: “Command range: the General may order any unit on the table.”" in out
+    assert "    Warmaster — reference facts: “A Hero orders units within 60 cm, a Wizard units within 20 cm.”" in out
     doc = json.loads(run_cli("check", "ridgeway", log, "--json")[1])
     assert {v["source"] for v in doc["violations"]} == {"warmaster.md"}
