@@ -179,7 +179,9 @@ def test_an_impossible_file_name_is_bad_input() -> None:
 def test_natural_order_of_ids() -> None:
     assert sorted(["s1", "s10", "s11", "s12", "s2"], key=natural_id) == ["s1", "s2", "s10", "s11", "s12"]
     code, out, _ = run_cli("orders", "akragas", "--card", "Order Three Units Center", "--limit", "6")
-    assert out.splitlines()[2:7] == ["  s4", "  s5", "  s6", "  s11", "  leaders: daphnaeus"]
+    assert out.splitlines()[2:7] == ["  heavy infantry s4 at 5,7", "  heavy infantry s5 at 6,7",
+                                     "  heavy infantry s6 at 7,7", "  light bow infantry s11 at 6,6",
+                                     "  leader daphnaeus at 6,7"]
     doc = json.loads(run_cli("orders", "akragas", "--card", "Order Three Units Center", "--json")[1])
     assert {"units": ["s4", "s11"], "leaders": []} in doc["order_sets"]
 
