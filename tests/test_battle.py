@@ -249,7 +249,7 @@ def test_moves_flags_the_charge_must_battle(board, turn):
         {"to": [5, 5], "battle": True}, {"to": [6, 5], "battle": True}, {"to": [5, 6], "battle": True},
         {"to": [7, 6], "battle": True}, {"to": [5, 7], "battle": True}, {"to": [6, 7], "battle": True}]}
     code, text, _ = run_cli("moves", path, "--card", SEC, "--order", "w")
-    assert text.splitlines()[1] == "  w (8): 6,4(must battle) 7,4(must battle) 5,5 6,5 5,6 7,6 5,7 6,7"
+    assert text.splitlines()[1] == "  warrior w at 6,6 (8): 6,4(must battle) 7,4(must battle) 5,5 6,5 5,6 7,6 5,7 6,7"
     # each flagged hex: legal with a close combat, illegal without
     for to in ([6, 4], [7, 4]):
         data = {"card": SEC, "orders": ["w"], "moves": [{"piece": "w", "to": to}]}

@@ -174,7 +174,7 @@ def test_orders_text_output() -> None:
     r = run("orders", "akragas", "--card", "Order Three Units Center")
     assert r.code == 0
     assert r.stdout.splitlines()[-1] == "26 legal order sets"
-    assert "s4 s11" in r.stdout
+    assert "\n  heavy infantry s4 at 5,7, light bow infantry s11 at 6,6\n" in r.stdout
 
 
 def test_unknown_card() -> None:

@@ -654,7 +654,8 @@ def test_check_names_the_house_file_as_the_source_of_a_house_rule(tmp_path) -> N
     r = run("check", scen, turn, "--rules", rule)
     assert r.code == 1
     assert r.stdout == ("illegal: 1 violation\n"
-                        "  house.two-orders-at-most [a, b, c] at most two orders (a, b, c)\n"
+                        "  house.two-orders-at-most [heavy infantry a at 6,6, heavy infantry b at 6,4, "
+                        "heavy infantry c at 7,5] at most two orders (a, b, c)\n"
                         f"    {rule}\n")
 
 
@@ -887,7 +888,7 @@ def test_change_define_when_is_an_exception_to_the_old_body(tmp_path) -> None:
     assert after == order_set_lines(CENTER3, full)
     assert (before[-1], after[-1]) == ("26 legal order sets", "15 legal order sets")
     gone = [s for s in before[:-1] if s not in after]
-    assert len(gone) == 11 and all(s.endswith("leaders: daphnaeus") for s in gone)
+    assert len(gone) == 11 and all(s.endswith("leader daphnaeus at 6,7") for s in gone)
     # Order Mounted Troops (the helmet, not a section card): unchanged
     assert order_set_lines("Order Mounted Troops", exc) == order_set_lines("Order Mounted Troops")
 

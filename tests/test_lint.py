@@ -565,3 +565,65 @@ def test_loading_refuses_a_card_field_of_the_wrong_type(tmp_path: Path) -> None:
                         "--rules", path, "--count"], capture_output=True, text=True)
     assert (r.returncode, r.stdout) == (2, "")
     assert r.stderr.startswith(f"{path}:2:5: card 'Order Two Units Left': the number of copies takes a whole number")
+
+
+# ------------------------------------------------- quotes that state the rule (issue 30)
+
+
+def test_content_words_ignore_stop_words_case_and_fields() -> None:
+    from warcouncil.dsl.lint import content_words
+
+    assert content_words("{m} Moves farther than it may") == {"mov", "farther"}
+    assert content_words("The example above shows the movement rates of foot units.") == {
+        "exampl", "abov", "show", "movement", "rat", "foot", "unit"}
+    assert content_words("A **Hero** orders units") == {"hero", "order", "unit"}
+
+
+@pytest.mark.parametrize("name", ["core", "cca", "ccm", "warmaster", "grid-ancients"])
+def test_every_shipped_rule_quotes_a_sentence_sharing_a_word_with_its_message(name: str) -> None:
+    from warcouncil.dsl.lint import unstated
+
+    assert unstated(load_pack(name)) == []
+
+
+def test_the_issue_examples_now_cite_the_sentence_that_states_them() -> None:
+    cca, wm = load_pack("cca"), load_pack("warmaster")
+    assert cca.source_of(cca.rules["cca.move.unit-allowance"]) == (
+        "002_15dc29c0405a71dd.txt", "Some terrain features affect movement and may prevent a unit from moving "
+        "its full allowance or battling during that turn (see Terrain).")
+    assert wm.source_of(wm.rules["wm.command-range"]) == (
+        "warmaster.md", "A Hero orders units within 60 cm, a Wizard units within 20 cm.")
+
+
+PLANTED = '''rule house.no-two-hexes
+    from seed002 "The example above shows the movement rates of foot units."
+    require forall m in moves: m.length <= 2
+    message "{m} goes beyond two hexes"
+
+rule house.stated
+    from seed002 "A unit that is ordered does not have to move."
+    require forall m in moves: m.length <= 3
+    message "{m} may move three hexes at most"
+'''
+
+
+def test_lint_coverage_lists_a_planted_rule_whose_quote_states_nothing_of_it(tmp_path: Path) -> None:
+    path = write(tmp_path, "house.wc", PLANTED)
+    code, out, err = run_cli("lint", "--over", "cca", path, "--coverage")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[-3:] == [
+        f"✗ {path}:1 house.no-two-hexes: the quote “The example above shows the movement rates of foot units.” "
+        "shares no word with its message “{m} goes beyond two hexes”",
+        "1 rule whose quote shares no word with its message",
+        "clean: 11 files, 51 rules, 53 defines, 29 cards",
+    ]
+    code, out, _ = run_cli("lint", "--over", "cca", path, "--coverage", "--json")
+    assert json.loads(out)["unstated"] == [
+        {"rule": "house.no-two-hexes", "file": path, "line": 1,
+         "quote": "The example above shows the movement rates of foot units.",
+         "message": "{m} goes beyond two hexes"}]
+    code, out, _ = run_cli("lint", "cca", "--coverage")
+    assert out.splitlines()[-2:] == ["0 rules whose quote shares no word with its message",
+                                     "clean: 10 files, 49 rules, 53 defines, 29 cards"]
+    assert "unstated" not in json.loads(run_cli("lint", "cca", "--json")[1])

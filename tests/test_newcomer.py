@@ -179,7 +179,9 @@ def test_an_impossible_file_name_is_bad_input() -> None:
 def test_natural_order_of_ids() -> None:
     assert sorted(["s1", "s10", "s11", "s12", "s2"], key=natural_id) == ["s1", "s2", "s10", "s11", "s12"]
     code, out, _ = run_cli("orders", "akragas", "--card", "Order Three Units Center", "--limit", "6")
-    assert out.splitlines()[2:7] == ["  s4", "  s5", "  s6", "  s11", "  leaders: daphnaeus"]
+    assert out.splitlines()[2:7] == ["  heavy infantry s4 at 5,7", "  heavy infantry s5 at 6,7",
+                                     "  heavy infantry s6 at 7,7", "  light bow infantry s11 at 6,6",
+                                     "  leader daphnaeus at 6,7"]
     doc = json.loads(run_cli("orders", "akragas", "--card", "Order Three Units Center", "--json")[1])
     assert {"units": ["s4", "s11"], "leaders": []} in doc["order_sets"]
 
@@ -253,6 +255,6 @@ def test_warmaster_and_grid_text_answers_show_document_titles(tmp_path: Path) ->
     log.write_text("orders:\n  - {by: wiz, units: r1, roll: 5}\n", encoding="utf-8")
     code, out, _ = run_cli("check", "ridgeway", log)
     assert code == 1
-    assert "    Warmaster — reference facts: “Command range: the General may order any unit on the table.”" in out
+    assert "    Warmaster — reference facts: “A Hero orders units within 60 cm, a Wizard units within 20 cm.”" in out
     doc = json.loads(run_cli("check", "ridgeway", log, "--json")[1])
     assert {v["source"] for v in doc["violations"]} == {"warmaster.md"}

@@ -42,7 +42,7 @@ def test_orders_answered_by_the_engine_is_what_the_command_line_prints() -> None
     assert text.data is None and list(text.lines) == [
         f"[bold]{CENTER}[/] — syracusan (Command 6, south edge)",
         "  [dim](no orders)[/]",
-        "  s4",
+        "  heavy infantry s4 at 5,7",
         "[bold]26[/] legal order sets (showing 2)",
     ]
     count = eng.answer("orders", card=CENTER, count_only=True)

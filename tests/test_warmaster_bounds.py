@@ -63,8 +63,8 @@ def test_limit_text_footer():
     assert code == 0
     assert out.splitlines() == [
         "the first 2 orders that may be attempted next (red):",
-        "  gen → r1: target 7 (distance -1, enemy -1), p = 7/12",
-        "  gen → r2: target 7 (distance -1, enemy -1), p = 7/12",
+        "  general gen at 60,10 → infantry r1 at 30,35: target 7 (distance -1, enemy -1), p = 7/12",
+        "  general gen at 60,10 → infantry r2 at 42,35: target 7 (distance -1, enemy -1), p = 7/12",
         "more than 2 orders (showing the first 2; --count gives the number)",
     ]
     assert run_cli("orders", RIDGEWAY, "--limit", "19")[1].splitlines()[0] == \

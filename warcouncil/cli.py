@@ -716,13 +716,15 @@ def activations(scenario, side, svg_path, rules, as_json):
 @click.option("--over", "base", default=None, metavar="PACK",
               help="Lint PATHS as house rules layered over this pack (e.g. cca).")
 @click.option("--coverage", "show_coverage", is_flag=True,
-              help="List each sentence of the seed documents the pack cites, and which rules cite it.")
+              help="List each sentence of the seed documents the pack cites, and which rules cite it; then the "
+                   "rules whose quote shares no content word with their message (likely not the sentence that "
+                   "states them).")
 @click.option("--allow-documents", "allow_documents", multiple=True, metavar="DIR",
               help="Also read cited documents inside DIR (else only inside each rule file's own folder).")
 @json_option
 def lint(paths, base, show_coverage, allow_documents, as_json):
     """Parse and check rule files; every error with file:line:column."""
-    from .dsl.lint import coverage, house_hint, lint as run_lint, warnings
+    from .dsl.lint import coverage, house_hint, lint as run_lint, unstated, warnings
     from .dsl.pack import LintError, pack_files
 
     for target in list(paths) + ([base] if base is not None else []):
@@ -730,6 +732,7 @@ def lint(paths, base, show_coverage, allow_documents, as_json):
     pack, problems = run_lint(list(paths), base, allow_documents)
     hint = house_hint(list(paths), problems) if base is None else None
     cov = coverage(pack) if (show_coverage and pack is not None) else None
+    loose = unstated(pack) if cov is not None else None
     warned = warnings(pack)
 
     def entry(p):
@@ -743,6 +746,8 @@ def lint(paths, base, show_coverage, allow_documents, as_json):
         if cov is not None:
             obj["coverage"] = [{"document": s.document, "line": s.line, "sentence": s.text, "cited_by": s.cited_by}
                                for s in cov]
+            obj["unstated"] = [{"rule": u.rule, "file": u.file, "line": u.line, "quote": u.quote,
+                                "message": u.message} for u in loose]
         if hint:
             obj["hint"] = hint
         _json(obj)
@@ -761,6 +766,10 @@ def lint(paths, base, show_coverage, allow_documents, as_json):
                 who = f"  [dim]{escape(', '.join(s.cited_by))}[/]" if s.cited_by else ""
                 out.print(f"{mark} {escape(s.document)}:{s.line} {escape(s.text)}{who}")
             out.print(f"{done}/{len(cov)} sentences cited")
+            for u in loose:
+                out.print(f"[red]✗[/] {escape(u.file)}:{u.line} {escape(u.rule)}: the quote “{escape(u.quote)}” "
+                          f"shares no word with its message “{escape(u.message)}”")
+            out.print(f"{len(loose)} rule{'s' if len(loose) != 1 else ''} whose quote shares no word with its message")
         if not problems:
             files = len(pack.files) if pack else 0
             out.print(f"[green]clean[/]: {files} file{'s' if files != 1 else ''}, "

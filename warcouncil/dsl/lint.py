@@ -12,7 +12,9 @@ recursion among defines, expressions too large to evaluate and type errors.
 document without a ``title`` (answers in words then name it by its file).
 
 ``coverage(pack)`` lists every sentence of the seed documents a pack cites
-and whether some rule, define, card or unit type cites it.
+and whether some rule, define, card or unit type cites it; ``unstated(pack)``
+the rules whose quote (the sentence a violation shows) shares no content
+word with the rule's message.
 """
 
 from __future__ import annotations
@@ -563,6 +565,61 @@ def coverage(pack: Pack, only_seeds: bool = True) -> list[Sentence]:
             ns = normalize(s)
             who = sorted({w for w, q in cites.get(alias, ()) if q and (q in ns or ns in q)})
             out.append(Sentence(doc.path, line, s, who))
+    return out
+
+
+#: words that say nothing of what a rule is about (``content_words``)
+STOP_WORDS = frozenset("""
+a an the and or nor but if then else than that this these those there here of to in on at by for from with
+without into onto out off over under up down as so not no any all each every either neither both some such
+same other another more most less least only just also too very own once
+is are was were be been being am has have had having do does did doing done
+may might must can cannot could shall should will would need needs
+it its it's he him his she her they them their theirs we us our you your i me my one
+which who whom whose what when where while why how whatever whichever
+""".split())
+
+
+def _stem(word: str) -> str:
+    """A word's small stem, for ``content_words``: "moves", "moved" and
+    "move" meet; "movement" stays itself."""
+    for suffix in ("'s", "ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def content_words(text: str) -> set[str]:
+    """The stems of the words of ``text`` that are no stop words (a message
+    template's ``{fields}`` left out; case and Markdown ignored)."""
+    text = re.sub(r"\{[^{}]*\}", " ", normalize(text))
+    return {_stem(w) for w in re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text) if w not in STOP_WORDS}
+
+
+@dataclass
+class Unstated:
+    """A rule whose quote shares no content word with its message."""
+
+    rule: str
+    file: str
+    line: int
+    quote: str
+    message: str
+
+
+def unstated(pack: Pack) -> list[Unstated]:
+    """The rules whose quote (the one a violation shows: ``Pack.source_of``)
+    shares no content word with their message (without a message: the words
+    of their id), in file and line order. Such a quote likely does not state
+    the rule: cite the sentence that does."""
+    out = []
+    for r in pack.rules.values():
+        _, quote = pack.source_of(r)
+        said = r.message or " ".join(re.split(r"[-._]", r.id.split(".", 1)[-1]))
+        if quote and not content_words(quote) & content_words(said):
+            out.append(Unstated(r.id, r.loc.file or "", r.loc.line or 0, quote, said))
+    out.sort(key=lambda u: (u.file, u.line))
     return out
 
 

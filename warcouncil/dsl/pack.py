@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
@@ -210,6 +211,20 @@ class Pack:
             doc = self.documents.get(cites[0].document)
             return (doc.path if doc else cites[0].document, quote)
         return (origin or "house rule", quote)
+
+    def quote_naming(self, stmt, words: str) -> str | None:
+        """Of the sentences ``stmt`` cites in the document its quote comes
+        from (``source_of``: its first citation's, this pack's own first),
+        the first that names ``words`` (a piece's type in words, "light
+        cavalry") as a whole phrase, case ignored; None when none does."""
+        cites = getattr(stmt, "citations", ())
+        own = [c for c in cites if c.document in self.own_documents]
+        cites = own + [c for c in cites if c not in own]
+        if not cites:
+            return None
+        phrase = re.compile(r"\b" + re.escape(words.lower()) + r"\b")
+        return next((c.quote for c in cites if c.document == cites[0].document and phrase.search(c.quote.lower())),
+                    None)
 
     def document_title(self, source: str) -> str | None:
         """The title a pack gives the document a source names (its alias or

@@ -149,7 +149,7 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=(), known=None) 
                 if broken:
                     pieces = _ids([m])
                     out.append(Violation.rendered_later(r.id, pieces, partial(_message, r, tuple(pieces), {r.var: m}),
-                                                        r.source, r.quote, r.origin))
+                                                        r.source, r.quote_for(_piece_of(m)), r.origin))
             continue
         if r.var is not None:
             # a forall rule: one violation per failing element
@@ -169,7 +169,7 @@ def violations_of(g, plan: Plan, alt, ctx: Ctx, rules, per_move=(), known=None) 
             for x in failing:
                 pieces = _ids([x])
                 out.append(Violation.rendered_later(r.id, pieces, partial(_message, r, tuple(pieces), {r.var: x}),
-                                                    r.source, r.quote, r.origin))
+                                                    r.source, r.quote_for(_piece_of(x)), r.origin))
             continue
         if r.full(ctx, {}):
             continue

@@ -154,11 +154,16 @@ class Engine:
             return
         yield f"[red bold]illegal[/]: {len(verdict.violations)} violation{'s' if len(verdict.violations) != 1 else ''}"
         for v in verdict.violations:
-            pieces = ", ".join(v.pieces) if v.pieces else "-"
+            pieces = self.pieces_words(v.pieces) if v.pieces else "-"
             yield f"  [bold]{escape(v.rule)}[/] {escape('[' + pieces + ']')} {escape(v.message)}"
             # the document's title for players (the file stays in --json)
             source = self.pack.document_name(v.source)
             yield f"    {escape(source)}: [italic]“{escape(v.quote)}”[/]" if v.quote else f"    {escape(source)}"
+
+    def pieces_words(self, ids) -> str:
+        """Pieces by id as text answers name them (``check``'s violations):
+        here their ids; a family's engine words them as its players do."""
+        return ", ".join(ids)
 
     def draw(self, **options) -> str:
         """The board as an SVG document, for the verbs the system answers

@@ -54,6 +54,20 @@ class PlannedRule:
     # few of a pack's rules; compiling all of them was a third of a short
     # command's start-up). A pack that is not all shipped is compiled whole
     # when planned (``Plan``), so its errors show where they always did.
+    def quote_for(self, piece) -> str:
+        """The sentence a violation by ``piece`` (one piece, or None) quotes:
+        of a rule citing several, the first that names the piece's type
+        ("Auxilia infantry units may move one hex and battle, ..." for an
+        auxilia moving too far: ``Pack.quote_naming``); else its first."""
+        kind = getattr(piece, "type", None)
+        if not kind or len(self.decl.citations) < 2:
+            return self.quote
+        memo = self.__dict__.setdefault("_quotes_by_type", {})
+        q = memo.get(kind)
+        if q is None:
+            q = memo[kind] = self.compiler.pack.quote_naming(self.decl, kind.replace("_", " ")) or self.quote
+        return q
+
     @cached_property
     def full(self) -> Callable:
         """Closure over the whole body."""

@@ -16,6 +16,7 @@ from ...solver.engine import orders_alone
 from ...solver.progress import progress
 from ...solver.listing import count_json, cut, footer
 from ...solver.system import Answer
+from .words import hex_words, move_words, pieces_words
 
 
 def _escape(text: str) -> str:
@@ -96,15 +97,12 @@ def _header(g, side) -> str:
 
 
 def _format_set(eng, g, s) -> str:
+    """An order set on one line, its pieces in words: its units, then the
+    leaders given an order of their own."""
     j = eng.order_set_json(g, s)
     if not j["units"] and not j["leaders"]:
         return "  [dim](no orders)[/]"
-    parts = []
-    if j["units"]:
-        parts.append(" ".join(j["units"]))
-    if j["leaders"]:
-        parts.append("[cyan]leaders:[/] " + " ".join(j["leaders"]))
-    return "  " + "  ".join(parts)
+    return "  " + _escape(pieces_words(g.setting.by_id, j["units"] + j["leaders"]))
 
 
 def _orders_every_roll(eng, decl, card, side, copies, command, count_only, limit, engine_kind, as_json) -> Answer:
@@ -209,15 +207,17 @@ def _moves_lines(g, verdict, dests, must):
     if verdict is not None:
         yield "[red bold]the order set itself is illegal[/]"
         for v in verdict.violations:
-            yield f"  [bold]{_escape(v.rule)}[/] {_escape('[' + ', '.join(v.pieces) + ']')} {_escape(v.message)}"
+            yield (f"  [bold]{_escape(v.rule)}[/] {_escape('[' + pieces_words(g.setting.by_id, v.pieces) + ']')} "
+                   f"{_escape(v.message)}")
     for pid, ds in dests.items():
+        who = _escape(pieces_words(g.setting.by_id, [pid]))
         if not ds:
-            yield f"  [bold]{_escape(pid)}[/]: no legal destination"
+            yield f"  [bold]{who}[/]: no legal destination"
             continue
         cells = " ".join(f"{c},{r}" + ("" if battle is not False else "[dim](no battle)[/]")
                          + ("[dim](must battle)[/]" if (c, r) in must.get(pid, ()) else "")
                          for (c, r), battle in ds.items())
-        yield f"  [bold]{_escape(pid)}[/] ({len(ds)}): {cells}"
+        yield f"  [bold]{who}[/] ({len(ds)}): {cells}"
 
 
 # ------------------------------------------------------------------ turns
@@ -260,7 +260,8 @@ def _turns_lines(eng, g, limit, bound, end_positions):
             more = True
             break
         n += 1
-        moved = ", ".join(f"{pid}→{c[0]},{c[1]}" for pid, c in _position(end).items()) or "(nothing moves)"
+        moved = ", ".join(move_words("move", p, p.at, c) for p, c in sorted(end.items(), key=lambda kv: kv[0].rank)) \
+            or "(nothing moves)"
         yield f"  {_escape(moved)}"
     yield footer(n, None if more else n, more, "end position", "end positions")
 
@@ -284,10 +285,12 @@ def diff(eng, rules=(), card=None, orders=(), side=None, roll=None, copies=None,
                  orders=list(orders) or None, limit=limit)
     if as_json:
         return Answer(d.as_json(), "")
-    return _text(_diff_lines(d))
+    return _text(_diff_lines(d, eng.setting(d.side).by_id))
 
 
-def _diff_lines(d):
+def _diff_lines(d, by_id):
+    """The changes in words (``by_id``: the pieces, by id, as the scenario
+    places them)."""
     yield f"[bold]{_escape(d.card)}[/] — {_escape(d.side)}, with {_escape(', '.join(d.layers))}"
     yield f"order sets: {d.before} before, {d.after} with the house rules"
 
@@ -298,10 +301,7 @@ def _diff_lines(d):
         return "  [dim]" + _escape("; ".join(parts)) + "[/]"
 
     def fmt_set(j):
-        s = " ".join(j["units"]) or ""
-        if j["leaders"]:
-            s += (" " if s else "") + "leaders: " + " ".join(j["leaders"])
-        return s or "(no orders)"
+        return pieces_words(by_id, j["units"] + j["leaders"]) or "(no orders)"
 
     for label, items, word in (("now legal", d.legal_now, "was illegal by"), ("now illegal", d.illegal_now, "illegal by")):
         if items:
@@ -310,13 +310,13 @@ def _diff_lines(d):
                 yield ((f"  + {_escape(fmt_set(ch.what))}" if label == "now legal" else f"  - {_escape(fmt_set(ch.what))}")
                        + (f"  [dim]{word}[/]{because(ch)}" if ch.because else ""))
     for pid, entry in d.moves.items():
+        who = _escape(pieces_words(by_id, [pid]))
         for key, sign in (("legal_now", "+"), ("illegal_now", "-")):
             for ch in entry[key]:
-                to = ch.what["to"]
-                yield f"  {_escape(pid)} {sign}{to[0]},{to[1]}{because(ch)}"
+                yield f"  {who} {sign}{hex_words(ch.what['to'])}{because(ch)}"
         for ch in entry["battle_changed"]:
-            to = ch.what["to"]
-            yield f"  {_escape(pid)} {to[0]},{to[1]}: battle {ch.what['battle_before']} → {ch.what['battle_after']}"
+            yield (f"  {who} {hex_words(ch.what['to'])}: battle {ch.what['battle_before']} → "
+                   f"{ch.what['battle_after']}")
     if not d.legal_now and not d.illegal_now and not d.moves:
         yield "no change for this card"
 

@@ -606,6 +606,13 @@ class CardEngine(Engine):
             setattr(self, attr, hit)
         return hit
 
+    def pieces_words(self, ids) -> str:
+        """Pieces by id in words, where the scenario puts them ("heavy
+        infantry s4 at 5,7, ..."): ``check``'s violations (``words.py``)."""
+        from .words import pieces_words
+
+        return pieces_words(self.setting().by_id, ids)
+
     def order_set_json(self, g: Grounding, s) -> dict:
         units, leaders = g.ids(s)
         return {"units": units, "leaders": leaders}

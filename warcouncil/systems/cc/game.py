@@ -50,6 +50,7 @@ from ...solver.search import reach
 from ...solver.state import Positions
 from ...solver.turn import turn_from_data
 from .engine import _legal_alt
+from .words import move_words, orders_words, roll_words
 
 
 @record
@@ -113,7 +114,7 @@ class CardTurn(Turn):
             return decision(self.side, self._card_actions())
         if stage == "dice":
             decl, _ = self.engine.resolve_card(pos.card, pos.copies)
-            return chance([({"kind": "dice", "roll": counts, "text": _roll_words(counts)}, p)
+            return chance([({"kind": "dice", "roll": counts, "text": roll_words(counts)}, p)
                            for counts, p in self.engine.roll_table(decl, self.side)])
         if stage == "orders":
             eng = self.engine
@@ -122,7 +123,7 @@ class CardTurn(Turn):
             for s in eng.order_sets(g):
                 j = eng.order_set_json(g, s)
                 actions.append({"kind": "order_set", "units": j["units"], "leaders": j["leaders"],
-                                "text": _orders_words(j["units"], j["leaders"])})
+                                "text": orders_words(j["units"], j["leaders"])})
             return decision(self.side, actions)
         if stage == "over":
             return TERMINAL_NODE
@@ -239,7 +240,7 @@ class CardTurn(Turn):
                     self.play(pos, action)
                 except IllegalAction:
                     continue
-                out.append({**action, "text": _move_words(kind, p, start, cell)})
+                out.append({**action, "text": move_words(kind, p, start, cell)})
         return out
 
     def _battles(self, pos: Position) -> list:
@@ -340,17 +341,17 @@ class CardTurn(Turn):
             decl = self.engine.pack.card(action["card"])
             text = f"card: {decl.name}" + (f", copying {action['copies']}" if action.get("copies") else "")
         elif kind == "order_set":
-            text = _orders_words(action.get("units") or [], action.get("leaders") or [])
+            text = orders_words(action.get("units") or [], action.get("leaders") or [])
         elif kind in ("move", "second_move"):
             g, _, _, _, state = self._replay(pos)
             p = g.setting.by_id[action["piece"]]
             at = state.where.get(p)
             to = action.get("to") or action["path"][-1]
-            text = _move_words(kind, p, at, to)
+            text = move_words(kind, p, at, to)
         elif kind == "battle":
             text = f"{action['piece']} battles {action['target']}"
         elif kind == "dice":
-            text = _roll_words(action["roll"])
+            text = roll_words(action["roll"])
         else:
             text = "end the turn"
         return {**action, "text": text}
@@ -464,24 +465,3 @@ def _move_dict(m) -> dict:
     if path is not None:
         out["path"] = [list(c) for c in path]
     return out
-
-
-def _move_words(kind: str, p, at, to) -> str:
-    return (("second move: " if kind == "second_move" else "") + _piece_words(p)
-            + f" at {at[0]},{at[1]} to {to[0]},{to[1]}")
-
-
-def _piece_words(p) -> str:
-    return f"{p.type.replace('_', ' ')} {p.id}" if p.role == "unit" and p.type else f"{p.role} {p.id}"
-
-
-def _orders_words(units, leaders) -> str:
-    names = list(units) + [f"leader {x}" for x in leaders]
-    if not names:
-        return "order nothing"
-    return "order " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
-
-
-def _roll_words(counts: dict) -> str:
-    shown = ", ".join(f"{f}×{c}" for f, c in counts.items() if c)
-    return "roll: " + (shown or "no ordering symbol")

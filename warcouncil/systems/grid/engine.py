@@ -25,6 +25,7 @@ from ...textfile import read_text
 from .aftermath import CARDS, Aftermath, Due
 from .files import MANOEUVRES, OPTIONS, SHEET_MANOEUVRES, TEST_ENTRIES, TURN_ENTRY, faces
 from .world import GridCtx, GridSetting, World
+from .words import units_words
 FACES = range(1, 7)
 #: the free re-rolls of a failed Manoeuvre Test, once per turn each (by the
 #: characteristic that gives them, a symbol of the pack), and whether one
@@ -34,6 +35,8 @@ _FREE_REROLLS = {
     "skirmishers": lambda eng, s, u, step: eng.hook(s, "skirmisher_reroll", u),
 }
 TEST_LIMIT = 64 * 1024
+#: the keys of a test file (``odds``) that name units, in the order its answer names them in words
+ODDS_UNITS = ("unit", "attacker", "defender", "shooter", "target")
 
 
 def frac(p: Fraction) -> str:
@@ -266,7 +269,7 @@ class GridEngine(Engine):
             units[uid] = {o: ({"legal": True} if not vs else {"legal": False, "violations": [v.as_json() for v in vs]})
                           for o, vs in opts.items()}
             legal = [o for o, vs in opts.items() if not vs]
-            lines.append(f"  {uid}: {', '.join(legal) or 'none'}")
+            lines.append(f"  {units_words(s.by_id, [uid])}: {', '.join(legal) or 'none'}")
             if not opts["move"]:
                 steps = self.first_steps(s, s.by_id[uid])
                 units[uid]["move"]["steps"] = steps
@@ -286,7 +289,10 @@ class GridEngine(Engine):
         out = {"test": data.get("test"), "outcomes": {k: frac(p) for k, p in dist.items()}}
         out.update(extra)
         text = "\n".join(f"  {k}: {frac(p)}" for k, p in dist.items())
-        return Answer(out, f"{data.get('test')}:\n{text}")
+        s = self.setting(data.get("side"))
+        who = ", ".join(f"{key} {units_words(s.by_id, [data[key]])}" if key != "unit" else units_words(s.by_id, [data[key]])
+                        for key in ODDS_UNITS if isinstance(data.get(key), str) and data[key] in s.by_id)
+        return Answer(out, f"{data.get('test')}{' of ' + who if who else ''}:\n{text}")
 
     def _unit(self, s: GridSetting, data, key: str, path: str) -> PieceView:
         uid = data.get(key)
@@ -575,13 +581,17 @@ class GridEngine(Engine):
         verdict, log = self.check(data, path)
         vs = [v.as_json() for v in verdict]
         out = {"legal": not verdict, "violations": vs, "activations": log}
+        by_id = self.setting(data.get("side")).by_id  # (the units named in words where the scenario puts them)
         if verdict:
             name = self.pack.document_name
-            text = "illegal:\n" + "\n".join(f"  {v.message} [{v.rule}] — {name(v.source)}: \"{v.quote}\"" for v in verdict)
+            text = "illegal:\n" + "\n".join(
+                f"  {units_words(by_id, v.pieces) + ': ' if v.pieces else ''}{v.message} [{v.rule}] — "
+                f"{name(v.source)}: \"{v.quote}\"" for v in verdict)
         else:
             text = f"legal: {len(log)} entries"
         for e in log:  # what the dice moved, and what is left for want of a die
-            head = f"  {e.get('unit', e['entry'])} {e['entry']}" + (f": {e['result']}" if "result" in e else "")
+            who = units_words(by_id, [e["unit"]]) if "unit" in e else e["entry"]
+            head = f"  {who} {e['entry']}" + (f": {e['result']}" if "result" in e else "")
             for line in e.get("events", ()):
                 text += f"\n{head}: {line}"
             for line in e.get("unresolved", ()):

@@ -37,6 +37,7 @@ from ...records import record
 from ...solver.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn, chance, decision
 from ...solver.scenario import plain, read_yaml_file
 from .files import MANOEUVRES, OPTIONS
+from .words import unit_words
 
 #: the rules that judge dice still to roll or a move still being made: they
 #: wait while an activation is open (its test dice due, its move not ended)
@@ -65,8 +66,7 @@ def _text(entry: dict, board) -> str:
         v = board.by_id.get(uid)
         if v is None:
             return str(uid)
-        at = board.states[uid].at
-        return f"{v.piece.type.replace('_', ' ')} {uid} at {at[0]},{at[1]}"
+        return unit_words(uid, v.piece.type, board.states[uid].at)
 
     words = {"move": "moves", "combat": "attacks", "charge": "charges", "shoot": "shoots at", "reform": "reforms"}
     t = f"{who(entry['unit'])} {words.get(entry['option'], entry['option'])}"

@@ -91,6 +91,7 @@ from .builtins import ENTRIES_OF_KIND, cm, raw_quiet
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
 from .stops import UNSUMMARISED as _UNSUMMARISED, analyse, incremental, o_plain
 from .table import READING, TOUCHES, At, Entry, Log, Table, forget
+from .words import order_words, pieces_words
 
 #: ways of rolling each 2D6 total, out of 36
 WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
@@ -1476,14 +1477,15 @@ class WarmasterEngine(Engine):
         log = self.read_log(path)
         vs = self.violations(log)
         orders = [self.explain(log, e) for e in log.attempts]
+        by_id = self.scenario.by_id
         lines = []
         for o in orders:
             pens = ", ".join(f"{k} -{v}" + (f" ({'; '.join(o['measured'][k])})" if k in o.get("measured", {}) else "")
                              for k, v in o["penalties"].items() if v)
-            lines.append(f"  order {o['order']} ({o['by']} → {'+'.join(o['units'])}): roll {o['roll']}, "
+            lines.append(f"  order {o['order']} ({order_words(by_id, o['by'], o['units'])}): roll {o['roll']}, "
                          f"target {o['target']}{' [' + pens + ']' if pens else ''}: "
                          f"{'given' if o['given'] else 'not given'}{' (a blunder)' if o['blunder'] else ''}")
-        text = _verdict_text(vs, self.pack.document_name) + ("\norders:\n" + "\n".join(lines) if lines else "")
+        text = _verdict_text(vs, self.pack.document_name, by_id) + ("\norders:\n" + "\n".join(lines) if lines else "")
         return Answer({"legal": not vs, "violations": vs, "orders": orders}, text, 0 if not vs else 1)
 
     # ---- orders
@@ -1525,7 +1527,7 @@ class WarmasterEngine(Engine):
                  else f"{len(opts)} order{s} may be attempted next ({side}):"]
         for o in opts:
             pens = ", ".join(f"{k} -{v}" for k, v in o["penalties"].items() if v)
-            lines.append(f"  {o['character']} → {'+'.join(o['units'])}: target {o['target']}"
+            lines.append(f"  {order_words(self.scenario.by_id, o['character'], o['units'])}: target {o['target']}"
                          f"{' (' + pens + ')' if pens else ''}, p = {o['p']}")
         if more:
             lines.append(f"more than {len(opts)} orders (showing the first {len(opts)}; --count gives the number)")
@@ -1560,7 +1562,8 @@ class WarmasterEngine(Engine):
         steps = self.read_plan(path)
         illegal = self.plan_violations(steps)
         if illegal:
-            return Answer({"legal": False, "violations": illegal}, _verdict_text(illegal, self.pack.document_name), 1)
+            return Answer({"legal": False, "violations": illegal},
+                          _verdict_text(illegal, self.pack.document_name, self.scenario.by_id), 1)
         each: list = []
         dist, units = self.distribution(steps, each)
         n = len(steps)
@@ -1577,8 +1580,10 @@ class WarmasterEngine(Engine):
         lines = [f"P(all {n} orders) = {data['all']}; expected {data['expected']}; "
                  f"expected blunders {data['blunders']}"]
         lines += [f"  {k} successful: {v}" for k, v in data["successes"].items()]
-        lines += [f"  {u}: " + ", ".join(f"{k}: {v}" for k, v in d.items()) for u, d in data["units"].items()]
-        lines += [f"  step {i + 1} ({s['by']} → {'+'.join(s['units'])}): attempted {s['attempted']}, "
+        by_id = self.scenario.by_id
+        lines += [f"  {pieces_words(by_id, [u])}: " + ", ".join(f"{k}: {v}" for k, v in d.items())
+                  for u, d in data["units"].items()]
+        lines += [f"  step {i + 1} ({order_words(by_id, s['by'], s['units'])}): attempted {s['attempted']}, "
                   f"given {s['given']}, blunder {s['blunder']}" for i, s in enumerate(data["steps"])]
         return Answer(data, "\n".join(lines))
 
@@ -1906,7 +1911,8 @@ class WarmasterEngine(Engine):
         data = {"legal": True, "objective": objective, "best": best, "runner_up": runner,
                 "sequencings": len(scored)}
         lines = [f"best ({objective}): P(all) = {best['all']}, expected {best['expected']}"]
-        lines += [f"  {i + 1}. {st['by']} → {'+'.join(st['units'])}" for i, st in enumerate(best["plan"])]
+        lines += [f"  {i + 1}. {order_words(self.scenario.by_id, st['by'], st['units'])}"
+                  for i, st in enumerate(best["plan"])]
         if runner:
             lines.append(f"runner-up: P(all) = {runner['all']}, expected {runner['expected']}")
         return Answer(data, "\n".join(lines))
@@ -2066,14 +2072,15 @@ def _literal(v: Any) -> Any:
     return getattr(v, "value", v)
 
 
-def _verdict_text(vs: list[dict], name) -> str:
+def _verdict_text(vs: list[dict], name, by_id: dict) -> str:
     """A verdict in words; ``name``: how a source is named (the pack's
-    ``document_name``: its document's title)."""
+    ``document_name``: its document's title); ``by_id``: the scenario's
+    pieces, which each violation names in words."""
     if not vs:
         return "legal"
     lines = [f"illegal: {len(vs)} violation{'s' if len(vs) != 1 else ''}"]
     for v in vs:
-        lines.append(f"  {v['rule']} [{', '.join(v['pieces']) or '-'}] {v['message']}")
+        lines.append(f"  {v['rule']} [{pieces_words(by_id, v['pieces']) or '-'}] {v['message']}")
         source = name(v["source"])
         lines.append(f"    {source}: “{v['quote']}”" if v["quote"] else f"    {source}")
         for m in v.get("measurements", ()):

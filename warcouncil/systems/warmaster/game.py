@@ -51,6 +51,7 @@ from ...solver.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn,
 from ...solver.scenario import YDict, YList, plain, read_yaml_file
 from .engine import WAYS, Ctx, Step
 from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
+from .words import num, xy_words
 
 #: the turn file's key of each kind of entry, and its record
 KEYS = {"initiative": "initiative", "home_back": "home_back", "attempt": "orders", "character_move": "characters"}
@@ -84,17 +85,6 @@ def _located(v: Any) -> Any:
         seq.where, seq.item_where = _HERE, [_HERE] * len(seq)
         return seq
     return v
-
-
-def _num(v: float) -> Any:
-    v = round(float(v), 3)
-    return int(v) if v.is_integer() else v
-
-
-def _xy(p) -> str:
-    if isinstance(p, dict):
-        p = p.get("at", "?")
-    return ",".join(str(_num(c)) if isinstance(c, (int, float)) else str(c) for c in p)
 
 
 class WarmasterTurn(Turn):
@@ -194,7 +184,7 @@ class WarmasterTurn(Turn):
         out, seen = [], set()
         board = _Board(table.scenario.width, table.scenario.depth)
         for dx, dy in offsets:
-            to = [[_num(table.poses[p].at[0] + dx), _num(table.poses[p].at[1] + dy)] for p in pids]
+            to = [[num(table.poses[p].at[0] + dx), num(table.poses[p].at[1] + dy)] for p in pids]
             key = json.dumps(to)
             if key not in seen and all(T.on_table(table.moved({p: pose_of(xy, table.poses[p])}).footprint(p), board)
                                        for p, xy in zip(pids, to)):
@@ -362,8 +352,8 @@ class WarmasterTurn(Turn):
             units = units or ()
             return {"kind": "move", "to": None, "text": f"{'+'.join(units)} stay{'s' if len(units) == 1 else ''}"}
         if units is None:
-            return {"kind": "move", "to": to, "text": f"to {_xy(to[0])}"}
-        return {"kind": "move", "to": to, "text": ", ".join(f"{u} to {_xy(d)}" for u, d in zip(units, to))}
+            return {"kind": "move", "to": to, "text": f"to {xy_words(to[0])}"}
+        return {"kind": "move", "to": to, "text": ", ".join(f"{u} to {xy_words(d)}" for u, d in zip(units, to))}
 
     # ------------------------------------------------------------ playing
     def play(self, position, action: dict):
@@ -476,11 +466,11 @@ class WarmasterTurn(Turn):
     def _words(kind: str, m: dict) -> str:
         if kind == "initiative":
             verb = "charges" if m.get("action") == "charge" else "evades"
-            return f"{m.get('unit')} {verb} to {_xy(m.get('to', ()))} on initiative"
+            return f"{m.get('unit')} {verb} to {xy_words(m.get('to', ()))} on initiative"
         if kind == "home_back":
             return f"{m.get('unit')} homes back toward {m.get('toward')}"
         if kind == "character_move":
-            return f"{m.get('piece')} to {_xy(m.get('to', ()))}"
+            return f"{m.get('piece')} to {xy_words(m.get('to', ()))}"
         return kind
 
     # ------------------------------------------------------------ the picture
@@ -531,12 +521,12 @@ class WarmasterTurn(Turn):
         data = plain(read_yaml_file(sc.path))
         for m in data.get("units") or ():
             pose = poses[m["id"]]
-            m.update({"at": [_num(c) for c in pose.at], "facing": _num(pose.facing), "formation": pose.formation})
+            m.update({"at": [num(c) for c in pose.at], "facing": num(pose.facing), "formation": pose.formation})
         for m in data.get("characters") or ():
             pose = poses[m["id"]]
-            m["at"] = [_num(c) for c in pose.at]
+            m["at"] = [num(c) for c in pose.at]
             if "facing" in m or pose.facing:
-                m["facing"] = _num(pose.facing)
+                m["facing"] = num(pose.facing)
         sides = list(sc.sides)
         if sc.to_move in sides and len(sides) > 1:
             data["to_move"] = sides[(sides.index(sc.to_move) + 1) % len(sides)]

@@ -1,0 +1,45 @@
+"""Warmaster pieces and places in a wargamer's words: the family's one
+wording, used by the game interface's action texts (``game.py``: places)
+and by the text answers of the command line (``engine.py``: ``orders``,
+``check``, ``odds``, ``plan``). ``--json`` keeps the ids.
+
+    infantry r1 at 30,50       a unit: its type, its id, where it stands (cm)
+    general gen at 60,10       a character: its role, its id, where it stands
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def num(v: float) -> Any:
+    """A measure as players write it: whole centimetres without a point,
+    else to the millimetre's tenth (3 decimals at most)."""
+    v = round(float(v), 3)
+    return int(v) if v.is_integer() else v
+
+
+def xy_words(p) -> str:
+    """A place (``[x, y]``, or a dict with its ``at``): ``30,50``."""
+    if isinstance(p, dict):
+        p = p.get("at", "?")
+    return ",".join(str(num(c)) if isinstance(c, (int, float)) else str(c) for c in p)
+
+
+def piece_words(p) -> str:
+    """A piece of the scenario (``scenario.Piece``) where the scenario puts
+    it: "infantry r1 at 30,50", "wizard wiz at 60,30"."""
+    kind = p.type if p.role == "unit" and p.type else p.role
+    return f"{kind.replace('_', ' ')} {p.id} at {xy_words(p.pose.at)}"
+
+
+def pieces_words(by_id: dict, ids) -> str:
+    """Pieces by id (``by_id``: the scenario's), in words, one after the
+    other; an id the scenario has not stays as it is."""
+    return ", ".join(piece_words(by_id[i]) if i in by_id else str(i) for i in ids)
+
+
+def order_words(by_id: dict, by: str, units) -> str:
+    """An order: the character giving it and the units (a brigade's
+    several): "hero hero at 40,20 → infantry r1 at 30,50, infantry r2 at 42,50"."""
+    return f"{pieces_words(by_id, [by])} → {pieces_words(by_id, units)}"
