@@ -19,6 +19,7 @@ from serve_util import ROOT, server  # noqa: I001 - skips this module without th
 import httpx  # noqa: E402
 
 from warcouncil import cli  # noqa: E402
+from warcouncil.errors import WarcouncilError  # noqa: E402
 
 EXAMPLES = ROOT / "warcouncil" / "examples"
 DATA = ROOT / "tests" / "data" / "cli"
@@ -411,7 +412,6 @@ def _described(state) -> dict:
     import yaml
 
     from warcouncil import TERMINAL
-    from warcouncil.errors import WarcouncilError
 
     def dump(data):
         return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None)
@@ -444,6 +444,15 @@ def test_the_game_endpoint_is_the_game_interface(served, name, options, first, i
     assert got["legal_actions"] and any(a["pieces"] for a in got["legal_actions"])
     assert {json.dumps(a, sort_keys=True) for a in state.legal_actions()} == {
         json.dumps({k: v for k, v in a.items() if k != "pieces"}, sort_keys=True) for a in got["legal_actions"]}
+
+    # a piece selected: the board with its destinations marked, as State.svg draws it
+    piece = next(p for a in got["legal_actions"] for p in a["pieces"])
+    r = served.post("/api/game", json={**body, "select": piece})
+    try:
+        drawn = state.svg(piece)
+    except WarcouncilError:  # a system that draws no board: null
+        drawn = None
+    assert (r.status_code, r.json()["svg"]) == (200, drawn)
 
     # an illegal action: refused with the rule and its sentence, the state as it was
     r = served.post("/api/game", json={**body, "apply": illegal})
@@ -492,6 +501,15 @@ def test_a_turn_played_to_its_end_gives_the_turn_file_and_the_next_scenario(serv
     assert got == {**_described(state), "refused": None}
     r = served.post("/api/check", json={"scenario": "alesia", "turn": got["log_yaml"]})
     assert (r.status_code, r.headers["x-warcouncil-exit"], r.json()["legal"]) == (200, "0", True)
+    # the next turn, from the scenario it gave (sent as a scenario file's text)
+    nxt = served.post("/api/game", json={"scenario_text": got["scenario_after_yaml"]}).json()
+    import yaml
+
+    from warcouncil.solver.engine import Engine
+
+    engine = Engine.load_data(yaml.safe_load(got["scenario_after_yaml"]), "scenario.yaml")
+    assert nxt == {**_described(warcouncil.Game(engine, "scenario.yaml").new_state()), "refused": None}
+    assert nxt["player"] == "gauls"
 
 
 def test_the_description_names_every_endpoint_and_its_options(served) -> None:
