@@ -575,3 +575,15 @@ def test_a_request_near_the_limit(served, tmp_path, monkeypatch) -> None:
                              {"scenario.yaml": tmp_path / "big.yaml"})
     r = served.post("/api/cards", json={"scenario_text": text})
     assert (code, r.status_code, r.text) == (0, 200, out)
+
+
+def test_a_request_sent_in_chunks_is_bounded_as_it_comes(served) -> None:
+    """Without a Content-Length (chunked), the body is read only up to the limit."""
+    def chunks():
+        yield b'{"scenario": "akragas", "card": "'
+        for _ in range(20):
+            yield b"x" * 65536
+        yield b'"}'
+
+    r = served.post("/api/cards", content=chunks(), headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()) == (413, _doc("the request is too large: more than 1 MiB, the limit"))
