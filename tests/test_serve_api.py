@@ -129,9 +129,15 @@ def _inline(body: dict, files: dict[str, Path]) -> dict:
     return {k: text(v) for k, v in body.items()}
 
 
+#: the verbs the service answers: every one whose answer is JSON (--json)
+SERVED = {name for name, cmd in cli.main.commands.items() if any(p.name == "as_json" for p in cmd.params)}
+
+
 def test_every_verb_is_served() -> None:
-    """The cases below reach every verb the service answers: all of the command line's but batch and serve."""
-    assert {v for v, *_ in VERBS} == set(cli.main.commands) - {"batch", "serve"}
+    """The cases below reach every verb the service answers; the verbs it does not answer are those that
+    run something else (a batch of verbs, this service, a language server over standard input)."""
+    assert {v for v, *_ in VERBS} == SERVED
+    assert {"batch", "serve"} <= set(cli.main.commands) - SERVED <= {"batch", "serve", "lsp"}
 
 
 @pytest.mark.parametrize("verb,body,argv,files", VERBS, ids=[f"{v}-{i}" for i, (v, *_) in enumerate(VERBS)])
@@ -176,6 +182,9 @@ BAD = [
     ("larger than a file may be", "orders", {"scenario": "akragas", "card": "x" * (1 << 20)}, 413,
      _doc("the request is too large: 1,048,608 bytes, the limit is 1 MiB")),
     ("unknown verb", "ordres", {}, 404, _doc("unknown verb 'ordres'", "did you mean 'orders'?")),
+    ("a verb that is not served", "batch", {}, 404, _doc(
+        "`batch` is not served: it runs something else, and its answer is not JSON",
+        "the service answers: " + ", ".join(v for v in cli.main.commands if v in SERVED))),
     ("unknown option", "orders", {"scenario": "akragas", "cardd": "Line Command"}, 422,
      _doc("`orders` takes no \"cardd\"", "did you mean 'card'? it takes: scenario, scenario_text, card, count, "
           "limit, side, roll, copies, command, engine, after, rules")),
@@ -515,7 +524,7 @@ def test_a_turn_played_to_its_end_gives_the_turn_file_and_the_next_scenario(serv
 def test_the_description_names_every_endpoint_and_its_options(served) -> None:
     doc = served.get("/openapi.json").json()
     paths = doc["paths"]
-    assert set(paths) == {"/api/scenarios", "/api/game"} | {f"/api/{v}" for v in set(cli.main.commands) - {"batch", "serve"}}
+    assert set(paths) == {"/api/scenarios", "/api/game"} | {f"/api/{v}" for v in SERVED}
     orders = paths["/api/orders"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert set(orders["properties"]) == {"scenario", "scenario_text", "card", "count", "limit", "side", "roll",
                                          "copies", "command", "engine", "after", "rules"}
