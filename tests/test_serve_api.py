@@ -184,10 +184,10 @@ BAD = [
     ("unknown verb", "ordres", {}, 404, _doc("unknown verb 'ordres'", "did you mean 'orders'?")),
     ("a verb that is not served", "batch", {}, 404, _doc(
         "`batch` is not served: it runs something else, and its answer is not JSON",
-        "the service answers: " + ", ".join(v for v in cli.main.commands if v in SERVED))),
+        "the service answers: " + ", ".join(sorted(SERVED)))),
     ("unknown option", "orders", {"scenario": "akragas", "cardd": "Line Command"}, 422,
-     _doc("`orders` takes no \"cardd\"", "did you mean 'card'? it takes: scenario, scenario_text, card, count, "
-          "limit, side, roll, copies, command, engine, after, rules")),
+     _doc("`orders` takes no \"cardd\"", "did you mean 'card'? it takes: after, card, command, copies, count, "
+          "engine, limit, roll, rules, scenario, scenario_text, side")),
     ("a flag that is no boolean", "orders", {"scenario": "akragas", "card": "Line Command", "count": "yes"}, 422,
      _doc("\"count\" is true or false")),
     ("a list for one value", "orders", {"scenario": "akragas", "card": "Line Command", "limit": [1]}, 422,

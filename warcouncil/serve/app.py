@@ -61,8 +61,11 @@ def refuse_path(what: str, value) -> ApiError:
 def verbs(group: click.Group) -> dict[str, click.Command]:
     """The command line's verbs the service answers: every one whose answer
     is JSON (``--json``); not those that run something else (``batch``,
-    ``serve``)."""
-    return {name: cmd for name, cmd in group.commands.items() if any(p.name == "as_json" for p in cmd.params)}
+    ``serve``). Each as the command line gets it (``get_command``: with all
+    of its options)."""
+    ctx = click.Context(group)
+    found = (group.get_command(ctx, name) for name in group.list_commands(ctx))
+    return {cmd.name: cmd for cmd in found if cmd is not None and any(p.name == "as_json" for p in cmd.params)}
 
 
 #: a verb's file arguments and the request keys that carry them inline,
@@ -97,7 +100,7 @@ def _option_keys(cmd: click.Command) -> dict[str, click.Option]:
 
 
 def _request_keys(cmd: click.Command) -> list[str]:
-    """The keys a verb's request may have, as the documentation lists them."""
+    """The keys a verb's request may have, in alphabetical order."""
     keys: list[str] = []
     for p in cmd.params:
         if isinstance(p, click.Argument):
@@ -111,7 +114,7 @@ def _request_keys(cmd: click.Command) -> list[str]:
                 keys.append(p.name.removesuffix("_name"))
         elif p.name != "as_json" and p.name not in NO_FILE_OPTIONS:
             keys.append(p.opts[0].lstrip("-"))
-    return keys
+    return sorted(keys)
 
 
 class Folder:
