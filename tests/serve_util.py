@@ -30,11 +30,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(cwd, *options: str, wait: float = 90.0):
-    """``warcouncil serve`` started in ``cwd`` with ``options``: its base URL
-    and process, while it runs."""
+def server(cwd, *options: str, wait: float = 90.0, env: dict | None = None):
+    """``warcouncil serve`` started in ``cwd`` with ``options`` (and the
+    environment variables ``env``): its base URL and process, while it runs."""
     port = free_port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), **(env or {}))
     log = open(Path(cwd) / "server.log", "w+", encoding="utf-8")  # (a pipe nobody reads could fill and stop it)
     proc = subprocess.Popen([sys.executable, "-m", "warcouncil", "serve", "--port", str(port), *options],
                             cwd=cwd, env=env, stdout=log, stderr=log, text=True)

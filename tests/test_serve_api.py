@@ -33,8 +33,11 @@ def served(tmp_path_factory):
     cwd = tmp_path_factory.mktemp("server-cwd")
     (cwd / "secret.yaml").write_text("name: secret\nsystem: cca\n", encoding="utf-8")
     (cwd / "akragas").write_text("not the shipped scenario\n", encoding="utf-8")
-    with server(cwd, "--workers", "2", "--timeout", "60") as (url, proc):
+    cache, tmp = tmp_path_factory.mktemp("cache"), tmp_path_factory.mktemp("tmp")
+    with server(cwd, "--workers", "2", "--timeout", "60",
+                env={"WARCOUNCIL_CACHE_DIR": str(cache), "TMPDIR": str(tmp)}) as (url, proc):
         with httpx.Client(base_url=url, timeout=120) as client:
+            client.cache_dir, client.tmp_dir = cache, tmp
             yield client
 
 
@@ -596,3 +599,27 @@ def test_a_request_sent_in_chunks_is_bounded_as_it_comes(served) -> None:
 
     r = served.post("/api/cards", content=chunks(), headers={"content-type": "application/json"})
     assert (r.status_code, r.json()) == (413, _doc("the request is too large: more than 1 MiB, the limit"))
+
+
+def test_a_request_writes_nothing_outside_its_folder(served) -> None:
+    """Rule files and scenarios never seen before leave nothing in the cache folder (each distinct
+    request would otherwise add its parsed texts to it), nor does their folder outlive them."""
+    import uuid
+
+    def files():
+        return sorted(str(p.relative_to(served.cache_dir)) for p in served.cache_dir.rglob("*"))
+
+    before = files()
+    mark = uuid.uuid4().hex
+    house = f"# {mark}\n" + (DATA / "center_one.wc").read_text(encoding="utf-8")
+    scenario = f"# {mark}\n" + (EXAMPLES / "cca" / "akragas.yaml").read_text(encoding="utf-8")
+    r = served.post("/api/orders", json={"scenario_text": scenario, "card": "Order Three Units Center",
+                                         "rules": [house], "count": True})
+    assert (r.status_code, r.json()["count"]) == (200, 6)
+    r = served.post("/api/check", json={"scenario": "akragas", "turn": f"# {mark}\n" + (DATA / "legal_turn.yaml")
+                                        .read_text(encoding="utf-8")})
+    assert r.status_code == 200 and r.json()["legal"] is True
+    assert files() == before
+    # the service's one folder, holding no request's
+    assert [str(p.relative_to(served.tmp_dir)) for p in served.tmp_dir.rglob("*")] == [
+        next(served.tmp_dir.glob("warcouncil-serve-*")).name]

@@ -69,6 +69,10 @@ def serve(task_fd: int, result_fd: int, group, memory: int) -> None:
     gc.freeze()
     _close_sockets(task_fd, result_fd)
     _bound_memory(memory)
+    # a request writes nothing outside its folder: not the parsed rule files and
+    # YAML documents of the user's cache (dsl/packcache.py, solver/ydoc.py), which
+    # every distinct request would grow (the shipped packs were read before the fork)
+    os.environ["WARCOUNCIL_CACHE"] = "off"
     # a bug's exception reaches ``_verb`` (which says it as the command line does) instead of being
     # printed by the command line: a MemoryError is then told from a bug
     os.environ["WARCOUNCIL_DEBUG"] = "1"
