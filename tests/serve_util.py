@@ -30,19 +30,21 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(cwd, *options: str, wait: float = 90.0):
-    """``warcouncil serve`` started in ``cwd`` with ``options``: its base URL
-    and process, while it runs."""
+def server(cwd, *options: str, wait: float = 90.0, env: dict | None = None):
+    """``warcouncil serve`` started in ``cwd`` with ``options`` (and the
+    environment variables ``env``): its base URL and process, while it runs."""
     port = free_port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), **(env or {}))
+    log = open(Path(cwd) / "server.log", "w+", encoding="utf-8")  # (a pipe nobody reads could fill and stop it)
     proc = subprocess.Popen([sys.executable, "-m", "warcouncil", "serve", "--port", str(port), *options],
-                            cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=cwd, env=env, stdout=log, stderr=log, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + wait
         while True:
             if proc.poll() is not None:
-                raise AssertionError(f"warcouncil serve ended: {proc.communicate()[1]}")
+                log.seek(0)
+                raise AssertionError(f"warcouncil serve ended: {log.read()}")
             try:
                 if httpx.get(url + "/api/scenarios", timeout=5).status_code == 200:
                     break
@@ -59,8 +61,7 @@ def server(cwd, *options: str, wait: float = 90.0):
         except subprocess.TimeoutExpired:  # pragma: no cover
             proc.kill()
             proc.wait()
-        proc.stdout.close()
-        proc.stderr.close()
+        log.close()
 
 
 def children(pid: int) -> list[int]:
@@ -70,6 +71,19 @@ def children(pid: int) -> list[int]:
     except OSError:
         return []
     return [int(p) for p in text.split()]
+
+
+def open_sockets(pid: int) -> list[str]:
+    """The sockets a process holds open."""
+    out = []
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:"):
+            out.append(f"{fd.name} -> {target}")
+    return out
 
 
 def rss(pid: int) -> int:

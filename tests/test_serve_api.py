@@ -19,6 +19,7 @@ from serve_util import ROOT, server  # noqa: I001 - skips this module without th
 import httpx  # noqa: E402
 
 from warcouncil import cli  # noqa: E402
+from warcouncil.errors import WarcouncilError  # noqa: E402
 
 EXAMPLES = ROOT / "warcouncil" / "examples"
 DATA = ROOT / "tests" / "data" / "cli"
@@ -32,8 +33,11 @@ def served(tmp_path_factory):
     cwd = tmp_path_factory.mktemp("server-cwd")
     (cwd / "secret.yaml").write_text("name: secret\nsystem: cca\n", encoding="utf-8")
     (cwd / "akragas").write_text("not the shipped scenario\n", encoding="utf-8")
-    with server(cwd, "--workers", "2", "--timeout", "60") as (url, proc):
+    cache, tmp = tmp_path_factory.mktemp("cache"), tmp_path_factory.mktemp("tmp")
+    with server(cwd, "--workers", "2", "--timeout", "60",
+                env={"WARCOUNCIL_CACHE_DIR": str(cache), "TMPDIR": str(tmp)}) as (url, proc):
         with httpx.Client(base_url=url, timeout=120) as client:
+            client.cache_dir, client.tmp_dir = cache, tmp
             yield client
 
 
@@ -128,9 +132,15 @@ def _inline(body: dict, files: dict[str, Path]) -> dict:
     return {k: text(v) for k, v in body.items()}
 
 
+#: the verbs the service answers: every one whose answer is JSON (--json)
+SERVED = {name for name, cmd in cli.main.commands.items() if any(p.name == "as_json" for p in cmd.params)}
+
+
 def test_every_verb_is_served() -> None:
-    """The cases below reach every verb the service answers: all of the command line's but batch and serve."""
-    assert {v for v, *_ in VERBS} == set(cli.main.commands) - {"batch", "serve"}
+    """The cases below reach every verb the service answers; the verbs it does not answer are those that
+    run something else (a batch of verbs, this service, a language server over standard input)."""
+    assert {v for v, *_ in VERBS} == SERVED
+    assert {"batch", "serve"} <= set(cli.main.commands) - SERVED <= {"batch", "serve", "lsp"}
 
 
 @pytest.mark.parametrize("verb,body,argv,files", VERBS, ids=[f"{v}-{i}" for i, (v, *_) in enumerate(VERBS)])
@@ -175,9 +185,12 @@ BAD = [
     ("larger than a file may be", "orders", {"scenario": "akragas", "card": "x" * (1 << 20)}, 413,
      _doc("the request is too large: 1,048,608 bytes, the limit is 1 MiB")),
     ("unknown verb", "ordres", {}, 404, _doc("unknown verb 'ordres'", "did you mean 'orders'?")),
+    ("a verb that is not served", "batch", {}, 404, _doc(
+        "`batch` is not served: it runs something else, and its answer is not JSON",
+        "the service answers: " + ", ".join(sorted(SERVED)))),
     ("unknown option", "orders", {"scenario": "akragas", "cardd": "Line Command"}, 422,
-     _doc("`orders` takes no \"cardd\"", "did you mean 'card'? it takes: scenario, scenario_text, card, count, "
-          "limit, side, roll, copies, command, engine, after, rules")),
+     _doc("`orders` takes no \"cardd\"", "did you mean 'card'? it takes: after, card, command, copies, count, "
+          "engine, limit, roll, rules, scenario, scenario_text, side")),
     ("a flag that is no boolean", "orders", {"scenario": "akragas", "card": "Line Command", "count": "yes"}, 422,
      _doc("\"count\" is true or false")),
     ("a list for one value", "orders", {"scenario": "akragas", "card": "Line Command", "limit": [1]}, 422,
@@ -411,7 +424,6 @@ def _described(state) -> dict:
     import yaml
 
     from warcouncil import TERMINAL
-    from warcouncil.errors import WarcouncilError
 
     def dump(data):
         return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None)
@@ -444,6 +456,15 @@ def test_the_game_endpoint_is_the_game_interface(served, name, options, first, i
     assert got["legal_actions"] and any(a["pieces"] for a in got["legal_actions"])
     assert {json.dumps(a, sort_keys=True) for a in state.legal_actions()} == {
         json.dumps({k: v for k, v in a.items() if k != "pieces"}, sort_keys=True) for a in got["legal_actions"]}
+
+    # a piece selected: the board with its destinations marked, as State.svg draws it
+    piece = next(p for a in got["legal_actions"] for p in a["pieces"])
+    r = served.post("/api/game", json={**body, "select": piece})
+    try:
+        drawn = state.svg(piece)
+    except WarcouncilError:  # a system that draws no board: null
+        drawn = None
+    assert (r.status_code, r.json()["svg"]) == (200, drawn)
 
     # an illegal action: refused with the rule and its sentence, the state as it was
     r = served.post("/api/game", json={**body, "apply": illegal})
@@ -492,12 +513,21 @@ def test_a_turn_played_to_its_end_gives_the_turn_file_and_the_next_scenario(serv
     assert got == {**_described(state), "refused": None}
     r = served.post("/api/check", json={"scenario": "alesia", "turn": got["log_yaml"]})
     assert (r.status_code, r.headers["x-warcouncil-exit"], r.json()["legal"]) == (200, "0", True)
+    # the next turn, from the scenario it gave (sent as a scenario file's text)
+    nxt = served.post("/api/game", json={"scenario_text": got["scenario_after_yaml"]}).json()
+    import yaml
+
+    from warcouncil.solver.engine import Engine
+
+    engine = Engine.load_data(yaml.safe_load(got["scenario_after_yaml"]), "scenario.yaml")
+    assert nxt == {**_described(warcouncil.Game(engine, "scenario.yaml").new_state()), "refused": None}
+    assert nxt["player"] == "gauls"
 
 
 def test_the_description_names_every_endpoint_and_its_options(served) -> None:
     doc = served.get("/openapi.json").json()
     paths = doc["paths"]
-    assert set(paths) == {"/api/scenarios", "/api/game"} | {f"/api/{v}" for v in set(cli.main.commands) - {"batch", "serve"}}
+    assert set(paths) == {"/api/scenarios", "/api/game"} | {f"/api/{v}" for v in SERVED}
     orders = paths["/api/orders"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert set(orders["properties"]) == {"scenario", "scenario_text", "card", "count", "limit", "side", "roll",
                                          "copies", "command", "engine", "after", "rules"}
@@ -557,3 +587,39 @@ def test_a_request_near_the_limit(served, tmp_path, monkeypatch) -> None:
                              {"scenario.yaml": tmp_path / "big.yaml"})
     r = served.post("/api/cards", json={"scenario_text": text})
     assert (code, r.status_code, r.text) == (0, 200, out)
+
+
+def test_a_request_sent_in_chunks_is_bounded_as_it_comes(served) -> None:
+    """Without a Content-Length (chunked), the body is read only up to the limit."""
+    def chunks():
+        yield b'{"scenario": "akragas", "card": "'
+        for _ in range(20):
+            yield b"x" * 65536
+        yield b'"}'
+
+    r = served.post("/api/cards", content=chunks(), headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()) == (413, _doc("the request is too large: more than 1 MiB, the limit"))
+
+
+def test_a_request_writes_nothing_outside_its_folder(served) -> None:
+    """Rule files and scenarios never seen before leave nothing in the cache folder (each distinct
+    request would otherwise add its parsed texts to it), nor does their folder outlive them."""
+    import uuid
+
+    def files():
+        return sorted(str(p.relative_to(served.cache_dir)) for p in served.cache_dir.rglob("*"))
+
+    before = files()
+    mark = uuid.uuid4().hex
+    house = f"# {mark}\n" + (DATA / "center_one.wc").read_text(encoding="utf-8")
+    scenario = f"# {mark}\n" + (EXAMPLES / "cca" / "akragas.yaml").read_text(encoding="utf-8")
+    r = served.post("/api/orders", json={"scenario_text": scenario, "card": "Order Three Units Center",
+                                         "rules": [house], "count": True})
+    assert (r.status_code, r.json()["count"]) == (200, 6)
+    r = served.post("/api/check", json={"scenario": "akragas", "turn": f"# {mark}\n" + (DATA / "legal_turn.yaml")
+                                        .read_text(encoding="utf-8")})
+    assert r.status_code == 200 and r.json()["legal"] is True
+    assert files() == before
+    # the service's one folder, holding no request's
+    assert [str(p.relative_to(served.tmp_dir)) for p in served.tmp_dir.rglob("*")] == [
+        next(served.tmp_dir.glob("warcouncil-serve-*")).name]

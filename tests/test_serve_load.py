@@ -14,7 +14,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from serve_util import ROOT, children, pss, rss, server  # noqa: I001 - skips this module without the serve extra
+from serve_util import ROOT, children, open_sockets, pss, rss, server  # noqa: I001 - skips this module without the serve extra
 
 import httpx  # noqa: E402
 
@@ -128,6 +128,9 @@ def test_a_slow_request_holds_up_no_quick_one(served, expected) -> None:
                                      "hint": "ask for less (e.g. --limit, --count), or run it at the command line"}}
     after = set(children(proc.pid))
     assert len(after) == 2 and len(after - workers) == 1  # the slow one's worker killed, another in its place
+    # forked while the server listened and had clients: it holds none of their sockets (a connection the
+    # server closes is closed)
+    assert [fd for p in after for fd in open_sockets(p)] == []
     r = httpx.post(url + "/api/check", json=body, timeout=60)
     assert (r.status_code, r.text) == (200, expected[0])
 

@@ -903,7 +903,7 @@ def batch(jobs_file, workers, ray_address):
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (the default: this machine only).")
-@click.option("--port", type=click.IntRange(min=0, max=65535), default=8000, show_default=True,
+@click.option("--port", type=click.IntRange(min=1, max=65535), default=8000, show_default=True,
               help="The port to listen on.")
 @click.option("--workers", type=click.IntRange(min=1, max=BATCH_JOBS_MAX), default=None,
               help="Worker processes answering requests (default: the machine's cores).")

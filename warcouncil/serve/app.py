@@ -24,7 +24,6 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..batch import NOT_JOBS
 from ..errors import Location, closest, error_document
 from ..textfile import YAML_LIMIT, _size
 from .pool import Busy, Died, Pool, TimedOut
@@ -60,8 +59,13 @@ def refuse_path(what: str, value) -> ApiError:
 # ------------------------------------------------------------------ the verbs
 
 def verbs(group: click.Group) -> dict[str, click.Command]:
-    """The command line's verbs the service answers (every one but those that run others)."""
-    return {name: cmd for name, cmd in group.commands.items() if name not in NOT_JOBS}
+    """The command line's verbs the service answers: every one whose answer
+    is JSON (``--json``); not those that run something else (``batch``,
+    ``serve``). Each as the command line gets it (``get_command``: with all
+    of its options)."""
+    ctx = click.Context(group)
+    found = (group.get_command(ctx, name) for name in group.list_commands(ctx))
+    return {cmd.name: cmd for cmd in found if cmd is not None and any(p.name == "as_json" for p in cmd.params)}
 
 
 #: a verb's file arguments and the request keys that carry them inline,
@@ -96,7 +100,7 @@ def _option_keys(cmd: click.Command) -> dict[str, click.Option]:
 
 
 def _request_keys(cmd: click.Command) -> list[str]:
-    """The keys a verb's request may have, as the documentation lists them."""
+    """The keys a verb's request may have, in alphabetical order."""
     keys: list[str] = []
     for p in cmd.params:
         if isinstance(p, click.Argument):
@@ -110,7 +114,7 @@ def _request_keys(cmd: click.Command) -> list[str]:
                 keys.append(p.name.removesuffix("_name"))
         elif p.name != "as_json" and p.name not in NO_FILE_OPTIONS:
             keys.append(p.opts[0].lstrip("-"))
-    return keys
+    return sorted(keys)
 
 
 class Folder:
@@ -412,6 +416,9 @@ def make_app(group: click.Group, size: int | None = None, queue: int = 64, timeo
 
     @app.post("/api/{verb}", include_in_schema=False)
     async def unknown(verb: str):
+        if verb in group.commands:
+            raise ApiError(404, f"`{verb}` is not served: it runs something else, and its answer is not JSON",
+                           hint="the service answers: " + ", ".join(served))
         near = closest(verb, list(served))
         raise ApiError(404, f"unknown verb {verb!r}",
                        hint=f"did you mean {near[0]!r}?" if near else "verbs: " + ", ".join(served))

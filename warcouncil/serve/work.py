@@ -67,7 +67,12 @@ def serve(task_fd: int, result_fd: int, group, memory: int) -> None:
     # what the server's process held (its sockets, its event loop) is
     # frozen out of the collector: nothing of it is ever finalised here
     gc.freeze()
+    _close_sockets(task_fd, result_fd)
     _bound_memory(memory)
+    # a request writes nothing outside its folder: not the parsed rule files and
+    # YAML documents of the user's cache (dsl/packcache.py, solver/ydoc.py), which
+    # every distinct request would grow (the shipped packs were read before the fork)
+    os.environ["WARCOUNCIL_CACHE"] = "off"
     # a bug's exception reaches ``_verb`` (which says it as the command line does) instead of being
     # printed by the command line: a MemoryError is then told from a bug
     os.environ["WARCOUNCIL_DEBUG"] = "1"
@@ -75,6 +80,27 @@ def serve(task_fd: int, result_fd: int, group, memory: int) -> None:
         while (message := batch._read_message(tasks)) is not None:
             answer = json.dumps(handle(json.loads(message)), ensure_ascii=False).encode()
             batch._write_all(result_fd, len(answer).to_bytes(8, "little") + answer)
+
+
+def _close_sockets(*keep: int) -> None:
+    """The server's sockets this worker was forked with, closed: its listening
+    socket and its clients' connections (a connection the server closes must
+    end, not stay open in a worker), the event loop's own."""
+    import stat
+
+    try:
+        fds = [int(n) for n in os.listdir("/proc/self/fd")]
+    except OSError:  # pragma: no cover - no /proc: every descriptor a process may have
+        import resource
+
+        fds = list(range(3, min(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 1 << 16)))
+    for fd in fds:
+        if fd > 2 and fd not in keep:
+            try:
+                if stat.S_ISSOCK(os.fstat(fd).st_mode):
+                    os.close(fd)
+            except OSError:
+                pass
 
 
 def _bound_memory(memory: int) -> None:
