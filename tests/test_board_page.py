@@ -313,7 +313,7 @@ def test_akragas(board, server):
     expected = _violations(board.state("akragas"), {"kind": "move", "piece": "s4", "to": [4, 3]})
     assert refused["rules"] == [v["rule"] for v in expected] == ["cca.move.unit-allowance"]
     assert refused["quotes"] == [f"“{v['quote']}”" for v in expected] \
-        == ["“The example above shows the movement rates of foot units.”"]
+        == ["“Heavy infantry units may move one hex and battle.”"]
     assert len(board.actions) == 3
     board.shot("akragas-refused")
 
