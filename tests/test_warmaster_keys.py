@@ -158,7 +158,7 @@ def test_what_an_attempt_is_kept_for_its_order_is_what_it_is(tmp_path, monkeypat
         e, t = attempt(self, *a, **kw)
         bare = Entry.__new__(Entry)
         bare.__dict__ = {k: v for k, v in e.__dict__.items() if k not in ("_what", "_parts")}
-        for reads in (frozenset({"fixed"}), frozenset({"fixed:by"}), frozenset({"fixed:units", "outcome"})):
+        for reads in (frozenset({"fixed"}), frozenset({"fixed.by"}), frozenset({"fixed.units", "outcome"})):
             assert E.WarmasterEngine._esig(e, reads) == E.WarmasterEngine._esig(bare, reads)
         seen.append((e.by.id, tuple(u.id for u in e.units), e.__dict__.get("_what")))
         return e, t

@@ -111,17 +111,17 @@ def test_shared_judgements_are_keyed_by_what_they_read(board):
     the table and the history (the successive-order penalty)."""
     reads = {r.id: r.reads for r in board.rules}
     assert reads["wm.failure-stops-character"] == {"history", "outcome"}
-    assert reads["wm.command-range"] == {"geometry"}
+    assert reads["wm.command-range"] == {"table"}
     assert reads["wm.own-units"] == frozenset()
     d = board.pack.defines
 
     def of(name, param):
         return board._var_reads(d[name].body, param)
     # what each define reads of each argument: the dice, who orders and the roll and target
-    assert of("succeeds", "o") == {"outcome", "fixed:by"}
+    assert of("succeeds", "o") == {"outcome", "fixed.by"}
     # the enemy penalty: nothing of the order, the unit's table; the distance: who orders, where
-    assert of("penalty_enemy", "o") == frozenset() and of("penalty_enemy", "u") == {"geometry"}
-    assert of("penalty_distance", "o") == {"fixed:by", "geometry"} and of("penalty_distance", "u") == {"geometry"}
+    assert of("penalty_enemy", "o") == frozenset() and of("penalty_enemy", "u") == {"table"}
+    assert of("penalty_distance", "o") == {"fixed.by", "table"} and of("penalty_distance", "u") == {"table"}
     assert of("penalty_successive", "o") == {"history"}
 
 
@@ -144,7 +144,7 @@ def test_a_judgement_reading_what_is_not_declared_is_never_shared(board):
     o = A.Name("o")
     assert board._reads_of([A.Attr(o, "roll")]) is None
     assert board._reads_of([A.Call("rolled_2d6", (o,))]) == {"outcome"}
-    assert board._reads_of([A.Attr(o, "at")]) == {"geometry"}
+    assert board._reads_of([A.Attr(o, "at")]) == {"table"}
     assert board._reads_of([A.Attr(o, "pace"), A.Attr(o, "side")]) == frozenset()
 
 

@@ -350,6 +350,9 @@ class _ToAst(Transformer):
         returns, reads, doc = items[-3], str(items[-2]), items[-1].value
         return A.BuiltinDecl(name, None if params is None else tuple(params), returns, reads, doc, self._loc(meta))
 
+    def read_class(self, items):
+        return ".".join(str(i) for i in items)
+
     def builtin_params(self, items):
         return list(items)
 

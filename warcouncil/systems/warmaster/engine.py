@@ -80,6 +80,7 @@ from ...dsl import ast as A
 from ...dsl.template import render as render_template
 from ...errors import Location, WarcouncilError, closest
 from ...solver.listing import count_json
+from ...solver.reads import PackReads
 from ...solver.engine import Engine
 from ...solver.collector import collecting_every
 from ...solver.evaluate import Compiler
@@ -101,42 +102,18 @@ PLAN_LIMIT = 20000
 #: every this many new objects (Python: 700; solver/collector.py): an
 #: answer makes ~5 600 that live as long as it does
 ANSWER_GC_YOUNG = 20_000
-#: the builtins that read the whole log (a rule whose body reads none of
-#: them, its variable aside, judges each entry by what came before it)
-LOG_WIDE = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves"})
-
-# What the family's builtins read, for sharing a judgement between the
-# branches of a plan (``_reads_of``): a judgement is a function of the
-# entries it is about and of what it reads of them, so two branches that
-# agree on that get the same verdict. A builtin in none of these sets (and
-# not pure) makes a judgement that is never shared.
-#: the other entries of the log (which were made, in which order)
-HISTORY = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves", "entries_before",
-                     "before", "previous", "nth", "place_in_log", "at_start"})
-#: an entry's dice and result: its roll, its target, whether it moved
-OUTCOME = frozenset({"rolled_2d6", "target_number", "moves_units", "d6", "blunder_d6"})
-#: the table an entry stands on, and after it
-GEOMETRY = frozenset({"afterwards", "after_of", "landed", "moved_cm", "crosses", "entered_terrain", "enters", "gap", "touching",
-                      "enemy_units_of",
-                      "friendly_units_of", "friendly_characters_of", "closest_visible_enemy", "in_dense",
-                      "touching_group", "overlapped_units"})
-#: what an entry is (kind, character, units, action, toward) and what never
-#: changes in one answer (a piece's own data, the side to move)
-FIXED = frozenset({"subphase_of", "issuer", "given_to", "given_ids", "mover", "action_of", "toward",
-                   "moving_side", "casualties", "mounted", "confused"})
 #: attributes: a piece's position is the table's; an entry's index its history's
-ATTR_READS = {"at": "geometry", "index": "history"}
+#: (what the builtins read is the pack's: ``reads turn.history`` ..., solver/reads.py)
+ATTR_READS = {"at": "table", "index": "history"}
 #: attributes that never change in one answer (a piece's own, its unit
 #: type's, an entry's sub-phase); any other attribute a judgement reads
 #: (e.g. a Python field of an entry) makes it unshared
 FIXED_ATTRS = frozenset({"id", "side", "role", "type", "command", "phase", "pace", "flying"})
 #: what an entry is, part by part (``_esig``), and the builtins that read
 #: one part alone (``_var_reads``: ``issuer(o)`` reads who gives the order)
-WHAT_ORDER = ("fixed:kind", "fixed:by", "fixed:units", "fixed:action", "fixed:toward")
+WHAT_ORDER = ("fixed.kind", "fixed.by", "fixed.units", "fixed.action", "fixed.toward")
 WHAT_PARTS = frozenset(WHAT_ORDER)
-PART_OF = {"subphase_of": "fixed:kind", "issuer": "fixed:by", "given_to": "fixed:units", "given_ids": "fixed:units",
-           "mover": "fixed:units", "action_of": "fixed:action", "toward": "fixed:toward"}
-GEOMETRY_ONLY, FIXED_ONLY = frozenset({"geometry"}), frozenset({"fixed"})
+GEOMETRY_ONLY, FIXED_ONLY = frozenset({"table"}), frozenset({"fixed"})
 #: what ``_var_reads`` adds for a value used as itself (compared, looked up
 #: in a collection): the object, not what it is (an entry; a piece on its table)
 IDENTITY = "identity"
@@ -355,6 +332,11 @@ class WarmasterEngine(Engine):
         self._sharing = False
         self._validate()
         self.compiler = _MemoCompiler(pack, self.system.builtin_meanings())
+        #: what expressions and defines read, from the pack's read classes (the kernel's)
+        self.reads = PackReads(pack, self._attr_reads)
+        #: the constants that read the whole log (a rule whose body reads none of
+        #: them, its variable aside, judges each entry by what came before it)
+        self._log_wide = frozenset(n for n in pack.vocabulary.constants if self.reads.builtin(n) == "history")
         #: names that are no variable (``stops.analyse``); the loops judged incrementally
         self._globals = frozenset(set(pack.defines) | set(pack.vocabulary.constants) | set(self.compiler.symbols))
         self._incremental: set[int] = set()
@@ -367,7 +349,7 @@ class WarmasterEngine(Engine):
         #: the rules as ``breaks`` asks them (any broken: the order changes
         #: no answer): those that measure nothing first, the stop rules
         #: among them, so a stopped step is found before the table is measured
-        self._quick_first = sorted(self.rules, key=lambda r: r.reads is None or "geometry" in r.reads)
+        self._quick_first = sorted(self.rules, key=lambda r: r.reads is None or "table" in r.reads)
         self._rules_for: dict[str, list[_Rule]] = {}  # an entry's kind -> the rules that may judge it (``breaks``)
         self._groups_for: dict[str, list] = {}  # the same, grouped (``_breaks_grouped``)
         self._part_specs: dict = {}  # a define of the target -> what it and each parameter read (``_part``)
@@ -381,6 +363,14 @@ class WarmasterEngine(Engine):
         self._transposition_of: Any = False  # (``_transposition_spec``)
 
     # ------------------------------------------------------------ set-up
+    def _attr_reads(self, name: str) -> str | None:
+        """What reading attribute ``name`` of a value reads (``PackReads``)."""
+        if name in ATTR_READS:
+            return ATTR_READS[name]
+        if name in FIXED_ATTRS or any(name in a for a in self.unit_attrs.values()):
+            return ""
+        return None
+
     def _validate(self) -> None:
         for u in self.scenario.units:
             if u.type not in self.pack.units:
@@ -399,7 +389,7 @@ class WarmasterEngine(Engine):
         c = self.compiler.compile
         self._memo_loops(body)
         if isinstance(body, A.Quant) and body.kind == "forall":
-            causal = not (self._reads(body.body) - {body.var}) & LOG_WIDE
+            causal = not (self._reads(body.body) - {body.var}) & self._log_wide
             dom = body.domain
             kind = None
             if isinstance(dom, A.Name) and dom.id not in self.pack.defines:
@@ -610,16 +600,14 @@ class WarmasterEngine(Engine):
                             # (a plain value handed over is only what it is: what was
                             # read to work it out is the argument's own reads)
                             out |= sub - {IDENTITY} if plain_value(a) else sub
-                elif n.func in HISTORY:
-                    out.add("history")
-                elif n.func in OUTCOME:
-                    out.add("outcome")
-                elif n.func in GEOMETRY:
-                    out.add("geometry")
-                elif n.func in FIXED:
-                    out.add(PART_OF.get(n.func, "fixed"))
-                elif n.func not in vocab or vocab[n.func].reads != "pure":
+                elif n.func not in vocab:
                     return None
+                else:
+                    c = self.reads.builtin(n.func)
+                    if c is None:
+                        return None
+                    if c:
+                        out.add(c)
             elif isinstance(n, A.Compare):
                 for side in (n.left, n.right):
                     if mentions(side) and not plain_value(side):
@@ -656,7 +644,7 @@ class WarmasterEngine(Engine):
                 return x
             return self._esig(x, reads, own) if reads else ()
         if isinstance(x, At):
-            return x if IDENTITY in reads or "geometry" in reads else x.id
+            return x if IDENTITY in reads or "table" in reads else x.id
         if x is None or isinstance(x, (str, int, float)):
             return x
         if isinstance(x, frozenset) and all(isinstance(i, str) for i in x):
@@ -664,44 +652,10 @@ class WarmasterEngine(Engine):
         raise _Unshared
 
     def _reads_of(self, exprs) -> frozenset | None:
-        """What expressions read, through the defines they call: a subset
-        of ``history``, ``outcome``, ``geometry`` (see ``HISTORY`` ...), or
-        None when they read a builtin of unknown reach."""
-        vocab = self.pack.vocabulary
-        out: set[str] = set()
-        seen: set[str] = set()
-        todo = list(exprs)
-        while todo:
-            e = todo.pop()
-            names = set()
-            for n in A.walk(e):
-                if isinstance(n, A.Attr):
-                    if n.name in ATTR_READS:
-                        out.add(ATTR_READS[n.name])
-                    elif n.name not in FIXED_ATTRS and not any(n.name in a for a in self.unit_attrs.values()):
-                        return None
-                elif isinstance(n, A.Call):
-                    names.add(n.func)
-                elif isinstance(n, A.Name) and (n.id in self.pack.defines or n.id in vocab.constants):
-                    names.add(n.id)  # (any other name: a variable or a value)
-            for name in names:
-                d = self.pack.defines.get(name)
-                if d is not None:
-                    if name not in seen:
-                        seen.add(name)
-                        todo.append(d.body)
-                    continue
-                if name not in vocab:
-                    continue  # a variable, a value
-                if name in HISTORY:
-                    out.add("history")
-                elif name in OUTCOME:
-                    out.add("outcome")
-                elif name in GEOMETRY:
-                    out.add("geometry")
-                elif name not in FIXED and vocab[name].reads != "pure":
-                    return None
-        return frozenset(out)
+        """What expressions read, through the defines they call (the
+        kernel's ``PackReads``, from the pack's read classes): a subset of
+        ``history``, ``outcome``, ``table``, or None (unknown reach)."""
+        return self.reads.of(exprs)
 
     # ---- signatures: what a shared judgement is keyed by
     @staticmethod
@@ -728,7 +682,7 @@ class WarmasterEngine(Engine):
             sig += (None if own == "roll" else e.roll, e.moves,
                     None if e.kind != "orders" or own == "target" else
                     e.target if e.pending is None else e.pending.key())
-        if "geometry" in reads:
+        if "table" in reads:
             sig += (e.units[0].table if e.units else None, e.after[0].table if e.after else None)
         return sig
 
@@ -850,7 +804,7 @@ class WarmasterEngine(Engine):
                     break
                 of_e |= each[0] if each else set()
                 for r in each[1:]:  # (the units stand on the entry's table)
-                    of_e |= {"fixed"} | ({"geometry"} if r & {"geometry", IDENTITY} else set())
+                    of_e |= {"fixed"} | ({"table"} if r & {"table", IDENTITY} else set())
                 if "history" in whole:
                     history |= whole
                     history_names.add(name)
@@ -860,10 +814,10 @@ class WarmasterEngine(Engine):
                 # that measures is kept so (``_part``: no history, nothing
                 # read as itself), so that every place read is recorded
                 specs = [self._part_spec(n, len(self.pack.defines[n].params) - 1) for n in names]
-                if all(sp is not None and ("geometry" not in sp[0] or self._placeable(sp)) for sp in specs) \
-                        and not any("geometry" in self._reads_of([self.pack.defines[n].body]) and n in history_names
+                if all(sp is not None and ("table" not in sp[0] or self._placeable(sp)) for sp in specs) \
+                        and not any("table" in self._reads_of([self.pack.defines[n].body]) and n in history_names
                                     for n in names):
-                    self._target_placed = (frozenset(spec[0] - {"geometry"}), spec[1])
+                    self._target_placed = (frozenset(spec[0] - {"table"}), spec[1])
             self._target_spec = spec
         if spec is None:
             return None
@@ -921,6 +875,7 @@ class WarmasterEngine(Engine):
         hit = self._hist_calls.get(name, False)
         if hit is not False:
             return hit
+        vocab = self.pack.vocabulary
         d = self.pack.defines[name]
         params = set(d.params)
         out: list = []
@@ -932,12 +887,13 @@ class WarmasterEngine(Engine):
                 r = self._reads_of([self.pack.defines[n.func].body])
                 if r is None or "history" in r:
                     ok = False
-            elif isinstance(n, A.Call) and n.func in HISTORY:
+            elif isinstance(n, A.Call) and n.func in vocab and self.reads.builtin(n.func) == "history":
                 if all(isinstance(a, A.Name) and a.id in params for a in n.args):
                     out.append(self.compiler.compile(n))
                 else:
                     ok = False
-            elif isinstance(n, A.Name) and n.id not in params and (n.id in HISTORY or n.id in self.pack.defines):
+            elif isinstance(n, A.Name) and n.id not in params and (
+                    (n.id in vocab and self.reads.builtin(n.id) == "history") or n.id in self.pack.defines):
                 r = self._reads_of([self.pack.defines[n.id].body]) if n.id in self.pack.defines else None
                 if r is None or "history" in r:  # (a history constant, or a define of no parameter reading it)
                     ok = False
@@ -1018,7 +974,7 @@ class WarmasterEngine(Engine):
     def _placeable(spec) -> bool:
         """May a part be kept by the places it read (``_part_placed``)?"""
         whole, of_e, of_units = spec
-        return "geometry" in whole and "history" not in whole and IDENTITY not in of_e \
+        return "table" in whole and "history" not in whole and IDENTITY not in of_e \
             and not any(IDENTITY in r for r in of_units)
 
     def _part_placed(self, name: str, log: Log, e: Entry, units: tuple, of_e: frozenset) -> Any:
@@ -1031,7 +987,7 @@ class WarmasterEngine(Engine):
         comes from a memo without being recorded."""
         drop = self._without_geometry.get(of_e)
         if drop is None:
-            drop = self._without_geometry[of_e] = of_e - {"geometry"}
+            drop = self._without_geometry[of_e] = of_e - {"table"}
         key = self._memo_key(("placed", name), log.side, (self._vsig(e, drop, "target"),
                                                           tuple(u.id for u in units)))
         return self._placed(key, log.table, lambda: self._call(name, Ctx(log, fresh=True), e, *units))
@@ -1336,7 +1292,7 @@ class WarmasterEngine(Engine):
                 alone.append(([r], None))
             else:
                 groups.setdefault(r.reads, []).append(r)
-        shared = sorted(((rs, reads) for reads, rs in groups.items()), key=lambda g: "geometry" in g[1])
+        shared = sorted(((rs, reads) for reads, rs in groups.items()), key=lambda g: "table" in g[1])
         return alone + shared
 
     def _broke(self, ctx: Ctx, r: _Rule, at: Entry, before: Log, keys: dict, shared: dict) -> bool:
