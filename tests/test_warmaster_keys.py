@@ -9,6 +9,7 @@ and test_warmaster_memo.py; here, the keys themselves."""
 from __future__ import annotations
 
 from warcouncil.dsl import ast as A
+from warcouncil.solver.caches import AnswerCaches
 from warcouncil.systems.warmaster import stops
 from warcouncil.systems.warmaster.builtins import _given
 from warcouncil.systems.warmaster.engine import Step
@@ -121,11 +122,10 @@ def test_the_outcome_rules_of_an_attempt_before_its_roll_are_judged_once_per_ord
     steps = [("h", "b", None), ("h", "b", None), ("h", "b", None), ("g", "a", None), ("g", "c", None)]
     (eng, probed), (_, keyed) = _odds_both_ways(tmp_path, monkeypatch, [], steps)
     assert probed == keyed
-    kept = {k[2][0]: v for k, v in eng.kept_shared.items()
-            if type(k) is tuple and len(k) == 3 and type(k[0]) is tuple and k[0][:1] == ("probe",)}
+    kept = {k[2][0]: v for k, v in eng.kept.probes.items()}
     assert {by for _, by, *_ in kept} == {"g", "h"}
     assert all(v is True for v in kept.values())  # (one verdict an order: none read more)
-    assert _READS_MORE not in eng.kept_shared.values()
+    assert _READS_MORE not in eng.kept.probes.values()
 
 
 def test_an_outcome_rule_reading_the_target_is_judged_by_its_key(tmp_path, monkeypatch):
@@ -137,7 +137,7 @@ def test_an_outcome_rule_reading_the_target_is_judged_by_its_key(tmp_path, monke
     steps = [("h", "b", [76, 45]), ("h", "b", None), ("g", "a", None)]
     (eng, probed), (_, keyed) = _odds_both_ways(tmp_path, monkeypatch, [house(tmp_path, LOW_TARGET)], steps, units)
     assert probed == keyed
-    assert _READS_MORE in eng.kept_shared.values()
+    assert _READS_MORE in eng.kept.probes.values()
     # the second order to b: target 8 - 1 (successive) where b moved, 8 - 1 - 1 (distance)
     # where the first failed: attempted only where the first was given (2D6 <= 7: 21/36)
     assert [st["attempted"] for st in probed["steps"]] == ["1", "7/12", "1"]
@@ -176,7 +176,7 @@ def test_an_attempts_copy_with_another_outcome_is_kept_alike_with_its_own(tmp_pa
     from warcouncil.systems.warmaster import engine as E
 
     eng = engine(tmp_path, UNITS, CHARS)
-    eng._sharing, eng._shared = True, {}  # (as in `odds`)
+    eng._sharing, eng.cache = True, AnswerCaches()  # (as in `odds`)
     log = eng.start()
     e, _ = eng.attempt(log, Step("h", ("b",), None, None, None), 5, False)
     ctx = E.Ctx(log.plus(e))

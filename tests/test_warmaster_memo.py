@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from warcouncil.solver.caches import AnswerCaches
 from warcouncil.systems.warmaster import engine as E
 from warcouncil.systems.warmaster.table import Table
 from warmaster_util import char, engine, house, keeping, plan, unit
@@ -37,7 +38,7 @@ def _unshared(monkeypatch):
             super().__init__(log, trace, None, fresh)
 
     def moved(self, moves):
-        return Table(self.scenario, self.unit_attrs, {**self.poses, **moves}, {})
+        return Table(self.scenario, self.unit_attrs, {**self.poses, **moves}, None)
     attempt = E.WarmasterEngine.attempt
     monkeypatch.setattr(E, "Ctx", Fresh)
     monkeypatch.setattr(E.WarmasterEngine, "_key", lambda self, *a, **kw: object())  # no judgement shared
@@ -99,7 +100,7 @@ def test_plan_is_that_of_judging_each_sequencing_afresh(board, tmp_path, monkeyp
     wants = write(tmp_path, {"want": [{"units": ["r3"], "times": 2}, {"units": ["r0", "r1"]}, {"units": ["rf"]}]})
     keeping(monkeypatch)
     shared = board.answer("plan", path=str(wants))
-    assert shared.exit_code == 0 and board.kept_shared  # (something was shared)
+    assert shared.exit_code == 0 and board.kept.verdicts and board.kept.values  # (something was shared)
     _unshared(monkeypatch)
     fresh = board.answer("plan", path=str(wants))
     assert shared.data == fresh.data
@@ -155,7 +156,7 @@ def test_a_target_is_kept_by_the_places_it_read(board, monkeypatch):
     worked = []
     target = E.WarmasterEngine._target
     monkeypatch.setattr(E.WarmasterEngine, "_target", lambda self, log, e: worked.append(e) or target(self, log, e))
-    board._shared, board._static, board._sharing = {}, E._Memo(), True  # (as in `odds`)
+    board.cache, board._sharing = AnswerCaches(), True  # (as in `odds`)
     log = board.start()
     step = E.Step("h", ("r3",), None, None, None)
     first, _ = board.attempt(log, step, None, False)
@@ -171,7 +172,8 @@ def test_a_target_is_kept_by_the_places_it_read(board, monkeypatch):
     # b1 comes within 20 cm of r3: read (the enemy penalty), so worked out anew
     near, _ = board.attempt(on({"b1": (100, 45)}), step, None, False)
     assert len(worked) == 2 and near.penalties["enemy"] == 1 and near.target == first.target - 1
-    board._shared = {}
+    board.cache.values.clear()  # (no target kept: worked out afresh, on the same tables)
+    board.cache.placed.clear()
     fresh, _ = board.attempt(on({"b1": (100, 45)}), step, None, False)
     assert (fresh.target, fresh.penalties) == (near.target, near.penalties)
 
@@ -260,7 +262,7 @@ def test_a_move_is_not_judged_as_the_same_order_unmoved_where_it_ends(tmp_path, 
     afresh, whichever of the two is judged first in one answer."""
     eng = engine(tmp_path, [unit("r0", "red", (40, 30)), unit("b0", "blue", (150, 100), facing=180)],
                  [char("gen", "red", "general", 9, (40, 10))], terrain=[LAKE])
-    eng._geometry, eng._static, eng._shared = {}, E._Memo(), {}  # (one answer's memos, shared: `odds`)
+    eng.cache = AnswerCaches()  # (one answer's caches, shared: `odds`)
     eng._rules_for, eng._groups_for, eng._sharing = {}, {}, True
     log0 = eng.start()
     pose = log0.table.poses["r0"]

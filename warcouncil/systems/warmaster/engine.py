@@ -40,9 +40,9 @@ variables, through the defines it calls): a rule's verdict, a part of a
 target (a penalty), the dice, and the body of a loop through the history
 (``exists p in before(o): ...``) for each earlier entry; a judgement that
 measures and reads no history is kept with the places of the pieces it
-read (recorded, ``table.READING``) and given again wherever they stand
+read (recorded, ``AnswerCaches.reading``) and given again wherever they stand
 alike; a judgement that asks of two pieces only whether they touch
-(``touching``) is kept by that answer, not their places (``table.TOUCHES``:
+(``touching``) is kept by that answer, not their places (``touches``:
 an engaged unit is judged again only where a contact changed). A target
 whose defines read the history only through history builtins on their own
 parameters (``nth(o, u)``) is kept by those values (``_history_calls``).
@@ -71,7 +71,6 @@ import itertools
 import math
 from operator import add
 from collections import defaultdict
-from contextlib import nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -79,10 +78,10 @@ from typing import Any
 from ...dsl import ast as A
 from ...dsl.template import render as render_template
 from ...errors import Location, WarcouncilError, closest
+from ...solver.caches import AnswerCaches
 from ...solver.listing import count_json
 from ...solver.reads import PackReads
 from ...solver.engine import Engine
-from ...solver.collector import collecting_every
 from ...solver.evaluate import Compiler
 from ...solver.scenario import YDict, YList, read_yaml_file
 from ...solver.ground import Record
@@ -91,17 +90,13 @@ from ...solver.table import EPSILON
 from .builtins import ENTRIES_OF_KIND, cm, raw_quiet
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
 from .stops import UNSUMMARISED as _UNSUMMARISED, analyse, incremental, o_plain
-from .table import READING, TOUCHES, At, Entry, Log, Table, forget
+from .table import At, Entry, Log, Table
 
 #: ways of rolling each 2D6 total, out of 36
 WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
 PENALTY_PREFIX = "penalty_"
 #: the most sequencings `plan` tries (characters per wanted order, times the orderings)
 PLAN_LIMIT = 20000
-#: while answering `odds` and `plan`, the youngest generation is collected
-#: every this many new objects (Python: 700; solver/collector.py): an
-#: answer makes ~5 600 that live as long as it does
-ANSWER_GC_YOUNG = 20_000
 #: attributes: a piece's position is the table's; an entry's index its history's
 #: (what the builtins read is the pack's: ``reads turn.history`` ..., solver/reads.py)
 ATTR_READS = {"at": "table", "index": "history"}
@@ -126,19 +121,20 @@ _NO_MEETS = object()
 _MISSING = object()  # (a look-up that found nothing kept)
 
 
-def _recorded(work) -> tuple:
-    """``work()``'s value, and what it read of the tables (``READING``: the
-    pieces whose places it read; ``TOUCHES``: the contacts it asked), which
-    a recording around this one reads too."""
-    READING.append(set())
-    TOUCHES.append([])
+def _recorded(cache: AnswerCaches, work) -> tuple:
+    """``work()``'s value, and what it read of the tables of ``cache``
+    (``reading``: the pieces whose places it read; ``touches``: the
+    contacts it asked), which a recording around this one reads too."""
+    reading, touches = cache.reading, cache.touches
+    reading.append(set())
+    touches.append([])
     try:
         v = work()
     finally:
-        got, met = READING.pop(), TOUCHES.pop()
-        if READING:  # (an outer recording reads them too)
-            READING[-1] |= got
-            TOUCHES[-1].extend(met)
+        got, met = reading.pop(), touches.pop()
+        if reading:  # (an outer recording reads them too)
+            reading[-1] |= got
+            touches[-1].extend(met)
     return v, got, met
 
 
@@ -218,16 +214,14 @@ def fraction(p: Fraction) -> str:
 
 
 class _Memo:
-    """A judgement's memo (``memo``) and its setting's (``setting.memo``):
-    the shared ``static`` one, or one holding the same dict (not the memo
-    itself: no reference cycle, so an answer's memos are freed as soon as
-    it is done, without the collector)."""
+    """A judgement's memo (``memo``, its own) and its setting's
+    (``setting.memo``): the answer's ``AnswerCaches.defines``, or its own."""
 
     __slots__ = ("memo", "setting")
 
-    def __init__(self, setting: "_Memo | None" = None):
+    def __init__(self, defines: dict | None = None):
         self.memo: dict = {}
-        self.setting = setting if setting is not None else _Same(self.memo)
+        self.setting = _Same(defines if defines is not None else self.memo)
 
 
 class _SideView:
@@ -258,15 +252,15 @@ class Ctx:
     measurements are written down (``trace``), and the memos the compiler's
     closures keep: ``g.memo`` fresh for each judgement; ``g.setting.memo``
     (the defines that read the table only through their arguments, by
-    those arguments) fresh too, or ``static``, shared by the judgements of
-    one query. Sharing it is sound: its keys hold the pieces as they stand
+    those arguments) fresh too, or ``static`` (``AnswerCaches.defines``),
+    shared by the judgements of one answer. Sharing it is sound: its keys hold the pieces as they stand
     on one table (``At``, compared by identity) or the entries themselves,
     and such a define reads no log. A judgement that writes measurements
     down (``trace``) gets its own, so that nothing it measures is skipped."""
 
     __slots__ = ("log", "trace", "g", "fresh")
 
-    def __init__(self, log: Log, trace: list | None = None, static: _Memo | None = None, fresh: bool = False):
+    def __init__(self, log: Log, trace: list | None = None, static: dict | None = None, fresh: bool = False):
         self.log, self.trace, self.fresh = log, trace, fresh
         self.g = _Memo(static if trace is None and not fresh else None)
 
@@ -318,15 +312,10 @@ class WarmasterEngine(Engine):
         self.pack = pack
         self.system: type[System] = System.for_pack(pack)
         self._settings: dict = {}
-        #: footprints and distances by piece and pose (table.py), and the
-        #: static defines' memo (Ctx): made afresh for each answer
-        self._geometry: dict = {}
-        self._static = _Memo()
-        #: judgements shared by the branches of one answer that agree on
-        #: what they read (``_key``): rule verdicts, targets, dice
-        self._shared: dict = {}
-        #: the histories of this answer's logs, by number (``_lsig``)
-        self._histories: dict = {}
+        #: what one answer keeps between its judgements (tables, footprints,
+        #: distances, the static defines' memo, verdicts, values...): made
+        #: afresh for each answer (``afresh``), dropped after it
+        self.cache = AnswerCaches()
         #: share them (``odds`` and ``plan``: the branches of a plan agree
         #: on much; the options of ``orders`` are each judged once)
         self._sharing = False
@@ -454,9 +443,10 @@ class WarmasterEngine(Engine):
             return None
         key = self._memo_key(("alike+",), ctx.log.side,
                              (self._esig(x, FIXED_ONLY), x.roll, x.moves, x.target, x.blunder_d6))
-        kept = self._shared.get(key)
+        orders = self.cache.orders
+        kept = orders.get(key)
         if kept is None:
-            kept = self._shared[key] = {}
+            kept = orders[key] = {}
         d["_outcome_alike"] = kept
         return kept
 
@@ -482,7 +472,7 @@ class WarmasterEngine(Engine):
 
     def _memo_quant(self, f, q: A.Quant, spec: tuple, named: frozenset):
         """The closure of loop ``q`` (the kernel's is ``f``): its value kept
-        in ``_shared`` by the side, what its body reads of each other free
+        in ``AnswerCaches.loops`` by the side, what its body reads of each other free
         variable (``spec``) and the domain's elements themselves; and the
         body's value for each element by what it reads of the element. The
         kernel's loop is used when measurements are written down
@@ -509,8 +499,7 @@ class WarmasterEngine(Engine):
                 return f(ctx, env)
             try:
                 head = self._memo_key(tag, ctx.log.side, tuple(vsig(env[v], r) for v, r in spec))
-                shared = self._shared
-                k = len(d)
+                shared = self.cache.loops
                 v = shared.get((head, d))
                 if v is not None:
                     return v
@@ -707,7 +696,7 @@ class WarmasterEngine(Engine):
 
     def _interned(self, reads: frozenset, head: int, sig: tuple) -> int:
         """The number of the history ``head`` (a number) followed by an entry of signature ``sig``."""
-        known = self._histories
+        known = self.cache.histories
         k = (reads, head, sig)
         n = known.get(k)
         if n is None:
@@ -756,7 +745,7 @@ class WarmasterEngine(Engine):
     def start(self, side: str | None = None) -> Log:
         """The phase before its first entry, for ``side`` (default: the
         scenario's side to move)."""
-        table = Table(self.scenario, self.unit_attrs, geometry=self._geometry).moved({})  # (the one of this answer)
+        table = Table(self.scenario, self.unit_attrs, cache=self.cache).moved({})  # (the one of this answer)
         return Log([], table, side or self.scenario.to_move)
 
     # ------------------------------------------------------------ orders: targets and odds
@@ -769,7 +758,8 @@ class WarmasterEngine(Engine):
             key = self._target_key(log, e)
         if key is None:
             return self._target(log, e)
-        hit = self._shared.get(key)
+        values = self.cache.values
+        hit = values.get(key)
         if hit is None:
             placed = self._target_placed
             if placed is not None and self._sharing:  # (kept by the places it read, beside)
@@ -779,7 +769,7 @@ class WarmasterEngine(Engine):
                 hit = self._placed(at, log.table, lambda: self._target(log, e))
             else:
                 hit = self._target(log, e)
-            self._shared[key] = hit
+            values[key] = hit
         return hit[0], dict(hit[1])
 
     def _target_key(self, log: Log, e: Entry):
@@ -849,7 +839,7 @@ class WarmasterEngine(Engine):
             self._target_calls = calls
         if calls is None:
             return self._lsig(log, history)
-        ctx = Ctx(log, None, self._static)
+        ctx = Ctx(log, None, self.cache.defines)
         out = []
         for params, fns in calls:
             if len(params) == 1:
@@ -903,7 +893,7 @@ class WarmasterEngine(Engine):
         return hit
 
     def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
-        ctx = Ctx(log, None, self._static)
+        ctx = Ctx(log, None, self.cache.defines)
         call = self._part
         command = call("command_value", ctx, log, e)
         pens: dict[str, int] = {}
@@ -938,11 +928,11 @@ class WarmasterEngine(Engine):
                                  (self._vsig(e, of_e, "target"),
                                   tuple(self._vsig(u, r) for u, r in zip(units, of_units)),
                                   self._part_history(name, ctx, log, e, units, whole)))
-            v = self._shared.get(key, _MISSING)
+            v = self.cache.values.get(key, _MISSING)
         except (_Unshared, TypeError):
             return self._call(name, ctx, e, *units)
         if v is _MISSING:  # (not kept yet; a miss is no KeyError raised)
-            v = self._shared[key] = self._call(name, ctx, e, *units)
+            v = self.cache.values[key] = self._call(name, ctx, e, *units)
         return v
 
     def _part_history(self, name: str, ctx: Ctx, log: Log, e: Entry, units: tuple, whole: frozenset):
@@ -994,17 +984,18 @@ class WarmasterEngine(Engine):
 
     def _placed(self, key, cur: Table, work) -> Any:
         """``work()``'s value, kept under ``key`` with what it read of the
-        table ``cur`` (recorded: ``READING``, ``TOUCHES``): the places of
+        table ``cur`` (recorded: ``AnswerCaches.reading``): the places of
         the pieces it read, and which pairs of pieces touch where it only
         asked that (``touching``); given again on a table where those pieces
         stand in those places and those pairs touch or not alike. A value
         that read a piece of another table is not kept. What is read here is
         read by any judgement recording around this one, too."""
-        shared = self._shared
+        shared = self.cache.placed
+        reading = cur.cache.reading  # (where the pieces of ``cur`` record their reading)
         here = shared.get((key, cur))  # (asked on this table before)
         if here is not None:
             places, touches, v = here
-            if READING:  # (an outer recording reads them too)
+            if reading:  # (an outer recording reads them too)
                 self._reread(cur, places, touches)
             return v
         cands = shared.get(key)
@@ -1028,11 +1019,11 @@ class WarmasterEngine(Engine):
                     else:
                         table = cur
             if table is cur:
-                if READING:  # (an outer recording reads them too)
+                if reading:  # (an outer recording reads them too)
                     self._reread(cur, places, touches)
                 shared[(key, cur)] = (places, touches, v)
                 return v
-        v, got, met = _recorded(work)
+        v, got, met = _recorded(cur.cache, work)
         if all(a.table is cur for a in got) and all(x.table is cur and y.table is cur for x, y, _ in met):
             places = tuple((a.id, poses[a.id]) for a in got)
             touches = tuple(dict.fromkeys((x.id, poses[x.id], y.id, poses[y.id], t) for x, y, t in met))
@@ -1044,8 +1035,8 @@ class WarmasterEngine(Engine):
     def _reread(cur: Table, places: tuple, touches: tuple) -> None:
         """A kept judgement's reading, recorded for the judgement around it."""
         at = cur.at
-        READING[-1].update(at(pid) for pid, _ in places)
-        TOUCHES[-1].extend((at(x), at(y), t) for x, _, y, _, t in touches)
+        cur.cache.reading[-1].update(at(pid) for pid, _ in places)
+        cur.cache.touches[-1].extend((at(x), at(y), t) for x, _, y, _, t in touches)
 
     def explain(self, log: Log, e: Entry) -> dict:
         """Attempt ``e`` of ``log`` for people: its roll, target, each
@@ -1096,16 +1087,16 @@ class WarmasterEngine(Engine):
             whole, of_e = spec
             key = self._memo_key(("dice",), log.side, (self._esig(e, of_e, "roll"),
                                                        self._lsig(log, whole) if "history" in whole else None))
-            hit = self._shared.get(key)
+            hit = self.cache.values.get(key)
             if hit is None:
-                hit = self._shared[key] = self._dice(log, e)
+                hit = self.cache.values[key] = self._dice(log, e)
         else:
             hit = self._dice(log, e)
         p, ok, bad, pb, w_ok, w_blunder = hit
         return (p, list(ok), list(bad), pb, w_ok, w_blunder) if ways else (p, list(ok), list(bad), pb)
 
     def _dice(self, log: Log, e: Entry) -> tuple:
-        ctx = Ctx(log, None, self._static)
+        ctx = Ctx(log, None, self.cache.defines)
         ok = [t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t))]
         bad = [t for t in WAYS if t not in ok]
         blunders = [t for t in bad if self.is_blunder(ctx, e.with_roll(t))]
@@ -1135,9 +1126,9 @@ class WarmasterEngine(Engine):
             # for every attempt of this order: kept once for them all (stops.py),
             # as is what judgements are keyed by of it (``_esig``))
             of_step = self._memo_key(("alike",), log.side, (step.by, step.units))
-            alike = self._shared.get(of_step)
+            alike = self.cache.orders.get(of_step)
             if alike is None:
-                alike = self._shared[of_step] = ({}, ("orders", step.by, step.units, None, None), {})
+                alike = self.cache.orders[of_step] = ({}, ("orders", step.by, step.units, None, None), {})
             e._alike, e._what, e._parts = alike
         if lazy:
             e.pending = _Pending(self, log, fields, alike)
@@ -1158,8 +1149,8 @@ class WarmasterEngine(Engine):
     def breaks(self, log: Log, at: Entry) -> bool:
         """Does ``at``, just appended to ``log``, break a rule? (what
         ``violations(log, at)`` finds, without explaining it)"""
-        ctx = Ctx(log, None, self._static)
-        shared = self._shared
+        ctx = Ctx(log, None, self.cache.defines)
+        shared = self.cache.verdicts
         keys: dict = {}  # what the judgements of `at` are keyed by, by what they read
         before = log.parent if log.parent is not None else Log(log.entries[:-1], log.table, log.side)
         if self._sharing:
@@ -1243,19 +1234,19 @@ class WarmasterEngine(Engine):
         its outcome mostly read that it has none (``moves_units(o) implies
         …``): judged once for every such attempt of the same order, on every
         table and whatever its target. Judged afresh, recording what it reads
-        of the table (``READING``, ``TOUCHES``) and whether it asks the
+        of the table (``AnswerCaches.reading``) and whether it asks the
         target; None (judge it by its key) when it read either, for this and
         every later attempt of the order."""
         pending = at.pending
         key = self._memo_key(("probe", id(rules)), log.side,
                              (self._esig(at, FIXED_ONLY), at.blunder_d6,
                               _UNWORKED if pending is not None else at.target))
-        shared = self._shared
+        shared = self.cache.probes
         hit = shared.get(key)
         if hit is not None:
             return None if hit is _READS_MORE else hit
         asked = pending.asked if pending is not None else 0
-        ok, got, met = _recorded(lambda: self._none_broken(rules, at, log))
+        ok, got, met = _recorded(log.table.cache, lambda: self._none_broken(rules, at, log))
         more = got or met or (pending is not None and (at.pending is None or pending.asked != asked))
         shared[key] = _READS_MORE if more else ok
         return ok
@@ -1337,7 +1328,7 @@ class WarmasterEngine(Engine):
     def _broken(self, log: Log, at: Entry | None = None) -> list[tuple[_Rule, Any]]:
         """``violations``' (rule, element) pairs, in the pack's rule order."""
         out = []
-        ctx = Ctx(log, None, self._static)
+        ctx = Ctx(log, None, self.cache.defines)
         for r in self.rules:
             try:
                 if r.var is None:
@@ -1373,20 +1364,10 @@ class WarmasterEngine(Engine):
 
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
-        # (``odds`` and ``plan`` make thousands of objects that live as long
-        # as the answer: freed before the collector is as it was, so that it
-        # never walks them)
-        with collecting_every(ANSWER_GC_YOUNG) if verb in self._share_verbs else nullcontext():
-            try:
-                return self._answer(verb, **options)
-            finally:
-                self._forget()
-
-    def _forget(self) -> None:
-        """Let go of what an answer kept (its tables, its memos): freed now,
-        and without the collector (``table.forget``)."""
-        forget(self._geometry)
-        self._geometry, self._static, self._shared, self._histories = {}, _Memo(), {}, {}
+        try:
+            return self._answer(verb, **options)
+        finally:
+            self.cache = AnswerCaches()  # (dropped: nothing kept for the next answer)
 
     def _answer(self, verb: str, **options) -> Answer:
         self.afresh(verb in self._share_verbs)
@@ -1403,8 +1384,8 @@ class WarmasterEngine(Engine):
 
     def afresh(self, sharing: bool = False) -> None:
         """Begin an answer (or one node of the game interface, game.py):
-        its own memos, nothing kept from before."""
-        self._forget()  # (each answer's own memos: what a table drawn since kept let go too)
+        its own caches, nothing kept from before."""
+        self.cache = AnswerCaches()
         self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
         self._groups_for = {}
         self._sharing = sharing
@@ -1624,7 +1605,6 @@ class WarmasterEngine(Engine):
                     reach(log.plus(es, after), state, w_ok, 1, gives[i])
                 if bad:
                     reach(log.plus(e.with_roll(bad[-1])), state, 36 - w_ok, 0, zeros)
-            del reach  # (it holds itself: freed now, not by the collector)
             states = [state for kept in merged.values() for _, state in kept]
         dist: dict[int, int] = defaultdict(int)
         per_unit = {u: defaultdict(int) for u in names}
@@ -1678,7 +1658,6 @@ class WarmasterEngine(Engine):
                 go(i + 1, log.plus(e.with_roll(bad[-1])), ways * (36 - w_ok), succ, counts)
 
         go(0, self.start(), 1, 0, tuple(0 for _ in names))
-        del go  # (it holds itself: freed now, not by the collector)
         return _as_fractions(n, dist, per_unit, tops, names, stats, each)
 
     def _transposition_spec(self):
@@ -1738,7 +1717,7 @@ class WarmasterEngine(Engine):
         loops = spec[1]
         if not loops:  # (alike in all the judgements from step i on read)
             return kept[0][1]
-        ctx = Ctx(log, None, self._static)
+        ctx = Ctx(log, None, self.cache.defines)
         mine = [judge.summary(log, ctx) for judge, _ in loops]
         if not any(s is _UNSUMMARISED for s in mine):
             for other in kept:
@@ -1764,7 +1743,7 @@ class WarmasterEngine(Engine):
         judged so (its part about the attempt reads more than what the
         attempt is, or is no plain data: ``plain``, by order)."""
         found = []
-        ctx = Ctx(log, None, self._static)
+        ctx = Ctx(log, None, self.cache.defines)
         for order in dict.fromkeys((st.by, st.units) for st in steps[i:]):
             o, _ = self.attempt(log, Step(*order, None, None, None), None, False, lazy=True)
             now = log.plus(o)
@@ -1814,7 +1793,7 @@ class WarmasterEngine(Engine):
                 if key in seen:
                     continue
                 seen.add(key)
-                self._static = _Memo()  # (its keys hold each sequencing's entries: not kept for the next)
+                self.cache.defines = {}  # (its keys hold each sequencing's entries: not kept for the next)
                 if self.plan_violations(steps):
                     continue
                 dist, _ = self.distribution(steps)
