@@ -117,7 +117,7 @@ def test_shared_judgements_are_keyed_by_what_they_read(board):
     d = board.pack.defines
 
     def of(name, param):
-        return board._var_reads(d[name].body, param)
+        return board.reads.of_var(d[name].body, param)
     # what each define reads of each argument: the dice, who orders and the roll and target
     assert of("succeeds", "o") == {"outcome", "fixed.by"}
     # the enemy penalty: nothing of the order, the unit's table; the distance: who orders, where
@@ -279,3 +279,27 @@ def test_a_move_is_not_judged_as_the_same_order_unmoved_where_it_ends(tmp_path, 
         judged[name] = (eng.breaks(log, e), sorted(v["rule"] for v in eng.violations(log, e)))
     assert judged["still"] == (False, [])
     assert judged["moved"] == (True, ["wm.one-move-per-order", "wm.unit-terrain"])
+
+
+def test_an_answer_keeps_its_caches_for_itself_alone(board, tmp_path, monkeypatch):
+    """One ``AnswerCaches`` per answer (issue 27 item 4): made when it
+    begins, emptied and dropped when it is given; the collector left as
+    Python sets it (no threshold changed while the answer runs)."""
+    import gc
+
+    seen = []
+    distribution = E.WarmasterEngine.distribution
+
+    def watched(self, *a, **kw):
+        seen.append((self.cache, gc.get_threshold()))
+        return distribution(self, *a, **kw)
+    monkeypatch.setattr(E.WarmasterEngine, "distribution", watched)
+    path = str(plan(tmp_path, STEPS))
+    before = gc.get_threshold()
+    first = board.answer("odds", path=path)
+    second = board.answer("odds", path=path)
+    assert first.data == second.data and len(seen) == 2
+    (c1, t1), (c2, t2) = seen
+    assert c1 is not c2 and t1 == t2 == before
+    assert not any(getattr(c1, name) for name in c1.__slots__)  # (emptied when the answer was given)
+    assert board.cache is not c2 and not any(getattr(board.cache, name) for name in board.cache.__slots__)

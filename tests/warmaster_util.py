@@ -78,6 +78,7 @@ def keeping(monkeypatch) -> None:
     def keep(self, verb, **options):
         try:
             return answer(self, verb, **options)
-        finally:
-            self.kept = self.cache
+        finally:  # (a copy of each field: the engine empties them when the answer is given)
+            c = self.cache
+            self.kept = type(c)(**{name: getattr(c, name).copy() for name in c.__slots__})
     monkeypatch.setattr(WarmasterEngine, "_answer", keep)

@@ -126,3 +126,13 @@ class AnswerCaches:
     # whose places it read (``reading``) and the contacts it asked (``touches``)
     reading: list = field(default_factory=list)
     touches: list = field(default_factory=list)
+
+    def close(self) -> None:
+        """The answer is given: empty every field, and each table's own
+        (``close()``: its pieces, which refer to it), so that what the
+        answer made is freed by its counts now rather than by the collector
+        walking it during the next answer."""
+        for t in self.tables.values():
+            t.close()
+        for name in self.__slots__:
+            getattr(self, name).clear()

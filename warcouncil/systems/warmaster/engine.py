@@ -28,15 +28,18 @@ order plan; what counts, how much, and what is legal is the pack's.
             where an earlier failure would block its written move.
 ``check``   a whole Command phase log: legal, or every violation.
 
-What one answer keeps between its judgements (none of it changes a value,
+What one answer keeps between its judgements is one ``AnswerCaches``
+(solver/caches.py: its named fields), made when it begins and emptied and
+dropped when it is given (none of it changes a value,
 tests/test_warmaster_memo.py): footprints and distances by piece and pose;
 one table per set of poses (the branches of a plan that put every piece in
 the same place share it, table.py); the memo of the defines that read the
 table only through their arguments (``Ctx``); in ``odds``, an attempt's
 target is worked out when first read (a step the stop rules forbid reads
-none). Judgements are kept by what they read, worked out from the pack
-(``_reads_of``; ``_var_reads``: what an expression reads of each of its
-variables, through the defines it calls): a rule's verdict, a part of a
+none). Judgements are kept by what they read, worked out by the kernel from
+the read classes the pack declares (solver/reads.py: ``PackReads.of``;
+``of_var``: what an expression reads of each of its variables, through the
+defines it calls): a rule's verdict, a part of a
 target (a penalty), the dice, and the body of a loop through the history
 (``exists p in before(o): ...``) for each earlier entry; a judgement that
 measures and reads no history is kept with the places of the pieces it
@@ -80,7 +83,7 @@ from ...dsl.template import render as render_template
 from ...errors import Location, WarcouncilError, closest
 from ...solver.caches import AnswerCaches
 from ...solver.listing import count_json
-from ...solver.reads import PackReads
+from ...solver.reads import IDENTITY, PackReads
 from ...solver.engine import Engine
 from ...solver.evaluate import Compiler
 from ...solver.scenario import YDict, YList, read_yaml_file
@@ -105,13 +108,10 @@ ATTR_READS = {"at": "table", "index": "history"}
 #: (e.g. a Python field of an entry) makes it unshared
 FIXED_ATTRS = frozenset({"id", "side", "role", "type", "command", "phase", "pace", "flying"})
 #: what an entry is, part by part (``_esig``), and the builtins that read
-#: one part alone (``_var_reads``: ``issuer(o)`` reads who gives the order)
+#: one part alone (``PackReads.of_var``: ``issuer(o)`` reads who gives the order)
 WHAT_ORDER = ("fixed.kind", "fixed.by", "fixed.units", "fixed.action", "fixed.toward")
 WHAT_PARTS = frozenset(WHAT_ORDER)
 GEOMETRY_ONLY, FIXED_ONLY = frozenset({"table"}), frozenset({"fixed"})
-#: what ``_var_reads`` adds for a value used as itself (compared, looked up
-#: in a collection): the object, not what it is (an entry; a piece on its table)
-IDENTITY = "identity"
 
 
 #: (``_probe``'s keys: a target not worked out yet; its verdicts: judge by the key)
@@ -179,12 +179,6 @@ class _Pending:
             k, _, first = self._keyed()
             self.done = self.engine.target(self.log, first, k)
         return self.done
-
-
-def _plain(returns: str) -> bool:
-    """Does a builtin of this declared type give plain data (ids, numbers,
-    symbols), never a piece or an entry, whose identity could matter?"""
-    return "piece" not in returns and "any" not in returns
 
 
 class _MemoCompiler(Compiler):
@@ -322,7 +316,7 @@ class WarmasterEngine(Engine):
         self._validate()
         self.compiler = _MemoCompiler(pack, self.system.builtin_meanings())
         #: what expressions and defines read, from the pack's read classes (the kernel's)
-        self.reads = PackReads(pack, self._attr_reads)
+        self.reads = PackReads(pack, self._attr_reads, self.compiler.symbols)
         #: the constants that read the whole log (a rule whose body reads none of
         #: them, its variable aside, judges each entry by what came before it)
         self._log_wide = frozenset(n for n in pack.vocabulary.constants if self.reads.builtin(n) == "history")
@@ -330,7 +324,6 @@ class WarmasterEngine(Engine):
         self._globals = frozenset(set(pack.defines) | set(pack.vocabulary.constants) | set(self.compiler.symbols))
         self._incremental: set[int] = set()
         self._side_keys: dict = {}  # (stops.Side.key)
-        self._var_memo: dict = {}  # (define, parameter) -> ``_var_reads``
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
         self.penalties = [n for n in pack.defines if n.startswith(PENALTY_PREFIX)]
@@ -407,7 +400,7 @@ class WarmasterEngine(Engine):
         the log's history (``exists p in before(o): ...``) when its body
         reads no history: the body's value for an element is then a
         function of what it reads of that element and of its other free
-        variables (``_var_reads``), kept by that (``_memo_quant``). The
+        variables (``PackReads.of_var``), kept by that (``_memo_quant``). The
         same attempt stands in the history of many branches of a plan (the
         same roll, the same target): judged once, not once per branch."""
         for n in A.walk(body):
@@ -461,7 +454,7 @@ class WarmasterEngine(Engine):
         named = frozenset(names & (set(defines) | set(vocab.constants) | set(symbols)))
         spec = []
         for v in sorted(names - named):
-            r = self._var_reads(q.body, v)
+            r = self.reads.of_var(q.body, v)
             if r is None or IDENTITY in r:
                 return f
             spec.append((v, r))
@@ -487,7 +480,7 @@ class WarmasterEngine(Engine):
         # the body's value for one element, kept by what it reads of the
         # element too (the same attempt in two branches, the same roll and
         # target: one judgement)
-        of_var = self._var_reads(q.body, var)
+        of_var = self.reads.of_var(q.body, var)
         by_sig = of_var is not None and IDENTITY not in of_var
         each = ("each", id(q))
 
@@ -533,100 +526,9 @@ class WarmasterEngine(Engine):
     def _memo_key(tag: tuple, side: str, sigs: tuple):
         return (tag, side, sigs)
 
-    def _var_reads(self, e: A.Expr, var: str) -> frozenset | None:
-        """What expression ``e`` reads of the value of its free variable
-        ``var`` (through the defines it calls, and the loop variables
-        drawn from it): a subset of ``fixed`` (what an entry is; a
-        piece's own data), ``outcome``, ``geometry`` (its table),
-        ``history``, and ``identity`` (the value used as itself); None
-        when it reads it through a builtin of unknown reach."""
-        vocab, defines = self.pack.vocabulary, self.pack.defines
-        tainted, plain = {var}, set()
-        binders = [n for n in A.walk(e) if isinstance(n, (A.Quant, A.SetComp, A.The))]
-        grown = True
-        while grown:
-            grown = False
-            for b in binders:
-                if b.var not in tainted and A.referenced(b.domain) & tainted:
-                    tainted.add(b.var)
-                    grown = True
-                    d = b.domain
-                    if isinstance(d, A.Call) and d.func not in defines and d.func in vocab \
-                            and _plain(vocab[d.func].returns):
-                        plain.add(b.var)  # (an id drawn from `given_ids(o)` is just an id)
-
-        def mentions(x) -> bool:
-            return x is not None and bool(A.referenced(x) & tainted)
-
-        def plain_value(x) -> bool:
-            return (isinstance(x, A.Name) and x.id in plain) or self._plain_expr(x)
-
-        out: set[str] = set()
-        for n in A.walk(e):
-            if isinstance(n, A.Attr) and mentions(n.obj):
-                if n.name in ATTR_READS:
-                    out.add(ATTR_READS[n.name])
-                elif n.name in FIXED_ATTRS or any(n.name in a for a in self.unit_attrs.values()):
-                    # (a field of the value itself: what it is; a field of a piece
-                    # drawn from it: the piece's own, read where it was drawn)
-                    if isinstance(n.obj, A.Name) and n.obj.id == var:
-                        out.add("fixed")
-                else:
-                    return None
-            elif isinstance(n, A.Call) and any(mentions(a) for a in n.args):
-                d = defines.get(n.func)
-                if d is not None:
-                    if len(d.params) != len(n.args):
-                        return None
-                    for p, a in zip(d.params, n.args):
-                        if mentions(a):
-                            key = (n.func, p)
-                            if key not in self._var_memo:
-                                self._var_memo[key] = self._var_reads(d.body, p)
-                            sub = self._var_memo[key]
-                            if sub is None:
-                                return None
-                            # (a plain value handed over is only what it is: what was
-                            # read to work it out is the argument's own reads)
-                            out |= sub - {IDENTITY} if plain_value(a) else sub
-                elif n.func not in vocab:
-                    return None
-                else:
-                    c = self.reads.builtin(n.func)
-                    if c is None:
-                        return None
-                    if c:
-                        out.add(c)
-            elif isinstance(n, A.Compare):
-                for side in (n.left, n.right):
-                    if mentions(side) and not plain_value(side):
-                        out.add(IDENTITY)
-        return frozenset(out)
-
-    def _plain_expr(self, x: A.Expr | None, seen: frozenset = frozenset()) -> bool:
-        """Is ``x``'s value plain data (a number, a truth value, an id, a
-        symbol), never a piece or an entry whatever its variables hold?"""
-        defines, vocab = self.pack.defines, self.pack.vocabulary
-        if isinstance(x, (A.Num, A.Str, A.Const, A.Attr, A.BinOp, A.Neg, A.Compare, A.Not, A.And, A.Or,
-                          A.Implies, A.Quant)):
-            return True  # (a field of a piece or entry is data; the rest compute numbers or truth)
-        if isinstance(x, A.IfElse):
-            return self._plain_expr(x.then, seen) and self._plain_expr(x.other, seen)
-        name = x.func if isinstance(x, A.Call) else x.id if isinstance(x, A.Name) else None
-        if name is None:
-            return False
-        d = defines.get(name)
-        if d is not None:
-            if isinstance(x, A.Name) and d.params:
-                return False
-            return name not in seen and self._plain_expr(d.body, seen | {name})
-        if name in vocab:
-            return _plain(vocab[name].returns)
-        return isinstance(x, A.Name) and name in self.compiler.symbols
-
     def _vsig(self, x: Any, reads: frozenset, own: str = "") -> Any:
         """Value ``x`` as far as a judgement reading ``reads`` of it sees
-        it (``_var_reads``); raises ``_Unshared`` for a value it cannot
+        it (``PackReads.of_var``); raises ``_Unshared`` for a value it cannot
         key."""
         if isinstance(x, Entry):
             if IDENTITY in reads:
@@ -774,7 +676,7 @@ class WarmasterEngine(Engine):
 
     def _target_key(self, log: Log, e: Entry):
         """What the target of ``e`` appended to ``log`` is a function of,
-        by what the defines of the target read (``_var_reads``): the
+        by what the defines of the target read (``PackReads.of_var``): the
         entry (what it is; its table when a define measures it or its
         units) and, when a define reads the history, the log as that
         define reads it. None: not shared (a define reads the entry as
@@ -789,7 +691,7 @@ class WarmasterEngine(Engine):
             for name in names:
                 d = self.pack.defines[name]
                 whole = self._reads_of([d.body])
-                each = [self._var_reads(d.body, p) for p in d.params]
+                each = [self.reads.of_var(d.body, p) for p in d.params]
                 if whole is None or None in each or (each and IDENTITY in each[0]):
                     break
                 of_e |= each[0] if each else set()
@@ -907,7 +809,7 @@ class WarmasterEngine(Engine):
         """A define that works out part of a target (the command value, a
         penalty, who supplies it) for attempt ``e`` appended to ``log``:
         shared within one answer by what that define reads of each
-        argument (``_var_reads``) and, when it reads the history, of the
+        argument (``PackReads.of_var``) and, when it reads the history, of the
         log (a penalty measuring a unit is the same for every character,
         every brigade holding the unit and every branch with that table)."""
         plan = self._part_plans.get((name, len(units)))
@@ -954,7 +856,7 @@ class WarmasterEngine(Engine):
             spec = None
             if d is not None and len(d.params) == 1 + n_units:
                 whole = self._reads_of([d.body])
-                each = [self._var_reads(d.body, p) for p in d.params]
+                each = [self.reads.of_var(d.body, p) for p in d.params]
                 if whole is not None and None not in each:
                     spec = (whole, each[0], tuple(each[1:]))
             self._part_specs[(name, n_units)] = spec
@@ -1077,7 +979,7 @@ class WarmasterEngine(Engine):
             spec = None
             names = [n for n in ("succeeds", "blunder") if n in self.pack.defines]
             whole = self._reads_of([self.pack.defines[n].body for n in names])
-            each = [self._var_reads(self.pack.defines[n].body, self.pack.defines[n].params[0])
+            each = [self.reads.of_var(self.pack.defines[n].body, self.pack.defines[n].params[0])
                     for n in names if len(self.pack.defines[n].params) == 1]
             if whole is not None and len(each) == len(names) and None not in each \
                     and not any(IDENTITY in r for r in each):
@@ -1367,7 +1269,8 @@ class WarmasterEngine(Engine):
         try:
             return self._answer(verb, **options)
         finally:
-            self.cache = AnswerCaches()  # (dropped: nothing kept for the next answer)
+            self.cache.close()  # (dropped: nothing kept for the next answer)
+            self.cache = AnswerCaches()
 
     def _answer(self, verb: str, **options) -> Answer:
         self.afresh(verb in self._share_verbs)
@@ -1385,6 +1288,7 @@ class WarmasterEngine(Engine):
     def afresh(self, sharing: bool = False) -> None:
         """Begin an answer (or one node of the game interface, game.py):
         its own caches, nothing kept from before."""
+        self.cache.close()
         self.cache = AnswerCaches()
         self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
         self._groups_for = {}

@@ -120,6 +120,11 @@ class Table:
             got = self.lists["characters"] = tuple(self.at(p.id) for p in self.scenario.characters)
         return got
 
+    def close(self) -> None:
+        """Its answer is given (``AnswerCaches.close``): forget its pieces,
+        moves, lists and footprints (worked out again if it is asked)."""
+        self._at, self._moved, self.lists, self._fp = {}, {}, {}, {}
+
 
 class At:
     """A piece as it stands on ``table``: the rules read its attributes
