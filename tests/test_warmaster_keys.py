@@ -9,7 +9,6 @@ and test_warmaster_memo.py; here, the keys themselves."""
 from __future__ import annotations
 
 from warcouncil.dsl import ast as A
-from warcouncil.solver.caches import AnswerCaches
 from warcouncil.systems.warmaster import stops
 from warcouncil.systems.warmaster.builtins import _given
 from warcouncil.systems.warmaster.engine import Step
@@ -167,21 +166,3 @@ def test_what_an_attempt_is_kept_for_its_order_is_what_it_is(tmp_path, monkeypat
     steps = [{"by": "h", "units": ["b"]}, {"by": "h", "units": ["b"]}, {"by": "g", "units": ["a"]}]
     assert eng.answer("odds", path=str(plan(tmp_path, steps))).exit_code == 0
     assert {w for *_, w in seen} == {("orders", "h", ("b",), None, None), ("orders", "g", ("a",), None, None)}
-
-
-def test_an_attempts_copy_with_another_outcome_is_kept_alike_with_its_own(tmp_path):
-    """The values a history loop reads of an earlier attempt's outcome are
-    kept for every attempt of that order with that outcome (``_outcome_alike``,
-    kept on the entry): a copy with another roll has its own."""
-    from warcouncil.systems.warmaster import engine as E
-
-    eng = engine(tmp_path, UNITS, CHARS)
-    eng._sharing, eng.cache = True, AnswerCaches()  # (as in `odds`)
-    log = eng.start()
-    e, _ = eng.attempt(log, Step("h", ("b",), None, None, None), 5, False)
-    ctx = E.Ctx(log.plus(e))
-    given = eng._outcome_alike(ctx, e)
-    failed = eng._outcome_alike(ctx, e.with_roll(12))
-    assert given is not None and failed is not None and given is not failed
-    assert eng._outcome_alike(ctx, e.with_roll(12)) is failed
-    assert eng._outcome_alike(ctx, e.with_roll(5)) is given

@@ -117,8 +117,7 @@ class AnswerCaches:
     # history loops: (loop, side, their variables' keys) and the domain -> value;
     # (loop, key, element's key) -> the body's value for that element
     loops: dict = field(default_factory=dict)
-    # (side, character, units) -> what every attempt of that order is; the same with its
-    # outcome -> the plain values a history loop read of it
+    # (side, character, units) -> what every attempt of that order is
     orders: dict = field(default_factory=dict)
     # (reads, number of the history before, an entry's key) -> the number of the history after
     histories: dict = field(default_factory=dict)

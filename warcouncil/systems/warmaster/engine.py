@@ -56,9 +56,8 @@ rules' shape (``exists p in before(o): ...``, recognised by its shape,
 never by a rule's id) is judged from a summary carried along the log
 (stops.py); any other shape by the kernel's loop. Such a loop's part about
 an entry is kept by the expression whatever its variable (``issuer(p).id``
-is ``issuer(o).id``), for every attempt of the same step when it reads only
-what the entry is (``Entry._alike``), and for every entry alike in its
-outcome when it reads that alone (``succeeds(p)``, ``_outcome_alike``). A
+is ``issuer(o).id``), and for every attempt of the same step when it reads
+only what the entry is (``Entry._alike``). A
 log's history is one number of the answer (``_lsig``), a table is keyed by
 the poses that are not the start's (table.py), and ``nth`` counts a unit's
 orders from the parent log's count (builtins.py). The rules about the
@@ -413,35 +412,11 @@ class WarmasterEngine(Engine):
                 # that summary cannot be used)
                 self._incremental.add(id(n))
                 self.compiler.wrap[id(n)] = (n, lambda f, n=n, shape=shape: incremental(
-                    shape, ("incremental", id(n)), self._memo_quant_or(f, n), self._outcome_alike))
+                    shape, ("incremental", id(n)), self._memo_quant_or(f, n)))
                 continue
             dom = self._reads_of([n.domain])
             if dom is not None and "history" in dom:
                 self.compiler.wrap[id(n)] = (n, lambda f, n=n: self._memo_quant_or(f, n))
-
-    def _outcome_alike(self, ctx: Ctx, x: Any) -> dict | None:
-        """Where a history loop (stops.py) keeps the plain values of a part
-        that reads what an earlier entry is and its outcome alone: one dict
-        for every entry of this answer that is the same order with the same
-        roll, target and move (``_esig``'s parts, and the blunder table's
-        D6); None where judgements are not shared or the target is not
-        worked out yet."""
-        if type(x) is not Entry:
-            return None
-        d = x.__dict__
-        kept = d.get("_outcome_alike")  # (kept on the entry: ``Entry.but`` drops it from a copy)
-        if kept is not None:
-            return kept
-        if not self._sharing or x.pending is not None:
-            return None
-        key = self._memo_key(("alike+",), ctx.log.side,
-                             (self._esig(x, FIXED_ONLY), x.roll, x.moves, x.target, x.blunder_d6))
-        orders = self.cache.orders
-        kept = orders.get(key)
-        if kept is None:
-            kept = orders[key] = {}
-        d["_outcome_alike"] = kept
-        return kept
 
     def _memo_quant_or(self, f, q: A.Quant):
         """The closure of loop ``q`` as ``_memo_loops`` shares it between

@@ -213,7 +213,6 @@ class Entry:
         e = Entry.__new__(Entry)
         d = self.__dict__.copy()
         d.update(changes)
-        d.pop("_outcome_alike", None)  # (kept by the engine for this entry's outcome: the copy's may differ)
         e.__dict__ = d
         return e
 
