@@ -16,7 +16,8 @@ import warcouncil.dsl
 from warcouncil.dsl.builtins import KERNEL, Builtin, Vocabulary, canonical_type, type_error
 from warcouncil.dsl.lint import lint
 from warcouncil.dsl.pack import load_pack
-from warcouncil.dsl.parser import parse_text
+from warcouncil.dsl import ast as A
+from warcouncil.dsl.parser import parse_expr, parse_text
 from warcouncil.errors import Location, WarcouncilError
 
 ONE_ORDER = "You may not give more than one order to each unit or leader."
@@ -357,3 +358,39 @@ def test_a_field_has_one_type(tmp_path: Path) -> None:
         (4, "field x: unknown type 'dragon' (types: any, battle, bool, cell, context, int, move, number, piece, "
             "side, str, symbol)"),
     ]
+
+
+def test_a_finer_read_class_is_one_the_language_knows(tmp_path: Path) -> None:
+    """`reads LEVEL.CLASS` (issue 27 item 4): the level as before, the class
+    beside it; lint names an unknown class at its statement."""
+    text = ('pack toy "t"\nbuiltin a(piece) -> bool reads setting.table "x"\n'
+            'builtin b -> int reads turn.tomorrow "y"\n')
+    f = tmp_path / "g.wc"
+    f.write_text(text)
+    _, problems = lint([str(f)])
+    assert [(p.location.line, p.location.column) for p in problems] == [(3, 1)]
+    assert problems[0].message.startswith("builtin b: unknown read class 'turn.tomorrow' (one of setting.table, ")
+    rf = parse_text(text.splitlines(keepends=True)[0] + text.splitlines(keepends=True)[1], "t.wc")
+    decl = next(st for st in rf.statements if isinstance(st, A.BuiltinDecl))
+    assert decl.reads == "setting.table"
+    b = Builtin(decl.name, decl.params, decl.returns, decl.reads, decl.doc)
+    assert (b.reads, b.detail) == ("setting", "table")
+
+
+def test_the_kernel_derives_what_each_define_reads_from_the_pack() -> None:
+    """solver/reads.py: a define reads the union of the classes of the
+    builtins its body calls, through the defines it calls (Warmaster's
+    pack declares them); a builtin declared with a level alone (the
+    kernel's `moves`, `reads turn`) reads something of unknown reach."""
+    from warcouncil.dsl.pack import load_pack
+    from warcouncil.solver.reads import PackReads
+
+    pack = load_pack("warmaster")
+    reads = PackReads(pack, lambda name: {"at": "table", "index": "history"}.get(name, ""))
+    assert reads.builtin("before") == "history" and reads.builtin("gap") == "table"
+    assert reads.builtin("issuer") == "fixed.by" and reads.builtin("per_full") == ""
+    assert reads.builtin("moves") is None
+    assert reads.define("succeeds") == {"outcome"}  # (rolled_2d6, target_number; issuer is fixed)
+    assert reads.define("penalty_enemy") == {"table"}
+    assert reads.define("penalty_distance") == {"table"}
+    assert reads.of([parse_expr("moves")]) is None

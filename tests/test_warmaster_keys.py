@@ -121,11 +121,10 @@ def test_the_outcome_rules_of_an_attempt_before_its_roll_are_judged_once_per_ord
     steps = [("h", "b", None), ("h", "b", None), ("h", "b", None), ("g", "a", None), ("g", "c", None)]
     (eng, probed), (_, keyed) = _odds_both_ways(tmp_path, monkeypatch, [], steps)
     assert probed == keyed
-    kept = {k[2][0]: v for k, v in eng.kept_shared.items()
-            if type(k) is tuple and len(k) == 3 and type(k[0]) is tuple and k[0][:1] == ("probe",)}
+    kept = {k[2][0]: v for k, v in eng.kept.probes.items()}
     assert {by for _, by, *_ in kept} == {"g", "h"}
     assert all(v is True for v in kept.values())  # (one verdict an order: none read more)
-    assert _READS_MORE not in eng.kept_shared.values()
+    assert _READS_MORE not in eng.kept.probes.values()
 
 
 def test_an_outcome_rule_reading_the_target_is_judged_by_its_key(tmp_path, monkeypatch):
@@ -137,7 +136,7 @@ def test_an_outcome_rule_reading_the_target_is_judged_by_its_key(tmp_path, monke
     steps = [("h", "b", [76, 45]), ("h", "b", None), ("g", "a", None)]
     (eng, probed), (_, keyed) = _odds_both_ways(tmp_path, monkeypatch, [house(tmp_path, LOW_TARGET)], steps, units)
     assert probed == keyed
-    assert _READS_MORE in eng.kept_shared.values()
+    assert _READS_MORE in eng.kept.probes.values()
     # the second order to b: target 8 - 1 (successive) where b moved, 8 - 1 - 1 (distance)
     # where the first failed: attempted only where the first was given (2D6 <= 7: 21/36)
     assert [st["attempted"] for st in probed["steps"]] == ["1", "7/12", "1"]
@@ -158,7 +157,7 @@ def test_what_an_attempt_is_kept_for_its_order_is_what_it_is(tmp_path, monkeypat
         e, t = attempt(self, *a, **kw)
         bare = Entry.__new__(Entry)
         bare.__dict__ = {k: v for k, v in e.__dict__.items() if k not in ("_what", "_parts")}
-        for reads in (frozenset({"fixed"}), frozenset({"fixed:by"}), frozenset({"fixed:units", "outcome"})):
+        for reads in (frozenset({"fixed"}), frozenset({"fixed.by"}), frozenset({"fixed.units", "outcome"})):
             assert E.WarmasterEngine._esig(e, reads) == E.WarmasterEngine._esig(bare, reads)
         seen.append((e.by.id, tuple(u.id for u in e.units), e.__dict__.get("_what")))
         return e, t
@@ -167,21 +166,3 @@ def test_what_an_attempt_is_kept_for_its_order_is_what_it_is(tmp_path, monkeypat
     steps = [{"by": "h", "units": ["b"]}, {"by": "h", "units": ["b"]}, {"by": "g", "units": ["a"]}]
     assert eng.answer("odds", path=str(plan(tmp_path, steps))).exit_code == 0
     assert {w for *_, w in seen} == {("orders", "h", ("b",), None, None), ("orders", "g", ("a",), None, None)}
-
-
-def test_an_attempts_copy_with_another_outcome_is_kept_alike_with_its_own(tmp_path):
-    """The values a history loop reads of an earlier attempt's outcome are
-    kept for every attempt of that order with that outcome (``_outcome_alike``,
-    kept on the entry): a copy with another roll has its own."""
-    from warcouncil.systems.warmaster import engine as E
-
-    eng = engine(tmp_path, UNITS, CHARS)
-    eng._sharing, eng._shared = True, {}  # (as in `odds`)
-    log = eng.start()
-    e, _ = eng.attempt(log, Step("h", ("b",), None, None, None), 5, False)
-    ctx = E.Ctx(log.plus(e))
-    given = eng._outcome_alike(ctx, e)
-    failed = eng._outcome_alike(ctx, e.with_roll(12))
-    assert given is not None and failed is not None and given is not failed
-    assert eng._outcome_alike(ctx, e.with_roll(12)) is failed
-    assert eng._outcome_alike(ctx, e.with_roll(5)) is given

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from warcouncil.solver.caches import AnswerCaches
 from warcouncil.systems.warmaster import engine as E
 from warcouncil.systems.warmaster.table import Table
 from warmaster_util import char, engine, house, keeping, plan, unit
@@ -37,7 +38,7 @@ def _unshared(monkeypatch):
             super().__init__(log, trace, None, fresh)
 
     def moved(self, moves):
-        return Table(self.scenario, self.unit_attrs, {**self.poses, **moves}, {})
+        return Table(self.scenario, self.unit_attrs, {**self.poses, **moves}, None)
     attempt = E.WarmasterEngine.attempt
     monkeypatch.setattr(E, "Ctx", Fresh)
     monkeypatch.setattr(E.WarmasterEngine, "_key", lambda self, *a, **kw: object())  # no judgement shared
@@ -99,7 +100,7 @@ def test_plan_is_that_of_judging_each_sequencing_afresh(board, tmp_path, monkeyp
     wants = write(tmp_path, {"want": [{"units": ["r3"], "times": 2}, {"units": ["r0", "r1"]}, {"units": ["rf"]}]})
     keeping(monkeypatch)
     shared = board.answer("plan", path=str(wants))
-    assert shared.exit_code == 0 and board.kept_shared  # (something was shared)
+    assert shared.exit_code == 0 and board.kept.verdicts and board.kept.values  # (something was shared)
     _unshared(monkeypatch)
     fresh = board.answer("plan", path=str(wants))
     assert shared.data == fresh.data
@@ -111,17 +112,17 @@ def test_shared_judgements_are_keyed_by_what_they_read(board):
     the table and the history (the successive-order penalty)."""
     reads = {r.id: r.reads for r in board.rules}
     assert reads["wm.failure-stops-character"] == {"history", "outcome"}
-    assert reads["wm.command-range"] == {"geometry"}
+    assert reads["wm.command-range"] == {"table"}
     assert reads["wm.own-units"] == frozenset()
     d = board.pack.defines
 
     def of(name, param):
-        return board._var_reads(d[name].body, param)
+        return board.reads.of_var(d[name].body, param)
     # what each define reads of each argument: the dice, who orders and the roll and target
-    assert of("succeeds", "o") == {"outcome", "fixed:by"}
+    assert of("succeeds", "o") == {"outcome", "fixed.by"}
     # the enemy penalty: nothing of the order, the unit's table; the distance: who orders, where
-    assert of("penalty_enemy", "o") == frozenset() and of("penalty_enemy", "u") == {"geometry"}
-    assert of("penalty_distance", "o") == {"fixed:by", "geometry"} and of("penalty_distance", "u") == {"geometry"}
+    assert of("penalty_enemy", "o") == frozenset() and of("penalty_enemy", "u") == {"table"}
+    assert of("penalty_distance", "o") == {"fixed.by", "table"} and of("penalty_distance", "u") == {"table"}
     assert of("penalty_successive", "o") == {"history"}
 
 
@@ -144,7 +145,7 @@ def test_a_judgement_reading_what_is_not_declared_is_never_shared(board):
     o = A.Name("o")
     assert board._reads_of([A.Attr(o, "roll")]) is None
     assert board._reads_of([A.Call("rolled_2d6", (o,))]) == {"outcome"}
-    assert board._reads_of([A.Attr(o, "at")]) == {"geometry"}
+    assert board._reads_of([A.Attr(o, "at")]) == {"table"}
     assert board._reads_of([A.Attr(o, "pace"), A.Attr(o, "side")]) == frozenset()
 
 
@@ -155,7 +156,7 @@ def test_a_target_is_kept_by_the_places_it_read(board, monkeypatch):
     worked = []
     target = E.WarmasterEngine._target
     monkeypatch.setattr(E.WarmasterEngine, "_target", lambda self, log, e: worked.append(e) or target(self, log, e))
-    board._shared, board._static, board._sharing = {}, E._Memo(), True  # (as in `odds`)
+    board.cache, board._sharing = AnswerCaches(), True  # (as in `odds`)
     log = board.start()
     step = E.Step("h", ("r3",), None, None, None)
     first, _ = board.attempt(log, step, None, False)
@@ -171,7 +172,8 @@ def test_a_target_is_kept_by_the_places_it_read(board, monkeypatch):
     # b1 comes within 20 cm of r3: read (the enemy penalty), so worked out anew
     near, _ = board.attempt(on({"b1": (100, 45)}), step, None, False)
     assert len(worked) == 2 and near.penalties["enemy"] == 1 and near.target == first.target - 1
-    board._shared = {}
+    board.cache.values.clear()  # (no target kept: worked out afresh, on the same tables)
+    board.cache.placed.clear()
     fresh, _ = board.attempt(on({"b1": (100, 45)}), step, None, False)
     assert (fresh.target, fresh.penalties) == (near.target, near.penalties)
 
@@ -260,7 +262,7 @@ def test_a_move_is_not_judged_as_the_same_order_unmoved_where_it_ends(tmp_path, 
     afresh, whichever of the two is judged first in one answer."""
     eng = engine(tmp_path, [unit("r0", "red", (40, 30)), unit("b0", "blue", (150, 100), facing=180)],
                  [char("gen", "red", "general", 9, (40, 10))], terrain=[LAKE])
-    eng._geometry, eng._static, eng._shared = {}, E._Memo(), {}  # (one answer's memos, shared: `odds`)
+    eng.cache = AnswerCaches()  # (one answer's caches, shared: `odds`)
     eng._rules_for, eng._groups_for, eng._sharing = {}, {}, True
     log0 = eng.start()
     pose = log0.table.poses["r0"]
@@ -277,3 +279,27 @@ def test_a_move_is_not_judged_as_the_same_order_unmoved_where_it_ends(tmp_path, 
         judged[name] = (eng.breaks(log, e), sorted(v["rule"] for v in eng.violations(log, e)))
     assert judged["still"] == (False, [])
     assert judged["moved"] == (True, ["wm.one-move-per-order", "wm.unit-terrain"])
+
+
+def test_an_answer_keeps_its_caches_for_itself_alone(board, tmp_path, monkeypatch):
+    """One ``AnswerCaches`` per answer (issue 27 item 4): made when it
+    begins, emptied and dropped when it is given; the collector left as
+    Python sets it (no threshold changed while the answer runs)."""
+    import gc
+
+    seen = []
+    distribution = E.WarmasterEngine.distribution
+
+    def watched(self, *a, **kw):
+        seen.append((self.cache, gc.get_threshold()))
+        return distribution(self, *a, **kw)
+    monkeypatch.setattr(E.WarmasterEngine, "distribution", watched)
+    path = str(plan(tmp_path, STEPS))
+    before = gc.get_threshold()
+    first = board.answer("odds", path=path)
+    second = board.answer("odds", path=path)
+    assert first.data == second.data and len(seen) == 2
+    (c1, t1), (c2, t2) = seen
+    assert c1 is not c2 and t1 == t2 == before
+    assert not any(getattr(c1, name) for name in c1.__slots__)  # (emptied when the answer was given)
+    assert board.cache is not c2 and not any(getattr(board.cache, name) for name in board.cache.__slots__)

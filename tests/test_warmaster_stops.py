@@ -189,7 +189,7 @@ def test_a_log_not_built_entry_by_entry_is_judged_by_the_kernel(tmp_path):
     whole = E.Log(list(chained.entries), chained.table, chained.side)
     rule = next(r for r in eng.rules if r.id == "wm.failure-stops-character")
     for lg in (chained, whole):
-        ctx = E.Ctx(lg, None, eng._static)
+        ctx = E.Ctx(lg, None, eng.cache.defines)
         assert rule.body(ctx, {rule.var: e2}) is False  # the hero failed before
     assert any(k[0] == "incremental" for k in log.sigs if isinstance(k, tuple))
     assert not whole.sigs

@@ -69,13 +69,16 @@ def right(at, facing, d):
 
 
 def keeping(monkeypatch) -> None:
-    """Each answer's shared judgements kept (``eng.kept_shared``) for the
-    test to read: the engine lets go of them when the answer is done."""
+    """Each answer's caches kept (``eng.kept``, its ``AnswerCaches``) for the
+    test to read: the engine drops them when the answer is done."""
     from warcouncil.systems.warmaster.engine import WarmasterEngine
 
-    forget = WarmasterEngine._forget
+    answer = WarmasterEngine._answer
 
-    def keep(self):
-        self.kept_shared = self._shared
-        forget(self)
-    monkeypatch.setattr(WarmasterEngine, "_forget", keep)
+    def keep(self, verb, **options):
+        try:
+            return answer(self, verb, **options)
+        finally:  # (a copy of each field: the engine empties them when the answer is given)
+            c = self.cache
+            self.kept = type(c)(**{name: getattr(c, name).copy() for name in c.__slots__})
+    monkeypatch.setattr(WarmasterEngine, "_answer", keep)

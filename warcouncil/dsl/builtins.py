@@ -97,6 +97,24 @@ READS = (
 )
 _RANK = {r: i for i, r in enumerate(READS)}
 
+# Finer read classes, written ``LEVEL.CLASS`` (``reads turn.history``): what
+# of its level a builtin reads, for the caches of an answer (the kernel's
+# ``solver/reads.py`` derives each define's from the builtins its body calls).
+# A builtin declared with a level alone reads something of unknown reach.
+READ_CLASSES = {
+    "setting.table": "the pieces' places on the table (measured)",
+    "setting.fixed": "what never changes in one answer (a piece's own data)",
+    "turn.table": "the table a log entry stands on, and after it",
+    "turn.history": "the other entries of the log (which were made, in which order)",
+    "turn.outcome": "a log entry's dice and result (its roll, its target, whether it moved)",
+    "turn.fixed": "what never changes in one answer (the side to move; what an entry is)",
+    "turn.fixed.kind": "what a log entry is: its kind (sub-phase)",
+    "turn.fixed.by": "what a log entry is: who gives the order",
+    "turn.fixed.units": "what a log entry is: the units it orders or moves",
+    "turn.fixed.action": "what a log entry is: its action (charge, evade)",
+    "turn.fixed.toward": "what a log entry is: the character a move flies toward",
+}
+
 # What a cell-local builtin reads of the cell it is given (see ``Builtin.cell``).
 CELL_READS = ("occupants", "terrain", "board")
 
@@ -108,7 +126,7 @@ class Builtin:
     name: str
     params: tuple[str, ...] | None  # parameter types; None: a constant (written without a call)
     returns: str
-    reads: str  # one of READS
+    reads: str  # one of READS (``LEVEL.CLASS`` as declared: its level; ``detail`` the rest)
     doc: str = ""
     # a cell-local function reads its one cell argument only through what
     # stands on it ("occupants"), its terrain ("terrain") or whether the
@@ -116,6 +134,7 @@ class Builtin:
     cell: str | None = None
     origin: str = "kernel"  # "kernel", or the pack that declares it
     loc: Location | None = None  # where a pack declares it
+    detail: str | None = None  # the finer read class after the level (READ_CLASSES), e.g. "history"
 
     def __post_init__(self):
         # old spellings (READS_ALIASES, TYPE_ALIASES) read as the names they stand for
@@ -126,6 +145,12 @@ class Builtin:
         if canonical_type(self.returns) != self.returns:
             object.__setattr__(self, "returns", canonical_type(self.returns))
         problems = []
+        if "." in self.reads:
+            if self.reads not in READ_CLASSES:
+                problems.append(f"unknown read class {self.reads!r} (one of {', '.join(READ_CLASSES)})")
+            level, detail = self.reads.split(".", 1)
+            object.__setattr__(self, "reads", level)
+            object.__setattr__(self, "detail", detail)
         if self.reads not in _RANK:
             problems.append(f"unknown reads {self.reads!r} (one of {', '.join(READS)})")
         for t in (self.params or ()) + (self.returns,):

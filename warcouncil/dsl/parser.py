@@ -361,6 +361,9 @@ class _ToAst(Transformer):
     def hook_params(self, items):
         return tuple(str(t) for t in items)
 
+    def read_class(self, items):
+        return ".".join(str(i) for i in items)
+
     def builtin_params(self, items):
         return list(items)
 

@@ -1,8 +1,10 @@
 """What the kernel keeps across queries, named in one place.
 
-Nothing kept holds a query's answer: only facts fixed by the pack
+Across queries nothing kept holds a query's answer: only facts fixed by the pack
 (``PackCaches``, one per ``Compiler``: a plan has one compiler) or by the
 pack, the board and the side (``SettingCaches``, one per ``Setting``).
+Within one answer, an engine keeps its judgements in an ``AnswerCaches``,
+dropped when the answer is given.
 Each field says who fills it and what its key is; a module reads and
 writes only its own fields.
 
@@ -79,3 +81,57 @@ class PackCaches:
     searches: dict = field(default_factory=dict)
     # profile.PartGroup.key: (parts, attributes read, card) -> a small int
     clean_keys: dict = field(default_factory=dict)
+
+
+@dataclass(slots=True, eq=False)
+class AnswerCaches:
+    """What one answer keeps between its judgements, and nothing longer: an
+    engine makes one when an answer (or a node of the game interface)
+    begins and drops it after (Warmaster's engine; none is process-wide).
+    A judgement is kept by what it reads (``solver/reads.py``: the read
+    classes its pack declares) — the same key, the same value — so that the
+    branches of a plan agreeing on that share it. The fields, each with its
+    key:"""
+
+    # the tables of the answer: the poses that are not the start's -> the one Table of that set of poses
+    tables: dict = field(default_factory=dict)
+    # (piece id, pose) -> its footprint; (id(footprint), id(footprint)) -> their distance, unrounded
+    footprints: dict = field(default_factory=dict)
+    distances: dict = field(default_factory=dict)
+    # (id(footprint), id(footprint)) -> do they overlap; -> the terrain a move between them sweeps
+    overlaps: dict = field(default_factory=dict)
+    swept: dict = field(default_factory=dict)
+    # the compiler's memo of the defines that read the table only through their
+    # arguments (``ctx.g.setting.memo``): (define, arguments) -> value
+    defines: dict = field(default_factory=dict)
+    # (rule id or group, side, what its reads key the entry and history by) -> does it hold
+    verdicts: dict = field(default_factory=dict)
+    # (define(s), side, what they read of their arguments and the history) -> value
+    # (a target, a part of it, the dice of an attempt)
+    values: dict = field(default_factory=dict)
+    # a judgement kept by the places it read (the family's ``_placed``): key ->
+    # [(table, places read, contacts asked, value)]; (key, table) -> (places, contacts, value)
+    placed: dict = field(default_factory=dict)
+    # (rule group, side, what the attempt is) -> verdict of the outcome rules before its roll
+    probes: dict = field(default_factory=dict)
+    # history loops: (loop, side, their variables' keys) and the domain -> value;
+    # (loop, key, element's key) -> the body's value for that element
+    loops: dict = field(default_factory=dict)
+    # (side, character, units) -> what every attempt of that order is
+    orders: dict = field(default_factory=dict)
+    # (reads, number of the history before, an entry's key) -> the number of the history after
+    histories: dict = field(default_factory=dict)
+    # while a judgement is kept by the places it reads: a stack, the top the pieces
+    # whose places it read (``reading``) and the contacts it asked (``touches``)
+    reading: list = field(default_factory=list)
+    touches: list = field(default_factory=list)
+
+    def close(self) -> None:
+        """The answer is given: empty every field, and each table's own
+        (``close()``: its pieces, which refer to it), so that what the
+        answer made is freed by its counts now rather than by the collector
+        walking it during the next answer."""
+        for t in self.tables.values():
+            t.close()
+        for name in self.__slots__:
+            getattr(self, name).clear()

@@ -15,7 +15,7 @@ import shapely
 
 from ...solver import table as T
 from ...solver.builtins import Meanings
-from .table import READING, TOUCHES, At, Entry
+from .table import At, Entry
 
 WM = Meanings("the Warmaster family (systems/warmaster/builtins.py)")
 
@@ -195,9 +195,9 @@ def _entered(e, u) -> list:
             if b is c or b.pose == c.pose:  # (it did not move)
                 return []
             f, g = b.fp, c.fp
-            memo = b.table.geometry
-            key = ("entered", id(f), id(g))  # (once per pair of footprints, as ``_raw``)
-            hit = memo.get(key) if memo is c.table.geometry else None
+            memo = b.table.cache.swept
+            key = (id(f), id(g))  # (once per pair of footprints, as ``_raw``)
+            hit = memo.get(key) if b.table.cache is c.table.cache else None
             if hit is None:
                 start, end = f.shape, g.shape
                 if start.equals(end):
@@ -206,7 +206,7 @@ def _entered(e, u) -> list:
                     swept = shapely.union_all([start, end]).convex_hull
                     hit = [ar for ar in b.table.scenario.terrain
                            if T.in_area(swept, ar, "any") and not T.in_area(start, ar, "any")]
-                if memo is c.table.geometry:
+                if b.table.cache is c.table.cache:
                     memo[key] = hit
             return hit
     return []
@@ -227,15 +227,16 @@ def _raw(x: At, y: At) -> float:
     """The unrounded edge-to-edge distance, once per pair of pieces in
     their poses (any table, any moment: the footprints are the same, one
     object per piece and pose, table.py: their identities are the key)."""
-    if READING:  # (``At.fp`` without its cost)
-        r = READING[-1]
+    reading = x.table.cache.reading
+    if reading:  # (``At.fp`` without its cost)
+        r = reading[-1]
         r.add(x)
         r.add(y)
     return raw_quiet(x, y)
 
 
 def raw_quiet(x: At, y: At) -> float:
-    """``_raw`` without recording the places read (``table.READING``)."""
+    """``_raw`` without recording the places read (``AnswerCaches.reading``)."""
     tx, ty = x.table, y.table
     f = tx._fp.get(x.id)
     if f is None:
@@ -243,10 +244,11 @@ def raw_quiet(x: At, y: At) -> float:
     g = ty._fp.get(y.id)
     if g is None:
         g = ty.footprint(y.id)
-    memo = tx.geometry
-    if memo is not ty.geometry:  # (tables of two answers: not kept together)
+    cache = tx.cache
+    if cache is not ty.cache:  # (tables of two answers: not kept together)
         return T.raw_distance(f, g)
-    i, j = id(f), id(g)  # (both kept alive by `memo`)
+    memo = cache.distances
+    i, j = id(f), id(g)  # (both kept alive by the answer's footprints)
     key = (i, j) if i <= j else (j, i)
     d = memo.get(key)
     if d is None:
@@ -265,12 +267,13 @@ def _gap(ctx, s, a):
 WM.function("per_full", lambda ctx, s, a: T.full_steps(a[0], a[1]))
 def touching_of(x: At, y: At) -> bool:
     """Do the two pieces touch (edge to edge within ``T.EPSILON``)? While a
-    judgement is recorded (``READING``), the answer is recorded
-    (``TOUCHES``), not the two places: the judgement is given again where
+    judgement is recorded (``AnswerCaches.reading``), the answer is recorded
+    (``touches``), not the two places: the judgement is given again where
     the pieces touch or not alike, wherever they stand."""
     v = raw_quiet(x, y) <= T.EPSILON
-    if TOUCHES:
-        TOUCHES[-1].append((x, y, v))
+    touches = x.table.cache.touches
+    if touches:
+        touches[-1].append((x, y, v))
     return v
 
 
@@ -286,11 +289,11 @@ def overlapping_of(x: At, y: At) -> bool:
     if _raw(x, y) > 0:
         return False
     f, g = x.fp, y.fp
-    memo = x.table.geometry
-    if memo is not y.table.geometry:  # (tables of two answers: not kept together)
+    if x.table.cache is not y.table.cache:  # (tables of two answers: not kept together)
         return T.overlapping(f, g)
+    memo = x.table.cache.overlaps
     i, j = id(f), id(g)
-    key = ("overlap", i, j) if i <= j else ("overlap", j, i)
+    key = (i, j) if i <= j else (j, i)
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = T.overlapping(f, g)

@@ -28,21 +28,24 @@ order plan; what counts, how much, and what is legal is the pack's.
             where an earlier failure would block its written move.
 ``check``   a whole Command phase log: legal, or every violation.
 
-What one answer keeps between its judgements (none of it changes a value,
+What one answer keeps between its judgements is one ``AnswerCaches``
+(solver/caches.py: its named fields), made when it begins and emptied and
+dropped when it is given (none of it changes a value,
 tests/test_warmaster_memo.py): footprints and distances by piece and pose;
 one table per set of poses (the branches of a plan that put every piece in
 the same place share it, table.py); the memo of the defines that read the
 table only through their arguments (``Ctx``); in ``odds``, an attempt's
 target is worked out when first read (a step the stop rules forbid reads
-none). Judgements are kept by what they read, worked out from the pack
-(``_reads_of``; ``_var_reads``: what an expression reads of each of its
-variables, through the defines it calls): a rule's verdict, a part of a
+none). Judgements are kept by what they read, worked out by the kernel from
+the read classes the pack declares (solver/reads.py: ``PackReads.of``;
+``of_var``: what an expression reads of each of its variables, through the
+defines it calls): a rule's verdict, a part of a
 target (a penalty), the dice, and the body of a loop through the history
 (``exists p in before(o): ...``) for each earlier entry; a judgement that
 measures and reads no history is kept with the places of the pieces it
-read (recorded, ``table.READING``) and given again wherever they stand
+read (recorded, ``AnswerCaches.reading``) and given again wherever they stand
 alike; a judgement that asks of two pieces only whether they touch
-(``touching``) is kept by that answer, not their places (``table.TOUCHES``:
+(``touching``) is kept by that answer, not their places (``touches``:
 an engaged unit is judged again only where a contact changed). A target
 whose defines read the history only through history builtins on their own
 parameters (``nth(o, u)``) is kept by those values (``_history_calls``).
@@ -53,9 +56,8 @@ rules' shape (``exists p in before(o): ...``, recognised by its shape,
 never by a rule's id) is judged from a summary carried along the log
 (stops.py); any other shape by the kernel's loop. Such a loop's part about
 an entry is kept by the expression whatever its variable (``issuer(p).id``
-is ``issuer(o).id``), for every attempt of the same step when it reads only
-what the entry is (``Entry._alike``), and for every entry alike in its
-outcome when it reads that alone (``succeeds(p)``, ``_outcome_alike``). A
+is ``issuer(o).id``), and for every attempt of the same step when it reads
+only what the entry is (``Entry._alike``). A
 log's history is one number of the answer (``_lsig``), a table is keyed by
 the poses that are not the start's (table.py), and ``nth`` counts a unit's
 orders from the parent log's count (builtins.py). The rules about the
@@ -71,7 +73,6 @@ import itertools
 import math
 from operator import add
 from collections import defaultdict
-from contextlib import nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -79,9 +80,10 @@ from typing import Any
 from ...dsl import ast as A
 from ...dsl.template import render as render_template
 from ...errors import Location, WarcouncilError, closest
+from ...solver.caches import AnswerCaches
 from ...solver.listing import count_json
+from ...solver.reads import IDENTITY, PackReads
 from ...solver.engine import Engine
-from ...solver.collector import collecting_every
 from ...solver.evaluate import Compiler
 from ...solver.scenario import YDict, YList, read_yaml_file
 from ...solver.ground import Record
@@ -90,7 +92,7 @@ from ...solver.table import EPSILON
 from .builtins import ENTRIES_OF_KIND, cm, raw_quiet
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
 from .stops import UNSUMMARISED as _UNSUMMARISED, analyse, incremental, o_plain
-from .table import READING, TOUCHES, At, Entry, Log, Table, forget
+from .table import At, Entry, Log, Table
 from .words import order_words, pieces_words
 
 #: ways of rolling each 2D6 total, out of 36
@@ -98,49 +100,18 @@ WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
 PENALTY_PREFIX = "penalty_"
 #: the most sequencings `plan` tries (characters per wanted order, times the orderings)
 PLAN_LIMIT = 20000
-#: while answering `odds` and `plan`, the youngest generation is collected
-#: every this many new objects (Python: 700; solver/collector.py): an
-#: answer makes ~5 600 that live as long as it does
-ANSWER_GC_YOUNG = 20_000
-#: the builtins that read the whole log (a rule whose body reads none of
-#: them, its variable aside, judges each entry by what came before it)
-LOG_WIDE = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves"})
-
-# What the family's builtins read, for sharing a judgement between the
-# branches of a plan (``_reads_of``): a judgement is a function of the
-# entries it is about and of what it reads of them, so two branches that
-# agree on that get the same verdict. A builtin in none of these sets (and
-# not pure) makes a judgement that is never shared.
-#: the other entries of the log (which were made, in which order)
-HISTORY = frozenset({"log", "attempts", "initiatives", "home_backs", "character_moves", "entries_before",
-                     "before", "previous", "nth", "place_in_log", "at_start"})
-#: an entry's dice and result: its roll, its target, whether it moved
-OUTCOME = frozenset({"rolled_2d6", "target_number", "moves_units", "d6", "blunder_d6"})
-#: the table an entry stands on, and after it
-GEOMETRY = frozenset({"afterwards", "after_of", "landed", "moved_cm", "crosses", "entered_terrain", "enters", "gap", "touching",
-                      "enemy_units_of",
-                      "friendly_units_of", "friendly_characters_of", "closest_visible_enemy", "in_dense",
-                      "touching_group", "overlapped_units"})
-#: what an entry is (kind, character, units, action, toward) and what never
-#: changes in one answer (a piece's own data, the side to move)
-FIXED = frozenset({"subphase_of", "issuer", "given_to", "given_ids", "mover", "action_of", "toward",
-                   "moving_side", "casualties", "mounted", "confused"})
 #: attributes: a piece's position is the table's; an entry's index its history's
-ATTR_READS = {"at": "geometry", "index": "history"}
+#: (what the builtins read is the pack's: ``reads turn.history`` ..., solver/reads.py)
+ATTR_READS = {"at": "table", "index": "history"}
 #: attributes that never change in one answer (a piece's own, its unit
 #: type's, an entry's sub-phase); any other attribute a judgement reads
 #: (e.g. a Python field of an entry) makes it unshared
 FIXED_ATTRS = frozenset({"id", "side", "role", "type", "command", "phase", "pace", "flying"})
 #: what an entry is, part by part (``_esig``), and the builtins that read
-#: one part alone (``_var_reads``: ``issuer(o)`` reads who gives the order)
-WHAT_ORDER = ("fixed:kind", "fixed:by", "fixed:units", "fixed:action", "fixed:toward")
+#: one part alone (``PackReads.of_var``: ``issuer(o)`` reads who gives the order)
+WHAT_ORDER = ("fixed.kind", "fixed.by", "fixed.units", "fixed.action", "fixed.toward")
 WHAT_PARTS = frozenset(WHAT_ORDER)
-PART_OF = {"subphase_of": "fixed:kind", "issuer": "fixed:by", "given_to": "fixed:units", "given_ids": "fixed:units",
-           "mover": "fixed:units", "action_of": "fixed:action", "toward": "fixed:toward"}
-GEOMETRY_ONLY, FIXED_ONLY = frozenset({"geometry"}), frozenset({"fixed"})
-#: what ``_var_reads`` adds for a value used as itself (compared, looked up
-#: in a collection): the object, not what it is (an entry; a piece on its table)
-IDENTITY = "identity"
+GEOMETRY_ONLY, FIXED_ONLY = frozenset({"table"}), frozenset({"fixed"})
 
 
 #: (``_probe``'s keys: a target not worked out yet; its verdicts: judge by the key)
@@ -150,19 +121,20 @@ _NO_MEETS = object()
 _MISSING = object()  # (a look-up that found nothing kept)
 
 
-def _recorded(work) -> tuple:
-    """``work()``'s value, and what it read of the tables (``READING``: the
-    pieces whose places it read; ``TOUCHES``: the contacts it asked), which
-    a recording around this one reads too."""
-    READING.append(set())
-    TOUCHES.append([])
+def _recorded(cache: AnswerCaches, work) -> tuple:
+    """``work()``'s value, and what it read of the tables of ``cache``
+    (``reading``: the pieces whose places it read; ``touches``: the
+    contacts it asked), which a recording around this one reads too."""
+    reading, touches = cache.reading, cache.touches
+    reading.append(set())
+    touches.append([])
     try:
         v = work()
     finally:
-        got, met = READING.pop(), TOUCHES.pop()
-        if READING:  # (an outer recording reads them too)
-            READING[-1] |= got
-            TOUCHES[-1].extend(met)
+        got, met = reading.pop(), touches.pop()
+        if reading:  # (an outer recording reads them too)
+            reading[-1] |= got
+            touches[-1].extend(met)
     return v, got, met
 
 
@@ -209,12 +181,6 @@ class _Pending:
         return self.done
 
 
-def _plain(returns: str) -> bool:
-    """Does a builtin of this declared type give plain data (ids, numbers,
-    symbols), never a piece or an entry, whose identity could matter?"""
-    return "piece" not in returns and "any" not in returns
-
-
 class _MemoCompiler(Compiler):
     """The kernel's compiler, with some expressions' closures wrapped by
     the engine (``WarmasterEngine._memo_quant``): ``wrap`` holds, by node id,
@@ -242,16 +208,14 @@ def fraction(p: Fraction) -> str:
 
 
 class _Memo:
-    """A judgement's memo (``memo``) and its setting's (``setting.memo``):
-    the shared ``static`` one, or one holding the same dict (not the memo
-    itself: no reference cycle, so an answer's memos are freed as soon as
-    it is done, without the collector)."""
+    """A judgement's memo (``memo``, its own) and its setting's
+    (``setting.memo``): the answer's ``AnswerCaches.defines``, or its own."""
 
     __slots__ = ("memo", "setting")
 
-    def __init__(self, setting: "_Memo | None" = None):
+    def __init__(self, defines: dict | None = None):
         self.memo: dict = {}
-        self.setting = setting if setting is not None else _Same(self.memo)
+        self.setting = _Same(defines if defines is not None else self.memo)
 
 
 class _SideView:
@@ -282,15 +246,15 @@ class Ctx:
     measurements are written down (``trace``), and the memos the compiler's
     closures keep: ``g.memo`` fresh for each judgement; ``g.setting.memo``
     (the defines that read the table only through their arguments, by
-    those arguments) fresh too, or ``static``, shared by the judgements of
-    one query. Sharing it is sound: its keys hold the pieces as they stand
+    those arguments) fresh too, or ``static`` (``AnswerCaches.defines``),
+    shared by the judgements of one answer. Sharing it is sound: its keys hold the pieces as they stand
     on one table (``At``, compared by identity) or the entries themselves,
     and such a define reads no log. A judgement that writes measurements
     down (``trace``) gets its own, so that nothing it measures is skipped."""
 
     __slots__ = ("log", "trace", "g", "fresh")
 
-    def __init__(self, log: Log, trace: list | None = None, static: _Memo | None = None, fresh: bool = False):
+    def __init__(self, log: Log, trace: list | None = None, static: dict | None = None, fresh: bool = False):
         self.log, self.trace, self.fresh = log, trace, fresh
         self.g = _Memo(static if trace is None and not fresh else None)
 
@@ -342,25 +306,24 @@ class WarmasterEngine(Engine):
         self.pack = pack
         self.system: type[System] = System.for_pack(pack)
         self._settings: dict = {}
-        #: footprints and distances by piece and pose (table.py), and the
-        #: static defines' memo (Ctx): made afresh for each answer
-        self._geometry: dict = {}
-        self._static = _Memo()
-        #: judgements shared by the branches of one answer that agree on
-        #: what they read (``_key``): rule verdicts, targets, dice
-        self._shared: dict = {}
-        #: the histories of this answer's logs, by number (``_lsig``)
-        self._histories: dict = {}
+        #: what one answer keeps between its judgements (tables, footprints,
+        #: distances, the static defines' memo, verdicts, values...): made
+        #: afresh for each answer (``afresh``), dropped after it
+        self.cache = AnswerCaches()
         #: share them (``odds`` and ``plan``: the branches of a plan agree
         #: on much; the options of ``orders`` are each judged once)
         self._sharing = False
         self._validate()
         self.compiler = _MemoCompiler(pack, self.system.builtin_meanings())
+        #: what expressions and defines read, from the pack's read classes (the kernel's)
+        self.reads = PackReads(pack, self._attr_reads, self.compiler.symbols)
+        #: the constants that read the whole log (a rule whose body reads none of
+        #: them, its variable aside, judges each entry by what came before it)
+        self._log_wide = frozenset(n for n in pack.vocabulary.constants if self.reads.builtin(n) == "history")
         #: names that are no variable (``stops.analyse``); the loops judged incrementally
         self._globals = frozenset(set(pack.defines) | set(pack.vocabulary.constants) | set(self.compiler.symbols))
         self._incremental: set[int] = set()
         self._side_keys: dict = {}  # (stops.Side.key)
-        self._var_memo: dict = {}  # (define, parameter) -> ``_var_reads``
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
         self.penalties = pack.hooked(PENALTY_PREFIX)
@@ -368,7 +331,7 @@ class WarmasterEngine(Engine):
         #: the rules as ``breaks`` asks them (any broken: the order changes
         #: no answer): those that measure nothing first, the stop rules
         #: among them, so a stopped step is found before the table is measured
-        self._quick_first = sorted(self.rules, key=lambda r: r.reads is None or "geometry" in r.reads)
+        self._quick_first = sorted(self.rules, key=lambda r: r.reads is None or "table" in r.reads)
         self._rules_for: dict[str, list[_Rule]] = {}  # an entry's kind -> the rules that may judge it (``breaks``)
         self._groups_for: dict[str, list] = {}  # the same, grouped (``_breaks_grouped``)
         self._part_specs: dict = {}  # a define of the target -> what it and each parameter read (``_part``)
@@ -382,6 +345,14 @@ class WarmasterEngine(Engine):
         self._transposition_of: Any = False  # (``_transposition_spec``)
 
     # ------------------------------------------------------------ set-up
+    def _attr_reads(self, name: str) -> str | None:
+        """What reading attribute ``name`` of a value reads (``PackReads``)."""
+        if name in ATTR_READS:
+            return ATTR_READS[name]
+        if name in FIXED_ATTRS or any(name in a for a in self.unit_attrs.values()):
+            return ""
+        return None
+
     def _validate(self) -> None:
         for u in self.scenario.units:
             if u.type not in self.pack.units:
@@ -400,7 +371,7 @@ class WarmasterEngine(Engine):
         c = self.compiler.compile
         self._memo_loops(body)
         if isinstance(body, A.Quant) and body.kind == "forall":
-            causal = not (self._reads(body.body) - {body.var}) & LOG_WIDE
+            causal = not (self._reads(body.body) - {body.var}) & self._log_wide
             dom = body.domain
             kind = None
             if isinstance(dom, A.Name) and dom.id not in self.pack.defines:
@@ -429,7 +400,7 @@ class WarmasterEngine(Engine):
         the log's history (``exists p in before(o): ...``) when its body
         reads no history: the body's value for an element is then a
         function of what it reads of that element and of its other free
-        variables (``_var_reads``), kept by that (``_memo_quant``). The
+        variables (``PackReads.of_var``), kept by that (``_memo_quant``). The
         same attempt stands in the history of many branches of a plan (the
         same roll, the same target): judged once, not once per branch."""
         for n in A.walk(body):
@@ -442,34 +413,11 @@ class WarmasterEngine(Engine):
                 # that summary cannot be used)
                 self._incremental.add(id(n))
                 self.compiler.wrap[id(n)] = (n, lambda f, n=n, shape=shape: incremental(
-                    shape, ("incremental", id(n)), self._memo_quant_or(f, n), self._outcome_alike))
+                    shape, ("incremental", id(n)), self._memo_quant_or(f, n)))
                 continue
             dom = self._reads_of([n.domain])
             if dom is not None and "history" in dom:
                 self.compiler.wrap[id(n)] = (n, lambda f, n=n: self._memo_quant_or(f, n))
-
-    def _outcome_alike(self, ctx: Ctx, x: Any) -> dict | None:
-        """Where a history loop (stops.py) keeps the plain values of a part
-        that reads what an earlier entry is and its outcome alone: one dict
-        for every entry of this answer that is the same order with the same
-        roll, target and move (``_esig``'s parts, and the blunder table's
-        D6); None where judgements are not shared or the target is not
-        worked out yet."""
-        if type(x) is not Entry:
-            return None
-        d = x.__dict__
-        kept = d.get("_outcome_alike")  # (kept on the entry: ``Entry.but`` drops it from a copy)
-        if kept is not None:
-            return kept
-        if not self._sharing or x.pending is not None:
-            return None
-        key = self._memo_key(("alike+",), ctx.log.side,
-                             (self._esig(x, FIXED_ONLY), x.roll, x.moves, x.target, x.blunder_d6))
-        kept = self._shared.get(key)
-        if kept is None:
-            kept = self._shared[key] = {}
-        d["_outcome_alike"] = kept
-        return kept
 
     def _memo_quant_or(self, f, q: A.Quant):
         """The closure of loop ``q`` as ``_memo_loops`` shares it between
@@ -482,7 +430,7 @@ class WarmasterEngine(Engine):
         named = frozenset(names & (set(defines) | set(vocab.constants) | set(symbols)))
         spec = []
         for v in sorted(names - named):
-            r = self._var_reads(q.body, v)
+            r = self.reads.of_var(q.body, v)
             if r is None or IDENTITY in r:
                 return f
             spec.append((v, r))
@@ -493,7 +441,7 @@ class WarmasterEngine(Engine):
 
     def _memo_quant(self, f, q: A.Quant, spec: tuple, named: frozenset):
         """The closure of loop ``q`` (the kernel's is ``f``): its value kept
-        in ``_shared`` by the side, what its body reads of each other free
+        in ``AnswerCaches.loops`` by the side, what its body reads of each other free
         variable (``spec``) and the domain's elements themselves; and the
         body's value for each element by what it reads of the element. The
         kernel's loop is used when measurements are written down
@@ -508,7 +456,7 @@ class WarmasterEngine(Engine):
         # the body's value for one element, kept by what it reads of the
         # element too (the same attempt in two branches, the same roll and
         # target: one judgement)
-        of_var = self._var_reads(q.body, var)
+        of_var = self.reads.of_var(q.body, var)
         by_sig = of_var is not None and IDENTITY not in of_var
         each = ("each", id(q))
 
@@ -520,8 +468,7 @@ class WarmasterEngine(Engine):
                 return f(ctx, env)
             try:
                 head = self._memo_key(tag, ctx.log.side, tuple(vsig(env[v], r) for v, r in spec))
-                shared = self._shared
-                k = len(d)
+                shared = self.cache.loops
                 v = shared.get((head, d))
                 if v is not None:
                     return v
@@ -555,109 +502,16 @@ class WarmasterEngine(Engine):
     def _memo_key(tag: tuple, side: str, sigs: tuple):
         return (tag, side, sigs)
 
-    def _var_reads(self, e: A.Expr, var: str) -> frozenset | None:
-        """What expression ``e`` reads of the value of its free variable
-        ``var`` (through the defines it calls, and the loop variables
-        drawn from it): a subset of ``fixed`` (what an entry is; a
-        piece's own data), ``outcome``, ``geometry`` (its table),
-        ``history``, and ``identity`` (the value used as itself); None
-        when it reads it through a builtin of unknown reach."""
-        vocab, defines = self.pack.vocabulary, self.pack.defines
-        tainted, plain = {var}, set()
-        binders = [n for n in A.walk(e) if isinstance(n, (A.Quant, A.SetComp, A.The))]
-        grown = True
-        while grown:
-            grown = False
-            for b in binders:
-                if b.var not in tainted and A.referenced(b.domain) & tainted:
-                    tainted.add(b.var)
-                    grown = True
-                    d = b.domain
-                    if isinstance(d, A.Call) and d.func not in defines and d.func in vocab \
-                            and _plain(vocab[d.func].returns):
-                        plain.add(b.var)  # (an id drawn from `given_ids(o)` is just an id)
-
-        def mentions(x) -> bool:
-            return x is not None and bool(A.referenced(x) & tainted)
-
-        def plain_value(x) -> bool:
-            return (isinstance(x, A.Name) and x.id in plain) or self._plain_expr(x)
-
-        out: set[str] = set()
-        for n in A.walk(e):
-            if isinstance(n, A.Attr) and mentions(n.obj):
-                if n.name in ATTR_READS:
-                    out.add(ATTR_READS[n.name])
-                elif n.name in FIXED_ATTRS or any(n.name in a for a in self.unit_attrs.values()):
-                    # (a field of the value itself: what it is; a field of a piece
-                    # drawn from it: the piece's own, read where it was drawn)
-                    if isinstance(n.obj, A.Name) and n.obj.id == var:
-                        out.add("fixed")
-                else:
-                    return None
-            elif isinstance(n, A.Call) and any(mentions(a) for a in n.args):
-                d = defines.get(n.func)
-                if d is not None:
-                    if len(d.params) != len(n.args):
-                        return None
-                    for p, a in zip(d.params, n.args):
-                        if mentions(a):
-                            key = (n.func, p)
-                            if key not in self._var_memo:
-                                self._var_memo[key] = self._var_reads(d.body, p)
-                            sub = self._var_memo[key]
-                            if sub is None:
-                                return None
-                            # (a plain value handed over is only what it is: what was
-                            # read to work it out is the argument's own reads)
-                            out |= sub - {IDENTITY} if plain_value(a) else sub
-                elif n.func in HISTORY:
-                    out.add("history")
-                elif n.func in OUTCOME:
-                    out.add("outcome")
-                elif n.func in GEOMETRY:
-                    out.add("geometry")
-                elif n.func in FIXED:
-                    out.add(PART_OF.get(n.func, "fixed"))
-                elif n.func not in vocab or vocab[n.func].reads != "pure":
-                    return None
-            elif isinstance(n, A.Compare):
-                for side in (n.left, n.right):
-                    if mentions(side) and not plain_value(side):
-                        out.add(IDENTITY)
-        return frozenset(out)
-
-    def _plain_expr(self, x: A.Expr | None, seen: frozenset = frozenset()) -> bool:
-        """Is ``x``'s value plain data (a number, a truth value, an id, a
-        symbol), never a piece or an entry whatever its variables hold?"""
-        defines, vocab = self.pack.defines, self.pack.vocabulary
-        if isinstance(x, (A.Num, A.Str, A.Const, A.Attr, A.BinOp, A.Neg, A.Compare, A.Not, A.And, A.Or,
-                          A.Implies, A.Quant)):
-            return True  # (a field of a piece or entry is data; the rest compute numbers or truth)
-        if isinstance(x, A.IfElse):
-            return self._plain_expr(x.then, seen) and self._plain_expr(x.other, seen)
-        name = x.func if isinstance(x, A.Call) else x.id if isinstance(x, A.Name) else None
-        if name is None:
-            return False
-        d = defines.get(name)
-        if d is not None:
-            if isinstance(x, A.Name) and d.params:
-                return False
-            return name not in seen and self._plain_expr(d.body, seen | {name})
-        if name in vocab:
-            return _plain(vocab[name].returns)
-        return isinstance(x, A.Name) and name in self.compiler.symbols
-
     def _vsig(self, x: Any, reads: frozenset, own: str = "") -> Any:
         """Value ``x`` as far as a judgement reading ``reads`` of it sees
-        it (``_var_reads``); raises ``_Unshared`` for a value it cannot
+        it (``PackReads.of_var``); raises ``_Unshared`` for a value it cannot
         key."""
         if isinstance(x, Entry):
             if IDENTITY in reads:
                 return x
             return self._esig(x, reads, own) if reads else ()
         if isinstance(x, At):
-            return x if IDENTITY in reads or "geometry" in reads else x.id
+            return x if IDENTITY in reads or "table" in reads else x.id
         if x is None or isinstance(x, (str, int, float)):
             return x
         if isinstance(x, frozenset) and all(isinstance(i, str) for i in x):
@@ -665,44 +519,10 @@ class WarmasterEngine(Engine):
         raise _Unshared
 
     def _reads_of(self, exprs) -> frozenset | None:
-        """What expressions read, through the defines they call: a subset
-        of ``history``, ``outcome``, ``geometry`` (see ``HISTORY`` ...), or
-        None when they read a builtin of unknown reach."""
-        vocab = self.pack.vocabulary
-        out: set[str] = set()
-        seen: set[str] = set()
-        todo = list(exprs)
-        while todo:
-            e = todo.pop()
-            names = set()
-            for n in A.walk(e):
-                if isinstance(n, A.Attr):
-                    if n.name in ATTR_READS:
-                        out.add(ATTR_READS[n.name])
-                    elif n.name not in FIXED_ATTRS and not any(n.name in a for a in self.unit_attrs.values()):
-                        return None
-                elif isinstance(n, A.Call):
-                    names.add(n.func)
-                elif isinstance(n, A.Name) and (n.id in self.pack.defines or n.id in vocab.constants):
-                    names.add(n.id)  # (any other name: a variable or a value)
-            for name in names:
-                d = self.pack.defines.get(name)
-                if d is not None:
-                    if name not in seen:
-                        seen.add(name)
-                        todo.append(d.body)
-                    continue
-                if name not in vocab:
-                    continue  # a variable, a value
-                if name in HISTORY:
-                    out.add("history")
-                elif name in OUTCOME:
-                    out.add("outcome")
-                elif name in GEOMETRY:
-                    out.add("geometry")
-                elif name not in FIXED and vocab[name].reads != "pure":
-                    return None
-        return frozenset(out)
+        """What expressions read, through the defines they call (the
+        kernel's ``PackReads``, from the pack's read classes): a subset of
+        ``history``, ``outcome``, ``table``, or None (unknown reach)."""
+        return self.reads.of(exprs)
 
     # ---- signatures: what a shared judgement is keyed by
     @staticmethod
@@ -729,7 +549,7 @@ class WarmasterEngine(Engine):
             sig += (None if own == "roll" else e.roll, e.moves,
                     None if e.kind != "orders" or own == "target" else
                     e.target if e.pending is None else e.pending.key())
-        if "geometry" in reads:
+        if "table" in reads:
             sig += (e.units[0].table if e.units else None, e.after[0].table if e.after else None)
         return sig
 
@@ -754,7 +574,7 @@ class WarmasterEngine(Engine):
 
     def _interned(self, reads: frozenset, head: int, sig: tuple) -> int:
         """The number of the history ``head`` (a number) followed by an entry of signature ``sig``."""
-        known = self._histories
+        known = self.cache.histories
         k = (reads, head, sig)
         n = known.get(k)
         if n is None:
@@ -801,7 +621,7 @@ class WarmasterEngine(Engine):
     def start(self, side: str | None = None) -> Log:
         """The phase before its first entry, for ``side`` (default: the
         scenario's side to move)."""
-        table = Table(self.scenario, self.unit_attrs, geometry=self._geometry).moved({})  # (the one of this answer)
+        table = Table(self.scenario, self.unit_attrs, cache=self.cache).moved({})  # (the one of this answer)
         return Log([], table, side or self.scenario.to_move)
 
     # ------------------------------------------------------------ orders: targets and odds
@@ -814,7 +634,8 @@ class WarmasterEngine(Engine):
             key = self._target_key(log, e)
         if key is None:
             return self._target(log, e)
-        hit = self._shared.get(key)
+        values = self.cache.values
+        hit = values.get(key)
         if hit is None:
             placed = self._target_placed
             if placed is not None and self._sharing:  # (kept by the places it read, beside)
@@ -824,12 +645,12 @@ class WarmasterEngine(Engine):
                 hit = self._placed(at, log.table, lambda: self._target(log, e))
             else:
                 hit = self._target(log, e)
-            self._shared[key] = hit
+            values[key] = hit
         return hit[0], dict(hit[1])
 
     def _target_key(self, log: Log, e: Entry):
         """What the target of ``e`` appended to ``log`` is a function of,
-        by what the defines of the target read (``_var_reads``): the
+        by what the defines of the target read (``PackReads.of_var``): the
         entry (what it is; its table when a define measures it or its
         units) and, when a define reads the history, the log as that
         define reads it. None: not shared (a define reads the entry as
@@ -844,12 +665,12 @@ class WarmasterEngine(Engine):
             for name in names:
                 d = self.pack.defines[name]
                 whole = self._reads_of([d.body])
-                each = [self._var_reads(d.body, p) for p in d.params]
+                each = [self.reads.of_var(d.body, p) for p in d.params]
                 if whole is None or None in each or (each and IDENTITY in each[0]):
                     break
                 of_e |= each[0] if each else set()
                 for r in each[1:]:  # (the units stand on the entry's table)
-                    of_e |= {"fixed"} | ({"geometry"} if r & {"geometry", IDENTITY} else set())
+                    of_e |= {"fixed"} | ({"table"} if r & {"table", IDENTITY} else set())
                 if "history" in whole:
                     history |= whole
                     history_names.add(name)
@@ -859,10 +680,10 @@ class WarmasterEngine(Engine):
                 # that measures is kept so (``_part``: no history, nothing
                 # read as itself), so that every place read is recorded
                 specs = [self._part_spec(n, len(self.pack.defines[n].params) - 1) for n in names]
-                if all(sp is not None and ("geometry" not in sp[0] or self._placeable(sp)) for sp in specs) \
-                        and not any("geometry" in self._reads_of([self.pack.defines[n].body]) and n in history_names
+                if all(sp is not None and ("table" not in sp[0] or self._placeable(sp)) for sp in specs) \
+                        and not any("table" in self._reads_of([self.pack.defines[n].body]) and n in history_names
                                     for n in names):
-                    self._target_placed = (frozenset(spec[0] - {"geometry"}), spec[1])
+                    self._target_placed = (frozenset(spec[0] - {"table"}), spec[1])
             self._target_spec = spec
         if spec is None:
             return None
@@ -894,7 +715,7 @@ class WarmasterEngine(Engine):
             self._target_calls = calls
         if calls is None:
             return self._lsig(log, history)
-        ctx = Ctx(log, None, self._static)
+        ctx = Ctx(log, None, self.cache.defines)
         out = []
         for params, fns in calls:
             if len(params) == 1:
@@ -920,6 +741,7 @@ class WarmasterEngine(Engine):
         hit = self._hist_calls.get(name, False)
         if hit is not False:
             return hit
+        vocab = self.pack.vocabulary
         d = self.pack.defines[name]
         params = set(d.params)
         out: list = []
@@ -931,12 +753,13 @@ class WarmasterEngine(Engine):
                 r = self._reads_of([self.pack.defines[n.func].body])
                 if r is None or "history" in r:
                     ok = False
-            elif isinstance(n, A.Call) and n.func in HISTORY:
+            elif isinstance(n, A.Call) and n.func in vocab and self.reads.builtin(n.func) == "history":
                 if all(isinstance(a, A.Name) and a.id in params for a in n.args):
                     out.append(self.compiler.compile(n))
                 else:
                     ok = False
-            elif isinstance(n, A.Name) and n.id not in params and (n.id in HISTORY or n.id in self.pack.defines):
+            elif isinstance(n, A.Name) and n.id not in params and (
+                    (n.id in vocab and self.reads.builtin(n.id) == "history") or n.id in self.pack.defines):
                 r = self._reads_of([self.pack.defines[n.id].body]) if n.id in self.pack.defines else None
                 if r is None or "history" in r:  # (a history constant, or a define of no parameter reading it)
                     ok = False
@@ -946,7 +769,7 @@ class WarmasterEngine(Engine):
         return hit
 
     def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
-        ctx = Ctx(log, None, self._static)
+        ctx = Ctx(log, None, self.cache.defines)
         call = self._part
         command = call("command_value", ctx, log, e)
         pens: dict[str, int] = {}
@@ -960,7 +783,7 @@ class WarmasterEngine(Engine):
         """A define that works out part of a target (the command value, a
         penalty, who supplies it) for attempt ``e`` appended to ``log``:
         shared within one answer by what that define reads of each
-        argument (``_var_reads``) and, when it reads the history, of the
+        argument (``PackReads.of_var``) and, when it reads the history, of the
         log (a penalty measuring a unit is the same for every character,
         every brigade holding the unit and every branch with that table)."""
         plan = self._part_plans.get((name, len(units)))
@@ -981,11 +804,11 @@ class WarmasterEngine(Engine):
                                  (self._vsig(e, of_e, "target"),
                                   tuple(self._vsig(u, r) for u, r in zip(units, of_units)),
                                   self._part_history(name, ctx, log, e, units, whole)))
-            v = self._shared.get(key, _MISSING)
+            v = self.cache.values.get(key, _MISSING)
         except (_Unshared, TypeError):
             return self._call(name, ctx, e, *units)
         if v is _MISSING:  # (not kept yet; a miss is no KeyError raised)
-            v = self._shared[key] = self._call(name, ctx, e, *units)
+            v = self.cache.values[key] = self._call(name, ctx, e, *units)
         return v
 
     def _part_history(self, name: str, ctx: Ctx, log: Log, e: Entry, units: tuple, whole: frozenset):
@@ -1007,7 +830,7 @@ class WarmasterEngine(Engine):
             spec = None
             if d is not None and len(d.params) == 1 + n_units:
                 whole = self._reads_of([d.body])
-                each = [self._var_reads(d.body, p) for p in d.params]
+                each = [self.reads.of_var(d.body, p) for p in d.params]
                 if whole is not None and None not in each:
                     spec = (whole, each[0], tuple(each[1:]))
             self._part_specs[(name, n_units)] = spec
@@ -1017,7 +840,7 @@ class WarmasterEngine(Engine):
     def _placeable(spec) -> bool:
         """May a part be kept by the places it read (``_part_placed``)?"""
         whole, of_e, of_units = spec
-        return "geometry" in whole and "history" not in whole and IDENTITY not in of_e \
+        return "table" in whole and "history" not in whole and IDENTITY not in of_e \
             and not any(IDENTITY in r for r in of_units)
 
     def _part_placed(self, name: str, log: Log, e: Entry, units: tuple, of_e: frozenset) -> Any:
@@ -1030,24 +853,25 @@ class WarmasterEngine(Engine):
         comes from a memo without being recorded."""
         drop = self._without_geometry.get(of_e)
         if drop is None:
-            drop = self._without_geometry[of_e] = of_e - {"geometry"}
+            drop = self._without_geometry[of_e] = of_e - {"table"}
         key = self._memo_key(("placed", name), log.side, (self._vsig(e, drop, "target"),
                                                           tuple(u.id for u in units)))
         return self._placed(key, log.table, lambda: self._call(name, Ctx(log, fresh=True), e, *units))
 
     def _placed(self, key, cur: Table, work) -> Any:
         """``work()``'s value, kept under ``key`` with what it read of the
-        table ``cur`` (recorded: ``READING``, ``TOUCHES``): the places of
+        table ``cur`` (recorded: ``AnswerCaches.reading``): the places of
         the pieces it read, and which pairs of pieces touch where it only
         asked that (``touching``); given again on a table where those pieces
         stand in those places and those pairs touch or not alike. A value
         that read a piece of another table is not kept. What is read here is
         read by any judgement recording around this one, too."""
-        shared = self._shared
+        shared = self.cache.placed
+        reading = cur.cache.reading  # (where the pieces of ``cur`` record their reading)
         here = shared.get((key, cur))  # (asked on this table before)
         if here is not None:
             places, touches, v = here
-            if READING:  # (an outer recording reads them too)
+            if reading:  # (an outer recording reads them too)
                 self._reread(cur, places, touches)
             return v
         cands = shared.get(key)
@@ -1071,11 +895,11 @@ class WarmasterEngine(Engine):
                     else:
                         table = cur
             if table is cur:
-                if READING:  # (an outer recording reads them too)
+                if reading:  # (an outer recording reads them too)
                     self._reread(cur, places, touches)
                 shared[(key, cur)] = (places, touches, v)
                 return v
-        v, got, met = _recorded(work)
+        v, got, met = _recorded(cur.cache, work)
         if all(a.table is cur for a in got) and all(x.table is cur and y.table is cur for x, y, _ in met):
             places = tuple((a.id, poses[a.id]) for a in got)
             touches = tuple(dict.fromkeys((x.id, poses[x.id], y.id, poses[y.id], t) for x, y, t in met))
@@ -1087,8 +911,8 @@ class WarmasterEngine(Engine):
     def _reread(cur: Table, places: tuple, touches: tuple) -> None:
         """A kept judgement's reading, recorded for the judgement around it."""
         at = cur.at
-        READING[-1].update(at(pid) for pid, _ in places)
-        TOUCHES[-1].extend((at(x), at(y), t) for x, _, y, _, t in touches)
+        cur.cache.reading[-1].update(at(pid) for pid, _ in places)
+        cur.cache.touches[-1].extend((at(x), at(y), t) for x, _, y, _, t in touches)
 
     def explain(self, log: Log, e: Entry) -> dict:
         """Attempt ``e`` of ``log`` for people: its roll, target, each
@@ -1142,7 +966,7 @@ class WarmasterEngine(Engine):
             spec = None
             names = [n for n in ("succeeds", "blunder") if n in self.pack.defines]
             whole = self._reads_of([self.pack.defines[n].body for n in names])
-            each = [self._var_reads(self.pack.defines[n].body, self.pack.defines[n].params[0])
+            each = [self.reads.of_var(self.pack.defines[n].body, self.pack.defines[n].params[0])
                     for n in names if len(self.pack.defines[n].params) == 1]
             if whole is not None and len(each) == len(names) and None not in each \
                     and not any(IDENTITY in r for r in each):
@@ -1152,16 +976,16 @@ class WarmasterEngine(Engine):
             whole, of_e = spec
             key = self._memo_key(("dice",), log.side, (self._esig(e, of_e, "roll"),
                                                        self._lsig(log, whole) if "history" in whole else None))
-            hit = self._shared.get(key)
+            hit = self.cache.values.get(key)
             if hit is None:
-                hit = self._shared[key] = self._dice(log, e)
+                hit = self.cache.values[key] = self._dice(log, e)
         else:
             hit = self._dice(log, e)
         p, ok, bad, pb, w_ok, w_blunder = hit
         return (p, list(ok), list(bad), pb, w_ok, w_blunder) if ways else (p, list(ok), list(bad), pb)
 
     def _dice(self, log: Log, e: Entry) -> tuple:
-        ctx = Ctx(log, None, self._static)
+        ctx = Ctx(log, None, self.cache.defines)
         ok = [t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t))]
         bad = [t for t in WAYS if t not in ok]
         blunders = [t for t in bad if self.is_blunder(ctx, e.with_roll(t))]
@@ -1191,9 +1015,9 @@ class WarmasterEngine(Engine):
             # for every attempt of this order: kept once for them all (stops.py),
             # as is what judgements are keyed by of it (``_esig``))
             of_step = self._memo_key(("alike",), log.side, (step.by, step.units))
-            alike = self._shared.get(of_step)
+            alike = self.cache.orders.get(of_step)
             if alike is None:
-                alike = self._shared[of_step] = ({}, ("orders", step.by, step.units, None, None), {})
+                alike = self.cache.orders[of_step] = ({}, ("orders", step.by, step.units, None, None), {})
             e._alike, e._what, e._parts = alike
         if lazy:
             e.pending = _Pending(self, log, fields, alike)
@@ -1214,8 +1038,8 @@ class WarmasterEngine(Engine):
     def breaks(self, log: Log, at: Entry) -> bool:
         """Does ``at``, just appended to ``log``, break a rule? (what
         ``violations(log, at)`` finds, without explaining it)"""
-        ctx = Ctx(log, None, self._static)
-        shared = self._shared
+        ctx = Ctx(log, None, self.cache.defines)
+        shared = self.cache.verdicts
         keys: dict = {}  # what the judgements of `at` are keyed by, by what they read
         before = log.parent if log.parent is not None else Log(log.entries[:-1], log.table, log.side)
         if self._sharing:
@@ -1299,19 +1123,19 @@ class WarmasterEngine(Engine):
         its outcome mostly read that it has none (``moves_units(o) implies
         …``): judged once for every such attempt of the same order, on every
         table and whatever its target. Judged afresh, recording what it reads
-        of the table (``READING``, ``TOUCHES``) and whether it asks the
+        of the table (``AnswerCaches.reading``) and whether it asks the
         target; None (judge it by its key) when it read either, for this and
         every later attempt of the order."""
         pending = at.pending
         key = self._memo_key(("probe", id(rules)), log.side,
                              (self._esig(at, FIXED_ONLY), at.blunder_d6,
                               _UNWORKED if pending is not None else at.target))
-        shared = self._shared
+        shared = self.cache.probes
         hit = shared.get(key)
         if hit is not None:
             return None if hit is _READS_MORE else hit
         asked = pending.asked if pending is not None else 0
-        ok, got, met = _recorded(lambda: self._none_broken(rules, at, log))
+        ok, got, met = _recorded(log.table.cache, lambda: self._none_broken(rules, at, log))
         more = got or met or (pending is not None and (at.pending is None or pending.asked != asked))
         shared[key] = _READS_MORE if more else ok
         return ok
@@ -1348,7 +1172,7 @@ class WarmasterEngine(Engine):
                 alone.append(([r], None))
             else:
                 groups.setdefault(r.reads, []).append(r)
-        shared = sorted(((rs, reads) for reads, rs in groups.items()), key=lambda g: "geometry" in g[1])
+        shared = sorted(((rs, reads) for reads, rs in groups.items()), key=lambda g: "table" in g[1])
         return alone + shared
 
     def _broke(self, ctx: Ctx, r: _Rule, at: Entry, before: Log, keys: dict, shared: dict) -> bool:
@@ -1393,7 +1217,7 @@ class WarmasterEngine(Engine):
     def _broken(self, log: Log, at: Entry | None = None) -> list[tuple[_Rule, Any]]:
         """``violations``' (rule, element) pairs, in the pack's rule order."""
         out = []
-        ctx = Ctx(log, None, self._static)
+        ctx = Ctx(log, None, self.cache.defines)
         for r in self.rules:
             try:
                 if r.var is None:
@@ -1429,20 +1253,11 @@ class WarmasterEngine(Engine):
 
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
-        # (``odds`` and ``plan`` make thousands of objects that live as long
-        # as the answer: freed before the collector is as it was, so that it
-        # never walks them)
-        with collecting_every(ANSWER_GC_YOUNG) if verb in self._share_verbs else nullcontext():
-            try:
-                return self._answer(verb, **options)
-            finally:
-                self._forget()
-
-    def _forget(self) -> None:
-        """Let go of what an answer kept (its tables, its memos): freed now,
-        and without the collector (``table.forget``)."""
-        forget(self._geometry)
-        self._geometry, self._static, self._shared, self._histories = {}, _Memo(), {}, {}
+        try:
+            return self._answer(verb, **options)
+        finally:
+            self.cache.close()  # (dropped: nothing kept for the next answer)
+            self.cache = AnswerCaches()
 
     def _answer(self, verb: str, **options) -> Answer:
         self.afresh(verb in self._share_verbs)
@@ -1459,8 +1274,9 @@ class WarmasterEngine(Engine):
 
     def afresh(self, sharing: bool = False) -> None:
         """Begin an answer (or one node of the game interface, game.py):
-        its own memos, nothing kept from before."""
-        self._forget()  # (each answer's own memos: what a table drawn since kept let go too)
+        its own caches, nothing kept from before."""
+        self.cache.close()
+        self.cache = AnswerCaches()
         self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
         self._groups_for = {}
         self._sharing = sharing
@@ -1684,7 +1500,6 @@ class WarmasterEngine(Engine):
                     reach(log.plus(es, after), state, w_ok, 1, gives[i])
                 if bad:
                     reach(log.plus(e.with_roll(bad[-1])), state, 36 - w_ok, 0, zeros)
-            del reach  # (it holds itself: freed now, not by the collector)
             states = [state for kept in merged.values() for _, state in kept]
         dist: dict[int, int] = defaultdict(int)
         per_unit = {u: defaultdict(int) for u in names}
@@ -1738,7 +1553,6 @@ class WarmasterEngine(Engine):
                 go(i + 1, log.plus(e.with_roll(bad[-1])), ways * (36 - w_ok), succ, counts)
 
         go(0, self.start(), 1, 0, tuple(0 for _ in names))
-        del go  # (it holds itself: freed now, not by the collector)
         return _as_fractions(n, dist, per_unit, tops, names, stats, each)
 
     def _transposition_spec(self):
@@ -1798,7 +1612,7 @@ class WarmasterEngine(Engine):
         loops = spec[1]
         if not loops:  # (alike in all the judgements from step i on read)
             return kept[0][1]
-        ctx = Ctx(log, None, self._static)
+        ctx = Ctx(log, None, self.cache.defines)
         mine = [judge.summary(log, ctx) for judge, _ in loops]
         if not any(s is _UNSUMMARISED for s in mine):
             for other in kept:
@@ -1824,7 +1638,7 @@ class WarmasterEngine(Engine):
         judged so (its part about the attempt reads more than what the
         attempt is, or is no plain data: ``plain``, by order)."""
         found = []
-        ctx = Ctx(log, None, self._static)
+        ctx = Ctx(log, None, self.cache.defines)
         for order in dict.fromkeys((st.by, st.units) for st in steps[i:]):
             o, _ = self.attempt(log, Step(*order, None, None, None), None, False, lazy=True)
             now = log.plus(o)
@@ -1886,7 +1700,7 @@ class WarmasterEngine(Engine):
                 if key in seen:
                     continue
                 seen.add(key)
-                self._static = _Memo()  # (its keys hold each sequencing's entries: not kept for the next)
+                self.cache.defines = {}  # (its keys hold each sequencing's entries: not kept for the next)
                 if self.plan_violations(steps):
                     continue
                 dist, _ = self.distribution(steps)

@@ -69,13 +69,8 @@ class Side:
     names: tuple[str, ...]
     key: int
     what: bool
-    #: does it read what the entry is and its outcome alone (its roll, target,
-    #: whether it moved: the same in every entry that is the same order with
-    #: the same outcome, ``incremental``'s ``alike``)
-    outcome: bool = False
 
 
-_OUTCOME = frozenset({"outcome"})
 
 
 _NONE = object()
@@ -124,7 +119,7 @@ class _Analysis:
         except TypeError:  # (a node that cannot be hashed: its own number)
             key = self.keys.setdefault((id(e), names), len(self.keys))
         r = self.reads(e)
-        return Side(self.compile(e), names, key, r == frozenset(), r == _OUTCOME)
+        return Side(self.compile(e), names, key, r == frozenset())
 
     def conj(self, e: A.Expr, roles: dict, neg: bool, depth: int = 0) -> bool:
         """Add ``e`` (negated when ``neg``) as conjuncts; False: not of the shape."""
@@ -308,8 +303,8 @@ def _of_entry(side: Side) -> Callable:
 
 def _shared(alike: dict | None, key: int, fn: Callable, ctx, env: Callable, x) -> Any:
     """The value of a side for entry ``x``, ``fn(ctx, env(x))``: read from
-    ``alike`` (the plain values kept for every entry alike: ``Entry._alike``,
-    ``incremental``'s ``alike``) when it holds it, else worked out and, when
+    ``alike`` (the plain values kept for every entry alike: ``Entry._alike``)
+    when it holds it, else worked out and, when
     plain, kept there."""
     if alike is not None:
         v = alike.get(key, _NONE)
@@ -334,27 +329,13 @@ def _plain(v: Any) -> bool:
     return t in (frozenset, tuple) and all(type(u) in _SCALARS for u in v)
 
 
-def _of_last(side: Side, alike: Callable | None = None) -> Callable:
+def _of_last(side: Side) -> Callable:
     """The value of ``side`` for the last entry of a log, kept on the log
-    (a value that reads what the entry is alone: on the entry). ``alike``
-    (``incremental``): where the plain values of a side that reads the
-    entry's outcome alone are kept for every entry alike."""
+    (a value that reads what the entry is alone: on the entry)."""
     if side.what:
         get = _of_entry(side)
         return lambda ctx, log: get(ctx, log.entries[-1])
     fn, k, env = side.fn, ("side", side.key), _env_of(side.names)
-    if side.outcome and alike is not None:
-        skey = side.key
-
-        def last_alike(ctx, log):
-            sigs = log.sigs
-            v = sigs.get(k, _NONE)  # (not a KeyError caught: a new log misses once a side)
-            if v is not _NONE:
-                return v
-            x = log.entries[-1]
-            v = sigs[k] = _shared(alike(ctx, x), skey, fn, ctx, env, x)
-            return v
-        return last_alike
 
     def last(ctx, log):
         sigs = log.sigs
@@ -365,17 +346,13 @@ def _of_last(side: Side, alike: Callable | None = None) -> Callable:
     return last
 
 
-def incremental(shape: Shape, tag: Any, f: Callable, alike: Callable | None = None) -> Callable:
-    """The closure of a loop of ``shape`` (``f``: the one it stands in for).
-    ``alike(ctx, x)``: where the values of a part about an earlier entry
-    that reads what it is and its outcome alone (``succeeds(p)``) are kept
-    for every entry that is the same order with the same outcome, or None
-    (the engine's: the entries of one answer)."""
+def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
+    """The closure of a loop of ``shape`` (``f``: the one it stands in for)."""
     exists, ovar, kind = shape.exists, shape.ovar, shape.kind
     joins = shape.joins
     # (the sides as plain closures: the same values as ``Side.__call__`` and ``of_last``)
-    pfilters = tuple((_of_last(side, alike), neg) for side, neg in shape.pfilters)
-    pvalues = tuple(_of_last(side, alike) for side in shape.pvalues)
+    pfilters = tuple((_of_last(side), neg) for side, neg in shape.pfilters)
+    pvalues = tuple(_of_last(side) for side in shape.pvalues)
     ofilters = tuple((_of_entry(side), neg) for side, neg in shape.ofilters)
     ofs = tuple(_of_entry(side) for _, _, side in joins)
     # one join ``A(p) == B(o)`` or ``exists u in B(o): u in A(p)``: the summary

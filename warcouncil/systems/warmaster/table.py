@@ -17,19 +17,10 @@ from typing import Any
 
 from ...errors import Location
 from ...solver import table as T
+from ...solver.caches import AnswerCaches
 from .scenario import Piece, Pose, WarmasterScenario, footprint
 
 SUBPHASES = ("initiative", "home_back", "orders", "characters")
-
-#: while the engine records what a judgement measures (engine ``_part``):
-#: a stack of sets, the top one collecting every ``At`` whose place is read
-#: (``At.fp``, ``At.pose``: the builtins read places only through these)
-READING: list[set] = []
-#: beside each set of ``READING``, the contacts judged while recording:
-#: ``(At, At, touching?)`` (builtins ``touching_of``), a judgement's reading
-#: of two pieces' places that only asks whether they touch
-TOUCHES: list[list] = []
-
 
 class cached_property:  # noqa: N801 (as functools', without its lock: a log is never shared between threads)
     """A value worked out on first reading and kept in the instance's
@@ -54,7 +45,7 @@ class Table:
     piece is one ``At`` wherever the same table recurs."""
 
     def __init__(self, scenario: WarmasterScenario, unit_attrs: dict, poses: dict[str, Pose] | None = None,
-                 geometry: dict | None = None, _start: dict | None = None, _key: frozenset | None = None):
+                 cache: AnswerCaches | None = None, _start: dict | None = None, _key: frozenset | None = None):
         self.scenario = scenario
         self.unit_attrs = unit_attrs  # unit type -> {pace, flying, ...} from the pack
         self.by_id = scenario.by_id
@@ -66,23 +57,22 @@ class Table:
         self._moved: dict = {}  # (``moved``: the moves asked of this table, and the table after them)
         #: lists of pieces worked out once per table (``units``, builtins.py)
         self.lists: dict = {}
-        #: footprints and measurements by piece and pose, shared by every
-        #: table moved from this one (a piece in one pose measures the same
-        #: on any table): ``(id, pose)`` -> footprint, and
-        #: ``(id, pose, id, pose)`` -> distance (builtins.py)
-        self.geometry: dict = {} if geometry is None else geometry
-        #: the key of this table in ``geometry`` (``moved``): the poses that are
+        #: the answer's caches: its tables, footprints and measurements by piece
+        #: and pose, shared by every table moved from this one (a piece in one
+        #: pose measures the same on any table; builtins.py)
+        self.cache = AnswerCaches() if cache is None else cache
+        #: the key of this table in ``cache.tables`` (``moved``): the poses that are
         #: not the start's (the set of poses, without those every table shares)
         self.key = frozenset((pid, pose) for pid, pose in self.poses.items() if pose != self.start.get(pid)) \
             if _key is None else _key
-        self.geometry.setdefault(("table", self.key), self)
+        self.cache.tables.setdefault(self.key, self)
 
     def moved(self, moves: dict[str, Pose]) -> "Table":
         """The table after ``moves``: one table per set of poses (the
         branches of a plan that put every piece in the same place share it,
         its pieces and what was measured on it)."""
         if not moves:
-            return self.geometry.get(("table", self.key), self)
+            return self.cache.tables.get(self.key, self)
         asked = tuple(moves.items())
         t = self._moved.get(asked)  # (these moves from this table before: no set of poses made)
         if t is not None:
@@ -95,9 +85,9 @@ class Table:
         # (this table's key with the moved pieces' poses replaced: a few poses, not every piece's)
         key = self.key.difference([(pid, old[pid]) for pid in moves if pid in old]) \
             .union([(pid, pose) for pid, pose in moves.items() if pose != start.get(pid)])
-        t = self.geometry.get(("table", key))
+        t = self.cache.tables.get(key)
         if t is None:
-            t = Table(self.scenario, self.unit_attrs, {**old, **moves}, self.geometry, start, key)
+            t = Table(self.scenario, self.unit_attrs, {**old, **moves}, self.cache, start, key)
             t._fp = {k: v for k, v in self._fp.items() if k not in moves}
         return t
 
@@ -105,9 +95,10 @@ class Table:
         fp = self._fp.get(pid)
         if fp is None:
             key = (pid, self.poses[pid])
-            fp = self.geometry.get(key)
+            fps = self.cache.footprints
+            fp = fps.get(key)
             if fp is None:
-                fp = self.geometry[key] = footprint(self.by_id[pid], self.poses[pid])
+                fp = fps[key] = footprint(self.by_id[pid], self.poses[pid])
             self._fp[pid] = fp
         return fp
 
@@ -129,18 +120,10 @@ class Table:
             got = self.lists["characters"] = tuple(self.at(p.id) for p in self.scenario.characters)
         return got
 
-
-def forget(geometry: dict) -> None:
-    """Forget what every table of ``geometry`` keeps (its pieces, lists,
-    moves, footprints) and the measurements: a piece refers to its table and
-    the table to its pieces, so an answer's tables are in reference cycles,
-    freed only by the collector, walking all they hold (~10% of a Warmaster
-    `odds` answer). Forgotten when the answer is done, they are freed at
-    once. A table still answers as before, working out again what it
-    forgot."""
-    for t in [t for t in geometry.values() if type(t) is Table]:
-        t._at, t._moved, t.lists, t._fp = {}, {}, {}, {}
-    geometry.clear()
+    def close(self) -> None:
+        """Its answer is given (``AnswerCaches.close``): forget its pieces,
+        moves, lists and footprints (worked out again if it is asked)."""
+        self._at, self._moved, self.lists, self._fp = {}, {}, {}, {}
 
 
 class At:
@@ -157,14 +140,16 @@ class At:
 
     @property
     def fp(self) -> T.Footprint:
-        if READING:
-            READING[-1].add(self)
+        reading = self.table.cache.reading  # (a judgement kept by the places it reads: this one read)
+        if reading:
+            reading[-1].add(self)
         return self.table.footprint(self.piece.id)
 
     @property
     def pose(self) -> Pose:
-        if READING:
-            READING[-1].add(self)
+        reading = self.table.cache.reading
+        if reading:
+            reading[-1].add(self)
         return self.table.poses[self.piece.id]
 
     def get_attr(self, name: str) -> Any:
@@ -228,7 +213,6 @@ class Entry:
         e = Entry.__new__(Entry)
         d = self.__dict__.copy()
         d.update(changes)
-        d.pop("_outcome_alike", None)  # (kept by the engine for this entry's outcome: the copy's may differ)
         e.__dict__ = d
         return e
 
