@@ -28,9 +28,9 @@ from collections.abc import Iterator
 from constraint import Constraint, Problem, Unassigned
 
 from .check import Verdict, check as check_decision
-from .engine import Engine, orders_alone
+from .engine import orders_alone
 from .ground import Ctx, PieceView, Record, Setting
-from .plan import Plan, PlannedRule
+from .plan import Plan, PlannedEngine, PlannedRule
 
 
 class Decision:
@@ -166,7 +166,7 @@ def canonical(sets) -> list[tuple[PieceView, ...]]:
 # ------------------------------------------------------------------ the engine
 
 
-class SetEngine(Engine):
+class SetEngine(PlannedEngine):
     """The engine of a system whose decision is a set of own pieces chosen
     with no card (activations): every legal set, their number, and the
     verdict on a proposed set (or turn)."""

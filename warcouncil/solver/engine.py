@@ -5,8 +5,10 @@
     eng.setting(side)                     # the board and pieces seen from a side
 
 ``Engine`` is the game-independent part: loading the scenario and the pack
-(with house rules checked as lint checks them), the planned rules, settings
-and piece look-ups. What a decision is and how it is answered belongs to the
+(with house rules checked as lint checks them), settings and piece
+look-ups (the planned rules of a system whose decision is a set of orders
+are the planner's: ``solver.plan.PlannedEngine``).
+What a decision is and how it is answered belongs to the
 system: ``Engine(...)`` and ``Engine.load(...)`` give the engine class of the
 scenario's system (for Commands & Colors, ``systems.cc.CardEngine``: cards,
 order sets, destinations, whole turns).
@@ -19,7 +21,6 @@ from pathlib import Path
 from ..dsl.pack import Pack, line_at, is_shipped, load_pack
 from ..errors import Location, WarcouncilError, closest
 from .ground import Ctx, PieceView, Setting
-from .plan import Plan, plan_for
 from .scenario import Scenario, load_scenario, pack_target, scenario_from_text
 from .system import System
 
@@ -49,7 +50,6 @@ class Engine:
         self.pack = pack
         #: the game system this engine answers for
         self.system: type[System] = System.for_pack(pack)
-        self.plan: Plan = plan_for(pack)
         self._settings: dict = {}
         self._validate()
 
@@ -86,7 +86,7 @@ class Engine:
         this way."""
         d = self.side_define(name)
         s = self.setting(side)
-        compiler = self.plan.compiler
+        compiler = self.compiler
         return compiler.define_closure(name)(Ctx(_AsItStands(s, compiler)), {d.params[0]: s.side_view})
 
     def side_define(self, name: str):

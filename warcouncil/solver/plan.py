@@ -31,6 +31,7 @@ from typing import Callable
 from ..dsl import ast as A
 from ..dsl.pack import Pack, is_shipped
 from ..errors import WarcouncilError
+from .engine import Engine
 from .evaluate import Compiler
 from .system import System
 
@@ -267,3 +268,16 @@ def plan_for(pack: Pack) -> Plan:
         p = Plan(pack)
         _PLANS[id(pack)] = p
     return p
+
+
+class PlannedEngine(Engine):
+    """The engine of a system whose decision is a set of orders the planner
+    enumerates and checks (Commands & Colors' cards, ``decide.SetEngine``):
+    the pack's rules planned (``plan``) when the engine is made, before the
+    scenario is checked against the pack."""
+
+    def __init__(self, scenario, pack):
+        System.for_pack(pack)  # a pack no system plays: the first error, as for every engine
+        self.plan: Plan = plan_for(pack)
+        self.compiler = self.plan.compiler
+        super().__init__(scenario, pack)

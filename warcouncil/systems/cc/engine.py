@@ -19,10 +19,10 @@ from operator import attrgetter
 from ...dsl import ast as A
 from ...errors import WarcouncilError, closest
 from ...solver.check import Verdict, check
-from ...solver.engine import Engine
 from ...solver.ground import Ctx, Record
 from ...solver.cells import end_flags
 from ...solver.search import plain_fast_before, reach
+from ...solver.plan import PlannedEngine
 from .cards import dice_outcomes, mirror_card
 from .enumerate import Enumerator
 from .grounding import Grounding
@@ -74,7 +74,7 @@ ROLL_TABLE_DICE = 12
 ANSWERED = frozenset({"orders", "moves", "turns", "diff"})
 
 
-class CardEngine(Engine):
+class CardEngine(PlannedEngine):
     """An engine whose decision is a card's order set."""
 
     def __init__(self, scenario, pack):
