@@ -46,7 +46,7 @@ TURNS = [ROOT / "tests" / "data" / "cli" / "legal_turn.yaml", ROOT / "tests" / "
 
 def make_jobs(repeat: int) -> list[dict]:
     sys.path.insert(0, str(ROOT))
-    from warcouncil.solver.engine import Engine
+    from warcouncil.kernel.engine import Engine
 
     eng = Engine.load(SCENARIO)
     jobs = []

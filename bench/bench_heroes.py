@@ -62,7 +62,7 @@ def write(heroes: int, folder: Path, stand: bool = False) -> tuple[Path, Path]:
 
 
 def engine(scenario_path: Path):
-    from warcouncil.solver.engine import Engine  # noqa: PLC0415
+    from warcouncil.kernel.engine import Engine  # noqa: PLC0415
     return Engine.load(str(scenario_path))
 
 

@@ -46,8 +46,8 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.turn import load_turn
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.turn import load_turn
 from warcouncil.systems.cc.turns import end_positions
 
 SIDES = ("carthaginian", "syracusan")
@@ -224,7 +224,7 @@ def reach_fn(eng, card, side, ids):
     """eng.ground and search.reach for every piece, as eng.destinations
     calls it (no battle flags, no legality check of the order set, no
     sorting)."""
-    from warcouncil.solver.ground import Ctx
+    from warcouncil.kernel.ground import Ctx
     from warcouncil.solver.search import reach
 
     plan = eng.plan

@@ -44,7 +44,7 @@ import time
 from dataclasses import dataclass, field
 from itertools import combinations, product
 
-from warcouncil.solver.engine import Engine
+from warcouncil.kernel.engine import Engine
 
 # ============================================================================
 # The boards

@@ -27,7 +27,7 @@ A synthetic table (20 units: 12 red, 8 blue; 4 red characters; a wood):
   characters for three of them), by exhaustive search.
 
 The baseline is the same semantics written out in Python (the stop rules,
-ranges, engagement and penalties as code, geometry by ``solver.table``);
+ranges, engagement and penalties as code, geometry by ``systems.warmaster.measure``);
 both must agree exactly (AssertionError otherwise). Prints a Markdown table:
 seconds per query (the best; the two timed one query each in turn) and the
 ratio warcouncil / baseline, of the bests and the median of the pairs'.
@@ -59,8 +59,8 @@ def _tree_first(argv: list[str]) -> None:
 
 _tree_first(sys.argv)
 
-from warcouncil.solver import table as T
-from warcouncil.solver.engine import Engine
+from warcouncil.systems.warmaster import measure as T
+from warcouncil.kernel.engine import Engine
 
 WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
 PACE = {"infantry": 20, "cavalry": 30, "flying": 100}

@@ -31,8 +31,8 @@ def main(argv: list[str]) -> int:
         from warcouncil.dsl.lint import lint
         from warcouncil.dsl.parser import parse_text
         from warcouncil.errors import WarcouncilError
-        from warcouncil.solver.scenario import load_scenario, parse_yaml
-        from warcouncil.solver.turn import load_turn
+        from warcouncil.kernel.scenario import load_scenario, parse_yaml
+        from warcouncil.kernel.turn import load_turn
 
     folder = Path(tempfile.mkdtemp(prefix="warcouncil-atheris-"))
     rules, yaml_file = folder / "house.wc", folder / "file.yaml"

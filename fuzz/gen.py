@@ -21,7 +21,7 @@ import yaml
 def vocabulary() -> dict:
     """Names of the shipped cca pack and the Akragas scenario (read once)."""
     from warcouncil.dsl.pack import load_pack
-    from warcouncil.solver.scenario import load_scenario
+    from warcouncil.kernel.scenario import load_scenario
 
     pack = load_pack("cca")
     sc = load_scenario("akragas")

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.turn import load_turn
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.turn import load_turn
 
 # Parsed rule files are cached (warcouncil/dsl/packcache.py): in a folder of
 # this test session, not the user's cache (subprocesses inherit it).
@@ -149,7 +149,7 @@ def pack():
 @pytest.fixture
 def board(files, pack):
     """``board(units, leaders, terrain={(c, r): type})`` -> Engine on the shipped pack."""
-    from warcouncil.solver.scenario import load_scenario
+    from warcouncil.kernel.scenario import load_scenario
 
     def make(units=(), leaders=(), terrain=None):
         data = scenario_dict(units, leaders)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from warcouncil.solver.engine import Engine
+from warcouncil.kernel.engine import Engine
 from warcouncil.systems.grid.engine import frac
 
 ALESIA = Path(__file__).resolve().parent.parent / "warcouncil" / "examples" / "grid-ancients" / "alesia.yaml"

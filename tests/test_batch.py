@@ -155,7 +155,7 @@ def test_a_bug_is_exit_3_and_the_batch_goes_on(tmp_path, monkeypatch, answers):
     def broken(*a, **k):
         raise KeyError("boom")
 
-    monkeypatch.setattr("warcouncil.solver.turn.load_turn", broken)
+    monkeypatch.setattr("warcouncil.kernel.turn.load_turn", broken)
     jobs = tmp_path / "jobs.jsonl"
     jobs.write_text(job(QUERIES[6][0]) + "\n" + job(QUERIES[0][0]) + "\n", encoding="utf-8")
     code, out, _ = run_cli("batch", jobs, "--jobs", "1")
@@ -183,7 +183,7 @@ def test_standard_input(answers):
 
 
 def test_jobs_share_a_pack_read_once_per_rule_files(tmp_path, monkeypatch):
-    from warcouncil.solver import engine
+    from warcouncil.kernel import engine
 
     calls = []
     real = engine.load_pack

@@ -11,9 +11,9 @@ from conftest import AKRAGAS, run_cli
 from warcouncil import batch
 from warcouncil.dsl import ast as A
 from warcouncil.dsl.unparse import expr
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.ground import Ctx
-from warcouncil.solver.scenario import load_scenario
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.ground import Ctx
+from warcouncil.kernel.scenario import load_scenario
 from warcouncil.solver.search import reach
 
 from test_batch import DATA

@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from warcouncil.errors import Location, WarcouncilError
-from warcouncil.solver.board import (
+from warcouncil.world.board import (
     Board,
     board_from_mapping,
     grid_cells,
 )
-from warcouncil.solver.system import named_board
+from warcouncil.kernel.system import named_board
 from warcouncil.systems.cc.boards import BOARDS, VIEWS
 from warcouncil.systems.cc.boards import standard_board as standard_cca_board
 

@@ -1,11 +1,13 @@
 """One registry of builtins: each declared once (dsl/builtins.py, the core
 pack's `builtin` statements), each with exactly one meaning
-(solver/builtins.py, systems/cc/builtins.py); lint and the compiler read it;
-the language package imports nothing from the solver."""
+(kernel/builtins.py, systems/cc/builtins.py); lint and the compiler read it;
+the language package imports nothing from the kernel, the world or the
+planner."""
 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -106,7 +108,7 @@ def test_the_cc_family_is_declared_by_the_core_pack(cca) -> None:
 
 
 def test_every_kernel_builtin_has_exactly_one_meaning() -> None:
-    from warcouncil.solver.builtins import KERNEL_MEANINGS
+    from warcouncil.kernel.builtins import KERNEL_MEANINGS
 
     consts, funcs = set(KERNEL_MEANINGS.constants), set(KERNEL_MEANINGS.functions)
     assert consts == set(KERNEL.constants)
@@ -115,7 +117,7 @@ def test_every_kernel_builtin_has_exactly_one_meaning() -> None:
 
 
 def test_every_cc_builtin_has_exactly_one_meaning(cca) -> None:
-    from warcouncil.solver.builtins import KERNEL_MEANINGS
+    from warcouncil.kernel.builtins import KERNEL_MEANINGS
     from warcouncil.systems.cc.builtins import CC
 
     declared = cca.builtins.values()
@@ -125,7 +127,7 @@ def test_every_cc_builtin_has_exactly_one_meaning(cca) -> None:
 
 
 def test_a_missing_or_extra_meaning_is_caught() -> None:
-    from warcouncil.solver.builtins import KERNEL_MEANINGS, Meanings
+    from warcouncil.kernel.builtins import KERNEL_MEANINGS, Meanings
 
     short = Meanings("short")
     for n, f in KERNEL_MEANINGS.constants.items():
@@ -141,8 +143,8 @@ def test_a_missing_or_extra_meaning_is_caught() -> None:
 
 
 def test_a_pack_builtin_without_a_meaning_fails_when_compiled(tmp_path: Path) -> None:
-    from warcouncil.solver.builtins import KERNEL_MEANINGS
-    from warcouncil.solver.evaluate import Compiler
+    from warcouncil.kernel.builtins import KERNEL_MEANINGS
+    from warcouncil.kernel.evaluate import Compiler
 
     f = tmp_path / "g.wc"
     f.write_text('pack toy "A toy game"\nbuiltin morale(piece) -> int reads setting "a piece\'s morale"\n')
@@ -273,19 +275,20 @@ def test_lint_house_file_redeclaring_a_builtin(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- layering
 
 
-def test_the_language_imports_nothing_from_the_solver() -> None:
+def test_the_language_imports_nothing_from_the_kernel() -> None:
     dsl = Path(warcouncil.dsl.__file__).parent
     for f in sorted(dsl.glob("*.py")):
         tree = ast.parse(f.read_text("utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
                 mod = "." * node.level + (node.module or "")
-                assert "solver" not in mod and "cli" not in mod, f"{f.name} imports {mod}"
+                assert not re.search(r"\b(kernel|world|solver|cli)\b", mod), f"{f.name} imports {mod}"
             elif isinstance(node, ast.Import):
-                assert not any("warcouncil.solver" in a.name for a in node.names), f.name
+                assert not any(re.match(r"warcouncil\.(kernel|world|solver)\b", a.name) for a in node.names), f.name
     code = ("import sys, warcouncil.dsl.lint, warcouncil.dsl.pack, warcouncil.dsl.builtins;"
             "warcouncil.dsl.lint.lint(['cca']);"
-            "print(sorted(m for m in sys.modules if m.startswith('warcouncil.solver')))")
+            "print(sorted(m for m in sys.modules if m.split('.')[:2] in "
+            "(['warcouncil', 'kernel'], ['warcouncil', 'world'], ['warcouncil', 'solver'])))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -294,7 +297,7 @@ def test_the_language_imports_nothing_from_the_solver() -> None:
 def test_the_compilers_analyses_are_todays(name) -> None:
     """The define classes the compiler derives from the vocabulary's views
     are those today's tables give (each a set of defines, nothing else)."""
-    from warcouncil.solver.evaluate import Compiler
+    from warcouncil.kernel.evaluate import Compiler
 
     pack = load_pack(name)
     c = Compiler(pack)

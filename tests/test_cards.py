@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 
 from warcouncil.errors import WarcouncilError
 from warcouncil.systems.cc.csp import csp_order_sets
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.ground import natural_id
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.ground import natural_id
 
 # --------------------------------------------------------------------------- helpers
 

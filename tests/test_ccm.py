@@ -40,9 +40,9 @@ from conftest import scenario_dict
 from warcouncil.dsl.lint import coverage, lint
 from warcouncil.dsl.pack import SOURCES_DIR, load_pack
 from warcouncil.errors import WarcouncilError
-from warcouncil.solver.system import named_board
+from warcouncil.kernel.system import named_board
 from warcouncil.systems.cc.csp import csp_order_sets
-from warcouncil.solver.engine import Engine
+from warcouncil.kernel.engine import Engine
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "warcouncil" / "examples" / "ccm" / "practice_field.yaml"

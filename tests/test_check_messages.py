@@ -8,8 +8,8 @@ import dataclasses
 from pathlib import Path
 
 from warcouncil.solver import check
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.turn import load_turn
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.turn import load_turn
 
 TURN = Path(__file__).parent / "data" / "check" / "illegal_light_troops.yaml"
 

@@ -15,9 +15,9 @@ from test_reach_property import walks as reach_walks
 from conftest import scratch_dir
 from warcouncil.solver.check import _holds, _judges, _reads_path
 from warcouncil.solver.decompose import applies, move_rules
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.ground import Ctx
-from warcouncil.solver.state import MoveView, Positions
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.ground import Ctx
+from warcouncil.kernel.state import MoveView, Positions
 
 TMP = scratch_dir("warcouncil-check-parts-")
 HOUSE = TMP / "shapes.wc"
@@ -136,7 +136,7 @@ def test_a_move_handed_whole_to_a_definition():
     board = g.setting.board
     assert set(dests["s1"]) == {c for c in board.neighbours[s1.at] if c not in {p.at for p in g.setting.views}}
     base = "card: Order Light Troops\nside: syracusan\norders: [s1]\nmoves:\n  - {piece: s1, %s}\n"
-    from warcouncil.solver.turn import load_turn
+    from warcouncil.kernel.turn import load_turn
 
     for i, (move, ok) in enumerate([("to: [1, 6]", True), ("to: [1, 5]", False), ("path: [[1, 6], [1, 5]]", False)]):
         path = TMP / f"short-turn{i}.yaml"

@@ -23,9 +23,9 @@ from conftest import scratch_dir
 from test_check_parts import HOUSE as SHAPES
 from warcouncil.solver import check
 from warcouncil.solver.decompose import move_rules
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.ground import Record
-from warcouncil.solver.turn import load_turn
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.ground import Record
+from warcouncil.kernel.turn import load_turn
 
 TMP = scratch_dir("warcouncil-check-reuse-")
 TURN_HOUSE = TMP / "turn-reading.wc"
@@ -193,7 +193,7 @@ def test_carried_leaders_read_from_what_stands_on_the_hex():
     scanning every piece: the same pieces, in the same order, on the
     positions a turn goes through, crowded ones too (two pieces of one role
     on a hex, then ``on`` shows one: the scan is used)."""
-    from warcouncil.solver.state import Positions
+    from warcouncil.kernel.state import Positions
     from warcouncil.systems.cc.system import CommandsAndColors
 
     eng = Engine.load("akragas")

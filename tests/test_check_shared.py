@@ -15,8 +15,8 @@ import pytest
 from conftest import scratch_dir
 from warcouncil.solver import check
 from warcouncil.solver.decompose import applies, move_rules
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.ground import Ctx, Record
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.ground import Ctx, Record
 
 TMP = scratch_dir("warcouncil-check-shared-")
 HOUSE = TMP / "domains.wc"

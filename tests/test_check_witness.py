@@ -20,10 +20,10 @@ import pytest
 from test_check_parts import HOUSE
 from warcouncil.solver.check import _candidate_groups, _paths, _witness
 from warcouncil.solver.decompose import applies, move_rules
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.ground import Ctx
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.ground import Ctx
 from warcouncil.solver.search import geometric_path, reach
-from warcouncil.solver.state import MoveView, Positions
+from warcouncil.kernel.state import MoveView, Positions
 
 
 def reference_witness(g, plan, ctx, piece, start, to, index):

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from warcouncil.cli import main
-from warcouncil.solver.ground import natural_id
+from warcouncil.kernel.ground import natural_id
 
 DATA = Path(__file__).parent / "data" / "cli"
 RULES = Path(__file__).resolve().parents[1] / "warcouncil" / "rules"

@@ -130,7 +130,7 @@ def test_a_closed_pipe_still_ends_quietly_with_exit_0():
 
 def test_a_bugs_oserror_is_still_an_internal_error(monkeypatch):
     # an OSError raised by the engine, not by a write to standard output: a bug (exit 3)
-    from warcouncil.solver.engine import Engine
+    from warcouncil.kernel.engine import Engine
 
     def broken(*a, **k):
         raise OSError(28, "No space left on device")
@@ -252,7 +252,8 @@ def test_a_system_without_cards_reads_command_only():
 
 
 def test_command_is_in_the_range_of_a_scenarios_command():
-    from warcouncil.solver.scenario import MAX_COMMAND, SIDE_FIELDS
+    from warcouncil.world.schema import MAX_COMMAND
+    from warcouncil.kernel.scenario import SIDE_FIELDS
 
     assert SIDE_FIELDS["command"].schema == {"type": "integer", "minimum": 1, "maximum": MAX_COMMAND}
     for bad in (0, MAX_COMMAND + 1):

@@ -46,7 +46,7 @@ def test_a_library_caller_is_left_alone(collector) -> None:
 
 
 def test_the_start_holds_the_collector_back_until_the_engine_is_loaded(collector, monkeypatch) -> None:
-    from warcouncil.solver.engine import Engine
+    from warcouncil.kernel.engine import Engine
 
     seen = []
     load = Engine.load.__func__

@@ -155,7 +155,7 @@ def test_board_memos_agree_and_stay_bounded(akragas, monkeypatch):
     ``dilate``, and keep at most CELLS_MEMO masks."""
     import random
 
-    import warcouncil.solver.board as board_mod
+    import warcouncil.world.board as board_mod
 
     b = akragas.scenario.board
     monkeypatch.setattr(board_mod, "CELLS_MEMO", 50)

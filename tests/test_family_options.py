@@ -1,5 +1,5 @@
 """Each game family adds its own command-line options (issue 28): declared
-in its ``options.py`` (``solver.system.Option``), read by the command line
+in its ``options.py`` (``kernel.system.Option``), read by the command line
 through the entry points without importing a system, refused on a
 scenario of a system that does not read them."""
 
@@ -14,7 +14,7 @@ import pytest
 
 from conftest import run_cli
 from warcouncil import cli
-from warcouncil.solver import system as S
+from warcouncil.kernel import system as S
 
 HERE = Path(__file__).resolve().parent
 TINY = HERE / "tinygrid" / "skirmish.yaml"

@@ -19,10 +19,10 @@ import warcouncil
 from warcouncil import CHANCE
 from warcouncil.cli import main
 from warcouncil.errors import WarcouncilError
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.game import IllegalAction
-from warcouncil.solver.scenario import json_schema
-from warcouncil.solver.turn import load_turn, turn_from_data
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.game import IllegalAction
+from warcouncil.kernel.scenario import json_schema
+from warcouncil.kernel.turn import load_turn, turn_from_data
 from warcouncil.systems.cc import CommandsAndColors
 
 EXAMPLES = Path(warcouncil.__file__).parent / "examples"

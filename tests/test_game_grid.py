@@ -14,8 +14,8 @@ import yaml
 from gridkit import scenario, unit
 
 from warcouncil.errors import WarcouncilError
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.game import CHANCE, IllegalAction, load_game
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.game import CHANCE, IllegalAction, load_game
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "warcouncil" / "examples" / "grid-ancients"
 SCENARIOS = sorted(EXAMPLES.glob("*.yaml"))

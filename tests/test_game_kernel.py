@@ -1,4 +1,4 @@
-"""The game interface's kernel half (``solver/game.py``) on a toy turn: one
+"""The game interface's kernel half (``kernel/game.py``) on a toy turn: one
 side chooses a number of coins, the coins are tossed (a chance node), the
 turn ends. Undo, clone, serialising and the nodes are the kernel's alone."""
 
@@ -11,7 +11,7 @@ import pytest
 
 import warcouncil
 from warcouncil.errors import WarcouncilError
-from warcouncil.solver.game import (CHANCE, TERMINAL, TERMINAL_NODE, Game, IllegalAction, Turn, chance,
+from warcouncil.kernel.game import (CHANCE, TERMINAL, TERMINAL_NODE, Game, IllegalAction, Turn, chance,
                                     decision)
 
 

@@ -18,9 +18,9 @@ import warcouncil
 from conftest import run_cli
 from warcouncil import CHANCE
 from warcouncil.errors import WarcouncilError
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.game import IllegalAction
-from warcouncil.solver.scenario import read_yaml_file
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.game import IllegalAction
+from warcouncil.kernel.scenario import read_yaml_file
 from warcouncil.systems.warmaster.scenario import read_scenario
 
 EXAMPLES = Path(warcouncil.__file__).parent / "examples" / "warmaster"

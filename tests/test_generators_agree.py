@@ -25,9 +25,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from warcouncil.dsl.pack import load_pack
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.scenario import load_scenario
-from warcouncil.solver.turn import load_turn
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.scenario import load_scenario
+from warcouncil.kernel.turn import load_turn
 from warcouncil.systems.cc.turns import _Turns
 
 from conftest import scenario_dict, scratch_dir

@@ -1,5 +1,5 @@
-"""Square grid with facing (solver.facing) and what a board kind cannot answer
-(solver.board): exact squares on hand-built boards, properties, and the CLI's
+"""Square grid with facing (systems.grid.facing) and what a board kind cannot answer
+(world.board): exact squares on hand-built boards, properties, and the CLI's
 exit 2 on a measured table."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from warcouncil.cli import main
 from warcouncil.errors import Location, WarcouncilError
-from warcouncil.solver.board import (
+from warcouncil.world.board import (
     Board,
     BoardCannotAnswer,
     TableBoard,
@@ -23,7 +23,7 @@ from warcouncil.solver.board import (
     grid_cells,
 )
 from warcouncil.systems.cc.boards import standard_board as standard_cca_board
-from warcouncil.solver.facing import (
+from warcouncil.systems.grid.facing import (
     FACINGS,
     REGIONS,
     Footprint,

@@ -1,4 +1,4 @@
-"""The measured table (solver.table): footprints of 4 x 2 cm stands in line
+"""The measured table (systems.warmaster.measure): footprints of 4 x 2 cm stands in line
 and column at any facing, edge-to-edge distances rounded before thresholds,
 contact within EPSILON (not shapely's ``touches``), terrain areas, nearest."""
 
@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from warcouncil.errors import Location, WarcouncilError
-from warcouncil.solver import table as T
-from warcouncil.solver.board import Board, BoardCannotAnswer, board_from_mapping, grid_cells
+from warcouncil.systems.warmaster import measure as T
+from warcouncil.world.board import Board, BoardCannotAnswer, board_from_mapping, grid_cells
 
 TABLE = board_from_mapping({"grid": "table", "width": 120, "depth": 80}, Location("t.yaml"))
 

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import run_cli
 from gridkit import ALESIA, engine, house, scenario, unit
-from warcouncil.solver.system import System
+from warcouncil.kernel.system import System
 
 
 def _eng(tmp_path, units, **kw):
@@ -189,7 +189,7 @@ _ALESIA_DATA: dict = {}
 
 def test_activations_draws_the_board_on_the_command_line(tmp_path):
     from conftest import run_cli
-    from warcouncil.solver.engine import Engine
+    from warcouncil.kernel.engine import Engine
     from warcouncil.systems.grid.svg import grid_svg
 
     out = tmp_path / "a.svg"

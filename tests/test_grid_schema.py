@@ -1,6 +1,6 @@
 """Square-grid ancients: one validation layer per file kind (issue 12, point
 1). The scenario, the turn file (`check`) and the test file (`odds`) are
-read through the kernel's tables (``solver.scenario.Record``/``Field``),
+read through the kernel's tables (``world.schema.Record``/``Field``),
 declared once in ``systems/grid/scenario.py`` and ``systems/grid/files.py``:
 a field of the wrong type or out of range exits 2 at its value's place, and
 the JSON Schema made from the same tables accepts the shipped files and
@@ -16,7 +16,8 @@ import yaml
 
 from conftest import run_cli
 from gridkit import ALESIA
-from warcouncil.solver import scenario as kernel_scenario, turn as kernel_turn
+from warcouncil.kernel import scenario as kernel_scenario, turn as kernel_turn
+from warcouncil.world.schema import file_schema
 from warcouncil.systems.grid import files
 from warcouncil.systems.grid.scenario import (GENERAL_ENTRY, SCENARIO_ENTRY, SIDE_ENTRY, TERRAIN_ENTRY, UNIT_ENTRY)
 from warcouncil.systems.grid.system import GridAncients
@@ -33,7 +34,7 @@ def _load(path):
 def test_the_kernel_publishes_the_grid_schemas():
     sc = kernel_scenario.json_schema(GridAncients)
     tu = kernel_turn.json_schema(GridAncients)
-    json.dumps(sc), json.dumps(tu), json.dumps(kernel_scenario.file_schema(files.TEST, "test"))
+    json.dumps(sc), json.dumps(tu), json.dumps(file_schema(files.TEST, "test"))
     assert sc["title"] == "warcouncil scenario (Square-grid ancients)"
     assert sc["required"] == ["system", "board", "sides", "to_move", "units"]
     unit = sc["properties"]["units"]["items"]
@@ -50,7 +51,7 @@ def test_the_schemas_accept_the_shipped_files():
     jsonschema.validate(_load(ALESIA), kernel_scenario.json_schema(GridAncients))
     for name in ("turn.yaml", "illegal-turn.yaml"):
         jsonschema.validate(_load(EXAMPLES / name), kernel_turn.json_schema(GridAncients))
-    jsonschema.validate(_load(EXAMPLES / "combat.yaml"), kernel_scenario.file_schema(files.TEST, "test"))
+    jsonschema.validate(_load(EXAMPLES / "combat.yaml"), file_schema(files.TEST, "test"))
 
 
 def _place(text, fragment, nth=1):
@@ -164,7 +165,7 @@ TEST_CASES = [
 def test_an_odds_field_of_the_wrong_type_exits_2_at_its_place(tmp_path, text, at, says):
     _exit_2_at(tmp_path, "odds", text, at, says, scenario=ALESIA)
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(yaml.safe_load(text), kernel_scenario.file_schema(files.TEST, "test"))
+        jsonschema.validate(yaml.safe_load(text), file_schema(files.TEST, "test"))
 
 
 @pytest.mark.parametrize("entry, base", [

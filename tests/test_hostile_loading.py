@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 from conftest import run_cli
 from warcouncil.errors import EXCERPT_WIDTH, Location, WarcouncilError
-from warcouncil.solver.scenario import MAX_YAML_DEPTH, MAX_YAML_NODES, MAX_YAML_TEXT, load_scenario, parse_yaml
-from warcouncil.solver.turn import load_turn
+from warcouncil.world.ydoc import MAX_YAML_DEPTH, MAX_YAML_NODES, MAX_YAML_TEXT
+from warcouncil.kernel.scenario import load_scenario, parse_yaml
+from warcouncil.kernel.turn import load_turn
 from warcouncil.textfile import YAML_LIMIT, read_bytes, read_text
 
 TURN = "card: Order Three Units Center\norders: [s4, s5]\n"
@@ -349,9 +350,9 @@ def test_names_too_long_for_the_file_system_are_bad_input(tmp_path):
     import yaml
 
     from warcouncil.errors import WarcouncilError
-    from warcouncil.solver.scenario import load_scenario
+    from warcouncil.kernel.scenario import load_scenario
 
-    from warcouncil.solver.scenario import shipped_scenarios
+    from warcouncil.kernel.scenario import shipped_scenarios
 
     data = yaml.safe_load(shipped_scenarios()["akragas"].read_text(encoding="utf-8"))
     for key, value in (("system", LONG), ("rules", [LONG + ".wc"]), ("rules", [f"x/{LONG}/y.wc"])):

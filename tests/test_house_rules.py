@@ -28,7 +28,7 @@ from conftest import scenario_dict
 from warcouncil.cli import main
 from warcouncil.dsl import ast as A
 from warcouncil.dsl.pack import PACKS_DIR, load_pack
-from warcouncil.solver.engine import Engine
+from warcouncil.kernel.engine import Engine
 
 ROOT = Path(__file__).resolve().parents[1]
 HOUSE = ROOT / "warcouncil" / "examples" / "house"

@@ -39,8 +39,8 @@ from tinygrid.system import TinyGrid  # noqa: E402
 from warcouncil.dsl.lint import lint  # noqa: E402
 from warcouncil.solver.check import Verdict  # noqa: E402
 from warcouncil.solver.decide import Decision, SetEngine, build_problem  # noqa: E402
-from warcouncil.solver.engine import Engine  # noqa: E402
-from warcouncil.solver.system import System  # noqa: E402
+from warcouncil.kernel.engine import Engine  # noqa: E402
+from warcouncil.kernel.system import System  # noqa: E402
 
 RULES_TXT = "rules.txt"
 HOUSE_WC = str(HOUSE / "10-house.wc")
@@ -269,7 +269,7 @@ def test_a_turn_activates_a_legal_set_then_ends(tmp_path) -> None:
     lists them), then the turn is over; an illegal set is refused with its
     violations and changes nothing; ``check --write-next`` gives the board
     with blue to move."""
-    from warcouncil.solver.game import TERMINAL, IllegalAction, load_game
+    from warcouncil.kernel.game import TERMINAL, IllegalAction, load_game
 
     state = load_game(SCENARIO).new_state()
     assert state.current_player() == "red"
@@ -304,7 +304,7 @@ _END_TO_END = r"""
 import json, sys
 sys.path.insert(0, TESTS)
 from tinygrid.system import TinyGrid
-from warcouncil.solver.engine import Engine
+from warcouncil.kernel.engine import Engine
 
 eng = Engine.load(SCENARIO)
 sets = sorted(tuple(p.id for p in s) for s in eng.decisions())

@@ -15,7 +15,7 @@ from conftest import run_cli
 from warcouncil.dsl import bounds, static
 from warcouncil.dsl.lint import lint
 from warcouncil.dsl.pack import load_pack
-from warcouncil.solver import evaluate
+from warcouncil.kernel import evaluate
 
 CARD = "Order Two Units Left"
 UNIT_QUOTE = ("Light infantry units (light infantry, light sling infantry, light bow infantry) may move one "

@@ -1,8 +1,12 @@
 """The layering is a checked contract (import-linter, configured in
-pyproject.toml): the language (warcouncil.dsl) imports nothing of the kernel
-(warcouncil.solver), the kernel nothing of the game systems
-(warcouncil.systems), and nothing below imports the command line; no
-import circles inside a layer."""
+pyproject.toml): the language (warcouncil.dsl) imports nothing above it; the
+world (warcouncil.world: the board's geometry, YAML reading, the schema
+framework) no game system, the kernel's registry included; the kernel
+(warcouncil.kernel: the language runtime, the registry, the scenario and turn
+files, the engine and the game interface) nothing of the planner
+(warcouncil.solver) above it; neither of them any game system
+(warcouncil.systems); nothing below imports the command line; no import
+circles inside a package."""
 
 from __future__ import annotations
 
@@ -43,3 +47,21 @@ def test_the_command_line_reaches_every_game_system_only_through_the_kernel() ->
                                                    "warcouncil.serve"]
     assert sorted(forbidden["forbidden_modules"]) == systems
     assert "allow_indirect_imports" not in forbidden  # the registry is found at run time, never imported
+
+
+def test_the_layers_are_the_packages_in_order() -> None:
+    """The layers, top to bottom, as docs/design.md §2 draws them: the
+    planner above the kernel (it plans, searches and checks with the
+    kernel's compiled rules; the kernel's engine plans nothing), the world
+    below it (the kernel reads scenario files with the registry's systems)."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    layers = next(c for c in contracts if c["type"] == "layers")["layers"]
+    order = ["warcouncil.systems", "warcouncil.solver", "warcouncil.kernel", "warcouncil.world", "warcouncil.dsl"]
+    assert [layer for layer in layers if layer in order] == order
+    # each module in one package: none left behind under its old name
+    names = {pkg: {f.stem for f in (ROOT / "warcouncil" / pkg).glob("*.py")} - {"__init__"}
+             for pkg in ("kernel", "solver", "world")}
+    assert names["solver"] & (names["kernel"] | names["world"]) == set()
+    assert names["solver"] >= {"plan", "decompose", "partial", "profile", "cells", "search", "check", "decide"}

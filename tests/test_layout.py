@@ -31,7 +31,11 @@ def _import_graph() -> dict[str, set[str]]:
                     mod = ".".join(base + ([node.module] if node.module else []))
                 else:
                     mod = node.module or ""
-                targets = [mod] + [f"{mod}.{a.name}" for a in node.names]
+                # ``from pkg import module`` imports the module (its
+                # package is imported first, as for ``from pkg.module
+                # import x``); ``from pkg import name`` imports pkg
+                subs = [f"{mod}.{a.name}" for a in node.names if f"{mod}.{a.name}" in mods]
+                targets = subs + ([mod] if len(subs) < len(node.names) else [])
             else:
                 continue
             graph[m].update(t for t in targets if t in mods and t != m)
@@ -48,23 +52,23 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_import_circles():
     graph = _import_graph()
-    assert "warcouncil.solver.state" in graph and "warcouncil.solver.ground" in graph
+    assert "warcouncil.kernel.state" in graph and "warcouncil.kernel.ground" in graph
     assert _circles(graph) == []
 
 
 def test_the_circle_finder_finds_a_circle():
     # the check itself: a lazy import back from state to the search would be found
     graph = _import_graph()
-    graph["warcouncil.solver.state"].add("warcouncil.solver.search")
-    assert any("warcouncil.solver.state" in c and "warcouncil.solver.search" in c for c in _circles(graph))
+    graph["warcouncil.kernel.state"].add("warcouncil.solver.search")
+    assert any("warcouncil.kernel.state" in c and "warcouncil.solver.search" in c for c in _circles(graph))
 
 
 def test_turn_state_does_not_import_the_search():
     graph = _import_graph()
-    seen, todo = set(), ["warcouncil.solver.state"]
+    seen, todo = set(), ["warcouncil.kernel.state"]
     while todo:
         m = todo.pop()
         if m not in seen:
             seen.add(m)
             todo.extend(graph[m])
-    assert not seen & {"warcouncil.solver.search", "warcouncil.solver.ground", "warcouncil.solver.profile"}
+    assert not seen & {"warcouncil.solver.search", "warcouncil.kernel.ground", "warcouncil.solver.profile"}

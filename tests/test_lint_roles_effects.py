@@ -19,8 +19,8 @@ from warcouncil.dsl.lint import lint
 from warcouncil.dsl.pack import load_pack
 from warcouncil.dsl.parser import parse_text
 from warcouncil.errors import Location, WarcouncilError
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.system import System
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.system import System
 from warcouncil.systems.cc.engine import CardEngine
 from warcouncil.systems.cc.system import CommandsAndColors
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from warcouncil.solver.ground import natural_id
+from warcouncil.kernel.ground import natural_id
 
 HOUSE = Path(__file__).resolve().parents[1] / "warcouncil" / "examples" / "house" / "detach-any-card.wc"
 
@@ -123,7 +123,7 @@ def test_an_empty_side_is_refused(side: str) -> None:
 
 
 def test_help_says_what_scenario_may_be() -> None:
-    from warcouncil.solver.scenario import shipped_scenarios
+    from warcouncil.kernel.scenario import shipped_scenarios
 
     names = {n for n in shipped_scenarios() if "/" not in n}  # (also known by folder/name)
     assert {"akragas", "practice_field", "ridgeway", "alesia"} <= names
@@ -142,7 +142,7 @@ def test_help_names_the_scenarios_shipped_in_the_examples(monkeypatch) -> None:
     the same place that resolves a shipped name), each after the title of
     its folder's system: a scenario added there is named, none is listed in
     cli.py."""
-    import warcouncil.solver.scenario as scenario
+    import warcouncil.kernel.scenario as scenario
 
     shipped = scenario.shipped_scenarios()
     said = ("by name (akragas, practice_field: Commands & Colors; alesia: Square-grid ancients; "

@@ -20,9 +20,9 @@ from open_spiel.python.algorithms import mcts  # noqa: E402
 import warcouncil  # noqa: E402
 import warcouncil.openspiel  # noqa: E402, F401  (registers the game)
 from warcouncil.errors import WarcouncilError  # noqa: E402
-from warcouncil.solver.engine import Engine  # noqa: E402
-from warcouncil.solver.scenario import shipped_scenarios  # noqa: E402
-from warcouncil.solver.system import System  # noqa: E402
+from warcouncil.kernel.engine import Engine  # noqa: E402
+from warcouncil.kernel.scenario import shipped_scenarios  # noqa: E402
+from warcouncil.kernel.system import System  # noqa: E402
 
 EXAMPLES = Path(warcouncil.__file__).parent / "examples"
 #: Warmaster's move generator in the simulations, in cm (coarse: quick)

@@ -25,11 +25,11 @@ from hypothesis import strategies as st
 
 from warcouncil.dsl import ast as A
 from warcouncil.dsl.pack import load_pack
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.ground import Ctx
-from warcouncil.solver.scenario import load_scenario
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.ground import Ctx
+from warcouncil.kernel.scenario import load_scenario
 from warcouncil.solver.search import reach
-from warcouncil.solver.state import MoveView, Positions
+from warcouncil.kernel.state import MoveView, Positions
 
 from conftest import scenario_dict, scratch_dir
 
@@ -89,7 +89,7 @@ def naive_ends(eng, g, piece, ordered, state=None, earlier=(), index=0):
     move, ``index`` its index. Only where the pieces stand is taken from
     ``state``: the position the rules see is built afresh from it (no
     parent, no memo), with the moving piece lifted off, as in ``reach``."""
-    from warcouncil.solver.evaluate import Compiler
+    from warcouncil.kernel.evaluate import Compiler
 
     c = Compiler(eng.pack)  # a fresh compiler: no memo, no analysis shared with the engine
     rules = []

@@ -29,9 +29,9 @@ import yaml
 
 from conftest import scenario_dict
 from warcouncil.dsl.pack import load_pack
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.scenario import load_scenario
-from warcouncil.solver.turn import load_turn
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.scenario import load_scenario
+from warcouncil.kernel.turn import load_turn
 
 COVERED: set[str] = set()
 

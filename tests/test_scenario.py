@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from warcouncil.errors import WarcouncilError
-from warcouncil.solver.scenario import Piece, Scenario, load_scenario, shipped_scenarios
+from warcouncil.kernel.scenario import Piece, Scenario, load_scenario, shipped_scenarios
 
 BASE = """\
 name: Test
@@ -336,7 +336,7 @@ def test_a_shipped_scenario_names_its_system_and_turn_files_may_sit_beside_it(tm
     (``examples/<family>/<scenario>/``), for every YAML file directly in
     ``examples/<family>/`` was taken for a scenario. A scenario is the one
     that names its ``system:``; a family without examples is no failure."""
-    import warcouncil.solver.scenario as scenario
+    import warcouncil.kernel.scenario as scenario
 
     toy = tmp_path / "toy"
     (toy / "skirmish").mkdir(parents=True)

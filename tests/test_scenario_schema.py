@@ -13,10 +13,10 @@ from click.testing import CliRunner
 
 from warcouncil.cli import main
 from warcouncil.errors import WarcouncilError
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.scenario import (MAX_BLOCKS, MAX_COMMAND, MAX_ID_LENGTH, MAX_NAME_LENGTH, json_schema,
-                                       load_scenario)
-from warcouncil.solver.system import System
+from warcouncil.kernel.engine import Engine
+from warcouncil.world.schema import MAX_BLOCKS, MAX_COMMAND, MAX_ID_LENGTH, MAX_NAME_LENGTH
+from warcouncil.kernel.scenario import json_schema, load_scenario
+from warcouncil.kernel.system import System
 
 BASE = """\
 name: Test
@@ -160,7 +160,7 @@ def test_the_json_schema_accepts_the_shipped_scenario() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     import yaml
 
-    from warcouncil.solver.scenario import shipped_scenarios
+    from warcouncil.kernel.scenario import shipped_scenarios
     from warcouncil.systems.cc.system import CommandsAndColors
 
     data = yaml.safe_load(Path(str(shipped_scenarios()["akragas"])).read_text())

@@ -517,7 +517,7 @@ def test_a_turn_played_to_its_end_gives_the_turn_file_and_the_next_scenario(serv
     nxt = served.post("/api/game", json={"scenario_text": got["scenario_after_yaml"]}).json()
     import yaml
 
-    from warcouncil.solver.engine import Engine
+    from warcouncil.kernel.engine import Engine
 
     engine = Engine.load_data(yaml.safe_load(got["scenario_after_yaml"]), "scenario.yaml")
     assert nxt == {**_described(warcouncil.Game(engine, "scenario.yaml").new_state()), "refused": None}

@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from warcouncil.errors import WarcouncilError
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.scenario import shipped_scenarios
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.scenario import shipped_scenarios
 
 COUNT = """define house.objective
     from house "ten per own unit, one per enemy unit"

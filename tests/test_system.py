@@ -8,7 +8,7 @@ import pytest
 from warcouncil.dsl.pack import load_pack
 from warcouncil.errors import WarcouncilError
 from warcouncil.solver.plan import Plan
-from warcouncil.solver.system import System
+from warcouncil.kernel.system import System
 from warcouncil.systems.cc import CommandsAndColors
 
 

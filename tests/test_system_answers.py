@@ -14,8 +14,8 @@ HERE = Path(__file__).resolve().parent
 
 from conftest import run_cli  # noqa: E402
 from warcouncil.errors import WarcouncilError  # noqa: E402
-from warcouncil.solver.engine import Engine  # noqa: E402
-from warcouncil.solver.system import Answer, System  # noqa: E402
+from warcouncil.kernel.engine import Engine  # noqa: E402
+from warcouncil.kernel.system import Answer, System  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import warcouncil.systems
-from warcouncil.solver import system as S
+from warcouncil.kernel import system as S
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))

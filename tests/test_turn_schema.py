@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from warcouncil.errors import WarcouncilError
-from warcouncil.solver.system import System
-from warcouncil.solver.turn import MAX_COUNT, Turn, load_turn
+from warcouncil.kernel.system import System
+from warcouncil.kernel.turn import MAX_COUNT, Turn, load_turn
 from warcouncil.systems.cc.system import CommandsAndColors
 
 TURN = "card: Order Three Units Center\norders: [s4, s5]\n"
@@ -78,7 +78,7 @@ def test_a_turn_made_in_code_reads_missing_keys_as_none() -> None:
 def test_the_json_schema_of_a_turn_file() -> None:
     import json
 
-    from warcouncil.solver.turn import KINDS, SCHEMAS, json_schema
+    from warcouncil.kernel.turn import KINDS, SCHEMAS, json_schema
 
     assert set(SCHEMAS) == set(KINDS)
     cc = json_schema(CommandsAndColors)
@@ -93,7 +93,7 @@ def test_the_json_schema_accepts_the_shipped_turns_and_refuses_bad_ones() -> Non
     jsonschema = pytest.importorskip("jsonschema")
     import yaml
 
-    from warcouncil.solver.turn import json_schema
+    from warcouncil.kernel.turn import json_schema
 
     schema = json_schema(CommandsAndColors)
     jsonschema.validate(yaml.safe_load(TURN + "moves: [{piece: s4, to: [3, 5]}]\nroll: [a, b]\n"), schema)

@@ -14,10 +14,10 @@ import itertools
 import pytest
 import yaml
 
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.ground import Ctx
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.ground import Ctx
 from warcouncil.solver.search import reach
-from warcouncil.solver.state import MoveView, Positions
+from warcouncil.kernel.state import MoveView, Positions
 from warcouncil.systems.cc.turns import _Turns, end_positions
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from warcouncil.cli import main
-from warcouncil.solver.engine import Engine
-from warcouncil.solver.system import System
+from warcouncil.kernel.engine import Engine
+from warcouncil.kernel.system import System
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # the tiny game's System: tinygrid/system.py

@@ -16,7 +16,7 @@ import icepool
 import pytest
 import yaml
 
-from warcouncil.solver.engine import Engine
+from warcouncil.kernel.engine import Engine
 
 _spec = importlib.util.spec_from_file_location(
     "bench_heroes", Path(__file__).resolve().parents[1] / "bench" / "bench_heroes.py")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from warcouncil.solver.caches import AnswerCaches
+from warcouncil.kernel.caches import AnswerCaches
 from warcouncil.systems.warmaster import engine as E
 from warcouncil.systems.warmaster.table import Table
 from warmaster_util import char, engine, house, keeping, plan, unit
@@ -239,7 +239,7 @@ def test_history_calls_are_read_only_on_the_defines_own_parameters(board, tmp_pa
     ``nth(o, u)`` on its parameters is kept by that value; one that reads
     it through a define of no parameter, a history constant or a call on
     another value is not (None: kept by the whole history)."""
-    from warcouncil.solver.engine import Engine
+    from warcouncil.kernel.engine import Engine
 
     assert len(board._history_calls("penalty_successive")) == 1
     assert board._history_calls("penalty_casualties") == ()

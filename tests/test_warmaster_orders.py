@@ -13,7 +13,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import run_cli
-from warcouncil.solver import table as T
+from warcouncil.systems.warmaster import measure as T
 from warmaster_util import RIDGEWAY, TURN, ahead, char, engine, right, scenario, turn, unit, write
 
 

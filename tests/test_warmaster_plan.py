@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from warcouncil.solver.engine import Engine
+from warcouncil.kernel.engine import Engine
 from warmaster_util import char, plan, scenario, unit, write
 
 

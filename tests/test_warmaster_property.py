@@ -15,7 +15,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from test_warmaster_check import CHARS, TERRAIN, UNITS
-from warcouncil.solver.engine import Engine
+from warcouncil.kernel.engine import Engine
 from warmaster_util import RIDGEWAY, scenario
 
 PACE = {"infantry": 20, "cavalry": 30, "chariots": 30, "artillery": 10, "monsters": 20, "flying": 100}
@@ -30,7 +30,7 @@ def _enters_closed_terrain(eng, log, units, to) -> bool:
     where it ends) sweep terrain it did not stand in and may not enter?"""
     import shapely
 
-    from warcouncil.solver import table as T
+    from warcouncil.systems.warmaster import measure as T
     from warcouncil.systems.warmaster.scenario import Pose, footprint
 
     by_id = {p.id: p for p in eng.scenario.pieces}
@@ -50,7 +50,7 @@ def _enters_closed_terrain(eng, log, units, to) -> bool:
 def _ends_on_a_unit(eng, log, units, to) -> bool:
     """Does a unit's move end it overlapping (more than touching) a unit
     the order does not move (the order's own units move alike)?"""
-    from warcouncil.solver import table as T
+    from warcouncil.systems.warmaster import measure as T
     from warcouncil.systems.warmaster.scenario import Pose, footprint
 
     poses = log.table.poses

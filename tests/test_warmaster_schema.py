@@ -12,8 +12,9 @@ import pytest
 import yaml
 
 from conftest import run_cli
-from warcouncil.solver import scenario as S
-from warcouncil.solver import turn as TU
+from warcouncil.kernel import scenario as S
+from warcouncil.world.schema import file_schema
+from warcouncil.kernel import turn as TU
 from warcouncil.systems.warmaster.scenario import MAX_CM, RECORDS
 from warcouncil.systems.warmaster.system import Warmaster
 from warmaster_util import EXAMPLES, PLAN, RIDGEWAY, TURN
@@ -192,7 +193,7 @@ def test_the_base_files_are_fine(tmp_path):
 
 def _schemas():
     return {"scenario": S.json_schema(Warmaster), "turn": TU.json_schema(Warmaster),
-            "plan": S.file_schema(RECORDS["plan"], "plan"), "wants": S.file_schema(RECORDS["wants"], "wants")}
+            "plan": file_schema(RECORDS["plan"], "plan"), "wants": file_schema(RECORDS["wants"], "wants")}
 
 
 def test_the_json_schemas_come_from_the_same_tables():

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from warcouncil.dsl import ast as A
 from warcouncil.systems.warmaster import engine as E
 from warcouncil.systems.warmaster import stops
-from warcouncil.solver.engine import Engine
+from warcouncil.kernel.engine import Engine
 from warmaster_util import char, house, plan, scenario, unit
 
 WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}

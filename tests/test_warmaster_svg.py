@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from warcouncil.solver.engine import Engine
+from warcouncil.kernel.engine import Engine
 from warcouncil.systems.warmaster.svg import table_svg
 from warmaster_util import RIDGEWAY, char, scenario, unit
 

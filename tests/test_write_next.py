@@ -73,7 +73,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "warcouncil" / "examples"
 def test_each_family_writes_the_scenario_its_game_gives(tmp_path, scenario, turn) -> None:
     """The file is the game interface's scenario after that turn, and loads."""
     import warcouncil
-    from warcouncil.solver.scenario import plain, read_yaml_file
+    from warcouncil.kernel.scenario import plain, read_yaml_file
 
     nxt = tmp_path / "next.yaml"
     r = run("check", scenario, turn, "--write-next", nxt)

@@ -1,4 +1,4 @@
-"""The cache of YAML documents (``solver/ydoc.py``): the same values and
+"""The cache of YAML documents (``world/ydoc.py``): the same values and
 places as the parser, data only, a stale or corrupt entry ignored and
 written again, and a process that finds its scenario there imports no
 PyYAML."""
@@ -17,9 +17,9 @@ import pytest
 from test_packcache import odd_entries, within
 from warcouncil.dsl.packcache import entry_limit
 from warcouncil.errors import WarcouncilError
-from warcouncil.solver import ydoc
-from warcouncil.solver.scenario import load_scenario, parse_yaml
-from warcouncil.solver.yamlread import parse as really_parse
+from warcouncil.world import ydoc
+from warcouncil.kernel.scenario import load_scenario, parse_yaml
+from warcouncil.world.yamlread import parse as really_parse
 
 ROOT = Path(__file__).resolve().parent.parent
 AKRAGAS = ROOT / "warcouncil" / "examples" / "cca" / "akragas.yaml"
@@ -37,7 +37,7 @@ def cache(tmp_path, monkeypatch) -> Path:
 def parses(monkeypatch) -> list:
     """The documents the real parser was asked to parse (cache misses)."""
     seen = []
-    import warcouncil.solver.yamlread as R
+    import warcouncil.world.yamlread as R
 
     real = R.parse
 
@@ -189,7 +189,7 @@ def test_the_cache_off(cache, parses, monkeypatch):
 def test_a_scenario_from_the_cache_needs_no_pyyaml(tmp_path):
     env = dict(os.environ, WARCOUNCIL_CACHE_DIR=str(tmp_path / "c"))
     env.pop("WARCOUNCIL_CACHE", None)
-    code = ("import sys; from warcouncil.solver.scenario import load_scenario; "
+    code = ("import sys; from warcouncil.kernel.scenario import load_scenario; "
             f"s = load_scenario({str(AKRAGAS)!r}); print(len(s.all_pieces), 'yaml' in sys.modules)")
     first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)

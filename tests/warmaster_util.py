@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from warcouncil.solver.engine import Engine
+from warcouncil.kernel.engine import Engine
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "warcouncil" / "examples" / "warmaster"
 RIDGEWAY = EXAMPLES / "ridgeway.yaml"

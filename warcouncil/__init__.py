@@ -2,14 +2,14 @@
 
 __version__ = "0.1.0"
 
-#: the game interface (``solver/game.py``), imported when first asked for:
+#: the game interface (``kernel/game.py``), imported when first asked for:
 #: ``warcouncil.load_game(...)``, ``warcouncil.CHANCE``, ...
 _GAME_NAMES = ("load_game", "CHANCE", "TERMINAL", "IllegalAction", "Game", "State")
 
 
 def __getattr__(name: str):
     if name in _GAME_NAMES:
-        from .solver import game
+        from .kernel import game
 
         return getattr(game, name)
     raise AttributeError(f"module 'warcouncil' has no attribute {name!r}")

@@ -271,7 +271,7 @@ def _batch_warm(chunk, cwd: str) -> None:
     report."""
     import gc
 
-    from .solver.engine import Engine
+    from .kernel.engine import Engine
 
     if os.getcwd() != cwd:  # pragma: no cover - the batch runs where it was started
         return
@@ -305,7 +305,7 @@ class _BatchPool:
     record, exit 3) and the other chunks are sent again."""
 
     def __init__(self, width: int, cwd: str):
-        from .solver import engine  # noqa: F401 - imported once here: forked workers start with it
+        from .kernel import engine  # noqa: F401 - imported once here: forked workers start with it
 
         self.width, self.cwd = width, cwd
         self._new()
@@ -371,7 +371,7 @@ class _BatchForks:
     def __init__(self, width: int, cwd: str):
         from collections import deque
 
-        from .solver import engine  # noqa: F401 - imported once here: forked workers start with it
+        from .kernel import engine  # noqa: F401 - imported once here: forked workers start with it
 
         self.width, self.cwd = width, cwd
         self.workers: list = []  # [pid, task fd, result fd, the job it runs or None, bytes read]
@@ -598,7 +598,7 @@ class _BatchSharedPacks:
     its scenario and grounds its query afresh."""
 
     def __enter__(self):
-        from .solver import engine
+        from .kernel import engine
 
         self._module, self._real = engine, engine.load_pack
         if getattr(self._real, "_batch_memo", False):

@@ -85,8 +85,8 @@ def _shipped_names() -> str:
     """The scenarios shipped in the package's examples
     (``warcouncil/examples/<system>/<name>.yaml``), by name, after each
     the title of their system: ``akragas, practice_field: Commands & Colors; ...``."""
-    from .solver.scenario import shipped_scenarios
-    from .solver.system import System
+    from .kernel.scenario import shipped_scenarios
+    from .kernel.system import System
 
     by_title: dict[str, list[str]] = {}
     for key in shipped_scenarios():
@@ -345,7 +345,7 @@ def _engine(scenario: str, rules, verb: str, family: dict | None = None):
     """The engine of SCENARIO's system, once the system says it answers
     ``verb`` and reads the game families' options given to it (``family``:
     their values, by name; ``_family_options``): otherwise bad input, exit 2."""
-    from .solver.engine import Engine
+    from .kernel.engine import Engine
 
     eng = Engine.load(scenario, list(rules))
     _started()
@@ -358,11 +358,11 @@ def _engine(scenario: str, rules, verb: str, family: dict | None = None):
 def _family_options(cmd: click.Command) -> click.Command:
     """Add to the verb ``cmd`` (once) the options the game families declare
     for it (``systems/<family>/options.py``, found through the entry points
-    without importing a system: ``solver.system.family_options``), before
+    without importing a system: ``kernel.system.family_options``), before
     the options every verb shares (``--rules``, ``--json``)."""
     if getattr(cmd, "families", None) is not None or not any(p.name == "scenario" for p in cmd.params):
         return cmd
-    from .solver.system import family_options
+    from .kernel.system import family_options
 
     cmd.families = {}  # option name -> (the Option, the families declaring it)
     for family, o in family_options():
@@ -374,7 +374,7 @@ def _family_options(cmd: click.Command) -> click.Command:
 
 
 def _click_option(o) -> click.Option:
-    """A family's option (``solver.system.Option``) as click's."""
+    """A family's option (``kernel.system.Option``) as click's."""
     kw = {}
     callback = None
     if o.is_flag:
@@ -427,7 +427,7 @@ def _complete_scenario(ctx, param, incomplete: str):
     scenarios by name."""
     from click.shell_completion import CompletionItem
 
-    from .solver.scenario import shipped_scenarios
+    from .kernel.scenario import shipped_scenarios
 
     names = [n for n in shipped_scenarios() if "/" not in n and n.startswith(incomplete)]
     return [CompletionItem(incomplete, type="file")] + [CompletionItem(n) for n in names]
@@ -451,7 +451,7 @@ def _card_names(scenario, rules) -> list[str]:
 
     if scenario:
         try:
-            from .solver.engine import Engine
+            from .kernel.engine import Engine
 
             return list(Engine.load(scenario, list(rules)).pack.cards)
         except WarcouncilError:  # (no such scenario yet): every shipped pack's
@@ -622,7 +622,7 @@ def _write_next(eng, turn_path: str, target: str) -> None:
     ``turn_path`` (the game interface's ``Turn.next_scenario``), as YAML."""
     import yaml
 
-    from .solver.scenario import parse_yaml, plain
+    from .kernel.scenario import parse_yaml, plain
     from .textfile import YAML_LIMIT, read_text
 
     data = plain(parse_yaml(read_text(turn_path, YAML_LIMIT, "turn file"), turn_path))

@@ -30,8 +30,9 @@ def schema(name: str, kind: str, rules=()) -> dict:
     """The JSON Schema (draft 2020-12) of a ``kind`` file of the pack
     ``name`` (with house rules ``rules`` layered over it: their names too)."""
     from .dsl.pack import load_pack
-    from .solver import scenario, turn
-    from .solver.system import System
+    from .kernel import scenario, turn
+    from .world.schema import file_schema
+    from .kernel.system import System
 
     system = System.for_pack(name)
     known = kinds(system)
@@ -44,7 +45,7 @@ def schema(name: str, kind: str, rules=()) -> dict:
     elif kind == "turn":
         out = turn.json_schema(system)
     else:
-        out = scenario.file_schema(system.records[kind], f"warcouncil {kind} file ({system.title or system.name})")
+        out = file_schema(system.records[kind], f"warcouncil {kind} file ({system.title or system.name})")
     pack = load_pack(name, list(rules))
     # a copy of its own (no part shared with the tables, nor between two fields of one table)
     out = {**json.loads(json.dumps(out)), "$schema": DRAFT}

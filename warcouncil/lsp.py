@@ -18,7 +18,7 @@ What it answers, for a rule file an editor has open:
 
 What it knows is the language's (``warcouncil.dsl``): lint and the pack as
 layered; of the kernel, only which pack a scenario's ``system:`` names
-(``solver.scenario.pack_target``). pygls is imported only by ``serve``,
+(``kernel.scenario.pack_target``). pygls is imported only by ``serve``,
 when the verb runs; the rest takes text and places (0-based lines,
 columns in characters) and gives plain records.
 """
@@ -106,7 +106,7 @@ def setting(path: Path, text: str) -> Setting:
     for scenario in _files(folder, ("*.yaml", "*.yml")):
         m = _SYSTEM.search(_read(scenario))
         if m:
-            from .solver.scenario import pack_target
+            from .kernel.scenario import pack_target
 
             return Setting("house", pack_target(m.group(1), str(scenario)))
     named = packs_named(text)

@@ -4,7 +4,7 @@
     import warcouncil.openspiel                 # registers the game "warcouncil"
     game = pyspiel.load_game("warcouncil", {"scenario": "ridgeway", "rules": "house.wc",
                                             "resolution": 40.0})
-    state = game.new_initial_state()            # the states of warcouncil.solver.game, wrapped
+    state = game.new_initial_state()            # the states of warcouncil.kernel.game, wrapped
 
 One OpenSpiel game is one turn (C&C), Command phase (Warmaster) or phase
 (grid) of a scenario: sequential, explicitly stochastic (dice are chance
@@ -40,8 +40,8 @@ from fractions import Fraction
 import pyspiel
 
 from .errors import WarcouncilError
-from .solver.engine import Engine
-from .solver.game import CHANCE, TERMINAL, load_game
+from .kernel.engine import Engine
+from .kernel.game import CHANCE, TERMINAL, load_game
 
 #: the name of the define that gives the returns
 OBJECTIVE = "objective"
@@ -144,7 +144,7 @@ class WarcouncilState(pyspiel.State):
 
     @property
     def state(self):
-        """The warcouncil state (``warcouncil.solver.game.State``)."""
+        """The warcouncil state (``warcouncil.kernel.game.State``)."""
         return self._held.state
 
     def _game(self) -> WarcouncilGame:

@@ -8,7 +8,7 @@ never read past its limit, whatever ``stat`` said about its size (a file may
 grow while it is read, and ``/proc`` files report size 0).
 
 This module sits at the bottom of the layers, beside ``warcouncil.errors``:
-the language (``dsl``) and the kernel (``solver``) both use it.
+the language (``dsl``) and the kernel (``kernel``, ``world``) both use it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tiny Grid's turn for the game interface (``solver/game.py``): the side to
+"""Tiny Grid's turn for the game interface (``kernel/game.py``): the side to
 move activates a set of its units (one decision, listed by the kernel's
 ``SetEngine``), then the turn is over. A position is the set chosen, or
 None before it."""
@@ -6,8 +6,8 @@ None before it."""
 from __future__ import annotations
 
 from warcouncil.errors import WarcouncilError
-from warcouncil.solver.game import TERMINAL_NODE, IllegalAction, Turn, decision
-from warcouncil.solver.scenario import plain, read_yaml_file
+from warcouncil.kernel.game import TERMINAL_NODE, IllegalAction, Turn, decision
+from warcouncil.kernel.scenario import plain, read_yaml_file
 
 
 class Activation(Turn):

@@ -6,7 +6,7 @@ family does, by subclassing ``System``; its engine is the kernel's card-free
 from __future__ import annotations
 
 from warcouncil.solver.decide import SetEngine
-from warcouncil.solver.system import System
+from warcouncil.kernel.system import System
 
 from .game import Activation
 

@@ -2,8 +2,8 @@
 result types, what the value reads, and a line of documentation.
 
 This module is pure data at the language level (it imports nothing from the
-solver). Every builtin's *meaning* is a Python function registered under the
-same name elsewhere: the kernel's in ``warcouncil.solver.builtins``, a game
+kernel). Every builtin's *meaning* is a Python function registered under the
+same name elsewhere: the kernel's in ``warcouncil.kernel.builtins``, a game
 family's next to its system (``warcouncil.systems.cc.builtins``).
 
 ``KERNEL`` declares the game-independent builtins. A pack declares its game

@@ -58,7 +58,7 @@ _CODE = ("warcouncil.lark", "parser.py", "ast.py", "packcache.py")
 
 def cache_dir(kind: str = "rules", fmt: int = FORMAT) -> Path | None:
     """The folder of cached rule trees (or of another ``kind`` of entry,
-    e.g. ``yaml`` for ``solver/ydoc.py``), or None when the cache is off."""
+    e.g. ``yaml`` for ``world/ydoc.py``), or None when the cache is off."""
     if os.environ.get("WARCOUNCIL_CACHE", "").lower() in ("off", "0", "no", "false"):
         return None
     base = os.environ.get("WARCOUNCIL_CACHE_DIR")
@@ -328,7 +328,7 @@ def _not_a_statement(v):
 # ------------------------------------------------------------------ entries on disk
 #
 # <sha256 of the body> "\n" <body>; the body is {"key": ...} in JSON, "\n", then the
-# tree (the codec's JSON above; another kind of entry's for ``solver/ydoc.py``).
+# tree (the codec's JSON above; another kind of entry's for ``world/ydoc.py``).
 
 
 def load_entry(entry: Path, key: str, path: str, decode=decode, limit: int = ENTRY_LIMIT):

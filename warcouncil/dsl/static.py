@@ -682,7 +682,7 @@ def _attr_loc(decl, attr: str) -> Location:
 # may be none (T?: `u.range` where some unit type has no range, a define that
 # can give none) is no operand of arithmetic; ordering comparisons and `in`
 # are false on none and `==` compares anything with none (design.md 3.3).
-# The evaluator holds to the same signatures (solver/evaluate.py).
+# The evaluator holds to the same signatures (kernel/evaluate.py).
 
 ORDERING = ("<", "<=", ">", ">=")
 #: operator -> {operand kinds: value kind} ("*": any kind)

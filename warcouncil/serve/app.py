@@ -323,8 +323,8 @@ async def read_body(request: Request) -> dict:
 @functools.lru_cache(maxsize=1)
 def scenarios() -> list[dict]:
     """The shipped scenarios: name, system (its pack) and title (the scenario's name)."""
-    from ..solver.scenario import parse_yaml, shipped_scenarios
-    from ..solver.system import System
+    from ..kernel.scenario import parse_yaml, shipped_scenarios
+    from ..kernel.system import System
 
     out = []
     for key, file in shipped_scenarios().items():
@@ -477,7 +477,7 @@ def _responses(answer: str) -> dict:
 
 
 def _scenario_schema() -> dict:
-    from ..solver.scenario import shipped_scenarios
+    from ..kernel.scenario import shipped_scenarios
 
     return {"oneOf": [{"type": "string", "enum": sorted(shipped_scenarios())}, {"type": "object"}],
             "description": "a shipped scenario's name, or a scenario (what a scenario file holds)"}

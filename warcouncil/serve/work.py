@@ -42,8 +42,8 @@ def prepare() -> None:
     import gc
 
     from .. import batch
-    from ..solver.engine import Engine
-    from ..solver.scenario import shipped_scenarios
+    from ..kernel.engine import Engine
+    from ..kernel.scenario import shipped_scenarios
 
     with batch._BatchSharedPacks():
         for key, file in shipped_scenarios().items():
@@ -70,7 +70,7 @@ def serve(task_fd: int, result_fd: int, group, memory: int) -> None:
     _close_sockets(task_fd, result_fd)
     _bound_memory(memory)
     # a request writes nothing outside its folder: not the parsed rule files and
-    # YAML documents of the user's cache (dsl/packcache.py, solver/ydoc.py), which
+    # YAML documents of the user's cache (dsl/packcache.py, world/ydoc.py), which
     # every distinct request would grow (the shipped packs were read before the fork)
     os.environ["WARCOUNCIL_CACHE"] = "off"
     # a bug's exception reaches ``_verb`` (which says it as the command line does) instead of being
@@ -145,8 +145,8 @@ def inline_references(file: str) -> None:
     ``rules:`` (house rules are sent as text, in the request's ``rules``),
     and its ``system:`` is a pack's name, not a folder. A scenario that
     cannot be read is left for the command line to say so."""
-    from ..solver.scenario import _vloc, parse_yaml
-    from ..solver.ydoc import YDict
+    from ..kernel.scenario import _vloc, parse_yaml
+    from ..world.ydoc import YDict
     from ..textfile import YAML_LIMIT, read_text
 
     try:
@@ -222,7 +222,7 @@ def _game(task: dict) -> dict:
 def _play(task: dict, body: dict) -> dict:
     import yaml
 
-    from ..solver.game import TERMINAL, IllegalAction, load_game
+    from ..kernel.game import TERMINAL, IllegalAction, load_game
 
     game = load_game(task["scenario"], task["rules"])
     state = game.new_state(**dict(body.get("options") or {}))

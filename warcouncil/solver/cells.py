@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .decompose import Part
-from .ground import Ctx
-from .state import MoveView, Positions, attrs
+from ..kernel.ground import Ctx
+from ..kernel.state import MoveView, Positions, attrs
 
 if TYPE_CHECKING:
     from .profile import PartGroup

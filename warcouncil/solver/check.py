@@ -15,10 +15,10 @@ from functools import partial
 
 from ..dsl import ast as A
 from ..dsl.template import render as render_template
-from .ground import Ctx, PieceView, Record
+from ..kernel.ground import Ctx, PieceView, Record
 from .plan import Plan, PlannedRule
-from .state import BattleView, MoveView, Positions, TurnView, attrs
-from .system import System
+from ..kernel.state import BattleView, MoveView, Positions, TurnView, attrs
+from ..kernel.system import System
 
 
 def _late(module: str, name: str):

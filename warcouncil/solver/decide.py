@@ -28,8 +28,8 @@ from collections.abc import Iterator
 from constraint import Constraint, Problem, Unassigned
 
 from .check import Verdict, check as check_decision
-from .engine import orders_alone
-from .ground import Ctx, PieceView, Record, Setting
+from ..kernel.engine import orders_alone
+from ..kernel.ground import Ctx, PieceView, Record, Setting
 from .plan import Plan, PlannedEngine, PlannedRule
 
 
@@ -196,8 +196,8 @@ class SetEngine(PlannedEngine):
         ``count_only``, ``limit``, ``as_json``)."""
         if verb != "orders":
             return super().answer(verb, **options)
-        from .listing import count_json, cut
-        from .system import Answer
+        from ..kernel.listing import count_json, cut
+        from ..kernel.system import Answer
 
         orders_alone(options)
         side, command, limit = options.get("side") or self.scenario.to_move, options.get("command"), options.get("limit")
@@ -214,7 +214,7 @@ class SetEngine(PlannedEngine):
     def _lines(self, side, rows, sets, total, more):
         from rich.markup import escape
 
-        from .listing import footer
+        from ..kernel.listing import footer
 
         yield f"[bold]{escape(self.system.decision or 'decisions')}[/] — {escape(side)}"
         for r in rows:
@@ -237,7 +237,7 @@ class SetEngine(PlannedEngine):
         return check_decision(d, self.plan, chosen, turn)
 
     def check_turn(self, turn) -> Verdict:
-        """A turn file (``solver.turn.Turn``): its orders are the set chosen."""
+        """A turn file (``kernel.turn.Turn``): its orders are the set chosen."""
         d = self.decision(turn.side, turn.command)
         chosen = self.pieces(d, turn.orders, turn.orders_where)
         moves = tuple(Record(piece=self.pieces(d, [m.piece], [m.where])[0], to=m.to, path=m.path)

@@ -27,9 +27,9 @@ from typing import Callable
 
 from ..dsl import ast as A
 from ..records import record
-from .evaluate import referenced_names
-from .ground import Ctx
-from .state import MoveView, attrs
+from ..kernel.evaluate import referenced_names
+from ..kernel.ground import Ctx
+from ..kernel.state import MoveView, attrs
 
 
 def _refs_attr(e, var: str, names: set[str]) -> bool:

@@ -14,8 +14,8 @@ from collections import ChainMap
 
 from ..dsl import ast as A
 from ..errors import WarcouncilError
-from .evaluate import referenced_names
-from .ground import Ctx
+from ..kernel.evaluate import referenced_names
+from ..kernel.ground import Ctx
 
 
 class _Opaque(Exception):

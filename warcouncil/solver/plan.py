@@ -31,9 +31,9 @@ from typing import Callable
 from ..dsl import ast as A
 from ..dsl.pack import Pack, is_shipped
 from ..errors import WarcouncilError
-from .engine import Engine
-from .evaluate import Compiler
-from .system import System
+from ..kernel.engine import Engine
+from ..kernel.evaluate import Compiler
+from ..kernel.system import System
 
 
 @dataclass

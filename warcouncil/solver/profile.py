@@ -7,9 +7,9 @@ prepared per piece and start, ``Prep``). (docs/design.md §5.3, "Profiles")
 from __future__ import annotations
 
 from .decompose import move_rules
-from .ground import Ctx
+from ..kernel.ground import Ctx
 from .partial import is_light, partial, residual_cond
-from .state import MoveView, attrs
+from ..kernel.state import MoveView, attrs
 
 MAX_DEPTH = 12
 

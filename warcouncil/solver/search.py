@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from .cells import CleanCells, EndCells, HexSet, end_judge, hex_judge
-from .ground import Ctx, PieceView
+from ..kernel.ground import Ctx, PieceView
 from .profile import PartGroup, Prep, Profile, Search
-from .state import MoveView, Positions
+from ..kernel.state import MoveView, Positions
 
 
 class Reach:

@@ -12,10 +12,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...errors import WarcouncilError, closest
-from ...solver.engine import orders_alone
+from ...kernel.engine import orders_alone
 from ...solver.progress import progress
-from ...solver.listing import count_json, cut, footer
-from ...solver.system import Answer
+from ...kernel.listing import count_json, cut, footer
+from ...kernel.system import Answer
 from .words import hex_words, move_words, pieces_words
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from ...solver.board import Board, grid_cells
+from ...world.board import Board, grid_cells
 
 #: How a side at each edge names the sections: the south side as stored, the
 #: north side with left and right swapped (the game is played across the

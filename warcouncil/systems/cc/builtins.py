@@ -10,8 +10,8 @@ The system hands them to the compiler with the kernel's
 
 from __future__ import annotations
 
-from ...solver.builtins import Meanings
-from ...solver.ground import Setting
+from ...kernel.builtins import Meanings
+from ...kernel.ground import Setting
 from .grounding import GroundAlt
 
 CC = Meanings("the C&C family (systems/cc/builtins.py)")

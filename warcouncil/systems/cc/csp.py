@@ -19,7 +19,7 @@ from __future__ import annotations
 from constraint import Problem, Unassigned
 
 from ...solver.decide import RuledConstraint
-from ...solver.ground import Ctx
+from ...kernel.ground import Ctx
 from ...solver.plan import Plan, PlannedRule
 from .grounding import Grounding
 

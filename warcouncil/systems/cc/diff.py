@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...errors import WarcouncilError
-from ...solver.engine import Engine
-from ...solver.turn import Turn, TurnMove
+from ...kernel.engine import Engine
+from ...kernel.turn import Turn, TurnMove
 
 
 @dataclass

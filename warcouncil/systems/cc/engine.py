@@ -19,7 +19,7 @@ from operator import attrgetter
 from ...dsl import ast as A
 from ...errors import WarcouncilError, closest
 from ...solver.check import Verdict, check
-from ...solver.ground import Ctx, Record
+from ...kernel.ground import Ctx, Record
 from ...solver.cells import end_flags
 from ...solver.search import plain_fast_before, reach
 from ...solver.plan import PlannedEngine

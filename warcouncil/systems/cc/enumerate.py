@@ -25,8 +25,8 @@ import itertools
 from math import comb
 from typing import Iterator
 
-from ...solver.graph import connected_mask, connected_subsets, hall_conditions, hall_excess
-from ...solver.ground import Ctx
+from ...kernel.graph import connected_mask, connected_subsets, hall_conditions, hall_excess
+from ...kernel.ground import Ctx
 from ...solver.plan import Plan, PlannedRule
 from .grounding import GroundAlt, Grounding
 
@@ -679,7 +679,7 @@ def _unary_shape(plan: Plan, r: PlannedRule) -> tuple:
     facts a hand-written engine would precompute per side); anything else
     is evaluated per piece."""
     from ...dsl import ast as A
-    from ...solver.evaluate import referenced_names
+    from ...kernel.evaluate import referenced_names
 
     c = plan.compiler
     body = r.body.body

@@ -1,4 +1,4 @@
-"""A Commands & Colors turn as the game interface plays it (``solver/game.py``).
+"""A Commands & Colors turn as the game interface plays it (``kernel/game.py``).
 
     game = load_game("akragas")
     state = game.new_state(card="Order Three Units Center")   # card= optional
@@ -43,12 +43,12 @@ from collections import Counter
 from ...errors import WarcouncilError
 from ...records import record
 from ...solver.check import play_turn
-from ...solver.game import TERMINAL_NODE, IllegalAction, Turn, chance, decision
-from ...solver.ground import Ctx
-from ...solver.scenario import plain, read_yaml_file
+from ...kernel.game import TERMINAL_NODE, IllegalAction, Turn, chance, decision
+from ...kernel.ground import Ctx
+from ...kernel.scenario import plain, read_yaml_file
 from ...solver.search import reach
-from ...solver.state import Positions
-from ...solver.turn import turn_from_data
+from ...kernel.state import Positions
+from ...kernel.turn import turn_from_data
 from .engine import _legal_alt
 from .words import move_words, orders_words, roll_words
 

@@ -20,8 +20,8 @@ from typing import Any
 from ...dsl import ast as A
 from ...dsl.pack import Pack
 from ...errors import WarcouncilError
-from ...solver.graph import hall_excess, hall_table
-from ...solver.ground import Ctx, Record, Setting
+from ...kernel.graph import hall_excess, hall_table
+from ...kernel.ground import Ctx, Record, Setting
 
 INF = None  # an unbounded quota
 _new = object.__new__

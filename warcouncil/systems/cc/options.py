@@ -1,12 +1,12 @@
 """The command-line options of the Commands & Colors verbs: how the card is
 played. The command line reads them at every start (it adds each to the
-verbs named, ``solver.system.Option``), so this module imports nothing of
+verbs named, ``kernel.system.Option``), so this module imports nothing of
 the family: a scenario of another family given one is refused with
 ``refused``."""
 
 from __future__ import annotations
 
-from ...solver.system import Option
+from ...kernel.system import Option
 
 #: the verbs a card is played for
 CARD_VERBS = ("orders", "moves", "turns", "diff")
@@ -15,8 +15,8 @@ REFUSED = "{option} is for card-driven systems; {system} has no cards"
 
 def _command_bounds() -> tuple[int, int]:
     """A side's command: in the range of a scenario's ``command``
-    (``solver.scenario.SIDE_FIELDS``, read when the option is given)."""
-    from ...solver.scenario import SIDE_FIELDS
+    (``kernel.scenario.SIDE_FIELDS``, read when the option is given)."""
+    from ...kernel.scenario import SIDE_FIELDS
 
     bounds = SIDE_FIELDS["command"].schema
     return bounds["minimum"], bounds["maximum"]

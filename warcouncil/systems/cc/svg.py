@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape, quoteattr
 
-from ...solver.board import BoardCannotAnswer
+from ...world.board import BoardCannotAnswer
 
 SIZE = 34.0  # hex radius in px
 MARGIN = 30.0

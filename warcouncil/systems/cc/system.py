@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ...errors import WarcouncilError
-from ...solver.scenario import NAME, list_field
-from ...solver.system import PieceList, System
+from ...world.schema import NAME, list_field
+from ...kernel.system import PieceList, System
 from .boards import BOARDS, VIEWS
 from .builtins import CC
 from .engine import ANSWERED, CardEngine

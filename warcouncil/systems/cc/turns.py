@@ -32,9 +32,9 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
-from ...solver.ground import Ctx
+from ...kernel.ground import Ctx
 from ...solver.search import reach
-from ...solver.state import MoveView, Positions
+from ...kernel.state import MoveView, Positions
 
 STAY = "stay"
 

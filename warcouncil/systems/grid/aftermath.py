@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ...errors import WarcouncilError
 from ...records import record
-from ...solver.facing import Footprint
+from .facing import Footprint
 from .scenario import POOLS
 
 CARDS = ("setback", "disaster")

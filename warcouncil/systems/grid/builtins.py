@@ -2,14 +2,14 @@
 (``builtin`` statements in ``rules/grid-ancients/00-pack.wc``). Each is
 ``f(ctx, setting, args)`` (a constant ``f(ctx, setting)``); ``setting`` is a
 ``world.GridSetting``. Geometry is the kernel's square facing
-(``solver.facing.Footprint``); what it means for the game (a zone of
+(``systems.grid.facing.Footprint``); what it means for the game (a zone of
 control, support, enemy to the front) is the pack's.
 """
 
 from __future__ import annotations
 
-from ...solver.builtins import Meanings
-from ...solver.facing import Footprint
+from ...kernel.builtins import Meanings
+from .facing import Footprint
 
 GRID = Meanings("the square-grid ancients family")
 
@@ -76,7 +76,7 @@ def _seen_from(ctx, s, a):
 @GRID.function("seen_afar")
 def _seen_afar(ctx, s, a):
     """Where the second unit stands as the first sees it, at any distance
-    (the regions of ``solver.facing``): front if some square is in its files
+    (the regions of ``systems.grid.facing``): front if some square is in its files
     ahead of it, else flank if some square is in its ranks beside it, else
     rear if some square is in its files behind it; none on the corners only."""
     f = _foot(s, a[0])

@@ -15,12 +15,13 @@ from fractions import Fraction
 from ...dsl.template import render
 from ...errors import Location, WarcouncilError, closest
 from ...solver.check import Violation
-from ...solver.engine import Engine
-from ...solver.evaluate import Compiler
-from ...solver.facing import Footprint, turn_left, turn_right
-from ...solver.ground import PieceView, Record
-from ...solver.scenario import YDict, YList, parse_yaml
-from ...solver.system import Answer
+from ...kernel.engine import Engine
+from ...kernel.evaluate import Compiler
+from .facing import Footprint, turn_left, turn_right
+from ...kernel.ground import PieceView, Record
+from ...world.ydoc import YDict, YList
+from ...kernel.scenario import parse_yaml
+from ...kernel.system import Answer
 from ...textfile import read_text
 from .aftermath import CARDS, Aftermath, Due
 from .files import MANOEUVRES, OPTIONS, SHEET_MANOEUVRES, TEST_ENTRIES, TURN_ENTRY, faces
@@ -82,7 +83,7 @@ class GridEngine(Engine):
     def __init__(self, scenario, pack):  # (no kernel plan: the decision is judged through `activation`)
         self.scenario = scenario
         self.pack = pack
-        from ...solver.system import System
+        from ...kernel.system import System
 
         self.system = System.for_pack(pack)
         self.compiler = Compiler(pack, self.system.builtin_meanings())

@@ -3,7 +3,7 @@
 file that ``odds`` reads (one roll and its situation).
 
 Each field's type and range is declared once, as the kernel's ``Record`` and
-``Field`` tables (``solver.scenario``): the engine checks a file against
+``Field`` tables (``kernel.scenario``): the engine checks a file against
 them before reading anything (each problem exits 2 at the value's place),
 and ``GridAncients.records`` publishes the same tables as JSON Schemas.
 What the tables cannot say (a unit's id names a unit of the scenario, a
@@ -12,7 +12,7 @@ command point's use is one the pack knows) is checked where it is read.
 
 from __future__ import annotations
 
-from ...solver.scenario import (MAX_COMMAND, NAME, AnyOf, ByKey, Field, Record, choice_field, int_field, is_int,
+from ...world.schema import (MAX_COMMAND, NAME, AnyOf, ByKey, Field, Record, choice_field, int_field, is_int,
                                 list_field)
 from .scenario import BOOL, POOLS, SQUARE
 

@@ -1,4 +1,4 @@
-"""The grid game's turn for the game interface (``solver.game``): one phase
+"""The grid game's turn for the game interface (``kernel.game``): one phase
 of the side to move, a sequence of activations, each rolled die by die.
 
 Nodes, in the procedure's order (``engine._Sequence.activation``):
@@ -34,8 +34,8 @@ from fractions import Fraction
 
 from ...errors import WarcouncilError
 from ...records import record
-from ...solver.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn, chance, decision
-from ...solver.scenario import plain, read_yaml_file
+from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn, chance, decision
+from ...kernel.scenario import plain, read_yaml_file
 from .files import MANOEUVRES, OPTIONS
 from .words import unit_words
 

@@ -15,7 +15,7 @@ places: every problem is a ``WarcouncilError`` at ``file:line:column``.
     terrain: [{at: [5, 3], type: rough}]
 
 ``at`` is a unit's left front square as the unit sees it; a unit is two
-squares wide and one deep (``solver.facing.Footprint``). Beyond the
+squares wide and one deep (``systems.grid.facing.Footprint``). Beyond the
 contract's keys a unit may say ``off_table: true``, and a side
 ``homunculus_cancelled: true`` (its once-per-battle cancel is spent).
 Unit types, characteristics, attachments and terrain are checked against
@@ -27,9 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...errors import Location, WarcouncilError, closest
-from ...solver.board import board_from_mapping
-from ...solver.facing import FACINGS, Footprint
-from ...solver.scenario import (MAX_COMMAND, MAX_PIECES, NAME, TITLE, Field, Record, choice_field, flag_field,
+from ...world.board import board_from_mapping
+from .facing import FACINGS, Footprint
+from ...world.schema import (MAX_COMMAND, MAX_PIECES, NAME, TITLE, Field, Record, choice_field, flag_field,
                                 id_problem, int_field, is_int, list_field)
 
 POOLS = ("attack", "movement", "defence", "strategy", "generalship")

@@ -227,7 +227,7 @@ def _legend(sc, s, colour: dict, generals: dict, y0: float, width: float, select
 
 def main(argv: list[str] | None = None) -> int:
     from ...errors import WarcouncilError
-    from ...solver.engine import Engine
+    from ...kernel.engine import Engine
 
     args = list(sys.argv[1:] if argv is None else argv)
     rules = []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...solver.system import System
+from ...kernel.system import System
 from .builtins import GRID
 from .engine import GridEngine
 from .files import TEST, TURN_ENTRY

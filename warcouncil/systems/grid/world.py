@@ -9,8 +9,8 @@ per-setting memo of static defines stays true.
 
 from __future__ import annotations
 
-from ...solver.facing import Footprint
-from ...solver.ground import PieceView, Record
+from .facing import Footprint
+from ...kernel.ground import PieceView, Record
 
 WIDTH, DEPTH = 2, 1
 
@@ -78,7 +78,7 @@ class GridSetting:
         self.occupant = {sq: v for v in on for sq in self.foot[v.id].squares}
         self.unit_at = self.occupant
         self.leader_at: dict = {}
-        # the pools by role the kernel's role builtins read (solver.builtins.role_meanings)
+        # the pools by role the kernel's role builtins read (kernel.builtins.role_meanings)
         self.roles, self.slot = ("unit",), {"unit": 0}
         self.own_of, self.enemy_of = {"unit": self.own_units}, {"unit": self.enemy_units}
         self.all_of, self.at_of = {"unit": self.all_units}, {"unit": self.occupant}

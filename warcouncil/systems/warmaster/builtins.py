@@ -1,7 +1,7 @@
 """The meanings of the Warmaster family's builtins.
 
 They are declared by the pack (``rules/warmaster/00-pack.wc``, ``builtin``
-statements). Measuring is ``solver.table``'s (shapely): distances rounded to
+statements). Measuring is ``systems.warmaster.measure``'s (shapely): distances rounded to
 1e-6 cm before any threshold, contact as a distance of at most 0.01 cm.
 
 A meaning is ``f(ctx, setting, args)``; ``ctx`` is the engine's ``Ctx``
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import shapely
 
-from ...solver import table as T
-from ...solver.builtins import Meanings
+from . import measure as T
+from ...kernel.builtins import Meanings
 from .table import At, Entry
 
 WM = Meanings("the Warmaster family (systems/warmaster/builtins.py)")

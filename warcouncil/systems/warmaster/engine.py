@@ -29,7 +29,7 @@ order plan; what counts, how much, and what is legal is the pack's.
 ``check``   a whole Command phase log: legal, or every violation.
 
 What one answer keeps between its judgements is one ``AnswerCaches``
-(solver/caches.py: its named fields), made when it begins and emptied and
+(kernel/caches.py: its named fields), made when it begins and emptied and
 dropped when it is given (none of it changes a value,
 tests/test_warmaster_memo.py): footprints and distances by piece and pose;
 one table per set of poses (the branches of a plan that put every piece in
@@ -80,15 +80,16 @@ from typing import Any
 from ...dsl import ast as A
 from ...dsl.template import render as render_template
 from ...errors import Location, WarcouncilError, closest
-from ...solver.caches import AnswerCaches
-from ...solver.listing import count_json
+from ...kernel.caches import AnswerCaches
+from ...kernel.listing import count_json
 from ...solver.reads import IDENTITY, PackReads
-from ...solver.engine import Engine
-from ...solver.evaluate import Compiler
-from ...solver.scenario import YDict, YList, read_yaml_file
-from ...solver.ground import Record
-from ...solver.system import Answer, System
-from ...solver.table import EPSILON
+from ...kernel.engine import Engine
+from ...kernel.evaluate import Compiler
+from ...world.ydoc import YDict, YList
+from ...kernel.scenario import read_yaml_file
+from ...kernel.ground import Record
+from ...kernel.system import Answer, System
+from .measure import EPSILON
 from .builtins import ENTRIES_OF_KIND, cm, raw_quiet
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
 from .stops import UNSUMMARISED as _UNSUMMARISED, analyse, incremental, o_plain
@@ -1851,7 +1852,7 @@ def _ways_of(state: list, names: list) -> tuple:
 def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
     """Every single unit, then every group of 2..``most`` units each
     touching another (connected by contact), ids in scenario order."""
-    from ...solver import table as T
+    from . import measure as T
 
     rank = {u: i for i, u in enumerate(ids)}
     near = {u: {v for v in ids if v != u and T.touching(t.footprint(u), t.footprint(v))} for u in ids}

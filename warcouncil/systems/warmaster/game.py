@@ -1,5 +1,5 @@
 """Warmaster's Command phase as decisions and chance events (the game
-interface, ``solver/game.py``).
+interface, ``kernel/game.py``).
 
 The side to move decides, in the sub-phase order the pack's rules keep
 (initiative moves, home backs, orders, character moves):
@@ -46,9 +46,10 @@ from fractions import Fraction
 from typing import Any
 
 from ...errors import Location, WarcouncilError
-from ...solver import table as T
-from ...solver.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn, chance, decision
-from ...solver.scenario import YDict, YList, plain, read_yaml_file
+from . import measure as T
+from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn, chance, decision
+from ...world.ydoc import YDict, YList
+from ...kernel.scenario import plain, read_yaml_file
 from .engine import WAYS, Ctx, Step
 from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
 from .words import num, xy_words

@@ -1,10 +1,10 @@
 """The command-line options of the Warmaster verbs (read by the command line
 at every start: this module imports nothing of the family;
-``solver.system.Option``)."""
+``kernel.system.Option``)."""
 
 from __future__ import annotations
 
-from ...solver.system import Option
+from ...kernel.system import Option
 
 OPTIONS = (
     Option("--after", ("orders",), "For systems whose orders follow a log (Warmaster): the orders next after "

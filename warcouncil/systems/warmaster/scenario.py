@@ -23,11 +23,12 @@ from typing import Any
 import shapely
 
 from ...errors import Location, WarcouncilError, closest
-from ...solver import table as T
-from ...solver.scenario import (
-    MAX_PIECES, NAME, TITLE, NULL, AnyOf, Field, Record, YDict, YList, choice_field, flag_field, id_problem, int_field,
+from . import measure as T
+from ...world.schema import (
+    MAX_PIECES, NAME, TITLE, NULL, AnyOf, Field, Record, choice_field, flag_field, id_problem, int_field,
     list_field, number_field,
 )
+from ...world.ydoc import YDict, YList
 
 ROLES = ("general", "hero", "wizard")
 FORMATIONS = T.FORMATIONS

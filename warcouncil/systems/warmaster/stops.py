@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ...dsl import ast as A
-from ...solver.evaluate import contains  # ``item in container`` as the kernel's ``in``
+from ...kernel.evaluate import contains  # ``item in container`` as the kernel's ``in``
 from .table import Log
 
 #: builtins whose value, for the last entry ``o`` of a log built entry by

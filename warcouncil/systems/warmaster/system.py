@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...solver.system import System
+from ...kernel.system import System
 from .builtins import WM
 from .engine import WarmasterEngine
 from .game import WarmasterTurn

@@ -1,7 +1,7 @@
 """The table at a moment of the Command phase, and the phase's log.
 
 ``Table``  where every piece stands (a ``Pose`` per id) — immutable; a move
-           gives a new table. Footprints by ``solver.table`` (shapely).
+           gives a new table. Footprints by ``systems.warmaster.measure`` (shapely).
 ``At``     a piece as it stands on one table: what the rules' builtins
            measure. Identity is the object's own (the same piece at two
            moments is two ``At``s unless every piece stands as it did;
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...errors import Location
-from ...solver import table as T
-from ...solver.caches import AnswerCaches
+from . import measure as T
+from ...kernel.caches import AnswerCaches
 from .scenario import Piece, Pose, WarmasterScenario, footprint
 
 SUBPHASES = ("initiative", "home_back", "orders", "characters")

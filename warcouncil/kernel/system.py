@@ -1,7 +1,9 @@
 """Game systems: what the kernel needs to know about one game family.
 
-The kernel (this package) compiles a pack's rules, grounds them on a board,
-searches and checks, and names no card, leader or phase in its code
+The kernel (this package, with the planner ``warcouncil.solver`` above it
+and the world ``warcouncil.world`` below) compiles a pack's rules, grounds
+them on a board, searches and checks, and names no card, leader or phase in
+its code
 (``tests/test_kernel_names.py``; what it still knows of Commands & Colors,
 sections as a board capability among it, is listed in docs/design.md §2.2).
 Everything
@@ -187,7 +189,7 @@ class System:
     #: (the kernel's default: one list of units)
     piece_lists: ClassVar[dict[str, PieceList]] = {"units": PieceList("unit", needed=True)}
     #: the optional keys a side may have beside ``edge`` and ``command``, by
-    #: key (each a ``scenario.Field``; the scenario's ``Side.more``)
+    #: key (each a ``schema.Field``; the scenario's ``Side.more``)
     side_fields: ClassVar[dict[str, object]] = {}
     #: the edges a side may own (the scenario's ``edge:``)
     edges: ClassVar[tuple[str, ...]] = ("north", "south", "east", "west")
@@ -227,7 +229,7 @@ class System:
     #: the engine class that answers for it
     engine: ClassVar[type | None] = None  # a subclass of engine.Engine
     #: its turn as decisions and chance events, for the game interface
-    #: (``solver/game.py``): a subclass of ``game.Turn``; None: no game interface
+    #: (``kernel/game.py``): a subclass of ``game.Turn``; None: no game interface
     game: ClassVar[type | None] = None
     #: builtins that carry the structure of a decision, by planner class
     #: (``assignable``, ``capacity``, ``filled``, ``linked``, ``led``: see
@@ -247,7 +249,7 @@ class System:
     #: a shape of its own; ``None``: the kernel's reader (``scenario.py``)
     read_scenario: ClassVar[object | None] = None
     #: the shapes of the files a system reads itself, by kind (``scenario``,
-    #: ``turn``, and any other its verbs read): kind -> ``scenario.Record``,
+    #: ``turn``, and any other its verbs read): kind -> ``schema.Record``,
     #: every field's type and range in one declared place;
     #: ``scenario.json_schema`` and ``turn.json_schema`` publish them
     records: ClassVar[dict[str, object]] = {}

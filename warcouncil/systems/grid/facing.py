@@ -46,7 +46,7 @@ from typing import Any, Union
 
 from warcouncil.errors import Location, WarcouncilError, closest
 
-from .board import Board
+from ...world.board import Board
 
 Square = tuple[int, int]
 

@@ -2,7 +2,7 @@
 of them.
 
 ``YDict`` / ``YList`` are what ``scenario.parse_yaml`` gives (built by
-``solver/yamlread.py`` with PyYAML). A document that parsed is also kept
+``world/yamlread.py`` with PyYAML). A document that parsed is also kept
 as JSON data in ``<cache>/warcouncil/yaml-v<FORMAT>/<key>.json`` (the cache
 of ``dsl/packcache.py``: same folder, same switch ``WARCOUNCIL_CACHE=off``,
 same entry format with its own SHA-256), keyed by the SHA-256 of the text

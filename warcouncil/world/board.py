@@ -12,7 +12,7 @@ Three kinds of board are supported:
 * ``table``: a measured table ``width`` x ``depth`` centimetres; positions are
   points ``(x, y)`` (floats allowed). There are no cells, no adjacency and no
   sections; use :meth:`Board.measure` for point distances and
-  :mod:`warcouncil.solver.table` for footprints, contact and terrain.
+  :mod:`warcouncil.systems.warmaster.measure` for footprints, contact and terrain.
 
 What a board kind can answer is explicit (:data:`CAPABILITIES`,
 :meth:`Board.can`, :meth:`Board.require`). A query a kind cannot answer
@@ -23,7 +23,7 @@ its message); it never answers empty. A table board is built as
 and cell tables (``neighbours``, ``neighbour_sets``, ``index``, ``cell_at``,
 ``nb_masks``) raise, so the hex and square boards' hot paths carry no check.
 Facing on square grids (front, flank, rear squares) is in
-:mod:`warcouncil.solver.facing`.
+:mod:`warcouncil.systems.grid.facing`.
 
 Sections (named sets of cells) are stored as the board gives them (the
 scenario's board mapping: seen from the south edge). How a side at another
@@ -63,9 +63,9 @@ _EMPTY: frozenset[str] = frozenset()
 #: (bit masks, neighbours, balls, searches from cell to cell); ``steps``: a
 #: whole-number step distance between cells; ``line``: the cells a straight
 #: line crosses (hex line of sight); ``facing``: front, flank and rear squares
-#: (``solver.facing``); ``sections``: named sections; ``measure``: a distance
+#: (``systems.grid.facing``); ``sections``: named sections; ``measure``: a distance
 #: between two positions (cm on a table, steps on a grid); ``footprints``:
-#: bases in cm, contact and terrain polygons (``solver.table``).
+#: bases in cm, contact and terrain polygons (``systems.warmaster.measure``).
 CAPABILITIES: Mapping[str, frozenset[str]] = MappingProxyType({
     "hex": frozenset({"cells", "steps", "line", "sections", "measure"}),
     "square": frozenset({"cells", "steps", "facing", "sections", "measure"}),
@@ -77,10 +77,10 @@ _CANNOT: dict[tuple[str, str], str] = {
     ("table", "cells"): "a measured table has no cells: {query} works on hexes or squares; "
                         "moves on a table need measured positions (cm), not hexes",
     ("table", "steps"): "a measured table has no step distance: {query} needs hexes or squares; "
-                        "measure in cm (Board.measure, solver.table)",
+                        "measure in cm (Board.measure, systems.warmaster.measure)",
     ("table", "line"): "a measured table has no cells for {query} to cross",
     ("table", "facing"): "a measured table has no squares: {query} needs a square grid "
-                         "(facing on a table is a footprint's angle, solver.table)",
+                         "(facing on a table is a footprint's angle, systems.warmaster.measure)",
     ("table", "sections"): "a measured table has no sections: {query} needs a hex or square grid",
     ("hex", "facing"): "{query} needs a square grid: a hex board has no square facing",
     ("square", "line"): "{query} is defined for hex boards only, not for a square grid",
@@ -563,7 +563,7 @@ class TableBoard(Board):
     """A measured table (``grid: table``). ``Board(grid="table", …)`` builds
     one. Every cell operation raises :class:`BoardCannotAnswer` naming the
     operation: a table has positions in cm and footprints
-    (:mod:`warcouncil.solver.table`), not cells. Only ``contains``,
+    (:mod:`warcouncil.systems.warmaster.measure`), not cells. Only ``contains``,
     ``measure``, ``extent`` and the (empty) section views answer."""
 
     def __post_init__(self) -> None:

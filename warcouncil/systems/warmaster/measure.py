@@ -59,7 +59,7 @@ from shapely.validation import explain_validity
 
 from warcouncil.errors import Location, WarcouncilError, closest
 
-from .board import Board
+from ...world.board import Board
 
 #: A stand's base: 4 cm wide, 2 cm deep (interface.md, "Warmaster").
 STAND_WIDTH = 4.0

@@ -1,7 +1,7 @@
 """The engine: a scenario with its rule pack (and house rules), ready to answer.
 
     eng = Engine.load("akragas")          # the engine of the scenario's system
-    eng.system                            # its System (solver/system.py)
+    eng.system                            # its System (kernel/system.py)
     eng.setting(side)                     # the board and pieces seen from a side
 
 ``Engine`` is the game-independent part: loading the scenario and the pack
@@ -224,7 +224,7 @@ def _own_reader(data):
     """The scenario reader of the game system named by the file's
     ``system:`` key, when that system reads its own shape
     (``System.read_scenario``); ``None``: the kernel's reader."""
-    from .scenario import YDict
+    from ..world.ydoc import YDict
 
     if not isinstance(data, YDict) or not isinstance(data.get("system"), str):
         return None

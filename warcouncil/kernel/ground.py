@@ -69,7 +69,7 @@ class Setting:
     def __init__(self, pack: Pack, scenario, side: str | None = None, hand_size: int | None = None,
                  system=None):
         self.pack = pack  # (scenario: a scenario.Scenario)
-        self.system = system  # the game system (solver/system.py), for what it adds to pieces
+        self.system = system  # the game system (kernel/system.py), for what it adds to pieces
         self.scenario = scenario
         self.board = scenario.board
         self.side = side or scenario.to_move

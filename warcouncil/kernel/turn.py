@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from ..errors import Location, WarcouncilError, bounded
 from ..textfile import YAML_LIMIT, read_text
-from .scenario import YDict, YList, parse_yaml
+from ..world.ydoc import YDict, YList
+from .scenario import parse_yaml
 
 Cell = tuple[int, int]
 
@@ -233,7 +234,7 @@ def json_schema(system=None) -> dict:
     system = system or System
     own = system.records.get("turn")
     if own is not None:  # a system reading its own turn files
-        from .scenario import file_schema
+        from ..world.schema import file_schema
 
         return file_schema(own, f"warcouncil turn file ({system.title or system.name})")
     return {
