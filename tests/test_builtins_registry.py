@@ -386,7 +386,7 @@ def test_the_kernel_derives_what_each_define_reads_from_the_pack() -> None:
     pack declares them); a builtin declared with a level alone (the
     kernel's `moves`, `reads turn`) reads something of unknown reach."""
     from warcouncil.dsl.pack import load_pack
-    from warcouncil.solver.reads import PackReads
+    from warcouncil.kernel.reads import PackReads
 
     pack = load_pack("warmaster")
     reads = PackReads(pack, lambda name: {"at": "table", "index": "history"}.get(name, ""))

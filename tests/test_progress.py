@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import AKRAGAS, run_cli
-from warcouncil.solver import progress as P
+from warcouncil.kernel import progress as P
 
 ROOT = Path(__file__).resolve().parent.parent
 WARMASTER = ROOT / "warcouncil" / "examples" / "warmaster"
@@ -24,7 +24,7 @@ WARMASTER = ROOT / "warcouncil" / "examples" / "warmaster"
 # a step (DELAY 0: the queries here are quick)
 _RUN = (
     "import sys\n"
-    "import warcouncil.solver.progress as P\n"
+    "import warcouncil.kernel.progress as P\n"
     "P.DELAY = 0\n"
     "from warcouncil.cli import main\n"
     "main(sys.argv[1:], prog_name='warcouncil')\n"

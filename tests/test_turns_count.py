@@ -107,7 +107,7 @@ def test_no_progress_when_stderr_is_no_terminal():
 
 
 def test_no_progress_with_json_even_on_a_terminal(monkeypatch):
-    from warcouncil.solver import progress
+    from warcouncil.kernel import progress
 
     monkeypatch.setattr(progress, "stderr_is_terminal", lambda: True)
     code, out, err = run_cli("turns", AKRAGAS, "--card", "Order Two Units Left", "--count", "--json")

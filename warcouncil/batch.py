@@ -51,7 +51,7 @@ def run(verbs: click.Group, module: str, jobs_file: str, workers: int | None, ra
     if first is None:
         return
     lines = itertools.chain([first], lines)
-    from .solver.progress import progress, wanted
+    from .kernel.progress import progress, wanted
 
     # a bar on a terminal's stderr while the records go to a file or a pipe
     total = _count_lines(jobs_file) if wanted(streams=True) else None
@@ -880,7 +880,7 @@ def _batch_invoke(verb: str, argv: list[str]):
     None) or (exit code, None, the message)."""
     import contextlib
 
-    from .solver.progress import shown
+    from .kernel.progress import shown
 
     cmd = _verbs().get_command(None, verb)
     buf, err = _BATCH_STREAMS

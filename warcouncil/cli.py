@@ -23,7 +23,7 @@ import click  # noqa: E402
 
 from . import _started  # noqa: E402 - the collector's start-up setting put back (warcouncil/__init__.py)
 from .errors import WarcouncilError, error_document  # noqa: E402
-from .solver.progress import shown  # noqa: E402 - (a few lines, no import of its own)
+from .kernel.progress import shown  # noqa: E402 - (a few lines, no import of its own)
 
 # What a verb needs is imported when it runs (issue 15): rich only when
 # something is printed for a person (a --json answer never loads it), the

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from ...errors import WarcouncilError, closest
 from ...kernel.engine import orders_alone
-from ...solver.progress import progress
+from ...kernel.progress import progress
 from ...kernel.listing import count_json, cut, footer
 from ...kernel.system import Answer
 from .words import hex_words, move_words, pieces_words

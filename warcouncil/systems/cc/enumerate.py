@@ -906,7 +906,7 @@ class Enumerator:
     def count(self, step=None) -> int:
         """The number of order sets; ``step(done, total, text)``, if given,
         is told the alternatives done (out of all) and the sets counted, as
-        the count goes (``solver.progress``)."""
+        the count goes (``kernel.progress``)."""
         if not self.alts:
             return 0
         total = 0

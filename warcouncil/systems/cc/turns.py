@@ -261,7 +261,7 @@ def _groups(movers, region, start):
 def end_positions(eng, g, limit: int | None = None) -> Iterator[dict]:
     """Distinct end positions ({piece: hex} of the pieces that moved), over
     every legal order set of the card, streamed."""
-    from ...solver.progress import progress, wanted
+    from ...kernel.progress import progress, wanted
 
     g.setting.board.require("cells", "turns")  # a table has none: exit 2 before any answer
     enum = eng.enumerator(g)
@@ -299,13 +299,13 @@ def count_end_positions(eng, g, progress: bool | None = None, max_in_memory: int
     are counted as short keys by ``distinct.DistinctCounter`` (sorted runs
     on disk past ``max_in_memory`` keys), never kept as dicts.
 
-    ``progress`` shows a progress bar on stderr (``solver.progress``, with
+    ``progress`` shows a progress bar on stderr (``kernel.progress``, with
     an estimate of the time left; default: as the command line wants it);
     ``on_progress(done, total, text)``, if given, is called instead as the
     work goes, within an order set as between them: ``done`` out of
     ``total`` is the work estimated (``_weights``), ``text`` says how many
     order sets and positions so far."""
-    from ...solver.progress import progress as bar, wanted
+    from ...kernel.progress import progress as bar, wanted
     from .distinct import MAX_IN_MEMORY, DistinctCounter, position_key
 
     g.setting.board.require("cells", "turns")

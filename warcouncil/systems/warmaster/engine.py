@@ -82,7 +82,7 @@ from ...dsl.template import render as render_template
 from ...errors import Location, WarcouncilError, closest
 from ...kernel.caches import AnswerCaches
 from ...kernel.listing import count_json
-from ...solver.reads import IDENTITY, PackReads
+from ...kernel.reads import IDENTITY, PackReads
 from ...kernel.engine import Engine
 from ...kernel.evaluate import Compiler
 from ...world.ydoc import YDict, YList
@@ -1675,7 +1675,7 @@ class WarmasterEngine(Engine):
         if candidates * math.factorial(len(wants)) > PLAN_LIMIT:
             raise WarcouncilError(f"{len(wants)} wanted orders with these characters make more than {PLAN_LIMIT} "
                                   "sequencings to try", where, hint="name the character (`by`) of some of them")
-        from ...solver.progress import progress
+        from ...kernel.progress import progress
 
         with progress("plan: sequencings tried", candidates * math.factorial(len(wants))) as step:
             scored = self._sequencings(wants, objective, choices, where, step)
