@@ -4,7 +4,8 @@ Across queries nothing kept holds a query's answer: only facts fixed by the pack
 (``PackCaches``, one per ``Compiler``: a plan has one compiler) or by the
 pack, the board and the side (``SettingCaches``, one per ``Setting``).
 Within one answer, an engine keeps its judgements in an ``AnswerCaches``,
-dropped when the answer is given.
+dropped when the answer is given; a walk over the answer's branches drops
+sooner what no branch still to walk can read (``mark``, ``forget``).
 Each field says who fills it and what its key is; a module reads and
 writes only its own fields.
 

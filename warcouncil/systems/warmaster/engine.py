@@ -36,7 +36,11 @@ one table per set of poses (the branches of a plan that put every piece in
 the same place share it, table.py); the memo of the defines that read the
 table only through their arguments (``Ctx``); in ``odds``, an attempt's
 target is worked out when first read (a step the stop rules forbid reads
-none). Judgements are kept by what they read, worked out by the kernel from
+none). Walking every branch (``_every_branch``), the tables of the
+branches where a step moved a unit to a place it holds on no other branch
+(``_left_for_good``), and what is kept by them, are dropped when the walk
+leaves those branches (``AnswerCaches.forget``): what it keeps grows with
+the plan's length, not with its 2^n branches. Judgements are kept by what they read, worked out by the kernel from
 the read classes the pack declares (solver/reads.py: ``PackReads.of``;
 ``of_var``: what an expression reads of each of its variables, through the
 defines it calls): a rule's verdict, a part of a
