@@ -109,3 +109,70 @@ def test_twenty_heroes_answer_exactly(tmp_path):
     assert ans.data["all"] == "19004963774880799438801/12748236216396078174437376"
     assert ans.data["expected"] == show(20 * p)
     assert ans.data["units"] == {f"u{i}": {"0": "5/18", "1": "13/18"} for i in range(20)}
+
+
+def test_the_walk_of_moving_heroes_keeps_what_its_depth_can_reuse(tmp_path, monkeypatch):
+    """Moving Heroes: each success moves a unit where it stands on no other
+    branch, so the 2^H branches stand on 2^H tables. What the walk keeps of
+    a branch's tables is dropped when it leaves the branches where that
+    unit moved (``_left_for_good``, ``AnswerCaches.forget``): at any success
+    of the walk the answer's caches hold the start, the H tables of the
+    plan's check (every roll succeeding) and those of the branch it stands
+    in, 2H - 1 at the most (not 2^H), and H + 1 when done. What is kept per
+    table is bounded by the steps still judged on it: the entries of the
+    fields keyed by what a judgement read grow as a quadratic of H (third
+    differences 0), not as 2^H."""
+    from warcouncil.systems.warmaster import engine as E
+    fields = ("tables", "defines", "verdicts", "values", "placed", "probes", "loops", "orders", "histories")
+    peak = [0, 0, 0]
+    rolled, distribution = E.WarmasterEngine.rolled, E.WarmasterEngine.distribution
+
+    def spy(self, *args, **kw):
+        c = self.cache
+        peak[0] = max(peak[0], len(c.tables))
+        peak[1] = max(peak[1], sum(len(getattr(c, f)) for f in fields))
+        return rolled(self, *args, **kw)
+
+    def walked(self, *args, **kw):
+        out = distribution(self, *args, **kw)
+        peak[2] = len(self.cache.tables)
+        return out
+    monkeypatch.setattr(E.WarmasterEngine, "rolled", spy)
+    monkeypatch.setattr(E.WarmasterEngine, "distribution", walked)
+    got = []
+    for h in range(2, 9):
+        peak[:] = [0, 0, 0]
+        sc, pl = bench_heroes.write(h, tmp_path, False)
+        ans = Engine.load(str(sc)).answer("odds", path=str(pl))
+        assert ans.data["all"] == show(Fraction(13, 18) ** h)
+        got.append(tuple(peak))
+    assert [t for t, _, _ in got] == [2 * h - 1 for h in range(2, 9)]
+    assert [d for _, _, d in got] == [h + 1 for h in range(2, 9)]
+    entries = [n for _, n, _ in got]
+    d1 = [b - a for a, b in zip(entries, entries[1:])]
+    d2 = [b - a for a, b in zip(d1, d1[1:])]
+    assert [b - a for a, b in zip(d2, d2[1:])] == [0, 0, 0, 0]
+    assert d2[0] > 0 and entries[-1] < 40 * 8 ** 2  # (500 at 8 Heroes; 2^8 branches would keep thousands)
+
+def test_what_the_walk_drops_changes_no_answer(tmp_path, monkeypatch):
+    """A plan mixing steps whose successes stand on tables no other branch
+    meets (dropped when left) with steps whose do not: a unit ordered again
+    later, or to the place an earlier order gave it. The same answer with
+    nothing dropped."""
+    from warcouncil.systems.warmaster import engine as E
+    sc, _ = bench_heroes.write(4, tmp_path, False)
+    steps = [("h0", "u0", [20, 45]), ("h0", "u0", [20, 50]), ("h1", "u1", [50, 45]),
+             ("h1", "u1", [50, 45]), ("h2", "u2", [80, 45]), ("h3", "u3", [110, 45])]
+    pl = tmp_path / "plan.yaml"
+    pl.write_text(yaml.safe_dump({"plan": [{"by": b, "units": [u], "to": [to]} for b, u, to in steps]}))
+    eng = Engine.load(str(sc))
+    assert eng._left_for_good(eng.read_plan(str(pl))) == [False, True, False, False, True, True]
+    dropped = []
+    forget = E.AnswerCaches.forget
+    monkeypatch.setattr(E.AnswerCaches, "forget", lambda self, *a: dropped.append(forget(self, *a)) or dropped[-1])
+    ans = eng.answer("odds", path=str(pl))
+    assert ans.exit_code == 0 and len(dropped) > 0 and all(n > 0 for n in dropped)
+    monkeypatch.setattr(E.WarmasterEngine, "_left_for_good", lambda self, steps: [False] * len(steps))
+    kept = Engine.load(str(sc)).answer("odds", path=str(pl))
+    assert ans.data == kept.data and ans.text == kept.text
+    assert ans.data["all"] != "0"

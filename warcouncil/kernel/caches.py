@@ -4,7 +4,8 @@ Across queries nothing kept holds a query's answer: only facts fixed by the pack
 (``PackCaches``, one per ``Compiler``: a plan has one compiler) or by the
 pack, the board and the side (``SettingCaches``, one per ``Setting``).
 Within one answer, an engine keeps its judgements in an ``AnswerCaches``,
-dropped when the answer is given.
+dropped when the answer is given; a walk over the answer's branches drops
+sooner what no branch still to walk can read (``mark``, ``forget``).
 Each field says who fills it and what its key is; a module reads and
 writes only its own fields.
 
@@ -25,6 +26,8 @@ as they were.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -120,6 +123,7 @@ class AnswerCaches:
     # (side, character, units) -> what every attempt of that order is
     orders: dict = field(default_factory=dict)
     # (reads, number of the history before, an entry's key) -> the number of the history after
+    # (numbered by their count, never dropped by ``forget``: a number given twice would make two histories one)
     histories: dict = field(default_factory=dict)
     # while a judgement is kept by the places it reads: a stack, the top the pieces
     # whose places it read (``reading``) and the contacts it asked (``touches``)
@@ -135,3 +139,56 @@ class AnswerCaches:
             t.close()
         for name in self.__slots__:
             getattr(self, name).clear()
+
+    def mark(self) -> tuple[int, ...]:
+        """How much each field holds now: what ``forget`` goes back to."""
+        return tuple(len(getattr(self, name)) for name in _KEPT)
+
+    def since(self, mark: tuple[int, ...], name: str) -> list:
+        """The values field ``name`` was given since ``mark``, newest first."""
+        d = getattr(self, name)
+        return list(itertools.islice(reversed(d.values()), len(d) - mark[_KEPT.index(name)]))
+
+    def forget(self, mark: tuple[int, ...], dead: Callable[[Any], bool]) -> int:
+        """Drop what was kept since ``mark`` that can never be read again:
+        every entry whose value ``dead`` says is dead, or whose key holds
+        a dead object (``dead`` asked of each part of the key, inside its
+        tuples, last part first, and frozensets); a dropped table is closed. The rest
+        stays, in the order it was kept. A walk over the branches of an
+        answer calls it when it leaves branches whose objects (a table, its
+        pieces) no later branch meets: what it keeps is then bounded by the
+        branches it stands in, not by those it walked. Returns how many
+        entries were dropped."""
+        dropped = 0
+        for name, n in zip(_KEPT, mark):
+            d = getattr(self, name)
+            if len(d) <= n:
+                continue
+            newer = []
+            while len(d) > n:
+                newer.append(d.popitem())
+            for k, v in reversed(newer):
+                if dead(v) or _holds(k, dead):
+                    dropped += 1
+                    if name == "tables":
+                        v.close()
+                else:
+                    d[k] = v
+        return dropped
+
+
+#: the fields ``forget`` looks through: those keyed by what a judgement read
+_KEPT = ("tables", "defines", "verdicts", "values", "placed", "probes", "loops", "orders")
+
+
+def _holds(key: Any, dead: Callable[[Any], bool]) -> bool:
+    """Does ``key`` hold an object ``dead`` says is dead (inside its tuples
+    and frozensets)? A tuple is looked through from its end, where a key
+    made of what a judgement read holds the table it read."""
+    t = type(key)
+    if t is tuple or t is frozenset:
+        for x in (reversed(key) if t is tuple else key):
+            if _holds(x, dead):
+                return True
+        return False
+    return dead(key)

@@ -36,7 +36,11 @@ one table per set of poses (the branches of a plan that put every piece in
 the same place share it, table.py); the memo of the defines that read the
 table only through their arguments (``Ctx``); in ``odds``, an attempt's
 target is worked out when first read (a step the stop rules forbid reads
-none). Judgements are kept by what they read, worked out by the kernel from
+none). Walking every branch (``_every_branch``), the tables of the
+branches where a step moved a unit to a place it holds on no other branch
+(``_left_for_good``), and what is kept by them, are dropped when the walk
+leaves those branches (``AnswerCaches.forget``): what it keeps grows with
+the plan's length, not with its 2^n branches. Judgements are kept by what they read, worked out by the kernel from
 the read classes the pack declares (solver/reads.py: ``PackReads.of``;
 ``of_var``: what an expression reads of each of its variables, through the
 defines it calls): a rule's verdict, a part of a
@@ -1527,6 +1531,7 @@ class WarmasterEngine(Engine):
         per_unit = {u: defaultdict(int) for u in names}
         tops = {u: sum(1 for st in steps if u in st.units) for u in names}
         gives = [tuple(int(u in st.units) for u in names) for st in steps]  # (the orders each step gives each unit)
+        left = self._left_for_good(steps)
 
         def go(i: int, log: Log, ways: int, succ: int, counts: tuple[int, ...]) -> None:
             if ways == 0:
@@ -1547,14 +1552,66 @@ class WarmasterEngine(Engine):
             stat[1] += ways * w_ok
             stat[2] += ways * w_blunder
             if ok:
-                es, after = self.rolled(log, e, st, ok[0], True)
                 more = tuple(map(add, counts, gives[i]))
-                go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more)
+                if left[i]:  # (what is kept of the tables of these branches, dropped after them)
+                    mark = self.cache.mark()
+                    es, after = self.rolled(log, e, st, ok[0], True)
+                    go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more)
+                    del es, after
+                    self._forget(mark, log.table)
+                else:
+                    es, after = self.rolled(log, e, st, ok[0], True)
+                    go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more)
             if bad:
                 go(i + 1, log.plus(e.with_roll(bad[-1])), ways * (36 - w_ok), succ, counts)
 
         go(0, self.start(), 1, 0, tuple(0 for _ in names))
         return _as_fractions(n, dist, per_unit, tops, names, stats, each)
+
+    def _left_for_good(self, steps: list[Step]) -> list[bool]:
+        """Per step of a plan: is no table of the branches where it succeeds
+        met on any other branch? So when it moves a unit to a place the unit
+        stands in on no other branch: no later step moves the unit (where a
+        success puts it, it stays), and neither its start nor an earlier
+        step's destination for it is that place. ``_every_branch`` drops
+        what it kept of those tables when it leaves those branches."""
+        start = self.start().table.poses
+        out = []
+        for i, st in enumerate(steps):
+            fresh = False
+            for u, p in zip(st.units, st.to or ()):
+                if p is None or p == start[u]:
+                    continue
+                others = [(j, q) for j, other in enumerate(steps) if j != i and other.to
+                          for v, q in zip(other.units, other.to) if v == u and q is not None]
+                if all(j < i and q != p for j, q in others):
+                    fresh = True
+                    break
+            out.append(fresh)
+        return out
+
+    def _forget(self, mark: tuple, before: Table) -> None:
+        """Drop what the answer kept since ``mark`` of the tables made since
+        (``_left_for_good``: met on no branch still to walk) and of their
+        pieces and the entries standing on them; ``before``: the table they
+        were moved from, which forgets those moves."""
+        cache = self.cache
+        gone = set(cache.since(mark, "tables"))
+        if not gone:
+            return
+
+        def dead(x: Any) -> bool:
+            t = type(x)
+            if t is Table:
+                return x in gone
+            if t is At:
+                return x.table in gone
+            if t is Entry:
+                return (x.by is not None and x.by.table in gone) or any(a.table in gone for a in x.after) \
+                    or any(a.table in gone for a in x.units)
+            return False
+        cache.forget(mark, dead)
+        before.forget_moves(gone)
 
     def _transposition_spec(self):
         """What ``_transposition`` keys a branch of a plan by, from what the

@@ -120,6 +120,11 @@ class Table:
             got = self.lists["characters"] = tuple(self.at(p.id) for p in self.scenario.characters)
         return got
 
+    def forget_moves(self, gone: set) -> None:
+        """Forget the moves asked of this table that led to a table of
+        ``gone`` (dropped by ``AnswerCaches.forget``: no branch meets it again)."""
+        self._moved = {k: t for k, t in self._moved.items() if t not in gone}
+
     def close(self) -> None:
         """Its answer is given (``AnswerCaches.close``): forget its pieces,
         moves, lists and footprints (worked out again if it is asked)."""
