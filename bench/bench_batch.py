@@ -52,7 +52,7 @@ def make_jobs(repeat: int) -> list[dict]:
     jobs = []
     for side in eng.scenario.sides:
         for card, decl in eng.pack.cards.items():
-            if decl.roll is not None or decl.copy is not None:
+            if decl.get("roll") is not None or decl.get("copy") is not None:
                 continue
             jobs.append({"verb": "orders", "args": {"card": card, "side": side, "count": True}})
             g = eng.ground(card, side=side)

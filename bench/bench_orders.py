@@ -639,9 +639,9 @@ def run_with_timeout(fn, seconds):
 def card_kwargs(eng, name):
     card = eng.pack.cards[name]
     kw = {}
-    if card.copy is not None:
+    if card.get("copy") is not None:
         kw["copies"] = COPIES
-    if card.roll is not None:
+    if card.get("roll") is not None:
         kw["roll"] = ROLL
     return kw
 
