@@ -89,12 +89,12 @@ from ...kernel.listing import count_json
 from ...kernel.reads import IDENTITY, PackReads
 from ...kernel.engine import Engine
 from ...kernel.evaluate import Compiler
-from ...world.ydoc import YDict, YList
+from ...world.ydoc import YDict
 from ...kernel.scenario import read_yaml_file
 from ...kernel.ground import Record
 from ...kernel.system import Answer, System
 from .measure import EPSILON
-from .builtins import ENTRIES_OF_KIND, cm, raw_quiet
+from .builtins import ENTRIES_OF_KIND, raw_quiet
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
 from .stops import UNSUMMARISED as _UNSUMMARISED, analyse, incremental, o_plain
 from .table import At, Entry, Log, Table

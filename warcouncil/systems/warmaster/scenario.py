@@ -28,7 +28,7 @@ from ...world.schema import (
     MAX_PIECES, NAME, TITLE, NULL, AnyOf, Field, Record, choice_field, flag_field, id_problem, int_field,
     list_field, number_field,
 )
-from ...world.ydoc import YDict, YList
+from ...world.ydoc import YDict
 
 ROLES = ("general", "hero", "wizard")
 FORMATIONS = T.FORMATIONS

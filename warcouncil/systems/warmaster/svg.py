@@ -284,7 +284,7 @@ def _legend(sc, colour: dict, H: float, W: float, orders: bool, select) -> list:
                    f'<text x="{W - 240}" y="{y}">a legal destination of {escape(select)}</text>')
     # the scale bar: 20 cm in 5 cm steps
     y += 18
-    out.append(f'<g class="scale">' + "".join(
+    out.append('<g class="scale">' + "".join(
         f'<rect x="{10 + i * 5 * SCALE}" y="{y - 8}" width="{5 * SCALE}" height="6" '
         f'fill="{"#333" if i % 2 == 0 else "#ffffff"}" stroke="#333"/>' for i in range(4))
         + f'<text x="{10 + 20 * SCALE + 6}" y="{y - 1}">20 cm (table {sc.width:g} x {sc.depth:g} cm)</text></g>')
