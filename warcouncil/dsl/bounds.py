@@ -43,7 +43,7 @@ _TOKEN = re.compile(
 )
 # words that begin a statement (`remove rule X` is one statement: `rule`
 # after `remove`, `replace` or `change` does not begin another)
-_STARTS = frozenset({"pack", "extends", "document", "sections", "dice", "values", "unit", "terrain", "card",
+STATEMENT_STARTS = frozenset({"pack", "extends", "document", "sections", "dice", "values", "unit", "terrain", "card",
                      "rule", "define", "remove", "roles", "effects", "builtin", "hook", "replace", "change"})
 _AFTER = frozenset({"remove", "replace", "change"})
 # statements named in a message by their first words (`rule ID`, `change unit NAME`): how many
@@ -67,7 +67,7 @@ def prescan(text: str, path: str) -> None:
         if kind in ("space", "comment"):
             continue
         tok = m.group()
-        if kind == "name" and tok in _STARTS and prev not in _AFTER and prev != ".":
+        if kind == "name" and tok in STATEMENT_STARTS and prev not in _AFTER and prev != ".":
             in_statement, statement, statement_at = 0, tok, m.start()
         elif kind in ("name", "str") and in_statement == statement.count(" ") + 1 \
                 and in_statement < _NAMED.get(statement.split(" ", 1)[0], 0):

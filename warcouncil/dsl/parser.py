@@ -19,7 +19,7 @@ from ._standalone import (Lark, Lark_StandAlone, Token, Transformer, UnexpectedC
 from ..errors import Location, WarcouncilError
 from ..textfile import RULES_LIMIT, read_text
 from . import ast as A
-from .bounds import check_nesting, prescan
+from .bounds import STATEMENT_STARTS, check_nesting, prescan
 
 # Human names for the grammar's terminals, for "expected ..." hints.
 _TERMINAL_NAMES = {
@@ -79,11 +79,6 @@ def _split_citations(items) -> tuple[tuple, list]:
     """(the citations among items, the other items, in order)."""
     return (tuple(i for i in items if isinstance(i, A.Citation)),
             [i for i in items if not isinstance(i, A.Citation)])
-
-
-#: the words a statement begins with (the grammar's `statement`)
-_STATEMENT_WORDS = frozenset("pack extends document sections dice values unit terrain card rule define remove "
-                             "change roles effects builtin fields replace".split())
 
 
 def _constant(value):
@@ -525,7 +520,7 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
             loc = Location(path, tok.line, tok.column)
             what = f"unexpected {str(tok)!r}"
             word = lines[tok.line - 1][:tok.column - 1].strip()
-            if word in _STATEMENT_WORDS and set(e.expected) == {"EQUAL"} \
+            if word in STATEMENT_STARTS and set(e.expected) == {"EQUAL"} \
                     and lines[tok.line - 1].lstrip().startswith(word + " "):
                 # a statement begins inside a card left open: its first word read as a card's field name
                 line = lines[tok.line - 1]
