@@ -419,7 +419,8 @@ def json_schema(system=None) -> dict:
     }
 
 
-def _vloc(m: YDict, key: str) -> Location:
+def value_loc(m: YDict, key: str) -> Location:
+    """Where the value of ``key`` is written in a YAML mapping (the mapping's place if not)."""
     return m.value_where.get(key, m.where)
 
 
@@ -461,14 +462,14 @@ class _Validator:
         """``m[key]`` checked by its field ``f`` (``what``: whose field, for the message)."""
         v = m[key]
         if not f.ok(v):
-            raise WarcouncilError(f"{what}: {key} must be {f.what}, not {describe(v)}", _vloc(m, key))
+            raise WarcouncilError(f"{what}: {key} must be {f.what}, not {describe(v)}", value_loc(m, key))
         return v
 
     def name(self, m: YDict, key: str, what: str, longest: int = MAX_ID_LENGTH) -> str:
         v = m[key]
         why = id_problem(v, longest)
         if why is not None:
-            raise WarcouncilError(f"{what} {key} must be {why}, not {describe(v)}", _vloc(m, key))
+            raise WarcouncilError(f"{what} {key} must be {why}, not {describe(v)}", value_loc(m, key))
         return v
 
     # -- the scenario -----------------------------------------------------
@@ -500,7 +501,7 @@ class _Validator:
         if not isinstance(to_move, str) or to_move not in sides:
             raise WarcouncilError(
                 f"to_move must name a side ({', '.join(sides)}), not {describe(to_move)}",
-                _vloc(top, "to_move"),
+                value_loc(top, "to_move"),
                 hint=did_you_mean(to_move, sides),
             )
 
@@ -528,7 +529,7 @@ class _Validator:
         return scenario
 
     def sides(self, top: YDict, system) -> dict[str, Side]:
-        raw = self.mapping(top["sides"], _vloc(top, "sides"), "sides")
+        raw = self.mapping(top["sides"], value_loc(top, "sides"), "sides")
         if len(raw) != 2:
             raise WarcouncilError(f"a scenario needs exactly two sides, not {len(raw)}", raw.where)
         sides: dict[str, Side] = {}
@@ -549,28 +550,28 @@ class _Validator:
                              f"{' or '.join(allowed)})")
                 raise WarcouncilError(
                     f"side {sname!r}: edge must be one of {', '.join(allowed)}, not {describe(edge)}" + more,
-                    _vloc(m, "edge"),
+                    value_loc(m, "edge"),
                     hint=did_you_mean(edge, allowed),
                 )
             if edge in edges:
                 raise WarcouncilError(
-                    f"sides {edges[edge]!r} and {sname!r} both have the {edge} edge", _vloc(m, "edge")
+                    f"sides {edges[edge]!r} and {sname!r} both have the {edge} edge", value_loc(m, "edge")
                 )
             edges[edge] = sname
-            self.edge_where[sname] = _vloc(m, "edge")
+            self.edge_where[sname] = value_loc(m, "edge")
             command = self.field(m, "command", SIDE_FIELDS["command"], f"side {sname!r}")
             more, more_where = [], {}
             for k, f in system.side_fields.items():  # the system's own keys (C&C: the hand)
                 if k in m:
-                    v = f.check(m[k], _vloc(m, k), f"side {sname!r}", k)
+                    v = f.check(m[k], value_loc(m, k), f"side {sname!r}", k)
                     more.append((k, tuple(v) if isinstance(v, list) else v))
-                    more_where[k] = (_vloc(m, k), tuple(getattr(v, "item_where", ())))
+                    more_where[k] = (value_loc(m, k), tuple(getattr(v, "item_where", ())))
             sides[sname] = Side(sname, edge, command, tuple(more), more_where)
         return sides
 
     def board(self, top: YDict, system) -> Board:
         raw = top["board"]
-        loc = _vloc(top, "board")
+        loc = value_loc(top, "board")
         from .system import named_board
 
         if isinstance(raw, str):
@@ -591,7 +592,7 @@ class _Validator:
         raw = top[key]
         if raw is None:  # `leaders:` with nothing under it
             return ()
-        seq = self.listing(raw, _vloc(top, key), key)
+        seq = self.listing(raw, value_loc(top, key), key)
         if len(seq) > MAX_PIECES:
             raise WarcouncilError(f"{key}: more than {MAX_PIECES} pieces", seq.where)
         kind = spec.role
@@ -609,23 +610,23 @@ class _Validator:
                 pid = str(pid)
             why = id_problem(pid)
             if why is not None:
-                raise WarcouncilError(f"{kind} id must be {why}, not {describe(pid)}", _vloc(m, "id"))
+                raise WarcouncilError(f"{kind} id must be {why}, not {describe(pid)}", value_loc(m, "id"))
             if pid in ids:
                 raise WarcouncilError(
-                    f"duplicate id {pid!r} (already used at line {ids[pid].line})", _vloc(m, "id")
+                    f"duplicate id {pid!r} (already used at line {ids[pid].line})", value_loc(m, "id")
                 )
-            ids[pid] = _vloc(m, "id")
+            ids[pid] = value_loc(m, "id")
 
             side = m["side"]
             if not isinstance(side, str) or side not in sides:
                 raise WarcouncilError(
                     f"{kind} {pid}: unknown side {describe(side)}; sides: {', '.join(sides)}",
-                    _vloc(m, "side"),
+                    value_loc(m, "side"),
                     hint=did_you_mean(side, sides),
                 )
 
             utype = self.name(m, "type", f"{kind} {pid}") if "type" in m else None
-            at = parse_cell(m["at"], board, _vloc(m, "at"), what=f"{kind} {pid} position")
+            at = parse_cell(m["at"], board, value_loc(m, "at"), what=f"{kind} {pid} position")
             blocks = (self.field(m, "blocks", PIECE_FIELDS["blocks"], f"{kind} {pid}")
                       if m.get("blocks") is not None else None)
             facing = m.get("facing")
@@ -634,7 +635,7 @@ class _Validator:
                 if not f.ok(facing):
                     raise WarcouncilError(
                         f"{kind} {pid}: facing must be {f.what}, not {describe(facing)}",
-                        _vloc(m, "facing"),
+                        value_loc(m, "facing"),
                         hint=did_you_mean(facing, FACINGS),
                     )
 
@@ -644,7 +645,7 @@ class _Validator:
                 raise WarcouncilError(
                     f"{kind}s {other.id} and {pid} are both on [{at[0]}, {at[1]}]"
                     f" ({other.id} at line {other.where.line})",
-                    _vloc(m, "at"),
+                    value_loc(m, "at"),
                 )
             occupied[at] = piece
             out.append(piece)
@@ -654,25 +655,25 @@ class _Validator:
         raw = top["terrain"]
         if raw is None:
             return ()
-        seq = self.listing(raw, _vloc(top, "terrain"), "terrain")
+        seq = self.listing(raw, value_loc(top, "terrain"), "terrain")
         seen: dict[Cell, Terrain] = {}
         for i, item in enumerate(seq):
             m = self.mapping(item, _iloc(seq, i), "each terrain entry")
             self.keys(m, tuple(TERRAIN_FIELDS), (), f"terrain #{i + 1}")
             ttype = self.name(m, "type", "terrain")
-            at = parse_cell(m["at"], board, _vloc(m, "at"), what=f"terrain {ttype} position")
+            at = parse_cell(m["at"], board, value_loc(m, "at"), what=f"terrain {ttype} position")
             if at in seen:
                 raise WarcouncilError(
                     f"two terrain tiles on [{at[0]}, {at[1]}] "
                     f"({seen[at].type} at line {seen[at].where.line} and {ttype})",
-                    _vloc(m, "at"),
+                    value_loc(m, "at"),
                 )
             seen[at] = Terrain(at, ttype, m.where)
         return tuple(seen.values())
 
     def rules(self, top: YDict) -> tuple[str, ...]:
         raw = top["rules"]
-        loc = _vloc(top, "rules")
+        loc = value_loc(top, "rules")
         if raw is None:
             return ()
         if isinstance(raw, str):

@@ -140,17 +140,12 @@ def _error(e: WarcouncilError, status: int = 400) -> dict:
     return {"status": status, "exit": 2, "body": _doc(e.message, e.location, e.hint)}
 
 
-def _value_at(data, key: str):
-    """Where the value of ``key`` is written in a YAML mapping (the mapping's place if not)."""
-    return data.value_where.get(key, data.where)
-
-
 def inline_references(file: str) -> None:
     """An inline scenario names no file of the server's machine: no
     ``rules:`` (house rules are sent as text, in the request's ``rules``),
     and its ``system:`` is a pack's name, not a folder. A scenario that
     cannot be read is left for the command line to say so."""
-    from ..kernel.scenario import parse_yaml
+    from ..kernel.scenario import parse_yaml, value_loc
     from ..world.ydoc import YDict
     from ..textfile import YAML_LIMIT, read_text
 
@@ -162,11 +157,11 @@ def inline_references(file: str) -> None:
         return
     if data.get("rules"):
         raise WarcouncilError("a scenario sent to the service names no rule files: send the house rules' text "
-                              "in the request's \"rules\"", _value_at(data, "rules"))
+                              "in the request's \"rules\"", value_loc(data, "rules"))
     system = data.get("system")
     if isinstance(system, str) and not PLAIN_NAME.fullmatch(system):
         raise WarcouncilError(f"the service reads no file of its machine: `system:` names a shipped rule pack, "
-                              f"not {system!r}", _value_at(data, "system"))
+                              f"not {system!r}", value_loc(data, "system"))
 
 
 def _verb(task: dict) -> dict:
