@@ -173,3 +173,83 @@ def test_a_step_of_a_kind_the_family_does_not_play_is_an_error_at_its_place(tmp_
     assert e.value.message == ("turn cca.turn: step battles: the Commands & Colors game has no action "
                                "of kind charge")
     assert (e.value.location.file, e.value.location.line) == (str(house), 7)
+
+
+# ---------------------------------------------------------------- Warmaster's sub-phases
+
+
+def test_warmaster_declares_its_four_sub_phases_as_its_turn():
+    pack = load_pack("warmaster")
+    assert pack.turn.id == "wm.turn"
+    assert _steps(pack.turn) == [("initiative", "repeat", ("initiative",)), ("home_back", "repeat", ("home_back",)),
+                                 ("orders", "repeat", ("attempt",)), ("characters", "repeat", ("character_move",))]
+
+
+def _kinds(state):
+    return sorted({a["kind"] for a in state.legal_actions()})
+
+
+HERO = {"kind": "character_move", "piece": "hero", "to": [40, 38]}
+ORDER = [{"kind": "attempt", "by": "gen", "units": ["r3"]}, {"kind": "dice", "roll": 4}, {"kind": "move", "to": [[54, 45]]}]
+
+
+def test_a_warmaster_character_move_closes_the_other_sub_phases():
+    state = warcouncil.load_game("ridgeway").new_state(resolution=40)
+    assert _kinds(state) == ["attempt", "character_move", "end", "home_back", "initiative"]
+    state.apply(HERO)
+    assert _kinds(state) == ["character_move", "end"]
+    with pytest.raises(IllegalAction) as e:
+        state.apply(ORDER[0])
+    assert [v["rule"] for v in e.value.violations] == ["wm.sub-phases"]  # (check judges it first)
+
+
+CHARACTERS_FIRST = """replace turn wm.turn
+    from house "In our club characters move before the orders."
+    step initiative: repeat initiative
+    step home_back: repeat home_back
+    step characters: repeat character_move
+    step orders: repeat attempt
+
+replace define wm.sub-phase-order
+    from house "In our club characters move before the orders."
+    stage(s) := if s == initiative then 1 else if s == home_back then 2 else if s == characters then 3 else 4
+"""
+
+
+def test_a_house_rule_moves_the_characters_before_the_orders(tmp_path):
+    house = tmp_path / "characters-first.wc"
+    house.write_text(CHARACTERS_FIRST, encoding="utf-8")
+    state = warcouncil.load_game("ridgeway", rules=[str(house)]).new_state(resolution=40)
+    state.apply(HERO)
+    assert _kinds(state) == ["attempt", "character_move", "end"]
+    for a in ORDER:
+        state.apply(a)
+    assert _kinds(state) == ["attempt", "end"]
+    with pytest.raises(IllegalAction) as e:  # (the house order: orders close the characters' sub-phase)
+        state.apply({"kind": "character_move", "piece": "hero", "to": [40, 30]})
+    assert [v["rule"] for v in e.value.violations] == ["wm.sub-phases", "wm.character-move-once"]
+    state.apply({"kind": "end"})
+    log = state.log()
+    assert log == {"characters": [{"piece": "hero", "to": [40, 38]}],
+                   "orders": [{"by": "gen", "units": ["r3"], "roll": 4, "to": [[54, 45]]}]}
+    turn = tmp_path / "turn.yaml"
+    turn.write_text(yaml.safe_dump(log), encoding="utf-8")
+    r = CliRunner().invoke(main, ["check", "ridgeway", str(turn), "--rules", str(house), "--json"])
+    assert r.exit_code == 0 and json.loads(r.output)["legal"] is True, r.output
+    r = CliRunner().invoke(main, ["check", "ridgeway", str(turn), "--json"])  # (the book's order: not so)
+    assert r.exit_code == 1 and [v["rule"] for v in json.loads(r.output)["violations"]] == ["wm.sub-phases"]
+
+
+def test_a_house_turn_alone_still_refuses_what_it_closed(tmp_path):
+    # the turn replaced without the define: the game follows the house turn
+    # and refuses, citing it, what its order closed (check alone would take it)
+    house = tmp_path / "turn-only.wc"
+    house.write_text(CHARACTERS_FIRST.split("\nreplace define")[0], encoding="utf-8")
+    state = warcouncil.load_game("ridgeway", rules=[str(house)]).new_state(resolution=40)
+    for a in ORDER:
+        state.apply(a)
+    assert _kinds(state) == ["attempt", "end"]
+    with pytest.raises(IllegalAction) as e:
+        state.apply(HERO)
+    assert e.value.message == "wm.turn: no character move now: the characters step is over"
+    assert e.value.violations[0]["source"] == str(house)

@@ -176,8 +176,11 @@ class StepTurn(Turn):
     declaration. A step the family says does not apply to a position
     (``applies``: a card that rolls no dice) is passed over (``settle``).
 
-    The family gives, per kind, ``step_actions(position, kind)`` and
-    ``step_outcomes(position, kind)``, and its positions' step (``at``)."""
+    The family gives ``step_actions(position, kinds)`` and
+    ``step_outcomes(position, kind)``, and its positions' step (``at``).
+    ``end_words``: the words of its ``end`` action."""
+
+    end_words = "end the turn"
 
     def __init__(self, engine, **options: Any) -> None:
         super().__init__(engine, **options)
@@ -198,7 +201,9 @@ class StepTurn(Turn):
         """Whether ``end`` may be offered (the family's own conditions)."""
         return True
 
-    def step_actions(self, position, kind: str) -> list:
+    def step_actions(self, position, kinds: tuple[str, ...]) -> list:
+        """The legal actions of ``kinds`` (the open steps' kinds, in the
+        turn's order) at ``position``."""
         raise NotImplementedError
 
     def step_outcomes(self, position, kind: str) -> list:
@@ -255,10 +260,9 @@ class StepTurn(Turn):
         step = self.steps.steps[at]
         if step.mode == "chance":
             return chance([o for k in step.kinds for o in self.step_outcomes(position, k)])
-        actions = [a for i in self.open_steps(at) for k in self.steps.steps[i].kinds
-                   for a in self.step_actions(position, k)]
+        actions = self.step_actions(position, tuple(k for i in self.open_steps(at) for k in self.steps.steps[i].kinds))
         if self.ends_at(at) and self.may_end(position):
-            actions.append({"kind": "end", "text": "end the turn"})
+            actions.append({"kind": "end", "text": self.end_words})
         return decision(self.mover(position), actions)
 
 

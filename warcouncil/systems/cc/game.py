@@ -141,7 +141,10 @@ class CardTurn(StepTurn):
         return [({"kind": "dice", "roll": counts, "text": roll_words(counts)}, p)
                 for counts, p in self.engine.roll_table(decl, self.side)]
 
-    def step_actions(self, pos: Position, kind: str) -> list:
+    def step_actions(self, pos: Position, kinds: tuple) -> list:
+        return [a for kind in kinds for a in self._actions(pos, kind)]
+
+    def _actions(self, pos: Position, kind: str) -> list:
         if kind == "card":
             return self._card_actions()
         if kind == "order_set":
