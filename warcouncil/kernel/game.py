@@ -210,12 +210,16 @@ class StepTurn(Turn):
         raise NotImplementedError
 
     # ------------------------------------------------------------ the walk
-    def open_steps(self, at: int) -> list[int]:
-        """The steps whose actions may be taken at step ``at``."""
+    def open_steps(self, at: int, position=None) -> list[int]:
+        """The steps whose actions may be taken at step ``at`` (of
+        ``position``: the later ones that do not apply to it passed over)."""
         out = []
         for i in range(at, len(self.steps.steps)):
+            step = self.steps.steps[i]
+            if i > at and position is not None and not self.applies(position, step):
+                continue
             out.append(i)
-            if self.steps.steps[i].mode != "repeat":
+            if step.mode != "repeat":
                 break
         return out
 
@@ -231,10 +235,11 @@ class StepTurn(Turn):
             at += 1
         return at if at < len(steps) else None
 
-    def enter(self, at: int | None, kind: str) -> int:
+    def enter(self, at: int | None, kind: str, position=None) -> int:
         """The step an action of ``kind`` taken at step ``at`` leaves the
         turn at (a repeat step stays; a decide or chance step is done), or
-        ``IllegalAction`` citing the turn when that step is not open."""
+        ``IllegalAction`` citing the turn when that step is not open (at
+        ``position``, when given: a step that does not apply to it is not)."""
         steps = self.steps
         i = steps.decl.step_of(kind)
         if i is None:
@@ -242,10 +247,12 @@ class StepTurn(Turn):
                                 f"kind {kind!r}" + (f" ({steps.decl.id} takes none)" if kind in self.kinds else ""))
         if at is None:
             raise IllegalAction("the turn is over")
-        if i not in self.open_steps(at):
-            now = steps.steps[at]
+        open_ = self.open_steps(at, position)
+        if i not in open_:
+            first = steps.steps[open_[-1]]
             why = (f"the {steps.steps[i].name} step is over" if i < at else
-                   f"the {now.name} step comes first: {now.doc or ', '.join(now.kinds)}")
+                   f"the {steps.steps[i].name} step does not apply" if i < open_[-1] else
+                   f"the {first.name} step comes first: {first.doc or ', '.join(first.kinds)}")
             raise IllegalAction(f"{steps.decl.id}: no {kind.replace('_', ' ')} now: {why}", [steps.violation(why)])
         return i if steps.steps[i].mode == "repeat" else i + 1
 
@@ -260,7 +267,8 @@ class StepTurn(Turn):
         step = self.steps.steps[at]
         if step.mode == "chance":
             return chance([o for k in step.kinds for o in self.step_outcomes(position, k)])
-        actions = self.step_actions(position, tuple(k for i in self.open_steps(at) for k in self.steps.steps[i].kinds))
+        actions = self.step_actions(position, tuple(k for i in self.open_steps(at, position)
+                                                    for k in self.steps.steps[i].kinds))
         if self.ends_at(at) and self.may_end(position):
             actions.append({"kind": "end", "text": self.end_words})
         return decision(self.mover(position), actions)

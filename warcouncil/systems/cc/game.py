@@ -121,7 +121,7 @@ class CardTurn(StepTurn):
         """``pos`` after an action of ``kind`` with ``changes`` (the turn's
         order refuses an action of a step over or not begun)."""
         after = _replace(pos, **changes)
-        return self._moved(after, self.enter(self.at(pos), kind))
+        return self._moved(after, self.enter(self.at(pos), kind, pos))
 
     def mover(self, pos: Position) -> str:
         return self.side
@@ -313,14 +313,14 @@ class CardTurn(StepTurn):
                 raise _refused(verdict)
             return _replace(pos, stage="over")
         if not self._ordered(pos):
-            self.enter(self.at(pos), kind)  # (refuses: the order set is given first)
+            self.enter(self.at(pos), kind, pos)  # (refuses: the order set is given first)
         if kind == "battle":
             piece, target = _id(action, "piece"), _id(action, "target")
             owed = tuple(b for b in pos.owed if b[0] != piece)
             return self._accept(self._enter(pos, kind, battles=pos.battles + ((piece, target),), owed=owed))
         move = (_id(action, "piece"), _cell(action.get("to", (action.get("path") or [None])[-1])), _path(action))
         if kind == "second_move":
-            at = self.enter(self.at(pos), kind)
+            at = self.enter(self.at(pos), kind, pos)
             if pos.owed:  # the owed battle is declared before the second moves, or never
                 raise _refused(self._judge(pos))
             return self._accept(self._moved(_replace(pos, second=pos.second + (move,)), at))

@@ -401,7 +401,7 @@ class WarmasterTurn(StepTurn):
             key = KEYS[kind]
             self._refuse(prefix, key, fields, self._words(kind, fields))
             after = Position(position.done + ((key, json.dumps(fields)),))
-        self.enter(self.at(position), kind)  # (the pack's turn: the rules above judge the sub-phases' order too)
+        self.enter(self.at(position), kind, position)  # (the pack's turn: the rules above judge the sub-phases' order too)
         return after
 
     def _play_attempt(self, position, prefix, fields: dict):
