@@ -33,6 +33,16 @@ if "WARCOUNCIL_CACHE_DIR" not in os.environ:
 
 
 
+def playouts(n: int) -> int:
+    """How many seeded random playouts a game test runs where it runs ``n``
+    by default: ``n`` times ``WARCOUNCIL_PLAYOUTS`` (a whole number, 1
+    unset; e.g. 10 for a long run before a release)."""
+    scale = os.environ.get("WARCOUNCIL_PLAYOUTS", "1")
+    if not scale.isdigit() or int(scale) < 1:
+        raise ValueError(f"WARCOUNCIL_PLAYOUTS is a whole number of at least 1, not {scale!r}")
+    return n * int(scale)
+
+
 def scratch_dir(prefix: str) -> Path:
     """A folder for one test module's generated files, removed when the test
     process ends (module-level, so hypothesis tests can share it)."""

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 import warcouncil
 from warcouncil import CHANCE
+from conftest import playouts
 from warcouncil.cli import main
 from warcouncil.errors import WarcouncilError
 from warcouncil.kernel.engine import Engine
@@ -363,12 +364,13 @@ CHARGE = (("to_move: crown", "to_move: barons"),  # a warrior two hexes from the
 
 @pytest.mark.parametrize("scenario", [*SHIPPED, "charge"], ids=lambda p: getattr(p, "stem", p))
 def test_random_playouts_of_chained_turns(scenario, tmp_path):
-    """Seeded random playouts, each of 6 turns in a row (each turn starting
+    """Seeded random playouts (6, times ``WARCOUNCIL_PLAYOUTS``), each of 6 turns in a row (each turn starting
     from the scenario the one before left), on every shipped scenario and on
     the practice field with a warrior in reach of a charge."""
     stats: dict = {}
     played = 0
-    for seed in range(6):
+    seeds = playouts(6)
+    for seed in range(seeds):
         rng = random.Random(seed)
         current = _variant(tmp_path, PRACTICE, "charge.yaml", *CHARGE) if scenario == "charge" else str(scenario)
         for turn in range(6):
@@ -385,7 +387,7 @@ def test_random_playouts_of_chained_turns(scenario, tmp_path):
             loaded = Engine.load(current).scenario
             assert loaded.to_move != game.engine.scenario.to_move
             assert {p.id: list(p.at) for p in loaded.all_pieces} == _where_moved(game.engine.scenario, state.log())
-    assert played == 36
+    assert played == 6 * seeds
     # the playouts reach every kind of action (and a charge's owed battle)
     assert {"card", "order_set", "move", "end", "dice"} <= set(stats), stats
     if getattr(scenario, "stem", None) != "practice_field":  # (its armies start too far apart to meet in six random turns)

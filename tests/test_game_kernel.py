@@ -119,3 +119,116 @@ def test_the_package_exports_the_interface():
     assert warcouncil.CHANCE == CHANCE and warcouncil.TERMINAL == TERMINAL
     assert warcouncil.IllegalAction is IllegalAction
     assert callable(warcouncil.load_game)
+
+
+# ---------------------------------------------------------------- a turn declared in a pack (StepTurn)
+from warcouncil.dsl.parser import parse_text  # noqa: E402
+from warcouncil.kernel.game import StepTurn  # noqa: E402
+
+TOY_TURN = """turn toy.turn
+    step pick: decide pick "choose how many coins"
+    step toss: chance toss
+    step spend: repeat spend, save "spend or save coins"
+    step brag: repeat brag
+    step vote: decide vote
+    step cheer: repeat cheer
+"""
+
+
+class Steps(StepTurn):
+    """A toy turn over TOY_TURN: a position is (step index or None, the kinds played)."""
+
+    kinds = frozenset({"pick", "toss", "spend", "save", "brag", "vote", "cheer"})
+
+    def start(self):
+        return (0, ())
+
+    def at(self, position):
+        return position[0]
+
+    def mover(self, position):
+        return "red"
+
+    def applies(self, position, step):
+        return step.name != "brag" or "save" not in position[1]  # (saving passes over the bragging)
+
+    def step_actions(self, position, kinds):
+        return [{"kind": k, "text": k} for k in kinds]
+
+    def step_outcomes(self, position, kind):
+        return [({"kind": "toss", "heads": h, "text": f"{h} heads"}, Fraction(1, 2)) for h in (0, 1)]
+
+    def play(self, position, action):
+        kind = action["kind"]
+        if kind == "end":
+            if not self.ends_at(position[0]):
+                raise IllegalAction("not yet")
+            return (None, position[1] + (kind,))
+        at = self.enter(position[0], kind, position)
+        return (self.settle((at, position[1] + (kind,)), at), position[1] + (kind,))
+
+    def log(self, position):
+        return {"played": list(position[1])}
+
+
+def _stepped():
+    pack = SimpleNamespace(turn=parse_text(TOY_TURN, "toy.wc").statements[0], name="toy",
+                           source_of=lambda decl: ("toy.wc", ""))
+    engine = SimpleNamespace(system=SimpleNamespace(game=Steps, title="Toy", name="toy"), pack=pack)
+    return Game(engine, "toy").new_state()
+
+
+def _kinds(state):
+    return [a["kind"] for a in state.legal_actions()]
+
+
+def test_the_kernel_walks_a_declared_turn():
+    state = _stepped()
+    assert _kinds(state) == ["pick"]
+    state.apply({"kind": "pick"})
+    assert state.current_player() == CHANCE and [p for _, p in state.chance_outcomes()] == [Fraction(1, 2)] * 2
+    state.apply({"kind": "toss", "heads": 1})
+    # a repeat step opens the next ones up to the first decide step; no end before it
+    assert _kinds(state) == ["spend", "save", "brag", "vote"]
+    state.apply({"kind": "spend"})
+    state.apply({"kind": "spend"})
+    assert _kinds(state) == ["spend", "save", "brag", "vote"]
+    state.apply({"kind": "brag"})  # closes spending
+    assert _kinds(state) == ["brag", "vote"]
+    with pytest.raises(IllegalAction) as e:
+        state.apply({"kind": "spend"})
+    assert e.value.message == "toy.turn: no spend now: the spend step is over"
+    assert e.value.violations == [{"rule": "toy.turn", "pieces": [], "message": "the spend step is over",
+                                   "source": "toy.wc", "quote": ""}]
+    state.apply({"kind": "vote"})
+    assert _kinds(state) == ["cheer", "end"]  # every step left repeats: the turn may end
+    state.apply({"kind": "end"})
+    assert state.is_terminal() and state.log() == {"played": ["pick", "toss", "spend", "spend", "brag", "vote", "end"]}
+
+
+def test_a_step_not_yet_open_and_a_step_passed_over():
+    state = _stepped()
+    with pytest.raises(IllegalAction, match="^toy.turn: no vote now: the pick step comes first: choose how many coins$"):
+        state.apply({"kind": "vote"})
+    state.apply({"kind": "pick"})
+    state.apply({"kind": "toss", "heads": 0})
+    state.apply({"kind": "save"})
+    assert _kinds(state) == ["spend", "save", "vote"]  # (saving passes over the bragging)
+    with pytest.raises(IllegalAction, match="^toy.turn: no brag now: the brag step does not apply$"):
+        state.apply({"kind": "brag"})
+    state.apply({"kind": "vote"})
+    assert _kinds(state) == ["cheer", "end"]
+    with pytest.raises(IllegalAction, match="turn has no action of kind 'dance'"):
+        state.apply({"kind": "dance"})
+    with pytest.raises(IllegalAction, match="^toy.turn: no pick now: the pick step is over$"):
+        state.apply({"kind": "pick"})
+
+
+def test_past_a_decide_step_the_decide_step_comes_first():
+    state = _stepped()
+    for a in ({"kind": "pick"}, {"kind": "toss", "heads": 1}, {"kind": "spend"}):
+        state.apply(a)
+    with pytest.raises(IllegalAction, match="^toy.turn: no cheer now: the vote step comes first: vote$"):
+        state.apply({"kind": "cheer"})
+    with pytest.raises(IllegalAction, match="^not yet$"):
+        state.apply({"kind": "end"})

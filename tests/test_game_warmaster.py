@@ -374,8 +374,8 @@ def test_applying_asks_only_who_is_to_act(monkeypatch):
               {"kind": "character_move", "piece": "hero", "to": [40, 38]}):
         state.apply(a)
     listed = []
-    real = WarmasterTurn._free
-    monkeypatch.setattr(WarmasterTurn, "_free", lambda self, p: listed.append(p) or real(self, p))
+    real = WarmasterTurn.step_actions
+    monkeypatch.setattr(WarmasterTurn, "step_actions", lambda self, p, k: listed.append(p) or real(self, p, k))
     again = game.state_from_json(state.to_json())
     assert listed == [] and again.to_json() == state.to_json()
     assert again.current_player() == "red" and len(listed) == 1

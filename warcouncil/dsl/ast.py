@@ -423,6 +423,35 @@ class HookDecl:
 
 
 @_node
+class TurnStep:
+    """``step NAME: MODE KIND, ... "doc"`` of a ``turn``: ``mode`` is
+    ``decide`` (one action of its kinds), ``chance`` (one outcome of the
+    dice) or ``repeat`` (any number of actions, closed by a later step's)."""
+
+    name: str
+    mode: str
+    kinds: tuple[str, ...]
+    doc: str = ""
+    loc: Location = _loc()
+
+
+@_node
+class TurnDecl:
+    """``turn ID from DOC "quote" step ...``: a family's turn as the game
+    interface plays it, its steps in order (``kernel/game.py`` walks them)."""
+
+    id: str
+    citations: tuple[Citation, ...]
+    steps: tuple[TurnStep, ...]
+    replace: bool = False
+    loc: Location = _loc()
+
+    def step_of(self, kind: str) -> int | None:
+        """The index of the step whose actions are of ``kind``, or None."""
+        return next((i for i, s in enumerate(self.steps) if kind in s.kinds), None)
+
+
+@_node
 class RemoveDecl:
     kind: str  # rule | define | card
     target: str

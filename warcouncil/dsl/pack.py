@@ -83,6 +83,7 @@ class Pack:
     builtins: dict[str, Builtin] = field(default_factory=dict)  # the game family's builtins (`builtin` statements)
     texts: dict[str, str] = field(default_factory=dict, repr=False)  # real path -> an editor's unsaved text
     hooks: dict[str, A.HookDecl] = field(default_factory=dict)  # the defines its engine calls (`hook` statements)
+    turn: A.TurnDecl | None = None  # the turn's steps, in order (`turn` statement; a house rule replaces it whole)
     _card_keys: dict | None = field(default=None, repr=False)
     _vocabulary: Vocabulary | None = field(default=None, repr=False)
 
@@ -367,7 +368,7 @@ def _renamed(rf: A.RuleFile, old: str, new: str) -> A.RuleFile:
 
     out = []
     for st in rf.statements:
-        if isinstance(st, (A.RuleDecl, A.DefineDecl)):
+        if isinstance(st, (A.RuleDecl, A.DefineDecl, A.TurnDecl)):
             st = dataclasses.replace(st, id=rid(st.id))
         elif isinstance(st, A.RemoveDecl):
             st = dataclasses.replace(st, target=rid(st.target))
@@ -524,6 +525,8 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
                 _problem(pack, strict, f"hook {st.name} is already declared in {pack.hooks[st.name].loc.file}", st.loc)
             else:
                 pack.hooks[st.name] = st
+        elif isinstance(st, A.TurnDecl):
+            _declare_turn(pack, strict, st, fname, replaced_here, layer)
         elif isinstance(st, A.RemoveDecl):
             table = {"rule": pack.rules, "card": pack.cards}.get(st.kind)
             if st.kind == "define":
@@ -541,6 +544,44 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             else:
                 del table[st.target]
             pack.origin[st.target] = fname
+
+
+def _declare_turn(pack: Pack, strict: bool, st: A.TurnDecl, fname: str, replaced_here, layer: int) -> None:
+    """A `turn` statement: one per pack; a house rule gives it anew with
+    `replace turn ID`. Its steps are named once, each kind in one step, and
+    a chance step follows no `repeat` step (nobody would say when the
+    repeating is over)."""
+    old = pack.turn
+    if st.replace and (old is None or old.id != st.id):
+        _problem(pack, strict, f"replace turn {st.id}: there is no such turn to replace", st.loc,
+                 f"the pack's turn is {old.id}" if old is not None else None)
+        return
+    if not st.replace and old is not None:
+        _problem(pack, strict, f"turn {st.id}: the pack's turn is already {old.id} ({pack.origin.get(old.id)})",
+                 st.loc, "write `replace turn` to change it in a house rule")
+        return
+    names: set = set()
+    kinds: dict = {}
+    for i, step in enumerate(st.steps):
+        if step.name in names:
+            _problem(pack, strict, f"turn {st.id}: step {step.name} is named twice", step.loc)
+            return
+        names.add(step.name)
+        for k in step.kinds:
+            if k in kinds or k == "end":
+                _problem(pack, strict, f"turn {st.id}: actions of kind {k} are in step "
+                         f"{'the end' if k == 'end' else kinds[k]} already", step.loc,
+                         "each kind of action belongs to one step (`end` ends the turn)")
+                return
+            kinds[k] = step.name
+        if step.mode == "chance" and i and st.steps[i - 1].mode == "repeat":
+            _problem(pack, strict, f"turn {st.id}: chance step {step.name} follows repeat step "
+                     f"{st.steps[i - 1].name}", step.loc, "put a `decide` step before the dice")
+            return
+    if st.replace:
+        _check_double_replace(pack, strict, st.id, fname, st.loc, replaced_here, layer)
+    pack.turn = st
+    pack.origin[st.id] = fname
 
 
 def _declare_builtin(pack: Pack, strict: bool, st: A.BuiltinDecl, fname: str, layer: int) -> None:

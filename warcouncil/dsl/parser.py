@@ -345,6 +345,19 @@ class _ToAst(Transformer):
         returns, reads, doc = items[-3], str(items[-2]), items[-1].value
         return A.BuiltinDecl(name, None if params is None else tuple(params), returns, reads, doc, self._loc(meta))
 
+    # -- the turn
+    @v_args(meta=True)
+    def turn_decl(self, meta, items):
+        replace, items = _replace_flag(items)
+        cites, steps = _split_citations(items[1:])
+        return A.TurnDecl(str(items[0]), cites, tuple(steps), replace, self._loc(meta))
+
+    @v_args(meta=True)
+    def turn_step(self, meta, items):
+        doc = _unquote(items[-1]) if items[-1].type == "STRING" else ""
+        kinds = tuple(str(t) for t in items[2:] if t.type == "NAME")
+        return A.TurnStep(str(items[0]), str(items[1]), kinds, doc, self._loc(meta))
+
     # -- hooks
     @v_args(meta=True)
     def hook_decl(self, meta, items):

@@ -160,6 +160,154 @@ class Turn:
         raise NotImplementedError
 
 
+class StepTurn(Turn):
+    """A turn that walks its pack's ``turn`` declaration: the steps, in
+    order, each a ``decide`` (one action), ``chance`` (one outcome) or
+    ``repeat`` (any number of actions) step over some kinds of action.
+
+    A position is at one step (``at(position)``, an index, or None once the
+    turn is over). At a ``chance`` step the node is the family's outcomes of
+    the step's kinds; otherwise it offers the actions of the steps *open*
+    there — the step itself and, while the steps are ``repeat`` ones, the
+    next, up to and including the first ``decide`` step — and ``end`` when
+    every step left is a ``repeat`` one. Taking an action of a later open
+    step closes the steps before it (the first battle ends the moving);
+    ``enter`` says where an action takes the turn, or refuses it, citing the
+    declaration. A step the family says does not apply to a position
+    (``applies``: a card that rolls no dice) is passed over (``settle``).
+
+    The family gives ``step_actions(position, kinds)`` and
+    ``step_outcomes(position, kind)``, and its positions' step (``at``).
+    ``end_words``: the words of its ``end`` action."""
+
+    end_words = "end the turn"
+
+    def __init__(self, engine, **options: Any) -> None:
+        super().__init__(engine, **options)
+        self.steps = turn_steps(engine)
+
+    # ------------------------------------------------------------ what the family gives
+    def at(self, position) -> int | None:
+        raise NotImplementedError
+
+    def mover(self, position) -> str:
+        """The side that decides at ``position``."""
+        raise NotImplementedError
+
+    def applies(self, position, step) -> bool:
+        return True
+
+    def may_end(self, position) -> bool:
+        """Whether ``end`` may be offered (the family's own conditions)."""
+        return True
+
+    def step_actions(self, position, kinds: tuple[str, ...]) -> list:
+        """The legal actions of ``kinds`` (the open steps' kinds, in the
+        turn's order) at ``position``."""
+        raise NotImplementedError
+
+    def step_outcomes(self, position, kind: str) -> list:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ the walk
+    def open_steps(self, at: int, position=None) -> list[int]:
+        """The steps whose actions may be taken at step ``at`` (of
+        ``position``: the later ones that do not apply to it passed over)."""
+        out = []
+        for i in range(at, len(self.steps.steps)):
+            step = self.steps.steps[i]
+            if i > at and position is not None and not self.applies(position, step):
+                continue
+            out.append(i)
+            if step.mode != "repeat":
+                break
+        return out
+
+    def ends_at(self, at: int) -> bool:
+        """Whether the turn may end at step ``at``: every step left repeats."""
+        return all(s.mode == "repeat" for s in self.steps.steps[at:])
+
+    def settle(self, position, at: int) -> int | None:
+        """The first step from ``at`` on that applies to ``position`` (None:
+        the steps are over)."""
+        steps = self.steps.steps
+        while at < len(steps) and not self.applies(position, steps[at]):
+            at += 1
+        return at if at < len(steps) else None
+
+    def enter(self, at: int | None, kind: str, position=None) -> int:
+        """The step an action of ``kind`` taken at step ``at`` leaves the
+        turn at (a repeat step stays; a decide or chance step is done), or
+        ``IllegalAction`` citing the turn when that step is not open (at
+        ``position``, when given: a step that does not apply to it is not)."""
+        steps = self.steps
+        i = steps.decl.step_of(kind)
+        if i is None:
+            raise IllegalAction(f"{self.engine.system.title or self.engine.system.name} turn has no action of "
+                                f"kind {kind!r}" + (f" ({steps.decl.id} takes none)" if kind in self.kinds else ""))
+        if at is None:
+            raise IllegalAction("the turn is over")
+        open_ = self.open_steps(at, position)
+        if i not in open_:
+            first = steps.steps[open_[-1]]
+            why = (f"the {steps.steps[i].name} step is over" if i < at else
+                   f"the {steps.steps[i].name} step does not apply" if i < open_[-1] else
+                   f"the {first.name} step comes first: {first.doc or ', '.join(first.kinds)}")
+            raise IllegalAction(f"{steps.decl.id}: no {kind.replace('_', ' ')} now: {why}", [steps.violation(why)])
+        return i if steps.steps[i].mode == "repeat" else i + 1
+
+    #: every kind of action the family's turn can play (the pack's turn
+    #: names some of them; the kernel checks it names no other)
+    kinds: frozenset = frozenset()
+
+    def node(self, position) -> Node:
+        at = self.at(position)
+        if at is None:
+            return TERMINAL_NODE
+        step = self.steps.steps[at]
+        if step.mode == "chance":
+            return chance([o for k in step.kinds for o in self.step_outcomes(position, k)])
+        actions = self.step_actions(position, tuple(k for i in self.open_steps(at, position)
+                                                    for k in self.steps.steps[i].kinds))
+        if self.ends_at(at) and self.may_end(position):
+            actions.append({"kind": "end", "text": self.end_words})
+        return decision(self.mover(position), actions)
+
+
+@record
+class TurnSteps:
+    """A pack's ``turn`` declaration with its citation, as the game walks it."""
+
+    decl: Any
+    steps: tuple
+    source: str = ""
+    quote: str = ""
+
+    def violation(self, message: str) -> dict:
+        """A refusal by the turn's order, as ``check --json`` gives a violation."""
+        return {"rule": self.decl.id, "pieces": [], "message": message, "source": self.source, "quote": self.quote}
+
+
+def turn_steps(engine) -> TurnSteps:
+    """``engine``'s pack's turn declaration, checked against the kinds its
+    family's game plays (a step of another kind: an error at its place)."""
+    pack = engine.pack
+    decl = pack.turn
+    system = engine.system
+    if decl is None:
+        raise WarcouncilError(f"the {pack.name} pack declares no turn (`turn ID step NAME: MODE KIND ...`)",
+                              hint="the game interface walks the turn's steps")
+    kinds = system.game.kinds
+    for step in decl.steps:
+        for k in step.kinds:
+            if k not in kinds:
+                raise WarcouncilError(f"turn {decl.id}: step {step.name}: the {system.title or system.name} game "
+                                      f"has no action of kind {k}", step.loc,
+                                      hint="its kinds: " + ", ".join(sorted(kinds)))
+    source, quote = pack.source_of(decl)
+    return TurnSteps(decl, decl.steps, source, quote)
+
+
 class Game:
     """A scenario with its rules, ready to play: ``new_state`` starts a turn."""
 

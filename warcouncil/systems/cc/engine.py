@@ -18,7 +18,7 @@ from operator import attrgetter
 
 from ...dsl import ast as A
 from ...errors import WarcouncilError, closest
-from ...solver.check import Verdict, check
+from ...solver.check import Verdict, Violation, check
 from ...kernel.ground import Ctx, Record
 from ...solver.cells import end_flags
 from ...solver.search import plain_fast_before, reach
@@ -244,7 +244,32 @@ class CardEngine(PlannedEngine):
         return check(g, self.plan, self.pieces(g, ids))
 
     def check_turn(self, turn) -> Verdict:
-        return check(*self.turn_parts(turn))
+        parts = self.turn_parts(turn)
+        verdict = check(*parts)
+        beyond = self.beyond_turn(parts[3])
+        return Verdict(False, verdict.violations + beyond) if beyond else verdict
+
+    #: a turn file's lists, and the kind of action (the pack's ``turn``) each holds
+    SECTIONS = (("moves", "move"), ("battles", "battle"), ("second_moves", "second_move"))
+
+    def beyond_turn(self, record) -> list:
+        """Violations of the pack's ``turn`` (its steps): a list of the turn
+        file holding actions of a kind no step of the turn takes (a house
+        rule's turn without second moves, and a turn file with some)."""
+        decl = self.pack.turn
+        out = []
+        for key, kind in self.SECTIONS:
+            entries = getattr(record, key)
+            i = None if decl is None else decl.step_of(kind)
+            if decl is None or not entries or (i is not None and (decl.steps[i].mode == "repeat" or len(entries) == 1)):
+                continue
+            ids = ", ".join(e.piece.id for e in entries)
+            why = (f"the turn has no step of {kind.replace('_', ' ')}s" if i is None else
+                   f"the {decl.steps[i].name} step takes one action" + (f": {decl.steps[i].doc}" if decl.steps[i].doc else ""))
+            source, quote = self.pack.source_of(decl)
+            out.append(Violation(decl.id, [e.piece.id for e in entries], f"{why} ({key}: {ids})", source, quote,
+                                 self.pack.origin.get(decl.id, "")))
+        return out
 
     def turn_parts(self, turn) -> tuple:
         """What ``check`` judges of a turn file: (the grounding of its card,

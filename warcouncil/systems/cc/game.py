@@ -43,7 +43,7 @@ from collections import Counter
 from ...errors import WarcouncilError
 from ...records import record
 from ...solver.check import play_turn
-from ...kernel.game import TERMINAL_NODE, IllegalAction, Turn, chance, decision
+from ...kernel.game import IllegalAction, StepTurn
 from ...kernel.ground import Ctx
 from ...kernel.scenario import plain, read_yaml_file
 from ...solver.search import reach
@@ -55,9 +55,9 @@ from .words import move_words, orders_words, roll_words
 
 @record
 class Position:
-    """A C&C turn so far (never changed once made). ``stage``: what comes
-    next (``card``, ``dice``, ``orders``, ``moves``, ``battles``,
-    ``second``, ``over``); moves and battles as ((id, (col, row)), ...)
+    """A C&C turn so far (never changed once made). ``stage``: the step of
+    the pack's ``turn`` it is at (``card``, ``dice``, ``orders``, ``moves``,
+    ``battles``, ``second``), or ``over``; moves and battles as ((id, (col, row)), ...)
     and ((id, target id), ...); ``owed``: the battles a move made
     necessary, not yet declared (``must_battle``)."""
 
@@ -73,17 +73,19 @@ class Position:
     owed: tuple = ()
 
 
-_STAGES = {"move": ("moves",), "battle": ("moves", "battles"), "second_move": ("moves", "battles", "second"),
-           "end": ("moves", "battles", "second")}
-
-
-class CardTurn(Turn):
-    """A Commands & Colors turn: card, roll, order set, moves, battles."""
+class CardTurn(StepTurn):
+    """A Commands & Colors turn: the steps of the pack's ``turn`` (the
+    core's: card, roll, order set, moves, battles, second moves)."""
 
     options = ("card",)
+    kinds = frozenset({"card", "dice", "order_set", "move", "battle", "second_move"})
 
     def __init__(self, engine, **options) -> None:
         super().__init__(engine, **options)
+        for kind in ("card", "order_set"):
+            if self.steps.decl.step_of(kind) is None:
+                raise WarcouncilError(f"turn {self.steps.decl.id} has no step of kind {kind}: a Commands & Colors "
+                                      "turn plays a card and gives its order set", self.steps.decl.loc)
         sc = engine.scenario
         self.side = sc.to_move
         hand = sc.sides[self.side].get("hand")
@@ -101,22 +103,51 @@ class CardTurn(Turn):
     # ------------------------------------------------------------ positions
     def start(self):
         if self.fixed is not None and self.engine.pack.cards[self.fixed].get("copy") is None:
-            return self._played(self.fixed, None)
-        return Position("card")
+            return self._played(Position(self._name(0)), self.fixed, None)
+        return self._moved(Position(self._name(0)), 0)
 
-    def _played(self, card: str, copies: str | None) -> Position:
-        decl, _ = self.engine.resolve_card(card, copies)
-        return Position("dice" if decl.get("roll") is not None else "orders", card, copies)
+    # ------------------------------------------------------------ the steps (kernel/game.py's StepTurn)
+    def _name(self, at: int | None) -> str:
+        return "over" if at is None else self.steps.steps[at].name
 
-    def node(self, pos: Position):
-        stage = pos.stage
-        if stage == "card":
-            return decision(self.side, self._card_actions())
-        if stage == "dice":
+    def at(self, pos: Position) -> int | None:
+        return None if pos.stage == "over" else next(i for i, s in enumerate(self.steps.steps) if s.name == pos.stage)
+
+    def _moved(self, pos: Position, at: int) -> Position:
+        """``pos`` at step ``at``, or the first step after it that applies."""
+        return _replace(pos, stage=self._name(self.settle(pos, at)))
+
+    def _enter(self, pos: Position, kind: str, **changes) -> Position:
+        """``pos`` after an action of ``kind`` with ``changes`` (the turn's
+        order refuses an action of a step over or not begun)."""
+        after = _replace(pos, **changes)
+        return self._moved(after, self.enter(self.at(pos), kind, pos))
+
+    def mover(self, pos: Position) -> str:
+        return self.side
+
+    def applies(self, pos: Position, step) -> bool:
+        """A dice step applies when the card played rolls dice."""
+        if "dice" in step.kinds and pos.card is not None:
             decl, _ = self.engine.resolve_card(pos.card, pos.copies)
-            return chance([({"kind": "dice", "roll": counts, "text": roll_words(counts)}, p)
-                           for counts, p in self.engine.roll_table(decl, self.side)])
-        if stage == "orders":
+            return decl.get("roll") is not None
+        return True
+
+    def may_end(self, pos: Position) -> bool:
+        return not pos.owed and self._judge(pos).legal
+
+    def step_outcomes(self, pos: Position, kind: str) -> list:
+        decl, _ = self.engine.resolve_card(pos.card, pos.copies)
+        return [({"kind": "dice", "roll": counts, "text": roll_words(counts)}, p)
+                for counts, p in self.engine.roll_table(decl, self.side)]
+
+    def step_actions(self, pos: Position, kinds: tuple) -> list:
+        return [a for kind in kinds for a in self._actions(pos, kind)]
+
+    def _actions(self, pos: Position, kind: str) -> list:
+        if kind == "card":
+            return self._card_actions()
+        if kind == "order_set":
             eng = self.engine
             g = self._ground(pos)
             actions = []
@@ -124,10 +155,19 @@ class CardTurn(Turn):
                 j = eng.order_set_json(g, s)
                 actions.append({"kind": "order_set", "units": j["units"], "leaders": j["leaders"],
                                 "text": orders_words(j["units"], j["leaders"])})
-            return decision(self.side, actions)
-        if stage == "over":
-            return TERMINAL_NODE
-        return decision(self.side, self._turn_actions(pos))
+            return actions
+        if kind == "battle":
+            return self._battles(pos)
+        return self._moves(pos, 1 if kind == "move" else 2)
+
+    def _ordered(self, pos: Position) -> bool:
+        """Whether the order set is given (the turn is past its step)."""
+        at = self.at(pos)
+        return at is None or at > self.steps.decl.step_of("order_set")
+
+    def _played(self, pos: Position, card: str, copies: str | None) -> Position:
+        self.engine.resolve_card(card, copies)
+        return self._enter(pos, "card", card=card, copies=copies)
 
     def _card_actions(self) -> list:
         pack = self.engine.pack
@@ -161,7 +201,7 @@ class CardTurn(Turn):
             out["copies"] = pos.copies
         if pos.roll is not None:
             out["roll"] = dict(pos.roll)
-        if pos.stage in ("card", "dice", "orders"):
+        if not self._ordered(pos):
             return out
         out["orders"] = [*pos.units, *pos.leaders]
         out["moves"] = [_move_dict(m) for m in pos.moves]
@@ -206,20 +246,6 @@ class CardTurn(Turn):
         return g, alt, counts, tv.moves, state
 
     # ------------------------------------------------------------ moves and battles
-    def _turn_actions(self, pos: Position) -> list:
-        out = []
-        if pos.stage == "moves":
-            out += self._moves(pos, 1)
-        if pos.stage in ("moves", "battles"):
-            out += self._battles(pos)
-            out += self._moves(pos, 2)
-        if pos.stage == "second":
-            out += self._moves(pos, 2)
-        end = {"kind": "end", "text": "end the turn"}
-        if not pos.owed and self._judge(pos).legal:
-            out.append(end)
-        return out
-
     def _moves(self, pos: Position, phase: int) -> list:
         g, alt, counts, done, state = self._replay(pos)
         plan = self.engine.plan
@@ -264,39 +290,41 @@ class CardTurn(Turn):
         if kind == "card":
             return self._play_card(pos, action)
         if kind == "dice":  # (at the chance node the kernel takes only the listed outcomes)
-            if pos.stage != "dice":
+            if pos.roll is not None or self.at(pos) is None or "dice" not in self.steps.steps[self.at(pos)].kinds:
                 raise IllegalAction("no dice are rolled now")
-            return Position("orders", pos.card, pos.copies, tuple(action["roll"].items()))
+            return self._enter(pos, "dice", roll=tuple(action["roll"].items()))
         if pos.stage == "over":
             raise IllegalAction("the turn is over")
         if kind == "order_set":
-            if pos.stage != "orders":
-                raise IllegalAction("the order set is given once, after the card" +
-                                    (" and its roll" if pos.stage == "dice" else ""))
+            rolling = pos.stage != "over" and self.steps.steps[self.at(pos)].mode == "chance"
+            if self._ordered(pos) or rolling:
+                raise IllegalAction("the order set is given once, after the card" + (" and its roll" if rolling else ""))
             units, leaders = _ids(action, "units"), _ids(action, "leaders")
-            return self._accept(Position("moves", pos.card, pos.copies, pos.roll, units, leaders))
-        if kind not in _STAGES:
+            return self._accept(self._enter(pos, "order_set", units=units, leaders=leaders))
+        if kind not in self.kinds and kind != "end":
             raise IllegalAction(f"a Commands & Colors turn has no action of kind {kind!r}")
-        if pos.stage not in _STAGES[kind]:
-            raise IllegalAction(f"no {kind.replace('_', ' ')} now: " + {
-                "card": "the card is played first", "dice": "the dice are rolled first",
-                "orders": "the order set is given first", "battles": "moving ended with the first battle",
-                "second": "battles ended with the first second move"}[pos.stage])
         if kind == "end":
+            if not self.ends_at(self.at(pos)):
+                raise IllegalAction(f"{self.steps.decl.id}: the turn does not end before its "
+                                    f"{self.steps.steps[self.at(pos)].name} step", [self.steps.violation(
+                                        f"the turn does not end before its {self.steps.steps[self.at(pos)].name} step")])
             verdict = self._judge(pos)
             if not verdict.legal:
                 raise _refused(verdict)
             return _replace(pos, stage="over")
+        if not self._ordered(pos):
+            self.enter(self.at(pos), kind, pos)  # (refuses: the order set is given first)
         if kind == "battle":
             piece, target = _id(action, "piece"), _id(action, "target")
             owed = tuple(b for b in pos.owed if b[0] != piece)
-            return self._accept(_replace(pos, stage="battles", battles=pos.battles + ((piece, target),), owed=owed))
+            return self._accept(self._enter(pos, kind, battles=pos.battles + ((piece, target),), owed=owed))
         move = (_id(action, "piece"), _cell(action.get("to", (action.get("path") or [None])[-1])), _path(action))
         if kind == "second_move":
+            at = self.enter(self.at(pos), kind, pos)
             if pos.owed:  # the owed battle is declared before the second moves, or never
                 raise _refused(self._judge(pos))
-            return self._accept(_replace(pos, stage="second", second=pos.second + (move,)))
-        after = _replace(pos, moves=pos.moves + (move,))
+            return self._accept(self._moved(_replace(pos, second=pos.second + (move,)), at))
+        after = self._enter(pos, kind, moves=pos.moves + (move,))
         verdict = self._judge(after, after.owed)
         if verdict.legal:
             return after
@@ -314,7 +342,7 @@ class CardTurn(Turn):
         raise _refused(verdict)
 
     def _play_card(self, pos: Position, action: dict) -> Position:
-        if pos.stage != "card":
+        if pos.card is not None:
             raise IllegalAction("the card is already played")
         name = action.get("card")
         if not isinstance(name, str):
@@ -324,7 +352,7 @@ class CardTurn(Turn):
             decl = self.engine.pack.card(name)
             if copies is not None and not isinstance(copies, str):
                 raise IllegalAction("`copies` names a card")
-            played = self._played(decl.name, copies)
+            played = self._played(pos, decl.name, copies)
         except WarcouncilError as e:
             raise IllegalAction(e.message) from None
         if self.fixed is not None and decl.name != self.fixed:
@@ -365,7 +393,7 @@ class CardTurn(Turn):
         from .svg import board_svg
 
         eng = self.engine
-        if pos.stage in ("card", "dice", "orders"):
+        if not self._ordered(pos):
             setting, where = eng.setting(self.side), {}
         else:
             g, _, _, _, state = self._replay(pos)

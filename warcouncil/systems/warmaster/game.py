@@ -47,7 +47,7 @@ from typing import Any
 
 from ...errors import Location, WarcouncilError
 from . import measure as T
-from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn, chance, decision
+from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, StepTurn, chance, decision
 from ...world.ydoc import YDict, YList
 from ...kernel.scenario import plain, read_yaml_file
 from .engine import WAYS, Ctx, Step
@@ -56,6 +56,7 @@ from .words import num, xy_words
 
 #: the turn file's key of each kind of entry, and its record
 KEYS = {"initiative": "initiative", "home_back": "home_back", "attempt": "orders", "character_move": "characters"}
+KINDS = {key: kind for kind, key in KEYS.items()}
 RECORDS = {"initiative": INITIATIVE, "home_back": HOME_BACK, "orders": ORDER, "characters": CHARACTER_MOVE}
 #: the default grid of destinations, in cm
 RESOLUTION = 10
@@ -88,10 +89,13 @@ def _located(v: Any) -> Any:
     return v
 
 
-class WarmasterTurn(Turn):
-    """One side's Command phase (see the module's docstring)."""
+class WarmasterTurn(StepTurn):
+    """One side's Command phase (see the module's docstring): the sub-phases
+    are the steps of the pack's ``turn`` (``wm.turn``)."""
 
     options = ("resolution",)
+    kinds = frozenset(KEYS)
+    end_words = "end the Command phase"
 
     def __init__(self, engine, **options: Any) -> None:
         super().__init__(engine, **options)
@@ -257,7 +261,19 @@ class WarmasterTurn(Turn):
                            for d in range(1, 7)])
         if step:
             return decision(self.side, self._moves(position))
-        return decision(self.side, self._free(position))
+        return super().node(position)
+
+    # ------------------------------------------------------------ the sub-phases (StepTurn)
+    def at(self, position) -> int | None:
+        """The sub-phase of the last entry made (the first, before any)."""
+        if position.over:
+            return None
+        if not position.done:
+            return 0
+        return self.steps.decl.step_of(KINDS[position.done[-1][0]])
+
+    def mover(self, position) -> str:
+        return self.side
 
     @staticmethod
     def _roll_words(t: int, given: bool, blunder: bool) -> str:
@@ -267,13 +283,15 @@ class WarmasterTurn(Turn):
         e, _ = self.engine.attempt(prefix, Step(by, tuple(units), None, None, _HERE), None, False)
         return e
 
-    def _free(self, position) -> list:
+    def step_actions(self, position, kinds: tuple) -> list:
+        """The legal actions of the open sub-phases: initiative moves, home
+        backs, attempts, character moves (``end`` is the kernel's)."""
         prefix = self._prefix(position)
         t = prefix.table
         sc = self.engine.scenario
         enemies = self._enemies()
         out = []
-        for u in sc.units:
+        for u in sc.units if "initiative" in kinds else ():
             if u.side != self.side:
                 continue
             tos = self.destinations(t, (u.id,), self._pace(t, u.id), enemies)
@@ -282,25 +300,24 @@ class WarmasterTurn(Turn):
                     m = {"unit": u.id, "action": action, "to": to[0]}
                     if self._legal(prefix, "initiative", m):
                         out.append({"kind": "initiative", **m, "text": self._words("initiative", m)})
-        for u in sc.units:
+        for u in sc.units if "home_back" in kinds else ():
             if u.side != self.side:
                 continue
             for c in sc.characters:
                 if c.side == self.side and self._homes(prefix, u.id, c.id, 1, first=True):
                     m = {"unit": u.id, "toward": c.id}
                     out.append({"kind": "home_back", **m, "text": self._words("home_back", m)})
-        opts, _ = self.engine.options(prefix, self.side)
+        opts, _ = self.engine.options(prefix, self.side) if "attempt" in kinds else ((), None)
         for o in opts:
             out.append({"kind": "attempt", "by": o["character"], "units": list(o["units"]),
                         "text": f"{o['character']} orders {'+'.join(o['units'])} (target {o['target']}, p {o['p']})"})
-        for c in sc.characters:
+        for c in sc.characters if "character_move" in kinds else ():
             if c.side != self.side:
                 continue
             for to in self.destinations(t, (c.id,), self._pace(t, c.id), ()):
                 m = {"piece": c.id, "to": to[0]}
                 if self._legal(prefix, "characters", m):
                     out.append({"kind": "character_move", **m, "text": self._words("character_move", m)})
-        out.append({"kind": "end", "text": "end the Command phase"})
         return out
 
     def _homes(self, prefix, unit: str, toward: str, d6: int, first: bool = False) -> list:
@@ -377,12 +394,15 @@ class WarmasterTurn(Turn):
         fields = {k: v for k, v in action.items() if k not in ("kind", "text")}
         prefix = self._prefix(position)
         if kind == "attempt":
-            return self._play_attempt(position, prefix, fields)
-        if kind == "home_back":
-            return self._play_home_back(position, prefix, fields)
-        key = KEYS[kind]
-        self._refuse(prefix, key, fields, self._words(kind, fields))
-        return Position(position.done + ((key, json.dumps(fields)),))
+            after = self._play_attempt(position, prefix, fields)
+        elif kind == "home_back":
+            after = self._play_home_back(position, prefix, fields)
+        else:
+            key = KEYS[kind]
+            self._refuse(prefix, key, fields, self._words(kind, fields))
+            after = Position(position.done + ((key, json.dumps(fields)),))
+        self.enter(self.at(position), kind, position)  # (the pack's turn: the rules above judge the sub-phases' order too)
+        return after
 
     def _play_attempt(self, position, prefix, fields: dict):
         if set(fields) - {"by", "units"} or "by" not in fields or "units" not in fields:
