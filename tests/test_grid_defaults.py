@@ -190,3 +190,22 @@ def test_every_default_has_a_case():
 @pytest.mark.parametrize("define", sorted(CASES))
 def test_replacing_each_default_changes_the_answer(tmp_path, define):
     assert_replacing_gives(tmp_path, define, *CASES[define])
+
+
+def test_movement_points_re_roll_after_the_free_re_rolls_as_the_pack_orders(tmp_path):
+    """ga.default.reroll-order also ranks the Movement Point spent for a
+    re-roll (``movement_point``): after the free ones. A Drilled unit with
+    one such point fails a test in the open, then one entering rough: the
+    Drilled re-roll first leaves the point for the rough (legal); a house
+    rule spending the point first leaves only the Drilled re-roll, which the
+    rough does not allow."""
+    assert_replacing_gives(
+        tmp_path, "ga.default.reroll-order",
+        "free_reroll_rank(k) := if k == movement_point then 1 else if k == drilled then 2 else 3",
+        check_answer([unit("s", "red", (5, 3), "north", characteristics=["drilled"])],
+                     [{"unit": "s", "option": "move", "roll": 6,
+                       "spend": [{"pool": "movement", "use": "reroll_manoeuvre"}],
+                       "steps": [{"do": "drift_right", "test": [1, 6]}, {"do": "forward", "test": [1, 6]}]}],
+                     terrain=[((6, 2), "rough"), ((7, 2), "rough")]),
+        [],
+        ["ga.manoeuvre-rerolls"])

@@ -21,6 +21,9 @@ from .facing import Footprint
 from .scenario import POOLS
 
 CARDS = ("setback", "disaster")
+#: the steps of the aftermath of a combat or shooting result (``Aftermath._<step>``), as the
+#: pack names them; it orders them (``aftermath_step``, rules/grid-ancients/55-aftermath.wc)
+AFTERMATH_STEPS = ("push_backs", "scythed_disorder", "discipline_tests", "follow_up", "risk_to_generals")
 
 
 @record
@@ -255,46 +258,64 @@ class Aftermath:
             return s.moved(v.id, disordered=True)
         return s
 
-    # -- the whole result
+    # -- the whole result: the pack's steps, in its order
     def after_result(self, s, option: str, att_id: str, dfn_id: str, r):
-        """The setting after result ``r`` of ``att_id``'s combat or shooting at ``dfn_id``."""
+        """The setting after result ``r`` of ``att_id``'s combat or shooting
+        at ``dfn_id``: the steps of ``AFTERMATH_STEPS`` in the order the
+        pack's ``aftermath_step`` ranks them (ga.aftermath-order), each it
+        ranks ``none`` left out."""
         hook = self.hook
         shooting = option == "shoot"
-        pushed, tests = [], []
-        if not shooting and hook(s, "attacker_pushed", r):
-            pushed.append(att_id)
-        if hook(s, "defender_pushed", r):
-            pushed.append(dfn_id)
-        if not shooting and hook(s, "attacker_tests", r):
-            tests.append(att_id)
-        if hook(s, "defender_tests", r):
-            tests.append(dfn_id)
-        gave_ground = set()
-        for uid in pushed:
-            was = s.foot.get(uid)
-            s, status = self.push(s, uid, r, shooting, att_id)
+        res = {"r": r, "shooting": shooting, "att": att_id, "dfn": dfn_id, "gave_ground": set(),
+               "pushed": [u for u, yes in ((att_id, not shooting and hook(s, "attacker_pushed", r)),
+                                           (dfn_id, hook(s, "defender_pushed", r))) if yes],
+               "tests": [u for u, yes in ((att_id, not shooting and hook(s, "attacker_tests", r)),
+                                          (dfn_id, hook(s, "defender_tests", r))) if yes]}
+        for step in self.eng.ordered(s, "aftermath_step", AFTERMATH_STEPS):
+            s = getattr(self, "_" + step)(s, res)
+        return s
+
+    def _push_backs(self, s, res):
+        for uid in res["pushed"]:
+            if uid not in s.foot:  # (routed already, when the pack tests first)
+                continue
+            was = s.foot[uid]
+            s, status = self.push(s, uid, res["r"], res["shooting"], res["att"])
             if status == "held":
-                tests = [t for t in tests if t != uid]
+                res["tests"] = [t for t in res["tests"] if t != uid]
             if uid not in s.foot or s.foot[uid].at != was.at:
-                gave_ground.add(uid)  # (moved, perhaps before it halted, or left the table)
+                res["gave_ground"].add(uid)  # (moved, perhaps before it halted, or left the table)
             if uid in s.foot and s.foot[uid].at != was.at:
                 self.at_risk(s, uid, "push_back")
-        if (not shooting and dfn_id in pushed and dfn_id in s.foot and att_id in s.foot
-                and hook(s, "scythed_disorders", s.by_id[att_id]) and not s.state(s.by_id[dfn_id]).disordered
-                and hook(s, "can_disorder", s.by_id[dfn_id])):
+        return s
+
+    def _scythed_disorder(self, s, res):
+        att_id, dfn_id = res["att"], res["dfn"]
+        if (not res["shooting"] and dfn_id in res["pushed"] and dfn_id in s.foot and att_id in s.foot
+                and self.hook(s, "scythed_disorders", s.by_id[att_id]) and not s.state(s.by_id[dfn_id]).disordered
+                and self.hook(s, "can_disorder", s.by_id[dfn_id])):
             self.events.append(f"{dfn_id} is Disordered by the Scythed Chariots before its Discipline Test")
             self.changed.add(dfn_id)
             s = s.moved(dfn_id, disordered=True)
-        cause = self.cause = "shooting" if shooting else "combat"
-        for uid in tests:
+        return s
+
+    def _discipline_tests(self, s, res):
+        cause = self.cause = "shooting" if res["shooting"] else "combat"
+        for uid in res["tests"]:
             if uid in s.foot:
                 s = self.discipline(s, uid, cause)
-        # the victorious unit follows up the one that gave ground (ga.default.victor: the attacker, or none)
-        victor = None if shooting else hook(s, "victor", r)
+        return s
+
+    def _follow_up(self, s, res):
+        """The victorious unit follows up the one that gave ground (ga.default.victor: the attacker, or none)."""
+        victor = None if res["shooting"] else self.hook(s, "victor", res["r"])
         if victor is not None:
-            follower, followed = (att_id, dfn_id) if victor == "attacker" else (dfn_id, att_id)
-            if followed in gave_ground and follower in s.foot and follower not in pushed:
+            follower, followed = (res["att"], res["dfn"]) if victor == "attacker" else (res["dfn"], res["att"])
+            if followed in res["gave_ground"] and follower in s.foot and follower not in res["pushed"]:
                 s = self.follow_up(s, follower, followed)
+        return s
+
+    def _risk_to_generals(self, s, res):
         return self.generals(s)
 
     # -- push back

@@ -138,6 +138,13 @@ class GridEngine(Engine):
         ``Pack.hook``; rules/grid-ancients/05-hooks.wc)."""
         return self._run(setting, self.pack.hook(name, len(args)), args, activation)
 
+    def ordered(self, setting: GridSetting, rank: str, steps) -> list:
+        """``steps`` in the order the pack's hook ``rank`` gives them (a
+        number, lower first; a tie: as listed), each it ranks ``none`` left
+        out: how the engine walks a procedure the pack declares."""
+        ranked = [(self.hook(setting, rank, k), i, k) for i, k in enumerate(steps)]
+        return [k for _, _, k in sorted(x for x in ranked if x[0] is not None)]
+
     def call(self, setting: GridSetting, name: str, *args, activation=None):
         """The value of any define ``name`` of the pack on ``args`` (for a
         caller outside the engine, e.g. a test reading one define)."""
@@ -777,10 +784,12 @@ class _Sequence:
                                 points_left=points_left)
             need = rec.rerolls
             for k in self.free_rerolls(s):  # in the order the pack gives (ga.default.reroll-order)
-                if need and k not in used and _FREE_REROLLS[k](eng, s, u, rec):
+                if k == "movement_point":
+                    spent = min(need, points_left)
+                    points_left, need = points_left - spent, need - spent
+                elif need and k not in used and _FREE_REROLLS[k](eng, s, u, rec):
                     used.add(k)
                     need -= 1
-            points_left = max(0, points_left - need)
             steps.append(rec)
             cost += eng.hook(s, "step_cost", u, kind)
             ok = not (rec.test is not None and not eng.hook(s, "step_passed", u, rec))
@@ -930,10 +939,10 @@ class _Sequence:
                 or points_left > 0)
 
     def free_rerolls(self, s) -> list[str]:
-        """The free re-rolls of a failed Manoeuvre Test in the order a unit
-        uses them, before any Movement Point: the pack's ``free_reroll_rank``
-        (lower first; ``ga.default.reroll-order``: Drilled, then Skirmisher)."""
-        return sorted(_FREE_REROLLS, key=lambda k: (self.eng.hook(s, "free_reroll_rank", k), k))
+        """The re-rolls of a failed Manoeuvre Test in the order a unit uses
+        them: the pack's ``free_reroll_rank`` (lower first; ga.default.reroll-order:
+        Drilled, then Skirmisher, then a Movement Point spent for it)."""
+        return self.eng.ordered(s, "free_reroll_rank", (*_FREE_REROLLS, "movement_point"))
 
     def attachments_used(self, setting, rec, item, aftermath):
         """A Devotio used (or lost by a Charge that made no contact), a Small
