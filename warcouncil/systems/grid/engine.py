@@ -35,6 +35,9 @@ _FREE_REROLLS = {
     "drilled": lambda eng, s, u, step: eng.hook(s, "drilled_reroll", u, step.rough),
     "skirmishers": lambda eng, s, u, step: eng.hook(s, "skirmisher_reroll", u),
 }
+#: the tests a step of a move may need: a Manoeuvre Test, a Discipline Test to enter a feared
+#: zone; the pack says which is taken first (``step_test_rank``, ga.default.step-test-order)
+STEP_TESTS = ("manoeuvre", "discipline")
 TEST_LIMIT = 64 * 1024
 #: the keys of a test file (``odds``) that name units, in the order its answer names them in words
 ODDS_UNITS = ("unit", "attacker", "defender", "shooter", "target")
@@ -231,11 +234,9 @@ class GridEngine(Engine):
             if vs:
                 out[kind] = {"legal": False, "violations": [v.as_json() for v in vs]}
                 continue
-            tests = []
-            if self.hook(s, "needs_test", u, step):
-                tests.append("manoeuvre")
-            if self.hook(s, "enters_fear", u, step) or self.hook(s, "enters_elephants", u, step):
-                tests.append("discipline")
+            needed = {"manoeuvre": lambda: self.hook(s, "needs_test", u, step),
+                      "discipline": lambda: self.hook(s, "enters_fear", u, step) or self.hook(s, "enters_elephants", u, step)}
+            tests = [k for k in self.ordered(s, "step_test_rank", STEP_TESTS) if needed[k]()]
             out[kind] = {"legal": True, "cost": self.hook(s, "step_cost", u, kind), "tests": tests}
         return out
 
@@ -792,19 +793,21 @@ class _Sequence:
                     need -= 1
             steps.append(rec)
             cost += eng.hook(s, "step_cost", u, kind)
-            ok = not (rec.test is not None and not eng.hook(s, "step_passed", u, rec))
-            if rec.fear is not None and not eng.hook(s, "fear_passed", u, rec):
-                ok = False
-            if not stopped:  # the dice this step still needs, in order
+            flunked = {"manoeuvre": rec.test is not None and not eng.hook(s, "step_passed", u, rec),
+                      "discipline": rec.fear is not None and not eng.hook(s, "fear_passed", u, rec)}
+            ok = not any(flunked.values())
+            if not stopped:  # the test this step still needs: the first due in the pack's order, none after a failed one
                 due = len(self.due)
-                failed_test = rec.test is not None and not eng.hook(s, "step_passed", u, rec)
-                if eng.hook(s, "needs_test", u, rec) and (rec.test is None or (
-                        failed_test and self.reroll_left(s, u, rec, used, points_left))):
-                    self.due.append(Due(("steps", j, "test"), 1, False, f"{uid}'s Manoeuvre Test ({kind})"))
-                elif (rec.fear is None and not failed_test
-                      and (eng.hook(s, "enters_fear", u, rec) or eng.hook(s, "enters_elephants", u, rec))):
-                    self.due.append(Due(("steps", j, "fear"), 2, False,
-                                        f"{uid}'s Discipline Test to enter a feared zone"))
+                for k in self.eng.ordered(s, "step_test_rank", STEP_TESTS):
+                    if k == "manoeuvre" and eng.hook(s, "needs_test", u, rec) and (rec.test is None or (
+                            flunked[k] and self.reroll_left(s, u, rec, used, points_left))):
+                        self.due.append(Due(("steps", j, "test"), 1, False, f"{uid}'s Manoeuvre Test ({kind})"))
+                    elif (k == "discipline" and rec.fear is None
+                          and (eng.hook(s, "enters_fear", u, rec) or eng.hook(s, "enters_elephants", u, rec))):
+                        self.due.append(Due(("steps", j, "fear"), 2, False,
+                                            f"{uid}'s Discipline Test to enter a feared zone"))
+                    if len(self.due) > due or flunked[k]:
+                        break
                 if not ok and len(self.due) == due:
                     self.stopped_at = j
             if ok:
