@@ -898,3 +898,11 @@ def test_the_aftermath_walks_the_packs_steps_in_the_packs_order(tmp_path):
     _, log = run(board(tmp_path, name="o4"), follows, [no_follow])
     assert "a" not in pos(log) and at(log, "d") == ((3, 1), "south", False)
     assert log[0]["events"] == ["blue collects 1 setback card (d Pushed Back)", "d is Pushed Back 1 square"]
+
+
+def test_a_rank_that_is_no_number_is_bad_input_at_its_define(tmp_path):
+    h = _replace(tmp_path, "ga.aftermath-order", "aftermath_step(k) := follow_up", "symbol_rank")
+    with pytest.raises(WarcouncilError) as e:
+        run(board(tmp_path, name="o5"), [fight(push_back={"d": 3}, follow_up=3)], [h])
+    assert e.value.message == "aftermath_step(push_backs) is follow_up: a rank is a number (lower first) or none"
+    assert (e.value.location.file, e.value.location.line) == (str(h), 3)  # its `replace define`

@@ -146,6 +146,10 @@ class GridEngine(Engine):
         number, lower first; a tie: as listed), each it ranks ``none`` left
         out: how the engine walks a procedure the pack declares."""
         ranked = [(self.hook(setting, rank, k), i, k) for i, k in enumerate(steps)]
+        for r, _, k in ranked:
+            if r is not None and (isinstance(r, bool) or not isinstance(r, (int, Fraction))):
+                raise WarcouncilError(f"{rank}({k}) is {r}: a rank is a number (lower first) or none",
+                                      self.pack.defines[rank].loc)
         return [k for _, _, k in sorted(x for x in ranked if x[0] is not None)]
 
     def call(self, setting: GridSetting, name: str, *args, activation=None):
