@@ -248,3 +248,15 @@ def test_the_step_test_taken_first_is_the_packs(tmp_path):
     text = engine(sc, [h]).activations().text
     assert "first steps: forward (discipline test), oblique_left (manoeuvre test), " \
            "oblique_right (discipline, manoeuvre test)," in text
+
+
+def test_a_step_test_ranked_none_is_bad_input(tmp_path):
+    """Only the aftermath's steps may be left out (ranked none): a step's
+    tests and the re-rolls are an order only, the rules still ask for each."""
+    from warcouncil.errors import WarcouncilError
+
+    h = house(tmp_path, 'replace define ga.default.step-test-order\n    from house "A house rule for the tests."\n'
+                        "    step_test_rank(k) := if k == discipline then none else 1\n")
+    with pytest.raises(WarcouncilError) as e:
+        _first_steps(tmp_path, [h])
+    assert e.value.message == "step_test_rank(discipline) is none: a rank is a number (lower first)"

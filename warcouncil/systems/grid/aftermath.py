@@ -271,7 +271,7 @@ class Aftermath:
                                            (dfn_id, hook(s, "defender_pushed", r))) if yes],
                "tests": [u for u, yes in ((att_id, not shooting and hook(s, "attacker_tests", r)),
                                           (dfn_id, hook(s, "defender_tests", r))) if yes]}
-        for step in self.eng.ordered(s, "aftermath_step", AFTERMATH_STEPS):
+        for step in self.eng.ordered(s, "aftermath_step", AFTERMATH_STEPS, droppable=True):
             s = getattr(self, "_" + step)(s, res)
         return s
 

@@ -141,15 +141,16 @@ class GridEngine(Engine):
         ``Pack.hook``; rules/grid-ancients/05-hooks.wc)."""
         return self._run(setting, self.pack.hook(name, len(args)), args, activation)
 
-    def ordered(self, setting: GridSetting, rank: str, steps) -> list:
+    def ordered(self, setting: GridSetting, rank: str, steps, droppable: bool = False) -> list:
         """``steps`` in the order the pack's hook ``rank`` gives them (a
-        number, lower first; a tie: as listed), each it ranks ``none`` left
-        out: how the engine walks a procedure the pack declares."""
+        number, lower first; a tie: as listed), and with ``droppable`` each
+        it ranks ``none`` left out: how the engine walks a procedure the
+        pack declares."""
         ranked = [(self.hook(setting, rank, k), i, k) for i, k in enumerate(steps)]
         for r, _, k in ranked:
-            if r is not None and (isinstance(r, bool) or not isinstance(r, (int, Fraction))):
-                raise WarcouncilError(f"{rank}({k}) is {r}: a rank is a number (lower first) or none",
-                                      self.pack.defines[rank].loc)
+            if (r is None and not droppable) or (r is not None and (isinstance(r, bool) or not isinstance(r, (int, Fraction)))):
+                raise WarcouncilError(f"{rank}({k}) is {'none' if r is None else r}: a rank is a number (lower first)"
+                                      + (" or none" if droppable else ""), self.pack.defines[rank].loc)
         return [k for _, _, k in sorted(x for x in ranked if x[0] is not None)]
 
     def call(self, setting: GridSetting, name: str, *args, activation=None):
