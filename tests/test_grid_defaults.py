@@ -260,3 +260,23 @@ def test_a_step_test_ranked_none_is_bad_input(tmp_path):
     with pytest.raises(WarcouncilError) as e:
         _first_steps(tmp_path, [h])
     assert e.value.message == "step_test_rank(discipline) is none: a rank is a number (lower first)"
+
+
+def test_the_game_rolls_a_steps_tests_in_the_packs_order(tmp_path):
+    """The game asks the dice `sequence().due` names: with the pack's order
+    the Manoeuvre Test of a's oblique step first, with a house rule taking
+    the fear test first the Discipline Test's 2D6."""
+    from warcouncil.kernel.game import CHANCE, load_game
+
+    h = house(tmp_path, 'replace define ga.default.step-test-order\n    from house "A house rule for the tests."\n'
+                        "    step_test_rank(k) := if k == discipline then 1 else 2\n")
+    sc = scenario(tmp_path, FEAR)
+    texts = []
+    for rules in ((), [h]):
+        state = load_game(str(sc), rules).new_state()
+        state.apply({"kind": "activate", "unit": "a", "option": "move"})
+        state.apply(next(a for a, _ in state.chance_outcomes() if a["text"].endswith(": 6")))
+        state.apply({"kind": "step", "do": "oblique_right"})
+        assert state.current_player() == CHANCE
+        texts.append(state.chance_outcomes()[0][0]["text"])
+    assert texts == ["a's Manoeuvre Test (oblique_right): 1", "a's Discipline Test to enter a feared zone (1 of 2): 1"]
