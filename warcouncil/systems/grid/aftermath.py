@@ -485,17 +485,26 @@ class Aftermath:
         by = dr - (d1 + d2 + bonus) if res == "critical" else 0
         if res == "critical" and hook(s, "stampedes", v):
             return self.rout(s, uid, "stampede")
+        o = self.failed_roll(s, v, "Discipline", lambda: hook(s, "failed_modifier", v, by, cause,
+                                                              self.reserve and uid != self.item.get("unit")))
+        return s if o is None else self.outcome(s, uid, o)
+
+    def failed_roll(self, s, v, test: str, modifier):
+        """The Failed ``test`` Outcome (Discipline, Reform) of unit ``v``: its
+        2D6 (``outcome: {UNIT: [A, B]}``) plus ``modifier()``, read through
+        the pack's table; None, and the dice due, when they are not given."""
+        hook, uid = self.hook, v.id
         out = self.die("outcome", uid)
         if out is None:
-            self.need(("outcome", uid), 2, f"{uid}'s Failed Discipline Outcome",
-                      f"{uid} failed its Discipline Test: give the Failed Discipline Outcome 2D6 as "
+            self.need(("outcome", uid), 2, f"{uid}'s Failed {test} Outcome",
+                      f"{uid} failed its {test} Test: give the Failed {test} Outcome 2D6 as "
                       f"`outcome: {{{uid}: [A, B]}}`")
-            return s
-        mod = hook(s, "failed_modifier", v, by, cause, self.reserve and uid != self.item.get("unit"))
+            return None
+        mod = modifier()
         o = hook(s, "failed_outcome", out[0] + out[1] + mod)
-        o = hook(s, "immobile_outcome", v, hook(s, "discipline_outcome", v, o))
-        self.events.append(f"{uid} Failed Discipline Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
-        return self.outcome(s, uid, o)
+        o = hook(s, "immobile_outcome", v, hook(s, "discipline_outcome", v, o) if test == "Discipline" else o)
+        self.events.append(f"{uid} Failed {test} Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
+        return o
 
     def twelve(self, s, uid: str, d1: int, d2: int, res) -> None:
         """A natural 12 that passes a Discipline or Reform Test removes one unseen Setback Card."""
@@ -514,16 +523,10 @@ class Aftermath:
         self.cause = "reform"
         if not hook(s, "consults_outcome", res):
             return s
-        out = self.die("outcome", uid)
-        if out is None:
-            self.need(("outcome", uid), 2, f"{uid}'s Failed Reform Outcome",
-                      f"{uid} failed its Reform Test: give the Failed Reform Outcome 2D6 as "
-                      f"`outcome: {{{uid}: [A, B]}}`")
-            return s
         by = v.get_attr("discipline") - (d1 + d2 + bonus) if res == "critical" else 0
-        mod = hook(s, "critical_mod", by) + hook(s, "fatigue_mod", v)
-        o = hook(s, "immobile_outcome", v, hook(s, "failed_outcome", out[0] + out[1] + mod))
-        self.events.append(f"{uid} Failed Reform Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
+        o = self.failed_roll(s, v, "Reform", lambda: hook(s, "critical_mod", by) + hook(s, "fatigue_mod", v))
+        if o is None:
+            return s
         if hook(s, "removed_by", o):
             return self.generals(self.rout(s, uid, o))
         self.changed.add(uid)

@@ -312,12 +312,7 @@ class GridEngine(Engine):
         uid = data.get(key)
         if uid is None:
             raise WarcouncilError(f"the test needs `{key}`", _where(data, None, path))
-        v = s.by_id.get(uid) if isinstance(uid, str) else None
-        if v is None:
-            hint = closest(str(uid), s.by_id)
-            raise WarcouncilError(f"unknown unit {uid!r}", _where(data, key, path),
-                                  hint=f"did you mean {hint[0]!r}?" if hint else None)
-        return v
+        return _named(s.by_id, data, key, path)
 
     def odds(self, data, path: str = "") -> tuple[dict, dict]:
         """The exact distribution of the roll ``data`` names (``test:``)."""
@@ -721,11 +716,7 @@ class _Sequence:
     def activation(self, item, where):
         eng, s, path = self.eng, self.s, self.path
         uid = item["unit"]
-        u = s.by_id.get(uid)
-        if u is None:
-            hint = closest(str(uid), s.by_id)
-            raise WarcouncilError(f"unknown unit {uid!r}", _where(item, "unit", path),
-                                  hint=f"did you mean {hint[0]!r}?" if hint else None)
+        u = _named(s.by_id, item, "unit", path)
         if u.side != self.side:
             raise WarcouncilError(f"unit {uid} is not of the side activating ({self.side})", _where(item, "unit", path))
         option = item["option"]
@@ -995,11 +986,7 @@ class _Sequence:
         start = base.footprint(u)
         mid = base.moved(u.id, at=cur.at, facing=cur.facing)
         tid = spec["target"]
-        tv = mid.by_id.get(tid)
-        if tv is None:
-            hint = closest(str(tid), mid.by_id)
-            raise WarcouncilError(f"unknown unit {tid!r}", _where(spec, "target", self.path),
-                                  hint=f"did you mean {hint[0]!r}?" if hint else None)
+        tv = _named(mid.by_id, spec, "target", self.path)
         uv = mid.by_id[u.id]
         result, r, (a, d) = self._attack(mid, "shoot", uv, tv, spec)
         rec = eng.record(uv, "shoot", rolled=True, target=tv, result=result, what=u.id,
@@ -1196,6 +1183,17 @@ def _where(d, key, path):
     if isinstance(d, YDict):
         return d.value_where.get(key, d.where) if key is not None else d.where
     return Location(path)
+
+
+def _named(by_id, d, key, path) -> PieceView:
+    """The unit ``d[key]`` names, or bad input at that value naming the closest ids."""
+    uid = d.get(key)
+    v = by_id.get(uid) if isinstance(uid, str) else None
+    if v is None:
+        hint = closest(str(uid), by_id)
+        raise WarcouncilError(f"unknown unit {uid!r}", _where(d, key, path),
+                              hint=f"did you mean {hint[0]!r}?" if hint else None)
+    return v
 
 
 def _pick(d, key, choices, where):
