@@ -324,6 +324,7 @@ def test_a_fatigued_army_after_homunculus_est(tmp_path):
 # ---------------------------------------------------------------- each define, replaced
 
 NEUTRAL = {
+    "ga.aftermath-order": "aftermath_step(k) := if k == follow_up then none else 1",
     "ga.attacker-pushed": "attacker_pushed(r) := false",
     "ga.defender-pushed": "defender_pushed(r) := false",
     "ga.attacker-tests": "attacker_tests(r) := false",
@@ -441,6 +442,7 @@ def _cases(tmp_path):
     retire = [unit("r", "red", (2, 3), "north", disordered=True), unit("b", "red", (2, 4), "north"),
               unit("e", "blue", (3, 2), "south")]
     return {
+        "ga.aftermath-order": (board(tmp_path, name="ao"), [fight(push_back={"d": 3}, follow_up=3)]),
         "ga.attacker-pushed": (board(tmp_path, name="ap"), [fight(dice=(1, 1, 1), push_back={"a": 3})]),
         "ga.defender-pushed": (board(tmp_path, name="dp"), [fight(push_back={"d": 3})]),
         "ga.attacker-tests": (board(tmp_path, name="at"), [fight(dice=(1, 1, 1), push_back={"a": 3}, discipline={"a": [1, 2]},
@@ -865,3 +867,42 @@ def test_a_warband_moving_back_with_the_one_it_supports(tmp_path):
     h = _replace(tmp_path, "ga.default.moved-back-with", "moved_back_at_risk := true", "with")
     _, log = run(ALESIA, entry, [h])
     assert "vercingetorix is lightly wounded (1+1, then 5)" in log[0]["events"]
+
+
+def test_the_aftermath_walks_the_packs_steps_in_the_packs_order(tmp_path):
+    """ga.aftermath-order: push backs, the Scythed Chariots' disorder, the
+    Discipline Tests, the follow up, Risk to Generals. With the pack's order
+    d (crunch) is pushed back one square, fails its test and routs: a Setback
+    Card for the push back, a Disaster Card for the rout. A house rule that
+    tests before the push backs has d rout where it stands: it is gone before
+    its push back, so no Setback Card; one that drops the follow up leaves
+    the victor where it fought."""
+    routs = [fight(dice=(6, 3, 3), push_back={"d": 3}, discipline={"d": [1, 2]}, outcome={"d": [1, 2]})]
+    _, log = run(board(tmp_path, name="o1"), routs)
+    assert log[0]["events"] == ["blue collects 1 setback card (d Pushed Back)", "d is Pushed Back 1 square",
+                                "d Discipline Test 1+2: fail", "d Failed Discipline Outcome 1+2+0: rout",
+                                "blue collects 1 disaster card (d rout)", "d routs: removed from play"]
+    assert cards(log, "blue") == (1, 1)
+    first = _replace(tmp_path, "ga.aftermath-order",
+                     "aftermath_step(k) := if k == discipline_tests then 0 else if k == risk_to_generals then 9 else 1",
+                     "tests_first")
+    _, log = run(board(tmp_path, name="o2"), routs, [first])
+    assert log[0]["events"] == ["d Discipline Test 1+2: fail", "d Failed Discipline Outcome 1+2+0: rout",
+                                "blue collects 1 disaster card (d rout)", "d routs: removed from play"]
+    assert cards(log, "blue") == (0, 1) and pos(log)["d"] == "removed"
+    follows = [fight(push_back={"d": 3}, follow_up=3)]
+    _, log = run(board(tmp_path, name="o3"), follows)
+    assert at(log, "a") == ((2, 2), "north", False) and log[0]["events"][-1] == "a follows up 1 square"
+    no_follow = _replace(tmp_path, "ga.aftermath-order",
+                         "aftermath_step(k) := if k == follow_up then none else 1", "no_follow")
+    _, log = run(board(tmp_path, name="o4"), follows, [no_follow])
+    assert "a" not in pos(log) and at(log, "d") == ((3, 1), "south", False)
+    assert log[0]["events"] == ["blue collects 1 setback card (d Pushed Back)", "d is Pushed Back 1 square"]
+
+
+def test_a_rank_that_is_no_number_is_bad_input_at_its_define(tmp_path):
+    h = _replace(tmp_path, "ga.aftermath-order", "aftermath_step(k) := follow_up", "symbol_rank")
+    with pytest.raises(WarcouncilError) as e:
+        run(board(tmp_path, name="o5"), [fight(push_back={"d": 3}, follow_up=3)], [h])
+    assert e.value.message == "aftermath_step(push_backs) is follow_up: a rank is a number (lower first) or none"
+    assert (e.value.location.file, e.value.location.line) == (str(h), 3)  # its `replace define`

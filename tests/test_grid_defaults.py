@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from gridkit import assert_replacing_gives, check_answer, legal_answer, odds_answer, unit
+from gridkit import assert_replacing_gives, check_answer, engine, house, legal_answer, odds_answer, scenario, unit
 from warcouncil.dsl.pack import PACKS_DIR, load_pack
 
 
@@ -40,6 +40,14 @@ def _shooter(ranged=4, combat=3):
 
 def _drift():
     return [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")]
+
+
+FEAR = [unit("a", "red", (2, 4), "north"), unit("e", "blue", (4, 2), "south", characteristics=["cause_fear"])]
+
+
+def _first_steps(tmp_path, rules):
+    """The first steps `activations` gives a (next to a Cause Fear enemy), with the tests each needs."""
+    return engine(scenario(tmp_path, FEAR), rules).activations().data["units"]["a"]["move"]["steps"]
 
 
 # each default: (its replacement, the case whose answer it changes)
@@ -131,6 +139,11 @@ CASES = {
                                              terrain=[((6, 2), "rough"), ((7, 2), "rough")]),
                                 [],
                                 ["ga.manoeuvre-rerolls"]),
+    # a's oblique step to the right leaves no zone but enters the Cause Fear unit's: both tests, in the pack's order
+    "ga.default.step-test-order": ("step_test_rank(k) := if k == discipline then 1 else 2",
+                                   lambda tmp_path, rules: _first_steps(tmp_path, rules)["oblique_right"],
+                                   {"legal": True, "cost": 2, "tests": ["manoeuvre", "discipline"]},
+                                   {"legal": True, "cost": 2, "tests": ["discipline", "manoeuvre"]}),
     "ga.default.movement-reroll": ("reroll_movement_when(r) := false",
                                    odds_answer(_fight(), {"test": "movement", "unit": "a", "reroll": True}),
                                    ({"failed": "1/36", "1": "7/18", "2": "7/18", "3": "7/36"}, {}),
@@ -190,3 +203,80 @@ def test_every_default_has_a_case():
 @pytest.mark.parametrize("define", sorted(CASES))
 def test_replacing_each_default_changes_the_answer(tmp_path, define):
     assert_replacing_gives(tmp_path, define, *CASES[define])
+
+
+def test_movement_points_re_roll_after_the_free_re_rolls_as_the_pack_orders(tmp_path):
+    """ga.default.reroll-order also ranks the Movement Point spent for a
+    re-roll (``movement_point``): after the free ones. A Drilled unit with
+    one such point fails a test in the open, then one entering rough: the
+    Drilled re-roll first leaves the point for the rough (legal); a house
+    rule spending the point first leaves only the Drilled re-roll, which the
+    rough does not allow."""
+    assert_replacing_gives(
+        tmp_path, "ga.default.reroll-order",
+        "free_reroll_rank(k) := if k == movement_point then 1 else if k == drilled then 2 else 3",
+        check_answer([unit("s", "red", (5, 3), "north", characteristics=["drilled"])],
+                     [{"unit": "s", "option": "move", "roll": 6,
+                       "spend": [{"pool": "movement", "use": "reroll_manoeuvre"}],
+                       "steps": [{"do": "drift_right", "test": [1, 6]}, {"do": "forward", "test": [1, 6]}]}],
+                     terrain=[((6, 2), "rough"), ((7, 2), "rough")]),
+        [],
+        ["ga.manoeuvre-rerolls"])
+
+
+def test_the_step_test_taken_first_is_the_packs(tmp_path):
+    """ga.default.step-test-order: a step that needs a Manoeuvre Test and a
+    Discipline Test to enter a feared zone is rolled for in the pack's order,
+    and nothing more is due after a failed test: the game asks the dice in
+    this order (``sequence().due``); the `activations` text lists them so."""
+    step = {"unit": "a", "option": "move", "roll": 6, "steps": ["oblique_right"]}
+    h = house(tmp_path, 'replace define ga.default.step-test-order\n    from house "A house rule for the tests."\n'
+                        "    step_test_rank(k) := if k == discipline then 1 else 2\n")
+    sc = scenario(tmp_path, FEAR)
+
+    def due(rules, steps):
+        seq = engine(sc, rules).sequence({"activations": [{**step, "steps": steps}]})
+        return [d.path for d in seq.due], seq.stopped_at
+
+    test, fear = ("steps", 0, "test"), ("steps", 0, "fear")
+    assert due((), ["oblique_right"]) == ([test], None)
+    assert due((), [{"do": "oblique_right", "test": 6}]) == ([fear], None)
+    assert due((), [{"do": "oblique_right", "test": 1}]) == ([], 0)  # failed: no fear test
+    assert due([h], ["oblique_right"]) == ([fear], None)
+    assert due([h], [{"do": "oblique_right", "fear": [6, 6]}]) == ([test], None)
+    assert due([h], [{"do": "oblique_right", "fear": [1, 2]}]) == ([], 0)  # failed: no Manoeuvre Test
+    text = engine(sc, [h]).activations().text
+    assert "first steps: forward (discipline test), oblique_left (manoeuvre test), " \
+           "oblique_right (discipline, manoeuvre test)," in text
+
+
+def test_a_step_test_ranked_none_is_bad_input(tmp_path):
+    """Only the aftermath's steps may be left out (ranked none): a step's
+    tests and the re-rolls are an order only, the rules still ask for each."""
+    from warcouncil.errors import WarcouncilError
+
+    h = house(tmp_path, 'replace define ga.default.step-test-order\n    from house "A house rule for the tests."\n'
+                        "    step_test_rank(k) := if k == discipline then none else 1\n")
+    with pytest.raises(WarcouncilError) as e:
+        _first_steps(tmp_path, [h])
+    assert e.value.message == "step_test_rank(discipline) is none: a rank is a number (lower first)"
+
+
+def test_the_game_rolls_a_steps_tests_in_the_packs_order(tmp_path):
+    """The game asks the dice `sequence().due` names: with the pack's order
+    the Manoeuvre Test of a's oblique step first, with a house rule taking
+    the fear test first the Discipline Test's 2D6."""
+    from warcouncil.kernel.game import CHANCE, load_game
+
+    h = house(tmp_path, 'replace define ga.default.step-test-order\n    from house "A house rule for the tests."\n'
+                        "    step_test_rank(k) := if k == discipline then 1 else 2\n")
+    sc = scenario(tmp_path, FEAR)
+    texts = []
+    for rules in ((), [h]):
+        state = load_game(str(sc), rules).new_state()
+        state.apply({"kind": "activate", "unit": "a", "option": "move"})
+        state.apply(next(a for a, _ in state.chance_outcomes() if a["text"].endswith(": 6")))
+        state.apply({"kind": "step", "do": "oblique_right"})
+        assert state.current_player() == CHANCE
+        texts.append(state.chance_outcomes()[0][0]["text"])
+    assert texts == ["a's Manoeuvre Test (oblique_right): 1", "a's Discipline Test to enter a feared zone (1 of 2): 1"]

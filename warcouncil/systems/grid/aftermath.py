@@ -21,6 +21,9 @@ from .facing import Footprint
 from .scenario import POOLS
 
 CARDS = ("setback", "disaster")
+#: the steps of the aftermath of a combat or shooting result (``Aftermath._<step>``), as the
+#: pack names them; it orders them (``aftermath_step``, rules/grid-ancients/55-aftermath.wc)
+AFTERMATH_STEPS = ("push_backs", "scythed_disorder", "discipline_tests", "follow_up", "risk_to_generals")
 
 
 @record
@@ -255,46 +258,64 @@ class Aftermath:
             return s.moved(v.id, disordered=True)
         return s
 
-    # -- the whole result
+    # -- the whole result: the pack's steps, in its order
     def after_result(self, s, option: str, att_id: str, dfn_id: str, r):
-        """The setting after result ``r`` of ``att_id``'s combat or shooting at ``dfn_id``."""
+        """The setting after result ``r`` of ``att_id``'s combat or shooting
+        at ``dfn_id``: the steps of ``AFTERMATH_STEPS`` in the order the
+        pack's ``aftermath_step`` ranks them (ga.aftermath-order), each it
+        ranks ``none`` left out."""
         hook = self.hook
         shooting = option == "shoot"
-        pushed, tests = [], []
-        if not shooting and hook(s, "attacker_pushed", r):
-            pushed.append(att_id)
-        if hook(s, "defender_pushed", r):
-            pushed.append(dfn_id)
-        if not shooting and hook(s, "attacker_tests", r):
-            tests.append(att_id)
-        if hook(s, "defender_tests", r):
-            tests.append(dfn_id)
-        gave_ground = set()
-        for uid in pushed:
-            was = s.foot.get(uid)
-            s, status = self.push(s, uid, r, shooting, att_id)
+        res = {"r": r, "shooting": shooting, "att": att_id, "dfn": dfn_id, "gave_ground": set(),
+               "pushed": [u for u, yes in ((att_id, not shooting and hook(s, "attacker_pushed", r)),
+                                           (dfn_id, hook(s, "defender_pushed", r))) if yes],
+               "tests": [u for u, yes in ((att_id, not shooting and hook(s, "attacker_tests", r)),
+                                          (dfn_id, hook(s, "defender_tests", r))) if yes]}
+        for step in self.eng.ordered(s, "aftermath_step", AFTERMATH_STEPS, droppable=True):
+            s = getattr(self, "_" + step)(s, res)
+        return s
+
+    def _push_backs(self, s, res):
+        for uid in res["pushed"]:
+            if uid not in s.foot:  # (routed already, when the pack tests first)
+                continue
+            was = s.foot[uid]
+            s, status = self.push(s, uid, res["r"], res["shooting"], res["att"])
             if status == "held":
-                tests = [t for t in tests if t != uid]
+                res["tests"] = [t for t in res["tests"] if t != uid]
             if uid not in s.foot or s.foot[uid].at != was.at:
-                gave_ground.add(uid)  # (moved, perhaps before it halted, or left the table)
+                res["gave_ground"].add(uid)  # (moved, perhaps before it halted, or left the table)
             if uid in s.foot and s.foot[uid].at != was.at:
                 self.at_risk(s, uid, "push_back")
-        if (not shooting and dfn_id in pushed and dfn_id in s.foot and att_id in s.foot
-                and hook(s, "scythed_disorders", s.by_id[att_id]) and not s.state(s.by_id[dfn_id]).disordered
-                and hook(s, "can_disorder", s.by_id[dfn_id])):
+        return s
+
+    def _scythed_disorder(self, s, res):
+        att_id, dfn_id = res["att"], res["dfn"]
+        if (not res["shooting"] and dfn_id in res["pushed"] and dfn_id in s.foot and att_id in s.foot
+                and self.hook(s, "scythed_disorders", s.by_id[att_id]) and not s.state(s.by_id[dfn_id]).disordered
+                and self.hook(s, "can_disorder", s.by_id[dfn_id])):
             self.events.append(f"{dfn_id} is Disordered by the Scythed Chariots before its Discipline Test")
             self.changed.add(dfn_id)
             s = s.moved(dfn_id, disordered=True)
-        cause = self.cause = "shooting" if shooting else "combat"
-        for uid in tests:
+        return s
+
+    def _discipline_tests(self, s, res):
+        cause = self.cause = "shooting" if res["shooting"] else "combat"
+        for uid in res["tests"]:
             if uid in s.foot:
                 s = self.discipline(s, uid, cause)
-        # the victorious unit follows up the one that gave ground (ga.default.victor: the attacker, or none)
-        victor = None if shooting else hook(s, "victor", r)
+        return s
+
+    def _follow_up(self, s, res):
+        """The victorious unit follows up the one that gave ground (ga.default.victor: the attacker, or none)."""
+        victor = None if res["shooting"] else self.hook(s, "victor", res["r"])
         if victor is not None:
-            follower, followed = (att_id, dfn_id) if victor == "attacker" else (dfn_id, att_id)
-            if followed in gave_ground and follower in s.foot and follower not in pushed:
+            follower, followed = (res["att"], res["dfn"]) if victor == "attacker" else (res["dfn"], res["att"])
+            if followed in res["gave_ground"] and follower in s.foot and follower not in res["pushed"]:
                 s = self.follow_up(s, follower, followed)
+        return s
+
+    def _risk_to_generals(self, s, res):
         return self.generals(s)
 
     # -- push back
@@ -464,17 +485,26 @@ class Aftermath:
         by = dr - (d1 + d2 + bonus) if res == "critical" else 0
         if res == "critical" and hook(s, "stampedes", v):
             return self.rout(s, uid, "stampede")
+        o = self.failed_roll(s, v, "Discipline", lambda: hook(s, "failed_modifier", v, by, cause,
+                                                              self.reserve and uid != self.item.get("unit")))
+        return s if o is None else self.outcome(s, uid, o)
+
+    def failed_roll(self, s, v, test: str, modifier):
+        """The Failed ``test`` Outcome (Discipline, Reform) of unit ``v``: its
+        2D6 (``outcome: {UNIT: [A, B]}``) plus ``modifier()``, read through
+        the pack's table; None, and the dice due, when they are not given."""
+        hook, uid = self.hook, v.id
         out = self.die("outcome", uid)
         if out is None:
-            self.need(("outcome", uid), 2, f"{uid}'s Failed Discipline Outcome",
-                      f"{uid} failed its Discipline Test: give the Failed Discipline Outcome 2D6 as "
+            self.need(("outcome", uid), 2, f"{uid}'s Failed {test} Outcome",
+                      f"{uid} failed its {test} Test: give the Failed {test} Outcome 2D6 as "
                       f"`outcome: {{{uid}: [A, B]}}`")
-            return s
-        mod = hook(s, "failed_modifier", v, by, cause, self.reserve and uid != self.item.get("unit"))
+            return None
+        mod = modifier()
         o = hook(s, "failed_outcome", out[0] + out[1] + mod)
-        o = hook(s, "immobile_outcome", v, hook(s, "discipline_outcome", v, o))
-        self.events.append(f"{uid} Failed Discipline Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
-        return self.outcome(s, uid, o)
+        o = hook(s, "immobile_outcome", v, hook(s, "discipline_outcome", v, o) if test == "Discipline" else o)
+        self.events.append(f"{uid} Failed {test} Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
+        return o
 
     def twelve(self, s, uid: str, d1: int, d2: int, res) -> None:
         """A natural 12 that passes a Discipline or Reform Test removes one unseen Setback Card."""
@@ -493,16 +523,10 @@ class Aftermath:
         self.cause = "reform"
         if not hook(s, "consults_outcome", res):
             return s
-        out = self.die("outcome", uid)
-        if out is None:
-            self.need(("outcome", uid), 2, f"{uid}'s Failed Reform Outcome",
-                      f"{uid} failed its Reform Test: give the Failed Reform Outcome 2D6 as "
-                      f"`outcome: {{{uid}: [A, B]}}`")
-            return s
         by = v.get_attr("discipline") - (d1 + d2 + bonus) if res == "critical" else 0
-        mod = hook(s, "critical_mod", by) + hook(s, "fatigue_mod", v)
-        o = hook(s, "immobile_outcome", v, hook(s, "failed_outcome", out[0] + out[1] + mod))
-        self.events.append(f"{uid} Failed Reform Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
+        o = self.failed_roll(s, v, "Reform", lambda: hook(s, "critical_mod", by) + hook(s, "fatigue_mod", v))
+        if o is None:
+            return s
         if hook(s, "removed_by", o):
             return self.generals(self.rout(s, uid, o))
         self.changed.add(uid)

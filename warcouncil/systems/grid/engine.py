@@ -24,7 +24,7 @@ from ...kernel.scenario import parse_yaml
 from ...kernel.system import Answer
 from ...textfile import read_text
 from .aftermath import CARDS, Aftermath, Due
-from .files import MANOEUVRES, OPTIONS, SHEET_MANOEUVRES, TEST_ENTRIES, TURN_ENTRY, faces
+from .files import MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
 from .world import GridCtx, GridSetting, World
 from .words import units_words
 FACES = range(1, 7)
@@ -35,6 +35,9 @@ _FREE_REROLLS = {
     "drilled": lambda eng, s, u, step: eng.hook(s, "drilled_reroll", u, step.rough),
     "skirmishers": lambda eng, s, u, step: eng.hook(s, "skirmisher_reroll", u),
 }
+#: the tests a step of a move may need: a Manoeuvre Test, a Discipline Test to enter a feared
+#: zone; the pack says which is taken first (``step_test_rank``, ga.default.step-test-order)
+STEP_TESTS = ("manoeuvre", "discipline")
 TEST_LIMIT = 64 * 1024
 #: the keys of a test file (``odds``) that name units, in the order its answer names them in words
 ODDS_UNITS = ("unit", "attacker", "defender", "shooter", "target")
@@ -138,6 +141,18 @@ class GridEngine(Engine):
         ``Pack.hook``; rules/grid-ancients/05-hooks.wc)."""
         return self._run(setting, self.pack.hook(name, len(args)), args, activation)
 
+    def ordered(self, setting: GridSetting, rank: str, steps, droppable: bool = False) -> list:
+        """``steps`` in the order the pack's hook ``rank`` gives them (a
+        number, lower first; a tie: as listed), and with ``droppable`` each
+        it ranks ``none`` left out: how the engine walks a procedure the
+        pack declares."""
+        ranked = [(self.hook(setting, rank, k), i, k) for i, k in enumerate(steps)]
+        for r, _, k in ranked:
+            if (r is None and not droppable) or (r is not None and (isinstance(r, bool) or not isinstance(r, (int, Fraction)))):
+                raise WarcouncilError(f"{rank}({k}) is {'none' if r is None else r}: a rank is a number (lower first)"
+                                      + (" or none" if droppable else ""), self.pack.defines[rank].loc)
+        return [k for _, _, k in sorted(x for x in ranked if x[0] is not None)]
+
     def call(self, setting: GridSetting, name: str, *args, activation=None):
         """The value of any define ``name`` of the pack on ``args`` (for a
         caller outside the engine, e.g. a test reading one define)."""
@@ -216,20 +231,18 @@ class GridEngine(Engine):
         if f is None:
             return out
         for kind in MANOEUVRES:
-            step = self.step_record(s, u, f, step_footprint(f, kind), kind)
             nxt = step_footprint(f, kind)
-            rec = self.record(u, "move", steps=(step,), cost=self.hook(s, "step_cost", u, kind),
-                              start=frozenset(f.squares), end=frozenset(nxt.squares))
+            step = self.step_record(s, u, f, nxt, kind)
+            cost = self.hook(s, "step_cost", u, kind)
+            rec = self.record(u, "move", steps=(step,), cost=cost, start=frozenset(f.squares), end=frozenset(nxt.squares))
             vs = self.violations(s, rec)
             if vs:
                 out[kind] = {"legal": False, "violations": [v.as_json() for v in vs]}
                 continue
-            tests = []
-            if self.hook(s, "needs_test", u, step):
-                tests.append("manoeuvre")
-            if self.hook(s, "enters_fear", u, step) or self.hook(s, "enters_elephants", u, step):
-                tests.append("discipline")
-            out[kind] = {"legal": True, "cost": self.hook(s, "step_cost", u, kind), "tests": tests}
+            needed = {"manoeuvre": lambda: self.hook(s, "needs_test", u, step),
+                      "discipline": lambda: self.hook(s, "enters_fear", u, step) or self.hook(s, "enters_elephants", u, step)}
+            tests = [k for k in self.ordered(s, "step_test_rank", STEP_TESTS) if needed[k]()]
+            out[kind] = {"legal": True, "cost": cost, "tests": tests}
         return out
 
     # ------------------------------------------------------------ verbs
@@ -299,12 +312,7 @@ class GridEngine(Engine):
         uid = data.get(key)
         if uid is None:
             raise WarcouncilError(f"the test needs `{key}`", _where(data, None, path))
-        v = s.by_id.get(uid) if isinstance(uid, str) else None
-        if v is None:
-            hint = closest(str(uid), s.by_id)
-            raise WarcouncilError(f"unknown unit {uid!r}", _where(data, key, path),
-                                  hint=f"did you mean {hint[0]!r}?" if hint else None)
-        return v
+        return _named(s.by_id, data, key, path)
 
     def odds(self, data, path: str = "") -> tuple[dict, dict]:
         """The exact distribution of the roll ``data`` names (``test:``)."""
@@ -327,15 +335,15 @@ class GridEngine(Engine):
                         side = u.side
                         break
         s = self.setting(side)
-        return fn(self, s, data, _Options(data), path)
+        return fn(self, s, data, path)
 
-    # each roll: (engine, setting, data, options, path) -> (dist, extra)
-    def _movement(self, s, data, o, path):
+    # each roll: (engine, setting, data, path) -> (dist, extra); data's options checked by TEST_ENTRIES
+    def _movement(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        charge = o.bool("charge")
-        ap = o.int("attack_points", 0)
+        charge = data.get("charge", False)
+        ap = data.get("attack_points", 0)
         option = "charge" if charge or ap else "move"
-        reroll = o.bool("reroll")
+        reroll = data.get("reroll", False)
         hook = self.hook
 
         def one(n):
@@ -353,10 +361,10 @@ class GridEngine(Engine):
                 _add(dist, r, Fraction(1, 6))
         return _sorted_dist(dist), {}
 
-    def _manoeuvre(self, s, data, o, path):
+    def _manoeuvre(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        kind = o.choice("manoeuvre", MANOEUVRES + SHEET_MANOEUVRES[:-1], "forward")  # (a sheet's name read as is)
-        rough = o.bool("rough", None)
+        kind = data.get("manoeuvre", "forward")  # (a sheet's name read as is)
+        rough = data.get("rough")
         if rough is None:
             rough = bool(self.hook(s, "in_rough", u))
         if self.hook(s, "free_manoeuvre", u, kind):
@@ -366,7 +374,7 @@ class GridEngine(Engine):
         p = Fraction(sum(1 for n in FACES if self.hook(s, "manoeuvre_passes", n, m, mr)), 6)
         rerolls = ((1 if self.hook(s, "drilled_reroll", u, rough) else 0)
                    + (1 if self.hook(s, "skirmisher_reroll", u) else 0)
-                   + (1 if o.bool("movement_point") else 0))
+                   + (1 if data.get("movement_point", False) else 0))
         fail = (1 - p) ** (1 + rerolls)
         return _sorted_dist({"pass": 1 - fail, "fail": fail}), {"modifier": m, "rerolls": rerolls}
 
@@ -382,11 +390,11 @@ class GridEngine(Engine):
                 _add(dist, self.hook(s, "discipline_result", d1, d2, bonus, dr), failed / 36)
         return _sorted_dist(dist)
 
-    def _discipline(self, s, data, o, path):
+    def _discipline(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        bonus = self.hook(s, "discipline_bonus", u) + o.int("modifier", 0, negative=True)
-        rerolls = ((1 if o.bool("brave") and self.hook(s, "brave_reroll", u) else 0)
-                   + (1 if o.bool("defence_point") else 0))
+        bonus = self.hook(s, "discipline_bonus", u) + data.get("modifier", 0)
+        rerolls = ((1 if data.get("brave", False) and self.hook(s, "brave_reroll", u) else 0)
+                   + (1 if data.get("defence_point", False) else 0))
         return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {
             "modifier": bonus, "removes_setback": frac(self._natural_twelve(s, u, bonus))}
 
@@ -396,10 +404,10 @@ class GridEngine(Engine):
                     and self.hook(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline")) == "pass"),
                    Fraction(0))
 
-    def _reform(self, s, data, o, path):
+    def _reform(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        bonus = self.hook(s, "reform_bonus", u) + o.int("modifier", 0, negative=True)
-        rerolls = 1 if o.bool("heroic") and self.hook(s, "heroic_reroll", u) else 0
+        bonus = self.hook(s, "reform_bonus", u) + data.get("modifier", 0)
+        rerolls = 1 if data.get("heroic", False) and self.hook(s, "heroic_reroll", u) else 0
         return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {"modifier": bonus}
 
     def combat_ratings(self, s, att, dfn, charge, reserve=False, devotio=False):
@@ -427,12 +435,12 @@ class GridEngine(Engine):
                 best = (key, r, f)
         return best[1], best[2]
 
-    def _combat(self, s, data, o, path):
+    def _combat(self, s, data, path):
         att = self._unit(s, data, "attacker", path)
         dfn = self._unit(s, data, "defender", path)
-        charge = o.int("squares", 1 if o.bool("charge") else 0)
-        extra_defence = o.int("defence_points", 0)
-        a, d = self.combat_ratings(s, att, dfn, charge, o.bool("reserve"), o.bool("devotio"))
+        charge = data.get("squares", 1 if data.get("charge", False) else 0)
+        extra_defence = data.get("defence_points", 0)
+        a, d = self.combat_ratings(s, att, dfn, charge, data.get("reserve", False), data.get("devotio", False))
         n = self.hook(s, "combat_dice", a, d)
         chooser = bool(self.hook(s, "attacker_chooses", a, d))
         by_face = {f: self.hook(s, "combat_result", f, att, dfn) for f in FACES}
@@ -450,10 +458,10 @@ class GridEngine(Engine):
         return _sorted_dist(dist), {"attacker_rating": a, "defender_rating": d, "dice": n,
                                     "chooser": "attacker" if chooser or n == 1 else "defender"}
 
-    def _shooting(self, s, data, o, path):
+    def _shooting(self, s, data, path):
         sh = self._unit(s, data, "shooter", path)
         tg = self._unit(s, data, "target", path)
-        extra_defence = o.int("defence_points", 0)
+        extra_defence = data.get("defence_points", 0)
         a = self.hook(s, "shooter_cr", sh)
         d = self.hook(s, "target_cr", tg, sh)
         n = self.hook(s, "shooting_dice", a, d)
@@ -470,12 +478,12 @@ class GridEngine(Engine):
         return _sorted_dist(dist), {"shooter_rating": a, "target_rating": d, "dice": n, "penalty": pen,
                                     "defence_dice": k}
 
-    def _push_back(self, s, data, o, path):
+    def _push_back(self, s, data, path):
         u = self._unit(s, data, "unit", path)
         dist: dict = {}
         if not self.hook(s, "pushable", u):
             return {"0": Fraction(1)}, {"pushable": False}
-        if s.has(u, "stubborn") and o.bool("stubborn", True):
+        if s.has(u, "stubborn") and data.get("stubborn", True):
             for r in FACES:
                 if self.hook(s, "stubborn_holds", r):
                     _add(dist, "stays", Fraction(1, 6))
@@ -487,14 +495,14 @@ class GridEngine(Engine):
             _add(dist, str(self.hook(s, "distance_rolled", u, r)), Fraction(1, 6))
         return _sorted_dist(dist), {}
 
-    def _follow_up(self, s, data, o, path):
+    def _follow_up(self, s, data, path):
         u = self._unit(s, data, "unit", path)
         dist: dict = {}
         for r in FACES:
             _add(dist, str(self.hook(s, "distance_rolled", u, r)), Fraction(1, 6))
         return _sorted_dist(dist), {}
 
-    def _follow_up_decline(self, s, data, o, path):
+    def _follow_up_decline(self, s, data, path):
         u = self._unit(s, data, "unit", path)
         foe = self._unit(s, data, "against", path) if "against" in data else None
         if foe is not None and self.hook(s, "no_follow_up", foe):
@@ -507,16 +515,16 @@ class GridEngine(Engine):
                  Fraction(1, 36))
         return _sorted_dist(dist), {}
 
-    def _failed(self, s, data, o, path, reform: bool):
+    def _failed(self, s, data, path, reform: bool):
         u = self._unit(s, data, "unit", path)
-        by = o.int("critical_by", 0)
+        by = data.get("critical_by", 0)
         if not reform and by > 0 and self.hook(s, "stampedes", u):
             return {"stampede": Fraction(1)}, {}
         if reform:
             mod = self.hook(s, "critical_mod", by) + self.hook(s, "fatigue_mod", u)
         else:
-            cause = o.choice("cause", ("combat", "shooting", "cause_fear", "cause_fear_line", "other"), "other")
-            mod = self.hook(s, "failed_modifier", u, by, cause, o.bool("reserve"))
+            cause = data.get("cause", "other")
+            mod = self.hook(s, "failed_modifier", u, by, cause, data.get("reserve", False))
         dist: dict = {}
         for d1, d2 in _dice(2):
             r = self.hook(s, "failed_outcome", d1 + d2 + mod)
@@ -526,23 +534,22 @@ class GridEngine(Engine):
             _add(dist, r, Fraction(1, 36))
         return _sorted_dist(dist), {"modifier": mod}
 
-    def _lines(self, s, data, o, path):
-        kind = o.choice("line", ("skirmish_line", "reserve_line", "light_chariot_line", "elephant_line"), "skirmish_line")
+    def _lines(self, s, data, path):
+        kind = data.get("line", "skirmish_line")
         dist: dict = {}
         for r in FACES:
             _add(dist, "removed" if self.hook(s, "line_removed", kind, r) else "stays", Fraction(1, 6))
         return _sorted_dist(dist), {}
 
-    def _lost_eagles(self, s, data, o, path):
-        event = o.choice("event", ("routed_from_combat", "routed_not_from_combat", "retiring_from_combat",
-                                   "retiring_not_from_combat"), None)
+    def _lost_eagles(self, s, data, path):
+        event = data.get("event")
         dist: dict = {}
         for d1, d2 in _dice(2):
             _add(dist, self.hook(s, "eagle_result", event, d1 + d2), Fraction(1, 36))
         return _sorted_dist(dist), {}
 
-    def _risk_to_general(self, s, data, o, path):
-        event = o.choice("event", ("push_back", "disordered", "retiring", "rout"), None)
+    def _risk_to_general(self, s, data, path):
+        event = data.get("event")
         dist: dict = {}
         for d1, d2 in _dice(2):
             if self.hook(s, "general_hit", event, d1 + d2):
@@ -552,7 +559,7 @@ class GridEngine(Engine):
                 _add(dist, "unharmed", Fraction(1, 36))
         return _sorted_dist(dist), {}
 
-    def _off_table_return(self, s, data, o, path):
+    def _off_table_return(self, s, data, path):
         u = self._unit(s, data, "unit", path)
         test = self._two_d6_test(s, u, self.hook(s, "discipline_bonus", u), u.get_attr("discipline"), 0)
         dist: dict = {}
@@ -560,17 +567,17 @@ class GridEngine(Engine):
             _add(dist, "returns" if self.hook(s, "returns", r) else "remains", p)
         return _sorted_dist(dist), {}
 
-    def _command_point_losses(self, s, data, o, path):
-        fate = o.choice("fate", ("killed", "seriously_wounded", "lightly_wounded"), None)
-        points = o.int("points", None)
+    def _command_point_losses(self, s, data, path):
+        fate = data.get("fate")
+        points = data.get("points")
         p = Fraction(sum(1 for r in FACES if self.hook(s, "point_lost", fate, r)), 6)
         from math import comb
         dist = {str(k): comb(points, k) * p ** k * (1 - p) ** (points - k) for k in range(points + 1)}
         return _sorted_dist(dist), {"per_point": frac(p)}
 
-    def _homunculus(self, s, data, o, path):
+    def _homunculus(self, s, data, path):
         side = self.setting(data.get("side")).side
-        points = o.int("points", None)
+        points = data.get("points")
         bp = self.scenario.sides[side].break_point
         if bp is None:
             raise WarcouncilError(f"side {side!r} has no break_point in the scenario", self.scenario.sides[side].where)
@@ -709,11 +716,7 @@ class _Sequence:
     def activation(self, item, where):
         eng, s, path = self.eng, self.s, self.path
         uid = item["unit"]
-        u = s.by_id.get(uid)
-        if u is None:
-            hint = closest(str(uid), s.by_id)
-            raise WarcouncilError(f"unknown unit {uid!r}", _where(item, "unit", path),
-                                  hint=f"did you mean {hint[0]!r}?" if hint else None)
+        u = _named(s.by_id, item, "unit", path)
         if u.side != self.side:
             raise WarcouncilError(f"unit {uid} is not of the side activating ({self.side})", _where(item, "unit", path))
         option = item["option"]
@@ -763,7 +766,6 @@ class _Sequence:
             if j == len(raw_steps):
                 break
             st = raw_steps[j]
-            loc = raw_steps.item_where[j] if isinstance(raw_steps, YList) else where
             if isinstance(st, str):
                 st = {"do": st}
             kind = st["do"]
@@ -777,25 +779,29 @@ class _Sequence:
                                 points_left=points_left)
             need = rec.rerolls
             for k in self.free_rerolls(s):  # in the order the pack gives (ga.default.reroll-order)
-                if need and k not in used and _FREE_REROLLS[k](eng, s, u, rec):
+                if k == "movement_point":
+                    spent = min(need, points_left)
+                    points_left, need = points_left - spent, need - spent
+                elif need and k not in used and _FREE_REROLLS[k](eng, s, u, rec):
                     used.add(k)
                     need -= 1
-            points_left = max(0, points_left - need)
             steps.append(rec)
             cost += eng.hook(s, "step_cost", u, kind)
-            ok = not (rec.test is not None and not eng.hook(s, "step_passed", u, rec))
-            if rec.fear is not None and not eng.hook(s, "fear_passed", u, rec):
-                ok = False
-            if not stopped:  # the dice this step still needs, in order
+            flunked = {"manoeuvre": rec.test is not None and not eng.hook(s, "step_passed", u, rec),
+                      "discipline": rec.fear is not None and not eng.hook(s, "fear_passed", u, rec)}
+            ok = not any(flunked.values())
+            if not stopped:  # the test this step still needs: the first due in the pack's order, none after a failed one
                 due = len(self.due)
-                failed_test = rec.test is not None and not eng.hook(s, "step_passed", u, rec)
-                if eng.hook(s, "needs_test", u, rec) and (rec.test is None or (
-                        failed_test and self.reroll_left(s, u, rec, used, points_left))):
-                    self.due.append(Due(("steps", j, "test"), 1, False, f"{uid}'s Manoeuvre Test ({kind})"))
-                elif (rec.fear is None and not failed_test
-                      and (eng.hook(s, "enters_fear", u, rec) or eng.hook(s, "enters_elephants", u, rec))):
-                    self.due.append(Due(("steps", j, "fear"), 2, False,
-                                        f"{uid}'s Discipline Test to enter a feared zone"))
+                for k in self.eng.ordered(s, "step_test_rank", STEP_TESTS):
+                    if k == "manoeuvre" and eng.hook(s, "needs_test", u, rec) and (rec.test is None or (
+                            flunked[k] and self.reroll_left(s, u, rec, used, points_left))):
+                        self.due.append(Due(("steps", j, "test"), 1, False, f"{uid}'s Manoeuvre Test ({kind})"))
+                    elif (k == "discipline" and rec.fear is None
+                          and (eng.hook(s, "enters_fear", u, rec) or eng.hook(s, "enters_elephants", u, rec))):
+                        self.due.append(Due(("steps", j, "fear"), 2, False,
+                                            f"{uid}'s Discipline Test to enter a feared zone"))
+                    if len(self.due) > due or flunked[k]:
+                        break
                 if not ok and len(self.due) == due:
                     self.stopped_at = j
             if ok:
@@ -819,27 +825,12 @@ class _Sequence:
         # combat, shooting, reform: their dice
         result = test_result = None
         more = {}
+        charged = max(1, len(made)) if option == "charge" else 0
         if option in ("combat", "charge", "shoot") and "dice" in item:
             if target is None:
                 raise WarcouncilError(f"a {option} with dice needs its `target`", where)
-            dice = faces(item["dice"])
-            defence = faces(item["defence"]) if "defence" in item else ()
             t_after = after_setting.by_id[target.id]
-            if option == "shoot":
-                result, r, (a, d) = self._shot(after_setting, u_after, t_after, item)
-                cface = None
-            else:
-                a, d = eng.combat_ratings(after_setting, u_after, t_after,
-                                          max(1, len(made)) if option == "charge" else 0,
-                                          item.get("reserve") == "combat", item.get("devotio") == "combat")
-                self._dice_due(after_setting, item, "combat_dice", a, d, f"{u.id}'s Combat Rating {a} against "
-                                                                          f"{target.id}'s {d}")
-                results = [eng.hook(after_setting, "combat_result", x, u_after, t_after) for x in dice]
-                chooser = bool(eng.hook(after_setting, "attacker_chooses", a, d))
-                r, face = self._chosen(item, results, dice, chooser, "preference")
-                cface = face
-            if option != "shoot":
-                result = None if cface in defence else r
+            result, r, (a, d) = self._attack(after_setting, option, u_after, t_after, item, charged)
             more = {"ratings": [a, d], "result": r if result is not None else "cancelled"}
             if "defence" not in item:  # the Defence dice, once the chosen result is known
                 k = (eng.hook(after_setting, "shooting_defence_dice", t_after) if option == "shoot"
@@ -849,15 +840,7 @@ class _Sequence:
                     self.due.append(Due(("defence",), k, False, f"{target.id}'s Defence dice"))
         elif (option in ("combat", "charge", "shoot") and target is not None and target.id in after_setting.foot
               and (option != "charge" or (not failed and self.reached(after_setting, u_after, target)))):
-            t_after = after_setting.by_id[target.id]
-            if option == "shoot":
-                a, d = eng.hook(after_setting, "shooter_cr", u_after), eng.hook(after_setting, "target_cr", t_after, u_after)
-                n = eng.hook(after_setting, "shooting_dice", a, d)
-            else:
-                a, d = eng.combat_ratings(after_setting, u_after, t_after,
-                                          max(1, len(made)) if option == "charge" else 0,
-                                          item.get("reserve") == "combat", item.get("devotio") == "combat")
-                n = eng.hook(after_setting, "combat_dice", a, d)
+            n = self._ratings(after_setting, option, u_after, after_setting.by_id[target.id], item, charged)[2]
             self.due.append(Due(("dice",), n, False, f"{u.id}'s {'Shooting' if option == 'shoot' else 'Combat'} dice"))
         aftermath = Aftermath(self, item)
         choice = item.get("devotio")
@@ -930,10 +913,10 @@ class _Sequence:
                 or points_left > 0)
 
     def free_rerolls(self, s) -> list[str]:
-        """The free re-rolls of a failed Manoeuvre Test in the order a unit
-        uses them, before any Movement Point: the pack's ``free_reroll_rank``
-        (lower first; ``ga.default.reroll-order``: Drilled, then Skirmisher)."""
-        return sorted(_FREE_REROLLS, key=lambda k: (self.eng.hook(s, "free_reroll_rank", k), k))
+        """The re-rolls of a failed Manoeuvre Test in the order a unit uses
+        them: the pack's ``free_reroll_rank`` (lower first; ga.default.reroll-order:
+        Drilled, then Skirmisher, then a Movement Point spent for it)."""
+        return self.eng.ordered(s, "free_reroll_rank", (*_FREE_REROLLS, "movement_point"))
 
     def attachments_used(self, setting, rec, item, aftermath):
         """A Devotio used (or lost by a Charge that made no contact), a Small
@@ -1003,13 +986,9 @@ class _Sequence:
         start = base.footprint(u)
         mid = base.moved(u.id, at=cur.at, facing=cur.facing)
         tid = spec["target"]
-        tv = mid.by_id.get(tid)
-        if tv is None:
-            hint = closest(str(tid), mid.by_id)
-            raise WarcouncilError(f"unknown unit {tid!r}", _where(spec, "target", self.path),
-                                  hint=f"did you mean {hint[0]!r}?" if hint else None)
+        tv = _named(mid.by_id, spec, "target", self.path)
         uv = mid.by_id[u.id]
-        result, r, (a, d) = self._shot(mid, uv, tv, spec)
+        result, r, (a, d) = self._attack(mid, "shoot", uv, tv, spec)
         rec = eng.record(uv, "shoot", rolled=True, target=tv, result=result, what=u.id,
                          start=mid.squares(uv), end=mid.squares(uv), after_reversal=self.reversal)
         self.judge(mid, rec, len(self.log), where)
@@ -1021,34 +1000,44 @@ class _Sequence:
         # the move goes on on the board as the shot left it (its later steps judged there), the unit back where it began
         return mid.moved(u.id, at=start.at, facing=start.facing), info, result, aftermath
 
-    def _shot(self, s, uv, tv, spec):
-        """A Shooting Activation's result on setting ``s`` (``spec``: its
-        dice, defence and choice): (the result, or None when a Defence die
-        cancels it; the result chosen; the two ratings)."""
+    def _ratings(self, s, option, uv, tv, item, charged=0):
+        """The two ratings of ``uv``'s combat (``charged``: the squares
+        charged) or shot at ``tv`` on ``s``, and the attack dice they give."""
         eng = self.eng
-        dice = faces(spec["dice"])
-        defence = faces(spec["defence"]) if "defence" in spec else ()
-        a = eng.hook(s, "shooter_cr", uv)
-        d = eng.hook(s, "target_cr", tv, uv)
-        self._dice_due(s, spec, "shooting_dice", a, d, f"{uv.id}'s Ranged Combat Rating {a} against {tv.id}'s "
-                                                       f"Combat Rating {d}")
-        pen = eng.hook(s, "shooting_penalty", a, d)
-        results = [eng.hook(s, "shooting_result", x - pen, uv, tv) for x in dice]
-        r, face = self._chosen(spec, results, dice, True, "shooting_preference")
-        cface = eng.hook(s, "cancelling_face", r, face)
-        return (None if cface in defence else r), r, (a, d)
+        if option == "shoot":
+            a, d = eng.hook(s, "shooter_cr", uv), eng.hook(s, "target_cr", tv, uv)
+            return a, d, eng.hook(s, "shooting_dice", a, d)
+        a, d = eng.combat_ratings(s, uv, tv, charged, item.get("reserve") == "combat", item.get("devotio") == "combat")
+        return a, d, eng.hook(s, "combat_dice", a, d)
 
-    def _dice_due(self, s, item, define, a, d, ratings):
-        """The attack dice ``item`` gives are as many as the pack's ``define``
-        (``combat_dice``, ``shooting_dice``) gives for the two ratings: the
-        count is set by the ratings, as a side's losses are by its points at
-        risk (``Aftermath.point_losses``), so another count is bad input at
-        the `dice` value's place, not a move the rules judge."""
-        n, due = len(faces(item["dice"])), self.eng.hook(s, define, a, d)
-        if n != due:
+    def _attack(self, s, option, uv, tv, item, charged=0):
+        """A combat or shot's result on setting ``s`` (``item``: its dice,
+        defence and choice): (the result, or None when a Defence die cancels
+        it; the result chosen; the two ratings). The attack dice ``item``
+        gives are as many as the ratings give: the count is set by them, as
+        a side's losses are by its points at risk (``Aftermath.point_losses``),
+        so another count is bad input at the `dice` value's place, not a move
+        the rules judge."""
+        eng = self.eng
+        dice = faces(item["dice"])
+        defence = faces(item["defence"]) if "defence" in item else ()
+        a, d, due = self._ratings(s, option, uv, tv, item, charged)
+        if len(dice) != due:
+            ratings = (f"{uv.id}'s Ranged Combat Rating {a} against {tv.id}'s Combat Rating {d}" if option == "shoot"
+                       else f"{uv.id}'s Combat Rating {a} against {tv.id}'s {d}")
+            n = len(dice)
             raise WarcouncilError(f"`dice` gives {n} {'die' if n == 1 else 'dice'}, but {ratings} rolls {due}",
                                   _where(item, "dice", self.path),
                                   hint=f"give {due} {'die' if due == 1 else 'dice'} (`odds` names the number: dice)")
+        if option == "shoot":
+            pen = eng.hook(s, "shooting_penalty", a, d)
+            results = [eng.hook(s, "shooting_result", x - pen, uv, tv) for x in dice]
+            r, face = self._chosen(item, results, dice, True, "shooting_preference")
+            face = eng.hook(s, "cancelling_face", r, face)
+        else:
+            results = [eng.hook(s, "combat_result", x, uv, tv) for x in dice]
+            r, face = self._chosen(item, results, dice, bool(eng.hook(s, "attacker_chooses", a, d)), "preference")
+        return (None if face in defence else r), r, (a, d)
 
     def _chosen(self, item, results, dice, chooser, prefer):
         if "choose" in item:
@@ -1144,7 +1133,7 @@ class _Sequence:
 
 def _one_die(define, yes, no):
     """A roll of one D6 read through the pack's define (a face -> true/false)."""
-    def roll(self, s, data, o, path):
+    def roll(self, s, data, path):
         dist: dict = {}
         for r in FACES:
             _add(dist, yes if self.hook(s, define, r) else no, Fraction(1, 6))
@@ -1162,8 +1151,8 @@ _TESTS = {
     "push_back": GridEngine._push_back,
     "follow_up": GridEngine._follow_up,
     "follow_up_decline": GridEngine._follow_up_decline,
-    "failed_discipline": lambda self, s, d, o, p: self._failed(s, d, o, p, False),
-    "failed_reform": lambda self, s, d, o, p: self._failed(s, d, o, p, True),
+    "failed_discipline": lambda self, s, d, p: self._failed(s, d, p, False),
+    "failed_reform": lambda self, s, d, p: self._failed(s, d, p, True),
     "lines": GridEngine._lines,
     "stubborn": _one_die("stubborn_holds", "stays", "pushed_back"),
     "praetorian_cohort": _one_die("cohort_removed", "removed", "stays"),
@@ -1185,23 +1174,6 @@ def _sorted_dist(dist: dict) -> dict:
     return dict(sorted(out.items(), key=lambda kv: (_ORDER.index(kv[0]) if kv[0] in _ORDER else len(_ORDER), kv[0])))
 
 
-class _Options:
-    """A test's options, already checked by its table (``files.TEST_ENTRIES``):
-    each read with its default."""
-
-    def __init__(self, data):
-        self.data = data
-
-    def bool(self, key, default=False):
-        return self.data.get(key, default)
-
-    def int(self, key, default, negative=False):
-        return self.data.get(key, default)
-
-    def choice(self, key, choices, default):
-        return self.data.get(key, default)
-
-
 def _read_yaml(path: str, what: str):
     text = read_text(path, TEST_LIMIT, what)
     return parse_yaml(text, path)
@@ -1213,10 +1185,15 @@ def _where(d, key, path):
     return Location(path)
 
 
-def _key_where(d, key, path):
-    if isinstance(d, YDict):
-        return d.key_where.get(key, d.where)
-    return Location(path)
+def _named(by_id, d, key, path) -> PieceView:
+    """The unit ``d[key]`` names, or bad input at that value naming the closest ids."""
+    uid = d.get(key)
+    v = by_id.get(uid) if isinstance(uid, str) else None
+    if v is None:
+        hint = closest(str(uid), by_id)
+        raise WarcouncilError(f"unknown unit {uid!r}", _where(d, key, path),
+                              hint=f"did you mean {hint[0]!r}?" if hint else None)
+    return v
 
 
 def _pick(d, key, choices, where):

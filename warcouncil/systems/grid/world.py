@@ -9,34 +9,33 @@ per-setting memo of static defines stays true.
 
 from __future__ import annotations
 
+import dataclasses
+
+from ...records import record
 from .facing import Footprint
 from ...kernel.ground import PieceView, Record
 
 WIDTH, DEPTH = 2, 1
 
 
+@record
 class UnitState:
     """Where a unit is and what state it is in at one moment."""
 
-    __slots__ = ("at", "facing", "disordered", "off_table", "gone", "dr_plus", "lost", "general_lost")
+    at: tuple
+    facing: str
+    disordered: bool
+    off_table: bool
+    gone: bool = False  # removed from play (routed, destroyed, pushed off the table): it cannot return
+    dr_plus: int = 0  # added to its Discipline Rating for good (Centurion Casualties)
+    lost: frozenset = frozenset()  # attachments used up and removed from play
+    general_lost: bool = False  # its General was killed or seriously wounded
 
-    def __init__(self, at, facing, disordered, off_table, gone=False, dr_plus=0, lost=frozenset(),
-                 general_lost=False):
-        self.at, self.facing, self.disordered, self.off_table = tuple(at), facing, disordered, off_table
-        self.gone = gone  # removed from play (routed, destroyed, pushed off the table): it cannot return
-        self.dr_plus = dr_plus  # added to its Discipline Rating for good (Centurion Casualties)
-        self.lost = lost  # attachments used up and removed from play
-        self.general_lost = general_lost  # its General was killed or seriously wounded
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, UnitState) and all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
-
-    __hash__ = None  # (mutable in form: compared, not hashed)
+    def __post_init__(self):
+        object.__setattr__(self, "at", tuple(self.at))
 
     def replace(self, **kw) -> "UnitState":
-        d = {k: getattr(self, k) for k in self.__slots__}
-        d.update(kw)
-        return UnitState(**d)
+        return dataclasses.replace(self, **kw)
 
 
 class GridSetting:
