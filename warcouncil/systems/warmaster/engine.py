@@ -188,7 +188,7 @@ class _Pending:
 
 class _MemoCompiler(Compiler):
     """The kernel's compiler, with some expressions' closures wrapped by
-    the engine (``WarmasterEngine._memo_quant``): ``wrap`` holds, by node id,
+    the engine (``WarmasterEngine._memo_loops``): ``wrap`` holds, by node id,
     the node and what to wrap its closure with."""
 
     def __init__(self, pack, meanings):
@@ -401,107 +401,21 @@ class WarmasterEngine(Engine):
         return loop.judge, negated
 
     def _memo_loops(self, body: A.Expr) -> None:
-        """Share, within one answer, every loop of a rule that goes through
-        the log's history (``exists p in before(o): ...``) when its body
-        reads no history: the body's value for an element is then a
-        function of what it reads of that element and of its other free
-        variables (``PackReads.of_var``), kept by that (``_memo_quant``). The
-        same attempt stands in the history of many branches of a plan (the
-        same roll, the same target): judged once, not once per branch."""
+        """Judge every loop of a rule through the log's history of the stop
+        rules' shape (``exists p in before(o): ...``) from a summary of the
+        history carried along the log (stops.py), the kernel's loop standing
+        in where that summary cannot be used; any other loop by the kernel."""
         for n in A.walk(body):
             if not isinstance(n, A.Quant):
                 continue
             shape = analyse(n, self.compiler.compile, self.pack, self._globals, self._reads_of_one, self._side_keys)
             if shape is not None:
-                # (judged from a summary of the history carried along the log,
-                # stops.py; the kernel's loop, or the shared one below, when
-                # that summary cannot be used)
                 self._incremental.add(id(n))
                 self.compiler.wrap[id(n)] = (n, lambda f, n=n, shape=shape: incremental(
-                    shape, ("incremental", id(n)), self._memo_quant_or(f, n)))
-                continue
-            dom = self._reads_of([n.domain])
-            if dom is not None and "history" in dom:
-                self.compiler.wrap[id(n)] = (n, lambda f, n=n: self._memo_quant_or(f, n))
-
-    def _memo_quant_or(self, f, q: A.Quant):
-        """The closure of loop ``q`` as ``_memo_loops`` shares it between
-        branches when it may be, else the kernel's ``f``."""
-        whole = self._reads_of([q.body])
-        if whole is None or "history" in whole:
-            return f
-        defines, vocab, symbols = self.pack.defines, self.pack.vocabulary, self.compiler.symbols
-        names = A.free_names(q.body) - {q.var}
-        named = frozenset(names & (set(defines) | set(vocab.constants) | set(symbols)))
-        spec = []
-        for v in sorted(names - named):
-            r = self.reads.of_var(q.body, v)
-            if r is None or IDENTITY in r:
-                return f
-            spec.append((v, r))
-        return self._memo_quant(f, q, tuple(spec), named)
+                    shape, ("incremental", id(n)), f))
 
     def _reads_of_one(self, e: A.Expr) -> frozenset | None:
         return self._reads_of([e])
-
-    def _memo_quant(self, f, q: A.Quant, spec: tuple, named: frozenset):
-        """The closure of loop ``q`` (the kernel's is ``f``): its value kept
-        in ``AnswerCaches.loops`` by the side, what its body reads of each other free
-        variable (``spec``) and the domain's elements themselves; and the
-        body's value for each element by what it reads of the element. The
-        kernel's loop is used when measurements are written down
-        (``check``'s explanations) or recorded (``Ctx.fresh``), a variable
-        cannot be keyed or hides a define or builtin of the same name
-        (``named``), or the domain is not a sequence. Elements are judged in
-        order and the loop stops at the first that decides it, as the
-        kernel's does."""
-        dom, body = self.compiler.compile(q.domain), self.compiler.compile(q.body)
-        exists, var, tag = q.kind == "exists", q.var, ("loop", id(q))
-        vsig = self._vsig
-        # the body's value for one element, kept by what it reads of the
-        # element too (the same attempt in two branches, the same roll and
-        # target: one judgement)
-        of_var = self.reads.of_var(q.body, var)
-        by_sig = of_var is not None and IDENTITY not in of_var
-        each = ("each", id(q))
-
-        def loop(ctx, env):
-            if ctx.trace is not None or ctx.fresh or (named and not named.isdisjoint(env)):
-                return f(ctx, env)
-            d = dom(ctx, env)
-            if type(d) is not tuple:
-                return f(ctx, env)
-            try:
-                head = self._memo_key(tag, ctx.log.side, tuple(vsig(env[v], r) for v, r in spec))
-                shared = self.cache.loops
-                v = shared.get((head, d))
-                if v is not None:
-                    return v
-                v = not exists
-            except (KeyError, _Unshared, TypeError):
-                return f(ctx, env)
-            inner = dict(env)
-            for x in d:
-                if v is not exists:  # (not decided yet: exists so far false, forall so far true)
-                    if by_sig:
-                        try:
-                            one = (each, head, vsig(x, of_var))
-                            v = shared.get(one)
-                        except (_Unshared, TypeError):
-                            inner[var] = x
-                            v = bool(body(ctx, inner))
-                        else:
-                            if v is None:
-                                inner[var] = x
-                                v = shared[one] = bool(body(ctx, inner))
-                    else:
-                        inner[var] = x
-                        v = bool(body(ctx, inner))
-                else:
-                    break
-            shared[(head, d)] = v
-            return v
-        return loop
 
     @staticmethod
     def _memo_key(tag: tuple, side: str, sigs: tuple):
