@@ -115,8 +115,6 @@ class AnswerCaches:
     # a judgement kept by the places it read (the family's ``_placed``): key ->
     # [(table, places read, contacts asked, value)]; (key, table) -> (places, contacts, value)
     placed: dict = field(default_factory=dict)
-    # (rule group, side, what the attempt is) -> verdict of the outcome rules before its roll
-    probes: dict = field(default_factory=dict)
     # (side, character, units) -> what every attempt of that order is
     orders: dict = field(default_factory=dict)
     # (reads, number of the history before, an entry's key) -> the number of the history after
@@ -175,7 +173,7 @@ class AnswerCaches:
 
 
 #: the fields ``forget`` looks through: those keyed by what a judgement read
-_KEPT = ("tables", "defines", "verdicts", "values", "placed", "probes", "orders")
+_KEPT = ("tables", "defines", "verdicts", "values", "placed", "orders")
 
 
 def _holds(key: Any, dead: Callable[[Any], bool]) -> bool:

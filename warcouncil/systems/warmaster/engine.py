@@ -55,7 +55,7 @@ whose defines read the history only through history builtins on their own
 parameters (``nth(o, u)``) is kept by those values (``_history_calls``).
 ``breaks`` asks first the rule that last stopped a step (within one
 answer); in ``odds`` and ``plan`` the rules kept by the same key are asked
-as one group (``_breaks_grouped``). A loop through the history of the stop
+as one group (``breaks``). A loop through the history of the stop
 rules' shape (``exists p in before(o): ...``, recognised by its shape,
 never by a rule's id) is judged from a summary carried along the log
 (stops.py); any other shape by the kernel's loop. Such a loop's part about
@@ -119,8 +119,6 @@ WHAT_PARTS = frozenset(WHAT_ORDER)
 GEOMETRY_ONLY, FIXED_ONLY = frozenset({"table"}), frozenset({"fixed"})
 
 
-#: (``_probe``'s keys: a target not worked out yet; its verdicts: judge by the key)
-_UNWORKED, _READS_MORE = object(), object()
 #: (``_merged_into``: a branch whose history loops cannot be asked so, never merged by them)
 _NO_MEETS = object()
 _MISSING = object()  # (a look-up that found nothing kept)
@@ -152,20 +150,18 @@ class _Pending:
     out when first asked (``Entry.worked`` calls it); ``key()``: what it is
     a function of, for judgements that share it unworked (``_esig``): the
     same key, the same target (a step the stop rules forbid asks none).
-    ``asked``: how often either was asked (``_probe``). It holds the
+    It holds the
     entry's fields, not the entry, which holds it: no reference cycle,
     freed without the collector."""
 
-    __slots__ = ("engine", "log", "fields", "alike", "keyed", "done", "asked")
+    __slots__ = ("engine", "log", "fields", "alike", "keyed", "done")
 
     def __init__(self, engine: "WarmasterEngine", log: Log, fields: tuple, alike: tuple | None):
         self.engine, self.log, self.fields, self.alike = engine, log, fields, alike
         self.keyed = self.done = None
-        self.asked = 0
 
     def _keyed(self) -> tuple:
         """(the target's key, the key judgements share, the entry as ``target`` sees it)"""
-        self.asked += 1
         keyed = self.keyed
         if keyed is None:
             first = Entry(*self.fields)  # (the entry as it was made: no `after`, no target yet)
@@ -179,7 +175,6 @@ class _Pending:
         return self._keyed()[1]
 
     def __call__(self) -> tuple[int, dict[str, int]]:
-        self.asked += 1
         if self.done is None:
             k, _, first = self._keyed()
             self.done = self.engine.target(self.log, first, k)
@@ -284,7 +279,7 @@ class _Rule:
     direct: bool = False
     #: a direct rule whose body is a history loop judged incrementally
     #: (``not exists p in before(o): ...``, ``forall p in before(o): ...``):
-    #: (the loop's ``judge``, is the loop negated), for ``_breaks_grouped``
+    #: (the loop's ``judge``, is the loop negated), for ``breaks``
     quick: Any = None
 
 
@@ -337,8 +332,7 @@ class WarmasterEngine(Engine):
         #: no answer): those that measure nothing first, the stop rules
         #: among them, so a stopped step is found before the table is measured
         self._quick_first = sorted(self.rules, key=lambda r: r.reads is None or "table" in r.reads)
-        self._rules_for: dict[str, list[_Rule]] = {}  # an entry's kind -> the rules that may judge it (``breaks``)
-        self._groups_for: dict[str, list] = {}  # the same, grouped (``_breaks_grouped``)
+        self._groups_for: dict[str, list] = {}  # an entry's kind -> the rules that may judge it, grouped (``breaks``)
         self._part_specs: dict = {}  # a define of the target -> what it and each parameter read (``_part``)
         self._target_spec: Any = False  # (``_target_key``)
         self._target_calls: Any = False  # (``_target_history``)
@@ -390,7 +384,7 @@ class WarmasterEngine(Engine):
     def _quick(self, body: A.Expr, var: str):
         """(``judge``, negated) when ``body`` (about ``var``) is a history loop
         over ``var``'s past judged incrementally (stops.py), or its negation:
-        ``_breaks_grouped`` asks its summary directly."""
+        ``breaks`` asks its summary directly."""
         negated = isinstance(body, A.Not)
         q = body.operand if negated else body
         if not isinstance(q, A.Quant) or id(q) not in self._incremental:
@@ -956,76 +950,42 @@ class WarmasterEngine(Engine):
     # ------------------------------------------------------------ judging
     def breaks(self, log: Log, at: Entry) -> bool:
         """Does ``at``, just appended to ``log``, break a rule? (what
-        ``violations(log, at)`` finds, without explaining it)"""
+        ``violations(log, at)`` finds, without explaining it.) The rules are
+        asked by group (``_groups``): a rule alone, or the causal rules of
+        one kind of entry that read the same, judged together; where
+        judgements are shared (``odds``, ``plan``) a group's verdict is kept
+        once for them all, by the places they read when they read the table
+        alone (``_placed``), else by what they read (``_key``), so that a
+        step judged again on another branch costs one look-up per group. The
+        group that last broke is asked first next time (the step after a
+        stopped one is stopped by the same rule)."""
         ctx = Ctx(log, None, self.cache.defines)
-        shared = self.cache.verdicts
-        keys: dict = {}  # what the judgements of `at` are keyed by, by what they read
         before = log.parent if log.parent is not None else Log(log.entries[:-1], log.table, log.side)
-        if self._sharing:
-            return self._breaks_grouped(ctx, at, before, keys, shared)
-        rules = self._rules_for.get(at.kind)
-        if rules is None:
-            rules = self._rules_for[at.kind] = [r for r in self._quick_first
-                                                if not r.causal or r.kind in (None, "*", at.kind)]
-        for i, r in enumerate(rules):
-            if self._broke(ctx, r, at, before, keys, shared):
-                if i:  # (asked first next time: the step after a stopped one is stopped by the same rule)
-                    rules.insert(0, rules.pop(i))
-                return True
-        return False
-
-    def _breaks_grouped(self, ctx: Ctx, at: Entry, before: Log, keys: dict, shared: dict) -> bool:
-        """``breaks`` where judgements are shared (``odds``, ``plan``): the
-        rules whose verdicts are kept by the same key (what they read,
-        ``_key``) are asked together, their verdict kept once for them all
-        (any of them broken), so that a step judged again on another branch
-        costs one look-up per group, not one per rule; the rules judged
-        directly (those reading the history's outcomes: the stop rules,
-        their history loops incremental, stops.py) one by one, first. The
-        group or rule that last broke is asked first next time."""
         items = self._groups_for.get(at.kind)
         if items is None:
             items = self._groups_for[at.kind] = self._groups(at.kind)
         for i, (rules, reads) in enumerate(items):
             if reads is None:
-                r = rules[0]
-                if r.direct:  # (``_broke``'s own path for it, without asking again what it reads)
-                    quick = r.quick
-                    # (a history loop: its summary asked directly, ``at`` being the
-                    # last entry of ``ctx.log``, untraced; the body when it cannot tell)
-                    v = quick[0](ctx, at, ctx.log, before) if quick is not None and ctx.log.parent is before else None
-                    if v is not None:
-                        broke = v if quick[1] else not v
-                    else:
-                        try:
-                            broke = not r.body(ctx, {r.var: at})
-                        except (AttributeError, TypeError) as exc:
-                            raise _cannot_judge(r, exc) from None
-                else:
-                    broke = self._broke(ctx, r, at, before, keys, shared)
-            elif reads == GEOMETRY_ONLY and _wholly_on(at, ctx.log.table):
-                # (rules that measure alone, as ``_broke`` keeps each: the group's
-                # verdict kept by the places its rules read, one look-up for them all)
-                log = ctx.log
+                broke = self._broke(ctx, rules[0], at, before)
+            elif not self._sharing or (at.roll is None and not at.moves and "outcome" in reads
+                                       and "history" not in reads):
+                # (an attempt before its roll: its rules about the outcome mostly
+                # read that it has none, ``moves_units(o) implies …``: judged at
+                # once, cheaper than its key, which reads its target)
+                broke = not self._none_broken(rules, at, log, ctx)
+            elif reads == GEOMETRY_ONLY and _wholly_on(at, log.table):
+                # (rules that measure alone: kept by the places they read, so that
+                # the branches where those pieces stand alike share it; an entry
+                # that moves its pieces from another table is keyed by both tables,
+                # below: what it read of the other is not recorded, and the same
+                # order unmoved on this table may be judged otherwise)
                 key = self._memo_key(("rules@", id(rules)), log.side, self._esig(at, FIXED_ONLY))
-                broke = not self._placed_none_broken(key, rules, at, log)
+                broke = not self._placed(key, log.table, lambda: self._none_broken(rules, at, log))
             else:
-                ok = None
-                if at.roll is None and not at.moves and "outcome" in reads and "history" not in reads:
-                    ok = self._probe(rules, at, ctx.log)
+                key = (id(rules), self._key("rule", reads, at, before))
+                ok = self.cache.verdicts.get(key)
                 if ok is None:
-                    common = keys.get(reads)
-                    if common is None:
-                        common = keys[reads] = self._key("rule", reads, at, before)
-                    key = (id(rules), common)
-                    ok = shared.get(key)
-                    if ok is None:
-                        ok = True  # (a loop, not any() of a generator: this frame's names need no cells)
-                        for r in rules:
-                            if self._broke(ctx, r, at, before, keys, shared):
-                                ok = False
-                                break
-                        shared[key] = ok
+                    ok = self.cache.verdicts[key] = self._none_broken(rules, at, log, ctx)
                 broke = not ok
             if broke:
                 if i:
@@ -1033,42 +993,12 @@ class WarmasterEngine(Engine):
                 return True
         return False
 
-    def _probe(self, rules: list, at: Entry, log: Log) -> bool | None:
-        """Do ``rules`` (a group that reads the outcome of the entry judged,
-        and no history) all hold for ``at``, an attempt before its roll that
-        moves nothing, when they read no more of it than what it is (its
-        order) and its roll, move and blunder D6 — none of which it has yet,
-        its target aside when that is not worked out? An attempt's rules about
-        its outcome mostly read that it has none (``moves_units(o) implies
-        …``): judged once for every such attempt of the same order, on every
-        table and whatever its target. Judged afresh, recording what it reads
-        of the table (``AnswerCaches.reading``) and whether it asks the
-        target; None (judge it by its key) when it read either, for this and
-        every later attempt of the order."""
-        pending = at.pending
-        key = self._memo_key(("probe", id(rules)), log.side,
-                             (self._esig(at, FIXED_ONLY), at.blunder_d6,
-                              _UNWORKED if pending is not None else at.target))
-        shared = self.cache.probes
-        hit = shared.get(key)
-        if hit is not None:
-            return None if hit is _READS_MORE else hit
-        asked = pending.asked if pending is not None else 0
-        ok, got, met = _recorded(log.table.cache, lambda: self._none_broken(rules, at, log))
-        more = got or met or (pending is not None and (at.pending is None or pending.asked != asked))
-        shared[key] = _READS_MORE if more else ok
-        return ok
-
-    def _placed_none_broken(self, key, rules: list, at: Entry, log: Log) -> bool:
-        """``_none_broken``, kept by the places it reads (``_placed``)."""
-        return self._placed(key, log.table, lambda: self._none_broken(rules, at, log))
-
     @staticmethod
-    def _none_broken(rules: list, at: Entry, log: Log) -> bool:
+    def _none_broken(rules: list, at: Entry, log: Log, ctx: Ctx | None = None) -> bool:
         """Does ``at``, the last entry of ``log``, break none of ``rules``
-        (causal rules of its kind that measure alone), judged on a fresh
-        context (``_placed``: every place read is recorded)?"""
-        ctx = Ctx(log, fresh=True)
+        (causal rules of its kind), judged on ``ctx`` or a fresh context
+        (``_placed``: every place read is recorded)?"""
+        ctx = Ctx(log, fresh=True) if ctx is None else ctx
         for r in rules:
             try:
                 if not r.body(ctx, {r.var: at}):
@@ -1078,7 +1008,7 @@ class WarmasterEngine(Engine):
         return True
 
     def _groups(self, kind: str) -> list:
-        """The rules that may judge an entry of ``kind``, as ``_breaks_grouped``
+        """The rules that may judge an entry of ``kind``, as ``breaks``
         asks them: ``(rules, reads)``, ``reads`` None for a rule judged
         alone. Kept together: causal rules of one kind of entry reading
         the same (a verdict ``_broke`` keeps by ``_key``: no outcome of the
@@ -1094,8 +1024,9 @@ class WarmasterEngine(Engine):
         shared = sorted(((rs, reads) for reads, rs in groups.items()), key=lambda g: "table" in g[1])
         return alone + shared
 
-    def _broke(self, ctx: Ctx, r: _Rule, at: Entry, before: Log, keys: dict, shared: dict) -> bool:
-        """Does rule ``r`` break at ``at`` (``breaks``)?"""
+    @staticmethod
+    def _broke(ctx: Ctx, r: _Rule, at: Entry, before: Log) -> bool:
+        """Does rule ``r``, judged alone, break at ``at`` (``breaks``)?"""
         try:
             if r.var is None:
                 return not r.body(ctx, {})
@@ -1103,27 +1034,13 @@ class WarmasterEngine(Engine):
                 return not all(r.body(ctx, {r.var: el}) for el in r.domain(ctx, {}))
             if r.kind is None and at not in r.domain(ctx, {}):
                 return False
-            # (a verdict reading the history's outcomes is keyed by every
-            # roll before it: judged directly, its loops shared instead)
-            if r.reads is None or not self._sharing or {"history", "outcome"} <= r.reads:
-                return not r.body(ctx, {r.var: at})
-            if r.reads == GEOMETRY_ONLY and _wholly_on(at, ctx.log.table):
-                # (a verdict that measures alone: kept by the places it read, so
-                # that the branches where those pieces stand alike share it; an
-                # entry that moves its pieces from another table is keyed by both
-                # tables, below: what it read of the other is not recorded, and
-                # the same order unmoved on this table may be judged otherwise)
-                key = self._memo_key(("rule@", r.id), ctx.log.side, self._esig(at, FIXED_ONLY))
-                log = ctx.log
-                return not self._placed_none_broken(key, (r,), at, log)
-            common = keys.get(r.reads)
-            if common is None:
-                common = keys[r.reads] = self._key("rule", r.reads, at, before)
-            key = (r.id, common)
-            ok = shared.get(key)
-            if ok is None:
-                ok = shared[key] = bool(r.body(ctx, {r.var: at}))
-            return not ok
+            quick = r.quick
+            # (a history loop: its summary asked directly, ``at`` being the last
+            # entry of ``ctx.log``, untraced; the body when it cannot tell)
+            v = quick[0](ctx, at, ctx.log, before) if quick is not None and ctx.log.parent is before else None
+            if v is not None:
+                return v if quick[1] else not v
+            return not r.body(ctx, {r.var: at})
         except (AttributeError, TypeError) as exc:
             raise _cannot_judge(r, exc) from None
 
@@ -1196,8 +1113,7 @@ class WarmasterEngine(Engine):
         its own caches, nothing kept from before."""
         self.cache.close()
         self.cache = AnswerCaches()
-        self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
-        self._groups_for = {}
+        self._groups_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
         self._sharing = sharing
 
     def draw(self, side: str | None = None, after: str | None = None, **_) -> str:
