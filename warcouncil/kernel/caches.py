@@ -110,7 +110,7 @@ class AnswerCaches:
     # (rule id or group, side, what its reads key the entry and history by) -> does it hold
     verdicts: dict = field(default_factory=dict)
     # (define(s), side, what they read of their arguments and the history) -> value
-    # (a target, a part of it, the dice of an attempt)
+    # (a target, the dice of an attempt)
     values: dict = field(default_factory=dict)
     # a judgement kept by the places it read (the family's ``_placed``): key ->
     # [(table, places read, contacts asked, value)]; (key, table) -> (places, contacts, value)

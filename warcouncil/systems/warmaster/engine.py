@@ -141,10 +141,6 @@ def _recorded(cache: AnswerCaches, work) -> tuple:
     return v, got, met
 
 
-class _Unshared(Exception):
-    """A value a shared judgement cannot be keyed by (``_vsig``)."""
-
-
 class _Pending:
     """The target of a lazy attempt (``WarmasterEngine.attempt``), worked
     out when first asked (``Entry.worked`` calls it); ``key()``: what it is
@@ -333,12 +329,9 @@ class WarmasterEngine(Engine):
         #: among them, so a stopped step is found before the table is measured
         self._quick_first = sorted(self.rules, key=lambda r: r.reads is None or "table" in r.reads)
         self._groups_for: dict[str, list] = {}  # an entry's kind -> the rules that may judge it, grouped (``breaks``)
-        self._part_specs: dict = {}  # a define of the target -> what it and each parameter read (``_part``)
         self._target_spec: Any = False  # (``_target_key``)
         self._target_calls: Any = False  # (``_target_history``)
         self._hist_calls: dict = {}  # (``_history_calls``)
-        self._part_plans: dict = {}  # (define, arity) -> how ``_part`` keeps it
-        self._without_geometry: dict = {}  # (``_part_placed``)
         self._target_placed: Any = None  # (``target``: kept by places too)
         self._dice_spec: Any = False  # (``dice``)
         self._transposition_of: Any = False  # (``_transposition_spec``)
@@ -414,22 +407,6 @@ class WarmasterEngine(Engine):
     @staticmethod
     def _memo_key(tag: tuple, side: str, sigs: tuple):
         return (tag, side, sigs)
-
-    def _vsig(self, x: Any, reads: frozenset, own: str = "") -> Any:
-        """Value ``x`` as far as a judgement reading ``reads`` of it sees
-        it (``PackReads.of_var``); raises ``_Unshared`` for a value it cannot
-        key."""
-        if isinstance(x, Entry):
-            if IDENTITY in reads:
-                return x
-            return self._esig(x, reads, own) if reads else ()
-        if isinstance(x, At):
-            return x if IDENTITY in reads or "table" in reads else x.id
-        if x is None or isinstance(x, (str, int, float)):
-            return x
-        if isinstance(x, frozenset) and all(isinstance(i, str) for i in x):
-            return x
-        raise _Unshared
 
     def _reads_of(self, exprs) -> frozenset | None:
         """What expressions read, through the defines they call (the
@@ -574,7 +551,7 @@ class WarmasterEngine(Engine):
             names = [n for n in ("command_value", "supplies", *self.penalties) if n in self.pack.defines]
             of_e: set = set()
             history: set = set()
-            history_names: set = set()
+            placeable = True
             for name in names:
                 d = self.pack.defines[name]
                 whole = self._reads_of([d.body])
@@ -586,16 +563,13 @@ class WarmasterEngine(Engine):
                     of_e |= {"fixed"} | ({"table"} if r & {"table", IDENTITY} else set())
                 if "history" in whole:
                     history |= whole
-                    history_names.add(name)
+                # (kept by the places it read too when every define that measures
+                # reads no history and nothing as itself: what it read is recorded)
+                placeable = placeable and ("table" not in whole or (
+                    "history" not in whole and not any(IDENTITY in r for r in each)))
             else:
                 spec = (frozenset(of_e | {"fixed"}), frozenset(history))
-                # a target is kept by the places it read too when every define
-                # that measures is kept so (``_part``: no history, nothing
-                # read as itself), so that every place read is recorded
-                specs = [self._part_spec(n, len(self.pack.defines[n].params) - 1) for n in names]
-                if all(sp is not None and ("table" not in sp[0] or self._placeable(sp)) for sp in specs) \
-                        and not any("table" in self._reads_of([self.pack.defines[n].body]) and n in history_names
-                                    for n in names):
+                if placeable:
                     self._target_placed = (frozenset(spec[0] - {"table"}), spec[1])
             self._target_spec = spec
         if spec is None:
@@ -682,94 +656,16 @@ class WarmasterEngine(Engine):
         return hit
 
     def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
-        ctx = Ctx(log, None, self.cache.defines)
-        call = self._part
-        command = call("command_value", ctx, log, e)
+        # (judged afresh while it is kept by the places it reads: every place read is recorded)
+        ctx = Ctx(log, None, self.cache.defines, fresh=bool(self.cache.reading))
+        call = self._call
+        command = call("command_value", ctx, e)
         pens: dict[str, int] = {}
-        supply = [u for u in e.units if call("supplies", ctx, log, e, u)]  # (the same for every penalty)
+        supply = [u for u in e.units if call("supplies", ctx, e, u)]  # (the same for every penalty)
         for name in self.penalties:
-            vals = [call(name, ctx, log, e, u) for u in supply]
+            vals = [call(name, ctx, e, u) for u in supply]
             pens[name[len(PENALTY_PREFIX):]] = max(vals) if vals else 0
         return command - sum(pens.values()), pens
-
-    def _part(self, name: str, ctx: Ctx, log: Log, e: Entry, *units: At) -> Any:
-        """A define that works out part of a target (the command value, a
-        penalty, who supplies it) for attempt ``e`` appended to ``log``:
-        shared within one answer by what that define reads of each
-        argument (``PackReads.of_var``) and, when it reads the history, of the
-        log (a penalty measuring a unit is the same for every character,
-        every brigade holding the unit and every branch with that table)."""
-        plan = self._part_plans.get((name, len(units)))
-        if plan is None:
-            spec = self._part_spec(name, len(units))
-            plan = self._part_plans[(name, len(units))] = \
-                ("call",) if spec is None else ("placed", spec[1]) if self._placeable(spec) else \
-                ("keyed", spec[0], spec[1] - {"history"}, spec[2])
-        if plan[0] == "call":
-            return self._call(name, ctx, e, *units)
-        if plan[0] == "placed":
-            return self._part_placed(name, log, e, units, plan[1])
-        _, whole, of_e, of_units = plan
-        try:
-            key = self._memo_key(("part", name), log.side,
-                                 # (what it reads of the entry's history, e.g. its place
-                                 # among the attempts, the log it is appended to says)
-                                 (self._vsig(e, of_e, "target"),
-                                  tuple(self._vsig(u, r) for u, r in zip(units, of_units)),
-                                  self._part_history(name, ctx, log, e, units, whole)))
-            v = self.cache.values.get(key, _MISSING)
-        except (_Unshared, TypeError):
-            return self._call(name, ctx, e, *units)
-        if v is _MISSING:  # (not kept yet; a miss is no KeyError raised)
-            v = self.cache.values[key] = self._call(name, ctx, e, *units)
-        return v
-
-    def _part_history(self, name: str, ctx: Ctx, log: Log, e: Entry, units: tuple, whole: frozenset):
-        """What part ``name`` reads of the history (``_target_history``)."""
-        if "history" not in whole:
-            return None
-        fns = self._history_calls(name)
-        if fns is None:
-            return self._lsig(log, whole)
-        env = dict(zip(self.pack.defines[name].params, (e, *units)))
-        return ("calls", tuple(f(ctx, env) for f in fns))
-
-    def _part_spec(self, name: str, n_units: int):
-        """(what define ``name`` reads, of its entry, of each unit), or None
-        (not shared: an unknown reach, or not a define of that arity)."""
-        spec = self._part_specs.get((name, n_units), False)
-        if spec is False:
-            d = self.pack.defines.get(name)
-            spec = None
-            if d is not None and len(d.params) == 1 + n_units:
-                whole = self._reads_of([d.body])
-                each = [self.reads.of_var(d.body, p) for p in d.params]
-                if whole is not None and None not in each:
-                    spec = (whole, each[0], tuple(each[1:]))
-            self._part_specs[(name, n_units)] = spec
-        return spec
-
-    @staticmethod
-    def _placeable(spec) -> bool:
-        """May a part be kept by the places it read (``_part_placed``)?"""
-        whole, of_e, of_units = spec
-        return "table" in whole and "history" not in whole and IDENTITY not in of_e \
-            and not any(IDENTITY in r for r in of_units)
-
-    def _part_placed(self, name: str, log: Log, e: Entry, units: tuple, of_e: frozenset) -> Any:
-        """A part of a target that measures the table (and reads no
-        history): kept by what it reads of the entry but its table, with
-        the places of the pieces its judgement read (``_placed``): given
-        again on any table where those pieces stand in those places (a
-        unit's distance to the enemy, on every branch where neither it nor
-        an enemy moved). Judged on a fresh context, so that nothing it reads
-        comes from a memo without being recorded."""
-        drop = self._without_geometry.get(of_e)
-        if drop is None:
-            drop = self._without_geometry[of_e] = of_e - {"table"}
-        key = self._memo_key(("placed", name), log.side, (self._vsig(e, drop, "target"),
-                                                          tuple(u.id for u in units)))
-        return self._placed(key, log.table, lambda: self._call(name, Ctx(log, fresh=True), e, *units))
 
     def _placed(self, key, cur: Table, work) -> Any:
         """``work()``'s value, kept under ``key`` with what it read of the
