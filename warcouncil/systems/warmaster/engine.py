@@ -1162,118 +1162,71 @@ class WarmasterEngine(Engine):
         """The exact distribution of successful orders, and per unit; in
         ``each`` (when given), per step: P(attempted), P(given), P(a blunder).
 
-        Inside, a probability at step ``i`` is a whole number of ways out of
-        36**i (a step not attempted multiplies by 36, one rolled by the
-        ways of its result); ``Fraction`` only at the end.
-
-        The branches the dice open are walked step by step, and the branches
-        that reach step ``i`` in the same state (``_transposition``: alike in
-        all that the remaining steps' judgements read) are merged, their
-        ways added: each state carries the ways of each number of successes
-        so far and, per unit, of each number of orders it was given."""
-        spec = self._transposition_spec()
-        if spec is None or all(st.to is not None and None not in st.to for st in steps):
-            # (where every step moves its units, a success and a failure leave
-            # different tables: no branches would merge, and walked step by
-            # step every branch of a step would be kept at once)
-            return self._every_branch(steps, each)
-        n = len(steps)
-        stats = [[0, 0, 0] for _ in steps]  # ways out of 36**i, 36**(i+1), 36**(i+1)
-        names = list(dict.fromkeys(u for st in steps for u in st.units))
-        tops = {u: sum(1 for st in steps if u in st.units) for u in names}
-        gives = [tuple(int(u in st.units) for u in names) for st in steps]  # (the orders each step gives each unit)
-        # a state: [log, scale, successes, orders per unit, kept]: its ways are
-        # ``scale`` times those of ``kept`` (None: one way, no success, no
-        # order; else (ways by successes, per unit ways by orders, all its
-        # ways)) with the successes and each unit's orders moved up by those
-        # given: a branch costs a few numbers, a merge adds two out
-        zeros = tuple(0 for _ in names)
-        plain: dict = {}  # (``_meets``)
-        states = [[self.start(), 1, 0, zeros, None]]
-        for i, st in enumerate(steps):
-            merged: dict = {}
-            # (merging saves the judgements of the steps to come: with fewer
-            # than three to come, fewer than it costs to find a match; the
-            # sequencings of bench_warmaster.py's plan, 6 steps each)
-            keyed = spec if n - i > 3 else None
-
-            def reach(log: Log, state: list, ways: int, more: int, given: tuple) -> None:
-                if ways == 0:
-                    return
-                new = [log, state[1] * ways, state[2] + more, tuple(map(add, state[3], given)) if more else state[3],
-                       state[4]]
-                key = self._transposition(log, keyed)
-                kept = merged.get(key)
-                if kept is None:
-                    merged[key] = [[None, new]]
-                    return
-                into = self._merged_into(kept, new, steps, i + 1, keyed, plain)
-                if into is None:
-                    return
-                a, b = _ways_of(into, names), _ways_of(new, names)
-                into[1:] = [1, 0, zeros, ({k: a[0].get(k, 0) + b[0].get(k, 0) for k in a[0].keys() | b[0].keys()},
-                                          [{k: x.get(k, 0) + y.get(k, 0) for k in x.keys() | y.keys()}
-                                           for x, y in zip(a[1], b[1])], a[2] + b[2])]
-
-            for state in states:
-                log = state[0]
-                e, _ = self.attempt(log, st, None, False, lazy=True)
-                if self.breaks(log.plus(e), e):  # the stop rules: not attempted
-                    reach(log, state, 36, 0, zeros)
-                    continue
-                _, ok, bad, _, w_ok, w_blunder = self.dice(log, e.worked(), True)
-                stat, whole = stats[i], state[1] * (1 if state[4] is None else state[4][2])
-                stat[0] += whole
-                stat[1] += whole * w_ok
-                stat[2] += whole * w_blunder
-                if ok:
-                    es, after = self.rolled(log, e, st, ok[0], True)
-                    reach(log.plus(es, after), state, w_ok, 1, gives[i])
-                if bad:
-                    reach(log.plus(e.with_roll(bad[-1])), state, 36 - w_ok, 0, zeros)
-            states = [state for kept in merged.values() for _, state in kept]
-        dist: dict[int, int] = defaultdict(int)
-        per_unit = {u: defaultdict(int) for u in names}
-        for state in states:
-            succ, units, _ = _ways_of(state, names)
-            for k, w in succ.items():
-                dist[k] += w
-            for u, mine in zip(names, units):
-                for k, w in mine.items():
-                    per_unit[u][k] += w
-        return _as_fractions(n, dist, per_unit, tops, names, stats, each)
-
-    def _every_branch(self, steps: list[Step], each: list | None = None):
-        """``distribution``, walking every branch depth first, one at a time
-        in memory (nothing merged).
+        The branches the dice open are walked depth first, one at a time.
+        A branch reaching step ``i`` in the state of one walked before
+        (``_transposition``: alike in all that the remaining steps'
+        judgements read; ``_merged_into``) is not walked again: what the
+        walk from that state summed is added in, shifted by the branch's
+        successes and orders and scaled by its ways. Where no branch can
+        meet another (every step moves its units: a success and a failure
+        leave different tables), nothing is kept by state, and what is
+        kept of the tables of the branches left for good is dropped when
+        the walk leaves them (``_left_for_good``, ``_forget``).
 
         Inside, a probability at step ``i`` is a whole number of ways out of
         36**i (a step not attempted multiplies by 36, one rolled by the
         ways of its result); ``Fraction`` only at the end."""
+        spec = self._transposition_spec()
+        if all(st.to is not None and None not in st.to for st in steps):
+            spec = None
         n = len(steps)
-        dist: dict[int, int] = defaultdict(int)
-        stats = [[0, 0, 0] for _ in steps]  # ways out of 36**i, 36**(i+1), 36**(i+1)
         names = list(dict.fromkeys(u for st in steps for u in st.units))
-        per_unit = {u: defaultdict(int) for u in names}
         tops = {u: sum(1 for st in steps if u in st.units) for u in names}
         gives = [tuple(int(u in st.units) for u in names) for st in steps]  # (the orders each step gives each unit)
-        left = self._left_for_good(steps)
+        left = self._left_for_good(steps) if spec is None else [False] * n
+        zeros = tuple(0 for _ in names)
+        plain: dict = {}  # (``_meets``)
+        seen: dict = {}  # (step, ``_transposition``) -> [[its ``_meets``, log, its sums]]
 
-        def go(i: int, log: Log, ways: int, succ: int, counts: tuple[int, ...]) -> None:
+        def sums() -> tuple:
+            """What a walk adds up: ways by successes, per unit by orders
+            given, per step (attempted, given, a blunder)."""
+            return defaultdict(int), [defaultdict(int) for _ in names], [[0, 0, 0] for _ in steps]
+
+        def go(i: int, log: Log, ways: int, succ: int, counts: tuple, out: tuple) -> None:
             if ways == 0:
                 return
             if i == n:
-                dist[succ] += ways
-                for u, k in zip(names, counts):
-                    per_unit[u][k] += ways
+                out[0][succ] += ways
+                for mine, k in zip(out[1], counts):
+                    mine[k] += ways
                 return
+            # (merging saves the judgements of the steps to come: with fewer than
+            # three to come, fewer than it costs to find a match)
+            if spec is None or i == 0 or n - i < 3:
+                return walk(i, log, ways, succ, counts, out)
+            kept = seen.setdefault((i, self._transposition(log, spec)), [])
+            sub, meets = self._merged_into(kept, log, steps, i, spec, plain)
+            if sub is None:
+                sub = sums()
+                walk(i, log, 1, 0, zeros, sub)
+                kept.append([meets, log, sub])
+            for k, w in sub[0].items():
+                out[0][succ + k] += ways * w
+            for mine, theirs, c in zip(out[1], sub[1], counts):
+                for k, w in theirs.items():
+                    mine[c + k] += ways * w
+            for j in range(i, n):
+                out[2][j] = [x + ways * y for x, y in zip(out[2][j], sub[2][j])]
+
+        def walk(i: int, log: Log, ways: int, succ: int, counts: tuple, out: tuple) -> None:
             st = steps[i]
             e, _ = self.attempt(log, st, None, False, lazy=True)
             if self.breaks(log.plus(e), e):  # the stop rules: not attempted
-                go(i + 1, log, ways * 36, succ, counts)
+                go(i + 1, log, ways * 36, succ, counts, out)
                 return
             _, ok, bad, _, w_ok, w_blunder = self.dice(log, e.worked(), True)
-            stat = stats[i]
+            stat = out[2][i]
             stat[0] += ways
             stat[1] += ways * w_ok
             stat[2] += ways * w_blunder
@@ -1282,17 +1235,24 @@ class WarmasterEngine(Engine):
                 if left[i]:  # (what is kept of the tables of these branches, dropped after them)
                     mark = self.cache.mark()
                     es, after = self.rolled(log, e, st, ok[0], True)
-                    go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more)
+                    go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more, out)
                     del es, after
                     self._forget(mark, log.table)
                 else:
                     es, after = self.rolled(log, e, st, ok[0], True)
-                    go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more)
+                    go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more, out)
             if bad:
-                go(i + 1, log.plus(e.with_roll(bad[-1])), ways * (36 - w_ok), succ, counts)
+                go(i + 1, log.plus(e.with_roll(bad[-1])), ways * (36 - w_ok), succ, counts, out)
 
-        go(0, self.start(), 1, 0, tuple(0 for _ in names))
-        return _as_fractions(n, dist, per_unit, tops, names, stats, each)
+        total = sums()
+        go(0, self.start(), 1, 0, zeros, total)
+        dist, per_unit, stats = total
+        whole = 36 ** n
+        if each is not None:
+            each.extend((Fraction(a, 36 ** i), Fraction(g, 36 ** (i + 1)), Fraction(b, 36 ** (i + 1)))
+                        for i, (a, g, b) in enumerate(stats))
+        return ({k: Fraction(v, whole) for k, v in dist.items()},
+                {u: ({k: Fraction(v, whole) for k, v in mine.items()}, tops[u]) for u, mine in zip(names, per_unit)})
 
     def _left_for_good(self, steps: list[Step]) -> list[bool]:
         """Per step of a plan: is no table of the branches where it succeeds
@@ -1385,32 +1345,33 @@ class WarmasterEngine(Engine):
         history = spec[0]
         return log.table, self._lsig(log, history) if history else None
 
-    def _merged_into(self, kept: list, new: list, steps: list[Step], i: int, spec, plain: dict) -> list | None:
-        """The state of ``kept`` (the branches alike by ``_transposition``:
-        [its ``_meets`` or None not yet asked, state]) that the branch
-        ``new``, about to judge ``steps[i]``, merges with: one alike in
-        what the history loops read of it (their summaries alike, or else
-        ``_meets`` alike); None: ``new`` added to ``kept``. The loops are
-        asked only of branches alike in the rest."""
-        log = new[0]
+    def _merged_into(self, kept: list, log: Log, steps: list[Step], i: int, spec, plain: dict) -> tuple:
+        """The sums of the walk of ``kept`` (the states walked from step
+        ``i`` alike by ``_transposition``: [their ``_meets`` or None not yet
+        asked, log, sums]) that the branch at ``log`` merges with: one alike
+        in what the history loops read of it (their summaries alike, or
+        else ``_meets`` alike); and this branch's ``_meets``, to keep with
+        it when there is none (None). The loops are asked only of branches
+        alike in the rest."""
+        if not kept:
+            return None, None
         loops = spec[1]
         if not loops:  # (alike in all the judgements from step i on read)
-            return kept[0][1]
+            return kept[0][2], None
         ctx = Ctx(log, None, self.cache.defines)
         mine = [judge.summary(log, ctx) for judge, _ in loops]
         if not any(s is _UNSUMMARISED for s in mine):
             for other in kept:
-                if [judge.summary(other[1][0], ctx) for judge, _ in loops] == mine:
-                    return other[1]
+                if [judge.summary(other[1], ctx) for judge, _ in loops] == mine:
+                    return other[2], None
         meets = self._meets(log, steps, i, loops, plain)
         if meets is not None:
             for other in kept:
                 if other[0] is None:
-                    other[0] = self._meets(other[1][0], steps, i, loops, plain) or _NO_MEETS
+                    other[0] = self._meets(other[1], steps, i, loops, plain) or _NO_MEETS
                 if other[0] == meets:
-                    return other[1]
-        kept.append([meets or _NO_MEETS, new])
-        return None
+                    return other[2], None
+        return None, meets or _NO_MEETS
 
     def _meets(self, log: Log, steps: list[Step], i: int, loops, plain: dict) -> tuple | None:
         """For each history loop of the stop rules (``loops``) and each
@@ -1621,17 +1582,6 @@ class WarmasterEngine(Engine):
         return log.plus(e, after)
 
 
-def _ways_of(state: list, names: list) -> tuple:
-    """A state of ``distribution`` written out: (ways by successes, per unit
-    ways by orders given, all its ways)."""
-    _, scale, more, given, kept = state
-    if kept is None:
-        return {more: scale}, [{g: scale} for g in given], scale
-    succ, units, whole = kept
-    return ({k + more: w * scale for k, w in succ.items()},
-            [{k + g: w * scale for k, w in mine.items()} for g, mine in zip(given, units)], whole * scale)
-
-
 def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
     """Every single unit, then every group of 2..``most`` units each
     touching another (connected by contact), ids in scenario order."""
@@ -1687,15 +1637,3 @@ def _verdict_text(vs: list[dict], name, by_id: dict) -> str:
 
 
 __all__ = ["WarmasterEngine", "WAYS", "fraction", "brigades", "Ctx", "Step", "At"]
-
-
-def _as_fractions(n: int, dist, per_unit, tops, names, stats, each: list | None):
-    """A walk's answer from its whole-number ways out of 36 ** n (both walks
-    of ``distribution``): the distribution of successes, each unit's with
-    its top, and, into ``each``, every step's chances."""
-    whole = 36 ** n
-    if each is not None:
-        each.extend((Fraction(a, 36 ** i), Fraction(g, 36 ** (i + 1)), Fraction(b, 36 ** (i + 1)))
-                    for i, (a, g, b) in enumerate(stats))
-    return ({k: Fraction(v, whole) for k, v in dist.items()},
-            {u: ({k: Fraction(v, whole) for k, v in per_unit[u].items()}, tops[u]) for u in names})
