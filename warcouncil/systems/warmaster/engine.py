@@ -29,46 +29,25 @@ order plan; what counts, how much, and what is legal is the pack's.
 ``check``   a whole Command phase log: legal, or every violation.
 
 What one answer keeps between its judgements is one ``AnswerCaches``
-(kernel/caches.py: its named fields), made when it begins and emptied and
-dropped when it is given (none of it changes a value,
-tests/test_warmaster_memo.py): footprints and distances by piece and pose;
-one table per set of poses (the branches of a plan that put every piece in
-the same place share it, table.py); the memo of the defines that read the
-table only through their arguments (``Ctx``); in ``odds``, an attempt's
-target is worked out when first read (a step the stop rules forbid reads
-none). Walking every branch (``_every_branch``), the tables of the
-branches where a step moved a unit to a place it holds on no other branch
-(``_left_for_good``), and what is kept by them, are dropped when the walk
-leaves those branches (``AnswerCaches.forget``): what it keeps grows with
-the plan's length, not with its 2^n branches. Judgements are kept by what they read, worked out by the kernel from
-the read classes the pack declares (solver/reads.py: ``PackReads.of``;
-``of_var``: what an expression reads of each of its variables, through the
-defines it calls): a rule's verdict, a part of a
-target (a penalty), the dice, and the body of a loop through the history
-(``exists p in before(o): ...``) for each earlier entry; a judgement that
-measures and reads no history is kept with the places of the pieces it
-read (recorded, ``AnswerCaches.reading``) and given again wherever they stand
-alike; a judgement that asks of two pieces only whether they touch
-(``touching``) is kept by that answer, not their places (``touches``:
-an engaged unit is judged again only where a contact changed). A target
-whose defines read the history only through history builtins on their own
-parameters (``nth(o, u)``) is kept by those values (``_history_calls``).
-``breaks`` asks first the rule that last stopped a step (within one
-answer); in ``odds`` and ``plan`` the rules kept by the same key are asked
-as one group (``breaks``). A loop through the history of the stop
-rules' shape (``exists p in before(o): ...``, recognised by its shape,
-never by a rule's id) is judged from a summary carried along the log
-(stops.py); any other shape by the kernel's loop. Such a loop's part about
-an entry is kept by the expression whatever its variable (``issuer(p).id``
-is ``issuer(o).id``), and for every attempt of the same step when it reads
-only what the entry is (``Entry._alike``). A
-log's history is one number of the answer (``_lsig``), a table is keyed by
-the poses that are not the start's (table.py), and ``nth`` counts a unit's
-orders from the parent log's count (builtins.py). The rules about the
-outcome of an attempt before its roll (that moves nothing; a group reading
-no history) are judged once per order when, judged afresh, they read
-nothing of the table and not its target (``_probe``: ``moves_units(o)
-implies …`` holds of any attempt before its roll); else by their key.
+(kernel/caches.py: its named fields), made when it begins and dropped when
+it is given (none of it changes a value, tests/test_warmaster_memo.py):
+footprints and distances by piece and pose; one table per set of poses
+(table.py); the memo of the defines that read the table only through their
+arguments (``Ctx``). In ``odds`` and ``plan`` a judgement is kept by what it
+reads, as the kernel works it out from the read classes the pack declares
+(kernel/reads.py, ``PackReads``): an entry as far as it is read (``_esig``),
+a history as one number (``_lsig``); one that measures and reads no history
+by the places of the pieces it read, given again wherever they stand alike
+or, for two pieces asked only whether they touch, where their contact is
+alike (``_placed``). So are kept: the verdict of a group of rules that read
+the same (``breaks``), an attempt's target (worked out when first read: a
+step the stop rules forbid reads none; by the values of the history
+builtins its defines call on their parameters, ``_history_calls``) and its
+dice. A loop through the history of the stop rules' shape (``exists p in
+before(o): ...``, recognised by its shape, never by a rule's id) is judged
+from a summary carried along the log (stops.py); any other by the kernel.
+``odds`` walks the branches once, a branch reaching a step in a state
+walked before adding in that walk's sums (``distribution``).
 """
 
 from __future__ import annotations
@@ -121,7 +100,6 @@ GEOMETRY_ONLY, FIXED_ONLY = frozenset({"table"}), frozenset({"fixed"})
 
 #: (``_merged_into``: a branch whose history loops cannot be asked so, never merged by them)
 _NO_MEETS = object()
-_MISSING = object()  # (a look-up that found nothing kept)
 
 
 def _recorded(cache: AnswerCaches, work) -> tuple:
@@ -204,14 +182,15 @@ def fraction(p: Fraction) -> str:
 
 
 class _Memo:
-    """A judgement's memo (``memo``, its own) and its setting's
-    (``setting.memo``): the answer's ``AnswerCaches.defines``, or its own."""
+    """A judgement's memo (``memo``, its own, or ``defines``) and its
+    setting's (``setting.memo``): ``shared`` (the answer's
+    ``AnswerCaches.defines``), or its own."""
 
     __slots__ = ("memo", "setting")
 
-    def __init__(self, defines: dict | None = None):
-        self.memo: dict = {}
-        self.setting = _Same(defines if defines is not None else self.memo)
+    def __init__(self, shared: dict | None = None, defines: dict | None = None):
+        self.memo: dict = {} if defines is None else defines
+        self.setting = self if shared is None else _Memo(None, shared)
 
 
 class _SideView:
@@ -226,15 +205,6 @@ class _SideView:
         self.own_of = {r: frozenset(a for a in self.own_pieces if a.piece.role == r) for r in roles}
         self.all_of = {r: frozenset(a for a in pieces if a.piece.role == r) for r in roles}
         self.enemy_of = {r: self.all_of[r] - self.own_of[r] for r in roles}
-
-
-class _Same:
-    """The setting of a judgement that has none of its own: its own memo."""
-
-    __slots__ = ("memo",)
-
-    def __init__(self, memo: dict):
-        self.memo = memo
 
 
 class Ctx:
@@ -269,13 +239,10 @@ class _Rule:
     #: the entries its domain holds: a kind (``ENTRIES_OF_KIND``), "*" every
     #: entry (``log``), None: ask the domain
     kind: str | None = None
-
-    #: judged at an entry of its kind directly where judgements are shared
-    #: (``_broke``: causal, of a kind, reading the history's outcomes)
-    direct: bool = False
-    #: a direct rule whose body is a history loop judged incrementally
-    #: (``not exists p in before(o): ...``, ``forall p in before(o): ...``):
-    #: (the loop's ``judge``, is the loop negated), for ``breaks``
+    #: a causal rule of a kind, reading the history's outcomes (judged alone),
+    #: whose body is a history loop judged incrementally (``not exists p in
+    #: before(o): ...``, ``forall p in before(o): ...``): (the loop's ``judge``,
+    #: is the loop negated), which ``breaks`` asks directly
     quick: Any = None
 
 
@@ -371,7 +338,7 @@ class WarmasterEngine(Engine):
             reads = self._reads_of([body.body]) if causal else None
             direct = causal and kind is not None and (reads is None or {"history", "outcome"} <= reads)
             return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal, reads, kind,
-                         direct, self._quick(body.body, body.var) if direct else None)
+                         self._quick(body.body, body.var) if direct else None)
         return _Rule(rid, r, source, quote, None, None, c(body))
 
     def _quick(self, body: A.Expr, var: str):
