@@ -1204,7 +1204,7 @@ class WarmasterEngine(Engine):
                     es, after = self.rolled(log, e, st, ok[0], True)
                     go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more, out)
                     del es, after
-                    self._forget(mark, log.table)
+                    self._forget(mark)
                 else:
                     es, after = self.rolled(log, e, st, ok[0], True)
                     go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more, out)
@@ -1243,11 +1243,10 @@ class WarmasterEngine(Engine):
             out.append(fresh)
         return out
 
-    def _forget(self, mark: tuple, before: Table) -> None:
+    def _forget(self, mark: tuple) -> None:
         """Drop what the answer kept since ``mark`` of the tables made since
         (``_left_for_good``: met on no branch still to walk) and of their
-        pieces and the entries standing on them; ``before``: the table they
-        were moved from, which forgets those moves."""
+        pieces and the entries standing on them."""
         cache = self.cache
         gone = set(cache.since(mark, "tables"))
         if not gone:
@@ -1264,7 +1263,6 @@ class WarmasterEngine(Engine):
                     or any(a.table in gone for a in x.units)
             return False
         cache.forget(mark, dead)
-        before.forget_moves(gone)
 
     def _transposition_spec(self):
         """What ``_transposition`` keys a branch of a plan by, from what the
