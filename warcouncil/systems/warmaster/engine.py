@@ -521,7 +521,7 @@ class WarmasterEngine(Engine):
             placeable = True
             for name in names:
                 d = self.pack.defines[name]
-                whole = self._reads_of([d.body])
+                whole = self.reads.define(name)
                 each = [self.reads.of_var(d.body, p) for p in d.params]
                 if whole is None or None in each or (each and IDENTITY in each[0]):
                     break
@@ -604,7 +604,7 @@ class WarmasterEngine(Engine):
             if isinstance(n, (A.Quant, A.SetComp, A.The)) and n.var in params:
                 ok = False  # (a parameter hidden by a loop's variable)
             elif isinstance(n, A.Call) and n.func in self.pack.defines:
-                r = self._reads_of([self.pack.defines[n.func].body])
+                r = self.reads.define(n.func)
                 if r is None or "history" in r:
                     ok = False
             elif isinstance(n, A.Call) and n.func in vocab and self.reads.builtin(n.func) == "history":
@@ -614,7 +614,7 @@ class WarmasterEngine(Engine):
                     ok = False
             elif isinstance(n, A.Name) and n.id not in params and (
                     (n.id in vocab and self.reads.builtin(n.id) == "history") or n.id in self.pack.defines):
-                r = self._reads_of([self.pack.defines[n.id].body]) if n.id in self.pack.defines else None
+                r = self.reads.define(n.id) if n.id in self.pack.defines else None
                 if r is None or "history" in r:  # (a history constant, or a define of no parameter reading it)
                     ok = False
             elif isinstance(n, A.Attr) and ATTR_READS.get(n.name) == "history":
@@ -1280,7 +1280,7 @@ class WarmasterEngine(Engine):
         history: set = set()
         loops = []
         names = ["command_value", "supplies", "succeeds", "blunder", *self.penalties]
-        reads = [self._reads_of([self.pack.defines[n].body]) for n in names if n in self.pack.defines]
+        reads = [self.reads.define(n) for n in names if n in self.pack.defines]
         for r in self.rules:
             if r.causal and r.kind not in (None, "*", "orders"):
                 continue
@@ -1304,9 +1304,7 @@ class WarmasterEngine(Engine):
         come read it, but for the history loops (``_meets``): the table as
         it stands and the history (which entries were made, in which order,
         and what else of them a judgement reading the history reads,
-        ``spec``). A new object (never merged) when ``spec`` is None."""
-        if spec is None:
-            return object()
+        ``spec``)."""
         history = spec[0]
         return log.table, self._lsig(log, history) if history else None
 
