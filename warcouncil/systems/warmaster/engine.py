@@ -572,16 +572,8 @@ class WarmasterEngine(Engine):
         ctx = Ctx(log, None, self.cache.defines)
         out = []
         for params, fns in calls:
-            if len(params) == 1:
-                env = {params[0]: e}
-                for f in fns:
-                    out.append(f(ctx, env))
-                continue
-            p0, p1 = params
-            for u in e.units:
-                env = {p0: e, p1: u}
-                for f in fns:
-                    out.append(f(ctx, env))
+            envs = [{params[0]: e}] if len(params) == 1 else [{params[0]: e, params[1]: u} for u in e.units]
+            out.extend(f(ctx, env) for env in envs for f in fns)
         return ("calls", tuple(out))
 
     def _history_calls(self, name: str):
@@ -1226,7 +1218,7 @@ class WarmasterEngine(Engine):
         met on any other branch? So when it moves a unit to a place the unit
         stands in on no other branch: no later step moves the unit (where a
         success puts it, it stays), and neither its start nor an earlier
-        step's destination for it is that place. ``_every_branch`` drops
+        step's destination for it is that place. ``distribution`` drops
         what it kept of those tables when it leaves those branches."""
         start = self.start().table.poses
         out = []
