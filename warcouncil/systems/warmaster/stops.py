@@ -282,21 +282,12 @@ def _env_of(names: tuple):
 
 def _of_entry(side: Side) -> Callable:
     """``side(ctx, x)`` as a plain closure (the loop's hot path: no method
-    look-up; a value kept on the entry found by one dictionary look-up)."""
+    look-up; a value that reads what the entry is alone kept for every
+    attempt of the same order, ``_shared``)."""
     fn, key, env = side.fn, side.key, _env_of(side.names)
     if not side.what:
         return lambda ctx, x: fn(ctx, env(x))
-
-    def get(ctx, x):
-        d = x.__dict__
-        kept = d.get("_sides")
-        if kept is None:
-            kept = d["_sides"] = {}
-        v = kept.get(key, _NONE)
-        if v is _NONE:
-            v = kept[key] = _shared(d.get("_alike"), key, fn, ctx, env, x)
-        return v
-    return get
+    return lambda ctx, x: _shared(x.__dict__.get("_alike"), key, fn, ctx, env, x)
 
 
 def _shared(alike: dict | None, key: int, fn: Callable, ctx, env: Callable, x) -> Any:
