@@ -124,9 +124,8 @@ class _Pending:
     out when first asked (``Entry.worked`` calls it); ``key()``: what it is
     a function of, for judgements that share it unworked (``_esig``): the
     same key, the same target (a step the stop rules forbid asks none).
-    It holds the
-    entry's fields, not the entry, which holds it: no reference cycle,
-    freed without the collector."""
+    It holds the entry's fields, not the entry, which holds it: no
+    reference cycle, freed without the collector."""
 
     __slots__ = ("engine", "log", "fields", "alike", "keyed", "done")
 
