@@ -123,7 +123,7 @@ def test_the_walk_of_moving_heroes_keeps_what_its_depth_can_reuse(tmp_path, monk
     fields keyed by what a judgement read grow as a quadratic of H (third
     differences 0), not as 2^H."""
     from warcouncil.systems.warmaster import engine as E
-    fields = ("tables", "defines", "verdicts", "values", "placed", "probes", "loops", "orders", "histories")
+    fields = ("tables", "defines", "verdicts", "values", "placed", "orders", "histories")
     peak = [0, 0, 0]
     rolled, distribution = E.WarmasterEngine.rolled, E.WarmasterEngine.distribution
 

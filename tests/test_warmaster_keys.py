@@ -13,7 +13,7 @@ from warcouncil.systems.warmaster import stops
 from warcouncil.systems.warmaster.builtins import _given
 from warcouncil.systems.warmaster.engine import Step
 from warcouncil.systems.warmaster.scenario import Pose
-from warmaster_util import char, engine, keeping, unit
+from warmaster_util import char, engine, unit
 
 UNITS = [unit("a", "red", (50, 45)), unit("b", "red", (66, 45)), unit("c", "red", (50, 25))]
 CHARS = [char("g", "red", "general", 9, (40, 35)), char("h", "red", "hero", 8, (76, 35))]
@@ -88,23 +88,22 @@ def test_a_logs_history_is_one_number_for_alike_logs(tmp_path):
 #: a house rule of the outcome group that reads the target of the attempt
 #: judged, and two stop rules removed, so that a unit is ordered again after
 #: its order failed: there it did not move, its target is lower and the rule
-#: stops it; where it moved it is ordered (the probe must not keep one
-#: verdict for both)
+#: stops it; where it moved it is ordered (no one verdict for both)
 LOW_TARGET = ("rule house.no-low-target\n    require forall o in attempts: target_number(o) >= 7\n"
               "remove rule wm.failure-stops-unit\nremove rule wm.failure-stops-character\n")
 
 
 def _odds_both_ways(tmp_path, monkeypatch, rules, steps, units=UNITS):
-    """``odds`` of ``steps`` (character, unit, move) with ``_probe`` and without it."""
+    """``odds`` of ``steps`` (character, unit, move) with its judgements
+    shared between branches and with every rule judged afresh on each."""
     from warcouncil.systems.warmaster import engine as E
     from warmaster_util import plan
 
     path = plan(tmp_path, [{"by": c, "units": [u], **({"to": [m]} if m else {})} for c, u, m in steps])
-    keeping(monkeypatch)
     out = []
-    for probing in (True, False):
-        if not probing:
-            monkeypatch.setattr(E.WarmasterEngine, "_probe", lambda self, rules, at, log: None)
+    for sharing in (True, False):
+        if not sharing:
+            monkeypatch.setattr(E.WarmasterEngine, "_share_verbs", ())
         eng = engine(tmp_path, units, CHARS, rules=rules)
         ans = eng.answer("odds", path=str(path))
         assert ans.exit_code == 0, ans.text
@@ -112,34 +111,26 @@ def _odds_both_ways(tmp_path, monkeypatch, rules, steps, units=UNITS):
     return out
 
 
-def test_the_outcome_rules_of_an_attempt_before_its_roll_are_judged_once_per_order(tmp_path, monkeypatch):
-    """The pack's rules about an attempt's outcome read, before its roll,
-    only that it has none: judged once for each order (``_probe``), whatever
-    its target and table, with the answer of judging each by its key."""
-    from warcouncil.systems.warmaster.engine import _READS_MORE
-
+def test_the_outcome_rules_of_an_attempt_before_its_roll_judge_as_afresh(tmp_path, monkeypatch):
+    """The pack's rules about an attempt's outcome, judged before its roll
+    (which they read it has none of) where judgements are shared: the
+    answer of judging each afresh."""
     steps = [("h", "b", None), ("h", "b", None), ("h", "b", None), ("g", "a", None), ("g", "c", None)]
-    (eng, probed), (_, keyed) = _odds_both_ways(tmp_path, monkeypatch, [], steps)
-    assert probed == keyed
-    kept = {k[2][0]: v for k, v in eng.kept.probes.items()}
-    assert {by for _, by, *_ in kept} == {"g", "h"}
-    assert all(v is True for v in kept.values())  # (one verdict an order: none read more)
-    assert _READS_MORE not in eng.kept.probes.values()
+    (_, shared), (_, fresh) = _odds_both_ways(tmp_path, monkeypatch, [], steps)
+    assert shared == fresh
 
 
-def test_an_outcome_rule_reading_the_target_is_judged_by_its_key(tmp_path, monkeypatch):
-    from warcouncil.systems.warmaster.engine import _READS_MORE
+def test_an_outcome_rule_reading_the_target_is_judged_by_its_target(tmp_path, monkeypatch):
     from warmaster_util import house
 
     # b 23 cm from the Hero (-1); its first order brings it within 20 cm
     units = [unit("a", "red", (50, 45)), unit("b", "red", (76, 60)), unit("c", "red", (50, 25))]
     steps = [("h", "b", [76, 45]), ("h", "b", None), ("g", "a", None)]
-    (eng, probed), (_, keyed) = _odds_both_ways(tmp_path, monkeypatch, [house(tmp_path, LOW_TARGET)], steps, units)
-    assert probed == keyed
-    assert _READS_MORE in eng.kept.probes.values()
+    (_, shared), (_, fresh) = _odds_both_ways(tmp_path, monkeypatch, [house(tmp_path, LOW_TARGET)], steps, units)
+    assert shared == fresh
     # the second order to b: target 8 - 1 (successive) where b moved, 8 - 1 - 1 (distance)
     # where the first failed: attempted only where the first was given (2D6 <= 7: 21/36)
-    assert [st["attempted"] for st in probed["steps"]] == ["1", "7/12", "1"]
+    assert [st["attempted"] for st in shared["steps"]] == ["1", "7/12", "1"]
 
 
 def test_what_an_attempt_is_kept_for_its_order_is_what_it_is(tmp_path, monkeypatch):

@@ -110,16 +110,11 @@ class AnswerCaches:
     # (rule id or group, side, what its reads key the entry and history by) -> does it hold
     verdicts: dict = field(default_factory=dict)
     # (define(s), side, what they read of their arguments and the history) -> value
-    # (a target, a part of it, the dice of an attempt)
+    # (a target, the dice of an attempt)
     values: dict = field(default_factory=dict)
     # a judgement kept by the places it read (the family's ``_placed``): key ->
     # [(table, places read, contacts asked, value)]; (key, table) -> (places, contacts, value)
     placed: dict = field(default_factory=dict)
-    # (rule group, side, what the attempt is) -> verdict of the outcome rules before its roll
-    probes: dict = field(default_factory=dict)
-    # history loops: (loop, side, their variables' keys) and the domain -> value;
-    # (loop, key, element's key) -> the body's value for that element
-    loops: dict = field(default_factory=dict)
     # (side, character, units) -> what every attempt of that order is
     orders: dict = field(default_factory=dict)
     # (reads, number of the history before, an entry's key) -> the number of the history after
@@ -178,7 +173,7 @@ class AnswerCaches:
 
 
 #: the fields ``forget`` looks through: those keyed by what a judgement read
-_KEPT = ("tables", "defines", "verdicts", "values", "placed", "probes", "loops", "orders")
+_KEPT = ("tables", "defines", "verdicts", "values", "placed", "orders")
 
 
 def _holds(key: Any, dead: Callable[[Any], bool]) -> bool:

@@ -29,46 +29,25 @@ order plan; what counts, how much, and what is legal is the pack's.
 ``check``   a whole Command phase log: legal, or every violation.
 
 What one answer keeps between its judgements is one ``AnswerCaches``
-(kernel/caches.py: its named fields), made when it begins and emptied and
-dropped when it is given (none of it changes a value,
-tests/test_warmaster_memo.py): footprints and distances by piece and pose;
-one table per set of poses (the branches of a plan that put every piece in
-the same place share it, table.py); the memo of the defines that read the
-table only through their arguments (``Ctx``); in ``odds``, an attempt's
-target is worked out when first read (a step the stop rules forbid reads
-none). Walking every branch (``_every_branch``), the tables of the
-branches where a step moved a unit to a place it holds on no other branch
-(``_left_for_good``), and what is kept by them, are dropped when the walk
-leaves those branches (``AnswerCaches.forget``): what it keeps grows with
-the plan's length, not with its 2^n branches. Judgements are kept by what they read, worked out by the kernel from
-the read classes the pack declares (solver/reads.py: ``PackReads.of``;
-``of_var``: what an expression reads of each of its variables, through the
-defines it calls): a rule's verdict, a part of a
-target (a penalty), the dice, and the body of a loop through the history
-(``exists p in before(o): ...``) for each earlier entry; a judgement that
-measures and reads no history is kept with the places of the pieces it
-read (recorded, ``AnswerCaches.reading``) and given again wherever they stand
-alike; a judgement that asks of two pieces only whether they touch
-(``touching``) is kept by that answer, not their places (``touches``:
-an engaged unit is judged again only where a contact changed). A target
-whose defines read the history only through history builtins on their own
-parameters (``nth(o, u)``) is kept by those values (``_history_calls``).
-``breaks`` asks first the rule that last stopped a step (within one
-answer); in ``odds`` and ``plan`` the rules kept by the same key are asked
-as one group (``_breaks_grouped``). A loop through the history of the stop
-rules' shape (``exists p in before(o): ...``, recognised by its shape,
-never by a rule's id) is judged from a summary carried along the log
-(stops.py); any other shape by the kernel's loop. Such a loop's part about
-an entry is kept by the expression whatever its variable (``issuer(p).id``
-is ``issuer(o).id``), and for every attempt of the same step when it reads
-only what the entry is (``Entry._alike``). A
-log's history is one number of the answer (``_lsig``), a table is keyed by
-the poses that are not the start's (table.py), and ``nth`` counts a unit's
-orders from the parent log's count (builtins.py). The rules about the
-outcome of an attempt before its roll (that moves nothing; a group reading
-no history) are judged once per order when, judged afresh, they read
-nothing of the table and not its target (``_probe``: ``moves_units(o)
-implies …`` holds of any attempt before its roll); else by their key.
+(kernel/caches.py: its named fields), made when it begins and dropped when
+it is given (none of it changes a value, tests/test_warmaster_memo.py):
+footprints and distances by piece and pose; one table per set of poses
+(table.py); the memo of the defines that read the table only through their
+arguments (``Ctx``). In ``odds`` and ``plan`` a judgement is kept by what it
+reads, as the kernel works it out from the read classes the pack declares
+(kernel/reads.py, ``PackReads``): an entry as far as it is read (``_esig``),
+a history as one number (``_lsig``); one that measures and reads no history
+by the places of the pieces it read, given again wherever they stand alike
+or, for two pieces asked only whether they touch, where their contact is
+alike (``_placed``). So are kept: the verdict of a group of rules that read
+the same (``breaks``), an attempt's target (worked out when first read: a
+step the stop rules forbid reads none; by the values of the history
+builtins its defines call on their parameters, ``_history_calls``) and its
+dice. A loop through the history of the stop rules' shape (``exists p in
+before(o): ...``, recognised by its shape, never by a rule's id) is judged
+from a summary carried along the log (stops.py); any other by the kernel.
+``odds`` walks the branches once, a branch reaching a step in a state
+walked before adding in that walk's sums (``distribution``).
 """
 
 from __future__ import annotations
@@ -119,11 +98,8 @@ WHAT_PARTS = frozenset(WHAT_ORDER)
 GEOMETRY_ONLY, FIXED_ONLY = frozenset({"table"}), frozenset({"fixed"})
 
 
-#: (``_probe``'s keys: a target not worked out yet; its verdicts: judge by the key)
-_UNWORKED, _READS_MORE = object(), object()
 #: (``_merged_into``: a branch whose history loops cannot be asked so, never merged by them)
 _NO_MEETS = object()
-_MISSING = object()  # (a look-up that found nothing kept)
 
 
 def _recorded(cache: AnswerCaches, work) -> tuple:
@@ -143,29 +119,22 @@ def _recorded(cache: AnswerCaches, work) -> tuple:
     return v, got, met
 
 
-class _Unshared(Exception):
-    """A value a shared judgement cannot be keyed by (``_vsig``)."""
-
-
 class _Pending:
     """The target of a lazy attempt (``WarmasterEngine.attempt``), worked
     out when first asked (``Entry.worked`` calls it); ``key()``: what it is
     a function of, for judgements that share it unworked (``_esig``): the
     same key, the same target (a step the stop rules forbid asks none).
-    ``asked``: how often either was asked (``_probe``). It holds the
-    entry's fields, not the entry, which holds it: no reference cycle,
-    freed without the collector."""
+    It holds the entry's fields, not the entry, which holds it: no
+    reference cycle, freed without the collector."""
 
-    __slots__ = ("engine", "log", "fields", "alike", "keyed", "done", "asked")
+    __slots__ = ("engine", "log", "fields", "alike", "keyed", "done")
 
     def __init__(self, engine: "WarmasterEngine", log: Log, fields: tuple, alike: tuple | None):
         self.engine, self.log, self.fields, self.alike = engine, log, fields, alike
         self.keyed = self.done = None
-        self.asked = 0
 
     def _keyed(self) -> tuple:
         """(the target's key, the key judgements share, the entry as ``target`` sees it)"""
-        self.asked += 1
         keyed = self.keyed
         if keyed is None:
             first = Entry(*self.fields)  # (the entry as it was made: no `after`, no target yet)
@@ -179,7 +148,6 @@ class _Pending:
         return self._keyed()[1]
 
     def __call__(self) -> tuple[int, dict[str, int]]:
-        self.asked += 1
         if self.done is None:
             k, _, first = self._keyed()
             self.done = self.engine.target(self.log, first, k)
@@ -188,7 +156,7 @@ class _Pending:
 
 class _MemoCompiler(Compiler):
     """The kernel's compiler, with some expressions' closures wrapped by
-    the engine (``WarmasterEngine._memo_quant``): ``wrap`` holds, by node id,
+    the engine (``WarmasterEngine._memo_loops``): ``wrap`` holds, by node id,
     the node and what to wrap its closure with."""
 
     def __init__(self, pack, meanings):
@@ -213,14 +181,15 @@ def fraction(p: Fraction) -> str:
 
 
 class _Memo:
-    """A judgement's memo (``memo``, its own) and its setting's
-    (``setting.memo``): the answer's ``AnswerCaches.defines``, or its own."""
+    """A judgement's memo (``memo``, its own, or ``defines``) and its
+    setting's (``setting.memo``): ``shared`` (the answer's
+    ``AnswerCaches.defines``), or its own."""
 
     __slots__ = ("memo", "setting")
 
-    def __init__(self, defines: dict | None = None):
-        self.memo: dict = {}
-        self.setting = _Same(defines if defines is not None else self.memo)
+    def __init__(self, shared: dict | None = None, defines: dict | None = None):
+        self.memo: dict = {} if defines is None else defines
+        self.setting = self if shared is None else _Memo(None, shared)
 
 
 class _SideView:
@@ -235,15 +204,6 @@ class _SideView:
         self.own_of = {r: frozenset(a for a in self.own_pieces if a.piece.role == r) for r in roles}
         self.all_of = {r: frozenset(a for a in pieces if a.piece.role == r) for r in roles}
         self.enemy_of = {r: self.all_of[r] - self.own_of[r] for r in roles}
-
-
-class _Same:
-    """The setting of a judgement that has none of its own: its own memo."""
-
-    __slots__ = ("memo",)
-
-    def __init__(self, memo: dict):
-        self.memo = memo
 
 
 class Ctx:
@@ -278,13 +238,10 @@ class _Rule:
     #: the entries its domain holds: a kind (``ENTRIES_OF_KIND``), "*" every
     #: entry (``log``), None: ask the domain
     kind: str | None = None
-
-    #: judged at an entry of its kind directly where judgements are shared
-    #: (``_broke``: causal, of a kind, reading the history's outcomes)
-    direct: bool = False
-    #: a direct rule whose body is a history loop judged incrementally
-    #: (``not exists p in before(o): ...``, ``forall p in before(o): ...``):
-    #: (the loop's ``judge``, is the loop negated), for ``_breaks_grouped``
+    #: a causal rule of a kind, reading the history's outcomes (judged alone),
+    #: whose body is a history loop judged incrementally (``not exists p in
+    #: before(o): ...``, ``forall p in before(o): ...``): (the loop's ``judge``,
+    #: is the loop negated), which ``breaks`` asks directly
     quick: Any = None
 
 
@@ -337,14 +294,10 @@ class WarmasterEngine(Engine):
         #: no answer): those that measure nothing first, the stop rules
         #: among them, so a stopped step is found before the table is measured
         self._quick_first = sorted(self.rules, key=lambda r: r.reads is None or "table" in r.reads)
-        self._rules_for: dict[str, list[_Rule]] = {}  # an entry's kind -> the rules that may judge it (``breaks``)
-        self._groups_for: dict[str, list] = {}  # the same, grouped (``_breaks_grouped``)
-        self._part_specs: dict = {}  # a define of the target -> what it and each parameter read (``_part``)
+        self._groups_for: dict[str, list] = {}  # an entry's kind -> the rules that may judge it, grouped (``breaks``)
         self._target_spec: Any = False  # (``_target_key``)
         self._target_calls: Any = False  # (``_target_history``)
         self._hist_calls: dict = {}  # (``_history_calls``)
-        self._part_plans: dict = {}  # (define, arity) -> how ``_part`` keeps it
-        self._without_geometry: dict = {}  # (``_part_placed``)
         self._target_placed: Any = None  # (``target``: kept by places too)
         self._dice_spec: Any = False  # (``dice``)
         self._transposition_of: Any = False  # (``_transposition_spec``)
@@ -384,13 +337,13 @@ class WarmasterEngine(Engine):
             reads = self._reads_of([body.body]) if causal else None
             direct = causal and kind is not None and (reads is None or {"history", "outcome"} <= reads)
             return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal, reads, kind,
-                         direct, self._quick(body.body, body.var) if direct else None)
+                         self._quick(body.body, body.var) if direct else None)
         return _Rule(rid, r, source, quote, None, None, c(body))
 
     def _quick(self, body: A.Expr, var: str):
         """(``judge``, negated) when ``body`` (about ``var``) is a history loop
         over ``var``'s past judged incrementally (stops.py), or its negation:
-        ``_breaks_grouped`` asks its summary directly."""
+        ``breaks`` asks its summary directly."""
         negated = isinstance(body, A.Not)
         q = body.operand if negated else body
         if not isinstance(q, A.Quant) or id(q) not in self._incremental:
@@ -401,127 +354,25 @@ class WarmasterEngine(Engine):
         return loop.judge, negated
 
     def _memo_loops(self, body: A.Expr) -> None:
-        """Share, within one answer, every loop of a rule that goes through
-        the log's history (``exists p in before(o): ...``) when its body
-        reads no history: the body's value for an element is then a
-        function of what it reads of that element and of its other free
-        variables (``PackReads.of_var``), kept by that (``_memo_quant``). The
-        same attempt stands in the history of many branches of a plan (the
-        same roll, the same target): judged once, not once per branch."""
+        """Judge every loop of a rule through the log's history of the stop
+        rules' shape (``exists p in before(o): ...``) from a summary of the
+        history carried along the log (stops.py), the kernel's loop standing
+        in where that summary cannot be used; any other loop by the kernel."""
         for n in A.walk(body):
             if not isinstance(n, A.Quant):
                 continue
             shape = analyse(n, self.compiler.compile, self.pack, self._globals, self._reads_of_one, self._side_keys)
             if shape is not None:
-                # (judged from a summary of the history carried along the log,
-                # stops.py; the kernel's loop, or the shared one below, when
-                # that summary cannot be used)
                 self._incremental.add(id(n))
                 self.compiler.wrap[id(n)] = (n, lambda f, n=n, shape=shape: incremental(
-                    shape, ("incremental", id(n)), self._memo_quant_or(f, n)))
-                continue
-            dom = self._reads_of([n.domain])
-            if dom is not None and "history" in dom:
-                self.compiler.wrap[id(n)] = (n, lambda f, n=n: self._memo_quant_or(f, n))
-
-    def _memo_quant_or(self, f, q: A.Quant):
-        """The closure of loop ``q`` as ``_memo_loops`` shares it between
-        branches when it may be, else the kernel's ``f``."""
-        whole = self._reads_of([q.body])
-        if whole is None or "history" in whole:
-            return f
-        defines, vocab, symbols = self.pack.defines, self.pack.vocabulary, self.compiler.symbols
-        names = A.free_names(q.body) - {q.var}
-        named = frozenset(names & (set(defines) | set(vocab.constants) | set(symbols)))
-        spec = []
-        for v in sorted(names - named):
-            r = self.reads.of_var(q.body, v)
-            if r is None or IDENTITY in r:
-                return f
-            spec.append((v, r))
-        return self._memo_quant(f, q, tuple(spec), named)
+                    shape, ("incremental", id(n)), f))
 
     def _reads_of_one(self, e: A.Expr) -> frozenset | None:
         return self._reads_of([e])
 
-    def _memo_quant(self, f, q: A.Quant, spec: tuple, named: frozenset):
-        """The closure of loop ``q`` (the kernel's is ``f``): its value kept
-        in ``AnswerCaches.loops`` by the side, what its body reads of each other free
-        variable (``spec``) and the domain's elements themselves; and the
-        body's value for each element by what it reads of the element. The
-        kernel's loop is used when measurements are written down
-        (``check``'s explanations) or recorded (``Ctx.fresh``), a variable
-        cannot be keyed or hides a define or builtin of the same name
-        (``named``), or the domain is not a sequence. Elements are judged in
-        order and the loop stops at the first that decides it, as the
-        kernel's does."""
-        dom, body = self.compiler.compile(q.domain), self.compiler.compile(q.body)
-        exists, var, tag = q.kind == "exists", q.var, ("loop", id(q))
-        vsig = self._vsig
-        # the body's value for one element, kept by what it reads of the
-        # element too (the same attempt in two branches, the same roll and
-        # target: one judgement)
-        of_var = self.reads.of_var(q.body, var)
-        by_sig = of_var is not None and IDENTITY not in of_var
-        each = ("each", id(q))
-
-        def loop(ctx, env):
-            if ctx.trace is not None or ctx.fresh or (named and not named.isdisjoint(env)):
-                return f(ctx, env)
-            d = dom(ctx, env)
-            if type(d) is not tuple:
-                return f(ctx, env)
-            try:
-                head = self._memo_key(tag, ctx.log.side, tuple(vsig(env[v], r) for v, r in spec))
-                shared = self.cache.loops
-                v = shared.get((head, d))
-                if v is not None:
-                    return v
-                v = not exists
-            except (KeyError, _Unshared, TypeError):
-                return f(ctx, env)
-            inner = dict(env)
-            for x in d:
-                if v is not exists:  # (not decided yet: exists so far false, forall so far true)
-                    if by_sig:
-                        try:
-                            one = (each, head, vsig(x, of_var))
-                            v = shared.get(one)
-                        except (_Unshared, TypeError):
-                            inner[var] = x
-                            v = bool(body(ctx, inner))
-                        else:
-                            if v is None:
-                                inner[var] = x
-                                v = shared[one] = bool(body(ctx, inner))
-                    else:
-                        inner[var] = x
-                        v = bool(body(ctx, inner))
-                else:
-                    break
-            shared[(head, d)] = v
-            return v
-        return loop
-
     @staticmethod
     def _memo_key(tag: tuple, side: str, sigs: tuple):
         return (tag, side, sigs)
-
-    def _vsig(self, x: Any, reads: frozenset, own: str = "") -> Any:
-        """Value ``x`` as far as a judgement reading ``reads`` of it sees
-        it (``PackReads.of_var``); raises ``_Unshared`` for a value it cannot
-        key."""
-        if isinstance(x, Entry):
-            if IDENTITY in reads:
-                return x
-            return self._esig(x, reads, own) if reads else ()
-        if isinstance(x, At):
-            return x if IDENTITY in reads or "table" in reads else x.id
-        if x is None or isinstance(x, (str, int, float)):
-            return x
-        if isinstance(x, frozenset) and all(isinstance(i, str) for i in x):
-            return x
-        raise _Unshared
 
     def _reads_of(self, exprs) -> frozenset | None:
         """What expressions read, through the defines they call (the
@@ -666,10 +517,10 @@ class WarmasterEngine(Engine):
             names = [n for n in ("command_value", "supplies", *self.penalties) if n in self.pack.defines]
             of_e: set = set()
             history: set = set()
-            history_names: set = set()
+            placeable = True
             for name in names:
                 d = self.pack.defines[name]
-                whole = self._reads_of([d.body])
+                whole = self.reads.define(name)
                 each = [self.reads.of_var(d.body, p) for p in d.params]
                 if whole is None or None in each or (each and IDENTITY in each[0]):
                     break
@@ -678,16 +529,13 @@ class WarmasterEngine(Engine):
                     of_e |= {"fixed"} | ({"table"} if r & {"table", IDENTITY} else set())
                 if "history" in whole:
                     history |= whole
-                    history_names.add(name)
+                # (kept by the places it read too when every define that measures
+                # reads no history and nothing as itself: what it read is recorded)
+                placeable = placeable and ("table" not in whole or (
+                    "history" not in whole and not any(IDENTITY in r for r in each)))
             else:
                 spec = (frozenset(of_e | {"fixed"}), frozenset(history))
-                # a target is kept by the places it read too when every define
-                # that measures is kept so (``_part``: no history, nothing
-                # read as itself), so that every place read is recorded
-                specs = [self._part_spec(n, len(self.pack.defines[n].params) - 1) for n in names]
-                if all(sp is not None and ("table" not in sp[0] or self._placeable(sp)) for sp in specs) \
-                        and not any("table" in self._reads_of([self.pack.defines[n].body]) and n in history_names
-                                    for n in names):
+                if placeable:
                     self._target_placed = (frozenset(spec[0] - {"table"}), spec[1])
             self._target_spec = spec
         if spec is None:
@@ -723,16 +571,8 @@ class WarmasterEngine(Engine):
         ctx = Ctx(log, None, self.cache.defines)
         out = []
         for params, fns in calls:
-            if len(params) == 1:
-                env = {params[0]: e}
-                for f in fns:
-                    out.append(f(ctx, env))
-                continue
-            p0, p1 = params
-            for u in e.units:
-                env = {p0: e, p1: u}
-                for f in fns:
-                    out.append(f(ctx, env))
+            envs = [{params[0]: e}] if len(params) == 1 else [{params[0]: e, params[1]: u} for u in e.units]
+            out.extend(f(ctx, env) for env in envs for f in fns)
         return ("calls", tuple(out))
 
     def _history_calls(self, name: str):
@@ -755,7 +595,7 @@ class WarmasterEngine(Engine):
             if isinstance(n, (A.Quant, A.SetComp, A.The)) and n.var in params:
                 ok = False  # (a parameter hidden by a loop's variable)
             elif isinstance(n, A.Call) and n.func in self.pack.defines:
-                r = self._reads_of([self.pack.defines[n.func].body])
+                r = self.reads.define(n.func)
                 if r is None or "history" in r:
                     ok = False
             elif isinstance(n, A.Call) and n.func in vocab and self.reads.builtin(n.func) == "history":
@@ -765,7 +605,7 @@ class WarmasterEngine(Engine):
                     ok = False
             elif isinstance(n, A.Name) and n.id not in params and (
                     (n.id in vocab and self.reads.builtin(n.id) == "history") or n.id in self.pack.defines):
-                r = self._reads_of([self.pack.defines[n.id].body]) if n.id in self.pack.defines else None
+                r = self.reads.define(n.id) if n.id in self.pack.defines else None
                 if r is None or "history" in r:  # (a history constant, or a define of no parameter reading it)
                     ok = False
             elif isinstance(n, A.Attr) and ATTR_READS.get(n.name) == "history":
@@ -774,94 +614,16 @@ class WarmasterEngine(Engine):
         return hit
 
     def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
-        ctx = Ctx(log, None, self.cache.defines)
-        call = self._part
-        command = call("command_value", ctx, log, e)
+        # (judged afresh while it is kept by the places it reads: every place read is recorded)
+        ctx = Ctx(log, None, self.cache.defines, fresh=bool(self.cache.reading))
+        call = self._call
+        command = call("command_value", ctx, e)
         pens: dict[str, int] = {}
-        supply = [u for u in e.units if call("supplies", ctx, log, e, u)]  # (the same for every penalty)
+        supply = [u for u in e.units if call("supplies", ctx, e, u)]  # (the same for every penalty)
         for name in self.penalties:
-            vals = [call(name, ctx, log, e, u) for u in supply]
+            vals = [call(name, ctx, e, u) for u in supply]
             pens[name[len(PENALTY_PREFIX):]] = max(vals) if vals else 0
         return command - sum(pens.values()), pens
-
-    def _part(self, name: str, ctx: Ctx, log: Log, e: Entry, *units: At) -> Any:
-        """A define that works out part of a target (the command value, a
-        penalty, who supplies it) for attempt ``e`` appended to ``log``:
-        shared within one answer by what that define reads of each
-        argument (``PackReads.of_var``) and, when it reads the history, of the
-        log (a penalty measuring a unit is the same for every character,
-        every brigade holding the unit and every branch with that table)."""
-        plan = self._part_plans.get((name, len(units)))
-        if plan is None:
-            spec = self._part_spec(name, len(units))
-            plan = self._part_plans[(name, len(units))] = \
-                ("call",) if spec is None else ("placed", spec[1]) if self._placeable(spec) else \
-                ("keyed", spec[0], spec[1] - {"history"}, spec[2])
-        if plan[0] == "call":
-            return self._call(name, ctx, e, *units)
-        if plan[0] == "placed":
-            return self._part_placed(name, log, e, units, plan[1])
-        _, whole, of_e, of_units = plan
-        try:
-            key = self._memo_key(("part", name), log.side,
-                                 # (what it reads of the entry's history, e.g. its place
-                                 # among the attempts, the log it is appended to says)
-                                 (self._vsig(e, of_e, "target"),
-                                  tuple(self._vsig(u, r) for u, r in zip(units, of_units)),
-                                  self._part_history(name, ctx, log, e, units, whole)))
-            v = self.cache.values.get(key, _MISSING)
-        except (_Unshared, TypeError):
-            return self._call(name, ctx, e, *units)
-        if v is _MISSING:  # (not kept yet; a miss is no KeyError raised)
-            v = self.cache.values[key] = self._call(name, ctx, e, *units)
-        return v
-
-    def _part_history(self, name: str, ctx: Ctx, log: Log, e: Entry, units: tuple, whole: frozenset):
-        """What part ``name`` reads of the history (``_target_history``)."""
-        if "history" not in whole:
-            return None
-        fns = self._history_calls(name)
-        if fns is None:
-            return self._lsig(log, whole)
-        env = dict(zip(self.pack.defines[name].params, (e, *units)))
-        return ("calls", tuple(f(ctx, env) for f in fns))
-
-    def _part_spec(self, name: str, n_units: int):
-        """(what define ``name`` reads, of its entry, of each unit), or None
-        (not shared: an unknown reach, or not a define of that arity)."""
-        spec = self._part_specs.get((name, n_units), False)
-        if spec is False:
-            d = self.pack.defines.get(name)
-            spec = None
-            if d is not None and len(d.params) == 1 + n_units:
-                whole = self._reads_of([d.body])
-                each = [self.reads.of_var(d.body, p) for p in d.params]
-                if whole is not None and None not in each:
-                    spec = (whole, each[0], tuple(each[1:]))
-            self._part_specs[(name, n_units)] = spec
-        return spec
-
-    @staticmethod
-    def _placeable(spec) -> bool:
-        """May a part be kept by the places it read (``_part_placed``)?"""
-        whole, of_e, of_units = spec
-        return "table" in whole and "history" not in whole and IDENTITY not in of_e \
-            and not any(IDENTITY in r for r in of_units)
-
-    def _part_placed(self, name: str, log: Log, e: Entry, units: tuple, of_e: frozenset) -> Any:
-        """A part of a target that measures the table (and reads no
-        history): kept by what it reads of the entry but its table, with
-        the places of the pieces its judgement read (``_placed``): given
-        again on any table where those pieces stand in those places (a
-        unit's distance to the enemy, on every branch where neither it nor
-        an enemy moved). Judged on a fresh context, so that nothing it reads
-        comes from a memo without being recorded."""
-        drop = self._without_geometry.get(of_e)
-        if drop is None:
-            drop = self._without_geometry[of_e] = of_e - {"table"}
-        key = self._memo_key(("placed", name), log.side, (self._vsig(e, drop, "target"),
-                                                          tuple(u.id for u in units)))
-        return self._placed(key, log.table, lambda: self._call(name, Ctx(log, fresh=True), e, *units))
 
     def _placed(self, key, cur: Table, work) -> Any:
         """``work()``'s value, kept under ``key`` with what it read of the
@@ -1042,76 +804,42 @@ class WarmasterEngine(Engine):
     # ------------------------------------------------------------ judging
     def breaks(self, log: Log, at: Entry) -> bool:
         """Does ``at``, just appended to ``log``, break a rule? (what
-        ``violations(log, at)`` finds, without explaining it)"""
+        ``violations(log, at)`` finds, without explaining it.) The rules are
+        asked by group (``_groups``): a rule alone, or the causal rules of
+        one kind of entry that read the same, judged together; where
+        judgements are shared (``odds``, ``plan``) a group's verdict is kept
+        once for them all, by the places they read when they read the table
+        alone (``_placed``), else by what they read (``_key``), so that a
+        step judged again on another branch costs one look-up per group. The
+        group that last broke is asked first next time (the step after a
+        stopped one is stopped by the same rule)."""
         ctx = Ctx(log, None, self.cache.defines)
-        shared = self.cache.verdicts
-        keys: dict = {}  # what the judgements of `at` are keyed by, by what they read
         before = log.parent if log.parent is not None else Log(log.entries[:-1], log.table, log.side)
-        if self._sharing:
-            return self._breaks_grouped(ctx, at, before, keys, shared)
-        rules = self._rules_for.get(at.kind)
-        if rules is None:
-            rules = self._rules_for[at.kind] = [r for r in self._quick_first
-                                                if not r.causal or r.kind in (None, "*", at.kind)]
-        for i, r in enumerate(rules):
-            if self._broke(ctx, r, at, before, keys, shared):
-                if i:  # (asked first next time: the step after a stopped one is stopped by the same rule)
-                    rules.insert(0, rules.pop(i))
-                return True
-        return False
-
-    def _breaks_grouped(self, ctx: Ctx, at: Entry, before: Log, keys: dict, shared: dict) -> bool:
-        """``breaks`` where judgements are shared (``odds``, ``plan``): the
-        rules whose verdicts are kept by the same key (what they read,
-        ``_key``) are asked together, their verdict kept once for them all
-        (any of them broken), so that a step judged again on another branch
-        costs one look-up per group, not one per rule; the rules judged
-        directly (those reading the history's outcomes: the stop rules,
-        their history loops incremental, stops.py) one by one, first. The
-        group or rule that last broke is asked first next time."""
         items = self._groups_for.get(at.kind)
         if items is None:
             items = self._groups_for[at.kind] = self._groups(at.kind)
         for i, (rules, reads) in enumerate(items):
             if reads is None:
-                r = rules[0]
-                if r.direct:  # (``_broke``'s own path for it, without asking again what it reads)
-                    quick = r.quick
-                    # (a history loop: its summary asked directly, ``at`` being the
-                    # last entry of ``ctx.log``, untraced; the body when it cannot tell)
-                    v = quick[0](ctx, at, ctx.log, before) if quick is not None and ctx.log.parent is before else None
-                    if v is not None:
-                        broke = v if quick[1] else not v
-                    else:
-                        try:
-                            broke = not r.body(ctx, {r.var: at})
-                        except (AttributeError, TypeError) as exc:
-                            raise _cannot_judge(r, exc) from None
-                else:
-                    broke = self._broke(ctx, r, at, before, keys, shared)
-            elif reads == GEOMETRY_ONLY and _wholly_on(at, ctx.log.table):
-                # (rules that measure alone, as ``_broke`` keeps each: the group's
-                # verdict kept by the places its rules read, one look-up for them all)
-                log = ctx.log
+                broke = self._broke(ctx, rules[0], at, before)
+            elif not self._sharing or (at.roll is None and not at.moves and "outcome" in reads
+                                       and "history" not in reads):
+                # (an attempt before its roll: its rules about the outcome mostly
+                # read that it has none, ``moves_units(o) implies …``: judged at
+                # once, cheaper than its key, which reads its target)
+                broke = not self._none_broken(rules, at, log, ctx)
+            elif reads == GEOMETRY_ONLY and _wholly_on(at, log.table):
+                # (rules that measure alone: kept by the places they read, so that
+                # the branches where those pieces stand alike share it; an entry
+                # that moves its pieces from another table is keyed by both tables,
+                # below: what it read of the other is not recorded, and the same
+                # order unmoved on this table may be judged otherwise)
                 key = self._memo_key(("rules@", id(rules)), log.side, self._esig(at, FIXED_ONLY))
-                broke = not self._placed_none_broken(key, rules, at, log)
+                broke = not self._placed(key, log.table, lambda: self._none_broken(rules, at, log))
             else:
-                ok = None
-                if at.roll is None and not at.moves and "outcome" in reads and "history" not in reads:
-                    ok = self._probe(rules, at, ctx.log)
+                key = (id(rules), self._key("rule", reads, at, before))
+                ok = self.cache.verdicts.get(key)
                 if ok is None:
-                    common = keys.get(reads)
-                    if common is None:
-                        common = keys[reads] = self._key("rule", reads, at, before)
-                    key = (id(rules), common)
-                    ok = shared.get(key)
-                    if ok is None:
-                        ok = True  # (a loop, not any() of a generator: this frame's names need no cells)
-                        for r in rules:
-                            if self._broke(ctx, r, at, before, keys, shared):
-                                ok = False
-                                break
-                        shared[key] = ok
+                    ok = self.cache.verdicts[key] = self._none_broken(rules, at, log, ctx)
                 broke = not ok
             if broke:
                 if i:
@@ -1119,42 +847,12 @@ class WarmasterEngine(Engine):
                 return True
         return False
 
-    def _probe(self, rules: list, at: Entry, log: Log) -> bool | None:
-        """Do ``rules`` (a group that reads the outcome of the entry judged,
-        and no history) all hold for ``at``, an attempt before its roll that
-        moves nothing, when they read no more of it than what it is (its
-        order) and its roll, move and blunder D6 — none of which it has yet,
-        its target aside when that is not worked out? An attempt's rules about
-        its outcome mostly read that it has none (``moves_units(o) implies
-        …``): judged once for every such attempt of the same order, on every
-        table and whatever its target. Judged afresh, recording what it reads
-        of the table (``AnswerCaches.reading``) and whether it asks the
-        target; None (judge it by its key) when it read either, for this and
-        every later attempt of the order."""
-        pending = at.pending
-        key = self._memo_key(("probe", id(rules)), log.side,
-                             (self._esig(at, FIXED_ONLY), at.blunder_d6,
-                              _UNWORKED if pending is not None else at.target))
-        shared = self.cache.probes
-        hit = shared.get(key)
-        if hit is not None:
-            return None if hit is _READS_MORE else hit
-        asked = pending.asked if pending is not None else 0
-        ok, got, met = _recorded(log.table.cache, lambda: self._none_broken(rules, at, log))
-        more = got or met or (pending is not None and (at.pending is None or pending.asked != asked))
-        shared[key] = _READS_MORE if more else ok
-        return ok
-
-    def _placed_none_broken(self, key, rules: list, at: Entry, log: Log) -> bool:
-        """``_none_broken``, kept by the places it reads (``_placed``)."""
-        return self._placed(key, log.table, lambda: self._none_broken(rules, at, log))
-
     @staticmethod
-    def _none_broken(rules: list, at: Entry, log: Log) -> bool:
+    def _none_broken(rules: list, at: Entry, log: Log, ctx: Ctx | None = None) -> bool:
         """Does ``at``, the last entry of ``log``, break none of ``rules``
-        (causal rules of its kind that measure alone), judged on a fresh
-        context (``_placed``: every place read is recorded)?"""
-        ctx = Ctx(log, fresh=True)
+        (causal rules of its kind), judged on ``ctx`` or a fresh context
+        (``_placed``: every place read is recorded)?"""
+        ctx = Ctx(log, fresh=True) if ctx is None else ctx
         for r in rules:
             try:
                 if not r.body(ctx, {r.var: at}):
@@ -1164,7 +862,7 @@ class WarmasterEngine(Engine):
         return True
 
     def _groups(self, kind: str) -> list:
-        """The rules that may judge an entry of ``kind``, as ``_breaks_grouped``
+        """The rules that may judge an entry of ``kind``, as ``breaks``
         asks them: ``(rules, reads)``, ``reads`` None for a rule judged
         alone. Kept together: causal rules of one kind of entry reading
         the same (a verdict ``_broke`` keeps by ``_key``: no outcome of the
@@ -1180,8 +878,9 @@ class WarmasterEngine(Engine):
         shared = sorted(((rs, reads) for reads, rs in groups.items()), key=lambda g: "table" in g[1])
         return alone + shared
 
-    def _broke(self, ctx: Ctx, r: _Rule, at: Entry, before: Log, keys: dict, shared: dict) -> bool:
-        """Does rule ``r`` break at ``at`` (``breaks``)?"""
+    @staticmethod
+    def _broke(ctx: Ctx, r: _Rule, at: Entry, before: Log) -> bool:
+        """Does rule ``r``, judged alone, break at ``at`` (``breaks``)?"""
         try:
             if r.var is None:
                 return not r.body(ctx, {})
@@ -1189,27 +888,13 @@ class WarmasterEngine(Engine):
                 return not all(r.body(ctx, {r.var: el}) for el in r.domain(ctx, {}))
             if r.kind is None and at not in r.domain(ctx, {}):
                 return False
-            # (a verdict reading the history's outcomes is keyed by every
-            # roll before it: judged directly, its loops shared instead)
-            if r.reads is None or not self._sharing or {"history", "outcome"} <= r.reads:
-                return not r.body(ctx, {r.var: at})
-            if r.reads == GEOMETRY_ONLY and _wholly_on(at, ctx.log.table):
-                # (a verdict that measures alone: kept by the places it read, so
-                # that the branches where those pieces stand alike share it; an
-                # entry that moves its pieces from another table is keyed by both
-                # tables, below: what it read of the other is not recorded, and
-                # the same order unmoved on this table may be judged otherwise)
-                key = self._memo_key(("rule@", r.id), ctx.log.side, self._esig(at, FIXED_ONLY))
-                log = ctx.log
-                return not self._placed_none_broken(key, (r,), at, log)
-            common = keys.get(r.reads)
-            if common is None:
-                common = keys[r.reads] = self._key("rule", r.reads, at, before)
-            key = (r.id, common)
-            ok = shared.get(key)
-            if ok is None:
-                ok = shared[key] = bool(r.body(ctx, {r.var: at}))
-            return not ok
+            quick = r.quick
+            # (a history loop: its summary asked directly, ``at`` being the last
+            # entry of ``ctx.log``, untraced; the body when it cannot tell)
+            v = quick[0](ctx, at, ctx.log, before) if quick is not None and ctx.log.parent is before else None
+            if v is not None:
+                return v if quick[1] else not v
+            return not r.body(ctx, {r.var: at})
         except (AttributeError, TypeError) as exc:
             raise _cannot_judge(r, exc) from None
 
@@ -1282,8 +967,7 @@ class WarmasterEngine(Engine):
         its own caches, nothing kept from before."""
         self.cache.close()
         self.cache = AnswerCaches()
-        self._rules_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
-        self._groups_for = {}
+        self._groups_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
         self._sharing = sharing
 
     def draw(self, side: str | None = None, after: str | None = None, **_) -> str:
@@ -1436,118 +1120,71 @@ class WarmasterEngine(Engine):
         """The exact distribution of successful orders, and per unit; in
         ``each`` (when given), per step: P(attempted), P(given), P(a blunder).
 
-        Inside, a probability at step ``i`` is a whole number of ways out of
-        36**i (a step not attempted multiplies by 36, one rolled by the
-        ways of its result); ``Fraction`` only at the end.
-
-        The branches the dice open are walked step by step, and the branches
-        that reach step ``i`` in the same state (``_transposition``: alike in
-        all that the remaining steps' judgements read) are merged, their
-        ways added: each state carries the ways of each number of successes
-        so far and, per unit, of each number of orders it was given."""
-        spec = self._transposition_spec()
-        if spec is None or all(st.to is not None and None not in st.to for st in steps):
-            # (where every step moves its units, a success and a failure leave
-            # different tables: no branches would merge, and walked step by
-            # step every branch of a step would be kept at once)
-            return self._every_branch(steps, each)
-        n = len(steps)
-        stats = [[0, 0, 0] for _ in steps]  # ways out of 36**i, 36**(i+1), 36**(i+1)
-        names = list(dict.fromkeys(u for st in steps for u in st.units))
-        tops = {u: sum(1 for st in steps if u in st.units) for u in names}
-        gives = [tuple(int(u in st.units) for u in names) for st in steps]  # (the orders each step gives each unit)
-        # a state: [log, scale, successes, orders per unit, kept]: its ways are
-        # ``scale`` times those of ``kept`` (None: one way, no success, no
-        # order; else (ways by successes, per unit ways by orders, all its
-        # ways)) with the successes and each unit's orders moved up by those
-        # given: a branch costs a few numbers, a merge adds two out
-        zeros = tuple(0 for _ in names)
-        plain: dict = {}  # (``_meets``)
-        states = [[self.start(), 1, 0, zeros, None]]
-        for i, st in enumerate(steps):
-            merged: dict = {}
-            # (merging saves the judgements of the steps to come: with fewer
-            # than three to come, fewer than it costs to find a match; the
-            # sequencings of bench_warmaster.py's plan, 6 steps each)
-            keyed = spec if n - i > 3 else None
-
-            def reach(log: Log, state: list, ways: int, more: int, given: tuple) -> None:
-                if ways == 0:
-                    return
-                new = [log, state[1] * ways, state[2] + more, tuple(map(add, state[3], given)) if more else state[3],
-                       state[4]]
-                key = self._transposition(log, keyed)
-                kept = merged.get(key)
-                if kept is None:
-                    merged[key] = [[None, new]]
-                    return
-                into = self._merged_into(kept, new, steps, i + 1, keyed, plain)
-                if into is None:
-                    return
-                a, b = _ways_of(into, names), _ways_of(new, names)
-                into[1:] = [1, 0, zeros, ({k: a[0].get(k, 0) + b[0].get(k, 0) for k in a[0].keys() | b[0].keys()},
-                                          [{k: x.get(k, 0) + y.get(k, 0) for k in x.keys() | y.keys()}
-                                           for x, y in zip(a[1], b[1])], a[2] + b[2])]
-
-            for state in states:
-                log = state[0]
-                e, _ = self.attempt(log, st, None, False, lazy=True)
-                if self.breaks(log.plus(e), e):  # the stop rules: not attempted
-                    reach(log, state, 36, 0, zeros)
-                    continue
-                _, ok, bad, _, w_ok, w_blunder = self.dice(log, e.worked(), True)
-                stat, whole = stats[i], state[1] * (1 if state[4] is None else state[4][2])
-                stat[0] += whole
-                stat[1] += whole * w_ok
-                stat[2] += whole * w_blunder
-                if ok:
-                    es, after = self.rolled(log, e, st, ok[0], True)
-                    reach(log.plus(es, after), state, w_ok, 1, gives[i])
-                if bad:
-                    reach(log.plus(e.with_roll(bad[-1])), state, 36 - w_ok, 0, zeros)
-            states = [state for kept in merged.values() for _, state in kept]
-        dist: dict[int, int] = defaultdict(int)
-        per_unit = {u: defaultdict(int) for u in names}
-        for state in states:
-            succ, units, _ = _ways_of(state, names)
-            for k, w in succ.items():
-                dist[k] += w
-            for u, mine in zip(names, units):
-                for k, w in mine.items():
-                    per_unit[u][k] += w
-        return _as_fractions(n, dist, per_unit, tops, names, stats, each)
-
-    def _every_branch(self, steps: list[Step], each: list | None = None):
-        """``distribution``, walking every branch depth first, one at a time
-        in memory (nothing merged).
+        The branches the dice open are walked depth first, one at a time.
+        A branch reaching step ``i`` in the state of one walked before
+        (``_transposition``: alike in all that the remaining steps'
+        judgements read; ``_merged_into``) is not walked again: what the
+        walk from that state summed is added in, shifted by the branch's
+        successes and orders and scaled by its ways. Where no branch can
+        meet another (every step moves its units: a success and a failure
+        leave different tables), nothing is kept by state, and what is
+        kept of the tables of the branches left for good is dropped when
+        the walk leaves them (``_left_for_good``, ``_forget``).
 
         Inside, a probability at step ``i`` is a whole number of ways out of
         36**i (a step not attempted multiplies by 36, one rolled by the
         ways of its result); ``Fraction`` only at the end."""
+        spec = self._transposition_spec()
+        if all(st.to is not None and None not in st.to for st in steps):
+            spec = None
         n = len(steps)
-        dist: dict[int, int] = defaultdict(int)
-        stats = [[0, 0, 0] for _ in steps]  # ways out of 36**i, 36**(i+1), 36**(i+1)
         names = list(dict.fromkeys(u for st in steps for u in st.units))
-        per_unit = {u: defaultdict(int) for u in names}
         tops = {u: sum(1 for st in steps if u in st.units) for u in names}
         gives = [tuple(int(u in st.units) for u in names) for st in steps]  # (the orders each step gives each unit)
-        left = self._left_for_good(steps)
+        left = self._left_for_good(steps) if spec is None else [False] * n
+        zeros = tuple(0 for _ in names)
+        plain: dict = {}  # (``_meets``)
+        seen: dict = {}  # (step, ``_transposition``) -> [[its ``_meets``, log, its sums]]
 
-        def go(i: int, log: Log, ways: int, succ: int, counts: tuple[int, ...]) -> None:
+        def sums() -> tuple:
+            """What a walk adds up: ways by successes, per unit by orders
+            given, per step (attempted, given, a blunder)."""
+            return defaultdict(int), [defaultdict(int) for _ in names], [[0, 0, 0] for _ in steps]
+
+        def go(i: int, log: Log, ways: int, succ: int, counts: tuple, out: tuple) -> None:
             if ways == 0:
                 return
             if i == n:
-                dist[succ] += ways
-                for u, k in zip(names, counts):
-                    per_unit[u][k] += ways
+                out[0][succ] += ways
+                for mine, k in zip(out[1], counts):
+                    mine[k] += ways
                 return
+            # (merging saves the judgements of the steps to come: with fewer than
+            # three to come, fewer than it costs to find a match)
+            if spec is None or i == 0 or n - i < 3:
+                return walk(i, log, ways, succ, counts, out)
+            kept = seen.setdefault((i, self._transposition(log, spec)), [])
+            sub, meets = self._merged_into(kept, log, steps, i, spec, plain)
+            if sub is None:
+                sub = sums()
+                walk(i, log, 1, 0, zeros, sub)
+                kept.append([meets, log, sub])
+            for k, w in sub[0].items():
+                out[0][succ + k] += ways * w
+            for mine, theirs, c in zip(out[1], sub[1], counts):
+                for k, w in theirs.items():
+                    mine[c + k] += ways * w
+            for j in range(i, n):
+                out[2][j] = [x + ways * y for x, y in zip(out[2][j], sub[2][j])]
+
+        def walk(i: int, log: Log, ways: int, succ: int, counts: tuple, out: tuple) -> None:
             st = steps[i]
             e, _ = self.attempt(log, st, None, False, lazy=True)
             if self.breaks(log.plus(e), e):  # the stop rules: not attempted
-                go(i + 1, log, ways * 36, succ, counts)
+                go(i + 1, log, ways * 36, succ, counts, out)
                 return
             _, ok, bad, _, w_ok, w_blunder = self.dice(log, e.worked(), True)
-            stat = stats[i]
+            stat = out[2][i]
             stat[0] += ways
             stat[1] += ways * w_ok
             stat[2] += ways * w_blunder
@@ -1556,24 +1193,31 @@ class WarmasterEngine(Engine):
                 if left[i]:  # (what is kept of the tables of these branches, dropped after them)
                     mark = self.cache.mark()
                     es, after = self.rolled(log, e, st, ok[0], True)
-                    go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more)
+                    go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more, out)
                     del es, after
-                    self._forget(mark, log.table)
+                    self._forget(mark)
                 else:
                     es, after = self.rolled(log, e, st, ok[0], True)
-                    go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more)
+                    go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more, out)
             if bad:
-                go(i + 1, log.plus(e.with_roll(bad[-1])), ways * (36 - w_ok), succ, counts)
+                go(i + 1, log.plus(e.with_roll(bad[-1])), ways * (36 - w_ok), succ, counts, out)
 
-        go(0, self.start(), 1, 0, tuple(0 for _ in names))
-        return _as_fractions(n, dist, per_unit, tops, names, stats, each)
+        total = sums()
+        go(0, self.start(), 1, 0, zeros, total)
+        dist, per_unit, stats = total
+        whole = 36 ** n
+        if each is not None:
+            each.extend((Fraction(a, 36 ** i), Fraction(g, 36 ** (i + 1)), Fraction(b, 36 ** (i + 1)))
+                        for i, (a, g, b) in enumerate(stats))
+        return ({k: Fraction(v, whole) for k, v in dist.items()},
+                {u: ({k: Fraction(v, whole) for k, v in mine.items()}, tops[u]) for u, mine in zip(names, per_unit)})
 
     def _left_for_good(self, steps: list[Step]) -> list[bool]:
         """Per step of a plan: is no table of the branches where it succeeds
         met on any other branch? So when it moves a unit to a place the unit
         stands in on no other branch: no later step moves the unit (where a
         success puts it, it stays), and neither its start nor an earlier
-        step's destination for it is that place. ``_every_branch`` drops
+        step's destination for it is that place. ``distribution`` drops
         what it kept of those tables when it leaves those branches."""
         start = self.start().table.poses
         out = []
@@ -1590,11 +1234,10 @@ class WarmasterEngine(Engine):
             out.append(fresh)
         return out
 
-    def _forget(self, mark: tuple, before: Table) -> None:
+    def _forget(self, mark: tuple) -> None:
         """Drop what the answer kept since ``mark`` of the tables made since
         (``_left_for_good``: met on no branch still to walk) and of their
-        pieces and the entries standing on them; ``before``: the table they
-        were moved from, which forgets those moves."""
+        pieces and the entries standing on them."""
         cache = self.cache
         gone = set(cache.since(mark, "tables"))
         if not gone:
@@ -1611,7 +1254,6 @@ class WarmasterEngine(Engine):
                     or any(a.table in gone for a in x.units)
             return False
         cache.forget(mark, dead)
-        before.forget_moves(gone)
 
     def _transposition_spec(self):
         """What ``_transposition`` keys a branch of a plan by, from what the
@@ -1629,7 +1271,7 @@ class WarmasterEngine(Engine):
         history: set = set()
         loops = []
         names = ["command_value", "supplies", "succeeds", "blunder", *self.penalties]
-        reads = [self._reads_of([self.pack.defines[n].body]) for n in names if n in self.pack.defines]
+        reads = [self.reads.define(n) for n in names if n in self.pack.defines]
         for r in self.rules:
             if r.causal and r.kind not in (None, "*", "orders"):
                 continue
@@ -1653,38 +1295,37 @@ class WarmasterEngine(Engine):
         come read it, but for the history loops (``_meets``): the table as
         it stands and the history (which entries were made, in which order,
         and what else of them a judgement reading the history reads,
-        ``spec``). A new object (never merged) when ``spec`` is None."""
-        if spec is None:
-            return object()
+        ``spec``)."""
         history = spec[0]
         return log.table, self._lsig(log, history) if history else None
 
-    def _merged_into(self, kept: list, new: list, steps: list[Step], i: int, spec, plain: dict) -> list | None:
-        """The state of ``kept`` (the branches alike by ``_transposition``:
-        [its ``_meets`` or None not yet asked, state]) that the branch
-        ``new``, about to judge ``steps[i]``, merges with: one alike in
-        what the history loops read of it (their summaries alike, or else
-        ``_meets`` alike); None: ``new`` added to ``kept``. The loops are
-        asked only of branches alike in the rest."""
-        log = new[0]
+    def _merged_into(self, kept: list, log: Log, steps: list[Step], i: int, spec, plain: dict) -> tuple:
+        """The sums of the walk of ``kept`` (the states walked from step
+        ``i`` alike by ``_transposition``: [their ``_meets`` or None not yet
+        asked, log, sums]) that the branch at ``log`` merges with: one alike
+        in what the history loops read of it (their summaries alike, or
+        else ``_meets`` alike); and this branch's ``_meets``, to keep with
+        it when there is none (None). The loops are asked only of branches
+        alike in the rest."""
+        if not kept:
+            return None, None
         loops = spec[1]
         if not loops:  # (alike in all the judgements from step i on read)
-            return kept[0][1]
+            return kept[0][2], None
         ctx = Ctx(log, None, self.cache.defines)
         mine = [judge.summary(log, ctx) for judge, _ in loops]
         if not any(s is _UNSUMMARISED for s in mine):
             for other in kept:
-                if [judge.summary(other[1][0], ctx) for judge, _ in loops] == mine:
-                    return other[1]
+                if [judge.summary(other[1], ctx) for judge, _ in loops] == mine:
+                    return other[2], None
         meets = self._meets(log, steps, i, loops, plain)
         if meets is not None:
             for other in kept:
                 if other[0] is None:
-                    other[0] = self._meets(other[1][0], steps, i, loops, plain) or _NO_MEETS
+                    other[0] = self._meets(other[1], steps, i, loops, plain) or _NO_MEETS
                 if other[0] == meets:
-                    return other[1]
-        kept.append([meets or _NO_MEETS, new])
-        return None
+                    return other[2], None
+        return None, meets or _NO_MEETS
 
     def _meets(self, log: Log, steps: list[Step], i: int, loops, plain: dict) -> tuple | None:
         """For each history loop of the stop rules (``loops``) and each
@@ -1895,17 +1536,6 @@ class WarmasterEngine(Engine):
         return log.plus(e, after)
 
 
-def _ways_of(state: list, names: list) -> tuple:
-    """A state of ``distribution`` written out: (ways by successes, per unit
-    ways by orders given, all its ways)."""
-    _, scale, more, given, kept = state
-    if kept is None:
-        return {more: scale}, [{g: scale} for g in given], scale
-    succ, units, whole = kept
-    return ({k + more: w * scale for k, w in succ.items()},
-            [{k + g: w * scale for k, w in mine.items()} for g, mine in zip(given, units)], whole * scale)
-
-
 def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
     """Every single unit, then every group of 2..``most`` units each
     touching another (connected by contact), ids in scenario order."""
@@ -1961,15 +1591,3 @@ def _verdict_text(vs: list[dict], name, by_id: dict) -> str:
 
 
 __all__ = ["WarmasterEngine", "WAYS", "fraction", "brigades", "Ctx", "Step", "At"]
-
-
-def _as_fractions(n: int, dist, per_unit, tops, names, stats, each: list | None):
-    """A walk's answer from its whole-number ways out of 36 ** n (both walks
-    of ``distribution``): the distribution of successes, each unit's with
-    its top, and, into ``each``, every step's chances."""
-    whole = 36 ** n
-    if each is not None:
-        each.extend((Fraction(a, 36 ** i), Fraction(g, 36 ** (i + 1)), Fraction(b, 36 ** (i + 1)))
-                    for i, (a, g, b) in enumerate(stats))
-    return ({k: Fraction(v, whole) for k, v in dist.items()},
-            {u: ({k: Fraction(v, whole) for k, v in per_unit[u].items()}, tops[u]) for u in names})

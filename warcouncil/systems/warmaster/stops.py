@@ -270,8 +270,6 @@ _MEETS = {"==": lambda pv, ov: pv == ov, "!=": lambda pv, ov: pv != ov,
           "meet_p": _meet, "meet_o": lambda pv, ov: _meet(ov, pv),  # exists u in P: u in O; in O: u in P
           **{op: _ordered(f) for op, f in _ORDER.items()},
           **{"not " + op: (lambda m: lambda pv, ov: not m(pv, ov))(_ordered(f)) for op, f in _ORDER.items()}}
-_IDS = (str, int)  # values an index holds (``incremental``)
-_COLLECTIONS = (frozenset, set, tuple)
 
 
 def _env_of(names: tuple):
@@ -284,21 +282,12 @@ def _env_of(names: tuple):
 
 def _of_entry(side: Side) -> Callable:
     """``side(ctx, x)`` as a plain closure (the loop's hot path: no method
-    look-up; a value kept on the entry found by one dictionary look-up)."""
+    look-up; a value that reads what the entry is alone kept for every
+    attempt of the same order, ``_shared``)."""
     fn, key, env = side.fn, side.key, _env_of(side.names)
     if not side.what:
         return lambda ctx, x: fn(ctx, env(x))
-
-    def get(ctx, x):
-        d = x.__dict__
-        kept = d.get("_sides")
-        if kept is None:
-            kept = d["_sides"] = {}
-        v = kept.get(key, _NONE)
-        if v is _NONE:
-            v = kept[key] = _shared(d.get("_alike"), key, fn, ctx, env, x)
-        return v
-    return get
+    return lambda ctx, x: _shared(x.__dict__.get("_alike"), key, fn, ctx, env, x)
 
 
 def _shared(alike: dict | None, key: int, fn: Callable, ctx, env: Callable, x) -> Any:
@@ -355,15 +344,8 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
     pvalues = tuple(_of_last(side) for side in shape.pvalues)
     ofilters = tuple((_of_entry(side), neg) for side, neg in shape.ofilters)
     ofs = tuple(_of_entry(side) for _, _, side in joins)
-    # one join ``A(p) == B(o)`` or ``exists u in B(o): u in A(p)``: the summary
-    # also keeps the set of the values of A (ids: str, int), so that the
-    # check is a look-up; any other value and the kept entries are scanned
-    indexed = joins[0][0] if len(joins) == 1 and joins[0][0] in ("==", "meet_o") else None
-    empty = (False, (), frozenset() if indexed else None)
+    empty = (False, ())
     meets = tuple((_MEETS[op], i) for op, i, _ in joins)
-    n_joins = len(joins)
-    meet0, i0 = meets[0] if meets else (None, 0)
-    of0 = ofs[0] if ofs else None
     in_place = ("in place", kind)  # (kept on a log: is its last entry in place for ``before``)
 
     def summary(log, ctx):
@@ -386,9 +368,6 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
         log.sigs[tag] = s
         return s
 
-    n_pvalues = len(pvalues)
-    pv0 = pvalues[0] if pvalues else None
-
     def _add(base, ctx, log):
         """``base`` with the last entry of ``log``: if it is of the domain,
         its values when it passes the filters (every part worked out, no
@@ -400,25 +379,12 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
             for get, neg in pfilters:
                 if bool(get(ctx, log)) == neg:
                     ok = False
-            vals = (pv0(ctx, log),) if n_pvalues == 1 else tuple([get(ctx, log) for get in pvalues])
+            vals = tuple([get(ctx, log) for get in pvalues])
         except Exception:
             return _UNKNOWN
         if not ok:
-            return base if base[0] else (True, base[1], base[2])
-        index = base[2]
-        if index is not None:
-            v = vals[0]
-            if indexed == "==":
-                if type(v) not in _IDS:
-                    index = None
-                elif v not in index:
-                    index = index | {v}
-            elif type(v) is frozenset and all(type(u) in _IDS for u in v):
-                if not v <= index:
-                    index = index | v
-            else:
-                index = None
-        return True, base[1] + (vals,), index
+            return base if base[0] else (True, base[1])
+        return True, base[1] + (vals,)
 
     def placed(log, o):
         """Is ``o`` (the last entry of ``log``) where ``before(o)`` or
@@ -460,7 +426,7 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
             s = summary(before, ctx)
         if s is _UNKNOWN:
             return None
-        nonempty, kept, index = s
+        nonempty, kept = s
         if not nonempty:  # (an empty domain: the kernel reads nothing)
             return not exists
         try:
@@ -468,31 +434,16 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
             for get, neg in ofilters:
                 if bool(get(ctx, o)) == neg:
                     ok = False
-            if n_joins == 1:
-                ov = of0(ctx, o)
-                if not ok:
-                    found = False
-                elif index is None:
-                    found = any(meet0(vals[i0], ov) for vals in kept)
-                elif indexed == "==":
-                    found = ov in index if type(ov) in _IDS else any(meet0(vals[i0], ov) for vals in kept)
-                elif type(ov) in _COLLECTIONS and all(type(u) in _IDS for u in ov):
-                    found = not index.isdisjoint(ov)
-                else:
-                    found = any(meet0(vals[i0], ov) for vals in kept)
-            else:
-                ovals = [get(ctx, o) for get in ofs]
-                found = False
-                if ok and not joins:
-                    found = bool(kept)
-                elif ok:
-                    for vals in kept:
-                        for (meet, i), ov in zip(meets, ovals):
-                            if not meet(vals[i], ov):
-                                break
-                        else:
-                            found = True
+            ovals = [get(ctx, o) for get in ofs]
+            found = False
+            if ok:  # (is there a kept entry whose values meet o's by every join)
+                for vals in kept:
+                    for (meet, i), ov in zip(meets, ovals):
+                        if not meet(vals[i], ov):
                             break
+                    else:
+                        found = True
+                        break
         except Exception:
             return None
         return found if exists else not found

@@ -54,7 +54,6 @@ class Table:
         self.poses = dict(poses) if poses is not None else dict(self.start)
         self._fp: dict[str, T.Footprint] = {}
         self._at: dict[str, At] = {}
-        self._moved: dict = {}  # (``moved``: the moves asked of this table, and the table after them)
         #: lists of pieces worked out once per table (``units``, builtins.py)
         self.lists: dict = {}
         #: the answer's caches: its tables, footprints and measurements by piece
@@ -73,14 +72,6 @@ class Table:
         its pieces and what was measured on it)."""
         if not moves:
             return self.cache.tables.get(self.key, self)
-        asked = tuple(moves.items())
-        t = self._moved.get(asked)  # (these moves from this table before: no set of poses made)
-        if t is not None:
-            return t
-        t = self._moved[asked] = self._moved_anew(moves)
-        return t
-
-    def _moved_anew(self, moves: dict[str, Pose]) -> "Table":
         old, start = self.poses, self.start
         # (this table's key with the moved pieces' poses replaced: a few poses, not every piece's)
         key = self.key.difference([(pid, old[pid]) for pid in moves if pid in old]) \
@@ -120,15 +111,10 @@ class Table:
             got = self.lists["characters"] = tuple(self.at(p.id) for p in self.scenario.characters)
         return got
 
-    def forget_moves(self, gone: set) -> None:
-        """Forget the moves asked of this table that led to a table of
-        ``gone`` (dropped by ``AnswerCaches.forget``: no branch meets it again)."""
-        self._moved = {k: t for k, t in self._moved.items() if t not in gone}
-
     def close(self) -> None:
         """Its answer is given (``AnswerCaches.close``): forget its pieces,
-        moves, lists and footprints (worked out again if it is asked)."""
-        self._at, self._moved, self.lists, self._fp = {}, {}, {}, {}
+        lists and footprints (worked out again if it is asked)."""
+        self._at, self.lists, self._fp = {}, {}, {}
 
 
 class At:
