@@ -168,3 +168,33 @@ def test_the_batch_runner_is_imported_only_when_the_batch_verb_runs(tmp_path) ->
                           capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert many.stderr == "True\n"
     assert json.loads(many.stdout)["answer"] == json.loads(one.stdout)
+
+
+_LOADED = (
+    "import sys\n"
+    "from warcouncil.cli import main\n"
+    "try:\n"
+    "    main(sys.argv[1:], prog_name='warcouncil')\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "print(sorted(m for m in sys.modules if m == 'importlib.metadata' or m.endswith('.game')), file=sys.stderr)\n"
+)
+
+
+def test_a_verb_imports_no_game_interface_and_no_metadata_scan_once_cached(tmp_path) -> None:
+    """``System.game`` is imported when first read (``kernel.system.Lazy``),
+    and the entry points come from the user's cache after the first run:
+    a `moves` imports neither the game interface nor importlib.metadata."""
+    import os
+
+    env = dict(os.environ, WARCOUNCIL_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("WARCOUNCIL_CACHE", None)
+    work = tmp_path / "work"  # (the current folder is on sys.path: the cache is kept outside it)
+    work.mkdir()
+    args = ["moves", "akragas", "--card", "Order Three Units Center", "--order", "s4", "--json"]
+    first = subprocess.run([sys.executable, "-c", _LOADED, *args], capture_output=True, text=True, cwd=work,
+                           env=env, timeout=120)
+    assert first.stderr == "['importlib.metadata']\n" and json.loads(first.stdout)["legal"] is True
+    again = subprocess.run([sys.executable, "-c", _LOADED, *args], capture_output=True, text=True, cwd=work,
+                           env=env, timeout=120)
+    assert again.stderr == "[]\n" and again.stdout == first.stdout

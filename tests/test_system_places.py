@@ -35,3 +35,35 @@ def test_a_shipped_system_is_found_without_scanning_every_distribution(name, mon
     module, _, attr = SHIPPED[name].partition(":")
     cls = S.System.for_pack(name)
     assert cls is getattr(importlib.import_module(module), attr)
+
+
+def test_the_entry_points_are_kept_in_the_cache_until_the_installation_changes(tmp_path, monkeypatch):
+    """The scan of the distributions' metadata (~40 ms of a command's start)
+    is kept in the user's cache, keyed by each sys.path folder's time:
+    installing or removing a distribution (a folder changed) scans again."""
+    import importlib.metadata
+    import os
+    import sys
+
+    real = importlib.metadata.entry_points
+    scans = []
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **s: scans.append(s) or real(**s))
+    monkeypatch.setenv("WARCOUNCIL_CACHE_DIR", str(tmp_path / "cache"))
+    site = tmp_path / "site"
+    site.mkdir()
+    os.utime(site, ns=(1_000_000_000, 1_000_000_000))
+    monkeypatch.setattr(sys, "path", [*sys.path, str(site)])
+    first = S.entry_points(group="warcouncil.systems")
+    assert {p.name: p.value for p in first} == SHIPPED and len(scans) == 1
+    assert S.entry_points(group="warcouncil.systems") == first and len(scans) == 1  # (from the cache)
+    (site / "plugin-1.0.dist-info").mkdir()  # a distribution installed: its folder changes
+    os.utime(site, ns=(2_000_000_000, 2_000_000_000))
+    assert S.entry_points(group="warcouncil.systems") == first and len(scans) == 2
+    entry = sorted((tmp_path / "cache" / "entry-points-v1").glob("*.json"), key=os.path.getmtime)[-1]
+    entry.write_text("not an entry", encoding="utf-8")  # a corrupt entry: scanned again, and written again
+    assert S.entry_points(group="warcouncil.systems") == first and len(scans) == 3
+    assert S.entry_points(group="warcouncil.systems") == first and len(scans) == 3
+    monkeypatch.setenv("WARCOUNCIL_CACHE", "off")  # no cache: a scan each time
+    S.entry_points(group="warcouncil.systems")
+    S.entry_points(group="warcouncil.systems")
+    assert len(scans) == 5

@@ -39,24 +39,88 @@ VERBS = ("orders", "moves", "turns", "check", "cards", "diff", "odds", "plan", "
 _BY_PACK: dict[str, type["System"]] = {}
 
 
-def entry_points(**select):
-    """``importlib.metadata.entry_points``, imported when first needed (it
-    reads every installed distribution's metadata: ~10 ms at start-up)."""
-    from importlib.metadata import entry_points as scan
+@record
+class Point:
+    """An entry point (``name = "module:Attr"``), as ``importlib.metadata``
+    gives it, kept in the user's cache (``_points``)."""
 
-    return scan(**select)
+    name: str
+    value: str
+
+    @property
+    def module(self) -> str:
+        return self.value.partition(":")[0]
+
+    def load(self):
+        from importlib import import_module
+
+        module, _, attr = self.value.partition(":")
+        obj = import_module(module)
+        for part in attr.split(".") if attr else ():
+            obj = getattr(obj, part)
+        return obj
 
 
-def shipped_entry_points(**select):
+def entry_points(**select) -> list[Point]:
+    """The entry points of every installed distribution (``group=``,
+    ``name=``: ``importlib.metadata.entry_points``'s selection)."""
+
+    def scan():
+        from importlib.metadata import entry_points as every
+
+        return every(**select)
+
+    return _points("every", select, scan)
+
+
+def shipped_entry_points(**select) -> list[Point]:
     """The entry points of warcouncil's own distribution (``pyproject.toml``:
     the systems shipped with it), read from its one metadata folder rather
     than every installed distribution's; none where it is not installed."""
-    from importlib.metadata import PackageNotFoundError, distribution
 
-    try:
-        return distribution("warcouncil").entry_points.select(**select)
-    except PackageNotFoundError:  # pragma: no cover - run from a source tree never installed
-        return ()
+    def scan():
+        from importlib.metadata import PackageNotFoundError, distribution
+
+        try:
+            return distribution("warcouncil").entry_points.select(**select)
+        except PackageNotFoundError:  # pragma: no cover - run from a source tree never installed
+            return ()
+
+    return _points("warcouncil", select, scan)
+
+
+def _points(which: str, select: dict, scan) -> list[Point]:
+    """``scan()``'s entry points, kept in the user's cache (``dsl.packcache``;
+    none with ``WARCOUNCIL_CACHE=off``): importing ``importlib.metadata`` and
+    reading the distributions' metadata is ~40 ms, a third of a short
+    command's start-up. An entry is keyed by the query, the Python, and each
+    ``sys.path`` folder with its modification time: installing, upgrading or
+    removing a distribution adds or removes a folder there, which changes
+    its parent's time, so a changed installation is never answered from an
+    old entry. (A distribution's metadata edited in place is not seen:
+    reinstall it.)"""
+    import json
+    import os
+    import sys
+
+    from ..dsl.packcache import cache_dir, load_entry, sha256, store_entry
+
+    where = cache_dir("entry-points", 1)
+    if where is None:
+        return [Point(ep.name, ep.value) for ep in scan()]
+    stamp = []
+    for folder in sys.path:
+        try:
+            stamp.append([folder, os.stat(folder or ".").st_mtime_ns])
+        except OSError:
+            stamp.append([folder, None])
+    key = sha256(json.dumps([which, sorted(select.items()), sys.version, sys.prefix, stamp]).encode()).hexdigest()
+    entry = where / f"{key}.json"
+    found = load_entry(entry, key, "", decode=lambda text, _: [Point(*p) for p in json.loads(text)])
+    if found is None:
+        found = [Point(ep.name, ep.value) for ep in scan()]
+        store_entry(entry, key, found, encode=lambda points: [[p.name, p.value] for p in points])
+    return found
 
 
 @record
@@ -167,6 +231,28 @@ def family_options() -> tuple[tuple[str, Option], ...]:
     return tuple(found)
 
 
+class Lazy:
+    """A class attribute naming a class by ``"module:Name"`` (``".game:CardTurn"``:
+    beside the module of the class that holds it), imported the first time
+    it is read (``System.game``: the verbs that play no turn never import
+    the game interface)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+        self.package = owner.__module__.rpartition(".")[0]
+
+    def __get__(self, obj, owner=None):
+        from importlib import import_module
+
+        module, _, attr = self.path.partition(":")
+        value = getattr(import_module(module, self.package), attr)
+        setattr(owner, self.name, value)  # (read once: the class holds it now)
+        return value
+
+
 class System:
     """One game family. Subclasses set the class attributes; most need no
     method of their own."""
@@ -229,7 +315,8 @@ class System:
     #: the engine class that answers for it
     engine: ClassVar[type | None] = None  # a subclass of engine.Engine
     #: its turn as decisions and chance events, for the game interface
-    #: (``kernel/game.py``): a subclass of ``game.Turn``; None: no game interface
+    #: (``kernel/game.py``): a subclass of ``game.Turn`` (or ``Lazy(".game:Class")``,
+    #: imported when first asked for: start-up needs none); None: no game interface
     game: ClassVar[type | None] = None
     #: builtins that carry the structure of a decision, by planner class
     #: (``assignable``, ``capacity``, ``filled``, ``linked``, ``led``: see

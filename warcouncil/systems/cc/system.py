@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from ...errors import WarcouncilError
 from ...world.schema import NAME, list_field
-from ...kernel.system import PieceList, System
+from ...kernel.system import Lazy, PieceList, System
 from .boards import BOARDS, VIEWS
 from .builtins import CC
 from .engine import ANSWERED, CardEngine
-from .game import CardTurn
 
 
 class CommandsAndColors(System):
@@ -59,7 +58,7 @@ class CommandsAndColors(System):
         "host": "host",
     }
     engine = CardEngine
-    game = CardTurn  # the turn as decisions and chance events (the game interface)
+    game = Lazy(".game:CardTurn")  # the turn as decisions and chance events (the game interface)
     meanings = CC
     # the card's structure, which the quota enumerator turns into generators
     structural = {"assignable": "assignable", "capacity": "capacity", "filled": "filled",

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from ...kernel.system import System
+from ...kernel.system import Lazy, System
 from .builtins import GRID
 from .engine import GridEngine
 from .files import TEST, TURN_ENTRY
-from .game import GridTurn
 from .scenario import SCENARIO_ENTRY, read_scenario
 
 
@@ -20,7 +19,7 @@ class GridAncients(System):
     verbs = frozenset({"activations", "odds", "check"})
     answers_itself = frozenset({"activations", "odds", "check"})
     engine = GridEngine
-    game = GridTurn
+    game = Lazy(".game:GridTurn")
     meanings = GRID
     read_scenario = staticmethod(read_scenario)
     records = {"scenario": SCENARIO_ENTRY, "turn": TURN_ENTRY, "test": TEST}

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from ...kernel.system import System
+from ...kernel.system import Lazy, System
 from .builtins import WM
 from .engine import WarmasterEngine
-from .game import WarmasterTurn
 from .scenario import RECORDS, read_scenario
 
 
@@ -27,4 +26,4 @@ class Warmaster(System):
     meanings = WM
     read_scenario = staticmethod(read_scenario)
     records = RECORDS
-    game = WarmasterTurn
+    game = Lazy(".game:WarmasterTurn")
