@@ -441,3 +441,19 @@ def test_centurion_casualties_raise_the_discipline_rating_in_the_next_scenario(t
     assert state.log()["activations"] == [entry]
     after = {u["id"]: u for u in state.scenario_after()["units"]}
     assert after["d"]["discipline"] == 8 and after["d"]["disordered"] is True and after["d"]["at"] == [2, 2]
+
+
+def test_the_pieces_of_a_step_a_halt_and_a_die(game):
+    """A step, a halt and a die name no unit of their own: they concern the
+    open activation's unit (issue 27); an end concerns none."""
+    state = game.new_state()
+    activate = {"kind": "activate", "unit": "r5", "option": "move"}
+    assert state.pieces_of(activate) == ["r5"] and state.pieces_of({"kind": "end"}) == []
+    state.apply(activate)
+    assert [state.pieces_of(a) for a, _ in state.chance_outcomes()] == [["r5"]] * 6
+    state.apply(die(4))
+    acts = state.legal_actions()
+    assert [a["kind"] for a in acts] == ["step"] * 3 + ["halt"]
+    assert [state.pieces_of(a) for a in acts] == [["r5"]] * 4
+    play(state, [{"kind": "halt"}])
+    assert [state.pieces_of(a) for a in state.legal_actions()][-1] == []

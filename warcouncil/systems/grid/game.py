@@ -209,6 +209,14 @@ class GridTurn(Turn):
                     out.append({"kind": "activate", **entry, "text": _text(entry, board)})
         return out
 
+    def pieces_at(self, p: Position, action: dict) -> list[str]:
+        """A step or a halt of the move under way, and a die of the open
+        activation, concern its unit."""
+        if p.open is not None and action.get("kind") in ("step", "halt", "dice"):
+            unit = json.loads(p.open).get("unit")
+            return [unit] if isinstance(unit, str) else []
+        return self.pieces_of(action)
+
     # ------------------------------------------------------------ playing
     def play(self, p: Position, action: dict) -> Position:
         kind = action.get("kind")

@@ -115,6 +115,21 @@ class WarmasterTurn(Turn):
         ids = super().pieces_of(action)
         return ids + [action[k] for k in ("by", "character") if isinstance(action.get(k), str) and action[k] not in ids]
 
+    def pieces_at(self, position, action: dict) -> list[str]:
+        """An action of the step under way (its dice, its destinations)
+        concerns the pieces of the entry it completes: a home back's unit,
+        an attempt's units and the character ordering."""
+        p = position.pending
+        if not p or action.get("kind") not in ("move", "dice"):
+            return self.pieces_of(action)
+        if p[0] in ("home", "home_to"):
+            return self.pieces_of({"kind": "home_back", "unit": p[1], "toward": p[2]})
+        if p[0] == "roll":
+            return self.pieces_of({"kind": "attempt", "by": p[1], "units": list(p[2])})
+        m = self._entries(position.done[-1:])[0][1]
+        units = [m["units"]] if isinstance(m["units"], str) else m["units"]
+        return self.pieces_of({"kind": "attempt", "by": m["by"], "units": units})
+
     def log(self, position) -> dict:
         out: dict = {}
         for key, m in self._entries(position.done):
