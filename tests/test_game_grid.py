@@ -165,13 +165,13 @@ def test_a_step_into_a_forest_is_refused_and_changes_nothing(game):
 
 @pytest.mark.parametrize("action, message", [
     ({"kind": "fly"}, "the grid game has no action 'fly' (activate, step, halt, exchange, reallocate, "
-                      "homunculus_est, end; dice at a chance node)"),
+                      "homunculus_est, bring_back, end; dice at a chance node)"),
     ({"kind": "activate", "unit": "zz", "option": "move"}, "unknown unit 'zz'"),
     ({"kind": "activate", "unit": "r1", "option": "dance"},
      "option must be one of move, combat, charge, shoot, reform, not 'dance'"),
     ({"kind": "halt"}, "no move is under way to halt"),
     ({"kind": "bring_back", "bring_back": "r1"},
-     "the grid game does not play 'bring_back' yet (write it in a turn file for `check`)"),
+     "a bring_back action gives 'unit': the unit off the table; its test follows"),
 ])
 def test_a_malformed_action_is_refused_without_violations(game, action, message):
     state = game.new_state()
@@ -276,9 +276,11 @@ def _check_state(game, state, rng, tmp_path):
         assert sum(p for _, p in outcomes) == 1 and len(outcomes) == 6
 
 
-def _playout(game, seed, tmp_path):
+def _playout(game, seed, tmp_path, sides=("romans", "gauls"), seen=None):
+    """A seeded random playout, every state judged (``seen``: the kinds of
+    the actions played, and each die's words, are added to it)."""
     rng = random.Random(seed)
-    state = game.new_state(side=rng.choice(["romans", "gauls"]))
+    state = game.new_state(side=rng.choice(list(sides)))
     steps = 0
     while not state.is_terminal() and steps < 40:
         _check_state(game, state, rng, tmp_path)
@@ -296,6 +298,8 @@ def _playout(game, seed, tmp_path):
             action = ends[0] if ends and rng.random() < 0.3 else rng.choice(groups[group])
         before = state.to_json()
         state.apply(action)
+        if seen is not None:
+            seen.add(action["kind"] if action["kind"] != "dice" else state.history()[-1]["text"].rsplit(":", 1)[0])
         if rng.random() < 0.2:  # undo restores the state exactly
             state.undo()
             assert state.to_json() == before
@@ -457,3 +461,66 @@ def test_the_pieces_of_a_step_a_halt_and_a_die(game):
     assert [state.pieces_of(a) for a in acts] == [["r5"]] * 4
     play(state, [{"kind": "halt"}])
     assert [state.pieces_of(a) for a in state.legal_actions()][-1] == []
+
+
+# ---------------------------------------------------------------- bringing a unit back (issue 27)
+
+#: o left the table at 3,0; a and the enemy x on it
+OFF = [unit("o", "red", (3, 0), "south", off_table=True), unit("a", "red", (6, 2), "south"),
+       unit("x", "blue", (3, 5), "north")]
+BRING = {"kind": "bring_back", "unit": "o"}
+
+
+def test_a_bring_back_and_its_discipline_test(tmp_path):
+    game = load_game(str(scenario(tmp_path, OFF, width=8, depth=8)))
+    state = game.new_state()
+    acts = state.legal_actions()
+    assert [(a["kind"], a.get("unit"), a.get("option")) for a in acts] == [
+        ("activate", "a", "move"), ("activate", "a", "charge"), ("bring_back", "o", None), ("end", None, None)]
+    assert acts[2] == {**BRING, "text": "bring o back to the table (a Discipline Test)"}
+    state.apply(BRING)
+    assert state.current_player() == CHANCE and state.log()["activations"] == []
+    assert [(a["text"], p) for a, p in state.chance_outcomes()] == [
+        (f"o's Discipline Test to return (1 of 2): {f}", Fraction(1, 6)) for f in range(1, 7)]
+    assert state.pieces_of(die(1)) == ["o"]
+    failed = state.clone()
+    play(state, [6, 6])  # passed: o is back where it left the table, and may act
+    assert state.log()["activations"] == [{"bring_back": "o", "test": [6, 6]}] and legal(game, state.log()) == []
+    assert ("activate", "o", "move") in [(a["kind"], a.get("unit"), a.get("option")) for a in state.legal_actions()]
+    o = next(u for u in state.scenario_after()["units"] if u["id"] == "o")
+    assert (o["at"], "off_table" in o) == ([3, 0], False)
+    # failed (3 + 2): a Reversal of Fortune, the phase can only end, o stays off the table
+    play(failed, [3, 2])
+    assert failed.log()["activations"] == [{"bring_back": "o", "test": [3, 2]}] and legal(game, failed.log()) == []
+    assert failed.legal_actions() == [{"kind": "end", "text": "end the phase"}]
+    assert next(u for u in failed.scenario_after()["units"] if u["id"] == "o")["off_table"] is True
+    # undo and the JSON round trip
+    before = failed.to_json()
+    failed.undo()
+    failed.apply(die(2))
+    assert failed.to_json() == before
+    assert game.state_from_json(json.loads(json.dumps(before))).log() == failed.log()
+
+
+def test_a_bring_back_is_judged_by_the_rules(tmp_path):
+    game = load_game(str(scenario(tmp_path, OFF, width=8, depth=8)))
+    state = game.new_state()
+    with pytest.raises(IllegalAction) as e:
+        state.apply({"kind": "bring_back", "unit": "a"})  # on the table
+    assert [v["rule"] for v in e.value.violations] == ["ga.bring-back-off-table"]
+    # after a Reversal of Fortune (a failed bring back) no other attempt: `check` says so too
+    play(state, [BRING, 3, 2])
+    with pytest.raises(IllegalAction) as e:
+        state.apply(BRING)
+    assert [v["rule"] for v in e.value.violations] == ["ga.reversal-ends-activations"]
+    assert legal(game, {"side": "red", "activations": [{"bring_back": "o", "test": [3, 2]},
+                                                       {"bring_back": "o", "test": [6, 6]}]}) == [
+        "ga.reversal-ends-activations"]
+
+
+def test_random_playouts_bring_a_unit_back(tmp_path):
+    game = load_game(str(scenario(tmp_path, OFF, width=8, depth=8)))
+    seen: set = set()
+    for seed in range(6):
+        _playout(game, seed, tmp_path, sides=("red",), seen=seen)
+    assert {"bring_back", "o's Discipline Test to return (2 of 2)"} <= seen, seen

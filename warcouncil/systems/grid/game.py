@@ -8,7 +8,10 @@ Nodes, in the procedure's order (``engine._Sequence.activation``):
   Charge, Shoot or Reform Activation, its fields as a turn file's entry
   gives them), ``{"kind": "exchange", "exchange", "get"}``, ``{"kind":
   "reallocate", "reallocate"}``, ``{"kind": "homunculus_est", "points",
-  "cancel"?}`` (entries without dice, never listed), or ``{"kind": "end"}``;
+  "cancel"?}`` (entries without dice, never listed), ``{"kind":
+  "bring_back", "unit"}`` (a unit off the table; its Discipline Test, two
+  dice, follows: the turn file's ``{bring_back, test}``), or ``{"kind":
+  "end"}``;
 * the dice: each die the activation still needs, one chance node per die
   (``{"kind": "dice", "face": N}``, each face 1/6). Which die comes next is
   the engine's answer (``GridEngine.sequence``: ``Due``, the rolls an entry
@@ -45,6 +48,17 @@ PENDING = frozenset({"ga.manoeuvre-test-taken", "ga.leave-zoc-needs-pass", "ga.c
                      "ga.warband-full-distance"})
 ACTIVATE_FIELDS = ("unit", "option", "target", "with", "spend", "devotio", "reserve")
 D6 = range(1, 7)
+
+
+@record
+class Roll:
+    """A roll the game asks for itself (as the engine's ``Due``): ``n`` D6
+    for the entry's value at ``path``, one face (``single``) or a list."""
+
+    path: tuple
+    n: int
+    single: bool
+    words: str
 
 
 @record
@@ -106,7 +120,14 @@ class GridTurn(Turn):
     def _due(self, p: Position):
         """The sequence with ``p``'s open activation, and the roll it needs
         next: while its move goes on, only the move's own dice (the
-        movement die, the steps' tests); a Charge's combat comes after it."""
+        movement die, the steps' tests); a Charge's combat comes after it.
+        A bring back's Discipline Test (its entry cannot be read without
+        it) is due before the entry joins the sequence."""
+        if p.open is not None:
+            entry = json.loads(p.open)
+            if "bring_back" in entry and "test" not in entry:
+                return self._seq(p.entries), Roll(("test",), 2, False,
+                                                  f"{entry['bring_back']}'s Discipline Test to return")
         seq = self._seq(p.entries, p.open)
         due = [d for d in seq.due if not p.moving or d.path[0] in ("roll", "steps")]
         return seq, (due[0] if due else None)
@@ -207,13 +228,34 @@ class GridTurn(Turn):
                     if q.moving and not alive[uid, option]:
                         continue  # (a Warband that cannot move the full distance it may roll)
                     out.append({"kind": "activate", **entry, "text": _text(entry, board)})
+        for v in board.views:  # the units off the table that may be brought back (the engine judges it)
+            if v.side == self.side and board.states[v.id].off_table:
+                try:
+                    self._bring_back(p, v.id)
+                except IllegalAction:
+                    continue
+                out.append(self._bring_back_action(v.id))
         return out
+
+    @staticmethod
+    def _bring_back_action(uid: str) -> dict:
+        return {"kind": "bring_back", "unit": uid, "text": f"bring {uid} back to the table (a Discipline Test)"}
+
+    def _bring_back(self, p: Position, uid) -> Position:
+        """The bring back of ``uid`` opened, its test to roll; refused when
+        the rules refuse it whatever the test shows (judged with one)."""
+        seq = self._seq(p.entries, json.dumps({"bring_back": uid, "test": [1, 1]}))
+        vs = seq.out
+        if vs:
+            raise IllegalAction("; ".join(v.message for v in vs), [v.as_json() for v in vs])
+        return Position(p.entries, json.dumps({"bring_back": uid}))
 
     def pieces_at(self, p: Position, action: dict) -> list[str]:
         """A step or a halt of the move under way, and a die of the open
         activation, concern its unit."""
         if p.open is not None and action.get("kind") in ("step", "halt", "dice"):
-            unit = json.loads(p.open).get("unit")
+            entry = json.loads(p.open)
+            unit = entry.get("unit", entry.get("bring_back"))
             return [unit] if isinstance(unit, str) else []
         return self.pieces_of(action)
 
@@ -250,7 +292,11 @@ class GridTurn(Turn):
                 raise IllegalAction("an activation is under way: its dice or its move come first")
             return self._opened(p, {kind: {k: action[k] for k in ("points", "cancel") if k in action}})
         if kind == "bring_back":
-            raise IllegalAction(f"the grid game does not play {kind!r} yet (write it in a turn file for `check`)")
+            if p.open is not None:
+                raise IllegalAction("an activation is under way: its dice or its move come first")
+            if set(action) - {"kind", "text", "unit"} or not isinstance(action.get("unit"), str):
+                raise IllegalAction("a bring_back action gives 'unit': the unit off the table; its test follows")
+            return self._bring_back(p, action["unit"])
         if kind in ("step", "halt"):
             if p.open is None or not p.moving or self._due(p)[1] is not None:
                 raise IllegalAction(f"no move is under way to {kind}" if not p.moving else "roll the dice due first")
@@ -262,7 +308,7 @@ class GridTurn(Turn):
             entry["steps"] = list(entry.get("steps", ())) + [action["do"]]
             return self._settled(Position(p.entries, json.dumps(entry), moving=True))
         raise IllegalAction(f"the grid game has no action {kind!r} (activate, step, halt, exchange, reallocate, "
-                            "homunculus_est, end; dice at a chance node)")
+                            "homunculus_est, bring_back, end; dice at a chance node)")
 
     def _opened(self, p: Position, entry: dict) -> Position:
         return self._settled(Position(p.entries, json.dumps(entry), moving=entry.get("option") in ("move", "charge")))
@@ -318,6 +364,8 @@ class GridTurn(Turn):
             return {**action, "text": f"{json.loads(p.open)['unit']} halts"}
         if kind == "end":
             return {**action, "text": "end the phase"}
+        if kind == "bring_back":
+            return {**action, "text": self._bring_back_action(action.get("unit"))["text"]}
         if kind == "exchange":
             return {**action, "text": "exchange " + ", ".join(f"{n} {k}" for k, n in action["exchange"].items())
                     + f" for one {action.get('get')}"}
