@@ -66,10 +66,11 @@ def test_the_first_node_of_alesia(game):
     assert [a["text"] for a in state.legal_actions()][-4:] == [
         f"{WHO['r5']} charges {WHO['g3']}", f"{WHO['r5']} charges {WHO['g4']}", f"{WHO['r5']} charges {WHO['g5']}",
         "end the phase"]
-    # the Gauls' warbands g1, g2, g3 cannot move the full distance every roll may give: no Move for them
+    # the Gauls' warband g2, behind g1, cannot move the full distance every roll may give: no Move for it;
+    # g1 and g3 may Move, whatever they roll: an enemy in front ends their move (ga.default.warband-blocked)
     gauls = game.new_state(side="gauls").legal_actions()
-    assert [a["unit"] for a in gauls if a.get("option") == "move"] == ["g4", "g5"]
-    assert len(gauls) == 35
+    assert [a["unit"] for a in gauls if a.get("option") == "move"] == ["g1", "g3", "g4", "g5"]
+    assert len(gauls) == 37
 
 
 def test_every_listed_action_of_the_first_node_is_accepted(game):
@@ -299,7 +300,8 @@ def _playout(game, seed, tmp_path, sides=("romans", "gauls"), seen=None):
         before = state.to_json()
         state.apply(action)
         if seen is not None:
-            seen.add(action["kind"] if action["kind"] != "dice" else state.history()[-1]["text"].rsplit(":", 1)[0])
+            seen.add(f"activate {action['unit']} {action['option']}" if action["kind"] == "activate" else
+                     action["kind"] if action["kind"] != "dice" else state.history()[-1]["text"].rsplit(":", 1)[0])
         if rng.random() < 0.2:  # undo restores the state exactly
             state.undo()
             assert state.to_json() == before
@@ -524,3 +526,27 @@ def test_random_playouts_bring_a_unit_back(tmp_path):
     for seed in range(6):
         _playout(game, seed, tmp_path, sides=("red",), seen=seen)
     assert {"bring_back", "o's Discipline Test to return (2 of 2)"} <= seen, seen
+
+
+# ---------------------------------------------------------------- Warbands (issue 27)
+
+def test_a_warband_moves_until_an_enemy_is_in_front(game, tmp_path):
+    """g3 rolls 2 Movement Points; one square forward brings an enemy in
+    front of it: it halts there (ga.default.warband-blocked). Before, a
+    Warband that could meet an enemy short of its full distance had no legal
+    move for such a roll, so the game offered g1 and g3 no Move at all."""
+    state = game.new_state(side="gauls")
+    play(state, [{"kind": "activate", "unit": "g3", "option": "move"}, 4])
+    assert [a["text"] for a in state.legal_actions()] == ["g3 forward"]
+    play(state, [{"kind": "step", "do": "forward"}])
+    assert state.legal_actions() == [{"kind": "halt", "text": "g3 halts"}]
+    play(state, [{"kind": "halt"}])
+    assert state.log()["activations"] == [{"unit": "g3", "option": "move", "roll": 4, "steps": ["forward"]}]
+    assert legal(game, state.log()) == []
+
+
+def test_random_playouts_move_the_warbands(game, tmp_path):
+    seen: set = set()
+    for seed in range(708, 712):
+        _playout(game, seed, tmp_path, sides=("gauls",), seen=seen)
+    assert {"activate g1 move", "g1's Movement die"} <= seen, seen
