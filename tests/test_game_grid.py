@@ -165,8 +165,8 @@ def test_a_step_into_a_forest_is_refused_and_changes_nothing(game):
 
 
 @pytest.mark.parametrize("action, message", [
-    ({"kind": "fly"}, "the grid game has no action 'fly' (activate, step, halt, exchange, reallocate, "
-                      "homunculus_est, bring_back, end; dice at a chance node)"),
+    ({"kind": "fly"}, "the grid game has no action 'fly' (activate, step, halt, choose, exchange, "
+                      "reallocate, homunculus_est, bring_back, end; dice at a chance node)"),
     ({"kind": "activate", "unit": "zz", "option": "move"}, "unknown unit 'zz'"),
     ({"kind": "activate", "unit": "r1", "option": "dance"},
      "option must be one of move, combat, charge, shoot, reform, not 'dance'"),
@@ -277,11 +277,12 @@ def _check_state(game, state, rng, tmp_path):
         assert sum(p for _, p in outcomes) == 1 and len(outcomes) == 6
 
 
-def _playout(game, seed, tmp_path, sides=("romans", "gauls"), seen=None):
+def _playout(game, seed, tmp_path, sides=("romans", "gauls"), seen=None, **options):
     """A seeded random playout, every state judged (``seen``: the kinds of
-    the actions played, and each die's words, are added to it)."""
+    the actions played, and each die's words, are added to it; ``options``:
+    ``new_state``'s)."""
     rng = random.Random(seed)
-    state = game.new_state(side=rng.choice(list(sides)))
+    state = game.new_state(side=rng.choice(list(sides)), **options)
     steps = 0
     while not state.is_terminal() and steps < 40:
         _check_state(game, state, rng, tmp_path)
@@ -550,3 +551,51 @@ def test_random_playouts_move_the_warbands(game, tmp_path):
     for seed in range(708, 712):
         _playout(game, seed, tmp_path, sides=("gauls",), seen=seen)
     assert {"activate g1 move", "g1's Movement die"} <= seen, seen
+
+
+# ---------------------------------------------------------------- the chooser's pick (issue 27)
+
+def test_the_chooser_picks_among_the_attack_dice_when_asked(game):
+    """With ``choices=True``, once the attack dice are rolled the chooser
+    picks the result (the entry's `choose`); by default the pack's
+    preference picks, and no such node is met."""
+    state = game.new_state(choices=True)
+    play(state, [{"kind": "activate", "unit": "r1", "option": "combat", "target": "g1"}, 6, 2])
+    # r1 (4) against g1 (3): the attacker picks
+    assert state.current_player() == "romans"
+    assert state.legal_actions() == [{"kind": "choose", "face": 6, "text": "romans picks the 6: crunch"},
+                                     {"kind": "choose", "face": 2, "text": "romans picks the 2: grind"}]
+    assert state.pieces_of(state.legal_actions()[1]) == ["r1"]
+    with pytest.raises(IllegalAction, match="^pick one of the dice's results: face 6, 2$"):
+        state.apply({"kind": "choose", "face": 3})
+    state.apply({"kind": "choose", "face": 2})
+    assert state.current_player() == CHANCE and state.chance_outcomes()[0][0]["text"] == "g1's Defence dice: 1"
+    while state.current_player() == CHANCE:
+        state.apply(die(3))
+    (entry,) = state.log()["activations"]
+    assert (entry["dice"], entry["choose"], entry["defence"]) == ([6, 2], 2, [3])
+    assert legal(game, state.log()) == []
+    # the defender picks when its rating is higher: g1 (3) against r1 (4), in the Gauls' phase
+    gauls = game.new_state(side="gauls", choices=True)
+    play(gauls, [{"kind": "activate", "unit": "g1", "option": "combat", "target": "r1"}, 1, 5])
+    assert gauls.current_player() == "romans"
+    assert [a["text"] for a in gauls.legal_actions()] == ["romans picks the 5: advance", "romans picks the 1: repulsed"]
+    before = gauls.to_json()
+    gauls.apply({"kind": "choose", "face": 1})
+    assert gauls.log()["activations"] == [] and gauls.current_player() == CHANCE
+    gauls.undo()
+    assert gauls.to_json() == before
+    assert game.state_from_json(json.loads(json.dumps(before))).legal_actions() == gauls.legal_actions()
+    # no pick is due elsewhere, and none by default
+    with pytest.raises(IllegalAction, match="^no pick among the dice is due here$"):
+        game.new_state(choices=True).apply({"kind": "choose", "face": 6})
+    plain = game.new_state()
+    play(plain, [{"kind": "activate", "unit": "r1", "option": "combat", "target": "g1"}, 6, 2])
+    assert plain.current_player() == CHANCE
+
+
+def test_random_playouts_with_the_choosers_picks(game, tmp_path):
+    seen: set = set()
+    for seed in range(906, 910):
+        _playout(game, seed, tmp_path, seen=seen, choices=True)
+    assert "choose" in seen, seen

@@ -19,6 +19,12 @@ Nodes, in the procedure's order (``engine._Sequence.activation``):
   while a re-roll is left) or feared-zone Discipline Test, the attack dice,
   the Defence dice, then what the result sets off (Push Back, Discipline
   Tests, outcomes, Risk to Generals, ...);
+* with ``new_state(choices=True)``, once the attack dice of a Combat,
+  Charge or Shooting Activation are rolled and they give more than one
+  result: the chooser (the shooter; for a combat, the side the pack's
+  ``attacker_chooses`` names) decides ``{"kind": "choose", "face": N}``,
+  one per result (the entry's ``choose``); by default the pack's preference
+  picks, as ``check`` does;
 * during a Movement or Charge Activation, once its movement die is rolled:
   ``{"kind": "step", "do": MANOEUVRE}`` (one square or turn, its tests
   rolled next) or ``{"kind": "halt"}``; a failed test or a failed movement
@@ -100,11 +106,14 @@ class GridTurn(Turn):
     """One phase of the side to move (``side``: the scenario's ``to_move``
     unless given) of a grid-ancients scenario."""
 
-    options = ("side",)
+    options = ("side", "choices")
 
     def __init__(self, engine, **options) -> None:
         super().__init__(engine, **options)
         self.side = engine.setting(self.chosen.get("side")).side
+        self.choices = self.chosen.get("choices", False)
+        if not isinstance(self.choices, bool):
+            raise WarcouncilError(f"choices must be true or false, not {self.choices!r}")
 
     # ------------------------------------------------------------ the engine's judgement
     def _seq(self, entries, open_=None):
@@ -135,7 +144,46 @@ class GridTurn(Turn):
     def player(self, p: Position) -> str:
         if p.over:
             return TERMINAL
-        return CHANCE if p.open is not None and self._due(p)[1] is not None else self.side
+        if p.open is None:
+            return self.side
+        seq, due = self._due(p)
+        choice = self._choice(p, seq)
+        if choice is not None:
+            return choice[0]
+        return CHANCE if due is not None else self.side
+
+    def _choice(self, p: Position, seq):
+        """The chooser's pick among the attack dice, once they are all
+        rolled and before the Defence dice (the entry's ``choose``): (the
+        side that picks, its ``choose`` actions, one per result the dice
+        give), or None when there is nothing to pick (the dice give one
+        result, or the entry has its pick). The shooter picks a shot's
+        result; the pack's ``attacker_chooses`` says who picks a combat's.
+        Only with ``new_state(choices=True)``: by default the pack's
+        preference picks (``ga.default.chooser``), as ``check`` does for an
+        entry without ``choose``."""
+        if not self.choices or p.moving or p.open is None:
+            return None
+        entry = json.loads(p.open)
+        if entry.get("option") not in ("combat", "charge", "shoot") or "dice" not in entry or "choose" in entry \
+                or "defence" in entry or not seq.log or seq.log[-1].get("unit") != entry["unit"]:
+            return None
+        faces = entry["dice"] if isinstance(entry["dice"], list) else [entry["dice"]]
+        if len(set(faces)) < 2:
+            return None
+        results: dict = {}
+        for f in sorted(set(faces), reverse=True):
+            got = self._seq(p.entries, json.dumps({**entry, "choose": f})).log[-1].get("result")
+            results.setdefault(got, f)
+        if len(results) < 2:
+            return None
+        a, d = seq.log[-1]["ratings"]
+        board = seq.s
+        target = board.by_id.get(entry.get("target"))
+        attacker = entry["option"] == "shoot" or bool(self.engine.hook(board, "attacker_chooses", a, d))
+        side = self.side if attacker or target is None else target.side
+        return side, [{"kind": "choose", "face": f, "text": f"{side} picks the {f}: {r.replace('_', ' ')}"}
+                      for r, f in sorted(results.items(), key=lambda x: -x[1])]
 
     def node(self, p: Position):
         if p.over:
@@ -143,6 +191,9 @@ class GridTurn(Turn):
         if p.open is None:
             return decision(self.side, self._activations(p) + [{"kind": "end", "text": "end the phase"}])
         seq, due = self._due(p)
+        choice = self._choice(p, seq)
+        if choice is not None:
+            return decision(*choice)
         if due is not None:
             k = len(p.faces) + 1
             what = due.words + (f" ({k} of {due.n})" if due.n > 1 else "")
@@ -253,7 +304,7 @@ class GridTurn(Turn):
     def pieces_at(self, p: Position, action: dict) -> list[str]:
         """A step or a halt of the move under way, and a die of the open
         activation, concern its unit."""
-        if p.open is not None and action.get("kind") in ("step", "halt", "dice"):
+        if p.open is not None and action.get("kind") in ("step", "halt", "dice", "choose"):
             entry = json.loads(p.open)
             unit = entry.get("unit", entry.get("bring_back"))
             return [unit] if isinstance(unit, str) else []
@@ -291,6 +342,15 @@ class GridTurn(Turn):
             if p.open is not None:
                 raise IllegalAction("an activation is under way: its dice or its move come first")
             return self._opened(p, {kind: {k: action[k] for k in ("points", "cancel") if k in action}})
+        if kind == "choose":
+            seq, _ = self._due(p) if p.open is not None else (None, None)
+            choice = self._choice(p, seq) if seq is not None else None
+            if choice is None:
+                raise IllegalAction("no pick among the dice is due here")
+            if action.get("face") not in {a["face"] for a in choice[1]}:
+                raise IllegalAction(f"pick one of the dice's results: face {', '.join(str(a['face']) for a in choice[1])}")
+            return self._settled(Position(p.entries, json.dumps({**json.loads(p.open), "choose": action["face"]}),
+                                          (), p.moving))
         if kind == "bring_back":
             if p.open is not None:
                 raise IllegalAction("an activation is under way: its dice or its move come first")
@@ -307,8 +367,8 @@ class GridTurn(Turn):
                 raise IllegalAction(f"a step does one of {', '.join(MANOEUVRES)}, not {action.get('do')!r}")
             entry["steps"] = list(entry.get("steps", ())) + [action["do"]]
             return self._settled(Position(p.entries, json.dumps(entry), moving=True))
-        raise IllegalAction(f"the grid game has no action {kind!r} (activate, step, halt, exchange, reallocate, "
-                            "homunculus_est, bring_back, end; dice at a chance node)")
+        raise IllegalAction(f"the grid game has no action {kind!r} (activate, step, halt, choose, exchange, "
+                            "reallocate, homunculus_est, bring_back, end; dice at a chance node)")
 
     def _opened(self, p: Position, entry: dict) -> Position:
         return self._settled(Position(p.entries, json.dumps(entry), moving=entry.get("option") in ("move", "charge")))
@@ -344,7 +404,7 @@ class GridTurn(Turn):
                     p = Position(p.entries, json.dumps({**entry, "steps": entry["steps"][:stop]}))
                 continue
             break
-        done = due is None and not p.moving
+        done = due is None and not p.moving and self._choice(p, seq) is None
         vs = [v for v in seq.out if done or v.rule not in PENDING]
         if vs:
             raise IllegalAction("; ".join(v.message for v in vs), [v.as_json() for v in vs])
