@@ -165,8 +165,8 @@ def test_a_step_into_a_forest_is_refused_and_changes_nothing(game):
 
 
 @pytest.mark.parametrize("action, message", [
-    ({"kind": "fly"}, "the grid game has no action 'fly' (activate, step, halt, choose, exchange, "
-                      "reallocate, homunculus_est, bring_back, end; dice at a chance node)"),
+    ({"kind": "fly"}, "the grid game has no action 'fly' (activate, step, halt, reroll, keep, choose, "
+                      "exchange, reallocate, homunculus_est, bring_back, end; dice at a chance node)"),
     ({"kind": "activate", "unit": "zz", "option": "move"}, "unknown unit 'zz'"),
     ({"kind": "activate", "unit": "r1", "option": "dance"},
      "option must be one of move, combat, charge, shoot, reform, not 'dance'"),
@@ -599,3 +599,70 @@ def test_random_playouts_with_the_choosers_picks(game, tmp_path):
     for seed in range(906, 910):
         _playout(game, seed, tmp_path, seen=seen, choices=True)
     assert "choose" in seen, seen
+
+
+# ---------------------------------------------------------------- a movement roll re-rolled (issue 27)
+
+def test_a_failed_movement_roll_re_rolled_with_a_command_point(game):
+    state = game.new_state(choices=True)
+    play(state, [{"kind": "activate", "unit": "r4", "option": "move"}, 1])
+    # a failed roll: a Movement Point may re-roll it (r4 has no General: no Generalship Point for it)
+    assert state.legal_actions() == [
+        {"kind": "reroll", "pool": "movement", "text": "r4 re-rolls its movement die, spending a movement point"},
+        {"kind": "keep", "text": "r4 keeps its movement roll"}]
+    assert [state.pieces_of(a) for a in state.legal_actions()] == [["r4"], ["r4"]]
+    kept = state.clone()
+    kept.apply({"kind": "keep"})
+    assert kept.log()["activations"] == [{"unit": "r4", "option": "move", "roll": 1}]
+    state.apply({"kind": "reroll", "pool": "movement"})
+    assert [(a["text"], p) for a, p in state.chance_outcomes()] == [
+        (f"r4's Movement die, re-rolled: {f}", Fraction(1, 6)) for f in range(1, 7)]
+    play(state, [5, {"kind": "halt"}])
+    assert state.log()["activations"] == [{"unit": "r4", "option": "move", "roll": [1, 5],
+                                           "spend": [{"pool": "movement", "use": "reroll_movement"}]}]
+    assert legal(game, state.log()) == []
+    assert state.scenario_after()["sides"]["romans"]["command_points"]["movement"] == 1
+    # r1 has Caesar: a Generalship Point may pay for it too
+    r1 = game.new_state(choices=True)
+    play(r1, [{"kind": "activate", "unit": "r1", "option": "move"}, 1])
+    assert [(a["kind"], a.get("pool"), a.get("as")) for a in r1.legal_actions()] == [
+        ("reroll", "movement", None), ("reroll", "generalship", "movement"), ("keep", None, None)]
+    with pytest.raises(IllegalAction, match="^no movement roll may be re-rolled here$"):
+        game.new_state(choices=True).apply({"kind": "keep"})
+    # by default the failed roll ends the move, as `check` reads it
+    plain = game.new_state()
+    play(plain, [{"kind": "activate", "unit": "r4", "option": "move"}, 1])
+    assert plain.log()["activations"] == [{"unit": "r4", "option": "move", "roll": 1}]
+
+
+def test_the_movement_die_re_rolled_is_the_odds_of_the_movement_roll_with_a_reroll(game):
+    """Re-rolling whenever the side may: the chance tree of the movement
+    roll is `odds` of it with `reroll: true`."""
+    def tree(state, p=Fraction(1), out=None):
+        out = {} if out is None else out
+        if state.current_player() == CHANCE and _open(state)[1].path[0] == "roll":
+            for a, q in state.chance_outcomes():
+                s = state.clone()
+                s.apply(a)
+                tree(s, p * q, out)
+        elif any(a["kind"] == "reroll" for a in state.legal_actions()):
+            s = state.clone()
+            s.apply({"kind": "reroll", "pool": "movement"})
+            tree(s, p, out)
+        else:
+            k = str(_open(state)[0].log[-1]["movement_points"]) if state._positions[-1].open else "failed"
+            out[k] = out.get(k, Fraction(0)) + p
+        return out
+
+    state = game.new_state(choices=True)
+    state.apply({"kind": "activate", "unit": "r4", "option": "move"})
+    got = tree(state)
+    assert got == _odds(game, {"test": "movement", "unit": "r4", "reroll": True})
+    assert got == {"failed": Fraction(1, 36), "2": Fraction(7, 18), "3": Fraction(7, 18), "4": Fraction(7, 36)}
+
+
+def test_random_playouts_re_roll_a_movement_die(game, tmp_path):
+    seen: set = set()
+    for seed in (906, 915):
+        _playout(game, seed, tmp_path, seen=seen, choices=True)
+    assert {"reroll", "r1's Movement die, re-rolled", "r4's Movement die, re-rolled"} <= seen, seen

@@ -25,6 +25,11 @@ Nodes, in the procedure's order (``engine._Sequence.activation``):
   ``attacker_chooses`` names) decides ``{"kind": "choose", "face": N}``,
   one per result (the entry's ``choose``); by default the pack's preference
   picks, as ``check`` does;
+* with ``new_state(choices=True)``, a movement roll the pack lets a
+  Movement Point re-roll (``reroll_movement_when``: a failed one): ``{"kind":
+  "reroll", "pool": "movement"}`` (or ``"pool": "generalship", "as":
+  "movement"``), the new die then rolled (the entry's ``roll: [first,
+  second]`` and its ``spend``), or ``{"kind": "keep"}``;
 * during a Movement or Charge Activation, once its movement die is rolled:
   ``{"kind": "step", "do": MANOEUVRE}`` (one square or turn, its tests
   rolled next) or ``{"kind": "halt"}``; a failed test or a failed movement
@@ -78,6 +83,7 @@ class Position:
     faces: tuple = ()
     moving: bool = False
     over: bool = False
+    kept: bool = False  # the side kept a movement roll it might re-roll
 
 
 def _text(entry: dict, board) -> str:
@@ -137,6 +143,9 @@ class GridTurn(Turn):
             if "bring_back" in entry and "test" not in entry:
                 return self._seq(p.entries), Roll(("test",), 2, False,
                                                   f"{entry['bring_back']}'s Discipline Test to return")
+            if _rerolls_owed(entry):
+                return self._seq(p.entries, p.open), Roll(("roll",), 1, False,
+                                                          f"{entry['unit']}'s Movement die, re-rolled")
         seq = self._seq(p.entries, p.open)
         due = [d for d in seq.due if not p.moving or d.path[0] in ("roll", "steps")]
         return seq, (due[0] if due else None)
@@ -194,11 +203,42 @@ class GridTurn(Turn):
         choice = self._choice(p, seq)
         if choice is not None:
             return decision(*choice)
+        if due is None and p.moving:
+            offers = self._reroll_offers(p, seq)
+            if offers:
+                unit = json.loads(p.open)["unit"]
+                return decision(self.side, offers + [{"kind": "keep", "text": f"{unit} keeps its movement roll"}])
         if due is not None:
             k = len(p.faces) + 1
             what = due.words + (f" ({k} of {due.n})" if due.n > 1 else "")
             return chance([({"kind": "dice", "face": f, "text": f"{what}: {f}"}, Fraction(1, 6)) for f in D6])
         return decision(self.side, self._moves(p))
+
+    def _reroll_offers(self, p: Position, seq) -> list:
+        """A Movement or Charge Activation's movement roll just made, not
+        re-rolled yet nor kept, whose outcome the pack lets a Movement Point
+        re-roll (``reroll_movement_when``: by default a failed roll): a
+        ``reroll`` action per way to pay for it that the engine accepts (a
+        Movement Point, or a Generalship Point as one). Only with
+        ``new_state(choices=True)``: by default no roll is re-rolled, as
+        ``check`` reads an entry without one."""
+        if not self.choices or p.kept or p.open is None:
+            return []
+        entry = json.loads(p.open)
+        rolls = entry.get("roll")
+        if entry.get("option") not in ("move", "charge") or entry.get("steps") or not isinstance(rolls, (int, list)) \
+                or (isinstance(rolls, list) and len(rolls) != 1) or not seq.log or "movement_points" not in seq.log[-1]:
+            return []
+        if not self.engine.hook(seq.s, "reroll_movement_when", seq.log[-1]["movement_points"]):
+            return []
+        out = []
+        for pay in ({"pool": "movement"}, {"pool": "generalship", "as": "movement"}):
+            spend = {**pay, "use": "reroll_movement"}
+            tried = {**entry, "roll": [_first(rolls), 6], "spend": list(entry.get("spend", ())) + [spend]}
+            if not [v for v in self._seq(p.entries, json.dumps(tried)).out if v.rule not in PENDING]:
+                out.append({"kind": "reroll", **pay, "text": f"{entry['unit']} re-rolls its movement die, spending a "
+                                                             f"{pay['pool']} point" + (" as a movement point" if "as" in pay else "")})
+        return out
 
     def _moves(self, p: Position, depth: int = 4) -> list:
         """The steps and the halt legal in an open move, a step listed only
@@ -304,7 +344,7 @@ class GridTurn(Turn):
     def pieces_at(self, p: Position, action: dict) -> list[str]:
         """A step or a halt of the move under way, and a die of the open
         activation, concern its unit."""
-        if p.open is not None and action.get("kind") in ("step", "halt", "dice", "choose"):
+        if p.open is not None and action.get("kind") in ("step", "halt", "dice", "choose", "reroll", "keep"):
             entry = json.loads(p.open)
             unit = entry.get("unit", entry.get("bring_back"))
             return [unit] if isinstance(unit, str) else []
@@ -342,6 +382,22 @@ class GridTurn(Turn):
             if p.open is not None:
                 raise IllegalAction("an activation is under way: its dice or its move come first")
             return self._opened(p, {kind: {k: action[k] for k in ("points", "cancel") if k in action}})
+        if kind in ("reroll", "keep"):
+            seq, due = self._due(p) if p.open is not None else (None, None)
+            offers = self._reroll_offers(p, seq) if seq is not None and due is None and p.moving else []
+            if not offers:
+                raise IllegalAction("no movement roll may be re-rolled here")
+            if kind == "keep":
+                return self._settled(Position(p.entries, p.open, moving=True, kept=True))
+            pay = {k: action[k] for k in ("pool", "as") if k in action}
+            if set(action) - {"kind", "text", "pool", "as"} or {**pay} not in [
+                    {k: o[k] for k in ("pool", "as") if k in o} for o in offers]:
+                raise IllegalAction("a reroll gives the 'pool' it spends (movement, or generalship 'as' movement): "
+                                    + ", ".join(o["text"] for o in offers))
+            entry = json.loads(p.open)
+            entry = {**entry, "roll": [_first(entry["roll"])],
+                     "spend": list(entry.get("spend", ())) + [{**pay, "use": "reroll_movement"}]}
+            return self._settled(Position(p.entries, json.dumps(entry), moving=True))
         if kind == "choose":
             seq, _ = self._due(p) if p.open is not None else (None, None)
             choice = self._choice(p, seq) if seq is not None else None
@@ -367,8 +423,8 @@ class GridTurn(Turn):
                 raise IllegalAction(f"a step does one of {', '.join(MANOEUVRES)}, not {action.get('do')!r}")
             entry["steps"] = list(entry.get("steps", ())) + [action["do"]]
             return self._settled(Position(p.entries, json.dumps(entry), moving=True))
-        raise IllegalAction(f"the grid game has no action {kind!r} (activate, step, halt, choose, exchange, "
-                            "reallocate, homunculus_est, bring_back, end; dice at a chance node)")
+        raise IllegalAction(f"the grid game has no action {kind!r} (activate, step, halt, reroll, keep, choose, "
+                            "exchange, reallocate, homunculus_est, bring_back, end; dice at a chance node)")
 
     def _opened(self, p: Position, entry: dict) -> Position:
         return self._settled(Position(p.entries, json.dumps(entry), moving=entry.get("option") in ("move", "charge")))
@@ -393,6 +449,8 @@ class GridTurn(Turn):
             if due is not None and due.n == 0:
                 p = Position(p.entries, json.dumps(_given(json.loads(p.open), due, ())), (), p.moving)
                 continue
+            if p.moving and due is None and self._reroll_offers(p, seq):
+                break  # (the side decides whether to re-roll the movement die)
             if p.moving and due is None and (seq.stopped_at is not None
                                              or seq.log[-1].get("movement_points") in ("failed", 0)):
                 stop = seq.stopped_at
@@ -540,6 +598,20 @@ def _given(entry: dict, due, faces: tuple) -> dict:
               if key == "test" else value}
         steps[j] = st
         return {**entry, "steps": steps}
+    if path == ("roll",) and not due.single:  # (a re-rolled movement die: its face after the first)
+        return {**entry, "roll": [_first(entry["roll"]), *faces]}
     if len(path) == 1:
         return {**entry, path[0]: value}
     return {**entry, path[0]: {**entry.get(path[0], {}), path[1]: value}}
+
+
+def _first(roll):
+    """The first movement die of a ``roll`` (a face, or a list of faces)."""
+    return roll[0] if isinstance(roll, list) else roll
+
+
+def _rerolls_owed(entry: dict) -> bool:
+    """Has ``entry`` paid for a movement re-roll whose die is not rolled yet?"""
+    paid = sum(1 for sp in entry.get("spend", ()) if isinstance(sp, dict) and sp.get("use") == "reroll_movement")
+    roll = entry.get("roll")
+    return entry.get("option") in ("move", "charge") and isinstance(roll, list) and len(roll) == 1 and paid >= 1
