@@ -666,3 +666,24 @@ def test_random_playouts_re_roll_a_movement_die(game, tmp_path):
     for seed in (906, 915):
         _playout(game, seed, tmp_path, seen=seen, choices=True)
     assert {"reroll", "r1's Movement die, re-rolled", "r4's Movement die, re-rolled"} <= seen, seen
+
+
+# ---------------------------------------------------------------- the Rout die (issue 27)
+
+def test_a_rout_rolls_its_die(game):
+    """g1, Pushed Back and failing its Discipline Test with an outcome of
+    1 + 1, routs: its Rout die (how far it routs, and whose zone of control
+    it crosses) is rolled, then r1's Follow Up."""
+    state = game.new_state()
+    play(state, [{"kind": "activate", "unit": "r1", "option": "combat", "target": "g1"}, 6, 2, 3, 3, 3, 3, 1, 1])
+    assert state.current_player() == CHANCE
+    assert [(a["text"], p) for a, p in state.chance_outcomes()] == [
+        (f"g1's Rout die: {f}", Fraction(1, 6)) for f in range(1, 7)]
+    assert state.pieces_of(die(4)) == ["r1"]
+    play(state, [4, 1])
+    (entry,) = state.log()["activations"]
+    assert (entry["outcome"], entry["rout"], entry["follow_up"]) == ({"g1": [1, 1]}, {"g1": 4}, 1)
+    assert legal(game, state.log()) == []
+    events = game.engine.check(state.log())[1][-1]["events"]
+    assert "g1 routs: removed from play" in events
+    assert "g1" not in {u["id"] for u in state.scenario_after()["units"]}

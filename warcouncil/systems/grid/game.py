@@ -18,7 +18,7 @@ Nodes, in the procedure's order (``engine._Sequence.activation``):
   still needs): the movement die, each step's Manoeuvre Test (re-rolled
   while a re-roll is left) or feared-zone Discipline Test, the attack dice,
   the Defence dice, then what the result sets off (Push Back, Discipline
-  Tests, outcomes, Risk to Generals, ...);
+  Tests, outcomes, a routing unit's Rout die, Risk to Generals, ...);
 * with ``new_state(choices=True)``, once the attack dice of a Combat,
   Charge or Shooting Activation are rolled and they give more than one
   result: the chooser (the shooter; for a combat, the side the pack's
