@@ -76,7 +76,8 @@ def test_the_rule_and_its_quote_in_words(board, tmp_path):
     assert code == 1
     assert out.splitlines()[:4] == [
         "illegal: 1 violation",
-        f"  {RULE} [infantry a at 10,40, general gen at 30,20] order 1 (gen → a): a move ends with a piece off the table",
+        f"  {RULE} [infantry a at 10,40, general gen at 30,20] order 1 (gen → a): "
+        "a move ends with a piece off the table",
         f"    Warmaster — reference facts: “{QUOTE}”",
         "    measured: a is not wholly on the 120 x 80 cm table"]
 

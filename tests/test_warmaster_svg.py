@@ -223,5 +223,5 @@ def test_no_label_overlaps_another_on_a_crowded_table(tmp_path):
     svg = table_svg(eng)
     assert _overlaps(svg) == []
     labels, _ = _label_boxes(svg)
-    assert sorted(t for _, _, t in labels) == sorted(_expected_labels(eng) + ["20 cm (-1)", "40 cm (-2)",
-                                                                              "60 cm (-3)"])
+    bands = ["20 cm (-1)", "40 cm (-2)", "60 cm (-3)"]
+    assert sorted(t for _, _, t in labels) == sorted(_expected_labels(eng) + bands)

@@ -236,8 +236,9 @@ class GridTurn(Turn):
             spend = {**pay, "use": "reroll_movement"}
             tried = {**entry, "roll": [_first(rolls), 6], "spend": list(entry.get("spend", ())) + [spend]}
             if not [v for v in self._seq(p.entries, json.dumps(tried)).out if v.rule not in PENDING]:
-                out.append({"kind": "reroll", **pay, "text": f"{entry['unit']} re-rolls its movement die, spending a "
-                                                             f"{pay['pool']} point" + (" as a movement point" if "as" in pay else "")})
+                paid = f"a {pay['pool']} point" + (" as a movement point" if "as" in pay else "")
+                words = f"{entry['unit']} re-rolls its movement die, spending {paid}"
+                out.append({"kind": "reroll", **pay, "text": words})
         return out
 
     def _moves(self, p: Position, depth: int = 4) -> list:
@@ -404,7 +405,8 @@ class GridTurn(Turn):
             if choice is None:
                 raise IllegalAction("no pick among the dice is due here")
             if action.get("face") not in {a["face"] for a in choice[1]}:
-                raise IllegalAction(f"pick one of the dice's results: face {', '.join(str(a['face']) for a in choice[1])}")
+                faces = ", ".join(str(a["face"]) for a in choice[1])
+                raise IllegalAction(f"pick one of the dice's results: face {faces}")
             return self._settled(Position(p.entries, json.dumps({**json.loads(p.open), "choose": action["face"]}),
                                           (), p.moving))
         if kind == "bring_back":
