@@ -225,3 +225,29 @@ def test_no_label_overlaps_another_on_a_crowded_table(tmp_path):
     labels, _ = _label_boxes(svg)
     bands = ["20 cm (-1)", "40 cm (-2)", "60 cm (-3)"]
     assert sorted(t for _, _, t in labels) == sorted(_expected_labels(eng) + bands)
+
+
+def test_no_label_overlaps_another_during_a_playout():
+    """The board page's pictures (``State.svg``) at each decision of two
+    seeded random Command phases on ridgeway: pieces moved, orders given."""
+    import random
+
+    import warcouncil
+
+    game = warcouncil.load_game("ridgeway")
+    drawn = 0
+    for seed in (0, 1):
+        rnd = random.Random(seed)
+        state = game.new_state(resolution=40)
+        while not state.is_terminal():
+            if state.current_player() == warcouncil.CHANCE:
+                outs = state.chance_outcomes()
+                action = rnd.choices([a for a, _ in outs], [p for _, p in outs])[0]
+            else:
+                assert _overlaps(state.svg()) == [], state.history()
+                drawn += 1
+                acts = state.legal_actions()
+                kind = rnd.choice(sorted({a["kind"] for a in acts}))
+                action = rnd.choice([a for a in acts if a["kind"] == kind])
+            state.apply(action)
+    assert drawn == 8
