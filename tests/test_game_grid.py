@@ -166,7 +166,8 @@ def test_a_step_into_a_forest_is_refused_and_changes_nothing(game):
 
 @pytest.mark.parametrize("action, message", [
     ({"kind": "fly"}, "the grid game has no action 'fly' (activate, step, halt, reroll, keep, choose, "
-                      "exchange, reallocate, homunculus_est, bring_back, end; dice at a chance node)"),
+                      "stand_fast, give_ground, exchange, reallocate, homunculus_est, bring_back, end; "
+                      "dice at a chance node)"),
     ({"kind": "activate", "unit": "zz", "option": "move"}, "unknown unit 'zz'"),
     ({"kind": "activate", "unit": "r1", "option": "dance"},
      "option must be one of move, combat, charge, shoot, reform, not 'dance'"),
@@ -570,8 +571,16 @@ def test_the_chooser_picks_among_the_attack_dice_when_asked(game):
         state.apply({"kind": "choose", "face": 3})
     state.apply({"kind": "choose", "face": 2})
     assert state.current_player() == CHANCE and state.chance_outcomes()[0][0]["text"] == "g1's Defence dice: 1"
-    while state.current_player() == CHANCE:
-        state.apply(die(3))
+    play(state, [3])
+    # grind pushes both back: each gives ground (its side might spend a Defence Point to stand fast)
+    gave = []
+    while state.current_player() == CHANCE or state.legal_actions()[0]["kind"] == "stand_fast":
+        if state.current_player() == CHANCE:
+            state.apply(die(3))
+        else:
+            gave.append((state.current_player(), state.legal_actions()[1]["unit"]))
+            state.apply(state.legal_actions()[1])
+    assert gave == [("romans", "r1"), ("gauls", "g1")]
     (entry,) = state.log()["activations"]
     assert (entry["dice"], entry["choose"], entry["defence"]) == ([6, 2], 2, [3])
     assert legal(game, state.log()) == []
@@ -687,3 +696,48 @@ def test_a_rout_rolls_its_die(game):
     events = game.engine.check(state.log())[1][-1]["events"]
     assert "g1 routs: removed from play" in events
     assert "g1" not in {u["id"] for u in state.scenario_after()["units"]}
+
+
+# ---------------------------------------------------------------- standing fast (issue 27)
+
+def test_a_unit_pushed_back_may_stand_fast_when_asked(game):
+    """With ``choices=True``, before g1's Push Back die the Gauls decide:
+    stand fast with their Defence Point (the entry's `stand_fast`), or give
+    ground and roll it; by default it gives ground."""
+    def crunched(**options):
+        state = game.new_state(**options)
+        play(state, [{"kind": "activate", "unit": "r1", "option": "combat", "target": "g1"}, 6, 2])
+        if options:
+            state.apply({"kind": "choose", "face": 6})
+        play(state, [3])
+        return state
+
+    state = crunched(choices=True)
+    assert state.current_player() == "gauls"
+    assert state.legal_actions() == [
+        {"kind": "stand_fast", "unit": "g1", "text": "g1 stands fast, spending a Defence Point"},
+        {"kind": "give_ground", "unit": "g1", "text": "g1 gives ground (its Push Back die)"}]
+    with pytest.raises(IllegalAction, match="^g1 is the unit that may stand fast here$"):
+        state.apply({"kind": "stand_fast", "unit": "r1"})
+    gave = state.clone()
+    state.apply({"kind": "stand_fast", "unit": "g1"})
+    assert state.chance_outcomes()[0][0]["text"] == "g1's Discipline Test (1 of 2): 1"
+    play(state, [4, 4])
+    (entry,) = state.log()["activations"]
+    assert (entry["stand_fast"], entry["discipline"], "push_back" in entry) == (["g1"], {"g1": [4, 4]}, False)
+    assert legal(game, state.log()) == []
+    assert state.scenario_after()["sides"]["gauls"]["command_points"]["defence"] == 0
+    gave.apply({"kind": "give_ground", "unit": "g1"})
+    assert gave.current_player() == CHANCE and gave.chance_outcomes()[0][0]["text"] == "g1's Push Back die: 1"
+    assert game.state_from_json(json.loads(json.dumps(gave.to_json()))).to_json() == gave.to_json()
+    # by default: the Push Back die at once
+    assert crunched().chance_outcomes()[0][0]["text"] == "g1's Push Back die: 1"
+    with pytest.raises(IllegalAction, match="^no unit may stand fast here$"):
+        game.new_state(choices=True).apply({"kind": "give_ground", "unit": "g1"})
+
+
+def test_random_playouts_stand_fast(game, tmp_path):
+    seen: set = set()
+    for seed in (912, 923):
+        _playout(game, seed, tmp_path, seen=seen, choices=True)
+    assert {"stand_fast", "give_ground"} <= seen, seen

@@ -25,6 +25,10 @@ Nodes, in the procedure's order (``engine._Sequence.activation``):
   ``attacker_chooses`` names) decides ``{"kind": "choose", "face": N}``,
   one per result (the entry's ``choose``); by default the pack's preference
   picks, as ``check`` does;
+* with ``new_state(choices=True)``, before a unit's Push Back (its
+  Stubborn or Push Back die), its side decides ``{"kind": "stand_fast",
+  "unit"}`` (a Defence Point spent: the entry's ``stand_fast``) or
+  ``{"kind": "give_ground", "unit"}``, when the engine accepts the spend;
 * with ``new_state(choices=True)``, a movement roll the pack lets a
   Movement Point re-roll (``reroll_movement_when``: a failed one): ``{"kind":
   "reroll", "pool": "movement"}`` (or ``"pool": "generalship", "as":
@@ -84,6 +88,7 @@ class Position:
     moving: bool = False
     over: bool = False
     kept: bool = False  # the side kept a movement roll it might re-roll
+    declined: tuple = ()  # the units that gave ground when they might have stood fast (the roll due next)
 
 
 def _text(entry: dict, board) -> str:
@@ -156,10 +161,34 @@ class GridTurn(Turn):
         if p.open is None:
             return self.side
         seq, due = self._due(p)
-        choice = self._choice(p, seq)
+        choice = self._choice(p, seq) or self._stand(p, seq, due)
         if choice is not None:
             return choice[0]
         return CHANCE if due is not None else self.side
+
+    def _stand(self, p: Position, seq, due):
+        """A unit about to be Pushed Back (its Stubborn or Push Back die
+        due) whose side may spend a Defence Point to stand fast instead
+        (the entry's ``stand_fast``), as the engine accepts it: (that side,
+        its ``stand_fast`` and ``give_ground`` actions), or None. Only with
+        ``new_state(choices=True)``: by default no unit stands fast, as
+        ``check`` reads an entry without ``stand_fast``."""
+        if not self.choices or due is None or p.faces or len(due.path) != 2 \
+                or due.path[0] not in ("stubborn", "push_back"):
+            return None
+        uid = due.path[1]
+        entry = json.loads(p.open)
+        if uid in p.declined or uid in entry.get("stand_fast", ()) or uid in (entry.get("stubborn") or {}):
+            return None
+        tried = {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [uid]}
+        try:
+            if [v for v in self._seq(p.entries, json.dumps(tried)).out if v.rule not in PENDING]:
+                return None
+        except IllegalAction:  # (more units standing fast than an entry names)
+            return None
+        side = seq.s.by_id[uid].side
+        return side, [{"kind": "stand_fast", "unit": uid, "text": f"{uid} stands fast, spending a Defence Point"},
+                      {"kind": "give_ground", "unit": uid, "text": f"{uid} gives ground (its Push Back die)"}]
 
     def _choice(self, p: Position, seq):
         """The chooser's pick among the attack dice, once they are all
@@ -200,7 +229,7 @@ class GridTurn(Turn):
         if p.open is None:
             return decision(self.side, self._activations(p) + [{"kind": "end", "text": "end the phase"}])
         seq, due = self._due(p)
-        choice = self._choice(p, seq)
+        choice = self._choice(p, seq) or self._stand(p, seq, due)
         if choice is not None:
             return decision(*choice)
         if due is None and p.moving:
@@ -399,6 +428,18 @@ class GridTurn(Turn):
             entry = {**entry, "roll": [_first(entry["roll"])],
                      "spend": list(entry.get("spend", ())) + [{**pay, "use": "reroll_movement"}]}
             return self._settled(Position(p.entries, json.dumps(entry), moving=True))
+        if kind in ("stand_fast", "give_ground"):
+            seq, due = self._due(p) if p.open is not None else (None, None)
+            offer = self._stand(p, seq, due) if seq is not None else None
+            if offer is None or action.get("unit") != offer[1][0]["unit"]:
+                raise IllegalAction("no unit may stand fast here" if offer is None else
+                                    f"{offer[1][0]['unit']} is the unit that may stand fast here")
+            uid = action["unit"]
+            if kind == "give_ground":
+                return Position(p.entries, p.open, (), p.moving, declined=p.declined + (uid,))
+            entry = json.loads(p.open)
+            entry = {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [uid]}
+            return self._settled(Position(p.entries, json.dumps(entry), (), p.moving))
         if kind == "choose":
             seq, _ = self._due(p) if p.open is not None else (None, None)
             choice = self._choice(p, seq) if seq is not None else None
@@ -426,7 +467,8 @@ class GridTurn(Turn):
             entry["steps"] = list(entry.get("steps", ())) + [action["do"]]
             return self._settled(Position(p.entries, json.dumps(entry), moving=True))
         raise IllegalAction(f"the grid game has no action {kind!r} (activate, step, halt, reroll, keep, choose, "
-                            "exchange, reallocate, homunculus_est, bring_back, end; dice at a chance node)")
+                            "stand_fast, give_ground, exchange, reallocate, homunculus_est, bring_back, end; "
+                            "dice at a chance node)")
 
     def _opened(self, p: Position, entry: dict) -> Position:
         return self._settled(Position(p.entries, json.dumps(entry), moving=entry.get("option") in ("move", "charge")))
