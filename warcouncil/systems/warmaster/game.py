@@ -117,18 +117,17 @@ class WarmasterTurn(Turn):
 
     def pieces_at(self, position, action: dict) -> list[str]:
         """An action of the step under way (its dice, its destinations)
-        concerns the pieces of the entry it completes: a home back's unit,
-        an attempt's units and the character ordering."""
+        concerns the pieces that step moves: a home back's unit, the units
+        of the order attempted."""
         p = position.pending
         if not p or action.get("kind") not in ("move", "dice"):
             return self.pieces_of(action)
         if p[0] in ("home", "home_to"):
-            return self.pieces_of({"kind": "home_back", "unit": p[1], "toward": p[2]})
+            return [p[1]]
         if p[0] == "roll":
-            return self.pieces_of({"kind": "attempt", "by": p[1], "units": list(p[2])})
+            return list(p[2])
         m = self._entries(position.done[-1:])[0][1]
-        units = [m["units"]] if isinstance(m["units"], str) else m["units"]
-        return self.pieces_of({"kind": "attempt", "by": m["by"], "units": units})
+        return [m["units"]] if isinstance(m["units"], str) else list(m["units"])
 
     def log(self, position) -> dict:
         out: dict = {}
