@@ -432,7 +432,10 @@ def test_ridgeway(board, server):
     moves = [a for a in state.legal_actions() if a["kind"] == "move" and a["to"] is not None]
     assert board.marks() == {",".join(f"{c:g}" for c in a["to"][0]) for a in moves}
     assert len(board.marks()) == 14
-    assert board.texts("#piece-actions button") == [a["text"] for a in moves]  # (what its marks stand for)
+    # (what its marks stand for, and its staying put: the step under way concerns r1, issue 27)
+    assert board.texts("#piece-actions button") == [a["text"] for a in state.legal_actions()]
+    assert state.legal_actions()[0] == {"kind": "move", "to": None, "text": "r1 stays"}
+    assert moves == state.legal_actions()[1:]
     board.mark("30,25")
     assert board.actions[-1]["to"] == [[30, 25]]
     board.shot("ridgeway-moved")
@@ -497,7 +500,9 @@ def test_alesia(board, server):
         s.apply(a)
         where.add(re.search(r'data-piece="r1"[^>]*data-at="([0-9]+,[0-9]+)"', s.svg()).group(1))
     assert board.marks() == where and where
-    assert board.texts("#piece-actions button") == [a["text"] for a in steps]
+    # (the steps and the halt concern r1: State.pieces_of names the unit under way, issue 27)
+    assert board.texts("#piece-actions button") == [a["text"] for a in state.legal_actions()]
+    assert [a["kind"] for a in state.legal_actions()] == ["step"] * len(steps) + ["halt"]
     board.page.wait_for_function("document.querySelectorAll('#piece-actions .odds-line').length === 1")
     test = api(server, "odds", {"scenario": "alesia",
                                 "test": {"test": "manoeuvre", "unit": "r1", "manoeuvre": "about_face"}})
@@ -523,7 +528,7 @@ def test_alesia(board, server):
     board.square(7, 6)  # a drift to the left, listed: played
     assert board.actions[-1] == {"kind": "step", "do": "drift_left", "text": "r4 drift left"}
     board.enter_roll("6")  # its Manoeuvre Test
-    assert board.texts("#other-actions button") == ["r4 drift left", "r4 drift right", "r4 about face", "r4 halts"]
+    assert board.texts("#piece-actions button") == ["r4 drift left", "r4 drift right", "r4 about face", "r4 halts"]
     board.action("r4 halts")
     while board.player == "chance":
         board.enter_roll("6")

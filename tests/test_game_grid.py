@@ -66,10 +66,11 @@ def test_the_first_node_of_alesia(game):
     assert [a["text"] for a in state.legal_actions()][-4:] == [
         f"{WHO['r5']} charges {WHO['g3']}", f"{WHO['r5']} charges {WHO['g4']}", f"{WHO['r5']} charges {WHO['g5']}",
         "end the phase"]
-    # the Gauls' warbands g1, g2, g3 cannot move the full distance every roll may give: no Move for them
+    # the Gauls' warband g2, behind g1, cannot move the full distance every roll may give: no Move for it;
+    # g1 and g3 may Move, whatever they roll: an enemy in front ends their move (ga.default.warband-blocked)
     gauls = game.new_state(side="gauls").legal_actions()
-    assert [a["unit"] for a in gauls if a.get("option") == "move"] == ["g4", "g5"]
-    assert len(gauls) == 35
+    assert [a["unit"] for a in gauls if a.get("option") == "move"] == ["g1", "g3", "g4", "g5"]
+    assert len(gauls) == 37
 
 
 def test_every_listed_action_of_the_first_node_is_accepted(game):
@@ -164,14 +165,15 @@ def test_a_step_into_a_forest_is_refused_and_changes_nothing(game):
 
 
 @pytest.mark.parametrize("action, message", [
-    ({"kind": "fly"}, "the grid game has no action 'fly' (activate, step, halt, exchange, reallocate, "
-                      "homunculus_est, end; dice at a chance node)"),
+    ({"kind": "fly"}, "the grid game has no action 'fly' (activate, step, halt, reroll, keep, choose, "
+                      "stand_fast, give_ground, exchange, reallocate, homunculus_est, bring_back, end; "
+                      "dice at a chance node)"),
     ({"kind": "activate", "unit": "zz", "option": "move"}, "unknown unit 'zz'"),
     ({"kind": "activate", "unit": "r1", "option": "dance"},
      "option must be one of move, combat, charge, shoot, reform, not 'dance'"),
     ({"kind": "halt"}, "no move is under way to halt"),
     ({"kind": "bring_back", "bring_back": "r1"},
-     "the grid game does not play 'bring_back' yet (write it in a turn file for `check`)"),
+     "a bring_back action gives 'unit': the unit off the table; its test follows"),
 ])
 def test_a_malformed_action_is_refused_without_violations(game, action, message):
     state = game.new_state()
@@ -276,9 +278,12 @@ def _check_state(game, state, rng, tmp_path):
         assert sum(p for _, p in outcomes) == 1 and len(outcomes) == 6
 
 
-def _playout(game, seed, tmp_path):
+def _playout(game, seed, tmp_path, sides=("romans", "gauls"), seen=None, **options):
+    """A seeded random playout, every state judged (``seen``: the kinds of
+    the actions played, and each die's words, are added to it; ``options``:
+    ``new_state``'s)."""
     rng = random.Random(seed)
-    state = game.new_state(side=rng.choice(["romans", "gauls"]))
+    state = game.new_state(side=rng.choice(list(sides)), **options)
     steps = 0
     while not state.is_terminal() and steps < 40:
         _check_state(game, state, rng, tmp_path)
@@ -296,6 +301,9 @@ def _playout(game, seed, tmp_path):
             action = ends[0] if ends and rng.random() < 0.3 else rng.choice(groups[group])
         before = state.to_json()
         state.apply(action)
+        if seen is not None:
+            seen.add(f"activate {action['unit']} {action['option']}" if action["kind"] == "activate" else
+                     action["kind"] if action["kind"] != "dice" else state.history()[-1]["text"].rsplit(":", 1)[0])
         if rng.random() < 0.2:  # undo restores the state exactly
             state.undo()
             assert state.to_json() == before
@@ -441,3 +449,295 @@ def test_centurion_casualties_raise_the_discipline_rating_in_the_next_scenario(t
     assert state.log()["activations"] == [entry]
     after = {u["id"]: u for u in state.scenario_after()["units"]}
     assert after["d"]["discipline"] == 8 and after["d"]["disordered"] is True and after["d"]["at"] == [2, 2]
+
+
+def test_the_pieces_of_a_step_a_halt_and_a_die(game):
+    """A step, a halt and a die name no unit of their own: they concern the
+    open activation's unit (issue 27); an end concerns none."""
+    state = game.new_state()
+    activate = {"kind": "activate", "unit": "r5", "option": "move"}
+    assert state.pieces_of(activate) == ["r5"] and state.pieces_of({"kind": "end"}) == []
+    state.apply(activate)
+    assert [state.pieces_of(a) for a, _ in state.chance_outcomes()] == [["r5"]] * 6
+    state.apply(die(4))
+    acts = state.legal_actions()
+    assert [a["kind"] for a in acts] == ["step"] * 3 + ["halt"]
+    assert [state.pieces_of(a) for a in acts] == [["r5"]] * 4
+    play(state, [{"kind": "halt"}])
+    assert [state.pieces_of(a) for a in state.legal_actions()][-1] == []
+
+
+# ---------------------------------------------------------------- bringing a unit back (issue 27)
+
+#: o left the table at 3,0; a and the enemy x on it
+OFF = [unit("o", "red", (3, 0), "south", off_table=True), unit("a", "red", (6, 2), "south"),
+       unit("x", "blue", (3, 5), "north")]
+BRING = {"kind": "bring_back", "unit": "o"}
+
+
+def test_a_bring_back_and_its_discipline_test(tmp_path):
+    game = load_game(str(scenario(tmp_path, OFF, width=8, depth=8)))
+    state = game.new_state()
+    acts = state.legal_actions()
+    assert [(a["kind"], a.get("unit"), a.get("option")) for a in acts] == [
+        ("activate", "a", "move"), ("activate", "a", "charge"), ("bring_back", "o", None), ("end", None, None)]
+    assert acts[2] == {**BRING, "text": "bring o back to the table (a Discipline Test)"}
+    state.apply(BRING)
+    assert state.current_player() == CHANCE and state.log()["activations"] == []
+    assert [(a["text"], p) for a, p in state.chance_outcomes()] == [
+        (f"o's Discipline Test to return (1 of 2): {f}", Fraction(1, 6)) for f in range(1, 7)]
+    assert state.pieces_of(die(1)) == ["o"]
+    failed = state.clone()
+    play(state, [6, 6])  # passed: o is back where it left the table, and may act
+    assert state.log()["activations"] == [{"bring_back": "o", "test": [6, 6]}] and legal(game, state.log()) == []
+    assert ("activate", "o", "move") in [(a["kind"], a.get("unit"), a.get("option")) for a in state.legal_actions()]
+    o = next(u for u in state.scenario_after()["units"] if u["id"] == "o")
+    assert (o["at"], "off_table" in o) == ([3, 0], False)
+    # failed (3 + 2): a Reversal of Fortune, the phase can only end, o stays off the table
+    play(failed, [3, 2])
+    assert failed.log()["activations"] == [{"bring_back": "o", "test": [3, 2]}] and legal(game, failed.log()) == []
+    assert failed.legal_actions() == [{"kind": "end", "text": "end the phase"}]
+    assert next(u for u in failed.scenario_after()["units"] if u["id"] == "o")["off_table"] is True
+    # undo and the JSON round trip
+    before = failed.to_json()
+    failed.undo()
+    failed.apply(die(2))
+    assert failed.to_json() == before
+    assert game.state_from_json(json.loads(json.dumps(before))).log() == failed.log()
+
+
+def test_a_bring_back_is_judged_by_the_rules(tmp_path):
+    game = load_game(str(scenario(tmp_path, OFF, width=8, depth=8)))
+    state = game.new_state()
+    with pytest.raises(IllegalAction) as e:
+        state.apply({"kind": "bring_back", "unit": "a"})  # on the table
+    assert [v["rule"] for v in e.value.violations] == ["ga.bring-back-off-table"]
+    # after a Reversal of Fortune (a failed bring back) no other attempt: `check` says so too
+    play(state, [BRING, 3, 2])
+    with pytest.raises(IllegalAction) as e:
+        state.apply(BRING)
+    assert [v["rule"] for v in e.value.violations] == ["ga.reversal-ends-activations"]
+    assert legal(game, {"side": "red", "activations": [{"bring_back": "o", "test": [3, 2]},
+                                                       {"bring_back": "o", "test": [6, 6]}]}) == [
+        "ga.reversal-ends-activations"]
+
+
+def test_random_playouts_bring_a_unit_back(tmp_path):
+    game = load_game(str(scenario(tmp_path, OFF, width=8, depth=8)))
+    seen: set = set()
+    for seed in range(6):
+        _playout(game, seed, tmp_path, sides=("red",), seen=seen)
+    assert {"bring_back", "o's Discipline Test to return (2 of 2)"} <= seen, seen
+
+
+# ---------------------------------------------------------------- Warbands (issue 27)
+
+def test_a_warband_moves_until_an_enemy_is_in_front(game, tmp_path):
+    """g3 rolls 2 Movement Points; one square forward brings an enemy in
+    front of it: it halts there (ga.default.warband-blocked). Before, a
+    Warband that could meet an enemy short of its full distance had no legal
+    move for such a roll, so the game offered g1 and g3 no Move at all."""
+    state = game.new_state(side="gauls")
+    play(state, [{"kind": "activate", "unit": "g3", "option": "move"}, 4])
+    assert [a["text"] for a in state.legal_actions()] == ["g3 forward"]
+    play(state, [{"kind": "step", "do": "forward"}])
+    assert state.legal_actions() == [{"kind": "halt", "text": "g3 halts"}]
+    play(state, [{"kind": "halt"}])
+    assert state.log()["activations"] == [{"unit": "g3", "option": "move", "roll": 4, "steps": ["forward"]}]
+    assert legal(game, state.log()) == []
+
+
+def test_random_playouts_move_the_warbands(game, tmp_path):
+    seen: set = set()
+    for seed in range(708, 712):
+        _playout(game, seed, tmp_path, sides=("gauls",), seen=seen)
+    assert {"activate g1 move", "g1's Movement die"} <= seen, seen
+
+
+# ---------------------------------------------------------------- the chooser's pick (issue 27)
+
+def test_the_chooser_picks_among_the_attack_dice_when_asked(game):
+    """With ``choices=True``, once the attack dice are rolled the chooser
+    picks the result (the entry's `choose`); by default the pack's
+    preference picks, and no such node is met."""
+    state = game.new_state(choices=True)
+    play(state, [{"kind": "activate", "unit": "r1", "option": "combat", "target": "g1"}, 6, 2])
+    # r1 (4) against g1 (3): the attacker picks
+    assert state.current_player() == "romans"
+    assert state.legal_actions() == [{"kind": "choose", "face": 6, "text": "romans picks the 6: crunch"},
+                                     {"kind": "choose", "face": 2, "text": "romans picks the 2: grind"}]
+    assert state.pieces_of(state.legal_actions()[1]) == ["r1"]
+    with pytest.raises(IllegalAction, match="^pick one of the dice's results: face 6, 2$"):
+        state.apply({"kind": "choose", "face": 3})
+    state.apply({"kind": "choose", "face": 2})
+    assert state.current_player() == CHANCE and state.chance_outcomes()[0][0]["text"] == "g1's Defence dice: 1"
+    play(state, [3])
+    # grind pushes both back: each gives ground (its side might spend a Defence Point to stand fast)
+    gave = []
+    while state.current_player() == CHANCE or state.legal_actions()[0]["kind"] == "stand_fast":
+        if state.current_player() == CHANCE:
+            state.apply(die(3))
+        else:
+            gave.append((state.current_player(), state.legal_actions()[1]["unit"]))
+            state.apply(state.legal_actions()[1])
+    assert gave == [("romans", "r1"), ("gauls", "g1")]
+    (entry,) = state.log()["activations"]
+    assert (entry["dice"], entry["choose"], entry["defence"]) == ([6, 2], 2, [3])
+    assert legal(game, state.log()) == []
+    # the defender picks when its rating is higher: g1 (3) against r1 (4), in the Gauls' phase
+    gauls = game.new_state(side="gauls", choices=True)
+    play(gauls, [{"kind": "activate", "unit": "g1", "option": "combat", "target": "r1"}, 1, 5])
+    assert gauls.current_player() == "romans"
+    assert [a["text"] for a in gauls.legal_actions()] == ["romans picks the 5: advance", "romans picks the 1: repulsed"]
+    before = gauls.to_json()
+    gauls.apply({"kind": "choose", "face": 1})
+    assert gauls.log()["activations"] == [] and gauls.current_player() == CHANCE
+    gauls.undo()
+    assert gauls.to_json() == before
+    assert game.state_from_json(json.loads(json.dumps(before))).legal_actions() == gauls.legal_actions()
+    # no pick is due elsewhere, and none by default
+    with pytest.raises(IllegalAction, match="^no pick among the dice is due here$"):
+        game.new_state(choices=True).apply({"kind": "choose", "face": 6})
+    plain = game.new_state()
+    play(plain, [{"kind": "activate", "unit": "r1", "option": "combat", "target": "g1"}, 6, 2])
+    assert plain.current_player() == CHANCE
+
+
+def test_random_playouts_with_the_choosers_picks(game, tmp_path):
+    seen: set = set()
+    for seed in range(906, 910):
+        _playout(game, seed, tmp_path, seen=seen, choices=True)
+    assert "choose" in seen, seen
+
+
+# ---------------------------------------------------------------- a movement roll re-rolled (issue 27)
+
+def test_a_failed_movement_roll_re_rolled_with_a_command_point(game):
+    state = game.new_state(choices=True)
+    play(state, [{"kind": "activate", "unit": "r4", "option": "move"}, 1])
+    # a failed roll: a Movement Point may re-roll it (r4 has no General: no Generalship Point for it)
+    assert state.legal_actions() == [
+        {"kind": "reroll", "pool": "movement", "text": "r4 re-rolls its movement die, spending a movement point"},
+        {"kind": "keep", "text": "r4 keeps its movement roll"}]
+    assert [state.pieces_of(a) for a in state.legal_actions()] == [["r4"], ["r4"]]
+    kept = state.clone()
+    kept.apply({"kind": "keep"})
+    assert kept.log()["activations"] == [{"unit": "r4", "option": "move", "roll": 1}]
+    state.apply({"kind": "reroll", "pool": "movement"})
+    assert [(a["text"], p) for a, p in state.chance_outcomes()] == [
+        (f"r4's Movement die, re-rolled: {f}", Fraction(1, 6)) for f in range(1, 7)]
+    play(state, [5, {"kind": "halt"}])
+    assert state.log()["activations"] == [{"unit": "r4", "option": "move", "roll": [1, 5],
+                                           "spend": [{"pool": "movement", "use": "reroll_movement"}]}]
+    assert legal(game, state.log()) == []
+    assert state.scenario_after()["sides"]["romans"]["command_points"]["movement"] == 1
+    # r1 has Caesar: a Generalship Point may pay for it too
+    r1 = game.new_state(choices=True)
+    play(r1, [{"kind": "activate", "unit": "r1", "option": "move"}, 1])
+    assert [(a["kind"], a.get("pool"), a.get("as")) for a in r1.legal_actions()] == [
+        ("reroll", "movement", None), ("reroll", "generalship", "movement"), ("keep", None, None)]
+    with pytest.raises(IllegalAction, match="^no movement roll may be re-rolled here$"):
+        game.new_state(choices=True).apply({"kind": "keep"})
+    # by default the failed roll ends the move, as `check` reads it
+    plain = game.new_state()
+    play(plain, [{"kind": "activate", "unit": "r4", "option": "move"}, 1])
+    assert plain.log()["activations"] == [{"unit": "r4", "option": "move", "roll": 1}]
+
+
+def test_the_movement_die_re_rolled_is_the_odds_of_the_movement_roll_with_a_reroll(game):
+    """Re-rolling whenever the side may: the chance tree of the movement
+    roll is `odds` of it with `reroll: true`."""
+    def tree(state, p=Fraction(1), out=None):
+        out = {} if out is None else out
+        if state.current_player() == CHANCE and _open(state)[1].path[0] == "roll":
+            for a, q in state.chance_outcomes():
+                s = state.clone()
+                s.apply(a)
+                tree(s, p * q, out)
+        elif any(a["kind"] == "reroll" for a in state.legal_actions()):
+            s = state.clone()
+            s.apply({"kind": "reroll", "pool": "movement"})
+            tree(s, p, out)
+        else:
+            k = str(_open(state)[0].log[-1]["movement_points"]) if state._positions[-1].open else "failed"
+            out[k] = out.get(k, Fraction(0)) + p
+        return out
+
+    state = game.new_state(choices=True)
+    state.apply({"kind": "activate", "unit": "r4", "option": "move"})
+    got = tree(state)
+    assert got == _odds(game, {"test": "movement", "unit": "r4", "reroll": True})
+    assert got == {"failed": Fraction(1, 36), "2": Fraction(7, 18), "3": Fraction(7, 18), "4": Fraction(7, 36)}
+
+
+def test_random_playouts_re_roll_a_movement_die(game, tmp_path):
+    seen: set = set()
+    for seed in (906, 915):
+        _playout(game, seed, tmp_path, seen=seen, choices=True)
+    assert {"reroll", "r1's Movement die, re-rolled", "r4's Movement die, re-rolled"} <= seen, seen
+
+
+# ---------------------------------------------------------------- the Rout die (issue 27)
+
+def test_a_rout_rolls_its_die(game):
+    """g1, Pushed Back and failing its Discipline Test with an outcome of
+    1 + 1, routs: its Rout die (how far it routs, and whose zone of control
+    it crosses) is rolled, then r1's Follow Up."""
+    state = game.new_state()
+    play(state, [{"kind": "activate", "unit": "r1", "option": "combat", "target": "g1"}, 6, 2, 3, 3, 3, 3, 1, 1])
+    assert state.current_player() == CHANCE
+    assert [(a["text"], p) for a, p in state.chance_outcomes()] == [
+        (f"g1's Rout die: {f}", Fraction(1, 6)) for f in range(1, 7)]
+    assert state.pieces_of(die(4)) == ["r1"]
+    play(state, [4, 1])
+    (entry,) = state.log()["activations"]
+    assert (entry["outcome"], entry["rout"], entry["follow_up"]) == ({"g1": [1, 1]}, {"g1": 4}, 1)
+    assert legal(game, state.log()) == []
+    events = game.engine.check(state.log())[1][-1]["events"]
+    assert "g1 routs: removed from play" in events
+    assert "g1" not in {u["id"] for u in state.scenario_after()["units"]}
+
+
+# ---------------------------------------------------------------- standing fast (issue 27)
+
+def test_a_unit_pushed_back_may_stand_fast_when_asked(game):
+    """With ``choices=True``, before g1's Push Back die the Gauls decide:
+    stand fast with their Defence Point (the entry's `stand_fast`), or give
+    ground and roll it; by default it gives ground."""
+    def crunched(**options):
+        state = game.new_state(**options)
+        play(state, [{"kind": "activate", "unit": "r1", "option": "combat", "target": "g1"}, 6, 2])
+        if options:
+            state.apply({"kind": "choose", "face": 6})
+        play(state, [3])
+        return state
+
+    state = crunched(choices=True)
+    assert state.current_player() == "gauls"
+    assert state.legal_actions() == [
+        {"kind": "stand_fast", "unit": "g1", "text": "g1 stands fast, spending a Defence Point"},
+        {"kind": "give_ground", "unit": "g1", "text": "g1 gives ground (its Push Back die)"}]
+    with pytest.raises(IllegalAction, match="^g1 is the unit that may stand fast here$"):
+        state.apply({"kind": "stand_fast", "unit": "r1"})
+    gave = state.clone()
+    state.apply({"kind": "stand_fast", "unit": "g1"})
+    assert state.chance_outcomes()[0][0]["text"] == "g1's Discipline Test (1 of 2): 1"
+    play(state, [4, 4])
+    (entry,) = state.log()["activations"]
+    assert (entry["stand_fast"], entry["discipline"], "push_back" in entry) == (["g1"], {"g1": [4, 4]}, False)
+    assert legal(game, state.log()) == []
+    assert state.scenario_after()["sides"]["gauls"]["command_points"]["defence"] == 0
+    gave.apply({"kind": "give_ground", "unit": "g1"})
+    assert gave.current_player() == CHANCE and gave.chance_outcomes()[0][0]["text"] == "g1's Push Back die: 1"
+    assert game.state_from_json(json.loads(json.dumps(gave.to_json()))).to_json() == gave.to_json()
+    # by default: the Push Back die at once
+    assert crunched().chance_outcomes()[0][0]["text"] == "g1's Push Back die: 1"
+    with pytest.raises(IllegalAction, match="^no unit may stand fast here$"):
+        game.new_state(choices=True).apply({"kind": "give_ground", "unit": "g1"})
+
+
+def test_random_playouts_stand_fast(game, tmp_path):
+    seen: set = set()
+    for seed in (912, 923):
+        _playout(game, seed, tmp_path, seen=seen, choices=True)
+    assert {"stand_fast", "give_ground"} <= seen, seen

@@ -404,3 +404,35 @@ def test_an_order_by_a_unit_or_to_the_enemy_is_refused():
     with pytest.raises(IllegalAction) as e:
         state.apply({"kind": "attempt", "by": "gen", "units": ["b1"]})
     assert [v["rule"] for v in e.value.violations] == ["wm.own-units"]
+
+
+# ---------------------------------------------------------------- the pieces of an action
+def test_the_pieces_of_the_step_under_way():
+    """A destination (`move`) and a die name no piece of their own: they
+    concern the pieces the step under way moves (issue 27)."""
+    state = warcouncil.load_game("ridgeway").new_state(resolution=COARSE)
+    first = state.legal_actions()
+    assert [state.pieces_of(a) for a in first if a["kind"] != "character_move"][:1] == [["r1"]]
+    assert state.pieces_of(first[-1]) == []  # (the end)
+    attempt = {"kind": "attempt", "by": "gen", "units": ["r1", "r2"]}
+    assert state.pieces_of(attempt) == ["r1", "r2", "gen"]
+    state.apply(attempt)
+    assert [state.pieces_of(a) for a, _ in state.chance_outcomes()] == [["r1", "r2"]] * 11
+    state.apply(dice(state, 2))
+    moves = state.legal_actions()
+    assert len(moves) > 1 and {a["kind"] for a in moves} == {"move"}
+    assert [state.pieces_of(a) for a in moves] == [["r1", "r2"]] * len(moves)
+    # a blunder's table die and its destinations: the hero's order
+    state = warcouncil.load_game("ridgeway").new_state(resolution=COARSE)
+    state.apply({"kind": "attempt", "by": "hero", "units": ["r1"]})
+    state.apply(dice(state, 12))
+    assert [state.pieces_of(a) for a, _ in state.chance_outcomes()] == [["r1"]] * 6
+    state.apply(dice(state, 4))
+    assert {tuple(state.pieces_of(a)) for a in state.legal_actions()} == {("r1",)}
+    # a home back's D6 and destinations: the flyer's
+    state = warcouncil.load_game("ridgeway").new_state(resolution=COARSE)
+    state.apply({"kind": "home_back", "unit": "r5", "toward": "wiz"})
+    assert [state.pieces_of(a) for a, _ in state.chance_outcomes()] == [["r5"]] * 6
+    state.apply(dice(state, 3))
+    moves = state.legal_actions()
+    assert len(moves) > 1 and [state.pieces_of(a) for a in moves] == [["r5"]] * len(moves)

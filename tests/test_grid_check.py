@@ -81,7 +81,9 @@ ALESIA_CASES = {
 }
 
 GAUL_CASES = {
-    "ga.warband-full-distance": [{"unit": "g3", "option": "move", "roll": 4, "steps": ["forward"]}],
+    # (g3 stays where it is, no enemy in front; one square forward, which brings an enemy in front of it, is
+    # as far as it can go: ga.default.warband-blocked)
+    "ga.warband-full-distance": [{"unit": "g3", "option": "move", "roll": 4, "steps": []}],
     "ga.warband-towards-enemy": [{"unit": "g3", "option": "move", "roll": 4,
                                   "steps": [{"do": "about_face", "test": 6}]}],
 }

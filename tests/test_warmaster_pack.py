@@ -33,11 +33,13 @@ def test_every_sentence_of_seed_003_is_cited():
 def test_every_uncertain_default_is_listed_in_the_header():
     pack = load_pack("warmaster")
     defaults = {i for i in pack.define_ids if i.startswith("wm.default.")}
+    rules = {i for i in pack.rules if i.startswith("wm.default.")}  # (issue 27: wm.default.on-table)
     header = (PACK / "00-pack.wc").read_text(encoding="utf-8")
     listed = set(re.findall(r"^#\s+(wm\.default\.[a-z0-9.-]+)", header, re.M))
-    assert defaults == listed and len(defaults) == 12
+    assert defaults | rules == listed and len(defaults) == 12 and rules == {"wm.default.on-table"}
     text = (PACK / "30-defaults.wc").read_text(encoding="utf-8")
     assert set(re.findall(r"^define (wm\.default\.[a-z0-9.-]+)", text, re.M)) == defaults
+    assert set(re.findall(r"^rule (wm\.default\.[a-z0-9.-]+)", text, re.M)) == rules
 
 
 def test_the_system_is_an_entry_point():

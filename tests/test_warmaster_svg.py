@@ -139,3 +139,115 @@ def test_each_order_says_its_penalties_with_their_measurements():
                                  "(b1 is 19.209373 cm from r3)), p 7/12, blunder 0")
     assert said["wiz", "r3"] == "wiz orders r3: 6 or less on 2D6 (enemy -1 (b1 is 19.209373 cm from r3)), p 5/12, " \
         "blunder 1/36"
+
+
+# ------------------------------------------------------------------ no label over another (issue 27)
+
+def _label_boxes(svg: str) -> tuple[list, list]:
+    """Each label of the table (a text outside the legend; its white halo,
+    drawn at the same place, counted once; a character's role letter is
+    part of its marker) with its box estimated from x, y, font size and
+    length (~0.55 em a character, 0.6 bold), and each character's marker
+    (its circle) as a box."""
+    root = ET.fromstring(svg)
+    legend = {id(t) for g in root.iter(NS + "g") if g.get("class") == "legend" for t in g.iter(NS + "text")}
+    marks = {id(t) for g in root.iter(NS + "g") if "character" in (g.get("class") or "").split()
+             for t in g.iter(NS + "text") if t.get("font-weight") == "bold"}
+    labels = {}
+    for t in root.iter(NS + "text"):
+        if id(t) in legend or id(t) in marks:
+            continue
+        x, y, size = float(t.get("x")), float(t.get("y")), float(t.get("font-size"))
+        w = len(t.text) * size * (0.6 if t.get("font-weight") == "bold" else 0.55)
+        anchor = t.get("text-anchor") or "start"
+        left = x - w / 2 if anchor == "middle" else x - w if anchor == "end" else x
+        labels[(x, y, t.text)] = (left, y - 0.75 * size, left + w, y + 0.2 * size)
+    circles = [(float(c.get("cx")) - 9, float(c.get("cy")) - 9, float(c.get("cx")) + 9, float(c.get("cy")) + 9)
+               for g in root.iter(NS + "g") if "character" in (g.get("class") or "").split()
+               for c in g.iter(NS + "circle")]
+    return labels, circles
+
+
+def _meet(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _overlaps(svg: str) -> list:
+    labels, circles = _label_boxes(svg)
+    items = sorted(labels.items())
+    out = [(k1[2], k2[2]) for i, (k1, b1) in enumerate(items) for k2, b2 in items[i + 1:] if _meet(b1, b2)]
+    return out + [(k[2], "a character's marker") for k, b in items for c in circles if _meet(b, c)]
+
+
+def _expected_labels(eng) -> list:
+    """The labels a table must show: each unit's, each character's, each
+    terrain's name, the General's bands on the table, each order's tag."""
+    from warcouncil.systems.warmaster.svg import TYPE_MARK
+
+    sc = eng.scenario
+    out = [f"{TYPE_MARK[u.type]} {u.id}" + (f" ({u.lost} lost)" if u.lost else "") for u in sc.units]
+    out += [f"{c.id} {c.command}" for c in sc.characters]
+    out += [f"{a.type} ({'impassable' if a.impassable else 'dense' if a.dense else 'open'})" for a in sc.terrain]
+    opts, _ = eng.options(eng.start(), sc.to_move)
+    singles = [o for o in opts if len(o["units"]) == 1]
+    out += [f"{o['character']} ≤{o['target']} ({o['p']})" for o in singles]
+    brigades: dict = {}
+    for o in opts:
+        if len(o["units"]) > 1:
+            brigades.setdefault("+".join(o["units"]), []).append(f"{o['character']} ≤{o['target']} ({o['p']})")
+    out += [f"{k}: " + " · ".join(v) for k, v in brigades.items()]
+    return out
+
+
+def test_no_label_overlaps_another_on_ridgeway():
+    """Before: the Hero's label and marker lay under r1's and r2's options,
+    the General's under r6's, and r1+r2's line ran into r2+r3's."""
+    from warmaster_util import EXAMPLES
+
+    for path in sorted(EXAMPLES.glob("*.yaml")):
+        eng = Engine.load(str(path))
+        svg = table_svg(eng)
+        assert _overlaps(svg) == [], path.name
+        labels, _ = _label_boxes(svg)
+        bands = [f"{20 * k} cm (-{k})" for k in (1, 2, 3)]
+        assert sorted(t for _, _, t in labels) == sorted(_expected_labels(eng) + bands)
+
+
+def test_no_label_overlaps_another_on_a_crowded_table(tmp_path):
+    """Four characters among a brigade's order tags and under a unit's label."""
+    units = [unit(u, "red", (40 + 12 * i, 50)) for i, u in enumerate("abcd")] + [
+        unit("x", "blue", (60, 100), facing=180)]
+    chars = [char("gen", "red", "general", 9, (46, 45)), char("h1", "red", "hero", 8, (58, 44)),
+             char("h2", "red", "hero", 8, (70, 46)), char("w", "red", "wizard", 7, (82, 44))]
+    eng = Engine.load(str(scenario(tmp_path, units, chars, width=140, depth=120)))
+    svg = table_svg(eng)
+    assert _overlaps(svg) == []
+    labels, _ = _label_boxes(svg)
+    bands = ["20 cm (-1)", "40 cm (-2)", "60 cm (-3)"]
+    assert sorted(t for _, _, t in labels) == sorted(_expected_labels(eng) + bands)
+
+
+def test_no_label_overlaps_another_during_a_playout():
+    """The board page's pictures (``State.svg``) at each decision of two
+    seeded random Command phases on ridgeway: pieces moved, orders given."""
+    import random
+
+    import warcouncil
+
+    game = warcouncil.load_game("ridgeway")
+    drawn = 0
+    for seed in (0, 1):
+        rnd = random.Random(seed)
+        state = game.new_state(resolution=40)
+        while not state.is_terminal():
+            if state.current_player() == warcouncil.CHANCE:
+                outs = state.chance_outcomes()
+                action = rnd.choices([a for a, _ in outs], [p for _, p in outs])[0]
+            else:
+                assert _overlaps(state.svg()) == [], state.history()
+                drawn += 1
+                acts = state.legal_actions()
+                kind = rnd.choice(sorted({a["kind"] for a in acts}))
+                action = rnd.choice([a for a in acts if a["kind"] == kind])
+            state.apply(action)
+    assert drawn == 8

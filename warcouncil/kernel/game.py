@@ -138,6 +138,13 @@ class Turn:
             ids.extend(i for i in action.get(key) or () if isinstance(i, str))
         return ids
 
+    def pieces_at(self, position, action: dict) -> list[str]:
+        """The ids of the pieces ``action``, taken at ``position``,
+        concerns: ``pieces_of(action)`` by default; a family whose actions
+        leave their pieces to the step under way (a destination, a step of
+        a move, a die) names them here."""
+        return self.pieces_of(action)
+
     def draw(self, position, select: str | None = None, node: Node | None = None) -> str:
         """The board at ``position`` as an SVG document: each piece an
         element with ``data-piece="<id>"`` and, when ``select`` names a
@@ -408,7 +415,10 @@ class State:
         return self.turn.scenario_after(self._positions[-1])
 
     def pieces_of(self, action: dict) -> list[str]:
-        return self.turn.pieces_of(action)
+        """The ids of the pieces ``action``, taken now, concerns (an action
+        of this node: one that names none, such as a destination or a
+        step of the move under way, names those of the step under way)."""
+        return self.turn.pieces_at(self._positions[-1], action)
 
     def svg(self, select: str | None = None) -> str:
         """The board now, as SVG (``select``: a piece whose legal

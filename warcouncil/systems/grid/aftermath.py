@@ -604,6 +604,8 @@ class Aftermath:
         self.at_risk(s, uid, "rout")
         if o != "destroyed":
             die = self.die("rout", uid)
+            if die is None and self.seq.partial:  # (the game interface rolls it: its distance and who it tests)
+                self.seq.due.append(Due(("rout", uid), 1, True, f"{uid}'s Rout die"))
             if die is not None:
                 n = hook(s, "distance_rolled", v, die)
                 f = s.foot[uid]

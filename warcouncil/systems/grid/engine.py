@@ -1087,7 +1087,8 @@ class _Sequence:
         st = s.state(v)
         d1, d2 = faces(item["test"])
         res = eng.hook(s, "discipline_result", d1, d2, eng.hook(s, "discipline_bonus", v), v.get_attr("discipline"))
-        rec = eng.record(v, "bring_back", test_result=res, returnable=st.off_table and not st.gone, what=uid)
+        rec = eng.record(v, "bring_back", test_result=res, returnable=st.off_table and not st.gone, what=uid,
+                         after_reversal=self.reversal)
         vs = self.judge(s, rec, len(self.log), where)
         more = {"test": res}
         if not vs and eng.hook(s, "returns", res):

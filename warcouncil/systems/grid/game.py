@@ -8,14 +8,32 @@ Nodes, in the procedure's order (``engine._Sequence.activation``):
   Charge, Shoot or Reform Activation, its fields as a turn file's entry
   gives them), ``{"kind": "exchange", "exchange", "get"}``, ``{"kind":
   "reallocate", "reallocate"}``, ``{"kind": "homunculus_est", "points",
-  "cancel"?}`` (entries without dice, never listed), or ``{"kind": "end"}``;
+  "cancel"?}`` (entries without dice, never listed), ``{"kind":
+  "bring_back", "unit"}`` (a unit off the table; its Discipline Test, two
+  dice, follows: the turn file's ``{bring_back, test}``), or ``{"kind":
+  "end"}``;
 * the dice: each die the activation still needs, one chance node per die
   (``{"kind": "dice", "face": N}``, each face 1/6). Which die comes next is
   the engine's answer (``GridEngine.sequence``: ``Due``, the rolls an entry
   still needs): the movement die, each step's Manoeuvre Test (re-rolled
   while a re-roll is left) or feared-zone Discipline Test, the attack dice,
   the Defence dice, then what the result sets off (Push Back, Discipline
-  Tests, outcomes, Risk to Generals, ...);
+  Tests, outcomes, a routing unit's Rout die, Risk to Generals, ...);
+* with ``new_state(choices=True)``, once the attack dice of a Combat,
+  Charge or Shooting Activation are rolled and they give more than one
+  result: the chooser (the shooter; for a combat, the side the pack's
+  ``attacker_chooses`` names) decides ``{"kind": "choose", "face": N}``,
+  one per result (the entry's ``choose``); by default the pack's preference
+  picks, as ``check`` does;
+* with ``new_state(choices=True)``, before a unit's Push Back (its
+  Stubborn or Push Back die), its side decides ``{"kind": "stand_fast",
+  "unit"}`` (a Defence Point spent: the entry's ``stand_fast``) or
+  ``{"kind": "give_ground", "unit"}``, when the engine accepts the spend;
+* with ``new_state(choices=True)``, a movement roll the pack lets a
+  Movement Point re-roll (``reroll_movement_when``: a failed one): ``{"kind":
+  "reroll", "pool": "movement"}`` (or ``"pool": "generalship", "as":
+  "movement"``), the new die then rolled (the entry's ``roll: [first,
+  second]`` and its ``spend``), or ``{"kind": "keep"}``;
 * during a Movement or Charge Activation, once its movement die is rolled:
   ``{"kind": "step", "do": MANOEUVRE}`` (one square or turn, its tests
   rolled next) or ``{"kind": "halt"}``; a failed test or a failed movement
@@ -48,6 +66,17 @@ D6 = range(1, 7)
 
 
 @record
+class Roll:
+    """A roll the game asks for itself (as the engine's ``Due``): ``n`` D6
+    for the entry's value at ``path``, one face (``single``) or a list."""
+
+    path: tuple
+    n: int
+    single: bool
+    words: str
+
+
+@record
 class Position:
     """The phase so far: the finished entries and the open activation, as
     JSON text (never changed); ``faces``: the dice rolled so far of the roll
@@ -58,6 +87,8 @@ class Position:
     faces: tuple = ()
     moving: bool = False
     over: bool = False
+    kept: bool = False  # the side kept a movement roll it might re-roll
+    declined: tuple = ()  # the units that gave ground when they might have stood fast (the roll due next)
 
 
 def _text(entry: dict, board) -> str:
@@ -86,11 +117,14 @@ class GridTurn(Turn):
     """One phase of the side to move (``side``: the scenario's ``to_move``
     unless given) of a grid-ancients scenario."""
 
-    options = ("side",)
+    options = ("side", "choices")
 
     def __init__(self, engine, **options) -> None:
         super().__init__(engine, **options)
         self.side = engine.setting(self.chosen.get("side")).side
+        self.choices = self.chosen.get("choices", False)
+        if not isinstance(self.choices, bool):
+            raise WarcouncilError(f"choices must be true or false, not {self.choices!r}")
 
     # ------------------------------------------------------------ the engine's judgement
     def _seq(self, entries, open_=None):
@@ -106,7 +140,17 @@ class GridTurn(Turn):
     def _due(self, p: Position):
         """The sequence with ``p``'s open activation, and the roll it needs
         next: while its move goes on, only the move's own dice (the
-        movement die, the steps' tests); a Charge's combat comes after it."""
+        movement die, the steps' tests); a Charge's combat comes after it.
+        A bring back's Discipline Test (its entry cannot be read without
+        it) is due before the entry joins the sequence."""
+        if p.open is not None:
+            entry = json.loads(p.open)
+            if "bring_back" in entry and "test" not in entry:
+                return self._seq(p.entries), Roll(("test",), 2, False,
+                                                  f"{entry['bring_back']}'s Discipline Test to return")
+            if _rerolls_owed(entry):
+                return self._seq(p.entries, p.open), Roll(("roll",), 1, False,
+                                                          f"{entry['unit']}'s Movement die, re-rolled")
         seq = self._seq(p.entries, p.open)
         due = [d for d in seq.due if not p.moving or d.path[0] in ("roll", "steps")]
         return seq, (due[0] if due else None)
@@ -114,7 +158,70 @@ class GridTurn(Turn):
     def player(self, p: Position) -> str:
         if p.over:
             return TERMINAL
-        return CHANCE if p.open is not None and self._due(p)[1] is not None else self.side
+        if p.open is None:
+            return self.side
+        seq, due = self._due(p)
+        choice = self._choice(p, seq) or self._stand(p, seq, due)
+        if choice is not None:
+            return choice[0]
+        return CHANCE if due is not None else self.side
+
+    def _stand(self, p: Position, seq, due):
+        """A unit about to be Pushed Back (its Stubborn or Push Back die
+        due) whose side may spend a Defence Point to stand fast instead
+        (the entry's ``stand_fast``), as the engine accepts it: (that side,
+        its ``stand_fast`` and ``give_ground`` actions), or None. Only with
+        ``new_state(choices=True)``: by default no unit stands fast, as
+        ``check`` reads an entry without ``stand_fast``."""
+        if not self.choices or due is None or p.faces or len(due.path) != 2 \
+                or due.path[0] not in ("stubborn", "push_back"):
+            return None
+        uid = due.path[1]
+        entry = json.loads(p.open)
+        if uid in p.declined or uid in entry.get("stand_fast", ()) or uid in (entry.get("stubborn") or {}):
+            return None
+        tried = {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [uid]}
+        try:
+            if [v for v in self._seq(p.entries, json.dumps(tried)).out if v.rule not in PENDING]:
+                return None
+        except IllegalAction:  # (more units standing fast than an entry names)
+            return None
+        side = seq.s.by_id[uid].side
+        return side, [{"kind": "stand_fast", "unit": uid, "text": f"{uid} stands fast, spending a Defence Point"},
+                      {"kind": "give_ground", "unit": uid, "text": f"{uid} gives ground (its Push Back die)"}]
+
+    def _choice(self, p: Position, seq):
+        """The chooser's pick among the attack dice, once they are all
+        rolled and before the Defence dice (the entry's ``choose``): (the
+        side that picks, its ``choose`` actions, one per result the dice
+        give), or None when there is nothing to pick (the dice give one
+        result, or the entry has its pick). The shooter picks a shot's
+        result; the pack's ``attacker_chooses`` says who picks a combat's.
+        Only with ``new_state(choices=True)``: by default the pack's
+        preference picks (``ga.default.chooser``), as ``check`` does for an
+        entry without ``choose``."""
+        if not self.choices or p.moving or p.open is None:
+            return None
+        entry = json.loads(p.open)
+        if entry.get("option") not in ("combat", "charge", "shoot") or "dice" not in entry or "choose" in entry \
+                or "defence" in entry or not seq.log or seq.log[-1].get("unit") != entry["unit"]:
+            return None
+        faces = entry["dice"] if isinstance(entry["dice"], list) else [entry["dice"]]
+        if len(set(faces)) < 2:
+            return None
+        results: dict = {}
+        for f in sorted(set(faces), reverse=True):
+            got = self._seq(p.entries, json.dumps({**entry, "choose": f})).log[-1].get("result")
+            results.setdefault(got, f)
+        if len(results) < 2:
+            return None
+        a, d = seq.log[-1]["ratings"]
+        board = seq.s
+        target = board.by_id.get(entry.get("target"))
+        attacker = entry["option"] == "shoot" or bool(self.engine.hook(board, "attacker_chooses", a, d))
+        side = self.side if attacker or target is None else target.side
+        return side, [{"kind": "choose", "face": f, "text": f"{side} picks the {f}: {r.replace('_', ' ')}"}
+                      for r, f in sorted(results.items(), key=lambda x: -x[1])]
 
     def node(self, p: Position):
         if p.over:
@@ -122,11 +229,46 @@ class GridTurn(Turn):
         if p.open is None:
             return decision(self.side, self._activations(p) + [{"kind": "end", "text": "end the phase"}])
         seq, due = self._due(p)
+        choice = self._choice(p, seq) or self._stand(p, seq, due)
+        if choice is not None:
+            return decision(*choice)
+        if due is None and p.moving:
+            offers = self._reroll_offers(p, seq)
+            if offers:
+                unit = json.loads(p.open)["unit"]
+                return decision(self.side, offers + [{"kind": "keep", "text": f"{unit} keeps its movement roll"}])
         if due is not None:
             k = len(p.faces) + 1
             what = due.words + (f" ({k} of {due.n})" if due.n > 1 else "")
             return chance([({"kind": "dice", "face": f, "text": f"{what}: {f}"}, Fraction(1, 6)) for f in D6])
         return decision(self.side, self._moves(p))
+
+    def _reroll_offers(self, p: Position, seq) -> list:
+        """A Movement or Charge Activation's movement roll just made, not
+        re-rolled yet nor kept, whose outcome the pack lets a Movement Point
+        re-roll (``reroll_movement_when``: by default a failed roll): a
+        ``reroll`` action per way to pay for it that the engine accepts (a
+        Movement Point, or a Generalship Point as one). Only with
+        ``new_state(choices=True)``: by default no roll is re-rolled, as
+        ``check`` reads an entry without one."""
+        if not self.choices or p.kept or p.open is None:
+            return []
+        entry = json.loads(p.open)
+        rolls = entry.get("roll")
+        if entry.get("option") not in ("move", "charge") or entry.get("steps") or not isinstance(rolls, (int, list)) \
+                or (isinstance(rolls, list) and len(rolls) != 1) or not seq.log or "movement_points" not in seq.log[-1]:
+            return []
+        if not self.engine.hook(seq.s, "reroll_movement_when", seq.log[-1]["movement_points"]):
+            return []
+        out = []
+        for pay in ({"pool": "movement"}, {"pool": "generalship", "as": "movement"}):
+            spend = {**pay, "use": "reroll_movement"}
+            tried = {**entry, "roll": [_first(rolls), 6], "spend": list(entry.get("spend", ())) + [spend]}
+            if not [v for v in self._seq(p.entries, json.dumps(tried)).out if v.rule not in PENDING]:
+                paid = f"a {pay['pool']} point" + (" as a movement point" if "as" in pay else "")
+                words = f"{entry['unit']} re-rolls its movement die, spending {paid}"
+                out.append({"kind": "reroll", **pay, "text": words})
+        return out
 
     def _moves(self, p: Position, depth: int = 4) -> list:
         """The steps and the halt legal in an open move, a step listed only
@@ -207,7 +349,36 @@ class GridTurn(Turn):
                     if q.moving and not alive[uid, option]:
                         continue  # (a Warband that cannot move the full distance it may roll)
                     out.append({"kind": "activate", **entry, "text": _text(entry, board)})
+        for v in board.views:  # the units off the table that may be brought back (the engine judges it)
+            if v.side == self.side and board.states[v.id].off_table:
+                try:
+                    self._bring_back(p, v.id)
+                except IllegalAction:
+                    continue
+                out.append(self._bring_back_action(v.id))
         return out
+
+    @staticmethod
+    def _bring_back_action(uid: str) -> dict:
+        return {"kind": "bring_back", "unit": uid, "text": f"bring {uid} back to the table (a Discipline Test)"}
+
+    def _bring_back(self, p: Position, uid) -> Position:
+        """The bring back of ``uid`` opened, its test to roll; refused when
+        the rules refuse it whatever the test shows (judged with one)."""
+        seq = self._seq(p.entries, json.dumps({"bring_back": uid, "test": [1, 1]}))
+        vs = seq.out
+        if vs:
+            raise IllegalAction("; ".join(v.message for v in vs), [v.as_json() for v in vs])
+        return Position(p.entries, json.dumps({"bring_back": uid}))
+
+    def pieces_at(self, p: Position, action: dict) -> list[str]:
+        """A step or a halt of the move under way, and a die of the open
+        activation, concern its unit."""
+        if p.open is not None and action.get("kind") in ("step", "halt", "dice", "choose", "reroll", "keep"):
+            entry = json.loads(p.open)
+            unit = entry.get("unit", entry.get("bring_back"))
+            return [unit] if isinstance(unit, str) else []
+        return self.pieces_of(action)
 
     # ------------------------------------------------------------ playing
     def play(self, p: Position, action: dict) -> Position:
@@ -241,8 +412,50 @@ class GridTurn(Turn):
             if p.open is not None:
                 raise IllegalAction("an activation is under way: its dice or its move come first")
             return self._opened(p, {kind: {k: action[k] for k in ("points", "cancel") if k in action}})
+        if kind in ("reroll", "keep"):
+            seq, due = self._due(p) if p.open is not None else (None, None)
+            offers = self._reroll_offers(p, seq) if seq is not None and due is None and p.moving else []
+            if not offers:
+                raise IllegalAction("no movement roll may be re-rolled here")
+            if kind == "keep":
+                return self._settled(Position(p.entries, p.open, moving=True, kept=True))
+            pay = {k: action[k] for k in ("pool", "as") if k in action}
+            if set(action) - {"kind", "text", "pool", "as"} or {**pay} not in [
+                    {k: o[k] for k in ("pool", "as") if k in o} for o in offers]:
+                raise IllegalAction("a reroll gives the 'pool' it spends (movement, or generalship 'as' movement): "
+                                    + ", ".join(o["text"] for o in offers))
+            entry = json.loads(p.open)
+            entry = {**entry, "roll": [_first(entry["roll"])],
+                     "spend": list(entry.get("spend", ())) + [{**pay, "use": "reroll_movement"}]}
+            return self._settled(Position(p.entries, json.dumps(entry), moving=True))
+        if kind in ("stand_fast", "give_ground"):
+            seq, due = self._due(p) if p.open is not None else (None, None)
+            offer = self._stand(p, seq, due) if seq is not None else None
+            if offer is None or action.get("unit") != offer[1][0]["unit"]:
+                raise IllegalAction("no unit may stand fast here" if offer is None else
+                                    f"{offer[1][0]['unit']} is the unit that may stand fast here")
+            uid = action["unit"]
+            if kind == "give_ground":
+                return Position(p.entries, p.open, (), p.moving, declined=p.declined + (uid,))
+            entry = json.loads(p.open)
+            entry = {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [uid]}
+            return self._settled(Position(p.entries, json.dumps(entry), (), p.moving))
+        if kind == "choose":
+            seq, _ = self._due(p) if p.open is not None else (None, None)
+            choice = self._choice(p, seq) if seq is not None else None
+            if choice is None:
+                raise IllegalAction("no pick among the dice is due here")
+            if action.get("face") not in {a["face"] for a in choice[1]}:
+                faces = ", ".join(str(a["face"]) for a in choice[1])
+                raise IllegalAction(f"pick one of the dice's results: face {faces}")
+            return self._settled(Position(p.entries, json.dumps({**json.loads(p.open), "choose": action["face"]}),
+                                          (), p.moving))
         if kind == "bring_back":
-            raise IllegalAction(f"the grid game does not play {kind!r} yet (write it in a turn file for `check`)")
+            if p.open is not None:
+                raise IllegalAction("an activation is under way: its dice or its move come first")
+            if set(action) - {"kind", "text", "unit"} or not isinstance(action.get("unit"), str):
+                raise IllegalAction("a bring_back action gives 'unit': the unit off the table; its test follows")
+            return self._bring_back(p, action["unit"])
         if kind in ("step", "halt"):
             if p.open is None or not p.moving or self._due(p)[1] is not None:
                 raise IllegalAction(f"no move is under way to {kind}" if not p.moving else "roll the dice due first")
@@ -253,8 +466,9 @@ class GridTurn(Turn):
                 raise IllegalAction(f"a step does one of {', '.join(MANOEUVRES)}, not {action.get('do')!r}")
             entry["steps"] = list(entry.get("steps", ())) + [action["do"]]
             return self._settled(Position(p.entries, json.dumps(entry), moving=True))
-        raise IllegalAction(f"the grid game has no action {kind!r} (activate, step, halt, exchange, reallocate, "
-                            "homunculus_est, end; dice at a chance node)")
+        raise IllegalAction(f"the grid game has no action {kind!r} (activate, step, halt, reroll, keep, choose, "
+                            "stand_fast, give_ground, exchange, reallocate, homunculus_est, bring_back, end; "
+                            "dice at a chance node)")
 
     def _opened(self, p: Position, entry: dict) -> Position:
         return self._settled(Position(p.entries, json.dumps(entry), moving=entry.get("option") in ("move", "charge")))
@@ -279,6 +493,8 @@ class GridTurn(Turn):
             if due is not None and due.n == 0:
                 p = Position(p.entries, json.dumps(_given(json.loads(p.open), due, ())), (), p.moving)
                 continue
+            if p.moving and due is None and self._reroll_offers(p, seq):
+                break  # (the side decides whether to re-roll the movement die)
             if p.moving and due is None and (seq.stopped_at is not None
                                              or seq.log[-1].get("movement_points") in ("failed", 0)):
                 stop = seq.stopped_at
@@ -290,7 +506,7 @@ class GridTurn(Turn):
                     p = Position(p.entries, json.dumps({**entry, "steps": entry["steps"][:stop]}))
                 continue
             break
-        done = due is None and not p.moving
+        done = due is None and not p.moving and self._choice(p, seq) is None
         vs = [v for v in seq.out if done or v.rule not in PENDING]
         if vs:
             raise IllegalAction("; ".join(v.message for v in vs), [v.as_json() for v in vs])
@@ -310,6 +526,8 @@ class GridTurn(Turn):
             return {**action, "text": f"{json.loads(p.open)['unit']} halts"}
         if kind == "end":
             return {**action, "text": "end the phase"}
+        if kind == "bring_back":
+            return {**action, "text": self._bring_back_action(action.get("unit"))["text"]}
         if kind == "exchange":
             return {**action, "text": "exchange " + ", ".join(f"{n} {k}" for k, n in action["exchange"].items())
                     + f" for one {action.get('get')}"}
@@ -424,6 +642,20 @@ def _given(entry: dict, due, faces: tuple) -> dict:
               if key == "test" else value}
         steps[j] = st
         return {**entry, "steps": steps}
+    if path == ("roll",) and not due.single:  # (a re-rolled movement die: its face after the first)
+        return {**entry, "roll": [_first(entry["roll"]), *faces]}
     if len(path) == 1:
         return {**entry, path[0]: value}
     return {**entry, path[0]: {**entry.get(path[0], {}), path[1]: value}}
+
+
+def _first(roll):
+    """The first movement die of a ``roll`` (a face, or a list of faces)."""
+    return roll[0] if isinstance(roll, list) else roll
+
+
+def _rerolls_owed(entry: dict) -> bool:
+    """Has ``entry`` paid for a movement re-roll whose die is not rolled yet?"""
+    paid = sum(1 for sp in entry.get("spend", ()) if isinstance(sp, dict) and sp.get("use") == "reroll_movement")
+    roll = entry.get("roll")
+    return entry.get("option") in ("move", "charge") and isinstance(roll, list) and len(roll) == 1 and paid >= 1

@@ -15,6 +15,7 @@ import shapely
 
 from . import measure as T
 from ...kernel.builtins import Meanings
+from .scenario import _Board
 from .table import At, Entry
 
 WM = Meanings("the Warmaster family (systems/warmaster/builtins.py)")
@@ -374,6 +375,18 @@ _MODES = {"some_part": "any", "whole": "all"}
 def _in_dense(ctx, s, a):
     u, mode = a
     return T.in_dense_terrain(u.fp, u.table.scenario.terrain, _MODES.get(mode, "any"))
+
+
+@WM.function("on_table")
+def _on_table(ctx, s, a):
+    """Does the piece's footprint lie wholly on the scenario's table
+    (``measure.on_table``: to within ``T.AREA_EPSILON`` cm² of area)?"""
+    p = a[0]
+    sc = p.table.scenario
+    inside = T.on_table(p.fp, _Board(sc.width, sc.depth))
+    if not inside:
+        _note(ctx, f"{p.id} is not wholly on the {sc.width:g} x {sc.depth:g} cm table")
+    return inside
 
 
 @WM.function("touching_group")

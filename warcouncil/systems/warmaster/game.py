@@ -119,6 +119,20 @@ class WarmasterTurn(StepTurn):
         ids = super().pieces_of(action)
         return ids + [action[k] for k in ("by", "character") if isinstance(action.get(k), str) and action[k] not in ids]
 
+    def pieces_at(self, position, action: dict) -> list[str]:
+        """An action of the step under way (its dice, its destinations)
+        concerns the pieces that step moves: a home back's unit, the units
+        of the order attempted."""
+        p = position.pending
+        if not p or action.get("kind") not in ("move", "dice"):
+            return self.pieces_of(action)
+        if p[0] in ("home", "home_to"):
+            return [p[1]]
+        if p[0] == "roll":
+            return list(p[2])
+        m = self._entries(position.done[-1:])[0][1]
+        return [m["units"]] if isinstance(m["units"], str) else list(m["units"])
+
     def log(self, position) -> dict:
         out: dict = {}
         for key, m in self._entries(position.done):

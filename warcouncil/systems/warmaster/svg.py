@@ -48,6 +48,58 @@ def _num(v: float) -> str:
     return str(int(v)) if v.is_integer() else f"{v:g}"
 
 
+#: a text's width per character, in ems (an estimate for the sans-serif
+#: fonts browsers and cairosvg use: DejaVu Sans runs ~0.52 em, bold ~0.58)
+EM_WIDTH, BOLD_EM_WIDTH = 0.56, 0.62
+LINE = 11.0  # pixels between two lines of order tags
+
+
+def text_box(x: float, y: float, text: str, size: float, anchor: str = "start", bold: bool = False) -> tuple:
+    """The box (left, top, right, bottom), in pixels, a one-line text at
+    ``x, y`` (its baseline) takes: estimated from its length and size."""
+    w = len(text) * size * (BOLD_EM_WIDTH if bold else EM_WIDTH)
+    left = x - w / 2 if anchor == "middle" else x - w if anchor == "end" else x
+    return (left, y - 0.8 * size, left + w, y + 0.25 * size)
+
+
+class _Layout:
+    """The boxes taken on the picture so far (character markers, labels
+    placed): each label is put at the first of its candidate places whose
+    box meets none of them, so that no two labels overlap."""
+
+    def __init__(self) -> None:
+        self.boxes: list[tuple] = []
+
+    def take(self, box: tuple) -> None:
+        self.boxes.append(box)
+
+    def free(self, box: tuple) -> bool:
+        return not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in self.boxes)
+
+    def place(self, text: str, size: float, candidates, bold: bool = False) -> tuple:
+        """The first of ``candidates`` ((x, y, anchor), best first) where
+        ``text`` meets nothing placed (the first one if none is free),
+        taken."""
+        first = None
+        for x, y, anchor in candidates:
+            box = text_box(x, y, text, size, anchor, bold)
+            if first is None:
+                first = (x, y, anchor), box
+            if self.free(box):
+                self.take(box)
+                return x, y, anchor
+        self.take(first[1])
+        return first[0]
+
+
+def _shifted(x: float, y: float, anchor: str, dx: float, dy: float, n: int = 60):
+    """Candidates along (dx, dy) from ``x, y``: n of them, then as many the other way."""
+    for k in range(n):
+        yield x + k * dx, y + k * dy, anchor
+    for k in range(1, n):
+        yield x - k * dx, y - k * dy, anchor
+
+
 def xy_key(p) -> str:
     """A destination (``[x, y]`` or ``{at: [x, y], ...}``) as ``data-legal-to`` writes it: ``"x,y"``."""
     if isinstance(p, dict):
@@ -79,14 +131,32 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
     for y in range(10, int(d), 10):
         parts.append(f'<line x1="0" y1="{H - y * SCALE:.0f}" x2="{W:.0f}" y2="{H - y * SCALE:.0f}" '
                      f'stroke="#e4ddc8" stroke-width="0.6"/>')
+    # the labels' places, the most needed first: the character markers, the
+    # units' and the characters' labels, the terrain's names, the orders'
+    # tags, the General's bands (``_Layout``: no two overlap)
+    lay = _Layout()
+    for c in t.characters():
+        cx, cy = c.pose.at[0] * SCALE, (d - c.pose.at[1]) * SCALE
+        lay.take((cx - 10.5, cy - 10.5, cx + 10.5, cy + 10.5))  # (its circle: r 9, its stroke 2.5)
+    for u in t.units():  # (no label on a unit)
+        minx, miny, maxx, maxy = u.fp.shape.bounds
+        lay.take((minx * SCALE, (d - maxy) * SCALE, maxx * SCALE, (d - miny) * SCALE))
+    unit_at = {u.id: _unit_label(u, d, lay) for u in t.units()}
+    char_at = {}
+    for c in t.characters():
+        cx, cy = c.pose.at[0] * SCALE, (d - c.pose.at[1]) * SCALE + 4
+        char_at[c.id] = lay.place(f"{c.id} {c.piece.command}", 11, [
+            (cx + 12, cy, "start"), (cx - 12, cy, "end"), *_shifted(cx + 12, cy + LINE, "start", 0, LINE)])
+    bands = []
     for a in sc.terrain:
         fill = TERRAIN_FILL[2] if a.impassable else TERRAIN_FILL[1] if a.dense else TERRAIN_FILL[0]
         what = "impassable" if a.impassable else "dense" if a.dense else "open"
         parts.append(f'<path class="terrain" d="{_path(a.polygon, d)}" fill="{fill}" fill-opacity="0.6" '
                      f'stroke="{fill}"><title>{escape(a.type)}</title></path>')
         minx, _, maxx, maxy = a.polygon.bounds
-        parts.append(f'<text class="terrain-name" x="{(minx + maxx) / 2 * SCALE:.1f}" y="{(d - maxy) * SCALE + 14:.1f}" '
-                     f'font-size="12" '
+        x, y, _ = lay.place(f"{a.type} ({what})", 12,
+                            _shifted((minx + maxx) / 2 * SCALE, (d - maxy) * SCALE + 14, "middle", 0, 14))
+        parts.append(f'<text class="terrain-name" x="{x:.1f}" y="{y:.1f}" font-size="12" '
                      f'font-style="italic" text-anchor="middle" fill="#2d3b1f">{escape(a.type)} ({what})</text>')
     for c in t.characters():
         fp = c.fp.shape
@@ -97,8 +167,7 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
                              f'stroke-dasharray="5 4"><title>{20 * k} cm from {escape(c.id)}</title></path>')
                 top = fp.bounds[3] + 20.0 * k
                 if top < d:
-                    parts.append(f'<text x="{c.pose.at[0] * SCALE:.1f}" y="{(d - top) * SCALE + 12:.1f}" font-size="10" '
-                                 f'text-anchor="middle" fill="#777">{20 * k} cm (-{k})</text>')
+                    bands.append((c.pose.at[0] * SCALE, (d - top) * SCALE + 12, f"{20 * k} cm (-{k})"))
         reach = REACH.get(c.piece.role)
         if reach is not None:
             area = fp.buffer(reach, 64).intersection(table)
@@ -106,11 +175,16 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
                          f'fill-opacity="0.04" stroke="{colour[c.piece.side]}" stroke-dasharray="2 3">'
                          f'<title>{escape(c.id)}: command range {reach:g} cm</title></path>')
     if orders:
-        parts.extend(_orders(eng, log, t, d, colour))
+        parts.extend(_orders(eng, log, t, d, colour, lay))
+    for bx, by, words in bands:  # (along the band's top, left or right, where the labels leave room)
+        x, y, _ = lay.place(words, 10, (p for k in range(60) for p in ((bx + 6 * k, by, "middle"),
+                                                                       (bx - 6 * k, by, "middle"))))
+        parts.append(f'<text class="band-label" x="{x:.1f}" y="{y:.1f}" font-size="10" text-anchor="middle" '
+                     f'fill="#777">{escape(words)}</text>')
     for u in t.units():
-        parts.append(_unit(u, d, colour[u.piece.side], u.id == select))
+        parts.append(_unit(u, d, colour[u.piece.side], u.id == select, unit_at[u.id]))
     for c in t.characters():
-        parts.append(_character(c, d, colour[c.piece.side], c.id == select))
+        parts.append(_character(c, d, colour[c.piece.side], c.id == select, char_at[c.id]))
     if select is not None and select in t.poses:
         parts.extend(_marks(t, select, legal or {}, d, colour))
     parts.extend(_legend(sc, colour, H, W, bool(orders), select))
@@ -118,7 +192,23 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
     return "\n".join(parts)
 
 
-def _unit(u, d: float, fill: str, selected: bool) -> str:
+def _label_of(u) -> str:
+    p = u.piece
+    return f"{TYPE_MARK.get(p.type, p.type[:3].title())} {u.id}" + (f" ({p.lost} lost)" if p.lost else "")
+
+
+def _unit_label(u, d: float, lay: _Layout) -> tuple:
+    """Where a unit's label goes: behind it, further back if it must."""
+    fp = u.fp
+    (x, y), f = u.pose.at, math.radians(u.pose.facing)
+    fx, fy = math.sin(f), math.cos(f)
+    half = _half_depth(fp, fx, fy)
+    back = (x - fx * (half + 3.2), y - fy * (half + 3.2))
+    return lay.place(_label_of(u), 11, _shifted(back[0] * SCALE, (d - back[1]) * SCALE + 4, "middle",
+                                                 -fx * LINE, fy * LINE), bold=True)
+
+
+def _unit(u, d: float, fill: str, selected: bool, label_at: tuple) -> str:
     p, fp = u.piece, u.fp
     ring = ' stroke="#ffd700" stroke-width="3"' if selected else ' stroke="#222" stroke-width="1"'
     out = [f'<g class="piece unit" data-piece={quoteattr(u.id)} data-at="{xy_key(u.pose.at)}" '
@@ -142,12 +232,11 @@ def _unit(u, d: float, fill: str, selected: bool) -> str:
                f'stroke-width="3"/>')
     tip = (x + fx * (half + 2.2), y + fy * (half + 2.2))
     out.append(f'<polygon class="facing" points="{_arrow(tip, (fx, fy), d)}" fill="#111"/>')
-    label = f"{TYPE_MARK.get(p.type, p.type[:3].title())} {u.id}" + (f" ({p.lost} lost)" if p.lost else "")
-    back = (x - fx * (half + 3.2), y - fy * (half + 3.2))
-    out.append(f'<text x="{back[0] * SCALE:.1f}" y="{(d - back[1]) * SCALE + 4:.1f}" font-size="11" '
+    label, (lx, ly, _) = _label_of(u), label_at
+    out.append(f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="11" '
                f'font-weight="bold" text-anchor="middle" fill="{fill}" stroke="#ffffff" stroke-width="3">'
                f'{escape(label)}</text>'
-               f'<text x="{back[0] * SCALE:.1f}" y="{(d - back[1]) * SCALE + 4:.1f}" font-size="11" '
+               f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="11" '
                f'font-weight="bold" text-anchor="middle" fill="{fill}">{escape(label)}</text>')
     out.append("</g>")
     return "".join(out)
@@ -171,11 +260,13 @@ def _arrow(tip, f, d: float) -> str:
     return " ".join(f"{px * SCALE:.1f},{(d - py) * SCALE:.1f}" for px, py in pts)
 
 
-def _character(c, d: float, side: str, selected: bool) -> str:
+def _character(c, d: float, side: str, selected: bool, label_at: tuple) -> str:
     p = c.piece
     ring = "#ffd700" if selected else side
     x, y = c.pose.at
     mark = ROLE_MARK.get(p.role, p.role[:1].upper())
+    lx, ly, anchor = label_at
+    at = f'x="{lx:.1f}" y="{ly:.1f}" font-size="11"' + (f' text-anchor="{anchor}"' if anchor != "start" else "")
     return (f'<g class="piece character" data-piece={quoteattr(c.id)} data-at="{xy_key(c.pose.at)}" '
             f'data-side={quoteattr(p.side)} '
             f'data-role={quoteattr(p.role)}>'
@@ -184,13 +275,11 @@ def _character(c, d: float, side: str, selected: bool) -> str:
             f'<circle cx="{x * SCALE:.1f}" cy="{(d - y) * SCALE:.1f}" r="9" fill="#f1c40f" stroke="{ring}" '
             f'stroke-width="2.5"/><text x="{x * SCALE:.1f}" y="{(d - y) * SCALE + 4:.1f}" font-size="11" '
             f'font-weight="bold" text-anchor="middle" fill="#222">{mark}</text>'
-            f'<text x="{x * SCALE + 12:.1f}" y="{(d - y) * SCALE + 4:.1f}" font-size="11" '
-            f'fill="#222" stroke="#ffffff" stroke-width="3">{escape(c.id)} {p.command}</text>'
-            f'<text x="{x * SCALE + 12:.1f}" y="{(d - y) * SCALE + 4:.1f}" font-size="11" '
-            f'fill="#222">{escape(c.id)} {p.command}</text></g>')
+            f'<text {at} fill="#222" stroke="#ffffff" stroke-width="3">{escape(c.id)} {p.command}</text>'
+            f'<text {at} fill="#222">{escape(c.id)} {p.command}</text></g>')
 
 
-def _orders(eng, log, t, d: float, colour: dict) -> list:
+def _orders(eng, log, t, d: float, colour: dict, lay: _Layout) -> list:
     """The orders that may be attempted next, each at its unit (a brigade:
     between its units): who may give it, the score needed on 2D6 (or
     less) and the chance, ``hero ≤7 (7/12)``; the penalties and their
@@ -200,7 +289,6 @@ def _orders(eng, log, t, d: float, colour: dict) -> list:
     by_units: dict = {}
     for o in opts:
         by_units.setdefault(tuple(o["units"]), []).append(o)
-    lines: dict = {}  # unit -> the tag lines under it so far
     for units in sorted(by_units, key=len):  # a unit's own orders first, then its brigades'
         os_ = by_units[units]
         if len(units) == 1:
@@ -208,22 +296,20 @@ def _orders(eng, log, t, d: float, colour: dict) -> list:
         else:
             tags = ["+".join(units) + ": " + " · ".join(f"{o['character']} ≤{o['target']} ({o['p']})" for o in os_)]
             tags = [(tags[0], os_)]
-        row = max(lines.get(u, 0) for u in units)
-        for u in units:
-            lines[u] = row + len(tags)
         xs = [t.poses[u].at[0] for u in units]
         ux, uy = sum(xs) / len(xs), sum(t.poses[u].at[1] for u in units) / len(units)
         f = math.radians(t.poses[units[0]].facing)
         down = math.cos(f) >= 0  # the unit faces up the picture: its back, and the tags, below it
         half = max(_half_depth(t.footprint(u), math.sin(f), math.cos(f)) for u in units)
-        for i, (tag, said) in enumerate(tags):
-            y = (d - uy) * SCALE + (1 if down else -1) * ((half + 3.2) * SCALE + 16 + 11 * (row + i))
+        for tag, said in tags:  # (each on the first line under the unit, or further, that is free)
+            y = (d - uy) * SCALE + (1 if down else -1) * ((half + 3.2) * SCALE + 16)
+            x, y, _ = lay.place(tag, 9.5, _shifted(ux * SCALE, y, "middle", 0, LINE if down else -LINE))
             words = "; ".join(_order_words(eng, log, o) for o in said)
             out.append(f'<g class="order" data-by={quoteattr(",".join(o["character"] for o in said))} '
                        f'data-units={quoteattr(",".join(units))} '
                        f'data-target={quoteattr(",".join(str(o["target"]) for o in said))}>'
                        f'<title>{escape(words)}</title>'
-                       + "".join(f'<text x="{ux * SCALE:.1f}" y="{y:.1f}" font-size="9.5" text-anchor="middle" '
+                       + "".join(f'<text x="{x:.1f}" y="{y:.1f}" font-size="9.5" text-anchor="middle" '
                                  f'{paint}>{escape(tag)}</text>'
                                  for paint in ('fill="#fff" stroke="#fff" stroke-width="2.5" stroke-opacity="0.8"',
                                                'fill="#333"')) + '</g>')
