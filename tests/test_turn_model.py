@@ -253,3 +253,52 @@ def test_a_house_turn_alone_still_refuses_what_it_closed(tmp_path):
         state.apply(HERO)
     assert e.value.message == "wm.turn: no character move now: the characters step is over"
     assert e.value.violations[0]["source"] == str(house)
+
+
+# ---------------------------------------------------------------- the grid game's phase
+
+
+def test_the_grid_phase_is_one_step_of_its_entries():
+    pack = load_pack("grid-ancients")
+    assert pack.turn.id == "ga.turn"
+    assert _steps(pack.turn) == [("activations", "repeat",
+                                  ("activate", "bring_back", "exchange", "reallocate", "homunculus_est"))]
+
+
+CALL_FIRST = """replace turn ga.turn
+    from house "We call Homunculus Est! before anything else in the phase, or not at all."
+    step call: repeat homunculus_est "call “Homunculus Est!” first"
+    step activations: repeat activate, bring_back, exchange, reallocate
+"""
+
+EXCHANGE = {"kind": "exchange", "exchange": {"movement": 2, "defence": 1}, "get": "attack"}
+CALL = {"kind": "homunculus_est", "points": 5}
+
+
+def _grid_check(tmp_path, entries, rules=()):
+    turn = tmp_path / "turn.yaml"
+    turn.write_text(yaml.safe_dump({"activations": entries}), encoding="utf-8")
+    r = CliRunner().invoke(main, ["check", "alesia", str(turn), "--json", *[a for h in rules for a in ("--rules", h)]])
+    return r.exit_code, json.loads(r.output)["violations"]
+
+
+def test_a_house_turn_calls_homunculus_est_first_in_the_game_and_in_check(tmp_path):
+    house = tmp_path / "call-first.wc"
+    house.write_text(CALL_FIRST, encoding="utf-8")
+    late = [{"exchange": {"movement": 2, "defence": 1}, "get": "attack"}, {"homunculus_est": {"points": 5}}]
+    assert _grid_check(tmp_path, late) == (0, [])  # the book: any order
+    code, vs = _grid_check(tmp_path, late, [str(house)])
+    assert code == 1 and vs == [{"rule": "ga.turn", "pieces": [], "message": "entry 2, homunculus est: the call step is over",
+                                 "source": str(house),
+                                 "quote": "We call Homunculus Est! before anything else in the phase, or not at all."}]
+    # called first: the house turn adds nothing to what the book's rules say
+    assert _grid_check(tmp_path, late[::-1], [str(house)]) == _grid_check(tmp_path, late[::-1])
+    state = warcouncil.load_game("alesia", rules=[str(house)]).new_state()
+    state.apply(EXCHANGE)
+    with pytest.raises(IllegalAction) as e:
+        state.apply(CALL)
+    assert [v["rule"] for v in e.value.violations] == ["ga.turn"]
+    book = warcouncil.load_game("alesia").new_state()
+    book.apply(EXCHANGE)
+    book.apply(CALL)
+    assert book.log()["activations"][-1] == {"homunculus_est": {"points": 5}}

@@ -167,6 +167,51 @@ class Turn:
         raise NotImplementedError
 
 
+def open_steps(steps, at: int, applies=None) -> list[int]:
+    """The steps (of a ``turn`` declaration) whose actions may be taken at
+    step ``at``: it and, while the steps repeat, the next, up to and
+    including the first ``decide`` (or ``chance``) one; a later step for
+    which ``applies(step)`` is false is passed over."""
+    out = []
+    for i in range(at, len(steps)):
+        if i > at and applies is not None and not applies(steps[i]):
+            continue
+        out.append(i)
+        if steps[i].mode != "repeat":
+            break
+    return out
+
+
+def step_after(decl, at: int, kind: str, applies=None) -> tuple[int | None, str]:
+    """Where an action of ``kind`` taken at step ``at`` leaves a turn
+    declared by ``decl`` (a ``repeat`` step stays, a ``decide`` or ``chance``
+    one is done), and why not: (the step, "") or (None, the reason)."""
+    steps = decl.steps
+    i = decl.step_of(kind)
+    if i is None:
+        return None, f"the turn has no step of {kind.replace('_', ' ')} actions"
+    open_ = open_steps(steps, at, applies)
+    if i not in open_:
+        first = steps[open_[-1]]
+        return None, (f"the {steps[i].name} step is over" if i < at else
+                      f"the {steps[i].name} step does not apply" if i < open_[-1] else
+                      f"the {first.name} step comes first: {first.doc or ', '.join(first.kinds)}")
+    return (i if steps[i].mode == "repeat" else i + 1), ""
+
+
+def out_of_turn(decl, kinds) -> tuple[int, str] | None:
+    """The first of ``kinds`` (actions in the order a turn file gives
+    them) that the turn ``decl`` does not take where it comes: (its index,
+    why), or None. ``check`` judges a turn file's order with it, as the
+    game does an action's."""
+    at = 0
+    for n, kind in enumerate(kinds):
+        at, why = step_after(decl, at, kind) if at < len(decl.steps) else (None, "the turn's steps are over")
+        if at is None:
+            return n, why
+    return None
+
+
 class StepTurn(Turn):
     """A turn that walks its pack's ``turn`` declaration: the steps, in
     order, each a ``decide`` (one action), ``chance`` (one outcome) or
@@ -220,15 +265,7 @@ class StepTurn(Turn):
     def open_steps(self, at: int, position=None) -> list[int]:
         """The steps whose actions may be taken at step ``at`` (of
         ``position``: the later ones that do not apply to it passed over)."""
-        out = []
-        for i in range(at, len(self.steps.steps)):
-            step = self.steps.steps[i]
-            if i > at and position is not None and not self.applies(position, step):
-                continue
-            out.append(i)
-            if step.mode != "repeat":
-                break
-        return out
+        return open_steps(self.steps.steps, at, None if position is None else lambda st: self.applies(position, st))
 
     def ends_at(self, at: int) -> bool:
         """Whether the turn may end at step ``at``: every step left repeats."""
@@ -248,20 +285,15 @@ class StepTurn(Turn):
         ``IllegalAction`` citing the turn when that step is not open (at
         ``position``, when given: a step that does not apply to it is not)."""
         steps = self.steps
-        i = steps.decl.step_of(kind)
-        if i is None:
+        if steps.decl.step_of(kind) is None:
             raise IllegalAction(f"{self.engine.system.title or self.engine.system.name} turn has no action of "
                                 f"kind {kind!r}" + (f" ({steps.decl.id} takes none)" if kind in self.kinds else ""))
         if at is None:
             raise IllegalAction("the turn is over")
-        open_ = self.open_steps(at, position)
-        if i not in open_:
-            first = steps.steps[open_[-1]]
-            why = (f"the {steps.steps[i].name} step is over" if i < at else
-                   f"the {steps.steps[i].name} step does not apply" if i < open_[-1] else
-                   f"the {first.name} step comes first: {first.doc or ', '.join(first.kinds)}")
+        after, why = step_after(steps.decl, at, kind, None if position is None else lambda st: self.applies(position, st))
+        if after is None:
             raise IllegalAction(f"{steps.decl.id}: no {kind.replace('_', ' ')} now: {why}", [steps.violation(why)])
-        return i if steps.steps[i].mode == "repeat" else i + 1
+        return after
 
     #: every kind of action the family's turn can play (the pack's turn
     #: names some of them; the kernel checks it names no other)

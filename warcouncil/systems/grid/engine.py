@@ -16,6 +16,7 @@ from ...dsl.template import render
 from ...errors import Location, WarcouncilError, closest
 from ...solver.check import Violation
 from ...kernel.engine import Engine
+from ...kernel.game import out_of_turn
 from ...kernel.evaluate import Compiler
 from .facing import Footprint, turn_left, turn_right
 from ...kernel.ground import PieceView, Record
@@ -629,6 +630,12 @@ class GridEngine(Engine):
 
 # ------------------------------------------------------------------ a sequence being checked
 
+def entry_kind(entry) -> str:
+    """The kind of action (the game interface's, the pack's ``turn``'s) of
+    a turn file's entry."""
+    return next((k for k in ("bring_back", "exchange", "reallocate", "homunculus_est") if k in entry), "activate")
+
+
 class _Sequence:
     def __init__(self, eng: GridEngine, side, path, partial: bool = False):
         self.eng = eng
@@ -667,7 +674,22 @@ class _Sequence:
                 self.bring_back(item, where)
             else:
                 self.homunculus(item, where)
+        self.in_turn(seq)
         return self.out, self.log
+
+    def in_turn(self, seq) -> None:
+        """The entries in the order of the pack's ``turn`` (``ga.turn``): the
+        first the turn does not take where it comes breaks it."""
+        pack = self.eng.pack
+        bad = None if pack.turn is None else out_of_turn(pack.turn, [entry_kind(item) for item in seq])
+        if bad is None:
+            return
+        n, why = bad
+        who = seq[n].get("unit", seq[n].get("bring_back"))
+        source, quote = pack.source_of(pack.turn)
+        self.out.append(Violation(pack.turn.id, [who] if isinstance(who, str) else [],
+                                  f"entry {n + 1}, {entry_kind(seq[n]).replace('_', ' ')}: {why}", source, quote,
+                                  pack.origin.get(pack.turn.id, "")))
 
     # -- spending
     def spends(self, item, where, side, unit_default_use=None):

@@ -52,8 +52,9 @@ from fractions import Fraction
 
 from ...errors import WarcouncilError
 from ...records import record
-from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, Turn, chance, decision
+from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, StepTurn, chance, decision
 from ...kernel.scenario import plain, read_yaml_file
+from .engine import entry_kind
 from .files import MANOEUVRES, OPTIONS
 from .words import unit_words
 
@@ -113,11 +114,15 @@ def _text(entry: dict, board) -> str:
     return t
 
 
-class GridTurn(Turn):
+class GridTurn(StepTurn):
     """One phase of the side to move (``side``: the scenario's ``to_move``
-    unless given) of a grid-ancients scenario."""
+    unless given) of a grid-ancients scenario: the steps of the pack's
+    ``turn`` (``ga.turn``: activations until the side ends the phase), each
+    action's dice and choices as the engine has them due."""
 
     options = ("side", "choices")
+    kinds = frozenset({"activate", "bring_back", "exchange", "reallocate", "homunculus_est"})
+    end_words = "end the phase"
 
     def __init__(self, engine, **options) -> None:
         super().__init__(engine, **options)
@@ -227,7 +232,7 @@ class GridTurn(Turn):
         if p.over:
             return TERMINAL_NODE
         if p.open is None:
-            return decision(self.side, self._activations(p) + [{"kind": "end", "text": "end the phase"}])
+            return super().node(p)
         seq, due = self._due(p)
         choice = self._choice(p, seq) or self._stand(p, seq, due)
         if choice is not None:
@@ -242,6 +247,24 @@ class GridTurn(Turn):
             what = due.words + (f" ({k} of {due.n})" if due.n > 1 else "")
             return chance([({"kind": "dice", "face": f, "text": f"{what}: {f}"}, Fraction(1, 6)) for f in D6])
         return decision(self.side, self._moves(p))
+
+    # ------------------------------------------------------------ the steps (StepTurn)
+    def at(self, p: Position) -> int | None:
+        """The step of the last entry made (the first, before any)."""
+        if p.over:
+            return None
+        if not p.entries:
+            return 0
+        return self.steps.decl.step_of(entry_kind(json.loads(p.entries[-1])))
+
+    def mover(self, p: Position) -> str:
+        return self.side
+
+    def step_actions(self, p: Position, kinds: tuple) -> list:
+        """The open steps' listed actions: activations and bring backs
+        (exchanges, re-allocations and a Homunculus Est! call are taken,
+        never listed: their points are the player's to say)."""
+        return [a for a in self._activations(p) if a["kind"] in kinds]
 
     def _reroll_offers(self, p: Position, seq) -> list:
         """A Movement or Charge Activation's movement roll just made, not
@@ -382,6 +405,12 @@ class GridTurn(Turn):
 
     # ------------------------------------------------------------ playing
     def play(self, p: Position, action: dict) -> Position:
+        after = self._play(p, action)
+        if action.get("kind") in self.kinds:
+            self.enter(self.at(p), action["kind"], p)  # (the pack's turn: the step of the entry opened)
+        return after
+
+    def _play(self, p: Position, action: dict) -> Position:
         kind = action.get("kind")
         if p.over:
             raise IllegalAction("the phase is over")
