@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import playouts
 from gridkit import scenario, unit
 
 from warcouncil.errors import WarcouncilError
@@ -337,7 +338,7 @@ def _playout(game, seed, tmp_path, sides=("romans", "gauls"), seen=None, **optio
 @pytest.mark.parametrize("chunk", range(8))
 def test_random_playouts(scenario, chunk, tmp_path):
     game = load_game(scenario)
-    entries = [_playout(game, 100 * chunk + seed, tmp_path) for seed in range(5)]
+    entries = [_playout(game, 100 * chunk + seed, tmp_path) for seed in range(playouts(5))]  # (WARCOUNCIL_PLAYOUTS, <= 20)
     assert sum(entries) > 0
 
 

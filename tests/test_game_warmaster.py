@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 import warcouncil
-from conftest import run_cli
+from conftest import playouts, run_cli
 from warcouncil import CHANCE
 from warcouncil.errors import WarcouncilError
 from warcouncil.kernel.engine import Engine
@@ -324,7 +324,8 @@ def test_random_playouts(path, chunk, tmp_path):
     game = warcouncil.load_game(str(path))
     engine = Engine.load(str(path))
     seen: set = set()
-    for seed in range(chunk * SEEDS, (chunk + 1) * SEEDS):
+    seeds = playouts(SEEDS)  # (WARCOUNCIL_PLAYOUTS times as many)
+    for seed in range(chunk * seeds, (chunk + 1) * seeds):
         rnd = random.Random(seed)
         state = game.new_state(resolution=COARSE)
         while not state.is_terminal():
