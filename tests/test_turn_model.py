@@ -302,3 +302,15 @@ def test_a_house_turn_calls_homunculus_est_first_in_the_game_and_in_check(tmp_pa
     book.apply(EXCHANGE)
     book.apply(CALL)
     assert book.log()["activations"][-1] == {"homunculus_est": {"points": 5}}
+
+
+def test_lint_names_a_step_of_a_kind_the_family_does_not_play(tmp_path):
+    house = tmp_path / "h.wc"
+    text = NO_SECOND.replace("step battles: repeat battle", "step battles: repeat charge")
+    house.write_text("\n".join(line for line in text.splitlines() if "from house" not in line), encoding="utf-8")
+    r = CliRunner().invoke(main, ["lint", str(house), "--over", "cca", "--json"])
+    assert r.exit_code == 1, r.output
+    assert json.loads(r.output)["errors"] == [{
+        "file": str(house), "line": 6, "column": 5,
+        "message": "turn cca.turn: step battles: the Commands & Colors game has no action of kind charge",
+        "hint": "its kinds: battle, card, dice, move, order_set, second_move"}]

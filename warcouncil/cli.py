@@ -730,6 +730,9 @@ def lint(paths, base, show_coverage, allow_documents, as_json):
     for target in list(paths) + ([base] if base is not None else []):
         pack_files(target)  # a missing file or pack is bad input (exit 2), not a lint error
     pack, problems = run_lint(list(paths), base, allow_documents)
+    from .kernel.game import turn_problems
+
+    problems = problems + turn_problems(pack)  # (the steps' kinds: the family's game's)
     hint = house_hint(list(paths), problems) if base is None else None
     cov = coverage(pack) if (show_coverage and pack is not None) else None
     loose = unstated(pack) if cov is not None else None

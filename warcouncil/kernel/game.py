@@ -332,19 +332,38 @@ def turn_steps(engine) -> TurnSteps:
     family's game plays (a step of another kind: an error at its place)."""
     pack = engine.pack
     decl = pack.turn
-    system = engine.system
     if decl is None:
         raise WarcouncilError(f"the {pack.name} pack declares no turn (`turn ID step NAME: MODE KIND ...`)",
                               hint="the game interface walks the turn's steps")
-    kinds = system.game.kinds
-    for step in decl.steps:
-        for k in step.kinds:
-            if k not in kinds:
-                raise WarcouncilError(f"turn {decl.id}: step {step.name}: the {system.title or system.name} game "
-                                      f"has no action of kind {k}", step.loc,
-                                      hint="its kinds: " + ", ".join(sorted(kinds)))
+    problems = _kind_problems(decl, engine.system)
+    if problems:
+        raise problems[0].as_error()
     source, quote = pack.source_of(decl)
     return TurnSteps(decl, decl.steps, source, quote)
+
+
+def turn_problems(pack) -> list:
+    """What ``lint`` says of ``pack``'s turn beyond the language's checks:
+    each step naming a kind of action its family's game does not play (the
+    game refuses them when a turn starts)."""
+    from .system import System
+
+    if pack is None or pack.turn is None:
+        return []
+    try:
+        system = System.for_pack(pack.name)
+    except WarcouncilError:  # (a template pack, or a family not installed: the game says so when played)
+        return []
+    return _kind_problems(pack.turn, system) if system.game is not None else []
+
+
+def _kind_problems(decl, system) -> list:
+    from ..dsl.pack import LintError, line_at
+
+    kinds = system.game.kinds
+    return [LintError(f"turn {decl.id}: step {step.name}: the {system.title or system.name} game has no action of "
+                      f"kind {k}", step.loc, "its kinds: " + ", ".join(sorted(kinds)), line_at(step.loc))
+            for step in decl.steps for k in step.kinds if k not in kinds]
 
 
 class Game:
