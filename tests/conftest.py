@@ -43,6 +43,19 @@ def playouts(n: int) -> int:
     return n * int(scale)
 
 
+def verb_script(show: str) -> str:
+    """A ``python -c`` script running the command line on its arguments,
+    then printing ``show`` (an expression over ``sys``) on stderr: what a
+    verb's process imported, say."""
+    return ("import sys\n"
+            "from warcouncil.cli import main\n"
+            "try:\n"
+            "    main(sys.argv[1:], prog_name='warcouncil')\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            f"print({show}, file=sys.stderr)\n")
+
+
 def scratch_dir(prefix: str) -> Path:
     """A folder for one test module's generated files, removed when the test
     process ends (module-level, so hypothesis tests can share it)."""

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import warcouncil
+from conftest import verb_script
 from warcouncil import cli
 
 MOVES = ["moves", "akragas", "--card", "Order Three Units Center", "--order", "s1", "--json"]
@@ -141,15 +142,7 @@ def test_the_console_script(tmp_path) -> None:
     assert bad.returncode == 2 and bad.stdout == "" and "unknown card" in bad.stderr
 
 
-_IMPORTED = (
-    "import sys\n"
-    "from warcouncil.cli import main\n"
-    "try:\n"
-    "    main(sys.argv[1:], prog_name='warcouncil')\n"
-    "except SystemExit:\n"
-    "    pass\n"
-    "print('warcouncil.batch' in sys.modules, file=sys.stderr)\n"
-)
+_IMPORTED = verb_script("'warcouncil.batch' in sys.modules")
 
 
 def test_the_batch_runner_is_imported_only_when_the_batch_verb_runs(tmp_path) -> None:
@@ -170,15 +163,7 @@ def test_the_batch_runner_is_imported_only_when_the_batch_verb_runs(tmp_path) ->
     assert json.loads(many.stdout)["answer"] == json.loads(one.stdout)
 
 
-_LOADED = (
-    "import sys\n"
-    "from warcouncil.cli import main\n"
-    "try:\n"
-    "    main(sys.argv[1:], prog_name='warcouncil')\n"
-    "except SystemExit:\n"
-    "    pass\n"
-    "print(sorted(m for m in sys.modules if m == 'importlib.metadata' or m.endswith('.game')), file=sys.stderr)\n"
-)
+_LOADED = verb_script("sorted(m for m in sys.modules if m == 'importlib.metadata' or m.endswith('.game'))")
 
 
 def test_a_verb_imports_no_game_interface_and_no_metadata_scan_once_cached(tmp_path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import run_cli, verb_script
 from warcouncil import cli
 from warcouncil.kernel import system as S
 
@@ -43,15 +43,7 @@ def test_each_verb_has_the_options_the_families_give_it() -> None:
     assert options("lint") == ["--over", "--coverage", "--allow-documents", "--json"]
 
 
-_LOADED = (
-    "import sys\n"
-    "from warcouncil.cli import main\n"
-    "try:\n"
-    "    main(sys.argv[1:], prog_name='warcouncil')\n"
-    "except SystemExit:\n"
-    "    pass\n"
-    "print(sorted(m for m in sys.modules if m.startswith('warcouncil.systems')), file=sys.stderr)\n"
-)
+_LOADED = verb_script("sorted(m for m in sys.modules if m.startswith('warcouncil.systems'))")
 
 
 @pytest.mark.parametrize("args", [["orders", "x.yaml", "--rolll", "1"], ["moves", "x.yaml", "--card"]])

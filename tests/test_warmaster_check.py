@@ -11,7 +11,7 @@ import pytest
 
 from conftest import run_cli
 from warcouncil.systems.warmaster.builtins import cm
-from warmaster_util import RIDGEWAY, TURN, char, house, scenario, turn, unit
+from warmaster_util import RIDGEWAY, TURN, char, checked, house, scenario, turn, unit
 
 # A row of five touching units a..e (12 x 2 each, y 39..41), x1 13 cm north
 # of a and b, x2 16 cm north of e; g near the Wizard; the flyer f far from
@@ -39,12 +39,7 @@ def board(tmp_path):
 
 
 def check(sc, t, *rules):
-    args = ["check", sc, t, "--json"] + [x for r in rules for x in ("--rules", r)]
-    code, out, err = run_cli(*args)
-    assert code in (0, 1), err
-    data = json.loads(out)
-    assert data["legal"] == (code == 0)
-    return data
+    return checked(sc, t, *rules)[1]
 
 
 def broken(data) -> set[str]:

@@ -8,14 +8,12 @@ it with the rule."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 import warcouncil
 from conftest import run_cli
 from warcouncil.kernel.game import IllegalAction
-from warmaster_util import char, house, scenario, turn, unit
+from warmaster_util import char, checked, house, scenario, turn, unit
 
 RULE = "wm.default.on-table"
 QUOTE = "Command range: the General may order any unit on the table."
@@ -33,13 +31,7 @@ def board(tmp_path):
     return scenario(tmp_path, UNITS, CHARS, width=120, depth=80)
 
 
-def check(sc, t, *rules):
-    args = ["check", sc, t, "--json"] + [x for r in rules for x in ("--rules", r)]
-    code, out, err = run_cli(*args)
-    assert code in (0, 1), err
-    data = json.loads(out)
-    assert data["legal"] == (code == 0)
-    return code, data
+check = checked
 
 
 OFF = {

@@ -82,3 +82,17 @@ def keeping(monkeypatch) -> None:
             c = self.cache
             self.kept = type(c)(**{name: getattr(c, name).copy() for name in c.__slots__})
     monkeypatch.setattr(WarmasterEngine, "_answer", keep)
+
+
+def checked(sc, t, *rules) -> tuple[int, dict]:
+    """``warcouncil check SC T --json`` with house ``rules``: (its exit code,
+    0 or 1 as the answer says, and the answer)."""
+    import json
+
+    from conftest import run_cli
+
+    code, out, err = run_cli("check", sc, t, "--json", *[x for r in rules for x in ("--rules", r)])
+    assert code in (0, 1), err
+    data = json.loads(out)
+    assert data["legal"] == (code == 0)
+    return code, data
