@@ -1,29 +1,35 @@
-"""Tiny Grid's turn for the game interface (``kernel/game.py``): the side to
-move activates a set of its units (one decision, listed by the kernel's
-``SetEngine``), then the turn is over. A position is the set chosen, or
-None before it."""
+"""Tiny Grid's turn for the game interface (``kernel/game.py``): the steps
+of its pack's ``turn`` (``tg.turn``: one ``decide`` step, the side to move
+activates a set of its units, listed by the kernel's ``SetEngine``), then
+the turn is over. A position is the set chosen, or None before it."""
 
 from __future__ import annotations
 
 from warcouncil.errors import WarcouncilError
-from warcouncil.kernel.game import TERMINAL_NODE, IllegalAction, Turn, decision
+from warcouncil.kernel.game import IllegalAction, StepTurn
 from warcouncil.kernel.scenario import plain, read_yaml_file
 
 
-class Activation(Turn):
+class Activation(StepTurn):
+    kinds = frozenset({"activate"})  # (the actions its pack's turn may name)
+
     def start(self):
         return None
 
-    def node(self, position):
-        if position is not None:
-            return TERMINAL_NODE
-        side = self.engine.scenario.to_move
-        return decision(side, [self.worded(None, {"kind": "activate", "units": [p.id for p in s]})
-                               for s in self.engine.all_decisions()])
+    def at(self, position):
+        return 0 if position is None else None  # (one step: once taken, the turn is over)
+
+    def mover(self, position):
+        return self.engine.scenario.to_move
+
+    def step_actions(self, position, kinds):
+        return [self.worded(None, {"kind": "activate", "units": [p.id for p in s]})
+                for s in self.engine.all_decisions()]
 
     def play(self, position, action):
-        if action.get("kind") != "activate" or not isinstance(action.get("units"), list):
+        if action.get("kind") not in self.kinds or not isinstance(action.get("units"), list):
             raise IllegalAction("an action here is {kind: activate, units: [ids]}")
+        self.enter(self.at(position), action["kind"])
         try:
             verdict = self.engine.check(action["units"])
         except WarcouncilError as e:  # (an unknown piece)

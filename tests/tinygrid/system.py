@@ -6,9 +6,7 @@ family does, by subclassing ``System``; its engine is the kernel's card-free
 from __future__ import annotations
 
 from warcouncil.solver.decide import SetEngine
-from warcouncil.kernel.system import System
-
-from .game import Activation
+from warcouncil.kernel.system import Lazy, System
 
 
 class TinyGrid(System):
@@ -20,4 +18,4 @@ class TinyGrid(System):
     phases = ("activate", "move")
     verbs = frozenset({"orders", "check"})
     engine = SetEngine
-    game = Activation  # the game interface (optional): activate a set, then the turn is over
+    game = Lazy(".game:Activation")  # the game interface (optional; imported when a turn is played)
