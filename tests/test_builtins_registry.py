@@ -36,9 +36,9 @@ SETTING_BUILTINS = {
     "units", "leaders", "pieces", "enemy_units", "enemy_leaders", "all_units",
     "all_leaders", "side", "hand_size", "adjacent", "distance",
     "sections_of", "dotted", "count", "min", "max", "abs", "unit_at", "leader_at",
-    "terrain_at", "on_board", "line",
+    "terrain_at", "on_board", "line", "turn_step",
 }
-PURE_BUILTINS = {"count", "min", "max", "abs"}
+PURE_BUILTINS = {"count", "min", "max", "abs", "turn_step"}
 TURN_BUILTINS = {
     "moves", "battles", "moved", "final", "earlier", "moved_before", "unit_on",
     "leader_on", "position", "last_move", "moved_length", "battles_of",
@@ -55,7 +55,7 @@ BUILTIN_FUNCTIONS = {
     "filled": 1, "rolled": 1, "moved": 1, "final": 1, "min": 2, "max": 2,
     "abs": 1, "unit_at": 1, "leader_at": 1, "terrain_at": 1, "on_board": 1, "line": 2,
     "moved_before": 1, "unit_on": 1, "leader_on": 1, "position": 1,
-    "last_move": 1, "moved_length": 1, "battles_of": 1,
+    "last_move": 1, "moved_length": 1, "battles_of": 1, "turn_step": 1,
 }
 BUILTIN_ATTRIBUTES = {
     "id", "side", "at", "role", "type", "blocks", "max_blocks",

@@ -209,10 +209,6 @@ CHARACTERS_FIRST = """replace turn wm.turn
     step home_back: repeat home_back
     step characters: repeat character_move
     step orders: repeat attempt
-
-replace define wm.sub-phase-order
-    from house "In our club characters move before the orders."
-    stage(s) := if s == initiative then 1 else if s == home_back then 2 else if s == characters then 3 else 4
 """
 
 
@@ -240,19 +236,34 @@ def test_a_house_rule_moves_the_characters_before_the_orders(tmp_path):
     assert r.exit_code == 1 and [v["rule"] for v in json.loads(r.output)["violations"]] == ["wm.sub-phases"]
 
 
-def test_a_house_turn_alone_still_refuses_what_it_closed(tmp_path):
-    # the turn replaced without the define: the game follows the house turn
-    # and refuses, citing it, what its order closed (check alone would take it)
-    house = tmp_path / "turn-only.wc"
-    house.write_text(CHARACTERS_FIRST.split("\nreplace define")[0], encoding="utf-8")
+def test_the_sub_phase_rule_reads_the_turn(tmp_path):
+    # wm.sub-phases reads each entry's step from the pack's turn (turn_step):
+    # the house turn alone reorders check too, and a sub-phase it drops is
+    # refused by the game and by check (wm.sub-phase-in-turn)
+    house = tmp_path / "characters-first.wc"
+    house.write_text(CHARACTERS_FIRST, encoding="utf-8")
     state = warcouncil.load_game("ridgeway", rules=[str(house)]).new_state(resolution=40)
     for a in ORDER:
         state.apply(a)
-    assert _kinds(state) == ["attempt", "end"]
     with pytest.raises(IllegalAction) as e:
         state.apply(HERO)
-    assert e.value.message == "wm.turn: no character move now: the characters step is over"
-    assert e.value.violations[0]["source"] == str(house)
+    assert e.value.message == "hero to 40,38: move of hero comes after an entry of a later sub-phase"
+    assert [v["rule"] for v in e.value.violations] == ["wm.sub-phases"]
+    no_home = tmp_path / "no-home-back.wc"
+    no_home.write_text(CHARACTERS_FIRST.replace("    step home_back: repeat home_back\n", ""), encoding="utf-8")
+    state = warcouncil.load_game("ridgeway", rules=[str(no_home)]).new_state(resolution=40)
+    assert "home_back" not in _kinds(state)
+    with pytest.raises(IllegalAction) as e:
+        state.apply({"kind": "home_back", "unit": "r5", "toward": "wiz"})
+    assert e.value.violations[0]["rule"] == "wm.sub-phase-in-turn"
+    turn = tmp_path / "turn.yaml"
+    turn.write_text(yaml.safe_dump({"home_back": [{"unit": "r5", "toward": "wiz", "roll": 3, "to": [100, 60]}]}),
+                    encoding="utf-8")
+    r = CliRunner().invoke(main, ["check", "ridgeway", str(turn), "--json"])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(main, ["check", "ridgeway", str(turn), "--rules", str(no_home), "--json"])
+    assert r.exit_code == 1 and [(v["rule"], v["message"]) for v in json.loads(r.output)["violations"]] == [
+        ("wm.sub-phase-in-turn", "home back of r5: the Command phase has no such sub-phase (the pack's turn)")]
 
 
 # ---------------------------------------------------------------- the grid game's phase

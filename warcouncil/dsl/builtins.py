@@ -319,6 +319,9 @@ KERNEL_ATTRIBUTES = {
 KERNEL = Vocabulary((
     # arithmetic and collections
     _b("count", ["set[any]"], "int", "pure", "the number of elements of a collection"),
+    _b("turn_step", ["symbol"], "int", "pure",
+       "the place (1, 2, ...) of the step so named in the pack's turn, 0 for none: a rule judging the turn's "
+       "order reads it, so that a house rule's `replace turn` changes the game and the rule alike"),
     _b("min", ["number?", "number?"], "number?", "pure", "the smaller of two values (none is ignored)"),
     _b("max", ["number?", "number?"], "number?", "pure", "the larger of two values (none is ignored)"),
     _b("abs", ["number"], "number", "pure", "the absolute value"),

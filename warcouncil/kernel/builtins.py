@@ -101,6 +101,13 @@ K = KERNEL_MEANINGS
 K.function("count", lambda ctx, s, a: len(a[0]))  # (the compiler inlines it as len)
 
 
+def _turn_step(ctx, s, a):  # pragma: no cover - the compiler binds the pack's turn (Compiler._c_Call)
+    raise WarcouncilError("turn_step is compiled with its pack's turn")
+
+
+K.function("turn_step", _turn_step)
+
+
 def _extreme(f, args):
     """min/max of the values that are there (a missing attribute is none)."""
     values = [v for v in args if v is not None]

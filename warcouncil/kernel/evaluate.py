@@ -566,6 +566,10 @@ class Compiler:
                 except TypeError:
                     raise EvalError(f"count of {_short(v)}: not a collection", e.loc) from None
             return count
+        if name == "turn_step" and len(args) == 1:  # (the pack's turn, bound now: it reads nothing else)
+            places = {st.name: i for i, st in enumerate(self.pack.turn.steps, 1)} if self.pack.turn else {}
+            a0 = args[0]
+            return lambda ctx, env: places.get(a0(ctx, env), 0)
         if name in self.vocabulary.functions:
             fn = self.meanings.functions[name]  # (check_pack: every declared builtin has one)
             if len(args) == 1:
