@@ -381,7 +381,7 @@ def test_a_finer_read_class_is_one_the_language_knows(tmp_path: Path) -> None:
 
 
 def test_the_kernel_derives_what_each_define_reads_from_the_pack() -> None:
-    """solver/reads.py: a define reads the union of the classes of the
+    """kernel/reads.py: a define reads the union of the classes of the
     builtins its body calls, through the defines it calls (Warmaster's
     pack declares them); a builtin declared with a level alone (the
     kernel's `moves`, `reads turn`) reads something of unknown reach."""

@@ -99,7 +99,7 @@ _RANK = {r: i for i, r in enumerate(READS)}
 
 # Finer read classes, written ``LEVEL.CLASS`` (``reads turn.history``): what
 # of its level a builtin reads, for the caches of an answer (the kernel's
-# ``solver/reads.py`` derives each define's from the builtins its body calls).
+# ``kernel/reads.py`` derives each define's from the builtins its body calls).
 # A builtin declared with a level alone reads something of unknown reach.
 READ_CLASSES = {
     "setting.table": "the pieces' places on the table (measured)",

@@ -91,7 +91,7 @@ class AnswerCaches:
     """What one answer keeps between its judgements, and nothing longer: an
     engine makes one when an answer (or a node of the game interface)
     begins and drops it after (Warmaster's engine; none is process-wide).
-    A judgement is kept by what it reads (``solver/reads.py``: the read
+    A judgement is kept by what it reads (``kernel/reads.py``: the read
     classes its pack declares) — the same key, the same value — so that the
     branches of a plan agreeing on that share it. The fields, each with its
     key:"""

@@ -233,6 +233,9 @@ class StepTurn(Turn):
     ``end_words``: the words of its ``end`` action."""
 
     end_words = "end the turn"
+    #: every kind of action the family's turn can play (the pack's turn
+    #: names some of them; the kernel checks it names no other)
+    kinds: frozenset = frozenset()
 
     def __init__(self, engine, **options: Any) -> None:
         super().__init__(engine, **options)
@@ -265,7 +268,7 @@ class StepTurn(Turn):
     def open_steps(self, at: int, position=None) -> list[int]:
         """The steps whose actions may be taken at step ``at`` (of
         ``position``: the later ones that do not apply to it passed over)."""
-        return open_steps(self.steps.steps, at, None if position is None else lambda st: self.applies(position, st))
+        return open_steps(self.steps.steps, at, self._applies(position))
 
     def ends_at(self, at: int) -> bool:
         """Whether the turn may end at step ``at``: every step left repeats."""
@@ -290,14 +293,14 @@ class StepTurn(Turn):
                                 f"kind {kind!r}" + (f" ({steps.decl.id} takes none)" if kind in self.kinds else ""))
         if at is None:
             raise IllegalAction("the turn is over")
-        after, why = step_after(steps.decl, at, kind, None if position is None else lambda st: self.applies(position, st))
+        after, why = step_after(steps.decl, at, kind, self._applies(position))
         if after is None:
             raise IllegalAction(f"{steps.decl.id}: no {kind.replace('_', ' ')} now: {why}", [steps.violation(why)])
         return after
 
-    #: every kind of action the family's turn can play (the pack's turn
-    #: names some of them; the kernel checks it names no other)
-    kinds: frozenset = frozenset()
+    def _applies(self, position):
+        """``applies`` at ``position``, as the walk asks it of a step (None: every step)."""
+        return None if position is None else lambda step: self.applies(position, step)
 
     def node(self, position) -> Node:
         at = self.at(position)
@@ -318,9 +321,12 @@ class TurnSteps:
     """A pack's ``turn`` declaration with its citation, as the game walks it."""
 
     decl: Any
-    steps: tuple
     source: str = ""
     quote: str = ""
+
+    @property
+    def steps(self) -> tuple:
+        return self.decl.steps
 
     def violation(self, message: str) -> dict:
         """A refusal by the turn's order, as ``check --json`` gives a violation."""
@@ -339,7 +345,7 @@ def turn_steps(engine) -> TurnSteps:
     if problems:
         raise problems[0].as_error()
     source, quote = pack.source_of(decl)
-    return TurnSteps(decl, decl.steps, source, quote)
+    return TurnSteps(decl, source, quote)
 
 
 def turn_problems(pack) -> list:

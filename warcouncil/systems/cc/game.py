@@ -166,7 +166,7 @@ class CardTurn(StepTurn):
         return at is None or at > self.steps.decl.step_of("order_set")
 
     def _played(self, pos: Position, card: str, copies: str | None) -> Position:
-        self.engine.resolve_card(card, copies)
+        self.engine.resolve_card(card, copies)  # (a card it may not copy: refused here)
         return self._enter(pos, "card", card=card, copies=copies)
 
     def _card_actions(self) -> list:

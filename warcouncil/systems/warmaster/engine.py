@@ -85,7 +85,7 @@ PENALTY_PREFIX = "penalty_"
 #: the most sequencings `plan` tries (characters per wanted order, times the orderings)
 PLAN_LIMIT = 20000
 #: attributes: a piece's position is the table's; an entry's index its history's
-#: (what the builtins read is the pack's: ``reads turn.history`` ..., solver/reads.py)
+#: (what the builtins read is the pack's: ``reads turn.history`` ..., kernel/reads.py)
 ATTR_READS = {"at": "table", "index": "history"}
 #: attributes that never change in one answer (a piece's own, its unit
 #: type's, an entry's sub-phase); any other attribute a judgement reads
