@@ -21,7 +21,7 @@ import sys
 from xml.sax.saxutils import escape
 
 from ...kernel.picture import (DESTINATION, SELECTED, TARGET, Legend, attrs, box, colours, document, dot, group, halo,
-                               stroke)
+                               num, stroke)
 
 CELL = 56
 PAD = 22  # room for the coordinates along the top and the left
@@ -165,8 +165,8 @@ def _legend(sc, s, colour: dict, generals: dict, y0: float, width: float, select
         leg.key(box(colour[name], 16, 11), name + (" (to move)" if name == s.side else ""))
     leg.key(stroke("#111", 4), "front edge (facing)")
     leg.key(dot("#f1c40f", 7, stroke="#222"), "General")
-    leg.key(lambda x, y: (f'<rect x="{x}" y="{y - 10}" width="18" height="11" fill="#777" stroke="#222" '
-                          f'stroke-dasharray="4 2"/><rect x="{x}" y="{y - 10}" width="18" height="11" '
+    leg.key(lambda x, y: (f'<rect x="{num(x)}" y="{num(y - 10)}" width="18" height="11" fill="#777" stroke="#222" '
+                          f'stroke-dasharray="4 2"/><rect x="{num(x)}" y="{num(y - 10)}" width="18" height="11" '
                           f'fill="url(#disordered)"/>', 18), "Disordered")
     types = sorted({u.type for u in sc.units})
     leg.words([f"{ABBREV.get(t, t[:3].title())} {t.replace('_', ' ')}" for t in types]
@@ -195,7 +195,7 @@ def _legend(sc, s, colour: dict, generals: dict, y0: float, width: float, select
 def _general_alone(gen, colour: dict):
     """A General with no unit on the table, drawn in the legend: a swatch that is the piece."""
     return lambda x, y: (
-        f'<circle class="piece general"{attrs({"data-piece": gen.id})} cx="{x + 7}" cy="{y - 4}" r="7" '
+        f'<circle class="piece general"{attrs({"data-piece": gen.id})} cx="{num(x + 7)}" cy="{num(y - 4)}" r="7" '
         f'fill="#f1c40f" stroke="{colour.get(gen.side, "#222")}" stroke-width="2"><title>General '
         f'{escape(gen.id)} ({escape(gen.side)}, generalship {gen.generalship}), not with a unit on '
         f'the table</title></circle>', 14)

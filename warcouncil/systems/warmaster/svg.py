@@ -22,7 +22,7 @@ from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
 
 from ...kernel.picture import (DESTINATION, SELECTED, Layout, Legend, along, attrs, colours, document, dot, group,
-                               halo, stroke)
+                               halo, num, stroke)
 from ...kernel.picture import box as swatch
 
 SCALE = 8.0  # pixels per cm
@@ -296,9 +296,9 @@ def _legend(sc, colour: dict, H: float, W: float, orders: bool, select) -> Legen
     # the scale bar: 20 cm in 5 cm steps
     y = leg.y
     leg.add('<g class="scale">' + "".join(
-        f'<rect x="{10 + i * 5 * SCALE}" y="{y - 8}" width="{5 * SCALE}" height="6" '
+        f'<rect x="{num(10 + i * 5 * SCALE)}" y="{num(y - 8)}" width="{num(5 * SCALE)}" height="6" '
         f'fill="{"#333" if i % 2 == 0 else "#ffffff"}" stroke="#333"/>' for i in range(4))
-        + f'<text x="{10 + 20 * SCALE + 6}" y="{y - 1}" font-size="11">20 cm (table {sc.width:g} x {sc.depth:g} cm)'
+        + f'<text x="{num(10 + 20 * SCALE + 6)}" y="{num(y - 1)}" font-size="11">20 cm (table {sc.width:g} x {sc.depth:g} cm)'
         '</text></g>')
     leg.row()
     return leg
