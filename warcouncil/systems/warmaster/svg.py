@@ -289,7 +289,8 @@ def _legend(sc, colour: dict, H: float, W: float, orders: bool, select) -> Legen
     leg.key(stroke("#555", 1, 30, "2 3"), "command range (Hero 60 cm, Wizard 20 cm)")
     leg.row()
     if orders:
-        leg.key(None, 'under a unit: "hero ≤7 (7/12)": who may order it, the 2D6 score it needs (or less), the chance')
+        leg.key(None, 'under a unit: "hero ≤7 (7/12)": who may order it, the 2D6 score it needs (or less), '
+                      'the chance')
     if select is not None:
         leg.key(dot(DESTINATION), f"a legal destination of {select}")
     leg.row(start=True)
@@ -298,7 +299,7 @@ def _legend(sc, colour: dict, H: float, W: float, orders: bool, select) -> Legen
     leg.add('<g class="scale">' + "".join(
         f'<rect x="{num(10 + i * 5 * SCALE)}" y="{num(y - 8)}" width="{num(5 * SCALE)}" height="6" '
         f'fill="{"#333" if i % 2 == 0 else "#ffffff"}" stroke="#333"/>' for i in range(4))
-        + f'<text x="{num(10 + 20 * SCALE + 6)}" y="{num(y - 1)}" font-size="11">20 cm (table {sc.width:g} x {sc.depth:g} cm)'
-        '</text></g>')
+        + f'<text x="{num(10 + 20 * SCALE + 6)}" y="{num(y - 1)}" font-size="11">'
+        f'20 cm (table {sc.width:g} x {sc.depth:g} cm)</text></g>')
     leg.row()
     return leg
