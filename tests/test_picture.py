@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from warcouncil.kernel.picture import (Layout, Legend, along, box, colours, document, dot, group, halo, meet,
-                                       stroke, text_box)
+from warcouncil.kernel.picture import (Layout, Legend, along, box, colours, document, dot, front, group, halo,
+                                       meet, stroke, text_box)
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -72,6 +72,16 @@ def test_swatches_take_their_paint():
     assert leg.out[0] == '<rect x="0" y="9" width="12" height="10" fill="none" stroke="#d62728" ' \
                          'stroke-dasharray="3,2" rx="2"/>'
     assert leg.out[2] == '<path d="M 35.6 14 h 20" stroke="#111" stroke-width="3" stroke-dasharray="5 4"/>'
+
+
+def test_a_front_edge_and_its_arrowhead():
+    """Facing up the picture: the tip 7 px above the edge's middle (10, 10),
+    the base on the edge 6 px each side; facing right with a 2 px gap: the
+    base at (12, 10), 6 px above and below, the tip at (19, 10)."""
+    assert front((0, 10), (20, 10), (0, -1), 4, 0, 7, 6) == (
+        '<line class="front" x1="0" y1="10" x2="20" y2="10" stroke="#111" stroke-width="4"/>'
+        '<polygon class="facing" points="10,3 16,10 4,10" fill="#111"/>')
+    assert front((10, 0), (10, 20), (1, 0), 3, 2, 7, 6).endswith('points="19,10 12,16 12,4" fill="#111"/>')
 
 
 def test_colours_follow_the_names_and_come_round_again():

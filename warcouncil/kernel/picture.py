@@ -15,6 +15,7 @@ picture with these:
   quoted data attributes and a ``<title>`` (a piece, a destination, a
   target, an order); every value and title is escaped;
 * ``halo(at, text, fill, width)``: a text over a white copy of itself;
+* ``front(a, b, facing, ...)``: a unit's front edge and the arrowhead of its facing;
 * ``text_box``, ``Layout``, ``along``: where labels go, the first free
   place of each label's candidates, so that no two labels overlap;
 * ``Legend``: keys (a swatch and its words) laid left to right in rows,
@@ -87,6 +88,19 @@ def halo(at: str, text: str, fill: str, width: float, opacity: float | None = No
         f' stroke-opacity="{opacity:g}"' if opacity is not None else "")
     return (f'<text {at} {under}>{escape(text)}</text>'
             f'<text {at} fill="{fill}">{escape(text)}</text>')
+
+
+def front(a: tuple, b: tuple, facing: tuple, width: float, gap: float, length: float, half: float) -> str:
+    """A unit's front edge, the line from ``a`` to ``b`` ``width`` thick, and
+    the arrowhead of its ``facing`` (a unit vector, in pixels, y down):
+    its base ``gap`` beyond the edge's middle, ``half`` each side, its tip
+    ``length`` further."""
+    fx, fy = facing
+    mx, my = (a[0] + b[0]) / 2 + fx * gap, (a[1] + b[1]) / 2 + fy * gap
+    pts = [(mx + fx * length, my + fy * length), (mx - fy * half, my + fx * half), (mx + fy * half, my - fx * half)]
+    return (f'<line class="front" x1="{num(a[0])}" y1="{num(a[1])}" x2="{num(b[0])}" y2="{num(b[1])}" '
+            f'stroke="#111" stroke-width="{width:g}"/>'
+            f'<polygon class="facing" points="{" ".join(f"{num(x)},{num(y)}" for x, y in pts)}" fill="#111"/>')
 
 
 # ------------------------------------------------------------------ labels: none over another

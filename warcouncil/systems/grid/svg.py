@@ -20,8 +20,8 @@ from __future__ import annotations
 import sys
 from xml.sax.saxutils import escape
 
-from ...kernel.picture import (DESTINATION, SELECTED, TARGET, Legend, attrs, box, colours, document, dot, group, halo,
-                               num, stroke)
+from ...kernel.picture import (DESTINATION, SELECTED, TARGET, Legend, attrs, box, colours, document, dot, front,
+                               group, halo, num, stroke)
 
 CELL = 56
 PAD = 22  # room for the coordinates along the top and the left
@@ -131,12 +131,10 @@ def _unit(s, v, fill: str, options, generals, selected: bool) -> str:
     # the front edge, thick, and a small arrowhead beyond it
     if dy:
         ey = y0 + 4 if dy < 0 else y1 - 4
-        out.append(f'<line class="front" x1="{x0 + 6}" y1="{ey}" x2="{x1 - 6}" y2="{ey}" stroke="#111" stroke-width="4"/>')
-        out.append(f'<polygon class="facing" points="{cx - 6},{ey} {cx + 6},{ey} {cx},{ey + dy * 7}" fill="#111"/>')
+        out.append(front((x0 + 6, ey), (x1 - 6, ey), (dx, dy), 4, 0, 7, 6))
     else:
         ex = x0 + 4 if dx < 0 else x1 - 4
-        out.append(f'<line class="front" x1="{ex}" y1="{y0 + 6}" x2="{ex}" y2="{y1 - 6}" stroke="#111" stroke-width="4"/>')
-        out.append(f'<polygon class="facing" points="{ex},{cy - 6} {ex},{cy + 6} {ex + dx * 7},{cy}" fill="#111"/>')
+        out.append(front((ex, y0 + 6), (ex, y1 - 6), (dx, dy), 4, 0, 7, 6))
     name = f"{ABBREV.get(v.type, v.type[:3].title())} {v.id}"
     out.append(f'<text x="{cx}" y="{cy - 4}" font-size="12" font-weight="bold" text-anchor="middle" '
                f'fill="#fff">{escape(name)}</text>')
