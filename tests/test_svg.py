@@ -160,3 +160,24 @@ def test_svg_leader_names_do_not_overlap_units(tmp_path):
             top = float(t.get("y")) - 0.75 * float(t.get("font-size"))
             assert t.text == e.get("data-piece") and top > y + h, e.get("data-piece")
     assert seen == 4  # every leader of Akragas stands with a unit
+
+
+def test_no_label_overlaps_another(tmp_path):
+    """A C&C label has its fixed place in its hex (the coordinates at the
+    top, the terrain's name at the bottom, a leader's name under the block,
+    the section names under the board): by the toolkit's estimate of a
+    text's box (``kernel.picture.text_box``), none meets another, with
+    three pieces' destinations marked."""
+    from warcouncil.kernel.picture import meet, text_box
+
+    root = draw(tmp_path)
+    legend = {id(t) for g in _groups(root, "legend") for t in g.iter(NS + "text")}
+    boxes = []
+    for t in root.iter(NS + "text"):
+        if id(t) in legend or "stroke" in t.attrib:  # (a halo: the same box as its text)
+            continue
+        x, y, size = float(t.get("x")), float(t.get("y")), float(t.get("font-size"))
+        boxes.append((t.text, text_box(x, y, t.text, size, t.get("text-anchor") or "start",
+                                       t.get("font-weight") == "bold")))
+    assert len(boxes) == 113 + 3 + 2 * 24 + 4 + sum(1 for e in root.iter(NS + "polygon") if e.get("data-terrain"))
+    assert [(a, b) for i, (a, p) in enumerate(boxes) for b, q in boxes[i + 1:] if meet(p, q)] == []

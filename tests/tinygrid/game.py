@@ -45,23 +45,23 @@ class Activation(StepTurn):
 
     def draw(self, position, select=None, node=None):
         """The squares and the units (each ``data-piece``, ``data-at``; the
-        activated ones ringed). An activation moves nothing: no
-        ``data-legal-to``."""
-        from xml.sax.saxutils import quoteattr
+        activated ones ringed), drawn with the kernel's picture toolkit: the
+        family gives its geometry (a square ``cell`` pixels wide) and words.
+        An activation moves nothing: no ``data-legal-to``."""
+        from warcouncil.kernel.picture import SELECTED, colours, document, group
 
         sc, cell = self.engine.scenario, 40
         w, d = sc.board.width, sc.board.depth
-        out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w * cell} {d * cell}">']
-        out += [f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" fill="#fff" stroke="#bbb"/>'
-                for r in range(d) for c in range(w)]
+        fill = colours(sc.sides, ("#c0392b", "#2c5aa0"))
+        out = [f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" fill="#fff" stroke="#bbb"/>'
+               for r in range(d) for c in range(w)]
         for p in sc.all_pieces:
             pid, (c, r) = p.id, p.at
-            ring = "#ffd700" if pid == select else "#222" if pid in (position or ()) else "none"
-            out.append(f'<g class="piece unit" data-piece={quoteattr(pid)} data-at="{c},{r}">'
-                       f'<rect x="{c * cell + 4}" y="{r * cell + 4}" width="{cell - 8}" height="{cell - 8}" '
-                       f'fill="{"#c0392b" if p.side == "red" else "#2c5aa0"}" stroke="{ring}" stroke-width="3"/>'
-                       f'<title>{pid} ({p.type})</title></g>')
-        return "\n".join(out + ["</svg>"])
+            ring = SELECTED if pid == select else "#222" if pid in (position or ()) else "none"
+            out.append(group("piece unit", {"data-piece": pid, "data-at": f"{c},{r}"}, f"{pid} ({p.type})",
+                             f'<rect x="{c * cell + 4}" y="{r * cell + 4}" width="{cell - 8}" height="{cell - 8}" '
+                             f'fill="{fill[p.side]}" stroke="{ring}" stroke-width="3"/>'))
+        return document(w * cell, d * cell, f"{sc.name}: {sc.to_move} to move", out)
 
     def log(self, position):
         return {"orders": list(position or ())}

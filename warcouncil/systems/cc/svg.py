@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape, quoteattr
 
+from ...kernel.picture import SELECTED, TARGET, Legend, box, colours, document, dot, group, halo
 from ...world.board import BoardCannotAnswer
 
 SIZE = 34.0  # hex radius in px
@@ -28,7 +29,6 @@ TERRAIN_FILL = {
 }
 SECTION_FILL = {"left": "#f2ecd9", "center": "#fbf8ef", "right": "#f2ecd9"}
 SIDE_COLOURS = ("#2f5597", "#a52a2a", "#2e7d32", "#6a1b9a")  # by the scenario's order of sides
-LEGEND_H = 110.0
 ORDERED = "#1b9e3e"  # the ring of a piece given an order (the game interface)
 
 _ABBREV = {
@@ -94,18 +94,11 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
     at = {v.id: v.at for v in s.views}
     at.update(where or {})
     sides = list(s.scenario.sides)
-    side_colour = {name: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, name in enumerate(sides)}
+    side_colour = colours(sides, SIDE_COLOURS)
     cells = sorted(board.cells, key=lambda c: (c[1], c[0]))
     width = MARGIN * 2 + math.sqrt(3) * SIZE * (board.width + 0.5)
     board_h = MARGIN * 2 + SIZE * 2 + 1.5 * SIZE * (board.depth - 1)
-    height = board_h + LEGEND_H
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
-        f"<title>{escape(title)}</title>",
-        '<rect width="100%" height="100%" fill="#ffffff"/>',
-        '<g class="hexes">',
-    ]
+    out = ['<g class="hexes">']
     labels = []  # (drawn over every hex: a name never hidden by the next hex)
     for c in cells:
         cx, cy = _centre(*c)
@@ -152,7 +145,7 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
             continue
         cx, cy = _centre(*at[v.id])
         col = side_colour.get(v.side, "#555")
-        ring = (' stroke="#ffd700" stroke-width="3"' if v.id == select else
+        ring = (f' stroke="{SELECTED}" stroke-width="3"' if v.id == select else
                 f' stroke="{colour[v.id]}" stroke-width="3"' if v.id in colour else
                 f' stroke="{ORDERED}" stroke-width="3"' if v.id in ordered else ' stroke="#222" stroke-width="1"')
         mounted = v.attrs.get("kind") == "mounted"
@@ -174,39 +167,30 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
                             f'height="{pw}" fill="{fill}" stroke="#ffffff" stroke-width="0.8"/>')
         tip = (f"{v.id}: {(v.type or '').replace('_', ' ')} ({v.side}), "
                f"{blocks} of {top} blocks" if isinstance(blocks, int) else f"{v.id} ({v.side})")
-        out.append(
-            f'<g class="piece unit" data-piece={quoteattr(v.id)} data-id={quoteattr(v.id)} '
-            f'data-at="{at[v.id][0]},{at[v.id][1]}" '
-            f'data-side={quoteattr(v.side)} data-type={quoteattr(v.type or "")}'
-            + (f' data-blocks="{blocks}"' if isinstance(blocks, int) else "")
-            + (f' data-legal-target={quoteattr(v.id)}' if v.id in targets else "") + '>'
-            f'<title>{escape(tip)}</title>{shape}'
-            f'<text x="{x0 + 4:.1f}" y="{y0 + 11:.1f}" font-size="10" font-weight="bold" fill="#fff">'
+        data = {"data-piece": v.id, "data-id": v.id, "data-at": f"{at[v.id][0]},{at[v.id][1]}", "data-side": v.side,
+                "data-type": v.type or "", "data-blocks": blocks if isinstance(blocks, int) else None,
+                "data-legal-target": v.id if v.id in targets else None}
+        out.append(group("piece unit", data, tip, (
+            f'{shape}<text x="{x0 + 4:.1f}" y="{y0 + 11:.1f}" font-size="10" font-weight="bold" fill="#fff">'
             f'{escape(_abbrev(v.type))}</text>'
             f'<text x="{x0 + bw - 4:.1f}" y="{y0 + 10:.1f}" font-size="7.5" text-anchor="end" fill="#fff">'
-            f'{escape(v.id)}</text>{"".join(pips)}</g>'
-        )
+            f'{escape(v.id)}</text>{"".join(pips)}')))
     for v in s.views:
         if v.role != "leader" or at.get(v.id) is None:
             continue
         cx, cy = _centre(*at[v.id])
         col = side_colour.get(v.side, "#555")
-        ring = (' stroke="#ffd700" stroke-width="3"' if v.id == select else
+        ring = (f' stroke="{SELECTED}" stroke-width="3"' if v.id == select else
                 f' stroke="{colour[v.id]}" stroke-width="2.5"' if v.id in colour else
                 f' stroke="{ORDERED}" stroke-width="2.5"' if v.id in ordered else ' stroke="#fff" stroke-width="1.2"')
         with_unit = at[v.id] in units_at
         lx, ly = (cx + SIZE * 0.62, cy - SIZE * 0.08) if with_unit else (cx, cy - SIZE * 0.05)
         ny = cy + SIZE * 0.52 if with_unit else cy + SIZE * 0.42
-        out.append(
-            f'<g class="piece leader" data-piece={quoteattr(v.id)} data-id={quoteattr(v.id)} '
-            f'data-at="{at[v.id][0]},{at[v.id][1]}" '
-            f'data-side={quoteattr(v.side)}><title>leader {escape(v.id)} ({escape(v.side)})</title>'
+        data = {"data-piece": v.id, "data-id": v.id, "data-at": f"{at[v.id][0]},{at[v.id][1]}", "data-side": v.side}
+        out.append(group("piece leader", data, f"leader {v.id} ({v.side})", (
             f'<polygon points="{_star(lx, ly, SIZE * (0.24 if with_unit else 0.38))}" fill="{col}"{ring}/>'
-            + "".join(f'<text x="{cx:.1f}" y="{ny:.1f}" font-size="7.5" font-weight="bold" text-anchor="middle" '
-                      f'{paint}>{escape(v.id)}</text>'
-                      for paint in ('fill="#ffffff" stroke="#ffffff" stroke-width="2.5"', f'fill="{col}"'))
-            + '</g>'
-        )
+            + halo(f'x="{cx:.1f}" y="{ny:.1f}" font-size="7.5" font-weight="bold" text-anchor="middle"', v.id, col,
+                   2.5))))
     out.append("</g>")
     # destinations: centred in their hexes; several pieces' in one hex side by side
     per_hex: dict = {}
@@ -232,91 +216,53 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
                 x = cx + (i - (n - 1) / 2) * r * 2.2
                 shape = (f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{fill}" fill-opacity="0.75" '
                          f'stroke="{colour[pid]}" stroke-width="2.5"/>')
-            out.append(
-                f'<g class="dest" data-piece={quoteattr(pid)} data-hex="{col},{row}" data-legal-to="{col},{row}"'
-                + (f' data-battle="{str(battle).lower()}"' if battle is not None else "")
-                + f'><title>{escape("; ".join(said))}</title>{shape}</g>'
-            )
+            data = {"data-piece": pid, "data-hex": f"{col},{row}", "data-legal-to": f"{col},{row}",
+                    "data-battle": str(battle).lower() if battle is not None else None}
+            out.append(group("dest", data, "; ".join(said), shape))
     for tid, said in targets.items():
         if at.get(tid) is None:
             continue
         cx, cy = _centre(*at[tid])
-        out.append(f'<g class="target" data-legal-target={quoteattr(tid)}><title>{escape("; ".join(said))}</title>'
-                   f'<polygon points="{_corners(cx, cy, SIZE * 0.9)}" fill="none" stroke="#d62728" '
-                   f'stroke-width="3" stroke-dasharray="6,3"/></g>')
+        out.append(group("target", {"data-legal-target": tid}, "; ".join(said),
+                         f'<polygon points="{_corners(cx, cy, SIZE * 0.9)}" fill="none" stroke="{TARGET}" '
+                         f'stroke-width="3" stroke-dasharray="6,3"/>'))
     out.append("</g>")
-    out.extend(_legend(s, sides, side_colour, order, colour, dests, board_h, width, title, bool(targets), ordered))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    legend = _legend(s, sides, side_colour, order, colour, dests, board_h, width, title, bool(targets), ordered)
+    return document(width, board_h + legend.height, title, out + legend.lines())
 
 
-def _wrap(items: list, chars: int) -> list:
-    """``items`` joined by " · " in lines of at most ``chars`` characters."""
-    lines: list = []
-    for it in items:
-        if lines and len(lines[-1]) + 3 + len(it) <= chars:
-            lines[-1] += " · " + it
-        else:
-            lines.append(it)
-    return lines
-
-
-def _legend(s, sides, side_colour, order, colour, dests, y0, width, title, targets, ordered) -> list:
-    out = [f'<g class="legend" font-size="10"><text x="{MARGIN}" y="{y0 + 14:.0f}" font-weight="bold">'
-           f'{escape(title)}</text>']
-    x, y = MARGIN, y0 + 32
+def _legend(s, sides, side_colour, order, colour, dests, y0, width, title, targets, ordered) -> Legend:
+    leg = Legend(MARGIN, y0, width - MARGIN, size=10, line=16)
+    if title:
+        leg.heading(title)
     for name in sides:
-        out.append(f'<rect x="{x}" y="{y - 9}" width="14" height="10" fill="{side_colour[name]}"/>'
-                   f'<text x="{x + 18}" y="{y}">{escape(name)} ({escape(s.scenario.sides[name].edge)} edge'
-                   + (", to move" if name == s.side else "") + ')</text>')
-        x += 110 + 6.5 * len(name) + (50 if name == s.side else 0)
-    out.append(f'<rect x="{x}" y="{y - 9}" width="20" height="11" rx="2" fill="#777"/>'
-               f'<text x="{x + 24}" y="{y}">foot</text>'
-               f'<rect x="{x + 56}" y="{y - 9}" width="20" height="11" rx="5.5" fill="#777"/>'
-               f'<text x="{x + 80}" y="{y}">mounted</text>'
-               f'<polygon points="{_star(x + 140, y - 4, 7)}" fill="#777"/><text x="{x + 150}" y="{y}">leader</text>'
-               f'<rect x="{x + 196}" y="{y - 8}" width="5" height="5" fill="#777"/>'
-               f'<text x="{x + 205}" y="{y - 2}">a block left</text>')
-    y += 18
+        leg.key(box(side_colour[name]), f"{name} ({s.scenario.sides[name].edge} edge"
+                + (", to move" if name == s.side else "") + ")")
+    leg.key(box("#777", 20, 11, rx=2), "foot")
+    leg.key(box("#777", 20, 11, rx=5.5), "mounted")
+    leg.key(lambda x, y: (f'<polygon points="{_star(x + 7, y - 4, 7)}" fill="#777"/>', 14), "leader")
+    leg.key(box("#777", 5, 5), "a block left")
     kinds = sorted({v.type for v in s.views if v.role == "unit" and v.type})
-    for line in _wrap([f"{_abbrev(t)} {t.replace('_', ' ')}" for t in kinds], int((width - 2 * MARGIN) / 5.3)):
-        out.append(f'<text x="{MARGIN}" y="{y}" font-size="9">{escape(line)}</text>')
-        y += 13
-    y += 3
-    out.append(f'<rect x="{MARGIN}" y="{y - 9}" width="14" height="10" fill="{SECTION_FILL["left"]}" stroke="#b5a98c"/>'
-               f'<text x="{MARGIN + 18}" y="{y}">flank section</text>'
-               f'<rect x="{MARGIN + 100}" y="{y - 9}" width="14" height="10" fill="{SECTION_FILL["center"]}" '
-               f'stroke="#b5a98c"/><text x="{MARGIN + 118}" y="{y}">center</text>'
-               f'<rect x="{MARGIN + 170}" y="{y - 9}" width="14" height="10" fill="none" stroke="#7a6a4a" '
-               f'stroke-dasharray="3,2"/><text x="{MARGIN + 188}" y="{y}">on a dotted line (two sections)</text>')
-    x = MARGIN + 360
-    terrains = sorted(set(s.terrain.values()))
-    for t in terrains:
-        out.append(f'<rect x="{x}" y="{y - 9}" width="14" height="10" fill="{TERRAIN_FILL.get(t, "#ddd")}"/>'
-                   f'<text x="{x + 18}" y="{y}">{escape(t.replace("_", " "))}</text>')
-        x += 30 + 6 * len(t)
-    y += 16
-    x = MARGIN
+    leg.words(f"{_abbrev(t)} {t.replace('_', ' ')}" for t in kinds)
+    leg.key(box(SECTION_FILL["left"], stroke="#b5a98c"), "flank section")
+    leg.key(box(SECTION_FILL["center"], stroke="#b5a98c"), "center")
+    leg.key(box("none", stroke="#7a6a4a", stroke_dasharray="3,2"), "on a dotted line (two sections)")
+    for t in sorted(set(s.terrain.values())):
+        leg.key(box(TERRAIN_FILL.get(t, "#ddd")), t.replace("_", " "))
+    leg.row()
     for pid in order:
-        out.append(f'<circle cx="{x + 6}" cy="{y - 4}" r="5" fill="{colour[pid]}" fill-opacity="0.75" '
-                   f'stroke="{colour[pid]}" stroke-width="2"/><text x="{x + 16}" y="{y}">{escape(pid)}</text>')
-        x += 20 + 7 * len(pid) + 12
+        leg.key(dot(colour[pid], 5, fill_opacity=0.75, stroke=colour[pid], stroke_width=2), pid)
     if order:
         flags = any(b is not None for d in dests.values() for b in d.values())
-        out.append(f'<text x="{x + 4}" y="{y}">destinations' + (" (filled: may battle there · white: may not battle)"
-                                                                if flags else "") + "; in a piece's hex: an outline</text>")
-        x += 480 if flags else 230
+        leg.key(None, "destinations" + (" (filled: may battle there · white: may not battle)" if flags else "")
+                + "; in a piece's hex: an outline")
     if ordered:
-        out.append(f'<rect x="{x}" y="{y - 9}" width="14" height="10" rx="2" fill="#777" stroke="{ORDERED}" '
-                   f'stroke-width="2.5"/><text x="{x + 18}" y="{y}">ordered</text>'
-                   f'<rect x="{x + 74}" y="{y - 9}" width="14" height="10" rx="2" fill="#777" stroke="#ffd700" '
-                   f'stroke-width="2.5"/><text x="{x + 92}" y="{y}">selected</text>')
-        x += 160
+        leg.key(box("#777", rx=2, stroke=ORDERED, stroke_width=2.5), "ordered")
+        leg.key(box("#777", rx=2, stroke=SELECTED, stroke_width=2.5), "selected")
     if targets:
-        out.append(f'<rect x="{x}" y="{y - 9}" width="12" height="10" fill="none" stroke="#d62728" stroke-width="2" '
-                   f'stroke-dasharray="3,2"/><text x="{x + 16}" y="{y}">may battle it</text>')
-    out.append("</g>")
-    return out
+        leg.key(box("none", 12, stroke=TARGET, stroke_width=2, stroke_dasharray="3,2"), "may battle it")
+    leg.row(start=True)
+    return leg
 
 
 def _star(cx: float, cy: float, r: float) -> str:

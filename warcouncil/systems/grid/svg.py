@@ -18,16 +18,21 @@ is an element ``data-piece="<id>"`` on his unit (or beside the board).
 from __future__ import annotations
 
 import sys
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
+
+from ...kernel.picture import (DESTINATION, SELECTED, TARGET, Legend, attrs, box, colours, document, dot, front,
+                               group, halo, num, stroke)
 
 CELL = 56
 PAD = 22  # room for the coordinates along the top and the left
-LEGEND_H = 92  # (and a line for the Generals with no unit on the table, if any)
 TERRAIN_FILL = {"rough": "#d8c69a", "forest": "#7fb77e", "river": "#8fb8de", "hill": "#e5d3b3",
                 "linear_obstacle": "#9e9e9e", "agricultural": "#e9e4b0", "open": "#ffffff"}
 SIDE_FILL = ("#c0392b", "#2c5aa0", "#7d3c98", "#1e8449")
 ARROW = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
 SHORT = {"move": "Mv", "combat": "Cb", "charge": "Ch", "shoot": "Sh", "reform": "Rf"}
+DISORDERED = ('<defs><pattern id="disordered" width="8" height="8" patternUnits="userSpaceOnUse" '
+              'patternTransform="rotate(45)"><rect width="3" height="8" fill="#ffffff" fill-opacity="0.45"/></pattern>'
+              '</defs>')
 ABBREV = {"formed_infantry": "FI", "infantry_skirmishers": "Sk", "cavalry": "Cav", "elephants": "El",
           "chariots": "Cht", "light_horse": "LH", "artillery": "Art"}
 
@@ -47,17 +52,8 @@ def grid_svg(eng, side: str | None = None, setting=None, activations: dict | Non
                        for uid, opts in eng.legal_activations(setting=s).items()}
     steps, targets = steps or {}, targets or {}
     w, h = sc.board.width, sc.board.depth
-    colour = {name: SIDE_FILL[i % len(SIDE_FILL)] for i, name in enumerate(sc.sides)}
-    here = {v.id for v in s.all_units}
-    alone = any(gen.attached_to not in here for gen in sc.generals)
-    W, H = w * CELL + PAD + 2, h * CELL + PAD + LEGEND_H + (20 if alone else 0)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
-           f'viewBox="{-PAD} {-PAD} {W} {H}" font-family="sans-serif">',
-           f"<title>{escape(sc.name)}: {escape(s.side)} to move</title>",
-           f'<rect x="{-PAD}" y="{-PAD}" width="{W}" height="{H}" fill="#ffffff"/>',
-           '<defs><pattern id="disordered" width="8" height="8" patternUnits="userSpaceOnUse" '
-           'patternTransform="rotate(45)"><rect width="3" height="8" fill="#ffffff" fill-opacity="0.45"/></pattern>'
-           '</defs>']
+    colour = colours(sc.sides, SIDE_FILL)
+    out = []
     for c in range(w):
         out.append(f'<text class="coord" x="{c * CELL + CELL / 2}" y="-7" font-size="11" text-anchor="middle" '
                    f'fill="#777">{c}</text>')
@@ -88,25 +84,24 @@ def grid_svg(eng, side: str | None = None, setting=None, activations: dict | Non
         out.append(_unit(s, v, colour[v.side], activations.get(v.id), generals.get(v.id, ()), v.id == select))
     for (c, r), words in sorted(steps.items()):
         out.append(f'<rect class="dest" data-legal-to="{c},{r}" x="{c * CELL + 6}" y="{r * CELL + 6}" '
-                   f'width="{CELL - 12}" height="{CELL - 12}" rx="6" fill="#e6550d" fill-opacity="0.35" '
-                   f'stroke="#e6550d" stroke-width="2.5"><title>{escape("; ".join(words))}</title></rect>')
+                   f'width="{CELL - 12}" height="{CELL - 12}" rx="6" fill="{DESTINATION}" fill-opacity="0.35" '
+                   f'stroke="{DESTINATION}" stroke-width="2.5"><title>{escape("; ".join(words))}</title></rect>')
         for i, said in enumerate(words):  # the manoeuvre, without the unit's id
-            said = said.split(" ", 1)[-1]
             y = r * CELL + CELL / 2 - 5 * (len(words) - 1) + 10 * i + 3
-            out.extend(f'<text x="{c * CELL + CELL / 2}" y="{y}" font-size="9" font-weight="bold" '
-                       f'text-anchor="middle" {paint}>{escape(said)}</text>'
-                       for paint in ('fill="#fff" stroke="#fff" stroke-width="3"', 'fill="#8a3000"'))
+            out.append(halo(f'x="{c * CELL + CELL / 2}" y="{y}" font-size="9" font-weight="bold" text-anchor="middle"',
+                            said.split(" ", 1)[-1], "#8a3000", 3))
     for uid, words in sorted(targets.items()):
         v = s.by_id.get(uid)
         if v is None or v.id not in s.foot:
             continue
         x0, y0, x1, y1 = _box(s, v)
-        out.append(f'<rect class="target" data-legal-target={quoteattr(uid)} x="{x0 + 1}" y="{y0 + 1}" '
-                   f'width="{x1 - x0 - 2}" height="{y1 - y0 - 2}" fill="none" stroke="#d62728" stroke-width="3" '
+        out.append(f'<rect class="target"{attrs({"data-legal-target": uid})} x="{x0 + 1}" y="{y0 + 1}" '
+                   f'width="{x1 - x0 - 2}" height="{y1 - y0 - 2}" fill="none" stroke="{TARGET}" stroke-width="3" '
                    f'stroke-dasharray="7 3"><title>{escape("; ".join(words))}</title></rect>')
-    out.extend(_legend(sc, s, colour, generals, h * CELL, w * CELL, select))
-    out.append("</svg>")
-    return "\n".join(out)
+    legend = _legend(sc, s, colour, generals, h * CELL, w * CELL, select)
+    # (the legend's elements as they are: every <g> of the picture is a unit)
+    return document(w * CELL + PAD + 2, h * CELL + PAD + legend.height, f"{sc.name}: {s.side} to move",
+                    out + legend.lines(None), origin=(-PAD, -PAD), defs=DISORDERED)
 
 
 def _box(s, v) -> tuple:
@@ -120,16 +115,13 @@ def _unit(s, v, fill: str, options, generals, selected: bool) -> str:
     x0, y0, x1, y1 = _box(s, v)
     st = s.state(v)
     dash = ' stroke-dasharray="6 3"' if st.disordered else ""
-    ring = ' stroke="#ffd700" stroke-width="4"' if selected else ' stroke="#222" stroke-width="1.2"'
+    ring = f' stroke="{SELECTED}" stroke-width="4"' if selected else ' stroke="#222" stroke-width="1.2"'
     u = v.piece
     stats = f"C{u.combat}" + (f" R{u.ranged}" if u.ranged else "") + f" M{u.manoeuvre} D{v.attrs['discipline']}"
     tip = (f"{v.id}: {v.type.replace('_', ' ')} ({v.side}) facing {st.facing}"
            + (", Disordered" if st.disordered else "") + f"; combat {u.combat}, manoeuvre {u.manoeuvre}, "
            f"discipline {v.attrs['discipline']}" + (f", ranged {u.ranged}" if u.ranged else ""))
-    out = [f'<g class="piece unit" id={quoteattr(v.id)} data-piece={quoteattr(v.id)} data-side={quoteattr(v.side)} '
-           f'data-at="{st.at[0]},{st.at[1]}" '
-           f'data-facing="{st.facing}"><title>{escape(tip)}</title>'
-           f'<rect x="{x0 + 4}" y="{y0 + 4}" width="{x1 - x0 - 8}" height="{y1 - y0 - 8}" rx="4" fill="{fill}" '
+    out = [f'<rect x="{x0 + 4}" y="{y0 + 4}" width="{x1 - x0 - 8}" height="{y1 - y0 - 8}" rx="4" fill="{fill}" '
            f'fill-opacity="0.9"{ring}{dash}/>']
     if st.disordered:
         out.append(f'<rect class="disordered" x="{x0 + 4}" y="{y0 + 4}" width="{x1 - x0 - 8}" height="{y1 - y0 - 8}" '
@@ -139,12 +131,10 @@ def _unit(s, v, fill: str, options, generals, selected: bool) -> str:
     # the front edge, thick, and a small arrowhead beyond it
     if dy:
         ey = y0 + 4 if dy < 0 else y1 - 4
-        out.append(f'<line class="front" x1="{x0 + 6}" y1="{ey}" x2="{x1 - 6}" y2="{ey}" stroke="#111" stroke-width="4"/>')
-        out.append(f'<polygon class="facing" points="{cx - 6},{ey} {cx + 6},{ey} {cx},{ey + dy * 7}" fill="#111"/>')
+        out.append(front((x0 + 6, ey), (x1 - 6, ey), (dx, dy), 4, 0, 7, 6))
     else:
         ex = x0 + 4 if dx < 0 else x1 - 4
-        out.append(f'<line class="front" x1="{ex}" y1="{y0 + 6}" x2="{ex}" y2="{y1 - 6}" stroke="#111" stroke-width="4"/>')
-        out.append(f'<polygon class="facing" points="{ex},{cy - 6} {ex},{cy + 6} {ex + dx * 7},{cy}" fill="#111"/>')
+        out.append(front((ex, y0 + 6), (ex, y1 - 6), (dx, dy), 4, 0, 7, 6))
     name = f"{ABBREV.get(v.type, v.type[:3].title())} {v.id}"
     out.append(f'<text x="{cx}" y="{cy - 4}" font-size="12" font-weight="bold" text-anchor="middle" '
                f'fill="#fff">{escape(name)}</text>')
@@ -157,72 +147,56 @@ def _unit(s, v, fill: str, options, generals, selected: bool) -> str:
     for i, gen in enumerate(generals):
         gx, gy = x1 - 12 - 18 * i, y0 + 14
         lost = st.general_lost
-        out.append(f'<circle class="piece general" data-piece={quoteattr(gen.id)} cx="{gx}" cy="{gy}" r="8" '
+        out.append(f'<circle class="piece general"{attrs({"data-piece": gen.id})} cx="{gx}" cy="{gy}" r="8" '
                    f'fill="{"#999" if lost else "#f1c40f"}" stroke="#222"><title>General {escape(gen.id)} '
                    f'(generalship {gen.generalship}){" — lost" if lost else ""}</title></circle>'
                    f'<text x="{gx}" y="{gy + 4}" font-size="10" font-weight="bold" text-anchor="middle" '
                    f'fill="#222">G</text>')
-    out.append("</g>")
-    return "".join(out)
+    data = {"id": v.id, "data-piece": v.id, "data-side": v.side, "data-at": f"{st.at[0]},{st.at[1]}",
+            "data-facing": st.facing}
+    return group("piece unit", data, tip, "".join(out))
 
 
-def _legend(sc, s, colour: dict, generals: dict, y0: float, width: float, select) -> list:
-    y = y0 + 20
-    out = []
-    x = 0.0
+def _legend(sc, s, colour: dict, generals: dict, y0: float, width: float, select) -> Legend:
+    leg = Legend(0, y0 + 2, width, size=10, line=18)
     for name in sc.sides:
-        out.append(f'<rect x="{x}" y="{y - 10}" width="16" height="11" fill="{colour[name]}"/>'
-                   f'<text x="{x + 20}" y="{y}" font-size="11">{escape(name)}'
-                   f'{" (to move)" if name == s.side else ""}</text>')
-        x += 40 + 7 * len(name) + (60 if name == s.side else 0)
-    out.append(f'<line x1="{x}" y1="{y - 4}" x2="{x + 20}" y2="{y - 4}" stroke="#111" stroke-width="4"/>'
-               f'<text x="{x + 24}" y="{y}" font-size="11">front edge (facing)</text>'
-               f'<circle cx="{x + 150}" cy="{y - 4}" r="7" fill="#f1c40f" stroke="#222"/>'
-               f'<text x="{x + 162}" y="{y}" font-size="11">General</text>'
-               f'<rect x="{x + 220}" y="{y - 10}" width="18" height="11" fill="#777" stroke="#222" '
-               f'stroke-dasharray="4 2"/><rect x="{x + 220}" y="{y - 10}" width="18" height="11" '
-               f'fill="url(#disordered)"/><text x="{x + 242}" y="{y}" font-size="11">Disordered</text>')
-    y += 18
+        leg.key(box(colour[name], 16, 11), name + (" (to move)" if name == s.side else ""))
+    leg.key(stroke("#111", 4), "front edge (facing)")
+    leg.key(dot("#f1c40f", 7, stroke="#222"), "General")
+    leg.key(lambda x, y: (f'<rect x="{num(x)}" y="{num(y - 10)}" width="18" height="11" fill="#777" stroke="#222" '
+                          f'stroke-dasharray="4 2"/><rect x="{num(x)}" y="{num(y - 10)}" width="18" height="11" '
+                          f'fill="url(#disordered)"/>', 18), "Disordered")
     types = sorted({u.type for u in sc.units})
-    out.append(f'<text x="0" y="{y}" font-size="10">' + escape(
-        " · ".join(f"{ABBREV.get(t, t[:3].title())} {t.replace('_', ' ')}" for t in types)
-        + " · C combat, R ranged, M manoeuvre, D discipline") + "</text>")
-    y += 18
-    out.append(f'<rect x="0" y="{y - 10}" width="22" height="12" rx="3" fill="#2e7d32"/>'
-               f'<text x="28" y="{y}" font-size="10">legal activations: '
-               + escape(", ".join(f"{v} {k}" for k, v in SHORT.items())) + '</text>'
-               f'<rect x="{width - 200}" y="{y - 10}" width="14" height="11" fill="#c0392b" fill-opacity="0.15" '
-               f'stroke="#c0392b" stroke-dasharray="4 3"/><text x="{width - 182}" y="{y}" font-size="10">'
-               f'zone of control</text>')
-    y += 18
-    x = 0.0
-    terrains = sorted(set(s.terrain.values()))
-    for t in terrains:
-        out.append(f'<rect x="{x}" y="{y - 10}" width="14" height="11" fill="{TERRAIN_FILL.get(t, "#fff")}" '
-                   f'stroke="#bbb"/><text x="{x + 18}" y="{y}" font-size="10">{escape(t.replace("_", " "))}</text>')
-        x += 34 + 6 * len(t)
+    leg.words([f"{ABBREV.get(t, t[:3].title())} {t.replace('_', ' ')}" for t in types]
+              + ["C combat, R ranged, M manoeuvre, D discipline"])
+    leg.key(box("#2e7d32", 22, 12, rx=3), "legal activations: " + ", ".join(f"{v} {k}" for k, v in SHORT.items()))
+    leg.key(box("#c0392b", 14, 11, fill_opacity=0.15, stroke="#c0392b", stroke_dasharray="4 3"), "zone of control")
+    leg.row()
+    for t in sorted(set(s.terrain.values())):
+        leg.key(box(TERRAIN_FILL.get(t, "#fff"), 14, 11, stroke="#bbb"), t.replace("_", " "))
     if select is not None:
-        out.append(f'<rect x="{x}" y="{y - 10}" width="14" height="11" fill="#e6550d" fill-opacity="0.45"/>'
-                   f'<text x="{x + 18}" y="{y}" font-size="10">where a step takes {escape(select)} (its left front square)</text>'
-                   f'<rect x="{x + 250}" y="{y - 10}" width="14" height="11" fill="none" stroke="#d62728" '
-                   f'stroke-width="2" stroke-dasharray="4 2"/><text x="{x + 268}" y="{y}" font-size="10">'
-                   f'it may attack, charge or shoot it</text>')
+        leg.key(box(DESTINATION, 14, 11, fill_opacity=0.45), f"where a step takes {select} (its left front square)")
+        leg.key(box("none", 14, 11, stroke=TARGET, stroke_width=2, stroke_dasharray="4 2"),
+                "it may attack, charge or shoot it")
+    leg.row(start=True)
     # Generals with no unit (or whose unit is off the table): beside the board
-    y += 18
-    x = 0.0
-    if any(host not in {v.id for v in s.all_units} for host in generals):
-        out.append(f'<text x="0" y="{y}" font-size="10">Generals with no unit on the table:</text>')
-        x = 190.0
-    for host, gens in generals.items():
-        if host is not None and host in {v.id for v in s.all_units}:
-            continue
-        for gen in gens:
-            out.append(f'<circle class="piece general" data-piece={quoteattr(gen.id)} cx="{x + 8}" cy="{y - 4}" r="7" '
-                       f'fill="#f1c40f" stroke="{colour.get(gen.side, "#222")}" stroke-width="2"><title>General '
-                       f'{escape(gen.id)} ({escape(gen.side)}, generalship {gen.generalship}), not with a unit on '
-                       f'the table</title></circle><text x="{x + 20}" y="{y}" font-size="10">{escape(gen.id)}</text>')
-            x += 40 + 6 * len(gen.id)
-    return out
+    here = {v.id for v in s.all_units}
+    alone = [gen for host, gens in generals.items() if host is None or host not in here for gen in gens]
+    if alone:
+        leg.key(None, "Generals with no unit on the table:")
+    for gen in alone:
+        leg.key(_general_alone(gen, colour), gen.id)
+    leg.row(start=True)
+    return leg
+
+
+def _general_alone(gen, colour: dict):
+    """A General with no unit on the table, drawn in the legend: a swatch that is the piece."""
+    return lambda x, y: (
+        f'<circle class="piece general"{attrs({"data-piece": gen.id})} cx="{num(x + 7)}" cy="{num(y - 4)}" r="7" '
+        f'fill="#f1c40f" stroke="{colour.get(gen.side, "#222")}" stroke-width="2"><title>General '
+        f'{escape(gen.id)} ({escape(gen.side)}, generalship {gen.generalship}), not with a unit on '
+        f'the table</title></circle>', 14)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -246,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     if not hasattr(eng, "legal_activations"):
         print("not a square-grid ancients scenario", file=sys.stderr)
         return 2
-    sys.stdout.write(grid_svg(eng) + "\n")
+    sys.stdout.write(grid_svg(eng))
     return 0
 
 

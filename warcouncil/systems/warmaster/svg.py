@@ -16,15 +16,19 @@ holding its footprint (a ``<path data-id="<id>">``).
 from __future__ import annotations
 
 import math
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
 
+from ...kernel.picture import (DESTINATION, SELECTED, Layout, Legend, along, attrs, colours, document, dot, front,
+                               group, halo, num, stroke)
+from ...kernel.picture import box as swatch
+
 SCALE = 8.0  # pixels per cm
 SIDE_COLOURS = ("#c0392b", "#2c6fbb", "#2e8b57", "#8e44ad")
 REACH = {"hero": 60.0, "wizard": 20.0}  # the pack's defaults, drawn (reference §5.2 W12)
-LEGEND_H = 118.0
+LINE = 11.0  # pixels between two lines of order tags
 ROLE_MARK = {"general": "G", "hero": "H", "wizard": "W"}
 TYPE_MARK = {"infantry": "Inf", "cavalry": "Cav", "flying": "Fly", "artillery": "Art", "chariots": "Cht",
              "monster": "Mon", "machine": "Mac"}
@@ -48,58 +52,6 @@ def _num(v: float) -> str:
     return str(int(v)) if v.is_integer() else f"{v:g}"
 
 
-#: a text's width per character, in ems (an estimate for the sans-serif
-#: fonts browsers and cairosvg use: DejaVu Sans runs ~0.52 em, bold ~0.58)
-EM_WIDTH, BOLD_EM_WIDTH = 0.56, 0.62
-LINE = 11.0  # pixels between two lines of order tags
-
-
-def text_box(x: float, y: float, text: str, size: float, anchor: str = "start", bold: bool = False) -> tuple:
-    """The box (left, top, right, bottom), in pixels, a one-line text at
-    ``x, y`` (its baseline) takes: estimated from its length and size."""
-    w = len(text) * size * (BOLD_EM_WIDTH if bold else EM_WIDTH)
-    left = x - w / 2 if anchor == "middle" else x - w if anchor == "end" else x
-    return (left, y - 0.8 * size, left + w, y + 0.25 * size)
-
-
-class _Layout:
-    """The boxes taken on the picture so far (character markers, labels
-    placed): each label is put at the first of its candidate places whose
-    box meets none of them, so that no two labels overlap."""
-
-    def __init__(self) -> None:
-        self.boxes: list[tuple] = []
-
-    def take(self, box: tuple) -> None:
-        self.boxes.append(box)
-
-    def free(self, box: tuple) -> bool:
-        return not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in self.boxes)
-
-    def place(self, text: str, size: float, candidates, bold: bool = False) -> tuple:
-        """The first of ``candidates`` ((x, y, anchor), best first) where
-        ``text`` meets nothing placed (the first one if none is free),
-        taken."""
-        first = None
-        for x, y, anchor in candidates:
-            box = text_box(x, y, text, size, anchor, bold)
-            if first is None:
-                first = (x, y, anchor), box
-            if self.free(box):
-                self.take(box)
-                return x, y, anchor
-        self.take(first[1])
-        return first[0]
-
-
-def _shifted(x: float, y: float, anchor: str, dx: float, dy: float, n: int = 60):
-    """Candidates along (dx, dy) from ``x, y``: n of them, then as many the other way."""
-    for k in range(n):
-        yield x + k * dx, y + k * dy, anchor
-    for k in range(1, n):
-        yield x - k * dx, y - k * dy, anchor
-
-
 def xy_key(p) -> str:
     """A destination (``[x, y]`` or ``{at: [x, y], ...}``) as ``data-legal-to`` writes it: ``"x,y"``."""
     if isinstance(p, dict):
@@ -118,12 +70,8 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
     w, d = sc.width, sc.depth
     table = box(0, 0, w, d)
     W, H = w * SCALE, d * SCALE
-    colour = {s: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, s in enumerate(sc.sides)}
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W:.0f}" height="{H + LEGEND_H:.0f}" '
-             f'viewBox="0 0 {W:.0f} {H + LEGEND_H:.0f}" font-family="sans-serif">',
-             f"<title>{escape(sc.name)}: {escape(sc.to_move)} to move</title>",
-             f'<rect x="0" y="0" width="{W:.0f}" height="{H + LEGEND_H:.0f}" fill="#ffffff"/>',
-             f'<rect class="table" x="0" y="0" width="{W:.0f}" height="{H:.0f}" fill="#f3efe2" stroke="#8a8170"/>']
+    colour = colours(sc.sides, SIDE_COLOURS)
+    parts = [f'<rect class="table" x="0" y="0" width="{W:.0f}" height="{H:.0f}" fill="#f3efe2" stroke="#8a8170"/>']
     # a 10 cm grid, faint, for reading distances by eye
     for x in range(10, int(w), 10):
         parts.append(f'<line x1="{x * SCALE:.0f}" y1="0" x2="{x * SCALE:.0f}" y2="{H:.0f}" stroke="#e4ddc8" '
@@ -133,8 +81,8 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
                      f'stroke="#e4ddc8" stroke-width="0.6"/>')
     # the labels' places, the most needed first: the character markers, the
     # units' and the characters' labels, the terrain's names, the orders'
-    # tags, the General's bands (``_Layout``: no two overlap)
-    lay = _Layout()
+    # tags, the General's bands (``Layout``: no two overlap)
+    lay = Layout()
     for c in t.characters():
         cx, cy = c.pose.at[0] * SCALE, (d - c.pose.at[1]) * SCALE
         lay.take((cx - 10.5, cy - 10.5, cx + 10.5, cy + 10.5))  # (its circle: r 9, its stroke 2.5)
@@ -146,7 +94,7 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
     for c in t.characters():
         cx, cy = c.pose.at[0] * SCALE, (d - c.pose.at[1]) * SCALE + 4
         char_at[c.id] = lay.place(f"{c.id} {c.piece.command}", 11, [
-            (cx + 12, cy, "start"), (cx - 12, cy, "end"), *_shifted(cx + 12, cy + LINE, "start", 0, LINE)])
+            (cx + 12, cy, "start"), (cx - 12, cy, "end"), *along(cx + 12, cy + LINE, "start", 0, LINE)])
     bands = []
     for a in sc.terrain:
         fill = TERRAIN_FILL[2] if a.impassable else TERRAIN_FILL[1] if a.dense else TERRAIN_FILL[0]
@@ -155,7 +103,7 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
                      f'stroke="{fill}"><title>{escape(a.type)}</title></path>')
         minx, _, maxx, maxy = a.polygon.bounds
         x, y, _ = lay.place(f"{a.type} ({what})", 12,
-                            _shifted((minx + maxx) / 2 * SCALE, (d - maxy) * SCALE + 14, "middle", 0, 14))
+                            along((minx + maxx) / 2 * SCALE, (d - maxy) * SCALE + 14, "middle", 0, 14))
         parts.append(f'<text class="terrain-name" x="{x:.1f}" y="{y:.1f}" font-size="12" '
                      f'font-style="italic" text-anchor="middle" fill="#2d3b1f">{escape(a.type)} ({what})</text>')
     for c in t.characters():
@@ -187,9 +135,8 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
         parts.append(_character(c, d, colour[c.piece.side], c.id == select, char_at[c.id]))
     if select is not None and select in t.poses:
         parts.extend(_marks(t, select, legal or {}, d, colour))
-    parts.extend(_legend(sc, colour, H, W, bool(orders), select))
-    parts.append("</svg>")
-    return "\n".join(parts)
+    legend = _legend(sc, colour, H, W, bool(orders), select)
+    return document(W, H + legend.height, f"{sc.name}: {sc.to_move} to move", parts + legend.lines())
 
 
 def _label_of(u) -> str:
@@ -197,24 +144,21 @@ def _label_of(u) -> str:
     return f"{TYPE_MARK.get(p.type, p.type[:3].title())} {u.id}" + (f" ({p.lost} lost)" if p.lost else "")
 
 
-def _unit_label(u, d: float, lay: _Layout) -> tuple:
+def _unit_label(u, d: float, lay: Layout) -> tuple:
     """Where a unit's label goes: behind it, further back if it must."""
     fp = u.fp
     (x, y), f = u.pose.at, math.radians(u.pose.facing)
     fx, fy = math.sin(f), math.cos(f)
     half = _half_depth(fp, fx, fy)
     back = (x - fx * (half + 3.2), y - fy * (half + 3.2))
-    return lay.place(_label_of(u), 11, _shifted(back[0] * SCALE, (d - back[1]) * SCALE + 4, "middle",
+    return lay.place(_label_of(u), 11, along(back[0] * SCALE, (d - back[1]) * SCALE + 4, "middle",
                                                  -fx * LINE, fy * LINE), bold=True)
 
 
 def _unit(u, d: float, fill: str, selected: bool, label_at: tuple) -> str:
     p, fp = u.piece, u.fp
-    ring = ' stroke="#ffd700" stroke-width="3"' if selected else ' stroke="#222" stroke-width="1"'
-    out = [f'<g class="piece unit" data-piece={quoteattr(u.id)} data-at="{xy_key(u.pose.at)}" '
-           f'data-facing="{_num(u.pose.facing)}" data-side={quoteattr(p.side)} '
-           f'data-type={quoteattr(p.type)}>',
-           f'<path d="{_path(fp.shape, d)}" fill="{fill}"{ring} data-id={quoteattr(u.id)}>'
+    ring = f' stroke="{SELECTED}" stroke-width="3"' if selected else ' stroke="#222" stroke-width="1"'
+    out = [f'<path d="{_path(fp.shape, d)}" fill="{fill}"{ring}{attrs({"data-id": u.id})}>'
            f'<title>{escape(u.id)} ({escape(p.type)})</title></path>']
     for i, st in enumerate(fp.stands):  # each stand, the lost ones hollow
         gone = i >= len(fp.stands) - p.lost
@@ -227,19 +171,15 @@ def _unit(u, d: float, fill: str, selected: bool, label_at: tuple) -> str:
     lx, ly = -fy, fx  # along the front
     wide = _half_width(fp, lx, ly)
     ax, ay = x + fx * half, y + fy * half
-    out.append(f'<line class="front" x1="{(ax - lx * wide) * SCALE:.1f}" y1="{(d - (ay - ly * wide)) * SCALE:.1f}" '
-               f'x2="{(ax + lx * wide) * SCALE:.1f}" y2="{(d - (ay + ly * wide)) * SCALE:.1f}" stroke="#111" '
-               f'stroke-width="3"/>')
-    tip = (x + fx * (half + 2.2), y + fy * (half + 2.2))
-    out.append(f'<polygon class="facing" points="{_arrow(tip, (fx, fy), d)}" fill="#111"/>')
-    label, (lx, ly, _) = _label_of(u), label_at
-    out.append(f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="11" '
-               f'font-weight="bold" text-anchor="middle" fill="{fill}" stroke="#ffffff" stroke-width="3">'
-               f'{escape(label)}</text>'
-               f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="11" '
-               f'font-weight="bold" text-anchor="middle" fill="{fill}">{escape(label)}</text>')
-    out.append("</g>")
-    return "".join(out)
+    # (and the arrowhead: its base 0.6 cm beyond the edge, 1 cm each side, its tip 1.6 cm further)
+    out.append(front(((ax - lx * wide) * SCALE, (d - (ay - ly * wide)) * SCALE),
+                     ((ax + lx * wide) * SCALE, (d - (ay + ly * wide)) * SCALE), (fx, -fy), 3,
+                     0.6 * SCALE, 1.6 * SCALE, 1.0 * SCALE))
+    lx, ly, _ = label_at
+    out.append(halo(f'x="{lx:.1f}" y="{ly:.1f}" font-size="11" font-weight="bold" text-anchor="middle"',
+                    _label_of(u), fill, 3))
+    return group("piece unit", {"data-piece": u.id, "data-at": xy_key(u.pose.at), "data-facing": _num(u.pose.facing),
+                                "data-side": p.side, "data-type": p.type}, None, "".join(out))
 
 
 def _half_depth(fp, fx: float, fy: float) -> float:
@@ -252,34 +192,24 @@ def _half_width(fp, lx: float, ly: float) -> float:
     return max((px - x) * lx + (py - y) * ly for px, py in fp.shape.exterior.coords)
 
 
-def _arrow(tip, f, d: float) -> str:
-    fx, fy = f
-    lx, ly = -fy, fx
-    base = (tip[0] - fx * 1.6, tip[1] - fy * 1.6)
-    pts = [tip, (base[0] + lx * 1.0, base[1] + ly * 1.0), (base[0] - lx * 1.0, base[1] - ly * 1.0)]
-    return " ".join(f"{px * SCALE:.1f},{(d - py) * SCALE:.1f}" for px, py in pts)
-
-
 def _character(c, d: float, side: str, selected: bool, label_at: tuple) -> str:
     p = c.piece
-    ring = "#ffd700" if selected else side
+    ring = SELECTED if selected else side
     x, y = c.pose.at
     mark = ROLE_MARK.get(p.role, p.role[:1].upper())
     lx, ly, anchor = label_at
     at = f'x="{lx:.1f}" y="{ly:.1f}" font-size="11"' + (f' text-anchor="{anchor}"' if anchor != "start" else "")
-    return (f'<g class="piece character" data-piece={quoteattr(c.id)} data-at="{xy_key(c.pose.at)}" '
-            f'data-side={quoteattr(p.side)} '
-            f'data-role={quoteattr(p.role)}>'
-            f'<path d="{_path(c.fp.shape, d)}" fill="#f1c40f" stroke="{ring}" stroke-width="2" '
-            f'data-id={quoteattr(c.id)}><title>{escape(c.id)} ({escape(p.role)}, Command {p.command})</title></path>'
-            f'<circle cx="{x * SCALE:.1f}" cy="{(d - y) * SCALE:.1f}" r="9" fill="#f1c40f" stroke="{ring}" '
-            f'stroke-width="2.5"/><text x="{x * SCALE:.1f}" y="{(d - y) * SCALE + 4:.1f}" font-size="11" '
-            f'font-weight="bold" text-anchor="middle" fill="#222">{mark}</text>'
-            f'<text {at} fill="#222" stroke="#ffffff" stroke-width="3">{escape(c.id)} {p.command}</text>'
-            f'<text {at} fill="#222">{escape(c.id)} {p.command}</text></g>')
+    return group("piece character", {"data-piece": c.id, "data-at": xy_key(c.pose.at), "data-side": p.side,
+                                     "data-role": p.role}, None,
+                 f'<path d="{_path(c.fp.shape, d)}" fill="#f1c40f" stroke="{ring}" stroke-width="2"'
+                 f'{attrs({"data-id": c.id})}><title>{escape(c.id)} ({escape(p.role)}, Command {p.command})</title>'
+                 f'</path><circle cx="{x * SCALE:.1f}" cy="{(d - y) * SCALE:.1f}" r="9" fill="#f1c40f" '
+                 f'stroke="{ring}" stroke-width="2.5"/><text x="{x * SCALE:.1f}" y="{(d - y) * SCALE + 4:.1f}" '
+                 f'font-size="11" font-weight="bold" text-anchor="middle" fill="#222">{mark}</text>'
+                 + halo(at, f"{c.id} {p.command}", "#222", 3))
 
 
-def _orders(eng, log, t, d: float, colour: dict, lay: _Layout) -> list:
+def _orders(eng, log, t, d: float, colour: dict, lay: Layout) -> list:
     """The orders that may be attempted next, each at its unit (a brigade:
     between its units): who may give it, the score needed on 2D6 (or
     less) and the chance, ``hero ≤7 (7/12)``; the penalties and their
@@ -303,16 +233,12 @@ def _orders(eng, log, t, d: float, colour: dict, lay: _Layout) -> list:
         half = max(_half_depth(t.footprint(u), math.sin(f), math.cos(f)) for u in units)
         for tag, said in tags:  # (each on the first line under the unit, or further, that is free)
             y = (d - uy) * SCALE + (1 if down else -1) * ((half + 3.2) * SCALE + 16)
-            x, y, _ = lay.place(tag, 9.5, _shifted(ux * SCALE, y, "middle", 0, LINE if down else -LINE))
+            x, y, _ = lay.place(tag, 9.5, along(ux * SCALE, y, "middle", 0, LINE if down else -LINE))
             words = "; ".join(_order_words(eng, log, o) for o in said)
-            out.append(f'<g class="order" data-by={quoteattr(",".join(o["character"] for o in said))} '
-                       f'data-units={quoteattr(",".join(units))} '
-                       f'data-target={quoteattr(",".join(str(o["target"]) for o in said))}>'
-                       f'<title>{escape(words)}</title>'
-                       + "".join(f'<text x="{x:.1f}" y="{y:.1f}" font-size="9.5" text-anchor="middle" '
-                                 f'{paint}>{escape(tag)}</text>'
-                                 for paint in ('fill="#fff" stroke="#fff" stroke-width="2.5" stroke-opacity="0.8"',
-                                               'fill="#333"')) + '</g>')
+            data = {"data-by": ",".join(o["character"] for o in said), "data-units": ",".join(units),
+                    "data-target": ",".join(str(o["target"]) for o in said)}
+            out.append(group("order", data, words, halo(f'x="{x:.1f}" y="{y:.1f}" font-size="9.5" '
+                                                        f'text-anchor="middle"', tag, "#333", 2.5, opacity=0.8)))
     out.append("</g>")
     return out
 
@@ -333,46 +259,38 @@ def _marks(t, select: str, legal: dict, d: float, colour: dict) -> list:
     x0, y0 = t.poses[select].at
     for key, words in legal.items():
         x, y = (float(v) for v in key.split(","))
-        out.append(f'<g class="dest" data-legal-to="{key}"><title>{escape("; ".join(words))}</title>'
-                   f'<line x1="{x0 * SCALE:.1f}" y1="{(d - y0) * SCALE:.1f}" x2="{x * SCALE:.1f}" '
-                   f'y2="{(d - y) * SCALE:.1f}" stroke="#e6550d" stroke-width="0.8" stroke-opacity="0.5"/>'
-                   f'<circle cx="{x * SCALE:.1f}" cy="{(d - y) * SCALE:.1f}" r="5" fill="#e6550d" '
-                   f'fill-opacity="0.8" stroke="#ffffff" stroke-width="1.5"/></g>')
+        out.append(group("dest", {"data-legal-to": key}, "; ".join(words),
+                         f'<line x1="{x0 * SCALE:.1f}" y1="{(d - y0) * SCALE:.1f}" x2="{x * SCALE:.1f}" '
+                         f'y2="{(d - y) * SCALE:.1f}" stroke="{DESTINATION}" stroke-width="0.8" stroke-opacity="0.5"/>'
+                         f'<circle cx="{x * SCALE:.1f}" cy="{(d - y) * SCALE:.1f}" r="5" fill="{DESTINATION}" '
+                         f'fill-opacity="0.8" stroke="#ffffff" stroke-width="1.5"/>'))
     out.append("</g>")
     return out
 
 
-def _legend(sc, colour: dict, H: float, W: float, orders: bool, select) -> list:
-    y = H + 22
-    out = ['<g class="legend" font-size="11">']
-    x = 10.0
+def _legend(sc, colour: dict, H: float, W: float, orders: bool, select) -> Legend:
+    leg = Legend(10, H + 2, W - 10, size=11, line=20)
     for s in sc.sides:
-        out.append(f'<rect x="{x}" y="{y - 10}" width="16" height="10" fill="{colour[s]}"/>'
-                   f'<text x="{x + 20}" y="{y}">{escape(s)}{" (to move)" if s == sc.to_move else ""}</text>')
-        x += 40 + 7 * len(s) + (60 if s == sc.to_move else 0)
-    out.append(f'<line x1="{x}" y1="{y - 9}" x2="{x + 20}" y2="{y - 9}" stroke="#111" stroke-width="3"/>'
-               f'<text x="{x + 24}" y="{y}">front edge and facing; white lines: stands (4 x 2 cm), hollow: lost</text>')
-    y += 20
+        leg.key(swatch(colour[s], 16), s + (" (to move)" if s == sc.to_move else ""))
+    leg.key(stroke("#111", 3), "front edge and facing; white lines: stands (4 x 2 cm), hollow: lost")
     types = sorted({u.type for u in sc.units})
-    out.append(f'<text x="10" y="{y}">' + escape(" · ".join(f"{TYPE_MARK.get(k, k[:3].title())} {k}" for k in types))
-               + " · characters: G general, H hero, W wizard, with their Command value</text>")
-    y += 20
-    out.append(f'<path d="M 10 {y - 10} h 30" stroke="#888" stroke-dasharray="5 4"/>'
-               f'<text x="46" y="{y}">20, 40, 60 cm from the General (-1, -2, -3 to orders)</text>'
-               f'<path d="M 380 {y - 10} h 30" stroke="#555" stroke-dasharray="2 3"/>'
-               f'<text x="416" y="{y}">command range (Hero 60 cm, Wizard 20 cm)</text>')
-    y += 20
+    leg.words([f"{TYPE_MARK.get(k, k[:3].title())} {k}" for k in types]
+              + ["characters: G general, H hero, W wizard, with their Command value"])
+    leg.key(stroke("#888", 1, 30, "5 4"), "20, 40, 60 cm from the General (-1, -2, -3 to orders)")
+    leg.key(stroke("#555", 1, 30, "2 3"), "command range (Hero 60 cm, Wizard 20 cm)")
+    leg.row()
     if orders:
-        out.append(f'<text x="10" y="{y}">under a unit: "hero ≤7 (7/12)": who may order it, the 2D6 score it '
-                   f'needs (or less), the chance</text>')
+        leg.key(None, 'under a unit: "hero ≤7 (7/12)": who may order it, the 2D6 score it needs (or less), '
+                      'the chance')
     if select is not None:
-        out.append(f'<circle cx="{W - 250}" cy="{y - 4}" r="5" fill="#e6550d"/>'
-                   f'<text x="{W - 240}" y="{y}">a legal destination of {escape(select)}</text>')
+        leg.key(dot(DESTINATION), f"a legal destination of {select}")
+    leg.row(start=True)
     # the scale bar: 20 cm in 5 cm steps
-    y += 18
-    out.append('<g class="scale">' + "".join(
-        f'<rect x="{10 + i * 5 * SCALE}" y="{y - 8}" width="{5 * SCALE}" height="6" '
+    y = leg.y
+    leg.add('<g class="scale">' + "".join(
+        f'<rect x="{num(10 + i * 5 * SCALE)}" y="{num(y - 8)}" width="{num(5 * SCALE)}" height="6" '
         f'fill="{"#333" if i % 2 == 0 else "#ffffff"}" stroke="#333"/>' for i in range(4))
-        + f'<text x="{10 + 20 * SCALE + 6}" y="{y - 1}">20 cm (table {sc.width:g} x {sc.depth:g} cm)</text></g>')
-    out.append("</g>")
-    return out
+        + f'<text x="{num(10 + 20 * SCALE + 6)}" y="{num(y - 1)}" font-size="11">'
+        f'20 cm (table {sc.width:g} x {sc.depth:g} cm)</text></g>')
+    leg.row()
+    return leg
