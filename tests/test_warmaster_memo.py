@@ -27,10 +27,18 @@ STEPS = [{"by": "wiz", "units": ["rf"], "to": [[70, 20]]}, {"by": "wiz", "units"
          {"by": "gen", "units": ["r2"]}]
 
 
+class _Forgetful(dict):
+    """A field of ``AnswerCaches`` that keeps nothing: every look-up misses."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
 def _unshared(monkeypatch):
     """Undo the sharing: a fresh memo per judgement, a new table per move
     (footprints and distances per table), every target worked out at once,
-    no verdict, target or dice shared between the branches of a plan."""
+    no verdict, target, dice or what an order is (``orders``) kept, by the
+    places read or by what was read (``placed``), for another judgement."""
     class Fresh(E.Ctx):
         __slots__ = ()
 
@@ -39,10 +47,12 @@ def _unshared(monkeypatch):
 
     def moved(self, moves):
         return Table(self.scenario, self.unit_attrs, {**self.poses, **moves}, None)
+
+    def forgetful():
+        return AnswerCaches(verdicts=_Forgetful(), values=_Forgetful(), placed=_Forgetful(), orders=_Forgetful())
     attempt = E.WarmasterEngine.attempt
     monkeypatch.setattr(E, "Ctx", Fresh)
-    monkeypatch.setattr(E.WarmasterEngine, "_key", lambda self, *a, **kw: object())  # no judgement shared
-    monkeypatch.setattr(E.WarmasterEngine, "_memo_key", staticmethod(lambda *a: object()))  # nor loop, part, target
+    monkeypatch.setattr(E, "AnswerCaches", forgetful)  # (each answer's caches: no judgement shared)
     monkeypatch.setattr(Table, "moved", moved)
     monkeypatch.setattr(E.WarmasterEngine, "attempt",
                         lambda self, log, step, roll, moves, lazy=False: attempt(self, log, step, roll, moves, False))
@@ -143,10 +153,10 @@ def test_a_judgement_reading_what_is_not_declared_is_never_shared(board):
     from warcouncil.dsl import ast as A
 
     o = A.Name("o")
-    assert board._reads_of([A.Attr(o, "roll")]) is None
-    assert board._reads_of([A.Call("rolled_2d6", (o,))]) == {"outcome"}
-    assert board._reads_of([A.Attr(o, "at")]) == {"table"}
-    assert board._reads_of([A.Attr(o, "pace"), A.Attr(o, "side")]) == frozenset()
+    assert board.reads.of([A.Attr(o, "roll")]) is None
+    assert board.reads.of([A.Call("rolled_2d6", (o,))]) == {"outcome"}
+    assert board.reads.of([A.Attr(o, "at")]) == {"table"}
+    assert board.reads.of([A.Attr(o, "pace"), A.Attr(o, "side")]) == frozenset()
 
 
 def test_a_target_is_kept_by_the_places_it_read(board, monkeypatch):

@@ -15,6 +15,7 @@ import shapely
 
 from . import measure as T
 from ...kernel.builtins import Meanings
+from ...kernel.loops import prefix
 from .scenario import _Board
 from .table import At, Entry
 
@@ -48,7 +49,9 @@ ENTRIES_OF_KIND = {"attempts": "orders", "initiatives": "initiative", "home_back
 WM.function("place_in_log", lambda ctx, s, a: a[0].place)
 
 
-WM.function("entries_before", lambda ctx, s, a: tuple(ctx.log.entries[:a[0].place]))
+# (``before`` and ``entries_before`` hold the entries before ``o``: the domains
+# of history loops the kernel judges along the log, ``kernel/loops.py``)
+WM.function("entries_before", prefix(None)(lambda ctx, s, a: tuple(ctx.log.entries[:a[0].place])))
 
 
 def _in_place(attempts, i: int) -> bool:
@@ -58,6 +61,7 @@ def _in_place(attempts, i: int) -> bool:
 
 
 @WM.function("before")
+@prefix("orders")
 def _before(ctx, s, a):
     o = a[0]
     attempts = ctx.log.attempts

@@ -33,10 +33,11 @@ What one answer keeps between its judgements is one ``AnswerCaches``
 it is given (none of it changes a value, tests/test_warmaster_memo.py):
 footprints and distances by piece and pose; one table per set of poses
 (table.py); the memo of the defines that read the table only through their
-arguments (``Ctx``). In ``odds`` and ``plan`` a judgement is kept by what it
-reads, as the kernel works it out from the read classes the pack declares
-(kernel/reads.py, ``PackReads``): an entry as far as it is read (``_esig``),
-a history as one number (``_lsig``); one that measures and reads no history
+arguments (``Ctx``, the kernel's ``LogCtx``). In ``odds`` and ``plan`` a
+judgement is kept by what it reads, as the kernel works it out from the read
+classes the pack declares (kernel/reads.py, ``PackReads``) and keys it
+(kernel/log.py): an entry as far as it is read (``entry_key``), a history as
+one number (``history_number``); one that measures and reads no history
 by the places of the pieces it read, given again wherever they stand alike
 or, for two pieces asked only whether they touch, where their contact is
 alike (``_placed``). So are kept: the verdict of a group of rules that read
@@ -45,7 +46,8 @@ step the stop rules forbid reads none; by the values of the history
 builtins its defines call on their parameters, ``_history_calls``) and its
 dice. A loop through the history of the stop rules' shape (``exists p in
 before(o): ...``, recognised by its shape, never by a rule's id) is judged
-from a summary carried along the log (stops.py); any other by the kernel.
+from a summary carried along the log (kernel/loops.py; ``before`` and
+``entries_before`` are marked its domains, builtins.py); any other as written.
 ``odds`` walks the branches once, a branch reaching a step in a state
 walked before adding in that walk's sums (``distribution``).
 """
@@ -65,6 +67,8 @@ from ...dsl.template import render as render_template
 from ...errors import Location, WarcouncilError, closest
 from ...kernel.caches import AnswerCaches
 from ...kernel.listing import count_json
+from ...kernel.log import LogCtx as Ctx, entry_key, history_number, judgement_key
+from ...kernel.loops import UNSUMMARISED as _UNSUMMARISED, HistoryLoops, o_plain
 from ...kernel.reads import IDENTITY, PackReads
 from ...kernel.engine import Engine
 from ...kernel.evaluate import Compiler
@@ -75,7 +79,6 @@ from ...kernel.system import Answer, System
 from .measure import EPSILON
 from .builtins import ENTRIES_OF_KIND, raw_quiet
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
-from .stops import UNSUMMARISED as _UNSUMMARISED, analyse, incremental, o_plain
 from .table import At, Entry, Log, Table
 from .words import order_words, pieces_words
 
@@ -91,10 +94,6 @@ ATTR_READS = {"at": "table", "index": "history"}
 #: type's, an entry's sub-phase); any other attribute a judgement reads
 #: (e.g. a Python field of an entry) makes it unshared
 FIXED_ATTRS = frozenset({"id", "side", "role", "type", "command", "phase", "pace", "flying"})
-#: what an entry is, part by part (``_esig``), and the builtins that read
-#: one part alone (``PackReads.of_var``: ``issuer(o)`` reads who gives the order)
-WHAT_ORDER = ("fixed.kind", "fixed.by", "fixed.units", "fixed.action", "fixed.toward")
-WHAT_PARTS = frozenset(WHAT_ORDER)
 GEOMETRY_ONLY, FIXED_ONLY = frozenset({"table"}), frozenset({"fixed"})
 
 
@@ -122,7 +121,7 @@ def _recorded(cache: AnswerCaches, work) -> tuple:
 class _Pending:
     """The target of a lazy attempt (``WarmasterEngine.attempt``), worked
     out when first asked (``Entry.worked`` calls it); ``key()``: what it is
-    a function of, for judgements that share it unworked (``_esig``): the
+    a function of, for judgements that share it unworked (``Entry.outcome``): the
     same key, the same target (a step the stop rules forbid asks none).
     It holds the entry's fields, not the entry, which holds it: no
     reference cycle, freed without the collector."""
@@ -154,42 +153,9 @@ class _Pending:
         return self.done
 
 
-class _MemoCompiler(Compiler):
-    """The kernel's compiler, with some expressions' closures wrapped by
-    the engine (``WarmasterEngine._memo_loops``): ``wrap`` holds, by node id,
-    the node and what to wrap its closure with."""
-
-    def __init__(self, pack, meanings):
-        super().__init__(pack, meanings)
-        self.wrap: dict[int, tuple[A.Expr, Any]] = {}
-        self._wrapped: dict[int, tuple[A.Expr, Any]] = {}
-
-    def compile(self, e: A.Expr):
-        f = super().compile(e)
-        hit = self.wrap.get(id(e))
-        if hit is None or hit[0] is not e:
-            return f
-        done = self._wrapped.get(id(e))
-        if done is None:
-            done = self._wrapped[id(e)] = (e, hit[1](f))
-        return done[1]
-
-
 def fraction(p: Fraction) -> str:
     """A probability as the contract writes it: "7/12", "1", "0"."""
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
-
-
-class _Memo:
-    """A judgement's memo (``memo``, its own, or ``defines``) and its
-    setting's (``setting.memo``): ``shared`` (the answer's
-    ``AnswerCaches.defines``), or its own."""
-
-    __slots__ = ("memo", "setting")
-
-    def __init__(self, shared: dict | None = None, defines: dict | None = None):
-        self.memo: dict = {} if defines is None else defines
-        self.setting = self if shared is None else _Memo(None, shared)
 
 
 class _SideView:
@@ -206,24 +172,6 @@ class _SideView:
         self.enemy_of = {r: self.all_of[r] - self.own_of[r] for r in roles}
 
 
-class Ctx:
-    """What the compiled rules see: the log being judged (``log``), where
-    measurements are written down (``trace``), and the memos the compiler's
-    closures keep: ``g.memo`` fresh for each judgement; ``g.setting.memo``
-    (the defines that read the table only through their arguments, by
-    those arguments) fresh too, or ``static`` (``AnswerCaches.defines``),
-    shared by the judgements of one answer. Sharing it is sound: its keys hold the pieces as they stand
-    on one table (``At``, compared by identity) or the entries themselves,
-    and such a define reads no log. A judgement that writes measurements
-    down (``trace``) gets its own, so that nothing it measures is skipped."""
-
-    __slots__ = ("log", "trace", "g", "fresh")
-
-    def __init__(self, log: Log, trace: list | None = None, static: dict | None = None, fresh: bool = False):
-        self.log, self.trace, self.fresh = log, trace, fresh
-        self.g = _Memo(static if trace is None and not fresh else None)
-
-
 @dataclass(frozen=True)
 class _Rule:
     id: str
@@ -234,7 +182,7 @@ class _Rule:
     domain: Any
     body: Any
     causal: bool = False  # judges each entry by the entries before it alone
-    reads: frozenset | None = None  # what its body reads (``_reads_of``); None: not shared
+    reads: frozenset | None = None  # what its body reads (``PackReads.of``); None: not shared
     #: the entries its domain holds: a kind (``ENTRIES_OF_KIND``), "*" every
     #: entry (``log``), None: ask the domain
     kind: str | None = None
@@ -276,16 +224,14 @@ class WarmasterEngine(Engine):
         #: on much; the options of ``orders`` are each judged once)
         self._sharing = False
         self._validate()
-        self.compiler = _MemoCompiler(pack, self.system.builtin_meanings())
+        self.compiler = Compiler(pack, self.system.builtin_meanings())
         #: what expressions and defines read, from the pack's read classes (the kernel's)
         self.reads = PackReads(pack, self._attr_reads, self.compiler.symbols)
         #: the constants that read the whole log (a rule whose body reads none of
         #: them, its variable aside, judges each entry by what came before it)
         self._log_wide = frozenset(n for n in pack.vocabulary.constants if self.reads.builtin(n) == "history")
-        #: names that are no variable (``stops.analyse``); the loops judged incrementally
-        self._globals = frozenset(set(pack.defines) | set(pack.vocabulary.constants) | set(self.compiler.symbols))
-        self._incremental: set[int] = set()
-        self._side_keys: dict = {}  # (stops.Side.key)
+        #: the history loops judged from a summary carried along the log (the kernel's)
+        self.loops = HistoryLoops(self.compiler, self.reads)
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
         self.penalties = pack.hooked(PENALTY_PREFIX)
@@ -327,120 +273,18 @@ class WarmasterEngine(Engine):
         source, quote = self.pack.source_of(r)
         body = self.compiler.fold(r.body)
         c = self.compiler.compile
-        self._memo_loops(body)
+        self.loops.install(body)
         if isinstance(body, A.Quant) and body.kind == "forall":
             causal = not (self._reads(body.body) - {body.var}) & self._log_wide
             dom = body.domain
             kind = None
             if isinstance(dom, A.Name) and dom.id not in self.pack.defines:
                 kind = "*" if dom.id == "log" else ENTRIES_OF_KIND.get(dom.id)
-            reads = self._reads_of([body.body]) if causal else None
+            reads = self.reads.of([body.body]) if causal else None
             direct = causal and kind is not None and (reads is None or {"history", "outcome"} <= reads)
             return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal, reads, kind,
-                         self._quick(body.body, body.var) if direct else None)
+                         self.loops.judge_of(body.body, body.var) if direct else None)
         return _Rule(rid, r, source, quote, None, None, c(body))
-
-    def _quick(self, body: A.Expr, var: str):
-        """(``judge``, negated) when ``body`` (about ``var``) is a history loop
-        over ``var``'s past judged incrementally (stops.py), or its negation:
-        ``breaks`` asks its summary directly."""
-        negated = isinstance(body, A.Not)
-        q = body.operand if negated else body
-        if not isinstance(q, A.Quant) or id(q) not in self._incremental:
-            return None
-        loop = self.compiler.compile(q)  # (the incremental loop: compiled once, ``_MemoCompiler``)
-        if getattr(loop, "ovar", None) != var:
-            return None
-        return loop.judge, negated
-
-    def _memo_loops(self, body: A.Expr) -> None:
-        """Judge every loop of a rule through the log's history of the stop
-        rules' shape (``exists p in before(o): ...``) from a summary of the
-        history carried along the log (stops.py), the kernel's loop standing
-        in where that summary cannot be used; any other loop by the kernel."""
-        for n in A.walk(body):
-            if not isinstance(n, A.Quant):
-                continue
-            shape = analyse(n, self.compiler.compile, self.pack, self._globals, self._reads_of_one, self._side_keys)
-            if shape is not None:
-                self._incremental.add(id(n))
-                self.compiler.wrap[id(n)] = (n, lambda f, n=n, shape=shape: incremental(
-                    shape, ("incremental", id(n)), f))
-
-    def _reads_of_one(self, e: A.Expr) -> frozenset | None:
-        return self._reads_of([e])
-
-    @staticmethod
-    def _memo_key(tag: tuple, side: str, sigs: tuple):
-        return (tag, side, sigs)
-
-    def _reads_of(self, exprs) -> frozenset | None:
-        """What expressions read, through the defines they call (the
-        kernel's ``PackReads``, from the pack's read classes): a subset of
-        ``history``, ``outcome``, ``table``, or None (unknown reach)."""
-        return self.reads.of(exprs)
-
-    # ---- signatures: what a shared judgement is keyed by
-    @staticmethod
-    def _esig(e: Entry, reads: frozenset, own: str = "") -> tuple:
-        """Entry ``e`` as far as a judgement reading ``reads`` sees it
-        (``own``: the entry judged, its ``roll`` or ``target`` left out
-        when that is what is being worked out)."""
-        sig = e.__dict__.get("_what")  # (what the entry is: the same in its copies with another roll)
-        if sig is None:
-            sig = e.__dict__["_what"] = (e.kind, e.by.id if e.by is not None else None,
-                                         tuple(u.id for u in e.units), e.action,
-                                         e.toward.id if e.toward is not None else None)
-        if "fixed" not in reads and not reads.isdisjoint(WHAT_PARTS):
-            # (a judgement reading only some of what the entry is: those parts;
-            # kept with the entry's, shared by its copies: the same parts)
-            parts = e.__dict__.get("_parts")
-            if parts is None:
-                parts = e.__dict__["_parts"] = {}
-            hit = parts.get(reads)
-            if hit is None:
-                hit = parts[reads] = ("parts",) + tuple(v if p in reads else None for p, v in zip(WHAT_ORDER, sig))
-            sig = hit
-        if "outcome" in reads:
-            sig += (None if own == "roll" else e.roll, e.moves,
-                    None if e.kind != "orders" or own == "target" else
-                    e.target if e.pending is None else e.pending.key())
-        if "table" in reads:
-            sig += (e.units[0].table if e.units else None, e.after[0].table if e.after else None)
-        return sig
-
-    def _lsig(self, log: Log | None, reads: frozenset) -> int:
-        """Every entry of ``log`` by ``_esig``, as one number of this answer
-        (kept on the log): the same number for logs whose entries are alike
-        entry by entry, made from the log before the last entry's number and
-        the last entry's signature (a key hashes a number, not the history)."""
-        if log is None or not log.entries:
-            return 0
-        hit = log.sigs.get(reads)
-        if hit is None:
-            parent = log.parent
-            if parent is not None and len(parent.entries) == len(log.entries) - 1:
-                head = self._lsig(parent, reads)
-            else:
-                head = 0
-                for x in log.entries[:-1]:
-                    head = self._interned(reads, head, self._esig(x, reads))
-            hit = log.sigs[reads] = self._interned(reads, head, self._esig(log.entries[-1], reads))
-        return hit
-
-    def _interned(self, reads: frozenset, head: int, sig: tuple) -> int:
-        """The number of the history ``head`` (a number) followed by an entry of signature ``sig``."""
-        known = self.cache.histories
-        k = (reads, head, sig)
-        n = known.get(k)
-        if n is None:
-            n = known[k] = len(known) + 1
-        return n
-
-    def _key(self, what, reads: frozenset, e: Entry, before: Log, own: str = "") -> tuple:
-        """The key of a judgement about entry ``e`` appended to ``before``."""
-        return (what, before.side, self._esig(e, reads, own),
-                self._lsig(before, reads) if "history" in reads else None)
 
     def _reads(self, e: A.Expr, seen: set | None = None) -> set[str]:
         """The names an expression reads, through the defines it calls."""
@@ -496,8 +340,7 @@ class WarmasterEngine(Engine):
             placed = self._target_placed
             if placed is not None and self._sharing:  # (kept by the places it read, beside)
                 of_e, history = placed
-                at = self._memo_key(("target@",), log.side, (self._esig(e, of_e, "target"),
-                                                             self._target_history(log, e, history)))
+                at = (("target@",), log.side, (entry_key(e, of_e, "target"), self._target_history(log, e, history)))
                 hit = self._placed(at, log.table, lambda: self._target(log, e))
             else:
                 hit = self._target(log, e)
@@ -541,15 +384,14 @@ class WarmasterEngine(Engine):
         if spec is None:
             return None
         of_e, history = spec
-        return self._memo_key(("target",), log.side, (self._esig(e, of_e, "target"),
-                                                       self._target_history(log, e, history)))
+        return ("target",), log.side, (entry_key(e, of_e, "target"), self._target_history(log, e, history))
 
     def _target_history(self, log: Log, e: Entry, history: frozenset):
         """What the target of ``e`` reads of the history ``log``: the
         values of the history builtins its defines call on their own
         parameters (``_history_calls``: ``nth(o, u)`` for each unit of
         ``e``) when every define reading the history reads it so; else the
-        log as ``_lsig`` gives it (None: it reads none)."""
+        log as ``history_number`` gives it (None: it reads none)."""
         if not history:
             return None
         calls = self._target_calls
@@ -567,7 +409,7 @@ class WarmasterEngine(Engine):
                     calls.append((tuple(d.params), got))
             self._target_calls = calls
         if calls is None:
-            return self._lsig(log, history)
+            return history_number(log, history, self.cache.histories)
         ctx = Ctx(log, None, self.cache.defines)
         out = []
         for params, fns in calls:
@@ -732,7 +574,7 @@ class WarmasterEngine(Engine):
         if spec is False:
             spec = None
             names = [n for n in ("succeeds", "blunder") if n in self.pack.defines]
-            whole = self._reads_of([self.pack.defines[n].body for n in names])
+            whole = self.reads.of([self.pack.defines[n].body for n in names])
             each = [self.reads.of_var(self.pack.defines[n].body, self.pack.defines[n].params[0])
                     for n in names if len(self.pack.defines[n].params) == 1]
             if whole is not None and len(each) == len(names) and None not in each \
@@ -741,8 +583,8 @@ class WarmasterEngine(Engine):
             self._dice_spec = spec
         if spec is not None:
             whole, of_e = spec
-            key = self._memo_key(("dice",), log.side, (self._esig(e, of_e, "roll"),
-                                                       self._lsig(log, whole) if "history" in whole else None))
+            key = (("dice",), log.side, (entry_key(e, of_e, "roll"),
+                                         history_number(log, whole, self.cache.histories) if "history" in whole else None))
             hit = self.cache.values.get(key)
             if hit is None:
                 hit = self.cache.values[key] = self._dice(log, e)
@@ -779,9 +621,9 @@ class WarmasterEngine(Engine):
         if self._sharing:
             # (an attempt is what its step says: kind, character, units. What a
             # history loop reads of it that is only that, plain data, is the same
-            # for every attempt of this order: kept once for them all (stops.py),
-            # as is what judgements are keyed by of it (``_esig``))
-            of_step = self._memo_key(("alike",), log.side, (step.by, step.units))
+            # for every attempt of this order: kept once for them all (kernel/loops.py),
+            # as is what judgements are keyed by of it (``kernel.log.entry_key``))
+            of_step = (("alike",), log.side, (step.by, step.units))
             alike = self.cache.orders.get(of_step)
             if alike is None:
                 alike = self.cache.orders[of_step] = ({}, ("orders", step.by, step.units, None, None), {})
@@ -833,10 +675,10 @@ class WarmasterEngine(Engine):
                 # that moves its pieces from another table is keyed by both tables,
                 # below: what it read of the other is not recorded, and the same
                 # order unmoved on this table may be judged otherwise)
-                key = self._memo_key(("rules@", id(rules)), log.side, self._esig(at, FIXED_ONLY))
+                key = (("rules@", id(rules)), log.side, entry_key(at, FIXED_ONLY))
                 broke = not self._placed(key, log.table, lambda: self._none_broken(rules, at, log))
             else:
-                key = (id(rules), self._key("rule", reads, at, before))
+                key = (id(rules), judgement_key("rule", reads, at, before, self.cache.histories))
                 ok = self.cache.verdicts.get(key)
                 if ok is None:
                     ok = self.cache.verdicts[key] = self._none_broken(rules, at, log, ctx)
@@ -1297,7 +1139,7 @@ class WarmasterEngine(Engine):
         and what else of them a judgement reading the history reads,
         ``spec``)."""
         history = spec[0]
-        return log.table, self._lsig(log, history) if history else None
+        return log.table, history_number(log, history, self.cache.histories) if history else None
 
     def _merged_into(self, kept: list, log: Log, steps: list[Step], i: int, spec, plain: dict) -> tuple:
         """The sums of the walk of ``kept`` (the states walked from step
