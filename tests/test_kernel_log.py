@@ -1,0 +1,231 @@
+"""The kernel's turn log (kernel/log.py) and its history loops judged along
+it (kernel/loops.py), on a toy family of no game: entries of two kinds
+(``move``, ``shot``), each made by a player (``x``, ``y``, ``z``) with a die
+roll, appended one by one. Its pack declares five builtins with their read
+classes; two are marked domains of history loops (``loops.prefix``). The
+incremental judgement must equal the kernel's plain judgement of the same
+rule on every log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from warcouncil.dsl import ast as A
+from warcouncil.dsl.pack import load_pack
+from warcouncil.kernel import loops
+from warcouncil.kernel.builtins import KERNEL_MEANINGS, Meanings
+from warcouncil.kernel.evaluate import Compiler
+from warcouncil.kernel.log import FIXED_PARTS, LogCtx, TurnLog, entry_key, history_number, judgement_key
+from warcouncil.kernel.reads import PackReads
+
+#: the toy's rules: name -> the body judged at each entry ``o`` of the log
+RULES = {
+    "same-player-before": "exists p in prior(o): who(p) == who(o)",
+    "low-roll-by-the-same": "exists p in prior(o): who(p) == who(o) and rolled(p) < 3",
+    "shots-never-fall": "forall p in shots_before(o): rolled(p) <= rolled(o)",
+    "no-shot-by-another": "not (exists p in prior(o): who(p) != who(o) and kind_of(p) == \"shot\")",
+    "through-a-define": "exists p in prior(o): same(p, o) and rolled(p) >= 4",
+    "not-of-the-shape": "exists p in prior(o): who(p) == who(o) or rolled(p) == 6",
+    "over-every-entry": "exists p in log: place_of(p) < place_of(o) and who(p) == who(o)",
+}
+#: the rules whose loop is judged from the summary (the others: as written)
+INCREMENTAL = {"same-player-before", "low-roll-by-the-same", "shots-never-fall", "no-shot-by-another",
+               "through-a-define"}
+
+PACK = """pack toylog "Toy log"
+document t "rules.txt" title "The toy log"
+
+builtin log -> set[any] reads turn.history "every entry so far"
+builtin prior(any) -> set[any] reads turn.history "the entries before this one"
+builtin shots_before(any) -> set[any] reads turn.history "the shots before this one"
+builtin who(any) -> str reads turn.fixed.by "who made the entry"
+builtin kind_of(any) -> str reads turn.fixed.kind "the entry's kind"
+builtin rolled(any) -> int reads turn.outcome "the entry's die"
+builtin place_of(any) -> int reads turn.history "the entry's place in the log"
+
+define t.same
+    from t "An entry is made by a player."
+    same(p, o) := who(p) == who(o)
+"""
+
+
+class ToyEntry:
+    """An entry of the toy: ``kind``, who made it, its roll; ``place`` in
+    the log and ``index`` among the entries of its kind."""
+
+    def __init__(self, kind: str, by: str, roll: int, place: int, index: int) -> None:
+        self.kind, self.by, self.roll, self.place, self.index = kind, by, roll, place, index
+
+    def what(self) -> tuple:
+        return (self.kind, self.by, (), None, None)
+
+    def outcome(self, own: str = "") -> tuple:
+        return (None if own == "roll" else self.roll,)
+
+    def tables(self) -> tuple:
+        return (None, None)
+
+    def __repr__(self) -> str:
+        return f"{self.kind}:{self.by}:{self.roll}"
+
+
+class ToyLog(TurnLog):
+    def plus(self, kind: str, by: str, roll: int) -> "ToyLog":
+        e = ToyEntry(kind, by, roll, len(self.entries), len(self.of(kind)))
+        return ToyLog(self.entries + [e], self.side, self)
+
+    def but(self, entries: list) -> "ToyLog":
+        return ToyLog(entries, self.side)
+
+
+def _meanings() -> Meanings:
+    m = Meanings("the toy log")
+    m.constant("log", lambda ctx, s: ctx.log.whole)
+    m.function("prior", loops.prefix(None)(lambda ctx, s, a: tuple(ctx.log.entries[:a[0].place])))
+    m.function("shots_before", loops.prefix("shot")(
+        lambda ctx, s, a: tuple(p for p in ctx.log.of("shot") if p.index < a[0].index)))
+    m.function("who", lambda ctx, s, a: a[0].by)
+    m.function("kind_of", lambda ctx, s, a: a[0].kind)
+    m.function("rolled", lambda ctx, s, a: a[0].roll)
+    m.function("place_of", lambda ctx, s, a: a[0].place)
+    return KERNEL_MEANINGS | m
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    """(the closures of the rules judged as written, and judged with the
+    loops installed, the ``HistoryLoops``), each by rule name."""
+    d: Path = tmp_path_factory.mktemp("toylog")
+    (d / "rules.txt").write_text("An entry is made by a player.\n")
+    text = PACK + "".join(f"\nrule toy.{name}\n    from t \"An entry is made by a player.\"\n"
+                          f"    require forall o in log: {body}\n" for name, body in RULES.items())
+    (d / "00-pack.wc").write_text(text)
+    pack = load_pack([d / "00-pack.wc"])
+    plain, judged = Compiler(pack, _meanings()), Compiler(pack, _meanings())
+    hl = loops.HistoryLoops(judged, PackReads(pack, lambda name: None, judged.symbols))
+    out_plain, out_judged = {}, {}
+    for name in RULES:
+        body = pack.rules[f"toy.{name}"].body
+        assert isinstance(body, A.Quant) and body.kind == "forall"
+        hl.install(body.body)
+        out_plain[name] = plain.compile(body.body)
+        out_judged[name] = judged.compile(body.body)
+    return out_plain, out_judged, hl, pack
+
+
+def _log(entries) -> ToyLog:
+    log = ToyLog([], "x")
+    for kind, by, roll in entries:
+        log = log.plus(kind, by, roll)
+    return log
+
+
+def _verdicts(rules, log: ToyLog) -> dict:
+    """Each rule's verdict at each entry of ``log``, each judged on the log
+    up to it (as a family judges an entry just appended)."""
+    chain = []
+    while log is not None and log.entries:
+        chain.append(log)
+        log = log.parent
+    out = {}
+    for name, f in rules.items():
+        out[name] = [f(LogCtx(lg), {"o": lg.entries[-1]}) for lg in reversed(chain)]
+    return out
+
+
+LOG = [("move", "x", 2), ("shot", "y", 5), ("move", "y", 1), ("shot", "x", 3), ("shot", "x", 6), ("move", "z", 4)]
+
+
+def test_the_loops_of_the_shape_are_taken_and_no_other(toy):
+    _, _, hl, pack = toy
+    taken = {name for name in RULES if hl.judge_of(pack.rules[f"toy.{name}"].body.body, "o") is not None
+             or any(id(n) in hl.taken for n in A.walk(pack.rules[f"toy.{name}"].body.body))}
+    assert taken == INCREMENTAL
+    assert len(hl.taken) == len(INCREMENTAL)
+
+
+def test_a_known_log_is_judged_exactly(toy):
+    plain, judged, _, _ = toy
+    want = {
+        "same-player-before": [False, False, True, True, True, False],
+        "low-roll-by-the-same": [False, False, False, True, True, False],
+        # (a move's index counts the moves: the shots before move 2 are those of index < 2)
+        "shots-never-fall": [True, True, False, False, True, False],
+        "no-shot-by-another": [True, True, True, False, False, False],
+        "through-a-define": [False, False, True, False, False, False],
+        "not-of-the-shape": [False, False, True, True, True, True],
+        "over-every-entry": [False, False, True, True, True, False],
+    }
+    log = _log(LOG)
+    assert _verdicts(judged, log) == want
+    assert _verdicts(plain, log) == want
+    # the summaries were made along the chain, one per log and loop
+    assert sum(1 for k in log.parent.sigs if isinstance(k, tuple) and k[0] == "incremental") == len(INCREMENTAL) - 1
+
+
+def test_the_judge_asks_the_summary_directly(toy):
+    """``judge_of``: the loop's verdict from its summary, as the body's."""
+    plain, _, hl, pack = toy
+    log = _log(LOG)
+    judge, negated = hl.judge_of(pack.rules["toy.no-shot-by-another"].body.body, "o")
+    assert negated
+    got = judge(LogCtx(log), log.entries[-1], log, log.parent)
+    assert got is True and plain["no-shot-by-another"](LogCtx(log), {"o": log.entries[-1]}) is False
+
+
+def test_a_log_given_whole_or_traced_is_judged_as_written(toy):
+    plain, judged, _, _ = toy
+    chained = _log(LOG)
+    whole = ToyLog(list(chained.entries), "x")
+    for name in RULES:
+        o = whole.entries[-1]
+        assert judged[name](LogCtx(whole), {"o": o}) == plain[name](LogCtx(whole), {"o": o}), name
+        assert judged[name](LogCtx(chained, []), {"o": o}) == plain[name](LogCtx(chained), {"o": o}), name
+    assert not any(isinstance(k, tuple) and k[0] == "incremental" for k in whole.sigs)
+
+
+entries = st.lists(st.tuples(st.sampled_from(["move", "shot"]), st.sampled_from("xyz"), st.integers(1, 6)),
+                   max_size=9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(entries)
+def test_the_incremental_judgement_is_the_kernels_plain_judgement(toy, log_entries):
+    plain, judged, _, _ = toy
+    log = _log(log_entries)
+    assert _verdicts(judged, log) == _verdicts(plain, log)
+
+
+def test_an_entry_is_keyed_by_what_is_read_of_it():
+    a = ToyEntry("shot", "x", 5, 0, 0)
+    b = ToyEntry("shot", "x", 2, 1, 1)
+    c = ToyEntry("shot", "y", 5, 2, 2)
+    assert FIXED_PARTS == ("fixed.kind", "fixed.by", "fixed.units", "fixed.action", "fixed.toward")
+    fixed, by, rolled = frozenset({"fixed"}), frozenset({"fixed.by"}), frozenset({"outcome"})
+    assert entry_key(a, fixed) == entry_key(b, fixed) == ("shot", "x", (), None, None)
+    assert entry_key(a, by) == ("parts", None, "x", None, None, None) != entry_key(c, by)
+    assert entry_key(a, rolled) == ("shot", "x", (), None, None, 5) != entry_key(b, rolled)
+    assert entry_key(a, rolled, "roll") == entry_key(b, rolled, "roll")  # (the roll being worked out: left out)
+    assert a.__dict__["_what"] == ("shot", "x", (), None, None)  # (kept on the entry)
+
+
+def test_a_history_is_one_number_for_logs_alike_by_what_is_read():
+    known: dict = {}
+    by = frozenset({"history", "fixed.by"})
+    one = _log([("move", "x", 2), ("shot", "y", 5)])
+    same = _log([("shot", "x", 6), ("move", "y", 1)])  # (other kinds and rolls: not read)
+    other = _log([("move", "y", 2), ("shot", "x", 5)])
+    assert history_number(one, by, known) == history_number(same, by, known) == 2
+    assert history_number(other, by, known) == 4
+    assert history_number(one.parent, by, known) == 1 and history_number(ToyLog([], "x"), by, known) == 0
+    assert history_number(ToyLog(list(one.entries), "x"), by, known) == 2  # (given whole: the same number)
+    rolled = frozenset({"history", "outcome"})
+    assert history_number(one, rolled, known) != history_number(same, rolled, known)
+    e = ToyEntry("move", "z", 3, 2, 1)
+    assert judgement_key("r", by, e, one, known) == judgement_key("r", by, e, same, known) \
+        == ("r", "x", ("parts", None, "z", None, None, None), 2)
+    assert judgement_key("r", frozenset({"fixed.by"}), e, other, known)[3] is None  # (no history read)
