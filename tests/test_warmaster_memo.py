@@ -195,7 +195,7 @@ def test_a_judgement_asking_only_contacts_is_given_again_where_they_are_alike(tm
     """A judgement that reads two pieces only through ``touching`` is kept
     by whether they touch: given again where a piece moved without
     changing that, judged again where it did."""
-    from warcouncil.systems.warmaster.builtins import touching_of
+    from warcouncil.systems.warmaster.builtins import touching_of, touching_quiet
 
     eng = engine(tmp_path, [unit("a", "red", (50, 40)), unit("b", "red", (62, 40)), unit("c", "red", (90, 40))],
                  [char("gen", "red", "general", 9, (50, 20))])
@@ -213,16 +213,16 @@ def test_a_judgement_asking_only_contacts_is_given_again_where_they_are_alike(tm
         p = t.poses["a"]
         return E.Pose((x, y), p.facing, p.formation)
     key = ("test", "contact")
-    assert eng._placed(key, t, work(t)) is True and len(runs) == 1
+    assert eng.cache.by_places(key, t, work(t), touching_quiet) is True and len(runs) == 1
     lower = t.moved({"a": pose(50, 41)})  # a a cm lower: still touching b
     assert touching_of(lower.at("a"), lower.at("b"))
-    assert eng._placed(key, lower, work(lower)) is True and len(runs) == 1  # given again: the contact is alike
+    assert eng.cache.by_places(key, lower, work(lower), touching_quiet) is True and len(runs) == 1  # given again: the contact is alike
     apart = t.moved({"c": pose(90, 60)})  # c moved, a and b did not: given again
-    assert eng._placed(key, apart, work(apart)) is True and len(runs) == 1
+    assert eng.cache.by_places(key, apart, work(apart), touching_quiet) is True and len(runs) == 1
     away = t.moved({"b": pose(62, 60)})  # b moved away: no longer touching, judged again
-    assert eng._placed(key, away, work(away)) is False and runs == [t, away]
+    assert eng.cache.by_places(key, away, work(away), touching_quiet) is False and runs == [t, away]
     other = t.moved({"b": pose(62, 70)})  # b elsewhere, still apart: given again by the contact alone
-    assert eng._placed(key, other, work(other)) is False and len(runs) == 2
+    assert eng.cache.by_places(key, other, work(other), touching_quiet) is False and len(runs) == 2
 
 
 @pytest.mark.parametrize("successive", [None, "penalty_successive(o, u) := count({p in attempts where "
@@ -266,7 +266,7 @@ LAKE = {"type": "lake", "polygon": [[20, 50], [60, 50], [60, 70], [20, 70]], "im
 
 @pytest.mark.parametrize("unmoved_first", [True, False])
 def test_a_move_is_not_judged_as_the_same_order_unmoved_where_it_ends(tmp_path, unmoved_first):
-    """A measuring rule's verdict kept by the places it read (``_placed``) is
+    """A measuring rule's verdict kept by the places it read (``by_places``) is
     kept for an order that moves nothing; the same order (character, unit)
     moving there from elsewhere reads the table it left too: judged as
     afresh, whichever of the two is judged first in one answer."""

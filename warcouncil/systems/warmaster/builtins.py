@@ -270,11 +270,16 @@ def _gap(ctx, s, a):
 
 
 WM.function("per_full", lambda ctx, s, a: T.full_steps(a[0], a[1]))
+def touching_quiet(x: At, y: At) -> bool:
+    """Do the two pieces touch (edge to edge within ``T.EPSILON``)? Unrecorded."""
+    return raw_quiet(x, y) <= T.EPSILON
+
+
 def touching_of(x: At, y: At) -> bool:
-    """Do the two pieces touch (edge to edge within ``T.EPSILON``)? While a
-    judgement is recorded (``AnswerCaches.reading``), the answer is recorded
-    (``touches``), not the two places: the judgement is given again where
-    the pieces touch or not alike, wherever they stand."""
+    """``touching_quiet``; while a judgement is recorded
+    (``AnswerCaches.recorded``), the answer is recorded (``touches``), not
+    the two places: the judgement is given again where the pieces touch or
+    not alike, wherever they stand (``AnswerCaches.by_places``)."""
     v = raw_quiet(x, y) <= T.EPSILON
     touches = x.table.cache.touches
     if touches:

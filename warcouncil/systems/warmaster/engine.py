@@ -40,7 +40,7 @@ classes the pack declares (kernel/reads.py, ``PackReads``) and keys it
 one number (``history_number``); one that measures and reads no history
 by the places of the pieces it read, given again wherever they stand alike
 or, for two pieces asked only whether they touch, where their contact is
-alike (``_placed``). So are kept: the verdict of a group of rules that read
+alike (``AnswerCaches.by_places``). So are kept: the verdict of a group of rules that read
 the same (``breaks``), an attempt's target (worked out when first read: a
 step the stop rules forbid reads none; by the values of the history
 builtins its defines call on their parameters, ``_history_calls``) and its
@@ -76,8 +76,7 @@ from ...world.ydoc import YDict
 from ...kernel.scenario import read_yaml_file
 from ...kernel.ground import Record
 from ...kernel.system import Answer, System
-from .measure import EPSILON
-from .builtins import ENTRIES_OF_KIND, raw_quiet
+from .builtins import ENTRIES_OF_KIND, touching_quiet
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
 from .table import At, Entry, Log, Table
 from .words import order_words, pieces_words
@@ -99,23 +98,6 @@ GEOMETRY_ONLY, FIXED_ONLY = frozenset({"table"}), frozenset({"fixed"})
 
 #: (``_merged_into``: a branch whose history loops cannot be asked so, never merged by them)
 _NO_MEETS = object()
-
-
-def _recorded(cache: AnswerCaches, work) -> tuple:
-    """``work()``'s value, and what it read of the tables of ``cache``
-    (``reading``: the pieces whose places it read; ``touches``: the
-    contacts it asked), which a recording around this one reads too."""
-    reading, touches = cache.reading, cache.touches
-    reading.append(set())
-    touches.append([])
-    try:
-        v = work()
-    finally:
-        got, met = reading.pop(), touches.pop()
-        if reading:  # (an outer recording reads them too)
-            reading[-1] |= got
-            touches[-1].extend(met)
-    return v, got, met
 
 
 class _Pending:
@@ -208,7 +190,7 @@ class Step:
 class WarmasterEngine(Engine):
     """Answers ``orders``, ``odds`` and ``check`` for a Warmaster scenario."""
 
-    #: the verbs whose judgements are shared between branches (``_key``)
+    #: the verbs whose judgements are shared between branches (``judgement_key``)
     _share_verbs = ("odds", "plan")
 
     def __init__(self, scenario, pack):
@@ -341,7 +323,7 @@ class WarmasterEngine(Engine):
             if placed is not None and self._sharing:  # (kept by the places it read, beside)
                 of_e, history = placed
                 at = (("target@",), log.side, (entry_key(e, of_e, "target"), self._target_history(log, e, history)))
-                hit = self._placed(at, log.table, lambda: self._target(log, e))
+                hit = self.cache.by_places(at, log.table, lambda: self._target(log, e), touching_quiet)
             else:
                 hit = self._target(log, e)
             values[key] = hit
@@ -466,62 +448,6 @@ class WarmasterEngine(Engine):
             vals = [call(name, ctx, e, u) for u in supply]
             pens[name[len(PENALTY_PREFIX):]] = max(vals) if vals else 0
         return command - sum(pens.values()), pens
-
-    def _placed(self, key, cur: Table, work) -> Any:
-        """``work()``'s value, kept under ``key`` with what it read of the
-        table ``cur`` (recorded: ``AnswerCaches.reading``): the places of
-        the pieces it read, and which pairs of pieces touch where it only
-        asked that (``touching``); given again on a table where those pieces
-        stand in those places and those pairs touch or not alike. A value
-        that read a piece of another table is not kept. What is read here is
-        read by any judgement recording around this one, too."""
-        shared = self.cache.placed
-        reading = cur.cache.reading  # (where the pieces of ``cur`` record their reading)
-        here = shared.get((key, cur))  # (asked on this table before)
-        if here is not None:
-            places, touches, v = here
-            if reading:  # (an outer recording reads them too)
-                self._reread(cur, places, touches)
-            return v
-        cands = shared.get(key)
-        if cands is None:
-            cands = shared[key] = []
-        poses = cur.poses
-        at = cur.at
-        for table, places, touches, v in cands:
-            if table is not cur:
-                for pid, pose in places:
-                    now = poses[pid]
-                    if now is not pose and now != pose:
-                        break
-                else:
-                    for x, px, y, py, t in touches:
-                        nx, ny = poses[x], poses[y]
-                        if (nx is px or nx == px) and (ny is py or ny == py):
-                            continue  # (neither moved: the same contact)
-                        if (raw_quiet(at(x), at(y)) <= EPSILON) is not t:
-                            break
-                    else:
-                        table = cur
-            if table is cur:
-                if reading:  # (an outer recording reads them too)
-                    self._reread(cur, places, touches)
-                shared[(key, cur)] = (places, touches, v)
-                return v
-        v, got, met = _recorded(cur.cache, work)
-        if all(a.table is cur for a in got) and all(x.table is cur and y.table is cur for x, y, _ in met):
-            places = tuple((a.id, poses[a.id]) for a in got)
-            touches = tuple(dict.fromkeys((x.id, poses[x.id], y.id, poses[y.id], t) for x, y, t in met))
-            cands.append((cur, places, touches, v))
-            shared[(key, cur)] = (places, touches, v)
-        return v
-
-    @staticmethod
-    def _reread(cur: Table, places: tuple, touches: tuple) -> None:
-        """A kept judgement's reading, recorded for the judgement around it."""
-        at = cur.at
-        cur.cache.reading[-1].update(at(pid) for pid, _ in places)
-        cur.cache.touches[-1].extend((at(x), at(y), t) for x, _, y, _, t in touches)
 
     def explain(self, log: Log, e: Entry) -> dict:
         """Attempt ``e`` of ``log`` for people: its roll, target, each
@@ -651,7 +577,7 @@ class WarmasterEngine(Engine):
         one kind of entry that read the same, judged together; where
         judgements are shared (``odds``, ``plan``) a group's verdict is kept
         once for them all, by the places they read when they read the table
-        alone (``_placed``), else by what they read (``_key``), so that a
+        alone (``AnswerCaches.by_places``), else by what they read (``judgement_key``), so that a
         step judged again on another branch costs one look-up per group. The
         group that last broke is asked first next time (the step after a
         stopped one is stopped by the same rule)."""
@@ -676,7 +602,7 @@ class WarmasterEngine(Engine):
                 # below: what it read of the other is not recorded, and the same
                 # order unmoved on this table may be judged otherwise)
                 key = (("rules@", id(rules)), log.side, entry_key(at, FIXED_ONLY))
-                broke = not self._placed(key, log.table, lambda: self._none_broken(rules, at, log))
+                broke = not self.cache.by_places(key, log.table, lambda: self._none_broken(rules, at, log), touching_quiet)
             else:
                 key = (id(rules), judgement_key("rule", reads, at, before, self.cache.histories))
                 ok = self.cache.verdicts.get(key)
@@ -693,7 +619,7 @@ class WarmasterEngine(Engine):
     def _none_broken(rules: list, at: Entry, log: Log, ctx: Ctx | None = None) -> bool:
         """Does ``at``, the last entry of ``log``, break none of ``rules``
         (causal rules of its kind), judged on ``ctx`` or a fresh context
-        (``_placed``: every place read is recorded)?"""
+        (``AnswerCaches.by_places``: every place read is recorded)?"""
         ctx = Ctx(log, fresh=True) if ctx is None else ctx
         for r in rules:
             try:
