@@ -138,8 +138,9 @@ def history_number(log: TurnLog | None, reads: frozenset, known: dict) -> int:
         return 0
     hit = log.sigs.get(reads)
     if hit is None:
-        if log.chained():
-            head = history_number(log.parent, reads, known)
+        parent = log.parent
+        if parent is not None and len(parent.entries) == len(log.entries) - 1:  # (``chained``, inline)
+            head = history_number(parent, reads, known)
         else:
             head = 0
             for x in log.entries[:-1]:

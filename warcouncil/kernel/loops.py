@@ -379,9 +379,11 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
         if not ents:
             s = empty
         else:
-            # (a log given whole: its prefixes made, each keeping its summary;
-            # what a part reads of an entry is on the entry, not the log)
-            parent = log.prefix()
+            parent = log.parent
+            if parent is None or len(parent.entries) != len(ents) - 1:
+                # (a log given whole: its prefixes made, each keeping its summary;
+                # what a part reads of an entry is on the entry, not the log)
+                parent = log.but(ents[:-1])
             base = parent.sigs.get(tag)
             if base is None:
                 base = summary(parent, ctx)
