@@ -1,10 +1,11 @@
-"""The kernel's turn log (kernel/log.py) and its history loops judged along
-it (kernel/loops.py), on a toy family of no game: entries of two kinds
-(``move``, ``shot``), each made by a player (``x``, ``y``, ``z``) with a die
-roll, appended one by one. Its pack declares five builtins with their read
-classes; two are marked domains of history loops (``loops.prefix``). The
-incremental judgement must equal the kernel's plain judgement of the same
-rule on every log."""
+"""The kernel's turn log (kernel/log.py), its history loops judged along it
+(kernel/loops.py) and a pack's rules judged over it (kernel/logrules.py), on
+a toy family of no game: entries of two kinds (``move``, ``shot``), each
+made by a player (``x``, ``y``, ``z``) with a die roll, appended one by one.
+Its pack declares its builtins with their read classes; two are marked
+domains of history loops (``loops.prefix``), two the log's entries
+(``logrules.entries_of``). The incremental judgement must equal the
+kernel's plain judgement of the same rule on every log."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from warcouncil.kernel import loops
 from warcouncil.kernel.builtins import KERNEL_MEANINGS, Meanings
 from warcouncil.kernel.evaluate import Compiler
 from warcouncil.kernel.log import FIXED_PARTS, LogCtx, TurnLog, entry_key, history_number, judgement_key
+from warcouncil.kernel.logrules import EVERY, LogRules, entries_of
 from warcouncil.kernel.reads import PackReads
 
 #: the toy's rules: name -> the body judged at each entry ``o`` of the log
@@ -40,6 +42,7 @@ PACK = """pack toylog "Toy log"
 document t "rules.txt" title "The toy log"
 
 builtin log -> set[any] reads turn.history "every entry so far"
+builtin shots -> set[any] reads turn.history "the shots so far"
 builtin prior(any) -> set[any] reads turn.history "the entries before this one"
 builtin shots_before(any) -> set[any] reads turn.history "the shots before this one"
 builtin who(any) -> str reads turn.fixed.by "who made the entry"
@@ -69,6 +72,9 @@ class ToyEntry:
     def tables(self) -> tuple:
         return (None, None)
 
+    def pieces(self) -> list[str]:
+        return [self.by]
+
     def __repr__(self) -> str:
         return f"{self.kind}:{self.by}:{self.roll}"
 
@@ -84,7 +90,8 @@ class ToyLog(TurnLog):
 
 def _meanings() -> Meanings:
     m = Meanings("the toy log")
-    m.constant("log", lambda ctx, s: ctx.log.whole)
+    m.constant("log", entries_of(None)(lambda ctx, s: ctx.log.whole))
+    m.constant("shots", entries_of("shot")(lambda ctx, s: ctx.log.of("shot")))
     m.function("prior", loops.prefix(None)(lambda ctx, s, a: tuple(ctx.log.entries[:a[0].place])))
     m.function("shots_before", loops.prefix("shot")(
         lambda ctx, s, a: tuple(p for p in ctx.log.of("shot") if p.index < a[0].index)))
@@ -229,3 +236,74 @@ def test_a_history_is_one_number_for_logs_alike_by_what_is_read():
     assert judgement_key("r", by, e, one, known) == judgement_key("r", by, e, same, known) \
         == ("r", "x", ("parts", None, "z", None, None, None), 2)
     assert judgement_key("r", frozenset({"fixed.by"}), e, other, known)[3] is None  # (no history read)
+
+
+#: rules judged by ``LogRules``: over shots alone (causal), and one reading the
+#: whole log (not causal: judged over the whole log at every entry)
+MORE = """
+rule toy.shots-rise
+    from t "An entry is made by a player."
+    require forall o in shots: not (exists p in shots_before(o): who(p) == who(o) and rolled(p) <= rolled(o))
+    message "{o}: {pieces} shot lower before"
+
+rule toy.few
+    from t "An entry is made by a player."
+    require forall o in log: count(log) <= 5
+"""
+
+
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory) -> LogRules:
+    d: Path = tmp_path_factory.mktemp("toyrules")
+    (d / "rules.txt").write_text("An entry is made by a player.\n")
+    (d / "00-pack.wc").write_text(PACK + MORE + "\nrule toy.same-player-before\n"
+                                  "    from t \"An entry is made by a player.\"\n"
+                                  f"    require forall o in log: {RULES['same-player-before']}\n")
+    pack = load_pack([d / "00-pack.wc"])
+    compiler = Compiler(pack, _meanings())
+    reads = PackReads(pack, lambda name: None, compiler.symbols)
+    return LogRules(pack, compiler, reads, loops.HistoryLoops(compiler, reads))
+
+
+def test_a_packs_rules_over_a_log(judged):
+    by_id = {r.id: r for r in judged.rules}
+    assert (by_id["toy.shots-rise"].kind, by_id["toy.shots-rise"].causal) == ("shot", True)
+    assert by_id["toy.shots-rise"].reads == {"history", "outcome"} and by_id["toy.shots-rise"].quick[1] is True
+    assert (by_id["toy.few"].kind, by_id["toy.few"].causal) == (EVERY, False)
+    assert by_id["toy.same-player-before"].quick is None  # (not negated: the body, an exists, asked as written)
+    assert [[r.id for r in rules] for rules, _ in judged.groups("shot")] == \
+        [["toy.shots-rise"], ["toy.few"], ["toy.same-player-before"]]
+    # a move is judged by no rule over shots
+    assert [[r.id for r in rules] for rules, _ in judged.groups("move")] == [["toy.few"], ["toy.same-player-before"]]
+    log = _log(LOG)
+    broken = [(r.id, repr(el)) for r, el in judged.broken(LogCtx(log))]
+    assert broken == [("toy.shots-rise", "shot:x:6")] + [("toy.few", repr(e)) for e in log.entries] + \
+        [("toy.same-player-before", "move:x:2"), ("toy.same-player-before", "shot:y:5"),
+         ("toy.same-player-before", "move:z:4")]
+    at = log.entries[4]
+    upto = log.parent
+    assert [(r.id, repr(el)) for r, el in judged.broken(LogCtx(upto), at)] == [("toy.shots-rise", "shot:x:6")]
+    v = judged.violation(by_id["toy.shots-rise"], at, upto)
+    assert v == {"rule": "toy.shots-rise", "pieces": ["x"], "message": "shot:x:6: x shot lower before",
+                 "source": "rules.txt", "quote": "An entry is made by a player."}
+    assert judged.violation(by_id["toy.few"], log.entries[0], log)["message"] == "x: breaks toy.few"
+
+
+@settings(max_examples=100, deadline=None)
+@given(entries)
+def test_an_entry_just_appended_breaks_a_group_as_the_whole_judgement_says(judged, log_entries):
+    """``broke`` (a rule alone) and ``none_broken`` (a group) at the last
+    entry: what ``broken`` finds at that entry, rule by rule."""
+    log = _log(log_entries)
+    while log.entries:
+        at, before, ctx = log.entries[-1], log.parent, LogCtx(log)
+        want = {r.id for r, _ in judged.broken(LogCtx(log), at)}
+        got = set()
+        for rules, reads in judged.groups(at.kind):
+            if reads is None:
+                if judged.broke(ctx, rules[0], at, before):
+                    got.add(rules[0].id)
+            elif not judged.none_broken(rules, at, log, ctx):
+                got |= {r.id for r in rules if not judged.none_broken([r], at, log)}
+        assert got == want
+        log = log.parent

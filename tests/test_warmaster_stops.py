@@ -114,7 +114,7 @@ def test_incremental_odds_are_the_kernels_and_the_brute_forces(tmp_path, monkeyp
 @pytest.mark.parametrize("steps", SHIPPED)
 def test_a_stop_rule_asked_through_its_summary_gives_its_bodys_verdict(tmp_path, steps):
     """``breaks`` asks the stop rules' history loops for their
-    verdict directly (``_Rule.quick``: the loop's ``judge``, negated or
+    verdict directly (``LogRule.quick``: the loop's ``judge``, negated or
     not), not their bodies: at every judgement it is the body's."""
     eng = Engine.load(str(_scenario(tmp_path)))
     quick = {r.id for r in eng.rules if r.quick is not None}

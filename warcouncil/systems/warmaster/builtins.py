@@ -15,6 +15,7 @@ import shapely
 
 from . import measure as T
 from ...kernel.builtins import Meanings
+from ...kernel.logrules import entries_of
 from ...kernel.loops import prefix
 from .scenario import _Board
 from .table import At, Entry
@@ -34,18 +35,15 @@ def _note(ctx, text: str) -> None:
 
 
 # ---------------------------------------------------------------- the log
-WM.constant("log", lambda ctx, s: ctx.log.whole)
+# (the log, and the entries of one sub-phase alone: a rule over one of them
+# judges no entry of another kind, kernel/logrules.py)
+WM.constant("log", entries_of(None)(lambda ctx, s: ctx.log.whole))
 WM.constant("moving_side", lambda ctx, s: ctx.log.side)
-WM.constant("attempts", lambda ctx, s: ctx.log.attempts)
-WM.constant("initiatives", lambda ctx, s: ctx.log.of("initiative"))
-WM.constant("home_backs", lambda ctx, s: ctx.log.of("home_back"))
-WM.constant("character_moves", lambda ctx, s: ctx.log.of("characters"))
+WM.constant("attempts", entries_of("orders")(lambda ctx, s: ctx.log.attempts))
+WM.constant("initiatives", entries_of("initiative")(lambda ctx, s: ctx.log.of("initiative")))
+WM.constant("home_backs", entries_of("home_back")(lambda ctx, s: ctx.log.of("home_back")))
+WM.constant("character_moves", entries_of("characters")(lambda ctx, s: ctx.log.of("characters")))
 WM.function("subphase_of", lambda ctx, s, a: a[0].kind)
-
-#: the log builtins above that hold the entries of one sub-phase alone: a
-#: rule over one of them judges no entry of another kind (engine.breaks)
-ENTRIES_OF_KIND = {"attempts": "orders", "initiatives": "initiative", "home_backs": "home_back",
-                   "character_moves": "characters"}
 WM.function("place_in_log", lambda ctx, s, a: a[0].place)
 
 
@@ -414,4 +412,4 @@ def _touching_group(ctx, s, a):
     return len(reached) == len(items)
 
 
-__all__ = ["WM", "visible", "Entry", "ENTRIES_OF_KIND"]
+__all__ = ["WM", "visible", "Entry"]

@@ -63,11 +63,11 @@ from fractions import Fraction
 from typing import Any
 
 from ...dsl import ast as A
-from ...dsl.template import render as render_template
 from ...errors import Location, WarcouncilError, closest
 from ...kernel.caches import AnswerCaches
 from ...kernel.listing import count_json
 from ...kernel.log import LogCtx as Ctx, entry_key, history_number, judgement_key
+from ...kernel.logrules import LogRules
 from ...kernel.loops import UNSUMMARISED as _UNSUMMARISED, HistoryLoops, o_plain
 from ...kernel.reads import IDENTITY, PackReads
 from ...kernel.engine import Engine
@@ -76,7 +76,7 @@ from ...world.ydoc import YDict
 from ...kernel.scenario import read_yaml_file
 from ...kernel.ground import Record
 from ...kernel.system import Answer, System
-from .builtins import ENTRIES_OF_KIND, touching_quiet
+from .builtins import touching_quiet
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
 from .table import At, Entry, Log, Table
 from .words import order_words, pieces_words
@@ -155,27 +155,6 @@ class _SideView:
 
 
 @dataclass(frozen=True)
-class _Rule:
-    id: str
-    decl: A.RuleDecl
-    source: str
-    quote: str
-    var: str | None
-    domain: Any
-    body: Any
-    causal: bool = False  # judges each entry by the entries before it alone
-    reads: frozenset | None = None  # what its body reads (``PackReads.of``); None: not shared
-    #: the entries its domain holds: a kind (``ENTRIES_OF_KIND``), "*" every
-    #: entry (``log``), None: ask the domain
-    kind: str | None = None
-    #: a causal rule of a kind, reading the history's outcomes (judged alone),
-    #: whose body is a history loop judged incrementally (``not exists p in
-    #: before(o): ...``, ``forall p in before(o): ...``): (the loop's ``judge``,
-    #: is the loop negated), which ``breaks`` asks directly
-    quick: Any = None
-
-
-@dataclass(frozen=True)
 class Step:
     """One order of a plan or a turn log, as the file gives it."""
 
@@ -209,19 +188,14 @@ class WarmasterEngine(Engine):
         self.compiler = Compiler(pack, self.system.builtin_meanings())
         #: what expressions and defines read, from the pack's read classes (the kernel's)
         self.reads = PackReads(pack, self._attr_reads, self.compiler.symbols)
-        #: the constants that read the whole log (a rule whose body reads none of
-        #: them, its variable aside, judges each entry by what came before it)
-        self._log_wide = frozenset(n for n in pack.vocabulary.constants if self.reads.builtin(n) == "history")
         #: the history loops judged from a summary carried along the log (the kernel's)
         self.loops = HistoryLoops(self.compiler, self.reads)
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
         self.penalties = pack.hooked(PENALTY_PREFIX)
-        self.rules = [self._rule(rid, r) for rid, r in pack.rules.items()]
-        #: the rules as ``breaks`` asks them (any broken: the order changes
-        #: no answer): those that measure nothing first, the stop rules
-        #: among them, so a stopped step is found before the table is measured
-        self._quick_first = sorted(self.rules, key=lambda r: r.reads is None or "table" in r.reads)
+        #: the pack's rules over the log (the kernel's), the stop rules' loops judged from their summary
+        self.judged = LogRules(pack, self.compiler, self.reads, self.loops)
+        self.rules = self.judged.rules
         self._groups_for: dict[str, list] = {}  # an entry's kind -> the rules that may judge it, grouped (``breaks``)
         self._target_spec: Any = False  # (``_target_key``)
         self._target_calls: Any = False  # (``_target_history``)
@@ -250,34 +224,6 @@ class WarmasterEngine(Engine):
         for c in self.scenario.characters:
             if c.role not in self.pack.roles:
                 raise WarcouncilError(f"the pack declares no character role {c.role!r}", c.places.get("role", c.where))
-
-    def _rule(self, rid: str, r: A.RuleDecl) -> _Rule:
-        source, quote = self.pack.source_of(r)
-        body = self.compiler.fold(r.body)
-        c = self.compiler.compile
-        self.loops.install(body)
-        if isinstance(body, A.Quant) and body.kind == "forall":
-            causal = not (self._reads(body.body) - {body.var}) & self._log_wide
-            dom = body.domain
-            kind = None
-            if isinstance(dom, A.Name) and dom.id not in self.pack.defines:
-                kind = "*" if dom.id == "log" else ENTRIES_OF_KIND.get(dom.id)
-            reads = self.reads.of([body.body]) if causal else None
-            direct = causal and kind is not None and (reads is None or {"history", "outcome"} <= reads)
-            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal, reads, kind,
-                         self.loops.judge_of(body.body, body.var) if direct else None)
-        return _Rule(rid, r, source, quote, None, None, c(body))
-
-    def _reads(self, e: A.Expr, seen: set | None = None) -> set[str]:
-        """The names an expression reads, through the defines it calls."""
-        seen = set() if seen is None else seen
-        out = set(A.referenced(e))
-        for name in list(out):
-            d = self.pack.defines.get(name)
-            if d is not None and name not in seen:
-                seen.add(name)
-                out |= self._reads(d.body, seen) - set(d.params)
-        return out
 
     def _call(self, name: str, ctx: Ctx, *args) -> Any:
         """The pack's define ``name`` on ``args``: a hook the pack declares
@@ -573,7 +519,7 @@ class WarmasterEngine(Engine):
     def breaks(self, log: Log, at: Entry) -> bool:
         """Does ``at``, just appended to ``log``, break a rule? (what
         ``violations(log, at)`` finds, without explaining it.) The rules are
-        asked by group (``_groups``): a rule alone, or the causal rules of
+        asked by group (``LogRules.groups``: the stop rules first): a rule alone, or the causal rules of
         one kind of entry that read the same, judged together; where
         judgements are shared (``odds``, ``plan``) a group's verdict is kept
         once for them all, by the places they read when they read the table
@@ -585,16 +531,16 @@ class WarmasterEngine(Engine):
         before = log.parent if log.parent is not None else Log(log.entries[:-1], log.table, log.side)
         items = self._groups_for.get(at.kind)
         if items is None:
-            items = self._groups_for[at.kind] = self._groups(at.kind)
+            items = self._groups_for[at.kind] = self.judged.groups(at.kind)
         for i, (rules, reads) in enumerate(items):
             if reads is None:
-                broke = self._broke(ctx, rules[0], at, before)
+                broke = LogRules.broke(ctx, rules[0], at, before)
             elif not self._sharing or (at.roll is None and not at.moves and "outcome" in reads
                                        and "history" not in reads):
                 # (an attempt before its roll: its rules about the outcome mostly
                 # read that it has none, ``moves_units(o) implies …``: judged at
                 # once, cheaper than its key, which reads its target)
-                broke = not self._none_broken(rules, at, log, ctx)
+                broke = not LogRules.none_broken(rules, at, log, ctx)
             elif reads == GEOMETRY_ONLY and _wholly_on(at, log.table):
                 # (rules that measure alone: kept by the places they read, so that
                 # the branches where those pieces stand alike share it; an entry
@@ -602,12 +548,13 @@ class WarmasterEngine(Engine):
                 # below: what it read of the other is not recorded, and the same
                 # order unmoved on this table may be judged otherwise)
                 key = (("rules@", id(rules)), log.side, entry_key(at, FIXED_ONLY))
-                broke = not self.cache.by_places(key, log.table, lambda: self._none_broken(rules, at, log), touching_quiet)
+                broke = not self.cache.by_places(key, log.table, lambda: LogRules.none_broken(rules, at, log),
+                                                 touching_quiet)
             else:
                 key = (id(rules), judgement_key("rule", reads, at, before, self.cache.histories))
                 ok = self.cache.verdicts.get(key)
                 if ok is None:
-                    ok = self.cache.verdicts[key] = self._none_broken(rules, at, log, ctx)
+                    ok = self.cache.verdicts[key] = LogRules.none_broken(rules, at, log, ctx)
                 broke = not ok
             if broke:
                 if i:
@@ -615,99 +562,15 @@ class WarmasterEngine(Engine):
                 return True
         return False
 
-    @staticmethod
-    def _none_broken(rules: list, at: Entry, log: Log, ctx: Ctx | None = None) -> bool:
-        """Does ``at``, the last entry of ``log``, break none of ``rules``
-        (causal rules of its kind), judged on ``ctx`` or a fresh context
-        (``AnswerCaches.by_places``: every place read is recorded)?"""
-        ctx = Ctx(log, fresh=True) if ctx is None else ctx
-        for r in rules:
-            try:
-                if not r.body(ctx, {r.var: at}):
-                    return False
-            except (AttributeError, TypeError) as exc:
-                raise _cannot_judge(r, exc) from None
-        return True
-
-    def _groups(self, kind: str) -> list:
-        """The rules that may judge an entry of ``kind``, as ``breaks``
-        asks them: ``(rules, reads)``, ``reads`` None for a rule judged
-        alone. Kept together: causal rules of one kind of entry reading
-        the same (a verdict ``_broke`` keeps by ``_key``: no outcome of the
-        history, nothing of unknown reach)."""
-        alone, groups = [], {}
-        for r in self._quick_first:
-            if r.causal and r.kind not in (None, "*", kind):
-                continue
-            if not r.causal or r.reads is None or r.kind is None or {"history", "outcome"} <= r.reads:
-                alone.append(([r], None))
-            else:
-                groups.setdefault(r.reads, []).append(r)
-        shared = sorted(((rs, reads) for reads, rs in groups.items()), key=lambda g: "table" in g[1])
-        return alone + shared
-
-    @staticmethod
-    def _broke(ctx: Ctx, r: _Rule, at: Entry, before: Log) -> bool:
-        """Does rule ``r``, judged alone, break at ``at`` (``breaks``)?"""
-        try:
-            if r.var is None:
-                return not r.body(ctx, {})
-            if not r.causal:
-                return not all(r.body(ctx, {r.var: el}) for el in r.domain(ctx, {}))
-            if r.kind is None and at not in r.domain(ctx, {}):
-                return False
-            quick = r.quick
-            # (a history loop: its summary asked directly, ``at`` being the last
-            # entry of ``ctx.log``, untraced; the body when it cannot tell)
-            v = quick[0](ctx, at, ctx.log, before) if quick is not None and ctx.log.parent is before else None
-            if v is not None:
-                return v if quick[1] else not v
-            return not r.body(ctx, {r.var: at})
-        except (AttributeError, TypeError) as exc:
-            raise _cannot_judge(r, exc) from None
-
     def violations(self, log: Log, at: Entry | None = None) -> list[dict]:
         """Every violation of the log; with ``at`` (its last entry, just
         appended to a log judged before), the violations at that entry: a
         causal rule is judged at ``at`` alone, any other over the whole log."""
-        return [self._violation(r, el, log) for r, el in self._broken(log, at)]
+        return [self.judged.violation(r, el, log) for r, el in self._broken(log, at)]
 
-    def _broken(self, log: Log, at: Entry | None = None) -> list[tuple[_Rule, Any]]:
-        """``violations``' (rule, element) pairs, in the pack's rule order."""
-        out = []
-        ctx = Ctx(log, None, self.cache.defines)
-        for r in self.rules:
-            try:
-                if r.var is None:
-                    if not r.body(ctx, {}):
-                        out.append((r, None))
-                    continue
-                for el in r.domain(ctx, {}):
-                    if at is not None and r.causal and el is not at:
-                        continue
-                    if not r.body(ctx, {r.var: el}):
-                        out.append((r, el))
-            except (AttributeError, TypeError) as exc:  # a house rule asking what an entry does not have
-                raise _cannot_judge(r, exc) from None
-        return out
+    def _broken(self, log: Log, at: Entry | None = None) -> list:
+        return self.judged.broken(Ctx(log, None, self.cache.defines), at)
 
-    def _violation(self, r: _Rule, el: Any, log: Log) -> dict:
-        trace: list[str] = []
-        ctx = Ctx(log, trace)
-        if r.var is None:
-            r.body(ctx, {})
-            pieces: list[str] = []
-        else:
-            r.body(ctx, {r.var: el})
-            pieces = sorted(set(el.pieces())) if isinstance(el, Entry) else [str(el)]
-        values = {"pieces": ", ".join(pieces)}
-        if r.var is not None:
-            values[r.var] = str(el)
-        msg = render_template(r.decl.message, values) if r.decl.message else f"{', '.join(pieces) or 'the log'}: breaks {r.id}"
-        v = {"rule": r.id, "pieces": pieces, "message": msg, "source": r.source, "quote": r.quote}
-        if trace:
-            v["measurements"] = trace
-        return v
 
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
@@ -816,7 +679,7 @@ class WarmasterEngine(Engine):
             return
         end = len(log.entries)
         r, el = min(broken, key=lambda b: b[1].place if isinstance(b[1], Entry) else end)
-        v = self._violation(r, el, log)
+        v = self.judged.violation(r, el, log)
         where = el.where if isinstance(el, Entry) and el.where is not None else Location(path, 1, 1)
         quote = f": “{v['quote']}”" if v["quote"] else ""
         raise WarcouncilError(f"the log given with --after is illegal: {v['message']} ({r.id})", where,
@@ -1332,10 +1195,6 @@ def _wholly_on(e: Entry, t: Table) -> bool:
     the entry and after it (an order that moves nothing, on ``t``)?"""
     return all(a.table is t for a in e.units) and all(a.table is t for a in e.after) \
         and (e.by is None or e.by.table is t) and (e.toward is None or e.toward.table is t)
-
-
-def _cannot_judge(r: _Rule, exc: Exception) -> WarcouncilError:
-    return WarcouncilError(f"rule {r.id} cannot be judged on this log: {exc}", r.decl.loc)
 
 
 def _literal(v: Any) -> Any:
