@@ -53,6 +53,18 @@ builtin place_of(any) -> int reads turn.history "the entry's place in the log"
 define t.same
     from t "An entry is made by a player."
     same(p, o) := who(p) == who(o)
+
+define t.late
+    from t "An entry is made by a player."
+    late(o) := place_of(o) >= 3 and rolled(o) > 1
+
+define t.crowded
+    from t "An entry is made by a player."
+    crowded(o) := count(log) > 3
+
+define t.after-a-late-one
+    from t "An entry is made by a player."
+    after_a_late_one(o) := exists p in prior(o): place_of(p) >= 3
 """
 
 
@@ -307,3 +319,16 @@ def test_an_entry_just_appended_breaks_a_group_as_the_whole_judgement_says(judge
                 got |= {r.id for r in rules if not judged.none_broken([r], at, log)}
         assert got == want
         log = log.parent
+
+
+def test_a_define_reading_the_history_only_through_calls_on_its_parameters(toy):
+    """``PackReads.history_calls``: the history builtins a define calls on
+    its own parameters (a cache keys its value by theirs); () when it reads
+    no history; None when it reads it otherwise."""
+    *_, pack = toy
+    reads = PackReads(pack, lambda name: None)
+    calls = reads.history_calls("late")
+    assert [(c.func, [a.id for a in c.args]) for c in calls] == [("place_of", ["o"])]
+    assert reads.history_calls("same") == ()
+    assert reads.history_calls("crowded") is None  # (a history constant)
+    assert reads.history_calls("after_a_late_one") is None  # (a call on another value, p)

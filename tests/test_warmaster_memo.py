@@ -234,7 +234,7 @@ def test_a_target_reading_the_history_otherwise_is_kept_by_the_whole_history(tmp
     of judging each step afresh."""
     rules = [house(tmp_path, f"replace define wm.penalty.successive\n    {successive}\n")] if successive else []
     board = engine(tmp_path, UNITS, CHARS, terrain=[WOOD], rules=rules)
-    assert (board._history_calls("penalty_successive") is None) == bool(successive)
+    assert (board.reads.history_calls("penalty_successive") is None) == bool(successive)
     path = str(plan(tmp_path, STEPS))
     shared = board.answer("odds", path=path)
     _unshared(monkeypatch)
@@ -245,20 +245,20 @@ def test_a_target_reading_the_history_otherwise_is_kept_by_the_whole_history(tmp
 
 
 def test_history_calls_are_read_only_on_the_defines_own_parameters(board, tmp_path):
-    """``_history_calls``: a define reading the history only through
+    """``PackReads.history_calls``: a define reading the history only through
     ``nth(o, u)`` on its parameters is kept by that value; one that reads
     it through a define of no parameter, a history constant or a call on
     another value is not (None: kept by the whole history)."""
     from warcouncil.kernel.engine import Engine
 
-    assert len(board._history_calls("penalty_successive")) == 1
-    assert board._history_calls("penalty_casualties") == ()
+    assert len(board.reads.history_calls("penalty_successive")) == 1
+    assert board.reads.history_calls("penalty_casualties") == ()
     for text in ("define t.so-far\n    so_far := count(attempts)\n\n"
                  "replace define wm.penalty.successive\n    penalty_successive(o, u) := so_far\n",
                  "replace define wm.penalty.successive\n    penalty_successive(o, u) := count(attempts) - 1\n",
                  "replace define wm.penalty.successive\n    penalty_successive(o, u) := nth(previous(o), u)\n"):
         eng = Engine.load(str(board.scenario.path), [str(house(tmp_path, text))])
-        assert eng._history_calls("penalty_successive") is None, text
+        assert eng.reads.history_calls("penalty_successive") is None, text
 
 
 LAKE = {"type": "lake", "polygon": [[20, 50], [60, 50], [60, 70], [20, 70]], "impassable": True}

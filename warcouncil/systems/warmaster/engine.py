@@ -43,7 +43,7 @@ or, for two pieces asked only whether they touch, where their contact is
 alike (``AnswerCaches.by_places``). So are kept: the verdict of a group of rules that read
 the same (``breaks``), an attempt's target (worked out when first read: a
 step the stop rules forbid reads none; by the values of the history
-builtins its defines call on their parameters, ``_history_calls``) and its
+builtins its defines call on their parameters, ``PackReads.history_calls``) and its
 dice. A loop through the history of the stop rules' shape (``exists p in
 before(o): ...``, recognised by its shape, never by a rule's id) is judged
 from a summary carried along the log (kernel/loops.py; ``before`` and
@@ -62,7 +62,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...dsl import ast as A
 from ...errors import Location, WarcouncilError, closest
 from ...kernel.caches import AnswerCaches
 from ...kernel.listing import count_json
@@ -199,7 +198,6 @@ class WarmasterEngine(Engine):
         self._groups_for: dict[str, list] = {}  # an entry's kind -> the rules that may judge it, grouped (``breaks``)
         self._target_spec: Any = False  # (``_target_key``)
         self._target_calls: Any = False  # (``_target_history``)
-        self._hist_calls: dict = {}  # (``_history_calls``)
         self._target_placed: Any = None  # (``target``: kept by places too)
         self._dice_spec: Any = False  # (``dice``)
         self._transposition_of: Any = False  # (``_transposition_spec``)
@@ -317,7 +315,7 @@ class WarmasterEngine(Engine):
     def _target_history(self, log: Log, e: Entry, history: frozenset):
         """What the target of ``e`` reads of the history ``log``: the
         values of the history builtins its defines call on their own
-        parameters (``_history_calls``: ``nth(o, u)`` for each unit of
+        parameters (``PackReads.history_calls``: ``nth(o, u)`` for each unit of
         ``e``) when every define reading the history reads it so; else the
         log as ``history_number`` gives it (None: it reads none)."""
         if not history:
@@ -329,12 +327,12 @@ class WarmasterEngine(Engine):
                 d = self.pack.defines.get(name)
                 if d is None:
                     continue
-                got = self._history_calls(name)
+                got = self.reads.history_calls(name)
                 if got is None or len(d.params) not in (1, 2):
                     calls = None
                     break
                 if got:
-                    calls.append((tuple(d.params), got))
+                    calls.append((tuple(d.params), [self.compiler.compile(n) for n in got]))
             self._target_calls = calls
         if calls is None:
             return history_number(log, history, self.cache.histories)
@@ -344,44 +342,6 @@ class WarmasterEngine(Engine):
             envs = [{params[0]: e}] if len(params) == 1 else [{params[0]: e, params[1]: u} for u in e.units]
             out.extend(f(ctx, env) for env in envs for f in fns)
         return ("calls", tuple(out))
-
-    def _history_calls(self, name: str):
-        """The closures of the history builtins define ``name`` calls, when
-        it reads the history only through them, each called on its own
-        parameters (``nth(o, u)``): its value is then a function of theirs
-        and of what it reads beside; () when it reads no history; None
-        when it reads it otherwise (a history constant such as
-        ``attempts``, an entry's index, a define that reads it, a call on
-        another value)."""
-        hit = self._hist_calls.get(name, False)
-        if hit is not False:
-            return hit
-        vocab = self.pack.vocabulary
-        d = self.pack.defines[name]
-        params = set(d.params)
-        out: list = []
-        ok = True
-        for n in A.walk(d.body):
-            if isinstance(n, (A.Quant, A.SetComp, A.The)) and n.var in params:
-                ok = False  # (a parameter hidden by a loop's variable)
-            elif isinstance(n, A.Call) and n.func in self.pack.defines:
-                r = self.reads.define(n.func)
-                if r is None or "history" in r:
-                    ok = False
-            elif isinstance(n, A.Call) and n.func in vocab and self.reads.builtin(n.func) == "history":
-                if all(isinstance(a, A.Name) and a.id in params for a in n.args):
-                    out.append(self.compiler.compile(n))
-                else:
-                    ok = False
-            elif isinstance(n, A.Name) and n.id not in params and (
-                    (n.id in vocab and self.reads.builtin(n.id) == "history") or n.id in self.pack.defines):
-                r = self.reads.define(n.id) if n.id in self.pack.defines else None
-                if r is None or "history" in r:  # (a history constant, or a define of no parameter reading it)
-                    ok = False
-            elif isinstance(n, A.Attr) and ATTR_READS.get(n.name) == "history":
-                ok = False
-        hit = self._hist_calls[name] = tuple(out) if ok else None
-        return hit
 
     def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         # (judged afresh while it is kept by the places it reads: every place read is recorded)
