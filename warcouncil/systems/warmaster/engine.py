@@ -848,12 +848,12 @@ class WarmasterEngine(Engine):
 
     def _transposition_spec(self):
         """What ``_transposition`` keys a branch of a plan by, from what the
-        pack's judgements of an order attempt read (``_reads_of``): the
+        pack's judgements of an order attempt read (``PackReads``): the
         rules that may judge it, its target's defines and its dice'. None
         (no branch merged) when one of them reads something of unknown
         reach, judges the whole log, or reads the outcomes of the history
         other than through a history loop judged from its summary
-        (stops.py: the stop rules). Else (the reads by which the history
+        (kernel/loops.py: the stop rules). Else (the reads by which the history
         is keyed, the loops: (judge, its shape))."""
         spec = self._transposition_of
         if spec is not False:
