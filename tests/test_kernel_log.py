@@ -19,6 +19,7 @@ from warcouncil.dsl import ast as A
 from warcouncil.dsl.pack import load_pack
 from warcouncil.kernel import loops
 from warcouncil.kernel.builtins import KERNEL_MEANINGS, Meanings
+from warcouncil.kernel.caches import AnswerCaches
 from warcouncil.kernel.evaluate import Compiler
 from warcouncil.kernel.log import FIXED_PARTS, LogCtx, TurnLog, entry_key, history_number, judgement_key
 from warcouncil.kernel.logrules import EVERY, LogRules, entries_of
@@ -87,11 +88,19 @@ class ToyEntry:
     def pieces(self) -> list[str]:
         return [self.by]
 
+    def unrolled(self) -> bool:
+        return self.roll is None
+
+    def stands_on(self, table) -> bool:
+        return True
+
     def __repr__(self) -> str:
         return f"{self.kind}:{self.by}:{self.roll}"
 
 
 class ToyLog(TurnLog):
+    table = None  # (no table: nothing is measured)
+
     def plus(self, kind: str, by: str, roll: int) -> "ToyLog":
         e = ToyEntry(kind, by, roll, len(self.entries), len(self.of(kind)))
         return ToyLog(self.entries + [e], self.side, self)
@@ -261,6 +270,10 @@ rule toy.shots-rise
 rule toy.few
     from t "An entry is made by a player."
     require forall o in log: count(log) <= 5
+
+rule toy.no-ones
+    from t "An entry is made by a player."
+    require forall o in log: rolled(o) != 1
 """
 
 
@@ -283,14 +296,16 @@ def test_a_packs_rules_over_a_log(judged):
     assert by_id["toy.shots-rise"].reads == {"history", "outcome"} and by_id["toy.shots-rise"].quick[1] is True
     assert (by_id["toy.few"].kind, by_id["toy.few"].causal) == (EVERY, False)
     assert by_id["toy.same-player-before"].quick is None  # (not negated: the body, an exists, asked as written)
-    assert [[r.id for r in rules] for rules, _ in judged.groups("shot")] == \
-        [["toy.shots-rise"], ["toy.few"], ["toy.same-player-before"]]
+    assert [([r.id for r in rules], reads) for rules, reads in judged.groups("shot")] == \
+        [(["toy.shots-rise"], None), (["toy.few"], None), (["toy.no-ones"], {"outcome"}),
+         (["toy.same-player-before"], {"history"})]  # (what is fixed in one answer: no class read)
     # a move is judged by no rule over shots
-    assert [[r.id for r in rules] for rules, _ in judged.groups("move")] == [["toy.few"], ["toy.same-player-before"]]
+    assert [[r.id for r in rules] for rules, _ in judged.groups("move")] == \
+        [["toy.few"], ["toy.no-ones"], ["toy.same-player-before"]]
     log = _log(LOG)
     broken = [(r.id, repr(el)) for r, el in judged.broken(LogCtx(log))]
     assert broken == [("toy.shots-rise", "shot:x:6")] + [("toy.few", repr(e)) for e in log.entries] + \
-        [("toy.same-player-before", "move:x:2"), ("toy.same-player-before", "shot:y:5"),
+        [("toy.no-ones", "move:y:1"), ("toy.same-player-before", "move:x:2"), ("toy.same-player-before", "shot:y:5"),
          ("toy.same-player-before", "move:z:4")]
     at = log.entries[4]
     upto = log.parent
@@ -332,3 +347,39 @@ def test_a_define_reading_the_history_only_through_calls_on_its_parameters(toy):
     assert reads.history_calls("same") == ()
     assert reads.history_calls("crowded") is None  # (a history constant)
     assert reads.history_calls("after_a_late_one") is None  # (a call on another value, p)
+
+
+#: one answer's caches shared by every log the next test draws: a verdict kept
+#: by what its group reads must hold on any log alike in that
+_SHARED = AnswerCaches()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["move", "shot"]), st.sampled_from("xyz"),
+                          st.one_of(st.none(), st.integers(1, 6))), min_size=1, max_size=7))
+def test_breaks_is_the_whole_judgement_at_the_entry_its_verdicts_shared_or_not(judged, log_entries):
+    log = _log(log_entries)
+    at = log.entries[-1]
+    want = bool(judged.broken(LogCtx(log), at))
+    assert judged.breaks(log, at, AnswerCaches(), False, None) is want
+    assert judged.breaks(log, at, _SHARED, True, None) is want
+    assert judged.breaks(log, at, _SHARED, True, None) is want  # (asked again: its groups' verdicts kept)
+
+
+def test_breaks_keeps_a_groups_verdict_by_what_it_reads(judged):
+    """Two logs alike in what each entry is, not in their rolls: the
+    verdict of the group reading the history (what each entry is) is kept
+    once for both."""
+    cache = AnswerCaches()
+    one = _log([("move", "x", 2), ("shot", "y", 5), ("move", "x", 3)])
+    two = _log([("move", "x", 6), ("shot", "y", 4), ("move", "x", 5)])
+    assert judged.breaks(one, one.entries[-1], cache, True, None) is False
+    kept = sorted(k[1][2][-1] if k[1][3] is None else k[1][3] for k in cache.verdicts)
+    assert kept == [2, 3]  # (no-ones by the roll, 3; same-player-before by the history's number, 2)
+    assert judged.breaks(two, two.entries[-1], cache, True, None) is False
+    assert len(cache.verdicts) == 3  # (another roll, 5: its own verdict; the same history: given again)
+    assert [[r.id for r in rules] for rules, _ in cache.groups["move"]] == \
+        [["toy.few"], ["toy.no-ones"], ["toy.same-player-before"]]
+    first = _log([("move", "z", 2)])  # (no earlier entry by z: the last group breaks, and is asked first after)
+    assert judged.breaks(first, first.entries[-1], cache, True, None) is True
+    assert [[r.id for r in rules] for rules, _ in cache.groups["move"]][0] == ["toy.same-player-before"]

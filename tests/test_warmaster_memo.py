@@ -49,7 +49,8 @@ def _unshared(monkeypatch):
         return Table(self.scenario, self.unit_attrs, {**self.poses, **moves}, None)
 
     def forgetful():
-        return AnswerCaches(verdicts=_Forgetful(), values=_Forgetful(), placed=_Forgetful(), orders=_Forgetful())
+        return AnswerCaches(defines=_Forgetful(), verdicts=_Forgetful(), values=_Forgetful(), placed=_Forgetful(),
+                            orders=_Forgetful())
     attempt = E.WarmasterEngine.attempt
     monkeypatch.setattr(E, "Ctx", Fresh)
     monkeypatch.setattr(E, "AnswerCaches", forgetful)  # (each answer's caches: no judgement shared)
@@ -273,7 +274,7 @@ def test_a_move_is_not_judged_as_the_same_order_unmoved_where_it_ends(tmp_path, 
     eng = engine(tmp_path, [unit("r0", "red", (40, 30)), unit("b0", "blue", (150, 100), facing=180)],
                  [char("gen", "red", "general", 9, (40, 10))], terrain=[LAKE])
     eng.cache = AnswerCaches()  # (one answer's caches, shared: `odds`)
-    eng._rules_for, eng._groups_for, eng._sharing = {}, {}, True
+    eng._sharing = True
     log0 = eng.start()
     pose = log0.table.poses["r0"]
     beyond = E.Pose((40, 80), pose.facing, pose.formation)  # (50 cm on, across the lake)

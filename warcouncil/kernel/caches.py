@@ -117,6 +117,9 @@ class AnswerCaches:
     placed: dict = field(default_factory=dict)
     # (side, character, units) -> what every attempt of that order is
     orders: dict = field(default_factory=dict)
+    # an entry's kind -> the rule groups that may judge it, in the order asked (``LogRules.breaks``:
+    # the group that last broke first)
+    groups: dict = field(default_factory=dict)
     # (reads, number of the history before, an entry's key) -> the number of the history after
     # (numbered by their count, never dropped by ``forget``: a number given twice would make two histories one)
     histories: dict = field(default_factory=dict)

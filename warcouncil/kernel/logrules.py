@@ -10,12 +10,20 @@ it is a builtin constant whose meaning the family marks with
 ``entries_of(kind)``: the log's entries of one kind (``None``: every entry).
 
 ``LogRules`` compiles a pack's rules so (its history loops installed,
-``kernel/loops.py``) and judges them: ``groups(kind)`` the rules that may
-judge an entry of a kind, grouped by what they read (a family keeps a
-group's verdict by that, ``kernel/log.py``, ``judgement_key``);
-``none_broken`` and ``broke`` a group's or a rule's verdict at an entry
-just appended; ``broken`` every (rule, element) broken, ``violation`` one
-of them for people (its message, its citation, what was measured).
+``kernel/loops.py``) and judges them: ``breaks`` whether an entry just
+appended breaks one, asking the rules that may judge an entry of its kind
+by groups that read the same (``groups``) and keeping a group's verdict in
+the answer's caches by what it reads (``kernel/log.py``, ``judgement_key``,
+or ``AnswerCaches.by_places``); ``none_broken`` and ``broke`` a group's or
+a rule's verdict; ``broken`` every (rule, element) broken, ``violation``
+one of them for people (its message, its citation, what was measured).
+
+Besides ``kernel/log.py``'s, ``breaks`` asks two things of an entry:
+``unrolled()``, is its outcome not rolled yet (its rules about the outcome
+then mostly read that it has none: judged at once, cheaper than a key that
+reads the outcome), and ``stands_on(table)``, do its pieces stand, before
+and after it, on the log's ``table`` (a verdict is then kept by the places
+it read there).
 """
 
 from __future__ import annotations
@@ -26,10 +34,11 @@ from typing import Any, Callable
 from ..dsl import ast as A
 from ..dsl.template import render as render_template
 from ..errors import WarcouncilError
-from .log import LogCtx, TurnLog
+from .log import LogCtx, TurnLog, entry_key, judgement_key
 
 #: ``LogRule.kind`` of a rule over every entry of the log
 EVERY = "*"
+_TABLE_ONLY, _FIXED_ONLY = frozenset({"table"}), frozenset({"fixed"})
 
 
 def entries_of(kind: str | None) -> Callable:
@@ -106,6 +115,48 @@ class LogRules:
                 seen.add(name)
                 out |= self._names(d.body, seen) - set(d.params)
         return out
+
+    def breaks(self, log: TurnLog, at: Any, cache, sharing: bool, contact: Callable) -> bool:
+        """Does ``at``, just appended to ``log``, break a rule? (what
+        ``broken(ctx, at)`` finds, without explaining it.) The rules are
+        asked by group (``groups``): a rule alone, or the causal rules of
+        one kind of entry that read the same, judged together; when
+        ``sharing`` (the branches of a plan), a group's verdict is kept in
+        ``cache`` (``AnswerCaches``) once for them all, by the places they
+        read when they read the table alone (``by_places``, ``contact``: do
+        two pieces touch), else by what they read (``judgement_key``), so
+        that an entry judged again on another branch costs one look-up per
+        group. The group that last broke is asked first next time (the entry
+        after one a history loop stops is stopped by the same rule)."""
+        ctx = LogCtx(log, None, cache.defines)
+        before = log.parent if log.parent is not None else log.but(log.entries[:-1])
+        items = cache.groups.get(at.kind)
+        if items is None:
+            items = cache.groups[at.kind] = self.groups(at.kind)
+        for i, (rules, reads) in enumerate(items):
+            if reads is None:
+                broke = self.broke(ctx, rules[0], at, before)
+            elif not sharing or ("outcome" in reads and "history" not in reads and at.unrolled()):
+                broke = not self.none_broken(rules, at, log, ctx)
+            elif reads == _TABLE_ONLY and at.stands_on(log.table):
+                # (rules that measure alone: kept by the places they read, so that
+                # the branches where those pieces stand alike share it; an entry
+                # that moves its pieces from another table is keyed by both tables,
+                # below: what it read of the other is not recorded, and the same
+                # entry unmoved on this table may be judged otherwise)
+                key = (("rules@", id(rules)), log.side, entry_key(at, _FIXED_ONLY))
+                broke = not cache.by_places(key, log.table, lambda: self.none_broken(rules, at, log), contact)
+            else:
+                key = (id(rules), judgement_key("rule", reads, at, before, cache.histories))
+                ok = cache.verdicts.get(key)
+                if ok is None:
+                    ok = cache.verdicts[key] = self.none_broken(rules, at, log, ctx)
+                broke = not ok
+            if broke:
+                if i:
+                    items.insert(0, items.pop(i))
+                return True
+        return False
 
     def groups(self, kind: str) -> list:
         """The rules that may judge an entry of ``kind``: ``(rules,

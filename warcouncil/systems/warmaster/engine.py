@@ -65,7 +65,7 @@ from typing import Any
 from ...errors import Location, WarcouncilError, closest
 from ...kernel.caches import AnswerCaches
 from ...kernel.listing import count_json
-from ...kernel.log import LogCtx as Ctx, entry_key, history_number, judgement_key
+from ...kernel.log import LogCtx as Ctx, entry_key, history_number
 from ...kernel.logrules import LogRules
 from ...kernel.loops import UNSUMMARISED as _UNSUMMARISED, HistoryLoops, o_plain
 from ...kernel.reads import IDENTITY, PackReads
@@ -92,7 +92,6 @@ ATTR_READS = {"at": "table", "index": "history"}
 #: type's, an entry's sub-phase); any other attribute a judgement reads
 #: (e.g. a Python field of an entry) makes it unshared
 FIXED_ATTRS = frozenset({"id", "side", "role", "type", "command", "phase", "pace", "flying"})
-GEOMETRY_ONLY, FIXED_ONLY = frozenset({"table"}), frozenset({"fixed"})
 
 
 #: (``_merged_into``: a branch whose history loops cannot be asked so, never merged by them)
@@ -195,7 +194,6 @@ class WarmasterEngine(Engine):
         #: the pack's rules over the log (the kernel's), the stop rules' loops judged from their summary
         self.judged = LogRules(pack, self.compiler, self.reads, self.loops)
         self.rules = self.judged.rules
-        self._groups_for: dict[str, list] = {}  # an entry's kind -> the rules that may judge it, grouped (``breaks``)
         self._target_spec: Any = False  # (``_target_key``)
         self._target_calls: Any = False  # (``_target_history``)
         self._target_placed: Any = None  # (``target``: kept by places too)
@@ -477,50 +475,11 @@ class WarmasterEngine(Engine):
 
     # ------------------------------------------------------------ judging
     def breaks(self, log: Log, at: Entry) -> bool:
-        """Does ``at``, just appended to ``log``, break a rule? (what
-        ``violations(log, at)`` finds, without explaining it.) The rules are
-        asked by group (``LogRules.groups``: the stop rules first): a rule alone, or the causal rules of
-        one kind of entry that read the same, judged together; where
-        judgements are shared (``odds``, ``plan``) a group's verdict is kept
-        once for them all, by the places they read when they read the table
-        alone (``AnswerCaches.by_places``), else by what they read (``judgement_key``), so that a
-        step judged again on another branch costs one look-up per group. The
-        group that last broke is asked first next time (the step after a
-        stopped one is stopped by the same rule)."""
-        ctx = Ctx(log, None, self.cache.defines)
-        before = log.parent if log.parent is not None else Log(log.entries[:-1], log.table, log.side)
-        items = self._groups_for.get(at.kind)
-        if items is None:
-            items = self._groups_for[at.kind] = self.judged.groups(at.kind)
-        for i, (rules, reads) in enumerate(items):
-            if reads is None:
-                broke = LogRules.broke(ctx, rules[0], at, before)
-            elif not self._sharing or (at.roll is None and not at.moves and "outcome" in reads
-                                       and "history" not in reads):
-                # (an attempt before its roll: its rules about the outcome mostly
-                # read that it has none, ``moves_units(o) implies …``: judged at
-                # once, cheaper than its key, which reads its target)
-                broke = not LogRules.none_broken(rules, at, log, ctx)
-            elif reads == GEOMETRY_ONLY and _wholly_on(at, log.table):
-                # (rules that measure alone: kept by the places they read, so that
-                # the branches where those pieces stand alike share it; an entry
-                # that moves its pieces from another table is keyed by both tables,
-                # below: what it read of the other is not recorded, and the same
-                # order unmoved on this table may be judged otherwise)
-                key = (("rules@", id(rules)), log.side, entry_key(at, FIXED_ONLY))
-                broke = not self.cache.by_places(key, log.table, lambda: LogRules.none_broken(rules, at, log),
-                                                 touching_quiet)
-            else:
-                key = (id(rules), judgement_key("rule", reads, at, before, self.cache.histories))
-                ok = self.cache.verdicts.get(key)
-                if ok is None:
-                    ok = self.cache.verdicts[key] = LogRules.none_broken(rules, at, log, ctx)
-                broke = not ok
-            if broke:
-                if i:
-                    items.insert(0, items.pop(i))
-                return True
-        return False
+        """Does ``at``, just appended to ``log``, break a rule? (the
+        kernel's ``LogRules.breaks``: where judgements are shared, ``odds``
+        and ``plan``, a group of rules' verdict is kept once for all the
+        branches that read alike; contact is ``touching``'s.)"""
+        return self.judged.breaks(log, at, self.cache, self._sharing, touching_quiet)
 
     def violations(self, log: Log, at: Entry | None = None) -> list[dict]:
         """Every violation of the log; with ``at`` (its last entry, just
@@ -558,7 +517,6 @@ class WarmasterEngine(Engine):
         its own caches, nothing kept from before."""
         self.cache.close()
         self.cache = AnswerCaches()
-        self._groups_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
         self._sharing = sharing
 
     def draw(self, side: str | None = None, after: str | None = None, **_) -> str:
@@ -1148,13 +1106,6 @@ def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
                         nxt.append(h)
         frontier = nxt
     return sorted((tuple(sorted(g, key=rank.get)) for g in found), key=lambda g: (len(g), [rank[u] for u in g]))
-
-
-def _wholly_on(e: Entry, t: Table) -> bool:
-    """Does entry ``e`` hold every piece as it stands on table ``t``, before
-    the entry and after it (an order that moves nothing, on ``t``)?"""
-    return all(a.table is t for a in e.units) and all(a.table is t for a in e.after) \
-        and (e.by is None or e.by.table is t) and (e.toward is None or e.toward.table is t)
 
 
 def _literal(v: Any) -> Any:

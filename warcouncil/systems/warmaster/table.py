@@ -217,6 +217,16 @@ class Entry:
         """The tables it stands on, before it and after it."""
         return self.units[0].table if self.units else None, self.after[0].table if self.after else None
 
+    def unrolled(self) -> bool:
+        """Is it an order attempt before its roll (no roll, no move)?"""
+        return self.roll is None and not self.moves
+
+    def stands_on(self, t: Table) -> bool:
+        """Does it hold every piece as it stands on table ``t``, before the
+        entry and after it (an order that moves nothing, on ``t``)?"""
+        return all(a.table is t for a in self.units) and all(a.table is t for a in self.after) \
+            and (self.by is None or self.by.table is t) and (self.toward is None or self.toward.table is t)
+
     def get_attr(self, name: str) -> Any:
         if name == "index":
             return self.index
