@@ -63,8 +63,12 @@ class TurnLog:
     the log this one extends by its last entry (made by ``plus``), and
     ``sigs``, what the kernel and the family keep of this log (summaries,
     numbers, counts: a log's entries never change). A subclass holds the
-    family's setting beside them (Warmaster: the table after the last entry)
-    and makes its logs in ``plus`` and ``prefix``."""
+    family's setting beside them, ``table`` (Warmaster: the table after the
+    last entry, by which ``AnswerCaches.by_places`` keeps a verdict), and
+    makes its logs: ``plus`` (the log with one entry more, its ``parent``
+    this one) and ``but``. The kernel reads a log as made by ``plus`` when
+    its parent holds one entry fewer; any other (a log given whole) it
+    reads as written."""
 
     entries: list
     side: str
@@ -89,18 +93,9 @@ class TurnLog:
         """The entries of one kind, in order (worked out once per log)."""
         return self._kinds.get(kind, ())
 
-    def chained(self) -> bool:
-        """Was this log made from its parent by ``plus`` (one entry more)?"""
-        parent = self.parent
-        return parent is not None and len(parent.entries) == len(self.entries) - 1
-
-    def prefix(self) -> "TurnLog":
-        """The log before the last entry: the parent, or (a log given whole)
-        a new log of the entries before it, in the same setting."""
-        return self.parent if self.chained() else self.but(self.entries[:-1])
-
     def but(self, entries: list) -> "TurnLog":
-        """A log of ``entries`` in this one's setting (no parent)."""
+        """A log of ``entries`` in this one's setting (no parent: the log
+        before the last entry of a log given whole)."""
         return TurnLog(entries, self.side)
 
 
@@ -139,7 +134,7 @@ def history_number(log: TurnLog | None, reads: frozenset, known: dict) -> int:
     hit = log.sigs.get(reads)
     if hit is None:
         parent = log.parent
-        if parent is not None and len(parent.entries) == len(log.entries) - 1:  # (``chained``, inline)
+        if parent is not None and len(parent.entries) == len(log.entries) - 1:  # (made by ``plus``)
             head = history_number(parent, reads, known)
         else:
             head = 0
