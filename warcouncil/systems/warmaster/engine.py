@@ -33,23 +33,24 @@ What one answer keeps between its judgements is one ``AnswerCaches``
 it is given (none of it changes a value, tests/test_warmaster_memo.py):
 footprints and distances by piece and pose; one table per set of poses
 (table.py); the memo of the defines that read the table only through their
-arguments (``Ctx``, the kernel's ``LogCtx``). In ``odds`` and ``plan`` a
-judgement is kept by what it reads, as the kernel works it out from the read
-classes the pack declares (kernel/reads.py, ``PackReads``) and keys it
-(kernel/log.py): an entry as far as it is read (``entry_key``), a history as
-one number (``history_number``); one that measures and reads no history
-by the places of the pieces it read, given again wherever they stand alike
-or, for two pieces asked only whether they touch, where their contact is
-alike (``AnswerCaches.by_places``). So are kept: the verdict of a group of rules that read
-the same (``breaks``), an attempt's target (worked out when first read: a
-step the stop rules forbid reads none; by the values of the history
-builtins its defines call on their parameters, ``PackReads.history_calls``) and its
-dice. A loop through the history of the stop rules' shape (``exists p in
+arguments (``Ctx``, the kernel's ``LogCtx``). The log is the kernel's
+(kernel/log.py), and so is how a judgement on it is kept: by what it reads,
+as the read classes the pack declares say (kernel/reads.py, ``PackReads``),
+an entry as far as it is read (``entry_key``: ``Entry.what``, ``outcome``,
+``tables`` are Warmaster's), a history as one number (``history_number``);
+one that measures and reads no history by the places of the pieces it read,
+or for two pieces asked only whether they touch by their contact
+(``AnswerCaches.by_places``). In ``odds`` and ``plan`` so are kept: the
+verdict of a group of rules that read the same (``breaks``, the kernel's
+``LogRules``), an attempt's target (worked out when first read: a step the
+stop rules forbid reads none; by the values of the history builtins its
+defines call on their parameters, ``PackReads.history_calls``) and its dice.
+A loop through the history of the stop rules' shape (``exists p in
 before(o): ...``, recognised by its shape, never by a rule's id) is judged
 from a summary carried along the log (kernel/loops.py; ``before`` and
-``entries_before`` are marked its domains, builtins.py); any other as written.
-``odds`` walks the branches once, a branch reaching a step in a state
-walked before adding in that walk's sums (``distribution``).
+``entries_before`` are marked its domains, builtins.py); any other as
+written. ``odds`` walks the branches once, a branch reaching a step in a
+state walked before adding in that walk's sums (``distribution``).
 """
 
 from __future__ import annotations
