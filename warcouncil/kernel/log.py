@@ -20,8 +20,10 @@ What a family's entry gives (its Python class, the family's meaning):
   ``index`` (its position among the entries of its kind, where a domain of
   entries of one kind reads it, ``kernel/loops.py``);
 * ``what()``: what the entry is, one value per part of ``FIXED_PARTS`` in
-  that order (kept on the entry as ``_what``, which a family may set when it
-  makes the entry; a copy of the entry with another outcome keeps it);
+  that order (kept in the entry's ``__dict__`` as ``_what``, and its parts by
+  the classes read as ``_parts``, a dict: a family may set both when it
+  makes the entry, shared by the entries that are the same; a copy of the
+  entry with another outcome keeps them);
 * ``outcome(own)``: its dice and result, ``own`` the one being worked out
   (left out of the key);
 * ``tables()``: what stands for the tables it reads (before and after it).
