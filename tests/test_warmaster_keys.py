@@ -9,7 +9,8 @@ and test_warmaster_memo.py; here, the keys themselves."""
 from __future__ import annotations
 
 from warcouncil.dsl import ast as A
-from warcouncil.systems.warmaster import stops
+from warcouncil.kernel import loops
+from warcouncil.kernel.log import entry_key, history_number
 from warcouncil.systems.warmaster.builtins import _given
 from warcouncil.systems.warmaster.engine import Step
 from warcouncil.systems.warmaster.scenario import Pose
@@ -24,16 +25,16 @@ def _issuer_id(var: str) -> A.Expr:
 
 
 def test_a_part_has_one_key_whatever_its_variable():
-    assert stops._canonical(_issuer_id("p"), ("p",)) == stops._canonical(_issuer_id("o"), ("o",))
-    assert stops._canonical(_issuer_id("p"), ("p",)) != stops._canonical(A.Call("given_ids", (A.Name("p"),)), ("p",))
+    assert loops._canonical(_issuer_id("p"), ("p",)) == loops._canonical(_issuer_id("o"), ("o",))
+    assert loops._canonical(_issuer_id("p"), ("p",)) != loops._canonical(A.Call("given_ids", (A.Name("p"),)), ("p",))
     # a name that is not the entry's stays as written (a global, another variable)
-    assert stops._canonical(_issuer_id("q"), ("p",)) != stops._canonical(_issuer_id("o"), ("o",))
+    assert loops._canonical(_issuer_id("q"), ("p",)) != loops._canonical(_issuer_id("o"), ("o",))
 
 
 def test_a_part_binding_the_entrys_name_again_keeps_its_own_key():
     # exists p in given_ids(p): ... -- renaming the inner p would change what it means
     inner = A.Quant("exists", "p", A.Call("given_ids", (A.Name("p"),)), A.Compare("==", A.Name("p"), A.Str("a")))
-    assert stops._canonical(inner, ("p",)) == (inner, ("p",))
+    assert loops._canonical(inner, ("p",)) == (inner, ("p",))
 
 
 def test_a_table_is_one_object_per_set_of_poses(tmp_path):
@@ -78,11 +79,14 @@ def test_a_logs_history_is_one_number_for_alike_logs(tmp_path):
         return log
     one, two = log_of([("g", ("a",)), ("h", ("c",))], 2), log_of([("g", ("a",)), ("h", ("c",))], 12)
     other = log_of([("h", ("c",)), ("g", ("a",))], 2)
-    assert eng._lsig(one, reads) == eng._lsig(two, reads)  # (the history read, not the rolls)
-    assert eng._lsig(one, reads) != eng._lsig(other, reads)
-    assert eng._lsig(one.parent, reads) != eng._lsig(one, reads)
+
+    def number(log):
+        return history_number(log, reads, eng.cache.histories)
+    assert number(one) == number(two)  # (the history read, not the rolls)
+    assert number(one) != number(other)
+    assert number(one.parent) != number(one)
     from warcouncil.systems.warmaster.table import Log
-    assert eng._lsig(Log(list(one.entries), one.table, one.side), reads) == eng._lsig(one, reads)
+    assert number(Log(list(one.entries), one.table, one.side)) == number(one)
 
 
 #: a house rule of the outcome group that reads the target of the attempt
@@ -136,7 +140,7 @@ def test_an_outcome_rule_reading_the_target_is_judged_by_its_target(tmp_path, mo
 def test_what_an_attempt_is_kept_for_its_order_is_what_it_is(tmp_path, monkeypatch):
     """`odds` keeps what an attempt is (``_what``, and its parts by what a
     judgement reads) once for every attempt of the same order: it is what
-    ``_esig`` works out of the entry itself."""
+    ``entry_key`` works out of the entry itself."""
     from warcouncil.systems.warmaster import engine as E
     from warcouncil.systems.warmaster.table import Entry
     from warmaster_util import plan
@@ -149,7 +153,7 @@ def test_what_an_attempt_is_kept_for_its_order_is_what_it_is(tmp_path, monkeypat
         bare = Entry.__new__(Entry)
         bare.__dict__ = {k: v for k, v in e.__dict__.items() if k not in ("_what", "_parts")}
         for reads in (frozenset({"fixed"}), frozenset({"fixed.by"}), frozenset({"fixed.units", "outcome"})):
-            assert E.WarmasterEngine._esig(e, reads) == E.WarmasterEngine._esig(bare, reads)
+            assert entry_key(e, reads) == entry_key(bare, reads)
         seen.append((e.by.id, tuple(u.id for u in e.units), e.__dict__.get("_what")))
         return e, t
     monkeypatch.setattr(E.WarmasterEngine, "attempt", checked)

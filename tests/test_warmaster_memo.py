@@ -27,10 +27,18 @@ STEPS = [{"by": "wiz", "units": ["rf"], "to": [[70, 20]]}, {"by": "wiz", "units"
          {"by": "gen", "units": ["r2"]}]
 
 
+class _Forgetful(dict):
+    """A field of ``AnswerCaches`` that keeps nothing: every look-up misses."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
 def _unshared(monkeypatch):
     """Undo the sharing: a fresh memo per judgement, a new table per move
     (footprints and distances per table), every target worked out at once,
-    no verdict, target or dice shared between the branches of a plan."""
+    no verdict, target, dice or what an order is (``orders``) kept, by the
+    places read or by what was read (``placed``), for another judgement."""
     class Fresh(E.Ctx):
         __slots__ = ()
 
@@ -39,10 +47,13 @@ def _unshared(monkeypatch):
 
     def moved(self, moves):
         return Table(self.scenario, self.unit_attrs, {**self.poses, **moves}, None)
+
+    def forgetful():
+        return AnswerCaches(defines=_Forgetful(), verdicts=_Forgetful(), values=_Forgetful(), placed=_Forgetful(),
+                            orders=_Forgetful())
     attempt = E.WarmasterEngine.attempt
     monkeypatch.setattr(E, "Ctx", Fresh)
-    monkeypatch.setattr(E.WarmasterEngine, "_key", lambda self, *a, **kw: object())  # no judgement shared
-    monkeypatch.setattr(E.WarmasterEngine, "_memo_key", staticmethod(lambda *a: object()))  # nor loop, part, target
+    monkeypatch.setattr(E, "AnswerCaches", forgetful)  # (each answer's caches: no judgement shared)
     monkeypatch.setattr(Table, "moved", moved)
     monkeypatch.setattr(E.WarmasterEngine, "attempt",
                         lambda self, log, step, roll, moves, lazy=False: attempt(self, log, step, roll, moves, False))
@@ -143,10 +154,10 @@ def test_a_judgement_reading_what_is_not_declared_is_never_shared(board):
     from warcouncil.dsl import ast as A
 
     o = A.Name("o")
-    assert board._reads_of([A.Attr(o, "roll")]) is None
-    assert board._reads_of([A.Call("rolled_2d6", (o,))]) == {"outcome"}
-    assert board._reads_of([A.Attr(o, "at")]) == {"table"}
-    assert board._reads_of([A.Attr(o, "pace"), A.Attr(o, "side")]) == frozenset()
+    assert board.reads.of([A.Attr(o, "roll")]) is None
+    assert board.reads.of([A.Call("rolled_2d6", (o,))]) == {"outcome"}
+    assert board.reads.of([A.Attr(o, "at")]) == {"table"}
+    assert board.reads.of([A.Attr(o, "pace"), A.Attr(o, "side")]) == frozenset()
 
 
 def test_a_target_is_kept_by_the_places_it_read(board, monkeypatch):
@@ -185,7 +196,7 @@ def test_a_judgement_asking_only_contacts_is_given_again_where_they_are_alike(tm
     """A judgement that reads two pieces only through ``touching`` is kept
     by whether they touch: given again where a piece moved without
     changing that, judged again where it did."""
-    from warcouncil.systems.warmaster.builtins import touching_of
+    from warcouncil.systems.warmaster.builtins import touching_of, touching_quiet
 
     eng = engine(tmp_path, [unit("a", "red", (50, 40)), unit("b", "red", (62, 40)), unit("c", "red", (90, 40))],
                  [char("gen", "red", "general", 9, (50, 20))])
@@ -203,16 +214,16 @@ def test_a_judgement_asking_only_contacts_is_given_again_where_they_are_alike(tm
         p = t.poses["a"]
         return E.Pose((x, y), p.facing, p.formation)
     key = ("test", "contact")
-    assert eng._placed(key, t, work(t)) is True and len(runs) == 1
+    assert eng.cache.by_places(key, t, work(t), touching_quiet) is True and len(runs) == 1
     lower = t.moved({"a": pose(50, 41)})  # a a cm lower: still touching b
     assert touching_of(lower.at("a"), lower.at("b"))
-    assert eng._placed(key, lower, work(lower)) is True and len(runs) == 1  # given again: the contact is alike
+    assert eng.cache.by_places(key, lower, work(lower), touching_quiet) is True and len(runs) == 1  # given again: the contact is alike
     apart = t.moved({"c": pose(90, 60)})  # c moved, a and b did not: given again
-    assert eng._placed(key, apart, work(apart)) is True and len(runs) == 1
+    assert eng.cache.by_places(key, apart, work(apart), touching_quiet) is True and len(runs) == 1
     away = t.moved({"b": pose(62, 60)})  # b moved away: no longer touching, judged again
-    assert eng._placed(key, away, work(away)) is False and runs == [t, away]
+    assert eng.cache.by_places(key, away, work(away), touching_quiet) is False and runs == [t, away]
     other = t.moved({"b": pose(62, 70)})  # b elsewhere, still apart: given again by the contact alone
-    assert eng._placed(key, other, work(other)) is False and len(runs) == 2
+    assert eng.cache.by_places(key, other, work(other), touching_quiet) is False and len(runs) == 2
 
 
 @pytest.mark.parametrize("successive", [None, "penalty_successive(o, u) := count({p in attempts where "
@@ -224,7 +235,7 @@ def test_a_target_reading_the_history_otherwise_is_kept_by_the_whole_history(tmp
     of judging each step afresh."""
     rules = [house(tmp_path, f"replace define wm.penalty.successive\n    {successive}\n")] if successive else []
     board = engine(tmp_path, UNITS, CHARS, terrain=[WOOD], rules=rules)
-    assert (board._history_calls("penalty_successive") is None) == bool(successive)
+    assert (board.reads.history_calls("penalty_successive") is None) == bool(successive)
     path = str(plan(tmp_path, STEPS))
     shared = board.answer("odds", path=path)
     _unshared(monkeypatch)
@@ -235,20 +246,20 @@ def test_a_target_reading_the_history_otherwise_is_kept_by_the_whole_history(tmp
 
 
 def test_history_calls_are_read_only_on_the_defines_own_parameters(board, tmp_path):
-    """``_history_calls``: a define reading the history only through
+    """``PackReads.history_calls``: a define reading the history only through
     ``nth(o, u)`` on its parameters is kept by that value; one that reads
     it through a define of no parameter, a history constant or a call on
     another value is not (None: kept by the whole history)."""
     from warcouncil.kernel.engine import Engine
 
-    assert len(board._history_calls("penalty_successive")) == 1
-    assert board._history_calls("penalty_casualties") == ()
+    assert len(board.reads.history_calls("penalty_successive")) == 1
+    assert board.reads.history_calls("penalty_casualties") == ()
     for text in ("define t.so-far\n    so_far := count(attempts)\n\n"
                  "replace define wm.penalty.successive\n    penalty_successive(o, u) := so_far\n",
                  "replace define wm.penalty.successive\n    penalty_successive(o, u) := count(attempts) - 1\n",
                  "replace define wm.penalty.successive\n    penalty_successive(o, u) := nth(previous(o), u)\n"):
         eng = Engine.load(str(board.scenario.path), [str(house(tmp_path, text))])
-        assert eng._history_calls("penalty_successive") is None, text
+        assert eng.reads.history_calls("penalty_successive") is None, text
 
 
 LAKE = {"type": "lake", "polygon": [[20, 50], [60, 50], [60, 70], [20, 70]], "impassable": True}
@@ -256,14 +267,14 @@ LAKE = {"type": "lake", "polygon": [[20, 50], [60, 50], [60, 70], [20, 70]], "im
 
 @pytest.mark.parametrize("unmoved_first", [True, False])
 def test_a_move_is_not_judged_as_the_same_order_unmoved_where_it_ends(tmp_path, unmoved_first):
-    """A measuring rule's verdict kept by the places it read (``_placed``) is
+    """A measuring rule's verdict kept by the places it read (``by_places``) is
     kept for an order that moves nothing; the same order (character, unit)
     moving there from elsewhere reads the table it left too: judged as
     afresh, whichever of the two is judged first in one answer."""
     eng = engine(tmp_path, [unit("r0", "red", (40, 30)), unit("b0", "blue", (150, 100), facing=180)],
                  [char("gen", "red", "general", 9, (40, 10))], terrain=[LAKE])
     eng.cache = AnswerCaches()  # (one answer's caches, shared: `odds`)
-    eng._rules_for, eng._groups_for, eng._sharing = {}, {}, True
+    eng._sharing = True
     log0 = eng.start()
     pose = log0.table.poses["r0"]
     beyond = E.Pose((40, 80), pose.facing, pose.formation)  # (50 cm on, across the lake)

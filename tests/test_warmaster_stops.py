@@ -1,5 +1,5 @@
 """Warmaster: history loops of the stop rules' shape are judged from a
-summary carried along the log (stops.py); any other shape by the kernel.
+summary carried along the log (kernel/loops.py); any other shape as written.
 Either way the odds are the brute force's, and a house rule that replaces
 a stop rule changes them, whichever way it is judged."""
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from warcouncil.dsl import ast as A
 from warcouncil.systems.warmaster import engine as E
-from warcouncil.systems.warmaster import stops
+from warcouncil.kernel import loops
 from warcouncil.kernel.engine import Engine
 from warmaster_util import char, house, plan, scenario, unit
 
@@ -78,14 +78,13 @@ def _odds(tmp_path, steps, rules=()):
 
 
 def _kernel_only(monkeypatch):
-    monkeypatch.setattr(E, "analyse", lambda *a, **kw: None)
+    monkeypatch.setattr(loops, "analyse", lambda *a, **kw: None)
 
 
 def _loops_of(eng, rule_id):
-    """The history loops of a rule's body that ``stops.analyse`` takes."""
+    """The history loops of a rule's body that ``loops.analyse`` takes."""
     body = eng.compiler.fold(eng.pack.rules[rule_id].body)
-    return [n for n in A.walk(body) if isinstance(n, A.Quant)
-            and stops.analyse(n, eng.compiler.compile, eng.pack, eng._globals, eng._reads_of_one) is not None]
+    return [n for n in A.walk(body) if isinstance(n, A.Quant) and eng.loops.shape(n) is not None]
 
 
 def test_the_stop_rules_are_of_the_incremental_shape(tmp_path):
@@ -95,7 +94,7 @@ def test_the_stop_rules_are_of_the_incremental_shape(tmp_path):
                 "wm.initiative-once", "wm.home-back-once", "wm.character-move-once",
                 "wm.sub-phases"):  # (its inner loop: an ordering, stage(…(a)) <= stage(…(b)))
         assert len(_loops_of(eng, rid)) == 1, rid
-    assert len(eng._incremental) == 11
+    assert len(eng.loops.taken) == 11
 
 
 SHIPPED = [[("h", "b"), ("h", "b"), ("w", "c"), ("w", "d"), ("g", "a")],
@@ -115,7 +114,7 @@ def test_incremental_odds_are_the_kernels_and_the_brute_forces(tmp_path, monkeyp
 @pytest.mark.parametrize("steps", SHIPPED)
 def test_a_stop_rule_asked_through_its_summary_gives_its_bodys_verdict(tmp_path, steps):
     """``breaks`` asks the stop rules' history loops for their
-    verdict directly (``_Rule.quick``: the loop's ``judge``, negated or
+    verdict directly (``LogRule.quick``: the loop's ``judge``, negated or
     not), not their bodies: at every judgement it is the body's."""
     eng = Engine.load(str(_scenario(tmp_path)))
     quick = {r.id for r in eng.rules if r.quick is not None}
@@ -147,9 +146,9 @@ def test_a_replaced_stop_rule_changes_the_odds_either_way(tmp_path, how):
     eng, got, _ = _odds(tmp_path, steps, [h])
     assert got == brute_force(steps, wizard_goes_on=True)
     assert got != brute_force(steps)
-    # the replaced rule's loop is taken by stops.py or left to the kernel, by its shape alone
+    # the replaced rule's loop is taken by kernel/loops.py or judged as written, by its shape alone
     assert len(_loops_of(eng, "wm.failure-stops-character")) == (how == "incremental")
-    assert len(eng._incremental) == 10 + (how == "incremental")
+    assert len(eng.loops.taken) == 10 + (how == "incremental")
 
 
 @st.composite
@@ -216,7 +215,7 @@ def test_orders_after_an_initiative_move_leave_that_unit_out(tmp_path, monkeypat
         assert ans.exit_code == 0, ans.text
         return {(o["character"], tuple(o["units"])) for o in ans.data["options"]}, eng
     got, eng = offered()
-    assert len(eng._incremental) == (11 if judge == "incremental" else 0)
+    assert len(eng.loops.taken) == (11 if judge == "incremental" else 0)
     assert got and not any("a" in units for _, units in got)
     freed, _ = offered(house(tmp_path, "remove rule wm.initiative-or-orders\n"))
     assert freed - got and all("a" in units for _, units in freed - got)

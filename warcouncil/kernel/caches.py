@@ -112,11 +112,14 @@ class AnswerCaches:
     # (define(s), side, what they read of their arguments and the history) -> value
     # (a target, the dice of an attempt)
     values: dict = field(default_factory=dict)
-    # a judgement kept by the places it read (the family's ``_placed``): key ->
+    # a judgement kept by the places it read (``by_places``): key ->
     # [(table, places read, contacts asked, value)]; (key, table) -> (places, contacts, value)
     placed: dict = field(default_factory=dict)
     # (side, character, units) -> what every attempt of that order is
     orders: dict = field(default_factory=dict)
+    # an entry's kind -> the rule groups that may judge it, in the order asked (``LogRules.breaks``:
+    # the group that last broke first)
+    groups: dict = field(default_factory=dict)
     # (reads, number of the history before, an entry's key) -> the number of the history after
     # (numbered by their count, never dropped by ``forget``: a number given twice would make two histories one)
     histories: dict = field(default_factory=dict)
@@ -134,6 +137,75 @@ class AnswerCaches:
             t.close()
         for name in self.__slots__:
             getattr(self, name).clear()
+
+    def recorded(self, work: Callable[[], Any]) -> tuple:
+        """``work()``'s value, and what it read of the tables of this answer
+        (``reading``: the pieces whose places it read; ``touches``: the
+        contacts it asked, ``(x, y, touching)``), which a recording around
+        this one reads too. The family's pieces and contact builtins add to
+        the top of the stacks while they are not empty."""
+        reading, touches = self.reading, self.touches
+        reading.append(set())
+        touches.append([])
+        try:
+            v = work()
+        finally:
+            got, met = reading.pop(), touches.pop()
+            if reading:  # (an outer recording reads them too)
+                reading[-1] |= got
+                touches[-1].extend(met)
+        return v, got, met
+
+    def by_places(self, key: Any, cur: Any, work: Callable[[], Any], contact: Callable[[Any, Any], bool]) -> Any:
+        """``work()``'s value, kept under ``key`` with what it read of the
+        table ``cur`` (``recorded`` by ``cur.cache``): the places of the
+        pieces it read, and which pairs of pieces touch where it only asked
+        that; given again on a table where those pieces stand in those places
+        and those pairs touch or not alike (``contact(x, y)``, unrecorded).
+        A table gives ``poses`` (piece id -> its place) and ``at(id)`` (the
+        piece as it stands there: ``id``, ``table``). A value that read a
+        piece of another table is not kept. What is read here is read by any
+        judgement recording around this one, too."""
+        shared = self.placed
+        reading = cur.cache.reading  # (where the pieces of ``cur`` record their reading)
+        here = shared.get((key, cur))  # (asked on this table before)
+        if here is not None:
+            places, touches, v = here
+            if reading:  # (an outer recording reads them too)
+                _reread(cur, places, touches)
+            return v
+        cands = shared.get(key)
+        if cands is None:
+            cands = shared[key] = []
+        poses = cur.poses
+        at = cur.at
+        for table, places, touches, v in cands:
+            if table is not cur:
+                for pid, pose in places:
+                    now = poses[pid]
+                    if now is not pose and now != pose:
+                        break
+                else:
+                    for x, px, y, py, t in touches:
+                        nx, ny = poses[x], poses[y]
+                        if (nx is px or nx == px) and (ny is py or ny == py):
+                            continue  # (neither moved: the same contact)
+                        if contact(at(x), at(y)) is not t:
+                            break
+                    else:
+                        table = cur
+            if table is cur:
+                if reading:  # (an outer recording reads them too)
+                    _reread(cur, places, touches)
+                shared[(key, cur)] = (places, touches, v)
+                return v
+        v, got, met = cur.cache.recorded(work)
+        if all(a.table is cur for a in got) and all(x.table is cur and y.table is cur for x, y, _ in met):
+            places = tuple((a.id, poses[a.id]) for a in got)
+            touches = tuple(dict.fromkeys((x.id, poses[x.id], y.id, poses[y.id], t) for x, y, t in met))
+            cands.append((cur, places, touches, v))
+            shared[(key, cur)] = (places, touches, v)
+        return v
 
     def mark(self) -> tuple[int, ...]:
         """How much each field holds now: what ``forget`` goes back to."""
@@ -170,6 +242,13 @@ class AnswerCaches:
                 else:
                     d[k] = v
         return dropped
+
+
+def _reread(cur: Any, places: tuple, touches: tuple) -> None:
+    """A kept judgement's reading, recorded for the judgement around it."""
+    at = cur.at
+    cur.cache.reading[-1].update(at(pid) for pid, _ in places)
+    cur.cache.touches[-1].extend((at(x), at(y), t) for x, _, y, _, t in touches)
 
 
 #: the fields ``forget`` looks through: those keyed by what a judgement read

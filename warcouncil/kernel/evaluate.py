@@ -440,6 +440,12 @@ class Compiler:
         self._compiled[id(e)] = (e, f)  # keeps e alive, so its id stays unique
         return f
 
+    def stand_in(self, e: A.Expr, how: Callable[[Closure], Closure]) -> None:
+        """From now on ``compile(e)`` gives ``how(f)``, ``f`` the closure
+        of ``e``: a judgement of the same value standing in for the
+        language's (``kernel/loops.py``: a history loop from its summary)."""
+        self._compiled[id(e)] = (e, how(self.compile(e)))
+
     def _hoistable(self, e: A.Expr) -> bool:
         """A closed expression about the board alone (no free variable, no
         card, no decision): its value is computed once per setting."""

@@ -45,6 +45,7 @@ class PackReads:
         self.pack, self.attr, self.symbols = pack, attr, symbols
         self._defines: dict = {}
         self._vars: dict = {}  # (define, parameter) -> ``of_var``
+        self._history_calls: dict = {}  # define -> ``history_calls``
 
     def builtin(self, name: str) -> str | None:
         """The class a builtin reads (``history``, ``table``, ``fixed.by``...); ``""`` for a pure
@@ -168,6 +169,44 @@ class PackReads:
                     if mentions(side) and not plain_value(side):
                         out.add(IDENTITY)
         return frozenset(out)
+
+    def history_calls(self, name: str) -> tuple | None:
+        """The calls of history builtins (``reads turn.history``) define
+        ``name`` makes, when it reads the history only through them, each
+        called on its own parameters (``nth(o, u)``): its value is then a
+        function of theirs and of what it reads beside (a cache may key it
+        by those values); () when it reads no history; None when it reads it
+        otherwise (a history constant, an attribute of the history, a define
+        that reads it, a call on another value)."""
+        hit = self._history_calls.get(name, False)
+        if hit is not False:
+            return hit
+        vocab, defines = self.pack.vocabulary, self.pack.defines
+        d = defines[name]
+        params = set(d.params)
+        out: list = []
+        ok = True
+        for n in A.walk(d.body):
+            if isinstance(n, (A.Quant, A.SetComp, A.The)) and n.var in params:
+                ok = False  # (a parameter hidden by a loop's variable)
+            elif isinstance(n, A.Call) and n.func in defines:
+                r = self.define(n.func)
+                if r is None or "history" in r:
+                    ok = False
+            elif isinstance(n, A.Call) and n.func in vocab and self.builtin(n.func) == "history":
+                if all(isinstance(a, A.Name) and a.id in params for a in n.args):
+                    out.append(n)
+                else:
+                    ok = False
+            elif isinstance(n, A.Name) and n.id not in params and (
+                    (n.id in vocab and self.builtin(n.id) == "history") or n.id in defines):
+                r = self.define(n.id) if n.id in defines else None
+                if r is None or "history" in r:  # (a history constant, or a define of no parameter reading it)
+                    ok = False
+            elif isinstance(n, A.Attr) and self.attr(n.name) == "history":
+                ok = False
+        hit = self._history_calls[name] = tuple(out) if ok else None
+        return hit
 
     def plain(self, x: A.Expr | None, seen: frozenset = frozenset()) -> bool:
         """Is ``x``'s value plain data (a number, a truth value, an id, a

@@ -15,6 +15,8 @@ import shapely
 
 from . import measure as T
 from ...kernel.builtins import Meanings
+from ...kernel.logrules import entries_of
+from ...kernel.loops import prefix
 from .scenario import _Board
 from .table import At, Entry
 
@@ -33,22 +35,21 @@ def _note(ctx, text: str) -> None:
 
 
 # ---------------------------------------------------------------- the log
-WM.constant("log", lambda ctx, s: ctx.log.whole)
+# (the log, and the entries of one sub-phase alone: a rule over one of them
+# judges no entry of another kind, kernel/logrules.py)
+WM.constant("log", entries_of(None)(lambda ctx, s: ctx.log.whole))
 WM.constant("moving_side", lambda ctx, s: ctx.log.side)
-WM.constant("attempts", lambda ctx, s: ctx.log.attempts)
-WM.constant("initiatives", lambda ctx, s: ctx.log.of("initiative"))
-WM.constant("home_backs", lambda ctx, s: ctx.log.of("home_back"))
-WM.constant("character_moves", lambda ctx, s: ctx.log.of("characters"))
+WM.constant("attempts", entries_of("orders")(lambda ctx, s: ctx.log.attempts))
+WM.constant("initiatives", entries_of("initiative")(lambda ctx, s: ctx.log.of("initiative")))
+WM.constant("home_backs", entries_of("home_back")(lambda ctx, s: ctx.log.of("home_back")))
+WM.constant("character_moves", entries_of("characters")(lambda ctx, s: ctx.log.of("characters")))
 WM.function("subphase_of", lambda ctx, s, a: a[0].kind)
-
-#: the log builtins above that hold the entries of one sub-phase alone: a
-#: rule over one of them judges no entry of another kind (engine.breaks)
-ENTRIES_OF_KIND = {"attempts": "orders", "initiatives": "initiative", "home_backs": "home_back",
-                   "character_moves": "characters"}
 WM.function("place_in_log", lambda ctx, s, a: a[0].place)
 
 
-WM.function("entries_before", lambda ctx, s, a: tuple(ctx.log.entries[:a[0].place]))
+# (``before`` and ``entries_before`` hold the entries before ``o``: the domains
+# of history loops the kernel judges along the log, ``kernel/loops.py``)
+WM.function("entries_before", prefix(None)(lambda ctx, s, a: tuple(ctx.log.entries[:a[0].place])))
 
 
 def _in_place(attempts, i: int) -> bool:
@@ -58,6 +59,7 @@ def _in_place(attempts, i: int) -> bool:
 
 
 @WM.function("before")
+@prefix("orders")
 def _before(ctx, s, a):
     o = a[0]
     attempts = ctx.log.attempts
@@ -266,11 +268,16 @@ def _gap(ctx, s, a):
 
 
 WM.function("per_full", lambda ctx, s, a: T.full_steps(a[0], a[1]))
+def touching_quiet(x: At, y: At) -> bool:
+    """Do the two pieces touch (edge to edge within ``T.EPSILON``)? Unrecorded."""
+    return raw_quiet(x, y) <= T.EPSILON
+
+
 def touching_of(x: At, y: At) -> bool:
-    """Do the two pieces touch (edge to edge within ``T.EPSILON``)? While a
-    judgement is recorded (``AnswerCaches.reading``), the answer is recorded
-    (``touches``), not the two places: the judgement is given again where
-    the pieces touch or not alike, wherever they stand."""
+    """``touching_quiet``; while a judgement is recorded
+    (``AnswerCaches.recorded``), the answer is recorded (``touches``), not
+    the two places: the judgement is given again where the pieces touch or
+    not alike, wherever they stand (``AnswerCaches.by_places``)."""
     v = raw_quiet(x, y) <= T.EPSILON
     touches = x.table.cache.touches
     if touches:
@@ -405,4 +412,4 @@ def _touching_group(ctx, s, a):
     return len(reached) == len(items)
 
 
-__all__ = ["WM", "visible", "Entry", "ENTRIES_OF_KIND"]
+__all__ = ["WM", "visible", "Entry"]

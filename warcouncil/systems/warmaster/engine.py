@@ -33,21 +33,24 @@ What one answer keeps between its judgements is one ``AnswerCaches``
 it is given (none of it changes a value, tests/test_warmaster_memo.py):
 footprints and distances by piece and pose; one table per set of poses
 (table.py); the memo of the defines that read the table only through their
-arguments (``Ctx``). In ``odds`` and ``plan`` a judgement is kept by what it
-reads, as the kernel works it out from the read classes the pack declares
-(kernel/reads.py, ``PackReads``): an entry as far as it is read (``_esig``),
-a history as one number (``_lsig``); one that measures and reads no history
-by the places of the pieces it read, given again wherever they stand alike
-or, for two pieces asked only whether they touch, where their contact is
-alike (``_placed``). So are kept: the verdict of a group of rules that read
-the same (``breaks``), an attempt's target (worked out when first read: a
-step the stop rules forbid reads none; by the values of the history
-builtins its defines call on their parameters, ``_history_calls``) and its
-dice. A loop through the history of the stop rules' shape (``exists p in
+arguments (``Ctx``, the kernel's ``LogCtx``). The log is the kernel's
+(kernel/log.py), and so is how a judgement on it is kept: by what it reads,
+as the read classes the pack declares say (kernel/reads.py, ``PackReads``),
+an entry as far as it is read (``entry_key``: ``Entry.what``, ``outcome``,
+``tables`` are Warmaster's), a history as one number (``history_number``);
+one that measures and reads no history by the places of the pieces it read,
+or for two pieces asked only whether they touch by their contact
+(``AnswerCaches.by_places``). In ``odds`` and ``plan`` so are kept: the
+verdict of a group of rules that read the same (``breaks``, the kernel's
+``LogRules``), an attempt's target (worked out when first read: a step the
+stop rules forbid reads none; by the values of the history builtins its
+defines call on their parameters, ``PackReads.history_calls``) and its dice.
+A loop through the history of the stop rules' shape (``exists p in
 before(o): ...``, recognised by its shape, never by a rule's id) is judged
-from a summary carried along the log (stops.py); any other by the kernel.
-``odds`` walks the branches once, a branch reaching a step in a state
-walked before adding in that walk's sums (``distribution``).
+from a summary carried along the log (kernel/loops.py; ``before`` and
+``entries_before`` are marked its domains, builtins.py); any other as
+written. ``odds`` walks the branches once, a branch reaching a step in a
+state walked before adding in that walk's sums (``distribution``).
 """
 
 from __future__ import annotations
@@ -60,11 +63,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...dsl import ast as A
-from ...dsl.template import render as render_template
 from ...errors import Location, WarcouncilError, closest
 from ...kernel.caches import AnswerCaches
 from ...kernel.listing import count_json
+from ...kernel.log import LogCtx as Ctx, entry_key, history_number
+from ...kernel.logrules import LogRules
+from ...kernel.loops import UNSUMMARISED as _UNSUMMARISED, HistoryLoops, o_plain
 from ...kernel.reads import IDENTITY, PackReads
 from ...kernel.engine import Engine
 from ...kernel.evaluate import Compiler
@@ -72,10 +76,8 @@ from ...world.ydoc import YDict
 from ...kernel.scenario import read_yaml_file
 from ...kernel.ground import Record
 from ...kernel.system import Answer, System
-from .measure import EPSILON
-from .builtins import ENTRIES_OF_KIND, raw_quiet
+from .builtins import touching_quiet
 from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
-from .stops import UNSUMMARISED as _UNSUMMARISED, analyse, incremental, o_plain
 from .table import At, Entry, Log, Table
 from .words import order_words, pieces_words
 
@@ -91,38 +93,16 @@ ATTR_READS = {"at": "table", "index": "history"}
 #: type's, an entry's sub-phase); any other attribute a judgement reads
 #: (e.g. a Python field of an entry) makes it unshared
 FIXED_ATTRS = frozenset({"id", "side", "role", "type", "command", "phase", "pace", "flying"})
-#: what an entry is, part by part (``_esig``), and the builtins that read
-#: one part alone (``PackReads.of_var``: ``issuer(o)`` reads who gives the order)
-WHAT_ORDER = ("fixed.kind", "fixed.by", "fixed.units", "fixed.action", "fixed.toward")
-WHAT_PARTS = frozenset(WHAT_ORDER)
-GEOMETRY_ONLY, FIXED_ONLY = frozenset({"table"}), frozenset({"fixed"})
 
 
 #: (``_merged_into``: a branch whose history loops cannot be asked so, never merged by them)
 _NO_MEETS = object()
 
 
-def _recorded(cache: AnswerCaches, work) -> tuple:
-    """``work()``'s value, and what it read of the tables of ``cache``
-    (``reading``: the pieces whose places it read; ``touches``: the
-    contacts it asked), which a recording around this one reads too."""
-    reading, touches = cache.reading, cache.touches
-    reading.append(set())
-    touches.append([])
-    try:
-        v = work()
-    finally:
-        got, met = reading.pop(), touches.pop()
-        if reading:  # (an outer recording reads them too)
-            reading[-1] |= got
-            touches[-1].extend(met)
-    return v, got, met
-
-
 class _Pending:
     """The target of a lazy attempt (``WarmasterEngine.attempt``), worked
     out when first asked (``Entry.worked`` calls it); ``key()``: what it is
-    a function of, for judgements that share it unworked (``_esig``): the
+    a function of, for judgements that share it unworked (``Entry.outcome``): the
     same key, the same target (a step the stop rules forbid asks none).
     It holds the entry's fields, not the entry, which holds it: no
     reference cycle, freed without the collector."""
@@ -154,42 +134,9 @@ class _Pending:
         return self.done
 
 
-class _MemoCompiler(Compiler):
-    """The kernel's compiler, with some expressions' closures wrapped by
-    the engine (``WarmasterEngine._memo_loops``): ``wrap`` holds, by node id,
-    the node and what to wrap its closure with."""
-
-    def __init__(self, pack, meanings):
-        super().__init__(pack, meanings)
-        self.wrap: dict[int, tuple[A.Expr, Any]] = {}
-        self._wrapped: dict[int, tuple[A.Expr, Any]] = {}
-
-    def compile(self, e: A.Expr):
-        f = super().compile(e)
-        hit = self.wrap.get(id(e))
-        if hit is None or hit[0] is not e:
-            return f
-        done = self._wrapped.get(id(e))
-        if done is None:
-            done = self._wrapped[id(e)] = (e, hit[1](f))
-        return done[1]
-
-
 def fraction(p: Fraction) -> str:
     """A probability as the contract writes it: "7/12", "1", "0"."""
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
-
-
-class _Memo:
-    """A judgement's memo (``memo``, its own, or ``defines``) and its
-    setting's (``setting.memo``): ``shared`` (the answer's
-    ``AnswerCaches.defines``), or its own."""
-
-    __slots__ = ("memo", "setting")
-
-    def __init__(self, shared: dict | None = None, defines: dict | None = None):
-        self.memo: dict = {} if defines is None else defines
-        self.setting = self if shared is None else _Memo(None, shared)
 
 
 class _SideView:
@@ -204,45 +151,6 @@ class _SideView:
         self.own_of = {r: frozenset(a for a in self.own_pieces if a.piece.role == r) for r in roles}
         self.all_of = {r: frozenset(a for a in pieces if a.piece.role == r) for r in roles}
         self.enemy_of = {r: self.all_of[r] - self.own_of[r] for r in roles}
-
-
-class Ctx:
-    """What the compiled rules see: the log being judged (``log``), where
-    measurements are written down (``trace``), and the memos the compiler's
-    closures keep: ``g.memo`` fresh for each judgement; ``g.setting.memo``
-    (the defines that read the table only through their arguments, by
-    those arguments) fresh too, or ``static`` (``AnswerCaches.defines``),
-    shared by the judgements of one answer. Sharing it is sound: its keys hold the pieces as they stand
-    on one table (``At``, compared by identity) or the entries themselves,
-    and such a define reads no log. A judgement that writes measurements
-    down (``trace``) gets its own, so that nothing it measures is skipped."""
-
-    __slots__ = ("log", "trace", "g", "fresh")
-
-    def __init__(self, log: Log, trace: list | None = None, static: dict | None = None, fresh: bool = False):
-        self.log, self.trace, self.fresh = log, trace, fresh
-        self.g = _Memo(static if trace is None and not fresh else None)
-
-
-@dataclass(frozen=True)
-class _Rule:
-    id: str
-    decl: A.RuleDecl
-    source: str
-    quote: str
-    var: str | None
-    domain: Any
-    body: Any
-    causal: bool = False  # judges each entry by the entries before it alone
-    reads: frozenset | None = None  # what its body reads (``_reads_of``); None: not shared
-    #: the entries its domain holds: a kind (``ENTRIES_OF_KIND``), "*" every
-    #: entry (``log``), None: ask the domain
-    kind: str | None = None
-    #: a causal rule of a kind, reading the history's outcomes (judged alone),
-    #: whose body is a history loop judged incrementally (``not exists p in
-    #: before(o): ...``, ``forall p in before(o): ...``): (the loop's ``judge``,
-    #: is the loop negated), which ``breaks`` asks directly
-    quick: Any = None
 
 
 @dataclass(frozen=True)
@@ -260,7 +168,7 @@ class Step:
 class WarmasterEngine(Engine):
     """Answers ``orders``, ``odds`` and ``check`` for a Warmaster scenario."""
 
-    #: the verbs whose judgements are shared between branches (``_key``)
+    #: the verbs whose judgements are shared between branches (``judgement_key``)
     _share_verbs = ("odds", "plan")
 
     def __init__(self, scenario, pack):
@@ -276,28 +184,19 @@ class WarmasterEngine(Engine):
         #: on much; the options of ``orders`` are each judged once)
         self._sharing = False
         self._validate()
-        self.compiler = _MemoCompiler(pack, self.system.builtin_meanings())
+        self.compiler = Compiler(pack, self.system.builtin_meanings())
         #: what expressions and defines read, from the pack's read classes (the kernel's)
         self.reads = PackReads(pack, self._attr_reads, self.compiler.symbols)
-        #: the constants that read the whole log (a rule whose body reads none of
-        #: them, its variable aside, judges each entry by what came before it)
-        self._log_wide = frozenset(n for n in pack.vocabulary.constants if self.reads.builtin(n) == "history")
-        #: names that are no variable (``stops.analyse``); the loops judged incrementally
-        self._globals = frozenset(set(pack.defines) | set(pack.vocabulary.constants) | set(self.compiler.symbols))
-        self._incremental: set[int] = set()
-        self._side_keys: dict = {}  # (stops.Side.key)
+        #: the history loops judged from a summary carried along the log (the kernel's)
+        self.loops = HistoryLoops(self.compiler, self.reads)
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
         self.penalties = pack.hooked(PENALTY_PREFIX)
-        self.rules = [self._rule(rid, r) for rid, r in pack.rules.items()]
-        #: the rules as ``breaks`` asks them (any broken: the order changes
-        #: no answer): those that measure nothing first, the stop rules
-        #: among them, so a stopped step is found before the table is measured
-        self._quick_first = sorted(self.rules, key=lambda r: r.reads is None or "table" in r.reads)
-        self._groups_for: dict[str, list] = {}  # an entry's kind -> the rules that may judge it, grouped (``breaks``)
+        #: the pack's rules over the log (the kernel's), the stop rules' loops judged from their summary
+        self.judged = LogRules(pack, self.compiler, self.reads, self.loops)
+        self.rules = self.judged.rules
         self._target_spec: Any = False  # (``_target_key``)
         self._target_calls: Any = False  # (``_target_history``)
-        self._hist_calls: dict = {}  # (``_history_calls``)
         self._target_placed: Any = None  # (``target``: kept by places too)
         self._dice_spec: Any = False  # (``dice``)
         self._transposition_of: Any = False  # (``_transposition_spec``)
@@ -322,136 +221,6 @@ class WarmasterEngine(Engine):
         for c in self.scenario.characters:
             if c.role not in self.pack.roles:
                 raise WarcouncilError(f"the pack declares no character role {c.role!r}", c.places.get("role", c.where))
-
-    def _rule(self, rid: str, r: A.RuleDecl) -> _Rule:
-        source, quote = self.pack.source_of(r)
-        body = self.compiler.fold(r.body)
-        c = self.compiler.compile
-        self._memo_loops(body)
-        if isinstance(body, A.Quant) and body.kind == "forall":
-            causal = not (self._reads(body.body) - {body.var}) & self._log_wide
-            dom = body.domain
-            kind = None
-            if isinstance(dom, A.Name) and dom.id not in self.pack.defines:
-                kind = "*" if dom.id == "log" else ENTRIES_OF_KIND.get(dom.id)
-            reads = self._reads_of([body.body]) if causal else None
-            direct = causal and kind is not None and (reads is None or {"history", "outcome"} <= reads)
-            return _Rule(rid, r, source, quote, body.var, c(body.domain), c(body.body), causal, reads, kind,
-                         self._quick(body.body, body.var) if direct else None)
-        return _Rule(rid, r, source, quote, None, None, c(body))
-
-    def _quick(self, body: A.Expr, var: str):
-        """(``judge``, negated) when ``body`` (about ``var``) is a history loop
-        over ``var``'s past judged incrementally (stops.py), or its negation:
-        ``breaks`` asks its summary directly."""
-        negated = isinstance(body, A.Not)
-        q = body.operand if negated else body
-        if not isinstance(q, A.Quant) or id(q) not in self._incremental:
-            return None
-        loop = self.compiler.compile(q)  # (the incremental loop: compiled once, ``_MemoCompiler``)
-        if getattr(loop, "ovar", None) != var:
-            return None
-        return loop.judge, negated
-
-    def _memo_loops(self, body: A.Expr) -> None:
-        """Judge every loop of a rule through the log's history of the stop
-        rules' shape (``exists p in before(o): ...``) from a summary of the
-        history carried along the log (stops.py), the kernel's loop standing
-        in where that summary cannot be used; any other loop by the kernel."""
-        for n in A.walk(body):
-            if not isinstance(n, A.Quant):
-                continue
-            shape = analyse(n, self.compiler.compile, self.pack, self._globals, self._reads_of_one, self._side_keys)
-            if shape is not None:
-                self._incremental.add(id(n))
-                self.compiler.wrap[id(n)] = (n, lambda f, n=n, shape=shape: incremental(
-                    shape, ("incremental", id(n)), f))
-
-    def _reads_of_one(self, e: A.Expr) -> frozenset | None:
-        return self._reads_of([e])
-
-    @staticmethod
-    def _memo_key(tag: tuple, side: str, sigs: tuple):
-        return (tag, side, sigs)
-
-    def _reads_of(self, exprs) -> frozenset | None:
-        """What expressions read, through the defines they call (the
-        kernel's ``PackReads``, from the pack's read classes): a subset of
-        ``history``, ``outcome``, ``table``, or None (unknown reach)."""
-        return self.reads.of(exprs)
-
-    # ---- signatures: what a shared judgement is keyed by
-    @staticmethod
-    def _esig(e: Entry, reads: frozenset, own: str = "") -> tuple:
-        """Entry ``e`` as far as a judgement reading ``reads`` sees it
-        (``own``: the entry judged, its ``roll`` or ``target`` left out
-        when that is what is being worked out)."""
-        sig = e.__dict__.get("_what")  # (what the entry is: the same in its copies with another roll)
-        if sig is None:
-            sig = e.__dict__["_what"] = (e.kind, e.by.id if e.by is not None else None,
-                                         tuple(u.id for u in e.units), e.action,
-                                         e.toward.id if e.toward is not None else None)
-        if "fixed" not in reads and not reads.isdisjoint(WHAT_PARTS):
-            # (a judgement reading only some of what the entry is: those parts;
-            # kept with the entry's, shared by its copies: the same parts)
-            parts = e.__dict__.get("_parts")
-            if parts is None:
-                parts = e.__dict__["_parts"] = {}
-            hit = parts.get(reads)
-            if hit is None:
-                hit = parts[reads] = ("parts",) + tuple(v if p in reads else None for p, v in zip(WHAT_ORDER, sig))
-            sig = hit
-        if "outcome" in reads:
-            sig += (None if own == "roll" else e.roll, e.moves,
-                    None if e.kind != "orders" or own == "target" else
-                    e.target if e.pending is None else e.pending.key())
-        if "table" in reads:
-            sig += (e.units[0].table if e.units else None, e.after[0].table if e.after else None)
-        return sig
-
-    def _lsig(self, log: Log | None, reads: frozenset) -> int:
-        """Every entry of ``log`` by ``_esig``, as one number of this answer
-        (kept on the log): the same number for logs whose entries are alike
-        entry by entry, made from the log before the last entry's number and
-        the last entry's signature (a key hashes a number, not the history)."""
-        if log is None or not log.entries:
-            return 0
-        hit = log.sigs.get(reads)
-        if hit is None:
-            parent = log.parent
-            if parent is not None and len(parent.entries) == len(log.entries) - 1:
-                head = self._lsig(parent, reads)
-            else:
-                head = 0
-                for x in log.entries[:-1]:
-                    head = self._interned(reads, head, self._esig(x, reads))
-            hit = log.sigs[reads] = self._interned(reads, head, self._esig(log.entries[-1], reads))
-        return hit
-
-    def _interned(self, reads: frozenset, head: int, sig: tuple) -> int:
-        """The number of the history ``head`` (a number) followed by an entry of signature ``sig``."""
-        known = self.cache.histories
-        k = (reads, head, sig)
-        n = known.get(k)
-        if n is None:
-            n = known[k] = len(known) + 1
-        return n
-
-    def _key(self, what, reads: frozenset, e: Entry, before: Log, own: str = "") -> tuple:
-        """The key of a judgement about entry ``e`` appended to ``before``."""
-        return (what, before.side, self._esig(e, reads, own),
-                self._lsig(before, reads) if "history" in reads else None)
-
-    def _reads(self, e: A.Expr, seen: set | None = None) -> set[str]:
-        """The names an expression reads, through the defines it calls."""
-        seen = set() if seen is None else seen
-        out = set(A.referenced(e))
-        for name in list(out):
-            d = self.pack.defines.get(name)
-            if d is not None and name not in seen:
-                seen.add(name)
-                out |= self._reads(d.body, seen) - set(d.params)
-        return out
 
     def _call(self, name: str, ctx: Ctx, *args) -> Any:
         """The pack's define ``name`` on ``args``: a hook the pack declares
@@ -496,9 +265,8 @@ class WarmasterEngine(Engine):
             placed = self._target_placed
             if placed is not None and self._sharing:  # (kept by the places it read, beside)
                 of_e, history = placed
-                at = self._memo_key(("target@",), log.side, (self._esig(e, of_e, "target"),
-                                                             self._target_history(log, e, history)))
-                hit = self._placed(at, log.table, lambda: self._target(log, e))
+                at = (("target@",), log.side, (entry_key(e, of_e, "target"), self._target_history(log, e, history)))
+                hit = self.cache.by_places(at, log.table, lambda: self._target(log, e), touching_quiet)
             else:
                 hit = self._target(log, e)
             values[key] = hit
@@ -541,15 +309,14 @@ class WarmasterEngine(Engine):
         if spec is None:
             return None
         of_e, history = spec
-        return self._memo_key(("target",), log.side, (self._esig(e, of_e, "target"),
-                                                       self._target_history(log, e, history)))
+        return ("target",), log.side, (entry_key(e, of_e, "target"), self._target_history(log, e, history))
 
     def _target_history(self, log: Log, e: Entry, history: frozenset):
         """What the target of ``e`` reads of the history ``log``: the
         values of the history builtins its defines call on their own
-        parameters (``_history_calls``: ``nth(o, u)`` for each unit of
+        parameters (``PackReads.history_calls``: ``nth(o, u)`` for each unit of
         ``e``) when every define reading the history reads it so; else the
-        log as ``_lsig`` gives it (None: it reads none)."""
+        log as ``history_number`` gives it (None: it reads none)."""
         if not history:
             return None
         calls = self._target_calls
@@ -559,59 +326,21 @@ class WarmasterEngine(Engine):
                 d = self.pack.defines.get(name)
                 if d is None:
                     continue
-                got = self._history_calls(name)
+                got = self.reads.history_calls(name)
                 if got is None or len(d.params) not in (1, 2):
                     calls = None
                     break
                 if got:
-                    calls.append((tuple(d.params), got))
+                    calls.append((tuple(d.params), [self.compiler.compile(n) for n in got]))
             self._target_calls = calls
         if calls is None:
-            return self._lsig(log, history)
+            return history_number(log, history, self.cache.histories)
         ctx = Ctx(log, None, self.cache.defines)
         out = []
         for params, fns in calls:
             envs = [{params[0]: e}] if len(params) == 1 else [{params[0]: e, params[1]: u} for u in e.units]
             out.extend(f(ctx, env) for env in envs for f in fns)
         return ("calls", tuple(out))
-
-    def _history_calls(self, name: str):
-        """The closures of the history builtins define ``name`` calls, when
-        it reads the history only through them, each called on its own
-        parameters (``nth(o, u)``): its value is then a function of theirs
-        and of what it reads beside; () when it reads no history; None
-        when it reads it otherwise (a history constant such as
-        ``attempts``, an entry's index, a define that reads it, a call on
-        another value)."""
-        hit = self._hist_calls.get(name, False)
-        if hit is not False:
-            return hit
-        vocab = self.pack.vocabulary
-        d = self.pack.defines[name]
-        params = set(d.params)
-        out: list = []
-        ok = True
-        for n in A.walk(d.body):
-            if isinstance(n, (A.Quant, A.SetComp, A.The)) and n.var in params:
-                ok = False  # (a parameter hidden by a loop's variable)
-            elif isinstance(n, A.Call) and n.func in self.pack.defines:
-                r = self.reads.define(n.func)
-                if r is None or "history" in r:
-                    ok = False
-            elif isinstance(n, A.Call) and n.func in vocab and self.reads.builtin(n.func) == "history":
-                if all(isinstance(a, A.Name) and a.id in params for a in n.args):
-                    out.append(self.compiler.compile(n))
-                else:
-                    ok = False
-            elif isinstance(n, A.Name) and n.id not in params and (
-                    (n.id in vocab and self.reads.builtin(n.id) == "history") or n.id in self.pack.defines):
-                r = self.reads.define(n.id) if n.id in self.pack.defines else None
-                if r is None or "history" in r:  # (a history constant, or a define of no parameter reading it)
-                    ok = False
-            elif isinstance(n, A.Attr) and ATTR_READS.get(n.name) == "history":
-                ok = False
-        hit = self._hist_calls[name] = tuple(out) if ok else None
-        return hit
 
     def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         # (judged afresh while it is kept by the places it reads: every place read is recorded)
@@ -624,62 +353,6 @@ class WarmasterEngine(Engine):
             vals = [call(name, ctx, e, u) for u in supply]
             pens[name[len(PENALTY_PREFIX):]] = max(vals) if vals else 0
         return command - sum(pens.values()), pens
-
-    def _placed(self, key, cur: Table, work) -> Any:
-        """``work()``'s value, kept under ``key`` with what it read of the
-        table ``cur`` (recorded: ``AnswerCaches.reading``): the places of
-        the pieces it read, and which pairs of pieces touch where it only
-        asked that (``touching``); given again on a table where those pieces
-        stand in those places and those pairs touch or not alike. A value
-        that read a piece of another table is not kept. What is read here is
-        read by any judgement recording around this one, too."""
-        shared = self.cache.placed
-        reading = cur.cache.reading  # (where the pieces of ``cur`` record their reading)
-        here = shared.get((key, cur))  # (asked on this table before)
-        if here is not None:
-            places, touches, v = here
-            if reading:  # (an outer recording reads them too)
-                self._reread(cur, places, touches)
-            return v
-        cands = shared.get(key)
-        if cands is None:
-            cands = shared[key] = []
-        poses = cur.poses
-        at = cur.at
-        for table, places, touches, v in cands:
-            if table is not cur:
-                for pid, pose in places:
-                    now = poses[pid]
-                    if now is not pose and now != pose:
-                        break
-                else:
-                    for x, px, y, py, t in touches:
-                        nx, ny = poses[x], poses[y]
-                        if (nx is px or nx == px) and (ny is py or ny == py):
-                            continue  # (neither moved: the same contact)
-                        if (raw_quiet(at(x), at(y)) <= EPSILON) is not t:
-                            break
-                    else:
-                        table = cur
-            if table is cur:
-                if reading:  # (an outer recording reads them too)
-                    self._reread(cur, places, touches)
-                shared[(key, cur)] = (places, touches, v)
-                return v
-        v, got, met = _recorded(cur.cache, work)
-        if all(a.table is cur for a in got) and all(x.table is cur and y.table is cur for x, y, _ in met):
-            places = tuple((a.id, poses[a.id]) for a in got)
-            touches = tuple(dict.fromkeys((x.id, poses[x.id], y.id, poses[y.id], t) for x, y, t in met))
-            cands.append((cur, places, touches, v))
-            shared[(key, cur)] = (places, touches, v)
-        return v
-
-    @staticmethod
-    def _reread(cur: Table, places: tuple, touches: tuple) -> None:
-        """A kept judgement's reading, recorded for the judgement around it."""
-        at = cur.at
-        cur.cache.reading[-1].update(at(pid) for pid, _ in places)
-        cur.cache.touches[-1].extend((at(x), at(y), t) for x, _, y, _, t in touches)
 
     def explain(self, log: Log, e: Entry) -> dict:
         """Attempt ``e`` of ``log`` for people: its roll, target, each
@@ -732,7 +405,7 @@ class WarmasterEngine(Engine):
         if spec is False:
             spec = None
             names = [n for n in ("succeeds", "blunder") if n in self.pack.defines]
-            whole = self._reads_of([self.pack.defines[n].body for n in names])
+            whole = self.reads.of([self.pack.defines[n].body for n in names])
             each = [self.reads.of_var(self.pack.defines[n].body, self.pack.defines[n].params[0])
                     for n in names if len(self.pack.defines[n].params) == 1]
             if whole is not None and len(each) == len(names) and None not in each \
@@ -741,8 +414,8 @@ class WarmasterEngine(Engine):
             self._dice_spec = spec
         if spec is not None:
             whole, of_e = spec
-            key = self._memo_key(("dice",), log.side, (self._esig(e, of_e, "roll"),
-                                                       self._lsig(log, whole) if "history" in whole else None))
+            key = (("dice",), log.side, (entry_key(e, of_e, "roll"),
+                                         history_number(log, whole, self.cache.histories) if "history" in whole else None))
             hit = self.cache.values.get(key)
             if hit is None:
                 hit = self.cache.values[key] = self._dice(log, e)
@@ -779,9 +452,9 @@ class WarmasterEngine(Engine):
         if self._sharing:
             # (an attempt is what its step says: kind, character, units. What a
             # history loop reads of it that is only that, plain data, is the same
-            # for every attempt of this order: kept once for them all (stops.py),
-            # as is what judgements are keyed by of it (``_esig``))
-            of_step = self._memo_key(("alike",), log.side, (step.by, step.units))
+            # for every attempt of this order: kept once for them all (kernel/loops.py),
+            # as is what judgements are keyed by of it (``kernel.log.entry_key``))
+            of_step = (("alike",), log.side, (step.by, step.units))
             alike = self.cache.orders.get(of_step)
             if alike is None:
                 alike = self.cache.orders[of_step] = ({}, ("orders", step.by, step.units, None, None), {})
@@ -803,143 +476,21 @@ class WarmasterEngine(Engine):
 
     # ------------------------------------------------------------ judging
     def breaks(self, log: Log, at: Entry) -> bool:
-        """Does ``at``, just appended to ``log``, break a rule? (what
-        ``violations(log, at)`` finds, without explaining it.) The rules are
-        asked by group (``_groups``): a rule alone, or the causal rules of
-        one kind of entry that read the same, judged together; where
-        judgements are shared (``odds``, ``plan``) a group's verdict is kept
-        once for them all, by the places they read when they read the table
-        alone (``_placed``), else by what they read (``_key``), so that a
-        step judged again on another branch costs one look-up per group. The
-        group that last broke is asked first next time (the step after a
-        stopped one is stopped by the same rule)."""
-        ctx = Ctx(log, None, self.cache.defines)
-        before = log.parent if log.parent is not None else Log(log.entries[:-1], log.table, log.side)
-        items = self._groups_for.get(at.kind)
-        if items is None:
-            items = self._groups_for[at.kind] = self._groups(at.kind)
-        for i, (rules, reads) in enumerate(items):
-            if reads is None:
-                broke = self._broke(ctx, rules[0], at, before)
-            elif not self._sharing or (at.roll is None and not at.moves and "outcome" in reads
-                                       and "history" not in reads):
-                # (an attempt before its roll: its rules about the outcome mostly
-                # read that it has none, ``moves_units(o) implies …``: judged at
-                # once, cheaper than its key, which reads its target)
-                broke = not self._none_broken(rules, at, log, ctx)
-            elif reads == GEOMETRY_ONLY and _wholly_on(at, log.table):
-                # (rules that measure alone: kept by the places they read, so that
-                # the branches where those pieces stand alike share it; an entry
-                # that moves its pieces from another table is keyed by both tables,
-                # below: what it read of the other is not recorded, and the same
-                # order unmoved on this table may be judged otherwise)
-                key = self._memo_key(("rules@", id(rules)), log.side, self._esig(at, FIXED_ONLY))
-                broke = not self._placed(key, log.table, lambda: self._none_broken(rules, at, log))
-            else:
-                key = (id(rules), self._key("rule", reads, at, before))
-                ok = self.cache.verdicts.get(key)
-                if ok is None:
-                    ok = self.cache.verdicts[key] = self._none_broken(rules, at, log, ctx)
-                broke = not ok
-            if broke:
-                if i:
-                    items.insert(0, items.pop(i))
-                return True
-        return False
-
-    @staticmethod
-    def _none_broken(rules: list, at: Entry, log: Log, ctx: Ctx | None = None) -> bool:
-        """Does ``at``, the last entry of ``log``, break none of ``rules``
-        (causal rules of its kind), judged on ``ctx`` or a fresh context
-        (``_placed``: every place read is recorded)?"""
-        ctx = Ctx(log, fresh=True) if ctx is None else ctx
-        for r in rules:
-            try:
-                if not r.body(ctx, {r.var: at}):
-                    return False
-            except (AttributeError, TypeError) as exc:
-                raise _cannot_judge(r, exc) from None
-        return True
-
-    def _groups(self, kind: str) -> list:
-        """The rules that may judge an entry of ``kind``, as ``breaks``
-        asks them: ``(rules, reads)``, ``reads`` None for a rule judged
-        alone. Kept together: causal rules of one kind of entry reading
-        the same (a verdict ``_broke`` keeps by ``_key``: no outcome of the
-        history, nothing of unknown reach)."""
-        alone, groups = [], {}
-        for r in self._quick_first:
-            if r.causal and r.kind not in (None, "*", kind):
-                continue
-            if not r.causal or r.reads is None or r.kind is None or {"history", "outcome"} <= r.reads:
-                alone.append(([r], None))
-            else:
-                groups.setdefault(r.reads, []).append(r)
-        shared = sorted(((rs, reads) for reads, rs in groups.items()), key=lambda g: "table" in g[1])
-        return alone + shared
-
-    @staticmethod
-    def _broke(ctx: Ctx, r: _Rule, at: Entry, before: Log) -> bool:
-        """Does rule ``r``, judged alone, break at ``at`` (``breaks``)?"""
-        try:
-            if r.var is None:
-                return not r.body(ctx, {})
-            if not r.causal:
-                return not all(r.body(ctx, {r.var: el}) for el in r.domain(ctx, {}))
-            if r.kind is None and at not in r.domain(ctx, {}):
-                return False
-            quick = r.quick
-            # (a history loop: its summary asked directly, ``at`` being the last
-            # entry of ``ctx.log``, untraced; the body when it cannot tell)
-            v = quick[0](ctx, at, ctx.log, before) if quick is not None and ctx.log.parent is before else None
-            if v is not None:
-                return v if quick[1] else not v
-            return not r.body(ctx, {r.var: at})
-        except (AttributeError, TypeError) as exc:
-            raise _cannot_judge(r, exc) from None
+        """Does ``at``, just appended to ``log``, break a rule? (the
+        kernel's ``LogRules.breaks``: where judgements are shared, ``odds``
+        and ``plan``, a group of rules' verdict is kept once for all the
+        branches that read alike; contact is ``touching``'s.)"""
+        return self.judged.breaks(log, at, self.cache, self._sharing, touching_quiet)
 
     def violations(self, log: Log, at: Entry | None = None) -> list[dict]:
         """Every violation of the log; with ``at`` (its last entry, just
         appended to a log judged before), the violations at that entry: a
         causal rule is judged at ``at`` alone, any other over the whole log."""
-        return [self._violation(r, el, log) for r, el in self._broken(log, at)]
+        return [self.judged.violation(r, el, log) for r, el in self._broken(log, at)]
 
-    def _broken(self, log: Log, at: Entry | None = None) -> list[tuple[_Rule, Any]]:
-        """``violations``' (rule, element) pairs, in the pack's rule order."""
-        out = []
-        ctx = Ctx(log, None, self.cache.defines)
-        for r in self.rules:
-            try:
-                if r.var is None:
-                    if not r.body(ctx, {}):
-                        out.append((r, None))
-                    continue
-                for el in r.domain(ctx, {}):
-                    if at is not None and r.causal and el is not at:
-                        continue
-                    if not r.body(ctx, {r.var: el}):
-                        out.append((r, el))
-            except (AttributeError, TypeError) as exc:  # a house rule asking what an entry does not have
-                raise _cannot_judge(r, exc) from None
-        return out
+    def _broken(self, log: Log, at: Entry | None = None) -> list:
+        return self.judged.broken(Ctx(log, None, self.cache.defines), at)
 
-    def _violation(self, r: _Rule, el: Any, log: Log) -> dict:
-        trace: list[str] = []
-        ctx = Ctx(log, trace)
-        if r.var is None:
-            r.body(ctx, {})
-            pieces: list[str] = []
-        else:
-            r.body(ctx, {r.var: el})
-            pieces = sorted(set(el.pieces())) if isinstance(el, Entry) else [str(el)]
-        values = {"pieces": ", ".join(pieces)}
-        if r.var is not None:
-            values[r.var] = str(el)
-        msg = render_template(r.decl.message, values) if r.decl.message else f"{', '.join(pieces) or 'the log'}: breaks {r.id}"
-        v = {"rule": r.id, "pieces": pieces, "message": msg, "source": r.source, "quote": r.quote}
-        if trace:
-            v["measurements"] = trace
-        return v
 
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
@@ -967,7 +518,6 @@ class WarmasterEngine(Engine):
         its own caches, nothing kept from before."""
         self.cache.close()
         self.cache = AnswerCaches()
-        self._groups_for = {}  # (the order ``breaks`` asks the rules in: each answer's own, from the pack's)
         self._sharing = sharing
 
     def draw(self, side: str | None = None, after: str | None = None, **_) -> str:
@@ -1048,7 +598,7 @@ class WarmasterEngine(Engine):
             return
         end = len(log.entries)
         r, el = min(broken, key=lambda b: b[1].place if isinstance(b[1], Entry) else end)
-        v = self._violation(r, el, log)
+        v = self.judged.violation(r, el, log)
         where = el.where if isinstance(el, Entry) and el.where is not None else Location(path, 1, 1)
         quote = f": “{v['quote']}”" if v["quote"] else ""
         raise WarcouncilError(f"the log given with --after is illegal: {v['message']} ({r.id})", where,
@@ -1257,12 +807,12 @@ class WarmasterEngine(Engine):
 
     def _transposition_spec(self):
         """What ``_transposition`` keys a branch of a plan by, from what the
-        pack's judgements of an order attempt read (``_reads_of``): the
+        pack's judgements of an order attempt read (``PackReads``): the
         rules that may judge it, its target's defines and its dice'. None
         (no branch merged) when one of them reads something of unknown
         reach, judges the whole log, or reads the outcomes of the history
         other than through a history loop judged from its summary
-        (stops.py: the stop rules). Else (the reads by which the history
+        (kernel/loops.py: the stop rules). Else (the reads by which the history
         is keyed, the loops: (judge, its shape))."""
         spec = self._transposition_of
         if spec is not False:
@@ -1297,7 +847,7 @@ class WarmasterEngine(Engine):
         and what else of them a judgement reading the history reads,
         ``spec``)."""
         history = spec[0]
-        return log.table, self._lsig(log, history) if history else None
+        return log.table, history_number(log, history, self.cache.histories) if history else None
 
     def _merged_into(self, kept: list, log: Log, steps: list[Step], i: int, spec, plain: dict) -> tuple:
         """The sums of the walk of ``kept`` (the states walked from step
@@ -1557,17 +1107,6 @@ def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
                         nxt.append(h)
         frontier = nxt
     return sorted((tuple(sorted(g, key=rank.get)) for g in found), key=lambda g: (len(g), [rank[u] for u in g]))
-
-
-def _wholly_on(e: Entry, t: Table) -> bool:
-    """Does entry ``e`` hold every piece as it stands on table ``t``, before
-    the entry and after it (an order that moves nothing, on ``t``)?"""
-    return all(a.table is t for a in e.units) and all(a.table is t for a in e.after) \
-        and (e.by is None or e.by.table is t) and (e.toward is None or e.toward.table is t)
-
-
-def _cannot_judge(r: _Rule, exc: Exception) -> WarcouncilError:
-    return WarcouncilError(f"rule {r.id} cannot be judged on this log: {exc}", r.decl.loc)
 
 
 def _literal(v: Any) -> Any:

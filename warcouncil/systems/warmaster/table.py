@@ -18,26 +18,10 @@ from typing import Any
 from ...errors import Location
 from . import measure as T
 from ...kernel.caches import AnswerCaches
+from ...kernel.log import TurnLog, cached_property
 from .scenario import Piece, Pose, WarmasterScenario, footprint
 
 SUBPHASES = ("initiative", "home_back", "orders", "characters")
-
-class cached_property:  # noqa: N801 (as functools', without its lock: a log is never shared between threads)
-    """A value worked out on first reading and kept in the instance's
-    ``__dict__`` (read from there afterwards, the descriptor not asked)."""
-
-    def __init__(self, fn):
-        self.fn, self.name, self.__doc__ = fn, fn.__name__, fn.__doc__
-
-    def __set_name__(self, owner, name):
-        self.name = name
-
-    def __get__(self, obj, cls=None):
-        if obj is None:
-            return self
-        v = obj.__dict__[self.name] = self.fn(obj)
-        return v
-
 
 class Table:
     """Every piece's pose on one table; footprints made once per pose.
@@ -186,7 +170,7 @@ class Entry:
     #: orders: what works ``(target, penalties)`` out when first read (``worked``)
     pending: Any = field(default=None, repr=False)
     # (set on an attempt by the engine, copied with it by ``but``: ``_alike``, the
-    # plain values a history loop read of any attempt of the same step, stops.py)
+    # plain values a history loop read of any attempt of the same step, kernel/loops.py)
 
     @cached_property
     def ids(self) -> frozenset[str]:
@@ -216,6 +200,33 @@ class Entry:
             self.pending = None
         return self
 
+    def what(self) -> tuple:
+        """What the entry is (``kernel.log.FIXED_PARTS``: its kind, who
+        orders, its units, its action, the character it flies toward)."""
+        return (self.kind, self.by.id if self.by is not None else None, tuple(u.id for u in self.units),
+                self.action, self.toward.id if self.toward is not None else None)
+
+    def outcome(self, own: str = "") -> tuple:
+        """Its roll, whether it moves and (an attempt) its target, or what
+        the target is worked out from (``own``: the one left out)."""
+        return (None if own == "roll" else self.roll, self.moves,
+                None if self.kind != "orders" or own == "target" else
+                self.target if self.pending is None else self.pending.key())
+
+    def tables(self) -> tuple:
+        """The tables it stands on, before it and after it."""
+        return self.units[0].table if self.units else None, self.after[0].table if self.after else None
+
+    def unrolled(self) -> bool:
+        """Is it an order attempt before its roll (no roll, no move)?"""
+        return self.roll is None and not self.moves
+
+    def stands_on(self, t: Table) -> bool:
+        """Does it hold every piece as it stands on table ``t``, before the
+        entry and after it (an order that moves nothing, on ``t``)?"""
+        return all(a.table is t for a in self.units) and all(a.table is t for a in self.after) \
+            and (self.by is None or self.by.table is t) and (self.toward is None or self.toward.table is t)
+
     def get_attr(self, name: str) -> Any:
         if name == "index":
             return self.index
@@ -241,15 +252,15 @@ class Entry:
 
 
 @dataclass
-class Log:
+class Log(TurnLog):
     """The Command phase so far (of ``side``, the side to move): every
-    entry, in order, and the table after it."""
+    entry, in order, and the table after it (``kernel.log.TurnLog``)."""
 
     entries: list[Entry]
     table: Table
     side: str = ""
-    #: the log this one extends by its last entry (``plus``), and what the
-    #: engine keeps of it: the signatures of its entries (engine.py)
+    #: the log this one extends by its last entry (``plus``), and what is
+    #: kept of it (the kernel's summaries and numbers, the family's counts)
     parent: "Log | None" = field(default=None, repr=False)
     sigs: dict = field(default_factory=dict, repr=False)
 
@@ -257,23 +268,15 @@ class Log:
     def attempts(self) -> tuple[Entry, ...]:
         return tuple(e for e in self.entries if e.kind == "orders")
 
-    @cached_property
-    def whole(self) -> tuple[Entry, ...]:
-        return tuple(self.entries)
-
-    @cached_property
-    def _kinds(self) -> dict[str, tuple[Entry, ...]]:
-        out: dict[str, list[Entry]] = {}
-        for e in self.entries:
-            out.setdefault(e.kind, []).append(e)
-        return {k: tuple(v) for k, v in out.items()}
-
     def of(self, kind: str) -> tuple[Entry, ...]:
         """The entries of one sub-phase, in order (worked out once per log:
         a log's entries are never changed, ``plus`` makes a new log)."""
         if kind == "orders":
             return self.attempts
         return self._kinds.get(kind, ())
+
+    def but(self, entries: list[Entry]) -> "Log":
+        return Log(entries, self.table, self.side)
 
     def plus(self, e: Entry, table: Table | None = None) -> "Log":
         log = Log.__new__(Log)  # (the dataclass's __init__ without its cost: every field set here)

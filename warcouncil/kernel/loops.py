@@ -1,15 +1,16 @@
-"""History loops judged incrementally: the stop rules' shape.
+"""History loops judged incrementally along a turn's log.
 
-Many rules of the pack ask about the earlier entries of the log, as a loop
-``exists p in before(o): C(p, o)`` (or ``forall``), e.g. "a failed
-character stops": ``not (exists p in before(o): issuer(p).id ==
-issuer(o).id and not succeeds(p))``. Judged as written, every branch of an
-order plan walks its history again. This module recognises the *shape* of
-such a loop (never a rule's id) and judges it from a summary of the
+Many rules ask about the earlier entries of a log (``kernel/log.py``,
+``TurnLog``), as a loop ``exists p in before(o): C(p, o)`` (or ``forall``),
+e.g. Warmaster's "a failed character stops": ``not (exists p in before(o):
+issuer(p).id == issuer(o).id and not succeeds(p))``. Judged as written, every
+branch of a plan walks its history again. This module recognises the *shape*
+of such a loop (never a rule's id) and judges it from a summary of the
 history carried along the log, one entry at a time:
 
-* the loop's domain is ``before(o)`` (the attempts before ``o``) or
-  ``entries_before(o)`` (every entry before it), ``o`` the log's last entry;
+* the loop's domain is a call ``d(o)`` of a builtin whose meaning a family
+  marks with ``prefix(kind)``: for the last entry ``o`` of a log built entry
+  by entry, the entries before ``o`` (of that kind; ``None``: of every kind);
 * its condition (the body of ``exists``; the negated body of ``forall``)
   splits into conjuncts, each
 
@@ -23,16 +24,25 @@ history carried along the log, one entry at a time:
     its body.
 
 The summary of a log is, for each earlier entry of the domain that passes
-the filters, the values its join sides take (kept on the log, ``Log.sigs``,
+the filters, the values its join sides take (kept on the log, ``sigs``,
 made from its parent's by adding the last entry). The loop is then: is
 there a summarised entry whose values meet ``o``'s by every join.
 
 Anything else (another shape, a variable of an outer loop, a log that is not
-built entry by entry, an error while working out a part) is judged by the
+built entry by entry, an error while working out a part, a judgement that
+writes down what it measures or records what it reads) is judged by the
 closure it replaces, the kernel's: the answer is always the kernel's answer.
 Errors too: every part is worked out for every entry (no short cut), and
 any error hands the loop back to the kernel, which raises it or not as it
 would have.
+
+``HistoryLoops`` puts this under a pack's rules: ``install`` on a rule's
+body makes the compiler judge its loops of the shape so (``Compiler.stand_in``).
+
+What a part reads of an entry that is only what the entry is, plain data
+(``turn.fixed`` read classes alone), may be kept for every entry alike: a
+family sets ``_alike`` on its entries, one dict shared by the entries that
+are the same (Warmaster: the attempts of one order).
 """
 
 from __future__ import annotations
@@ -41,17 +51,29 @@ import operator as _operator
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ...dsl import ast as A
-from ...kernel.evaluate import contains  # ``item in container`` as the kernel's ``in``
-from .table import Log
-
-#: builtins whose value, for the last entry ``o`` of a log built entry by
-#: entry, is the log's earlier attempts (``before``) or earlier entries
-#: (``entries_before``): the kind of entry they hold (None: every kind)
-PREFIX_DOMAINS = {"before": "orders", "entries_before": None}
+from ..dsl import ast as A
+from .evaluate import contains  # ``item in container`` as the kernel's ``in``
 
 _UNKNOWN = object()  # a summary that cannot be made (an error): the kernel judges
 UNSUMMARISED = _UNKNOWN
+
+
+def prefix(kind: str | None) -> Callable:
+    """Mark a builtin's meaning (a function of one entry) as a domain of
+    history loops: its value for the last entry ``o`` of a log built entry
+    by entry is the log's entries before ``o`` of ``kind`` (None: of every
+    kind), in order. A family's builtins use it: ``@WM.function("before")
+    @prefix("orders")``."""
+    def mark(fn: Callable) -> Callable:
+        fn.prefix_kind = kind
+        return fn
+    return mark
+
+
+def prefix_kind(compiler, name: str) -> tuple[bool, str | None]:
+    """(is builtin ``name`` a domain of history loops, the kind of its entries)."""
+    fn = compiler.meanings.functions.get(name)
+    return (fn is not None and hasattr(fn, "prefix_kind")), getattr(fn, "prefix_kind", None)
 
 
 @dataclass(frozen=True)
@@ -62,8 +84,8 @@ class Side:
     written, about whichever variable: ``succeeds(p)`` in several rules,
     ``issuer(p).id`` and ``issuer(o).id``) and ``what``: does it read only
     what the entry is (kind, character, units: the same in every copy of
-    the entry with another roll, ``Entry.but``, and, when it is plain data,
-    in every entry that is the same order, ``Entry._alike``)."""
+    the entry with another outcome and, when it is plain data, in every
+    entry alike, ``_alike``)."""
 
     fn: Callable
     names: tuple[str, ...]
@@ -80,7 +102,7 @@ _NONE = object()
 class Shape:
     exists: bool
     ovar: str
-    kind: str | None  # the entries the domain holds (PREFIX_DOMAINS)
+    kind: str | None  # the entries the domain holds (``prefix``)
     pfilters: tuple  # (Side, negated)
     ofilters: tuple  # (Side, negated)
     joins: tuple  # (op, p-side index in the summary, Side of o)
@@ -222,26 +244,27 @@ def _canonical(e: A.Expr, names: tuple) -> tuple:
     return (A.transform(e, lambda n: A.Name(_SELF, n.loc) if isinstance(n, A.Name) and n.id in names else n), ())
 
 
-def analyse(q: A.Quant, compile_, pack, globals_: frozenset, reads, keys: dict | None = None) -> Shape | None:
-    """The incremental shape of loop ``q``, or None. ``globals_``: the
-    names that are not variables (defines, constants, symbols);
-    ``reads(e)``: what ``e`` reads beyond what its variables' entries are
-    (engine ``_reads_of``: a subset of history, outcome, geometry; None:
-    unknown); a part about ``p`` that reads the history cannot be worked
-    out once per entry. ``keys``: the numbers given to the parts so far
-    (``Side.key``), shared by the loops of one engine."""
-    dom = q.domain
-    if not (isinstance(dom, A.Call) and dom.func in PREFIX_DOMAINS and dom.func not in pack.defines
+def analyse(q: A.Quant, compiler, globals_: frozenset, reads, keys: dict | None = None) -> Shape | None:
+    """The incremental shape of loop ``q``, or None. ``compiler``: the
+    pack's (``kernel.evaluate.Compiler``); ``globals_``: the names that are
+    not variables (defines, constants, symbols); ``reads(e)``: what ``e``
+    reads beyond what its variables' entries are (``PackReads.of``: a
+    subset of the read classes; None: unknown); a part about ``p`` that
+    reads the history cannot be worked out once per entry. ``keys``: the
+    numbers given to the parts so far (``Side.key``), shared by the loops
+    of one pack."""
+    dom, pack = q.domain, compiler.pack
+    if not (isinstance(dom, A.Call) and dom.func not in pack.defines
             and len(dom.args) == 1 and isinstance(dom.args[0], A.Name)):
         return None
+    is_prefix, kind = prefix_kind(compiler, dom.func)
     ovar, pvar = dom.args[0].id, q.var
-    if ovar == pvar or ovar in globals_ or pvar in globals_:
+    if not is_prefix or ovar == pvar or ovar in globals_ or pvar in globals_:
         return None
-    a = _Analysis(compile_, pack, globals_, reads, {} if keys is None else keys)
+    a = _Analysis(compiler.compile, pack, globals_, reads, {} if keys is None else keys)
     if not a.conj(q.body, {pvar: "p", ovar: "o"}, q.kind == "forall"):
         return None
-    return Shape(q.kind == "exists", ovar, PREFIX_DOMAINS[dom.func], tuple(a.pf), tuple(a.of),
-                 tuple(a.joins), tuple(a.pv))
+    return Shape(q.kind == "exists", ovar, kind, tuple(a.pf), tuple(a.of), tuple(a.joins), tuple(a.pv))
 
 
 def _meet(a: Any, b: Any) -> bool:
@@ -283,7 +306,7 @@ def _env_of(names: tuple):
 def _of_entry(side: Side) -> Callable:
     """``side(ctx, x)`` as a plain closure (the loop's hot path: no method
     look-up; a value that reads what the entry is alone kept for every
-    attempt of the same order, ``_shared``)."""
+    entry alike, ``_shared``)."""
     fn, key, env = side.fn, side.key, _env_of(side.names)
     if not side.what:
         return lambda ctx, x: fn(ctx, env(x))
@@ -292,7 +315,7 @@ def _of_entry(side: Side) -> Callable:
 
 def _shared(alike: dict | None, key: int, fn: Callable, ctx, env: Callable, x) -> Any:
     """The value of a side for entry ``x``, ``fn(ctx, env(x))``: read from
-    ``alike`` (the plain values kept for every entry alike: ``Entry._alike``)
+    ``alike`` (the plain values kept for every entry alike: ``_alike``)
     when it holds it, else worked out and, when
     plain, kept there."""
     if alike is not None:
@@ -310,7 +333,7 @@ _SCALARS = (str, int, bool, float, type(None))
 
 def _plain(v: Any) -> bool:
     """Is ``v`` plain data (an id, a number, a truth value, a set of ids),
-    the same for every entry that is the same order (``Entry._alike``), never
+    the same for every entry alike (``_alike``), never
     a piece or an entry, whose identity is its table's or branch's?"""
     t = type(v)
     if t in _SCALARS:
@@ -360,7 +383,7 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
             if parent is None or len(parent.entries) != len(ents) - 1:
                 # (a log given whole: its prefixes made, each keeping its summary;
                 # what a part reads of an entry is on the entry, not the log)
-                parent = Log(ents[:-1], log.table, log.side)
+                parent = log.but(ents[:-1])
             base = parent.sigs.get(tag)
             if base is None:
                 base = summary(parent, ctx)
@@ -387,11 +410,11 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
         return True, base[1] + (vals,)
 
     def placed(log, o):
-        """Is ``o`` (the last entry of ``log``) where ``before(o)`` or
-        ``entries_before(o)`` is the log before it?"""
+        """Is ``o`` (the last entry of ``log``) where the domain of its
+        entries before it is the log before it?"""
         before = log.parent
         if kind is not None:
-            # (``before(o)``: the attempts of the log up to ``o``'s index, each in place)
+            # (the entries of its kind up to ``o``'s index, each in place)
             earlier = before.of(kind)
             return o.kind == kind and o.index == len(earlier) and not (earlier and earlier[-1].index != o.index - 1)
         return o.place == len(before.entries)
@@ -413,8 +436,8 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
     def judge(ctx, o, log, before):
         """The loop's value for ``o``, the last entry of ``log``, appended
         to ``before`` (its parent), judged untraced and not afresh (what
-        ``loop`` checks first; ``judge`` alone: the engine's ``breaks``,
-        which knows it): None when the summary cannot tell."""
+        ``loop`` checks first; ``judge`` alone: a family's engine, which
+        knows it, ``HistoryLoops.judge_of``): None when the summary cannot tell."""
         sigs = log.sigs
         ok = sigs.get(in_place)
         if ok is None:
@@ -448,7 +471,7 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
             return None
         return found if exists else not found
 
-    judge.shape, judge.summary = shape, summary  # (what odds' transposition key asks of it)
+    judge.shape, judge.summary = shape, summary  # (what a walk merging branches asks of it)
     loop.judge, loop.ovar = judge, ovar
     return loop
 
@@ -456,11 +479,51 @@ def incremental(shape: Shape, tag: Any, f: Callable) -> Callable:
 def o_plain(shape: Shape, ctx, o) -> bool:
     """Does every part of ``shape`` about ``o`` read only what ``o`` is
     and give plain data for it (``_plain``)? Then it gives the same for
-    every attempt of the same order, wherever and whenever it is made
-    (``odds``' transposition key asks the loop about a later step with such
-    an attempt made now)."""
+    every entry alike, wherever and whenever it is made (a walk merging
+    branches asks the loop about a later step with such an entry made now)."""
     sides = [side for side, _ in shape.ofilters] + [side for _, _, side in shape.joins]
     return all(side.what and _plain(_of_entry(side)(ctx, o)) for side in sides)
 
 
-__all__ = ["Shape", "analyse", "incremental", "o_plain", "PREFIX_DOMAINS"]
+class HistoryLoops:
+    """The history loops of one pack's rules judged incrementally: the
+    pack's ``compiler`` and ``reads`` (``PackReads``). ``install(body)``
+    makes the compiler judge every loop of ``body`` of the shape from its
+    summary (the kernel's closure standing in where the summary cannot
+    tell); ``taken`` holds them (by node id)."""
+
+    def __init__(self, compiler, reads) -> None:
+        pack = compiler.pack
+        self.compiler, self.reads = compiler, reads
+        #: the names that are no variable
+        self.globals = frozenset(set(pack.defines) | set(pack.vocabulary.constants) | set(compiler.symbols))
+        self.keys: dict = {}  # (``Side.key``)
+        self.taken: set[int] = set()
+
+    def shape(self, q: A.Quant) -> Shape | None:
+        """``analyse`` for this pack."""
+        return analyse(q, self.compiler, self.globals, lambda e: self.reads.of([e]), self.keys)
+
+    def install(self, body: A.Expr) -> None:
+        for n in A.walk(body):
+            if isinstance(n, A.Quant) and id(n) not in self.taken:
+                shape = self.shape(n)
+                if shape is not None:
+                    self.taken.add(id(n))
+                    self.compiler.stand_in(n, lambda f, n=n, shape=shape: incremental(shape, ("incremental", id(n)), f))
+
+    def judge_of(self, body: A.Expr, var: str) -> tuple | None:
+        """(``judge``, negated) when ``body`` (about ``var``) is a loop
+        installed over ``var``'s past, or its negation: ``judge(ctx, o,
+        log, before)`` asks its summary directly (None: it cannot tell)."""
+        negated = isinstance(body, A.Not)
+        q = body.operand if negated else body
+        if not isinstance(q, A.Quant) or id(q) not in self.taken:
+            return None
+        loop = self.compiler.compile(q)
+        if getattr(loop, "ovar", None) != var:
+            return None
+        return loop.judge, negated
+
+
+__all__ = ["Shape", "HistoryLoops", "UNSUMMARISED", "analyse", "incremental", "o_plain", "prefix"]
