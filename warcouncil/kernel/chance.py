@@ -158,7 +158,7 @@ class Tree:
         """Each sequence's sums, walked from ``start`` (None for one
         pruned); ``told(n)``: n more sequences were walked (after each of
         the root's children)."""
-        judge, keys = process.judge, process.keys
+        judge, near_of, keys = process.judge, process.near, process.keys
         width = len(zero)
 
         def go(node: Node, state: Any, ways: int, tally: tuple, out: tuple) -> None:
@@ -170,7 +170,7 @@ class Tree:
                     d[k] += ways
             if not node.children:
                 return
-            near = process.near(state, node)
+            near = near_of(state, node)
             if near is None:  # (not merged)
                 for child in node.children.values():
                     take(child, state, ways, tally, out)
@@ -203,23 +203,28 @@ class Tree:
                 for d, t, c in zip(per, theirs, tally):
                     for k, w in t.items():
                         d[c + k] += ways * w
+            notes = out[1]
             for child, theirs in sub[1].items():
-                note(out, child, ways, theirs)
+                had = notes.get(child)
+                if had is None:
+                    had = notes[child] = [0] * len(theirs)
+                for j, y in enumerate(theirs):
+                    had[j] += ways * y
 
         def take(child: Node, state: Any, ways: int, tally: tuple, out: tuple) -> None:
             """The step of ``child`` taken in ``state``, reached with ``ways``."""
             outcomes, notes = judge(state, child)
             if notes:
-                note(out, child, ways, notes)
+                had = out[1].get(child)
+                if had is None:
+                    had = out[1][child] = [0] * len(notes)
+                for j, y in enumerate(notes):
+                    had[j] += ways * y
             for w, after, more, leave in outcomes:
                 if w:
                     go(child, after, ways * w, tally if more is None else tuple(map(add, tally, more)), out)
                 if leave is not None:
                     leave()
-
-        def note(out: tuple, child: Node, ways: int, notes: Sequence[int]) -> None:
-            had = out[1].get(child)
-            out[1][child] = [ways * y for y in notes] if had is None else [x + ways * y for x, y in zip(had, notes)]
 
         total: tuple = ({}, {})  # (leaf -> per counter, value -> ways; node -> its step's notes, in ways)
         root = self.root

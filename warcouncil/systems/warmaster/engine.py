@@ -1471,7 +1471,7 @@ class _Attempts:
 
     def __init__(self, engine: WarmasterEngine, spec, names: list[str], left: list[bool] | None):
         self.engine, self.spec, self.names, self.left = engine, spec, names, left
-        self.gives: dict = {}  # step -> what its success adds up
+        self.gives: dict = {}  # node -> what the success of its step adds up
         self.plain: dict = {}  # (``_meets``)
 
     def judge(self, log: Log, node) -> tuple:
@@ -1487,9 +1487,9 @@ class _Attempts:
                 mark = eng.cache.mark()  # (what is kept of the tables of these branches, dropped after them)
                 leave = lambda: eng._forget(mark)  # noqa: E731
             es, after = eng.rolled(log, e, st, ok[0], True)
-            gives = self.gives.get(st)
+            gives = self.gives.get(node)
             if gives is None:
-                gives = self.gives[st] = (1, *(int(u in st.units) for u in self.names))
+                gives = self.gives[node] = (1, *(int(u in st.units) for u in self.names))
             out.append((w_ok, log.plus(es, after), gives, leave))
         if bad:
             out.append((36 - w_ok, log.plus(e.with_roll(bad[-1])), None, None))
