@@ -1304,11 +1304,12 @@ class WarmasterEngine(Engine):
         its legality (``_assumed``) and on each branch of its dice."""
         from ...kernel.progress import progress
 
-        tree = chance.Tree([Step(assign[i], wants[i][0], None, None, where) for i in order for _ in range(wants[i][1])]
-                    for assign in itertools.product(*choices)
-                    for order in itertools.permutations(range(len(wants)))
-                    # W6: a character's orders are contiguous (else the sequencing is illegal)
-                    if _contiguous([assign[i] for i in order]))
+        tree = chance.Tree([Step(assign[i], wants[i][0], None, None, where)
+                            for i in order for _ in range(wants[i][1])]
+                           for assign in itertools.product(*choices)
+                           for order in itertools.permutations(range(len(wants)))
+                           # W6: a character's orders are contiguous (else the sequencing is illegal)
+                           if _contiguous([assign[i] for i in order]))
 
         def passes(at: tuple, node) -> tuple | None:  # (every roll that can succeed succeeding)
             vs, log, forced = self._assumed(*at, node.step)
@@ -1319,15 +1320,15 @@ class WarmasterEngine(Engine):
         def score(steps: tuple, walked) -> tuple:
             p_all, expected = _all_and_expected(steps, walked.counters[0])
             return (p_all, expected) if objective == "all" else (expected, p_all)
+        done = 0
         with progress("plan: sequencings tried", legal) as step:
-            done = [0]
-
             def told(n: int) -> None:
-                done[0] += n
+                nonlocal done
+                done += n
                 self.cache.defines = {}  # (its keys hold the entries walked: not kept for the next sequencings)
-                step(done[0], None, f"plan: {done[0]} sequencings tried, {legal} legal")
+                step(done, None, f"plan: {done} sequencings tried, {legal} legal")
             return chance.best(tree, _Attempts(self, self._transposition_spec(), [], None), self.start(), 36, (0,),
-                        score, told)
+                               score, told)
 
     def _plan_answer(self, scored, objective) -> Answer:
         if not scored:
