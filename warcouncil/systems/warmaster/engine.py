@@ -1474,6 +1474,8 @@ class _Attempts:
         self.engine, self.spec, self.names, self.left = engine, spec, names, left
         self.gives: dict = {}  # node -> what the success of its step adds up
         self.plain: dict = {}  # (``_meets``)
+        if spec is None:
+            self.near = None  # (no branch merged)
 
     def judge(self, log: Log, node) -> tuple:
         eng, st = self.engine, node.step
@@ -1497,7 +1499,7 @@ class _Attempts:
         return out, (36, w_ok, w_blunder)
 
     def near(self, log: Log, node):
-        if self.spec is None or node.height < 3:
+        if node.height < 3:
             return None
         return self.engine._transposition(log, self.spec)
 
