@@ -97,6 +97,10 @@ WHAT_PARTS = frozenset(WHAT_ORDER)
 GEOMETRY_ONLY, FIXED_ONLY = frozenset({"table"}), frozenset({"fixed"})
 
 
+#: (``_merged_into``: a branch whose history loops cannot be asked so, never merged by them)
+_NO_MEETS = object()
+
+
 def _recorded(cache: AnswerCaches, work) -> tuple:
     """``work()``'s value, and what it read of the tables of ``cache``
     (``reading``: the pieces whose places it read; ``touches``: the
