@@ -525,8 +525,10 @@ def main(argv=None):
 def compare(args, argv: list[str]) -> int:
     """``--compare DIR``: this script run ``--rounds`` times on each tree,
     alternating (DIR first), each run a process of its own with the same
-    options and this script's baseline; per row, each run's median of
-    paired ratios and warcouncil's best time, and the median of the runs'."""
+    options; DIR's own copy of the script where it has one (an older tree's
+    modules and baseline: each ratio to its own script's baseline), else
+    this one; per row, each run's median of paired ratios and warcouncil's
+    best time, and the median of the runs'."""
     here = Path(__file__).resolve().parents[1]
     rest, skip = [], False
     for a in argv:  # (the options of the runs: all but --compare, --rounds, --tree, --json)
@@ -540,7 +542,9 @@ def compare(args, argv: list[str]) -> int:
     runs: dict = {"before": [], "after": []}
     for _ in range(args.rounds):
         for name, tree in trees.items():
-            out = subprocess.run([sys.executable, str(Path(__file__).resolve()), *rest, "--json", "--tree", str(tree)],
+            own = tree / "bench" / Path(__file__).name
+            script = own if own.exists() else Path(__file__).resolve()
+            out = subprocess.run([sys.executable, str(script), *rest, "--json", "--tree", str(tree)],
                                  check=True, capture_output=True, text=True).stdout
             runs[name].append(json.loads(out.strip().splitlines()[-1]))
     print(f"before: {trees['before']}; after: {trees['after']}; {args.rounds} rounds, alternating")

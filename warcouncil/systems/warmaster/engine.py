@@ -57,14 +57,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from operator import add
-from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from ...errors import Location, WarcouncilError, closest
 from ...kernel.caches import AnswerCaches
+from ...kernel import chance
 from ...kernel.listing import count_json
 from ...kernel.log import LogCtx as Ctx, entry_key, history_number
 from ...kernel.logrules import LogRules
@@ -622,10 +621,10 @@ class WarmasterEngine(Engine):
         each: list = []
         dist, units = self.distribution(steps, each)
         n = len(steps)
-        expected = sum((k * p for k, p in dist.items()), Fraction(0))
+        p_all, expected = _all_and_expected(steps, dist)
         data = {"legal": True,
                 "successes": {str(k): fraction(dist.get(k, Fraction(0))) for k in range(n + 1)},
-                "expected": fraction(expected), "all": fraction(dist.get(n, Fraction(0))),
+                "expected": fraction(expected), "all": fraction(p_all),
                 "units": {u: {str(k): fraction(d.get(k, Fraction(0))) for k in range(max_k + 1)}
                           for u, (d, max_k) in units.items()},
                 # (beyond the contract's keys) each step's chances, and the blunders (reference §5.3)
@@ -648,119 +647,50 @@ class WarmasterEngine(Engine):
         attempted)."""
         log, forced = self.start(), False
         for i, st in enumerate(steps):
-            e, _ = self.attempt(log, st, None, False)
-            p, ok, bad = self.rolls(log, e)
-            if ok:
-                e, after = self.rolled(log, e, st, ok[0], True)
-            else:
-                e, after = e.with_roll(bad[-1]), log.table
-            now = log.plus(e, after)
-            vs = self.violations(now, e) if self.breaks(now, e) else []
+            vs, log, forced = self._assumed(log, forced, st)
             if vs:
-                if forced:
-                    continue
                 for v in vs:
                     v["message"] = f"plan step {i + 1}: {v['message']}"
                 return vs
-            forced = forced or not ok
-            log = log.plus(e, after)
         return []
+
+    def _assumed(self, log: Log, forced: bool, st: Step) -> tuple[list[dict], Log, bool]:
+        """Step ``st`` of a plan after ``log``, its roll succeeding if one
+        can (``forced``: an earlier step's could not): its violations, and
+        the log and ``forced`` after it. After a forced failure a step that
+        breaks a rule is judged by the stop rules: not attempted, no
+        violation, left out of the log."""
+        e, _ = self.attempt(log, st, None, False)
+        _, ok, bad = self.rolls(log, e)
+        if ok:
+            e, after = self.rolled(log, e, st, ok[0], True)
+        else:
+            e, after = e.with_roll(bad[-1]), log.table
+        now = log.plus(e, after)
+        vs = self.violations(now, e) if self.breaks(now, e) else []
+        if vs and forced:
+            return [], log, forced
+        return vs, now, forced or not ok
 
     def distribution(self, steps: list[Step], each: list | None = None):
         """The exact distribution of successful orders, and per unit; in
-        ``each`` (when given), per step: P(attempted), P(given), P(a blunder).
-
-        The branches the dice open are walked depth first, one at a time.
-        A branch reaching step ``i`` in the state of one walked before
-        (``_transposition``: alike in all that the remaining steps'
-        judgements read; ``_merged_into``) is not walked again: what the
-        walk from that state summed is added in, shifted by the branch's
-        successes and orders and scaled by its ways. Where no branch can
-        meet another (every step moves its units: a success and a failure
-        leave different tables), nothing is kept by state, and what is
-        kept of the tables of the branches left for good is dropped when
-        the walk leaves them (``_left_for_good``, ``_forget``).
-
-        Inside, a probability at step ``i`` is a whole number of ways out of
-        36**i (a step not attempted multiplies by 36, one rolled by the
-        ways of its result); ``Fraction`` only at the end."""
+        ``each`` (when given), per step: P(attempted), P(given), P(a
+        blunder). The kernel's chance walk (kernel/chance.py) over the
+        branches the dice open, each step an order attempt (``_Attempts``).
+        Where no branch can meet another (every step moves its units: a
+        success and a failure leave different tables), nothing is merged,
+        and what is kept of the tables of the branches left for good is
+        dropped when the walk leaves them (``_left_for_good``, ``_forget``)."""
         spec = self._transposition_spec()
         if all(st.to is not None and None not in st.to for st in steps):
             spec = None
-        n = len(steps)
         names = list(dict.fromkeys(u for st in steps for u in st.units))
-        tops = {u: sum(1 for st in steps if u in st.units) for u in names}
-        gives = [tuple(int(u in st.units) for u in names) for st in steps]  # (the orders each step gives each unit)
-        left = self._left_for_good(steps) if spec is None else [False] * n
-        zeros = tuple(0 for _ in names)
-        plain: dict = {}  # (``_meets``)
-        seen: dict = {}  # (step, ``_transposition``) -> [[its ``_meets``, log, its sums]]
-
-        def sums() -> tuple:
-            """What a walk adds up: ways by successes, per unit by orders
-            given, per step (attempted, given, a blunder)."""
-            return defaultdict(int), [defaultdict(int) for _ in names], [[0, 0, 0] for _ in steps]
-
-        def go(i: int, log: Log, ways: int, succ: int, counts: tuple, out: tuple) -> None:
-            if ways == 0:
-                return
-            if i == n:
-                out[0][succ] += ways
-                for mine, k in zip(out[1], counts):
-                    mine[k] += ways
-                return
-            # (merging saves the judgements of the steps to come: with fewer than
-            # three to come, fewer than it costs to find a match)
-            if spec is None or i == 0 or n - i < 3:
-                return walk(i, log, ways, succ, counts, out)
-            kept = seen.setdefault((i, self._transposition(log, spec)), [])
-            sub, meets = self._merged_into(kept, log, steps, i, spec, plain)
-            if sub is None:
-                sub = sums()
-                walk(i, log, 1, 0, zeros, sub)
-                kept.append([meets, log, sub])
-            for k, w in sub[0].items():
-                out[0][succ + k] += ways * w
-            for mine, theirs, c in zip(out[1], sub[1], counts):
-                for k, w in theirs.items():
-                    mine[c + k] += ways * w
-            for j in range(i, n):
-                out[2][j] = [x + ways * y for x, y in zip(out[2][j], sub[2][j])]
-
-        def walk(i: int, log: Log, ways: int, succ: int, counts: tuple, out: tuple) -> None:
-            st = steps[i]
-            e, _ = self.attempt(log, st, None, False, lazy=True)
-            if self.breaks(log.plus(e), e):  # the stop rules: not attempted
-                go(i + 1, log, ways * 36, succ, counts, out)
-                return
-            _, ok, bad, _, w_ok, w_blunder = self.dice(log, e.worked(), True)
-            stat = out[2][i]
-            stat[0] += ways
-            stat[1] += ways * w_ok
-            stat[2] += ways * w_blunder
-            if ok:
-                more = tuple(map(add, counts, gives[i]))
-                if left[i]:  # (what is kept of the tables of these branches, dropped after them)
-                    mark = self.cache.mark()
-                    es, after = self.rolled(log, e, st, ok[0], True)
-                    go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more, out)
-                    del es, after
-                    self._forget(mark)
-                else:
-                    es, after = self.rolled(log, e, st, ok[0], True)
-                    go(i + 1, log.plus(es, after), ways * w_ok, succ + 1, more, out)
-            if bad:
-                go(i + 1, log.plus(e.with_roll(bad[-1])), ways * (36 - w_ok), succ, counts, out)
-
-        total = sums()
-        go(0, self.start(), 1, 0, zeros, total)
-        dist, per_unit, stats = total
-        whole = 36 ** n
+        left = self._left_for_good(steps) if spec is None else None
+        [got] = chance.Tree([steps]).walk(_Attempts(self, spec, names, left), self.start(), 36, (0,) * (1 + len(names)))
         if each is not None:
-            each.extend((Fraction(a, 36 ** i), Fraction(g, 36 ** (i + 1)), Fraction(b, 36 ** (i + 1)))
-                        for i, (a, g, b) in enumerate(stats))
-        return ({k: Fraction(v, whole) for k, v in dist.items()},
-                {u: ({k: Fraction(v, whole) for k, v in mine.items()}, tops[u]) for u, mine in zip(names, per_unit)})
+            each.extend(got.notes)
+        tops = {u: sum(1 for st in steps if u in st.units) for u in names}
+        return got.counters[0], {u: (d, tops[u]) for u, d in zip(names, got.counters[1:])}
 
     def _left_for_good(self, steps: list[Step]) -> list[bool]:
         """Per step of a plan: is no table of the branches where it succeeds
@@ -849,37 +779,33 @@ class WarmasterEngine(Engine):
         history = spec[0]
         return log.table, history_number(log, history, self.cache.histories) if history else None
 
-    def _merged_into(self, kept: list, log: Log, steps: list[Step], i: int, spec, plain: dict) -> tuple:
-        """The sums of the walk of ``kept`` (the states walked from step
-        ``i`` alike by ``_transposition``: [their ``_meets`` or None not yet
-        asked, log, sums]) that the branch at ``log`` merges with: one alike
-        in what the history loops read of it (their summaries alike, or
-        else ``_meets`` alike); and this branch's ``_meets``, to keep with
-        it when there is none (None). The loops are asked only of branches
-        alike in the rest."""
-        if not kept:
-            return None, None
+    def _alike(self, log: Log, ahead: tuple, spec, plain: dict):
+        """What makes two branches of a plan alike in all that the
+        judgements of the steps ``ahead`` still to come read, given the same
+        ``_transposition`` (``_Attempts.keys``): the same summaries of the
+        stop rules' history loops (when each has one), else the same that
+        the loops meet of the orders to come (``_meets``, when they can be
+        asked so); without loops, nothing more."""
         loops = spec[1]
-        if not loops:  # (alike in all the judgements from step i on read)
-            return kept[0][2], None
+        if not loops:
+            yield ()
+            return
         ctx = Ctx(log, None, self.cache.defines)
-        mine = [judge.summary(log, ctx) for judge, _ in loops]
+        mine = tuple(judge.summary(log, ctx) for judge, _ in loops)
         if not any(s is _UNSUMMARISED for s in mine):
-            for other in kept:
-                if [judge.summary(other[1], ctx) for judge, _ in loops] == mine:
-                    return other[2], None
-        meets = self._meets(log, steps, i, loops, plain)
+            try:  # (summaries holding a value that cannot be hashed are no key)
+                hash(mine)
+            except TypeError:
+                mine = None
+            if mine is not None:
+                yield mine
+        meets = self._meets(log, ahead, loops, plain)
         if meets is not None:
-            for other in kept:
-                if other[0] is None:
-                    other[0] = self._meets(other[1], steps, i, loops, plain) or _NO_MEETS
-                if other[0] == meets:
-                    return other[2], None
-        return None, meets or _NO_MEETS
+            yield None, meets
 
-    def _meets(self, log: Log, steps: list[Step], i: int, loops, plain: dict) -> tuple | None:
+    def _meets(self, log: Log, ahead: tuple, loops, plain: dict) -> tuple | None:
         """For each history loop of the stop rules (``loops``) and each
-        order of the steps from ``i`` on, whether ``log`` holds an entry
+        order of the steps ``ahead``, whether ``log`` holds an entry
         that meets that order's attempt (an earlier failure of its
         character, of its unit...): an entry added later meets it alike in
         merged branches, so these and ``_transposition`` are all that the
@@ -888,7 +814,7 @@ class WarmasterEngine(Engine):
         attempt is, or is no plain data: ``plain``, by order)."""
         found = []
         ctx = Ctx(log, None, self.cache.defines)
-        for order in dict.fromkeys((st.by, st.units) for st in steps[i:]):
+        for order in dict.fromkeys((st.by, st.units) for st in ahead):
             o, _ = self.attempt(log, Step(*order, None, None, None), None, False, lazy=True)
             now = log.plus(o)
             ctx.log = now
@@ -923,50 +849,48 @@ class WarmasterEngine(Engine):
         if candidates * math.factorial(len(wants)) > PLAN_LIMIT:
             raise WarcouncilError(f"{len(wants)} wanted orders with these characters make more than {PLAN_LIMIT} "
                                   "sequencings to try", where, hint="name the character (`by`) of some of them")
+        return self._plan_answer(self._sequencings(wants, objective, choices, where), objective)
+
+    def _sequencings(self, wants, objective, choices, where) -> list:
+        """Every legal sequencing of the wanted orders, scored, best first.
+        They are walked together, as the kernel's trie of their common
+        beginnings (``Tree``): a beginning they share is judged once, for
+        its legality (``_assumed``) and on each branch of its dice."""
         from ...kernel.progress import progress
 
-        with progress("plan: sequencings tried", candidates * math.factorial(len(wants))) as step:
-            scored = self._sequencings(wants, objective, choices, where, step)
-        return self._plan_answer(scored, objective)
+        tree = chance.Tree([Step(assign[i], wants[i][0], None, None, where)
+                            for i in order for _ in range(wants[i][1])]
+                           for assign in itertools.product(*choices)
+                           for order in itertools.permutations(range(len(wants)))
+                           # W6: a character's orders are contiguous (else the sequencing is illegal)
+                           if _contiguous([assign[i] for i in order]))
 
-    def _sequencings(self, wants, objective, choices, where, step) -> list:
-        """Every legal sequencing of the wanted orders, scored (``step``:
-        told how many of them were tried)."""
-        scored = []
-        seen: set = set()
-        tried = 0
-        for assign in itertools.product(*choices):
-            for order in itertools.permutations(range(len(wants))):
-                tried += 1
-                step(tried, None, f"plan: {tried} sequencings tried, {len(scored)} legal")
-                chars = [assign[i] for i in order]
-                # W6: a character's orders are contiguous (else the sequencing is illegal)
-                runs = [c for k, c in enumerate(chars) if k == 0 or chars[k - 1] != c]
-                if len(runs) != len(set(runs)):
-                    continue
-                steps = [Step(assign[i], wants[i][0], None, None, where) for i in order for _ in range(wants[i][1])]
-                key = tuple((st.by, st.units) for st in steps)
-                if key in seen:
-                    continue
-                seen.add(key)
-                self.cache.defines = {}  # (its keys hold each sequencing's entries: not kept for the next)
-                if self.plan_violations(steps):
-                    continue
-                dist, _ = self.distribution(steps)
-                n = len(steps)
-                p_all = dist.get(n, Fraction(0))
-                expected = sum((k * p for k, p in dist.items()), Fraction(0))
-                score = (p_all, expected) if objective == "all" else (expected, p_all)
-                scored.append((score, steps, p_all, expected))
-        return scored
+        def passes(at: tuple, node) -> tuple | None:  # (every roll that can succeed succeeding)
+            vs, log, forced = self._assumed(*at, node.step)
+            return None if vs else (log, forced)
+        tree.prune((self.start(), False), passes)
+        legal = len(tree.remaining())
+
+        def score(steps: tuple, walked) -> tuple:
+            p_all, expected = _all_and_expected(steps, walked.counters[0])
+            return (p_all, expected) if objective == "all" else (expected, p_all)
+        done = 0
+        with progress("plan: sequencings tried", legal) as step:
+            def told(n: int) -> None:
+                nonlocal done
+                done += n
+                self.cache.defines = {}  # (its keys hold the entries walked: not kept for the next sequencings)
+                step(done, None, f"plan: {done} sequencings tried, {legal} legal")
+            return chance.best(tree, _Attempts(self, self._transposition_spec(), [], None), self.start(), 36, (0,),
+                               score, told)
 
     def _plan_answer(self, scored, objective) -> Answer:
         if not scored:
             return Answer({"legal": False, "plans": []}, "no legal sequencing of these orders", 1)
-        scored.sort(key=lambda x: x[0], reverse=True)
 
         def show(entry):
-            _, steps, p_all, expected = entry
+            _, steps, walked = entry
+            p_all, expected = _all_and_expected(steps, walked.counters[0])
             return {"plan": [{"by": st.by, "units": list(st.units)} for st in steps],
                     "all": fraction(p_all), "expected": fraction(expected)}
         best = show(scored[0])
@@ -1084,6 +1008,69 @@ class WarmasterEngine(Engine):
             e.toward = t.at(self._piece(m["toward"], m.value_where.get("toward", where), "character"))
             e.roll = m["roll"]
         return log.plus(e, after)
+
+
+class _Attempts:
+    """The steps of a plan for the kernel's chance walk (kernel/chance.py):
+    each an order attempt, judged before its roll. Stopped (the stop rules:
+    not attempted) it has one outcome, the log as it was; else a success
+    (its roll the first that gives the order, its units moved as the step
+    says: a successful order and one given to each of its units, of
+    ``names``) and a failure (its last failing total); its notes: attempted,
+    given, a blunder, in ways out of 36. Alike branches are merged
+    (``WarmasterEngine._alike``, by ``spec``: ``_transposition_spec``) from
+    the second step on with three steps or more to come (with fewer,
+    merging would save fewer judgements than finding a match costs);
+    ``left``: per step, are the tables of its successes left for good
+    (``_left_for_good``; None: none is)."""
+
+    def __init__(self, engine: WarmasterEngine, spec, names: list[str], left: list[bool] | None):
+        self.engine, self.spec, self.names, self.left = engine, spec, names, left
+        self.gives: dict = {}  # node -> what the success of its step adds up
+        self.plain: dict = {}  # (``_meets``)
+        if spec is None:
+            self.near = None  # (no branch merged)
+
+    def judge(self, log: Log, node) -> tuple:
+        eng, st = self.engine, node.step
+        e, _ = eng.attempt(log, st, None, False, lazy=True)
+        if eng.breaks(log.plus(e), e):
+            return ((36, log, None, None),), (0, 0, 0)
+        _, ok, bad, _, w_ok, w_blunder = eng.dice(log, e.worked(), True)
+        out = []
+        if ok:
+            leave = None
+            if self.left is not None and self.left[node.index]:
+                mark = eng.cache.mark()  # (what is kept of the tables of these branches, dropped after them)
+                leave = lambda: eng._forget(mark)  # noqa: E731
+            es, after = eng.rolled(log, e, st, ok[0], True)
+            gives = self.gives.get(node)
+            if gives is None:
+                gives = self.gives[node] = (1, *(int(u in st.units) for u in self.names))
+            out.append((w_ok, log.plus(es, after), gives, leave))
+        if bad:
+            out.append((36 - w_ok, log.plus(e.with_roll(bad[-1])), None, None))
+        return out, (36, w_ok, w_blunder)
+
+    def near(self, log: Log, node):
+        if node.height < 3:
+            return None
+        return self.engine._transposition(log, self.spec)
+
+    def keys(self, log: Log, node):
+        return self.engine._alike(log, node.ahead, self.spec, self.plain)
+
+
+def _all_and_expected(steps, dist: dict) -> tuple[Fraction, Fraction]:
+    """P(every order of ``steps`` given) and the expected number given, of
+    ``dist``, the distribution of successful orders."""
+    return dist.get(len(steps), Fraction(0)), sum((k * p for k, p in dist.items()), Fraction(0))
+
+
+def _contiguous(chars: list[str]) -> bool:
+    """Are each character's orders together (W6)?"""
+    runs = [c for k, c in enumerate(chars) if k == 0 or chars[k - 1] != c]
+    return len(runs) == len(set(runs))
 
 
 def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
