@@ -94,10 +94,6 @@ ATTR_READS = {"at": "table", "index": "history"}
 FIXED_ATTRS = frozenset({"id", "side", "role", "type", "command", "phase", "pace", "flying"})
 
 
-#: (``_merged_into``: a branch whose history loops cannot be asked so, never merged by them)
-_NO_MEETS = object()
-
-
 class _Pending:
     """The target of a lazy attempt (``WarmasterEngine.attempt``), worked
     out when first asked (``Entry.worked`` calls it); ``key()``: what it is
