@@ -54,6 +54,7 @@ from ...errors import WarcouncilError
 from ...records import record
 from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, StepTurn, chance, decision
 from ...kernel.scenario import plain, read_yaml_file
+from .aftermath import Due
 from .engine import entry_kind
 from .files import MANOEUVRES, OPTIONS
 from .words import unit_words
@@ -64,17 +65,6 @@ PENDING = frozenset({"ga.manoeuvre-test-taken", "ga.leave-zoc-needs-pass", "ga.c
                      "ga.warband-full-distance"})
 ACTIVATE_FIELDS = ("unit", "option", "target", "with", "spend", "devotio", "reserve")
 D6 = range(1, 7)
-
-
-@record
-class Roll:
-    """A roll the game asks for itself (as the engine's ``Due``): ``n`` D6
-    for the entry's value at ``path``, one face (``single``) or a list."""
-
-    path: tuple
-    n: int
-    single: bool
-    words: str
 
 
 @record
@@ -127,6 +117,13 @@ class GridTurn(StepTurn):
     def __init__(self, engine, **options) -> None:
         super().__init__(engine, **options)
         self.side = engine.setting(self.chosen.get("side")).side
+        # the activation's frame (ga.activation): a Movement or Charge Activation is a move under way
+        # while the frame has its manoeuvres, and the dice due meanwhile are those its steps up to
+        # the manoeuvres read (the movement die, the steps' tests; by default a Charge's combat after)
+        steps = [st.name for st in engine.frame.steps]
+        upto = steps[:steps.index("manoeuvres") + 1] if "manoeuvres" in steps else []
+        self.move_fields = frozenset(k for st in engine.frame.steps if st.name in upto for k in st.kinds)
+        self.moves = bool(upto)
         self.choices = self.chosen.get("choices", False)
         if not isinstance(self.choices, bool):
             raise WarcouncilError(f"choices must be true or false, not {self.choices!r}")
@@ -151,13 +148,13 @@ class GridTurn(StepTurn):
         if p.open is not None:
             entry = json.loads(p.open)
             if "bring_back" in entry and "test" not in entry:
-                return self._seq(p.entries), Roll(("test",), 2, False,
+                return self._seq(p.entries), Due(("test",), 2, False,
                                                   f"{entry['bring_back']}'s Discipline Test to return")
             if _rerolls_owed(entry):
-                return self._seq(p.entries, p.open), Roll(("roll",), 1, False,
+                return self._seq(p.entries, p.open), Due(("roll",), 1, False,
                                                           f"{entry['unit']}'s Movement die, re-rolled")
         seq = self._seq(p.entries, p.open)
-        due = [d for d in seq.due if not p.moving or d.path[0] in ("roll", "steps")]
+        due = [d for d in seq.due if not p.moving or d.path[0] in self.move_fields]
         return seq, (due[0] if due else None)
 
     def player(self, p: Position) -> str:
@@ -500,7 +497,8 @@ class GridTurn(StepTurn):
                             "dice at a chance node)")
 
     def _opened(self, p: Position, entry: dict) -> Position:
-        return self._settled(Position(p.entries, json.dumps(entry), moving=entry.get("option") in ("move", "charge")))
+        return self._settled(Position(p.entries, json.dumps(entry),
+                                      moving=self.moves and entry.get("option") in ("move", "charge")))
 
     def _rolled(self, p: Position, action: dict) -> Position:
         seq, due = self._due(p)
