@@ -69,6 +69,19 @@ def _add(dist: dict, key, p: Fraction) -> None:
         dist[key] = dist.get(key, Fraction(0)) + p
 
 
+def _roll(n: int, outcome) -> dict:
+    """The exact distribution of ``outcome(*faces)`` over ``n`` D6, sorted
+    as ``odds`` gives it; an outcome may be a distribution itself (what a
+    further roll gives)."""
+    dist: dict = {}
+    p = Fraction(1, 6 ** n)
+    for faces_ in _dice(n):
+        o = outcome(*faces_)
+        for k, q in o.items() if isinstance(o, dict) else ((o, 1),):
+            _add(dist, str(k), p * q)
+    return _sorted_dist(dist)
+
+
 # ------------------------------------------------------------------ geometry of a step
 
 def step_footprint(f: Footprint, kind: str) -> Footprint:
@@ -368,15 +381,7 @@ class GridEngine(Engine):
                 return "failed"
             return hook(s, "allowance", u, option, n, ap)
 
-        dist: dict = {}
-        for n in FACES:
-            r = one(n)
-            if reroll and hook(s, "reroll_movement_when", r):
-                for m in FACES:
-                    _add(dist, one(m), Fraction(1, 36))
-            else:
-                _add(dist, r, Fraction(1, 6))
-        return _sorted_dist(dist), {}
+        return _roll(1, lambda n: _roll(1, one) if reroll and hook(s, "reroll_movement_when", one(n)) else one(n)), {}
 
     def _manoeuvre(self, s, data, path):
         u = self._unit(s, data, "unit", path)
@@ -396,9 +401,7 @@ class GridEngine(Engine):
         return _sorted_dist({"pass": 1 - fail, "fail": fail}), {"modifier": m, "rerolls": rerolls}
 
     def _two_d6_test(self, s, u, bonus, dr, rerolls):
-        dist: dict = {}
-        for d1, d2 in _dice(2):
-            _add(dist, self.hook(s, "discipline_result", d1, d2, bonus, dr), Fraction(1, 36))
+        dist = _roll(2, lambda d1, d2: self.hook(s, "discipline_result", d1, d2, bonus, dr))
         for _ in range(rerolls):
             failed = sum(p for k, p in dist.items() if k != "pass")
             first = dict(dist)
@@ -497,27 +500,16 @@ class GridEngine(Engine):
 
     def _push_back(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        dist: dict = {}
         if not self.hook(s, "pushable", u):
             return {"0": Fraction(1)}, {"pushable": False}
+        distance = self._follow_up(s, data, path)[0]
         if s.has(u, "stubborn") and data.get("stubborn", True):
-            for r in FACES:
-                if self.hook(s, "stubborn_holds", r):
-                    _add(dist, "stays", Fraction(1, 6))
-                else:
-                    for m in FACES:
-                        _add(dist, str(self.hook(s, "distance_rolled", u, m)), Fraction(1, 36))
-            return _sorted_dist(dist), {}
-        for r in FACES:
-            _add(dist, str(self.hook(s, "distance_rolled", u, r)), Fraction(1, 6))
-        return _sorted_dist(dist), {}
+            return _roll(1, lambda r: "stays" if self.hook(s, "stubborn_holds", r) else distance), {}
+        return distance, {}
 
     def _follow_up(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        dist: dict = {}
-        for r in FACES:
-            _add(dist, str(self.hook(s, "distance_rolled", u, r)), Fraction(1, 6))
-        return _sorted_dist(dist), {}
+        return _roll(1, lambda r: str(self.hook(s, "distance_rolled", u, r))), {}
 
     def _follow_up_decline(self, s, data, path):
         u = self._unit(s, data, "unit", path)
@@ -526,11 +518,8 @@ class GridEngine(Engine):
             return {"stays": Fraction(1)}, {}
         if self.hook(s, "must_follow", u):
             return {"follows": Fraction(1)}, {}
-        dist: dict = {}
-        for d1, d2 in _dice(2):
-            _add(dist, "stays" if self.hook(s, "stays_put", d1 + d2, u.get_attr("discipline")) else "follows",
-                 Fraction(1, 36))
-        return _sorted_dist(dist), {}
+        return _roll(2, lambda d1, d2: "stays" if self.hook(s, "stays_put", d1 + d2, u.get_attr("discipline"))
+                     else "follows"), {}
 
     def _failed(self, s, data, path, reform: bool):
         u = self._unit(s, data, "unit", path)
@@ -542,47 +531,30 @@ class GridEngine(Engine):
         else:
             cause = data.get("cause", "other")
             mod = self.hook(s, "failed_modifier", u, by, cause, data.get("reserve", False))
-        dist: dict = {}
-        for d1, d2 in _dice(2):
+        def outcome(d1, d2):
             r = self.hook(s, "failed_outcome", d1 + d2 + mod)
-            if not reform:
-                r = self.hook(s, "discipline_outcome", u, r)
-            r = self.hook(s, "immobile_outcome", u, r)
-            _add(dist, r, Fraction(1, 36))
-        return _sorted_dist(dist), {"modifier": mod}
+            return self.hook(s, "immobile_outcome", u, r if reform else self.hook(s, "discipline_outcome", u, r))
+
+        return _roll(2, outcome), {"modifier": mod}
 
     def _lines(self, s, data, path):
         kind = data.get("line", "skirmish_line")
-        dist: dict = {}
-        for r in FACES:
-            _add(dist, "removed" if self.hook(s, "line_removed", kind, r) else "stays", Fraction(1, 6))
-        return _sorted_dist(dist), {}
+        return _roll(1, lambda r: "removed" if self.hook(s, "line_removed", kind, r) else "stays"), {}
 
     def _lost_eagles(self, s, data, path):
         event = data.get("event")
-        dist: dict = {}
-        for d1, d2 in _dice(2):
-            _add(dist, self.hook(s, "eagle_result", event, d1 + d2), Fraction(1, 36))
-        return _sorted_dist(dist), {}
+        return _roll(2, lambda d1, d2: self.hook(s, "eagle_result", event, d1 + d2)), {}
 
     def _risk_to_general(self, s, data, path):
         event = data.get("event")
-        dist: dict = {}
-        for d1, d2 in _dice(2):
-            if self.hook(s, "general_hit", event, d1 + d2):
-                for r in FACES:
-                    _add(dist, self.hook(s, "general_fate", r), Fraction(1, 216))
-            else:
-                _add(dist, "unharmed", Fraction(1, 36))
-        return _sorted_dist(dist), {}
+        fate = _roll(1, lambda r: self.hook(s, "general_fate", r))
+        return _roll(2, lambda d1, d2: fate if self.hook(s, "general_hit", event, d1 + d2) else "unharmed"), {}
 
     def _off_table_return(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        test = self._two_d6_test(s, u, self.hook(s, "discipline_bonus", u), u.get_attr("discipline"), 0)
-        dist: dict = {}
-        for r, p in test.items():
-            _add(dist, "returns" if self.hook(s, "returns", r) else "remains", p)
-        return _sorted_dist(dist), {}
+        bonus, dr = self.hook(s, "discipline_bonus", u), u.get_attr("discipline")
+        return _roll(2, lambda d1, d2: "returns" if self.hook(s, "returns", self.hook(
+            s, "discipline_result", d1, d2, bonus, dr)) else "remains"), {}
 
     def _command_point_losses(self, s, data, path):
         fate = data.get("fate")
@@ -1270,10 +1242,7 @@ class _Sequence:
 def _one_die(define, yes, no):
     """A roll of one D6 read through the pack's define (a face -> true/false)."""
     def roll(self, s, data, path):
-        dist: dict = {}
-        for r in FACES:
-            _add(dist, yes if self.hook(s, define, r) else no, Fraction(1, 6))
-        return _sorted_dist(dist), {}
+        return _roll(1, lambda r: yes if self.hook(s, define, r) else no), {}
     return roll
 
 
