@@ -32,12 +32,16 @@ class Due:
     D6 for the entry's value at ``path`` (keys into the entry, e.g.
     ``("discipline", "g1")`` or ``("steps", 0, "test")``); ``single``: the
     value is one face, not a list (a list is extended: a re-roll adds a
-    face); ``words``: the roll named for a player."""
+    face); ``words``: the roll named for a player. With ``options``, a
+    decision instead: ``side`` picks one of them, ``((value, words), ...)``,
+    for the value at ``path`` (the chooser's pick among the attack dice)."""
 
     path: tuple
     n: int
     single: bool
     words: str
+    side: str = ""
+    options: tuple = ()
 
 
 def _ahead(f: Footprint) -> tuple[int, int]:

@@ -601,7 +601,7 @@ class GridEngine(Engine):
         TURN_ENTRY.read(data, _where(data, None, path))
         return _Sequence(self, data.get("side"), path).run(data["activations"])
 
-    def sequence(self, data, path: str = "", partial: bool = True):
+    def sequence(self, data, path: str = "", partial: bool = True, choices: bool = False):
         """A turn file's data checked as ``check`` does, the ``_Sequence``
         after it: its violations (``out``), the board it leaves (``s``), the
         pools, and ``due``, the rolls its last entry still needs in the
@@ -609,9 +609,12 @@ class GridEngine(Engine):
         its move stopped. ``partial``: a sequence still being played (the
         game interface), where a Movement or Charge Activation whose
         movement die is not rolled yet is judged as ``activations`` judges
-        it, before any dice, its first ``Due`` that die."""
+        it, before any dice, its first ``Due`` that die. ``choices``: the
+        chooser's pick among attack dice that give more than one result is
+        due too (a decision), before the Defence dice."""
         TURN_ENTRY.read(data, _where(data, None, path))
         seq = _Sequence(self, data.get("side"), path, partial=partial)
+        seq.choices = choices
         seq.run(data["activations"])
         return seq
 
@@ -655,6 +658,7 @@ class _Sequence:
         self.eng = eng
         self.path = path
         self.partial = partial  # a sequence still being played: an entry's first die may be still to roll
+        self.choices = False  # the chooser's pick among the attack dice is asked for (``sequence``)
         self.due: list[Due] = []  # the rolls the last entry still needs (in the procedure's order)
         self.stopped_at = None  # the step at which the last entry's move stopped (a failed test)
         self.s = eng.setting(side)
@@ -937,13 +941,33 @@ class _Sequence:
         if "dice" in a.item:
             if target is None:
                 raise WarcouncilError(f"a {option} with dice needs its `target`", a.where)
-            a.result, a.face, (x, y) = self._rolled(board, option, u_after, board.by_id[target.id], a.item, a.charged)
+            t_after = board.by_id[target.id]
+            a.result, a.face, (x, y) = self._rolled(board, option, u_after, t_after, a.item, a.charged)
             a.more.update(ratings=[x, y], result=a.result)
+            if self.choices and "choose" not in a.item:
+                self.pick(a, u_after, t_after, x, y)
         elif (target is not None and target.id in board.foot
               and (option != "charge" or (not a.failed and self.reached(board, u_after, target)))):
             n = self._ratings(board, option, u_after, board.by_id[target.id], a.item, a.charged)[2]
             self.due.append(Due(("dice",), n, False, f"{a.u.id}'s {'Shooting' if option == 'shoot' else 'Combat'} dice"))
         return False
+
+    def pick(self, a, u_after, t_after, x, y) -> None:
+        """The chooser's pick among the attack dice, due when they give more
+        than one result: the shooter picks a shot's, the side the pack's
+        ``attacker_chooses`` names a combat's; each result once, by its
+        highest face."""
+        results: dict = {}
+        for f in sorted(set(faces(a.item["dice"])), reverse=True):
+            pick = {**a.item, "choose": f}
+            results.setdefault(self._rolled(a.board, a.option, u_after, t_after, pick, a.charged)[0], f)
+        if len(results) < 2:
+            return
+        side = (self.side if a.option == "shoot" or self.eng.hook(a.board, "attacker_chooses", x, y)
+                else a.target.side)
+        options = tuple((f, f"{side} picks the {f}: {r.replace('_', ' ')}")
+                        for r, f in sorted(results.items(), key=lambda x: -x[1]))
+        self.due.append(Due(("choose",), 0, True, f"{side}'s pick among the dice", side, options))
 
     def defence(self, a) -> bool:
         """The Defence dice against the chosen result (``defence``): one

@@ -132,7 +132,7 @@ class GridTurn(StepTurn):
     def _seq(self, entries, open_=None):
         acts = [json.loads(e) for e in entries] + ([json.loads(open_)] if open_ is not None else [])
         try:
-            return self.engine.sequence({"side": self.side, "activations": acts})
+            return self.engine.sequence({"side": self.side, "activations": acts}, choices=self.choices)
         except WarcouncilError as e:
             raise IllegalAction(e.message) from None
 
@@ -163,7 +163,9 @@ class GridTurn(StepTurn):
         if p.open is None:
             return self.side
         seq, due = self._due(p)
-        choice = self._choice(p, seq) or self._stand(p, seq, due)
+        if due is not None and due.options:
+            return due.side
+        choice = self._stand(p, seq, due)
         if choice is not None:
             return choice[0]
         return CHANCE if due is not None else self.side
@@ -192,46 +194,15 @@ class GridTurn(StepTurn):
         return side, [{"kind": "stand_fast", "unit": uid, "text": f"{uid} stands fast, spending a Defence Point"},
                       {"kind": "give_ground", "unit": uid, "text": f"{uid} gives ground (its Push Back die)"}]
 
-    def _choice(self, p: Position, seq):
-        """The chooser's pick among the attack dice, once they are all
-        rolled and before the Defence dice (the entry's ``choose``): (the
-        side that picks, its ``choose`` actions, one per result the dice
-        give), or None when there is nothing to pick (the dice give one
-        result, or the entry has its pick). The shooter picks a shot's
-        result; the pack's ``attacker_chooses`` says who picks a combat's.
-        Only with ``new_state(choices=True)``: by default the pack's
-        preference picks (``ga.default.chooser``), as ``check`` does for an
-        entry without ``choose``."""
-        if not self.choices or p.moving or p.open is None:
-            return None
-        entry = json.loads(p.open)
-        if entry.get("option") not in ("combat", "charge", "shoot") or "dice" not in entry or "choose" in entry \
-                or "defence" in entry or not seq.log or seq.log[-1].get("unit") != entry["unit"]:
-            return None
-        faces = entry["dice"] if isinstance(entry["dice"], list) else [entry["dice"]]
-        if len(set(faces)) < 2:
-            return None
-        results: dict = {}
-        for f in sorted(set(faces), reverse=True):
-            got = self._seq(p.entries, json.dumps({**entry, "choose": f})).log[-1].get("result")
-            results.setdefault(got, f)
-        if len(results) < 2:
-            return None
-        a, d = seq.log[-1]["ratings"]
-        board = seq.s
-        target = board.by_id.get(entry.get("target"))
-        attacker = entry["option"] == "shoot" or bool(self.engine.hook(board, "attacker_chooses", a, d))
-        side = self.side if attacker or target is None else target.side
-        return side, [{"kind": "choose", "face": f, "text": f"{side} picks the {f}: {r.replace('_', ' ')}"}
-                      for r, f in sorted(results.items(), key=lambda x: -x[1])]
-
     def node(self, p: Position):
         if p.over:
             return TERMINAL_NODE
         if p.open is None:
             return super().node(p)
         seq, due = self._due(p)
-        choice = self._choice(p, seq) or self._stand(p, seq, due)
+        if due is not None and due.options:  # (the chooser's pick among the attack dice)
+            return decision(due.side, [{"kind": "choose", "face": f, "text": w} for f, w in due.options])
+        choice = self._stand(p, seq, due)
         if choice is not None:
             return decision(*choice)
         if due is None and p.moving:
@@ -467,12 +438,11 @@ class GridTurn(StepTurn):
             entry = {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [uid]}
             return self._settled(Position(p.entries, json.dumps(entry), (), p.moving))
         if kind == "choose":
-            seq, _ = self._due(p) if p.open is not None else (None, None)
-            choice = self._choice(p, seq) if seq is not None else None
-            if choice is None:
+            due = self._due(p)[1] if p.open is not None else None
+            if due is None or not due.options:
                 raise IllegalAction("no pick among the dice is due here")
-            if action.get("face") not in {a["face"] for a in choice[1]}:
-                faces = ", ".join(str(a["face"]) for a in choice[1])
+            if action.get("face") not in {f for f, _ in due.options}:
+                faces = ", ".join(str(f) for f, _ in due.options)
                 raise IllegalAction(f"pick one of the dice's results: face {faces}")
             return self._settled(Position(p.entries, json.dumps({**json.loads(p.open), "choose": action["face"]}),
                                           (), p.moving))
@@ -503,8 +473,8 @@ class GridTurn(StepTurn):
     def _rolled(self, p: Position, action: dict) -> Position:
         seq, due = self._due(p)
         face = action.get("face")
-        if due is None or face not in D6:
-            raise IllegalAction("no die is due here" if due is None else f"a die shows 1-6, not {face!r}")
+        if due is None or due.options or face not in D6:
+            raise IllegalAction("no die is due here" if due is None or due.options else f"a die shows 1-6, not {face!r}")
         faces = p.faces + (face,)
         if len(faces) < due.n:
             return Position(p.entries, p.open, faces, p.moving)
@@ -517,7 +487,7 @@ class GridTurn(StepTurn):
         roll or test) ended; a finished activation closed into the entries."""
         while True:
             seq, due = self._due(p)
-            if due is not None and due.n == 0:
+            if due is not None and due.n == 0 and not due.options:
                 p = Position(p.entries, json.dumps(_given(json.loads(p.open), due, ())), (), p.moving)
                 continue
             if p.moving and due is None and self._reroll_offers(p, seq):
@@ -533,7 +503,7 @@ class GridTurn(StepTurn):
                     p = Position(p.entries, json.dumps({**entry, "steps": entry["steps"][:stop]}))
                 continue
             break
-        done = due is None and not p.moving and self._choice(p, seq) is None
+        done = due is None and not p.moving
         vs = [v for v in seq.out if done or v.rule not in PENDING]
         if vs:
             raise IllegalAction("; ".join(v.message for v in vs), [v.as_json() for v in vs])
