@@ -6,12 +6,16 @@ house rule that drops or reorders a step changes both alike."""
 
 from __future__ import annotations
 
-import pytest
+import json
 
+import pytest
+from click.testing import CliRunner
+
+from warcouncil.cli import main
 from warcouncil.dsl.pack import load_pack
 from warcouncil.dsl.parser import parse_text
 from warcouncil.errors import WarcouncilError
-from warcouncil.kernel.game import CHANCE, TurnSteps, load_game
+from warcouncil.kernel.game import CHANCE, TurnSteps, frame_steps, load_game
 
 STEPS = {
     "movement": "chance roll",
@@ -247,3 +251,33 @@ def test_a_frame_is_walked_in_its_order_until_a_step_stops_it():
     walked.clear()
     assert frame.walk({"a": step("a"), "b": step("b", stop=True), "c": step("c")}, 8) == "b"
     assert walked == [("a", 8), ("b", 8)]
+
+
+def test_lint_names_a_frame_step_the_procedure_has_not(tmp_path):
+    house = tmp_path / "h.wc"
+    house.write_text("replace turn ga.activation for activate\n    step movement: chance roll\n"
+                     "    step shooting: chance dice\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["lint", str(house), "--over", "grid-ancients", "--json"])
+    assert r.exit_code == 1, r.output
+    assert json.loads(r.output)["errors"] == [{
+        "file": str(house), "line": 3, "column": 5,
+        "message": "turn ga.activation: the Square-grid ancients game has no step shooting in the frame of activate",
+        "hint": "its steps: " + ", ".join(STEPS)}]
+
+
+def test_frame_steps_checks_a_frame_against_the_procedure_it_is_given(tmp_path):
+    pack = tmp_path / "toy"
+    pack.mkdir()
+    (pack / "00-pack.wc").write_text('pack toy "Toy"\nturn toy.frame for act\n    step a: chance x\n'
+                                     '    step b: repeat y, z\n', encoding="utf-8")
+    toy = load_pack(str(pack))
+    steps = frame_steps(toy, "act", {"a": ("x",), "b": ("y", "z"), "c": ()}, "Toy")
+    assert [s.name for s in steps.steps] == ["a", "b"] and steps.decl.id == "toy.frame"
+    with pytest.raises(WarcouncilError) as e:
+        frame_steps(toy, "act", {"a": ("x",), "b": ("y",)}, "Toy")
+    assert (e.value.message, e.value.location.line, e.value.hint) == (
+        "turn toy.frame: step b reads no field z", 4, "it reads: y")
+    with pytest.raises(WarcouncilError) as e:
+        frame_steps(toy, "move", {"a": ()}, "Toy")
+    assert (e.value.message, e.value.hint) == ("the toy pack declares no frame of move (`turn ID for move step ...`)",
+                                               "its steps: a")
