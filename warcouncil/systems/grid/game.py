@@ -1,7 +1,9 @@
 """The grid game's turn for the game interface (``kernel.game``): one phase
 of the side to move, a sequence of activations, each rolled die by die.
 
-Nodes, in the procedure's order (``engine._Sequence.activation``):
+Nodes, in the procedure's order: the activation's frame, the pack's
+``turn ga.activation for activate``, walked by ``engine._Sequence`` for
+``check`` and for the game alike (``kernel.game.TurnSteps.walk``):
 
 * the side decides: ``{"kind": "activate", "unit", "option", "target"?,
   "with"?, "spend"?, "devotio"?, "reserve"?}`` (a unit's Move, Combat,
@@ -15,16 +17,18 @@ Nodes, in the procedure's order (``engine._Sequence.activation``):
 * the dice: each die the activation still needs, one chance node per die
   (``{"kind": "dice", "face": N}``, each face 1/6). Which die comes next is
   the engine's answer (``GridEngine.sequence``: ``Due``, the rolls an entry
-  still needs): the movement die, each step's Manoeuvre Test (re-rolled
-  while a re-roll is left) or feared-zone Discipline Test, the attack dice,
-  the Defence dice, then what the result sets off (Push Back, Discipline
-  Tests, outcomes, a routing unit's Rout die, Risk to Generals, ...);
+  still needs, in the frame's order): the movement die, each step's
+  Manoeuvre Test (re-rolled while a re-roll is left) or feared-zone
+  Discipline Test, the attack dice, the Defence dice, then what the result
+  sets off (Push Back, Discipline Tests, outcomes, a routing unit's Rout die,
+  Risk to Generals, ...), the attachments used (a Praetorian Cohort's die);
 * with ``new_state(choices=True)``, once the attack dice of a Combat,
   Charge or Shooting Activation are rolled and they give more than one
   result: the chooser (the shooter; for a combat, the side the pack's
   ``attacker_chooses`` names) decides ``{"kind": "choose", "face": N}``,
-  one per result (the entry's ``choose``); by default the pack's preference
-  picks, as ``check`` does;
+  one per result (the entry's ``choose``; the engine's attack step asks for
+  it, a ``Due`` with options); by default the pack's preference picks, as
+  ``check`` does;
 * with ``new_state(choices=True)``, before a unit's Push Back (its
   Stubborn or Push Back die), its side decides ``{"kind": "stand_fast",
   "unit"}`` (a Defence Point spent: the entry's ``stand_fast``) or
@@ -34,7 +38,8 @@ Nodes, in the procedure's order (``engine._Sequence.activation``):
   "reroll", "pool": "movement"}`` (or ``"pool": "generalship", "as":
   "movement"``), the new die then rolled (the entry's ``roll: [first,
   second]`` and its ``spend``), or ``{"kind": "keep"}``;
-* during a Movement or Charge Activation, once its movement die is rolled:
+* during a Movement or Charge Activation (while the frame has its
+  ``manoeuvres`` step), once its movement die is rolled:
   ``{"kind": "step", "do": MANOEUVRE}`` (one square or turn, its tests
   rolled next) or ``{"kind": "halt"}``; a failed test or a failed movement
   roll ends the move.
