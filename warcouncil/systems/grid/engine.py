@@ -965,7 +965,7 @@ class _Sequence:
             return
         side = (self.side if a.option == "shoot" or self.eng.hook(a.board, "attacker_chooses", x, y)
                 else a.target.side)
-        options = tuple((f, f"{side} picks the {f}: {r.replace('_', ' ')}")
+        options = tuple({"kind": "choose", "face": f, "text": f"{side} picks the {f}: {r.replace('_', ' ')}"}
                         for r, f in sorted(results.items(), key=lambda x: -x[1]))
         self.due.append(Due(("choose",), 0, True, f"{side}'s pick among the dice", side, options))
 

@@ -159,45 +159,34 @@ class GridTurn(StepTurn):
                 return self._seq(p.entries, p.open), Due(("roll",), 1, False,
                                                           f"{entry['unit']}'s Movement die, re-rolled")
         seq = self._seq(p.entries, p.open)
-        due = [d for d in seq.due if not p.moving or d.path[0] in self.move_fields]
-        return seq, (due[0] if due else None)
+        due = (d for d in seq.due if (not p.moving or d.path[0] in self.move_fields) and self._asked(p, d))
+        return seq, next(due, None)
+
+    def _asked(self, p: Position, due) -> bool:
+        """Whether a request of the procedure is put to the players: a unit
+        may stand fast (``Aftermath.may_stand``) unless it gave ground, and
+        only when the rules accept the Defence Point spent."""
+        if due.path[0] != "stand_fast":
+            return True
+        uid = due.path[1]
+        if uid in p.declined:
+            return False
+        entry = json.loads(p.open)
+        tried = {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [uid]}
+        try:
+            return not [v for v in self._seq(p.entries, json.dumps(tried)).out if v.rule not in PENDING]
+        except IllegalAction:  # (more units standing fast than an entry names)
+            return False
 
     def player(self, p: Position) -> str:
         if p.over:
             return TERMINAL
         if p.open is None:
             return self.side
-        seq, due = self._due(p)
+        due = self._due(p)[1]
         if due is not None and due.options:
             return due.side
-        choice = self._stand(p, seq, due)
-        if choice is not None:
-            return choice[0]
         return CHANCE if due is not None else self.side
-
-    def _stand(self, p: Position, seq, due):
-        """A unit about to be Pushed Back (its Stubborn or Push Back die
-        due) whose side may spend a Defence Point to stand fast instead
-        (the entry's ``stand_fast``), as the engine accepts it: (that side,
-        its ``stand_fast`` and ``give_ground`` actions), or None. Only with
-        ``new_state(choices=True)``: by default no unit stands fast, as
-        ``check`` reads an entry without ``stand_fast``."""
-        if not self.choices or due is None or p.faces or len(due.path) != 2 \
-                or due.path[0] not in ("stubborn", "push_back"):
-            return None
-        uid = due.path[1]
-        entry = json.loads(p.open)
-        if uid in p.declined or uid in entry.get("stand_fast", ()) or uid in (entry.get("stubborn") or {}):
-            return None
-        tried = {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [uid]}
-        try:
-            if [v for v in self._seq(p.entries, json.dumps(tried)).out if v.rule not in PENDING]:
-                return None
-        except IllegalAction:  # (more units standing fast than an entry names)
-            return None
-        side = seq.s.by_id[uid].side
-        return side, [{"kind": "stand_fast", "unit": uid, "text": f"{uid} stands fast, spending a Defence Point"},
-                      {"kind": "give_ground", "unit": uid, "text": f"{uid} gives ground (its Push Back die)"}]
 
     def node(self, p: Position):
         if p.over:
@@ -205,11 +194,8 @@ class GridTurn(StepTurn):
         if p.open is None:
             return super().node(p)
         seq, due = self._due(p)
-        if due is not None and due.options:  # (the chooser's pick among the attack dice)
-            return decision(due.side, [{"kind": "choose", "face": f, "text": w} for f, w in due.options])
-        choice = self._stand(p, seq, due)
-        if choice is not None:
-            return decision(*choice)
+        if due is not None and due.options:  # (the chooser's pick among the attack dice, a unit's stand)
+            return decision(due.side, [dict(a) for a in due.options])
         if due is None and p.moving:
             offers = self._reroll_offers(p, seq)
             if offers:
@@ -431,11 +417,11 @@ class GridTurn(StepTurn):
                      "spend": list(entry.get("spend", ())) + [{**pay, "use": "reroll_movement"}]}
             return self._settled(Position(p.entries, json.dumps(entry), moving=True))
         if kind in ("stand_fast", "give_ground"):
-            seq, due = self._due(p) if p.open is not None else (None, None)
-            offer = self._stand(p, seq, due) if seq is not None else None
-            if offer is None or action.get("unit") != offer[1][0]["unit"]:
-                raise IllegalAction("no unit may stand fast here" if offer is None else
-                                    f"{offer[1][0]['unit']} is the unit that may stand fast here")
+            due = self._due(p)[1] if p.open is not None else None
+            stand = due.path[1] if due is not None and due.path[0] == "stand_fast" else None
+            if stand is None or action.get("unit") != stand:
+                raise IllegalAction("no unit may stand fast here" if stand is None else
+                                    f"{stand} is the unit that may stand fast here")
             uid = action["unit"]
             if kind == "give_ground":
                 return Position(p.entries, p.open, (), p.moving, declined=p.declined + (uid,))
@@ -444,10 +430,10 @@ class GridTurn(StepTurn):
             return self._settled(Position(p.entries, json.dumps(entry), (), p.moving))
         if kind == "choose":
             due = self._due(p)[1] if p.open is not None else None
-            if due is None or not due.options:
+            if due is None or due.path != ("choose",):
                 raise IllegalAction("no pick among the dice is due here")
-            if action.get("face") not in {f for f, _ in due.options}:
-                faces = ", ".join(str(f) for f, _ in due.options)
+            if action.get("face") not in {a["face"] for a in due.options}:
+                faces = ", ".join(str(a["face"]) for a in due.options)
                 raise IllegalAction(f"pick one of the dice's results: face {faces}")
             return self._settled(Position(p.entries, json.dumps({**json.loads(p.open), "choose": action["face"]}),
                                           (), p.moving))
