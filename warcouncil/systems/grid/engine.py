@@ -823,7 +823,9 @@ class _Sequence:
         """The movement die of a Movement or Charge Activation (``roll``): a
         failed roll fails the activation. Still to roll in a sequence being
         played: the activation is judged as ``activations`` judges it, before
-        any dice, and goes no further."""
+        any dice, and goes no further. With ``choices``, a roll the pack lets
+        a Movement Point re-roll (``reroll_movement_when``) asks whether it
+        is; a re-roll paid for asks for its die."""
         if a.option not in ("move", "charge"):
             return False
         eng, s, u = self.eng, self.s, a.u
@@ -836,6 +838,17 @@ class _Sequence:
         if a.natural is None:
             raise WarcouncilError(f"a {a.option} activation needs its movement die: `roll: N`", a.where)
         a.failed = bool(eng.hook(s, "movement_failed", u, a.natural))
+        if len(a.rolls) == 1 and self.partial and isinstance(a.item["roll"], list) \
+                and any(p.use == "reroll_movement" for p in a.spends):  # (a re-roll paid for, its die to roll)
+            self.due.append(Due(("roll",), 1, False, f"{u.id}'s Movement die, re-rolled"))
+        elif len(a.rolls) == 1 and self.choices and not a.item.get("steps") and eng.hook(
+                s, "reroll_movement_when", "failed" if a.failed else eng.hook(s, "allowance", u, a.option, a.natural, a.ap)):
+            self.due.append(Due(("roll",), 0, False, f"{u.id}'s movement roll", self.side, (
+                {"kind": "reroll", "pool": "movement", "text": f"{u.id} re-rolls its movement die, spending a "
+                                                               "movement point"},
+                {"kind": "reroll", "pool": "generalship", "as": "movement",
+                 "text": f"{u.id} re-rolls its movement die, spending a generalship point as a movement point"},
+                {"kind": "keep", "text": f"{u.id} keeps its movement roll"})))
         return False
 
     def manoeuvres(self, a) -> bool:

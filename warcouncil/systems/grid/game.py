@@ -53,6 +53,7 @@ length (``PENDING``) wait for them. ``log()`` is the finished activations.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from fractions import Fraction
 
 from ...errors import WarcouncilError
@@ -155,27 +156,33 @@ class GridTurn(StepTurn):
             if "bring_back" in entry and "test" not in entry:
                 return self._seq(p.entries), Due(("test",), 2, False,
                                                   f"{entry['bring_back']}'s Discipline Test to return")
-            if _rerolls_owed(entry):
-                return self._seq(p.entries, p.open), Due(("roll",), 1, False,
-                                                          f"{entry['unit']}'s Movement die, re-rolled")
         seq = self._seq(p.entries, p.open)
-        due = (d for d in seq.due if (not p.moving or d.path[0] in self.move_fields) and self._asked(p, d))
-        return seq, next(due, None)
+        due = (self._put(p, d) for d in seq.due if not p.moving or d.path[0] in self.move_fields)
+        return seq, next((d for d in due if d is not None), None)
 
-    def _asked(self, p: Position, due) -> bool:
-        """Whether a request of the procedure is put to the players: a unit
-        may stand fast (``Aftermath.may_stand``) unless it gave ground, and
-        only when the rules accept the Defence Point spent."""
-        if due.path[0] != "stand_fast":
-            return True
-        uid = due.path[1]
-        if uid in p.declined:
-            return False
+    def _put(self, p: Position, due):
+        """A request of the procedure as it is put to the players, or None:
+        a unit may stand fast (``Aftermath.may_stand``) unless it gave
+        ground, a movement roll be re-rolled while the move has not begun
+        unless it was kept, each only by the ways to pay for it that the
+        rules accept."""
+        if not due.options or due.path == ("choose",):
+            return due
+        if due.path[0] == "stand_fast" and due.path[1] in p.declined or due.path == ("roll",) and (
+                p.kept or not p.moving):
+            return None
         entry = json.loads(p.open)
-        tried = {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [uid]}
+        paid = tuple(a for a in due.options if a["kind"] in ("stand_fast", "reroll")
+                     and self._accepts(p, _paid(entry, a, trial=True)))
+        declined = tuple(a for a in due.options if a["kind"] in ("give_ground", "keep"))
+        return replace(due, options=paid + declined) if paid else None
+
+    def _accepts(self, p: Position, entry: dict) -> bool:
+        """Whether the rules accept the open activation as ``entry`` (the
+        rules that wait for dice or the move's end aside)."""
         try:
-            return not [v for v in self._seq(p.entries, json.dumps(tried)).out if v.rule not in PENDING]
-        except IllegalAction:  # (more units standing fast than an entry names)
+            return not [v for v in self._seq(p.entries, json.dumps(entry)).out if v.rule not in PENDING]
+        except IllegalAction:  # (e.g. more units standing fast than an entry names)
             return False
 
     def player(self, p: Position) -> str:
@@ -196,11 +203,6 @@ class GridTurn(StepTurn):
         seq, due = self._due(p)
         if due is not None and due.options:  # (the chooser's pick among the attack dice, a unit's stand)
             return decision(due.side, [dict(a) for a in due.options])
-        if due is None and p.moving:
-            offers = self._reroll_offers(p, seq)
-            if offers:
-                unit = json.loads(p.open)["unit"]
-                return decision(self.side, offers + [{"kind": "keep", "text": f"{unit} keeps its movement roll"}])
         if due is not None:
             k = len(p.faces) + 1
             what = due.words + (f" ({k} of {due.n})" if due.n > 1 else "")
@@ -224,33 +226,6 @@ class GridTurn(StepTurn):
         (exchanges, re-allocations and a Homunculus Est! call are taken,
         never listed: their points are the player's to say)."""
         return [a for a in self._activations(p) if a["kind"] in kinds]
-
-    def _reroll_offers(self, p: Position, seq) -> list:
-        """A Movement or Charge Activation's movement roll just made, not
-        re-rolled yet nor kept, whose outcome the pack lets a Movement Point
-        re-roll (``reroll_movement_when``: by default a failed roll): a
-        ``reroll`` action per way to pay for it that the engine accepts (a
-        Movement Point, or a Generalship Point as one). Only with
-        ``new_state(choices=True)``: by default no roll is re-rolled, as
-        ``check`` reads an entry without one."""
-        if not self.choices or p.kept or p.open is None:
-            return []
-        entry = json.loads(p.open)
-        rolls = entry.get("roll")
-        if entry.get("option") not in ("move", "charge") or entry.get("steps") or not isinstance(rolls, (int, list)) \
-                or (isinstance(rolls, list) and len(rolls) != 1) or not seq.log or "movement_points" not in seq.log[-1]:
-            return []
-        if not self.engine.hook(seq.s, "reroll_movement_when", seq.log[-1]["movement_points"]):
-            return []
-        out = []
-        for pay in ({"pool": "movement"}, {"pool": "generalship", "as": "movement"}):
-            spend = {**pay, "use": "reroll_movement"}
-            tried = {**entry, "roll": [_first(rolls), 6], "spend": list(entry.get("spend", ())) + [spend]}
-            if not [v for v in self._seq(p.entries, json.dumps(tried)).out if v.rule not in PENDING]:
-                paid = f"a {pay['pool']} point" + (" as a movement point" if "as" in pay else "")
-                words = f"{entry['unit']} re-rolls its movement die, spending {paid}"
-                out.append({"kind": "reroll", **pay, "text": words})
-        return out
 
     def _moves(self, p: Position, depth: int = 4) -> list:
         """The steps and the halt legal in an open move, a step listed only
@@ -282,7 +257,11 @@ class GridTurn(StepTurn):
         its dice show (looking ``depth`` steps ahead)."""
         if p.open is None or not p.moving:
             return True
-        if self._due(p)[1] is not None:
+        due = self._due(p)[1]
+        if due is not None and due.options:  # (a decision: alive when one of its actions is, the free one first)
+            free = sorted(due.options, key=lambda a: a["kind"] not in ("keep", "give_ground"))
+            return any(self._alive(self.play(p, dict(a)), depth) for a in free)
+        if due is not None:
             for f in D6:
                 try:
                     q = self.play(p, {"kind": "dice", "face": f})
@@ -401,8 +380,9 @@ class GridTurn(StepTurn):
                 raise IllegalAction("an activation is under way: its dice or its move come first")
             return self._opened(p, {kind: {k: action[k] for k in ("points", "cancel") if k in action}})
         if kind in ("reroll", "keep"):
-            seq, due = self._due(p) if p.open is not None else (None, None)
-            offers = self._reroll_offers(p, seq) if seq is not None and due is None and p.moving else []
+            due = self._due(p)[1] if p.open is not None else None
+            offers = [o for o in due.options if o["kind"] == "reroll"] if due is not None and due.path == ("roll",) \
+                and due.options else []
             if not offers:
                 raise IllegalAction("no movement roll may be re-rolled here")
             if kind == "keep":
@@ -412,9 +392,7 @@ class GridTurn(StepTurn):
                     {k: o[k] for k in ("pool", "as") if k in o} for o in offers]:
                 raise IllegalAction("a reroll gives the 'pool' it spends (movement, or generalship 'as' movement): "
                                     + ", ".join(o["text"] for o in offers))
-            entry = json.loads(p.open)
-            entry = {**entry, "roll": [_first(entry["roll"])],
-                     "spend": list(entry.get("spend", ())) + [{**pay, "use": "reroll_movement"}]}
+            entry = _paid(json.loads(p.open), {"kind": kind, **pay})
             return self._settled(Position(p.entries, json.dumps(entry), moving=True))
         if kind in ("stand_fast", "give_ground"):
             due = self._due(p)[1] if p.open is not None else None
@@ -425,8 +403,7 @@ class GridTurn(StepTurn):
             uid = action["unit"]
             if kind == "give_ground":
                 return Position(p.entries, p.open, (), p.moving, declined=p.declined + (uid,))
-            entry = json.loads(p.open)
-            entry = {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [uid]}
+            entry = _paid(json.loads(p.open), action)
             return self._settled(Position(p.entries, json.dumps(entry), (), p.moving))
         if kind == "choose":
             due = self._due(p)[1] if p.open is not None else None
@@ -481,8 +458,6 @@ class GridTurn(StepTurn):
             if due is not None and due.n == 0 and not due.options:
                 p = Position(p.entries, json.dumps(_given(json.loads(p.open), due, ())), (), p.moving)
                 continue
-            if p.moving and due is None and self._reroll_offers(p, seq):
-                break  # (the side decides whether to re-roll the movement die)
             if p.moving and due is None and (seq.stopped_at is not None
                                              or seq.log[-1].get("movement_points") in ("failed", 0)):
                 stop = seq.stopped_at
@@ -642,8 +617,12 @@ def _first(roll):
     return roll[0] if isinstance(roll, list) else roll
 
 
-def _rerolls_owed(entry: dict) -> bool:
-    """Has ``entry`` paid for a movement re-roll whose die is not rolled yet?"""
-    paid = sum(1 for sp in entry.get("spend", ()) if isinstance(sp, dict) and sp.get("use") == "reroll_movement")
-    roll = entry.get("roll")
-    return entry.get("option") in ("move", "charge") and isinstance(roll, list) and len(roll) == 1 and paid >= 1
+def _paid(entry: dict, action: dict, trial: bool = False) -> dict:
+    """``entry`` with ``action`` taken: a unit standing fast (a Defence
+    Point), or a movement die re-rolled (the point it spends; its die to
+    roll, or with ``trial`` a die rolled, to judge the entry whole)."""
+    if action["kind"] == "stand_fast":
+        return {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [action["unit"]]}
+    pay = {k: action[k] for k in ("pool", "as") if k in action}
+    return {**entry, "roll": [_first(entry["roll"])] + ([6] if trial else []),
+            "spend": list(entry.get("spend", ())) + [{**pay, "use": "reroll_movement"}]}
