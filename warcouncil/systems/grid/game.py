@@ -146,11 +146,12 @@ class GridTurn(StepTurn):
         return Position()
 
     def _due(self, p: Position):
-        """The sequence with ``p``'s open activation, and the roll it needs
-        next: while its move goes on, only the move's own dice (the
-        movement die, the steps' tests); a Charge's combat comes after it.
-        A bring back's Discipline Test (its entry cannot be read without
-        it) is due before the entry joins the sequence."""
+        """The sequence with ``p``'s open activation, and what its procedure
+        asks next (``Due``: a roll, or a decision): while its move goes on,
+        only what the frame's steps up to the move read (the movement die
+        and its re-roll, the steps' tests); a Charge's combat comes after
+        it. A bring back's Discipline Test (its entry cannot be read
+        without it) is due before the entry joins the sequence."""
         if p.open is not None:
             entry = json.loads(p.open)
             if "bring_back" in entry and "test" not in entry:
@@ -200,8 +201,8 @@ class GridTurn(StepTurn):
             return TERMINAL_NODE
         if p.open is None:
             return super().node(p)
-        seq, due = self._due(p)
-        if due is not None and due.options:  # (the chooser's pick among the attack dice, a unit's stand)
+        due = self._due(p)[1]
+        if due is not None and due.options:  # (a pick among the attack dice, a stand, a re-roll)
             return decision(due.side, [dict(a) for a in due.options])
         if due is not None:
             k = len(p.faces) + 1
