@@ -410,7 +410,7 @@ def turn_problems(pack) -> list:
         system = System.for_pack(pack.name)
     except WarcouncilError:  # (a template pack, or a family not installed: the game says so when played)
         return []
-    frames = getattr(system.engine, "frames", {})
+    frames = system.engine.frames if system.engine is not None else {}
     out = _kind_problems(pack.turn, system) if system.game is not None and pack.turn is not None else []
     for kind, decl in pack.frames.items():
         out += _frame_problems(decl, frames.get(kind, {}), system.title or system.name)
