@@ -84,8 +84,7 @@ class Position:
     faces: tuple = ()
     moving: bool = False
     over: bool = False
-    kept: bool = False  # the side kept a movement roll it might re-roll
-    declined: tuple = ()  # the units that gave ground when they might have stood fast (the roll due next)
+    declined: tuple = ()  # the decisions declined (their paths): a movement roll kept, a unit giving ground
 
 
 def _text(entry: dict, board) -> str:
@@ -163,20 +162,19 @@ class GridTurn(StepTurn):
 
     def _put(self, p: Position, due):
         """A request of the procedure as it is put to the players, or None:
-        a unit may stand fast (``Aftermath.may_stand``) unless it gave
-        ground, a movement roll be re-rolled while the move has not begun
-        unless it was kept, each only by the ways to pay for it that the
-        rules accept."""
+        a unit may stand fast (``Aftermath.may_stand``), a movement roll be
+        re-rolled while the move has not begun, unless declined (the unit
+        gave ground, the roll was kept), each only by the ways to pay for it
+        that the rules accept."""
         if not due.options or due.path == ("choose",):
             return due
-        if due.path[0] == "stand_fast" and due.path[1] in p.declined or due.path == ("roll",) and (
-                p.kept or not p.moving):
+        if due.path in p.declined or (due.path == ("roll",) and not p.moving):
             return None
         entry = json.loads(p.open)
         paid = tuple(a for a in due.options if a["kind"] in ("stand_fast", "reroll")
                      and self._accepts(p, _paid(entry, a, trial=True)))
-        declined = tuple(a for a in due.options if a["kind"] in ("give_ground", "keep"))
-        return replace(due, options=paid + declined) if paid else None
+        free = tuple(a for a in due.options if a["kind"] in ("give_ground", "keep"))
+        return replace(due, options=paid + free) if paid else None
 
     def _accepts(self, p: Position, entry: dict) -> bool:
         """Whether the rules accept the open activation as ``entry`` (the
@@ -387,7 +385,7 @@ class GridTurn(StepTurn):
             if not offers:
                 raise IllegalAction("no movement roll may be re-rolled here")
             if kind == "keep":
-                return self._settled(Position(p.entries, p.open, moving=True, kept=True))
+                return self._settled(Position(p.entries, p.open, moving=True, declined=(due.path,)))
             pay = {k: action[k] for k in ("pool", "as") if k in action}
             if set(action) - {"kind", "text", "pool", "as"} or {**pay} not in [
                     {k: o[k] for k in ("pool", "as") if k in o} for o in offers]:
@@ -401,9 +399,8 @@ class GridTurn(StepTurn):
             if stand is None or action.get("unit") != stand:
                 raise IllegalAction("no unit may stand fast here" if stand is None else
                                     f"{stand} is the unit that may stand fast here")
-            uid = action["unit"]
             if kind == "give_ground":
-                return Position(p.entries, p.open, (), p.moving, declined=p.declined + (uid,))
+                return Position(p.entries, p.open, (), p.moving, declined=p.declined + (due.path,))
             entry = _paid(json.loads(p.open), action)
             return self._settled(Position(p.entries, json.dumps(entry), (), p.moving))
         if kind == "choose":
