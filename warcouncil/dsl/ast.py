@@ -438,13 +438,16 @@ class TurnStep:
 @_node
 class TurnDecl:
     """``turn ID from DOC "quote" step ...``: a family's turn as the game
-    interface plays it, its steps in order (``kernel/game.py`` walks them)."""
+    interface plays it, its steps in order (``kernel/game.py`` walks them);
+    with ``frame`` (``turn ID for KIND``), the frame of one action of that
+    kind instead: the steps its procedure walks (``kernel.game.Frame``)."""
 
     id: str
     citations: tuple[Citation, ...]
     steps: tuple[TurnStep, ...]
     replace: bool = False
     loc: Location = _loc()
+    frame: str | None = None
 
     def step_of(self, kind: str) -> int | None:
         """The index of the step whose actions are of ``kind``, or None."""

@@ -478,9 +478,9 @@ def _cited(pack: Pack):
     for e in pack.effects.values():
         for c in e.citations:
             yield f"effect {e.name}", c
-    if pack.turn is not None:
-        for c in pack.turn.citations:
-            yield f"turn {pack.turn.id}", c
+    for turn in ([pack.turn] if pack.turn is not None else []) + list(pack.frames.values()):
+        for c in turn.citations:
+            yield f"turn {turn.id}", c
 
 
 def _citations(pack: Pack) -> list[LintError]:

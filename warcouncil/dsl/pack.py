@@ -84,6 +84,7 @@ class Pack:
     texts: dict[str, str] = field(default_factory=dict, repr=False)  # real path -> an editor's unsaved text
     hooks: dict[str, A.HookDecl] = field(default_factory=dict)  # the defines its engine calls (`hook` statements)
     turn: A.TurnDecl | None = None  # the turn's steps, in order (`turn` statement; a house rule replaces it whole)
+    frames: dict[str, A.TurnDecl] = field(default_factory=dict)  # an action kind -> its frame (`turn ID for KIND`)
     _card_keys: dict | None = field(default=None, repr=False)
     _vocabulary: Vocabulary | None = field(default=None, repr=False)
 
@@ -547,17 +548,21 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
 
 
 def _declare_turn(pack: Pack, strict: bool, st: A.TurnDecl, fname: str, replaced_here, layer: int) -> None:
-    """A `turn` statement: one per pack; a house rule gives it anew with
-    `replace turn ID`. Its steps are named once, each kind in one step, and
+    """A `turn` statement: one per pack, and one frame (`turn ID for KIND`)
+    per kind of action; a house rule gives either anew with `replace turn
+    ID`. Its steps are named once; in a turn each kind is in one step, and
     a chance step follows no `repeat` step (nobody would say when the
-    repeating is over)."""
-    old = pack.turn
+    repeating is over). A frame's kinds are the fields of the action's entry
+    its steps read, a field perhaps read by two steps, and its procedure
+    says when a repeat step is over (a move ends at a failed test)."""
+    old = pack.turn if st.frame is None else pack.frames.get(st.frame)
+    what = "turn" if st.frame is None else f"frame of {st.frame}"
     if st.replace and (old is None or old.id != st.id):
-        _problem(pack, strict, f"replace turn {st.id}: there is no such turn to replace", st.loc,
-                 f"the pack's turn is {old.id}" if old is not None else None)
+        _problem(pack, strict, f"replace turn {st.id}: there is no such {what} to replace", st.loc,
+                 f"the pack's {what} is {old.id}" if old is not None else None)
         return
     if not st.replace and old is not None:
-        _problem(pack, strict, f"turn {st.id}: the pack's turn is already {old.id} ({pack.origin.get(old.id)})",
+        _problem(pack, strict, f"turn {st.id}: the pack's {what} is already {old.id} ({pack.origin.get(old.id)})",
                  st.loc, "write `replace turn` to change it in a house rule")
         return
     names: set = set()
@@ -567,6 +572,8 @@ def _declare_turn(pack: Pack, strict: bool, st: A.TurnDecl, fname: str, replaced
             _problem(pack, strict, f"turn {st.id}: step {step.name} is named twice", step.loc)
             return
         names.add(step.name)
+        if st.frame is not None:
+            continue
         for k in step.kinds:
             if k in kinds or k == "end":
                 _problem(pack, strict, f"turn {st.id}: actions of kind {k} are in step "
@@ -580,7 +587,10 @@ def _declare_turn(pack: Pack, strict: bool, st: A.TurnDecl, fname: str, replaced
             return
     if st.replace:
         _check_double_replace(pack, strict, st.id, fname, st.loc, replaced_here, layer)
-    pack.turn = st
+    if st.frame is None:
+        pack.turn = st
+    else:
+        pack.frames[st.frame] = st
     pack.origin[st.id] = fname
 
 

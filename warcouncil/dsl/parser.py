@@ -349,8 +349,12 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def turn_decl(self, meta, items):
         replace, items = _replace_flag(items)
-        cites, steps = _split_citations(items[1:])
-        return A.TurnDecl(str(items[0]), cites, tuple(steps), replace, self._loc(meta))
+        frame = items[1] if len(items) > 1 and isinstance(items[1], str) else None
+        cites, steps = _split_citations(items[2 if frame is not None else 1:])
+        return A.TurnDecl(str(items[0]), cites, tuple(steps), replace, self._loc(meta), frame)
+
+    def turn_frame(self, items):
+        return str(items[0])
 
     @v_args(meta=True)
     def turn_step(self, meta, items):

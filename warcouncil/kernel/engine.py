@@ -37,6 +37,10 @@ def orders_alone(options: dict) -> None:
 
 
 class Engine:
+    #: the frames of actions its procedure walks (``kernel.game.frame_steps``): an action's kind ->
+    #: {a step's name: the entry fields it reads}; lint checks a pack's frames against them
+    frames: dict = {}
+
     def __new__(cls, scenario: Scenario, pack: Pack, *args, **kw):
         if cls is Engine:  # the system of the pack decides which engine answers
             system = System.for_pack(pack)

@@ -332,6 +332,54 @@ class TurnSteps:
         """A refusal by the turn's order, as ``check --json`` gives a violation."""
         return {"rule": self.decl.id, "pieces": [], "message": message, "source": self.source, "quote": self.quote}
 
+    def walk(self, procedures: dict, state) -> str | None:
+        """A frame's procedure (``turn ID for KIND``): each declared step's
+        procedure (``procedures[step.name](state)``) in the declared order,
+        until one says the action stops there (returns true: e.g. a die it
+        needs is still to roll, the rest waits for it): that step's name,
+        or None when every step ran. One walk serves both drivers: ``check``
+        feeds the steps the dice of a turn file's entry, the game interface
+        the dice rolled so far, and offers the first a step still asks for
+        as its chance node (so a house rule that reorders or drops a step
+        changes both alike)."""
+        for step in self.decl.steps:
+            if procedures[step.name](state):
+                return step.name
+        return None
+
+
+def frame_steps(pack, kind: str, procedures: dict, family: str) -> TurnSteps:
+    """``pack``'s frame of the actions of ``kind`` (``turn ID for KIND``),
+    checked against the steps the family's procedure has (``procedures``:
+    step name -> the entry fields it reads): a step the family has no
+    procedure for, or naming a field its procedure does not read, is an
+    error at its place."""
+    decl = pack.frames.get(kind)
+    if decl is None:
+        raise WarcouncilError(f"the {pack.name} pack declares no frame of {kind} (`turn ID for {kind} step ...`)",
+                              hint="its steps: " + ", ".join(procedures))
+    problems = _frame_problems(decl, procedures, family)
+    if problems:
+        raise problems[0].as_error()
+    source, quote = pack.source_of(decl)
+    return TurnSteps(decl, source, quote)
+
+
+def _frame_problems(decl, procedures: dict, family: str) -> list:
+    from ..dsl.pack import LintError, line_at
+
+    out = []
+    for step in decl.steps:
+        if step.name not in procedures:
+            out.append(LintError(f"turn {decl.id}: the {family} game has no step {step.name} in the frame of "
+                                 f"{decl.frame}", step.loc, "its steps: " + ", ".join(procedures), line_at(step.loc)))
+            continue
+        for k in step.kinds:
+            if k not in procedures[step.name]:
+                out.append(LintError(f"turn {decl.id}: step {step.name} reads no field {k}", step.loc,
+                                     "it reads: " + ", ".join(procedures[step.name]), line_at(step.loc)))
+    return out
+
 
 def turn_steps(engine) -> TurnSteps:
     """``engine``'s pack's turn declaration, checked against the kinds its
@@ -349,18 +397,24 @@ def turn_steps(engine) -> TurnSteps:
 
 
 def turn_problems(pack) -> list:
-    """What ``lint`` says of ``pack``'s turn beyond the language's checks:
-    each step naming a kind of action its family's game does not play (the
-    game refuses them when a turn starts)."""
+    """What ``lint`` says of ``pack``'s turn and frames beyond the
+    language's checks: each step naming a kind of action its family's game
+    does not play (the game refuses them when a turn starts), each frame's
+    step the family's procedure does not have or naming a field it does
+    not read (its engine refuses them when it is loaded)."""
     from .system import System
 
-    if pack is None or pack.turn is None:
+    if pack is None or (pack.turn is None and not pack.frames):
         return []
     try:
         system = System.for_pack(pack.name)
     except WarcouncilError:  # (a template pack, or a family not installed: the game says so when played)
         return []
-    return _kind_problems(pack.turn, system) if system.game is not None else []
+    frames = system.engine.frames if system.engine is not None else {}
+    out = _kind_problems(pack.turn, system) if system.game is not None and pack.turn is not None else []
+    for kind, decl in pack.frames.items():
+        out += _frame_problems(decl, frames.get(kind, {}), system.title or system.name)
+    return out
 
 
 def _kind_problems(decl, system) -> list:

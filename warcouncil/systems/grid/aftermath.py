@@ -32,12 +32,18 @@ class Due:
     D6 for the entry's value at ``path`` (keys into the entry, e.g.
     ``("discipline", "g1")`` or ``("steps", 0, "test")``); ``single``: the
     value is one face, not a list (a list is extended: a re-roll adds a
-    face); ``words``: the roll named for a player."""
+    face); ``words``: the roll named for a player. With ``options``, a
+    decision instead, asked only of a sequence played with ``choices``:
+    ``side`` takes one of the actions ``options`` (the game interface's),
+    which gives the value at ``path`` (the chooser's pick among the attack
+    dice, a unit standing fast instead of its Push Back)."""
 
     path: tuple
     n: int
     single: bool
     words: str
+    side: str = ""
+    options: tuple = ()
 
 
 def _ahead(f: Footprint) -> tuple[int, int]:
@@ -230,6 +236,16 @@ class Aftermath:
         self.unresolved.append(message)
         self.seq.due.append(Due(path, n, n == 1 and path[0] not in ("points_lost",), words))
 
+    def may_stand(self, uid: str, side: str) -> None:
+        """Before a unit's Push Back is rolled (its Stubborn or Push Back
+        die), its side may spend a Defence Point to stand fast instead (the
+        entry's ``stand_fast``): a decision due in a sequence played with
+        ``choices`` (the rules judge the spend)."""
+        if self.seq.choices:
+            self.seq.due.append(Due(("stand_fast", uid), 0, True, f"{uid}'s stand", side, (
+                {"kind": "stand_fast", "unit": uid, "text": f"{uid} stands fast, spending a Defence Point"},
+                {"kind": "give_ground", "unit": uid, "text": f"{uid} gives ground (its Push Back die)"})))
+
     def card(self, side: str, kind: str, why: str, n: int = 1) -> None:
         if n <= 0:
             return
@@ -336,6 +352,7 @@ class Aftermath:
         if s.has(v, "stubborn"):
             hold = self.die("stubborn", uid)
             if hold is None:
+                self.may_stand(uid, side)
                 self.need(("stubborn", uid), 1, f"{uid}'s Stubborn die", f"{uid} is Stubborn: give its 1D6 as `stubborn: {{{uid}: N}}`")
                 return s, "unresolved"
             if hook(s, "stubborn_holds", hold):
@@ -350,6 +367,8 @@ class Aftermath:
         else:
             die = self.die("push_back", uid)
             if die is None:
+                if self.die("stubborn", uid) is None:
+                    self.may_stand(uid, side)
                 self.need(("push_back", uid), 1, f"{uid}'s Push Back die",
                           f"the push back of {uid} needs its 1D6: `push_back: {{{uid}: N}}`")
                 return s, "unresolved"

@@ -16,7 +16,7 @@ from ...dsl.template import render
 from ...errors import Location, WarcouncilError, closest
 from ...solver.check import Violation
 from ...kernel.engine import Engine
-from ...kernel.game import out_of_turn
+from ...kernel.game import frame_steps, out_of_turn
 from ...kernel.evaluate import Compiler
 from .facing import Footprint, turn_left, turn_right
 from ...kernel.ground import PieceView, Record
@@ -25,7 +25,7 @@ from ...kernel.scenario import parse_yaml
 from ...kernel.system import Answer
 from ...textfile import read_text
 from .aftermath import CARDS, Aftermath, Due
-from .files import MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
+from .files import AFTERMATH_FIELDS, MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
 from .world import GridCtx, GridSetting, World
 from .words import units_words
 FACES = range(1, 7)
@@ -39,6 +39,17 @@ _FREE_REROLLS = {
 #: the tests a step of a move may need: a Manoeuvre Test, a Discipline Test to enter a feared
 #: zone; the pack says which is taken first (``step_test_rank``, ga.default.step-test-order)
 STEP_TESTS = ("manoeuvre", "discipline")
+#: the steps of an activation's procedure (``_Sequence``'s methods of those names) and the fields
+#: of its entry each reads; the pack's frame (``turn ga.activation for activate``) orders them
+ACTIVATION_STEPS = {
+    "movement": ("roll",),
+    "manoeuvres": ("steps", "with", "shot"),
+    "attack": ("dice", "choose", "reserve", "devotio"),
+    "defence": ("defence",),
+    "aftermath": (*AFTERMATH_FIELDS, "follow_up", "stay", "follow_oblique", "devotio", "reserve"),
+    "reform": ("test", *AFTERMATH_FIELDS),
+    "attachments": ("devotio", "reserve", "cohort"),
+}
 TEST_LIMIT = 64 * 1024
 #: the keys of a test file (``odds``) that name units, in the order its answer names them in words
 ODDS_UNITS = ("unit", "attacker", "defender", "shooter", "target")
@@ -56,6 +67,19 @@ def _dice(n: int):
 def _add(dist: dict, key, p: Fraction) -> None:
     if p:
         dist[key] = dist.get(key, Fraction(0)) + p
+
+
+def _roll(n: int, outcome) -> dict:
+    """The exact distribution of ``outcome(*faces)`` over ``n`` D6, sorted
+    as ``odds`` gives it; an outcome may be a distribution itself (what a
+    further roll gives)."""
+    dist: dict = {}
+    p = Fraction(1, 6 ** n)
+    for faces_ in _dice(n):
+        o = outcome(*faces_)
+        for k, q in o.items() if isinstance(o, dict) else ((o, 1),):
+            _add(dist, str(k), p * q)
+    return _sorted_dist(dist)
 
 
 # ------------------------------------------------------------------ geometry of a step
@@ -84,6 +108,9 @@ class GridEngine(Engine):
     """Answers ``activations``, ``odds`` and ``check`` for a grid-ancients
     scenario (``scenario.GridScenario``)."""
 
+    #: the frames its procedure walks (``kernel.game.frame_steps``; lint checks the pack's against them)
+    frames = {"activate": ACTIVATION_STEPS}
+
     def __init__(self, scenario, pack):  # (no kernel plan: the decision is judged through `activation`)
         self.scenario = scenario
         self.pack = pack
@@ -94,6 +121,8 @@ class GridEngine(Engine):
         self._settings: dict = {}
         self._rules = None
         self._validate()
+        self.frame = frame_steps(pack, "activate", ACTIVATION_STEPS, self.system.title)
+        self.frame_reads = frozenset(k for st in self.frame.steps for k in st.kinds)  # (an entry gives no other)
 
     # ------------------------------------------------------------ validation
     def _validate(self) -> None:
@@ -352,15 +381,7 @@ class GridEngine(Engine):
                 return "failed"
             return hook(s, "allowance", u, option, n, ap)
 
-        dist: dict = {}
-        for n in FACES:
-            r = one(n)
-            if reroll and hook(s, "reroll_movement_when", r):
-                for m in FACES:
-                    _add(dist, one(m), Fraction(1, 36))
-            else:
-                _add(dist, r, Fraction(1, 6))
-        return _sorted_dist(dist), {}
+        return _roll(1, lambda n: _roll(1, one) if reroll and hook(s, "reroll_movement_when", one(n)) else one(n)), {}
 
     def _manoeuvre(self, s, data, path):
         u = self._unit(s, data, "unit", path)
@@ -380,9 +401,7 @@ class GridEngine(Engine):
         return _sorted_dist({"pass": 1 - fail, "fail": fail}), {"modifier": m, "rerolls": rerolls}
 
     def _two_d6_test(self, s, u, bonus, dr, rerolls):
-        dist: dict = {}
-        for d1, d2 in _dice(2):
-            _add(dist, self.hook(s, "discipline_result", d1, d2, bonus, dr), Fraction(1, 36))
+        dist = _roll(2, lambda d1, d2: self.hook(s, "discipline_result", d1, d2, bonus, dr))
         for _ in range(rerolls):
             failed = sum(p for k, p in dist.items() if k != "pass")
             first = dict(dist)
@@ -481,27 +500,16 @@ class GridEngine(Engine):
 
     def _push_back(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        dist: dict = {}
         if not self.hook(s, "pushable", u):
             return {"0": Fraction(1)}, {"pushable": False}
+        distance = self._follow_up(s, data, path)[0]
         if s.has(u, "stubborn") and data.get("stubborn", True):
-            for r in FACES:
-                if self.hook(s, "stubborn_holds", r):
-                    _add(dist, "stays", Fraction(1, 6))
-                else:
-                    for m in FACES:
-                        _add(dist, str(self.hook(s, "distance_rolled", u, m)), Fraction(1, 36))
-            return _sorted_dist(dist), {}
-        for r in FACES:
-            _add(dist, str(self.hook(s, "distance_rolled", u, r)), Fraction(1, 6))
-        return _sorted_dist(dist), {}
+            return _roll(1, lambda r: "stays" if self.hook(s, "stubborn_holds", r) else distance), {}
+        return distance, {}
 
     def _follow_up(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        dist: dict = {}
-        for r in FACES:
-            _add(dist, str(self.hook(s, "distance_rolled", u, r)), Fraction(1, 6))
-        return _sorted_dist(dist), {}
+        return _roll(1, lambda r: str(self.hook(s, "distance_rolled", u, r))), {}
 
     def _follow_up_decline(self, s, data, path):
         u = self._unit(s, data, "unit", path)
@@ -510,11 +518,8 @@ class GridEngine(Engine):
             return {"stays": Fraction(1)}, {}
         if self.hook(s, "must_follow", u):
             return {"follows": Fraction(1)}, {}
-        dist: dict = {}
-        for d1, d2 in _dice(2):
-            _add(dist, "stays" if self.hook(s, "stays_put", d1 + d2, u.get_attr("discipline")) else "follows",
-                 Fraction(1, 36))
-        return _sorted_dist(dist), {}
+        return _roll(2, lambda d1, d2: "stays" if self.hook(s, "stays_put", d1 + d2, u.get_attr("discipline"))
+                     else "follows"), {}
 
     def _failed(self, s, data, path, reform: bool):
         u = self._unit(s, data, "unit", path)
@@ -526,47 +531,30 @@ class GridEngine(Engine):
         else:
             cause = data.get("cause", "other")
             mod = self.hook(s, "failed_modifier", u, by, cause, data.get("reserve", False))
-        dist: dict = {}
-        for d1, d2 in _dice(2):
+        def outcome(d1, d2):
             r = self.hook(s, "failed_outcome", d1 + d2 + mod)
-            if not reform:
-                r = self.hook(s, "discipline_outcome", u, r)
-            r = self.hook(s, "immobile_outcome", u, r)
-            _add(dist, r, Fraction(1, 36))
-        return _sorted_dist(dist), {"modifier": mod}
+            return self.hook(s, "immobile_outcome", u, r if reform else self.hook(s, "discipline_outcome", u, r))
+
+        return _roll(2, outcome), {"modifier": mod}
 
     def _lines(self, s, data, path):
         kind = data.get("line", "skirmish_line")
-        dist: dict = {}
-        for r in FACES:
-            _add(dist, "removed" if self.hook(s, "line_removed", kind, r) else "stays", Fraction(1, 6))
-        return _sorted_dist(dist), {}
+        return _roll(1, lambda r: "removed" if self.hook(s, "line_removed", kind, r) else "stays"), {}
 
     def _lost_eagles(self, s, data, path):
         event = data.get("event")
-        dist: dict = {}
-        for d1, d2 in _dice(2):
-            _add(dist, self.hook(s, "eagle_result", event, d1 + d2), Fraction(1, 36))
-        return _sorted_dist(dist), {}
+        return _roll(2, lambda d1, d2: self.hook(s, "eagle_result", event, d1 + d2)), {}
 
     def _risk_to_general(self, s, data, path):
         event = data.get("event")
-        dist: dict = {}
-        for d1, d2 in _dice(2):
-            if self.hook(s, "general_hit", event, d1 + d2):
-                for r in FACES:
-                    _add(dist, self.hook(s, "general_fate", r), Fraction(1, 216))
-            else:
-                _add(dist, "unharmed", Fraction(1, 36))
-        return _sorted_dist(dist), {}
+        fate = _roll(1, lambda r: self.hook(s, "general_fate", r))
+        return _roll(2, lambda d1, d2: fate if self.hook(s, "general_hit", event, d1 + d2) else "unharmed"), {}
 
     def _off_table_return(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        test = self._two_d6_test(s, u, self.hook(s, "discipline_bonus", u), u.get_attr("discipline"), 0)
-        dist: dict = {}
-        for r, p in test.items():
-            _add(dist, "returns" if self.hook(s, "returns", r) else "remains", p)
-        return _sorted_dist(dist), {}
+        bonus, dr = self.hook(s, "discipline_bonus", u), u.get_attr("discipline")
+        return _roll(2, lambda d1, d2: "returns" if self.hook(s, "returns", self.hook(
+            s, "discipline_result", d1, d2, bonus, dr)) else "remains"), {}
 
     def _command_point_losses(self, s, data, path):
         fate = data.get("fate")
@@ -613,7 +601,7 @@ class GridEngine(Engine):
         TURN_ENTRY.read(data, _where(data, None, path))
         return _Sequence(self, data.get("side"), path).run(data["activations"])
 
-    def sequence(self, data, path: str = "", partial: bool = True):
+    def sequence(self, data, path: str = "", partial: bool = True, choices: bool = False):
         """A turn file's data checked as ``check`` does, the ``_Sequence``
         after it: its violations (``out``), the board it leaves (``s``), the
         pools, and ``due``, the rolls its last entry still needs in the
@@ -621,14 +609,43 @@ class GridEngine(Engine):
         its move stopped. ``partial``: a sequence still being played (the
         game interface), where a Movement or Charge Activation whose
         movement die is not rolled yet is judged as ``activations`` judges
-        it, before any dice, its first ``Due`` that die."""
+        it, before any dice, its first ``Due`` that die. ``choices``: the
+        chooser's pick among attack dice that give more than one result is
+        due too (a decision), before the Defence dice."""
         TURN_ENTRY.read(data, _where(data, None, path))
         seq = _Sequence(self, data.get("side"), path, partial=partial)
+        seq.choices = choices
         seq.run(data["activations"])
         return seq
 
 
 # ------------------------------------------------------------------ a sequence being checked
+
+_FRAME_FIELDS = frozenset(k for fields in ACTIVATION_STEPS.values() for k in fields)
+
+
+class _Activation:
+    """One activation as the steps of its frame make it: the entry, the
+    unit, and what each step leaves the next (the board as they have left
+    it, the move, the result, what the log shows)."""
+
+    def __init__(self, item, where, unit, board) -> None:
+        self.item, self.where, self.u, self.option = item, where, unit, item["option"]
+        self.board = self.base = board  # the board now; the one the move's steps were made on
+        f = board.footprint(unit)
+        self.start = self.end = frozenset(f.squares) if f is not None else frozenset()
+        self.spends, self.rolls, self.natural, self.target, self.aftermath = (), (), None, None, None
+        self.failed = self.stopped = self.front_after = False
+        self.steps, self.cost, self.charged, self.follower, self.follower_fits = [], 0, 0, None, True
+        self.shot_info = self.shot_result = self.shot_aftermath = None
+        self.shot_at = 0
+        self.result = self.face = self.test_result = None
+        self.more: dict = {}
+
+    @property
+    def ap(self) -> int:
+        return sum(p.points for p in self.spends if p.use == "charge_bonus")
+
 
 def entry_kind(entry) -> str:
     """The kind of action (the game interface's, the pack's ``turn``'s) of
@@ -641,6 +658,7 @@ class _Sequence:
         self.eng = eng
         self.path = path
         self.partial = partial  # a sequence still being played: an entry's first die may be still to roll
+        self.choices = False  # the chooser's pick among the attack dice is asked for (``sequence``)
         self.due: list[Due] = []  # the rolls the last entry still needs (in the procedure's order)
         self.stopped_at = None  # the step at which the last entry's move stopped (a failed test)
         self.s = eng.setting(side)
@@ -657,6 +675,7 @@ class _Sequence:
         self.charged: set[str] = set()  # units that have charged
         self.devotio_used: set[str] = set()  # sides that have used their Devotio  # units that shot during a move this turn
         self.eagles: dict = {}  # Lost Eagles results already suffered, by result: the Legions
+        self.procedures = {name: getattr(self, name) for name in ACTIVATION_STEPS}
         self.out: list[Violation] = []
         self.log: list[dict] = []
 
@@ -734,55 +753,130 @@ class _Sequence:
         self.log.append(d)
         return d["reversal"]
 
-    # -- a unit's activation
+    # -- a unit's activation: the steps of the pack's frame (``turn ga.activation for activate``)
     def activation(self, item, where):
+        """A unit's activation: its unit, option, spending and target read,
+        then the steps of the pack's frame of an activation in its order
+        (``ACTIVATION_STEPS``, each a method below reading and leaving
+        ``_Activation``), then the activation judged and logged."""
         eng, s, path = self.eng, self.s, self.path
         uid = item["unit"]
         u = _named(s.by_id, item, "unit", path)
         if u.side != self.side:
             raise WarcouncilError(f"unit {uid} is not of the side activating ({self.side})", _where(item, "unit", path))
-        option = item["option"]
-        spends = self.spends(item, where, self.side)
-        ap = sum(p.points for p in spends if p.use == "charge_bonus")
-        rolls = faces(item["roll"]) if "roll" in item else ()
-        natural = rolls[-1] if rolls else None
-        target = None
+        unread = [k for k in item if k in _FRAME_FIELDS and k not in eng.frame_reads]
+        if unread:
+            frame = eng.frame.decl
+            raise WarcouncilError(f"`{unread[0]}`: no step of the activation's frame {frame.id} reads it",
+                                  _where(item, unread[0], path), hint="its steps: " + ", ".join(
+                                      f"{st.name} ({', '.join(st.kinds)})" for st in frame.steps))
+        a = _Activation(item, where, u, s)
+        a.spends = self.spends(item, where, self.side)
+        a.rolls = faces(item["roll"]) if "roll" in item else ()
+        a.natural = a.rolls[-1] if a.rolls else None
         if "target" in item:
-            target = s.by_id.get(item["target"])
-            if target is None:
+            a.target = s.by_id.get(item["target"])
+            if a.target is None:
                 raise WarcouncilError(f"unknown unit {item['target']!r}", _where(item, "target", path))
-        if option in ("move", "charge") and natural is None and self.partial:
-            self.due.append(Due(("roll",), 1, True, f"{uid}'s Movement die"))
-            rec = eng.record(u, option, target=target, spends=spends, start=s.squares(u), end=s.squares(u),
-                             after_reversal=self.reversal, what=u.id)
-            self.judge(s, rec, len(self.log), where)  # before any dice, as `activations` judges it
+        a.aftermath = Aftermath(self, item)
+        # (what the record reads of the sequence so far, before this activation changes it)
+        a.failed_before = a.option in ("move", "charge") and self.last_failed.get(u.id, False)
+        a.shot_before, a.first_charge = u.id in self.shot_mid_move, u.id not in self.charged
+        a.devotio_used_before = self.side in self.devotio_used
+        if eng.frame.walk(self.procedures, a) is not None:
             return
-        if option in ("move", "charge") and natural is None:
-            raise WarcouncilError(f"a {option} activation needs its movement die: `roll: N`", where)
-        follower = None
+        rec = self.activation_record(a)
+        more = a.more
+        if a.shot_info is not None:  # each step on the board it was made on: before the shot, and after it
+            vs = self.judge(s, rec, len(self.log), where, parts=((s, a.steps[:a.shot_at]), (a.base, a.steps[a.shot_at:])))
+        else:
+            vs = self.judge(a.base, rec, len(self.log), where)
+        self.aftermath_log(more, a.aftermath, a.board, s)
+        if eng.hook(s, "fights_again", rec):
+            more["fights_again"] = True
+        if a.option in ("move", "charge") and a.natural is not None:
+            self.last_failed[u.id] = a.failed
+            more["movement_points"] = "failed" if a.failed else eng.hook(s, "allowance", u, a.option, a.natural, a.ap)
+        if "shot" in item:
+            self.shot_mid_move.add(u.id)
+        if a.option == "charge":
+            self.charged.add(u.id)
+        if self.entry_log(rec, len(self.log), vs, **more):
+            self.reversal = True
+        self.s = a.board
+
+    def activation_record(self, a) -> Record:
+        """The activation as the rules judge it, as far as its steps have made it."""
+        spends = a.spends
+        return self.eng.record(
+            a.u, a.option, rolled=True, natural=a.natural, attack_points=a.ap, steps=tuple(a.steps), target=a.target,
+            spends=spends, cost=a.cost, stopped=a.stopped, start=a.start, end=a.end, failed=a.failed,
+            failed_before=a.failed_before, front_after=a.front_after, result=a.result, test_result=a.test_result,
+            after_reversal=self.reversal, movement_rerolls=max(0, len(a.rolls) - 1),
+            movement_points_spent=sum(1 for p in spends if p.use == "reroll_movement"),
+            manoeuvre_points=sum(1 for p in spends if p.use == "reroll_manoeuvre"), what=a.u.id,
+            follower=a.follower, follower_fits=a.follower_fits, shot_mid_move="shot" in a.item,
+            shot_before=a.shot_before, devotio=a.item.get("devotio"), first_charge=a.first_charge,
+            devotio_used_before=a.devotio_used_before, reserve=a.item.get("reserve"))
+
+    def movement(self, a) -> bool:
+        """The movement die of a Movement or Charge Activation (``roll``): a
+        failed roll fails the activation. Still to roll in a sequence being
+        played: the activation is judged as ``activations`` judges it, before
+        any dice, and goes no further. With ``choices``, a roll the pack lets
+        a Movement Point re-roll (``reroll_movement_when``) asks whether it
+        is; a re-roll paid for asks for its die."""
+        if a.option not in ("move", "charge"):
+            return False
+        eng, s, u = self.eng, self.s, a.u
+        if a.natural is None and self.partial:
+            self.due.append(Due(("roll",), 1, True, f"{u.id}'s Movement die"))
+            rec = eng.record(u, a.option, target=a.target, spends=a.spends, start=s.squares(u), end=s.squares(u),
+                             after_reversal=self.reversal, what=u.id)
+            self.judge(s, rec, len(self.log), a.where)  # before any dice, as `activations` judges it
+            return True
+        if a.natural is None:
+            raise WarcouncilError(f"a {a.option} activation needs its movement die: `roll: N`", a.where)
+        a.failed = bool(eng.hook(s, "movement_failed", u, a.natural))
+        if len(a.rolls) == 1 and self.partial and isinstance(a.item["roll"], list) \
+                and any(p.use == "reroll_movement" for p in a.spends):  # (a re-roll paid for, its die to roll)
+            self.due.append(Due(("roll",), 1, False, f"{u.id}'s Movement die, re-rolled"))
+        elif len(a.rolls) == 1 and self.choices and not a.item.get("steps") and eng.hook(
+                s, "reroll_movement_when", "failed" if a.failed else eng.hook(s, "allowance", u, a.option, a.natural, a.ap)):
+            self.due.append(Due(("roll",), 0, False, f"{u.id}'s movement roll", self.side, (
+                {"kind": "reroll", "pool": "movement", "text": f"{u.id} re-rolls its movement die, spending a "
+                                                               "movement point"},
+                {"kind": "reroll", "pool": "generalship", "as": "movement",
+                 "text": f"{u.id} re-rolls its movement die, spending a generalship point as a movement point"},
+                {"kind": "keep", "text": f"{u.id} keeps its movement roll"})))
+        return False
+
+    def manoeuvres(self, a) -> bool:
+        """The move, square by square (``steps``), each step with its
+        Manoeuvre Test or Discipline Test (taken in the pack's order,
+        re-rolled while a re-roll is left), a shot during it (``shot``), the
+        unit moving ``with`` it; a failed test stops the move."""
+        eng, s, path, u, item = self.eng, self.s, self.path, a.u, a.item
+        uid = u.id
         if "with" in item:
-            follower = s.by_id.get(item["with"])
-            if follower is None or follower.side != self.side:
+            a.follower = s.by_id.get(item["with"])
+            if a.follower is None or a.follower.side != self.side:
                 raise WarcouncilError(f"`with` names no unit of {self.side}: {item['with']!r}", _where(item, "with", path))
-        failed = option in ("move", "charge") and bool(eng.hook(s, "movement_failed", u, natural))
-        # the steps, square by square
-        f = s.footprint(u)
-        start = frozenset(f.squares) if f is not None else frozenset()
-        steps, made, cost, stopped = [], [], 0, False
-        points_left = sum(1 for p in spends if p.use == "reroll_manoeuvre")
+        follower = a.follower
+        f = a.board.footprint(u)
+        steps, made, cost, stopped = a.steps, [], 0, False
+        points_left = sum(1 for p in a.spends if p.use == "reroll_manoeuvre")
         raw_steps = item.get("steps", []) if f is not None else []  # (off the table: no steps)
-        if raw_steps and option not in ("move", "charge"):
-            raise WarcouncilError(f"a {option} activation has no steps", _where(item, "steps", path))
+        if raw_steps and a.option not in ("move", "charge"):
+            raise WarcouncilError(f"a {a.option} activation has no steps", _where(item, "steps", path))
         cur = f
-        base = s  # the board the steps are made on (a shot during the move may change it)
+        base = a.board  # the board the steps are made on (a shot during the move may change it)
         shot = item.get("shot")
-        shot_info = shot_result = shot_aftermath = None
-        shot_at = 0  # the steps made before the shot
         for j in range(len(raw_steps) + 1):
-            if shot is not None and j == shot["after"] and cur is not None and shot_info is None:
-                base, shot_info, shot_result, shot_aftermath = self.mid_move_shot(base, u, cur, shot, where)
-                shot_at = len(steps)
-                if shot_result is not None and eng.hook(base, "shot_stops_move", shot_result):
+            if shot is not None and j == shot["after"] and cur is not None and a.shot_info is None:
+                base, a.shot_info, a.shot_result, a.shot_aftermath = self.mid_move_shot(base, u, cur, shot, a.where)
+                a.shot_at = len(steps)
+                if a.shot_result is not None and eng.hook(base, "shot_stops_move", a.shot_result):
                     stopped = True
                     break
             if j == len(raw_steps):
@@ -810,7 +904,7 @@ class _Sequence:
             steps.append(rec)
             cost += eng.hook(s, "step_cost", u, kind)
             flunked = {"manoeuvre": rec.test is not None and not eng.hook(s, "step_passed", u, rec),
-                      "discipline": rec.fear is not None and not eng.hook(s, "fear_passed", u, rec)}
+                       "discipline": rec.fear is not None and not eng.hook(s, "fear_passed", u, rec)}
             ok = not any(flunked.values())
             if not stopped:  # the test this step still needs: the first due in the pack's order, none after a failed one
                 due = len(self.due)
@@ -831,93 +925,157 @@ class _Sequence:
                 made.append(rec)
             else:
                 stopped = True
-        after_setting = base.moved(u.id, at=cur.at, facing=cur.facing) if cur is not f else base
-        end = frozenset(cur.squares) if cur is not None else frozenset()
+        a.cost, a.stopped, a.base = cost, stopped, base
+        board = base.moved(u.id, at=cur.at, facing=cur.facing) if cur is not f else base
+        a.end = frozenset(cur.squares) if cur is not None else frozenset()
         if any(eng.hook(s, "phalanx_disorders", u, st) for st in made):
-            after_setting = after_setting.moved(u.id, disordered=True)
-        follower_fits = cur is f  # (no step made: it stays where it is)
+            board = board.moved(u.id, disordered=True)
+        a.follower_fits = cur is f  # (no step made: it stays where it is)
         if follower is not None and cur is not None and cur is not f:
             behind = Footprint(cur.square(0, -cur.depth), cur.facing, cur.width, cur.depth)
             others = {q for q, v in s.occupant.items() if v is not u and v is not follower}
-            follower_fits = all(q in s.board.cells and q not in others for q in behind.squares)
-            if follower_fits:
-                after_setting = after_setting.moved(follower.id, at=behind.at, facing=behind.facing)
-        u_after = after_setting.by_id[u.id]
-        front_after = bool(eng.hook(after_setting, "enemy_in_front", u_after))
-        # combat, shooting, reform: their dice
-        result = test_result = None
-        more = {}
-        charged = max(1, len(made)) if option == "charge" else 0
-        if option in ("combat", "charge", "shoot") and "dice" in item:
+            a.follower_fits = all(q in s.board.cells and q not in others for q in behind.squares)
+            if a.follower_fits:
+                board = board.moved(follower.id, at=behind.at, facing=behind.facing)
+        a.front_after = bool(eng.hook(board, "enemy_in_front", board.by_id[u.id]))
+        a.charged = max(1, len(made)) if a.option == "charge" else 0
+        a.board = board
+        return False
+
+    def attack(self, a) -> bool:
+        """A Combat, Charge or Shooting Activation's attack dice (``dice``)
+        and the result they give, the chooser's pick (``choose``) or the
+        pack's; a failed Charge, or one that did not reach its target, rolls
+        none."""
+        option, target, board = a.option, a.target, a.board
+        if option not in ("combat", "charge", "shoot"):
+            return False
+        u_after = board.by_id[a.u.id]
+        if "dice" in a.item:
             if target is None:
-                raise WarcouncilError(f"a {option} with dice needs its `target`", where)
-            t_after = after_setting.by_id[target.id]
-            result, r, (a, d) = self._attack(after_setting, option, u_after, t_after, item, charged)
-            more = {"ratings": [a, d], "result": r if result is not None else "cancelled"}
-            if "defence" not in item:  # the Defence dice, once the chosen result is known
-                k = (eng.hook(after_setting, "shooting_defence_dice", t_after) if option == "shoot"
-                     else eng.hook(after_setting, "defence_dice", t_after, r))
-                k += sum(p.points for p in spends if p.use == "extra_defence")
-                if k:
-                    self.due.append(Due(("defence",), k, False, f"{target.id}'s Defence dice"))
-        elif (option in ("combat", "charge", "shoot") and target is not None and target.id in after_setting.foot
-              and (option != "charge" or (not failed and self.reached(after_setting, u_after, target)))):
-            n = self._ratings(after_setting, option, u_after, after_setting.by_id[target.id], item, charged)[2]
-            self.due.append(Due(("dice",), n, False, f"{u.id}'s {'Shooting' if option == 'shoot' else 'Combat'} dice"))
-        aftermath = Aftermath(self, item)
+                raise WarcouncilError(f"a {option} with dice needs its `target`", a.where)
+            t_after = board.by_id[target.id]
+            a.result, a.face, (x, y) = self._rolled(board, option, u_after, t_after, a.item, a.charged)
+            a.more.update(ratings=[x, y], result=a.result)
+            if self.choices and "choose" not in a.item:
+                self.pick(a, u_after, t_after, x, y)
+        elif (target is not None and target.id in board.foot
+              and (option != "charge" or (not a.failed and self.reached(board, u_after, target)))):
+            n = self._ratings(board, option, u_after, board.by_id[target.id], a.item, a.charged)[2]
+            self.due.append(Due(("dice",), n, False, f"{a.u.id}'s {'Shooting' if option == 'shoot' else 'Combat'} dice"))
+        return False
+
+    def pick(self, a, u_after, t_after, x, y) -> None:
+        """The chooser's pick among the attack dice, due when they give more
+        than one result: the shooter picks a shot's, the side the pack's
+        ``attacker_chooses`` names a combat's; each result once, by its
+        highest face."""
+        results: dict = {}
+        for f in sorted(set(faces(a.item["dice"])), reverse=True):
+            pick = {**a.item, "choose": f}
+            results.setdefault(self._rolled(a.board, a.option, u_after, t_after, pick, a.charged)[0], f)
+        if len(results) < 2:
+            return
+        side = (self.side if a.option == "shoot" or self.eng.hook(a.board, "attacker_chooses", x, y)
+                else a.target.side)
+        options = tuple({"kind": "choose", "face": f, "text": f"{side} picks the {f}: {r.replace('_', ' ')}"}
+                        for r, f in sorted(results.items(), key=lambda x: -x[1]))
+        self.due.append(Due(("choose",), 0, True, f"{side}'s pick among the dice", side, options))
+
+    def defence(self, a) -> bool:
+        """The Defence dice against the chosen result (``defence``): one
+        showing the chosen die's face cancels it."""
+        if a.face is None:
+            return False
+        item, board, target = a.item, a.board, a.target
+        if "defence" in item:
+            if a.face in faces(item["defence"]):
+                a.result = None
+                a.more["result"] = "cancelled"
+            return False
+        t_after = board.by_id[target.id]
+        k = (self.eng.hook(board, "shooting_defence_dice", t_after) if a.option == "shoot"
+             else self.eng.hook(board, "defence_dice", t_after, a.result))
+        k += sum(p.points for p in a.spends if p.use == "extra_defence")
+        if k:
+            self.due.append(Due(("defence",), k, False, f"{target.id}'s Defence dice"))
+        return False
+
+    def aftermath(self, a) -> bool:
+        """What the result sets off (``Aftermath.after_result``, in the
+        pack's ``aftermath_step`` order), a Devotio's or a Small Cavalry
+        Reserve's part in it, and a shot during the move's."""
+        eng, s, item, target, aftermath = self.eng, self.s, a.item, a.target, a.aftermath
         choice = item.get("devotio")
         if choice is not None and target is not None:
             aftermath.dr_plus[target.id] = eng.hook(s, "devotio_dr", choice)
             if eng.hook(s, "devotio_setback", choice):
-                aftermath.card(target.side, "setback", f"{u.id}'s Devotio")
+                aftermath.card(target.side, "setback", f"{a.u.id}'s Devotio")
         if item.get("reserve") == "discipline":
             aftermath.reserve = True
-        if shot_info is not None:  # the shot during the move: its result, and what it moved
-            more["shot"] = shot_info
-            result = shot_result
-            aftermath.absorb(shot_aftermath)
-        if result is not None and option != "move" and u.id in after_setting.foot and target.id in after_setting.foot:
-            after_setting = aftermath.after_result(after_setting, option, u.id, target.id, result)
-            spends = spends + tuple(aftermath.spends)
-        if option == "reform" and "test" not in item:
+        if a.shot_info is not None:  # the shot during the move: its result, and what it moved
+            a.more["shot"] = a.shot_info
+            a.result = a.shot_result
+            aftermath.absorb(a.shot_aftermath)
+        if (a.result is not None and a.option != "move" and a.u.id in a.board.foot
+                and target.id in a.board.foot):
+            a.board = aftermath.after_result(a.board, a.option, a.u.id, target.id, a.result)
+            a.spends = a.spends + tuple(aftermath.spends)
+        return False
+
+    def reform(self, a) -> bool:
+        """A Reform Activation's test (``test``): passed, the unit is no
+        longer Disordered; failed, its Failed Reform Outcome."""
+        if a.option != "reform":
+            return False
+        eng, s, u, aftermath = self.eng, self.s, a.u, a.aftermath
+        if "test" not in a.item:
             self.due.append(Due(("test",), 2, False, f"{u.id}'s Reform Test"))
-        if option == "reform" and "test" in item:
-            d1, d2 = faces(item["test"])
-            bonus = eng.hook(s, "reform_bonus", u)
-            test_result = eng.hook(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline"))
-            more = {"test": test_result}
-            if test_result == "pass":
-                after_setting = after_setting.moved(u.id, disordered=False)
-                aftermath.twelve(after_setting, u.id, d1, d2, test_result)
-            elif u.id in after_setting.foot:
-                after_setting = aftermath.failed_reform(after_setting, u.id, d1, d2, bonus, test_result)
-        rec = eng.record(
-            u, option, rolled=True, natural=natural, attack_points=ap, steps=tuple(steps), target=target,
-            spends=spends, cost=cost, stopped=stopped, start=start, end=end, failed=failed,
-            failed_before=option in ("move", "charge") and self.last_failed.get(u.id, False),
-            front_after=front_after, result=result, test_result=test_result, after_reversal=self.reversal,
-            movement_rerolls=max(0, len(rolls) - 1),
-            movement_points_spent=sum(1 for p in spends if p.use == "reroll_movement"),
-            manoeuvre_points=sum(1 for p in spends if p.use == "reroll_manoeuvre"), what=u.id,
-            follower=follower, follower_fits=follower_fits, shot_mid_move=shot is not None,
-            shot_before=u.id in self.shot_mid_move, devotio=choice, first_charge=u.id not in self.charged,
-            devotio_used_before=self.side in self.devotio_used, reserve=item.get("reserve"))
-        after_setting = self.attachments_used(after_setting, rec, item, aftermath)
-        if shot is not None:
-            self.shot_mid_move.add(u.id)
-        if shot_info is not None:  # each step on the board it was made on: before the shot, and after it
-            vs = self.judge(s, rec, len(self.log), where, parts=((s, steps[:shot_at]), (base, steps[shot_at:])))
-        else:
-            vs = self.judge(base, rec, len(self.log), where)
-        self.aftermath_log(more, aftermath, after_setting, s)
-        if eng.hook(s, "fights_again", rec):
-            more["fights_again"] = True
-        if option in ("move", "charge"):
-            self.last_failed[u.id] = failed
-            more["movement_points"] = "failed" if failed else eng.hook(s, "allowance", u, option, natural, ap)
-        if self.entry_log(rec, len(self.log), vs, **more):
-            self.reversal = True
-        self.s = after_setting
+            return False
+        d1, d2 = faces(a.item["test"])
+        bonus = eng.hook(s, "reform_bonus", u)
+        a.test_result = eng.hook(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline"))
+        a.more["test"] = a.test_result
+        if a.test_result == "pass":
+            a.board = a.board.moved(u.id, disordered=False)
+            aftermath.twelve(a.board, u.id, d1, d2, a.test_result)
+        elif u.id in a.board.foot:
+            a.board = aftermath.failed_reform(a.board, u.id, d1, d2, bonus, a.test_result)
+        return False
+
+    def attachments(self, a) -> bool:
+        """A Devotio used (or lost by a Charge that made no contact), a Small
+        Cavalry Reserve used, a Praetorian Cohort used and rolled for
+        (``cohort``): each removed from play as the sheet says."""
+        eng, setting, u, aftermath, item = self.eng, a.board, a.u, a.aftermath, a.item
+        lost = set()
+        if setting.has(setting.by_id[u.id], "devotio"):
+            if item.get("devotio") is not None:
+                self.devotio_used.add(self.side)
+                lost.add("devotio")
+                aftermath.events.append(f"{u.id} uses its Devotio ({item['devotio']}): removed from play")
+            elif eng.hook(setting, "devotio_lost", self.activation_record(a)):
+                lost.add("devotio")
+                aftermath.events.append(f"{u.id}'s Charge made no contact: its Devotio is lost")
+        if item.get("reserve") is not None:
+            v = setting.by_id[u.id]
+            if eng.hook(setting, "reserve_removed", v):
+                lost.add("small_cavalry_reserve")
+                aftermath.events.append(f"{u.id} uses its Small Cavalry Reserve: removed from play")
+            elif setting.has(v, "praetorian_cohort"):
+                die = item.get("cohort")
+                if die is None:
+                    aftermath.need(("cohort",), 1, f"{u.id}'s Praetorian Cohort die",
+                                   f"{u.id}'s Praetorian Cohort was used: give its 1D6 as `cohort: N`")
+                elif eng.hook(setting, "cohort_removed", die):
+                    lost.add("praetorian_cohort")
+                    aftermath.events.append(f"{u.id}'s Praetorian Cohort is removed ({die})")
+                else:
+                    aftermath.events.append(f"{u.id}'s Praetorian Cohort stays ({die})")
+        if lost:
+            aftermath.changed.add(u.id)
+            a.board = setting.moved(u.id, lost=setting.states[u.id].lost | frozenset(lost))
+        return False
 
     @staticmethod
     def reached(s, u, target) -> bool:
@@ -939,42 +1097,6 @@ class _Sequence:
         them: the pack's ``free_reroll_rank`` (lower first; ga.default.reroll-order:
         Drilled, then Skirmisher, then a Movement Point spent for it)."""
         return self.eng.ordered(s, "free_reroll_rank", (*_FREE_REROLLS, "movement_point"))
-
-    def attachments_used(self, setting, rec, item, aftermath):
-        """A Devotio used (or lost by a Charge that made no contact), a Small
-        Cavalry Reserve used, a Praetorian Cohort used and rolled for: each
-        removed from play as the sheet says."""
-        eng, u = self.eng, rec.unit
-        if rec.option == "charge":
-            self.charged.add(u.id)
-        lost = set()
-        if setting.has(setting.by_id[u.id], "devotio"):
-            if rec.devotio is not None:
-                self.devotio_used.add(self.side)
-                lost.add("devotio")
-                aftermath.events.append(f"{u.id} uses its Devotio ({rec.devotio}): removed from play")
-            elif eng.hook(setting, "devotio_lost", rec):
-                lost.add("devotio")
-                aftermath.events.append(f"{u.id}'s Charge made no contact: its Devotio is lost")
-        if rec.reserve is not None:
-            v = setting.by_id[u.id]
-            if eng.hook(setting, "reserve_removed", v):
-                lost.add("small_cavalry_reserve")
-                aftermath.events.append(f"{u.id} uses its Small Cavalry Reserve: removed from play")
-            elif setting.has(v, "praetorian_cohort"):
-                die = item.get("cohort")
-                if die is None:
-                    aftermath.need(("cohort",), 1, f"{u.id}'s Praetorian Cohort die",
-                                   f"{u.id}'s Praetorian Cohort was used: give its 1D6 as `cohort: N`")
-                elif eng.hook(setting, "cohort_removed", die):
-                    lost.add("praetorian_cohort")
-                    aftermath.events.append(f"{u.id}'s Praetorian Cohort is removed ({die})")
-                else:
-                    aftermath.events.append(f"{u.id}'s Praetorian Cohort stays ({die})")
-        if not lost:
-            return setting
-        aftermath.changed.add(u.id)
-        return setting.moved(u.id, lost=setting.states[u.id].lost | frozenset(lost))
 
     def aftermath_log(self, more, aftermath, setting, before):
         """What the entry did, for the log: the events, the units changed
@@ -1010,7 +1132,8 @@ class _Sequence:
         tid = spec["target"]
         tv = _named(mid.by_id, spec, "target", self.path)
         uv = mid.by_id[u.id]
-        result, r, (a, d) = self._attack(mid, "shoot", uv, tv, spec)
+        r, face, (a, d) = self._rolled(mid, "shoot", uv, tv, spec)
+        result = None if "defence" in spec and face in faces(spec["defence"]) else r
         rec = eng.record(uv, "shoot", rolled=True, target=tv, result=result, what=u.id,
                          start=mid.squares(uv), end=mid.squares(uv), after_reversal=self.reversal)
         self.judge(mid, rec, len(self.log), where)
@@ -1032,17 +1155,16 @@ class _Sequence:
         a, d = eng.combat_ratings(s, uv, tv, charged, item.get("reserve") == "combat", item.get("devotio") == "combat")
         return a, d, eng.hook(s, "combat_dice", a, d)
 
-    def _attack(self, s, option, uv, tv, item, charged=0):
-        """A combat or shot's result on setting ``s`` (``item``: its dice,
-        defence and choice): (the result, or None when a Defence die cancels
-        it; the result chosen; the two ratings). The attack dice ``item``
+    def _rolled(self, s, option, uv, tv, item, charged=0):
+        """A combat or shot's result on setting ``s`` (``item``: its dice and
+        choice): (the result chosen, the face that gave it, which a Defence
+        die of that face cancels; the two ratings). The attack dice ``item``
         gives are as many as the ratings give: the count is set by them, as
         a side's losses are by its points at risk (``Aftermath.point_losses``),
         so another count is bad input at the `dice` value's place, not a move
         the rules judge."""
         eng = self.eng
         dice = faces(item["dice"])
-        defence = faces(item["defence"]) if "defence" in item else ()
         a, d, due = self._ratings(s, option, uv, tv, item, charged)
         if len(dice) != due:
             ratings = (f"{uv.id}'s Ranged Combat Rating {a} against {tv.id}'s Combat Rating {d}" if option == "shoot"
@@ -1059,7 +1181,7 @@ class _Sequence:
         else:
             results = [eng.hook(s, "combat_result", x, uv, tv) for x in dice]
             r, face = self._chosen(item, results, dice, bool(eng.hook(s, "attacker_chooses", a, d)), "preference")
-        return (None if face in defence else r), r, (a, d)
+        return r, face, (a, d)
 
     def _chosen(self, item, results, dice, chooser, prefer):
         if "choose" in item:
@@ -1157,10 +1279,7 @@ class _Sequence:
 def _one_die(define, yes, no):
     """A roll of one D6 read through the pack's define (a face -> true/false)."""
     def roll(self, s, data, path):
-        dist: dict = {}
-        for r in FACES:
-            _add(dist, yes if self.hook(s, define, r) else no, Fraction(1, 6))
-        return _sorted_dist(dist), {}
+        return _roll(1, lambda r: yes if self.hook(s, define, r) else no), {}
     return roll
 
 

@@ -264,11 +264,6 @@ class Footprint:
         return Footprint(self.square(self.width - 1, 1 - self.depth), about_face(self.facing),
                          self.width, self.depth)
 
-    def facing_to(self, facing: str) -> Footprint:
-        """The footprint with the same ``at`` and a new facing (how a 90°
-        turn moves the unit's squares is the pack's rule, not the grid's)."""
-        return Footprint(self.at, check_facing(facing), self.width, self.depth)
-
     def fits(self, board: Board) -> bool:
         """Are all its squares on ``board`` (a square grid)?"""
         board.require("facing", "a footprint on a square grid")

@@ -1,7 +1,9 @@
 """The grid game's turn for the game interface (``kernel.game``): one phase
 of the side to move, a sequence of activations, each rolled die by die.
 
-Nodes, in the procedure's order (``engine._Sequence.activation``):
+Nodes, in the procedure's order: the activation's frame, the pack's
+``turn ga.activation for activate``, walked by ``engine._Sequence`` for
+``check`` and for the game alike (``kernel.game.TurnSteps.walk``):
 
 * the side decides: ``{"kind": "activate", "unit", "option", "target"?,
   "with"?, "spend"?, "devotio"?, "reserve"?}`` (a unit's Move, Combat,
@@ -15,16 +17,18 @@ Nodes, in the procedure's order (``engine._Sequence.activation``):
 * the dice: each die the activation still needs, one chance node per die
   (``{"kind": "dice", "face": N}``, each face 1/6). Which die comes next is
   the engine's answer (``GridEngine.sequence``: ``Due``, the rolls an entry
-  still needs): the movement die, each step's Manoeuvre Test (re-rolled
-  while a re-roll is left) or feared-zone Discipline Test, the attack dice,
-  the Defence dice, then what the result sets off (Push Back, Discipline
-  Tests, outcomes, a routing unit's Rout die, Risk to Generals, ...);
+  still needs, in the frame's order): the movement die, each step's
+  Manoeuvre Test (re-rolled while a re-roll is left) or feared-zone
+  Discipline Test, the attack dice, the Defence dice, then what the result
+  sets off (Push Back, Discipline Tests, outcomes, a routing unit's Rout die,
+  Risk to Generals, ...), the attachments used (a Praetorian Cohort's die);
 * with ``new_state(choices=True)``, once the attack dice of a Combat,
   Charge or Shooting Activation are rolled and they give more than one
   result: the chooser (the shooter; for a combat, the side the pack's
   ``attacker_chooses`` names) decides ``{"kind": "choose", "face": N}``,
-  one per result (the entry's ``choose``); by default the pack's preference
-  picks, as ``check`` does;
+  one per result (the entry's ``choose``; the engine's attack step asks for
+  it, a ``Due`` with options); by default the pack's preference picks, as
+  ``check`` does;
 * with ``new_state(choices=True)``, before a unit's Push Back (its
   Stubborn or Push Back die), its side decides ``{"kind": "stand_fast",
   "unit"}`` (a Defence Point spent: the entry's ``stand_fast``) or
@@ -34,7 +38,8 @@ Nodes, in the procedure's order (``engine._Sequence.activation``):
   "reroll", "pool": "movement"}`` (or ``"pool": "generalship", "as":
   "movement"``), the new die then rolled (the entry's ``roll: [first,
   second]`` and its ``spend``), or ``{"kind": "keep"}``;
-* during a Movement or Charge Activation, once its movement die is rolled:
+* during a Movement or Charge Activation (while the frame has its
+  ``manoeuvres`` step), once its movement die is rolled:
   ``{"kind": "step", "do": MANOEUVRE}`` (one square or turn, its tests
   rolled next) or ``{"kind": "halt"}``; a failed test or a failed movement
   roll ends the move.
@@ -48,12 +53,14 @@ length (``PENDING``) wait for them. ``log()`` is the finished activations.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from fractions import Fraction
 
 from ...errors import WarcouncilError
 from ...records import record
 from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, StepTurn, chance, decision
 from ...kernel.scenario import plain, read_yaml_file
+from .aftermath import Due
 from .engine import entry_kind
 from .files import MANOEUVRES, OPTIONS
 from .words import unit_words
@@ -67,17 +74,6 @@ D6 = range(1, 7)
 
 
 @record
-class Roll:
-    """A roll the game asks for itself (as the engine's ``Due``): ``n`` D6
-    for the entry's value at ``path``, one face (``single``) or a list."""
-
-    path: tuple
-    n: int
-    single: bool
-    words: str
-
-
-@record
 class Position:
     """The phase so far: the finished entries and the open activation, as
     JSON text (never changed); ``faces``: the dice rolled so far of the roll
@@ -88,8 +84,7 @@ class Position:
     faces: tuple = ()
     moving: bool = False
     over: bool = False
-    kept: bool = False  # the side kept a movement roll it might re-roll
-    declined: tuple = ()  # the units that gave ground when they might have stood fast (the roll due next)
+    declined: tuple = ()  # the decisions declined (their paths): a movement roll kept, a unit giving ground
 
 
 def _text(entry: dict, board) -> str:
@@ -127,6 +122,13 @@ class GridTurn(StepTurn):
     def __init__(self, engine, **options) -> None:
         super().__init__(engine, **options)
         self.side = engine.setting(self.chosen.get("side")).side
+        # the activation's frame (ga.activation): a Movement or Charge Activation is a move under way
+        # while the frame has its manoeuvres, and the dice due meanwhile are those its steps up to
+        # the manoeuvres read (the movement die, the steps' tests; by default a Charge's combat after)
+        steps = [st.name for st in engine.frame.steps]
+        upto = steps[:steps.index("manoeuvres") + 1] if "manoeuvres" in steps else []
+        self.move_fields = frozenset(k for st in engine.frame.steps if st.name in upto for k in st.kinds)
+        self.moves = bool(upto)
         self.choices = self.chosen.get("choices", False)
         if not isinstance(self.choices, bool):
             raise WarcouncilError(f"choices must be true or false, not {self.choices!r}")
@@ -135,7 +137,7 @@ class GridTurn(StepTurn):
     def _seq(self, entries, open_=None):
         acts = [json.loads(e) for e in entries] + ([json.loads(open_)] if open_ is not None else [])
         try:
-            return self.engine.sequence({"side": self.side, "activations": acts})
+            return self.engine.sequence({"side": self.side, "activations": acts}, choices=self.choices)
         except WarcouncilError as e:
             raise IllegalAction(e.message) from None
 
@@ -143,105 +145,63 @@ class GridTurn(StepTurn):
         return Position()
 
     def _due(self, p: Position):
-        """The sequence with ``p``'s open activation, and the roll it needs
-        next: while its move goes on, only the move's own dice (the
-        movement die, the steps' tests); a Charge's combat comes after it.
-        A bring back's Discipline Test (its entry cannot be read without
-        it) is due before the entry joins the sequence."""
+        """The sequence with ``p``'s open activation, and what its procedure
+        asks next (``Due``: a roll, or a decision): while its move goes on,
+        only what the frame's steps up to the move read (the movement die
+        and its re-roll, the steps' tests); a Charge's combat comes after
+        it. A bring back's Discipline Test (its entry cannot be read
+        without it) is due before the entry joins the sequence."""
         if p.open is not None:
             entry = json.loads(p.open)
             if "bring_back" in entry and "test" not in entry:
-                return self._seq(p.entries), Roll(("test",), 2, False,
+                return self._seq(p.entries), Due(("test",), 2, False,
                                                   f"{entry['bring_back']}'s Discipline Test to return")
-            if _rerolls_owed(entry):
-                return self._seq(p.entries, p.open), Roll(("roll",), 1, False,
-                                                          f"{entry['unit']}'s Movement die, re-rolled")
         seq = self._seq(p.entries, p.open)
-        due = [d for d in seq.due if not p.moving or d.path[0] in ("roll", "steps")]
-        return seq, (due[0] if due else None)
+        due = (self._put(p, d) for d in seq.due if not p.moving or d.path[0] in self.move_fields)
+        return seq, next((d for d in due if d is not None), None)
+
+    def _put(self, p: Position, due):
+        """A request of the procedure as it is put to the players, or None:
+        a unit may stand fast (``Aftermath.may_stand``), a movement roll be
+        re-rolled while the move has not begun, unless declined (the unit
+        gave ground, the roll was kept), each only by the ways to pay for it
+        that the rules accept."""
+        if not due.options or due.path == ("choose",):
+            return due
+        if due.path in p.declined or (due.path == ("roll",) and not p.moving):
+            return None
+        entry = json.loads(p.open)
+        paid = tuple(a for a in due.options if a["kind"] in ("stand_fast", "reroll")
+                     and self._accepts(p, _paid(entry, a, trial=True)))
+        free = tuple(a for a in due.options if a["kind"] in ("give_ground", "keep"))
+        return replace(due, options=paid + free) if paid else None
+
+    def _accepts(self, p: Position, entry: dict) -> bool:
+        """Whether the rules accept the open activation as ``entry`` (the
+        rules that wait for dice or the move's end aside)."""
+        try:
+            return not [v for v in self._seq(p.entries, json.dumps(entry)).out if v.rule not in PENDING]
+        except IllegalAction:  # (e.g. more units standing fast than an entry names)
+            return False
 
     def player(self, p: Position) -> str:
         if p.over:
             return TERMINAL
         if p.open is None:
             return self.side
-        seq, due = self._due(p)
-        choice = self._choice(p, seq) or self._stand(p, seq, due)
-        if choice is not None:
-            return choice[0]
+        due = self._due(p)[1]
+        if due is not None and due.options:
+            return due.side
         return CHANCE if due is not None else self.side
-
-    def _stand(self, p: Position, seq, due):
-        """A unit about to be Pushed Back (its Stubborn or Push Back die
-        due) whose side may spend a Defence Point to stand fast instead
-        (the entry's ``stand_fast``), as the engine accepts it: (that side,
-        its ``stand_fast`` and ``give_ground`` actions), or None. Only with
-        ``new_state(choices=True)``: by default no unit stands fast, as
-        ``check`` reads an entry without ``stand_fast``."""
-        if not self.choices or due is None or p.faces or len(due.path) != 2 \
-                or due.path[0] not in ("stubborn", "push_back"):
-            return None
-        uid = due.path[1]
-        entry = json.loads(p.open)
-        if uid in p.declined or uid in entry.get("stand_fast", ()) or uid in (entry.get("stubborn") or {}):
-            return None
-        tried = {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [uid]}
-        try:
-            if [v for v in self._seq(p.entries, json.dumps(tried)).out if v.rule not in PENDING]:
-                return None
-        except IllegalAction:  # (more units standing fast than an entry names)
-            return None
-        side = seq.s.by_id[uid].side
-        return side, [{"kind": "stand_fast", "unit": uid, "text": f"{uid} stands fast, spending a Defence Point"},
-                      {"kind": "give_ground", "unit": uid, "text": f"{uid} gives ground (its Push Back die)"}]
-
-    def _choice(self, p: Position, seq):
-        """The chooser's pick among the attack dice, once they are all
-        rolled and before the Defence dice (the entry's ``choose``): (the
-        side that picks, its ``choose`` actions, one per result the dice
-        give), or None when there is nothing to pick (the dice give one
-        result, or the entry has its pick). The shooter picks a shot's
-        result; the pack's ``attacker_chooses`` says who picks a combat's.
-        Only with ``new_state(choices=True)``: by default the pack's
-        preference picks (``ga.default.chooser``), as ``check`` does for an
-        entry without ``choose``."""
-        if not self.choices or p.moving or p.open is None:
-            return None
-        entry = json.loads(p.open)
-        if entry.get("option") not in ("combat", "charge", "shoot") or "dice" not in entry or "choose" in entry \
-                or "defence" in entry or not seq.log or seq.log[-1].get("unit") != entry["unit"]:
-            return None
-        faces = entry["dice"] if isinstance(entry["dice"], list) else [entry["dice"]]
-        if len(set(faces)) < 2:
-            return None
-        results: dict = {}
-        for f in sorted(set(faces), reverse=True):
-            got = self._seq(p.entries, json.dumps({**entry, "choose": f})).log[-1].get("result")
-            results.setdefault(got, f)
-        if len(results) < 2:
-            return None
-        a, d = seq.log[-1]["ratings"]
-        board = seq.s
-        target = board.by_id.get(entry.get("target"))
-        attacker = entry["option"] == "shoot" or bool(self.engine.hook(board, "attacker_chooses", a, d))
-        side = self.side if attacker or target is None else target.side
-        return side, [{"kind": "choose", "face": f, "text": f"{side} picks the {f}: {r.replace('_', ' ')}"}
-                      for r, f in sorted(results.items(), key=lambda x: -x[1])]
 
     def node(self, p: Position):
         if p.over:
             return TERMINAL_NODE
         if p.open is None:
             return super().node(p)
-        seq, due = self._due(p)
-        choice = self._choice(p, seq) or self._stand(p, seq, due)
-        if choice is not None:
-            return decision(*choice)
-        if due is None and p.moving:
-            offers = self._reroll_offers(p, seq)
-            if offers:
-                unit = json.loads(p.open)["unit"]
-                return decision(self.side, offers + [{"kind": "keep", "text": f"{unit} keeps its movement roll"}])
+        due = self._due(p)[1]
+        if due is not None and due.options:  # (a pick among the attack dice, a stand, a re-roll)
+            return decision(due.side, [dict(a) for a in due.options])
         if due is not None:
             k = len(p.faces) + 1
             what = due.words + (f" ({k} of {due.n})" if due.n > 1 else "")
@@ -265,33 +225,6 @@ class GridTurn(StepTurn):
         (exchanges, re-allocations and a Homunculus Est! call are taken,
         never listed: their points are the player's to say)."""
         return [a for a in self._activations(p) if a["kind"] in kinds]
-
-    def _reroll_offers(self, p: Position, seq) -> list:
-        """A Movement or Charge Activation's movement roll just made, not
-        re-rolled yet nor kept, whose outcome the pack lets a Movement Point
-        re-roll (``reroll_movement_when``: by default a failed roll): a
-        ``reroll`` action per way to pay for it that the engine accepts (a
-        Movement Point, or a Generalship Point as one). Only with
-        ``new_state(choices=True)``: by default no roll is re-rolled, as
-        ``check`` reads an entry without one."""
-        if not self.choices or p.kept or p.open is None:
-            return []
-        entry = json.loads(p.open)
-        rolls = entry.get("roll")
-        if entry.get("option") not in ("move", "charge") or entry.get("steps") or not isinstance(rolls, (int, list)) \
-                or (isinstance(rolls, list) and len(rolls) != 1) or not seq.log or "movement_points" not in seq.log[-1]:
-            return []
-        if not self.engine.hook(seq.s, "reroll_movement_when", seq.log[-1]["movement_points"]):
-            return []
-        out = []
-        for pay in ({"pool": "movement"}, {"pool": "generalship", "as": "movement"}):
-            spend = {**pay, "use": "reroll_movement"}
-            tried = {**entry, "roll": [_first(rolls), 6], "spend": list(entry.get("spend", ())) + [spend]}
-            if not [v for v in self._seq(p.entries, json.dumps(tried)).out if v.rule not in PENDING]:
-                paid = f"a {pay['pool']} point" + (" as a movement point" if "as" in pay else "")
-                words = f"{entry['unit']} re-rolls its movement die, spending {paid}"
-                out.append({"kind": "reroll", **pay, "text": words})
-        return out
 
     def _moves(self, p: Position, depth: int = 4) -> list:
         """The steps and the halt legal in an open move, a step listed only
@@ -323,7 +256,11 @@ class GridTurn(StepTurn):
         its dice show (looking ``depth`` steps ahead)."""
         if p.open is None or not p.moving:
             return True
-        if self._due(p)[1] is not None:
+        due = self._due(p)[1]
+        if due is not None and due.options:  # (a decision: alive when one of its actions is, the free one first)
+            free = sorted(due.options, key=lambda a: a["kind"] not in ("keep", "give_ground"))
+            return any(self._alive(self.play(p, dict(a)), depth) for a in free)
+        if due is not None:
             for f in D6:
                 try:
                     q = self.play(p, {"kind": "dice", "face": f})
@@ -442,40 +379,36 @@ class GridTurn(StepTurn):
                 raise IllegalAction("an activation is under way: its dice or its move come first")
             return self._opened(p, {kind: {k: action[k] for k in ("points", "cancel") if k in action}})
         if kind in ("reroll", "keep"):
-            seq, due = self._due(p) if p.open is not None else (None, None)
-            offers = self._reroll_offers(p, seq) if seq is not None and due is None and p.moving else []
+            due = self._due(p)[1] if p.open is not None else None
+            offers = [o for o in due.options if o["kind"] == "reroll"] if due is not None and due.path == ("roll",) \
+                and due.options else []
             if not offers:
                 raise IllegalAction("no movement roll may be re-rolled here")
             if kind == "keep":
-                return self._settled(Position(p.entries, p.open, moving=True, kept=True))
+                return self._settled(Position(p.entries, p.open, moving=True, declined=(due.path,)))
             pay = {k: action[k] for k in ("pool", "as") if k in action}
             if set(action) - {"kind", "text", "pool", "as"} or {**pay} not in [
                     {k: o[k] for k in ("pool", "as") if k in o} for o in offers]:
                 raise IllegalAction("a reroll gives the 'pool' it spends (movement, or generalship 'as' movement): "
                                     + ", ".join(o["text"] for o in offers))
-            entry = json.loads(p.open)
-            entry = {**entry, "roll": [_first(entry["roll"])],
-                     "spend": list(entry.get("spend", ())) + [{**pay, "use": "reroll_movement"}]}
+            entry = _paid(json.loads(p.open), {"kind": kind, **pay})
             return self._settled(Position(p.entries, json.dumps(entry), moving=True))
         if kind in ("stand_fast", "give_ground"):
-            seq, due = self._due(p) if p.open is not None else (None, None)
-            offer = self._stand(p, seq, due) if seq is not None else None
-            if offer is None or action.get("unit") != offer[1][0]["unit"]:
-                raise IllegalAction("no unit may stand fast here" if offer is None else
-                                    f"{offer[1][0]['unit']} is the unit that may stand fast here")
-            uid = action["unit"]
+            due = self._due(p)[1] if p.open is not None else None
+            stand = due.path[1] if due is not None and due.path[0] == "stand_fast" else None
+            if stand is None or action.get("unit") != stand:
+                raise IllegalAction("no unit may stand fast here" if stand is None else
+                                    f"{stand} is the unit that may stand fast here")
             if kind == "give_ground":
-                return Position(p.entries, p.open, (), p.moving, declined=p.declined + (uid,))
-            entry = json.loads(p.open)
-            entry = {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [uid]}
+                return Position(p.entries, p.open, (), p.moving, declined=p.declined + (due.path,))
+            entry = _paid(json.loads(p.open), action)
             return self._settled(Position(p.entries, json.dumps(entry), (), p.moving))
         if kind == "choose":
-            seq, _ = self._due(p) if p.open is not None else (None, None)
-            choice = self._choice(p, seq) if seq is not None else None
-            if choice is None:
+            due = self._due(p)[1] if p.open is not None else None
+            if due is None or due.path != ("choose",):
                 raise IllegalAction("no pick among the dice is due here")
-            if action.get("face") not in {a["face"] for a in choice[1]}:
-                faces = ", ".join(str(a["face"]) for a in choice[1])
+            if action.get("face") not in {a["face"] for a in due.options}:
+                faces = ", ".join(str(a["face"]) for a in due.options)
                 raise IllegalAction(f"pick one of the dice's results: face {faces}")
             return self._settled(Position(p.entries, json.dumps({**json.loads(p.open), "choose": action["face"]}),
                                           (), p.moving))
@@ -500,13 +433,14 @@ class GridTurn(StepTurn):
                             "dice at a chance node)")
 
     def _opened(self, p: Position, entry: dict) -> Position:
-        return self._settled(Position(p.entries, json.dumps(entry), moving=entry.get("option") in ("move", "charge")))
+        return self._settled(Position(p.entries, json.dumps(entry),
+                                      moving=self.moves and entry.get("option") in ("move", "charge")))
 
     def _rolled(self, p: Position, action: dict) -> Position:
         seq, due = self._due(p)
         face = action.get("face")
-        if due is None or face not in D6:
-            raise IllegalAction("no die is due here" if due is None else f"a die shows 1-6, not {face!r}")
+        if due is None or due.options or face not in D6:
+            raise IllegalAction("no die is due here" if due is None or due.options else f"a die shows 1-6, not {face!r}")
         faces = p.faces + (face,)
         if len(faces) < due.n:
             return Position(p.entries, p.open, faces, p.moving)
@@ -519,11 +453,9 @@ class GridTurn(StepTurn):
         roll or test) ended; a finished activation closed into the entries."""
         while True:
             seq, due = self._due(p)
-            if due is not None and due.n == 0:
+            if due is not None and due.n == 0 and not due.options:
                 p = Position(p.entries, json.dumps(_given(json.loads(p.open), due, ())), (), p.moving)
                 continue
-            if p.moving and due is None and self._reroll_offers(p, seq):
-                break  # (the side decides whether to re-roll the movement die)
             if p.moving and due is None and (seq.stopped_at is not None
                                              or seq.log[-1].get("movement_points") in ("failed", 0)):
                 stop = seq.stopped_at
@@ -535,7 +467,7 @@ class GridTurn(StepTurn):
                     p = Position(p.entries, json.dumps({**entry, "steps": entry["steps"][:stop]}))
                 continue
             break
-        done = due is None and not p.moving and self._choice(p, seq) is None
+        done = due is None and not p.moving
         vs = [v for v in seq.out if done or v.rule not in PENDING]
         if vs:
             raise IllegalAction("; ".join(v.message for v in vs), [v.as_json() for v in vs])
@@ -683,8 +615,12 @@ def _first(roll):
     return roll[0] if isinstance(roll, list) else roll
 
 
-def _rerolls_owed(entry: dict) -> bool:
-    """Has ``entry`` paid for a movement re-roll whose die is not rolled yet?"""
-    paid = sum(1 for sp in entry.get("spend", ()) if isinstance(sp, dict) and sp.get("use") == "reroll_movement")
-    roll = entry.get("roll")
-    return entry.get("option") in ("move", "charge") and isinstance(roll, list) and len(roll) == 1 and paid >= 1
+def _paid(entry: dict, action: dict, trial: bool = False) -> dict:
+    """``entry`` with ``action`` taken: a unit standing fast (a Defence
+    Point), or a movement die re-rolled (the point it spends; its die to
+    roll, or with ``trial`` a die rolled, to judge the entry whole)."""
+    if action["kind"] == "stand_fast":
+        return {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [action["unit"]]}
+    pay = {k: action[k] for k in ("pool", "as") if k in action}
+    return {**entry, "roll": [_first(entry["roll"])] + ([6] if trial else []),
+            "spend": list(entry.get("spend", ())) + [{**pay, "use": "reroll_movement"}]}
