@@ -15,8 +15,9 @@ appended breaks one, asking the rules that may judge an entry of its kind
 by groups that read the same (``groups``) and keeping a group's verdict in
 the answer's caches by what it reads (``kernel/log.py``, ``judgement_key``,
 or ``AnswerCaches.by_places``); ``none_broken`` and ``broke`` a group's or
-a rule's verdict; ``broken`` every (rule, element) broken, ``violation``
-one of them for people (its message, its citation, what was measured).
+a rule's verdict; ``broken`` every (rule, element) broken, ``first_broken``
+the one at the earliest entry, ``violation`` one of them for people (its
+message, its citation, what was measured), ``violations`` all of them so.
 
 Besides ``kernel/log.py``'s, ``breaks`` asks two things of an entry:
 ``unrolled()``, is its outcome not rolled yet (its rules about the outcome
@@ -230,6 +231,26 @@ class LogRules:
             except (AttributeError, TypeError) as exc:  # a house rule asking what an entry does not have
                 raise cannot_judge(r, exc) from None
         return out
+
+    def violations(self, log: TurnLog, at: Any = None, static: dict | None = None) -> list[dict]:
+        """Every violation of ``log`` for people (each (rule, element)
+        ``broken`` finds, as ``violation`` gives it); with ``at``, the
+        violations at that entry, as ``broken`` judges them. ``static``:
+        the answer's memo of the defines (``LogCtx``)."""
+        return [self.violation(r, el, log) for r, el in self.broken(LogCtx(log, None, static), at)]
+
+    def first_broken(self, log: TurnLog, static: dict | None = None) -> tuple[LogRule, Any] | None:
+        """The (rule, element) broken at the earliest entry of ``log`` (the
+        first in log order, the pack's rule order at one entry; a rule broken
+        over the whole log or at an element with no ``place`` after them
+        all), or None when the log breaks no rule."""
+        broken = self.broken(LogCtx(log, None, static))
+        end = len(log.entries)
+
+        def place(b: tuple) -> int:
+            p = getattr(b[1], "place", None)
+            return p if isinstance(p, int) else end
+        return min(broken, key=place, default=None)
 
     @staticmethod
     def violation(r: LogRule, el: Any, log: TurnLog) -> dict:

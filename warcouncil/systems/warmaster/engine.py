@@ -481,11 +481,7 @@ class WarmasterEngine(Engine):
         """Every violation of the log; with ``at`` (its last entry, just
         appended to a log judged before), the violations at that entry: a
         causal rule is judged at ``at`` alone, any other over the whole log."""
-        return [self.judged.violation(r, el, log) for r, el in self._broken(log, at)]
-
-    def _broken(self, log: Log, at: Entry | None = None) -> list:
-        return self.judged.broken(Ctx(log, None, self.cache.defines), at)
-
+        return self.judged.violations(log, at, self.cache.defines)
 
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
@@ -588,11 +584,10 @@ class WarmasterEngine(Engine):
         """``orders --after``: a log that breaks a rule is bad input (exit
         2), refused at its first violation's entry (in log order; the
         pack's rule order at one entry). ``check`` judges a whole log."""
-        broken = self._broken(log)
-        if not broken:
+        broken = self.judged.first_broken(log, self.cache.defines)
+        if broken is None:
             return
-        end = len(log.entries)
-        r, el = min(broken, key=lambda b: b[1].place if isinstance(b[1], Entry) else end)
+        r, el = broken
         v = self.judged.violation(r, el, log)
         where = el.where if isinstance(el, Entry) and el.where is not None else Location(path, 1, 1)
         quote = f": “{v['quote']}”" if v["quote"] else ""

@@ -47,9 +47,9 @@ from typing import Any
 
 from ...errors import Location, WarcouncilError
 from . import measure as T
-from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, StepTurn, chance, decision
-from ...world.ydoc import YDict, YList
+from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, StepTurn, chance, decision, refuse, refusing
 from ...kernel.scenario import plain, read_yaml_file
+from ...kernel.turn import located
 from .engine import WAYS, Ctx, Step
 from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
 from .words import num, xy_words
@@ -74,19 +74,6 @@ class Position:
     done: tuple = ()
     pending: tuple = ()
     over: bool = False
-
-
-def _located(v: Any) -> Any:
-    """Plain data as the engine reads a file's (``YDict``/``YList``)."""
-    if isinstance(v, dict):
-        d = YDict((k, _located(x)) for k, x in v.items())
-        d.where, d.key_where, d.value_where = _HERE, {}, {}
-        return d
-    if isinstance(v, (list, tuple)):
-        seq = YList(_located(x) for x in v)
-        seq.where, seq.item_where = _HERE, [_HERE] * len(seq)
-        return seq
-    return v
 
 
 class WarmasterTurn(StepTurn):
@@ -143,18 +130,11 @@ class WarmasterTurn(StepTurn):
         """The engine's log of ``entries`` (plain (key, entry) pairs), each
         checked by its record and its ids by the engine (bad shape or an
         unknown id: ``IllegalAction``); extending ``prefix`` when given."""
-        items = []
-        for key, m in entries:
-            ym = _located(m)
-            try:
+        with refusing():
+            items = [(key, located(m, _HERE), _HERE) for key, m in entries]
+            for key, ym, _ in items:
                 RECORDS[key].check(ym, _HERE, "", key)
-                items.append((key, ym, _HERE))
-            except WarcouncilError as e:
-                raise IllegalAction(e.message) from None
-        try:
             return self.engine.log_of(items, self.side, prefix)
-        except WarcouncilError as e:
-            raise IllegalAction(e.message) from None
 
     def _prefix(self, position, upto: int | None = None):
         self.engine.afresh()
@@ -171,15 +151,7 @@ class WarmasterTurn(StepTurn):
     def _refuse(self, prefix, key: str, m: dict, what: str):
         """``IllegalAction`` with the violations at entry ``m``, if any."""
         log = self._judge([(key, m)], prefix)
-        self._refuse_at(log, log.entries[-1], what)
-
-    def _refuse_at(self, log, e, what: str):
-        try:
-            vs = self.engine.violations(log, e)
-        except WarcouncilError as exc:  # (a house rule asking what the entry does not have)
-            raise IllegalAction(f"{what}: {exc.message}") from None
-        if vs:
-            raise IllegalAction(f"{what}: " + "; ".join(v["message"] for v in vs), vs)
+        refuse(what, lambda: self.engine.violations(log, log.entries[-1]))
 
     # ------------------------------------------------------------ the move generator
     def destinations(self, table, pids: tuple, reach: float, targets) -> list:
@@ -424,7 +396,7 @@ class WarmasterTurn(StepTurn):
         self._judge([("orders", {**fields, "roll": 2})], prefix)  # (its shape and ids)
         units = [fields["units"]] if isinstance(fields["units"], str) else list(fields["units"])
         e, _ = self.engine.attempt(prefix, Step(fields["by"], tuple(units), None, None, _HERE), None, False, lazy=True)
-        self._refuse_at(prefix.plus(e), e, f"{fields['by']} orders {'+'.join(units)}")
+        refuse(f"{fields['by']} orders {'+'.join(units)}", lambda: self.engine.violations(prefix.plus(e), e))
         return Position(position.done, ("roll", fields["by"], tuple(units)))
 
     def _play_home_back(self, position, prefix, fields: dict):
