@@ -110,15 +110,21 @@ class WarmasterTurn(StepTurn):
         """An action of the step under way (its dice, its destinations)
         concerns the pieces that step moves: a home back's unit, the units
         of the order attempted."""
-        p = position.pending
-        if not p or action.get("kind") not in ("move", "dice"):
+        if not position.pending or action.get("kind") not in ("move", "dice"):
             return self.pieces_of(action)
+        return self._under_way(position)
+
+    def _under_way(self, position) -> list[str]:
+        """The pieces the step under way moves: a home back's unit, the
+        units of the order attempted (the last entry made, once rolled)."""
+        p = position.pending
         if p[0] in ("home", "home_to"):
             return [p[1]]
-        if p[0] == "roll":
-            return list(p[2])
-        m = self._entries(position.done[-1:])[0][1]
-        return [m["units"]] if isinstance(m["units"], str) else list(m["units"])
+        return list(p[2]) if p[0] == "roll" else _listed(self._last(position)[1]["units"])
+
+    def _last(self, position) -> tuple[str, dict]:
+        """The last entry made: (turn-file key, the entry)."""
+        return self._entries(position.done[-1:])[0]
 
     def log(self, position) -> dict:
         out: dict = {}
@@ -235,9 +241,7 @@ class WarmasterTurn(StepTurn):
             return TERMINAL_NODE
         step = position.pending[:1]
         if step == ("roll",):
-            prefix = self._prefix(position)
-            e = self._attempt(prefix, position.pending[1], position.pending[2])
-            _, ok, _, _ = self.engine.dice(prefix, e)
+            prefix, e, ok = self._dice(position)
             blunders = {t for t in WAYS if t not in ok and self.engine.is_blunder(Ctx(prefix), e.with_roll(t))}
             return chance([({"kind": "dice", "roll": t, "text": self._roll_words(t, t in ok, t in blunders)},
                             Fraction(WAYS[t], 36)) for t in WAYS])
@@ -265,9 +269,13 @@ class WarmasterTurn(StepTurn):
     def _roll_words(t: int, given: bool, blunder: bool) -> str:
         return f"rolled {t}: " + ("the order is given" if given else "a blunder" if blunder else "the order fails")
 
-    def _attempt(self, prefix, by: str, units):
-        e, _ = self.engine.attempt(prefix, Step(by, tuple(units), None, None, _HERE), None, False)
-        return e
+    def _dice(self, position) -> tuple:
+        """The order attempt under way: the log before it, its entry (not
+        rolled yet) and the 2D6 totals that give the order."""
+        prefix = self._prefix(position)
+        p = position.pending
+        e, _ = self.engine.attempt(prefix, Step(p[1], tuple(p[2]), None, None, _HERE), None, False)
+        return prefix, e, self.engine.dice(prefix, e)[1]
 
     def step_actions(self, position, kinds: tuple) -> list:
         """The legal actions of the open sub-phases: initiative moves, home
@@ -296,7 +304,7 @@ class WarmasterTurn(StepTurn):
         opts, _ = self.engine.options(prefix, self.side) if "attempt" in kinds else ((), None)
         for o in opts:
             out.append({"kind": "attempt", "by": o["character"], "units": list(o["units"]),
-                        "text": f"{o['character']} orders {'+'.join(o['units'])} (target {o['target']}, p {o['p']})"})
+                        "text": f"{_orders(o['character'], o['units'])} (target {o['target']}, p {o['p']})"})
         for c in sc.characters if "character_move" in kinds else ():
             if c.side != self.side:
                 continue
@@ -331,8 +339,8 @@ class WarmasterTurn(StepTurn):
             tos = self._homes(prefix, p[1], p[2], p[3])
             return [self._move(to) for to in tos]
         prefix = self._prefix(position, -1)
-        key, m = self._entries(position.done[-1:])[0]
-        units = [m["units"]] if isinstance(m["units"], str) else list(m["units"])
+        key, m = self._last(position)
+        units = self._under_way(position)
         t = prefix.table
         reach = min(self._pace(t, u) for u in units)
         out = []
@@ -394,9 +402,9 @@ class WarmasterTurn(StepTurn):
         if set(fields) - {"by", "units"} or "by" not in fields or "units" not in fields:
             raise IllegalAction("an attempt gives 'by' (a character) and 'units' (the units ordered), nothing else")
         self._judge([("orders", {**fields, "roll": 2})], prefix)  # (its shape and ids)
-        units = [fields["units"]] if isinstance(fields["units"], str) else list(fields["units"])
+        units = _listed(fields["units"])
         e, _ = self.engine.attempt(prefix, Step(fields["by"], tuple(units), None, None, _HERE), None, False, lazy=True)
-        refuse(f"{fields['by']} orders {'+'.join(units)}", lambda: self.engine.violations(prefix.plus(e), e))
+        refuse(_orders(fields["by"], units), lambda: self.engine.violations(prefix.plus(e), e))
         return Position(position.done, ("roll", fields["by"], tuple(units)))
 
     def _play_home_back(self, position, prefix, fields: dict):
@@ -415,9 +423,7 @@ class WarmasterTurn(StepTurn):
             return Position(position.done, ("home_to", p[1], p[2], roll))
         if p[0] == "blunder":
             return Position(position.done, ("blunder_to", roll))
-        prefix = self._prefix(position)
-        e = self._attempt(prefix, p[1], p[2])
-        _, ok, _, _ = self.engine.dice(prefix, e)
+        prefix, e, ok = self._dice(position)
         m = {"by": p[1], "units": list(p[2]), "roll": roll}
         done = position.done + (("orders", json.dumps(m)),)
         if roll in ok:
@@ -436,12 +442,11 @@ class WarmasterTurn(StepTurn):
             raise IllegalAction("a move gives 'to': one destination per piece, or null (they stay)")
         to, p = action.get("to"), position.pending
         if p[0] == "home_to":
-            if isinstance(to, list) and len(to) == 1 and isinstance(to[0], (list, dict)):
-                to = to[0]
+            to = _one(to)
             m = {"unit": p[1], "toward": p[2], "roll": p[3], **({"to": to} if to is not None else {})}
             self._refuse(self._prefix(position), "home_back", m, self._words("home_back", m))
             return Position(position.done + (("home_back", json.dumps(m)),))
-        key, m = self._entries(position.done[-1:])[0]
+        key, m = self._last(position)
         m = self._moved(m, p, to)
         self._refuse(self._prefix(position, -1), key, m, f"the move of {'+'.join(m['units'])}")
         return Position(position.done[:-1] + ((key, json.dumps(m)),))
@@ -451,12 +456,7 @@ class WarmasterTurn(StepTurn):
             return action
         kind = action.get("kind")
         if kind == "move":
-            p = position.pending
-            if p[0] == "home_to":
-                units = None
-            else:
-                m = self._entries(position.done[-1:])[0][1]
-                units = [m["units"]] if isinstance(m["units"], str) else m["units"]
+            units = None if position.pending[0] == "home_to" else self._under_way(position)
             to = action.get("to")
             if units is None and isinstance(to, list) and to and not isinstance(to[0], (list, dict)):
                 to = [to]
@@ -464,9 +464,7 @@ class WarmasterTurn(StepTurn):
         if kind == "end":
             return {**action, "text": "end the Command phase"}
         if kind == "attempt":
-            units = action.get("units")
-            units = [units] if isinstance(units, str) else units
-            return {**action, "text": f"{action.get('by')} orders {'+'.join(units)}"}
+            return {**action, "text": _orders(action.get("by"), _listed(action.get("units")))}
         return {**action, "text": self._words(kind, action)}
 
     @staticmethod
@@ -511,12 +509,8 @@ class WarmasterTurn(StepTurn):
             return []
         p = position.pending
         if p[0] == "home_to":
-            if isinstance(to, list) and len(to) == 1 and isinstance(to[0], (list, dict)):
-                to = to[0]
-            return [(p[1], to)]
-        m = self._entries(position.done[-1:])[0][1]
-        units = [m["units"]] if isinstance(m["units"], str) else list(m["units"])
-        return list(zip(units, to))
+            return [(p[1], _one(to))]
+        return list(zip(self._under_way(position), to))
 
     # ------------------------------------------------------------ the next turn
     def next_scenario(self, turn: dict) -> dict:
@@ -540,6 +534,20 @@ class WarmasterTurn(StepTurn):
         if data.get("rules"):
             data["rules"] = list(sc.rules)
         return data
+
+
+def _listed(units) -> list:
+    """An entry's ``units``: one id, or a list of them."""
+    return [units] if isinstance(units, str) else list(units)
+
+
+def _one(to):
+    """A home back's destination, given alone or as a list of one."""
+    return to[0] if isinstance(to, list) and len(to) == 1 and isinstance(to[0], (list, dict)) else to
+
+
+def _orders(by: str, units: list) -> str:
+    return f"{by} orders {'+'.join(units)}"
 
 
 __all__ = ["WarmasterTurn", "Position", "RESOLUTION"]
