@@ -488,8 +488,7 @@ class WarmasterEngine(Engine):
         try:
             return self._answer(verb, **options)
         finally:
-            self.cache.close()  # (dropped: nothing kept for the next answer)
-            self.cache = AnswerCaches()
+            self.afresh()  # (dropped: nothing kept for the next answer)
 
     def _answer(self, verb: str, **options) -> Answer:
         self.afresh(verb in self._share_verbs)

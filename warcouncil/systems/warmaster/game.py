@@ -283,36 +283,32 @@ class WarmasterTurn(StepTurn):
         prefix = self._prefix(position)
         t = prefix.table
         sc = self.engine.scenario
-        enemies = self._enemies()
+        units = [u.id for u in sc.units if u.side == self.side]
+        chars = [c.id for c in sc.characters if c.side == self.side]
         out = []
-        for u in sc.units if "initiative" in kinds else ():
-            if u.side != self.side:
-                continue
-            tos = self.destinations(t, (u.id,), self._pace(t, u.id), enemies)
+        for u in units if "initiative" in kinds else ():
+            tos = self.destinations(t, (u,), self._pace(t, u), self._enemies())
             for action in ("charge", "evade"):
-                for to in tos:
-                    m = {"unit": u.id, "action": action, "to": to[0]}
-                    if self._legal(prefix, "initiative", m):
-                        out.append({"kind": "initiative", **m, "text": self._words("initiative", m)})
-        for u in sc.units if "home_back" in kinds else ():
-            if u.side != self.side:
-                continue
-            for c in sc.characters:
-                if c.side == self.side and self._homes(prefix, u.id, c.id, 1, first=True):
-                    m = {"unit": u.id, "toward": c.id}
-                    out.append({"kind": "home_back", **m, "text": self._words("home_back", m)})
+                out += self._placed(prefix, "initiative", tos, {"unit": u, "action": action})
+        for u in units if "home_back" in kinds else ():
+            for c in chars:
+                if self._homes(prefix, u, c, 1, first=True):
+                    out.append({"kind": "home_back", "unit": u, "toward": c,
+                                "text": self._words("home_back", {"unit": u, "toward": c})})
         opts, _ = self.engine.options(prefix, self.side) if "attempt" in kinds else ((), None)
         for o in opts:
             out.append({"kind": "attempt", "by": o["character"], "units": list(o["units"]),
                         "text": f"{_orders(o['character'], o['units'])} (target {o['target']}, p {o['p']})"})
-        for c in sc.characters if "character_move" in kinds else ():
-            if c.side != self.side:
-                continue
-            for to in self.destinations(t, (c.id,), self._pace(t, c.id), ()):
-                m = {"piece": c.id, "to": to[0]}
-                if self._legal(prefix, "characters", m):
-                    out.append({"kind": "character_move", **m, "text": self._words("character_move", m)})
+        for c in chars if "character_move" in kinds else ():
+            tos = self.destinations(t, (c,), self._pace(t, c), ())
+            out += self._placed(prefix, "character_move", tos, {"piece": c})
         return out
+
+    def _placed(self, prefix, kind: str, tos: list, fields: dict) -> list:
+        """The legal actions of ``kind`` (``fields`` and a destination) to
+        each of the generator's destinations ``tos``."""
+        ms = [{**fields, "to": to[0]} for to in tos]
+        return [{"kind": kind, **m, "text": self._words(kind, m)} for m in ms if self._legal(prefix, KEYS[kind], m)]
 
     def _homes(self, prefix, unit: str, toward: str, d6: int, first: bool = False) -> list:
         """The generator's legal destinations of a home back of ``unit``
