@@ -395,7 +395,7 @@ class WarmasterTurn(StepTurn):
         return after
 
     def _play_attempt(self, position, prefix, fields: dict):
-        if set(fields) - {"by", "units"} or "by" not in fields or "units" not in fields:
+        if set(fields) != {"by", "units"}:
             raise IllegalAction("an attempt gives 'by' (a character) and 'units' (the units ordered), nothing else")
         self._judge([("orders", {**fields, "roll": 2})], prefix)  # (its shape and ids)
         units = _listed(fields["units"])
@@ -404,7 +404,7 @@ class WarmasterTurn(StepTurn):
         return Position(position.done, ("roll", fields["by"], tuple(units)))
 
     def _play_home_back(self, position, prefix, fields: dict):
-        if set(fields) - {"unit", "toward"} or "unit" not in fields or "toward" not in fields:
+        if set(fields) != {"unit", "toward"}:
             raise IllegalAction("a home back gives 'unit' and 'toward' (a character); its roll and destination follow")
         self._judge([("home_back", {**fields, "roll": 1})], prefix)  # (its shape and ids)
         if not self._homes(prefix, fields["unit"], fields["toward"], 1):
@@ -458,7 +458,7 @@ class WarmasterTurn(StepTurn):
                 to = [to]
             return {**action, "text": self._move(to, units)["text"] if to is not None or units else "stays"}
         if kind == "end":
-            return {**action, "text": "end the Command phase"}
+            return {**action, "text": self.end_words}
         if kind == "attempt":
             return {**action, "text": _orders(action.get("by"), _listed(action.get("units")))}
         return {**action, "text": self._words(kind, action)}
