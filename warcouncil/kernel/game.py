@@ -70,12 +70,13 @@ def refusing(what: str = ""):
 def refuse(what: str, violations: Callable[[], list[dict]]) -> None:
     """Refuse an action, ``what`` in words, when ``violations()`` finds
     any (as ``check --json`` gives them, e.g. ``LogRules.violations`` at
-    the entry it appends to a log): ``IllegalAction`` with ``what: `` and
-    their messages, carrying them; judged under ``refusing(what)``."""
+    the entry it appends to a log): ``IllegalAction`` with their messages
+    (after ``what: `` when given), carrying them; judged under
+    ``refusing(what)``."""
     with refusing(what):
         vs = violations()
     if vs:
-        raise IllegalAction(f"{what}: " + "; ".join(v["message"] for v in vs), vs)
+        raise IllegalAction((f"{what}: " if what else "") + "; ".join(v["message"] for v in vs), vs)
 
 
 @record
