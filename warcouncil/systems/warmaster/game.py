@@ -135,7 +135,10 @@ class WarmasterTurn(StepTurn):
     def _judge(self, entries, prefix=None):
         """The engine's log of ``entries`` (plain (key, entry) pairs), each
         checked by its record and its ids by the engine (bad shape or an
-        unknown id: ``IllegalAction``); extending ``prefix`` when given."""
+        unknown id: ``IllegalAction``); extending ``prefix`` when given,
+        else from the start, a new answer of the engine's (``afresh``)."""
+        if prefix is None:
+            self.engine.afresh()
         with refusing():
             items = [(key, located(m, _HERE), _HERE) for key, m in entries]
             for key, ym, _ in items:
@@ -143,9 +146,8 @@ class WarmasterTurn(StepTurn):
             return self.engine.log_of(items, self.side, prefix)
 
     def _prefix(self, position, upto: int | None = None):
-        self.engine.afresh()
-        done = position.done if upto is None else position.done[:upto]
-        return self._judge(self._entries(done))
+        """The log of the entries made (``upto``: up to that one)."""
+        return self._judge(self._entries(position.done[:upto]))
 
     def _legal(self, prefix, key: str, m: dict) -> bool:
         try:
@@ -513,7 +515,6 @@ class WarmasterTurn(StepTurn):
         sc = self.engine.scenario
         entries = [(key, m) for key in ("initiative", "home_back", "orders", "characters")
                    for m in (turn or {}).get(key) or ()]
-        self.engine.afresh()
         poses = self._judge(entries).table.poses
         data = plain(read_yaml_file(sc.path))
         for m in data.get("units") or ():
