@@ -498,17 +498,14 @@ class WarmasterTurn(StepTurn):
         """Where ``action``, taken at ``position``, puts pieces: [(id,
         destination), ...] (an initiative move, a character's move, the
         destinations of the step under way; none for the others)."""
-        kind, to = action.get("kind"), action.get("to")
-        if kind == "initiative":
-            return [(action.get("unit"), to)] if to is not None else []
-        if kind == "character_move":
-            return [(action.get("piece"), to)] if to is not None else []
-        if kind != "move" or to is None or not position.pending:
+        kind, to, p = action.get("kind"), action.get("to"), position.pending
+        if to is None:
             return []
-        p = position.pending
-        if p[0] == "home_to":
-            return [(p[1], _one(to))]
-        return list(zip(self._under_way(position), to))
+        if kind in ("initiative", "character_move"):
+            return [(action.get("unit" if kind == "initiative" else "piece"), to)]
+        if kind != "move" or not p:
+            return []
+        return [(p[1], _one(to))] if p[0] == "home_to" else list(zip(self._under_way(position), to))
 
     # ------------------------------------------------------------ the next turn
     def next_scenario(self, turn: dict) -> dict:
