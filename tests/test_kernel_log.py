@@ -20,7 +20,9 @@ from warcouncil.dsl.pack import load_pack
 from warcouncil.kernel import loops
 from warcouncil.kernel.builtins import KERNEL_MEANINGS, Meanings
 from warcouncil.kernel.caches import AnswerCaches
+from warcouncil.errors import Location, WarcouncilError
 from warcouncil.kernel.evaluate import Compiler
+from warcouncil.kernel.game import IllegalAction, refuse, refusing
 from warcouncil.kernel.log import FIXED_PARTS, LogCtx, TurnLog, entry_key, history_number, judgement_key
 from warcouncil.kernel.logrules import EVERY, LogRules, entries_of
 from warcouncil.kernel.reads import PackReads
@@ -314,6 +316,44 @@ def test_a_packs_rules_over_a_log(judged):
     assert v == {"rule": "toy.shots-rise", "pieces": ["x"], "message": "shot:x:6: x shot lower before",
                  "source": "rules.txt", "quote": "An entry is made by a player."}
     assert judged.violation(by_id["toy.few"], log.entries[0], log)["message"] == "x: breaks toy.few"
+
+
+def test_a_logs_violations_and_the_first_broken(judged):
+    """``violations``: each (rule, element) ``broken`` finds, for people;
+    ``first_broken``: the one at the earliest entry (log order first, the
+    pack's rule order at one entry), ``reject`` a log given as input that
+    breaks one; ``refuse``: an action refused with the
+    violations at the entry it appends, ``refusing``: bad input refuses it."""
+    log = _log(LOG)
+    assert [(v["rule"], v["pieces"]) for v in judged.violations(log)] == \
+        [("toy.shots-rise", ["x"])] + [("toy.few", [e.by]) for e in log.entries] + \
+        [("toy.no-ones", ["y"]), ("toy.same-player-before", ["x"]), ("toy.same-player-before", ["y"]),
+         ("toy.same-player-before", ["z"])]
+    upto, at = log.parent, log.entries[4]
+    shot = {"rule": "toy.shots-rise", "pieces": ["x"], "message": "shot:x:6: x shot lower before",
+            "source": "rules.txt", "quote": "An entry is made by a player."}
+    assert judged.violations(upto, at) == [shot]
+    r, el = judged.first_broken(log)
+    assert (r.id, el) == ("toy.few", log.entries[0])  # (the rule order at one entry)
+    four = _log(LOG[:4])  # (breaks no-ones at its third entry, same-player-before at its first two)
+    r, el = judged.first_broken(four)
+    assert (r.id, el) == ("toy.same-player-before", four.entries[0])
+    assert judged.first_broken(_log([])) is None
+    with pytest.raises(WarcouncilError) as bad:  # (a log given as input: bad input at its first violation)
+        judged.reject(four, "the toy log", Location("toy.yaml", 1, 1), "say so")
+    assert (bad.value.message, bad.value.location, bad.value.hint) == (
+        "the toy log is illegal: x: breaks toy.same-player-before (toy.same-player-before)",
+        Location("toy.yaml", 1, 1), "The toy log: “An entry is made by a player.”; say so")
+    assert judged.reject(_log([]), "the toy log", Location("toy.yaml", 1, 1)) is None
+    with pytest.raises(IllegalAction) as refused:
+        refuse("x shoots", lambda: judged.violations(upto, at))
+    assert (refused.value.message, refused.value.violations) == ("x shoots: shot:x:6: x shot lower before", [shot])
+    assert judged.violations(four, four.entries[3]) == []  # (x's shot, 3: no rule broken)
+    assert refuse("x shoots", lambda: judged.violations(four, four.entries[3])) is None
+    with pytest.raises(IllegalAction) as refused:
+        with refusing("z moves"):
+            raise WarcouncilError("unknown piece id 'w'")
+    assert (refused.value.message, refused.value.violations) == ("z moves: unknown piece id 'w'", [])
 
 
 @settings(max_examples=100, deadline=None)

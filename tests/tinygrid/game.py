@@ -5,8 +5,7 @@ the turn is over. A position is the set chosen, or None before it."""
 
 from __future__ import annotations
 
-from warcouncil.errors import WarcouncilError
-from warcouncil.kernel.game import IllegalAction, StepTurn
+from warcouncil.kernel.game import IllegalAction, StepTurn, refuse, refusing
 from warcouncil.kernel.scenario import plain, read_yaml_file
 
 
@@ -30,14 +29,10 @@ class Activation(StepTurn):
         if action.get("kind") not in self.kinds or not isinstance(action.get("units"), list):
             raise IllegalAction("an action here is {kind: activate, units: [ids]}")
         self.enter(self.at(position), action["kind"])
-        try:
+        with refusing():  # (an unknown piece)
             verdict = self.engine.check(action["units"])
-        except WarcouncilError as e:  # (an unknown piece)
-            raise IllegalAction(e.message) from None
-        if not verdict.legal:
-            raise IllegalAction("; ".join(v.message for v in verdict.violations),
-                                [{"rule": v.rule, "pieces": v.pieces, "message": v.message,
-                                  "source": v.source, "quote": v.quote} for v in verdict.violations])
+        refuse("", lambda: [{"rule": v.rule, "pieces": v.pieces, "message": v.message, "source": v.source,
+                             "quote": v.quote} for v in verdict.violations])
         return tuple(action["units"])
 
     def worded(self, position, action):

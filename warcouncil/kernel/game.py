@@ -25,13 +25,15 @@ the options and the actions, which ``Game.state_from_json`` plays again.
 An action is a JSON-able dict with a ``"kind"``, its fields, and a
 ``"text"`` in words; ``apply`` takes any action of a kind the turn knows,
 listed or not, and the turn judges it by the rules (``IllegalAction``,
-carrying the violations, when they refuse it; the state is then unchanged).
+carrying the violations, when they refuse it; the state is then unchanged:
+``refuse`` and ``refusing`` say so of the violations found and of bad input).
 """
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import WarcouncilError
 from ..records import record
@@ -51,6 +53,30 @@ class IllegalAction(ValueError):
         super().__init__(message)
         self.message = message
         self.violations = list(violations)
+
+
+@contextmanager
+def refusing(what: str = ""):
+    """Bad input met while an action is judged (``WarcouncilError``: a
+    wrong shape, an unknown id, a house rule asking what the action does
+    not have) refuses the action: ``IllegalAction`` with its message,
+    after ``what: `` when given."""
+    try:
+        yield
+    except WarcouncilError as e:
+        raise IllegalAction(f"{what}: {e.message}" if what else e.message) from None
+
+
+def refuse(what: str, violations: Callable[[], list[dict]]) -> None:
+    """Refuse an action, ``what`` in words, when ``violations()`` finds
+    any (as ``check --json`` gives them, e.g. ``LogRules.violations`` at
+    the entry it appends to a log): ``IllegalAction`` with their messages
+    (after ``what: `` when given), carrying them; judged under
+    ``refusing(what)``."""
+    with refusing(what):
+        vs = violations()
+    if vs:
+        raise IllegalAction((f"{what}: " if what else "") + "; ".join(v["message"] for v in vs), vs)
 
 
 @record

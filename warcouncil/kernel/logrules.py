@@ -15,8 +15,10 @@ appended breaks one, asking the rules that may judge an entry of its kind
 by groups that read the same (``groups``) and keeping a group's verdict in
 the answer's caches by what it reads (``kernel/log.py``, ``judgement_key``,
 or ``AnswerCaches.by_places``); ``none_broken`` and ``broke`` a group's or
-a rule's verdict; ``broken`` every (rule, element) broken, ``violation``
-one of them for people (its message, its citation, what was measured).
+a rule's verdict; ``broken`` every (rule, element) broken, ``first_broken``
+the one at the earliest entry (``reject``: a log given as input breaking
+one is bad input there), ``violation`` one of them for people (its
+message, its citation, what was measured), ``violations`` all of them so.
 
 Besides ``kernel/log.py``'s, ``breaks`` asks two things of an entry:
 ``unrolled()``, is its outcome not rolled yet (its rules about the outcome
@@ -33,7 +35,7 @@ from typing import Any, Callable
 
 from ..dsl import ast as A
 from ..dsl.template import render as render_template
-from ..errors import WarcouncilError
+from ..errors import Location, WarcouncilError
 from .log import LogCtx, TurnLog, entry_key, judgement_key
 
 #: ``LogRule.kind`` of a rule over every entry of the log
@@ -230,6 +232,41 @@ class LogRules:
             except (AttributeError, TypeError) as exc:  # a house rule asking what an entry does not have
                 raise cannot_judge(r, exc) from None
         return out
+
+    def violations(self, log: TurnLog, at: Any = None, static: dict | None = None) -> list[dict]:
+        """Every violation of ``log`` for people (each (rule, element)
+        ``broken`` finds, as ``violation`` gives it); with ``at``, the
+        violations at that entry, as ``broken`` judges them. ``static``:
+        the answer's memo of the defines (``LogCtx``)."""
+        return [self.violation(r, el, log) for r, el in self.broken(LogCtx(log, None, static), at)]
+
+    def first_broken(self, log: TurnLog, static: dict | None = None) -> tuple[LogRule, Any] | None:
+        """The (rule, element) broken at the earliest entry of ``log`` (the
+        first in log order, the pack's rule order at one entry; a rule broken
+        over the whole log or at an element with no ``place`` after them
+        all), or None when the log breaks no rule."""
+        broken = self.broken(LogCtx(log, None, static))
+        end = len(log.entries)
+
+        def place(b: tuple) -> int:
+            p = getattr(b[1], "place", None)
+            return p if isinstance(p, int) else end
+        return min(broken, key=place, default=None)
+
+    def reject(self, log: TurnLog, what: str, top: Location, hint: str = "", static: dict | None = None) -> None:
+        """Bad input (``WarcouncilError``) when ``log``, given as input
+        (``what``: "the log given with --after"), breaks a rule: its first
+        violation (``first_broken``), placed at the element's ``where``
+        (an entry read from a file) or else at ``top``, citing the rule's
+        document and sentence, then ``hint``."""
+        broken = self.first_broken(log, static)
+        if broken is None:
+            return
+        r, el = broken
+        v = self.violation(r, el, log)
+        quote = f": “{v['quote']}”" if v["quote"] else ""
+        raise WarcouncilError(f"{what} is illegal: {v['message']} ({r.id})", getattr(el, "where", None) or top,
+                              hint=f"{self.pack.document_name(v['source'])}{quote}" + (f"; {hint}" if hint else ""))
 
     @staticmethod
     def violation(r: LogRule, el: Any, log: TurnLog) -> dict:

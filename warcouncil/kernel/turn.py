@@ -132,18 +132,18 @@ def turn_from_data(data, board=None, system=None, source: str = "<turn>") -> Tur
     a file; the game interface's ``log()``), read and checked as ``load_turn``
     reads a file; problems are placed at ``source``."""
     keys, required = _keys_of(system, True)
-    return _build(_located(data, Location(source)), source, board, keys, required,
+    return _build(located(data, Location(source)), source, board, keys, required,
                   True if system is None else system.context is not None)
 
 
-def _located(value, where: Location):
+def located(value, where: Location):
     """Plain data as the YAML reader gives it (``YDict``/``YList``), every place ``where``."""
     if isinstance(value, dict):
-        m = YDict((k, _located(v, where)) for k, v in value.items())
+        m = YDict((k, located(v, where)) for k, v in value.items())
         m.where, m.key_where, m.value_where = where, dict.fromkeys(m, where), dict.fromkeys(m, where)
         return m
     if isinstance(value, (list, tuple)):
-        seq = YList(_located(v, where) for v in value)
+        seq = YList(located(v, where) for v in value)
         seq.where, seq.item_where = where, [where] * len(seq)
         return seq
     return value

@@ -481,19 +481,14 @@ class WarmasterEngine(Engine):
         """Every violation of the log; with ``at`` (its last entry, just
         appended to a log judged before), the violations at that entry: a
         causal rule is judged at ``at`` alone, any other over the whole log."""
-        return [self.judged.violation(r, el, log) for r, el in self._broken(log, at)]
-
-    def _broken(self, log: Log, at: Entry | None = None) -> list:
-        return self.judged.broken(Ctx(log, None, self.cache.defines), at)
-
+        return self.judged.violations(log, at, self.cache.defines)
 
     # ------------------------------------------------------------ answers
     def answer(self, verb: str, **options) -> Answer:
         try:
             return self._answer(verb, **options)
         finally:
-            self.cache.close()  # (dropped: nothing kept for the next answer)
-            self.cache = AnswerCaches()
+            self.afresh()  # (dropped: nothing kept for the next answer)
 
     def _answer(self, verb: str, **options) -> Answer:
         self.afresh(verb in self._share_verbs)
@@ -563,8 +558,9 @@ class WarmasterEngine(Engine):
     def orders(self, side: str | None, after: str | None, limit: int | None, count_only: bool) -> Answer:
         side = self._side(side)
         log = self.start(side) if after is None else self.read_log(after, side)
-        if after is not None:
-            self._legal_after(log, after)
+        if after is not None:  # (a log breaking a rule: bad input, at its first violation's entry)
+            self.judged.reject(log, "the log given with --after", Location(after, 1, 1), "`check` judges a whole log",
+                               self.cache.defines)
         if count_only:
             n = len(self.options(log, side)[0])
             return Answer({"side": side, "count": n}, str(n))
@@ -583,21 +579,6 @@ class WarmasterEngine(Engine):
             lines.append(f"more than {len(opts)} orders (showing the first {len(opts)}; --count gives the number)")
         data["options"] = opts
         return Answer(data, "\n".join(lines))
-
-    def _legal_after(self, log: Log, path: str) -> None:
-        """``orders --after``: a log that breaks a rule is bad input (exit
-        2), refused at its first violation's entry (in log order; the
-        pack's rule order at one entry). ``check`` judges a whole log."""
-        broken = self._broken(log)
-        if not broken:
-            return
-        end = len(log.entries)
-        r, el = min(broken, key=lambda b: b[1].place if isinstance(b[1], Entry) else end)
-        v = self.judged.violation(r, el, log)
-        where = el.where if isinstance(el, Entry) and el.where is not None else Location(path, 1, 1)
-        quote = f": “{v['quote']}”" if v["quote"] else ""
-        raise WarcouncilError(f"the log given with --after is illegal: {v['message']} ({r.id})", where,
-                              hint=f"{self.pack.document_name(v['source'])}{quote}; `check` judges a whole log")
 
     def _side(self, side: str | None) -> str:
         if side is None:

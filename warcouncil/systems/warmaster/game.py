@@ -47,9 +47,9 @@ from typing import Any
 
 from ...errors import Location, WarcouncilError
 from . import measure as T
-from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, StepTurn, chance, decision
-from ...world.ydoc import YDict, YList
+from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, StepTurn, chance, decision, refuse, refusing
 from ...kernel.scenario import plain, read_yaml_file
+from ...kernel.turn import located
 from .engine import WAYS, Ctx, Step
 from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
 from .words import num, xy_words
@@ -74,19 +74,6 @@ class Position:
     done: tuple = ()
     pending: tuple = ()
     over: bool = False
-
-
-def _located(v: Any) -> Any:
-    """Plain data as the engine reads a file's (``YDict``/``YList``)."""
-    if isinstance(v, dict):
-        d = YDict((k, _located(x)) for k, x in v.items())
-        d.where, d.key_where, d.value_where = _HERE, {}, {}
-        return d
-    if isinstance(v, (list, tuple)):
-        seq = YList(_located(x) for x in v)
-        seq.where, seq.item_where = _HERE, [_HERE] * len(seq)
-        return seq
-    return v
 
 
 class WarmasterTurn(StepTurn):
@@ -123,15 +110,21 @@ class WarmasterTurn(StepTurn):
         """An action of the step under way (its dice, its destinations)
         concerns the pieces that step moves: a home back's unit, the units
         of the order attempted."""
-        p = position.pending
-        if not p or action.get("kind") not in ("move", "dice"):
+        if not position.pending or action.get("kind") not in ("move", "dice"):
             return self.pieces_of(action)
+        return self._under_way(position)
+
+    def _under_way(self, position) -> list[str]:
+        """The pieces the step under way moves: a home back's unit, the
+        units of the order attempted (the last entry made, once rolled)."""
+        p = position.pending
         if p[0] in ("home", "home_to"):
             return [p[1]]
-        if p[0] == "roll":
-            return list(p[2])
-        m = self._entries(position.done[-1:])[0][1]
-        return [m["units"]] if isinstance(m["units"], str) else list(m["units"])
+        return list(p[2]) if p[0] == "roll" else _listed(self._last(position)[1]["units"])
+
+    def _last(self, position) -> tuple[str, dict]:
+        """The last entry made: (turn-file key, the entry)."""
+        return self._entries(position.done[-1:])[0]
 
     def log(self, position) -> dict:
         out: dict = {}
@@ -142,24 +135,19 @@ class WarmasterTurn(StepTurn):
     def _judge(self, entries, prefix=None):
         """The engine's log of ``entries`` (plain (key, entry) pairs), each
         checked by its record and its ids by the engine (bad shape or an
-        unknown id: ``IllegalAction``); extending ``prefix`` when given."""
-        items = []
-        for key, m in entries:
-            ym = _located(m)
-            try:
+        unknown id: ``IllegalAction``); extending ``prefix`` when given,
+        else from the start, a new answer of the engine's (``afresh``)."""
+        if prefix is None:
+            self.engine.afresh()
+        with refusing():
+            items = [(key, located(m, _HERE), _HERE) for key, m in entries]
+            for key, ym, _ in items:
                 RECORDS[key].check(ym, _HERE, "", key)
-                items.append((key, ym, _HERE))
-            except WarcouncilError as e:
-                raise IllegalAction(e.message) from None
-        try:
             return self.engine.log_of(items, self.side, prefix)
-        except WarcouncilError as e:
-            raise IllegalAction(e.message) from None
 
     def _prefix(self, position, upto: int | None = None):
-        self.engine.afresh()
-        done = position.done if upto is None else position.done[:upto]
-        return self._judge(self._entries(done))
+        """The log of the entries made (``upto``: up to that one)."""
+        return self._judge(self._entries(position.done[:upto]))
 
     def _legal(self, prefix, key: str, m: dict) -> bool:
         try:
@@ -171,15 +159,7 @@ class WarmasterTurn(StepTurn):
     def _refuse(self, prefix, key: str, m: dict, what: str):
         """``IllegalAction`` with the violations at entry ``m``, if any."""
         log = self._judge([(key, m)], prefix)
-        self._refuse_at(log, log.entries[-1], what)
-
-    def _refuse_at(self, log, e, what: str):
-        try:
-            vs = self.engine.violations(log, e)
-        except WarcouncilError as exc:  # (a house rule asking what the entry does not have)
-            raise IllegalAction(f"{what}: {exc.message}") from None
-        if vs:
-            raise IllegalAction(f"{what}: " + "; ".join(v["message"] for v in vs), vs)
+        refuse(what, lambda: self.engine.violations(log, log.entries[-1]))
 
     # ------------------------------------------------------------ the move generator
     def destinations(self, table, pids: tuple, reach: float, targets) -> list:
@@ -263,9 +243,7 @@ class WarmasterTurn(StepTurn):
             return TERMINAL_NODE
         step = position.pending[:1]
         if step == ("roll",):
-            prefix = self._prefix(position)
-            e = self._attempt(prefix, position.pending[1], position.pending[2])
-            _, ok, _, _ = self.engine.dice(prefix, e)
+            prefix, e, ok = self._dice(position)
             blunders = {t for t in WAYS if t not in ok and self.engine.is_blunder(Ctx(prefix), e.with_roll(t))}
             return chance([({"kind": "dice", "roll": t, "text": self._roll_words(t, t in ok, t in blunders)},
                             Fraction(WAYS[t], 36)) for t in WAYS])
@@ -293,9 +271,13 @@ class WarmasterTurn(StepTurn):
     def _roll_words(t: int, given: bool, blunder: bool) -> str:
         return f"rolled {t}: " + ("the order is given" if given else "a blunder" if blunder else "the order fails")
 
-    def _attempt(self, prefix, by: str, units):
-        e, _ = self.engine.attempt(prefix, Step(by, tuple(units), None, None, _HERE), None, False)
-        return e
+    def _dice(self, position) -> tuple:
+        """The order attempt under way: the log before it, its entry (not
+        rolled yet) and the 2D6 totals that give the order."""
+        prefix = self._prefix(position)
+        p = position.pending
+        e, _ = self.engine.attempt(prefix, Step(p[1], tuple(p[2]), None, None, _HERE), None, False)
+        return prefix, e, self.engine.dice(prefix, e)[1]
 
     def step_actions(self, position, kinds: tuple) -> list:
         """The legal actions of the open sub-phases: initiative moves, home
@@ -303,36 +285,32 @@ class WarmasterTurn(StepTurn):
         prefix = self._prefix(position)
         t = prefix.table
         sc = self.engine.scenario
-        enemies = self._enemies()
+        units = [u.id for u in sc.units if u.side == self.side]
+        chars = [c.id for c in sc.characters if c.side == self.side]
         out = []
-        for u in sc.units if "initiative" in kinds else ():
-            if u.side != self.side:
-                continue
-            tos = self.destinations(t, (u.id,), self._pace(t, u.id), enemies)
+        for u in units if "initiative" in kinds else ():
+            tos = self.destinations(t, (u,), self._pace(t, u), self._enemies())
             for action in ("charge", "evade"):
-                for to in tos:
-                    m = {"unit": u.id, "action": action, "to": to[0]}
-                    if self._legal(prefix, "initiative", m):
-                        out.append({"kind": "initiative", **m, "text": self._words("initiative", m)})
-        for u in sc.units if "home_back" in kinds else ():
-            if u.side != self.side:
-                continue
-            for c in sc.characters:
-                if c.side == self.side and self._homes(prefix, u.id, c.id, 1, first=True):
-                    m = {"unit": u.id, "toward": c.id}
-                    out.append({"kind": "home_back", **m, "text": self._words("home_back", m)})
+                out += self._placed(prefix, "initiative", tos, {"unit": u, "action": action})
+        for u in units if "home_back" in kinds else ():
+            for c in chars:
+                if self._homes(prefix, u, c, 1, first=True):
+                    out.append({"kind": "home_back", "unit": u, "toward": c,
+                                "text": self._words("home_back", {"unit": u, "toward": c})})
         opts, _ = self.engine.options(prefix, self.side) if "attempt" in kinds else ((), None)
         for o in opts:
             out.append({"kind": "attempt", "by": o["character"], "units": list(o["units"]),
-                        "text": f"{o['character']} orders {'+'.join(o['units'])} (target {o['target']}, p {o['p']})"})
-        for c in sc.characters if "character_move" in kinds else ():
-            if c.side != self.side:
-                continue
-            for to in self.destinations(t, (c.id,), self._pace(t, c.id), ()):
-                m = {"piece": c.id, "to": to[0]}
-                if self._legal(prefix, "characters", m):
-                    out.append({"kind": "character_move", **m, "text": self._words("character_move", m)})
+                        "text": f"{_orders(o['character'], o['units'])} (target {o['target']}, p {o['p']})"})
+        for c in chars if "character_move" in kinds else ():
+            tos = self.destinations(t, (c,), self._pace(t, c), ())
+            out += self._placed(prefix, "character_move", tos, {"piece": c})
         return out
+
+    def _placed(self, prefix, kind: str, tos: list, fields: dict) -> list:
+        """The legal actions of ``kind`` (``fields`` and a destination) to
+        each of the generator's destinations ``tos``."""
+        ms = [{**fields, "to": to[0]} for to in tos]
+        return [{"kind": kind, **m, "text": self._words(kind, m)} for m in ms if self._legal(prefix, KEYS[kind], m)]
 
     def _homes(self, prefix, unit: str, toward: str, d6: int, first: bool = False) -> list:
         """The generator's legal destinations of a home back of ``unit``
@@ -359,8 +337,8 @@ class WarmasterTurn(StepTurn):
             tos = self._homes(prefix, p[1], p[2], p[3])
             return [self._move(to) for to in tos]
         prefix = self._prefix(position, -1)
-        key, m = self._entries(position.done[-1:])[0]
-        units = [m["units"]] if isinstance(m["units"], str) else list(m["units"])
+        key, m = self._last(position)
+        units = self._under_way(position)
         t = prefix.table
         reach = min(self._pace(t, u) for u in units)
         out = []
@@ -419,16 +397,16 @@ class WarmasterTurn(StepTurn):
         return after
 
     def _play_attempt(self, position, prefix, fields: dict):
-        if set(fields) - {"by", "units"} or "by" not in fields or "units" not in fields:
+        if set(fields) != {"by", "units"}:
             raise IllegalAction("an attempt gives 'by' (a character) and 'units' (the units ordered), nothing else")
         self._judge([("orders", {**fields, "roll": 2})], prefix)  # (its shape and ids)
-        units = [fields["units"]] if isinstance(fields["units"], str) else list(fields["units"])
+        units = _listed(fields["units"])
         e, _ = self.engine.attempt(prefix, Step(fields["by"], tuple(units), None, None, _HERE), None, False, lazy=True)
-        self._refuse_at(prefix.plus(e), e, f"{fields['by']} orders {'+'.join(units)}")
+        refuse(_orders(fields["by"], units), lambda: self.engine.violations(prefix.plus(e), e))
         return Position(position.done, ("roll", fields["by"], tuple(units)))
 
     def _play_home_back(self, position, prefix, fields: dict):
-        if set(fields) - {"unit", "toward"} or "unit" not in fields or "toward" not in fields:
+        if set(fields) != {"unit", "toward"}:
             raise IllegalAction("a home back gives 'unit' and 'toward' (a character); its roll and destination follow")
         self._judge([("home_back", {**fields, "roll": 1})], prefix)  # (its shape and ids)
         if not self._homes(prefix, fields["unit"], fields["toward"], 1):
@@ -443,9 +421,7 @@ class WarmasterTurn(StepTurn):
             return Position(position.done, ("home_to", p[1], p[2], roll))
         if p[0] == "blunder":
             return Position(position.done, ("blunder_to", roll))
-        prefix = self._prefix(position)
-        e = self._attempt(prefix, p[1], p[2])
-        _, ok, _, _ = self.engine.dice(prefix, e)
+        prefix, e, ok = self._dice(position)
         m = {"by": p[1], "units": list(p[2]), "roll": roll}
         done = position.done + (("orders", json.dumps(m)),)
         if roll in ok:
@@ -464,12 +440,11 @@ class WarmasterTurn(StepTurn):
             raise IllegalAction("a move gives 'to': one destination per piece, or null (they stay)")
         to, p = action.get("to"), position.pending
         if p[0] == "home_to":
-            if isinstance(to, list) and len(to) == 1 and isinstance(to[0], (list, dict)):
-                to = to[0]
+            to = _one(to)
             m = {"unit": p[1], "toward": p[2], "roll": p[3], **({"to": to} if to is not None else {})}
             self._refuse(self._prefix(position), "home_back", m, self._words("home_back", m))
             return Position(position.done + (("home_back", json.dumps(m)),))
-        key, m = self._entries(position.done[-1:])[0]
+        key, m = self._last(position)
         m = self._moved(m, p, to)
         self._refuse(self._prefix(position, -1), key, m, f"the move of {'+'.join(m['units'])}")
         return Position(position.done[:-1] + ((key, json.dumps(m)),))
@@ -479,22 +454,15 @@ class WarmasterTurn(StepTurn):
             return action
         kind = action.get("kind")
         if kind == "move":
-            p = position.pending
-            if p[0] == "home_to":
-                units = None
-            else:
-                m = self._entries(position.done[-1:])[0][1]
-                units = [m["units"]] if isinstance(m["units"], str) else m["units"]
+            units = None if position.pending[0] == "home_to" else self._under_way(position)
             to = action.get("to")
             if units is None and isinstance(to, list) and to and not isinstance(to[0], (list, dict)):
                 to = [to]
             return {**action, "text": self._move(to, units)["text"] if to is not None or units else "stays"}
         if kind == "end":
-            return {**action, "text": "end the Command phase"}
+            return {**action, "text": self.end_words}
         if kind == "attempt":
-            units = action.get("units")
-            units = [units] if isinstance(units, str) else units
-            return {**action, "text": f"{action.get('by')} orders {'+'.join(units)}"}
+            return {**action, "text": _orders(action.get("by"), _listed(action.get("units")))}
         return {**action, "text": self._words(kind, action)}
 
     @staticmethod
@@ -530,28 +498,20 @@ class WarmasterTurn(StepTurn):
         """Where ``action``, taken at ``position``, puts pieces: [(id,
         destination), ...] (an initiative move, a character's move, the
         destinations of the step under way; none for the others)."""
-        kind, to = action.get("kind"), action.get("to")
-        if kind == "initiative":
-            return [(action.get("unit"), to)] if to is not None else []
-        if kind == "character_move":
-            return [(action.get("piece"), to)] if to is not None else []
-        if kind != "move" or to is None or not position.pending:
+        kind, to, p = action.get("kind"), action.get("to"), position.pending
+        if to is None:
             return []
-        p = position.pending
-        if p[0] == "home_to":
-            if isinstance(to, list) and len(to) == 1 and isinstance(to[0], (list, dict)):
-                to = to[0]
-            return [(p[1], to)]
-        m = self._entries(position.done[-1:])[0][1]
-        units = [m["units"]] if isinstance(m["units"], str) else list(m["units"])
-        return list(zip(units, to))
+        if kind in ("initiative", "character_move"):
+            return [(action.get("unit" if kind == "initiative" else "piece"), to)]
+        if kind != "move" or not p:
+            return []
+        return [(p[1], _one(to))] if p[0] == "home_to" else list(zip(self._under_way(position), to))
 
     # ------------------------------------------------------------ the next turn
     def next_scenario(self, turn: dict) -> dict:
         sc = self.engine.scenario
         entries = [(key, m) for key in ("initiative", "home_back", "orders", "characters")
                    for m in (turn or {}).get(key) or ()]
-        self.engine.afresh()
         poses = self._judge(entries).table.poses
         data = plain(read_yaml_file(sc.path))
         for m in data.get("units") or ():
@@ -568,6 +528,20 @@ class WarmasterTurn(StepTurn):
         if data.get("rules"):
             data["rules"] = list(sc.rules)
         return data
+
+
+def _listed(units) -> list:
+    """An entry's ``units``: one id, or a list of them."""
+    return [units] if isinstance(units, str) else list(units)
+
+
+def _one(to):
+    """A home back's destination, given alone or as a list of one."""
+    return to[0] if isinstance(to, list) and len(to) == 1 and isinstance(to[0], (list, dict)) else to
+
+
+def _orders(by: str, units: list) -> str:
+    return f"{by} orders {'+'.join(units)}"
 
 
 __all__ = ["WarmasterTurn", "Position", "RESOLUTION"]
