@@ -512,7 +512,7 @@ class Aftermath:
         """The Failed ``test`` Outcome (Discipline, Reform) of unit ``v``: its
         2D6 (``outcome: {UNIT: [A, B]}``) plus ``modifier()``, read through
         the pack's table; None, and the dice due, when they are not given."""
-        hook, uid = self.hook, v.id
+        uid = v.id
         out = self.die("outcome", uid)
         if out is None:
             self.need(("outcome", uid), 2, f"{uid}'s Failed {test} Outcome",
@@ -520,8 +520,7 @@ class Aftermath:
                       f"`outcome: {{{uid}: [A, B]}}`")
             return None
         mod = modifier()
-        o = hook(s, "failed_outcome", out[0] + out[1] + mod)
-        o = hook(s, "immobile_outcome", v, hook(s, "discipline_outcome", v, o) if test == "Discipline" else o)
+        o = self.eng.failed_outcome(s, v, out[0] + out[1] + mod, test == "Discipline")
         self.events.append(f"{uid} Failed {test} Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
         return o
 

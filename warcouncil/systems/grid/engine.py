@@ -69,6 +69,14 @@ def _add(dist: dict, key, p: Fraction) -> None:
         dist[key] = dist.get(key, Fraction(0)) + p
 
 
+def _defended(dist: dict, r, k: int, p: Fraction) -> None:
+    """Result ``r``, of probability ``p``, against ``k`` Defence dice: any
+    one showing the chosen die's face cancels it."""
+    cancel = 1 - Fraction(5, 6) ** k
+    _add(dist, "cancelled", cancel * p)
+    _add(dist, r, (1 - cancel) * p)
+
+
 def _roll(n: int, outcome) -> dict:
     """The exact distribution of ``outcome(*faces)`` over ``n`` D6, sorted
     as ``odds`` gives it; an outcome may be a distribution itself (what a
@@ -131,20 +139,17 @@ class GridEngine(Engine):
         attach = set(p.values.get("attachment", ()))
         for u in self.scenario.units:
             if u.type not in p.units:
-                hint = closest(u.type, p.units)
-                raise WarcouncilError(f"unknown unit type {u.type!r} for {p.title or p.name}", u.places.get("type", u.where),
-                                      hint=f"did you mean {hint[0]!r}?" if hint else "known types: " + ", ".join(p.units))
+                raise _unknown(f"unknown unit type {u.type!r} for {p.title or p.name}", u.type, p.units,
+                               u.places.get("type", u.where), "known types: " + ", ".join(p.units))
             for key, names, known in (("characteristics", u.characteristics, chars), ("attachments", u.attachments, attach)):
                 for n in names:
                     if n not in known:
-                        hint = closest(n, known)
-                        raise WarcouncilError(f"unit {u.id}: unknown {key[:-1]} {n!r}", u.places.get(key, u.where),
-                                              hint=f"did you mean {hint[0]!r}?" if hint else "known: " + ", ".join(sorted(known)))
+                        raise _unknown(f"unit {u.id}: unknown {key[:-1]} {n!r}", n, known, u.places.get(key, u.where),
+                                       "known: " + ", ".join(sorted(known)))
         for t in self.scenario.terrain:
             if t.type not in p.terrains:
-                hint = closest(t.type, p.terrains)
-                raise WarcouncilError(f"unknown terrain {t.type!r}", t.where,
-                                      hint=f"did you mean {hint[0]!r}?" if hint else "known: " + ", ".join(p.terrains))
+                raise _unknown(f"unknown terrain {t.type!r}", t.type, p.terrains, t.where,
+                               "known: " + ", ".join(p.terrains))
         for u in self.scenario.units:  # an attachment on a unit it may be attached to
             s = self.setting(u.side)
             for n in u.attachments:
@@ -157,9 +162,8 @@ class GridEngine(Engine):
     def setting(self, side: str | None = None, command=None) -> GridSetting:
         side = side or self.scenario.to_move
         if not isinstance(side, str) or side not in self.scenario.sides:
-            hint = closest(str(side), self.scenario.sides)
-            raise WarcouncilError(f"unknown side {side!r}", hint=f"did you mean {hint[0]!r}?" if hint
-                                  else "sides: " + ", ".join(self.scenario.sides))
+            raise _unknown(f"unknown side {side!r}", side, self.scenario.sides, None,
+                           "sides: " + ", ".join(self.scenario.sides))
         s = self._settings.get(side)
         if s is None:
             s = self._settings[side] = GridSetting(self.pack, self.scenario, side)
@@ -356,14 +360,10 @@ class GridEngine(Engine):
                                   hint=(f"did you mean {hint[0]!r}? " if hint else "") + "tests: " + ", ".join(_TESTS))
         TEST_ENTRIES[test].read(data, _where(data, None, path), f"the {test} test")
         side = data.get("side")
-        if side is None:
-            for key in ("unit", "attacker", "shooter"):
-                uid = data.get(key)
-                if isinstance(uid, str):
-                    u = next((u for u in self.scenario.units if u.id == uid), None)
-                    if u is not None:
-                        side = u.side
-                        break
+        if side is None:  # the side of the unit it names first
+            sides = {u.id: u.side for u in self.scenario.units}
+            side = next((sides[data[k]] for k in ("unit", "attacker", "shooter")
+                         if isinstance(data.get(k), str) and data[k] in sides), None)
         s = self.setting(side)
         return fn(self, s, data, path)
 
@@ -401,14 +401,12 @@ class GridEngine(Engine):
         return _sorted_dist({"pass": 1 - fail, "fail": fail}), {"modifier": m, "rerolls": rerolls}
 
     def _two_d6_test(self, s, u, bonus, dr, rerolls):
+        """A 2D6 test whose failure is re-rolled ``rerolls`` times: it fails
+        (and how) as its last roll does, after every earlier roll failed."""
         dist = _roll(2, lambda d1, d2: self.hook(s, "discipline_result", d1, d2, bonus, dr))
-        for _ in range(rerolls):
-            failed = sum(p for k, p in dist.items() if k != "pass")
-            first = dict(dist)
-            dist = {"pass": first.get("pass", Fraction(0))}
-            for d1, d2 in _dice(2):
-                _add(dist, self.hook(s, "discipline_result", d1, d2, bonus, dr), failed / 36)
-        return _sorted_dist(dist)
+        fail = 1 - dist.get("pass", 0)
+        return _sorted_dist({"pass": 1 - fail ** (1 + rerolls),
+                             **{k: p * fail ** rerolls for k, p in dist.items() if k != "pass"}})
 
     def _discipline(self, s, data, path):
         u = self._unit(s, data, "unit", path)
@@ -440,6 +438,15 @@ class GridEngine(Engine):
              + self.hook(s, "devotio_bonus", att, devotio, charge))
         return a, self.hook(s, "combat_rating", dfn, att, False, 0)
 
+    def ratings(self, s, option, uv, tv, charged=0, reserve=False, devotio=False):
+        """The two ratings of ``uv``'s combat (``combat_ratings``) or shot
+        (``option`` shoot) at ``tv`` on ``s``, and the attack dice they give."""
+        if option == "shoot":
+            a, d = self.hook(s, "shooter_cr", uv), self.hook(s, "target_cr", tv, uv)
+            return a, d, self.hook(s, "shooting_dice", a, d)
+        a, d = self.combat_ratings(s, uv, tv, charged, reserve, devotio)
+        return a, d, self.hook(s, "combat_dice", a, d)
+
     def choose(self, s, results, faces, attacker_chooses, prefer="preference", cache=None):
         """The die the chooser picks: the best result for it (attacker: the
         highest preference; defender: the lowest), then the highest face."""
@@ -460,8 +467,7 @@ class GridEngine(Engine):
         dfn = self._unit(s, data, "defender", path)
         charge = data.get("squares", 1 if data.get("charge", False) else 0)
         extra_defence = data.get("defence_points", 0)
-        a, d = self.combat_ratings(s, att, dfn, charge, data.get("reserve", False), data.get("devotio", False))
-        n = self.hook(s, "combat_dice", a, d)
+        a, d, n = self.ratings(s, "combat", att, dfn, charge, data.get("reserve", False), data.get("devotio", False))
         chooser = bool(self.hook(s, "attacker_chooses", a, d))
         by_face = {f: self.hook(s, "combat_result", f, att, dfn) for f in FACES}
         chosen: dict = {}
@@ -471,10 +477,7 @@ class GridEngine(Engine):
             chosen[r] = chosen.get(r, 0) + 1
         dist: dict = {}
         for r, count in chosen.items():
-            k = self.hook(s, "defence_dice", dfn, r) + extra_defence
-            cancel = Fraction(6 ** k - 5 ** k, 6 ** k)
-            _add(dist, "cancelled", cancel * count / 6 ** n)
-            _add(dist, r, (1 - cancel) * count / 6 ** n)
+            _defended(dist, r, self.hook(s, "defence_dice", dfn, r) + extra_defence, Fraction(count, 6 ** n))
         return _sorted_dist(dist), {"attacker_rating": a, "defender_rating": d, "dice": n,
                                     "chooser": "attacker" if chooser or n == 1 else "defender"}
 
@@ -482,19 +485,15 @@ class GridEngine(Engine):
         sh = self._unit(s, data, "shooter", path)
         tg = self._unit(s, data, "target", path)
         extra_defence = data.get("defence_points", 0)
-        a = self.hook(s, "shooter_cr", sh)
-        d = self.hook(s, "target_cr", tg, sh)
-        n = self.hook(s, "shooting_dice", a, d)
+        a, d, n = self.ratings(s, "shoot", sh, tg)
         pen = self.hook(s, "shooting_penalty", a, d)
         k = self.hook(s, "shooting_defence_dice", tg) + extra_defence
         dist: dict = {}
         for roll in _dice(n):
             results = [self.hook(s, "shooting_result", f - pen, sh, tg) for f in roll]
             r, face = self.choose(s, results, roll, True, "shooting_preference")
-            cface = self.hook(s, "cancelling_face", r, face)
-            cancel = Fraction(6 ** k - 5 ** k, 6 ** k) if 1 <= cface <= 6 else Fraction(0)
-            _add(dist, "cancelled", cancel / 6 ** n)
-            _add(dist, r, (1 - cancel) / 6 ** n)
+            cancellable = 1 <= self.hook(s, "cancelling_face", r, face) <= 6
+            _defended(dist, r, k if cancellable else 0, Fraction(1, 6 ** n))
         return _sorted_dist(dist), {"shooter_rating": a, "target_rating": d, "dice": n, "penalty": pen,
                                     "defence_dice": k}
 
@@ -531,11 +530,13 @@ class GridEngine(Engine):
         else:
             cause = data.get("cause", "other")
             mod = self.hook(s, "failed_modifier", u, by, cause, data.get("reserve", False))
-        def outcome(d1, d2):
-            r = self.hook(s, "failed_outcome", d1 + d2 + mod)
-            return self.hook(s, "immobile_outcome", u, r if reform else self.hook(s, "discipline_outcome", u, r))
+        return _roll(2, lambda d1, d2: self.failed_outcome(s, u, d1 + d2 + mod, not reform)), {"modifier": mod}
 
-        return _roll(2, outcome), {"modifier": mod}
+    def failed_outcome(self, s, u, total: int, discipline: bool):
+        """The Failed Discipline (``discipline``) or Reform Outcome of unit
+        ``u`` for ``total`` (its 2D6 and modifier), read through the pack."""
+        o = self.hook(s, "failed_outcome", total)
+        return self.hook(s, "immobile_outcome", u, self.hook(s, "discipline_outcome", u, o) if discipline else o)
 
     def _lines(self, s, data, path):
         kind = data.get("line", "skirmish_line")
@@ -680,19 +681,12 @@ class _Sequence:
         self.log: list[dict] = []
 
     def run(self, seq):
+        entries = {"activate": self.activation, "exchange": self.exchange, "reallocate": self.reallocate,
+                   "bring_back": self.bring_back, "homunculus_est": self.homunculus}
         for i, item in enumerate(seq):
             where = seq.item_where[i] if isinstance(seq, YList) else Location(self.path)
             self.due, self.stopped_at = [], None
-            if "unit" in item:
-                self.activation(item, where)
-            elif "exchange" in item:
-                self.exchange(item, where)
-            elif "reallocate" in item:
-                self.reallocate(item, where)
-            elif "bring_back" in item:
-                self.bring_back(item, where)
-            else:
-                self.homunculus(item, where)
+            entries[entry_kind(item)](item, where)
         self.in_turn(seq)
         return self.out, self.log
 
@@ -1146,14 +1140,9 @@ class _Sequence:
         return mid.moved(u.id, at=start.at, facing=start.facing), info, result, aftermath
 
     def _ratings(self, s, option, uv, tv, item, charged=0):
-        """The two ratings of ``uv``'s combat (``charged``: the squares
-        charged) or shot at ``tv`` on ``s``, and the attack dice they give."""
-        eng = self.eng
-        if option == "shoot":
-            a, d = eng.hook(s, "shooter_cr", uv), eng.hook(s, "target_cr", tv, uv)
-            return a, d, eng.hook(s, "shooting_dice", a, d)
-        a, d = eng.combat_ratings(s, uv, tv, charged, item.get("reserve") == "combat", item.get("devotio") == "combat")
-        return a, d, eng.hook(s, "combat_dice", a, d)
+        """``GridEngine.ratings`` with the bonuses the entry ``item`` uses."""
+        return self.eng.ratings(s, option, uv, tv, charged, item.get("reserve") == "combat",
+                                item.get("devotio") == "combat")
 
     def _rolled(self, s, option, uv, tv, item, charged=0):
         """A combat or shot's result on setting ``s`` (``item``: its dice and
@@ -1224,10 +1213,8 @@ class _Sequence:
         uid = item["bring_back"]
         v = s.by_id.get(uid)
         if v is None or v.side != self.side:
-            hint = closest(str(uid), [k for k, w in s.by_id.items() if w.side == self.side])
-            raise WarcouncilError(f"`bring_back` names no unit of {self.side}: {uid!r}",
-                                  _where(item, "bring_back", self.path),
-                                  hint=f"did you mean {hint[0]!r}?" if hint else None)
+            raise _unknown(f"`bring_back` names no unit of {self.side}: {uid!r}", uid,
+                           [k for k, w in s.by_id.items() if w.side == self.side], _where(item, "bring_back", self.path))
         st = s.state(v)
         d1, d2 = faces(item["test"])
         res = eng.hook(s, "discipline_result", d1, d2, eng.hook(s, "discipline_bonus", v), v.get_attr("discipline"))
@@ -1332,10 +1319,15 @@ def _named(by_id, d, key, path) -> PieceView:
     uid = d.get(key)
     v = by_id.get(uid) if isinstance(uid, str) else None
     if v is None:
-        hint = closest(str(uid), by_id)
-        raise WarcouncilError(f"unknown unit {uid!r}", _where(d, key, path),
-                              hint=f"did you mean {hint[0]!r}?" if hint else None)
+        raise _unknown(f"unknown unit {uid!r}", uid, by_id, _where(d, key, path))
     return v
+
+
+def _unknown(message: str, name, known, where, otherwise: str | None = None) -> WarcouncilError:
+    """Bad input at ``where``: ``name`` is none of ``known``; the hint names
+    the closest known name, or else says ``otherwise``."""
+    near = closest(str(name), known)
+    return WarcouncilError(message, where, hint=f"did you mean {near[0]!r}?" if near else otherwise)
 
 
 def _pick(d, key, choices, where):
