@@ -653,7 +653,7 @@ class Aftermath:
             return s
         stay = self.item.get("stay")
         if not hook(s, "must_follow", a) and stay is not None:
-            d1, d2 = faces2(stay)
+            d1, d2 = stay  # (the table has checked two faces)
             if hook(s, "stays_put", d1 + d2, a.get_attr("discipline")):
                 self.events.append(f"{att_id} does not follow up ({d1}+{d2})")
                 return s
@@ -691,7 +691,3 @@ class Aftermath:
             self.changed.add(att_id)
         self.events.append(f"{att_id} follows up {went} square{'s' if went != 1 else ''}")
         return s
-
-
-def faces2(v) -> tuple[int, int]:
-    return tuple(v)  # (the table has checked two faces)

@@ -60,10 +60,6 @@ def frac(p: Fraction) -> str:
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
-def _dice(n: int):
-    return itertools.product(FACES, repeat=n)
-
-
 def _add(dist: dict, key, p: Fraction) -> None:
     if p:
         dist[key] = dist.get(key, Fraction(0)) + p
@@ -83,7 +79,7 @@ def _roll(n: int, outcome) -> dict:
     further roll gives)."""
     dist: dict = {}
     p = Fraction(1, 6 ** n)
-    for faces_ in _dice(n):
+    for faces_ in itertools.product(FACES, repeat=n):
         o = outcome(*faces_)
         for k, q in o.items() if isinstance(o, dict) else ((o, 1),):
             _add(dist, str(k), p * q)
@@ -418,9 +414,9 @@ class GridEngine(Engine):
 
     def _natural_twelve(self, s, u, bonus):
         """P(the first roll passes and removes an unseen Setback Card)."""
-        return sum((Fraction(1, 36) for d1, d2 in _dice(2) if self.hook(s, "removes_setback", d1, d2)
-                    and self.hook(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline")) == "pass"),
-                   Fraction(0))
+        dr = u.get_attr("discipline")
+        return sum((Fraction(1, 36) for d1, d2 in itertools.product(FACES, repeat=2) if self.hook(
+            s, "removes_setback", d1, d2) and self.hook(s, "discipline_result", d1, d2, bonus, dr) == "pass"), Fraction(0))
 
     def _reform(self, s, data, path):
         u = self._unit(s, data, "unit", path)
@@ -447,20 +443,23 @@ class GridEngine(Engine):
         a, d = self.combat_ratings(s, uv, tv, charged, reserve, devotio)
         return a, d, self.hook(s, "combat_dice", a, d)
 
-    def choose(self, s, results, faces, attacker_chooses, prefer="preference", cache=None):
-        """The die the chooser picks: the best result for it (attacker: the
-        highest preference; defender: the lowest), then the highest face."""
-        best = None
-        for r, f in zip(results, faces):
-            pref = cache.get(r) if cache is not None else None
-            if pref is None:
-                pref = self.hook(s, prefer, r)
-                if cache is not None:
-                    cache[r] = pref
-            key = (pref if attacker_chooses else -pref, f)
-            if best is None or key > best[0]:
-                best = (key, r, f)
-        return best[1], best[2]
+    def rank(self, s, result, face, attacker_chooses, prefer="preference") -> tuple:
+        """How the chooser ranks a die showing ``face`` for ``result``: the
+        best result for it first (attacker: the pack's ``prefer`` highest;
+        defender: lowest), then the highest face."""
+        pref = self.hook(s, prefer, result)
+        return (pref if attacker_chooses else -pref, face)
+
+    def choose(self, s, results, faces, attacker_chooses, prefer="preference"):
+        """The die the chooser picks (``rank``): its result and its face."""
+        return max(zip(results, faces), key=lambda rf: self.rank(s, *rf, attacker_chooses, prefer))
+
+    def _picks(self, s, n, by_face, attacker_chooses, prefer="preference"):
+        """The chooser's pick among ``n`` D6 whose result hangs on the face
+        alone (``by_face``): each face, with the chance that it is the best
+        shown (every die shows it or a face ranked lower, not all lower)."""
+        order = sorted(FACES, key=lambda f: self.rank(s, by_face[f], f, attacker_chooses, prefer))
+        return ((f, Fraction((i + 1) ** n - i ** n, 6 ** n)) for i, f in enumerate(order))
 
     def _combat(self, s, data, path):
         att = self._unit(s, data, "attacker", path)
@@ -470,14 +469,9 @@ class GridEngine(Engine):
         a, d, n = self.ratings(s, "combat", att, dfn, charge, data.get("reserve", False), data.get("devotio", False))
         chooser = bool(self.hook(s, "attacker_chooses", a, d))
         by_face = {f: self.hook(s, "combat_result", f, att, dfn) for f in FACES}
-        chosen: dict = {}
-        prefs: dict = {}
-        for roll in _dice(n):
-            r, face = self.choose(s, [by_face[f] for f in roll], roll, chooser, cache=prefs)
-            chosen[r] = chosen.get(r, 0) + 1
         dist: dict = {}
-        for r, count in chosen.items():
-            _defended(dist, r, self.hook(s, "defence_dice", dfn, r) + extra_defence, Fraction(count, 6 ** n))
+        for f, p in self._picks(s, n, by_face, chooser):
+            _defended(dist, by_face[f], self.hook(s, "defence_dice", dfn, by_face[f]) + extra_defence, p)
         return _sorted_dist(dist), {"attacker_rating": a, "defender_rating": d, "dice": n,
                                     "chooser": "attacker" if chooser or n == 1 else "defender"}
 
@@ -488,12 +482,11 @@ class GridEngine(Engine):
         a, d, n = self.ratings(s, "shoot", sh, tg)
         pen = self.hook(s, "shooting_penalty", a, d)
         k = self.hook(s, "shooting_defence_dice", tg) + extra_defence
+        by_face = {f: self.hook(s, "shooting_result", f - pen, sh, tg) for f in FACES}
         dist: dict = {}
-        for roll in _dice(n):
-            results = [self.hook(s, "shooting_result", f - pen, sh, tg) for f in roll]
-            r, face = self.choose(s, results, roll, True, "shooting_preference")
-            cancellable = 1 <= self.hook(s, "cancelling_face", r, face) <= 6
-            _defended(dist, r, k if cancellable else 0, Fraction(1, 6 ** n))
+        for f, p in self._picks(s, n, by_face, True, "shooting_preference"):
+            cancellable = 1 <= self.hook(s, "cancelling_face", by_face[f], f) <= 6
+            _defended(dist, by_face[f], k if cancellable else 0, p)
         return _sorted_dist(dist), {"shooter_rating": a, "target_rating": d, "dice": n, "penalty": pen,
                                     "defence_dice": k}
 
@@ -719,7 +712,7 @@ class _Sequence:
         self.pools[side][pool] = max(0, available - pts)
         return Record(pool=pool, use=use, points=pts, available=available, **{"as": conv})
 
-    def judge(self, setting, rec, index, where, parts=None):
+    def judge(self, setting, rec, parts=None):
         """The violations of entry ``rec`` on ``setting``; with ``parts``
         (``(setting, steps)`` pairs: a move split by a shot during it) the
         entry is judged once per part, with only that part's steps, on that
@@ -738,14 +731,16 @@ class _Sequence:
         self.out.extend(vs)
         return vs
 
-    def entry_log(self, rec, index, vs, **more):
-        d = {"index": index, "entry": rec.option, "legal": not vs}
+    def entry_log(self, rec, vs, **more) -> None:
+        """Entry ``rec`` logged, with its violations ``vs`` and ``more``; a
+        Reversal of Fortune (the pack's ``reversal``) marks the sequence."""
+        d = {"index": len(self.log), "entry": rec.option, "legal": not vs}
         if rec.unit is not None:
             d["unit"] = rec.unit.id
         d.update({k: v for k, v in more.items() if v is not None})
         d["reversal"] = bool(self.eng.hook(self.s, "reversal", rec))
+        self.reversal = self.reversal or d["reversal"]
         self.log.append(d)
-        return d["reversal"]
 
     # -- a unit's activation: the steps of the pack's frame (``turn ga.activation for activate``)
     def activation(self, item, where):
@@ -782,9 +777,9 @@ class _Sequence:
         rec = self.activation_record(a)
         more = a.more
         if a.shot_info is not None:  # each step on the board it was made on: before the shot, and after it
-            vs = self.judge(s, rec, len(self.log), where, parts=((s, a.steps[:a.shot_at]), (a.base, a.steps[a.shot_at:])))
+            vs = self.judge(s, rec, parts=((s, a.steps[:a.shot_at]), (a.base, a.steps[a.shot_at:])))
         else:
-            vs = self.judge(a.base, rec, len(self.log), where)
+            vs = self.judge(a.base, rec)
         self.aftermath_log(more, a.aftermath, a.board, s)
         if eng.hook(s, "fights_again", rec):
             more["fights_again"] = True
@@ -795,8 +790,7 @@ class _Sequence:
             self.shot_mid_move.add(u.id)
         if a.option == "charge":
             self.charged.add(u.id)
-        if self.entry_log(rec, len(self.log), vs, **more):
-            self.reversal = True
+        self.entry_log(rec, vs, **more)
         self.s = a.board
 
     def activation_record(self, a) -> Record:
@@ -827,7 +821,7 @@ class _Sequence:
             self.due.append(Due(("roll",), 1, True, f"{u.id}'s Movement die"))
             rec = eng.record(u, a.option, target=a.target, spends=a.spends, start=s.squares(u), end=s.squares(u),
                              after_reversal=self.reversal, what=u.id)
-            self.judge(s, rec, len(self.log), a.where)  # before any dice, as `activations` judges it
+            self.judge(s, rec)  # before any dice, as `activations` judges it
             return True
         if a.natural is None:
             raise WarcouncilError(f"a {a.option} activation needs its movement die: `roll: N`", a.where)
@@ -868,7 +862,7 @@ class _Sequence:
         shot = item.get("shot")
         for j in range(len(raw_steps) + 1):
             if shot is not None and j == shot["after"] and cur is not None and a.shot_info is None:
-                base, a.shot_info, a.shot_result, a.shot_aftermath = self.mid_move_shot(base, u, cur, shot, a.where)
+                base, a.shot_info, a.shot_result, a.shot_aftermath = self.mid_move_shot(base, u, cur, shot)
                 a.shot_at = len(steps)
                 if a.shot_result is not None and eng.hook(base, "shot_stops_move", a.shot_result):
                     stopped = True
@@ -902,7 +896,7 @@ class _Sequence:
             ok = not any(flunked.values())
             if not stopped:  # the test this step still needs: the first due in the pack's order, none after a failed one
                 due = len(self.due)
-                for k in self.eng.ordered(s, "step_test_rank", STEP_TESTS):
+                for k in eng.ordered(s, "step_test_rank", STEP_TESTS):
                     if k == "manoeuvre" and eng.hook(s, "needs_test", u, rec) and (rec.test is None or (
                             flunked[k] and self.reroll_left(s, u, rec, used, points_left))):
                         self.due.append(Due(("steps", j, "test"), 1, False, f"{uid}'s Manoeuvre Test ({kind})"))
@@ -1116,7 +1110,7 @@ class _Sequence:
             more["positions"] = pos
         more["cards"] = {k: dict(v) for k, v in self.cards.items()}
 
-    def mid_move_shot(self, base, u, cur, spec, where):
+    def mid_move_shot(self, base, u, cur, spec):
         """A Shooting Activation during a move (Nomadic Cavalry), from where
         the unit has got to: judged as a shoot by the rules, its result
         applied (``spec``: the shot's dice and what its result moves)."""
@@ -1130,7 +1124,7 @@ class _Sequence:
         result = None if "defence" in spec and face in faces(spec["defence"]) else r
         rec = eng.record(uv, "shoot", rolled=True, target=tv, result=result, what=u.id,
                          start=mid.squares(uv), end=mid.squares(uv), after_reversal=self.reversal)
-        self.judge(mid, rec, len(self.log), where)
+        self.judge(mid, rec)
         aftermath = Aftermath(self, spec)
         if result is not None and tid in mid.foot:
             mid = aftermath.after_result(mid, "shoot", u.id, tid, result)
@@ -1190,8 +1184,7 @@ class _Sequence:
         self.pools[self.side][get] += 1
         rec = self.eng.record(None, "exchange", spends=tuple(spends), given=sum(raw.values()),
                               given_pools=frozenset(raw), get=get, what="an exchange")
-        vs = self.judge(self.s, rec, len(self.log), where)
-        self.entry_log(rec, len(self.log), vs, pools=dict(self.pools[self.side]))
+        self.entry_log(rec, self.judge(self.s, rec), pools=dict(self.pools[self.side]))
 
     def reallocate(self, item, where):
         raw = item["reallocate"]
@@ -1202,8 +1195,7 @@ class _Sequence:
         rec = self.eng.record(None, "reallocate", spends=spends, largest_after=max(new.values()),
                               total_before=before, total_after=sum(new.values()), what="a re-allocation")
         self.pools[self.side] = new
-        vs = self.judge(self.s, rec, len(self.log), where)
-        self.entry_log(rec, len(self.log), vs, pools=dict(new))
+        self.entry_log(rec, self.judge(self.s, rec), pools=dict(new))
 
     def bring_back(self, item, where):
         """An attempt to bring an off-table unit back: a Discipline Test; on
@@ -1220,7 +1212,7 @@ class _Sequence:
         res = eng.hook(s, "discipline_result", d1, d2, eng.hook(s, "discipline_bonus", v), v.get_attr("discipline"))
         rec = eng.record(v, "bring_back", test_result=res, returnable=st.off_table and not st.gone, what=uid,
                          after_reversal=self.reversal)
-        vs = self.judge(s, rec, len(self.log), where)
+        vs = self.judge(s, rec)
         more = {"test": res}
         if not vs and eng.hook(s, "returns", res):
             f = Footprint(st.at, st.facing)
@@ -1230,8 +1222,7 @@ class _Sequence:
             else:
                 more["unresolved"] = [f"{uid} passed, but the squares where it left the table are taken"]
         more["cards"] = {k: dict(c) for k, c in self.cards.items()}
-        if self.entry_log(rec, len(self.log), vs, **more):
-            self.reversal = True
+        self.entry_log(rec, vs, **more)
 
     def homunculus(self, item, where):
         raw = item["homunculus_est"]
@@ -1249,7 +1240,7 @@ class _Sequence:
                               cancelled_before=self.cancelled[other] if cancelled else False,
                               called_before=self.called, after_reversal=self.reversal,
                               what="“Homunculus Est!”")
-        vs = self.judge(self.s, rec, len(self.log), where)
+        vs = self.judge(self.s, rec)
         self.called = True
         if cancelled:
             self.cancelled[other] = True
@@ -1257,8 +1248,7 @@ class _Sequence:
             self.s = self.s.fatigue(other)
         elif verdict == "broken":
             self.broken = True
-        if self.entry_log(rec, len(self.log), vs, verdict=verdict, cancelled=cancelled):
-            self.reversal = True
+        self.entry_log(rec, vs, verdict=verdict, cancelled=cancelled)
 
 
 # ------------------------------------------------------------------ helpers
