@@ -73,6 +73,14 @@ def _defended(dist: dict, r, k: int, p: Fraction) -> None:
     _add(dist, r, (1 - cancel) * p)
 
 
+def _retried(dist: dict, rerolls: int) -> dict:
+    """A test (its outcomes ``dist``) whose failure is re-rolled ``rerolls``
+    times: it fails (and how) as its last roll does, every earlier one failed."""
+    fail = 1 - dist.get("pass", 0)
+    return _sorted_dist({"pass": 1 - fail ** (1 + rerolls),
+                         **{k: p * fail ** rerolls for k, p in dist.items() if k != "pass"}})
+
+
 def _roll(n: int, outcome) -> dict:
     """The exact distribution of ``outcome(*faces)`` over ``n`` D6, sorted
     as ``odds`` gives it; an outcome may be a distribution itself (what a
@@ -389,27 +397,22 @@ class GridEngine(Engine):
             return {"pass": Fraction(1)}, {"free": True}
         m = self.hook(s, "manoeuvre_modifier", u, kind, rough)
         mr = u.get_attr("manoeuvre")
-        p = Fraction(sum(1 for n in FACES if self.hook(s, "manoeuvre_passes", n, m, mr)), 6)
         rerolls = ((1 if self.hook(s, "drilled_reroll", u, rough) else 0)
                    + (1 if self.hook(s, "skirmisher_reroll", u) else 0)
                    + (1 if data.get("movement_point", False) else 0))
-        fail = (1 - p) ** (1 + rerolls)
-        return _sorted_dist({"pass": 1 - fail, "fail": fail}), {"modifier": m, "rerolls": rerolls}
+        return _retried(_roll(1, lambda n: "pass" if self.hook(s, "manoeuvre_passes", n, m, mr) else "fail"),
+                        rerolls), {"modifier": m, "rerolls": rerolls}
 
-    def _two_d6_test(self, s, u, bonus, dr, rerolls):
-        """A 2D6 test whose failure is re-rolled ``rerolls`` times: it fails
-        (and how) as its last roll does, after every earlier roll failed."""
-        dist = _roll(2, lambda d1, d2: self.hook(s, "discipline_result", d1, d2, bonus, dr))
-        fail = 1 - dist.get("pass", 0)
-        return _sorted_dist({"pass": 1 - fail ** (1 + rerolls),
-                             **{k: p * fail ** rerolls for k, p in dist.items() if k != "pass"}})
+    def _two_d6_test(self, s, u, bonus, rerolls):
+        dr = u.get_attr("discipline")
+        return _retried(_roll(2, lambda d1, d2: self.hook(s, "discipline_result", d1, d2, bonus, dr)), rerolls)
 
     def _discipline(self, s, data, path):
         u = self._unit(s, data, "unit", path)
         bonus = self.hook(s, "discipline_bonus", u) + data.get("modifier", 0)
         rerolls = ((1 if data.get("brave", False) and self.hook(s, "brave_reroll", u) else 0)
                    + (1 if data.get("defence_point", False) else 0))
-        return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {
+        return self._two_d6_test(s, u, bonus, rerolls), {
             "modifier": bonus, "removes_setback": frac(self._natural_twelve(s, u, bonus))}
 
     def _natural_twelve(self, s, u, bonus):
@@ -422,7 +425,7 @@ class GridEngine(Engine):
         u = self._unit(s, data, "unit", path)
         bonus = self.hook(s, "reform_bonus", u) + data.get("modifier", 0)
         rerolls = 1 if data.get("heroic", False) and self.hook(s, "heroic_reroll", u) else 0
-        return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {"modifier": bonus}
+        return self._two_d6_test(s, u, bonus, rerolls), {"modifier": bonus}
 
     def combat_ratings(self, s, att, dfn, charge, reserve=False, devotio=False):
         """The attacker's and the defender's modified Combat Ratings;
@@ -698,7 +701,7 @@ class _Sequence:
                                   pack.origin.get(pack.turn.id, "")))
 
     # -- spending
-    def spends(self, item, where, side, unit_default_use=None):
+    def spends(self, item, where, side):
         raw = item.get("spend", [])
         out = []
         for j, sp in enumerate(raw):
@@ -882,7 +885,8 @@ class _Sequence:
             rec.__dict__.update(drilled_spent="drilled" in used, skirmisher_spent="skirmishers" in used,
                                 points_left=points_left)
             need = rec.rerolls
-            for k in self.free_rerolls(s):  # in the order the pack gives (ga.default.reroll-order)
+            # the re-rolls of a failed test in the pack's order (ga.default.reroll-order: Drilled, Skirmisher, a point)
+            for k in eng.ordered(s, "free_reroll_rank", (*_FREE_REROLLS, "movement_point")):
                 if k == "movement_point":
                     spent = min(need, points_left)
                     points_left, need = points_left - spent, need - spent
@@ -1079,12 +1083,6 @@ class _Sequence:
         Point spent for it (``reroll_manoeuvre``)."""
         return (any(k not in used and _FREE_REROLLS[k](self.eng, s, u, step) for k in _FREE_REROLLS)
                 or points_left > 0)
-
-    def free_rerolls(self, s) -> list[str]:
-        """The re-rolls of a failed Manoeuvre Test in the order a unit uses
-        them: the pack's ``free_reroll_rank`` (lower first; ga.default.reroll-order:
-        Drilled, then Skirmisher, then a Movement Point spent for it)."""
-        return self.eng.ordered(s, "free_reroll_rank", (*_FREE_REROLLS, "movement_point"))
 
     def aftermath_log(self, more, aftermath, setting, before):
         """What the entry did, for the log: the events, the units changed
