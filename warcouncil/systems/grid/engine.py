@@ -22,7 +22,7 @@ from .facing import Footprint, turn_left, turn_right
 from ...kernel.ground import PieceView, Record
 from ...world.ydoc import YDict, YList
 from ...kernel.scenario import parse_yaml
-from ...kernel.system import Answer
+from ...kernel.system import Answer, System
 from ...textfile import read_text
 from .aftermath import CARDS, Aftermath, Due
 from .files import AFTERMATH_FIELDS, MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
@@ -53,11 +53,6 @@ ACTIVATION_STEPS = {
 TEST_LIMIT = 64 * 1024
 #: the keys of a test file (``odds``) that name units, in the order its answer names them in words
 ODDS_UNITS = ("unit", "attacker", "defender", "shooter", "target")
-
-
-def frac(p: Fraction) -> str:
-    """A probability as the contract writes it: "n/d" in lowest terms, "0", "1"."""
-    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
 def _add(dist: dict, key, p: Fraction) -> None:
@@ -124,15 +119,9 @@ class GridEngine(Engine):
     frames = {"activate": ACTIVATION_STEPS}
 
     def __init__(self, scenario, pack):  # (no kernel plan: the decision is judged through `activation`)
-        self.scenario = scenario
-        self.pack = pack
-        from ...kernel.system import System
-
-        self.system = System.for_pack(pack)
-        self.compiler = Compiler(pack, self.system.builtin_meanings())
-        self._settings: dict = {}
+        self.compiler = Compiler(pack, System.for_pack(pack).builtin_meanings())  # (what _validate's hooks run)
         self._rules = None
-        self._validate()
+        super().__init__(scenario, pack)
         self.frame = frame_steps(pack, "activate", ACTIVATION_STEPS, self.system.title)
         self.frame_reads = frozenset(k for st in self.frame.steps for k in st.kinds)  # (an entry gives no other)
 
@@ -338,9 +327,10 @@ class GridEngine(Engine):
     def odds_file(self, path: str) -> Answer:
         data = _read_yaml(path, "test file")
         dist, extra = self.odds(data, path)
-        out = {"test": data.get("test"), "outcomes": {k: frac(p) for k, p in dist.items()}}
+        # (a Fraction's str is as the contract writes a probability: "n/d" in lowest terms, "0", "1")
+        out = {"test": data.get("test"), "outcomes": {k: str(p) for k, p in dist.items()}}
         out.update(extra)
-        text = "\n".join(f"  {k}: {frac(p)}" for k, p in dist.items())
+        text = "\n".join(f"  {k}: {p}" for k, p in dist.items())
         s = self.setting(data.get("side"))
         who = ", ".join(f"{key} {units_words(s.by_id, [data[key]])}" if key != "unit" else units_words(s.by_id, [data[key]])
                         for key in ODDS_UNITS if isinstance(data.get(key), str) and data[key] in s.by_id)
@@ -413,7 +403,7 @@ class GridEngine(Engine):
         rerolls = ((1 if data.get("brave", False) and self.hook(s, "brave_reroll", u) else 0)
                    + (1 if data.get("defence_point", False) else 0))
         return self._two_d6_test(s, u, bonus, rerolls), {
-            "modifier": bonus, "removes_setback": frac(self._natural_twelve(s, u, bonus))}
+            "modifier": bonus, "removes_setback": str(self._natural_twelve(s, u, bonus))}
 
     def _natural_twelve(self, s, u, bonus):
         """P(the first roll passes and removes an unseen Setback Card)."""
@@ -559,7 +549,7 @@ class GridEngine(Engine):
         p = Fraction(sum(1 for r in FACES if self.hook(s, "point_lost", fate, r)), 6)
         from math import comb
         dist = {str(k): comb(points, k) * p ** k * (1 - p) ** (points - k) for k in range(points + 1)}
-        return _sorted_dist(dist), {"per_point": frac(p)}
+        return _sorted_dist(dist), {"per_point": str(p)}
 
     def _homunculus(self, s, data, path):
         side = self.setting(data.get("side")).side
