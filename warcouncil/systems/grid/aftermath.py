@@ -168,11 +168,8 @@ class Aftermath:
             self.unresolved.append(f"the immediate “Homunculus Est!” on {side}'s army needs the points on its "
                                    f"revealed cards: `homunculus: {{{uid}: N}}`")
             return s
-        info = self.eng.scenario.sides[side]
-        if info.break_point is None:
-            raise WarcouncilError(f"side {side!r} has no break_point in the scenario", info.where)
-        verdict = self.hook(s, "homunculus_verdict", points, info.break_point)
-        self.events.append(f"{head}: {points} points against its Break Point {info.break_point}: "
+        verdict, bp = self.eng.homunculus_verdict(s, side, points)
+        self.events.append(f"{head}: {points} points against its Break Point {bp}: "
                            f"{verdict.replace('_', ' ')}")
         if verdict == "fatigued":
             return s.fatigue(side)

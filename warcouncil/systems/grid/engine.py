@@ -553,11 +553,16 @@ class GridEngine(Engine):
 
     def _homunculus(self, s, data, path):
         side = self.setting(data.get("side")).side
-        points = data.get("points")
-        bp = self.scenario.sides[side].break_point
-        if bp is None:
-            raise WarcouncilError(f"side {side!r} has no break_point in the scenario", self.scenario.sides[side].where)
-        return {self.hook(s, "homunculus_verdict", points, bp): Fraction(1)}, {"side": side, "break_point": bp}
+        verdict, bp = self.homunculus_verdict(s, side, data.get("points"))
+        return {verdict: Fraction(1)}, {"side": side, "break_point": bp}
+
+    def homunculus_verdict(self, s, side: str, points: int) -> tuple:
+        """A “Homunculus Est!” on ``side``'s army, its revealed cards worth
+        ``points``: the pack's verdict against its Break Point, and that."""
+        info = self.scenario.sides[side]
+        if info.break_point is None:
+            raise WarcouncilError(f"side {side!r} has no break_point in the scenario", info.where)
+        return self.hook(s, "homunculus_verdict", points, info.break_point), info.break_point
 
     # ------------------------------------------------------------ check
     def check_file(self, path: str) -> Answer:
@@ -658,9 +663,9 @@ class _Sequence:
         self.broken = False  # an army broke: the battle is lost
         self.cancelled = {k: v.homunculus_cancelled for k, v in eng.scenario.sides.items()}
         self.cards = {k: {c: 0 for c in CARDS} for k in eng.scenario.sides}  # collected along the sequence
-        self.shot_mid_move: set[str] = set()
+        self.shot_mid_move: set[str] = set()  # units that shot during a move this turn
         self.charged: set[str] = set()  # units that have charged
-        self.devotio_used: set[str] = set()  # sides that have used their Devotio  # units that shot during a move this turn
+        self.devotio_used: set[str] = set()  # sides that have used their Devotio
         self.eagles: dict = {}  # Lost Eagles results already suffered, by result: the Legions
         self.procedures = {name: getattr(self, name) for name in ACTIVATION_STEPS}
         self.out: list[Violation] = []
@@ -1215,11 +1220,7 @@ class _Sequence:
     def homunculus(self, item, where):
         raw = item["homunculus_est"]
         other = next((k for k in self.eng.scenario.sides if k != self.side), self.side)
-        bp = self.eng.scenario.sides[other].break_point
-        if bp is None:
-            raise WarcouncilError(f"side {other!r} has no break_point in the scenario",
-                                  self.eng.scenario.sides[other].where)
-        verdict = self.eng.hook(self.s, "homunculus_verdict", raw["points"], bp)
+        verdict, _ = self.eng.homunculus_verdict(self.s, other, raw["points"])
         spends = ()
         cancelled = "cancel" in raw
         if cancelled:
