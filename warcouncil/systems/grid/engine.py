@@ -123,7 +123,6 @@ class GridEngine(Engine):
         self._rules = None
         super().__init__(scenario, pack)
         self.frame = frame_steps(pack, "activate", ACTIVATION_STEPS, self.system.title)
-        self.frame_reads = frozenset(k for st in self.frame.steps for k in st.kinds)  # (an entry gives no other)
 
     # ------------------------------------------------------------ validation
     def _validate(self) -> None:
@@ -613,9 +612,6 @@ class GridEngine(Engine):
 
 # ------------------------------------------------------------------ a sequence being checked
 
-_FRAME_FIELDS = frozenset(k for fields in ACTIVATION_STEPS.values() for k in fields)
-
-
 class _Activation:
     """One activation as the steps of its frame make it: the entry, the
     unit, and what each step leaves the next (the board as they have left
@@ -751,12 +747,7 @@ class _Sequence:
         u = _named(s.by_id, item, "unit", path)
         if u.side != self.side:
             raise WarcouncilError(f"unit {uid} is not of the side activating ({self.side})", _where(item, "unit", path))
-        unread = [k for k in item if k in _FRAME_FIELDS and k not in eng.frame_reads]
-        if unread:
-            frame = eng.frame.decl
-            raise WarcouncilError(f"`{unread[0]}`: no step of the activation's frame {frame.id} reads it",
-                                  _where(item, unread[0], path), hint="its steps: " + ", ".join(
-                                      f"{st.name} ({', '.join(st.kinds)})" for st in frame.steps))
+        eng.frame.check_read(item, ACTIVATION_STEPS, lambda k: _where(item, k, path), "activation")
         a = _Activation(item, where, u, s)
         a.spends = self.spends(item, where, self.side)
         a.rolls = faces(item["roll"]) if "roll" in item else ()
