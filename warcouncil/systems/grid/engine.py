@@ -1212,10 +1212,8 @@ class _Sequence:
         raw = item["homunculus_est"]
         other = next((k for k in self.eng.scenario.sides if k != self.side), self.side)
         verdict, _ = self.eng.homunculus_verdict(self.s, other, raw["points"])
-        spends = ()
         cancelled = "cancel" in raw
-        if cancelled:
-            spends = (self.pay(other, raw["cancel"], "cancel_homunculus", 1),)
+        spends = (self.pay(other, raw["cancel"], "cancel_homunculus", 1),) if cancelled else ()
         rec = self.eng.record(None, "homunculus_est", spends=spends, verdict=verdict, cancelled=cancelled,
                               cancelled_before=self.cancelled[other] if cancelled else False,
                               called_before=self.called, after_reversal=self.reversal,
