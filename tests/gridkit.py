@@ -8,7 +8,6 @@ from pathlib import Path
 import yaml
 
 from warcouncil.kernel.engine import Engine
-from warcouncil.systems.grid.engine import frac
 
 ALESIA = Path(__file__).resolve().parent.parent / "warcouncil" / "examples" / "grid-ancients" / "alesia.yaml"
 
@@ -68,7 +67,7 @@ def odds_answer(units, test, **kw):
     the contract writes it ("n/d"), and the roll's facts (ratings, dice, ...)."""
     def answer(tmp_path, rules):
         dist, extra = engine(scenario(tmp_path, units, **kw), rules).odds(test)
-        return {k: frac(p) for k, p in dist.items()}, extra
+        return {k: str(p) for k, p in dist.items()}, extra
     return answer
 
 

@@ -253,6 +253,19 @@ def test_a_frame_is_walked_in_its_order_until_a_step_stops_it():
     assert walked == [("a", 8), ("b", 8)]
 
 
+def test_a_field_no_step_of_the_frame_reads_is_bad_input_at_its_place():
+    decl = parse_text("turn toy.frame for act\n    step a: chance x\n    step c: chance z\n").statements[0]
+    frame, procedures = TurnSteps(decl), {"a": ("x",), "b": ("y",), "c": ("z", "w")}
+    places = {"y": "at y", "w": "at w"}
+    frame.check_read({"x": 1, "z": 2, "other": 3}, procedures, places.get)  # (a field no procedure reads: not its say)
+    for entry, field in (({"x": 1, "y": 2}, "y"), ({"w": 1, "y": 2}, "w")):
+        with pytest.raises(WarcouncilError) as e:
+            frame.check_read(entry, procedures, places.get, "toy action")
+        assert (e.value.message, e.value.location, e.value.hint) == (
+            f"`{field}`: no step of the toy action's frame toy.frame reads it", f"at {field}",
+            "its steps: a (x), c (z)")
+
+
 def test_lint_names_a_frame_step_the_procedure_has_not(tmp_path):
     house = tmp_path / "h.wc"
     house.write_text("replace turn ga.activation for activate\n    step movement: chance roll\n"

@@ -373,6 +373,19 @@ class TurnSteps:
                 return step.name
         return None
 
+    def check_read(self, entry, procedures: dict, where, what: str = "action") -> None:
+        """An ``entry`` of a frame's action giving a field that a step of the
+        family's procedure reads (``procedures``: step name -> its fields)
+        but no step of this frame does (a house rule dropped that step) is
+        bad input at ``where(field)``, not a value silently left unread."""
+        reads = {k for st in self.decl.steps for k in st.kinds}
+        fields = {k for ks in procedures.values() for k in ks}
+        unread = next((k for k in entry if k in fields and k not in reads), None)
+        if unread is not None:
+            raise WarcouncilError(f"`{unread}`: no step of the {what}'s frame {self.decl.id} reads it", where(unread),
+                                  hint="its steps: " + ", ".join(f"{st.name} ({', '.join(st.kinds)})"
+                                                                 for st in self.decl.steps))
+
 
 def frame_steps(pack, kind: str, procedures: dict, family: str) -> TurnSteps:
     """``pack``'s frame of the actions of ``kind`` (``turn ID for KIND``),

@@ -168,11 +168,8 @@ class Aftermath:
             self.unresolved.append(f"the immediate “Homunculus Est!” on {side}'s army needs the points on its "
                                    f"revealed cards: `homunculus: {{{uid}: N}}`")
             return s
-        info = self.eng.scenario.sides[side]
-        if info.break_point is None:
-            raise WarcouncilError(f"side {side!r} has no break_point in the scenario", info.where)
-        verdict = self.hook(s, "homunculus_verdict", points, info.break_point)
-        self.events.append(f"{head}: {points} points against its Break Point {info.break_point}: "
+        verdict, bp = self.eng.homunculus_verdict(s, side, points)
+        self.events.append(f"{head}: {points} points against its Break Point {bp}: "
                            f"{verdict.replace('_', ' ')}")
         if verdict == "fatigued":
             return s.fatigue(side)
@@ -264,8 +261,12 @@ class Aftermath:
         self.changed.add(uid)
         return s.moved(uid, off_table=True, gone=True)
 
-    def into_rough(self, s, v, before: Footprint, after: Footprint):
-        """A Phalanx moving into rough ground (also by follow up or push back) becomes Disordered."""
+    def shift(self, s, uid: str, after: Footprint):
+        """``uid`` moved to ``after`` (by a push back, a follow up, making
+        way): a Phalanx moving into rough ground becomes Disordered."""
+        before = s.foot[uid]
+        s = s.moved(uid, at=after.at)
+        v = s.by_id[uid]
         if not s.has(v, "phalanx") or s.state(v).disordered:
             return s
         rough = [any(self.hook(s, "rough_ground", s.terrain.get(q)) for q in f.squares) for f in (before, after)]
@@ -439,22 +440,16 @@ class Aftermath:
                     end = _shift(f, d, left)
                     if self.free(s, end.squares, mine):
                         self.events.append(f"{uid} passes through {o.id}")
-                        before = f
-                        s = s.moved(uid, at=end.at)
-                        s = self.into_rough(s, s.by_id[uid], before, end)
+                        s = self.shift(s, uid, end)
                         break
                     c = "make_way"
                 # the contacted friend moves one square to make way; then both halt
-                of = s.foot[o.id]
-                onf = _shift(of, d)
+                onf = _shift(s.foot[o.id], d)
                 if (len(movers) == 1 and others == [o] and self.free(s, onf.squares, {o.id})
                         and not set(onf.squares) & set(nexts[uid].squares)):
                     self.changed.add(o.id)
                     self.events.append(f"{o.id} moves one square to make way for {uid}")
-                    s = s.moved(o.id, at=onf.at)
-                    s = self.into_rough(s, s.by_id[o.id], of, onf)
-                    s = s.moved(uid, at=nexts[uid].at)
-                    s = self.into_rough(s, s.by_id[uid], f, nexts[uid])
+                    s = self.shift(self.shift(s, o.id, onf), uid, nexts[uid])
                     if hook(s, "make_way_halts"):
                         status = "halted"
                         break
@@ -463,9 +458,7 @@ class Aftermath:
                 status = "halted"
                 break
             for m in movers:  # the rear unit first: the squares it enters are the front one's
-                before = s.foot[m]
-                s = s.moved(m, at=nexts[m].at)
-                s = self.into_rough(s, s.by_id[m], before, nexts[m])
+                s = self.shift(s, m, nexts[m])
         if not gone_step and status == "moved":
             self.events.append(f"{uid} {'moves' if retiring else 'is Pushed Back'} {n} square{'s' if n != 1 else ''}")
         return s, status
@@ -512,7 +505,7 @@ class Aftermath:
         """The Failed ``test`` Outcome (Discipline, Reform) of unit ``v``: its
         2D6 (``outcome: {UNIT: [A, B]}``) plus ``modifier()``, read through
         the pack's table; None, and the dice due, when they are not given."""
-        hook, uid = self.hook, v.id
+        uid = v.id
         out = self.die("outcome", uid)
         if out is None:
             self.need(("outcome", uid), 2, f"{uid}'s Failed {test} Outcome",
@@ -520,8 +513,7 @@ class Aftermath:
                       f"`outcome: {{{uid}: [A, B]}}`")
             return None
         mod = modifier()
-        o = hook(s, "failed_outcome", out[0] + out[1] + mod)
-        o = hook(s, "immobile_outcome", v, hook(s, "discipline_outcome", v, o) if test == "Discipline" else o)
+        o = self.eng.failed_outcome(s, v, out[0] + out[1] + mod, test == "Discipline")
         self.events.append(f"{uid} Failed {test} Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
         return o
 
@@ -654,7 +646,7 @@ class Aftermath:
             return s
         stay = self.item.get("stay")
         if not hook(s, "must_follow", a) and stay is not None:
-            d1, d2 = faces2(stay)
+            d1, d2 = stay  # (the table has checked two faces)
             if hook(s, "stays_put", d1 + d2, a.get_attr("discipline")):
                 self.events.append(f"{att_id} does not follow up ({d1}+{d2})")
                 return s
@@ -685,14 +677,9 @@ class Aftermath:
             if not self.free(s, nf.squares, {att_id}) or any(hook(s, "push_blocked_by", a, s.terrain.get(q))
                                                              for q in nf.squares):
                 break
-            s = s.moved(att_id, at=nf.at)
-            s = self.into_rough(s, s.by_id[att_id], f, nf)
+            s = self.shift(s, att_id, nf)
             went += 1
         if went:
             self.changed.add(att_id)
         self.events.append(f"{att_id} follows up {went} square{'s' if went != 1 else ''}")
         return s
-
-
-def faces2(v) -> tuple[int, int]:
-    return tuple(v)  # (the table has checked two faces)

@@ -22,7 +22,7 @@ from .facing import Footprint, turn_left, turn_right
 from ...kernel.ground import PieceView, Record
 from ...world.ydoc import YDict, YList
 from ...kernel.scenario import parse_yaml
-from ...kernel.system import Answer
+from ...kernel.system import Answer, System
 from ...textfile import read_text
 from .aftermath import CARDS, Aftermath, Due
 from .files import AFTERMATH_FIELDS, MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
@@ -55,18 +55,25 @@ TEST_LIMIT = 64 * 1024
 ODDS_UNITS = ("unit", "attacker", "defender", "shooter", "target")
 
 
-def frac(p: Fraction) -> str:
-    """A probability as the contract writes it: "n/d" in lowest terms, "0", "1"."""
-    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
-
-
-def _dice(n: int):
-    return itertools.product(FACES, repeat=n)
-
-
 def _add(dist: dict, key, p: Fraction) -> None:
     if p:
         dist[key] = dist.get(key, Fraction(0)) + p
+
+
+def _defended(dist: dict, r, k: int, p: Fraction) -> None:
+    """Result ``r``, of probability ``p``, against ``k`` Defence dice: any
+    one showing the chosen die's face cancels it."""
+    cancel = 1 - Fraction(5, 6) ** k
+    _add(dist, "cancelled", cancel * p)
+    _add(dist, r, (1 - cancel) * p)
+
+
+def _retried(dist: dict, rerolls: int) -> dict:
+    """A test (its outcomes ``dist``) whose failure is re-rolled ``rerolls``
+    times: it fails (and how) as its last roll does, every earlier one failed."""
+    fail = 1 - dist.get("pass", 0)
+    return _sorted_dist({"pass": 1 - fail ** (1 + rerolls),
+                         **{k: p * fail ** rerolls for k, p in dist.items() if k != "pass"}})
 
 
 def _roll(n: int, outcome) -> dict:
@@ -75,7 +82,7 @@ def _roll(n: int, outcome) -> dict:
     further roll gives)."""
     dist: dict = {}
     p = Fraction(1, 6 ** n)
-    for faces_ in _dice(n):
+    for faces_ in itertools.product(FACES, repeat=n):
         o = outcome(*faces_)
         for k, q in o.items() if isinstance(o, dict) else ((o, 1),):
             _add(dist, str(k), p * q)
@@ -112,17 +119,10 @@ class GridEngine(Engine):
     frames = {"activate": ACTIVATION_STEPS}
 
     def __init__(self, scenario, pack):  # (no kernel plan: the decision is judged through `activation`)
-        self.scenario = scenario
-        self.pack = pack
-        from ...kernel.system import System
-
-        self.system = System.for_pack(pack)
-        self.compiler = Compiler(pack, self.system.builtin_meanings())
-        self._settings: dict = {}
+        self.compiler = Compiler(pack, System.for_pack(pack).builtin_meanings())  # (what _validate's hooks run)
         self._rules = None
-        self._validate()
+        super().__init__(scenario, pack)
         self.frame = frame_steps(pack, "activate", ACTIVATION_STEPS, self.system.title)
-        self.frame_reads = frozenset(k for st in self.frame.steps for k in st.kinds)  # (an entry gives no other)
 
     # ------------------------------------------------------------ validation
     def _validate(self) -> None:
@@ -131,20 +131,17 @@ class GridEngine(Engine):
         attach = set(p.values.get("attachment", ()))
         for u in self.scenario.units:
             if u.type not in p.units:
-                hint = closest(u.type, p.units)
-                raise WarcouncilError(f"unknown unit type {u.type!r} for {p.title or p.name}", u.places.get("type", u.where),
-                                      hint=f"did you mean {hint[0]!r}?" if hint else "known types: " + ", ".join(p.units))
+                raise _unknown(f"unknown unit type {u.type!r} for {p.title or p.name}", u.type, p.units,
+                               u.places.get("type", u.where), "known types: " + ", ".join(p.units))
             for key, names, known in (("characteristics", u.characteristics, chars), ("attachments", u.attachments, attach)):
                 for n in names:
                     if n not in known:
-                        hint = closest(n, known)
-                        raise WarcouncilError(f"unit {u.id}: unknown {key[:-1]} {n!r}", u.places.get(key, u.where),
-                                              hint=f"did you mean {hint[0]!r}?" if hint else "known: " + ", ".join(sorted(known)))
+                        raise _unknown(f"unit {u.id}: unknown {key[:-1]} {n!r}", n, known, u.places.get(key, u.where),
+                                       "known: " + ", ".join(sorted(known)))
         for t in self.scenario.terrain:
             if t.type not in p.terrains:
-                hint = closest(t.type, p.terrains)
-                raise WarcouncilError(f"unknown terrain {t.type!r}", t.where,
-                                      hint=f"did you mean {hint[0]!r}?" if hint else "known: " + ", ".join(p.terrains))
+                raise _unknown(f"unknown terrain {t.type!r}", t.type, p.terrains, t.where,
+                               "known: " + ", ".join(p.terrains))
         for u in self.scenario.units:  # an attachment on a unit it may be attached to
             s = self.setting(u.side)
             for n in u.attachments:
@@ -157,9 +154,8 @@ class GridEngine(Engine):
     def setting(self, side: str | None = None, command=None) -> GridSetting:
         side = side or self.scenario.to_move
         if not isinstance(side, str) or side not in self.scenario.sides:
-            hint = closest(str(side), self.scenario.sides)
-            raise WarcouncilError(f"unknown side {side!r}", hint=f"did you mean {hint[0]!r}?" if hint
-                                  else "sides: " + ", ".join(self.scenario.sides))
+            raise _unknown(f"unknown side {side!r}", side, self.scenario.sides, None,
+                           "sides: " + ", ".join(self.scenario.sides))
         s = self._settings.get(side)
         if s is None:
             s = self._settings[side] = GridSetting(self.pack, self.scenario, side)
@@ -330,9 +326,10 @@ class GridEngine(Engine):
     def odds_file(self, path: str) -> Answer:
         data = _read_yaml(path, "test file")
         dist, extra = self.odds(data, path)
-        out = {"test": data.get("test"), "outcomes": {k: frac(p) for k, p in dist.items()}}
+        # (a Fraction's str is as the contract writes a probability: "n/d" in lowest terms, "0", "1")
+        out = {"test": data.get("test"), "outcomes": {k: str(p) for k, p in dist.items()}}
         out.update(extra)
-        text = "\n".join(f"  {k}: {frac(p)}" for k, p in dist.items())
+        text = "\n".join(f"  {k}: {p}" for k, p in dist.items())
         s = self.setting(data.get("side"))
         who = ", ".join(f"{key} {units_words(s.by_id, [data[key]])}" if key != "unit" else units_words(s.by_id, [data[key]])
                         for key in ODDS_UNITS if isinstance(data.get(key), str) and data[key] in s.by_id)
@@ -356,14 +353,10 @@ class GridEngine(Engine):
                                   hint=(f"did you mean {hint[0]!r}? " if hint else "") + "tests: " + ", ".join(_TESTS))
         TEST_ENTRIES[test].read(data, _where(data, None, path), f"the {test} test")
         side = data.get("side")
-        if side is None:
-            for key in ("unit", "attacker", "shooter"):
-                uid = data.get(key)
-                if isinstance(uid, str):
-                    u = next((u for u in self.scenario.units if u.id == uid), None)
-                    if u is not None:
-                        side = u.side
-                        break
+        if side is None:  # the side of the unit it names first
+            sides = {u.id: u.side for u in self.scenario.units}
+            side = next((sides[data[k]] for k in ("unit", "attacker", "shooter")
+                         if isinstance(data.get(k), str) and data[k] in sides), None)
         s = self.setting(side)
         return fn(self, s, data, path)
 
@@ -393,42 +386,35 @@ class GridEngine(Engine):
             return {"pass": Fraction(1)}, {"free": True}
         m = self.hook(s, "manoeuvre_modifier", u, kind, rough)
         mr = u.get_attr("manoeuvre")
-        p = Fraction(sum(1 for n in FACES if self.hook(s, "manoeuvre_passes", n, m, mr)), 6)
         rerolls = ((1 if self.hook(s, "drilled_reroll", u, rough) else 0)
                    + (1 if self.hook(s, "skirmisher_reroll", u) else 0)
                    + (1 if data.get("movement_point", False) else 0))
-        fail = (1 - p) ** (1 + rerolls)
-        return _sorted_dist({"pass": 1 - fail, "fail": fail}), {"modifier": m, "rerolls": rerolls}
+        return _retried(_roll(1, lambda n: "pass" if self.hook(s, "manoeuvre_passes", n, m, mr) else "fail"),
+                        rerolls), {"modifier": m, "rerolls": rerolls}
 
-    def _two_d6_test(self, s, u, bonus, dr, rerolls):
-        dist = _roll(2, lambda d1, d2: self.hook(s, "discipline_result", d1, d2, bonus, dr))
-        for _ in range(rerolls):
-            failed = sum(p for k, p in dist.items() if k != "pass")
-            first = dict(dist)
-            dist = {"pass": first.get("pass", Fraction(0))}
-            for d1, d2 in _dice(2):
-                _add(dist, self.hook(s, "discipline_result", d1, d2, bonus, dr), failed / 36)
-        return _sorted_dist(dist)
+    def _two_d6_test(self, s, u, bonus, rerolls):
+        dr = u.get_attr("discipline")
+        return _retried(_roll(2, lambda d1, d2: self.hook(s, "discipline_result", d1, d2, bonus, dr)), rerolls)
 
     def _discipline(self, s, data, path):
         u = self._unit(s, data, "unit", path)
         bonus = self.hook(s, "discipline_bonus", u) + data.get("modifier", 0)
         rerolls = ((1 if data.get("brave", False) and self.hook(s, "brave_reroll", u) else 0)
                    + (1 if data.get("defence_point", False) else 0))
-        return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {
-            "modifier": bonus, "removes_setback": frac(self._natural_twelve(s, u, bonus))}
+        return self._two_d6_test(s, u, bonus, rerolls), {
+            "modifier": bonus, "removes_setback": str(self._natural_twelve(s, u, bonus))}
 
     def _natural_twelve(self, s, u, bonus):
         """P(the first roll passes and removes an unseen Setback Card)."""
-        return sum((Fraction(1, 36) for d1, d2 in _dice(2) if self.hook(s, "removes_setback", d1, d2)
-                    and self.hook(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline")) == "pass"),
-                   Fraction(0))
+        dr = u.get_attr("discipline")
+        return sum((Fraction(1, 36) for d1, d2 in itertools.product(FACES, repeat=2) if self.hook(
+            s, "removes_setback", d1, d2) and self.hook(s, "discipline_result", d1, d2, bonus, dr) == "pass"), Fraction(0))
 
     def _reform(self, s, data, path):
         u = self._unit(s, data, "unit", path)
         bonus = self.hook(s, "reform_bonus", u) + data.get("modifier", 0)
         rerolls = 1 if data.get("heroic", False) and self.hook(s, "heroic_reroll", u) else 0
-        return self._two_d6_test(s, u, bonus, u.get_attr("discipline"), rerolls), {"modifier": bonus}
+        return self._two_d6_test(s, u, bonus, rerolls), {"modifier": bonus}
 
     def combat_ratings(self, s, att, dfn, charge, reserve=False, devotio=False):
         """The attacker's and the defender's modified Combat Ratings;
@@ -440,41 +426,44 @@ class GridEngine(Engine):
              + self.hook(s, "devotio_bonus", att, devotio, charge))
         return a, self.hook(s, "combat_rating", dfn, att, False, 0)
 
-    def choose(self, s, results, faces, attacker_chooses, prefer="preference", cache=None):
-        """The die the chooser picks: the best result for it (attacker: the
-        highest preference; defender: the lowest), then the highest face."""
-        best = None
-        for r, f in zip(results, faces):
-            pref = cache.get(r) if cache is not None else None
-            if pref is None:
-                pref = self.hook(s, prefer, r)
-                if cache is not None:
-                    cache[r] = pref
-            key = (pref if attacker_chooses else -pref, f)
-            if best is None or key > best[0]:
-                best = (key, r, f)
-        return best[1], best[2]
+    def ratings(self, s, option, uv, tv, charged=0, reserve=False, devotio=False):
+        """The two ratings of ``uv``'s combat (``combat_ratings``) or shot
+        (``option`` shoot) at ``tv`` on ``s``, and the attack dice they give."""
+        if option == "shoot":
+            a, d = self.hook(s, "shooter_cr", uv), self.hook(s, "target_cr", tv, uv)
+            return a, d, self.hook(s, "shooting_dice", a, d)
+        a, d = self.combat_ratings(s, uv, tv, charged, reserve, devotio)
+        return a, d, self.hook(s, "combat_dice", a, d)
+
+    def rank(self, s, result, face, attacker_chooses, prefer="preference") -> tuple:
+        """How the chooser ranks a die showing ``face`` for ``result``: the
+        best result for it first (attacker: the pack's ``prefer`` highest;
+        defender: lowest), then the highest face."""
+        pref = self.hook(s, prefer, result)
+        return (pref if attacker_chooses else -pref, face)
+
+    def choose(self, s, results, faces, attacker_chooses, prefer="preference"):
+        """The die the chooser picks (``rank``): its result and its face."""
+        return max(zip(results, faces), key=lambda rf: self.rank(s, *rf, attacker_chooses, prefer))
+
+    def _picks(self, s, n, by_face, attacker_chooses, prefer="preference"):
+        """The chooser's pick among ``n`` D6 whose result hangs on the face
+        alone (``by_face``): each face, with the chance that it is the best
+        shown (every die shows it or a face ranked lower, not all lower)."""
+        order = sorted(FACES, key=lambda f: self.rank(s, by_face[f], f, attacker_chooses, prefer))
+        return ((f, Fraction((i + 1) ** n - i ** n, 6 ** n)) for i, f in enumerate(order))
 
     def _combat(self, s, data, path):
         att = self._unit(s, data, "attacker", path)
         dfn = self._unit(s, data, "defender", path)
         charge = data.get("squares", 1 if data.get("charge", False) else 0)
         extra_defence = data.get("defence_points", 0)
-        a, d = self.combat_ratings(s, att, dfn, charge, data.get("reserve", False), data.get("devotio", False))
-        n = self.hook(s, "combat_dice", a, d)
+        a, d, n = self.ratings(s, "combat", att, dfn, charge, data.get("reserve", False), data.get("devotio", False))
         chooser = bool(self.hook(s, "attacker_chooses", a, d))
         by_face = {f: self.hook(s, "combat_result", f, att, dfn) for f in FACES}
-        chosen: dict = {}
-        prefs: dict = {}
-        for roll in _dice(n):
-            r, face = self.choose(s, [by_face[f] for f in roll], roll, chooser, cache=prefs)
-            chosen[r] = chosen.get(r, 0) + 1
         dist: dict = {}
-        for r, count in chosen.items():
-            k = self.hook(s, "defence_dice", dfn, r) + extra_defence
-            cancel = Fraction(6 ** k - 5 ** k, 6 ** k)
-            _add(dist, "cancelled", cancel * count / 6 ** n)
-            _add(dist, r, (1 - cancel) * count / 6 ** n)
+        for f, p in self._picks(s, n, by_face, chooser):
+            _defended(dist, by_face[f], self.hook(s, "defence_dice", dfn, by_face[f]) + extra_defence, p)
         return _sorted_dist(dist), {"attacker_rating": a, "defender_rating": d, "dice": n,
                                     "chooser": "attacker" if chooser or n == 1 else "defender"}
 
@@ -482,19 +471,14 @@ class GridEngine(Engine):
         sh = self._unit(s, data, "shooter", path)
         tg = self._unit(s, data, "target", path)
         extra_defence = data.get("defence_points", 0)
-        a = self.hook(s, "shooter_cr", sh)
-        d = self.hook(s, "target_cr", tg, sh)
-        n = self.hook(s, "shooting_dice", a, d)
+        a, d, n = self.ratings(s, "shoot", sh, tg)
         pen = self.hook(s, "shooting_penalty", a, d)
         k = self.hook(s, "shooting_defence_dice", tg) + extra_defence
+        by_face = {f: self.hook(s, "shooting_result", f - pen, sh, tg) for f in FACES}
         dist: dict = {}
-        for roll in _dice(n):
-            results = [self.hook(s, "shooting_result", f - pen, sh, tg) for f in roll]
-            r, face = self.choose(s, results, roll, True, "shooting_preference")
-            cface = self.hook(s, "cancelling_face", r, face)
-            cancel = Fraction(6 ** k - 5 ** k, 6 ** k) if 1 <= cface <= 6 else Fraction(0)
-            _add(dist, "cancelled", cancel / 6 ** n)
-            _add(dist, r, (1 - cancel) / 6 ** n)
+        for f, p in self._picks(s, n, by_face, True, "shooting_preference"):
+            cancellable = 1 <= self.hook(s, "cancelling_face", by_face[f], f) <= 6
+            _defended(dist, by_face[f], k if cancellable else 0, p)
         return _sorted_dist(dist), {"shooter_rating": a, "target_rating": d, "dice": n, "penalty": pen,
                                     "defence_dice": k}
 
@@ -531,11 +515,13 @@ class GridEngine(Engine):
         else:
             cause = data.get("cause", "other")
             mod = self.hook(s, "failed_modifier", u, by, cause, data.get("reserve", False))
-        def outcome(d1, d2):
-            r = self.hook(s, "failed_outcome", d1 + d2 + mod)
-            return self.hook(s, "immobile_outcome", u, r if reform else self.hook(s, "discipline_outcome", u, r))
+        return _roll(2, lambda d1, d2: self.failed_outcome(s, u, d1 + d2 + mod, not reform)), {"modifier": mod}
 
-        return _roll(2, outcome), {"modifier": mod}
+    def failed_outcome(self, s, u, total: int, discipline: bool):
+        """The Failed Discipline (``discipline``) or Reform Outcome of unit
+        ``u`` for ``total`` (its 2D6 and modifier), read through the pack."""
+        o = self.hook(s, "failed_outcome", total)
+        return self.hook(s, "immobile_outcome", u, self.hook(s, "discipline_outcome", u, o) if discipline else o)
 
     def _lines(self, s, data, path):
         kind = data.get("line", "skirmish_line")
@@ -562,15 +548,20 @@ class GridEngine(Engine):
         p = Fraction(sum(1 for r in FACES if self.hook(s, "point_lost", fate, r)), 6)
         from math import comb
         dist = {str(k): comb(points, k) * p ** k * (1 - p) ** (points - k) for k in range(points + 1)}
-        return _sorted_dist(dist), {"per_point": frac(p)}
+        return _sorted_dist(dist), {"per_point": str(p)}
 
     def _homunculus(self, s, data, path):
         side = self.setting(data.get("side")).side
-        points = data.get("points")
-        bp = self.scenario.sides[side].break_point
-        if bp is None:
-            raise WarcouncilError(f"side {side!r} has no break_point in the scenario", self.scenario.sides[side].where)
-        return {self.hook(s, "homunculus_verdict", points, bp): Fraction(1)}, {"side": side, "break_point": bp}
+        verdict, bp = self.homunculus_verdict(s, side, data.get("points"))
+        return {verdict: Fraction(1)}, {"side": side, "break_point": bp}
+
+    def homunculus_verdict(self, s, side: str, points: int) -> tuple:
+        """A “Homunculus Est!” on ``side``'s army, its revealed cards worth
+        ``points``: the pack's verdict against its Break Point, and that."""
+        info = self.scenario.sides[side]
+        if info.break_point is None:
+            raise WarcouncilError(f"side {side!r} has no break_point in the scenario", info.where)
+        return self.hook(s, "homunculus_verdict", points, info.break_point), info.break_point
 
     # ------------------------------------------------------------ check
     def check_file(self, path: str) -> Answer:
@@ -621,9 +612,6 @@ class GridEngine(Engine):
 
 # ------------------------------------------------------------------ a sequence being checked
 
-_FRAME_FIELDS = frozenset(k for fields in ACTIVATION_STEPS.values() for k in fields)
-
-
 class _Activation:
     """One activation as the steps of its frame make it: the entry, the
     unit, and what each step leaves the next (the board as they have left
@@ -671,28 +659,21 @@ class _Sequence:
         self.broken = False  # an army broke: the battle is lost
         self.cancelled = {k: v.homunculus_cancelled for k, v in eng.scenario.sides.items()}
         self.cards = {k: {c: 0 for c in CARDS} for k in eng.scenario.sides}  # collected along the sequence
-        self.shot_mid_move: set[str] = set()
+        self.shot_mid_move: set[str] = set()  # units that shot during a move this turn
         self.charged: set[str] = set()  # units that have charged
-        self.devotio_used: set[str] = set()  # sides that have used their Devotio  # units that shot during a move this turn
+        self.devotio_used: set[str] = set()  # sides that have used their Devotio
         self.eagles: dict = {}  # Lost Eagles results already suffered, by result: the Legions
         self.procedures = {name: getattr(self, name) for name in ACTIVATION_STEPS}
         self.out: list[Violation] = []
         self.log: list[dict] = []
 
     def run(self, seq):
+        entries = {"activate": self.activation, "exchange": self.exchange, "reallocate": self.reallocate,
+                   "bring_back": self.bring_back, "homunculus_est": self.homunculus}
         for i, item in enumerate(seq):
             where = seq.item_where[i] if isinstance(seq, YList) else Location(self.path)
             self.due, self.stopped_at = [], None
-            if "unit" in item:
-                self.activation(item, where)
-            elif "exchange" in item:
-                self.exchange(item, where)
-            elif "reallocate" in item:
-                self.reallocate(item, where)
-            elif "bring_back" in item:
-                self.bring_back(item, where)
-            else:
-                self.homunculus(item, where)
+            entries[entry_kind(item)](item, where)
         self.in_turn(seq)
         return self.out, self.log
 
@@ -711,7 +692,7 @@ class _Sequence:
                                   pack.origin.get(pack.turn.id, "")))
 
     # -- spending
-    def spends(self, item, where, side, unit_default_use=None):
+    def spends(self, item, where, side):
         raw = item.get("spend", [])
         out = []
         for j, sp in enumerate(raw):
@@ -725,7 +706,7 @@ class _Sequence:
         self.pools[side][pool] = max(0, available - pts)
         return Record(pool=pool, use=use, points=pts, available=available, **{"as": conv})
 
-    def judge(self, setting, rec, index, where, parts=None):
+    def judge(self, setting, rec, parts=None):
         """The violations of entry ``rec`` on ``setting``; with ``parts``
         (``(setting, steps)`` pairs: a move split by a shot during it) the
         entry is judged once per part, with only that part's steps, on that
@@ -744,14 +725,16 @@ class _Sequence:
         self.out.extend(vs)
         return vs
 
-    def entry_log(self, rec, index, vs, **more):
-        d = {"index": index, "entry": rec.option, "legal": not vs}
+    def entry_log(self, rec, vs, **more) -> None:
+        """Entry ``rec`` logged, with its violations ``vs`` and ``more``; a
+        Reversal of Fortune (the pack's ``reversal``) marks the sequence."""
+        d = {"index": len(self.log), "entry": rec.option, "legal": not vs}
         if rec.unit is not None:
             d["unit"] = rec.unit.id
         d.update({k: v for k, v in more.items() if v is not None})
         d["reversal"] = bool(self.eng.hook(self.s, "reversal", rec))
+        self.reversal = self.reversal or d["reversal"]
         self.log.append(d)
-        return d["reversal"]
 
     # -- a unit's activation: the steps of the pack's frame (``turn ga.activation for activate``)
     def activation(self, item, where):
@@ -764,12 +747,7 @@ class _Sequence:
         u = _named(s.by_id, item, "unit", path)
         if u.side != self.side:
             raise WarcouncilError(f"unit {uid} is not of the side activating ({self.side})", _where(item, "unit", path))
-        unread = [k for k in item if k in _FRAME_FIELDS and k not in eng.frame_reads]
-        if unread:
-            frame = eng.frame.decl
-            raise WarcouncilError(f"`{unread[0]}`: no step of the activation's frame {frame.id} reads it",
-                                  _where(item, unread[0], path), hint="its steps: " + ", ".join(
-                                      f"{st.name} ({', '.join(st.kinds)})" for st in frame.steps))
+        eng.frame.check_read(item, ACTIVATION_STEPS, lambda k: _where(item, k, path), "activation")
         a = _Activation(item, where, u, s)
         a.spends = self.spends(item, where, self.side)
         a.rolls = faces(item["roll"]) if "roll" in item else ()
@@ -788,9 +766,9 @@ class _Sequence:
         rec = self.activation_record(a)
         more = a.more
         if a.shot_info is not None:  # each step on the board it was made on: before the shot, and after it
-            vs = self.judge(s, rec, len(self.log), where, parts=((s, a.steps[:a.shot_at]), (a.base, a.steps[a.shot_at:])))
+            vs = self.judge(s, rec, parts=((s, a.steps[:a.shot_at]), (a.base, a.steps[a.shot_at:])))
         else:
-            vs = self.judge(a.base, rec, len(self.log), where)
+            vs = self.judge(a.base, rec)
         self.aftermath_log(more, a.aftermath, a.board, s)
         if eng.hook(s, "fights_again", rec):
             more["fights_again"] = True
@@ -801,8 +779,7 @@ class _Sequence:
             self.shot_mid_move.add(u.id)
         if a.option == "charge":
             self.charged.add(u.id)
-        if self.entry_log(rec, len(self.log), vs, **more):
-            self.reversal = True
+        self.entry_log(rec, vs, **more)
         self.s = a.board
 
     def activation_record(self, a) -> Record:
@@ -833,7 +810,7 @@ class _Sequence:
             self.due.append(Due(("roll",), 1, True, f"{u.id}'s Movement die"))
             rec = eng.record(u, a.option, target=a.target, spends=a.spends, start=s.squares(u), end=s.squares(u),
                              after_reversal=self.reversal, what=u.id)
-            self.judge(s, rec, len(self.log), a.where)  # before any dice, as `activations` judges it
+            self.judge(s, rec)  # before any dice, as `activations` judges it
             return True
         if a.natural is None:
             raise WarcouncilError(f"a {a.option} activation needs its movement die: `roll: N`", a.where)
@@ -874,7 +851,7 @@ class _Sequence:
         shot = item.get("shot")
         for j in range(len(raw_steps) + 1):
             if shot is not None and j == shot["after"] and cur is not None and a.shot_info is None:
-                base, a.shot_info, a.shot_result, a.shot_aftermath = self.mid_move_shot(base, u, cur, shot, a.where)
+                base, a.shot_info, a.shot_result, a.shot_aftermath = self.mid_move_shot(base, u, cur, shot)
                 a.shot_at = len(steps)
                 if a.shot_result is not None and eng.hook(base, "shot_stops_move", a.shot_result):
                     stopped = True
@@ -894,7 +871,8 @@ class _Sequence:
             rec.__dict__.update(drilled_spent="drilled" in used, skirmisher_spent="skirmishers" in used,
                                 points_left=points_left)
             need = rec.rerolls
-            for k in self.free_rerolls(s):  # in the order the pack gives (ga.default.reroll-order)
+            # the re-rolls of a failed test in the pack's order (ga.default.reroll-order: Drilled, Skirmisher, a point)
+            for k in eng.ordered(s, "free_reroll_rank", (*_FREE_REROLLS, "movement_point")):
                 if k == "movement_point":
                     spent = min(need, points_left)
                     points_left, need = points_left - spent, need - spent
@@ -908,7 +886,7 @@ class _Sequence:
             ok = not any(flunked.values())
             if not stopped:  # the test this step still needs: the first due in the pack's order, none after a failed one
                 due = len(self.due)
-                for k in self.eng.ordered(s, "step_test_rank", STEP_TESTS):
+                for k in eng.ordered(s, "step_test_rank", STEP_TESTS):
                     if k == "manoeuvre" and eng.hook(s, "needs_test", u, rec) and (rec.test is None or (
                             flunked[k] and self.reroll_left(s, u, rec, used, points_left))):
                         self.due.append(Due(("steps", j, "test"), 1, False, f"{uid}'s Manoeuvre Test ({kind})"))
@@ -1092,12 +1070,6 @@ class _Sequence:
         return (any(k not in used and _FREE_REROLLS[k](self.eng, s, u, step) for k in _FREE_REROLLS)
                 or points_left > 0)
 
-    def free_rerolls(self, s) -> list[str]:
-        """The re-rolls of a failed Manoeuvre Test in the order a unit uses
-        them: the pack's ``free_reroll_rank`` (lower first; ga.default.reroll-order:
-        Drilled, then Skirmisher, then a Movement Point spent for it)."""
-        return self.eng.ordered(s, "free_reroll_rank", (*_FREE_REROLLS, "movement_point"))
-
     def aftermath_log(self, more, aftermath, setting, before):
         """What the entry did, for the log: the events, the units changed
         (where each now stands, or ``removed``): every unit whose state
@@ -1122,7 +1094,7 @@ class _Sequence:
             more["positions"] = pos
         more["cards"] = {k: dict(v) for k, v in self.cards.items()}
 
-    def mid_move_shot(self, base, u, cur, spec, where):
+    def mid_move_shot(self, base, u, cur, spec):
         """A Shooting Activation during a move (Nomadic Cavalry), from where
         the unit has got to: judged as a shoot by the rules, its result
         applied (``spec``: the shot's dice and what its result moves)."""
@@ -1136,7 +1108,7 @@ class _Sequence:
         result = None if "defence" in spec and face in faces(spec["defence"]) else r
         rec = eng.record(uv, "shoot", rolled=True, target=tv, result=result, what=u.id,
                          start=mid.squares(uv), end=mid.squares(uv), after_reversal=self.reversal)
-        self.judge(mid, rec, len(self.log), where)
+        self.judge(mid, rec)
         aftermath = Aftermath(self, spec)
         if result is not None and tid in mid.foot:
             mid = aftermath.after_result(mid, "shoot", u.id, tid, result)
@@ -1146,14 +1118,9 @@ class _Sequence:
         return mid.moved(u.id, at=start.at, facing=start.facing), info, result, aftermath
 
     def _ratings(self, s, option, uv, tv, item, charged=0):
-        """The two ratings of ``uv``'s combat (``charged``: the squares
-        charged) or shot at ``tv`` on ``s``, and the attack dice they give."""
-        eng = self.eng
-        if option == "shoot":
-            a, d = eng.hook(s, "shooter_cr", uv), eng.hook(s, "target_cr", tv, uv)
-            return a, d, eng.hook(s, "shooting_dice", a, d)
-        a, d = eng.combat_ratings(s, uv, tv, charged, item.get("reserve") == "combat", item.get("devotio") == "combat")
-        return a, d, eng.hook(s, "combat_dice", a, d)
+        """``GridEngine.ratings`` with the bonuses the entry ``item`` uses."""
+        return self.eng.ratings(s, option, uv, tv, charged, item.get("reserve") == "combat",
+                                item.get("devotio") == "combat")
 
     def _rolled(self, s, option, uv, tv, item, charged=0):
         """A combat or shot's result on setting ``s`` (``item``: its dice and
@@ -1201,8 +1168,7 @@ class _Sequence:
         self.pools[self.side][get] += 1
         rec = self.eng.record(None, "exchange", spends=tuple(spends), given=sum(raw.values()),
                               given_pools=frozenset(raw), get=get, what="an exchange")
-        vs = self.judge(self.s, rec, len(self.log), where)
-        self.entry_log(rec, len(self.log), vs, pools=dict(self.pools[self.side]))
+        self.entry_log(rec, self.judge(self.s, rec), pools=dict(self.pools[self.side]))
 
     def reallocate(self, item, where):
         raw = item["reallocate"]
@@ -1213,8 +1179,7 @@ class _Sequence:
         rec = self.eng.record(None, "reallocate", spends=spends, largest_after=max(new.values()),
                               total_before=before, total_after=sum(new.values()), what="a re-allocation")
         self.pools[self.side] = new
-        vs = self.judge(self.s, rec, len(self.log), where)
-        self.entry_log(rec, len(self.log), vs, pools=dict(new))
+        self.entry_log(rec, self.judge(self.s, rec), pools=dict(new))
 
     def bring_back(self, item, where):
         """An attempt to bring an off-table unit back: a Discipline Test; on
@@ -1224,16 +1189,14 @@ class _Sequence:
         uid = item["bring_back"]
         v = s.by_id.get(uid)
         if v is None or v.side != self.side:
-            hint = closest(str(uid), [k for k, w in s.by_id.items() if w.side == self.side])
-            raise WarcouncilError(f"`bring_back` names no unit of {self.side}: {uid!r}",
-                                  _where(item, "bring_back", self.path),
-                                  hint=f"did you mean {hint[0]!r}?" if hint else None)
+            raise _unknown(f"`bring_back` names no unit of {self.side}: {uid!r}", uid,
+                           [k for k, w in s.by_id.items() if w.side == self.side], _where(item, "bring_back", self.path))
         st = s.state(v)
         d1, d2 = faces(item["test"])
         res = eng.hook(s, "discipline_result", d1, d2, eng.hook(s, "discipline_bonus", v), v.get_attr("discipline"))
         rec = eng.record(v, "bring_back", test_result=res, returnable=st.off_table and not st.gone, what=uid,
                          after_reversal=self.reversal)
-        vs = self.judge(s, rec, len(self.log), where)
+        vs = self.judge(s, rec)
         more = {"test": res}
         if not vs and eng.hook(s, "returns", res):
             f = Footprint(st.at, st.facing)
@@ -1243,26 +1206,19 @@ class _Sequence:
             else:
                 more["unresolved"] = [f"{uid} passed, but the squares where it left the table are taken"]
         more["cards"] = {k: dict(c) for k, c in self.cards.items()}
-        if self.entry_log(rec, len(self.log), vs, **more):
-            self.reversal = True
+        self.entry_log(rec, vs, **more)
 
     def homunculus(self, item, where):
         raw = item["homunculus_est"]
         other = next((k for k in self.eng.scenario.sides if k != self.side), self.side)
-        bp = self.eng.scenario.sides[other].break_point
-        if bp is None:
-            raise WarcouncilError(f"side {other!r} has no break_point in the scenario",
-                                  self.eng.scenario.sides[other].where)
-        verdict = self.eng.hook(self.s, "homunculus_verdict", raw["points"], bp)
-        spends = ()
+        verdict, _ = self.eng.homunculus_verdict(self.s, other, raw["points"])
         cancelled = "cancel" in raw
-        if cancelled:
-            spends = (self.pay(other, raw["cancel"], "cancel_homunculus", 1),)
+        spends = (self.pay(other, raw["cancel"], "cancel_homunculus", 1),) if cancelled else ()
         rec = self.eng.record(None, "homunculus_est", spends=spends, verdict=verdict, cancelled=cancelled,
                               cancelled_before=self.cancelled[other] if cancelled else False,
                               called_before=self.called, after_reversal=self.reversal,
                               what="“Homunculus Est!”")
-        vs = self.judge(self.s, rec, len(self.log), where)
+        vs = self.judge(self.s, rec)
         self.called = True
         if cancelled:
             self.cancelled[other] = True
@@ -1270,8 +1226,7 @@ class _Sequence:
             self.s = self.s.fatigue(other)
         elif verdict == "broken":
             self.broken = True
-        if self.entry_log(rec, len(self.log), vs, verdict=verdict, cancelled=cancelled):
-            self.reversal = True
+        self.entry_log(rec, vs, verdict=verdict, cancelled=cancelled)
 
 
 # ------------------------------------------------------------------ helpers
@@ -1332,10 +1287,15 @@ def _named(by_id, d, key, path) -> PieceView:
     uid = d.get(key)
     v = by_id.get(uid) if isinstance(uid, str) else None
     if v is None:
-        hint = closest(str(uid), by_id)
-        raise WarcouncilError(f"unknown unit {uid!r}", _where(d, key, path),
-                              hint=f"did you mean {hint[0]!r}?" if hint else None)
+        raise _unknown(f"unknown unit {uid!r}", uid, by_id, _where(d, key, path))
     return v
+
+
+def _unknown(message: str, name, known, where, otherwise: str | None = None) -> WarcouncilError:
+    """Bad input at ``where``: ``name`` is none of ``known``; the hint names
+    the closest known name, or else says ``otherwise``."""
+    near = closest(str(name), known)
+    return WarcouncilError(message, where, hint=f"did you mean {near[0]!r}?" if near else otherwise)
 
 
 def _pick(d, key, choices, where):
