@@ -173,10 +173,20 @@ def main() -> None:
     tmp = tempfile.TemporaryDirectory(prefix="wc-scale-")
     where = Path(args.keep) if args.keep else Path(tmp.name)
     where.mkdir(parents=True, exist_ok=True)
+    # byte code as an installed package has it: each tree's compiled once, before timing, even where
+    # the environment sets PYTHONDONTWRITEBYTECODE (else every process compiles the sources again)
     env = dict(os.environ, WARCOUNCIL_CACHE_DIR=str(Path(tmp.name) / "cache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     trees = [("this tree", env)]
     if args.compare:
-        trees.append((args.compare, dict(env, PYTHONPATH=str(Path(args.compare).resolve()))))
+        trees.append((args.compare, dict(env, PYTHONPATH=str(Path(args.compare).resolve()),
+                                         WARCOUNCIL_CACHE_DIR=str(Path(tmp.name) / "cache-compare"))))
+    for _, tenv in trees:
+        where_is = "import os, warcouncil; print(os.path.dirname(warcouncil.__file__))"
+        package = subprocess.run([sys.executable, "-c", where_is], env=tenv, capture_output=True, text=True,
+                                 check=True, cwd=tmp.name).stdout.strip()
+        subprocess.run([sys.executable, "-m", "compileall", "-q", package], env=tenv, check=True,
+                       stdout=subprocess.DEVNULL)
     results = []
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} "
           f"at the start\n")
