@@ -103,6 +103,20 @@ def chance(outcomes) -> Node:
 
 TERMINAL_NODE = Node(TERMINAL)
 
+#: the ways, out of 36, of each total of two dice (2D6)
+TWO_D6 = {t: 6 - abs(t - 7) for t in range(2, 13)}
+
+
+def roll(key: str, words: Callable[[int], str], dice: int = 1) -> Node:
+    """The chance node of one die (each face 1/6) or, with ``dice=2``,
+    of the total of two (each total its ways in 36, ``TWO_D6``): the
+    outcome ``{"kind": "dice", key: value, "text": words(value)}``."""
+    if dice not in (1, 2):  # pragma: no cover - a turn's own fault
+        raise ValueError(f"roll() rolls one die or two, not {dice}")
+    ways = TWO_D6 if dice == 2 else dict.fromkeys(range(1, 7), 1)
+    return chance([({"kind": "dice", key: v, "text": words(v)}, Fraction(w, sum(ways.values())))
+                   for v, w in ways.items()])
+
 
 def same_action(a: dict, b: dict) -> bool:
     """Two actions are the same when every field but their words is."""
@@ -254,6 +268,15 @@ class StepTurn(Turn):
     declaration. A step the family says does not apply to a position
     (``applies``: a card that rolls no dice) is passed over (``settle``).
 
+    A **step under way** is an action taken whose dice and then choices
+    (its destinations, a pick among its dice) are still owed before it
+    enters the log (a Warmaster order attempt: its 2D6, then where the
+    units go; a grid activation: each die its frame asks for, its steps).
+    While one is, its node is the turn's, not the steps': the family says
+    who acts in it (``under_way``: ``CHANCE`` for its dice, a side for its
+    choices, None when no step is under way) and what it asks
+    (``under_way_node``: e.g. ``roll`` for a die).
+
     The family gives ``step_actions(position, kinds)`` and
     ``step_outcomes(position, kind)``, and its positions' step (``at``).
     ``end_words``: the words of its ``end`` action."""
@@ -289,6 +312,17 @@ class StepTurn(Turn):
 
     def step_outcomes(self, position, kind: str) -> list:
         raise NotImplementedError
+
+    def under_way(self, position) -> str | None:
+        """Who acts in the step under way at ``position`` (``CHANCE``: its
+        dice; a side: its choices), or None when no step is under way.
+        Asked where the node's actions are not (``player``): keep it cheap."""
+        return None
+
+    def under_way_node(self, position) -> Node | None:
+        """The node of the step under way at ``position`` (its die, its
+        destinations), or None when no step is under way."""
+        return None
 
     # ------------------------------------------------------------ the walk
     def open_steps(self, at: int, position=None) -> list[int]:
@@ -328,10 +362,22 @@ class StepTurn(Turn):
         """``applies`` at ``position``, as the walk asks it of a step (None: every step)."""
         return None if position is None else lambda step: self.applies(position, step)
 
+    def player(self, position) -> str:
+        at = self.at(position)
+        if at is None:
+            return TERMINAL
+        who = self.under_way(position)
+        if who is not None:
+            return who
+        return CHANCE if self.steps.steps[at].mode == "chance" else self.mover(position)
+
     def node(self, position) -> Node:
         at = self.at(position)
         if at is None:
             return TERMINAL_NODE
+        pending = self.under_way_node(position)
+        if pending is not None:
+            return pending
         step = self.steps.steps[at]
         if step.mode == "chance":
             return chance([o for k in step.kinds for o in self.step_outcomes(position, k)])

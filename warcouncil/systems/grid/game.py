@@ -54,11 +54,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from fractions import Fraction
 
 from ...errors import WarcouncilError
 from ...records import record
-from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, StepTurn, chance, decision
+from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, roll
 from ...kernel.scenario import plain, read_yaml_file
 from .aftermath import Due
 from .engine import entry_kind
@@ -184,28 +183,23 @@ class GridTurn(StepTurn):
         except IllegalAction:  # (e.g. more units standing fast than an entry names)
             return False
 
-    def player(self, p: Position) -> str:
-        if p.over:
-            return TERMINAL
+    # ------------------------------------------------------------ the activation under way (StepTurn)
+    def under_way(self, p: Position) -> str | None:
         if p.open is None:
-            return self.side
+            return None
         due = self._due(p)[1]
-        if due is not None and due.options:
-            return due.side
-        return CHANCE if due is not None else self.side
+        return self.side if due is None else due.side if due.options else CHANCE
 
-    def node(self, p: Position):
-        if p.over:
-            return TERMINAL_NODE
+    def under_way_node(self, p: Position):
         if p.open is None:
-            return super().node(p)
+            return None
         due = self._due(p)[1]
         if due is not None and due.options:  # (a pick among the attack dice, a stand, a re-roll)
             return decision(due.side, [dict(a) for a in due.options])
         if due is not None:
             k = len(p.faces) + 1
             what = due.words + (f" ({k} of {due.n})" if due.n > 1 else "")
-            return chance([({"kind": "dice", "face": f, "text": f"{what}: {f}"}, Fraction(1, 6)) for f in D6])
+            return roll("face", lambda f: f"{what}: {f}")
         return decision(self.side, self._moves(p))
 
     # ------------------------------------------------------------ the steps (StepTurn)

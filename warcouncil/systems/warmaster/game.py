@@ -42,12 +42,11 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from ...errors import Location, WarcouncilError
 from . import measure as T
-from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, StepTurn, chance, decision, refuse, refusing
+from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, refuse, refusing, roll
 from ...kernel.scenario import plain, read_yaml_file
 from ...kernel.turn import located
 from .engine import WAYS, Ctx, Step
@@ -237,23 +236,21 @@ class WarmasterTurn(StepTurn):
     def _pace(self, table, pid: str) -> float:
         return float(table.at(pid).get_attr("pace"))
 
-    # ------------------------------------------------------------ nodes
-    def node(self, position):
-        if position.over:
-            return TERMINAL_NODE
+    # ------------------------------------------------------------ the step under way (StepTurn)
+    def under_way(self, position) -> str | None:
+        step = position.pending[:1]
+        return None if not step else CHANCE if step in (("roll",), ("blunder",), ("home",)) else self.side
+
+    def under_way_node(self, position):
         step = position.pending[:1]
         if step == ("roll",):
             prefix, e, ok = self._dice(position)
             blunders = {t for t in WAYS if t not in ok and self.engine.is_blunder(Ctx(prefix), e.with_roll(t))}
-            return chance([({"kind": "dice", "roll": t, "text": self._roll_words(t, t in ok, t in blunders)},
-                            Fraction(WAYS[t], 36)) for t in WAYS])
+            return roll("roll", lambda t: self._roll_words(t, t in ok, t in blunders), dice=2)
         if step in (("blunder",), ("home",)):
             what = "blunder table" if step == ("blunder",) else "home back"
-            return chance([({"kind": "dice", "roll": d, "text": f"{what} D6: {d}"}, Fraction(1, 6))
-                           for d in range(1, 7)])
-        if step:
-            return decision(self.side, self._moves(position))
-        return super().node(position)
+            return roll("roll", lambda d: f"{what} D6: {d}")
+        return decision(self.side, self._moves(position)) if step else None
 
     # ------------------------------------------------------------ the sub-phases (StepTurn)
     def at(self, position) -> int | None:
@@ -371,7 +368,7 @@ class WarmasterTurn(StepTurn):
             raise IllegalAction("the Command phase is over")
         kind = action.get("kind")
         p = position.pending
-        if p[:1] in (("roll",), ("blunder",), ("home",)):
+        if self.under_way(position) == CHANCE:
             return self._rolled(position, action)
         if p:
             if kind != "move":
@@ -429,11 +426,6 @@ class WarmasterTurn(StepTurn):
         if self.engine.is_blunder(Ctx(prefix), e.with_roll(roll)):
             return Position(done, ("blunder",))
         return Position(done)
-
-    def player(self, position) -> str:
-        if position.over:
-            return TERMINAL
-        return CHANCE if position.pending[:1] in (("roll",), ("blunder",), ("home",)) else self.side
 
     def _play_move(self, position, action: dict):
         if set(action) - {"kind", "text", "to"}:
