@@ -301,3 +301,31 @@ def test_a_step_under_way_asks_its_dice_then_its_choices_before_the_steps():
     assert state.log() == {"played": ["pick", "toss", "spend 4 give"]}
     state.undo()
     assert state.current_player() == "blue"
+
+
+class Loud(Coins):
+    def worded(self, position, action):
+        return {**action, "text": "LOUD"}
+
+
+def test_apply_words_only_an_action_given_without_words():
+    engine = SimpleNamespace(system=SimpleNamespace(game=Loud, title="Toy", name="toy"))
+    state = Game(engine, "toy").new_state()
+    for given, kept in (({}, "LOUD"), ({"text": ""}, "LOUD"), ({"text": "mine"}, "mine")):
+        state.apply({"kind": "coins", "n": 1, **given})
+        assert state.history() == [{"kind": "coins", "n": 1, "text": kept}]
+        state.undo()
+
+
+def test_a_step_turn_decides_by_its_side_unless_the_family_says():
+    pack = SimpleNamespace(turn=parse_text(TOY_TURN, "toy.wc").statements[0], name="toy",
+                           source_of=lambda decl: ("toy.wc", ""))
+    engine = SimpleNamespace(system=SimpleNamespace(game=Steps, title="Toy", name="toy"), pack=pack)
+
+    class Sided(Steps):
+        side = "green"
+        mover = StepTurn.mover
+
+    engine.system.game = Sided
+    state = Game(engine, "toy").new_state()
+    assert state.current_player() == "green" and state.turn.player(state.turn.start()) == "green"

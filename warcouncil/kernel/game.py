@@ -158,8 +158,9 @@ class Turn:
         raise NotImplementedError
 
     def worded(self, position, action: dict) -> dict:
-        """``action`` as the history keeps it, played at ``position``: with
-        its ``"text"`` (an action given without words gets them here)."""
+        """``action``, given without words (no ``"text"``, or an empty
+        one), as the history keeps it, played at ``position``: with its
+        ``"text"`` (``apply`` keeps an action given with words as it is)."""
         return action
 
     def log(self, position) -> dict:
@@ -278,10 +279,13 @@ class StepTurn(Turn):
     (``under_way_node``: e.g. ``roll`` for a die).
 
     The family gives ``step_actions(position, kinds)`` and
-    ``step_outcomes(position, kind)``, and its positions' step (``at``).
-    ``end_words``: the words of its ``end`` action."""
+    ``step_outcomes(position, kind)``, its positions' step (``at``) and
+    the side that decides (``side``, or ``mover``). ``end_words``: the
+    words of its ``end`` action."""
 
     end_words = "end the turn"
+    #: the side whose turn it is (the family sets it, e.g. the scenario's ``to_move``)
+    side: str | None = None
     #: every kind of action the family's turn can play (the pack's turn
     #: names some of them; the kernel checks it names no other)
     kinds: frozenset = frozenset()
@@ -295,8 +299,8 @@ class StepTurn(Turn):
         raise NotImplementedError
 
     def mover(self, position) -> str:
-        """The side that decides at ``position``."""
-        raise NotImplementedError
+        """The side that decides at ``position``: by default ``side``."""
+        return self.side
 
     def applies(self, position, step) -> bool:
         return True
@@ -582,7 +586,7 @@ class State:
         before = self._positions[-1]
         position = self.turn.play(before, action)
         self._positions.append(position)
-        self._actions.append(self.turn.worded(before, action))
+        self._actions.append(action if action.get("text") else self.turn.worded(before, action))
         self._node = None
 
     def undo(self) -> None:

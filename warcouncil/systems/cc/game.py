@@ -123,9 +123,6 @@ class CardTurn(StepTurn):
         after = _replace(pos, **changes)
         return self._moved(after, self.enter(self.at(pos), kind, pos))
 
-    def mover(self, pos: Position) -> str:
-        return self.side
-
     def applies(self, pos: Position, step) -> bool:
         """A dice step applies when the card played rolls dice."""
         if "dice" in step.kinds and pos.card is not None:
@@ -362,8 +359,6 @@ class CardTurn(StepTurn):
         return played
 
     def worded(self, pos: Position, action: dict) -> dict:
-        if action.get("text"):
-            return action
         kind = action["kind"]
         if kind == "card":
             decl = self.engine.pack.card(action["card"])

@@ -211,9 +211,6 @@ class GridTurn(StepTurn):
             return 0
         return self.steps.decl.step_of(entry_kind(json.loads(p.entries[-1])))
 
-    def mover(self, p: Position) -> str:
-        return self.side
-
     def step_actions(self, p: Position, kinds: tuple) -> list:
         """The open steps' listed actions: activations and bring backs
         (exchanges, re-allocations and a Homunculus Est! call are taken,
@@ -351,9 +348,9 @@ class GridTurn(StepTurn):
             if p.open is not None:
                 raise IllegalAction("an activation is under way: end it first (halt a move)")
             return Position(p.entries, over=True)
+        if kind in self.kinds and p.open is not None:
+            raise IllegalAction("an activation is under way: its dice or its move come first")
         if kind == "activate":
-            if p.open is not None:
-                raise IllegalAction("an activation is under way: its dice or its move come first")
             unknown = sorted(set(action) - set(ACTIVATE_FIELDS) - {"kind", "text"})
             if unknown:
                 raise IllegalAction(f"an activate action has no field {unknown[0]!r} "
@@ -362,15 +359,11 @@ class GridTurn(StepTurn):
                 raise IllegalAction(f"option must be one of {', '.join(OPTIONS)}, not {action.get('option')!r}")
             return self._opened(p, {k: action[k] for k in ACTIVATE_FIELDS if k in action})
         if kind in ("exchange", "reallocate"):
-            if p.open is not None:
-                raise IllegalAction("an activation is under way: its dice or its move come first")
             entry = {k: action[k] for k in (kind, "get") if k in action}
             if not isinstance(entry.get(kind), dict):
                 raise IllegalAction(f"an {kind} action gives `{kind}`: a mapping of pools to points")
             return self._opened(p, entry)
         if kind == "homunculus_est":  # the points on the revealed cards, and the other side's cancel if it spends one
-            if p.open is not None:
-                raise IllegalAction("an activation is under way: its dice or its move come first")
             return self._opened(p, {kind: {k: action[k] for k in ("points", "cancel") if k in action}})
         if kind in ("reroll", "keep"):
             due = self._due(p)[1] if p.open is not None else None
@@ -407,8 +400,6 @@ class GridTurn(StepTurn):
             return self._settled(Position(p.entries, json.dumps({**json.loads(p.open), "choose": action["face"]}),
                                           (), p.moving))
         if kind == "bring_back":
-            if p.open is not None:
-                raise IllegalAction("an activation is under way: its dice or its move come first")
             if set(action) - {"kind", "text", "unit"} or not isinstance(action.get("unit"), str):
                 raise IllegalAction("a bring_back action gives 'unit': the unit off the table; its test follows")
             return self._bring_back(p, action["unit"])
@@ -470,8 +461,6 @@ class GridTurn(StepTurn):
         return p
 
     def worded(self, p: Position, action: dict) -> dict:
-        if "text" in action:
-            return action
         kind = action.get("kind")
         if kind == "activate":
             return {**action, "text": _text(action, self._seq(p.entries).s)}

@@ -261,9 +261,6 @@ class WarmasterTurn(StepTurn):
             return 0
         return self.steps.decl.step_of(KINDS[position.done[-1][0]])
 
-    def mover(self, position) -> str:
-        return self.side
-
     @staticmethod
     def _roll_words(t: int, given: bool, blunder: bool) -> str:
         return f"rolled {t}: " + ("the order is given" if given else "a blunder" if blunder else "the order fails")
@@ -442,8 +439,6 @@ class WarmasterTurn(StepTurn):
         return Position(position.done[:-1] + ((key, json.dumps(m)),))
 
     def worded(self, position, action: dict) -> dict:
-        if action.get("text"):
-            return action
         kind = action.get("kind")
         if kind == "move":
             units = None if position.pending[0] == "home_to" else self._under_way(position)
