@@ -329,3 +329,16 @@ def test_a_step_turn_decides_by_its_side_unless_the_family_says():
     engine.system.game = Sided
     state = Game(engine, "toy").new_state()
     assert state.current_player() == "green" and state.turn.player(state.turn.start()) == "green"
+
+
+def test_scenario_data_hands_the_turn_to_the_next_side(tmp_path):
+    from warcouncil.kernel.game import scenario_data
+
+    path = tmp_path / "s.yaml"
+    path.write_text("name: s\nrules: house.wc\nsides: {red: {}, blue: {}, green: {}}\nto_move: red\n")
+    sc = SimpleNamespace(path=str(path), sides={"red": {}, "blue": {}, "green": {}}, rules=("/abs/house.wc",))
+    assert scenario_data(sc, "red") == {"name": "s", "rules": ["/abs/house.wc"],
+                                        "sides": {"red": {}, "blue": {}, "green": {}}, "to_move": "blue"}
+    assert scenario_data(sc, "green")["to_move"] == "red"
+    alone = SimpleNamespace(path=str(path), sides={"red": {}}, rules=())
+    assert scenario_data(alone, "red")["to_move"] == "red" and scenario_data(alone, "red")["rules"] == "house.wc"

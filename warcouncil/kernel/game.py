@@ -208,6 +208,23 @@ class Turn:
         raise NotImplementedError
 
 
+def scenario_data(scenario, side: str) -> dict:
+    """The data of ``scenario``'s file (plain) as a turn of ``side``
+    hands it to the next (``Turn.next_scenario``): the side after ``side``
+    to move, in the scenario's order, and its house rules resolved (the
+    next scenario may be written elsewhere). The family then puts its
+    pieces where the turn left them."""
+    from .scenario import plain, read_yaml_file
+
+    data = plain(read_yaml_file(scenario.path))
+    sides = list(scenario.sides)
+    if side in sides and len(sides) > 1:
+        data["to_move"] = sides[(sides.index(side) + 1) % len(sides)]
+    if scenario.rules:
+        data["rules"] = list(scenario.rules)
+    return data
+
+
 def open_steps(steps, at: int, applies=None) -> list[int]:
     """The steps (of a ``turn`` declaration) whose actions may be taken at
     step ``at``: it and, while the steps repeat, the next, up to and

@@ -57,8 +57,7 @@ from dataclasses import replace
 
 from ...errors import WarcouncilError
 from ...records import record
-from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, roll
-from ...kernel.scenario import plain, read_yaml_file
+from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, roll, scenario_data
 from .aftermath import Due
 from .engine import entry_kind
 from .files import MANOEUVRES, OPTIONS
@@ -532,7 +531,7 @@ class GridTurn(StepTurn):
         eng = self.engine
         sc = eng.scenario
         seq = eng.sequence(turn, partial=False)
-        data = plain(read_yaml_file(sc.path))
+        data = scenario_data(sc, seq.side)
         where: dict = {}
         for e in seq.log:
             where.update(e.get("positions", {}))
@@ -566,10 +565,6 @@ class GridTurn(StepTurn):
                 side["fatigued"] = True
             if seq.cancelled.get(name):
                 side["homunculus_cancelled"] = True
-        sides = list(sc.sides)
-        data["to_move"] = sides[(sides.index(seq.side) + 1) % len(sides)]
-        if data.get("rules"):
-            data["rules"] = list(sc.rules)
         return data
 
 

@@ -46,8 +46,7 @@ from typing import Any
 
 from ...errors import Location, WarcouncilError
 from . import measure as T
-from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, refuse, refusing, roll
-from ...kernel.scenario import plain, read_yaml_file
+from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, refuse, refusing, roll, scenario_data
 from ...kernel.turn import located
 from .engine import WAYS, Ctx, Step
 from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
@@ -500,7 +499,7 @@ class WarmasterTurn(StepTurn):
         entries = [(key, m) for key in ("initiative", "home_back", "orders", "characters")
                    for m in (turn or {}).get(key) or ()]
         poses = self._judge(entries).table.poses
-        data = plain(read_yaml_file(sc.path))
+        data = scenario_data(sc, sc.to_move)
         for m in data.get("units") or ():
             pose = poses[m["id"]]
             m.update({"at": [num(c) for c in pose.at], "facing": num(pose.facing), "formation": pose.formation})
@@ -509,11 +508,6 @@ class WarmasterTurn(StepTurn):
             m["at"] = [num(c) for c in pose.at]
             if "facing" in m or pose.facing:
                 m["facing"] = num(pose.facing)
-        sides = list(sc.sides)
-        if sc.to_move in sides and len(sides) > 1:
-            data["to_move"] = sides[(sides.index(sc.to_move) + 1) % len(sides)]
-        if data.get("rules"):
-            data["rules"] = list(sc.rules)
         return data
 
 
