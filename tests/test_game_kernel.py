@@ -232,3 +232,113 @@ def test_past_a_decide_step_the_decide_step_comes_first():
         state.apply({"kind": "cheer"})
     with pytest.raises(IllegalAction, match="^not yet$"):
         state.apply({"kind": "end"})
+
+
+# ---------------------------------------------------------------- a step under way (StepTurn.under_way) and roll
+from warcouncil.kernel.game import TWO_D6, roll  # noqa: E402
+
+
+def test_roll_is_one_die_or_the_total_of_two():
+    one = roll("face", lambda f: f"die: {f}")
+    assert one.player == CHANCE and one.outcomes == tuple(
+        ({"kind": "dice", "face": f, "text": f"die: {f}"}, Fraction(1, 6)) for f in range(1, 7))
+    two = roll("roll", str, dice=2)
+    assert [(a["roll"], a["text"], p) for a, p in two.outcomes] == [
+        (t, str(t), Fraction(w, 36)) for t, w in zip(range(2, 13), (1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1))]
+    assert TWO_D6 == {t: w for t, w in zip(range(2, 13), (1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1))}
+
+
+class Owing(Steps):
+    """TOY_TURN where a spend is a step under way: its D6 (a chance node),
+    then blue keeps or gives it, before it enters the log with both. A
+    position is (step, the kinds played, the spend under way or None)."""
+
+    asked: list = []  # what the kernel asked of the step under way, in order
+
+    def start(self):
+        return (0, (), None)
+
+    def under_way(self, position):
+        self.asked.append("under_way")
+        owed = position[2]
+        return None if owed is None else CHANCE if owed == () else "blue"
+
+    def under_way_node(self, position):
+        self.asked.append("under_way_node")
+        owed = position[2]
+        if owed is None:
+            return None
+        return roll("face", lambda f: f"spend die: {f}") if owed == () else decision(
+            "blue", [{"kind": k, "text": f"{k} {owed[0]}"} for k in ("keep", "give")])
+
+    def play(self, position, action):
+        at, played, owed = position
+        if owed == ():
+            return (at, played, (action["face"],))
+        if owed is not None:
+            return (at, played + (f"spend {owed[0]} {action['kind']}",), None)
+        after = super().play((at, played), action)
+        return (after[0], played, ()) if action["kind"] == "spend" else (*after, None)
+
+
+def test_a_step_under_way_asks_its_dice_then_its_choices_before_the_steps():
+    pack = SimpleNamespace(turn=parse_text(TOY_TURN, "toy.wc").statements[0], name="toy",
+                           source_of=lambda decl: ("toy.wc", ""))
+    engine = SimpleNamespace(system=SimpleNamespace(game=Owing, title="Toy", name="toy"), pack=pack)
+    state = Game(engine, "toy").new_state()
+    for a in ({"kind": "pick"}, {"kind": "toss", "heads": 1}):
+        state.apply(a)
+    Owing.asked.clear()
+    state.apply({"kind": "spend"})
+    assert Owing.asked == ["under_way"]  # (apply asks only who acts: no node is listed)
+    assert state.current_player() == CHANCE
+    assert [(a["text"], p) for a, p in state.chance_outcomes()] == [(f"spend die: {f}", Fraction(1, 6))
+                                                                     for f in range(1, 7)]
+    state.apply({"kind": "dice", "face": 4})
+    assert state.current_player() == "blue" and [a["text"] for a in state.legal_actions()] == ["keep 4", "give 4"]
+    state.apply({"kind": "give"})
+    assert state.current_player() == "red" and _kinds(state) == ["spend", "save", "brag", "vote"]
+    assert state.log() == {"played": ["pick", "toss", "spend 4 give"]}
+    state.undo()
+    assert state.current_player() == "blue"
+
+
+class Loud(Coins):
+    def worded(self, position, action):
+        return {**action, "text": "LOUD"}
+
+
+def test_apply_words_only_an_action_given_without_words():
+    engine = SimpleNamespace(system=SimpleNamespace(game=Loud, title="Toy", name="toy"))
+    state = Game(engine, "toy").new_state()
+    for given, kept in (({}, "LOUD"), ({"text": ""}, "LOUD"), ({"text": "mine"}, "mine")):
+        state.apply({"kind": "coins", "n": 1, **given})
+        assert state.history() == [{"kind": "coins", "n": 1, "text": kept}]
+        state.undo()
+
+
+def test_a_step_turn_decides_by_its_side_unless_the_family_says():
+    pack = SimpleNamespace(turn=parse_text(TOY_TURN, "toy.wc").statements[0], name="toy",
+                           source_of=lambda decl: ("toy.wc", ""))
+    engine = SimpleNamespace(system=SimpleNamespace(game=Steps, title="Toy", name="toy"), pack=pack)
+
+    class Sided(Steps):
+        side = "green"
+        mover = StepTurn.mover
+
+    engine.system.game = Sided
+    state = Game(engine, "toy").new_state()
+    assert state.current_player() == "green" and state.turn.player(state.turn.start()) == "green"
+
+
+def test_scenario_data_hands_the_turn_to_the_next_side(tmp_path):
+    from warcouncil.kernel.game import scenario_data
+
+    path = tmp_path / "s.yaml"
+    path.write_text("name: s\nrules: house.wc\nsides: {red: {}, blue: {}, green: {}}\nto_move: red\n")
+    sc = SimpleNamespace(path=str(path), sides={"red": {}, "blue": {}, "green": {}}, rules=("/abs/house.wc",))
+    assert scenario_data(sc, "red") == {"name": "s", "rules": ["/abs/house.wc"],
+                                        "sides": {"red": {}, "blue": {}, "green": {}}, "to_move": "blue"}
+    assert scenario_data(sc, "green")["to_move"] == "red"
+    alone = SimpleNamespace(path=str(path), sides={"red": {}}, rules=())
+    assert scenario_data(alone, "red")["to_move"] == "red" and scenario_data(alone, "red")["rules"] == "house.wc"

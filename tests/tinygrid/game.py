@@ -5,8 +5,7 @@ the turn is over. A position is the set chosen, or None before it."""
 
 from __future__ import annotations
 
-from warcouncil.kernel.game import IllegalAction, StepTurn, refuse, refusing
-from warcouncil.kernel.scenario import plain, read_yaml_file
+from warcouncil.kernel.game import IllegalAction, StepTurn, refuse, refusing, scenario_data
 
 
 class Activation(StepTurn):
@@ -63,6 +62,4 @@ class Activation(StepTurn):
 
     def next_scenario(self, turn):
         """The same board, the other side to move."""
-        data = plain(read_yaml_file(self.engine.scenario.path))
-        data["to_move"] = next(s for s in data["sides"] if s != data["to_move"])
-        return data
+        return scenario_data(self.engine.scenario, self.engine.scenario.to_move)

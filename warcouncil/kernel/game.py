@@ -103,6 +103,20 @@ def chance(outcomes) -> Node:
 
 TERMINAL_NODE = Node(TERMINAL)
 
+#: the ways, out of 36, of each total of two dice (2D6)
+TWO_D6 = {t: 6 - abs(t - 7) for t in range(2, 13)}
+
+
+def roll(key: str, words: Callable[[int], str], dice: int = 1) -> Node:
+    """The chance node of one die (each face 1/6) or, with ``dice=2``,
+    of the total of two (each total its ways in 36, ``TWO_D6``): the
+    outcome ``{"kind": "dice", key: value, "text": words(value)}``."""
+    if dice not in (1, 2):  # pragma: no cover - a turn's own fault
+        raise ValueError(f"roll() rolls one die or two, not {dice}")
+    ways = TWO_D6 if dice == 2 else dict.fromkeys(range(1, 7), 1)
+    return chance([({"kind": "dice", key: v, "text": words(v)}, Fraction(w, sum(ways.values())))
+                   for v, w in ways.items()])
+
 
 def same_action(a: dict, b: dict) -> bool:
     """Two actions are the same when every field but their words is."""
@@ -144,8 +158,9 @@ class Turn:
         raise NotImplementedError
 
     def worded(self, position, action: dict) -> dict:
-        """``action`` as the history keeps it, played at ``position``: with
-        its ``"text"`` (an action given without words gets them here)."""
+        """``action``, given without words (no ``"text"``, or an empty
+        one), as the history keeps it, played at ``position``: with its
+        ``"text"`` (``apply`` keeps an action given with words as it is)."""
         return action
 
     def log(self, position) -> dict:
@@ -191,6 +206,23 @@ class Turn:
         where the turn left them, the other side to move. ``check
         --write-next`` writes it."""
         raise NotImplementedError
+
+
+def scenario_data(scenario, side: str) -> dict:
+    """The data of ``scenario``'s file (plain) as a turn of ``side``
+    hands it to the next (``Turn.next_scenario``): the side after ``side``
+    to move, in the scenario's order, and its house rules resolved (the
+    next scenario may be written elsewhere). The family then puts its
+    pieces where the turn left them."""
+    from .scenario import plain, read_yaml_file
+
+    data = plain(read_yaml_file(scenario.path))
+    sides = list(scenario.sides)
+    if side in sides and len(sides) > 1:
+        data["to_move"] = sides[(sides.index(side) + 1) % len(sides)]
+    if scenario.rules:
+        data["rules"] = list(scenario.rules)
+    return data
 
 
 def open_steps(steps, at: int, applies=None) -> list[int]:
@@ -254,11 +286,23 @@ class StepTurn(Turn):
     declaration. A step the family says does not apply to a position
     (``applies``: a card that rolls no dice) is passed over (``settle``).
 
+    A **step under way** is an action taken whose dice and then choices
+    (its destinations, a pick among its dice) are still owed before it
+    enters the log (a Warmaster order attempt: its 2D6, then where the
+    units go; a grid activation: each die its frame asks for, its steps).
+    While one is, its node is the turn's, not the steps': the family says
+    who acts in it (``under_way``: ``CHANCE`` for its dice, a side for its
+    choices, None when no step is under way) and what it asks
+    (``under_way_node``: e.g. ``roll`` for a die).
+
     The family gives ``step_actions(position, kinds)`` and
-    ``step_outcomes(position, kind)``, and its positions' step (``at``).
-    ``end_words``: the words of its ``end`` action."""
+    ``step_outcomes(position, kind)``, its positions' step (``at``) and
+    the side that decides (``side``, or ``mover``). ``end_words``: the
+    words of its ``end`` action."""
 
     end_words = "end the turn"
+    #: the side whose turn it is (the family sets it, e.g. the scenario's ``to_move``)
+    side: str | None = None
     #: every kind of action the family's turn can play (the pack's turn
     #: names some of them; the kernel checks it names no other)
     kinds: frozenset = frozenset()
@@ -272,8 +316,8 @@ class StepTurn(Turn):
         raise NotImplementedError
 
     def mover(self, position) -> str:
-        """The side that decides at ``position``."""
-        raise NotImplementedError
+        """The side that decides at ``position``: by default ``side``."""
+        return self.side
 
     def applies(self, position, step) -> bool:
         return True
@@ -289,6 +333,17 @@ class StepTurn(Turn):
 
     def step_outcomes(self, position, kind: str) -> list:
         raise NotImplementedError
+
+    def under_way(self, position) -> str | None:
+        """Who acts in the step under way at ``position`` (``CHANCE``: its
+        dice; a side: its choices), or None when no step is under way.
+        Asked where the node's actions are not (``player``): keep it cheap."""
+        return None
+
+    def under_way_node(self, position) -> Node | None:
+        """The node of the step under way at ``position`` (its die, its
+        destinations), or None when no step is under way."""
+        return None
 
     # ------------------------------------------------------------ the walk
     def open_steps(self, at: int, position=None) -> list[int]:
@@ -328,10 +383,22 @@ class StepTurn(Turn):
         """``applies`` at ``position``, as the walk asks it of a step (None: every step)."""
         return None if position is None else lambda step: self.applies(position, step)
 
+    def player(self, position) -> str:
+        at = self.at(position)
+        if at is None:
+            return TERMINAL
+        who = self.under_way(position)
+        if who is not None:
+            return who
+        return CHANCE if self.steps.steps[at].mode == "chance" else self.mover(position)
+
     def node(self, position) -> Node:
         at = self.at(position)
         if at is None:
             return TERMINAL_NODE
+        pending = self.under_way_node(position)
+        if pending is not None:
+            return pending
         step = self.steps.steps[at]
         if step.mode == "chance":
             return chance([o for k in step.kinds for o in self.step_outcomes(position, k)])
@@ -536,7 +603,7 @@ class State:
         before = self._positions[-1]
         position = self.turn.play(before, action)
         self._positions.append(position)
-        self._actions.append(self.turn.worded(before, action))
+        self._actions.append(action if action.get("text") else self.turn.worded(before, action))
         self._node = None
 
     def undo(self) -> None:

@@ -43,9 +43,8 @@ from collections import Counter
 from ...errors import WarcouncilError
 from ...records import record
 from ...solver.check import play_turn
-from ...kernel.game import IllegalAction, StepTurn
+from ...kernel.game import IllegalAction, StepTurn, scenario_data
 from ...kernel.ground import Ctx
-from ...kernel.scenario import plain, read_yaml_file
 from ...solver.search import reach
 from ...kernel.state import Positions
 from ...kernel.turn import turn_from_data
@@ -122,9 +121,6 @@ class CardTurn(StepTurn):
         order refuses an action of a step over or not begun)."""
         after = _replace(pos, **changes)
         return self._moved(after, self.enter(self.at(pos), kind, pos))
-
-    def mover(self, pos: Position) -> str:
-        return self.side
 
     def applies(self, pos: Position, step) -> bool:
         """A dice step applies when the card played rolls dice."""
@@ -362,8 +358,6 @@ class CardTurn(StepTurn):
         return played
 
     def worded(self, pos: Position, action: dict) -> dict:
-        if action.get("text"):
-            return action
         kind = action["kind"]
         if kind == "card":
             decl = self.engine.pack.card(action["card"])
@@ -426,14 +420,11 @@ class CardTurn(StepTurn):
         t = turn_from_data(turn, sc.board, eng.system)
         at = {m.piece.id: list(m.to) for m in self._played_turn(t)[3]}
         side = t.side or sc.to_move
-        data = plain(read_yaml_file(sc.path))
+        data = scenario_data(sc, side)
         for key in sc.lists:
             for entry in data.get(key) or ():
                 if str(entry.get("id")) in at:
                     entry["at"] = at[str(entry["id"])]
-        data["to_move"] = sc.opponent(side)
-        if sc.rules:
-            data["rules"] = list(sc.rules)  # (resolved: the next scenario may be written elsewhere)
         hand = data["sides"][side].get("hand")
         if hand:
             played = eng.pack.card(t.card).name

@@ -54,12 +54,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from fractions import Fraction
 
 from ...errors import WarcouncilError
 from ...records import record
-from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, StepTurn, chance, decision
-from ...kernel.scenario import plain, read_yaml_file
+from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, roll, scenario_data
 from .aftermath import Due
 from .engine import entry_kind
 from .files import MANOEUVRES, OPTIONS
@@ -184,28 +182,23 @@ class GridTurn(StepTurn):
         except IllegalAction:  # (e.g. more units standing fast than an entry names)
             return False
 
-    def player(self, p: Position) -> str:
-        if p.over:
-            return TERMINAL
+    # ------------------------------------------------------------ the activation under way (StepTurn)
+    def under_way(self, p: Position) -> str | None:
         if p.open is None:
-            return self.side
+            return None
         due = self._due(p)[1]
-        if due is not None and due.options:
-            return due.side
-        return CHANCE if due is not None else self.side
+        return self.side if due is None else due.side if due.options else CHANCE
 
-    def node(self, p: Position):
-        if p.over:
-            return TERMINAL_NODE
+    def under_way_node(self, p: Position):
         if p.open is None:
-            return super().node(p)
+            return None
         due = self._due(p)[1]
         if due is not None and due.options:  # (a pick among the attack dice, a stand, a re-roll)
             return decision(due.side, [dict(a) for a in due.options])
         if due is not None:
             k = len(p.faces) + 1
             what = due.words + (f" ({k} of {due.n})" if due.n > 1 else "")
-            return chance([({"kind": "dice", "face": f, "text": f"{what}: {f}"}, Fraction(1, 6)) for f in D6])
+            return roll("face", lambda f: f"{what}: {f}")
         return decision(self.side, self._moves(p))
 
     # ------------------------------------------------------------ the steps (StepTurn)
@@ -216,9 +209,6 @@ class GridTurn(StepTurn):
         if not p.entries:
             return 0
         return self.steps.decl.step_of(entry_kind(json.loads(p.entries[-1])))
-
-    def mover(self, p: Position) -> str:
-        return self.side
 
     def step_actions(self, p: Position, kinds: tuple) -> list:
         """The open steps' listed actions: activations and bring backs
@@ -357,9 +347,9 @@ class GridTurn(StepTurn):
             if p.open is not None:
                 raise IllegalAction("an activation is under way: end it first (halt a move)")
             return Position(p.entries, over=True)
+        if kind in self.kinds and p.open is not None:
+            raise IllegalAction("an activation is under way: its dice or its move come first")
         if kind == "activate":
-            if p.open is not None:
-                raise IllegalAction("an activation is under way: its dice or its move come first")
             unknown = sorted(set(action) - set(ACTIVATE_FIELDS) - {"kind", "text"})
             if unknown:
                 raise IllegalAction(f"an activate action has no field {unknown[0]!r} "
@@ -368,15 +358,11 @@ class GridTurn(StepTurn):
                 raise IllegalAction(f"option must be one of {', '.join(OPTIONS)}, not {action.get('option')!r}")
             return self._opened(p, {k: action[k] for k in ACTIVATE_FIELDS if k in action})
         if kind in ("exchange", "reallocate"):
-            if p.open is not None:
-                raise IllegalAction("an activation is under way: its dice or its move come first")
             entry = {k: action[k] for k in (kind, "get") if k in action}
             if not isinstance(entry.get(kind), dict):
                 raise IllegalAction(f"an {kind} action gives `{kind}`: a mapping of pools to points")
             return self._opened(p, entry)
         if kind == "homunculus_est":  # the points on the revealed cards, and the other side's cancel if it spends one
-            if p.open is not None:
-                raise IllegalAction("an activation is under way: its dice or its move come first")
             return self._opened(p, {kind: {k: action[k] for k in ("points", "cancel") if k in action}})
         if kind in ("reroll", "keep"):
             due = self._due(p)[1] if p.open is not None else None
@@ -413,8 +399,6 @@ class GridTurn(StepTurn):
             return self._settled(Position(p.entries, json.dumps({**json.loads(p.open), "choose": action["face"]}),
                                           (), p.moving))
         if kind == "bring_back":
-            if p.open is not None:
-                raise IllegalAction("an activation is under way: its dice or its move come first")
             if set(action) - {"kind", "text", "unit"} or not isinstance(action.get("unit"), str):
                 raise IllegalAction("a bring_back action gives 'unit': the unit off the table; its test follows")
             return self._bring_back(p, action["unit"])
@@ -476,8 +460,6 @@ class GridTurn(StepTurn):
         return p
 
     def worded(self, p: Position, action: dict) -> dict:
-        if "text" in action:
-            return action
         kind = action.get("kind")
         if kind == "activate":
             return {**action, "text": _text(action, self._seq(p.entries).s)}
@@ -549,7 +531,7 @@ class GridTurn(StepTurn):
         eng = self.engine
         sc = eng.scenario
         seq = eng.sequence(turn, partial=False)
-        data = plain(read_yaml_file(sc.path))
+        data = scenario_data(sc, seq.side)
         where: dict = {}
         for e in seq.log:
             where.update(e.get("positions", {}))
@@ -583,10 +565,6 @@ class GridTurn(StepTurn):
                 side["fatigued"] = True
             if seq.cancelled.get(name):
                 side["homunculus_cancelled"] = True
-        sides = list(sc.sides)
-        data["to_move"] = sides[(sides.index(seq.side) + 1) % len(sides)]
-        if data.get("rules"):
-            data["rules"] = list(sc.rules)
         return data
 
 

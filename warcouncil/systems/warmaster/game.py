@@ -42,13 +42,11 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from ...errors import Location, WarcouncilError
 from . import measure as T
-from ...kernel.game import CHANCE, TERMINAL, TERMINAL_NODE, IllegalAction, StepTurn, chance, decision, refuse, refusing
-from ...kernel.scenario import plain, read_yaml_file
+from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, refuse, refusing, roll, scenario_data
 from ...kernel.turn import located
 from .engine import WAYS, Ctx, Step
 from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
@@ -237,23 +235,21 @@ class WarmasterTurn(StepTurn):
     def _pace(self, table, pid: str) -> float:
         return float(table.at(pid).get_attr("pace"))
 
-    # ------------------------------------------------------------ nodes
-    def node(self, position):
-        if position.over:
-            return TERMINAL_NODE
+    # ------------------------------------------------------------ the step under way (StepTurn)
+    def under_way(self, position) -> str | None:
+        step = position.pending[:1]
+        return None if not step else CHANCE if step in (("roll",), ("blunder",), ("home",)) else self.side
+
+    def under_way_node(self, position):
         step = position.pending[:1]
         if step == ("roll",):
             prefix, e, ok = self._dice(position)
             blunders = {t for t in WAYS if t not in ok and self.engine.is_blunder(Ctx(prefix), e.with_roll(t))}
-            return chance([({"kind": "dice", "roll": t, "text": self._roll_words(t, t in ok, t in blunders)},
-                            Fraction(WAYS[t], 36)) for t in WAYS])
+            return roll("roll", lambda t: self._roll_words(t, t in ok, t in blunders), dice=2)
         if step in (("blunder",), ("home",)):
             what = "blunder table" if step == ("blunder",) else "home back"
-            return chance([({"kind": "dice", "roll": d, "text": f"{what} D6: {d}"}, Fraction(1, 6))
-                           for d in range(1, 7)])
-        if step:
-            return decision(self.side, self._moves(position))
-        return super().node(position)
+            return roll("roll", lambda d: f"{what} D6: {d}")
+        return decision(self.side, self._moves(position)) if step else None
 
     # ------------------------------------------------------------ the sub-phases (StepTurn)
     def at(self, position) -> int | None:
@@ -263,9 +259,6 @@ class WarmasterTurn(StepTurn):
         if not position.done:
             return 0
         return self.steps.decl.step_of(KINDS[position.done[-1][0]])
-
-    def mover(self, position) -> str:
-        return self.side
 
     @staticmethod
     def _roll_words(t: int, given: bool, blunder: bool) -> str:
@@ -371,7 +364,7 @@ class WarmasterTurn(StepTurn):
             raise IllegalAction("the Command phase is over")
         kind = action.get("kind")
         p = position.pending
-        if p[:1] in (("roll",), ("blunder",), ("home",)):
+        if self.under_way(position) == CHANCE:
             return self._rolled(position, action)
         if p:
             if kind != "move":
@@ -430,11 +423,6 @@ class WarmasterTurn(StepTurn):
             return Position(done, ("blunder",))
         return Position(done)
 
-    def player(self, position) -> str:
-        if position.over:
-            return TERMINAL
-        return CHANCE if position.pending[:1] in (("roll",), ("blunder",), ("home",)) else self.side
-
     def _play_move(self, position, action: dict):
         if set(action) - {"kind", "text", "to"}:
             raise IllegalAction("a move gives 'to': one destination per piece, or null (they stay)")
@@ -450,8 +438,6 @@ class WarmasterTurn(StepTurn):
         return Position(position.done[:-1] + ((key, json.dumps(m)),))
 
     def worded(self, position, action: dict) -> dict:
-        if action.get("text"):
-            return action
         kind = action.get("kind")
         if kind == "move":
             units = None if position.pending[0] == "home_to" else self._under_way(position)
@@ -513,7 +499,7 @@ class WarmasterTurn(StepTurn):
         entries = [(key, m) for key in ("initiative", "home_back", "orders", "characters")
                    for m in (turn or {}).get(key) or ()]
         poses = self._judge(entries).table.poses
-        data = plain(read_yaml_file(sc.path))
+        data = scenario_data(sc, sc.to_move)
         for m in data.get("units") or ():
             pose = poses[m["id"]]
             m.update({"at": [num(c) for c in pose.at], "facing": num(pose.facing), "formation": pose.formation})
@@ -522,11 +508,6 @@ class WarmasterTurn(StepTurn):
             m["at"] = [num(c) for c in pose.at]
             if "facing" in m or pose.facing:
                 m["facing"] = num(pose.facing)
-        sides = list(sc.sides)
-        if sc.to_move in sides and len(sides) > 1:
-            data["to_move"] = sides[(sides.index(sc.to_move) + 1) % len(sides)]
-        if data.get("rules"):
-            data["rules"] = list(sc.rules)
         return data
 
 
