@@ -12,7 +12,7 @@ import icepool
 import pytest
 
 from conftest import run_cli
-from gridkit import ALESIA, engine, house, scenario, unit, write
+from gridkit import ALESIA, assert_replacing_gives, engine, house, scenario, unit, write
 
 D6 = icepool.d6
 
@@ -592,6 +592,18 @@ def test_a_natural_twelve_and_an_immobile_unit():
     assert extra["removes_setback"] == "1/36"
     assert odds(eng, test="push_back", unit="r6") == {"0": 1}          # Immobile: never pushed back
     assert odds(eng, test="push_back", unit="r1") == {"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}
+
+
+def test_the_natural_twelve_odds_counts_is_the_packs_as_check_applies_it(tmp_path):
+    """``odds`` counts the Setback Card a Discipline Test removes by the
+    pack's ``twelve_removes`` (ga.discipline-natural-twelve), the define
+    ``check`` applies: a house rule letting a natural 12 remove one on a
+    failed test too changes it for a unit a 12 does not pass (Discipline 13)."""
+    def removes(tmp_path, rules):
+        return engine(scenario(tmp_path, [unit("u", "red", (0, 0), "north", discipline=13)]),
+                      rules).odds({"test": "discipline", "unit": "u"})[1]["removes_setback"]
+    assert_replacing_gives(tmp_path, "ga.discipline-natural-twelve", "twelve_removes(d1, d2, result) := "
+                           "removes_setback(d1, d2)", removes, "0", "1/36")
 
 
 def test_bringing_an_off_table_unit_back(tmp_path):

@@ -392,29 +392,32 @@ class GridEngine(Engine):
         return _retried(_roll(1, lambda n: "pass" if self.hook(s, "manoeuvre_passes", n, m, mr) else "fail"),
                         rerolls), {"modifier": m, "rerolls": rerolls}
 
-    def _two_d6_test(self, s, u, bonus, rerolls):
-        dr = u.get_attr("discipline")
-        return _retried(_roll(2, lambda d1, d2: self.hook(s, "discipline_result", d1, d2, bonus, dr)), rerolls)
+    def discipline_test(self, s, u, reform=False, modifier=0, dr_plus=0) -> Record:
+        """The law of unit ``u``'s Discipline Test (``reform``: its Reform
+        Test), which ``odds`` and ``check`` both read: 2D6 and its ``bonus``
+        (the pack's, and ``modifier``) against its Discipline Rating
+        (and ``dr_plus``, an enemy's Devotio's): the ``result`` of two dice
+        (the pack's ``discipline_result``) and how far they fall short
+        (``short``: what a Critical Failure fails by)."""
+        bonus = self.hook(s, "reform_bonus" if reform else "discipline_bonus", u) + modifier
+        dr = u.get_attr("discipline") + dr_plus
+        return Record(bonus=bonus, result=lambda d1, d2: self.hook(s, "discipline_result", d1, d2, bonus, dr),
+                      short=lambda d1, d2: dr - (d1 + d2 + bonus))
 
     def _discipline(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        bonus = self.hook(s, "discipline_bonus", u) + data.get("modifier", 0)
+        test = self.discipline_test(s, u, modifier=data.get("modifier", 0))
         rerolls = ((1 if data.get("brave", False) and self.hook(s, "brave_reroll", u) else 0)
                    + (1 if data.get("defence_point", False) else 0))
-        return self._two_d6_test(s, u, bonus, rerolls), {
-            "modifier": bonus, "removes_setback": str(self._natural_twelve(s, u, bonus))}
-
-    def _natural_twelve(self, s, u, bonus):
-        """P(the first roll passes and removes an unseen Setback Card)."""
-        dr = u.get_attr("discipline")
-        return sum((Fraction(1, 36) for d1, d2 in itertools.product(FACES, repeat=2) if self.hook(
-            s, "removes_setback", d1, d2) and self.hook(s, "discipline_result", d1, d2, bonus, dr) == "pass"), Fraction(0))
+        twelve = sum(Fraction(1, 36) for d1, d2 in itertools.product(FACES, repeat=2)  # (on the first roll)
+                     if self.hook(s, "twelve_removes", d1, d2, test.result(d1, d2)))
+        return _retried(_roll(2, test.result), rerolls), {"modifier": test.bonus, "removes_setback": str(twelve)}
 
     def _reform(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        bonus = self.hook(s, "reform_bonus", u) + data.get("modifier", 0)
+        test = self.discipline_test(s, u, True, data.get("modifier", 0))
         rerolls = 1 if data.get("heroic", False) and self.hook(s, "heroic_reroll", u) else 0
-        return self._two_d6_test(s, u, bonus, rerolls), {"modifier": bonus}
+        return _retried(_roll(2, test.result), rerolls), {"modifier": test.bonus}
 
     def combat_ratings(self, s, att, dfn, charge, reserve=False, devotio=False):
         """The attacker's and the defender's modified Combat Ratings;
@@ -547,9 +550,8 @@ class GridEngine(Engine):
 
     def _off_table_return(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        bonus, dr = self.hook(s, "discipline_bonus", u), u.get_attr("discipline")
-        return _roll(2, lambda d1, d2: "returns" if self.hook(s, "returns", self.hook(
-            s, "discipline_result", d1, d2, bonus, dr)) else "remains"), {}
+        result = self.discipline_test(s, u).result
+        return _roll(2, lambda d1, d2: "returns" if self.hook(s, "returns", result(d1, d2)) else "remains"), {}
 
     def _command_point_losses(self, s, data, path):
         fate = data.get("fate")
@@ -1016,14 +1018,13 @@ class _Sequence:
             self.due.append(Due(("test",), 2, False, f"{u.id}'s Reform Test"))
             return False
         d1, d2 = faces(a.item["test"])
-        bonus = eng.hook(s, "reform_bonus", u)
-        a.test_result = eng.hook(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline"))
-        a.more["test"] = a.test_result
+        test = eng.discipline_test(s, u, reform=True)
+        a.test_result = a.more["test"] = test.result(d1, d2)
         if a.test_result == "pass":
             a.board = a.board.moved(u.id, disordered=False)
             aftermath.twelve(a.board, u.id, d1, d2, a.test_result)
         elif u.id in a.board.foot:
-            a.board = aftermath.failed_reform(a.board, u.id, d1, d2, bonus, a.test_result)
+            a.board = aftermath.failed_reform(a.board, u.id, test.short(d1, d2), a.test_result)
         return False
 
     def attachments(self, a) -> bool:
@@ -1183,8 +1184,7 @@ class _Sequence:
             raise _unknown(f"`bring_back` names no unit of {self.side}: {uid!r}", uid,
                            [k for k, w in s.by_id.items() if w.side == self.side], _where(item, "bring_back", self.path))
         st = s.state(v)
-        d1, d2 = faces(item["test"])
-        res = eng.hook(s, "discipline_result", d1, d2, eng.hook(s, "discipline_bonus", v), v.get_attr("discipline"))
+        res = eng.discipline_test(s, v).result(*faces(item["test"]))
         rec = eng.record(v, "bring_back", test_result=res, returnable=st.off_table and not st.gone, what=uid,
                          after_reversal=self.reversal)
         vs = self.judge(s, rec)
