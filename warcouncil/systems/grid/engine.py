@@ -367,14 +367,19 @@ class GridEngine(Engine):
         ap = data.get("attack_points", 0)
         option = "charge" if charge or ap else "move"
         reroll = data.get("reroll", False)
-        hook = self.hook
 
         def one(n):
-            if hook(s, "movement_failed", u, n):
-                return "failed"
-            return hook(s, "allowance", u, option, n, ap)
+            return self.movement_points(s, u, option, n, ap)
 
-        return _roll(1, lambda n: _roll(1, one) if reroll and hook(s, "reroll_movement_when", one(n)) else one(n)), {}
+        return _roll(1, lambda n: _roll(1, one) if reroll and self.hook(s, "reroll_movement_when", one(n))
+                     else one(n)), {}
+
+    def movement_points(self, s, u, option, n, ap=0):
+        """What unit ``u``'s movement roll ``n`` gives a Movement or Charge
+        Activation (``option``; ``ap``: Attack Points spent on a charge):
+        ``failed`` (the pack's ``movement_failed``), or its Movement Points
+        (``allowance``); ``odds`` and ``check`` both read it."""
+        return "failed" if self.hook(s, "movement_failed", u, n) else self.hook(s, "allowance", u, option, n, ap)
 
     def _manoeuvre(self, s, data, path):
         u = self._unit(s, data, "unit", path)
@@ -634,6 +639,7 @@ class _Activation:
         f = board.footprint(unit)
         self.start = self.end = frozenset(f.squares) if f is not None else frozenset()
         self.spends, self.rolls, self.natural, self.target, self.aftermath = (), (), None, None, None
+        self.points = None  # what the movement roll gives (``GridEngine.movement_points``)
         self.failed = self.stopped = self.front_after = False
         self.steps, self.cost, self.charged, self.follower, self.follower_fits = [], 0, 0, None, True
         self.shot_info = self.shot_result = self.shot_aftermath = None
@@ -785,7 +791,7 @@ class _Sequence:
             more["fights_again"] = True
         if a.option in ("move", "charge") and a.natural is not None:
             self.last_failed[u.id] = a.failed
-            more["movement_points"] = "failed" if a.failed else eng.hook(s, "allowance", u, a.option, a.natural, a.ap)
+            more["movement_points"] = a.points
         if "shot" in item:
             self.shot_mid_move.add(u.id)
         if a.option == "charge":
@@ -825,12 +831,13 @@ class _Sequence:
             return True
         if a.natural is None:
             raise WarcouncilError(f"a {a.option} activation needs its movement die: `roll: N`", a.where)
-        a.failed = bool(eng.hook(s, "movement_failed", u, a.natural))
+        a.points = eng.movement_points(s, u, a.option, a.natural, a.ap)
+        a.failed = a.points == "failed"
         if len(a.rolls) == 1 and self.partial and isinstance(a.item["roll"], list) \
                 and any(p.use == "reroll_movement" for p in a.spends):  # (a re-roll paid for, its die to roll)
             self.due.append(Due(("roll",), 1, False, f"{u.id}'s Movement die, re-rolled"))
         elif len(a.rolls) == 1 and self.choices and not a.item.get("steps") and eng.hook(
-                s, "reroll_movement_when", "failed" if a.failed else eng.hook(s, "allowance", u, a.option, a.natural, a.ap)):
+                s, "reroll_movement_when", a.points):
             self.due.append(Due(("roll",), 0, False, f"{u.id}'s movement roll", self.side, (
                 {"kind": "reroll", "pool": "movement", "text": f"{u.id} re-rolls its movement die, spending a "
                                                                "movement point"},
