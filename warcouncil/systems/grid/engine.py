@@ -391,8 +391,7 @@ class GridEngine(Engine):
             return {"pass": Fraction(1)}, {"free": True}
         m = self.hook(s, "manoeuvre_modifier", u, kind, rough)
         mr = u.get_attr("manoeuvre")
-        rerolls = ((1 if self.hook(s, "drilled_reroll", u, rough) else 0)
-                   + (1 if self.hook(s, "skirmisher_reroll", u) else 0)
+        rerolls = (sum(1 for has in _FREE_REROLLS.values() if has(self, s, u, Record(rough=rough)))  # (as check's)
                    + (1 if data.get("movement_point", False) else 0))
         return _retried(_roll(1, lambda n: "pass" if self.hook(s, "manoeuvre_passes", n, m, mr) else "fail"),
                         rerolls), {"modifier": m, "rerolls": rerolls}
