@@ -12,7 +12,7 @@ import icepool
 import pytest
 
 from conftest import run_cli
-from gridkit import ALESIA, engine, house, scenario, unit, write
+from gridkit import ALESIA, assert_replacing_gives, engine, house, scenario, unit, write
 
 D6 = icepool.d6
 
@@ -421,6 +421,75 @@ def test_a_target_shot_in_its_rear_or_flank_from_afar_is_halved(tmp_path):
                                                                             dist)
 
 
+def _attack_ice(n, result, wants, cancel, defence):
+    """An attack's outcomes by icepool: of ``n`` D6 the chooser keeps the
+    one whose result it ``wants`` most (then the highest face), its
+    ``result`` cancelled when one of its ``defence`` (result -> count)
+    Defence dice shows ``cancel`` (face -> face; off the die: never)."""
+    chosen = icepool.highest(*[D6.map(lambda f: (wants(result[f]), f))] * n).map(lambda kf: kf[1])
+
+    def defended(f):
+        r, k = result[f], defence(result[f])
+        if not (1 <= cancel[f] <= 6) or k == 0:
+            return r
+        return icepool.map(lambda *ds: "cancelled" if cancel[f] in ds else r, *[D6] * k)
+    return ice(chosen.map(defended))
+
+
+def test_combat_and_shooting_odds_match_icepool(tmp_path):
+    """Two Defence dice for cataphracts (one against repulsed) and a
+    Defence Point's extra die, three attack dice, a phalanx's grind read as
+    a push back; three shooting dice at a target in cover, a shot's result
+    read after its penalty, its cancelling face."""
+    units = [unit("ph", "red", (2, 6), "north", combat=6, characteristics=["phalanx"]),
+             unit("c", "blue", (3, 5), "south", combat=3, characteristics=["cataphracts"]),
+             unit("p", "red", (6, 4), "north", combat=2, ranged=6, characteristics=["ranged_attack"]),
+             unit("k", "blue", (7, 2), "south", type="infantry_skirmishers", combat=3)]
+    eng = engine(scenario(tmp_path, units, terrain=[((7, 2), "forest")], width=10, depth=8))
+    s = eng.setting()
+    v = s.by_id
+    result = {f: eng.call(s, "combat_result", f, v["ph"], v["c"]) for f in range(1, 7)}
+    assert result[2] == "push_back"
+    want = _attack_ice(3, result, lambda r: eng.call(s, "preference", r), {f: f for f in range(1, 7)},
+                       lambda r: eng.call(s, "defence_dice", v["c"], r) + 1)
+    assert odds(eng, test="combat", attacker="ph", defender="c", defence_points=1) == want
+    dist, extra = eng.odds({"test": "shooting", "shooter": "p", "target": "k"})
+    pen = extra["penalty"]
+    result = {f: eng.call(s, "shooting_result", f - pen, v["p"], v["k"]) for f in range(1, 7)}
+    cancel = {f: eng.call(s, "cancelling_face", result[f], f) for f in range(1, 7)}
+    assert (extra["dice"], extra["defence_dice"]) == (3, 2)
+    assert dist == _attack_ice(3, result, lambda r: eng.call(s, "shooting_preference", r), cancel, lambda r: 2)
+
+
+def _checked(eng, option, uid, target, dice, defence):
+    """What ``check`` makes of one attack with those dice: its result, or ``cancelled``."""
+    _, log = eng.check({"activations": [{"unit": uid, "option": option, "target": target, "dice": list(dice),
+                                         "defence": list(defence)}]})
+    return log[0]["result"]
+
+
+def test_check_judges_the_dice_by_the_law_odds_counts(tmp_path):
+    """Every throw of a combat's two attack dice and one Defence die, and of
+    a shot's one die (its result read after a penalty of 1, a short of
+    ammunition cancelled by a 1) and one Defence die, judged by ``check``:
+    each result as often as ``odds`` gives it."""
+    import itertools
+    units = [unit("a", "red", (2, 3), "north", combat=4), unit("d", "blue", (3, 2), "south", combat=3),
+             unit("s", "red", (6, 4), "north", combat=2, ranged=2, characteristics=["ranged_attack"]),
+             unit("t", "blue", (7, 2), "south", combat=3)]
+    eng = engine(scenario(tmp_path, units, width=10))
+    for option, test, keys, n in (("combat", "combat", ("attacker", "defender"), 2),
+                                  ("shoot", "shooting", ("shooter", "target"), 1)):
+        uid, target = ("a", "d") if option == "combat" else ("s", "t")
+        counted: dict = {}
+        for throw in itertools.product(range(1, 7), repeat=n + 1):
+            r = _checked(eng, option, uid, target, throw[:n], throw[n:])
+            counted[r] = counted.get(r, 0) + F(1, 6 ** (n + 1))
+        assert counted == odds(eng, test=test, **dict(zip(keys, (uid, target)))), option
+    # the 2, less the penalty: short of ammunition, which a Defence die's 1 cancels, not its 2
+    assert [_checked(eng, "shoot", "s", "t", [2], [d]) for d in (1, 2)] == ["cancelled", "short_of_ammunition"]
+
+
 # ---------------------------------------------------------------- the other tables
 
 def test_push_back_follow_up_stubborn(tmp_path):
@@ -523,6 +592,18 @@ def test_a_natural_twelve_and_an_immobile_unit():
     assert extra["removes_setback"] == "1/36"
     assert odds(eng, test="push_back", unit="r6") == {"0": 1}          # Immobile: never pushed back
     assert odds(eng, test="push_back", unit="r1") == {"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}
+
+
+def test_the_natural_twelve_odds_counts_is_the_packs_as_check_applies_it(tmp_path):
+    """``odds`` counts the Setback Card a Discipline Test removes by the
+    pack's ``twelve_removes`` (ga.discipline-natural-twelve), the define
+    ``check`` applies: a house rule letting a natural 12 remove one on a
+    failed test too changes it for a unit a 12 does not pass (Discipline 13)."""
+    def removes(tmp_path, rules):
+        return engine(scenario(tmp_path, [unit("u", "red", (0, 0), "north", discipline=13)]),
+                      rules).odds({"test": "discipline", "unit": "u"})[1]["removes_setback"]
+    assert_replacing_gives(tmp_path, "ga.discipline-natural-twelve", "twelve_removes(d1, d2, result) := "
+                           "removes_setback(d1, d2)", removes, "0", "1/36")
 
 
 def test_bringing_an_off_table_unit_back(tmp_path):

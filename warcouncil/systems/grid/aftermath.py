@@ -488,13 +488,13 @@ class Aftermath:
                       f"{uid} must make a Discipline Test: give its 2D6 as `discipline: {{{uid}: [A, B]}}`")
             return s
         d1, d2 = dice
-        bonus, dr = hook(s, "discipline_bonus", v), v.get_attr("discipline") + self.dr_plus.get(uid, 0)
-        res = hook(s, "discipline_result", d1, d2, bonus, dr)
+        test = self.eng.discipline_test(s, v, dr_plus=self.dr_plus.get(uid, 0))
+        res = test.result(d1, d2)
         self.events.append(f"{uid} Discipline Test {d1}+{d2}: {res}")
         self.twelve(s, uid, d1, d2, res)
         if not hook(s, "consults_outcome", res):
             return s
-        by = dr - (d1 + d2 + bonus) if res == "critical" else 0
+        by = test.short(d1, d2) if res == "critical" else 0
         if res == "critical" and hook(s, "stampedes", v):
             return self.rout(s, uid, "stampede")
         o = self.failed_roll(s, v, "Discipline", lambda: hook(s, "failed_modifier", v, by, cause,
@@ -524,8 +524,9 @@ class Aftermath:
             self.seq.cards[v.side]["setback"] -= 1
             self.events.append(f"{v.side} removes one unseen setback card (a natural 12)")
 
-    def failed_reform(self, s, uid: str, d1: int, d2: int, bonus: int, res):
-        """The Failed Reform Outcome: a rout moves away and is removed; a
+    def failed_reform(self, s, uid: str, short: int, res):
+        """The Failed Reform Outcome (the test's result ``res``, its dice
+        ``short`` of passing): a rout moves away and is removed; a
         retiring unit stays Disordered, faces away from the enemy and moves
         one square away (a friend in the way is pushed back one square);
         otherwise the unit stays Disordered."""
@@ -534,7 +535,7 @@ class Aftermath:
         self.cause = "reform"
         if not hook(s, "consults_outcome", res):
             return s
-        by = v.get_attr("discipline") - (d1 + d2 + bonus) if res == "critical" else 0
+        by = short if res == "critical" else 0
         o = self.failed_roll(s, v, "Reform", lambda: hook(s, "critical_mod", by) + hook(s, "fatigue_mod", v))
         if o is None:
             return s

@@ -367,14 +367,19 @@ class GridEngine(Engine):
         ap = data.get("attack_points", 0)
         option = "charge" if charge or ap else "move"
         reroll = data.get("reroll", False)
-        hook = self.hook
 
         def one(n):
-            if hook(s, "movement_failed", u, n):
-                return "failed"
-            return hook(s, "allowance", u, option, n, ap)
+            return self.movement_points(s, u, option, n, ap)
 
-        return _roll(1, lambda n: _roll(1, one) if reroll and hook(s, "reroll_movement_when", one(n)) else one(n)), {}
+        return _roll(1, lambda n: _roll(1, one) if reroll and self.hook(s, "reroll_movement_when", one(n))
+                     else one(n)), {}
+
+    def movement_points(self, s, u, option, n, ap=0):
+        """What unit ``u``'s movement roll ``n`` gives a Movement or Charge
+        Activation (``option``; ``ap``: Attack Points spent on a charge):
+        ``failed`` (the pack's ``movement_failed``), or its Movement Points
+        (``allowance``); ``odds`` and ``check`` both read it."""
+        return "failed" if self.hook(s, "movement_failed", u, n) else self.hook(s, "allowance", u, option, n, ap)
 
     def _manoeuvre(self, s, data, path):
         u = self._unit(s, data, "unit", path)
@@ -386,35 +391,37 @@ class GridEngine(Engine):
             return {"pass": Fraction(1)}, {"free": True}
         m = self.hook(s, "manoeuvre_modifier", u, kind, rough)
         mr = u.get_attr("manoeuvre")
-        rerolls = ((1 if self.hook(s, "drilled_reroll", u, rough) else 0)
-                   + (1 if self.hook(s, "skirmisher_reroll", u) else 0)
+        rerolls = (sum(1 for has in _FREE_REROLLS.values() if has(self, s, u, Record(rough=rough)))  # (as check's)
                    + (1 if data.get("movement_point", False) else 0))
         return _retried(_roll(1, lambda n: "pass" if self.hook(s, "manoeuvre_passes", n, m, mr) else "fail"),
                         rerolls), {"modifier": m, "rerolls": rerolls}
 
-    def _two_d6_test(self, s, u, bonus, rerolls):
-        dr = u.get_attr("discipline")
-        return _retried(_roll(2, lambda d1, d2: self.hook(s, "discipline_result", d1, d2, bonus, dr)), rerolls)
+    def discipline_test(self, s, u, reform=False, modifier=0, dr_plus=0) -> Record:
+        """The law of unit ``u``'s Discipline Test (``reform``: its Reform
+        Test), which ``odds`` and ``check`` both read: 2D6 and its ``bonus``
+        (the pack's, and ``modifier``) against its Discipline Rating
+        (and ``dr_plus``, an enemy's Devotio's): the ``result`` of two dice
+        (the pack's ``discipline_result``) and how far they fall short
+        (``short``: what a Critical Failure fails by)."""
+        bonus = self.hook(s, "reform_bonus" if reform else "discipline_bonus", u) + modifier
+        dr = u.get_attr("discipline") + dr_plus
+        return Record(bonus=bonus, result=lambda d1, d2: self.hook(s, "discipline_result", d1, d2, bonus, dr),
+                      short=lambda d1, d2: dr - (d1 + d2 + bonus))
 
     def _discipline(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        bonus = self.hook(s, "discipline_bonus", u) + data.get("modifier", 0)
+        test = self.discipline_test(s, u, modifier=data.get("modifier", 0))
         rerolls = ((1 if data.get("brave", False) and self.hook(s, "brave_reroll", u) else 0)
                    + (1 if data.get("defence_point", False) else 0))
-        return self._two_d6_test(s, u, bonus, rerolls), {
-            "modifier": bonus, "removes_setback": str(self._natural_twelve(s, u, bonus))}
-
-    def _natural_twelve(self, s, u, bonus):
-        """P(the first roll passes and removes an unseen Setback Card)."""
-        dr = u.get_attr("discipline")
-        return sum((Fraction(1, 36) for d1, d2 in itertools.product(FACES, repeat=2) if self.hook(
-            s, "removes_setback", d1, d2) and self.hook(s, "discipline_result", d1, d2, bonus, dr) == "pass"), Fraction(0))
+        twelve = sum(Fraction(1, 36) for d1, d2 in itertools.product(FACES, repeat=2)  # (on the first roll)
+                     if self.hook(s, "twelve_removes", d1, d2, test.result(d1, d2)))
+        return _retried(_roll(2, test.result), rerolls), {"modifier": test.bonus, "removes_setback": str(twelve)}
 
     def _reform(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        bonus = self.hook(s, "reform_bonus", u) + data.get("modifier", 0)
+        test = self.discipline_test(s, u, True, data.get("modifier", 0))
         rerolls = 1 if data.get("heroic", False) and self.hook(s, "heroic_reroll", u) else 0
-        return self._two_d6_test(s, u, bonus, rerolls), {"modifier": bonus}
+        return _retried(_roll(2, test.result), rerolls), {"modifier": test.bonus}
 
     def combat_ratings(self, s, att, dfn, charge, reserve=False, devotio=False):
         """The attacker's and the defender's modified Combat Ratings;
@@ -442,45 +449,54 @@ class GridEngine(Engine):
         pref = self.hook(s, prefer, result)
         return (pref if attacker_chooses else -pref, face)
 
-    def choose(self, s, results, faces, attacker_chooses, prefer="preference"):
-        """The die the chooser picks (``rank``): its result and its face."""
-        return max(zip(results, faces), key=lambda rf: self.rank(s, *rf, attacker_chooses, prefer))
+    def attack_law(self, s, option, uv, tv, charged=0, reserve=False, devotio=False) -> Record:
+        """The law of ``uv``'s combat or shot (``option`` shoot) at ``tv`` on
+        ``s``, which ``odds`` and ``check`` both read: the two ratings and
+        the attack dice they give (``ratings``: ``a``, ``d``, ``n``); each
+        face's ``result`` (a shot's after its ``penalty``) and the face a
+        Defence die must show to ``cancel`` it (the pack's
+        ``cancelling_face``: off the die, none can); who chooses among the
+        dice (``chooser``: the attacker, or the shooter) and by which
+        preference (``prefer``); the Defence dice against a result
+        (``defence``)."""
+        a, d, n = self.ratings(s, option, uv, tv, charged, reserve, devotio)
+        hook = self.hook
+        if option == "shoot":
+            pen = hook(s, "shooting_penalty", a, d)
+            result = {f: hook(s, "shooting_result", f - pen, uv, tv) for f in FACES}
+            k = hook(s, "shooting_defence_dice", tv)
+            return Record(a=a, d=d, n=n, penalty=pen, result=result, chooser=True, prefer="shooting_preference",
+                          cancel={f: hook(s, "cancelling_face", result[f], f) for f in FACES}, defence=lambda r: k)
+        return Record(a=a, d=d, n=n, penalty=0, result={f: hook(s, "combat_result", f, uv, tv) for f in FACES},
+                      chooser=bool(hook(s, "attacker_chooses", a, d)), prefer="preference",
+                      cancel={f: f for f in FACES}, defence=lambda r: hook(s, "defence_dice", tv, r))
 
-    def _picks(self, s, n, by_face, attacker_chooses, prefer="preference"):
-        """The chooser's pick among ``n`` D6 whose result hangs on the face
-        alone (``by_face``): each face, with the chance that it is the best
-        shown (every die shows it or a face ranked lower, not all lower)."""
-        order = sorted(FACES, key=lambda f: self.rank(s, by_face[f], f, attacker_chooses, prefer))
-        return ((f, Fraction((i + 1) ** n - i ** n, 6 ** n)) for i, f in enumerate(order))
+    def choose(self, s, law, dice):
+        """The die the chooser picks among ``dice`` (``rank``): its result and its face."""
+        return max(((law.result[f], f) for f in dice), key=lambda rf: self.rank(s, *rf, law.chooser, law.prefer))
 
-    def _combat(self, s, data, path):
-        att = self._unit(s, data, "attacker", path)
-        dfn = self._unit(s, data, "defender", path)
-        charge = data.get("squares", 1 if data.get("charge", False) else 0)
-        extra_defence = data.get("defence_points", 0)
-        a, d, n = self.ratings(s, "combat", att, dfn, charge, data.get("reserve", False), data.get("devotio", False))
-        chooser = bool(self.hook(s, "attacker_chooses", a, d))
-        by_face = {f: self.hook(s, "combat_result", f, att, dfn) for f in FACES}
+    def _attack(self, s, data, path, option):
+        """A combat's or a shot's result, the chooser's pick among its dice
+        (a face is picked with the chance that it is the best shown: every
+        die shows it or a face ranked lower, not all lower), then the
+        Defence dice against it (``_defended``)."""
+        uv, tv = (self._unit(s, data, k, path)
+                  for k in (("shooter", "target") if option == "shoot" else ("attacker", "defender")))
+        law = self.attack_law(s, option, uv, tv, data.get("squares", 1 if data.get("charge", False) else 0),
+                              data.get("reserve", False), data.get("devotio", False))
+        extra = data.get("defence_points", 0)
+        order = sorted(FACES, key=lambda f: self.rank(s, law.result[f], f, law.chooser, law.prefer))
         dist: dict = {}
-        for f, p in self._picks(s, n, by_face, chooser):
-            _defended(dist, by_face[f], self.hook(s, "defence_dice", dfn, by_face[f]) + extra_defence, p)
-        return _sorted_dist(dist), {"attacker_rating": a, "defender_rating": d, "dice": n,
-                                    "chooser": "attacker" if chooser or n == 1 else "defender"}
-
-    def _shooting(self, s, data, path):
-        sh = self._unit(s, data, "shooter", path)
-        tg = self._unit(s, data, "target", path)
-        extra_defence = data.get("defence_points", 0)
-        a, d, n = self.ratings(s, "shoot", sh, tg)
-        pen = self.hook(s, "shooting_penalty", a, d)
-        k = self.hook(s, "shooting_defence_dice", tg) + extra_defence
-        by_face = {f: self.hook(s, "shooting_result", f - pen, sh, tg) for f in FACES}
-        dist: dict = {}
-        for f, p in self._picks(s, n, by_face, True, "shooting_preference"):
-            cancellable = 1 <= self.hook(s, "cancelling_face", by_face[f], f) <= 6
-            _defended(dist, by_face[f], k if cancellable else 0, p)
-        return _sorted_dist(dist), {"shooter_rating": a, "target_rating": d, "dice": n, "penalty": pen,
-                                    "defence_dice": k}
+        for i, f in enumerate(order):
+            r = law.result[f]
+            _defended(dist, r, law.defence(r) + extra if 1 <= law.cancel[f] <= 6 else 0,
+                      Fraction((i + 1) ** law.n - i ** law.n, 6 ** law.n))
+        if option == "shoot":
+            return _sorted_dist(dist), {"shooter_rating": law.a, "target_rating": law.d, "dice": law.n,
+                                        "penalty": law.penalty,  # (a shot's Defence dice are as many whatever its result)
+                                        "defence_dice": law.defence(None) + extra}
+        return _sorted_dist(dist), {"attacker_rating": law.a, "defender_rating": law.d, "dice": law.n,
+                                    "chooser": "attacker" if law.chooser or law.n == 1 else "defender"}
 
     def _push_back(self, s, data, path):
         u = self._unit(s, data, "unit", path)
@@ -538,9 +554,8 @@ class GridEngine(Engine):
 
     def _off_table_return(self, s, data, path):
         u = self._unit(s, data, "unit", path)
-        bonus, dr = self.hook(s, "discipline_bonus", u), u.get_attr("discipline")
-        return _roll(2, lambda d1, d2: "returns" if self.hook(s, "returns", self.hook(
-            s, "discipline_result", d1, d2, bonus, dr)) else "remains"), {}
+        result = self.discipline_test(s, u).result
+        return _roll(2, lambda d1, d2: "returns" if self.hook(s, "returns", result(d1, d2)) else "remains"), {}
 
     def _command_point_losses(self, s, data, path):
         fate = data.get("fate")
@@ -623,11 +638,12 @@ class _Activation:
         f = board.footprint(unit)
         self.start = self.end = frozenset(f.squares) if f is not None else frozenset()
         self.spends, self.rolls, self.natural, self.target, self.aftermath = (), (), None, None, None
+        self.points = None  # what the movement roll gives (``GridEngine.movement_points``)
         self.failed = self.stopped = self.front_after = False
         self.steps, self.cost, self.charged, self.follower, self.follower_fits = [], 0, 0, None, True
         self.shot_info = self.shot_result = self.shot_aftermath = None
         self.shot_at = 0
-        self.result = self.face = self.test_result = None
+        self.result = self.face = self.test_result = self.law = None  # (``law``: its attack's, ``attack_law``)
         self.more: dict = {}
 
     @property
@@ -774,7 +790,7 @@ class _Sequence:
             more["fights_again"] = True
         if a.option in ("move", "charge") and a.natural is not None:
             self.last_failed[u.id] = a.failed
-            more["movement_points"] = "failed" if a.failed else eng.hook(s, "allowance", u, a.option, a.natural, a.ap)
+            more["movement_points"] = a.points
         if "shot" in item:
             self.shot_mid_move.add(u.id)
         if a.option == "charge":
@@ -814,12 +830,13 @@ class _Sequence:
             return True
         if a.natural is None:
             raise WarcouncilError(f"a {a.option} activation needs its movement die: `roll: N`", a.where)
-        a.failed = bool(eng.hook(s, "movement_failed", u, a.natural))
+        a.points = eng.movement_points(s, u, a.option, a.natural, a.ap)
+        a.failed = a.points == "failed"
         if len(a.rolls) == 1 and self.partial and isinstance(a.item["roll"], list) \
                 and any(p.use == "reroll_movement" for p in a.spends):  # (a re-roll paid for, its die to roll)
             self.due.append(Due(("roll",), 1, False, f"{u.id}'s Movement die, re-rolled"))
         elif len(a.rolls) == 1 and self.choices and not a.item.get("steps") and eng.hook(
-                s, "reroll_movement_when", "failed" if a.failed else eng.hook(s, "allowance", u, a.option, a.natural, a.ap)):
+                s, "reroll_movement_when", a.points):
             self.due.append(Due(("roll",), 0, False, f"{u.id}'s movement roll", self.side, (
                 {"kind": "reroll", "pool": "movement", "text": f"{u.id} re-rolls its movement die, spending a "
                                                                "movement point"},
@@ -933,29 +950,28 @@ class _Sequence:
             if target is None:
                 raise WarcouncilError(f"a {option} with dice needs its `target`", a.where)
             t_after = board.by_id[target.id]
-            a.result, a.face, (x, y) = self._rolled(board, option, u_after, t_after, a.item, a.charged)
-            a.more.update(ratings=[x, y], result=a.result)
+            a.law = self._law(board, option, u_after, t_after, a.item, a.charged)
+            a.result, a.face = self._rolled(option, a.law, u_after, t_after, a.item)
+            a.more.update(ratings=[a.law.a, a.law.d], result=a.result)
             if self.choices and "choose" not in a.item:
-                self.pick(a, u_after, t_after, x, y)
+                self.pick(a)
         elif (target is not None and target.id in board.foot
               and (option != "charge" or (not a.failed and self.reached(board, u_after, target)))):
-            n = self._ratings(board, option, u_after, board.by_id[target.id], a.item, a.charged)[2]
+            n = self._law(board, option, u_after, board.by_id[target.id], a.item, a.charged).n
             self.due.append(Due(("dice",), n, False, f"{a.u.id}'s {'Shooting' if option == 'shoot' else 'Combat'} dice"))
         return False
 
-    def pick(self, a, u_after, t_after, x, y) -> None:
+    def pick(self, a) -> None:
         """The chooser's pick among the attack dice, due when they give more
         than one result: the shooter picks a shot's, the side the pack's
-        ``attacker_chooses`` names a combat's; each result once, by its
-        highest face."""
+        ``attacker_chooses`` names a combat's (``attack_law``); each result
+        once, by its highest face."""
         results: dict = {}
         for f in sorted(set(faces(a.item["dice"])), reverse=True):
-            pick = {**a.item, "choose": f}
-            results.setdefault(self._rolled(a.board, a.option, u_after, t_after, pick, a.charged)[0], f)
+            results.setdefault(a.law.result[f], f)
         if len(results) < 2:
             return
-        side = (self.side if a.option == "shoot" or self.eng.hook(a.board, "attacker_chooses", x, y)
-                else a.target.side)
+        side = self.side if a.law.chooser else a.target.side
         options = tuple({"kind": "choose", "face": f, "text": f"{side} picks the {f}: {r.replace('_', ' ')}"}
                         for r, f in sorted(results.items(), key=lambda x: -x[1]))
         self.due.append(Due(("choose",), 0, True, f"{side}'s pick among the dice", side, options))
@@ -965,16 +981,13 @@ class _Sequence:
         showing the chosen die's face cancels it."""
         if a.face is None:
             return False
-        item, board, target = a.item, a.board, a.target
+        item, target = a.item, a.target
         if "defence" in item:
             if a.face in faces(item["defence"]):
                 a.result = None
                 a.more["result"] = "cancelled"
             return False
-        t_after = board.by_id[target.id]
-        k = (self.eng.hook(board, "shooting_defence_dice", t_after) if a.option == "shoot"
-             else self.eng.hook(board, "defence_dice", t_after, a.result))
-        k += sum(p.points for p in a.spends if p.use == "extra_defence")
+        k = a.law.defence(a.result) + sum(p.points for p in a.spends if p.use == "extra_defence")
         if k:
             self.due.append(Due(("defence",), k, False, f"{target.id}'s Defence dice"))
         return False
@@ -1011,14 +1024,13 @@ class _Sequence:
             self.due.append(Due(("test",), 2, False, f"{u.id}'s Reform Test"))
             return False
         d1, d2 = faces(a.item["test"])
-        bonus = eng.hook(s, "reform_bonus", u)
-        a.test_result = eng.hook(s, "discipline_result", d1, d2, bonus, u.get_attr("discipline"))
-        a.more["test"] = a.test_result
+        test = eng.discipline_test(s, u, reform=True)
+        a.test_result = a.more["test"] = test.result(d1, d2)
         if a.test_result == "pass":
             a.board = a.board.moved(u.id, disordered=False)
             aftermath.twelve(a.board, u.id, d1, d2, a.test_result)
         elif u.id in a.board.foot:
-            a.board = aftermath.failed_reform(a.board, u.id, d1, d2, bonus, a.test_result)
+            a.board = aftermath.failed_reform(a.board, u.id, test.short(d1, d2), a.test_result)
         return False
 
     def attachments(self, a) -> bool:
@@ -1104,7 +1116,8 @@ class _Sequence:
         tid = spec["target"]
         tv = _named(mid.by_id, spec, "target", self.path)
         uv = mid.by_id[u.id]
-        r, face, (a, d) = self._rolled(mid, "shoot", uv, tv, spec)
+        law = self._law(mid, "shoot", uv, tv, spec)
+        r, face = self._rolled("shoot", law, uv, tv, spec)
         result = None if "defence" in spec and face in faces(spec["defence"]) else r
         rec = eng.record(uv, "shoot", rolled=True, target=tv, result=result, what=u.id,
                          start=mid.squares(uv), end=mid.squares(uv), after_reversal=self.reversal)
@@ -1112,53 +1125,38 @@ class _Sequence:
         aftermath = Aftermath(self, spec)
         if result is not None and tid in mid.foot:
             mid = aftermath.after_result(mid, "shoot", u.id, tid, result)
-        info = {"target": tid, "after": spec["after"], "ratings": [a, d],
+        info = {"target": tid, "after": spec["after"], "ratings": [law.a, law.d],
                 "result": r if result is not None else "cancelled"}
         # the move goes on on the board as the shot left it (its later steps judged there), the unit back where it began
         return mid.moved(u.id, at=start.at, facing=start.facing), info, result, aftermath
 
-    def _ratings(self, s, option, uv, tv, item, charged=0):
-        """``GridEngine.ratings`` with the bonuses the entry ``item`` uses."""
-        return self.eng.ratings(s, option, uv, tv, charged, item.get("reserve") == "combat",
-                                item.get("devotio") == "combat")
+    def _law(self, s, option, uv, tv, item, charged=0):
+        """``GridEngine.attack_law`` with the bonuses the entry ``item`` uses."""
+        return self.eng.attack_law(s, option, uv, tv, charged, item.get("reserve") == "combat",
+                                   item.get("devotio") == "combat")
 
-    def _rolled(self, s, option, uv, tv, item, charged=0):
-        """A combat or shot's result on setting ``s`` (``item``: its dice and
-        choice): (the result chosen, the face that gave it, which a Defence
-        die of that face cancels; the two ratings). The attack dice ``item``
-        gives are as many as the ratings give: the count is set by them, as
-        a side's losses are by its points at risk (``Aftermath.point_losses``),
-        so another count is bad input at the `dice` value's place, not a move
-        the rules judge."""
-        eng = self.eng
+    def _rolled(self, option, law, uv, tv, item):
+        """A combat or shot's result by its ``law`` (``item``: its dice and
+        choice): the result chosen, and the face a Defence die must show to
+        cancel it. The attack dice ``item`` gives are as many as the ratings
+        give: the count is set by them, as a side's losses are by its points
+        at risk (``Aftermath.point_losses``), so another count is bad input
+        at the `dice` value's place, not a move the rules judge."""
         dice = faces(item["dice"])
-        a, d, due = self._ratings(s, option, uv, tv, item, charged)
-        if len(dice) != due:
-            ratings = (f"{uv.id}'s Ranged Combat Rating {a} against {tv.id}'s Combat Rating {d}" if option == "shoot"
-                       else f"{uv.id}'s Combat Rating {a} against {tv.id}'s {d}")
-            n = len(dice)
+        if len(dice) != law.n:
+            ratings = (f"{uv.id}'s Ranged Combat Rating {law.a} against {tv.id}'s Combat Rating {law.d}"
+                       if option == "shoot" else f"{uv.id}'s Combat Rating {law.a} against {tv.id}'s {law.d}")
+            n, due = len(dice), law.n
             raise WarcouncilError(f"`dice` gives {n} {'die' if n == 1 else 'dice'}, but {ratings} rolls {due}",
                                   _where(item, "dice", self.path),
                                   hint=f"give {due} {'die' if due == 1 else 'dice'} (`odds` names the number: dice)")
-        if option == "shoot":
-            pen = eng.hook(s, "shooting_penalty", a, d)
-            results = [eng.hook(s, "shooting_result", x - pen, uv, tv) for x in dice]
-            r, face = self._chosen(item, results, dice, True, "shooting_preference")
-            face = eng.hook(s, "cancelling_face", r, face)
-        else:
-            results = [eng.hook(s, "combat_result", x, uv, tv) for x in dice]
-            r, face = self._chosen(item, results, dice, bool(eng.hook(s, "attacker_chooses", a, d)), "preference")
-        return r, face, (a, d)
-
-    def _chosen(self, item, results, dice, chooser, prefer):
-        if "choose" in item:
-            c = item["choose"]
-            if c not in dice:
-                raise WarcouncilError(f"`choose: {c}` is not one of the dice rolled {list(dice)}",
-                                      _where(item, "choose", self.path))
-            i = list(dice).index(c)
-            return results[i], c
-        return self.eng.choose(self.s, results, dice, chooser, prefer)
+        c = item.get("choose")
+        if c is None:
+            c = self.eng.choose(self.s, law, dice)[1]
+        elif c not in dice:
+            raise WarcouncilError(f"`choose: {c}` is not one of the dice rolled {list(dice)}",
+                                  _where(item, "choose", self.path))
+        return law.result[c], law.cancel[c]
 
     # -- other entries
     def exchange(self, item, where):
@@ -1192,8 +1190,7 @@ class _Sequence:
             raise _unknown(f"`bring_back` names no unit of {self.side}: {uid!r}", uid,
                            [k for k, w in s.by_id.items() if w.side == self.side], _where(item, "bring_back", self.path))
         st = s.state(v)
-        d1, d2 = faces(item["test"])
-        res = eng.hook(s, "discipline_result", d1, d2, eng.hook(s, "discipline_bonus", v), v.get_attr("discipline"))
+        res = eng.discipline_test(s, v).result(*faces(item["test"]))
         rec = eng.record(v, "bring_back", test_result=res, returnable=st.off_table and not st.gone, what=uid,
                          after_reversal=self.reversal)
         vs = self.judge(s, rec)
@@ -1243,8 +1240,8 @@ _TESTS = {
     "manoeuvre": GridEngine._manoeuvre,
     "discipline": GridEngine._discipline,
     "reform": GridEngine._reform,
-    "combat": GridEngine._combat,
-    "shooting": GridEngine._shooting,
+    "combat": lambda self, s, d, p: self._attack(s, d, p, "combat"),
+    "shooting": lambda self, s, d, p: self._attack(s, d, p, "shoot"),
     "push_back": GridEngine._push_back,
     "follow_up": GridEngine._follow_up,
     "follow_up_decline": GridEngine._follow_up_decline,
