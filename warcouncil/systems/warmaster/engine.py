@@ -70,6 +70,7 @@ from ...kernel.logrules import LogRules
 from ...kernel.loops import UNSUMMARISED as _UNSUMMARISED, HistoryLoops, o_plain
 from ...kernel.reads import IDENTITY, PackReads
 from ...kernel.engine import Engine
+from ...kernel.game import TWO_D6
 from ...kernel.evaluate import Compiler
 from ...world.ydoc import YDict
 from ...kernel.scenario import read_yaml_file
@@ -80,8 +81,8 @@ from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
 from .table import At, Entry, Log, Table
 from .words import order_words, pieces_words
 
-#: ways of rolling each 2D6 total, out of 36
-WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
+#: ways of rolling each 2D6 total, out of 36 (the kernel's, as the game's chance nodes weigh them)
+WAYS = TWO_D6
 PENALTY_PREFIX = "penalty_"
 #: the most sequencings `plan` tries (characters per wanted order, times the orderings)
 PLAN_LIMIT = 20000
@@ -1003,7 +1004,6 @@ class _Attempts:
 
     def __init__(self, engine: WarmasterEngine, spec, names: list[str], left: list[bool] | None):
         self.engine, self.spec, self.names, self.left = engine, spec, names, left
-        self.gives: dict = {}  # node -> what the success of its step adds up
         self.plain: dict = {}  # (``_meets``)
         if spec is None:
             self.near = None  # (no branch merged)
@@ -1021,9 +1021,7 @@ class _Attempts:
                 mark = eng.cache.mark()  # (what is kept of the tables of these branches, dropped after them)
                 leave = lambda: eng._forget(mark)  # noqa: E731
             es, after = eng.rolled(log, e, st, ok[0], True)
-            gives = self.gives.get(node)
-            if gives is None:
-                gives = self.gives[node] = (1, *(int(u in st.units) for u in self.names))
+            gives = (1, *(int(u in st.units) for u in self.names))
             out.append((w_ok, log.plus(es, after), gives, leave))
         if bad:
             out.append((36 - w_ok, log.plus(e.with_roll(bad[-1])), None, None))
