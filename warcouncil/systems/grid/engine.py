@@ -415,15 +415,17 @@ class GridEngine(Engine):
                         rerolls), {"modifier": m, "rerolls": rerolls}
 
     def discipline_test(self, s, u, reform=False, modifier=0, dr_plus=0) -> Record:
-        """The law of unit ``u``'s Discipline Test (``reform``: its Reform
-        Test), which ``odds`` and ``check`` both read: 2D6 and its ``bonus``
-        (the pack's, and ``modifier``) against its Discipline Rating
-        (and ``dr_plus``, an enemy's Devotio's): the ``result`` of two dice
-        (the pack's ``discipline_result``) and how far they fall short
-        (``short``: what a Critical Failure fails by)."""
+        """Unit ``u``'s Discipline Test (``reform``: its Reform Test), which
+        ``odds`` and ``check`` both read: the pack's roll ``discipline`` (or
+        ``reform``) with ``modifier`` (and ``dr_plus``, an enemy's Devotio's
+        on the Discipline Rating): its ``law``, the ``result`` of two dice,
+        its ``bonus`` (the pack's, and ``modifier``) and how far two dice
+        fall short (``short``: what a Critical Failure fails by)."""
+        name, given = ("reform" if reform else "discipline"), {"unit": u, "modifier": modifier, "dr_plus": dr_plus}
         bonus = self.hook(s, "reform_bonus" if reform else "discipline_bonus", u) + modifier
         dr = u.get_attr("discipline") + dr_plus
-        return Record(bonus=bonus, result=lambda d1, d2: self.hook(s, "discipline_result", d1, d2, bonus, dr),
+        return Record(bonus=bonus, law=lambda: self.roll(s, name, given),
+                      result=lambda d1, d2: self.roll(s, name, given, (d1, d2)),
                       short=lambda d1, d2: dr - (d1 + d2 + bonus))
 
     def _discipline(self, s, data, path):
@@ -433,13 +435,13 @@ class GridEngine(Engine):
                    + (1 if data.get("defence_point", False) else 0))
         twelve = sum(Fraction(1, 36) for d1, d2 in itertools.product(FACES, repeat=2)  # (on the first roll)
                      if self.hook(s, "twelve_removes", d1, d2, test.result(d1, d2)))
-        return _retried(_roll(2, test.result), rerolls), {"modifier": test.bonus, "removes_setback": str(twelve)}
+        return _retried(test.law(), rerolls), {"modifier": test.bonus, "removes_setback": str(twelve)}
 
     def _reform(self, s, data, path):
         u = self._unit(s, data, "unit", path)
         test = self.discipline_test(s, u, True, data.get("modifier", 0))
         rerolls = 1 if data.get("heroic", False) and self.hook(s, "heroic_reroll", u) else 0
-        return _retried(_roll(2, test.result), rerolls), {"modifier": test.bonus}
+        return _retried(test.law(), rerolls), {"modifier": test.bonus}
 
     def combat_ratings(self, s, att, dfn, charge, reserve=False, devotio=False):
         """The attacker's and the defender's modified Combat Ratings;
