@@ -16,11 +16,11 @@ from warcouncil.dsl.lint import lint
 from warcouncil.dsl.pack import load_pack
 from warcouncil.errors import WarcouncilError
 
-#: the tests whose law is a declared roll (Discipline and Reform: one try,
-#: the engine counts the re-rolls; the others: the Manoeuvre Test, the
-#: chooser's pick among attack dice, a call with no dice, and the losses
-#: over a side's points, one declared die each)
-DECLARED = {"discipline", "reform", "movement", "push_back", "follow_up", "follow_up_decline", "failed_discipline", "failed_reform",
+#: the tests whose law is a declared roll (Manoeuvre, Discipline and Reform:
+#: one try, the engine counts the re-rolls; the others: the chooser's pick
+#: among attack dice, a call with no dice, and the losses over a side's
+#: points, one declared die each)
+DECLARED = {"manoeuvre", "discipline", "reform", "movement", "push_back", "follow_up", "follow_up_decline", "failed_discipline", "failed_reform",
             "lines", "stubborn", "praetorian_cohort", "cover_retreat", "lost_eagles", "risk_to_general",
             "off_table_return"}
 

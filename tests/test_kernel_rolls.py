@@ -132,6 +132,17 @@ def test_outcome_and_decided(tmp_path):
     assert shot.decided(ctx, shot.bind({"need": 7}), ()) == (True, "miss")
 
 
+def test_faces_that_do_not_fit_the_roll(tmp_path):
+    """A family's file gives as many faces as its shipped roll has dice; a
+    house rule's roll of more is bad input, named at the roll."""
+    shot = _roll(_pack(tmp_path), "shot")
+    for faces, call in (((1, 2, 3), shot.outcome), ((4,), shot.outcome), ((1, 2, 3), shot.decided)):
+        with pytest.raises(WarcouncilError) as e:
+            call(_ctx(), shot.bind({}), faces)
+        assert (e.value.message, e.value.location.line) == (
+            f"roll toy.roll.shot rolls 2 dice (a, save), given the faces {list(faces)}", 9)
+
+
 def test_a_roll_is_compiled_once_per_pack(tmp_path):
     c = Compiler(_pack(tmp_path))
     assert rolls.compiled(c, "shot") is rolls.compiled(c, "shot")

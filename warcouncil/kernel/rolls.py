@@ -34,6 +34,7 @@ from fractions import Fraction
 
 from ..dsl import ast as A
 from ..dsl.bounds import MAX_ROLL_DICE
+from ..errors import WarcouncilError
 
 FACES = range(1, 7)
 #: what the names of a roll's parameters and dice are prefixed with in its
@@ -66,7 +67,9 @@ class Roll:
 
     def outcome(self, ctx, args: dict, faces) -> object:
         """What the faces ``faces`` (one per die, in the order the roll names
-        its dice) give."""
+        its dice) give; as many faces as dice, or bad input at the roll (a
+        house rule that gives a test more dice than a family's file gives)."""
+        self._fits(faces, len(faces) != self.n)
         env = {APART + k: v for k, v in args.items()}
         env.update(zip(self._dice, faces))
         return self.body(ctx, env)
@@ -84,9 +87,16 @@ class Roll:
     def decided(self, ctx, args: dict, faces) -> tuple[bool, object]:
         """Whether the first dice, showing ``faces``, decide the roll (one
         outcome whatever the others show), and that outcome (None if not)."""
+        self._fits(faces, len(faces) > self.n)
         rest = self.n - len(faces)
         seen = {self.outcome(ctx, args, (*faces, *more)) for more in itertools.product(FACES, repeat=rest)}
         return (True, seen.pop()) if len(seen) == 1 else (False, None)
+
+    def _fits(self, faces, wrong: bool) -> None:
+        if wrong:
+            d = self.decl
+            raise WarcouncilError(f"roll {d.id} rolls {self.n} {'die' if self.n == 1 else 'dice'} "
+                                  f"({', '.join(d.dice)}), given the faces {list(faces)}", d.loc)
 
 
 def compiled(compiler, name: str) -> Roll | None:

@@ -20,6 +20,7 @@ from ...kernel.engine import Engine
 from ...kernel.game import frame_steps, out_of_turn
 from ...kernel.evaluate import Compiler
 from ...kernel import rolls
+from ...kernel.rolls import FACES
 from .facing import Footprint, turn_left, turn_right
 from ...kernel.ground import PieceView, Record
 from ...world.ydoc import YDict, YList
@@ -30,7 +31,6 @@ from .aftermath import CARDS, Aftermath, Due
 from .files import AFTERMATH_FIELDS, MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
 from .world import GridCtx, GridSetting, World
 from .words import units_words
-FACES = range(1, 7)
 #: the free re-rolls of a failed Manoeuvre Test, once per turn each (by the
 #: characteristic that gives them, a symbol of the pack), and whether one
 #: applies to a step of the unit; the pack says which is used first
@@ -75,19 +75,6 @@ def _defended(dist: dict, r, k: int, p: Fraction) -> None:
 def _retried(dist: dict, rerolls: int) -> dict:
     """A test (its outcomes ``dist``) whose failure is re-rolled ``rerolls`` times (``rolls.retried``)."""
     return _sorted_dist(rolls.retried(dist, rerolls))
-
-
-def _roll(n: int, outcome) -> dict:
-    """The exact distribution of ``outcome(*faces)`` over ``n`` D6, sorted
-    as ``odds`` gives it; an outcome may be a distribution itself (what a
-    further roll gives)."""
-    dist: dict = {}
-    p = Fraction(1, 6 ** n)
-    for faces_ in itertools.product(FACES, repeat=n):
-        o = outcome(*faces_)
-        for k, q in o.items() if isinstance(o, dict) else ((o, 1),):
-            _add(dist, str(k), p * q)
-    return _sorted_dist(dist)
 
 
 # ------------------------------------------------------------------ geometry of a step
@@ -397,7 +384,7 @@ class GridEngine(Engine):
         Activation (``option``; ``ap``: Attack Points spent on a charge):
         ``failed``, or its Movement Points (the pack's ``movement_gives``,
         which its roll ``movement`` reads too)."""
-        return self.hook(s, "movement_gives", u, option == "charge", n, ap)
+        return self.hook(s, "movement_gives", u, option, n, ap)
 
     def _manoeuvre(self, s, data, path):
         u = self._unit(s, data, "unit", path)
@@ -408,11 +395,10 @@ class GridEngine(Engine):
         if self.hook(s, "free_manoeuvre", u, kind):
             return {"pass": Fraction(1)}, {"free": True}
         m = self.hook(s, "manoeuvre_modifier", u, kind, rough)
-        mr = u.get_attr("manoeuvre")
         rerolls = (sum(1 for has in _FREE_REROLLS.values() if has(self, s, u, Record(rough=rough)))  # (as check's)
                    + (1 if data.get("movement_point", False) else 0))
-        return _retried(_roll(1, lambda n: "pass" if self.hook(s, "manoeuvre_passes", n, m, mr) else "fail"),
-                        rerolls), {"modifier": m, "rerolls": rerolls}
+        law = self.roll(s, "manoeuvre", {"unit": u, "kind": kind, "rough": rough})
+        return _retried(law, rerolls), {"modifier": m, "rerolls": rerolls}
 
     def discipline_test(self, s, u, reform=False, modifier=0, dr_plus=0) -> Record:
         """Unit ``u``'s Discipline Test (``reform``: its Reform Test), which
