@@ -6,11 +6,13 @@ that gives a test new dice (`replace roll`) changes both alike."""
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction as F
 
 import pytest
 
-from gridkit import engine, house, scenario, unit
+from conftest import run_cli
+from gridkit import engine, house, scenario, unit, write
 from test_grid_aftermath import _general, _wounded, board, fight, run
 from warcouncil.dsl.lint import lint
 from warcouncil.dsl.pack import load_pack
@@ -134,6 +136,22 @@ def test_replacing_a_roll_that_does_not_exist(tmp_path):
         engine(scenario(tmp_path, [unit("a", "red", (2, 3), "north")]), [h])
     assert (e.value.message, e.value.location.line, e.value.location.column) == (
         "replace roll ga.roll.line: there is no such roll to replace", 3, 1)
+
+
+def test_the_command_line_says_so_at_the_place(tmp_path):
+    """Lint exits 1, a verb exits 2, each with the problem at its place and
+    no traceback; with the roll replaced, `odds` answers by it."""
+    h = house(tmp_path, 'replace roll ga.roll.line\n    from house "A house rule for the tests."\n'
+                        '    lines(line) dice d := stays\n')
+    test = write(tmp_path, "lines.yaml", {"test": "lines"})
+    head = f"{h}:3:1: replace roll ga.roll.line: there is no such roll to replace"
+    code, out, err = run_cli("lint", "--over", "grid-ancients", h)
+    assert (code, (out + err).split("\n")[0]) == (1, head)
+    code, out, err = run_cli("odds", "alesia", test, "--rules", h)
+    assert (code, out, err.split("\n")[0]) == (2, "", head)
+    assert "Traceback" not in err
+    code, out, _ = run_cli("odds", "alesia", test, "--rules", house(tmp_path, LINES_2D6, name="twod6"), "--json")
+    assert (code, json.loads(out)["outcomes"]) == (0, {"removed": "11/12", "stays": "1/12"})
 
 
 def test_a_roll_declared_again_and_one_renamed(tmp_path):
