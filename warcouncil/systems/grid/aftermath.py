@@ -128,13 +128,12 @@ class Aftermath:
                 self.need(("general", uid), 2, f"{g.id}'s Risk to Generals test",
                           f"{g.id} is at risk ({uid}: {event}): give the 2D6 as `general: {{{uid}: [A, B]}}`")
                 continue
-            done, fate = self.eng.decided(s, "risk_to_general", {"event": event}, dice)
-            wound = None if done else self.die("wound", uid)
-            if not done and wound is None:
+            wound = self.die("wound", uid)
+            given = dice if wound is None else (*dice, wound)
+            done, fate = self.eng.decided(s, "risk_to_general", {"event": event}, given)
+            if not done:
                 self.need(("wound", uid), 1, f"{g.id}'s wound", f"{g.id} is injured: give the 1D6 as `wound: {{{uid}: N}}`")
                 continue
-            if not done:
-                fate = self.eng.roll(s, "risk_to_general", {"event": event}, (*dice, wound))
             if fate == "unharmed":
                 self.events.append(f"{g.id} is unharmed ({dice[0]}+{dice[1]} against {event})")
                 continue
