@@ -390,6 +390,29 @@ class DefineDecl:
 
 
 @_node
+class RollDecl:
+    """``roll ID from DOC "quote" NAME(p, q = v) dice d1, d2 := EXPR``: the
+    dice of a test and how their faces combine: ``body`` gives the outcome
+    of the faces ``dice`` (each 1-6) for the arguments ``params`` the
+    engine binds; ``defaults`` gives a value to those that have one (a
+    literal's value; a parameter not given and without one is none). The
+    kernel works out its exact law (``kernel/rolls.py``)."""
+
+    id: str
+    citations: tuple[Citation, ...]
+    name: str
+    params: tuple[str, ...]
+    defaults: tuple[tuple[str, object], ...]
+    dice: tuple[str, ...]
+    body: Expr
+    replace: bool = False
+    loc: Location = _loc()
+
+    def signature(self) -> str:
+        return f"{self.name}({', '.join(self.params)}) dice {', '.join(self.dice)}"
+
+
+@_node
 class BuiltinDecl:
     """``builtin NAME(T, ...) -> T reads LEVEL "doc"``: a builtin of the pack's
     game family (its meaning is registered in Python under the same name;
@@ -507,6 +530,8 @@ Statement = (
     | EffectsDecl
     | BuiltinDecl
     | HookDecl
+    | TurnDecl
+    | RollDecl
 )
 
 

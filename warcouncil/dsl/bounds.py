@@ -41,6 +41,9 @@ _TOKEN = re.compile(
     r"|(?P<other>.)",
     re.S,
 )
+#: the dice of one `roll` at most: the kernel works out its law face by
+#: face (6**4 = 1,296 evaluations of its body; kernel/rolls.py)
+MAX_ROLL_DICE = 4
 # words that begin a statement (`remove rule X` is one statement: `rule`
 # after `remove`, `replace` or `change` does not begin another)
 STATEMENT_STARTS = frozenset({"pack", "extends", "document", "sections", "dice", "values", "unit", "terrain", "card",

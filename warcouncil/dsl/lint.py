@@ -154,6 +154,8 @@ class _Resolver:
         p = self.pack
         for d in p.defines.values():
             self.expr(d.body, set(d.params))
+        for roll in p.rolls.values():
+            self.expr(roll.body, set(roll.params + roll.dice))
         for r in p.rules.values():
             self.expr(r.body, set())
             if r.message:
@@ -363,7 +365,7 @@ def _references(pack: Pack) -> list[LintError]:
         for child, inner in A.scoped(e, frozenset(bound)):
             visit(child, inner)
 
-    statements = list(pack.rules.values()) + list(pack.defines.values()) + list(pack.cards.values())
+    statements = [*pack.rules.values(), *pack.defines.values(), *pack.cards.values(), *pack.rolls.values()]
     for st in statements:
         for e, params in _exprs(st):
             visit(e, frozenset(params))
@@ -380,6 +382,8 @@ def _exprs(st):
         yield st.body, ()
     elif isinstance(st, A.DefineDecl):
         yield st.body, st.params
+    elif isinstance(st, A.RollDecl):
+        yield st.body, st.params + st.dice
     elif isinstance(st, A.CardDecl):
         for f in st.fields:
             if isinstance(f.value, A.Expr):
@@ -430,7 +434,7 @@ def _layer_conflicts(pack: Pack) -> list[LintError]:
     """Removing a definition that is still used; a house layer using a name
     that only a later layer defines."""
     out = []
-    statements = list(pack.rules.values()) + list(pack.defines.values()) + list(pack.cards.values())
+    statements = [*pack.rules.values(), *pack.defines.values(), *pack.cards.values(), *pack.rolls.values()]
     users: dict[str, list] = {}
     for st in statements:
         for e, params in _exprs(st):
@@ -460,7 +464,7 @@ def _cited(pack: Pack):
     for d in pack.defines.values():
         for c in d.citations:
             yield d.id, c
-    for r in pack.rules.values():
+    for r in [*pack.rules.values(), *pack.rolls.values()]:
         for c in r.citations:
             yield r.id, c
     for card in pack.cards.values():

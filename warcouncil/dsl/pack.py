@@ -22,6 +22,7 @@ from ..errors import Location, WarcouncilError, closest
 from ..records import record
 from ..textfile import DOCUMENT_LIMIT, RULES_LIMIT, read_text
 from . import ast as A
+from .bounds import MAX_ROLL_DICE
 from .builtins import KERNEL, Builtin, Vocabulary, canonical_type, role_builtins, type_error
 from .packcache import parse_file  # the parser through the cache of parsed rule files
 
@@ -85,6 +86,7 @@ class Pack:
     hooks: dict[str, A.HookDecl] = field(default_factory=dict)  # the defines its engine calls (`hook` statements)
     turn: A.TurnDecl | None = None  # the turn's steps, in order (`turn` statement; a house rule replaces it whole)
     frames: dict[str, A.TurnDecl] = field(default_factory=dict)  # an action kind -> its frame (`turn ID for KIND`)
+    rolls: dict[str, A.RollDecl] = field(default_factory=dict)  # by id: the dice of the engine's tests (`roll`)
     _card_keys: dict | None = field(default=None, repr=False)
     _vocabulary: Vocabulary | None = field(default=None, repr=False)
 
@@ -112,6 +114,11 @@ class Pack:
             raise WarcouncilError(f"{name} takes {len(d.params)} argument(s), but the engine calls it with {arity}: "
                                   f"{h.doc}", d.loc)
         return d
+
+    def roll(self, name: str) -> A.RollDecl | None:
+        """The roll the engine asks for by ``name`` (``roll ID NAME(...)
+        dice ... := ...``; ``kernel/rolls.py`` works out its law), or None."""
+        return next((r for r in self.rolls.values() if r.name == name), None)
 
     def hooked(self, prefix: str) -> list[str]:
         """The defines an ``every`` hook stands for: each whose name begins
@@ -369,7 +376,7 @@ def _renamed(rf: A.RuleFile, old: str, new: str) -> A.RuleFile:
 
     out = []
     for st in rf.statements:
-        if isinstance(st, (A.RuleDecl, A.DefineDecl, A.TurnDecl)):
+        if isinstance(st, (A.RuleDecl, A.DefineDecl, A.TurnDecl, A.RollDecl)):
             st = dataclasses.replace(st, id=rid(st.id))
         elif isinstance(st, A.RemoveDecl):
             st = dataclasses.replace(st, target=rid(st.target))
@@ -421,7 +428,7 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
         pack.layer_files.add(fname)
     replaced_here = pack.replaced_by
     for st in rf.statements:
-        if layer and isinstance(st, (A.RuleDecl, A.DefineDecl, A.CardDecl)):
+        if layer and isinstance(st, (A.RuleDecl, A.DefineDecl, A.CardDecl, A.RollDecl)):
             pack.layered.append((layer, st))
         if isinstance(st, A.PackDecl):
             if not pack.name:
@@ -528,6 +535,8 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
                 pack.hooks[st.name] = st
         elif isinstance(st, A.TurnDecl):
             _declare_turn(pack, strict, st, fname, replaced_here, layer)
+        elif isinstance(st, A.RollDecl):
+            _declare_roll(pack, strict, st, fname, replaced_here, layer)
         elif isinstance(st, A.RemoveDecl):
             table = {"rule": pack.rules, "card": pack.cards}.get(st.kind)
             if st.kind == "define":
@@ -545,6 +554,32 @@ def _apply(pack: Pack, rf: A.RuleFile, path: Path, strict: bool, seen: set, hous
             else:
                 del table[st.target]
             pack.origin[st.target] = fname
+
+
+def _declare_roll(pack: Pack, strict: bool, st: A.RollDecl, fname: str, replaced_here, layer: int) -> None:
+    """A `roll` statement: its parameters and dice named once each, 1 to
+    ``MAX_ROLL_DICE`` dice (its law is worked out face by face), one roll
+    per name; a house rule gives one anew with `replace roll ID`, keeping
+    the name and parameters the engine asks it by (its dice and body are
+    its own)."""
+    names = st.params + st.dice
+    twice = next((n for n in names if names.count(n) > 1), None)
+    old = pack.rolls.get(st.id)
+    other = pack.roll(st.name)
+    if twice is not None:
+        _problem(pack, strict, f"roll {st.id}: {twice} is named twice (each parameter and die has a name of its own)",
+                 st.loc)
+    elif not 1 <= len(st.dice) <= MAX_ROLL_DICE:
+        _problem(pack, strict, f"roll {st.id} rolls {len(st.dice)} dice: a roll rolls 1 to {MAX_ROLL_DICE} (its law "
+                 f"is worked out over every face of every die)", st.loc)
+    elif st.replace and old is not None and (old.name, old.params) != (st.name, st.params):
+        _problem(pack, strict, f"replace roll {st.id}: the engine asks it as {old.name}({', '.join(old.params)}), "
+                 f"not {st.name}({', '.join(st.params)})", st.loc,
+                 f"keep the name and parameters: {old.name}({', '.join(old.params)}) dice ... := ...")
+    elif not st.replace and old is None and other is not None:
+        _problem(pack, strict, f"roll {st.name} is already declared by {other.id}", st.loc)
+    else:
+        _put(pack, strict, pack.rolls, st.id, st, st.replace, "roll", fname, replaced_here, layer)
 
 
 def _declare_turn(pack: Pack, strict: bool, st: A.TurnDecl, fname: str, replaced_here, layer: int) -> None:

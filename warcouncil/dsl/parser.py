@@ -81,6 +81,9 @@ def _split_citations(items) -> tuple[tuple, list]:
             [i for i in items if not isinstance(i, A.Citation)])
 
 
+_NO_DEFAULT = object()  # (a roll's parameter given no default)
+
+
 def _constant(value):
     """A literal's value: a number, true/false, a name (a symbol's text) or a text."""
     if isinstance(value, (A.Num, A.Const)):
@@ -310,6 +313,21 @@ class _ToAst(Transformer):
 
     def params(self, items):
         return tuple(str(t) for t in items)
+
+    @v_args(meta=True)
+    def roll_decl(self, meta, items):
+        replace, items = _replace_flag(items)
+        cites, rest = _split_citations(items[2:])  # (after the keyword)
+        params = rest[1] if len(rest) == 4 else ()
+        return A.RollDecl(str(items[1]), cites, str(rest[0]), tuple(p for p, _ in params),
+                          tuple((p, v) for p, v in params if v is not _NO_DEFAULT), rest[-2], rest[-1], replace,
+                          self._loc(meta))
+
+    def roll_params(self, items):
+        return tuple(items)
+
+    def roll_param(self, items):
+        return str(items[0]), (_constant(items[1]) if len(items) > 1 and items[1] is not None else _NO_DEFAULT)
 
     @v_args(meta=True)
     def remove_decl(self, meta, items):

@@ -67,6 +67,8 @@ def _statement_exprs(st):
         yield st.body, {}
     elif isinstance(st, A.DefineDecl):
         yield st.body, {p: "any" for p in st.params}
+    elif isinstance(st, A.RollDecl):  # (its dice are faces)
+        yield st.body, {**{p: "any" for p in st.params}, **{d: "int" for d in st.dice}}
     elif isinstance(st, A.CardDecl):
         for f in st.fields:
             if isinstance(f.value, A.Expr):
@@ -86,7 +88,8 @@ def _statement_exprs(st):
 def _name_of(st) -> str:
     if isinstance(st, A.CardDecl):
         return f"card {st.name!r}"
-    return f"{'rule' if isinstance(st, A.RuleDecl) else 'define'} {st.id}"
+    kind = "rule" if isinstance(st, A.RuleDecl) else "roll" if isinstance(st, A.RollDecl) else "define"
+    return f"{kind} {st.id}"
 
 
 # ------------------------------------------------------------------ defines
@@ -258,7 +261,7 @@ def define_problems(pack) -> list:
             over.add(name)
             if not culprits:
                 out.append(_too_big(d, s, dp, n))
-    for st in list(pack.rules.values()) + list(pack.cards.values()):
+    for st in [*pack.rules.values(), *pack.cards.values(), *pack.rolls.values()]:
         for e, params in _statement_exprs(st):
             s, dp, n, culprits = measure(e, params)
             if too_big(s, dp, n) and not culprits:
@@ -412,7 +415,7 @@ class _Types:
             self.returns[name] = "any"
             d = self.defines[name]
             self.type(d.body, {p: "any" for p in d.params})
-        for st in list(self.pack.rules.values()) + list(self.pack.cards.values()):
+        for st in [*self.pack.rules.values(), *self.pack.cards.values(), *self.pack.rolls.values()]:
             for e, env in _statement_exprs(st):
                 self.type(e, env)
         for card in self.pack.cards.values():  # how many dice, how many orders: numbers

@@ -114,10 +114,11 @@ class Aftermath:
                 self.risk[uid] = event
 
     def generals(self, s):
-        """Risk to Generals: for each unit at risk, the 2D6 (``general: {UNIT:
-        [A, B]}``) against its worst event, then the 1D6 of the wound
-        (``wound: {UNIT: N}``): the General removed, Generalship Points lost,
-        cards collected."""
+        """Risk to Generals: for each unit at risk, the pack's roll
+        ``risk_to_general`` on its worst event: the 2D6 (``general: {UNIT:
+        [A, B]}``), then, where they do not decide it, the 1D6 of the wound
+        (``wound: {UNIT: N}``): the General unharmed, or removed, Generalship
+        Points lost, cards collected."""
         hook = self.hook
         for uid, event in sorted(self.risk.items()):
             g = next(x for x in self.seq.eng.scenario.generals if x.attached_to == uid)
@@ -127,15 +128,17 @@ class Aftermath:
                 self.need(("general", uid), 2, f"{g.id}'s Risk to Generals test",
                           f"{g.id} is at risk ({uid}: {event}): give the 2D6 as `general: {{{uid}: [A, B]}}`")
                 continue
-            if not hook(s, "general_hit", event, dice[0] + dice[1]):
-                self.events.append(f"{g.id} is unharmed ({dice[0]}+{dice[1]} against {event})")
-                continue
             wound = self.die("wound", uid)
-            if wound is None:
+            given = dice if wound is None else (*dice, wound)
+            done, fate = self.eng.decided(s, "risk_to_general", {"event": event}, given)
+            if not done:
                 self.need(("wound", uid), 1, f"{g.id}'s wound", f"{g.id} is injured: give the 1D6 as `wound: {{{uid}: N}}`")
                 continue
-            fate = hook(s, "general_fate", wound)
-            self.events.append(f"{g.id} is {fate.replace('_', ' ')} ({dice[0]}+{dice[1]}, then {wound})")
+            if fate == "unharmed":
+                self.events.append(f"{g.id} is unharmed ({dice[0]}+{dice[1]} against {event})")
+                continue
+            then = "" if wound is None else f", then {wound}"
+            self.events.append(f"{g.id} is {fate.replace('_', ' ')} ({dice[0]}+{dice[1]}{then})")
             pools = self.seq.pools[side]
             lost = min(pools["generalship"], hook(s, "generalship_lost", fate, pools["generalship"]))
             pools["generalship"] -= lost
@@ -181,7 +184,7 @@ class Aftermath:
         """"Roll 1D6 per Command Point": the side's dice (``points_lost:
         {UNIT: [faces]}``, one face per point at risk, pool by pool in the
         order attack, movement, defence, strategy, generalship), each point
-        removed when the pack's ``point_lost(fate, r)`` says so; the pools
+        removed when the pack's roll ``command_point_losses`` says so; the pools
         at risk are ``point_at_risk(k)`` (ga.default.points-at-risk). Without
         the dice the losses stay unresolved and nothing is removed."""
         pools = self.seq.pools[side]
@@ -207,7 +210,7 @@ class Aftermath:
         lost = {}
         for k, m in at_risk:
             faces, dice = dice[:m], dice[m:]
-            lost[k] = sum(1 for r in faces if self.hook(s, "point_lost", fate, r))
+            lost[k] = sum(1 for r in faces if self.eng.roll(s, "command_point_losses", {"fate": fate}, (r,)))
             pools[k] -= lost[k]
         total = sum(lost.values())
         self.events.append(f"{side} loses {total} Command Point{'s' if total != 1 else ''} ("
@@ -225,6 +228,11 @@ class Aftermath:
 
     def hook(self, s, name, *args):
         return self.eng.hook(s, name, *args)
+
+    def distance(self, s, v, die: int) -> int:
+        """How far unit ``v`` moves on its Push Back, Follow Up or Rout die
+        (the pack's roll ``follow_up``)."""
+        return self.eng.roll(s, "follow_up", {"unit": v}, (die,))
 
     def need(self, path: tuple, n: int, words: str, message: str) -> None:
         """A die this event needs and the entry does not give: unresolved
@@ -356,7 +364,7 @@ class Aftermath:
                 self.may_stand(uid, side)
                 self.need(("stubborn", uid), 1, f"{uid}'s Stubborn die", f"{uid} is Stubborn: give its 1D6 as `stubborn: {{{uid}: N}}`")
                 return s, "unresolved"
-            if hook(s, "stubborn_holds", hold):
+            if self.eng.roll(s, "stubborn", {}, (hold,)) == "stays":
                 self.events.append(f"{uid} is Stubborn and holds ({hold})")
                 return s, "held"
         if hook(s, "pushed_destroyed", v):
@@ -373,7 +381,7 @@ class Aftermath:
                 self.need(("push_back", uid), 1, f"{uid}'s Push Back die",
                           f"the push back of {uid} needs its 1D6: `push_back: {{{uid}: N}}`")
                 return s, "unresolved"
-            n = hook(s, "distance_rolled", v, die)
+            n = self.distance(s, v, die)
         if hook(s, "push_setback", r, v):
             self.card(side, "setback", f"{uid} Pushed Back")
         f = s.footprint(v)
@@ -497,24 +505,26 @@ class Aftermath:
         by = test.short(d1, d2) if res == "critical" else 0
         if res == "critical" and hook(s, "stampedes", v):
             return self.rout(s, uid, "stampede")
-        o = self.failed_roll(s, v, "Discipline", lambda: hook(s, "failed_modifier", v, by, cause,
-                                                              self.reserve and uid != self.item.get("unit")))
+        o = self.failed_roll(s, v, "discipline", {"critical_by": by, "cause": cause,
+                                                  "reserve": self.reserve and uid != self.item.get("unit")})
         return s if o is None else self.outcome(s, uid, o)
 
-    def failed_roll(self, s, v, test: str, modifier):
-        """The Failed ``test`` Outcome (Discipline, Reform) of unit ``v``: its
-        2D6 (``outcome: {UNIT: [A, B]}``) plus ``modifier()``, read through
-        the pack's table; None, and the dice due, when they are not given."""
-        uid = v.id
+    def failed_roll(self, s, v, test: str, given: dict):
+        """The Failed ``test`` Outcome (discipline, reform) of unit ``v``: its
+        2D6 (``outcome: {UNIT: [A, B]}``) read through the pack's roll
+        ``failed_discipline`` or ``failed_reform`` (its other arguments
+        ``given``); None, and the dice due, when they are not given."""
+        uid, name = v.id, test.capitalize()
         out = self.die("outcome", uid)
         if out is None:
-            self.need(("outcome", uid), 2, f"{uid}'s Failed {test} Outcome",
-                      f"{uid} failed its {test} Test: give the Failed {test} Outcome 2D6 as "
+            self.need(("outcome", uid), 2, f"{uid}'s Failed {name} Outcome",
+                      f"{uid} failed its {name} Test: give the Failed {name} Outcome 2D6 as "
                       f"`outcome: {{{uid}: [A, B]}}`")
             return None
-        mod = modifier()
-        o = self.eng.failed_outcome(s, v, out[0] + out[1] + mod, test == "Discipline")
-        self.events.append(f"{uid} Failed {test} Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
+        roll = "failed_" + test
+        o = self.eng.roll(s, roll, {"unit": v, **given}, out)
+        mod = self.eng.failed_modifier(s, {"unit": v, **given}, test == "reform")
+        self.events.append(f"{uid} Failed {name} Outcome {out[0]}+{out[1]}{mod:+d}: {o}")
         return o
 
     def twelve(self, s, uid: str, d1: int, d2: int, res) -> None:
@@ -536,7 +546,7 @@ class Aftermath:
         if not hook(s, "consults_outcome", res):
             return s
         by = short if res == "critical" else 0
-        o = self.failed_roll(s, v, "Reform", lambda: hook(s, "critical_mod", by) + hook(s, "fatigue_mod", v))
+        o = self.failed_roll(s, v, "reform", {"critical_by": by})
         if o is None:
             return s
         if hook(s, "removed_by", o):
@@ -591,7 +601,7 @@ class Aftermath:
             return s
         event = (("routed" if hook(s, "removed_by", o) else "retiring")
                  + ("_from_combat" if self.cause == "combat" else "_not_from_combat"))
-        r = hook(s, "eagle_result", event, dice[0] + dice[1])
+        r = self.eng.roll(s, "lost_eagles", {"event": event}, dice)
         seen = self.seq.eagles.setdefault(r, set())
         if r != "no_effect" and not hook(s, "eagle_counts", r, uid in seen):
             self.events.append(f"{uid}: {r}, but only once per battle: no effect")
@@ -619,7 +629,7 @@ class Aftermath:
             if die is None and self.seq.partial:  # (the game interface rolls it: its distance and who it tests)
                 self.seq.due.append(Due(("rout", uid), 1, True, f"{uid}'s Rout die"))
             if die is not None:
-                n = hook(s, "distance_rolled", v, die)
+                n = self.distance(s, v, die)
                 f = s.foot[uid]
                 back = tuple(-x for x in _ahead(f))
                 path = frozenset(q for k in range(1, n + 1) for q in _shift(f, back, k).squares)
@@ -648,7 +658,7 @@ class Aftermath:
         stay = self.item.get("stay")
         if not hook(s, "must_follow", a) and stay is not None:
             d1, d2 = stay  # (the table has checked two faces)
-            if hook(s, "stays_put", d1 + d2, a.get_attr("discipline")):
+            if self.eng.roll(s, "follow_up_decline", {"unit": a, "against": foe}, (d1, d2)) == "stays":
                 self.events.append(f"{att_id} does not follow up ({d1}+{d2})")
                 return s
             self.events.append(f"{att_id} must follow up ({d1}+{d2})")
@@ -657,7 +667,7 @@ class Aftermath:
             self.need(("follow_up",), 1, f"{att_id}'s Follow Up die", f"{att_id} follows up: give its 1D6 as `follow_up: N` "
                       "(or `stay: [A, B]` to roll against following up)")
             return s
-        n = hook(s, "distance_rolled", a, die)
+        n = self.distance(s, a, die)
         went = 0
         aside = self.item.get("follow_oblique")
         for _ in range(n):

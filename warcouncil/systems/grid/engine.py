@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from math import comb
 
 from ...dsl.template import render
 from ...errors import Location, WarcouncilError, closest
@@ -18,6 +19,8 @@ from ...solver.check import Violation
 from ...kernel.engine import Engine
 from ...kernel.game import frame_steps, out_of_turn
 from ...kernel.evaluate import Compiler
+from ...kernel import rolls
+from ...kernel.rolls import FACES
 from .facing import Footprint, turn_left, turn_right
 from ...kernel.ground import PieceView, Record
 from ...world.ydoc import YDict, YList
@@ -28,7 +31,6 @@ from .aftermath import CARDS, Aftermath, Due
 from .files import AFTERMATH_FIELDS, MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
 from .world import GridCtx, GridSetting, World
 from .words import units_words
-FACES = range(1, 7)
 #: the free re-rolls of a failed Manoeuvre Test, once per turn each (by the
 #: characteristic that gives them, a symbol of the pack), and whether one
 #: applies to a step of the unit; the pack says which is used first
@@ -53,6 +55,8 @@ ACTIVATION_STEPS = {
 TEST_LIMIT = 64 * 1024
 #: the keys of a test file (``odds``) that name units, in the order its answer names them in words
 ODDS_UNITS = ("unit", "attacker", "defender", "shooter", "target")
+#: the keys of a test file whose value is a unit's id: a roll's parameter of that name is the unit
+UNIT_KEYS = (*ODDS_UNITS, "against")
 
 
 def _add(dist: dict, key, p: Fraction) -> None:
@@ -69,24 +73,8 @@ def _defended(dist: dict, r, k: int, p: Fraction) -> None:
 
 
 def _retried(dist: dict, rerolls: int) -> dict:
-    """A test (its outcomes ``dist``) whose failure is re-rolled ``rerolls``
-    times: it fails (and how) as its last roll does, every earlier one failed."""
-    fail = 1 - dist.get("pass", 0)
-    return _sorted_dist({"pass": 1 - fail ** (1 + rerolls),
-                         **{k: p * fail ** rerolls for k, p in dist.items() if k != "pass"}})
-
-
-def _roll(n: int, outcome) -> dict:
-    """The exact distribution of ``outcome(*faces)`` over ``n`` D6, sorted
-    as ``odds`` gives it; an outcome may be a distribution itself (what a
-    further roll gives)."""
-    dist: dict = {}
-    p = Fraction(1, 6 ** n)
-    for faces_ in itertools.product(FACES, repeat=n):
-        o = outcome(*faces_)
-        for k, q in o.items() if isinstance(o, dict) else ((o, 1),):
-            _add(dist, str(k), p * q)
-    return _sorted_dist(dist)
+    """A test (its outcomes ``dist``) whose failure is re-rolled ``rerolls`` times (``rolls.retried``)."""
+    return _sorted_dist(rolls.retried(dist, rerolls))
 
 
 # ------------------------------------------------------------------ geometry of a step
@@ -189,6 +177,28 @@ class GridEngine(Engine):
             raise WarcouncilError(f"{name} takes {len(d.params)} argument(s) in this rule pack, not {len(args)}",
                                   d.loc)
         return self._run(setting, d, args, activation)
+
+    def roll(self, setting: GridSetting, name: str, given, faces=None):
+        """The pack's roll ``name`` (``roll ID NAME(...) dice ... := ...``,
+        ``kernel/rolls.py``), its parameters the values of their names in
+        ``given``: its exact law, or with ``faces`` (one per die) what they
+        give. ``odds`` and ``check`` both read a test's dice so."""
+        r, ctx, args = self._roll_of(setting, name, given)
+        return r.law(ctx, args) if faces is None else r.outcome(ctx, args, faces)
+
+    def decided(self, setting: GridSetting, name: str, given, faces) -> tuple[bool, object]:
+        """Whether the first dice of roll ``name``, showing ``faces``, decide
+        it, and what they give (``Roll.decided``): a later die is asked for
+        only when it matters."""
+        r, ctx, args = self._roll_of(setting, name, given)
+        return r.decided(ctx, args, faces)
+
+    def _roll_of(self, setting: GridSetting, name: str, given):
+        r = rolls.compiled(self.compiler, name)
+        if r is None:
+            raise WarcouncilError(f"the rule pack declares no roll {name}, which the engine rolls",
+                                  hint=f"declare it: roll ID {name}(...) dice d1, ... := ...")
+        return r, GridCtx(World(setting, self.compiler)), r.bind(given)
 
     def _run(self, setting: GridSetting, d, args, activation=None):
         body = self.compiler.define_closure(d.name)
@@ -360,26 +370,21 @@ class GridEngine(Engine):
         s = self.setting(side)
         return fn(self, s, data, path)
 
-    # each roll: (engine, setting, data, path) -> (dist, extra); data's options checked by TEST_ENTRIES
-    def _movement(self, s, data, path):
-        u = self._unit(s, data, "unit", path)
-        charge = data.get("charge", False)
-        ap = data.get("attack_points", 0)
-        option = "charge" if charge or ap else "move"
-        reroll = data.get("reroll", False)
-
-        def one(n):
-            return self.movement_points(s, u, option, n, ap)
-
-        return _roll(1, lambda n: _roll(1, one) if reroll and self.hook(s, "reroll_movement_when", one(n))
-                     else one(n)), {}
+    # each test: (engine, setting, data, path) -> (dist, extra); data's options checked by TEST_ENTRIES
+    def declared(self, s, data, path) -> tuple[dict, dict]:
+        """A test whose law is the pack's roll of its name (``roll``), its
+        parameters the test file's values of their names (a unit's id: the
+        unit); the law and the roll's arguments."""
+        given = {k: _named(s.by_id, data, k, path) if k in UNIT_KEYS else v for k, v in data.items()}
+        r, ctx, args = self._roll_of(s, data["test"], given)
+        return _sorted_dist(r.law(ctx, args)), args
 
     def movement_points(self, s, u, option, n, ap=0):
         """What unit ``u``'s movement roll ``n`` gives a Movement or Charge
         Activation (``option``; ``ap``: Attack Points spent on a charge):
-        ``failed`` (the pack's ``movement_failed``), or its Movement Points
-        (``allowance``); ``odds`` and ``check`` both read it."""
-        return "failed" if self.hook(s, "movement_failed", u, n) else self.hook(s, "allowance", u, option, n, ap)
+        ``failed``, or its Movement Points (the pack's ``movement_gives``,
+        which its roll ``movement`` reads too)."""
+        return self.hook(s, "movement_gives", u, option, n, ap)
 
     def _manoeuvre(self, s, data, path):
         u = self._unit(s, data, "unit", path)
@@ -390,22 +395,23 @@ class GridEngine(Engine):
         if self.hook(s, "free_manoeuvre", u, kind):
             return {"pass": Fraction(1)}, {"free": True}
         m = self.hook(s, "manoeuvre_modifier", u, kind, rough)
-        mr = u.get_attr("manoeuvre")
         rerolls = (sum(1 for has in _FREE_REROLLS.values() if has(self, s, u, Record(rough=rough)))  # (as check's)
                    + (1 if data.get("movement_point", False) else 0))
-        return _retried(_roll(1, lambda n: "pass" if self.hook(s, "manoeuvre_passes", n, m, mr) else "fail"),
-                        rerolls), {"modifier": m, "rerolls": rerolls}
+        law = self.roll(s, "manoeuvre", {"unit": u, "kind": kind, "rough": rough})
+        return _retried(law, rerolls), {"modifier": m, "rerolls": rerolls}
 
     def discipline_test(self, s, u, reform=False, modifier=0, dr_plus=0) -> Record:
-        """The law of unit ``u``'s Discipline Test (``reform``: its Reform
-        Test), which ``odds`` and ``check`` both read: 2D6 and its ``bonus``
-        (the pack's, and ``modifier``) against its Discipline Rating
-        (and ``dr_plus``, an enemy's Devotio's): the ``result`` of two dice
-        (the pack's ``discipline_result``) and how far they fall short
-        (``short``: what a Critical Failure fails by)."""
+        """Unit ``u``'s Discipline Test (``reform``: its Reform Test), which
+        ``odds`` and ``check`` both read: the pack's roll ``discipline`` (or
+        ``reform``) with ``modifier`` (and ``dr_plus``, an enemy's Devotio's
+        on the Discipline Rating): its ``law``, the ``result`` of two dice,
+        its ``bonus`` (the pack's, and ``modifier``) and how far two dice
+        fall short (``short``: what a Critical Failure fails by)."""
+        name, given = ("reform" if reform else "discipline"), {"unit": u, "modifier": modifier, "dr_plus": dr_plus}
         bonus = self.hook(s, "reform_bonus" if reform else "discipline_bonus", u) + modifier
         dr = u.get_attr("discipline") + dr_plus
-        return Record(bonus=bonus, result=lambda d1, d2: self.hook(s, "discipline_result", d1, d2, bonus, dr),
+        return Record(bonus=bonus, law=lambda: self.roll(s, name, given),
+                      result=lambda d1, d2: self.roll(s, name, given, (d1, d2)),
                       short=lambda d1, d2: dr - (d1 + d2 + bonus))
 
     def _discipline(self, s, data, path):
@@ -415,13 +421,13 @@ class GridEngine(Engine):
                    + (1 if data.get("defence_point", False) else 0))
         twelve = sum(Fraction(1, 36) for d1, d2 in itertools.product(FACES, repeat=2)  # (on the first roll)
                      if self.hook(s, "twelve_removes", d1, d2, test.result(d1, d2)))
-        return _retried(_roll(2, test.result), rerolls), {"modifier": test.bonus, "removes_setback": str(twelve)}
+        return _retried(test.law(), rerolls), {"modifier": test.bonus, "removes_setback": str(twelve)}
 
     def _reform(self, s, data, path):
         u = self._unit(s, data, "unit", path)
         test = self.discipline_test(s, u, True, data.get("modifier", 0))
         rerolls = 1 if data.get("heroic", False) and self.hook(s, "heroic_reroll", u) else 0
-        return _retried(_roll(2, test.result), rerolls), {"modifier": test.bonus}
+        return _retried(test.law(), rerolls), {"modifier": test.bonus}
 
     def combat_ratings(self, s, att, dfn, charge, reserve=False, devotio=False):
         """The attacker's and the defender's modified Combat Ratings;
@@ -498,71 +504,22 @@ class GridEngine(Engine):
         return _sorted_dist(dist), {"attacker_rating": law.a, "defender_rating": law.d, "dice": law.n,
                                     "chooser": "attacker" if law.chooser or law.n == 1 else "defender"}
 
-    def _push_back(self, s, data, path):
-        u = self._unit(s, data, "unit", path)
-        if not self.hook(s, "pushable", u):
-            return {"0": Fraction(1)}, {"pushable": False}
-        distance = self._follow_up(s, data, path)[0]
-        if s.has(u, "stubborn") and data.get("stubborn", True):
-            return _roll(1, lambda r: "stays" if self.hook(s, "stubborn_holds", r) else distance), {}
-        return distance, {}
-
-    def _follow_up(self, s, data, path):
-        u = self._unit(s, data, "unit", path)
-        return _roll(1, lambda r: str(self.hook(s, "distance_rolled", u, r))), {}
-
-    def _follow_up_decline(self, s, data, path):
-        u = self._unit(s, data, "unit", path)
-        foe = self._unit(s, data, "against", path) if "against" in data else None
-        if foe is not None and self.hook(s, "no_follow_up", foe):
-            return {"stays": Fraction(1)}, {}
-        if self.hook(s, "must_follow", u):
-            return {"follows": Fraction(1)}, {}
-        return _roll(2, lambda d1, d2: "stays" if self.hook(s, "stays_put", d1 + d2, u.get_attr("discipline"))
-                     else "follows"), {}
-
-    def _failed(self, s, data, path, reform: bool):
-        u = self._unit(s, data, "unit", path)
-        by = data.get("critical_by", 0)
-        if not reform and by > 0 and self.hook(s, "stampedes", u):
-            return {"stampede": Fraction(1)}, {}
+    def failed_modifier(self, s, given, reform: bool) -> int:
+        """The modifier of a Failed Discipline (``reform``: Reform) Outcome
+        roll, ``given`` the arguments of the pack's roll (``failed_discipline``,
+        ``failed_reform``; its defaults for the others): the pack's
+        ``failed_modifier`` or ``reform_failed_modifier``, which the roll adds too."""
+        args = self._roll_of(s, "failed_reform" if reform else "failed_discipline", given)[2]
         if reform:
-            mod = self.hook(s, "critical_mod", by) + self.hook(s, "fatigue_mod", u)
-        else:
-            cause = data.get("cause", "other")
-            mod = self.hook(s, "failed_modifier", u, by, cause, data.get("reserve", False))
-        return _roll(2, lambda d1, d2: self.failed_outcome(s, u, d1 + d2 + mod, not reform)), {"modifier": mod}
-
-    def failed_outcome(self, s, u, total: int, discipline: bool):
-        """The Failed Discipline (``discipline``) or Reform Outcome of unit
-        ``u`` for ``total`` (its 2D6 and modifier), read through the pack."""
-        o = self.hook(s, "failed_outcome", total)
-        return self.hook(s, "immobile_outcome", u, self.hook(s, "discipline_outcome", u, o) if discipline else o)
-
-    def _lines(self, s, data, path):
-        kind = data.get("line", "skirmish_line")
-        return _roll(1, lambda r: "removed" if self.hook(s, "line_removed", kind, r) else "stays"), {}
-
-    def _lost_eagles(self, s, data, path):
-        event = data.get("event")
-        return _roll(2, lambda d1, d2: self.hook(s, "eagle_result", event, d1 + d2)), {}
-
-    def _risk_to_general(self, s, data, path):
-        event = data.get("event")
-        fate = _roll(1, lambda r: self.hook(s, "general_fate", r))
-        return _roll(2, lambda d1, d2: fate if self.hook(s, "general_hit", event, d1 + d2) else "unharmed"), {}
-
-    def _off_table_return(self, s, data, path):
-        u = self._unit(s, data, "unit", path)
-        result = self.discipline_test(s, u).result
-        return _roll(2, lambda d1, d2: "returns" if self.hook(s, "returns", result(d1, d2)) else "remains"), {}
+            return self.hook(s, "reform_failed_modifier", args["unit"], args["critical_by"])
+        return self.hook(s, "failed_modifier", args["unit"], args["critical_by"], args["cause"], args["reserve"])
 
     def _command_point_losses(self, s, data, path):
-        fate = data.get("fate")
-        points = data.get("points")
-        p = Fraction(sum(1 for r in FACES if self.hook(s, "point_lost", fate, r)), 6)
-        from math import comb
-        dist = {str(k): comb(points, k) * p ** k * (1 - p) ** (points - k) for k in range(points + 1)}
+        """One die per Command Point (``points``), each lost as the pack's
+        roll ``command_point_losses`` says (true): how many are lost."""
+        p = self.roll(s, "command_point_losses", data).get(True, Fraction(0))
+        n = data.get("points")
+        dist = {str(k): comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)}
         return _sorted_dist(dist), {"per_point": str(p)}
 
     def _homunculus(self, s, data, path):
@@ -1057,7 +1014,7 @@ class _Sequence:
                 if die is None:
                     aftermath.need(("cohort",), 1, f"{u.id}'s Praetorian Cohort die",
                                    f"{u.id}'s Praetorian Cohort was used: give its 1D6 as `cohort: N`")
-                elif eng.hook(setting, "cohort_removed", die):
+                elif eng.roll(setting, "praetorian_cohort", {}, (die,)) == "removed":
                     lost.add("praetorian_cohort")
                     aftermath.events.append(f"{u.id}'s Praetorian Cohort is removed ({die})")
                 else:
@@ -1228,34 +1185,39 @@ class _Sequence:
 
 # ------------------------------------------------------------------ helpers
 
-def _one_die(define, yes, no):
-    """A roll of one D6 read through the pack's define (a face -> true/false)."""
-    def roll(self, s, data, path):
-        return _roll(1, lambda r: yes if self.hook(s, define, r) else no), {}
-    return roll
+def _rolled(extras=None):
+    """A test whose law is the pack's roll of its name (``declared``);
+    ``extras(engine, setting, args)``: what else its answer gives, read off
+    the roll's arguments ``args``."""
+    def odds(self, s, data, path):
+        law, args = self.declared(s, data, path)
+        return law, extras(self, s, args) if extras else {}
+    return odds
 
 
 _TESTS = {
-    "movement": GridEngine._movement,
+    "movement": _rolled(),
     "manoeuvre": GridEngine._manoeuvre,
     "discipline": GridEngine._discipline,
     "reform": GridEngine._reform,
     "combat": lambda self, s, d, p: self._attack(s, d, p, "combat"),
     "shooting": lambda self, s, d, p: self._attack(s, d, p, "shoot"),
-    "push_back": GridEngine._push_back,
-    "follow_up": GridEngine._follow_up,
-    "follow_up_decline": GridEngine._follow_up_decline,
-    "failed_discipline": lambda self, s, d, p: self._failed(s, d, p, False),
-    "failed_reform": lambda self, s, d, p: self._failed(s, d, p, True),
-    "lines": GridEngine._lines,
-    "stubborn": _one_die("stubborn_holds", "stays", "pushed_back"),
-    "praetorian_cohort": _one_die("cohort_removed", "removed", "stays"),
-    "cover_retreat": _one_die("cover_stops", "stopped", "follows"),
-    "lost_eagles": GridEngine._lost_eagles,
-    "risk_to_general": GridEngine._risk_to_general,
+    "push_back": _rolled(lambda self, s, a: {} if self.hook(s, "pushable", a["unit"]) else {"pushable": False}),
+    "follow_up": _rolled(),
+    "follow_up_decline": _rolled(),
+    # (a stampede is no Failed Discipline Outcome roll: no modifier)
+    "failed_discipline": _rolled(lambda self, s, a: {} if a["critical_by"] > 0 and self.hook(s, "stampedes", a["unit"])
+                                 else {"modifier": self.failed_modifier(s, a, False)}),
+    "failed_reform": _rolled(lambda self, s, a: {"modifier": self.failed_modifier(s, a, True)}),
+    "lines": _rolled(),
+    "stubborn": _rolled(),
+    "praetorian_cohort": _rolled(),
+    "cover_retreat": _rolled(),
+    "lost_eagles": _rolled(),
+    "risk_to_general": _rolled(),
     "homunculus_est": GridEngine._homunculus,
     "command_point_losses": GridEngine._command_point_losses,
-    "off_table_return": GridEngine._off_table_return,
+    "off_table_return": _rolled(),
 }
 
 _ORDER = ("failed", "0", "1", "2", "3", "4", "pass", "fail", "critical", "cancelled")

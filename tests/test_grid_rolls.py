@@ -1,0 +1,182 @@
+"""Square-grid ancients: the dice of its tests are the pack's `roll`
+declarations (rules/grid-ancients/50-tests.wc, kernel/rolls.py). `odds`
+gives a declared roll's exact law, its parameters the test file's values;
+`check` reads the same roll on the dice a turn file gives; so a house rule
+that gives a test new dice (`replace roll`) changes both alike."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction as F
+
+import pytest
+
+from conftest import run_cli
+from gridkit import engine, house, scenario, unit, write
+from test_grid_aftermath import _general, _wounded, board, fight, run
+from warcouncil.dsl.lint import lint
+from warcouncil.dsl.pack import load_pack
+from warcouncil.errors import WarcouncilError
+
+#: the tests whose law is a declared roll (Manoeuvre, Discipline and Reform:
+#: one try, the engine counts the re-rolls; the others: the chooser's pick
+#: among attack dice, a call with no dice, and the losses over a side's
+#: points, one declared die each)
+DECLARED = {"manoeuvre", "discipline", "reform", "movement", "push_back", "follow_up", "follow_up_decline", "failed_discipline", "failed_reform",
+            "lines", "stubborn", "praetorian_cohort", "cover_retreat", "lost_eagles", "risk_to_general",
+            "off_table_return"}
+
+
+def _odds(eng, **test):
+    return eng.odds(test)
+
+
+def test_the_pack_declares_the_tests_rolls():
+    pack = load_pack("grid-ancients")
+    assert {r.name for r in pack.rolls.values()} == DECLARED | {"command_point_losses"}
+    risk = pack.roll("risk_to_general")
+    assert (risk.id, risk.params, risk.dice) == ("ga.roll.risk-to-general", ("event",), ("d1", "d2", "wound"))
+    assert [c.quote for c in risk.citations] == ["Roll 2D6 and compare result to event.",
+                                                 "If General is injured, roll 1D6 and determine outcome."]
+
+
+def test_declared_laws(tmp_path):
+    eng = engine(scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")]))
+    # hit on 2-5 (10 ways in 36) after a rout, then 1-2 killed, 3-4 seriously, 5-6 lightly wounded
+    assert _odds(eng, test="risk_to_general", event="rout") == (
+        {"killed": F(10, 108), "lightly_wounded": F(10, 108), "seriously_wounded": F(10, 108),
+         "unharmed": F(26, 36)}, {})
+    assert _odds(eng, test="lines") == ({"removed": F(2, 3), "stays": F(1, 3)}, {})  # (the default line: 1-4)
+    assert _odds(eng, test="lines", line="elephant_line") == ({"removed": F(1, 3), "stays": F(2, 3)}, {})
+    # a formed infantry unit: 1 stays, 2-4 one square, 5-6 two; Stubborn: stays on 5-6 first
+    assert _odds(eng, test="push_back", unit="a") == ({"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}, {})
+    assert _odds(eng, test="command_point_losses", fate="killed", points=2) == (
+        {"0": F(1, 4), "1": F(1, 2), "2": F(1, 4)}, {"per_point": "1/2"})
+
+
+LINES_2D6 = ('replace roll ga.roll.lines\n    from house "A house rule for the tests."\n'
+             '    lines(line = skirmish_line) dice d1, d2 := if line_removed(line, d1 + d2 - 6) then removed else stays\n')
+EAGLES_HARSH = ('replace roll ga.roll.lost-eagles\n    from house "A house rule for the tests."\n'
+                '    lost_eagles(event) dice d1, d2 := eagle_result(event, d1 + d2 - 1)\n')
+#: a General is killed on a double 1, else unharmed: the wound die never matters
+RISK_DOUBLE_ONE = ('replace roll ga.roll.risk-to-general\n    from house "A house rule for the tests."\n'
+                   '    risk_to_general(event) dice d1, d2, wound := if d1 + d2 == 2 then killed else unharmed\n')
+
+
+def test_lines_on_2d6(tmp_path):
+    sc = scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")])
+    eng = engine(sc, [house(tmp_path, LINES_2D6)])
+    # removed when 2D6 - 6 <= 4: a total of 10 or less, 33 ways in 36
+    assert _odds(eng, test="lines") == ({"removed": F(33, 36), "stays": F(3, 36)}, {})
+
+
+def test_a_replaced_roll_changes_odds_and_check_alike(tmp_path):
+    """The harsher Lost Eagles roll (1 off the total): a Routed Legion's 7
+    (4+3) loses its Eagle, where the shipped roll (2-6 Eagle lost, 7-8
+    Centurion Casualties) gives Centurion Casualties: `odds` and `check`
+    both say so."""
+    sc = scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")])
+    h = house(tmp_path, EAGLES_HARSH)
+    assert _odds(engine(sc), test="lost_eagles", event="routed_from_combat")[0] == {
+        "centurion_casualties": F(11, 36), "eagle_lost": F(15, 36), "no_effect": F(10, 36)}
+    assert _odds(engine(sc, [h]), test="lost_eagles", event="routed_from_combat")[0] == {
+        "centurion_casualties": F(9, 36), "eagle_lost": F(21, 36), "no_effect": F(6, 36)}
+    sc2 = board(tmp_path, d={"characteristics": ["legion"]}, name="seven")
+    entry = fight(dice=(6, 3, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, outcome={"d": [1, 1]},
+                  rout={"d": 1}, eagles={"d": [4, 3]})
+    events = [e for e in run(sc2, [entry])[1][0]["events"] if "Lost Eagles Test (" in e]
+    assert events == ["d Lost Eagles Test (routed_from_combat) 4+3: centurion_casualties"]
+    events = [e for e in run(sc2, [entry], [h])[1][0]["events"] if "Lost Eagles Test (" in e]
+    assert events == ["d Lost Eagles Test (routed_from_combat) 4+3: eagle_lost"]
+
+
+def test_a_roll_whose_first_dice_decide_it_asks_no_more(tmp_path):
+    """Risk to Generals with the wound die no longer mattering: `check`
+    asks no wound die (the roll is decided by the 2D6), `odds` agrees."""
+    h = house(tmp_path, RISK_DOUBLE_ONE)
+    entry = dict(_wounded(1)[0])
+    del entry["wound"]
+    _, log = run(_general(tmp_path, "shipped"), [entry])
+    assert "gen is injured: give the 1D6 as `wound: {d: N}`" in log[0]["unresolved"]
+    _, log = run(_general(tmp_path, "house"), [entry], [h])
+    assert "gen is unharmed (1+2 against disordered)" in log[0]["events"]
+    assert not any("wound" in u for u in log[0]["unresolved"])  # (its follow up still wants a die)
+    entry["general"] = {"d": [1, 1]}
+    _, log = run(_general(tmp_path, "killed"), [entry], [h])
+    assert "gen is killed (1+1)" in log[0]["events"]
+    sc = scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")])
+    assert _odds(engine(sc, [h]), test="risk_to_general", event="disordered")[0] == {
+        "killed": F(1, 36), "unharmed": F(35, 36)}
+
+
+def test_a_stubborn_house_roll_changes_check(tmp_path):
+    """The Stubborn die read through the pack's roll: a house rule where a
+    Stubborn unit holds on anything but a 1 keeps d in place on a 2."""
+    h = house(tmp_path, 'replace roll ga.roll.stubborn\n    from house "A house rule for the tests."\n'
+                        '    stubborn dice d := if d >= 2 then stays else pushed_back\n')
+    sc = board(tmp_path, d={"characteristics": ["stubborn"]}, name="stub")
+    entry = fight(dice=(6, 3, 3), stubborn={"d": 2}, push_back={"d": 3}, discipline={"d": [6, 6]})
+    shipped = run(sc, [entry])[1][0]["events"]
+    held = run(sc, [entry], [h])[1][0]["events"]
+    assert "d is Stubborn and holds (2)" not in shipped
+    assert "d is Stubborn and holds (2)" in held
+    sc2 = scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")], name="o")
+    assert _odds(engine(sc2, [h]), test="stubborn")[0] == {"pushed_back": F(1, 6), "stays": F(5, 6)}
+
+
+# ---- what a house-rule author is told --------------------------------------
+
+def test_replacing_a_roll_that_does_not_exist(tmp_path):
+    h = house(tmp_path, 'replace roll ga.roll.line\n    from house "A house rule for the tests."\n'
+                        '    lines(line) dice d := stays\n')
+    _, problems = lint([str(h)], base="grid-ancients")
+    assert [(p.message, p.location.line, p.location.column, p.hint) for p in problems] == [
+        ("replace roll ga.roll.line: there is no such roll to replace", 3, 1, "did you mean ga.roll.lines?")]
+    with pytest.raises(WarcouncilError) as e:
+        engine(scenario(tmp_path, [unit("a", "red", (2, 3), "north")]), [h])
+    assert (e.value.message, e.value.location.line, e.value.location.column) == (
+        "replace roll ga.roll.line: there is no such roll to replace", 3, 1)
+
+
+def test_the_command_line_says_so_at_the_place(tmp_path):
+    """Lint exits 1, a verb exits 2, each with the problem at its place and
+    no traceback; with the roll replaced, `odds` answers by it."""
+    h = house(tmp_path, 'replace roll ga.roll.line\n    from house "A house rule for the tests."\n'
+                        '    lines(line) dice d := stays\n')
+    test = write(tmp_path, "lines.yaml", {"test": "lines"})
+    head = f"{h}:3:1: replace roll ga.roll.line: there is no such roll to replace"
+    code, out, err = run_cli("lint", "--over", "grid-ancients", h)
+    assert (code, (out + err).split("\n")[0]) == (1, head)
+    code, out, err = run_cli("odds", "alesia", test, "--rules", h)
+    assert (code, out, err.split("\n")[0]) == (2, "", head)
+    assert "Traceback" not in err
+    code, out, _ = run_cli("odds", "alesia", test, "--rules", house(tmp_path, LINES_2D6, name="twod6"), "--json")
+    assert (code, json.loads(out)["outcomes"]) == (0, {"removed": "11/12", "stays": "1/12"})
+
+
+def test_a_roll_declared_again_and_one_renamed(tmp_path):
+    h = house(tmp_path, 'roll ga.roll.lines\n    from house "A house rule for the tests."\n'
+                        '    lines(line) dice d := stays\n')
+    _, problems = lint([str(h)], base="grid-ancients")
+    assert [(p.message.split(" is already")[0], p.location.line, p.hint) for p in problems] == [
+        ("roll ga.roll.lines", 3, "write `replace roll` to change it in a house rule")]
+    h = house(tmp_path, 'replace roll ga.roll.lines\n    from house "A house rule for the tests."\n'
+                        '    lines dice d := stays\n', name="renamed")
+    _, problems = lint([str(h)], base="grid-ancients")
+    assert [(p.message, p.location.line) for p in problems] == [
+        ("replace roll ga.roll.lines: the engine asks it as lines(line), not lines()", 3)]
+
+
+def test_removing_a_table_a_roll_reads_is_refused(tmp_path):
+    h = house(tmp_path, "remove define ga.lines-outcome\n")
+    _, problems = lint([str(h)], base="grid-ancients")
+    assert [(p.message, p.location.line, p.location.column) for p in problems] == [
+        ("remove define ga.lines-outcome: line_removed is still used by ga.roll.lines", 3, 1)]
+
+
+def test_a_roll_body_names_are_checked(tmp_path):
+    h = house(tmp_path, 'replace roll ga.roll.lines\n    from house "A house rule for the tests."\n'
+                        '    lines(line) dice d := if line_removd(line, d) then removed else stays\n')
+    _, problems = lint([str(h)], base="grid-ancients")
+    assert [(p.message, p.location.line, p.location.column, p.hint) for p in problems] == [
+        ("unknown function 'line_removd'", 5, 30, "did you mean 'line_removed'?")]
