@@ -22,22 +22,20 @@ Nodes, in the procedure's order: the activation's frame, the pack's
   Discipline Test, the attack dice, the Defence dice, then what the result
   sets off (Push Back, Discipline Tests, outcomes, a routing unit's Rout die,
   Risk to Generals, ...), the attachments used (a Praetorian Cohort's die);
-* with ``new_state(choices=True)``, once the attack dice of a Combat,
-  Charge or Shooting Activation are rolled and they give more than one
-  result: the chooser (the shooter; for a combat, the side the pack's
-  ``attacker_chooses`` names) decides ``{"kind": "choose", "face": N}``,
-  one per result (the entry's ``choose``; the engine's attack step asks for
-  it, a ``Due`` with options); by default the pack's preference picks, as
-  ``check`` does;
-* with ``new_state(choices=True)``, before a unit's Push Back (its
-  Stubborn or Push Back die), its side decides ``{"kind": "stand_fast",
-  "unit"}`` (a Defence Point spent: the entry's ``stand_fast``) or
-  ``{"kind": "give_ground", "unit"}``, when the engine accepts the spend;
-* with ``new_state(choices=True)``, a movement roll the pack lets a
-  Movement Point re-roll (``reroll_movement_when``: a failed one): ``{"kind":
-  "reroll", "pool": "movement"}`` (or ``"pool": "generalship", "as":
-  "movement"``), the new die then rolled (the entry's ``roll: [first,
-  second]`` and its ``spend``), or ``{"kind": "keep"}``;
+* with ``new_state(choices=True)``, the decisions the procedure asks for
+  (a ``Due`` with options; by default the pack decides, as for ``check``),
+  a paid one offered only when the rules accept its spend: once the attack
+  dice of a Combat, Charge or Shooting Activation give more than one
+  result, the chooser (the shooter; for a combat, the side the pack's
+  ``attacker_chooses`` names) picks ``{"kind": "choose", "face": N}`` (the
+  entry's ``choose``); before a unit's Push Back (its Stubborn or Push
+  Back die), its side decides ``{"kind": "stand_fast", "unit"}`` (a
+  Defence Point spent: the entry's ``stand_fast``) or ``{"kind":
+  "give_ground", "unit"}``; a movement roll the pack lets a Movement Point
+  re-roll (``reroll_movement_when``: a failed one) is re-rolled,
+  ``{"kind": "reroll", "pool": "movement"}`` (or ``"pool": "generalship",
+  "as": "movement"``; the new die then rolled: the entry's ``roll:
+  [first, second]`` and its ``spend``), or kept, ``{"kind": "keep"}``;
 * during a Movement or Charge Activation (while the frame has its
   ``manoeuvres`` step), once its movement die is rolled:
   ``{"kind": "step", "do": MANOEUVRE}`` (one square or turn, its tests
@@ -69,14 +67,17 @@ from .words import unit_words
 
 ACTIVATE_FIELDS = ("unit", "option", "target", "with", "spend", "devotio", "reserve")
 D6 = range(1, 7)
-#: the decisions of an activation under way: the head of the path of the ``Due`` that asks for
-#: each, and the words when none is due; ``DECLINE``: those that decline what the other offers
-DECISIONS = {"choose": ("choose", "no pick among the dice is due here"),
-             "stand_fast": ("stand_fast", "no unit may stand fast here"),
-             "give_ground": ("stand_fast", "no unit may stand fast here"),
-             "reroll": ("roll", "no movement roll may be re-rolled here"),
-             "keep": ("roll", "no movement roll may be re-rolled here")}
+#: the decisions of an activation under way, by the head of the path of the ``Due`` that asks for
+#: them (``DECLINE``: those that decline what the others offer: a unit gives ground, a roll is
+#: kept), and the words when none is due or when the action is none of those it offers
+DECISIONS = {"choose": "choose", "stand_fast": "stand_fast", "give_ground": "stand_fast", "reroll": "roll",
+             "keep": "roll"}
 DECLINE = ("give_ground", "keep")
+NOT_DUE = {"choose": "no pick among the dice is due here", "stand_fast": "no unit may stand fast here",
+           "roll": "no movement roll may be re-rolled here"}
+NOT_OFFERED = {"choose": "pick one of the dice's results: face {faces}",
+               "stand_fast": "{unit} is the unit that may stand fast here",
+               "roll": "a reroll gives the 'pool' it spends (movement, or generalship 'as' movement): {rerolls}"}
 VERBS = {"move": "moves", "combat": "attacks", "charge": "charges", "shoot": "shoots at", "reform": "reforms"}
 
 
@@ -246,21 +247,21 @@ class GridTurn(StepTurn):
         full distance, and a failed test may leave it short)."""
         for kind in MANOEUVRES:
             a = self.worded(p, {"kind": "step", "do": kind})
-            try:
-                q = self.play(p, a)
-            except IllegalAction:
-                continue
-            if self._alive(q, depth - 1):
+            q = self._tried(p, a)
+            if q is not None and self._alive(q, depth - 1):
                 yield a
 
     def _halt(self, p: Position) -> list:
         """The halt of the open move of ``p``, when it may halt there: [] or [it]."""
         halt = self.worded(p, {"kind": "halt"})
+        return [halt] if self._tried(p, halt) is not None else []
+
+    def _tried(self, p: Position, action: dict) -> Position | None:
+        """The position after ``action`` at ``p``, or None when it is refused."""
         try:
-            self.play(p, halt)
-            return [halt]
+            return self.play(p, action)
         except IllegalAction:
-            return []
+            return None
 
     def _alive(self, p: Position, depth: int) -> bool:
         """Whether the open move of ``p`` can be finished legally whatever
@@ -272,14 +273,8 @@ class GridTurn(StepTurn):
             free = sorted(due.options, key=lambda a: a["kind"] not in DECLINE)
             return any(self._alive(self.play(p, dict(a)), depth) for a in free)
         if due is not None:
-            for f in D6:
-                try:
-                    q = self.play(p, {"kind": "dice", "face": f})
-                except IllegalAction:
-                    return False
-                if not self._alive(q, depth):
-                    return False
-            return True
+            after = (self._tried(p, {"kind": "dice", "face": f}) for f in D6)
+            return all(q is not None and self._alive(q, depth) for q in after)
         return bool(self._halt(p)) or (depth > 0 and next(self._steps(p, depth), None) is not None)
 
     def _activations(self, p: Position) -> list:
@@ -298,9 +293,8 @@ class GridTurn(StepTurn):
                     continue
                 for t in enemies if option in ("combat", "charge", "shoot") else [None]:
                     entry = {"unit": uid, "option": option} | ({"target": t} if t is not None else {})
-                    try:
-                        q = self._opened(p, entry)
-                    except IllegalAction:
+                    q = self._tried(p, {"kind": "activate", **entry})
+                    if q is None:
                         continue
                     if q.moving and (uid, option) not in alive:
                         alive[uid, option] = self._alive(q, 4)
@@ -308,20 +302,10 @@ class GridTurn(StepTurn):
                         continue  # (a Warband that cannot move the full distance it may roll)
                     out.append({"kind": "activate", **entry, "text": _text(entry, board)})
         for v in board.views:  # the units off the table that may be brought back (the engine judges it)
-            if v.side == self.side and board.states[v.id].off_table:
-                try:
-                    self._bring_back(p, v.id)
-                except IllegalAction:
-                    continue
-                out.append(self.worded(p, {"kind": "bring_back", "unit": v.id}))
+            back = {"kind": "bring_back", "unit": v.id}
+            if v.side == self.side and board.states[v.id].off_table and self._tried(p, back) is not None:
+                out.append(self.worded(p, back))
         return out
-
-    def _bring_back(self, p: Position, uid) -> Position:
-        """The bring back of ``uid`` opened, its test to roll; refused when
-        the rules refuse it whatever the test shows (judged with one)."""
-        seq = self._seq(p.entries, json.dumps({"bring_back": uid, "test": [1, 1]}))
-        refuse("", lambda: [v.as_json() for v in seq.out])
-        return Position(p.entries, json.dumps({"bring_back": uid}))
 
     def pieces_at(self, p: Position, action: dict) -> list[str]:
         """A step or a halt of the move under way, and a die of the open
@@ -359,21 +343,23 @@ class GridTurn(StepTurn):
                                 "dice at a chance node)")
         if p.open is not None:
             raise IllegalAction("an activation is under way: its dice or its move come first")
-        if kind == "bring_back":
+        if kind == "bring_back":  # (refused when the rules refuse it whatever its test shows)
             if set(action) - {"kind", "text", "unit"} or not isinstance(action.get("unit"), str):
                 raise IllegalAction("a bring_back action gives 'unit': the unit off the table; its test follows")
-            return self._bring_back(p, action["unit"])
-        return self._opened(p, _entry(action))
-
-    def _opened(self, p: Position, entry: dict) -> Position:
+            seq = self._seq(p.entries, json.dumps({"bring_back": action["unit"], "test": [1, 1]}))
+            refuse("", lambda: [v.as_json() for v in seq.out])
+            return Position(p.entries, json.dumps({"bring_back": action["unit"]}))
+        entry = _entry(action)
         return self._settled(Position(p.entries, json.dumps(entry),
                                       moving=self.moves and entry.get("option") in ("move", "charge")))
 
     def _rolled(self, p: Position, action: dict) -> Position:
         seq, due = self._due(p)
         face = action.get("face")
-        if due is None or due.options or face not in D6:
-            raise IllegalAction("no die is due here" if due is None or due.options else f"a die shows 1-6, not {face!r}")
+        if due is None or due.options:
+            raise IllegalAction("no die is due here")
+        if face not in D6:
+            raise IllegalAction(f"a die shows 1-6, not {face!r}")
         faces = p.faces + (face,)
         if len(faces) < due.n:
             return replace(p, faces=faces)
@@ -382,13 +368,14 @@ class GridTurn(StepTurn):
     def _decided(self, p: Position, action: dict) -> Position:
         """A decision of the activation under way (``DECISIONS``): one of
         the actions its ``Due`` offers, taken into its entry, or declined."""
-        kind = action["kind"]
-        head, none_due = DECISIONS[kind]
+        kind, head = action["kind"], DECISIONS[action["kind"]]
         due = self._due(p)[1] if p.open is not None else None
         if due is None or not due.options or due.path[0] != head:
-            raise IllegalAction(none_due)
+            raise IllegalAction(NOT_DUE[head])
         if not any(same_action(o, action) for o in due.options):
-            raise IllegalAction(_not_offered(kind, due))
+            raise IllegalAction(NOT_OFFERED[head].format(
+                faces=", ".join(str(a.get("face")) for a in due.options), unit=due.path[-1],
+                rerolls=", ".join(a["text"] for a in due.options if a["kind"] == "reroll")))
         if kind in DECLINE:
             return self._settled(replace(p, declined=p.declined + (due.path,)))
         return self._settled(replace(p, open=json.dumps(_taken(json.loads(p.open), action))))
@@ -403,7 +390,8 @@ class GridTurn(StepTurn):
         if action.get("do") not in MANOEUVRES:
             raise IllegalAction(f"a step does one of {', '.join(MANOEUVRES)}, not {action.get('do')!r}")
         entry = json.loads(p.open)
-        return self._settled(replace(p, open=json.dumps({**entry, "steps": [*entry.get("steps", ()), action["do"]]})))
+        entry["steps"] = [*entry.get("steps", ()), action["do"]]
+        return self._settled(replace(p, open=json.dumps(entry)))
 
     def _settled(self, p: Position) -> Position:
         """``p`` judged: refused when the engine refuses it (the rules that
@@ -465,32 +453,21 @@ class GridTurn(StepTurn):
         from .svg import grid_svg
 
         board = self._seq(p.entries, p.open).s
-        node = node or self.node(p)
         activations: dict = {}
         steps: dict = {}
         targets: dict = {}
-        for a in node.actions:
+        for a in (node or self.node(p)).actions:
             if a["kind"] == "activate":
                 opts = activations.setdefault(a["unit"], [])
                 if a["option"] not in opts:
                     opts.append(a["option"])
                 if a["unit"] == select and "target" in a:
                     targets.setdefault(a["target"], []).append(a["text"])
-            elif a["kind"] == "step" and select is not None:
-                for unit, at in self.moved_to(p, a):
-                    if unit == select:
-                        steps.setdefault(at, []).append(a["text"])
+            elif a["kind"] == "step" and select == json.loads(p.open)["unit"]:
+                q = self.play(p, a)  # (the square the step takes it to)
+                steps.setdefault(tuple(self._seq(q.entries, q.open).s.states[select].at), []).append(a["text"])
         return grid_svg(self.engine, setting=board, activations=activations, select=select, steps=steps,
                         targets=targets)
-
-    def moved_to(self, p: Position, action: dict) -> list:
-        """Where ``action`` at ``p`` puts a unit: a step of the open move,
-        [(unit, its new ``at``)]; [] for any other action."""
-        if action.get("kind") != "step" or p.open is None:
-            return []
-        unit = json.loads(p.open)["unit"]
-        q = self.play(p, action)
-        return [(unit, tuple(self._seq(q.entries, q.open).s.states[unit].at))]
 
     # ------------------------------------------------------------ the files
     def log(self, p: Position) -> dict:
@@ -561,39 +538,21 @@ def _entry(action: dict) -> dict:
     return entry
 
 
-def _not_offered(kind: str, due) -> str:
-    """Why a decision of ``kind`` is none of those ``due`` offers."""
-    if kind == "choose":
-        return "pick one of the dice's results: face " + ", ".join(str(a["face"]) for a in due.options)
-    if kind in ("stand_fast", "give_ground"):
-        return f"{due.path[1]} is the unit that may stand fast here"
-    return ("a reroll gives the 'pool' it spends (movement, or generalship 'as' movement): "
-            + ", ".join(o["text"] for o in due.options if o["kind"] == "reroll"))
-
-
 def _given(entry: dict, due, faces: tuple) -> dict:
-    """``entry`` with the ``faces`` of roll ``due`` at its place."""
-    path = due.path
-    value = faces[0] if due.single else list(faces)
-    if path[0] == "steps":
-        j, key = path[1], path[2]
-        steps = list(entry["steps"])
-        st = steps[j] if isinstance(steps[j], dict) else {"do": steps[j]}
-        old = st.get(key)
-        st = {**st, key: (list(old) if isinstance(old, list) else [old] if old is not None else []) + list(faces)
-              if key == "test" else value}
-        steps[j] = st
-        return {**entry, "steps": steps}
-    if path == ("roll",) and not due.single:  # (a re-rolled movement die: its face after the first)
-        return {**entry, "roll": [_first(entry["roll"]), *faces]}
-    if len(path) == 1:
-        return {**entry, path[0]: value}
-    return {**entry, path[0]: {**entry.get(path[0], {}), path[1]: value}}
-
-
-def _first(roll):
-    """The first movement die of a ``roll`` (a face, or a list of faces)."""
-    return roll[0] if isinstance(roll, list) else roll
+    """``entry`` (a fresh copy, changed) with the ``faces`` of roll ``due``
+    at its place (``due.path``, keys into the entry; a step given as its
+    manoeuvre alone becomes ``{do: ...}``): one face, or a list after the
+    faces there (a re-roll: the Manoeuvre Test's, the movement die's)."""
+    *keys, key = due.path
+    at = entry
+    for k in keys:
+        if isinstance(at, list) and isinstance(at[k], str):
+            at[k] = {"do": at[k]}
+        at = at[k] if isinstance(at, list) else at.setdefault(k, {})
+    old = at.get(key)
+    before = [] if old is None else old if isinstance(old, list) else [old]
+    at[key] = faces[0] if due.single else before + list(faces)
+    return entry
 
 
 def _taken(entry: dict, action: dict, trial: bool = False) -> dict:
@@ -606,5 +565,5 @@ def _taken(entry: dict, action: dict, trial: bool = False) -> dict:
     if action["kind"] == "stand_fast":
         return {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [action["unit"]]}
     pay = {k: action[k] for k in ("pool", "as") if k in action}
-    return {**entry, "roll": [_first(entry["roll"])] + ([6] if trial else []),
+    return {**entry, "roll": [entry["roll"]] + ([6] if trial else []),
             "spend": list(entry.get("spend", ())) + [{**pay, "use": "reroll_movement"}]}
