@@ -490,10 +490,7 @@ class GridTurn(StepTurn):
             pos = where.get(u["id"])
             if pos == "removed":
                 continue
-            if pos is not None:
-                u.update(at=list(pos["at"]), facing=pos["facing"], disordered=pos["disordered"])
-                if "discipline" in pos:  # (a Discipline Rating raised for good: Centurion Casualties)
-                    u["discipline"] = pos["discipline"]
+            u.update(pos or {})  # (at, facing, disordered; a Discipline Rating raised for good)
             st = seq.s.states[u["id"]]
             if st.off_table:
                 u["off_table"] = True
