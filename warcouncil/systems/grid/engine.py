@@ -974,7 +974,7 @@ class _Sequence:
             return
         side = self.side if a.law.chooser else a.target.side
         options = tuple({"kind": "choose", "face": f, "text": f"{side} picks the {f}: {r.replace('_', ' ')}"}
-                        for r, f in sorted(results.items(), key=lambda x: -x[1]))
+                        for r, f in results.items())  # (by their faces, highest first)
         self.due.append(Due(("choose",), 0, True, f"{side}'s pick among the dice", side, options))
 
     def defence(self, a) -> bool:
