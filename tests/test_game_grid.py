@@ -17,6 +17,7 @@ from gridkit import scenario, unit
 from warcouncil.errors import WarcouncilError
 from warcouncil.kernel.engine import Engine
 from warcouncil.kernel.game import CHANCE, IllegalAction, load_game
+from warcouncil.systems.grid.game import waiting_rules
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "warcouncil" / "examples" / "grid-ancients"
 SCENARIOS = sorted(EXAMPLES.glob("*.yaml"))
@@ -742,3 +743,59 @@ def test_random_playouts_stand_fast(game, tmp_path):
     for seed in (912, 923):
         _playout(game, seed, tmp_path, seen=seen, choices=True)
     assert {"stand_fast", "give_ground"} <= seen, seen
+
+
+# ---------------------------------------------------------------- rules that wait for the finished activation
+
+HOUSE_ZOC = """remove rule ga.leave-zoc-needs-pass
+
+rule house.leave-zoc
+    from sheet "A unit leaving an enemy ZOC must pass Manoeuvre Test."
+    require activation.finished implies (forall s in activation.steps: leaves_zoc(activation.unit, s) implies step_passed(activation.unit, s))
+    message "{pieces} leaves an enemy zone of control without passing its Manoeuvre Test"
+
+define house.whole
+    from sheet "Roll 1D6. Add any Modifiers."
+    whole(a) := a.finished
+
+rule house.tested
+    from sheet "Roll 1D6. Add any Modifiers."
+    require whole(activation) implies (forall s in activation.steps: needs_test(activation.unit, s) implies s.test != none)
+"""
+
+
+def test_the_rules_that_read_activation_finished_wait_for_it(game):
+    """The rules that judge a finished activation say so in the pack (they
+    read ``activation.finished``, in their text or through a define) and the
+    game holds them while the activation is open: no list of rule ids."""
+    assert waiting_rules(game.engine.pack) == {"ga.manoeuvre-test-taken", "ga.leave-zoc-needs-pass",
+                                               "ga.cause-fear-test", "ga.warband-full-distance"}
+
+
+def test_a_house_rule_that_reads_activation_finished_waits_too(tmp_path):
+    """lc steps out of z's zone of control (its second drift): under a
+    house rule's own rule in place of ga.leave-zoc-needs-pass the step is
+    offered and its test rolled, as under the pack's, and a failed test
+    stops lc before the step (the rule, judged once the move is over, would
+    refuse it). A rule the game did not know to wait for refused the step
+    before its test was rolled."""
+    path = scenario(tmp_path, [unit("lc", "red", (2, 4), "north", type="light_cavalry", manoeuvre=3),
+                               unit("z", "blue", (3, 3), "south")])
+    (tmp_path / "house.wc").write_text(HOUSE_ZOC)
+    logs = []
+    for rules in ([], [str(tmp_path / "house.wc")]):
+        game = load_game(str(path), rules)
+        state = game.new_state()
+        play(state, [{"kind": "activate", "unit": "lc", "option": "move"}, 6, {"kind": "step", "do": "drift_left"}, 6])
+        assert [a["text"] for a in state.legal_actions()] == [
+            "lc oblique left", "lc turn left", "lc drift left", "lc drift right", "lc about face", "lc halts"]
+        state.apply({"kind": "step", "do": "drift_left"})
+        assert [a["text"] for a, _ in state.chance_outcomes()][0] == "lc's Manoeuvre Test (drift_left): 1"
+        play(state, [1])
+        assert state.current_player() == "red" and legal(game, state.log()) == []
+        logs.append(state.log())
+    assert waiting_rules(game.engine.pack) == {"ga.manoeuvre-test-taken", "ga.cause-fear-test",
+                                               "ga.warband-full-distance", "house.leave-zoc", "house.tested"}
+    assert logs[0] == logs[1] == {"side": "red", "activations": [
+        {"unit": "lc", "option": "move", "roll": 6, "steps": [{"do": "drift_left", "test": [6]}]}]}
+

@@ -686,6 +686,7 @@ class _Sequence:
         part's board: a rule is broken when it is broken on any part (a rule
         over every step holds when it holds for each part's steps)."""
         rec.__dict__["after_broken"] = self.broken
+        rec.__dict__.setdefault("finished", True)  # (judged whole: see ``movement`` for one that is not)
         if parts is None:
             vs = self.eng.violations(setting, rec)
         else:
@@ -782,7 +783,7 @@ class _Sequence:
         if a.natural is None and self.partial:
             self.due.append(Due(("roll",), 1, True, f"{u.id}'s Movement die"))
             rec = eng.record(u, a.option, target=a.target, spends=a.spends, start=s.squares(u), end=s.squares(u),
-                             after_reversal=self.reversal, what=u.id)
+                             after_reversal=self.reversal, what=u.id, finished=False)
             self.judge(s, rec)  # before any dice, as `activations` judges it
             return True
         if a.natural is None:
@@ -930,7 +931,7 @@ class _Sequence:
             return
         side = self.side if a.law.chooser else a.target.side
         options = tuple({"kind": "choose", "face": f, "text": f"{side} picks the {f}: {r.replace('_', ' ')}"}
-                        for r, f in sorted(results.items(), key=lambda x: -x[1]))
+                        for r, f in results.items())  # (by their faces, highest first)
         self.due.append(Due(("choose",), 0, True, f"{side}'s pick among the dice", side, options))
 
     def defence(self, a) -> bool:

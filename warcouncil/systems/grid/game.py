@@ -22,22 +22,20 @@ Nodes, in the procedure's order: the activation's frame, the pack's
   Discipline Test, the attack dice, the Defence dice, then what the result
   sets off (Push Back, Discipline Tests, outcomes, a routing unit's Rout die,
   Risk to Generals, ...), the attachments used (a Praetorian Cohort's die);
-* with ``new_state(choices=True)``, once the attack dice of a Combat,
-  Charge or Shooting Activation are rolled and they give more than one
-  result: the chooser (the shooter; for a combat, the side the pack's
-  ``attacker_chooses`` names) decides ``{"kind": "choose", "face": N}``,
-  one per result (the entry's ``choose``; the engine's attack step asks for
-  it, a ``Due`` with options); by default the pack's preference picks, as
-  ``check`` does;
-* with ``new_state(choices=True)``, before a unit's Push Back (its
-  Stubborn or Push Back die), its side decides ``{"kind": "stand_fast",
-  "unit"}`` (a Defence Point spent: the entry's ``stand_fast``) or
-  ``{"kind": "give_ground", "unit"}``, when the engine accepts the spend;
-* with ``new_state(choices=True)``, a movement roll the pack lets a
-  Movement Point re-roll (``reroll_movement_when``: a failed one): ``{"kind":
-  "reroll", "pool": "movement"}`` (or ``"pool": "generalship", "as":
-  "movement"``), the new die then rolled (the entry's ``roll: [first,
-  second]`` and its ``spend``), or ``{"kind": "keep"}``;
+* with ``new_state(choices=True)``, the decisions the procedure asks for
+  (a ``Due`` with options; by default the pack decides, as for ``check``),
+  a paid one offered only when the rules accept its spend: once the attack
+  dice of a Combat, Charge or Shooting Activation give more than one
+  result, the chooser (the shooter; for a combat, the side the pack's
+  ``attacker_chooses`` names) picks ``{"kind": "choose", "face": N}`` (the
+  entry's ``choose``); before a unit's Push Back (its Stubborn or Push
+  Back die), its side decides ``{"kind": "stand_fast", "unit"}`` (a
+  Defence Point spent: the entry's ``stand_fast``) or ``{"kind":
+  "give_ground", "unit"}``; a movement roll the pack lets a Movement Point
+  re-roll (``reroll_movement_when``: a failed one) is re-rolled,
+  ``{"kind": "reroll", "pool": "movement"}`` (or ``"pool": "generalship",
+  "as": "movement"``; the new die then rolled: the entry's ``roll:
+  [first, second]`` and its ``spend``), or kept, ``{"kind": "keep"}``;
 * during a Movement or Charge Activation (while the frame has its
   ``manoeuvres`` step), once its movement die is rolled:
   ``{"kind": "step", "do": MANOEUVRE}`` (one square or turn, its tests
@@ -45,9 +43,11 @@ Nodes, in the procedure's order: the activation's frame, the pack's
   roll ends the move.
 
 An action is legal exactly when ``check`` accepts the turn file with it
-(the engine judges it); while a move is still being made or a step's test
-is still to roll, the rules that judge those dice or the move's full
-length (``PENDING``) wait for them. ``log()`` is the finished activations.
+(the engine judges it); while the activation is open (a die it rolls still
+due, its move going on), the rules that judge it finished wait: those that
+read ``activation.finished`` (``waiting_rules``: e.g. a step's test taken
+and passed, a Warband's full distance). ``log()`` is the finished
+activations.
 """
 
 from __future__ import annotations
@@ -55,20 +55,46 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from ...dsl import ast as A
 from ...errors import WarcouncilError
 from ...records import record
-from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, roll, scenario_data
+from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, refuse, refusing, roll, same_action, \
+    scenario_data
 from .aftermath import Due
 from .engine import entry_kind
 from .files import MANOEUVRES, OPTIONS
 from .words import unit_words
 
-#: the rules that judge dice still to roll or a move still being made: they
-#: wait while an activation is open (its test dice due, its move not ended)
-PENDING = frozenset({"ga.manoeuvre-test-taken", "ga.leave-zoc-needs-pass", "ga.cause-fear-test",
-                     "ga.warband-full-distance"})
 ACTIVATE_FIELDS = ("unit", "option", "target", "with", "spend", "devotio", "reserve")
 D6 = range(1, 7)
+#: the decisions of an activation under way, by the head of the path of the ``Due`` that asks for
+#: them (``DECLINE``: those that decline what the others offer: a unit gives ground, a roll is
+#: kept), and the words when none is due or when the action is none of those it offers
+DECISIONS = {"choose": "choose", "stand_fast": "stand_fast", "give_ground": "stand_fast", "reroll": "roll",
+             "keep": "roll"}
+DECLINE = ("give_ground", "keep")
+NOT_DUE = {"choose": "no pick among the dice is due here", "stand_fast": "no unit may stand fast here",
+           "roll": "no movement roll may be re-rolled here"}
+NOT_OFFERED = {"choose": "pick one of the dice's results: face {faces}",
+               "stand_fast": "{unit} is the unit that may stand fast here",
+               "roll": "a reroll gives the 'pool' it spends (movement, or generalship 'as' movement): {rerolls}"}
+VERBS = {"move": "moves", "combat": "attacks", "charge": "charges", "shoot": "shoots at", "reform": "reforms"}
+
+
+def waiting_rules(pack) -> frozenset:
+    """The ids of ``pack``'s rules that read ``activation.finished`` (any
+    record's ``finished``, in their own text or a define they call): each
+    judges an activation once it is finished, and waits while the game is
+    still playing it. The pack says so in the rule; a house rule's new rule
+    reading it waits too."""
+    def reads(body, seen: set) -> bool:
+        if any(isinstance(n, A.Attr) and n.name == "finished" for n in A.walk(body)):
+            return True
+        called = (A.referenced(body) & pack.defines.keys()) - seen
+        seen |= called
+        return any(reads(pack.defines[name].body, seen) for name in called)
+
+    return frozenset(r.id for r in pack.rules.values() if reads(r.body, set()))
 
 
 @record
@@ -93,8 +119,7 @@ def _text(entry: dict, board) -> str:
             return str(uid)
         return unit_words(uid, v.piece.type, board.states[uid].at)
 
-    words = {"move": "moves", "combat": "attacks", "charge": "charges", "shoot": "shoots at", "reform": "reforms"}
-    t = f"{who(entry['unit'])} {words.get(entry['option'], entry['option'])}"
+    t = f"{who(entry['unit'])} {VERBS.get(entry['option'], entry['option'])}"
     if "target" in entry:
         t += f" {who(entry['target'])}" if entry["option"] != "move" else f" (target {entry['target']})"
     if "with" in entry:
@@ -127,6 +152,7 @@ class GridTurn(StepTurn):
         upto = steps[:steps.index("manoeuvres") + 1] if "manoeuvres" in steps else []
         self.move_fields = frozenset(k for st in engine.frame.steps if st.name in upto for k in st.kinds)
         self.moves = bool(upto)
+        self.waiting = waiting_rules(engine.pack)
         self.choices = self.chosen.get("choices", False)
         if not isinstance(self.choices, bool):
             raise WarcouncilError(f"choices must be true or false, not {self.choices!r}")
@@ -134,10 +160,8 @@ class GridTurn(StepTurn):
     # ------------------------------------------------------------ the engine's judgement
     def _seq(self, entries, open_=None):
         acts = [json.loads(e) for e in entries] + ([json.loads(open_)] if open_ is not None else [])
-        try:
+        with refusing():
             return self.engine.sequence({"side": self.side, "activations": acts}, choices=self.choices)
-        except WarcouncilError as e:
-            raise IllegalAction(e.message) from None
 
     def start(self) -> Position:
         return Position()
@@ -169,16 +193,16 @@ class GridTurn(StepTurn):
         if due.path in p.declined or (due.path == ("roll",) and not p.moving):
             return None
         entry = json.loads(p.open)
-        paid = tuple(a for a in due.options if a["kind"] in ("stand_fast", "reroll")
-                     and self._accepts(p, _paid(entry, a, trial=True)))
-        free = tuple(a for a in due.options if a["kind"] in ("give_ground", "keep"))
+        paid = tuple(a for a in due.options if a["kind"] not in DECLINE
+                     and self._accepts(p, _taken(entry, a, trial=True)))
+        free = tuple(a for a in due.options if a["kind"] in DECLINE)
         return replace(due, options=paid + free) if paid else None
 
     def _accepts(self, p: Position, entry: dict) -> bool:
         """Whether the rules accept the open activation as ``entry`` (the
-        rules that wait for dice or the move's end aside)."""
+        rules that wait for it to be finished aside)."""
         try:
-            return not [v for v in self._seq(p.entries, json.dumps(entry)).out if v.rule not in PENDING]
+            return not [v for v in self._seq(p.entries, json.dumps(entry)).out if v.rule not in self.waiting]
         except IllegalAction:  # (e.g. more units standing fast than an entry names)
             return False
 
@@ -199,7 +223,7 @@ class GridTurn(StepTurn):
             k = len(p.faces) + 1
             what = due.words + (f" ({k} of {due.n})" if due.n > 1 else "")
             return roll("face", lambda f: f"{what}: {f}")
-        return decision(self.side, self._moves(p))
+        return decision(self.side, list(self._steps(p, 4)) + self._halt(p))
 
     # ------------------------------------------------------------ the steps (StepTurn)
     def at(self, p: Position) -> int | None:
@@ -216,30 +240,28 @@ class GridTurn(StepTurn):
         never listed: their points are the player's to say)."""
         return [a for a in self._activations(p) if a["kind"] in kinds]
 
-    def _moves(self, p: Position, depth: int = 4) -> list:
-        """The steps and the halt legal in an open move, a step listed only
-        when the move can be finished legally whatever its test dice show
-        (``_alive``: a Warband must move the full distance, and a failed
-        test may leave it short)."""
-        unit = json.loads(p.open)["unit"]
-        halt = {"kind": "halt", "text": f"{unit} halts"}
-        out = []
+    def _steps(self, p: Position, depth: int):
+        """The steps of the open move of ``p`` (a generator) after which it
+        can still be finished legally whatever its test dice show
+        (``_alive``, looking ``depth`` steps ahead: a Warband must move the
+        full distance, and a failed test may leave it short)."""
         for kind in MANOEUVRES:
-            a = {"kind": "step", "do": kind, "text": f"{unit} {kind.replace('_', ' ')}"}
-            try:
-                q = self.play(p, a)
-            except IllegalAction:
-                continue
-            if self._alive(q, depth - 1):
-                out.append(a)
-        return out + ([halt] if self._halts(p) else [])
+            a = self.worded(p, {"kind": "step", "do": kind})
+            q = self._tried(p, a)
+            if q is not None and self._alive(q, depth - 1):
+                yield a
 
-    def _halts(self, p: Position) -> bool:
+    def _halt(self, p: Position) -> list:
+        """The halt of the open move of ``p``, when it may halt there: [] or [it]."""
+        halt = self.worded(p, {"kind": "halt"})
+        return [halt] if self._tried(p, halt) is not None else []
+
+    def _tried(self, p: Position, action: dict) -> Position | None:
+        """The position after ``action`` at ``p``, or None when it is refused."""
         try:
-            self.play(p, {"kind": "halt"})
-            return True
+            return self.play(p, action)
         except IllegalAction:
-            return False
+            return None
 
     def _alive(self, p: Position, depth: int) -> bool:
         """Whether the open move of ``p`` can be finished legally whatever
@@ -248,36 +270,18 @@ class GridTurn(StepTurn):
             return True
         due = self._due(p)[1]
         if due is not None and due.options:  # (a decision: alive when one of its actions is, the free one first)
-            free = sorted(due.options, key=lambda a: a["kind"] not in ("keep", "give_ground"))
+            free = sorted(due.options, key=lambda a: a["kind"] not in DECLINE)
             return any(self._alive(self.play(p, dict(a)), depth) for a in free)
         if due is not None:
-            for f in D6:
-                try:
-                    q = self.play(p, {"kind": "dice", "face": f})
-                except IllegalAction:
-                    return False
-                if not self._alive(q, depth):
-                    return False
-            return True
-        if self._halts(p):
-            return True
-        if depth <= 0:
-            return False
-        for kind in MANOEUVRES:
-            try:
-                q = self.play(p, {"kind": "step", "do": kind})
-            except IllegalAction:
-                continue
-            if self._alive(q, depth - 1):
-                return True
-        return False
+            after = (self._tried(p, {"kind": "dice", "face": f}) for f in D6)
+            return all(q is not None and self._alive(q, depth) for q in after)
+        return bool(self._halt(p)) or (depth > 0 and next(self._steps(p, depth), None) is not None)
 
     def _activations(self, p: Position) -> list:
         """Each unit's legal activations (units by id, options in the
         pack's order, targets by id): what ``activations`` says is legal on
         the board the phase has left, each then judged in the sequence."""
-        seq = self._seq(p.entries)
-        board = seq.s
+        board = self._seq(p.entries).s
         enemies = sorted(v.id for v in board.views if v.side != self.side and v.id in board.foot)
         out = []
         alive: dict = {}  # a move's or a charge's: the same whatever the target
@@ -287,12 +291,10 @@ class GridTurn(StepTurn):
             for option in OPTIONS:
                 if opts[option]:
                     continue
-                targets = enemies if option in ("combat", "charge", "shoot") else [None]
-                for t in targets:
+                for t in enemies if option in ("combat", "charge", "shoot") else [None]:
                     entry = {"unit": uid, "option": option} | ({"target": t} if t is not None else {})
-                    try:
-                        q = self._opened(p, entry)
-                    except IllegalAction:
+                    q = self._tried(p, {"kind": "activate", **entry})
+                    if q is None:
                         continue
                     if q.moving and (uid, option) not in alive:
                         alive[uid, option] = self._alive(q, 4)
@@ -300,26 +302,10 @@ class GridTurn(StepTurn):
                         continue  # (a Warband that cannot move the full distance it may roll)
                     out.append({"kind": "activate", **entry, "text": _text(entry, board)})
         for v in board.views:  # the units off the table that may be brought back (the engine judges it)
-            if v.side == self.side and board.states[v.id].off_table:
-                try:
-                    self._bring_back(p, v.id)
-                except IllegalAction:
-                    continue
-                out.append(self._bring_back_action(v.id))
+            back = {"kind": "bring_back", "unit": v.id}
+            if v.side == self.side and board.states[v.id].off_table and self._tried(p, back) is not None:
+                out.append(self.worded(p, back))
         return out
-
-    @staticmethod
-    def _bring_back_action(uid: str) -> dict:
-        return {"kind": "bring_back", "unit": uid, "text": f"bring {uid} back to the table (a Discipline Test)"}
-
-    def _bring_back(self, p: Position, uid) -> Position:
-        """The bring back of ``uid`` opened, its test to roll; refused when
-        the rules refuse it whatever the test shows (judged with one)."""
-        seq = self._seq(p.entries, json.dumps({"bring_back": uid, "test": [1, 1]}))
-        vs = seq.out
-        if vs:
-            raise IllegalAction("; ".join(v.message for v in vs), [v.as_json() for v in vs])
-        return Position(p.entries, json.dumps({"bring_back": uid}))
 
     def pieces_at(self, p: Position, action: dict) -> list[str]:
         """A step or a halt of the move under way, and a die of the open
@@ -343,144 +329,119 @@ class GridTurn(StepTurn):
             raise IllegalAction("the phase is over")
         if kind == "dice":
             return self._rolled(p, action)
+        if kind in DECISIONS:
+            return self._decided(p, action)
+        if kind in ("step", "halt"):
+            return self._stepped(p, action)
         if kind == "end":
             if p.open is not None:
                 raise IllegalAction("an activation is under way: end it first (halt a move)")
             return Position(p.entries, over=True)
-        if kind in self.kinds and p.open is not None:
+        if kind not in self.kinds:
+            raise IllegalAction(f"the grid game has no action {kind!r} (activate, step, halt, reroll, keep, choose, "
+                                "stand_fast, give_ground, exchange, reallocate, homunculus_est, bring_back, end; "
+                                "dice at a chance node)")
+        if p.open is not None:
             raise IllegalAction("an activation is under way: its dice or its move come first")
-        if kind == "activate":
-            unknown = sorted(set(action) - set(ACTIVATE_FIELDS) - {"kind", "text"})
-            if unknown:
-                raise IllegalAction(f"an activate action has no field {unknown[0]!r} "
-                                    f"(it takes: {', '.join(ACTIVATE_FIELDS)})")
-            if action.get("option") not in OPTIONS:
-                raise IllegalAction(f"option must be one of {', '.join(OPTIONS)}, not {action.get('option')!r}")
-            return self._opened(p, {k: action[k] for k in ACTIVATE_FIELDS if k in action})
-        if kind in ("exchange", "reallocate"):
-            entry = {k: action[k] for k in (kind, "get") if k in action}
-            if not isinstance(entry.get(kind), dict):
-                raise IllegalAction(f"an {kind} action gives `{kind}`: a mapping of pools to points")
-            return self._opened(p, entry)
-        if kind == "homunculus_est":  # the points on the revealed cards, and the other side's cancel if it spends one
-            return self._opened(p, {kind: {k: action[k] for k in ("points", "cancel") if k in action}})
-        if kind in ("reroll", "keep"):
-            due = self._due(p)[1] if p.open is not None else None
-            offers = [o for o in due.options if o["kind"] == "reroll"] if due is not None and due.path == ("roll",) \
-                and due.options else []
-            if not offers:
-                raise IllegalAction("no movement roll may be re-rolled here")
-            if kind == "keep":
-                return self._settled(Position(p.entries, p.open, moving=True, declined=(due.path,)))
-            pay = {k: action[k] for k in ("pool", "as") if k in action}
-            if set(action) - {"kind", "text", "pool", "as"} or {**pay} not in [
-                    {k: o[k] for k in ("pool", "as") if k in o} for o in offers]:
-                raise IllegalAction("a reroll gives the 'pool' it spends (movement, or generalship 'as' movement): "
-                                    + ", ".join(o["text"] for o in offers))
-            entry = _paid(json.loads(p.open), {"kind": kind, **pay})
-            return self._settled(Position(p.entries, json.dumps(entry), moving=True))
-        if kind in ("stand_fast", "give_ground"):
-            due = self._due(p)[1] if p.open is not None else None
-            stand = due.path[1] if due is not None and due.path[0] == "stand_fast" else None
-            if stand is None or action.get("unit") != stand:
-                raise IllegalAction("no unit may stand fast here" if stand is None else
-                                    f"{stand} is the unit that may stand fast here")
-            if kind == "give_ground":
-                return Position(p.entries, p.open, (), p.moving, declined=p.declined + (due.path,))
-            entry = _paid(json.loads(p.open), action)
-            return self._settled(Position(p.entries, json.dumps(entry), (), p.moving))
-        if kind == "choose":
-            due = self._due(p)[1] if p.open is not None else None
-            if due is None or due.path != ("choose",):
-                raise IllegalAction("no pick among the dice is due here")
-            if action.get("face") not in {a["face"] for a in due.options}:
-                faces = ", ".join(str(a["face"]) for a in due.options)
-                raise IllegalAction(f"pick one of the dice's results: face {faces}")
-            return self._settled(Position(p.entries, json.dumps({**json.loads(p.open), "choose": action["face"]}),
-                                          (), p.moving))
-        if kind == "bring_back":
+        if kind == "bring_back":  # (refused when the rules refuse it whatever its test shows)
             if set(action) - {"kind", "text", "unit"} or not isinstance(action.get("unit"), str):
                 raise IllegalAction("a bring_back action gives 'unit': the unit off the table; its test follows")
-            return self._bring_back(p, action["unit"])
-        if kind in ("step", "halt"):
-            if p.open is None or not p.moving or self._due(p)[1] is not None:
-                raise IllegalAction(f"no move is under way to {kind}" if not p.moving else "roll the dice due first")
-            entry = json.loads(p.open)
-            if kind == "halt":
-                return self._settled(Position(p.entries, p.open, moving=False))
-            if action.get("do") not in MANOEUVRES:
-                raise IllegalAction(f"a step does one of {', '.join(MANOEUVRES)}, not {action.get('do')!r}")
-            entry["steps"] = list(entry.get("steps", ())) + [action["do"]]
-            return self._settled(Position(p.entries, json.dumps(entry), moving=True))
-        raise IllegalAction(f"the grid game has no action {kind!r} (activate, step, halt, reroll, keep, choose, "
-                            "stand_fast, give_ground, exchange, reallocate, homunculus_est, bring_back, end; "
-                            "dice at a chance node)")
-
-    def _opened(self, p: Position, entry: dict) -> Position:
+            seq = self._seq(p.entries, json.dumps({"bring_back": action["unit"], "test": [1, 1]}))
+            refuse("", lambda: [v.as_json() for v in seq.out])
+            return Position(p.entries, json.dumps({"bring_back": action["unit"]}))
+        entry = _entry(action)
         return self._settled(Position(p.entries, json.dumps(entry),
                                       moving=self.moves and entry.get("option") in ("move", "charge")))
 
     def _rolled(self, p: Position, action: dict) -> Position:
         seq, due = self._due(p)
         face = action.get("face")
-        if due is None or due.options or face not in D6:
-            raise IllegalAction("no die is due here" if due is None or due.options else f"a die shows 1-6, not {face!r}")
+        if due is None or due.options:
+            raise IllegalAction("no die is due here")
+        if face not in D6:
+            raise IllegalAction(f"a die shows 1-6, not {face!r}")
         faces = p.faces + (face,)
         if len(faces) < due.n:
-            return Position(p.entries, p.open, faces, p.moving)
-        return self._settled(Position(p.entries, json.dumps(_given(json.loads(p.open), due, faces)), (), p.moving))
+            return replace(p, faces=faces)
+        return self._settled(replace(p, open=json.dumps(_given(json.loads(p.open), due, faces)), faces=()))
+
+    def _decided(self, p: Position, action: dict) -> Position:
+        """A decision of the activation under way (``DECISIONS``): one of
+        the actions its ``Due`` offers, taken into its entry, or declined."""
+        kind, head = action["kind"], DECISIONS[action["kind"]]
+        due = self._due(p)[1] if p.open is not None else None
+        if due is None or not due.options or due.path[0] != head:
+            raise IllegalAction(NOT_DUE[head])
+        if not any(same_action(o, action) for o in due.options):
+            raise IllegalAction(NOT_OFFERED[head].format(
+                faces=", ".join(str(a.get("face")) for a in due.options), unit=due.path[-1],
+                rerolls=", ".join(a["text"] for a in due.options if a["kind"] == "reroll")))
+        if kind in DECLINE:
+            return self._settled(replace(p, declined=p.declined + (due.path,)))
+        return self._settled(replace(p, open=json.dumps(_taken(json.loads(p.open), action))))
+
+    def _stepped(self, p: Position, action: dict) -> Position:
+        """A step or the halt of the move under way."""
+        kind = action["kind"]
+        if p.open is None or not p.moving or self._due(p)[1] is not None:
+            raise IllegalAction(f"no move is under way to {kind}" if not p.moving else "roll the dice due first")
+        if kind == "halt":
+            return self._settled(replace(p, moving=False))
+        if action.get("do") not in MANOEUVRES:
+            raise IllegalAction(f"a step does one of {', '.join(MANOEUVRES)}, not {action.get('do')!r}")
+        entry = json.loads(p.open)
+        entry["steps"] = [*entry.get("steps", ()), action["do"]]
+        return self._settled(replace(p, open=json.dumps(entry)))
 
     def _settled(self, p: Position) -> Position:
-        """``p`` judged: refused when the engine refuses it (``PENDING``
-        rules wait while dice are due or the move goes on); a roll of no
-        dice given at once; a move that cannot go on (a failed movement
-        roll or test) ended; a finished activation closed into the entries."""
+        """``p`` judged: refused when the engine refuses it (the rules that
+        judge a finished activation wait while dice are due or the move goes
+        on); a roll of no dice given at once; a move that cannot go on (a
+        failed movement roll or test) ended; a finished activation closed
+        into the entries."""
         while True:
             seq, due = self._due(p)
             if due is not None and due.n == 0 and not due.options:
-                p = Position(p.entries, json.dumps(_given(json.loads(p.open), due, ())), (), p.moving)
+                p = replace(p, open=json.dumps(_given(json.loads(p.open), due, ())))
                 continue
             if p.moving and due is None and (seq.stopped_at is not None
                                              or seq.log[-1].get("movement_points") in ("failed", 0)):
-                stop = seq.stopped_at
-                p = Position(p.entries, p.open, moving=False)
-                if stop is not None and any(v.rule in PENDING for v in seq.out):
+                p = replace(p, moving=False)
+                if seq.stopped_at is not None and any(v.rule in self.waiting for v in seq.out):
                     # a failed test that forbids the step (leaving an enemy zone of control, entering
                     # a feared one): the unit stops before it, and the step is not made
                     entry = json.loads(p.open)
-                    p = Position(p.entries, json.dumps({**entry, "steps": entry["steps"][:stop]}))
+                    p = replace(p, open=json.dumps({**entry, "steps": entry["steps"][:seq.stopped_at]}))
                 continue
             break
         done = due is None and not p.moving
-        vs = [v for v in seq.out if done or v.rule not in PENDING]
-        if vs:
-            raise IllegalAction("; ".join(v.message for v in vs), [v.as_json() for v in vs])
-        if done:
-            return Position(p.entries + (p.open,))
-        return p
+        refuse("", lambda: [v.as_json() for v in seq.out if done or v.rule not in self.waiting])
+        return Position(p.entries + (p.open,)) if done else p
 
     def worded(self, p: Position, action: dict) -> dict:
         kind = action.get("kind")
+        unit = json.loads(p.open)["unit"] if kind in ("step", "halt") else None
         if kind == "activate":
-            return {**action, "text": _text(action, self._seq(p.entries).s)}
-        if kind == "step":
-            return {**action, "text": f"{json.loads(p.open)['unit']} {action['do'].replace('_', ' ')}"}
-        if kind == "halt":
-            return {**action, "text": f"{json.loads(p.open)['unit']} halts"}
-        if kind == "end":
-            return {**action, "text": "end the phase"}
-        if kind == "bring_back":
-            return {**action, "text": self._bring_back_action(action.get("unit"))["text"]}
-        if kind == "exchange":
-            return {**action, "text": "exchange " + ", ".join(f"{n} {k}" for k, n in action["exchange"].items())
-                    + f" for one {action.get('get')}"}
-        if kind == "homunculus_est":
-            return {**action, "text": f"“Homunculus Est!” with {action.get('points')} points"
-                    + (f", cancelled with a {action['cancel']} point" if "cancel" in action else "")}
-        if kind == "reallocate":
-            return {**action, "text": "re-allocate the pools: " + ", ".join(
-                f"{k} {n}" for k, n in action["reallocate"].items())}
-        return action
+            text = _text(action, self._seq(p.entries).s)
+        elif kind == "step":
+            text = f"{unit} {action['do'].replace('_', ' ')}"
+        elif kind == "halt":
+            text = f"{unit} halts"
+        elif kind == "end":
+            text = self.end_words
+        elif kind == "bring_back":
+            text = f"bring {action.get('unit')} back to the table (a Discipline Test)"
+        elif kind == "exchange":
+            text = ("exchange " + ", ".join(f"{n} {k}" for k, n in action["exchange"].items())
+                    + f" for one {action.get('get')}")
+        elif kind == "homunculus_est":
+            text = (f"“Homunculus Est!” with {action.get('points')} points"
+                    + (f", cancelled with a {action['cancel']} point" if "cancel" in action else ""))
+        elif kind == "reallocate":
+            text = "re-allocate the pools: " + ", ".join(f"{k} {n}" for k, n in action["reallocate"].items())
+        else:
+            return action
+        return {**action, "text": text}
 
     # ------------------------------------------------------------ the picture
     def draw(self, p: Position, select: str | None = None, node=None) -> str:
@@ -492,32 +453,21 @@ class GridTurn(StepTurn):
         from .svg import grid_svg
 
         board = self._seq(p.entries, p.open).s
-        node = node or self.node(p)
         activations: dict = {}
         steps: dict = {}
         targets: dict = {}
-        for a in node.actions:
+        for a in (node or self.node(p)).actions:
             if a["kind"] == "activate":
                 opts = activations.setdefault(a["unit"], [])
                 if a["option"] not in opts:
                     opts.append(a["option"])
                 if a["unit"] == select and "target" in a:
                     targets.setdefault(a["target"], []).append(a["text"])
-            elif a["kind"] == "step" and select is not None:
-                for unit, at in self.moved_to(p, a):
-                    if unit == select:
-                        steps.setdefault(at, []).append(a["text"])
+            elif a["kind"] == "step" and select == json.loads(p.open)["unit"]:
+                q = self.play(p, a)  # (the square the step takes it to)
+                steps.setdefault(tuple(self._seq(q.entries, q.open).s.states[select].at), []).append(a["text"])
         return grid_svg(self.engine, setting=board, activations=activations, select=select, steps=steps,
                         targets=targets)
-
-    def moved_to(self, p: Position, action: dict) -> list:
-        """Where ``action`` at ``p`` puts a unit: a step of the open move,
-        [(unit, its new ``at``)]; [] for any other action."""
-        if action.get("kind") != "step" or p.open is None:
-            return []
-        unit = json.loads(p.open)["unit"]
-        q = self.play(p, action)
-        return [(unit, tuple(self._seq(q.entries, q.open).s.states[unit].at))]
 
     # ------------------------------------------------------------ the files
     def log(self, p: Position) -> dict:
@@ -540,10 +490,7 @@ class GridTurn(StepTurn):
             pos = where.get(u["id"])
             if pos == "removed":
                 continue
-            if pos is not None:
-                u.update(at=list(pos["at"]), facing=pos["facing"], disordered=pos["disordered"])
-                if "discipline" in pos:  # (a Discipline Rating raised for good: Centurion Casualties)
-                    u["discipline"] = pos["discipline"]
+            u.update(pos or {})  # (at, facing, disordered; a Discipline Rating raised for good)
             st = seq.s.states[u["id"]]
             if st.off_table:
                 u["off_table"] = True
@@ -568,37 +515,52 @@ class GridTurn(StepTurn):
         return data
 
 
+def _entry(action: dict) -> dict:
+    """The turn file's entry that ``action`` opens (an activation, an
+    exchange, a re-allocation, a “Homunculus Est!” call), its shape checked."""
+    kind = action["kind"]
+    if kind == "activate":
+        unknown = sorted(set(action) - set(ACTIVATE_FIELDS) - {"kind", "text"})
+        if unknown:
+            raise IllegalAction(f"an activate action has no field {unknown[0]!r} "
+                                f"(it takes: {', '.join(ACTIVATE_FIELDS)})")
+        if action.get("option") not in OPTIONS:
+            raise IllegalAction(f"option must be one of {', '.join(OPTIONS)}, not {action.get('option')!r}")
+        return {k: action[k] for k in ACTIVATE_FIELDS if k in action}
+    if kind == "homunculus_est":  # the points on the revealed cards, and the other side's cancel if it spends one
+        return {kind: {k: action[k] for k in ("points", "cancel") if k in action}}
+    entry = {k: action[k] for k in (kind, "get") if k in action}
+    if not isinstance(entry.get(kind), dict):
+        raise IllegalAction(f"an {kind} action gives `{kind}`: a mapping of pools to points")
+    return entry
+
+
 def _given(entry: dict, due, faces: tuple) -> dict:
-    """``entry`` with the ``faces`` of roll ``due`` at its place."""
-    path = due.path
-    value = faces[0] if due.single else list(faces)
-    if path[0] == "steps":
-        j, key = path[1], path[2]
-        steps = list(entry["steps"])
-        st = steps[j] if isinstance(steps[j], dict) else {"do": steps[j]}
-        old = st.get(key)
-        st = {**st, key: (list(old) if isinstance(old, list) else [old] if old is not None else []) + list(faces)
-              if key == "test" else value}
-        steps[j] = st
-        return {**entry, "steps": steps}
-    if path == ("roll",) and not due.single:  # (a re-rolled movement die: its face after the first)
-        return {**entry, "roll": [_first(entry["roll"]), *faces]}
-    if len(path) == 1:
-        return {**entry, path[0]: value}
-    return {**entry, path[0]: {**entry.get(path[0], {}), path[1]: value}}
+    """``entry`` (a fresh copy, changed) with the ``faces`` of roll ``due``
+    at its place (``due.path``, keys into the entry; a step given as its
+    manoeuvre alone becomes ``{do: ...}``): one face, or a list after the
+    faces there (a re-roll: the Manoeuvre Test's, the movement die's)."""
+    *keys, key = due.path
+    at = entry
+    for k in keys:
+        if isinstance(at, list) and isinstance(at[k], str):
+            at[k] = {"do": at[k]}
+        at = at[k] if isinstance(at, list) else at.setdefault(k, {})
+    old = at.get(key)
+    before = [] if old is None else old if isinstance(old, list) else [old]
+    at[key] = faces[0] if due.single else before + list(faces)
+    return entry
 
 
-def _first(roll):
-    """The first movement die of a ``roll`` (a face, or a list of faces)."""
-    return roll[0] if isinstance(roll, list) else roll
-
-
-def _paid(entry: dict, action: dict, trial: bool = False) -> dict:
-    """``entry`` with ``action`` taken: a unit standing fast (a Defence
-    Point), or a movement die re-rolled (the point it spends; its die to
-    roll, or with ``trial`` a die rolled, to judge the entry whole)."""
+def _taken(entry: dict, action: dict, trial: bool = False) -> dict:
+    """``entry`` with the decision ``action`` taken: the chooser's pick
+    among the attack dice, a unit standing fast (a Defence Point), or a
+    movement die re-rolled (the point it spends; its die to roll, or with
+    ``trial`` a die rolled, to judge the entry whole)."""
+    if action["kind"] == "choose":
+        return {**entry, "choose": action["face"]}
     if action["kind"] == "stand_fast":
         return {**entry, "stand_fast": list(entry.get("stand_fast", ())) + [action["unit"]]}
     pay = {k: action[k] for k in ("pool", "as") if k in action}
-    return {**entry, "roll": [_first(entry["roll"])] + ([6] if trial else []),
+    return {**entry, "roll": [entry["roll"]] + ([6] if trial else []),
             "spend": list(entry.get("spend", ())) + [{**pay, "use": "reroll_movement"}]}
