@@ -600,6 +600,32 @@ def scoped(n, bound: frozenset):
     return tuple((c, bound) for c in children(n))
 
 
+def statement_exprs(st):
+    """Each expression of a rule, define, roll or card statement, with the
+    names it binds there and their types: a define's or roll's parameters
+    (``any``), a roll's dice (``int``), a quota's ``it`` (``piece``)."""
+    if isinstance(st, RuleDecl):
+        yield st.body, {}
+    elif isinstance(st, DefineDecl):
+        yield st.body, {p: "any" for p in st.params}
+    elif isinstance(st, RollDecl):  # (its dice are faces)
+        yield st.body, {**{p: "any" for p in st.params}, **{d: "int" for d in st.dice}}
+    elif isinstance(st, CardDecl):
+        for f in st.fields:
+            if isinstance(f.value, Expr):
+                yield f.value, {}
+        for alt in st.alternatives:
+            if alt.when is not None:
+                yield alt.when, {}
+            for q in alt.quotas:
+                if isinstance(q.amount, Expr):
+                    yield q.amount, {}
+                if q.where is not None:
+                    yield q.where, {"it": "piece"}
+            if alt.group is not None and alt.group.anchor is not None:
+                yield alt.group.anchor, {"it": "piece"}
+
+
 def walk(node):
     """Yield ``node`` and every expression node below it (pre-order)."""
     stack = [node]

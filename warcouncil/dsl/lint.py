@@ -367,37 +367,13 @@ def _references(pack: Pack) -> list[LintError]:
 
     statements = [*pack.rules.values(), *pack.defines.values(), *pack.cards.values(), *pack.rolls.values()]
     for st in statements:
-        for e, params in _exprs(st):
+        for e, params in A.statement_exprs(st):
             visit(e, frozenset(params))
     return out
 
 
 def _where(p: LintError):
     return (p.location.file or "", p.location.line or 0, p.location.column or 0)
-
-
-def _exprs(st):
-    """The expressions of a rule, define or card statement."""
-    if isinstance(st, A.RuleDecl):
-        yield st.body, ()
-    elif isinstance(st, A.DefineDecl):
-        yield st.body, st.params
-    elif isinstance(st, A.RollDecl):
-        yield st.body, st.params + st.dice
-    elif isinstance(st, A.CardDecl):
-        for f in st.fields:
-            if isinstance(f.value, A.Expr):
-                yield f.value, ()
-        for alt in st.alternatives:
-            if alt.when is not None:
-                yield alt.when, ()
-            for q in alt.quotas:
-                if isinstance(q.amount, A.Expr):
-                    yield q.amount, ()
-                if q.where is not None:
-                    yield q.where, ("it",)
-            if alt.group is not None and alt.group.anchor is not None:
-                yield alt.group.anchor, ("it",)
 
 
 def hook_problems(pack: Pack) -> list[LintError]:
@@ -437,7 +413,7 @@ def _layer_conflicts(pack: Pack) -> list[LintError]:
     statements = [*pack.rules.values(), *pack.defines.values(), *pack.cards.values(), *pack.rolls.values()]
     users: dict[str, list] = {}
     for st in statements:
-        for e, params in _exprs(st):
+        for e, params in A.statement_exprs(st):
             for name in A.referenced(e) - set(params):
                 users.setdefault(name, []).append(st)
     for name, (did, rm) in pack.removed_defines.items():
@@ -446,7 +422,7 @@ def _layer_conflicts(pack: Pack) -> list[LintError]:
             out.append(_err(f"remove define {did}: {name} is still used by {', '.join(who)}", rm.loc,
                             f"replace it instead (`replace define {did} {name}(...) := ...`), or change those too"))
     for layer, st in pack.layered:
-        for e, params in _exprs(st):
+        for e, params in A.statement_exprs(st):
             for n in A.walk(e):
                 name = n.id if isinstance(n, A.Name) else n.func if isinstance(n, A.Call) else None
                 if name is None or name in params:

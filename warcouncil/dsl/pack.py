@@ -151,6 +151,18 @@ class Pack:
                     if self.card_fields.get(f.name, ("",))[0].startswith("symbol") and isinstance(f.value, str)}
         return out
 
+    def variables(self) -> set[str]:
+        """Every name the pack binds as a variable somewhere: a define's or
+        a roll's parameter, a roll's die, a quota's ``it``, the variable of a
+        quantifier, a set or ``the``. A piece of a body compiled on its own cannot tell
+        such a name from the symbol, define or builtin it may also name
+        (``Compiler.board_static``)."""
+        out: set[str] = set()
+        for st in (*self.rules.values(), *self.defines.values(), *self.rolls.values(), *self.cards.values()):
+            for e, bound in A.statement_exprs(st):
+                out |= set(bound) | {n.var for n in A.walk(e) if isinstance(n, (A.Quant, A.SetComp, A.The))}
+        return out
+
     def card_field_words(self, name: str) -> str:
         """What a message calls a card's field (``card fields roll: ... "the dice rolled"``)."""
         words = self.card_fields.get(name, (None, None, None))[2]

@@ -61,30 +61,6 @@ def _show(e: A.Expr, width: int = 50) -> str:
     return s if len(s) <= width else s[: width - 1] + "…"
 
 
-def _statement_exprs(st):
-    """(expression, parameter types) of a rule, define or card statement."""
-    if isinstance(st, A.RuleDecl):
-        yield st.body, {}
-    elif isinstance(st, A.DefineDecl):
-        yield st.body, {p: "any" for p in st.params}
-    elif isinstance(st, A.RollDecl):  # (its dice are faces)
-        yield st.body, {**{p: "any" for p in st.params}, **{d: "int" for d in st.dice}}
-    elif isinstance(st, A.CardDecl):
-        for f in st.fields:
-            if isinstance(f.value, A.Expr):
-                yield f.value, {}
-        for alt in st.alternatives:
-            if alt.when is not None:
-                yield alt.when, {}
-            for q in alt.quotas:
-                if isinstance(q.amount, A.Expr):
-                    yield q.amount, {}
-                if q.where is not None:
-                    yield q.where, {"it": "piece"}
-            if alt.group is not None and alt.group.anchor is not None:
-                yield alt.group.anchor, {"it": "piece"}
-
-
 def _name_of(st) -> str:
     if isinstance(st, A.CardDecl):
         return f"card {st.name!r}"
@@ -262,7 +238,7 @@ def define_problems(pack) -> list:
             if not culprits:
                 out.append(_too_big(d, s, dp, n))
     for st in [*pack.rules.values(), *pack.cards.values(), *pack.rolls.values()]:
-        for e, params in _statement_exprs(st):
+        for e, params in A.statement_exprs(st):
             s, dp, n, culprits = measure(e, params)
             if too_big(s, dp, n) and not culprits:
                 out.append(_too_big(st, s, dp, n))
@@ -416,7 +392,7 @@ class _Types:
             d = self.defines[name]
             self.type(d.body, {p: "any" for p in d.params})
         for st in [*self.pack.rules.values(), *self.pack.cards.values(), *self.pack.rolls.values()]:
-            for e, env in _statement_exprs(st):
+            for e, env in A.statement_exprs(st):
                 self.type(e, env)
         for card in self.pack.cards.values():  # how many dice, how many orders: numbers
             counts = [(self.pack.card_field_words(f.name), f.value) for f in card.fields

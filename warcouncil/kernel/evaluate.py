@@ -96,6 +96,9 @@ class Compiler:
         self._context_base = vocab.context_static
         self._pure = vocab.pure
         self.symbols = pack.symbols()
+        # the names some body binds as a variable (``Pack.variables``): in a piece of a body, such a
+        # name may be that variable, whatever else it names, so no piece reading it is static
+        self._variables = frozenset(pack.variables())
         self._define_cache: dict[str, Closure] = {}
         self._compiled: dict[int, tuple[A.Expr, Closure]] = {}
         self._board_static: dict = {}
@@ -195,7 +198,7 @@ class Compiler:
         ok = self._only_defines.get(names)
         if ok is None:
             base = set(names) | self.symbols
-            ok = self._only_defines[names] = base | self._closed(base)
+            ok = self._only_defines[names] = (base | self._closed(base)) - self._variables
         return _referenced(expr) <= ok
 
     def ordered_member(self, expr: A.Expr):
@@ -224,7 +227,7 @@ class Compiler:
         if hit is not None and hit[0] is expr:
             return hit[1]
         refs = _referenced(expr) - set(bound)
-        ok = self._setting | self.symbols | self.static_defines()
+        ok = (self._setting | self.symbols | self.static_defines()) - self._variables  # (see _variables)
         v = all(r in ok for r in refs)
         self._board_static[key] = (expr, v)
         return v
@@ -238,6 +241,7 @@ class Compiler:
             return hit[1]
         refs = _referenced(expr) - set(bound)
         ok = self._context_base | self.symbols | self.static_defines() | self.context_static_defines()
+        ok -= self._variables
         v = all(r in ok for r in refs)
         self._board_static[key] = (expr, v)
         return v
@@ -399,7 +403,7 @@ class Compiler:
         """Propagate constant truth values (and inline constant defines)."""
 
         def step(n):
-            if isinstance(n, A.Name) and n.id in self.pack.defines:
+            if isinstance(n, A.Name) and n.id in self.pack.defines and n.id not in self._variables:
                 d = self.pack.defines[n.id]
                 if not d.params and isinstance(d.body, A.Const):
                     return A.Const(d.body.value, n.loc)

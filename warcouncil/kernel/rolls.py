@@ -27,7 +27,6 @@ alike, wherever the family reads it. Nothing here knows a family.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -37,9 +36,6 @@ from ..dsl.bounds import MAX_ROLL_DICE
 from ..errors import WarcouncilError
 
 FACES = range(1, 7)
-#: what the names of a roll's parameters and dice are prefixed with in its
-#: compiled body (``_apart``)
-APART = "$"
 __all__ = ["FACES", "MAX_ROLL_DICE", "Roll", "compiled", "retried"]
 
 
@@ -52,7 +48,6 @@ class Roll:
         self.decl = decl
         self.body = body
         self.defaults = dict(decl.defaults)
-        self._dice = [APART + d for d in decl.dice]
 
     @property
     def n(self) -> int:
@@ -70,8 +65,8 @@ class Roll:
         its dice) give; as many faces as dice, or bad input at the roll (a
         house rule that gives a test more dice than a family's file gives)."""
         self._fits(faces, len(faces) != self.n)
-        env = {APART + k: v for k, v in args.items()}
-        env.update(zip(self._dice, faces))
+        env = dict(args)
+        env.update(zip(self.decl.dice, faces))
         return self.body(ctx, env)
 
     def law(self, ctx, args: dict) -> dict:
@@ -108,25 +103,8 @@ def compiled(compiler, name: str) -> Roll | None:
         decl = compiler.pack.roll(name)
         if decl is None:
             return None
-        hit = compiler.pack_memo[key] = Roll(decl, compiler.compile(compiler.fold(_apart(decl))))
+        hit = compiler.pack_memo[key] = Roll(decl, compiler.compile(compiler.fold(decl.body)))
     return hit
-
-
-def _apart(decl: A.RollDecl) -> A.Expr:
-    """The roll's body with its parameters and dice renamed apart from every
-    name of the pack (``$unit``): the compiler takes a name that is also a
-    symbol (``unit``, a role) or a constant define for that, not for a
-    variable (a call of it all symbols is worked out once per board)."""
-    names = set(decl.params + decl.dice)
-
-    def step(n):
-        if isinstance(n, A.Name) and n.id in names:
-            return dataclasses.replace(n, id=APART + n.id)
-        if getattr(n, "var", None) in names:  # (a quantifier's variable of the same name: renamed alike)
-            return dataclasses.replace(n, var=APART + n.var)
-        return n
-
-    return A.transform(decl.body, step)
 
 
 def retried(law: dict, rerolls: int, success="pass") -> dict:
