@@ -23,7 +23,7 @@ from warcouncil.kernel.caches import AnswerCaches
 from warcouncil.errors import Location, WarcouncilError
 from warcouncil.kernel.evaluate import Compiler
 from warcouncil.kernel.game import IllegalAction, refuse, refusing
-from warcouncil.kernel.log import FIXED_PARTS, LogCtx, TurnLog, entry_key, history_number, judgement_key
+from warcouncil.kernel.log import FIXED_PARTS, DefinesKey, LogCtx, TurnLog, entry_key, history_number, judgement_key
 from warcouncil.kernel.logrules import EVERY, LogRules, entries_of
 from warcouncil.kernel.reads import PackReads
 
@@ -387,6 +387,63 @@ def test_a_define_reading_the_history_only_through_calls_on_its_parameters(toy):
     assert reads.history_calls("same") == ()
     assert reads.history_calls("crowded") is None  # (a history constant)
     assert reads.history_calls("after_a_late_one") is None  # (a call on another value, p)
+
+
+def _defines_keys(pack):
+    """A ``DefinesKey`` per (define names, the part of the outcome left out)."""
+    compiler = Compiler(pack, _meanings())
+    reads = PackReads(pack, lambda name: None, compiler.symbols)
+    return compiler, {(names, own): DefinesKey("v", names, pack, reads, compiler, own)
+                      for names, own in ((("late",), ""), (("late",), "roll"), (("crowded",), ""),
+                                         (("late", "crowded"), ""))}
+
+
+def test_a_value_of_defines_is_keyed_by_what_they_read(toy):
+    """``DefinesKey``: ``late(o)`` reads the history only through
+    ``place_of(o)`` (keyed by its value) and the entry's roll; ``crowded``
+    reads the whole history (keyed by its number); with ``own``, the roll
+    being worked out is left out."""
+    *_, pack = toy
+    _, keys = _defines_keys(pack)
+    cache = AnswerCaches()
+    one = _log([("move", "x", 2), ("shot", "y", 5), ("move", "x", 3), ("shot", "z", 4)])
+    two = _log([("shot", "z", 6), ("shot", "z", 1), ("move", "y", 2), ("shot", "z", 4)])
+    late, e1, e2 = keys[(("late",), "")], one.entries[-1], two.entries[-1]
+    assert late.key(one, e1, cache) == (("v", False), "x", ("shot", "z", (), None, None, 4), ("calls", (3,)))
+    assert late.key(one, e1, cache) == late.key(two, e2, cache)  # (other histories, the same place and roll)
+    assert late.key(one.parent, one.parent.entries[-1], cache)[3] == ("calls", (2,))
+    rolled = two.parent.plus("shot", "z", 1)
+    assert late.key(two, e2, cache) != late.key(rolled, rolled.entries[-1], cache)
+    unrolled = keys[(("late",), "roll")]
+    assert unrolled.key(two, e2, cache) == unrolled.key(rolled, rolled.entries[-1], cache)
+    crowded = keys[(("crowded",), "")]
+    assert crowded.calls is None and crowded.key(one, e1, cache)[3] == history_number(one, crowded.history,
+                                                                                     cache.histories)
+    assert crowded.key(one, e1, cache) != crowded.key(two, e2, cache)  # (other entries before)
+    assert keys[(("late", "crowded"), "")].calls is None  # (one reads the history otherwise: numbered)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["move", "shot"]), st.sampled_from("xyz"), st.integers(1, 6)),
+                min_size=1, max_size=6))
+def test_the_same_key_the_same_value(toy, log_entries):
+    """Over drawn logs, entries appended with the same ``DefinesKey`` key
+    get the same values of its defines (the roll left out: the dice's
+    values are worked out for each roll, not checked here)."""
+    *_, pack = toy
+    compiler, keys = _DRAWN.setdefault("keys", _defines_keys(pack))
+    log = _log(log_entries)
+    while log.entries:
+        e = log.entries[-1]
+        for (names, own), k in keys.items():
+            if not own:
+                value = tuple(compiler.define_closure(n)(LogCtx(log), {"o": e}) for n in names)
+                assert _DRAWN.setdefault(k.key(log, e, _DRAWN["cache"]), value) == value
+        log = log.parent
+
+
+#: the keys of the test above, and the values drawn under each
+_DRAWN: dict = {"cache": AnswerCaches()}
 
 
 #: one answer's caches shared by every log the next test draws: a verdict kept

@@ -43,8 +43,9 @@ or for two pieces asked only whether they touch by their contact
 (``AnswerCaches.by_places``). In ``odds`` and ``plan`` so are kept: the
 verdict of a group of rules that read the same (``breaks``, the kernel's
 ``LogRules``), an attempt's target (worked out when first read: a step the
-stop rules forbid reads none; by the values of the history builtins its
-defines call on their parameters, ``PackReads.history_calls``) and its dice.
+stop rules forbid reads none) and its dice, each by what its defines read
+(the kernel's ``DefinesKey``: of the history, the values of the history
+builtins they call on their parameters, ``PackReads.history_calls``).
 A loop through the history of the stop rules' shape (``exists p in
 before(o): ...``, recognised by its shape, never by a rule's id) is judged
 from a summary carried along the log (kernel/loops.py; ``before`` and
@@ -65,10 +66,10 @@ from ...errors import Location, WarcouncilError, closest
 from ...kernel.caches import AnswerCaches
 from ...kernel import chance
 from ...kernel.listing import count_json
-from ...kernel.log import LogCtx as Ctx, entry_key, history_number
+from ...kernel.log import DefinesKey, LogCtx as Ctx, history_number
 from ...kernel.logrules import LogRules
 from ...kernel.loops import UNSUMMARISED as _UNSUMMARISED, HistoryLoops, o_plain
-from ...kernel.reads import IDENTITY, PackReads
+from ...kernel.reads import PackReads
 from ...kernel.engine import Engine
 from ...kernel.game import TWO_D6
 from ...kernel.evaluate import Compiler
@@ -116,7 +117,7 @@ class _Pending:
             first = Entry(*self.fields)  # (the entry as it was made: no `after`, no target yet)
             if self.alike is not None:
                 first._alike, first._what, first._parts = self.alike
-            k = self.engine._target_key(self.log, first)
+            k = self.engine.target_key.key(self.log, first, self.engine.cache)
             keyed = self.keyed = (k, ("unshared", first) if k is None else k, first)
         return keyed
 
@@ -191,10 +192,10 @@ class WarmasterEngine(Engine):
         #: the pack's rules over the log (the kernel's), the stop rules' loops judged from their summary
         self.judged = LogRules(pack, self.compiler, self.reads, self.loops)
         self.rules = self.judged.rules
-        self._target_spec: Any = False  # (``_target_key``)
-        self._target_calls: Any = False  # (``_target_history``)
-        self._target_placed: Any = None  # (``target``: kept by places too)
-        self._dice_spec: Any = False  # (``dice``)
+        #: what an attempt's target and its dice are functions of (the kernel's keys)
+        self.target_key = DefinesKey("target", ("command_value", "supplies", *self.penalties), pack, self.reads,
+                                     self.compiler, "target", frozenset({"fixed"}), lambda e: e.units)
+        self.dice_key = DefinesKey("dice", ("succeeds", "blunder"), pack, self.reads, self.compiler, "roll")
         self._transposition_of: Any = False  # (``_transposition_spec``)
 
     # ------------------------------------------------------------ set-up
@@ -249,94 +250,22 @@ class WarmasterEngine(Engine):
     def target(self, log: Log, e: Entry, key: Any = False) -> tuple[int, dict[str, int]]:
         """Command value minus the penalties, and each penalty, of attempt
         ``e`` on the table of ``e`` (``log``: the attempts before it);
-        shared within one answer by ``_target_key`` (``key``, when the
-        caller worked it out)."""
+        shared within one answer by ``target_key`` (``key``, when the
+        caller worked it out), and by the places it read where it may be."""
         if key is False:
-            key = self._target_key(log, e)
+            key = self.target_key.key(log, e, self.cache)
         if key is None:
             return self._target(log, e)
         values = self.cache.values
         hit = values.get(key)
         if hit is None:
-            placed = self._target_placed
-            if placed is not None and self._sharing:  # (kept by the places it read, beside)
-                of_e, history = placed
-                at = (("target@",), log.side, (entry_key(e, of_e, "target"), self._target_history(log, e, history)))
+            if self.target_key.placeable and self._sharing:
+                at = self.target_key.key(log, e, self.cache, placed=True)
                 hit = self.cache.by_places(at, log.table, lambda: self._target(log, e), touching_quiet)
             else:
                 hit = self._target(log, e)
             values[key] = hit
         return hit[0], dict(hit[1])
-
-    def _target_key(self, log: Log, e: Entry):
-        """What the target of ``e`` appended to ``log`` is a function of,
-        by what the defines of the target read (``PackReads.of_var``): the
-        entry (what it is; its table when a define measures it or its
-        units) and, when a define reads the history, the log as that
-        define reads it. None: not shared (a define reads the entry as
-        itself, or something of unknown reach)."""
-        spec = self._target_spec
-        if spec is False:
-            spec = None
-            names = [n for n in ("command_value", "supplies", *self.penalties) if n in self.pack.defines]
-            of_e: set = set()
-            history: set = set()
-            placeable = True
-            for name in names:
-                d = self.pack.defines[name]
-                whole = self.reads.define(name)
-                each = [self.reads.of_var(d.body, p) for p in d.params]
-                if whole is None or None in each or (each and IDENTITY in each[0]):
-                    break
-                of_e |= each[0] if each else set()
-                for r in each[1:]:  # (the units stand on the entry's table)
-                    of_e |= {"fixed"} | ({"table"} if r & {"table", IDENTITY} else set())
-                if "history" in whole:
-                    history |= whole
-                # (kept by the places it read too when every define that measures
-                # reads no history and nothing as itself: what it read is recorded)
-                placeable = placeable and ("table" not in whole or (
-                    "history" not in whole and not any(IDENTITY in r for r in each)))
-            else:
-                spec = (frozenset(of_e | {"fixed"}), frozenset(history))
-                if placeable:
-                    self._target_placed = (frozenset(spec[0] - {"table"}), spec[1])
-            self._target_spec = spec
-        if spec is None:
-            return None
-        of_e, history = spec
-        return ("target",), log.side, (entry_key(e, of_e, "target"), self._target_history(log, e, history))
-
-    def _target_history(self, log: Log, e: Entry, history: frozenset):
-        """What the target of ``e`` reads of the history ``log``: the
-        values of the history builtins its defines call on their own
-        parameters (``PackReads.history_calls``: ``nth(o, u)`` for each unit of
-        ``e``) when every define reading the history reads it so; else the
-        log as ``history_number`` gives it (None: it reads none)."""
-        if not history:
-            return None
-        calls = self._target_calls
-        if calls is False:
-            calls = []
-            for name in ("command_value", "supplies", *self.penalties):
-                d = self.pack.defines.get(name)
-                if d is None:
-                    continue
-                got = self.reads.history_calls(name)
-                if got is None or len(d.params) not in (1, 2):
-                    calls = None
-                    break
-                if got:
-                    calls.append((tuple(d.params), [self.compiler.compile(n) for n in got]))
-            self._target_calls = calls
-        if calls is None:
-            return history_number(log, history, self.cache.histories)
-        ctx = Ctx(log, None, self.cache.defines)
-        out = []
-        for params, fns in calls:
-            envs = [{params[0]: e}] if len(params) == 1 else [{params[0]: e, params[1]: u} for u in e.units]
-            out.extend(f(ctx, env) for env in envs for f in fns)
-        return ("calls", tuple(out))
 
     def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         # (judged afresh while it is kept by the places it reads: every place read is recorded)
@@ -385,48 +314,21 @@ class WarmasterEngine(Engine):
         e, _ = self.attempt(log, Step(by, tuple(units), None, None, None), None, False, lazy=True)
         return self.measured(log, e.worked())
 
-    def rolls(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int]]:
-        """P(the order is given), and the 2D6 totals that give it and fail."""
-        p, ok, bad, _ = self.dice(log, e)
-        return p, ok, bad
-
-    def dice(self, log: Log, e: Entry, ways: bool = False) -> tuple:
-        """``rolls``, and P(a blunder): a failing total for which the
-        pack's ``blunder(o)`` holds (reference §5.3; 0 without the define);
-        with ``ways``, also the ways (out of 36) of success and of a blunder.
-        Shared within one answer by what ``succeeds`` and ``blunder`` read
-        of the attempt (e.g. who gives it and its target) and, if they read
-        the history, of the log."""
-        spec = self._dice_spec
-        if spec is False:
-            spec = None
-            names = [n for n in ("succeeds", "blunder") if n in self.pack.defines]
-            whole = self.reads.of([self.pack.defines[n].body for n in names])
-            each = [self.reads.of_var(self.pack.defines[n].body, self.pack.defines[n].params[0])
-                    for n in names if len(self.pack.defines[n].params) == 1]
-            if whole is not None and len(each) == len(names) and None not in each \
-                    and not any(IDENTITY in r for r in each):
-                spec = (whole, frozenset().union(*each))
-            self._dice_spec = spec
-        if spec is not None:
-            whole, of_e = spec
-            key = (("dice",), log.side, (entry_key(e, of_e, "roll"),
-                                         history_number(log, whole, self.cache.histories) if "history" in whole else None))
-            hit = self.cache.values.get(key)
-            if hit is None:
-                hit = self.cache.values[key] = self._dice(log, e)
-        else:
-            hit = self._dice(log, e)
-        p, ok, bad, pb, w_ok, w_blunder = hit
-        return (p, list(ok), list(bad), pb, w_ok, w_blunder) if ways else (p, list(ok), list(bad), pb)
-
-    def _dice(self, log: Log, e: Entry) -> tuple:
-        ctx = Ctx(log, None, self.cache.defines)
-        ok = [t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t))]
-        bad = [t for t in WAYS if t not in ok]
-        blunders = [t for t in bad if self.is_blunder(ctx, e.with_roll(t))]
-        w_ok, w_blunder = sum(WAYS[t] for t in ok), sum(WAYS[t] for t in blunders)
-        return Fraction(w_ok, 36), tuple(ok), tuple(bad), Fraction(w_blunder, 36), w_ok, w_blunder
+    def dice(self, log: Log, e: Entry) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The 2D6 totals that give attempt ``e`` its order, and the
+        failing ones that are blunders (the pack's ``blunder(o)``,
+        reference §5.3; none without the define). Shared within one answer
+        by what ``succeeds`` and ``blunder`` read (``dice_key``: e.g. who
+        gives the order and its target)."""
+        key = self.dice_key.key(log, e, self.cache)
+        hit = None if key is None else self.cache.values.get(key)
+        if hit is None:
+            ctx = Ctx(log, None, self.cache.defines)
+            ok = tuple(t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t)))
+            hit = ok, tuple(t for t in WAYS if t not in ok and self.is_blunder(ctx, e.with_roll(t)))
+            if key is not None:
+                self.cache.values[key] = hit
+        return hit
 
     def is_blunder(self, ctx: Ctx, e: Entry) -> bool:
         """Is attempt ``e``, with its roll, a blunder (the pack's ``blunder(o)``)?"""
@@ -551,9 +453,9 @@ class WarmasterEngine(Engine):
                     continue
                 if limit is not None and len(out) == limit:
                     return out, True
-                p, _, _, pb = self.dice(log, e.worked())
-                out.append({"character": c.id, "units": list(g), "target": e.target,
-                            "penalties": dict(e.penalties), "p": fraction(p), "blunder": fraction(pb)})
+                ok, blunders = self.dice(log, e.worked())
+                out.append({"character": c.id, "units": list(g), "target": e.target, "penalties": dict(e.penalties),
+                            "p": fraction(Fraction(ways(ok), 36)), "blunder": fraction(Fraction(ways(blunders), 36))})
         return out, False
 
     def orders(self, side: str | None, after: str | None, limit: int | None, count_only: bool) -> Answer:
@@ -639,11 +541,11 @@ class WarmasterEngine(Engine):
         breaks a rule is judged by the stop rules: not attempted, no
         violation, left out of the log."""
         e, _ = self.attempt(log, st, None, False)
-        _, ok, bad = self.rolls(log, e)
+        ok, _ = self.dice(log, e)
         if ok:
             e, after = self.rolled(log, e, st, ok[0], True)
         else:
-            e, after = e.with_roll(bad[-1]), log.table
+            e, after = e.with_roll(max(WAYS)), log.table  # (every total fails: the last)
         now = log.plus(e, after)
         vs = self.violations(now, e) if self.breaks(now, e) else []
         if vs and forced:
@@ -1013,8 +915,8 @@ class _Attempts:
         e, _ = eng.attempt(log, st, None, False, lazy=True)
         if eng.breaks(log.plus(e), e):
             return ((36, log, None, None),), (0, 0, 0)
-        _, ok, bad, _, w_ok, w_blunder = eng.dice(log, e.worked(), True)
-        out = []
+        ok, blunders = eng.dice(log, e.worked())
+        w_ok, out = ways(ok), []
         if ok:
             leave = None
             if self.left is not None and self.left[node.index]:
@@ -1023,9 +925,9 @@ class _Attempts:
             es, after = eng.rolled(log, e, st, ok[0], True)
             gives = (1, *(int(u in st.units) for u in self.names))
             out.append((w_ok, log.plus(es, after), gives, leave))
-        if bad:
-            out.append((36 - w_ok, log.plus(e.with_roll(bad[-1])), None, None))
-        return out, (36, w_ok, w_blunder)
+        if w_ok < 36:  # (its last failing total)
+            out.append((36 - w_ok, log.plus(e.with_roll(max(t for t in WAYS if t not in ok))), None, None))
+        return out, (36, w_ok, ways(blunders))
 
     def near(self, log: Log, node):
         if node.height < 3:
@@ -1034,6 +936,11 @@ class _Attempts:
 
     def keys(self, log: Log, node):
         return self.engine._alike(log, node.ahead, self.spec, self.plain)
+
+
+def ways(totals) -> int:
+    """The ways of rolling one of the 2D6 ``totals``, out of 36."""
+    return sum(WAYS[t] for t in totals)
 
 
 def _all_and_expected(steps, dist: dict) -> tuple[Fraction, Fraction]:
@@ -1091,4 +998,4 @@ def _verdict_text(vs: list[dict], name, by_id: dict) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["WarmasterEngine", "WAYS", "fraction", "brigades", "Ctx", "Step", "At"]
+__all__ = ["WarmasterEngine", "WAYS", "ways", "fraction", "brigades", "Ctx", "Step", "At"]

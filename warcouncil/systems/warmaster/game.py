@@ -48,7 +48,7 @@ from ...errors import Location, WarcouncilError
 from . import measure as T
 from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, refuse, refusing, roll, scenario_data
 from ...kernel.turn import located
-from .engine import WAYS, Ctx, Step
+from .engine import Step
 from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
 from .words import num, xy_words
 
@@ -243,8 +243,7 @@ class WarmasterTurn(StepTurn):
     def under_way_node(self, position):
         step = position.pending[:1]
         if step == ("roll",):
-            prefix, e, ok = self._dice(position)
-            blunders = {t for t in WAYS if t not in ok and self.engine.is_blunder(Ctx(prefix), e.with_roll(t))}
+            ok, blunders = self._dice(position)
             return roll("roll", lambda t: self._roll_words(t, t in ok, t in blunders), dice=2)
         if step in (("blunder",), ("home",)):
             what = "blunder table" if step == ("blunder",) else "home back"
@@ -265,12 +264,12 @@ class WarmasterTurn(StepTurn):
         return f"rolled {t}: " + ("the order is given" if given else "a blunder" if blunder else "the order fails")
 
     def _dice(self, position) -> tuple:
-        """The order attempt under way: the log before it, its entry (not
-        rolled yet) and the 2D6 totals that give the order."""
+        """The 2D6 totals that give the order attempt under way, and the
+        failing ones that are blunders (``WarmasterEngine.dice``)."""
         prefix = self._prefix(position)
         p = position.pending
         e, _ = self.engine.attempt(prefix, Step(p[1], tuple(p[2]), None, None, _HERE), None, False)
-        return prefix, e, self.engine.dice(prefix, e)[1]
+        return self.engine.dice(prefix, e)
 
     def step_actions(self, position, kinds: tuple) -> list:
         """The legal actions of the open sub-phases: initiative moves, home
@@ -414,14 +413,10 @@ class WarmasterTurn(StepTurn):
             return Position(position.done, ("home_to", p[1], p[2], roll))
         if p[0] == "blunder":
             return Position(position.done, ("blunder_to", roll))
-        prefix, e, ok = self._dice(position)
+        ok, blunders = self._dice(position)
         m = {"by": p[1], "units": list(p[2]), "roll": roll}
         done = position.done + (("orders", json.dumps(m)),)
-        if roll in ok:
-            return Position(done, ("to",))
-        if self.engine.is_blunder(Ctx(prefix), e.with_roll(roll)):
-            return Position(done, ("blunder",))
-        return Position(done)
+        return Position(done, ("to",) if roll in ok else ("blunder",) if roll in blunders else ())
 
     def _play_move(self, position, action: dict):
         if set(action) - {"kind", "text", "to"}:
