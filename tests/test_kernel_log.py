@@ -24,7 +24,7 @@ from warcouncil.errors import Location, WarcouncilError
 from warcouncil.kernel.evaluate import Compiler
 from warcouncil.kernel.game import IllegalAction, refuse, refusing
 from warcouncil.kernel.log import FIXED_PARTS, DefinesKey, LogCtx, TurnLog, entry_key, history_number, judgement_key
-from warcouncil.kernel.logrules import EVERY, LogRules, entries_of
+from warcouncil.kernel.logrules import EVERY, Alike, LogRules, entries_of
 from warcouncil.kernel.reads import PackReads
 
 #: the toy's rules: name -> the body judged at each entry ``o`` of the log
@@ -480,3 +480,77 @@ def test_breaks_keeps_a_groups_verdict_by_what_it_reads(judged):
     first = _log([("move", "z", 2)])  # (no earlier entry by z: the last group breaks, and is asked first after)
     assert judged.breaks(first, first.entries[-1], cache, True, None) is True
     assert [[r.id for r in rules] for rules, _ in cache.groups["move"]][0] == ["toy.same-player-before"]
+
+
+#: rules judging shots by the entry's roll and a history loop whose part
+#: about ``o`` is plain (``Alike`` may merge branches), and a loop judged as
+#: written, reading the history
+ALIKE = """
+rule toy.no-ones
+    from t "An entry is made by a player."
+    require forall o in log: rolled(o) != 1
+
+rule toy.no-low-twice
+    from t "An entry is made by a player."
+    require forall o in log: not (exists p in prior(o): who(p) == who(o) and rolled(p) < 3)
+
+rule toy.no-shot-by-another
+    from t "An entry is made by a player."
+    require forall o in log: not (exists p in prior(o): who(p) != who(o) and kind_of(p) == "shot")
+"""
+
+
+@pytest.fixture(scope="module")
+def alike_rules(tmp_path_factory) -> LogRules:
+    d: Path = tmp_path_factory.mktemp("toyalike")
+    (d / "rules.txt").write_text("An entry is made by a player.\n")
+    (d / "00-pack.wc").write_text(PACK + ALIKE)
+    pack = load_pack([d / "00-pack.wc"])
+    compiler = Compiler(pack, _meanings())
+    reads = PackReads(pack, lambda name: None, compiler.symbols)
+    return LogRules(pack, compiler, reads, loops.HistoryLoops(compiler, reads))
+
+
+def _appended(log: ToyLog, ahead):
+    """The shots to come by ``ahead``'s players, each made after ``log``, unrolled."""
+    for by in ahead:
+        now = log.plus("shot", by, None)
+        yield by, now.entries[-1], now
+
+
+def test_alike_branches_by_the_rules_loops(alike_rules, judged):
+    """``Alike``: the history keyed by what the rules and defines read,
+    the loops aside; a rule judging the whole log merges nothing; two logs
+    whose loops' summaries differ (the order of their entries) meet the
+    shots to come alike."""
+    assert Alike(judged, (), "shot").history is None  # (toy.few: the whole log)
+    alike = Alike(alike_rules, (), "shot")
+    assert alike.history == {"history"} and len(alike.loops) == 1  # (no-shot-by-another: as written)
+    cache, plain = AnswerCaches(), {}
+    one = _log([("shot", "x", 2), ("move", "y", 5), ("shot", "x", 1)])
+    two = _log([("shot", "x", 1), ("move", "y", 5), ("shot", "x", 2)])
+    other = _log([("shot", "x", 1), ("shot", "y", 5), ("shot", "x", 2)])
+    assert alike.near(one, cache) == alike.near(two, cache) != alike.near(other, cache)
+    k1, k2 = (list(alike.keys(lg, _appended(lg, "xyz"), cache, plain)) for lg in (one, two))
+    assert k1 == k2 == [((True, (("x",), ("x",))),), (None, (True, False, False))]
+    shorter = _log([("shot", "x", 2), ("move", "y", 5), ("shot", "x", 4)])
+    k3 = list(alike.keys(shorter, _appended(shorter, "xyz"), cache, plain))
+    assert k3[0] != k1[0] and k3[1] == k1[1]  # (another summary: they meet x's next shot alike)
+    assert plain == {"x": True, "y": True, "z": True}
+
+
+@settings(max_examples=150, deadline=None)
+@given(*[st.lists(st.tuples(st.sampled_from(["move", "shot"]), st.sampled_from("xyz"), st.integers(1, 6)),
+                  max_size=4)] * 2,
+       st.lists(st.tuples(st.sampled_from("xyz"), st.integers(1, 6)), min_size=1, max_size=3))
+def test_alike_branches_are_judged_alike_from_then_on(alike_rules, one, two, shots):
+    """Two logs ``Alike`` finds alike (the same ``near``, a key in common)
+    judge every shot appended after them alike."""
+    alike, cache, plain = Alike(alike_rules, (), "shot"), AnswerCaches(), {}
+    a, b = _log(one), _log(two)
+    keys = [set(alike.keys(lg, _appended(lg, "xyz"), cache, plain)) for lg in (a, b)]
+    if alike.near(a, cache) != alike.near(b, cache) or not keys[0] & keys[1]:
+        return
+    for by, roll in shots:
+        a, b = a.plus("shot", by, roll), b.plus("shot", by, roll)
+        assert bool(alike_rules.broken(LogCtx(a), a.entries[-1])) == bool(alike_rules.broken(LogCtx(b), b.entries[-1]))

@@ -66,9 +66,9 @@ from ...errors import Location, WarcouncilError, closest
 from ...kernel.caches import AnswerCaches
 from ...kernel import chance
 from ...kernel.listing import count_json
-from ...kernel.log import DefinesKey, LogCtx as Ctx, history_number
-from ...kernel.logrules import LogRules
-from ...kernel.loops import UNSUMMARISED as _UNSUMMARISED, HistoryLoops, o_plain
+from ...kernel.log import DefinesKey, LogCtx as Ctx
+from ...kernel.logrules import Alike, LogRules
+from ...kernel.loops import HistoryLoops
 from ...kernel.reads import PackReads
 from ...kernel.engine import Engine
 from ...kernel.game import TWO_D6
@@ -192,11 +192,13 @@ class WarmasterEngine(Engine):
         #: the pack's rules over the log (the kernel's), the stop rules' loops judged from their summary
         self.judged = LogRules(pack, self.compiler, self.reads, self.loops)
         self.rules = self.judged.rules
+        #: which branches of a plan's walk are alike (the kernel's)
+        self.alike = Alike(self.judged, ("command_value", "supplies", "succeeds", "blunder", *self.penalties),
+                           "orders")
         #: what an attempt's target and its dice are functions of (the kernel's keys)
         self.target_key = DefinesKey("target", ("command_value", "supplies", *self.penalties), pack, self.reads,
                                      self.compiler, "target", frozenset({"fixed"}), lambda e: e.units)
         self.dice_key = DefinesKey("dice", ("succeeds", "blunder"), pack, self.reads, self.compiler, "roll")
-        self._transposition_of: Any = False  # (``_transposition_spec``)
 
     # ------------------------------------------------------------ set-up
     def _attr_reads(self, name: str) -> str | None:
@@ -561,12 +563,11 @@ class WarmasterEngine(Engine):
         success and a failure leave different tables), nothing is merged,
         and what is kept of the tables of the branches left for good is
         dropped when the walk leaves them (``_left_for_good``, ``_forget``)."""
-        spec = self._transposition_spec()
-        if all(st.to is not None and None not in st.to for st in steps):
-            spec = None
+        alike = None if all(st.to is not None and None not in st.to for st in steps) else self.alike
         names = list(dict.fromkeys(u for st in steps for u in st.units))
-        left = self._left_for_good(steps) if spec is None else None
-        [got] = chance.Tree([steps]).walk(_Attempts(self, spec, names, left), self.start(), 36, (0,) * (1 + len(names)))
+        left = self._left_for_good(steps) if alike is None or alike.history is None else None
+        [got] = chance.Tree([steps]).walk(_Attempts(self, alike, names, left), self.start(), 36,
+                                          (0,) * (1 + len(names)))
         if each is not None:
             each.extend(got.notes)
         tops = {u: sum(1 for st in steps if u in st.units) for u in names}
@@ -614,104 +615,6 @@ class WarmasterEngine(Engine):
                     or any(a.table in gone for a in x.units)
             return False
         cache.forget(mark, dead)
-
-    def _transposition_spec(self):
-        """What ``_transposition`` keys a branch of a plan by, from what the
-        pack's judgements of an order attempt read (``PackReads``): the
-        rules that may judge it, its target's defines and its dice'. None
-        (no branch merged) when one of them reads something of unknown
-        reach, judges the whole log, or reads the outcomes of the history
-        other than through a history loop judged from its summary
-        (kernel/loops.py: the stop rules). Else (the reads by which the history
-        is keyed, the loops: (judge, its shape))."""
-        spec = self._transposition_of
-        if spec is not False:
-            return spec
-        spec = None
-        history: set = set()
-        loops = []
-        names = ["command_value", "supplies", "succeeds", "blunder", *self.penalties]
-        reads = [self.reads.define(n) for n in names if n in self.pack.defines]
-        for r in self.rules:
-            if r.causal and r.kind not in (None, "*", "orders"):
-                continue
-            if r.quick is not None:
-                shape = getattr(r.quick[0], "shape", None)
-                loops.append((r.quick[0], shape))
-                reads.append(frozenset() if shape is not None else None)
-                continue
-            reads.append(r.reads if r.causal and r.var is not None else None)
-        if None not in reads:
-            for rd in reads:
-                if "history" in rd:
-                    history |= rd
-            if "outcome" not in history:
-                spec = (frozenset(history), tuple(loops))
-        self._transposition_of = spec
-        return spec
-
-    def _transposition(self, log: Log, spec) -> Any:
-        """A branch of a plan as far as the judgements of the steps still to
-        come read it, but for the history loops (``_meets``): the table as
-        it stands and the history (which entries were made, in which order,
-        and what else of them a judgement reading the history reads,
-        ``spec``)."""
-        history = spec[0]
-        return log.table, history_number(log, history, self.cache.histories) if history else None
-
-    def _alike(self, log: Log, ahead: tuple, spec, plain: dict):
-        """What makes two branches of a plan alike in all that the
-        judgements of the steps ``ahead`` still to come read, given the same
-        ``_transposition`` (``_Attempts.keys``): the same summaries of the
-        stop rules' history loops (when each has one), else the same that
-        the loops meet of the orders to come (``_meets``, when they can be
-        asked so); without loops, nothing more."""
-        loops = spec[1]
-        if not loops:
-            yield ()
-            return
-        ctx = Ctx(log, None, self.cache.defines)
-        mine = tuple(judge.summary(log, ctx) for judge, _ in loops)
-        if not any(s is _UNSUMMARISED for s in mine):
-            try:  # (summaries holding a value that cannot be hashed are no key)
-                hash(mine)
-            except TypeError:
-                mine = None
-            if mine is not None:
-                yield mine
-        meets = self._meets(log, ahead, loops, plain)
-        if meets is not None:
-            yield None, meets
-
-    def _meets(self, log: Log, ahead: tuple, loops, plain: dict) -> tuple | None:
-        """For each history loop of the stop rules (``loops``) and each
-        order of the steps ``ahead``, whether ``log`` holds an entry
-        that meets that order's attempt (an earlier failure of its
-        character, of its unit...): an entry added later meets it alike in
-        merged branches, so these and ``_transposition`` are all that the
-        loops' verdicts from step ``i`` on read. None when a loop cannot be
-        judged so (its part about the attempt reads more than what the
-        attempt is, or is no plain data: ``plain``, by order)."""
-        found = []
-        ctx = Ctx(log, None, self.cache.defines)
-        for order in dict.fromkeys((st.by, st.units) for st in ahead):
-            o, _ = self.attempt(log, Step(*order, None, None, None), None, False, lazy=True)
-            now = log.plus(o)
-            ctx.log = now
-            try:
-                ok = plain.get(order)
-                if ok is None:
-                    ok = plain[order] = all(o_plain(shape, ctx, o) for _, shape in loops)
-                if not ok:
-                    return None
-                for judge, _ in loops:
-                    v = judge(ctx, o, now, log)
-                    if v is None:
-                        return None
-                    found.append(v)
-            except Exception:  # (judged by the kernel on the branch itself)
-                return None
-        return tuple(found)
 
     # ---- plan: the best sequencing of wanted orders
     def best_plan(self, path: str) -> Answer:
@@ -761,7 +664,7 @@ class WarmasterEngine(Engine):
                 done += n
                 self.cache.defines = {}  # (its keys hold the entries walked: not kept for the next sequencings)
                 step(done, None, f"plan: {done} sequencings tried, {legal} legal")
-            return chance.best(tree, _Attempts(self, self._transposition_spec(), [], None), self.start(), 36, (0,),
+            return chance.best(tree, _Attempts(self, self.alike, [], None), self.start(), 36, (0,),
                                score, told)
 
     def _plan_answer(self, scored, objective) -> Answer:
@@ -897,17 +800,17 @@ class _Attempts:
     (its roll the first that gives the order, its units moved as the step
     says: a successful order and one given to each of its units, of
     ``names``) and a failure (its last failing total); its notes: attempted,
-    given, a blunder, in ways out of 36. Alike branches are merged
-    (``WarmasterEngine._alike``, by ``spec``: ``_transposition_spec``) from
-    the second step on with three steps or more to come (with fewer,
+    given, a blunder, in ways out of 36. Alike branches are merged (the
+    kernel's ``Alike``: ``alike``, None for none; a branch's table beside)
+    from the second step on with three steps or more to come (with fewer,
     merging would save fewer judgements than finding a match costs);
     ``left``: per step, are the tables of its successes left for good
     (``_left_for_good``; None: none is)."""
 
-    def __init__(self, engine: WarmasterEngine, spec, names: list[str], left: list[bool] | None):
-        self.engine, self.spec, self.names, self.left = engine, spec, names, left
-        self.plain: dict = {}  # (``_meets``)
-        if spec is None:
+    def __init__(self, engine: WarmasterEngine, alike: Alike | None, names: list[str], left: list[bool] | None):
+        self.engine, self.alike, self.names, self.left = engine, alike, names, left
+        self.plain: dict = {}  # (``Alike.meets``)
+        if alike is None or alike.history is None:
             self.near = None  # (no branch merged)
 
     def judge(self, log: Log, node) -> tuple:
@@ -932,10 +835,16 @@ class _Attempts:
     def near(self, log: Log, node):
         if node.height < 3:
             return None
-        return self.engine._transposition(log, self.spec)
+        return log.table, self.alike.near(log, self.engine.cache)
 
     def keys(self, log: Log, node):
-        return self.engine._alike(log, node.ahead, self.spec, self.plain)
+        eng = self.engine
+
+        def appended():  # (each order still to come, attempted now)
+            for order in dict.fromkeys((st.by, st.units) for st in node.ahead):
+                o, _ = eng.attempt(log, Step(*order, None, None, None), None, False, lazy=True)
+                yield order, o, log.plus(o)
+        return self.alike.keys(log, appended(), eng.cache, self.plain)
 
 
 def ways(totals) -> int:
