@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -74,11 +73,11 @@ from ...kernel.engine import Engine
 from ...kernel.game import TWO_D6
 from ...kernel.evaluate import Compiler
 from ...world.ydoc import YDict
-from ...kernel.scenario import read_yaml_file
 from ...kernel.ground import Record
 from ...kernel.system import Answer, System
 from .builtins import touching_quiet
-from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
+from .files import Step, piece_id, read_plan, read_step, read_wants, turn_entries
+from .scenario import Pose, pose_of
 from .table import At, Entry, Log, Table
 from .words import order_words, pieces_words
 
@@ -148,18 +147,6 @@ class _SideView:
         self.own_of = {r: frozenset(a for a in self.own_pieces if a.piece.role == r) for r in roles}
         self.all_of = {r: frozenset(a for a in pieces if a.piece.role == r) for r in roles}
         self.enemy_of = {r: self.all_of[r] - self.own_of[r] for r in roles}
-
-
-@dataclass(frozen=True)
-class Step:
-    """One order of a plan or a turn log, as the file gives it."""
-
-    by: str
-    units: tuple[str, ...]
-    to: tuple[Pose | None, ...] | None
-    roll: int | None
-    where: Location | None
-    blunder: int | None = None  # a turn log's order: the blunder table's D6 (reference §5.3)
 
 
 class WarmasterEngine(Engine):
@@ -687,82 +674,16 @@ class WarmasterEngine(Engine):
             lines.append(f"runner-up: P(all) = {runner['all']}, expected {runner['expected']}")
         return Answer(data, "\n".join(lines))
 
-    def read_wants(self, path: str):
-        data = self._file(path, WANTS)
-        objective = WANTS.get(data, "objective")
-        items = data["want"]
-        out = []
-        for i, m in enumerate(items):
-            where = items.item_where[i]
-            units = self._ids(m, "units", where, "unit")
-            by = m.get("by")
-            cands = None if by is None else self._ids(m, "by", where, "character")
-            out.append((units, WANT.get(m, "times"), cands and list(cands)))
-        return out, objective, data.where
-
-    # ------------------------------------------------------------ files
-    def _file(self, path: str, record) -> YDict:
-        """A file of ``record``'s shape, every field checked at its place."""
-        data = read_yaml_file(path)
-        top = Location(path, 1, 1)
-        if data is None:
-            raise WarcouncilError(f"empty file: expected {record.what}", top)
-        return record.check(data, top)
-
-    def _piece(self, v: Any, where: Location | None, kind: str | None = None) -> str:
-        by_id = self.scenario.by_id
-        if v not in by_id:
-            near = closest(str(v), by_id)
-            raise WarcouncilError(f"unknown piece id {v!r}", where, hint=f"did you mean {near[0]!r}?" if near else None)
-        p = by_id[v]
-        if kind == "character" and p.is_unit:
-            raise WarcouncilError(f"{v} is a unit, not a character", where)
-        if kind == "unit" and not p.is_unit:
-            raise WarcouncilError(f"{v} is a character, not a unit", where)
-        return v
-
-    def _ids(self, m: YDict, key: str, where: Location, kind: str | None) -> tuple[str, ...]:
-        """The piece ids under ``key`` (one id, or a list; checked by the
-        file's table): each known, of ``kind``, named once."""
-        raw, w = m[key], m.value_where.get(key, where)
-        items = [(raw, w)] if isinstance(raw, str) else [
-            (u, raw.item_where[i] if i < len(raw.item_where) else w) for i, u in enumerate(raw)]
-        out: list[str] = []
-        for u, loc in items:
-            pid = self._piece(u, loc, kind)
-            if pid in out:
-                raise WarcouncilError(f"{pid} is named twice in one order", loc)
-            out.append(pid)
-        return tuple(out)
-
-    def _step(self, m: YDict, where: Location, need_roll: bool, table: Table) -> Step:
-        by = self._piece(m["by"], m.value_where.get("by", where), "character")
-        units = self._ids(m, "units", where, None)
-        to = None
-        if "to" in m:
-            tw = m.value_where.get("to", where)
-            tv = m["to"]
-            if len(tv) == 2 and not isinstance(tv[0], (list, dict)) and tv[0] is not None:
-                tv = [tv]  # one unit: `to: [x, y]`
-            if len(tv) != len(units):
-                raise WarcouncilError(f"`to` gives one position per unit of the order ({len(units)})", tw)
-            to = tuple(None if v is None else pose_of(v, table.poses[u]) for u, v in zip(units, tv))
-        if need_roll and "roll" not in m:
-            raise WarcouncilError("an order of a turn log needs its `roll` (the 2D6 total)", where)
-        return Step(by, units, to, m.get("roll"), where, m.get("blunder"))
+    # ------------------------------------------------------------ files (files.py)
+    def read_wants(self, path: str) -> tuple[list, str, Location]:
+        return read_wants(self.scenario.by_id, path)
 
     def read_plan(self, path: str) -> list[Step]:
-        data = self._file(path, PLAN)
-        items = data["plan"]
-        t = self.start().table
-        return [self._step(m, items.item_where[i], False, t) for i, m in enumerate(items)]
+        return read_plan(self.scenario.by_id, path, self.start().table.poses)
 
     def read_log(self, path: str, side: str | None = None) -> Log:
-        """A Command phase log (a turn file): its entries, in file order of
-        the sub-phase keys and list order within each, played on the table."""
-        data = self._file(path, TURN)
-        return self.log_of([(key, m, items.item_where[i]) for key, items in data.items()
-                            for i, m in enumerate(items or ())], side)
+        """A Command phase log (a turn file): its entries played on the table."""
+        return self.log_of(turn_entries(path), side)
 
     def log_of(self, entries, side: str | None = None, log: Log | None = None) -> Log:
         """``log`` (default: the start, for ``side``) extended by
@@ -776,19 +697,20 @@ class WarmasterEngine(Engine):
 
     def _entry(self, key: str, m: YDict, where: Location, log: Log) -> Log:
         t = log.table
+        by_id = self.scenario.by_id
         if key == "orders":
-            st = self._step(m, where, True, t)
+            st = read_step(by_id, m, where, True, t.poses)
             e, after = self.attempt(log, st, st.roll, st.to is not None)
             e.blunder_d6 = st.blunder
             return log.plus(e, after)
         who = {"initiative": "unit", "home_back": "unit", "characters": "piece"}[key]
-        pid = self._piece(m[who], m.value_where.get(who, where), "character" if key == "characters" else None)
+        pid = piece_id(by_id, m[who], m.value_where.get(who, where), "character" if key == "characters" else None)
         after = t.moved({pid: pose_of(m["to"], t.poses[pid])}) if "to" in m else t
         e = Entry(key, len(log.entries), where, units=(t.at(pid),), after=(after.at(pid),), moves="to" in m)
         if key == "initiative":
             e.action = m["action"]
         if key == "home_back":
-            e.toward = t.at(self._piece(m["toward"], m.value_where.get("toward", where), "character"))
+            e.toward = t.at(piece_id(by_id, m["toward"], m.value_where.get("toward", where), "character"))
             e.roll = m["roll"]
         return log.plus(e, after)
 
@@ -907,4 +829,4 @@ def _verdict_text(vs: list[dict], name, by_id: dict) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["WarmasterEngine", "WAYS", "ways", "fraction", "brigades", "Ctx", "Step", "At"]
+__all__ = ["WarmasterEngine", "WAYS", "ways", "fraction", "brigades", "Ctx", "Step", "At", "Pose"]
