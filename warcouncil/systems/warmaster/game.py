@@ -169,15 +169,14 @@ class WarmasterTurn(StepTurn):
         offsets = sorted(((i * res, j * res) for i in range(-n, n + 1) for j in range(-n, n + 1)
                           if (i or j) and math.hypot(i * res, j * res) <= reach + 1e-9),
                          key=lambda o: (math.hypot(*o), o[1], o[0]))
-        for pid in pids:
-            for t in targets:
-                o = self._contact(table, pid, t, reach)
-                if o is not None:
-                    offsets.append(o)
-            for t in targets:  # (straight away from it, as far as it goes)
-                o = self._contact(table, pid, t, reach, away=True)
-                if o is not None:
-                    offsets.append(o)
+        for pid in pids:  # (where it first touches each target, then straight away from each, as far as it goes)
+            piece, pose = table.by_id[pid], table.poses[pid]
+            for away in (False, True):
+                for t in targets:
+                    o = T.first_contact(lambda x, y: footprint(piece, Pose((x, y), pose.facing, pose.formation)),
+                                        pose.at, table.poses[t].at, table.footprint(t), reach, away)
+                    if o is not None:
+                        offsets.append(o)
         out, seen = [], set()
         board = _Board(table.scenario.width, table.scenario.depth)
         for dx, dy in offsets:
@@ -188,14 +187,6 @@ class WarmasterTurn(StepTurn):
                 seen.add(key)
                 out.append(to)
         return out
-
-    @staticmethod
-    def _contact(table, pid: str, target: str, reach: float, away: bool = False):
-        """``measure.first_contact`` of piece ``pid`` moving straight toward
-        (``away``: away from) ``target``, facing and formation kept."""
-        piece, pose = table.by_id[pid], table.poses[pid]
-        return T.first_contact(lambda x, y: footprint(piece, Pose((x, y), pose.facing, pose.formation)), pose.at,
-                               table.poses[target].at, table.footprint(target), reach, away)
 
     def _enemies(self) -> list:
         return [u.id for u in self.engine.scenario.units if u.side != self.side]
@@ -272,8 +263,6 @@ class WarmasterTurn(StepTurn):
         """The generator's legal destinations of a home back of ``unit``
         toward ``toward`` with D6 ``d6`` (``first``: the first, if any)."""
         t = prefix.table
-        if unit not in t.poses or toward not in t.poses:
-            return []
         out, tos = [], []
         for k in range(1, d6 + 1):  # (what a shorter roll allows, this one allows too)
             tos += [to for to in self.destinations(t, (unit,), 10 * k, (toward,)) if to not in tos]
@@ -289,19 +278,14 @@ class WarmasterTurn(StepTurn):
         """The destinations of the step under way (``move`` actions)."""
         p = position.pending
         if p[0] == "home_to":
-            prefix = self._prefix(position)
-            tos = self._homes(prefix, p[1], p[2], p[3])
-            return [self._move(to) for to in tos]
+            return [self._move(to) for to in self._homes(self._prefix(position), p[1], p[2], p[3])]
         prefix = self._prefix(position, -1)
         key, m = self._last(position)
         units = self._under_way(position)
         t = prefix.table
         reach = min(self._pace(t, u) for u in units)
-        out = []
-        for to in [None] + self.destinations(t, tuple(units), reach, self._enemies()):
-            if self._legal(prefix, key, self._moved(m, p, to)):
-                out.append(self._move(to, units))
-        return out
+        return [self._move(to, units) for to in [None] + self.destinations(t, tuple(units), reach, self._enemies())
+                if self._legal(prefix, key, self._moved(m, p, to))]
 
     @staticmethod
     def _moved(m: dict, pending: tuple, to) -> dict:
