@@ -220,11 +220,9 @@ class DefinesKey:
         if self.of_e is None:
             return None
         return ((self.tag, placed), log.side, entry_key(e, self.placed if placed else self.of_e, self.own),
-                self._history(log, e, cache))
+                self._history(log, e, cache) if self.history else None)
 
     def _history(self, log: TurnLog, e: Any, cache: Any):
-        if not self.history:
-            return None
         if self.calls is None:
             return history_number(log, self.history, cache.histories)
         ctx = LogCtx(log, None, cache.defines)

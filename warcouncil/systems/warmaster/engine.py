@@ -56,6 +56,7 @@ state walked before adding in that walk's sums (``distribution``).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from fractions import Fraction
@@ -525,7 +526,7 @@ class WarmasterEngine(Engine):
         if ok:
             e, after = self.rolled(log, e, st, ok[0], True)
         else:
-            e, after = e.with_roll(max(WAYS)), log.table  # (every total fails: the last)
+            e, after = e.with_roll(last_failing(ok)), log.table
         now = log.plus(e, after)
         vs = self.violations(now, e) if self.breaks(now, e) else []
         if vs and forced:
@@ -742,7 +743,7 @@ class _Attempts:
             gives = (1, *(int(u in st.units) for u in self.names))
             out.append((w_ok, log.plus(es, after), gives, leave))
         if w_ok < 36:  # (its last failing total)
-            out.append((36 - w_ok, log.plus(e.with_roll(max(t for t in WAYS if t not in ok))), None, None))
+            out.append((36 - w_ok, log.plus(e.with_roll(last_failing(ok))), None, None))
         return out, (36, w_ok, ways(blunders))
 
     def near(self, log: Log, node):
@@ -760,9 +761,17 @@ class _Attempts:
         return self.alike.keys(log, appended(), eng.cache, self.plain)
 
 
-def ways(totals) -> int:
-    """The ways of rolling one of the 2D6 ``totals``, out of 36."""
+@functools.cache
+def ways(totals: tuple[int, ...]) -> int:
+    """The ways of rolling one of the 2D6 ``totals``, out of 36 (kept: the
+    walk asks it of every order's dice)."""
     return sum(WAYS[t] for t in totals)
+
+
+@functools.cache
+def last_failing(ok: tuple[int, ...]) -> int:
+    """The highest 2D6 total not in ``ok`` (one that fails the order)."""
+    return max(t for t in WAYS if t not in ok)
 
 
 def _all_and_expected(steps, dist: dict) -> tuple[Fraction, Fraction]:
