@@ -101,26 +101,33 @@ class _Pending:
     out when first asked (``Entry.worked`` calls it); ``key()``: what it is
     a function of, for judgements that share it unworked (``Entry.outcome``): the
     same key, the same target (a step the stop rules forbid asks none).
-    It holds a copy of the entry as it was made (``first``: no ``after``, no
-    target), not the entry, which holds it: no reference cycle, freed
-    without the collector."""
+    It holds the entry's fields, not the entry, which holds it: no
+    reference cycle, freed without the collector."""
 
-    __slots__ = ("engine", "log", "first", "keyed", "done")
+    __slots__ = ("engine", "log", "fields", "alike", "keyed", "done")
 
-    def __init__(self, engine: "WarmasterEngine", log: Log, first: Entry):
-        self.engine, self.log, self.first = engine, log, first
+    def __init__(self, engine: "WarmasterEngine", log: Log, fields: tuple, alike: tuple | None):
+        self.engine, self.log, self.fields, self.alike = engine, log, fields, alike
         self.keyed = self.done = None
 
+    def _keyed(self) -> tuple:
+        """(the target's key, the key judgements share, the entry as ``target`` sees it)"""
+        keyed = self.keyed
+        if keyed is None:
+            first = Entry(*self.fields)  # (the entry as it was made: no `after`, no target yet)
+            if self.alike is not None:
+                first._alike, first._what, first._parts = self.alike
+            k = self.engine.target_key.key(self.log, first, self.engine.cache)
+            keyed = self.keyed = (k, ("unshared", first) if k is None else k, first)
+        return keyed
+
     def key(self) -> Any:
-        if self.keyed is None:
-            k = self.engine.target_key.key(self.log, self.first, self.engine.cache)
-            self.keyed = (k, ("unshared", self.first) if k is None else k)
-        return self.keyed[1]
+        return self._keyed()[1]
 
     def __call__(self) -> tuple[int, dict[str, int]]:
         if self.done is None:
-            self.key()
-            self.done = self.engine.target(self.log, self.first, self.keyed[0])
+            k, _, first = self._keyed()
+            self.done = self.engine.target(self.log, first, k)
         return self.done
 
 
@@ -327,7 +334,9 @@ class WarmasterEngine(Engine):
         units = t.lists.get(("step units", step.units))  # (once per table)
         if units is None:
             units = t.lists[("step units", step.units)] = tuple([t.at(u) for u in step.units])
-        e = Entry("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by), units, (), roll, moves)
+        fields = ("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by), units, (), roll, moves)
+        e = Entry(*fields)
+        alike = None
         if self._sharing:
             # (an attempt is what its step says: kind, character, units. What a
             # history loop reads of it that is only that, plain data, is the same
@@ -339,7 +348,7 @@ class WarmasterEngine(Engine):
                 alike = self.cache.orders[of_step] = ({}, ("orders", step.by, step.units, None, None), {})
             e._alike, e._what, e._parts = alike
         if lazy:
-            e.pending = _Pending(self, log, e.but())
+            e.pending = _Pending(self, log, fields, alike)
         else:
             e.target, e.penalties = self.target(log, e)
         e.after = e.units
