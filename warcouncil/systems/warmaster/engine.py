@@ -445,7 +445,7 @@ class WarmasterEngine(Engine):
                     return out, True
                 ok, blunders = self.dice(log, e.worked())
                 out.append({"character": c.id, "units": list(g), "target": e.target, "penalties": dict(e.penalties),
-                            "p": fraction(Fraction(ways(ok), 36)), "blunder": fraction(Fraction(ways(blunders), 36))})
+                            "p": chance_of(ok), "blunder": chance_of(blunders)})
         return out, False
 
     def orders(self, side: str | None, after: str | None, limit: int | None, count_only: bool) -> Answer:
@@ -775,6 +775,12 @@ def ways(totals: tuple[int, ...]) -> int:
     """The ways of rolling one of the 2D6 ``totals``, out of 36 (kept: the
     walk asks it of every order's dice)."""
     return sum(WAYS[t] for t in totals)
+
+
+@functools.cache
+def chance_of(totals: tuple[int, ...]) -> str:
+    """P(one of the 2D6 ``totals``), as the contract writes it."""
+    return fraction(Fraction(ways(totals), 36))
 
 
 @functools.cache
