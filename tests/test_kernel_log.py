@@ -23,8 +23,8 @@ from warcouncil.kernel.caches import AnswerCaches
 from warcouncil.errors import Location, WarcouncilError
 from warcouncil.kernel.evaluate import Compiler
 from warcouncil.kernel.game import IllegalAction, refuse, refusing
-from warcouncil.kernel.log import FIXED_PARTS, LogCtx, TurnLog, entry_key, history_number, judgement_key
-from warcouncil.kernel.logrules import EVERY, LogRules, entries_of
+from warcouncil.kernel.log import FIXED_PARTS, DefinesKey, LogCtx, TurnLog, entry_key, history_number, judgement_key
+from warcouncil.kernel.logrules import EVERY, Alike, LogRules, entries_of
 from warcouncil.kernel.reads import PackReads
 
 #: the toy's rules: name -> the body judged at each entry ``o`` of the log
@@ -389,6 +389,63 @@ def test_a_define_reading_the_history_only_through_calls_on_its_parameters(toy):
     assert reads.history_calls("after_a_late_one") is None  # (a call on another value, p)
 
 
+def _defines_keys(pack):
+    """A ``DefinesKey`` per (define names, the part of the outcome left out)."""
+    compiler = Compiler(pack, _meanings())
+    reads = PackReads(pack, lambda name: None, compiler.symbols)
+    return compiler, {(names, own): DefinesKey("v", names, pack, reads, compiler, own)
+                      for names, own in ((("late",), ""), (("late",), "roll"), (("crowded",), ""),
+                                         (("late", "crowded"), ""))}
+
+
+def test_a_value_of_defines_is_keyed_by_what_they_read(toy):
+    """``DefinesKey``: ``late(o)`` reads the history only through
+    ``place_of(o)`` (keyed by its value) and the entry's roll; ``crowded``
+    reads the whole history (keyed by its number); with ``own``, the roll
+    being worked out is left out."""
+    *_, pack = toy
+    _, keys = _defines_keys(pack)
+    cache = AnswerCaches()
+    one = _log([("move", "x", 2), ("shot", "y", 5), ("move", "x", 3), ("shot", "z", 4)])
+    two = _log([("shot", "z", 6), ("shot", "z", 1), ("move", "y", 2), ("shot", "z", 4)])
+    late, e1, e2 = keys[(("late",), "")], one.entries[-1], two.entries[-1]
+    assert late.key(one, e1, cache) == (("v", False), "x", ("shot", "z", (), None, None, 4), ("calls", (3,)))
+    assert late.key(one, e1, cache) == late.key(two, e2, cache)  # (other histories, the same place and roll)
+    assert late.key(one.parent, one.parent.entries[-1], cache)[3] == ("calls", (2,))
+    rolled = two.parent.plus("shot", "z", 1)
+    assert late.key(two, e2, cache) != late.key(rolled, rolled.entries[-1], cache)
+    unrolled = keys[(("late",), "roll")]
+    assert unrolled.key(two, e2, cache) == unrolled.key(rolled, rolled.entries[-1], cache)
+    crowded = keys[(("crowded",), "")]
+    assert crowded.calls is None and crowded.key(one, e1, cache)[3] == history_number(one, crowded.history,
+                                                                                     cache.histories)
+    assert crowded.key(one, e1, cache) != crowded.key(two, e2, cache)  # (other entries before)
+    assert keys[(("late", "crowded"), "")].calls is None  # (one reads the history otherwise: numbered)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["move", "shot"]), st.sampled_from("xyz"), st.integers(1, 6)),
+                min_size=1, max_size=6))
+def test_the_same_key_the_same_value(toy, log_entries):
+    """Over drawn logs, entries appended with the same ``DefinesKey`` key
+    get the same values of its defines (the roll left out: the dice's
+    values are worked out for each roll, not checked here)."""
+    *_, pack = toy
+    compiler, keys = _DRAWN.setdefault("keys", _defines_keys(pack))
+    log = _log(log_entries)
+    while log.entries:
+        e = log.entries[-1]
+        for (names, own), k in keys.items():
+            if not own:
+                value = tuple(compiler.define_closure(n)(LogCtx(log), {"o": e}) for n in names)
+                assert _DRAWN.setdefault(k.key(log, e, _DRAWN["cache"]), value) == value
+        log = log.parent
+
+
+#: the keys of the test above, and the values drawn under each
+_DRAWN: dict = {"cache": AnswerCaches()}
+
+
 #: one answer's caches shared by every log the next test draws: a verdict kept
 #: by what its group reads must hold on any log alike in that
 _SHARED = AnswerCaches()
@@ -423,3 +480,79 @@ def test_breaks_keeps_a_groups_verdict_by_what_it_reads(judged):
     first = _log([("move", "z", 2)])  # (no earlier entry by z: the last group breaks, and is asked first after)
     assert judged.breaks(first, first.entries[-1], cache, True, None) is True
     assert [[r.id for r in rules] for rules, _ in cache.groups["move"]][0] == ["toy.same-player-before"]
+
+
+#: rules judging shots by the entry's roll and a history loop whose part
+#: about ``o`` is plain (``Alike`` may merge branches), and a loop judged as
+#: written, reading the history
+ALIKE = """
+rule toy.no-ones
+    from t "An entry is made by a player."
+    require forall o in log: rolled(o) != 1
+
+rule toy.no-low-twice
+    from t "An entry is made by a player."
+    require forall o in log: not (exists p in prior(o): who(p) == who(o) and rolled(p) < 3)
+
+rule toy.no-shot-by-another
+    from t "An entry is made by a player."
+    require forall o in log: not (exists p in prior(o): who(p) != who(o) and kind_of(p) == "shot")
+"""
+
+
+@pytest.fixture(scope="module")
+def alike_rules(tmp_path_factory) -> LogRules:
+    d: Path = tmp_path_factory.mktemp("toyalike")
+    (d / "rules.txt").write_text("An entry is made by a player.\n")
+    (d / "00-pack.wc").write_text(PACK + ALIKE)
+    pack = load_pack([d / "00-pack.wc"])
+    compiler = Compiler(pack, _meanings())
+    reads = PackReads(pack, lambda name: None, compiler.symbols)
+    return LogRules(pack, compiler, reads, loops.HistoryLoops(compiler, reads))
+
+
+def _appended(log: ToyLog, ahead):
+    """The shots to come by ``ahead``'s players, each made after ``log``, unrolled."""
+    for by in ahead:
+        now = log.plus("shot", by, None)
+        yield by, now.entries[-1], now
+
+
+def test_alike_branches_by_the_rules_loops(alike_rules, judged):
+    """``Alike``: the history keyed by what the rules read (the loop
+    judged as written: which entries were made, in order), the loop of the
+    shape aside; a rule judging the whole log merges nothing; two logs
+    whose loop summaries differ may still meet the shots to come alike."""
+    assert Alike(judged, (), "shot").history is None  # (toy.few: the whole log)
+    alike = Alike(alike_rules, (), "shot")
+    assert alike.history == {"history"} and len(alike.loops) == 1  # (no-shot-by-another: as written)
+    cache, plain = AnswerCaches(), {}
+    one = _log([("shot", "x", 2), ("move", "y", 5), ("shot", "x", 1)])
+    two = _log([("shot", "x", 1), ("move", "y", 5), ("shot", "x", 2)])
+    other = _log([("shot", "x", 1), ("shot", "y", 5), ("shot", "x", 2)])
+    assert alike.near(one, cache) == alike.near(two, cache) != alike.near(other, cache)
+    k1, k2 = (list(alike.keys(lg, _appended(lg, "xyz"), cache, plain)) for lg in (one, two))
+    assert k1 == k2 == [((True, (("x",), ("x",))),), (None, (True, False, False))]
+    shorter = _log([("shot", "x", 2), ("move", "y", 5), ("shot", "x", 4)])
+    k3 = list(alike.keys(shorter, _appended(shorter, "xyz"), cache, plain))
+    assert k3[0] != k1[0] and k3[1] == k1[1]  # (another summary: they meet x's next shot alike)
+    assert plain == {"x": True, "y": True, "z": True}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["move", "shot"]), st.sampled_from("xyz")), max_size=4),
+       *[st.lists(st.integers(1, 6), min_size=4, max_size=4)] * 2,
+       st.lists(st.tuples(st.sampled_from("xyz"), st.integers(1, 6)), min_size=1, max_size=3))
+def test_alike_branches_are_judged_alike_from_then_on(alike_rules, made, rolls_a, rolls_b, shots):
+    """Two logs of the same entries with other rolls (the same ``near``)
+    that ``Alike`` finds alike (a key in common) judge every shot appended
+    after them alike."""
+    alike, cache, plain = Alike(alike_rules, (), "shot"), AnswerCaches(), {}
+    a, b = (_log([(kind, by, r) for (kind, by), r in zip(made, rolls)]) for rolls in (rolls_a, rolls_b))
+    assert alike.near(a, cache) == alike.near(b, cache)
+    keys = [set(alike.keys(lg, _appended(lg, "xyz"), cache, plain)) for lg in (a, b)]
+    if not keys[0] & keys[1]:
+        return
+    for by, roll in shots:
+        a, b = a.plus("shot", by, roll), b.plus("shot", by, roll)
+        assert bool(alike_rules.broken(LogCtx(a), a.entries[-1])) == bool(alike_rules.broken(LogCtx(b), b.entries[-1]))

@@ -12,7 +12,10 @@ pack's read classes say (``kernel/reads.py``), here keyed:
                     what the entry is (its ``turn.fixed`` parts, or only those
                     read), its outcome, the tables it stands on;
 ``history_number``  a log's entries by ``entry_key``, as one number of the answer;
-``judgement_key``   a judgement about an entry appended to a log, by both.
+``judgement_key``   a judgement about an entry appended to a log, by both;
+``DefinesKey``      a value some of the pack's defines work out about an
+                    entry appended to a log (a target, an attempt's dice),
+                    by what those defines read of the entry and the history.
 
 What a family's entry gives (its Python class, the family's meaning):
 
@@ -36,6 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dsl.builtins import READ_CLASSES
+from .reads import IDENTITY
 
 #: what an entry is, part by part (``turn.fixed.kind``, ``turn.fixed.by`` ...:
 #: the language's read classes): the order of ``what()``'s values
@@ -161,6 +165,74 @@ def judgement_key(what: Any, reads: frozenset, e: Any, before: TurnLog, known: d
             history_number(before, reads, known) if "history" in reads else None)
 
 
+class DefinesKey:
+    """What a value that the pack's defines ``names`` work out about an
+    entry appended to a log is a function of, by what they read
+    (``PackReads``): the key under which one answer keeps it
+    (``AnswerCaches.values``). Each define takes the entry first and may
+    take a second argument, one of ``others(entry)`` (e.g. the entry's
+    pieces); ``own``: the part of the entry's outcome being worked out
+    (left out); ``also``: what else of the entry the value reads (e.g.
+    ``fixed`` when the family walks the entry's pieces itself).
+
+    ``key(log, e, cache)``: (``tag``, the log's side, ``e`` by
+    ``entry_key``, the history as the defines read it: the values of the
+    history builtins they call on their own parameters
+    (``PackReads.history_calls``: ``nth(o, u)``) when every define reading
+    the history reads it so, else ``history_number``; None when none reads
+    it). No key (None: not shared) when a define reads something of
+    unknown reach or the entry as itself. ``placeable``: every define that
+    measures (reads ``table``) reads no history and nothing as itself, so
+    the value may be kept by the places it read too (``key(..., placed=True)``,
+    the entry without its tables, for ``AnswerCaches.by_places``)."""
+
+    def __init__(self, tag: str, names, pack, reads, compiler, own: str = "", also: frozenset = frozenset(),
+                 others=None) -> None:
+        self.tag, self.own, self.others = tag, own, others
+        self.of_e: frozenset | None = None  # (None: no key)
+        self.placeable = True
+        of_e, history, calls = set(also), set(), []
+        for name in [n for n in names if n in pack.defines]:
+            d = pack.defines[name]
+            whole = reads.define(name)
+            each = [reads.of_var(d.body, p) for p in d.params]
+            if whole is None or None in each or (each and IDENTITY in each[0]):
+                return
+            of_e |= each[0] if each else set()
+            for r in each[1:]:  # (a piece of the entry: it stands on the entry's table)
+                of_e |= {"fixed"} | ({"table"} if r & {"table", IDENTITY} else set())
+            if "history" in whole:
+                history |= whole
+            self.placeable = self.placeable and ("table" not in whole or (
+                "history" not in whole and not any(IDENTITY in r for r in each)))
+            got = reads.history_calls(name)
+            if calls is not None and (got is None or len(d.params) not in (1, 2)):
+                calls = None
+            elif calls is not None and got:
+                calls.append((tuple(d.params), [compiler.compile(n) for n in got]))
+        self.of_e, self.history, self.calls = frozenset(of_e), frozenset(history), calls
+        self.placed = self.of_e - {"table"}
+
+    def key(self, log: TurnLog, e: Any, cache: Any, placed: bool = False) -> tuple | None:
+        """The key of the value about ``e`` appended to ``log`` (``cache``:
+        the answer's ``AnswerCaches``, its memo of defines and its numbered
+        histories), or None."""
+        if self.of_e is None:
+            return None
+        return ((self.tag, placed), log.side, entry_key(e, self.placed if placed else self.of_e, self.own),
+                self._history(log, e, cache) if self.history else None)
+
+    def _history(self, log: TurnLog, e: Any, cache: Any):
+        if self.calls is None:
+            return history_number(log, self.history, cache.histories)
+        ctx = LogCtx(log, None, cache.defines)
+        out = []
+        for params, fns in self.calls:
+            envs = [{params[0]: e}] if len(params) == 1 else [{params[0]: e, params[1]: u} for u in self.others(e)]
+            out.extend(f(ctx, env) for env in envs for f in fns)
+        return ("calls", tuple(out))
+
+
 class _Memo:
     """A judgement's memo (``memo``) and its setting's (``setting.memo``):
     shared (``static``), or its own."""
@@ -190,4 +262,5 @@ class LogCtx:
         self.g = _Memo(None, static if trace is None and not fresh else None)
 
 
-__all__ = ["TurnLog", "LogCtx", "FIXED_PARTS", "entry_key", "history_number", "judgement_key", "cached_property"]
+__all__ = ["TurnLog", "LogCtx", "FIXED_PARTS", "DefinesKey", "entry_key", "history_number", "judgement_key",
+           "cached_property"]

@@ -19,6 +19,8 @@ a rule's verdict; ``broken`` every (rule, element) broken, ``first_broken``
 the one at the earliest entry (``reject``: a log given as input breaking
 one is bad input there), ``violation`` one of them for people (its
 message, its citation, what was measured), ``violations`` all of them so.
+``Alike`` says which branches of a walk over logs the rules (and some
+defines) judge alike from then on, for the kernel's chance walk to merge.
 
 Besides ``kernel/log.py``'s, ``breaks`` asks two things of an entry:
 ``unrolled()``, is its outcome not rolled yet (its rules about the outcome
@@ -36,7 +38,8 @@ from typing import Any, Callable
 from ..dsl import ast as A
 from ..dsl.template import render as render_template
 from ..errors import Location, WarcouncilError
-from .log import LogCtx, TurnLog, entry_key, judgement_key
+from .log import LogCtx, TurnLog, entry_key, history_number, judgement_key
+from .loops import UNSUMMARISED, o_plain
 
 #: ``LogRule.kind`` of a rule over every entry of the log
 EVERY = "*"
@@ -293,8 +296,101 @@ class LogRules:
         return v
 
 
+class Alike:
+    """Which branches of a walk appending entries of ``kind`` to a log
+    (the kernel's chance walk, kernel/chance.py) are alike in all that the
+    judgements of the entries still to come read: the pack's rules that
+    may judge such an entry (``rules``) and the defines ``names`` (e.g. an
+    order's target and dice), by what they read (``PackReads``).
+
+    ``history``: the reads by which a branch's history is keyed (``near``:
+    which entries were made, in which order, and what else of them those
+    judgements read), its history loops aside (kernel/loops.py), ``loops``
+    ((judge, shape) each); ``history`` is None, no branch merged, when a
+    judgement reads something of unknown reach, judges the whole log, or
+    reads the outcomes of the history other than through a history loop
+    judged from its summary (e.g. Warmaster's stop rules). ``keys``: the
+    loops' summaries, then what they meet of the entries to come."""
+
+    def __init__(self, rules: LogRules, names, kind: str) -> None:
+        self.history: frozenset | None = None
+        loops = []
+        reads = [rules.reads.define(n) for n in names if n in rules.pack.defines]
+        for r in rules.rules:
+            if r.causal and r.kind not in (None, EVERY, kind):
+                continue
+            if r.quick is not None:
+                shape = getattr(r.quick[0], "shape", None)
+                loops.append((r.quick[0], shape))
+                reads.append(frozenset() if shape is not None else None)
+                continue
+            reads.append(r.reads if r.causal and r.var is not None else None)
+        self.loops = tuple(loops)
+        if None not in reads:
+            history = frozenset().union(*[rd for rd in reads if "history" in rd])
+            if "outcome" not in history:
+                self.history = history
+
+    def near(self, log: TurnLog, cache) -> Any:
+        """The history of ``log`` as the judgements read it, the loops
+        aside (``cache``: the answer's ``AnswerCaches``); a family adds
+        its setting as it stands (Warmaster: the table)."""
+        return history_number(log, self.history, cache.histories) if self.history else None
+
+    def keys(self, log: TurnLog, appended, cache, plain: dict):
+        """What makes two branches with the same ``near`` alike (the chance
+        walk's ``keys``, cheapest first): the same summaries of the history
+        loops (when each has one), else the same that the loops meet of the
+        entries to come (``meets``); without loops, nothing more.
+        ``appended``: the entries to come, each once, as made after ``log``
+        and before their roll: (a key of what it is, the entry, ``log`` with
+        it appended); ``plain``: by that key, are the loops' parts about the
+        entry plain data (``loops.o_plain``), kept by the walk."""
+        if not self.loops:
+            yield ()
+            return
+        ctx = LogCtx(log, None, cache.defines)
+        mine = tuple(judge.summary(log, ctx) for judge, _ in self.loops)
+        if not any(s is UNSUMMARISED for s in mine):
+            try:  # (summaries holding a value that cannot be hashed are no key)
+                hash(mine)
+            except TypeError:
+                mine = None
+            if mine is not None:
+                yield mine
+        meets = self.meets(log, appended, ctx, plain)
+        if meets is not None:
+            yield None, meets
+
+    def meets(self, log: TurnLog, appended, ctx: LogCtx, plain: dict) -> tuple | None:
+        """For each history loop and each entry to come, whether ``log``
+        holds an entry that meets it (an earlier failure of its character,
+        of its unit...): an entry added later meets it alike in merged
+        branches, so these and ``near`` are all that the loops' verdicts
+        from here on read. None when a loop cannot be judged so (its part
+        about the entry reads more than what the entry is, or is no plain
+        data)."""
+        found = []
+        for what, o, now in appended:
+            ctx.log = now
+            try:
+                ok = plain.get(what)
+                if ok is None:
+                    ok = plain[what] = all(o_plain(shape, ctx, o) for _, shape in self.loops)
+                if not ok:
+                    return None
+                for judge, _ in self.loops:
+                    v = judge(ctx, o, now, log)
+                    if v is None:
+                        return None
+                    found.append(v)
+            except Exception:  # (judged by the kernel on the branch itself)
+                return None
+        return tuple(found)
+
+
 def cannot_judge(r: LogRule, exc: Exception) -> WarcouncilError:
     return WarcouncilError(f"rule {r.id} cannot be judged on this log: {exc}", r.decl.loc)
 
 
-__all__ = ["EVERY", "LogRule", "LogRules", "entries_of", "cannot_judge"]
+__all__ = ["EVERY", "Alike", "LogRule", "LogRules", "entries_of", "cannot_judge"]

@@ -43,8 +43,9 @@ or for two pieces asked only whether they touch by their contact
 (``AnswerCaches.by_places``). In ``odds`` and ``plan`` so are kept: the
 verdict of a group of rules that read the same (``breaks``, the kernel's
 ``LogRules``), an attempt's target (worked out when first read: a step the
-stop rules forbid reads none; by the values of the history builtins its
-defines call on their parameters, ``PackReads.history_calls``) and its dice.
+stop rules forbid reads none) and its dice, each by what its defines read
+(the kernel's ``DefinesKey``: of the history, the values of the history
+builtins they call on their parameters, ``PackReads.history_calls``).
 A loop through the history of the stop rules' shape (``exists p in
 before(o): ...``, recognised by its shape, never by a rule's id) is judged
 from a summary carried along the log (kernel/loops.py; ``before`` and
@@ -55,9 +56,9 @@ state walked before adding in that walk's sums (``distribution``).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -65,19 +66,19 @@ from ...errors import Location, WarcouncilError, closest
 from ...kernel.caches import AnswerCaches
 from ...kernel import chance
 from ...kernel.listing import count_json
-from ...kernel.log import LogCtx as Ctx, entry_key, history_number
-from ...kernel.logrules import LogRules
-from ...kernel.loops import UNSUMMARISED as _UNSUMMARISED, HistoryLoops, o_plain
-from ...kernel.reads import IDENTITY, PackReads
+from ...kernel.log import DefinesKey, LogCtx as Ctx
+from ...kernel.logrules import Alike, LogRules
+from ...kernel.loops import HistoryLoops
+from ...kernel.reads import PackReads
 from ...kernel.engine import Engine
 from ...kernel.game import TWO_D6
 from ...kernel.evaluate import Compiler
 from ...world.ydoc import YDict
-from ...kernel.scenario import read_yaml_file
 from ...kernel.ground import Record
 from ...kernel.system import Answer, System
 from .builtins import touching_quiet
-from .scenario import PLAN, TURN, WANTS, Pose, WANT, pose_of
+from .files import Step, piece_id, read_plan, read_step, read_wants, turn_entries
+from .scenario import Pose, pose_of
 from .table import At, Entry, Log, Table
 from .words import order_words, pieces_words
 
@@ -116,7 +117,7 @@ class _Pending:
             first = Entry(*self.fields)  # (the entry as it was made: no `after`, no target yet)
             if self.alike is not None:
                 first._alike, first._what, first._parts = self.alike
-            k = self.engine._target_key(self.log, first)
+            k = self.engine.target_key.key(self.log, first, self.engine.cache)
             keyed = self.keyed = (k, ("unshared", first) if k is None else k, first)
         return keyed
 
@@ -149,18 +150,6 @@ class _SideView:
         self.enemy_of = {r: self.all_of[r] - self.own_of[r] for r in roles}
 
 
-@dataclass(frozen=True)
-class Step:
-    """One order of a plan or a turn log, as the file gives it."""
-
-    by: str
-    units: tuple[str, ...]
-    to: tuple[Pose | None, ...] | None
-    roll: int | None
-    where: Location | None
-    blunder: int | None = None  # a turn log's order: the blunder table's D6 (reference §5.3)
-
-
 class WarmasterEngine(Engine):
     """Answers ``orders``, ``odds`` and ``check`` for a Warmaster scenario."""
 
@@ -191,11 +180,13 @@ class WarmasterEngine(Engine):
         #: the pack's rules over the log (the kernel's), the stop rules' loops judged from their summary
         self.judged = LogRules(pack, self.compiler, self.reads, self.loops)
         self.rules = self.judged.rules
-        self._target_spec: Any = False  # (``_target_key``)
-        self._target_calls: Any = False  # (``_target_history``)
-        self._target_placed: Any = None  # (``target``: kept by places too)
-        self._dice_spec: Any = False  # (``dice``)
-        self._transposition_of: Any = False  # (``_transposition_spec``)
+        #: which branches of a plan's walk are alike (the kernel's)
+        self.alike = Alike(self.judged, ("command_value", "supplies", "succeeds", "blunder", *self.penalties),
+                           "orders")
+        #: what an attempt's target and its dice are functions of (the kernel's keys)
+        self.target_key = DefinesKey("target", ("command_value", "supplies", *self.penalties), pack, self.reads,
+                                     self.compiler, "target", frozenset({"fixed"}), lambda e: e.units)
+        self.dice_key = DefinesKey("dice", ("succeeds", "blunder"), pack, self.reads, self.compiler, "roll")
 
     # ------------------------------------------------------------ set-up
     def _attr_reads(self, name: str) -> str | None:
@@ -249,94 +240,22 @@ class WarmasterEngine(Engine):
     def target(self, log: Log, e: Entry, key: Any = False) -> tuple[int, dict[str, int]]:
         """Command value minus the penalties, and each penalty, of attempt
         ``e`` on the table of ``e`` (``log``: the attempts before it);
-        shared within one answer by ``_target_key`` (``key``, when the
-        caller worked it out)."""
+        shared within one answer by ``target_key`` (``key``, when the
+        caller worked it out), and by the places it read where it may be."""
         if key is False:
-            key = self._target_key(log, e)
+            key = self.target_key.key(log, e, self.cache)
         if key is None:
             return self._target(log, e)
         values = self.cache.values
         hit = values.get(key)
         if hit is None:
-            placed = self._target_placed
-            if placed is not None and self._sharing:  # (kept by the places it read, beside)
-                of_e, history = placed
-                at = (("target@",), log.side, (entry_key(e, of_e, "target"), self._target_history(log, e, history)))
+            if self.target_key.placeable and self._sharing:
+                at = self.target_key.key(log, e, self.cache, placed=True)
                 hit = self.cache.by_places(at, log.table, lambda: self._target(log, e), touching_quiet)
             else:
                 hit = self._target(log, e)
             values[key] = hit
         return hit[0], dict(hit[1])
-
-    def _target_key(self, log: Log, e: Entry):
-        """What the target of ``e`` appended to ``log`` is a function of,
-        by what the defines of the target read (``PackReads.of_var``): the
-        entry (what it is; its table when a define measures it or its
-        units) and, when a define reads the history, the log as that
-        define reads it. None: not shared (a define reads the entry as
-        itself, or something of unknown reach)."""
-        spec = self._target_spec
-        if spec is False:
-            spec = None
-            names = [n for n in ("command_value", "supplies", *self.penalties) if n in self.pack.defines]
-            of_e: set = set()
-            history: set = set()
-            placeable = True
-            for name in names:
-                d = self.pack.defines[name]
-                whole = self.reads.define(name)
-                each = [self.reads.of_var(d.body, p) for p in d.params]
-                if whole is None or None in each or (each and IDENTITY in each[0]):
-                    break
-                of_e |= each[0] if each else set()
-                for r in each[1:]:  # (the units stand on the entry's table)
-                    of_e |= {"fixed"} | ({"table"} if r & {"table", IDENTITY} else set())
-                if "history" in whole:
-                    history |= whole
-                # (kept by the places it read too when every define that measures
-                # reads no history and nothing as itself: what it read is recorded)
-                placeable = placeable and ("table" not in whole or (
-                    "history" not in whole and not any(IDENTITY in r for r in each)))
-            else:
-                spec = (frozenset(of_e | {"fixed"}), frozenset(history))
-                if placeable:
-                    self._target_placed = (frozenset(spec[0] - {"table"}), spec[1])
-            self._target_spec = spec
-        if spec is None:
-            return None
-        of_e, history = spec
-        return ("target",), log.side, (entry_key(e, of_e, "target"), self._target_history(log, e, history))
-
-    def _target_history(self, log: Log, e: Entry, history: frozenset):
-        """What the target of ``e`` reads of the history ``log``: the
-        values of the history builtins its defines call on their own
-        parameters (``PackReads.history_calls``: ``nth(o, u)`` for each unit of
-        ``e``) when every define reading the history reads it so; else the
-        log as ``history_number`` gives it (None: it reads none)."""
-        if not history:
-            return None
-        calls = self._target_calls
-        if calls is False:
-            calls = []
-            for name in ("command_value", "supplies", *self.penalties):
-                d = self.pack.defines.get(name)
-                if d is None:
-                    continue
-                got = self.reads.history_calls(name)
-                if got is None or len(d.params) not in (1, 2):
-                    calls = None
-                    break
-                if got:
-                    calls.append((tuple(d.params), [self.compiler.compile(n) for n in got]))
-            self._target_calls = calls
-        if calls is None:
-            return history_number(log, history, self.cache.histories)
-        ctx = Ctx(log, None, self.cache.defines)
-        out = []
-        for params, fns in calls:
-            envs = [{params[0]: e}] if len(params) == 1 else [{params[0]: e, params[1]: u} for u in e.units]
-            out.extend(f(ctx, env) for env in envs for f in fns)
-        return ("calls", tuple(out))
 
     def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         # (judged afresh while it is kept by the places it reads: every place read is recorded)
@@ -385,48 +304,21 @@ class WarmasterEngine(Engine):
         e, _ = self.attempt(log, Step(by, tuple(units), None, None, None), None, False, lazy=True)
         return self.measured(log, e.worked())
 
-    def rolls(self, log: Log, e: Entry) -> tuple[Fraction, list[int], list[int]]:
-        """P(the order is given), and the 2D6 totals that give it and fail."""
-        p, ok, bad, _ = self.dice(log, e)
-        return p, ok, bad
-
-    def dice(self, log: Log, e: Entry, ways: bool = False) -> tuple:
-        """``rolls``, and P(a blunder): a failing total for which the
-        pack's ``blunder(o)`` holds (reference §5.3; 0 without the define);
-        with ``ways``, also the ways (out of 36) of success and of a blunder.
-        Shared within one answer by what ``succeeds`` and ``blunder`` read
-        of the attempt (e.g. who gives it and its target) and, if they read
-        the history, of the log."""
-        spec = self._dice_spec
-        if spec is False:
-            spec = None
-            names = [n for n in ("succeeds", "blunder") if n in self.pack.defines]
-            whole = self.reads.of([self.pack.defines[n].body for n in names])
-            each = [self.reads.of_var(self.pack.defines[n].body, self.pack.defines[n].params[0])
-                    for n in names if len(self.pack.defines[n].params) == 1]
-            if whole is not None and len(each) == len(names) and None not in each \
-                    and not any(IDENTITY in r for r in each):
-                spec = (whole, frozenset().union(*each))
-            self._dice_spec = spec
-        if spec is not None:
-            whole, of_e = spec
-            key = (("dice",), log.side, (entry_key(e, of_e, "roll"),
-                                         history_number(log, whole, self.cache.histories) if "history" in whole else None))
-            hit = self.cache.values.get(key)
-            if hit is None:
-                hit = self.cache.values[key] = self._dice(log, e)
-        else:
-            hit = self._dice(log, e)
-        p, ok, bad, pb, w_ok, w_blunder = hit
-        return (p, list(ok), list(bad), pb, w_ok, w_blunder) if ways else (p, list(ok), list(bad), pb)
-
-    def _dice(self, log: Log, e: Entry) -> tuple:
-        ctx = Ctx(log, None, self.cache.defines)
-        ok = [t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t))]
-        bad = [t for t in WAYS if t not in ok]
-        blunders = [t for t in bad if self.is_blunder(ctx, e.with_roll(t))]
-        w_ok, w_blunder = sum(WAYS[t] for t in ok), sum(WAYS[t] for t in blunders)
-        return Fraction(w_ok, 36), tuple(ok), tuple(bad), Fraction(w_blunder, 36), w_ok, w_blunder
+    def dice(self, log: Log, e: Entry) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The 2D6 totals that give attempt ``e`` its order, and the
+        failing ones that are blunders (the pack's ``blunder(o)``,
+        reference §5.3; none without the define). Shared within one answer
+        by what ``succeeds`` and ``blunder`` read (``dice_key``: e.g. who
+        gives the order and its target)."""
+        key = self.dice_key.key(log, e, self.cache)
+        hit = None if key is None else self.cache.values.get(key)
+        if hit is None:
+            ctx = Ctx(log, None, self.cache.defines)
+            ok = tuple(t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t)))
+            hit = ok, tuple(t for t in WAYS if t not in ok and self.is_blunder(ctx, e.with_roll(t)))
+            if key is not None:
+                self.cache.values[key] = hit
+        return hit
 
     def is_blunder(self, ctx: Ctx, e: Entry) -> bool:
         """Is attempt ``e``, with its roll, a blunder (the pack's ``blunder(o)``)?"""
@@ -551,9 +443,9 @@ class WarmasterEngine(Engine):
                     continue
                 if limit is not None and len(out) == limit:
                     return out, True
-                p, _, _, pb = self.dice(log, e.worked())
-                out.append({"character": c.id, "units": list(g), "target": e.target,
-                            "penalties": dict(e.penalties), "p": fraction(p), "blunder": fraction(pb)})
+                ok, blunders = self.dice(log, e.worked())
+                out.append({"character": c.id, "units": list(g), "target": e.target, "penalties": dict(e.penalties),
+                            "p": chance_of(ok), "blunder": chance_of(blunders)})
         return out, False
 
     def orders(self, side: str | None, after: str | None, limit: int | None, count_only: bool) -> Answer:
@@ -639,11 +531,11 @@ class WarmasterEngine(Engine):
         breaks a rule is judged by the stop rules: not attempted, no
         violation, left out of the log."""
         e, _ = self.attempt(log, st, None, False)
-        _, ok, bad = self.rolls(log, e)
+        ok, _ = self.dice(log, e)
         if ok:
             e, after = self.rolled(log, e, st, ok[0], True)
         else:
-            e, after = e.with_roll(bad[-1]), log.table
+            e, after = e.with_roll(last_failing(ok)), log.table
         now = log.plus(e, after)
         vs = self.violations(now, e) if self.breaks(now, e) else []
         if vs and forced:
@@ -659,12 +551,11 @@ class WarmasterEngine(Engine):
         success and a failure leave different tables), nothing is merged,
         and what is kept of the tables of the branches left for good is
         dropped when the walk leaves them (``_left_for_good``, ``_forget``)."""
-        spec = self._transposition_spec()
-        if all(st.to is not None and None not in st.to for st in steps):
-            spec = None
+        alike = None if all(st.to is not None and None not in st.to for st in steps) else self.alike
         names = list(dict.fromkeys(u for st in steps for u in st.units))
-        left = self._left_for_good(steps) if spec is None else None
-        [got] = chance.Tree([steps]).walk(_Attempts(self, spec, names, left), self.start(), 36, (0,) * (1 + len(names)))
+        left = self._left_for_good(steps) if alike is None or alike.history is None else None
+        [got] = chance.Tree([steps]).walk(_Attempts(self, alike, names, left), self.start(), 36,
+                                          (0,) * (1 + len(names)))
         if each is not None:
             each.extend(got.notes)
         tops = {u: sum(1 for st in steps if u in st.units) for u in names}
@@ -712,104 +603,6 @@ class WarmasterEngine(Engine):
                     or any(a.table in gone for a in x.units)
             return False
         cache.forget(mark, dead)
-
-    def _transposition_spec(self):
-        """What ``_transposition`` keys a branch of a plan by, from what the
-        pack's judgements of an order attempt read (``PackReads``): the
-        rules that may judge it, its target's defines and its dice'. None
-        (no branch merged) when one of them reads something of unknown
-        reach, judges the whole log, or reads the outcomes of the history
-        other than through a history loop judged from its summary
-        (kernel/loops.py: the stop rules). Else (the reads by which the history
-        is keyed, the loops: (judge, its shape))."""
-        spec = self._transposition_of
-        if spec is not False:
-            return spec
-        spec = None
-        history: set = set()
-        loops = []
-        names = ["command_value", "supplies", "succeeds", "blunder", *self.penalties]
-        reads = [self.reads.define(n) for n in names if n in self.pack.defines]
-        for r in self.rules:
-            if r.causal and r.kind not in (None, "*", "orders"):
-                continue
-            if r.quick is not None:
-                shape = getattr(r.quick[0], "shape", None)
-                loops.append((r.quick[0], shape))
-                reads.append(frozenset() if shape is not None else None)
-                continue
-            reads.append(r.reads if r.causal and r.var is not None else None)
-        if None not in reads:
-            for rd in reads:
-                if "history" in rd:
-                    history |= rd
-            if "outcome" not in history:
-                spec = (frozenset(history), tuple(loops))
-        self._transposition_of = spec
-        return spec
-
-    def _transposition(self, log: Log, spec) -> Any:
-        """A branch of a plan as far as the judgements of the steps still to
-        come read it, but for the history loops (``_meets``): the table as
-        it stands and the history (which entries were made, in which order,
-        and what else of them a judgement reading the history reads,
-        ``spec``)."""
-        history = spec[0]
-        return log.table, history_number(log, history, self.cache.histories) if history else None
-
-    def _alike(self, log: Log, ahead: tuple, spec, plain: dict):
-        """What makes two branches of a plan alike in all that the
-        judgements of the steps ``ahead`` still to come read, given the same
-        ``_transposition`` (``_Attempts.keys``): the same summaries of the
-        stop rules' history loops (when each has one), else the same that
-        the loops meet of the orders to come (``_meets``, when they can be
-        asked so); without loops, nothing more."""
-        loops = spec[1]
-        if not loops:
-            yield ()
-            return
-        ctx = Ctx(log, None, self.cache.defines)
-        mine = tuple(judge.summary(log, ctx) for judge, _ in loops)
-        if not any(s is _UNSUMMARISED for s in mine):
-            try:  # (summaries holding a value that cannot be hashed are no key)
-                hash(mine)
-            except TypeError:
-                mine = None
-            if mine is not None:
-                yield mine
-        meets = self._meets(log, ahead, loops, plain)
-        if meets is not None:
-            yield None, meets
-
-    def _meets(self, log: Log, ahead: tuple, loops, plain: dict) -> tuple | None:
-        """For each history loop of the stop rules (``loops``) and each
-        order of the steps ``ahead``, whether ``log`` holds an entry
-        that meets that order's attempt (an earlier failure of its
-        character, of its unit...): an entry added later meets it alike in
-        merged branches, so these and ``_transposition`` are all that the
-        loops' verdicts from step ``i`` on read. None when a loop cannot be
-        judged so (its part about the attempt reads more than what the
-        attempt is, or is no plain data: ``plain``, by order)."""
-        found = []
-        ctx = Ctx(log, None, self.cache.defines)
-        for order in dict.fromkeys((st.by, st.units) for st in ahead):
-            o, _ = self.attempt(log, Step(*order, None, None, None), None, False, lazy=True)
-            now = log.plus(o)
-            ctx.log = now
-            try:
-                ok = plain.get(order)
-                if ok is None:
-                    ok = plain[order] = all(o_plain(shape, ctx, o) for _, shape in loops)
-                if not ok:
-                    return None
-                for judge, _ in loops:
-                    v = judge(ctx, o, now, log)
-                    if v is None:
-                        return None
-                    found.append(v)
-            except Exception:  # (judged by the kernel on the branch itself)
-                return None
-        return tuple(found)
 
     # ---- plan: the best sequencing of wanted orders
     def best_plan(self, path: str) -> Answer:
@@ -859,7 +652,7 @@ class WarmasterEngine(Engine):
                 done += n
                 self.cache.defines = {}  # (its keys hold the entries walked: not kept for the next sequencings)
                 step(done, None, f"plan: {done} sequencings tried, {legal} legal")
-            return chance.best(tree, _Attempts(self, self._transposition_spec(), [], None), self.start(), 36, (0,),
+            return chance.best(tree, _Attempts(self, self.alike, [], None), self.start(), 36, (0,),
                                score, told)
 
     def _plan_answer(self, scored, objective) -> Answer:
@@ -882,82 +675,16 @@ class WarmasterEngine(Engine):
             lines.append(f"runner-up: P(all) = {runner['all']}, expected {runner['expected']}")
         return Answer(data, "\n".join(lines))
 
-    def read_wants(self, path: str):
-        data = self._file(path, WANTS)
-        objective = WANTS.get(data, "objective")
-        items = data["want"]
-        out = []
-        for i, m in enumerate(items):
-            where = items.item_where[i]
-            units = self._ids(m, "units", where, "unit")
-            by = m.get("by")
-            cands = None if by is None else self._ids(m, "by", where, "character")
-            out.append((units, WANT.get(m, "times"), cands and list(cands)))
-        return out, objective, data.where
-
-    # ------------------------------------------------------------ files
-    def _file(self, path: str, record) -> YDict:
-        """A file of ``record``'s shape, every field checked at its place."""
-        data = read_yaml_file(path)
-        top = Location(path, 1, 1)
-        if data is None:
-            raise WarcouncilError(f"empty file: expected {record.what}", top)
-        return record.check(data, top)
-
-    def _piece(self, v: Any, where: Location | None, kind: str | None = None) -> str:
-        by_id = self.scenario.by_id
-        if v not in by_id:
-            near = closest(str(v), by_id)
-            raise WarcouncilError(f"unknown piece id {v!r}", where, hint=f"did you mean {near[0]!r}?" if near else None)
-        p = by_id[v]
-        if kind == "character" and p.is_unit:
-            raise WarcouncilError(f"{v} is a unit, not a character", where)
-        if kind == "unit" and not p.is_unit:
-            raise WarcouncilError(f"{v} is a character, not a unit", where)
-        return v
-
-    def _ids(self, m: YDict, key: str, where: Location, kind: str | None) -> tuple[str, ...]:
-        """The piece ids under ``key`` (one id, or a list; checked by the
-        file's table): each known, of ``kind``, named once."""
-        raw, w = m[key], m.value_where.get(key, where)
-        items = [(raw, w)] if isinstance(raw, str) else [
-            (u, raw.item_where[i] if i < len(raw.item_where) else w) for i, u in enumerate(raw)]
-        out: list[str] = []
-        for u, loc in items:
-            pid = self._piece(u, loc, kind)
-            if pid in out:
-                raise WarcouncilError(f"{pid} is named twice in one order", loc)
-            out.append(pid)
-        return tuple(out)
-
-    def _step(self, m: YDict, where: Location, need_roll: bool, table: Table) -> Step:
-        by = self._piece(m["by"], m.value_where.get("by", where), "character")
-        units = self._ids(m, "units", where, None)
-        to = None
-        if "to" in m:
-            tw = m.value_where.get("to", where)
-            tv = m["to"]
-            if len(tv) == 2 and not isinstance(tv[0], (list, dict)) and tv[0] is not None:
-                tv = [tv]  # one unit: `to: [x, y]`
-            if len(tv) != len(units):
-                raise WarcouncilError(f"`to` gives one position per unit of the order ({len(units)})", tw)
-            to = tuple(None if v is None else pose_of(v, table.poses[u]) for u, v in zip(units, tv))
-        if need_roll and "roll" not in m:
-            raise WarcouncilError("an order of a turn log needs its `roll` (the 2D6 total)", where)
-        return Step(by, units, to, m.get("roll"), where, m.get("blunder"))
+    # ------------------------------------------------------------ files (files.py)
+    def read_wants(self, path: str) -> tuple[list, str, Location]:
+        return read_wants(self.scenario.by_id, path)
 
     def read_plan(self, path: str) -> list[Step]:
-        data = self._file(path, PLAN)
-        items = data["plan"]
-        t = self.start().table
-        return [self._step(m, items.item_where[i], False, t) for i, m in enumerate(items)]
+        return read_plan(self.scenario.by_id, path, self.start().table.poses)
 
     def read_log(self, path: str, side: str | None = None) -> Log:
-        """A Command phase log (a turn file): its entries, in file order of
-        the sub-phase keys and list order within each, played on the table."""
-        data = self._file(path, TURN)
-        return self.log_of([(key, m, items.item_where[i]) for key, items in data.items()
-                            for i, m in enumerate(items or ())], side)
+        """A Command phase log (a turn file): its entries played on the table."""
+        return self.log_of(turn_entries(path), side)
 
     def log_of(self, entries, side: str | None = None, log: Log | None = None) -> Log:
         """``log`` (default: the start, for ``side``) extended by
@@ -971,19 +698,20 @@ class WarmasterEngine(Engine):
 
     def _entry(self, key: str, m: YDict, where: Location, log: Log) -> Log:
         t = log.table
+        by_id = self.scenario.by_id
         if key == "orders":
-            st = self._step(m, where, True, t)
+            st = read_step(by_id, m, where, True, t.poses)
             e, after = self.attempt(log, st, st.roll, st.to is not None)
             e.blunder_d6 = st.blunder
             return log.plus(e, after)
         who = {"initiative": "unit", "home_back": "unit", "characters": "piece"}[key]
-        pid = self._piece(m[who], m.value_where.get(who, where), "character" if key == "characters" else None)
+        pid = piece_id(by_id, m[who], m.value_where.get(who, where), "character" if key == "characters" else None)
         after = t.moved({pid: pose_of(m["to"], t.poses[pid])}) if "to" in m else t
         e = Entry(key, len(log.entries), where, units=(t.at(pid),), after=(after.at(pid),), moves="to" in m)
         if key == "initiative":
             e.action = m["action"]
         if key == "home_back":
-            e.toward = t.at(self._piece(m["toward"], m.value_where.get("toward", where), "character"))
+            e.toward = t.at(piece_id(by_id, m["toward"], m.value_where.get("toward", where), "character"))
             e.roll = m["roll"]
         return log.plus(e, after)
 
@@ -995,17 +723,17 @@ class _Attempts:
     (its roll the first that gives the order, its units moved as the step
     says: a successful order and one given to each of its units, of
     ``names``) and a failure (its last failing total); its notes: attempted,
-    given, a blunder, in ways out of 36. Alike branches are merged
-    (``WarmasterEngine._alike``, by ``spec``: ``_transposition_spec``) from
-    the second step on with three steps or more to come (with fewer,
+    given, a blunder, in ways out of 36. Alike branches are merged (the
+    kernel's ``Alike``: ``alike``, None for none; a branch's table beside)
+    from the second step on with three steps or more to come (with fewer,
     merging would save fewer judgements than finding a match costs);
     ``left``: per step, are the tables of its successes left for good
     (``_left_for_good``; None: none is)."""
 
-    def __init__(self, engine: WarmasterEngine, spec, names: list[str], left: list[bool] | None):
-        self.engine, self.spec, self.names, self.left = engine, spec, names, left
-        self.plain: dict = {}  # (``_meets``)
-        if spec is None:
+    def __init__(self, engine: WarmasterEngine, alike: Alike | None, names: list[str], left: list[bool] | None):
+        self.engine, self.alike, self.names, self.left = engine, alike, names, left
+        self.plain: dict = {}  # (``Alike.meets``)
+        if alike is None or alike.history is None:
             self.near = None  # (no branch merged)
 
     def judge(self, log: Log, node) -> tuple:
@@ -1013,8 +741,8 @@ class _Attempts:
         e, _ = eng.attempt(log, st, None, False, lazy=True)
         if eng.breaks(log.plus(e), e):
             return ((36, log, None, None),), (0, 0, 0)
-        _, ok, bad, _, w_ok, w_blunder = eng.dice(log, e.worked(), True)
-        out = []
+        ok, blunders = eng.dice(log, e.worked())
+        w_ok, out = ways(ok), []
         if ok:
             leave = None
             if self.left is not None and self.left[node.index]:
@@ -1023,17 +751,42 @@ class _Attempts:
             es, after = eng.rolled(log, e, st, ok[0], True)
             gives = (1, *(int(u in st.units) for u in self.names))
             out.append((w_ok, log.plus(es, after), gives, leave))
-        if bad:
-            out.append((36 - w_ok, log.plus(e.with_roll(bad[-1])), None, None))
-        return out, (36, w_ok, w_blunder)
+        if w_ok < 36:  # (its last failing total)
+            out.append((36 - w_ok, log.plus(e.with_roll(last_failing(ok))), None, None))
+        return out, (36, w_ok, ways(blunders))
 
     def near(self, log: Log, node):
         if node.height < 3:
             return None
-        return self.engine._transposition(log, self.spec)
+        return log.table, self.alike.near(log, self.engine.cache)
 
     def keys(self, log: Log, node):
-        return self.engine._alike(log, node.ahead, self.spec, self.plain)
+        eng = self.engine
+
+        def appended():  # (each order still to come, attempted now)
+            for order in dict.fromkeys((st.by, st.units) for st in node.ahead):
+                o, _ = eng.attempt(log, Step(*order, None, None, None), None, False, lazy=True)
+                yield order, o, log.plus(o)
+        return self.alike.keys(log, appended(), eng.cache, self.plain)
+
+
+@functools.cache
+def ways(totals: tuple[int, ...]) -> int:
+    """The ways of rolling one of the 2D6 ``totals``, out of 36 (kept: the
+    walk asks it of every order's dice)."""
+    return sum(WAYS[t] for t in totals)
+
+
+@functools.cache
+def chance_of(totals: tuple[int, ...]) -> str:
+    """P(one of the 2D6 ``totals``), as the contract writes it."""
+    return fraction(Fraction(ways(totals), 36))
+
+
+@functools.cache
+def last_failing(ok: tuple[int, ...]) -> int:
+    """The highest 2D6 total not in ``ok`` (one that fails the order)."""
+    return max(t for t in WAYS if t not in ok)
 
 
 def _all_and_expected(steps, dist: dict) -> tuple[Fraction, Fraction]:
@@ -1091,4 +844,4 @@ def _verdict_text(vs: list[dict], name, by_id: dict) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["WarmasterEngine", "WAYS", "fraction", "brigades", "Ctx", "Step", "At"]
+__all__ = ["WarmasterEngine", "WAYS", "ways", "fraction", "brigades", "Ctx", "Step", "At", "Pose"]

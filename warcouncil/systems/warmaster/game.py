@@ -48,9 +48,9 @@ from ...errors import Location, WarcouncilError
 from . import measure as T
 from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, refuse, refusing, roll, scenario_data
 from ...kernel.turn import located
-from .engine import WAYS, Ctx, Step
+from .engine import Step
 from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
-from .words import num, xy_words
+from .words import action_words, move_words, num, roll_words
 
 #: the turn file's key of each kind of entry, and its record
 KEYS = {"initiative": "initiative", "home_back": "home_back", "attempt": "orders", "character_move": "characters"}
@@ -169,15 +169,14 @@ class WarmasterTurn(StepTurn):
         offsets = sorted(((i * res, j * res) for i in range(-n, n + 1) for j in range(-n, n + 1)
                           if (i or j) and math.hypot(i * res, j * res) <= reach + 1e-9),
                          key=lambda o: (math.hypot(*o), o[1], o[0]))
-        for pid in pids:
-            for t in targets:
-                o = self._contact(table, pid, t, reach)
-                if o is not None:
-                    offsets.append(o)
-            for t in targets:  # (straight away from it, as far as it goes)
-                o = self._contact(table, pid, t, reach, away=True)
-                if o is not None:
-                    offsets.append(o)
+        for pid in pids:  # (where it first touches each target, then straight away from each, as far as it goes)
+            piece, pose = table.by_id[pid], table.poses[pid]
+            for away in (False, True):
+                for t in targets:
+                    o = T.first_contact(lambda x, y: footprint(piece, Pose((x, y), pose.facing, pose.formation)),
+                                        pose.at, table.poses[t].at, table.footprint(t), reach, away)
+                    if o is not None:
+                        offsets.append(o)
         out, seen = [], set()
         board = _Board(table.scenario.width, table.scenario.depth)
         for dx, dy in offsets:
@@ -188,46 +187,6 @@ class WarmasterTurn(StepTurn):
                 seen.add(key)
                 out.append(to)
         return out
-
-    @staticmethod
-    def _contact(table, pid: str, target: str, reach: float, away: bool = False):
-        """The offset along the straight line from ``pid`` toward
-        ``target`` at which the two first touch, or ``reach`` along it if
-        they touch no sooner (None when they touch already); ``away``:
-        ``reach`` straight away from it."""
-        piece, pose = table.by_id[pid], table.poses[pid]
-        (x0, y0), (x1, y1) = pose.at, table.poses[target].at
-        length = math.hypot(x1 - x0, y1 - y0)
-        other = table.footprint(target)
-        if length == 0:
-            return None
-        ux, uy = (x1 - x0) / length, (y1 - y0) / length
-        if away:
-            return (math.trunc(-ux * reach * 1000) / 1000, math.trunc(-uy * reach * 1000) / 1000)
-
-        def gap(d: float) -> float:
-            fp = footprint(piece, Pose((x0 + ux * d, y0 + uy * d), pose.facing, pose.formation))
-            return T.raw_distance(fp, other)
-
-        if gap(0) <= T.EPSILON:
-            return None
-        lo, hi = 0.0, min(length, reach + 1)  # apart at lo
-        if gap(min(hi, reach)) > 0:  # (no contact within reach: as far as it goes)
-            return (math.trunc(ux * reach * 1000) / 1000, math.trunc(uy * reach * 1000) / 1000)
-        while hi - lo > 1e-4:
-            mid = (lo + hi) / 2
-            if gap(mid) > 0:
-                lo = mid
-            else:
-                hi = mid
-        # (rounded to the mm's thousandth, the last that does not overlap)
-        for back in range(0, 50):
-            d = lo - back * 1e-3
-            o = (round(ux * d, 3), round(uy * d, 3))
-            fp = footprint(piece, Pose((x0 + o[0], y0 + o[1]), pose.facing, pose.formation))
-            if not T.overlapping(fp, other) and T.touching(fp, other):
-                return o if math.hypot(*o) <= reach else None
-        return None  # pragma: no cover - (a contact always rounds within a few steps)
 
     def _enemies(self) -> list:
         return [u.id for u in self.engine.scenario.units if u.side != self.side]
@@ -243,9 +202,8 @@ class WarmasterTurn(StepTurn):
     def under_way_node(self, position):
         step = position.pending[:1]
         if step == ("roll",):
-            prefix, e, ok = self._dice(position)
-            blunders = {t for t in WAYS if t not in ok and self.engine.is_blunder(Ctx(prefix), e.with_roll(t))}
-            return roll("roll", lambda t: self._roll_words(t, t in ok, t in blunders), dice=2)
+            ok, blunders = self._dice(position)
+            return roll("roll", lambda t: roll_words(t, t in ok, t in blunders), dice=2)
         if step in (("blunder",), ("home",)):
             what = "blunder table" if step == ("blunder",) else "home back"
             return roll("roll", lambda d: f"{what} D6: {d}")
@@ -260,17 +218,13 @@ class WarmasterTurn(StepTurn):
             return 0
         return self.steps.decl.step_of(KINDS[position.done[-1][0]])
 
-    @staticmethod
-    def _roll_words(t: int, given: bool, blunder: bool) -> str:
-        return f"rolled {t}: " + ("the order is given" if given else "a blunder" if blunder else "the order fails")
-
     def _dice(self, position) -> tuple:
-        """The order attempt under way: the log before it, its entry (not
-        rolled yet) and the 2D6 totals that give the order."""
+        """The 2D6 totals that give the order attempt under way, and the
+        failing ones that are blunders (``WarmasterEngine.dice``)."""
         prefix = self._prefix(position)
         p = position.pending
         e, _ = self.engine.attempt(prefix, Step(p[1], tuple(p[2]), None, None, _HERE), None, False)
-        return prefix, e, self.engine.dice(prefix, e)[1]
+        return self.engine.dice(prefix, e)
 
     def step_actions(self, position, kinds: tuple) -> list:
         """The legal actions of the open sub-phases: initiative moves, home
@@ -289,11 +243,11 @@ class WarmasterTurn(StepTurn):
             for c in chars:
                 if self._homes(prefix, u, c, 1, first=True):
                     out.append({"kind": "home_back", "unit": u, "toward": c,
-                                "text": self._words("home_back", {"unit": u, "toward": c})})
+                                "text": action_words("home_back", {"unit": u, "toward": c})})
         opts, _ = self.engine.options(prefix, self.side) if "attempt" in kinds else ((), None)
         for o in opts:
-            out.append({"kind": "attempt", "by": o["character"], "units": list(o["units"]),
-                        "text": f"{_orders(o['character'], o['units'])} (target {o['target']}, p {o['p']})"})
+            a = {"kind": "attempt", "by": o["character"], "units": list(o["units"])}
+            out.append({**a, "text": f"{action_words('attempt', a)} (target {o['target']}, p {o['p']})"})
         for c in chars if "character_move" in kinds else ():
             tos = self.destinations(t, (c,), self._pace(t, c), ())
             out += self._placed(prefix, "character_move", tos, {"piece": c})
@@ -303,14 +257,12 @@ class WarmasterTurn(StepTurn):
         """The legal actions of ``kind`` (``fields`` and a destination) to
         each of the generator's destinations ``tos``."""
         ms = [{**fields, "to": to[0]} for to in tos]
-        return [{"kind": kind, **m, "text": self._words(kind, m)} for m in ms if self._legal(prefix, KEYS[kind], m)]
+        return [{"kind": kind, **m, "text": action_words(kind, m)} for m in ms if self._legal(prefix, KEYS[kind], m)]
 
     def _homes(self, prefix, unit: str, toward: str, d6: int, first: bool = False) -> list:
         """The generator's legal destinations of a home back of ``unit``
         toward ``toward`` with D6 ``d6`` (``first``: the first, if any)."""
         t = prefix.table
-        if unit not in t.poses or toward not in t.poses:
-            return []
         out, tos = [], []
         for k in range(1, d6 + 1):  # (what a shorter roll allows, this one allows too)
             tos += [to for to in self.destinations(t, (unit,), 10 * k, (toward,)) if to not in tos]
@@ -326,19 +278,14 @@ class WarmasterTurn(StepTurn):
         """The destinations of the step under way (``move`` actions)."""
         p = position.pending
         if p[0] == "home_to":
-            prefix = self._prefix(position)
-            tos = self._homes(prefix, p[1], p[2], p[3])
-            return [self._move(to) for to in tos]
+            return [self._move(to) for to in self._homes(self._prefix(position), p[1], p[2], p[3])]
         prefix = self._prefix(position, -1)
         key, m = self._last(position)
         units = self._under_way(position)
         t = prefix.table
         reach = min(self._pace(t, u) for u in units)
-        out = []
-        for to in [None] + self.destinations(t, tuple(units), reach, self._enemies()):
-            if self._legal(prefix, key, self._moved(m, p, to)):
-                out.append(self._move(to, units))
-        return out
+        return [self._move(to, units) for to in [None] + self.destinations(t, tuple(units), reach, self._enemies())
+                if self._legal(prefix, key, self._moved(m, p, to))]
 
     @staticmethod
     def _moved(m: dict, pending: tuple, to) -> dict:
@@ -351,12 +298,7 @@ class WarmasterTurn(StepTurn):
 
     @staticmethod
     def _move(to, units=None) -> dict:
-        if to is None:
-            units = units or ()
-            return {"kind": "move", "to": None, "text": f"{'+'.join(units)} stay{'s' if len(units) == 1 else ''}"}
-        if units is None:
-            return {"kind": "move", "to": to, "text": f"to {xy_words(to[0])}"}
-        return {"kind": "move", "to": to, "text": ", ".join(f"{u} to {xy_words(d)}" for u, d in zip(units, to))}
+        return {"kind": "move", "to": to, "text": move_words(to, units)}
 
     # ------------------------------------------------------------ playing
     def play(self, position, action: dict):
@@ -384,9 +326,10 @@ class WarmasterTurn(StepTurn):
             after = self._play_home_back(position, prefix, fields)
         else:
             key = KEYS[kind]
-            self._refuse(prefix, key, fields, self._words(kind, fields))
+            self._refuse(prefix, key, fields, action_words(kind, fields))
             after = Position(position.done + ((key, json.dumps(fields)),))
-        self.enter(self.at(position), kind, position)  # (the pack's turn: the rules above judge the sub-phases' order too)
+        # (the pack's turn: the rules above judge the sub-phases' order too)
+        self.enter(self.at(position), kind, position)
         return after
 
     def _play_attempt(self, position, prefix, fields: dict):
@@ -395,7 +338,7 @@ class WarmasterTurn(StepTurn):
         self._judge([("orders", {**fields, "roll": 2})], prefix)  # (its shape and ids)
         units = _listed(fields["units"])
         e, _ = self.engine.attempt(prefix, Step(fields["by"], tuple(units), None, None, _HERE), None, False, lazy=True)
-        refuse(_orders(fields["by"], units), lambda: self.engine.violations(prefix.plus(e), e))
+        refuse(action_words("attempt", fields), lambda: self.engine.violations(prefix.plus(e), e))
         return Position(position.done, ("roll", fields["by"], tuple(units)))
 
     def _play_home_back(self, position, prefix, fields: dict):
@@ -404,8 +347,8 @@ class WarmasterTurn(StepTurn):
         self._judge([("home_back", {**fields, "roll": 1})], prefix)  # (its shape and ids)
         if not self._homes(prefix, fields["unit"], fields["toward"], 1):
             # (no destination of the generator is legal even for the shortest roll: the rules' reasons)
-            self._refuse(prefix, "home_back", {**fields, "roll": 1}, self._words("home_back", fields))
-            raise IllegalAction(f"{self._words('home_back', fields)}: no destination toward the character")
+            self._refuse(prefix, "home_back", {**fields, "roll": 1}, action_words("home_back", fields))
+            raise IllegalAction(f"{action_words('home_back', fields)}: no destination toward the character")
         return Position(position.done, ("home", fields["unit"], fields["toward"]))
 
     def _rolled(self, position, action: dict):
@@ -414,14 +357,10 @@ class WarmasterTurn(StepTurn):
             return Position(position.done, ("home_to", p[1], p[2], roll))
         if p[0] == "blunder":
             return Position(position.done, ("blunder_to", roll))
-        prefix, e, ok = self._dice(position)
+        ok, blunders = self._dice(position)
         m = {"by": p[1], "units": list(p[2]), "roll": roll}
         done = position.done + (("orders", json.dumps(m)),)
-        if roll in ok:
-            return Position(done, ("to",))
-        if self.engine.is_blunder(Ctx(prefix), e.with_roll(roll)):
-            return Position(done, ("blunder",))
-        return Position(done)
+        return Position(done, ("to",) if roll in ok else ("blunder",) if roll in blunders else ())
 
     def _play_move(self, position, action: dict):
         if set(action) - {"kind", "text", "to"}:
@@ -430,7 +369,7 @@ class WarmasterTurn(StepTurn):
         if p[0] == "home_to":
             to = _one(to)
             m = {"unit": p[1], "toward": p[2], "roll": p[3], **({"to": to} if to is not None else {})}
-            self._refuse(self._prefix(position), "home_back", m, self._words("home_back", m))
+            self._refuse(self._prefix(position), "home_back", m, action_words("home_back", m))
             return Position(position.done + (("home_back", json.dumps(m)),))
         key, m = self._last(position)
         m = self._moved(m, p, to)
@@ -444,23 +383,8 @@ class WarmasterTurn(StepTurn):
             to = action.get("to")
             if units is None and isinstance(to, list) and to and not isinstance(to[0], (list, dict)):
                 to = [to]
-            return {**action, "text": self._move(to, units)["text"] if to is not None or units else "stays"}
-        if kind == "end":
-            return {**action, "text": self.end_words}
-        if kind == "attempt":
-            return {**action, "text": _orders(action.get("by"), _listed(action.get("units")))}
-        return {**action, "text": self._words(kind, action)}
-
-    @staticmethod
-    def _words(kind: str, m: dict) -> str:
-        if kind == "initiative":
-            verb = "charges" if m.get("action") == "charge" else "evades"
-            return f"{m.get('unit')} {verb} to {xy_words(m.get('to', ()))} on initiative"
-        if kind == "home_back":
-            return f"{m.get('unit')} homes back toward {m.get('toward')}"
-        if kind == "character_move":
-            return f"{m.get('piece')} to {xy_words(m.get('to', ()))}"
-        return kind
+            return {**action, "text": move_words(to, units) if to is not None or units else "stays"}
+        return {**action, "text": self.end_words if kind == "end" else action_words(kind, action)}
 
     # ------------------------------------------------------------ the picture
     def draw(self, position, select: str | None = None, node=None) -> str:
@@ -519,10 +443,6 @@ def _listed(units) -> list:
 def _one(to):
     """A home back's destination, given alone or as a list of one."""
     return to[0] if isinstance(to, list) and len(to) == 1 and isinstance(to[0], (list, dict)) else to
-
-
-def _orders(by: str, units: list) -> str:
-    return f"{by} orders {'+'.join(units)}"
 
 
 __all__ = ["WarmasterTurn", "Position", "RESOLUTION"]

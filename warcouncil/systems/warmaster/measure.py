@@ -48,7 +48,7 @@ ties (:func:`nearest`) keep the candidates' given order.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -292,6 +292,46 @@ def on_table(fp: Shape, board: Board) -> bool:
     board.require("footprints", "a footprint on a measured table")
     table = shapely.box(0.0, 0.0, float(board.width), float(board.depth))
     return _geometry(fp).difference(table).area <= AREA_EPSILON
+
+
+def first_contact(shape_at: Callable[[float, float], Shape], start: Point2, toward: Point2, other: Shape,
+                  reach: float, away: bool = False) -> Point2 | None:
+    """The offset along the straight line from ``start`` toward ``toward``
+    at which a footprint (``shape_at(x, y)``: standing at ``(x, y)``) first
+    touches ``other``, to the thousandth of a cm, the last that does not
+    overlap it; ``reach`` along the line if it touches no sooner (None when
+    it touches already, or the two points are one); ``away``: ``reach``
+    straight away from ``toward``."""
+    (x0, y0), (x1, y1) = start, toward
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length == 0:
+        return None
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    if away:
+        return (math.trunc(-ux * reach * 1000) / 1000, math.trunc(-uy * reach * 1000) / 1000)
+
+    def gap(d: float) -> float:
+        return raw_distance(shape_at(x0 + ux * d, y0 + uy * d), other)
+
+    if gap(0) <= EPSILON:
+        return None
+    lo, hi = 0.0, min(length, reach + 1)  # apart at lo
+    if gap(min(hi, reach)) > 0:  # (no contact within reach: as far as it goes)
+        return (math.trunc(ux * reach * 1000) / 1000, math.trunc(uy * reach * 1000) / 1000)
+    while hi - lo > 1e-4:
+        mid = (lo + hi) / 2
+        if gap(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    # (rounded to the mm's thousandth, the last that does not overlap)
+    for back in range(0, 50):
+        d = lo - back * 1e-3
+        o = (round(ux * d, 3), round(uy * d, 3))
+        fp = shape_at(x0 + o[0], y0 + o[1])
+        if not overlapping(fp, other) and touching(fp, other):
+            return o if math.hypot(*o) <= reach else None
+    return None  # pragma: no cover - (a contact always rounds within a few steps)
 
 
 # -- terrain -------------------------------------------------------------------
