@@ -193,6 +193,19 @@ class GridEngine(Engine):
         r, ctx, args = self._roll_of(setting, name, given)
         return r.decided(ctx, args, faces)
 
+    def tried(self, setting: GridSetting, name: str, given, faces):
+        """One try of roll ``name`` on the dice a turn file gives for it
+        (``faces``, one per try: a re-roll is another try): what they give,
+        once they decide it (``decided``); a roll they do not decide (a
+        house rule's that reads a die the file does not give) is bad input
+        at the roll."""
+        r, ctx, args = self._roll_of(setting, name, given)
+        known, out = r.decided(ctx, args, faces)
+        if not known:
+            raise WarcouncilError(f"roll {r.decl.id} rolls {r.n} dice ({', '.join(r.decl.dice)}), but a turn file "
+                                  f"gives {len(faces)} for a try of it", r.decl.loc)
+        return out
+
     def _roll_of(self, setting: GridSetting, name: str, given):
         r = rolls.compiled(self.compiler, name)
         if r is None:
@@ -244,19 +257,28 @@ class GridEngine(Engine):
         return Record(**base)
 
     def step_record(self, s, u, cur, nxt, kind, tests=(), fear=None, index=0, count=1) -> Record:
-        """One step of a move, from footprint ``cur`` to ``nxt``, as the rules see it."""
+        """One step of a move, from footprint ``cur`` to ``nxt``, as the rules
+        see it: its Manoeuvre Test (the faces ``tests``, each a try) and its
+        Discipline Test to enter a feared zone (``fear``, two faces) read
+        through the pack's rolls ``manoeuvre`` and ``discipline``
+        (``passed``, ``fear.passed``), as ``odds`` reads them."""
         before, after = frozenset(cur.squares), frozenset(nxt.squares)
 
         def rough_of(sqs):
             return any(self.hook(s, "rough_ground", s.terrain.get(q)) for q in sqs)
 
         occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q].id != u.id)
+        rough = rough_of(after) or rough_of(before)
+        test = tests[-1] if tests else None  # (the last try: a re-roll is another try of the roll)
         return Record(drilled_spent=False, skirmisher_spent=False, points_left=0,
-                      kind=kind, squares=after, before=before, rough=rough_of(after) or rough_of(before),
+                      kind=kind, squares=after, before=before, rough=rough,
                       was_rough=rough_of(before), occupied_by=occupied,
                       on_board=all(q in s.board.cells for q in after),
-                      test=tests[-1] if tests else None, rerolls=max(0, len(tests) - 1),
-                      fear=Record(first=fear[0], second=fear[1]) if fear else None,
+                      test=test, rerolls=max(0, len(tests) - 1),
+                      passed=test is not None and self.roll(s, "manoeuvre", {"unit": u, "kind": kind, "rough": rough},
+                                                            (test,)) == "pass",
+                      fear=Record(first=fear[0], second=fear[1],
+                                  passed=self.roll(s, "discipline", {"unit": u}, fear) == "pass") if fear else None,
                       last=index == count - 1, index=index)
 
     def first_steps(self, s, u) -> dict:
@@ -379,12 +401,17 @@ class GridEngine(Engine):
         r, ctx, args = self._roll_of(s, data["test"], given)
         return _sorted_dist(r.law(ctx, args)), args
 
-    def movement_points(self, s, u, option, n, ap=0):
-        """What unit ``u``'s movement roll ``n`` gives a Movement or Charge
-        Activation (``option``; ``ap``: Attack Points spent on a charge):
-        ``failed``, or its Movement Points (the pack's ``movement_gives``,
-        which its roll ``movement`` reads too)."""
-        return self.hook(s, "movement_gives", u, option, n, ap)
+    def movement_points(self, s, u, option, n, ap=0, reroll=False):
+        """What unit ``u``'s movement die ``n`` gives a Movement or Charge
+        Activation (``option``; ``ap``: Attack Points spent on a charge, a
+        Movement Activation's buy it nothing): ``failed``, or its Movement
+        Points, as the pack's roll ``movement`` gives them on one try; with
+        ``reroll``: None when a Movement Point may re-roll it (the roll with
+        a re-roll is not decided by that die)."""
+        given = {"unit": u, "charge": option == "charge", "attack_points": ap if option == "charge" else 0}
+        if reroll:
+            return self.decided(s, "movement", {**given, "reroll": True}, (n,))[1]
+        return self.tried(s, "movement", given, (n,))
 
     def _manoeuvre(self, s, data, path):
         u = self._unit(s, data, "unit", path)
@@ -774,9 +801,11 @@ class _Sequence:
         """The movement die of a Movement or Charge Activation (``roll``): a
         failed roll fails the activation. Still to roll in a sequence being
         played: the activation is judged as ``activations`` judges it, before
-        any dice, and goes no further. With ``choices``, a roll the pack lets
-        a Movement Point re-roll (``reroll_movement_when``) asks whether it
-        is; a re-roll paid for asks for its die."""
+        any dice, and goes no further. The die (the last rolled: a re-roll
+        is another try) is read through the pack's roll ``movement``; with
+        ``choices``, one that roll lets a Movement Point re-roll (its
+        ``reroll`` not decided by the die) asks whether it is; a re-roll paid
+        for asks for its die."""
         if a.option not in ("move", "charge"):
             return False
         eng, s, u = self.eng, self.s, a.u
@@ -793,8 +822,8 @@ class _Sequence:
         if len(a.rolls) == 1 and self.partial and isinstance(a.item["roll"], list) \
                 and any(p.use == "reroll_movement" for p in a.spends):  # (a re-roll paid for, its die to roll)
             self.due.append(Due(("roll",), 1, False, f"{u.id}'s Movement die, re-rolled"))
-        elif len(a.rolls) == 1 and self.choices and not a.item.get("steps") and eng.hook(
-                s, "reroll_movement_when", a.points):
+        elif len(a.rolls) == 1 and self.choices and not a.item.get("steps") and eng.movement_points(
+                s, u, a.option, a.natural, a.ap, reroll=True) is None:
             self.due.append(Due(("roll",), 0, False, f"{u.id}'s movement roll", self.side, (
                 {"kind": "reroll", "pool": "movement", "text": f"{u.id} re-rolls its movement die, spending a "
                                                                "movement point"},
@@ -1138,9 +1167,10 @@ class _Sequence:
         self.entry_log(rec, self.judge(self.s, rec), pools=dict(new))
 
     def bring_back(self, item, where):
-        """An attempt to bring an off-table unit back: a Discipline Test; on
-        a pass it returns to the two squares where it left the table (if
-        they are free)."""
+        """An attempt to bring an off-table unit back: a Discipline Test, its
+        dice read through the pack's roll ``off_table_return`` as ``odds``
+        reads them; unless it ``remains`` off the table, the unit returns to
+        the two squares where it left the table (if they are free)."""
         eng, s = self.eng, self.s
         uid = item["bring_back"]
         v = s.by_id.get(uid)
@@ -1148,12 +1178,13 @@ class _Sequence:
             raise _unknown(f"`bring_back` names no unit of {self.side}: {uid!r}", uid,
                            [k for k, w in s.by_id.items() if w.side == self.side], _where(item, "bring_back", self.path))
         st = s.state(v)
-        res = eng.discipline_test(s, v).result(*faces(item["test"]))
+        dice = faces(item["test"])
+        res = eng.discipline_test(s, v).result(*dice)
         rec = eng.record(v, "bring_back", test_result=res, returnable=st.off_table and not st.gone, what=uid,
                          after_reversal=self.reversal)
         vs = self.judge(s, rec)
         more = {"test": res}
-        if not vs and eng.hook(s, "returns", res):
+        if not vs and eng.roll(s, "off_table_return", {"unit": v}, dice) != "remains":
             f = Footprint(st.at, st.facing)
             if all(q in s.board.cells and q not in s.occupant for q in f.squares):
                 self.s = s.moved(uid, off_table=False)
