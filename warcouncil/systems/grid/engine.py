@@ -250,7 +250,7 @@ class GridEngine(Engine):
                     movement_rerolls=0, movement_points_spent=0, manoeuvre_points=0, given=0,
                     given_pools=frozenset(), get=None, largest_after=0, total_before=0, total_after=0,
                     cancelled_before=False, called_before=False, cancelled=False, verdict=None, what="",
-                    follower=None, follower_fits=False, after_broken=False, returnable=False,
+                    follower=None, follower_fits=False, after_broken=False, returnable=False, returned=False,
                     shot_mid_move=False, shot_before=False, devotio=None, first_charge=False,
                     devotio_used_before=False, reserve=None)
         base.update(kw)
@@ -1180,11 +1180,12 @@ class _Sequence:
         st = s.state(v)
         dice = faces(item["test"])
         res = eng.discipline_test(s, v).result(*dice)
-        rec = eng.record(v, "bring_back", test_result=res, returnable=st.off_table and not st.gone, what=uid,
-                         after_reversal=self.reversal)
+        back = eng.roll(s, "off_table_return", {"unit": v}, dice) != "remains"
+        rec = eng.record(v, "bring_back", test_result=res, returned=back, returnable=st.off_table and not st.gone,
+                         what=uid, after_reversal=self.reversal)
         vs = self.judge(s, rec)
         more = {"test": res}
-        if not vs and eng.roll(s, "off_table_return", {"unit": v}, dice) != "remains":
+        if not vs and back:
             f = Footprint(st.at, st.facing)
             if all(q in s.board.cells and q not in s.occupant for q in f.squares):
                 self.s = s.moved(uid, off_table=False)
