@@ -296,3 +296,22 @@ def test_a_house_roll_that_reads_a_die_the_turn_file_does_not_give(tmp_path):
         run(_alone(tmp_path), [{"unit": "a", "option": "move", "roll": 4}], [h])
     assert (e.value.message, e.value.location.line) == (
         "roll ga.roll.movement rolls 2 dice (d1, d2), but a turn file gives 1 for a try of it", 3)
+
+
+def test_a_house_push_back_roll_changes_odds_and_check_alike(tmp_path):
+    """The Push Back die read through the roll `push_back` (its Stubborn
+    die read before it, by the roll `stubborn`): every push back two
+    squares, a 1 no longer leaves d where it stands."""
+    h = _house(tmp_path, "ga.roll.push-back",
+               "push_back(unit, stubborn = true) dice distance, hold := if not pushable(unit) then 0 "
+               "else if stubborn and stubborn_unit_holds(unit, hold) then stays else 2", "push")
+    sc = _alone(tmp_path)
+    assert _odds(engine(sc), test="push_back", unit="a") == ({"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}, {})
+    assert _odds(engine(sc, [h]), test="push_back", unit="a") == ({"2": F(1)}, {})
+    sc2 = board(tmp_path, name="push")
+    entry = fight(dice=(6, 3, 3), push_back={"d": 1}, discipline={"d": [6, 6]})
+    _, log = run(sc2, [entry])
+    assert (log[0]["events"][1], "positions" in log[0]) == ("d does not move back (a 1)", False)
+    _, log = run(sc2, [entry], [h])
+    assert (log[0]["events"][1], log[0]["positions"]) == (
+        "d is Pushed Back 2 squares", {"d": {"at": [3, 0], "facing": "south", "disordered": False}})
