@@ -382,7 +382,7 @@ class Aftermath:
                           f"the push back of {uid} needs its 1D6: `push_back: {{{uid}: N}}`")
                 return s, "unresolved"
             # (the pack's roll push_back, its Stubborn die already read above: decided by the distance die)
-            n = self.eng.tried(s, "push_back", {"unit": v, "stubborn": False}, (die,))
+            n = self.eng.roll(s, "push_back", {"unit": v, "stubborn": False}, (die,))
         if hook(s, "push_setback", r, v):
             self.card(side, "setback", f"{uid} Pushed Back")
         f = s.footprint(v)

@@ -181,10 +181,19 @@ class GridEngine(Engine):
     def roll(self, setting: GridSetting, name: str, given, faces=None):
         """The pack's roll ``name`` (``roll ID NAME(...) dice ... := ...``,
         ``kernel/rolls.py``), its parameters the values of their names in
-        ``given``: its exact law, or with ``faces`` (one per die) what they
-        give. ``odds`` and ``check`` both read a test's dice so."""
+        ``given``: its exact law, or with ``faces`` what they give. ``odds``
+        and ``check`` both read a test's dice so; a turn file gives the dice
+        of one try (a re-roll is another try), and where they are fewer than
+        the roll's they must decide it (``decided``): a house rule's roll
+        that reads a die the file does not give is bad input at the roll."""
         r, ctx, args = self._roll_of(setting, name, given)
-        return r.law(ctx, args) if faces is None else r.outcome(ctx, args, faces)
+        if faces is None:
+            return r.law(ctx, args)
+        known, out = (True, r.outcome(ctx, args, faces)) if len(faces) >= r.n else r.decided(ctx, args, faces)
+        if not known:
+            raise WarcouncilError(f"roll {r.decl.id} rolls {r.n} dice ({', '.join(r.decl.dice)}), but a turn file "
+                                  f"gives {len(faces)} for a try of it", r.decl.loc)
+        return out
 
     def decided(self, setting: GridSetting, name: str, given, faces) -> tuple[bool, object]:
         """Whether the first dice of roll ``name``, showing ``faces``, decide
@@ -192,19 +201,6 @@ class GridEngine(Engine):
         only when it matters."""
         r, ctx, args = self._roll_of(setting, name, given)
         return r.decided(ctx, args, faces)
-
-    def tried(self, setting: GridSetting, name: str, given, faces):
-        """One try of roll ``name`` on the dice a turn file gives for it
-        (``faces``, one per try: a re-roll is another try): what they give,
-        once they decide it (``decided``); a roll they do not decide (a
-        house rule's that reads a die the file does not give) is bad input
-        at the roll."""
-        r, ctx, args = self._roll_of(setting, name, given)
-        known, out = r.decided(ctx, args, faces)
-        if not known:
-            raise WarcouncilError(f"roll {r.decl.id} rolls {r.n} dice ({', '.join(r.decl.dice)}), but a turn file "
-                                  f"gives {len(faces)} for a try of it", r.decl.loc)
-        return out
 
     def _roll_of(self, setting: GridSetting, name: str, given):
         r = rolls.compiled(self.compiler, name)
@@ -411,7 +407,7 @@ class GridEngine(Engine):
         given = {"unit": u, "charge": option == "charge", "attack_points": ap if option == "charge" else 0}
         if reroll:
             return self.decided(s, "movement", {**given, "reroll": True}, (n,))[1]
-        return self.tried(s, "movement", given, (n,))
+        return self.roll(s, "movement", given, (n,))
 
     def _manoeuvre(self, s, data, path):
         u = self._unit(s, data, "unit", path)
