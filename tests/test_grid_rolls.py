@@ -180,3 +180,138 @@ def test_a_roll_body_names_are_checked(tmp_path):
     _, problems = lint([str(h)], base="grid-ancients")
     assert [(p.message, p.location.line, p.location.column, p.hint) for p in problems] == [
         ("unknown function 'line_removd'", 5, 30, "did you mean 'line_removed'?")]
+
+
+# ---- the dice of a move and of Bring Back: check reads the rolls odds reads --
+
+def _house(tmp_path, roll: str, body: str, name: str):
+    return house(tmp_path, f'replace roll {roll}\n    from house "A house rule for the tests."\n    {body}\n', name=name)
+
+
+def _alone(tmp_path, name="alone"):
+    return scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")], name=name)
+
+
+#: a natural 1 on the movement die counts as a 2 (no failed activation)
+MOVEMENT_NO_ONE = ("ga.roll.movement", "movement(unit, attack_points = 0, charge = false, reroll = false) dice d1, d2 := "
+                   "movement_gives(unit, charged(charge, attack_points), if d1 == 1 then 2 else d1, attack_points)")
+
+
+def test_a_house_movement_roll_changes_odds_and_check_alike(tmp_path):
+    """The movement die read through the roll `movement` (one try of it, on
+    the turn file's die): a 1 no longer fails, in `odds` and in `check`."""
+    sc, h = _alone(tmp_path), _house(tmp_path, *MOVEMENT_NO_ONE, "movement")
+    assert _odds(engine(sc), test="movement", unit="a") == (
+        {"failed": F(1, 6), "1": F(1, 3), "2": F(1, 3), "3": F(1, 6)}, {})
+    assert _odds(engine(sc, [h]), test="movement", unit="a") == ({"1": F(1, 2), "2": F(1, 3), "3": F(1, 6)}, {})
+    entry = {"unit": "a", "option": "move", "roll": 1}
+    assert run(sc, [entry])[1][0]["movement_points"] == "failed"
+    assert run(sc, [entry], [h])[1][0]["movement_points"] == 1
+
+
+def test_a_house_movement_roll_changes_the_games_re_roll_offer(tmp_path):
+    """A house roll where a Movement Point may re-roll any movement die (its
+    `reroll` reads the second die whatever the first gave): `odds` with a
+    re-roll is then the law of one die, and the game offers the re-roll of
+    a 5, which the shipped roll (a failed roll only) does not."""
+    from warcouncil import load_game
+    from warcouncil.kernel.game import CHANCE
+
+    h = _house(tmp_path, "ga.roll.movement",
+               "movement(unit, attack_points = 0, charge = false, reroll = false) dice d1, d2 := "
+               "movement_gives(unit, charged(charge, attack_points), if reroll then d2 else d1, attack_points)", "any")
+    sc = _alone(tmp_path)
+    assert _odds(engine(sc), test="movement", unit="a", reroll=True)[0] == {
+        "failed": F(1, 36), "1": F(7, 18), "2": F(7, 18), "3": F(7, 36)}
+    assert _odds(engine(sc, [h]), test="movement", unit="a", reroll=True)[0] == {
+        "failed": F(1, 6), "1": F(1, 3), "2": F(1, 3), "3": F(1, 6)}
+    offers = []
+    for rules in ((), (h,)):
+        state = load_game("alesia", list(rules)).new_state(choices=True)
+        state.apply({"kind": "activate", "unit": "r4", "option": "move"})
+        assert state.current_player() == CHANCE
+        state.apply({"kind": "dice", "face": 5})
+        offers.append(sorted({a["kind"] for a in state.legal_actions()}))
+    assert offers == [["halt", "step"], ["keep", "reroll"]]
+
+
+def test_a_house_manoeuvre_roll_changes_odds_and_check_alike(tmp_path):
+    """Each step's Manoeuvre Test read through the roll `manoeuvre` (its
+    kind and ground the step's): passing on 3 or more, a drift on a 3
+    passes and the move goes on."""
+    sc = _alone(tmp_path)
+    h = _house(tmp_path, "ga.roll.manoeuvre",
+               "manoeuvre(unit, kind = forward, rough = false) dice d := if d >= 3 then pass else fail", "manoeuvre")
+    test = {"test": "manoeuvre", "unit": "a", "manoeuvre": "drift_left"}
+    assert _odds(engine(sc), **test) == ({"pass": F(1, 2), "fail": F(1, 2)}, {"modifier": 0, "rerolls": 0})
+    assert _odds(engine(sc, [h]), **test) == ({"pass": F(2, 3), "fail": F(1, 3)}, {"modifier": 0, "rerolls": 0})
+    entry = {"unit": "a", "option": "move", "roll": 6, "steps": [{"do": "drift_left", "test": 3}, "forward"]}
+    broken, log = run(sc, [entry])
+    assert (broken, log[0]["positions"], log[0]["reversal"]) == (
+        ["ga.failed-manoeuvre-stops"], {"a": {"at": [2, 2], "facing": "north", "disordered": False}}, True)
+    broken, log = run(sc, [entry], [h])
+    assert (broken, log[0]["positions"], log[0]["reversal"]) == (
+        [], {"a": {"at": [1, 2], "facing": "north", "disordered": False}}, False)
+
+
+def test_a_house_discipline_roll_changes_the_feared_zone_test_as_odds(tmp_path):
+    """The Discipline Test to enter a Cause Fear unit's zone read through
+    the roll `discipline`: passing on 4 or more, a 1+3 enters it."""
+    sc = scenario(tmp_path, [unit("a", "red", (2, 4), "north"),
+                             unit("e", "blue", (3, 2), "south", characteristics=["cause_fear"])])
+    h = _house(tmp_path, "ga.roll.discipline",
+               "discipline(unit, modifier = 0, dr_plus = 0) dice d1, d2 := if d1 + d2 >= 4 then pass else fail", "fear")
+    assert _odds(engine(sc), test="discipline", unit="a")[0] == {"pass": F(7, 12), "fail": F(1, 3), "critical": F(1, 12)}
+    assert _odds(engine(sc, [h]), test="discipline", unit="a")[0] == {"pass": F(11, 12), "fail": F(1, 12)}
+    entry = {"unit": "a", "option": "move", "roll": 3, "steps": [{"do": "forward", "fear": [1, 3]}]}
+    broken, log = run(sc, [entry])
+    assert (broken, "positions" in log[0]) == (["ga.cause-fear-test"], False)
+    broken, log = run(sc, [entry], [h])
+    assert (broken, log[0]["positions"]) == ([], {"a": {"at": [2, 3], "facing": "north", "disordered": False}})
+
+
+def test_a_house_return_roll_changes_odds_and_check_alike(tmp_path):
+    """Bring Back read through the roll `off_table_return`: returning on a
+    total of 5 or more, a 2+3 brings the unit back, and is no Reversal of
+    Fortune (the pack's `returned`, the roll's answer)."""
+    sc = scenario(tmp_path, [unit("o", "red", (2, 1), "north", off_table=True), unit("d", "blue", (3, 4), "south")])
+    h = _house(tmp_path, "ga.roll.off-table-return",
+               'off_table_return(unit) dice d1, d2 := if d1 + d2 >= 5 then "returns" else remains', "back")
+    assert _odds(engine(sc), test="off_table_return", unit="o") == ({"remains": F(5, 12), "returns": F(7, 12)}, {})
+    assert _odds(engine(sc, [h]), test="off_table_return", unit="o") == ({"remains": F(1, 6), "returns": F(5, 6)}, {})
+    entry = {"bring_back": "o", "test": [2, 3]}
+    _, log = run(sc, [entry])
+    assert (log[0]["test"], "positions" in log[0], log[0]["reversal"]) == ("fail", False, True)
+    _, log = run(sc, [entry], [h])
+    assert (log[0]["test"], log[0]["positions"], log[0]["reversal"]) == (
+        "fail", {"o": {"at": [2, 1], "facing": "north", "disordered": False}}, False)
+
+
+def test_a_house_roll_that_reads_a_die_the_turn_file_does_not_give(tmp_path):
+    """The turn file gives one movement die per try: a house roll that
+    reads the second die without a re-roll is bad input at the roll."""
+    h = _house(tmp_path, "ga.roll.movement", "movement(unit, attack_points = 0, charge = false, reroll = false) "
+               "dice d1, d2 := movement_gives(unit, charged(charge, attack_points), d2, attack_points)", "second")
+    with pytest.raises(WarcouncilError) as e:
+        run(_alone(tmp_path), [{"unit": "a", "option": "move", "roll": 4}], [h])
+    assert (e.value.message, e.value.location.line) == (
+        "roll ga.roll.movement rolls 2 dice (d1, d2), but a turn file gives 1 for a try of it", 3)
+
+
+def test_a_house_push_back_roll_changes_odds_and_check_alike(tmp_path):
+    """The Push Back die read through the roll `push_back` (its Stubborn
+    die read before it, by the roll `stubborn`): every push back two
+    squares, a 1 no longer leaves d where it stands."""
+    h = _house(tmp_path, "ga.roll.push-back",
+               "push_back(unit, stubborn = true) dice distance, hold := if not pushable(unit) then 0 "
+               "else if stubborn and stubborn_unit_holds(unit, hold) then stays else 2", "push")
+    sc = _alone(tmp_path)
+    assert _odds(engine(sc), test="push_back", unit="a") == ({"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}, {})
+    assert _odds(engine(sc, [h]), test="push_back", unit="a") == ({"2": F(1)}, {})
+    sc2 = board(tmp_path, name="push")
+    entry = fight(dice=(6, 3, 3), push_back={"d": 1}, discipline={"d": [6, 6]})
+    _, log = run(sc2, [entry])
+    assert (log[0]["events"][1], "positions" in log[0]) == ("d does not move back (a 1)", False)
+    _, log = run(sc2, [entry], [h])
+    assert (log[0]["events"][1], log[0]["positions"]) == (
+        "d is Pushed Back 2 squares", {"d": {"at": [3, 0], "facing": "south", "disordered": False}})

@@ -230,8 +230,8 @@ class Aftermath:
         return self.eng.hook(s, name, *args)
 
     def distance(self, s, v, die: int) -> int:
-        """How far unit ``v`` moves on its Push Back, Follow Up or Rout die
-        (the pack's roll ``follow_up``)."""
+        """How far unit ``v`` moves on its Follow Up or Rout die (the pack's
+        roll ``follow_up``; a Push Back's: its roll ``push_back``)."""
         return self.eng.roll(s, "follow_up", {"unit": v}, (die,))
 
     def need(self, path: tuple, n: int, words: str, message: str) -> None:
@@ -381,7 +381,8 @@ class Aftermath:
                 self.need(("push_back", uid), 1, f"{uid}'s Push Back die",
                           f"the push back of {uid} needs its 1D6: `push_back: {{{uid}: N}}`")
                 return s, "unresolved"
-            n = self.distance(s, v, die)
+            # (the pack's roll push_back, its Stubborn die already read above: decided by the distance die)
+            n = self.eng.roll(s, "push_back", {"unit": v, "stubborn": False}, (die,))
         if hook(s, "push_setback", r, v):
             self.card(side, "setback", f"{uid} Pushed Back")
         f = s.footprint(v)

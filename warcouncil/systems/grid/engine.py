@@ -181,10 +181,19 @@ class GridEngine(Engine):
     def roll(self, setting: GridSetting, name: str, given, faces=None):
         """The pack's roll ``name`` (``roll ID NAME(...) dice ... := ...``,
         ``kernel/rolls.py``), its parameters the values of their names in
-        ``given``: its exact law, or with ``faces`` (one per die) what they
-        give. ``odds`` and ``check`` both read a test's dice so."""
+        ``given``: its exact law, or with ``faces`` what they give. ``odds``
+        and ``check`` both read a test's dice so; a turn file gives the dice
+        of one try (a re-roll is another try), and where they are fewer than
+        the roll's they must decide it (``decided``): a house rule's roll
+        that reads a die the file does not give is bad input at the roll."""
         r, ctx, args = self._roll_of(setting, name, given)
-        return r.law(ctx, args) if faces is None else r.outcome(ctx, args, faces)
+        if faces is None:
+            return r.law(ctx, args)
+        known, out = (True, r.outcome(ctx, args, faces)) if len(faces) >= r.n else r.decided(ctx, args, faces)
+        if not known:
+            raise WarcouncilError(f"roll {r.decl.id} rolls {r.n} dice ({', '.join(r.decl.dice)}), but a turn file "
+                                  f"gives {len(faces)} for a try of it", r.decl.loc)
+        return out
 
     def decided(self, setting: GridSetting, name: str, given, faces) -> tuple[bool, object]:
         """Whether the first dice of roll ``name``, showing ``faces``, decide
@@ -237,26 +246,35 @@ class GridEngine(Engine):
                     movement_rerolls=0, movement_points_spent=0, manoeuvre_points=0, given=0,
                     given_pools=frozenset(), get=None, largest_after=0, total_before=0, total_after=0,
                     cancelled_before=False, called_before=False, cancelled=False, verdict=None, what="",
-                    follower=None, follower_fits=False, after_broken=False, returnable=False,
+                    follower=None, follower_fits=False, after_broken=False, returnable=False, returned=False,
                     shot_mid_move=False, shot_before=False, devotio=None, first_charge=False,
                     devotio_used_before=False, reserve=None)
         base.update(kw)
         return Record(**base)
 
     def step_record(self, s, u, cur, nxt, kind, tests=(), fear=None, index=0, count=1) -> Record:
-        """One step of a move, from footprint ``cur`` to ``nxt``, as the rules see it."""
+        """One step of a move, from footprint ``cur`` to ``nxt``, as the rules
+        see it: its Manoeuvre Test (the faces ``tests``, each a try) and its
+        Discipline Test to enter a feared zone (``fear``, two faces) read
+        through the pack's rolls ``manoeuvre`` and ``discipline``
+        (``passed``, ``fear.passed``), as ``odds`` reads them."""
         before, after = frozenset(cur.squares), frozenset(nxt.squares)
 
         def rough_of(sqs):
             return any(self.hook(s, "rough_ground", s.terrain.get(q)) for q in sqs)
 
         occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q].id != u.id)
+        rough = rough_of(after) or rough_of(before)
+        test = tests[-1] if tests else None  # (the last try: a re-roll is another try of the roll)
         return Record(drilled_spent=False, skirmisher_spent=False, points_left=0,
-                      kind=kind, squares=after, before=before, rough=rough_of(after) or rough_of(before),
+                      kind=kind, squares=after, before=before, rough=rough,
                       was_rough=rough_of(before), occupied_by=occupied,
                       on_board=all(q in s.board.cells for q in after),
-                      test=tests[-1] if tests else None, rerolls=max(0, len(tests) - 1),
-                      fear=Record(first=fear[0], second=fear[1]) if fear else None,
+                      test=test, rerolls=max(0, len(tests) - 1),
+                      passed=test is not None and self.roll(s, "manoeuvre", {"unit": u, "kind": kind, "rough": rough},
+                                                            (test,)) == "pass",
+                      fear=Record(first=fear[0], second=fear[1],
+                                  passed=self.roll(s, "discipline", {"unit": u}, fear) == "pass") if fear else None,
                       last=index == count - 1, index=index)
 
     def first_steps(self, s, u) -> dict:
@@ -379,12 +397,17 @@ class GridEngine(Engine):
         r, ctx, args = self._roll_of(s, data["test"], given)
         return _sorted_dist(r.law(ctx, args)), args
 
-    def movement_points(self, s, u, option, n, ap=0):
-        """What unit ``u``'s movement roll ``n`` gives a Movement or Charge
-        Activation (``option``; ``ap``: Attack Points spent on a charge):
-        ``failed``, or its Movement Points (the pack's ``movement_gives``,
-        which its roll ``movement`` reads too)."""
-        return self.hook(s, "movement_gives", u, option, n, ap)
+    def movement_points(self, s, u, option, n, ap=0, reroll=False):
+        """What unit ``u``'s movement die ``n`` gives a Movement or Charge
+        Activation (``option``; ``ap``: Attack Points spent on a charge, a
+        Movement Activation's buy it nothing): ``failed``, or its Movement
+        Points, as the pack's roll ``movement`` gives them on one try; with
+        ``reroll``: None when a Movement Point may re-roll it (the roll with
+        a re-roll is not decided by that die)."""
+        given = {"unit": u, "charge": option == "charge", "attack_points": ap if option == "charge" else 0}
+        if reroll:
+            return self.decided(s, "movement", {**given, "reroll": True}, (n,))[1]
+        return self.roll(s, "movement", given, (n,))
 
     def _manoeuvre(self, s, data, path):
         u = self._unit(s, data, "unit", path)
@@ -774,9 +797,11 @@ class _Sequence:
         """The movement die of a Movement or Charge Activation (``roll``): a
         failed roll fails the activation. Still to roll in a sequence being
         played: the activation is judged as ``activations`` judges it, before
-        any dice, and goes no further. With ``choices``, a roll the pack lets
-        a Movement Point re-roll (``reroll_movement_when``) asks whether it
-        is; a re-roll paid for asks for its die."""
+        any dice, and goes no further. The die (the last rolled: a re-roll
+        is another try) is read through the pack's roll ``movement``; with
+        ``choices``, one that roll lets a Movement Point re-roll (its
+        ``reroll`` not decided by the die) asks whether it is; a re-roll paid
+        for asks for its die."""
         if a.option not in ("move", "charge"):
             return False
         eng, s, u = self.eng, self.s, a.u
@@ -793,8 +818,8 @@ class _Sequence:
         if len(a.rolls) == 1 and self.partial and isinstance(a.item["roll"], list) \
                 and any(p.use == "reroll_movement" for p in a.spends):  # (a re-roll paid for, its die to roll)
             self.due.append(Due(("roll",), 1, False, f"{u.id}'s Movement die, re-rolled"))
-        elif len(a.rolls) == 1 and self.choices and not a.item.get("steps") and eng.hook(
-                s, "reroll_movement_when", a.points):
+        elif len(a.rolls) == 1 and self.choices and not a.item.get("steps") and eng.movement_points(
+                s, u, a.option, a.natural, a.ap, reroll=True) is None:
             self.due.append(Due(("roll",), 0, False, f"{u.id}'s movement roll", self.side, (
                 {"kind": "reroll", "pool": "movement", "text": f"{u.id} re-rolls its movement die, spending a "
                                                                "movement point"},
@@ -1138,9 +1163,10 @@ class _Sequence:
         self.entry_log(rec, self.judge(self.s, rec), pools=dict(new))
 
     def bring_back(self, item, where):
-        """An attempt to bring an off-table unit back: a Discipline Test; on
-        a pass it returns to the two squares where it left the table (if
-        they are free)."""
+        """An attempt to bring an off-table unit back: a Discipline Test, its
+        dice read through the pack's roll ``off_table_return`` as ``odds``
+        reads them; unless it ``remains`` off the table, the unit returns to
+        the two squares where it left the table (if they are free)."""
         eng, s = self.eng, self.s
         uid = item["bring_back"]
         v = s.by_id.get(uid)
@@ -1148,12 +1174,14 @@ class _Sequence:
             raise _unknown(f"`bring_back` names no unit of {self.side}: {uid!r}", uid,
                            [k for k, w in s.by_id.items() if w.side == self.side], _where(item, "bring_back", self.path))
         st = s.state(v)
-        res = eng.discipline_test(s, v).result(*faces(item["test"]))
-        rec = eng.record(v, "bring_back", test_result=res, returnable=st.off_table and not st.gone, what=uid,
-                         after_reversal=self.reversal)
+        dice = faces(item["test"])
+        res = eng.discipline_test(s, v).result(*dice)
+        back = eng.roll(s, "off_table_return", {"unit": v}, dice) != "remains"
+        rec = eng.record(v, "bring_back", test_result=res, returned=back, returnable=st.off_table and not st.gone,
+                         what=uid, after_reversal=self.reversal)
         vs = self.judge(s, rec)
         more = {"test": res}
-        if not vs and eng.hook(s, "returns", res):
+        if not vs and back:
             f = Footprint(st.at, st.facing)
             if all(q in s.board.cells and q not in s.occupant for q in f.squares):
                 self.s = s.moved(uid, off_table=False)
