@@ -98,12 +98,6 @@ class WarmasterTurn(StepTurn):
     def _entries(done) -> list:
         return [(key, json.loads(text)) for key, text in done]
 
-    def pieces_of(self, action: dict) -> list[str]:
-        """The units an action moves or orders, and the character ordering
-        or moving (``by``, ``character``)."""
-        ids = super().pieces_of(action)
-        return ids + [action[k] for k in ("by", "character") if isinstance(action.get(k), str) and action[k] not in ids]
-
     def pieces_at(self, position, action: dict) -> list[str]:
         """An action of the step under way (its dice, its destinations)
         concerns the pieces that step moves: a home back's unit, the units
@@ -392,30 +386,29 @@ class WarmasterTurn(StepTurn):
         orders that may be attempted when none is under way, and with
         ``select`` the destinations its legal actions give it
         (``data-legal-to="x,y"``, the actions' words in the title)."""
-        from .svg import table_svg, xy_key
+        from .svg import table_svg
 
-        legal: dict = {}
-        if select is not None:
-            node = node or self.node(position)
-            for a in node.actions:
-                for pid, to in self.moved_to(position, a):
-                    if pid == select:
-                        legal.setdefault(xy_key(to), []).append(a.get("text") or a["kind"])
+        legal = self.legal_marks(position, select, node)[0]
         return table_svg(self.engine, self._prefix(position), select, legal,
                          orders=not position.pending and not position.over)
 
     def moved_to(self, position, action: dict) -> list:
         """Where ``action``, taken at ``position``, puts pieces: [(id,
-        destination), ...] (an initiative move, a character's move, the
-        destinations of the step under way; none for the others)."""
+        destination as ``data-legal-to`` writes it), ...] (an initiative
+        move, a character's move, the destinations of the step under way;
+        none for the others)."""
+        from .svg import xy_key
+
         kind, to, p = action.get("kind"), action.get("to"), position.pending
         if to is None:
             return []
         if kind in ("initiative", "character_move"):
-            return [(action.get("unit" if kind == "initiative" else "piece"), to)]
+            return [(action.get("unit" if kind == "initiative" else "piece"), xy_key(to))]
         if kind != "move" or not p:
             return []
-        return [(p[1], _one(to))] if p[0] == "home_to" else list(zip(self._under_way(position), to))
+        if p[0] == "home_to":
+            return [(p[1], xy_key(_one(to)))]
+        return [(pid, xy_key(xy)) for pid, xy in zip(self._under_way(position), to)]
 
     # ------------------------------------------------------------ the next turn
     def next_scenario(self, turn: dict) -> dict:
