@@ -414,3 +414,27 @@ def test_pieces_of_reads_the_character_giving_an_order_or_moving():
     assert turn.pieces_of({"kind": "x", "unit": "u", "character": "hero", "by": "gen"}) == ["u", "gen", "hero"]
     assert turn.pieces_of({"kind": "x", "piece": "gen", "character": "gen"}) == ["gen"]  # (named once)
     assert turn.pieces_of({"kind": "x", "by": 7, "pieces": ["p", 3]}) == ["p"]
+
+
+class Purse(Owing):
+    """Owing, where the spend under way moves the purse."""
+
+    def under_way_pieces(self, position):
+        return [] if position[2] is None else ["purse"]
+
+
+def test_an_action_naming_no_piece_concerns_the_pieces_of_the_step_under_way():
+    pack = SimpleNamespace(turn=parse_text(TOY_TURN, "toy.wc").statements[0], name="toy",
+                           source_of=lambda decl: ("toy.wc", ""))
+    engine = SimpleNamespace(system=SimpleNamespace(game=Purse, title="Toy", name="toy"), pack=pack)
+    state = Game(engine, "toy").new_state()
+    assert state.pieces_of({"kind": "pick"}) == [] and state.pieces_of({"kind": "pick", "unit": "u"}) == ["u"]
+    for a in ({"kind": "pick"}, {"kind": "toss", "heads": 1}, {"kind": "spend"}):
+        state.apply(a)
+    assert [state.pieces_of(a) for a, _ in state.chance_outcomes()] == [["purse"]] * 6
+    state.apply({"kind": "dice", "face": 4})
+    assert [state.pieces_of(a) for a in state.legal_actions()] == [["purse"], ["purse"]]
+    assert state.pieces_of({"kind": "give", "unit": "beggar"}) == ["beggar"]  # (it names its own)
+    state.apply({"kind": "give"})
+    assert [state.pieces_of(a) for a in state.legal_actions()] == [[]] * 4  # (no step under way)
+    assert StepTurn.under_way_pieces(state.turn, state.turn.start()) == []  # (by default none)

@@ -188,7 +188,8 @@ class Turn:
         """The ids of the pieces ``action``, taken at ``position``,
         concerns: ``pieces_of(action)`` by default; a family whose actions
         leave their pieces to the step under way (a destination, a step of
-        a move, a die) names them here."""
+        a move, a die) names them here (a ``StepTurn``: its
+        ``under_way_pieces``)."""
         return self.pieces_of(action)
 
     def tried(self, position, action: dict):
@@ -388,6 +389,18 @@ class StepTurn(Turn):
         """The node of the step under way at ``position`` (its die, its
         destinations), or None when no step is under way."""
         return None
+
+    def under_way_pieces(self, position) -> list[str]:
+        """The pieces the step under way at ``position`` moves (an order's
+        units, an activation's unit), or [] when none is under way. Asked
+        of each action a board page lists: keep it cheap."""
+        return []
+
+    def pieces_at(self, position, action: dict) -> list[str]:
+        """``pieces_of(action)``; an action that names no piece (a die, a
+        destination, a step of a move) concerns the pieces the step under
+        way moves (``under_way_pieces``)."""
+        return self.pieces_of(action) or self.under_way_pieces(position)
 
     # ------------------------------------------------------------ the walk
     def open_steps(self, at: int, position=None) -> list[int]:

@@ -300,14 +300,14 @@ class GridTurn(StepTurn):
                 out.append(self.worded(p, back))
         return out
 
-    def pieces_at(self, p: Position, action: dict) -> list[str]:
-        """A step or a halt of the move under way, and a die of the open
-        activation, concern its unit."""
-        if p.open is not None and action.get("kind") in ("step", "halt", "dice", "choose", "reroll", "keep"):
-            entry = json.loads(p.open)
-            unit = entry.get("unit", entry.get("bring_back"))
-            return [unit] if isinstance(unit, str) else []
-        return self.pieces_of(action)
+    def under_way_pieces(self, p: Position) -> list[str]:
+        """The open activation's unit (a bring back's): a step or a halt of
+        its move, a die of it or a pick among its dice concerns it."""
+        if p.open is None:
+            return []
+        entry = json.loads(p.open)
+        unit = entry.get("unit", entry.get("bring_back"))
+        return [unit] if isinstance(unit, str) else []
 
     # ------------------------------------------------------------ playing
     def play(self, p: Position, action: dict) -> Position:

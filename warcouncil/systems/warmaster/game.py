@@ -98,18 +98,13 @@ class WarmasterTurn(StepTurn):
     def _entries(done) -> list:
         return [(key, json.loads(text)) for key, text in done]
 
-    def pieces_at(self, position, action: dict) -> list[str]:
-        """An action of the step under way (its dice, its destinations)
-        concerns the pieces that step moves: a home back's unit, the units
-        of the order attempted."""
-        if not position.pending or action.get("kind") not in ("move", "dice"):
-            return self.pieces_of(action)
-        return self._under_way(position)
-
-    def _under_way(self, position) -> list[str]:
-        """The pieces the step under way moves: a home back's unit, the
-        units of the order attempted (the last entry made, once rolled)."""
+    def under_way_pieces(self, position) -> list[str]:
+        """The pieces the step under way moves (its dice and destinations
+        concern them): a home back's unit, the units of the order attempted
+        (the last entry made, once rolled); none when no step is."""
         p = position.pending
+        if not p:
+            return []
         if p[0] in ("home", "home_to"):
             return [p[1]]
         return list(p[2]) if p[0] == "roll" else _listed(self._last(position)[1]["units"])
@@ -275,7 +270,7 @@ class WarmasterTurn(StepTurn):
             return [self._move(to) for to in self._homes(self._prefix(position), p[1], p[2], p[3])]
         prefix = self._prefix(position, -1)
         key, m = self._last(position)
-        units = self._under_way(position)
+        units = self.under_way_pieces(position)
         t = prefix.table
         reach = min(self._pace(t, u) for u in units)
         return [self._move(to, units) for to in [None] + self.destinations(t, tuple(units), reach, self._enemies())
@@ -373,7 +368,7 @@ class WarmasterTurn(StepTurn):
     def worded(self, position, action: dict) -> dict:
         kind = action.get("kind")
         if kind == "move":
-            units = None if position.pending[0] == "home_to" else self._under_way(position)
+            units = None if position.pending[0] == "home_to" else self.under_way_pieces(position)
             to = action.get("to")
             if units is None and isinstance(to, list) and to and not isinstance(to[0], (list, dict)):
                 to = [to]
@@ -408,7 +403,7 @@ class WarmasterTurn(StepTurn):
             return []
         if p[0] == "home_to":
             return [(p[1], xy_key(_one(to)))]
-        return [(pid, xy_key(xy)) for pid, xy in zip(self._under_way(position), to)]
+        return [(pid, xy_key(xy)) for pid, xy in zip(self.under_way_pieces(position), to)]
 
     # ------------------------------------------------------------ the next turn
     def next_scenario(self, turn: dict) -> dict:
