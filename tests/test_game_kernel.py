@@ -342,3 +342,99 @@ def test_scenario_data_hands_the_turn_to_the_next_side(tmp_path):
     assert scenario_data(sc, "green")["to_move"] == "red"
     alone = SimpleNamespace(path=str(path), sides={"red": {}}, rules=())
     assert scenario_data(alone, "red")["to_move"] == "red" and scenario_data(alone, "red")["rules"] == "house.wc"
+
+
+# ---------------------------------------------------------------- what the families' turns share
+class Walk(Turn):
+    """A toy turn on a line of cells: red steps a piece to a free cell,
+    swaps two, shoves one or calls one over; a position is where the
+    pieces are, ((id, cell), ...)."""
+
+    def start(self):
+        return (("a", 0), ("b", 3), ("c", 9))
+
+    def node(self, position):
+        return decision("red", [
+            {"kind": "step", "piece": "a", "to": 1, "text": "a to 1"},
+            {"kind": "step", "piece": "a", "to": 2, "text": "a to 2, quickly"},
+            {"kind": "step", "piece": "a", "to": 2, "text": "a to 2, slowly"},
+            {"kind": "step", "piece": "b", "to": 2, "text": "b to 2"},
+            {"kind": "shove", "piece": "a", "target": "b", "text": "a shoves b"},
+            {"kind": "shove", "piece": "b", "target": "c"},  # (no words: its kind)
+            {"kind": "swap", "pieces": ["a", "b"], "text": "a and b swap"},
+            {"kind": "call", "piece": "b", "text": "b calls c over"},  # (moves c, yet concerns b alone)
+            {"kind": "end", "text": "end"}])
+
+    def moved_to(self, position, action):
+        at = dict(position)
+        if action["kind"] == "step":
+            return [(action["piece"], action["to"])]
+        if action["kind"] == "swap":
+            a, b = action["pieces"]
+            return [(a, at[b]), (b, at[a])]
+        return [("c", 8)] if action["kind"] == "call" else []
+
+    def play(self, position, action):
+        if action["to"] in dict(position).values():
+            raise IllegalAction(f"cell {action['to']} is taken")
+        return tuple((p, action["to"] if p == action["piece"] else c) for p, c in position)
+
+
+def _walk():
+    engine = SimpleNamespace(system=SimpleNamespace(game=Walk, title="Toy", name="toy"))
+    return Game(engine, "toy").new_state().turn
+
+
+def test_the_legal_marks_of_a_selected_piece():
+    turn = _walk()
+    start = turn.start()
+    to, targets = turn.legal_marks(start, "a")
+    assert list(to.items()) == [(1, ["a to 1"]), (2, ["a to 2, quickly", "a to 2, slowly"]), (3, ["a and b swap"])]
+    assert targets == {"b": ["a shoves b"]}
+    assert turn.legal_marks(start, "b") == ({2: ["b to 2"], 0: ["a and b swap"]}, {"c": ["shove"]})
+    # (the call moves c, but an action counts only for the pieces it concerns: b)
+    assert turn.legal_marks(start, "c") == ({}, {})
+    assert turn.legal_marks(start, None) == ({}, {})  # (no piece selected)
+    only = decision("red", [{"kind": "step", "piece": "a", "to": 5, "text": "a to 5"}])
+    assert turn.legal_marks(start, "a", only) == ({5: ["a to 5"]}, {})
+    assert Turn.moved_to(turn, start, {"kind": "step", "piece": "a", "to": 1}) == []  # (by default none)
+
+
+def test_tried_is_the_position_after_an_action_or_none():
+    turn = _walk()
+    start = turn.start()
+    assert turn.tried(start, {"kind": "step", "piece": "a", "to": 1}) == (("a", 1), ("b", 3), ("c", 9))
+    assert turn.tried(start, {"kind": "step", "piece": "a", "to": 3}) is None  # (b is there)
+    assert turn.tried(start, {"kind": "step", "piece": "b", "to": 3}) is None
+
+
+def test_pieces_of_reads_the_character_giving_an_order_or_moving():
+    turn = _walk()
+    assert turn.pieces_of({"kind": "attempt", "by": "gen", "units": ["r1", "r2"]}) == ["r1", "r2", "gen"]
+    assert turn.pieces_of({"kind": "x", "unit": "u", "character": "hero", "by": "gen"}) == ["u", "gen", "hero"]
+    assert turn.pieces_of({"kind": "x", "piece": "gen", "character": "gen"}) == ["gen"]  # (named once)
+    assert turn.pieces_of({"kind": "x", "by": 7, "pieces": ["p", 3]}) == ["p"]
+
+
+class Purse(Owing):
+    """Owing, where the spend under way moves the purse."""
+
+    def under_way_pieces(self, position):
+        return [] if position[2] is None else ["purse"]
+
+
+def test_an_action_naming_no_piece_concerns_the_pieces_of_the_step_under_way():
+    pack = SimpleNamespace(turn=parse_text(TOY_TURN, "toy.wc").statements[0], name="toy",
+                           source_of=lambda decl: ("toy.wc", ""))
+    engine = SimpleNamespace(system=SimpleNamespace(game=Purse, title="Toy", name="toy"), pack=pack)
+    state = Game(engine, "toy").new_state()
+    assert state.pieces_of({"kind": "pick"}) == [] and state.pieces_of({"kind": "pick", "unit": "u"}) == ["u"]
+    for a in ({"kind": "pick"}, {"kind": "toss", "heads": 1}, {"kind": "spend"}):
+        state.apply(a)
+    assert [state.pieces_of(a) for a, _ in state.chance_outcomes()] == [["purse"]] * 6
+    state.apply({"kind": "dice", "face": 4})
+    assert [state.pieces_of(a) for a in state.legal_actions()] == [["purse"], ["purse"]]
+    assert state.pieces_of({"kind": "give", "unit": "beggar"}) == ["beggar"]  # (it names its own)
+    state.apply({"kind": "give"})
+    assert [state.pieces_of(a) for a in state.legal_actions()] == [[]] * 4  # (no step under way)
+    assert StepTurn.under_way_pieces(state.turn, state.turn.start()) == []  # (by default none)

@@ -5,7 +5,7 @@ the turn is over. A position is the set chosen, or None before it."""
 
 from __future__ import annotations
 
-from warcouncil.kernel.game import IllegalAction, StepTurn, refuse, refusing, scenario_data
+from warcouncil.kernel.game import IllegalAction, StepTurn, refuse, scenario_data
 
 
 class Activation(StepTurn):
@@ -28,10 +28,8 @@ class Activation(StepTurn):
         if action.get("kind") not in self.kinds or not isinstance(action.get("units"), list):
             raise IllegalAction("an action here is {kind: activate, units: [ids]}")
         self.enter(self.at(position), action["kind"])
-        with refusing():  # (an unknown piece)
-            verdict = self.engine.check(action["units"])
-        refuse("", lambda: [{"rule": v.rule, "pieces": v.pieces, "message": v.message, "source": v.source,
-                             "quote": v.quote} for v in verdict.violations])
+        # (an unknown piece is bad input, refused too)
+        refuse("", lambda: [v.as_json() for v in self.engine.check(action["units"]).violations])
         return tuple(action["units"])
 
     def worded(self, position, action):

@@ -170,29 +170,74 @@ class Turn:
     def pieces_of(self, action: dict) -> list[str]:
         """The ids of the pieces ``action`` concerns (what a board page
         lists under a clicked piece): by default its ``piece``, ``unit``,
-        ``units`` and ``pieces`` fields; a family names its others."""
+        ``units`` and ``pieces`` fields, then the character giving an
+        order or moving (``by``, ``character``) when not named already; a
+        family names its others."""
         ids: list[str] = []
         for key in ("piece", "unit"):
             if isinstance(action.get(key), str):
                 ids.append(action[key])
         for key in ("units", "pieces"):
             ids.extend(i for i in action.get(key) or () if isinstance(i, str))
+        for key in ("by", "character"):
+            if isinstance(action.get(key), str) and action[key] not in ids:
+                ids.append(action[key])
         return ids
 
     def pieces_at(self, position, action: dict) -> list[str]:
         """The ids of the pieces ``action``, taken at ``position``,
         concerns: ``pieces_of(action)`` by default; a family whose actions
         leave their pieces to the step under way (a destination, a step of
-        a move, a die) names them here."""
+        a move, a die) names them here (a ``StepTurn``: its
+        ``under_way_pieces``)."""
         return self.pieces_of(action)
+
+    def tried(self, position, action: dict):
+        """The position after ``action`` at ``position``, or None when the
+        turn refuses it (``IllegalAction``): for a family that judges an
+        action it lists by playing it."""
+        try:
+            return self.play(position, action)
+        except IllegalAction:
+            return None
+
+    def moved_to(self, position, action: dict) -> list:
+        """Where ``action``, taken at ``position``, puts pieces: [(id,
+        destination), ...], each destination as the family's picture marks
+        it (hashable: a cell, an ``"x,y"`` key). By default none."""
+        return []
+
+    def legal_marks(self, position, select: str | None, node: Node | None = None) -> tuple[dict, dict]:
+        """What the legal actions of ``node`` (``position``'s, when not
+        given) do with the piece ``select``, as a picture marks them: the
+        destinations they put it at (``moved_to``) and the pieces they act
+        against (their ``target``), each {destination or target id: [the
+        actions' words, in the node's order]}; none when no piece is
+        selected. An action counts for the pieces it concerns (``pieces_at``)."""
+        to: dict = {}
+        targets: dict = {}
+        if select is None:
+            return to, targets
+        for a in (node or self.node(position)).actions:
+            if select not in self.pieces_at(position, a):
+                continue
+            words = a.get("text") or a["kind"]
+            for pid, where in self.moved_to(position, a):
+                if pid == select:
+                    to.setdefault(where, []).append(words)
+            if isinstance(a.get("target"), str):
+                targets.setdefault(a["target"], []).append(words)
+        return to, targets
 
     def draw(self, position, select: str | None = None, node: Node | None = None) -> str:
         """The board at ``position`` as an SVG document: each piece an
         element with ``data-piece="<id>"`` and, when ``select`` names a
         piece, the destinations of its legal actions marked with
-        ``data-legal-to`` (``node``: ``position``'s node, when the caller
-        has it already). By default the scenario's board as its engine
-        draws it for ``--svg``; a family draws the position itself."""
+        ``data-legal-to`` and the pieces they act against with
+        ``data-legal-target`` (``legal_marks`` gives both; ``node``:
+        ``position``'s node, when the caller has it already). By default
+        the scenario's board as its engine draws it for ``--svg``; a
+        family draws the position itself."""
         return self.engine.draw()
 
     def scenario_after(self, position) -> dict:
@@ -344,6 +389,18 @@ class StepTurn(Turn):
         """The node of the step under way at ``position`` (its die, its
         destinations), or None when no step is under way."""
         return None
+
+    def under_way_pieces(self, position) -> list[str]:
+        """The pieces the step under way at ``position`` moves (an order's
+        units, an activation's unit), or [] when none is under way. Asked
+        of each action a board page lists: keep it cheap."""
+        return []
+
+    def pieces_at(self, position, action: dict) -> list[str]:
+        """``pieces_of(action)``; an action that names no piece (a die, a
+        destination, a step of a move) concerns the pieces the step under
+        way moves (``under_way_pieces``)."""
+        return self.pieces_of(action) or self.under_way_pieces(position)
 
     # ------------------------------------------------------------ the walk
     def open_steps(self, at: int, position=None) -> list[int]:

@@ -43,7 +43,7 @@ from collections import Counter
 from ...errors import WarcouncilError
 from ...records import record
 from ...solver.check import play_turn
-from ...kernel.game import IllegalAction, StepTurn, scenario_data
+from ...kernel.game import IllegalAction, StepTurn, refusing, scenario_data
 from ...kernel.ground import Ctx
 from ...solver.search import reach
 from ...kernel.state import Positions
@@ -210,10 +210,8 @@ class CardTurn(StepTurn):
         data = self.log(pos)
         data["battles"] = data["battles"] + [{"piece": p, "target": t} for p, t in owed]
         eng = self.engine
-        try:
+        with refusing():
             return eng.check_turn(turn_from_data(data, eng.scenario.board, eng.system))
-        except WarcouncilError as e:
-            raise IllegalAction(e.message) from None
 
     def _accept(self, pos: Position) -> Position:
         """``pos`` if ``check`` takes it with its owed battles, else ``IllegalAction``."""
@@ -258,11 +256,8 @@ class CardTurn(StepTurn):
             ends = reach(ctx, plan, p, index, phase, first_only=True).anywhere & ~(1 << board.index[start])
             for cell in board.cells_in(ends):
                 action = {"kind": kind, "piece": p.id, "to": list(cell)}
-                try:
-                    self.play(pos, action)
-                except IllegalAction:
-                    continue
-                out.append({**action, "text": move_words(kind, p, start, cell)})
+                if self.tried(pos, action) is not None:
+                    out.append({**action, "text": move_words(kind, p, start, cell)})
         return out
 
     def _battles(self, pos: Position) -> list:
@@ -273,11 +268,8 @@ class CardTurn(StepTurn):
         for u in sorted(mine, key=lambda v: v.rank):
             for t in theirs:
                 action = {"kind": "battle", "piece": u.id, "target": t.id}
-                try:
-                    self.play(pos, action)
-                except IllegalAction:
-                    continue
-                out.append(self.worded(pos, action))
+                if self.tried(pos, action) is not None:
+                    out.append(self.worded(pos, action))
         return out
 
     # ------------------------------------------------------------ playing
@@ -344,13 +336,11 @@ class CardTurn(StepTurn):
         if not isinstance(name, str):
             raise IllegalAction("a card action names its card: {kind: card, card: NAME}")
         copies = action.get("copies")
-        try:
+        with refusing():
             decl = self.engine.pack.card(name)
             if copies is not None and not isinstance(copies, str):
                 raise IllegalAction("`copies` names a card")
             played = self._played(pos, decl.name, copies)
-        except WarcouncilError as e:
-            raise IllegalAction(e.message) from None
         if self.fixed is not None and decl.name != self.fixed:
             raise IllegalAction(f"the card played is {self.fixed} (new_state(card=...)), not {decl.name}")
         if self.hand is not None and decl.name not in self.hand:
@@ -392,22 +382,17 @@ class CardTurn(StepTurn):
         else:
             g, _, _, _, state = self._replay(pos)
             setting, where = g.setting, {p.id: c for p, c in state.where.items()}
-        dests: dict = {}
-        words: dict = {}
-        targets: dict = {}
-        if select is not None:
-            node = node or self.node(pos)
-            for a in node.actions:
-                if a.get("piece") != select:
-                    continue
-                if a["kind"] in ("move", "second_move"):
-                    to = tuple(a["to"])
-                    dests.setdefault(select, {})[to] = None
-                    words.setdefault((select, to), []).append(a["text"])
-                elif a["kind"] == "battle":
-                    targets.setdefault(a["target"], []).append(a["text"])
+        legal, targets = self.legal_marks(pos, select, node)
+        dests = {select: dict.fromkeys(legal)} if legal else {}
+        words = {(select, to): texts for to, texts in legal.items()}
         title = " · ".join(x for x in (pos.card, f"{self.side} to move", f"{select} selected" if select else "") if x)
         return board_svg(setting, where, dests, title, words, targets, select, pos.units + pos.leaders)
+
+    def moved_to(self, pos: Position, action: dict) -> list:
+        """A move or a second move puts its piece at its ``to`` hex."""
+        if action.get("kind") not in ("move", "second_move"):
+            return []
+        return [(action.get("piece"), tuple(action["to"]))]
 
     # ------------------------------------------------------------ the next scenario
     def next_scenario(self, turn: dict) -> dict:

@@ -247,21 +247,14 @@ class GridTurn(StepTurn):
         full distance, and a failed test may leave it short)."""
         for kind in MANOEUVRES:
             a = self.worded(p, {"kind": "step", "do": kind})
-            q = self._tried(p, a)
+            q = self.tried(p, a)
             if q is not None and self._alive(q, depth - 1):
                 yield a
 
     def _halt(self, p: Position) -> list:
         """The halt of the open move of ``p``, when it may halt there: [] or [it]."""
         halt = self.worded(p, {"kind": "halt"})
-        return [halt] if self._tried(p, halt) is not None else []
-
-    def _tried(self, p: Position, action: dict) -> Position | None:
-        """The position after ``action`` at ``p``, or None when it is refused."""
-        try:
-            return self.play(p, action)
-        except IllegalAction:
-            return None
+        return [halt] if self.tried(p, halt) is not None else []
 
     def _alive(self, p: Position, depth: int) -> bool:
         """Whether the open move of ``p`` can be finished legally whatever
@@ -273,7 +266,7 @@ class GridTurn(StepTurn):
             free = sorted(due.options, key=lambda a: a["kind"] not in DECLINE)
             return any(self._alive(self.play(p, dict(a)), depth) for a in free)
         if due is not None:
-            after = (self._tried(p, {"kind": "dice", "face": f}) for f in D6)
+            after = (self.tried(p, {"kind": "dice", "face": f}) for f in D6)
             return all(q is not None and self._alive(q, depth) for q in after)
         return bool(self._halt(p)) or (depth > 0 and next(self._steps(p, depth), None) is not None)
 
@@ -293,7 +286,7 @@ class GridTurn(StepTurn):
                     continue
                 for t in enemies if option in ("combat", "charge", "shoot") else [None]:
                     entry = {"unit": uid, "option": option} | ({"target": t} if t is not None else {})
-                    q = self._tried(p, {"kind": "activate", **entry})
+                    q = self.tried(p, {"kind": "activate", **entry})
                     if q is None:
                         continue
                     if q.moving and (uid, option) not in alive:
@@ -303,18 +296,18 @@ class GridTurn(StepTurn):
                     out.append({"kind": "activate", **entry, "text": _text(entry, board)})
         for v in board.views:  # the units off the table that may be brought back (the engine judges it)
             back = {"kind": "bring_back", "unit": v.id}
-            if v.side == self.side and board.states[v.id].off_table and self._tried(p, back) is not None:
+            if v.side == self.side and board.states[v.id].off_table and self.tried(p, back) is not None:
                 out.append(self.worded(p, back))
         return out
 
-    def pieces_at(self, p: Position, action: dict) -> list[str]:
-        """A step or a halt of the move under way, and a die of the open
-        activation, concern its unit."""
-        if p.open is not None and action.get("kind") in ("step", "halt", "dice", "choose", "reroll", "keep"):
-            entry = json.loads(p.open)
-            unit = entry.get("unit", entry.get("bring_back"))
-            return [unit] if isinstance(unit, str) else []
-        return self.pieces_of(action)
+    def under_way_pieces(self, p: Position) -> list[str]:
+        """The open activation's unit (a bring back's): a step or a halt of
+        its move, a die of it or a pick among its dice concerns it."""
+        if p.open is None:
+            return []
+        entry = json.loads(p.open)
+        unit = entry.get("unit", entry.get("bring_back"))
+        return [unit] if isinstance(unit, str) else []
 
     # ------------------------------------------------------------ playing
     def play(self, p: Position, action: dict) -> Position:
@@ -453,21 +446,25 @@ class GridTurn(StepTurn):
         from .svg import grid_svg
 
         board = self._seq(p.entries, p.open).s
+        node = node or self.node(p)
         activations: dict = {}
-        steps: dict = {}
-        targets: dict = {}
-        for a in (node or self.node(p)).actions:
+        for a in node.actions:
             if a["kind"] == "activate":
                 opts = activations.setdefault(a["unit"], [])
                 if a["option"] not in opts:
                     opts.append(a["option"])
-                if a["unit"] == select and "target" in a:
-                    targets.setdefault(a["target"], []).append(a["text"])
-            elif a["kind"] == "step" and select == json.loads(p.open)["unit"]:
-                q = self.play(p, a)  # (the square the step takes it to)
-                steps.setdefault(tuple(self._seq(q.entries, q.open).s.states[select].at), []).append(a["text"])
+        steps, targets = self.legal_marks(p, select, node)
         return grid_svg(self.engine, setting=board, activations=activations, select=select, steps=steps,
                         targets=targets)
+
+    def moved_to(self, p: Position, action: dict) -> list:
+        """A step of the move under way puts its unit on the square it
+        takes it to (its new ``at``, once the step is played)."""
+        if action.get("kind") != "step" or p.open is None:
+            return []
+        unit = json.loads(p.open)["unit"]
+        q = self.play(p, action)
+        return [(unit, tuple(self._seq(q.entries, q.open).s.states[unit].at))]
 
     # ------------------------------------------------------------ the files
     def log(self, p: Position) -> dict:

@@ -98,24 +98,13 @@ class WarmasterTurn(StepTurn):
     def _entries(done) -> list:
         return [(key, json.loads(text)) for key, text in done]
 
-    def pieces_of(self, action: dict) -> list[str]:
-        """The units an action moves or orders, and the character ordering
-        or moving (``by``, ``character``)."""
-        ids = super().pieces_of(action)
-        return ids + [action[k] for k in ("by", "character") if isinstance(action.get(k), str) and action[k] not in ids]
-
-    def pieces_at(self, position, action: dict) -> list[str]:
-        """An action of the step under way (its dice, its destinations)
-        concerns the pieces that step moves: a home back's unit, the units
-        of the order attempted."""
-        if not position.pending or action.get("kind") not in ("move", "dice"):
-            return self.pieces_of(action)
-        return self._under_way(position)
-
-    def _under_way(self, position) -> list[str]:
-        """The pieces the step under way moves: a home back's unit, the
-        units of the order attempted (the last entry made, once rolled)."""
+    def under_way_pieces(self, position) -> list[str]:
+        """The pieces the step under way moves (its dice and destinations
+        concern them): a home back's unit, the units of the order attempted
+        (the last entry made, once rolled); none when no step is."""
         p = position.pending
+        if not p:
+            return []
         if p[0] in ("home", "home_to"):
             return [p[1]]
         return list(p[2]) if p[0] == "roll" else _listed(self._last(position)[1]["units"])
@@ -281,7 +270,7 @@ class WarmasterTurn(StepTurn):
             return [self._move(to) for to in self._homes(self._prefix(position), p[1], p[2], p[3])]
         prefix = self._prefix(position, -1)
         key, m = self._last(position)
-        units = self._under_way(position)
+        units = self.under_way_pieces(position)
         t = prefix.table
         reach = min(self._pace(t, u) for u in units)
         return [self._move(to, units) for to in [None] + self.destinations(t, tuple(units), reach, self._enemies())
@@ -379,7 +368,7 @@ class WarmasterTurn(StepTurn):
     def worded(self, position, action: dict) -> dict:
         kind = action.get("kind")
         if kind == "move":
-            units = None if position.pending[0] == "home_to" else self._under_way(position)
+            units = None if position.pending[0] == "home_to" else self.under_way_pieces(position)
             to = action.get("to")
             if units is None and isinstance(to, list) and to and not isinstance(to[0], (list, dict)):
                 to = [to]
@@ -392,30 +381,29 @@ class WarmasterTurn(StepTurn):
         orders that may be attempted when none is under way, and with
         ``select`` the destinations its legal actions give it
         (``data-legal-to="x,y"``, the actions' words in the title)."""
-        from .svg import table_svg, xy_key
+        from .svg import table_svg
 
-        legal: dict = {}
-        if select is not None:
-            node = node or self.node(position)
-            for a in node.actions:
-                for pid, to in self.moved_to(position, a):
-                    if pid == select:
-                        legal.setdefault(xy_key(to), []).append(a.get("text") or a["kind"])
+        legal = self.legal_marks(position, select, node)[0]
         return table_svg(self.engine, self._prefix(position), select, legal,
                          orders=not position.pending and not position.over)
 
     def moved_to(self, position, action: dict) -> list:
         """Where ``action``, taken at ``position``, puts pieces: [(id,
-        destination), ...] (an initiative move, a character's move, the
-        destinations of the step under way; none for the others)."""
+        destination as ``data-legal-to`` writes it), ...] (an initiative
+        move, a character's move, the destinations of the step under way;
+        none for the others)."""
+        from .svg import xy_key
+
         kind, to, p = action.get("kind"), action.get("to"), position.pending
         if to is None:
             return []
         if kind in ("initiative", "character_move"):
-            return [(action.get("unit" if kind == "initiative" else "piece"), to)]
+            return [(action.get("unit" if kind == "initiative" else "piece"), xy_key(to))]
         if kind != "move" or not p:
             return []
-        return [(p[1], _one(to))] if p[0] == "home_to" else list(zip(self._under_way(position), to))
+        if p[0] == "home_to":
+            return [(p[1], xy_key(_one(to)))]
+        return [(pid, xy_key(xy)) for pid, xy in zip(self.under_way_pieces(position), to)]
 
     # ------------------------------------------------------------ the next turn
     def next_scenario(self, turn: dict) -> dict:
