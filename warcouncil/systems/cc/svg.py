@@ -136,7 +136,7 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
     # units, then leaders (a leader with a unit: a star beside the block, his name below it); a
     # piece with destinations ringed in its marks' colour
     order = list(dests)
-    colour = {pid: PALETTE[i % len(PALETTE)] for i, pid in enumerate(order)}
+    colour = colours(order, PALETTE)
     out.append('<g class="pieces">')
     units_at = {at[v.id]: v for v in s.views if v.role == "unit" and at.get(v.id) is not None}
     leaders_at = {at[v.id] for v in s.views if v.role == "leader" and at.get(v.id) is not None}
