@@ -365,10 +365,8 @@ def _references(pack: Pack) -> list[LintError]:
         for child, inner in A.scoped(e, frozenset(bound)):
             visit(child, inner)
 
-    statements = [*pack.rules.values(), *pack.defines.values(), *pack.cards.values(), *pack.rolls.values()]
-    for st in statements:
-        for e, params in A.statement_exprs(st):
-            visit(e, frozenset(params))
+    for _, e, params in pack.expressions():
+        visit(e, frozenset(params))
     return out
 
 
@@ -410,12 +408,10 @@ def _layer_conflicts(pack: Pack) -> list[LintError]:
     """Removing a definition that is still used; a house layer using a name
     that only a later layer defines."""
     out = []
-    statements = [*pack.rules.values(), *pack.defines.values(), *pack.cards.values(), *pack.rolls.values()]
     users: dict[str, list] = {}
-    for st in statements:
-        for e, params in A.statement_exprs(st):
-            for name in A.referenced(e) - set(params):
-                users.setdefault(name, []).append(st)
+    for st, e, params in pack.expressions():
+        for name in A.referenced(e) - set(params):
+            users.setdefault(name, []).append(st)
     for name, (did, rm) in pack.removed_defines.items():
         if name in users:
             who = sorted({getattr(u, "id", None) or getattr(u, "name", "?") for u in users[name]})

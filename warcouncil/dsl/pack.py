@@ -158,10 +158,17 @@ class Pack:
         such a name from the symbol, define or builtin it may also name
         (``Compiler.board_static``)."""
         out: set[str] = set()
-        for st in (*self.rules.values(), *self.defines.values(), *self.rolls.values(), *self.cards.values()):
-            for e, bound in A.statement_exprs(st):
-                out |= set(bound) | {n.var for n in A.walk(e) if isinstance(n, (A.Quant, A.SetComp, A.The))}
+        for _, e, bound in self.expressions():
+            out |= set(bound) | {n.var for n in A.walk(e) if isinstance(n, (A.Quant, A.SetComp, A.The))}
         return out
+
+    def expressions(self):
+        """Each expression of the pack's rules, defines, cards and rolls, in
+        that order: (its statement, the expression, the names the statement
+        binds there and their types: ``ast.statement_exprs``)."""
+        for st in (*self.rules.values(), *self.defines.values(), *self.cards.values(), *self.rolls.values()):
+            for e, bound in A.statement_exprs(st):
+                yield st, e, bound
 
     def card_field_words(self, name: str) -> str:
         """What a message calls a card's field (``card fields roll: ... "the dice rolled"``)."""

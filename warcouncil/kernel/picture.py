@@ -164,16 +164,21 @@ def along(x: float, y: float, anchor: str, dx: float, dy: float, n: int = 60) ->
 Swatch = Callable[[float, float], tuple]
 
 
+def _paint(paint: dict) -> str:
+    """A swatch's more attributes (``attrs``; ``_`` in a name for ``-``)."""
+    return attrs({k.replace("_", "-"): v for k, v in paint.items()})
+
+
 def box(fill: str, width: float = 14, height: float = 10, **paint) -> Swatch:
     """A rectangle swatch (``paint``: more attributes, ``_`` for ``-``: ``rx=2``, ``stroke_dasharray="3,2"``)."""
-    more = "".join(f' {k.replace("_", "-")}="{v}"' for k, v in paint.items())
+    more = _paint(paint)
     return lambda x, y: (f'<rect x="{num(x)}" y="{num(y - height + 1)}" width="{num(width)}" '
                          f'height="{num(height)}" fill="{fill}"{more}/>', width)
 
 
 def dot(fill: str, r: float = 5, **paint) -> Swatch:
-    """A circle swatch."""
-    more = "".join(f' {k.replace("_", "-")}="{v}"' for k, v in paint.items())
+    """A circle swatch (``paint`` as ``box``'s)."""
+    more = _paint(paint)
     return lambda x, y: (f'<circle cx="{num(x + r)}" cy="{num(y - 4)}" r="{num(r)}" fill="{fill}"{more}/>', 2 * r)
 
 

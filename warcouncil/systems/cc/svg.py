@@ -15,9 +15,9 @@ selected unit may battle.
 from __future__ import annotations
 
 import math
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
-from ...kernel.picture import SELECTED, TARGET, Legend, box, colours, document, dot, group, halo
+from ...kernel.picture import SELECTED, TARGET, Legend, attrs, box, colours, document, dot, group, halo
 from ...world.board import BoardCannotAnswer
 
 SIZE = 34.0  # hex radius in px
@@ -110,9 +110,8 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
                   else ' stroke="#b5a98c" stroke-width="1"')
         tip = f"{c[0]},{c[1]}: " + " and ".join(sorted(secs)) + (f", {terrain.replace('_', ' ')}" if terrain else "")
         out.append(
-            f'<polygon class="hex{" dotted" if dotted else ""}" data-hex="{c[0]},{c[1]}" '
-            f'data-sections={quoteattr(",".join(sorted(secs)))}'
-            + (f' data-terrain={quoteattr(terrain)}' if terrain else "")
+            f'<polygon class="hex{" dotted" if dotted else ""}" data-hex="{c[0]},{c[1]}"'
+            + attrs({"data-sections": ",".join(sorted(secs)), "data-terrain": terrain or None})
             + f' points="{_corners(cx, cy)}" fill="{fill}"{stroke}><title>{escape(tip)}</title></polygon>'
         )
         if terrain:
@@ -136,7 +135,7 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
     # units, then leaders (a leader with a unit: a star beside the block, his name below it); a
     # piece with destinations ringed in its marks' colour
     order = list(dests)
-    colour = {pid: PALETTE[i % len(PALETTE)] for i, pid in enumerate(order)}
+    colour = colours(order, PALETTE)
     out.append('<g class="pieces">')
     units_at = {at[v.id]: v for v in s.views if v.role == "unit" and at.get(v.id) is not None}
     leaders_at = {at[v.id] for v in s.views if v.role == "leader" and at.get(v.id) is not None}
