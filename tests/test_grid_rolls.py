@@ -315,3 +315,18 @@ def test_a_house_push_back_roll_changes_odds_and_check_alike(tmp_path):
     _, log = run(sc2, [entry], [h])
     assert (log[0]["events"][1], log[0]["positions"]) == (
         "d is Pushed Back 2 squares", {"d": {"at": [3, 0], "facing": "south", "disordered": False}})
+
+
+def test_a_roll_that_runs_out_of_steps_is_named(tmp_path, monkeypatch):
+    """The evaluation budget's message names the roll whose body ran out of
+    steps, not the statement written before it."""
+    from warcouncil.kernel import evaluate
+
+    monkeypatch.setattr(evaluate, "STEP_BUDGET", 100)
+    h = _house(tmp_path, "ga.roll.lines", "lines(line) dice d := if (forall a in pieces: forall b in pieces: "
+                                          "forall c in pieces: a != b or c == c) then stays else removed", "loops")
+    test = write(tmp_path, "lines.yaml", {"test": "lines"})
+    code, out, err = run_cli("odds", "alesia", test, "--rules", h)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"{h}:5:51: "), err
+    assert "evaluation stopped: roll ga.roll.lines takes more than 100 steps" in err

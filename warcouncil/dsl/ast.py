@@ -600,6 +600,15 @@ def scoped(n, bound: frozenset):
     return tuple((c, bound) for c in children(n))
 
 
+def statement_name(st) -> str:
+    """A rule, define, roll or card statement named for a message (``rule
+    cca.x``, ``define core.y``, ``roll ga.roll.lines``, ``card 'Line Command'``)."""
+    if isinstance(st, CardDecl):
+        return f"card {st.name!r}"
+    kind = "rule" if isinstance(st, RuleDecl) else "roll" if isinstance(st, RollDecl) else "define"
+    return f"{kind} {st.id}"
+
+
 def statement_exprs(st):
     """Each expression of a rule, define, roll or card statement, with the
     names it binds there and their types: a define's or roll's parameters

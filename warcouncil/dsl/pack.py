@@ -184,20 +184,16 @@ class Pack:
         return out
 
     def statement_at(self, loc: Location) -> str:
-        """The rule, define or card written at ``loc``, named for a message
-        (``rule cca.x``, ``define core.y``, ``card 'Line Command'``)."""
+        """The rule, define, card or roll written at ``loc``, named for a
+        message (``ast.statement_name``)."""
         best, where = None, (-1, -1)
-        for st in list(self.rules.values()) + list(self.defines.values()) + list(self.cards.values()):
+        for st in (*self.rules.values(), *self.defines.values(), *self.cards.values(), *self.rolls.values()):
             sl = st.loc
             if sl.file == loc.file and sl.line is not None and loc.line is not None:
                 key = (sl.line, sl.column or 0)
                 if key <= (loc.line, loc.column or 0) and key > where:
                     best, where = st, key
-        if best is None:
-            return "a rule"
-        if isinstance(best, A.CardDecl):
-            return f"card {best.name!r}"
-        return f"{'rule' if isinstance(best, A.RuleDecl) else 'define'} {best.id}"
+        return "a rule" if best is None else A.statement_name(best)
 
     def cards_by_key(self) -> dict[str, str]:
         """Printed card names by ``card_key`` (case, spaces and hyphens ignored)."""

@@ -61,13 +61,6 @@ def _show(e: A.Expr, width: int = 50) -> str:
     return s if len(s) <= width else s[: width - 1] + "…"
 
 
-def _name_of(st) -> str:
-    if isinstance(st, A.CardDecl):
-        return f"card {st.name!r}"
-    kind = "rule" if isinstance(st, A.RuleDecl) else "roll" if isinstance(st, A.RollDecl) else "define"
-    return f"{kind} {st.id}"
-
-
 # ------------------------------------------------------------------ defines
 
 
@@ -247,7 +240,7 @@ def define_problems(pack) -> list:
 
 
 def _too_big(st, s: int, dp: int, n: int):
-    what = _name_of(st)
+    what = A.statement_name(st)
     if s > MAX_EXPANSION:
         msg = (f"{what} is too large to evaluate: with the defines it calls written out it has more than "
                f"{MAX_EXPANSION:,} parts")
