@@ -31,6 +31,11 @@ def _odds(eng, **test):
     return eng.odds(test)
 
 
+def _house(tmp_path, roll: str, body: str, name: str = "house"):
+    """A house rule replacing the roll ``roll`` by one whose text is ``body``."""
+    return house(tmp_path, f'replace roll {roll}\n    from house "A house rule for the tests."\n    {body}\n', name=name)
+
+
 def test_the_pack_declares_the_tests_rolls():
     pack = load_pack("grid-ancients")
     assert {r.name for r in pack.rolls.values()} == DECLARED | {"command_point_losses"}
@@ -112,8 +117,7 @@ def test_a_roll_whose_first_dice_decide_it_asks_no_more(tmp_path):
 def test_a_stubborn_house_roll_changes_check(tmp_path):
     """The Stubborn die read through the pack's roll: a house rule where a
     Stubborn unit holds on anything but a 1 keeps d in place on a 2."""
-    h = house(tmp_path, 'replace roll ga.roll.stubborn\n    from house "A house rule for the tests."\n'
-                        '    stubborn dice d := if d >= 2 then stays else pushed_back\n')
+    h = _house(tmp_path, "ga.roll.stubborn", "stubborn dice d := if d >= 2 then stays else pushed_back")
     sc = board(tmp_path, d={"characteristics": ["stubborn"]}, name="stub")
     entry = fight(dice=(6, 3, 3), stubborn={"d": 2}, push_back={"d": 3}, discipline={"d": [6, 6]})
     shipped = run(sc, [entry])[1][0]["events"]
@@ -127,8 +131,7 @@ def test_a_stubborn_house_roll_changes_check(tmp_path):
 # ---- what a house-rule author is told --------------------------------------
 
 def test_replacing_a_roll_that_does_not_exist(tmp_path):
-    h = house(tmp_path, 'replace roll ga.roll.line\n    from house "A house rule for the tests."\n'
-                        '    lines(line) dice d := stays\n')
+    h = _house(tmp_path, "ga.roll.line", "lines(line) dice d := stays")
     _, problems = lint([str(h)], base="grid-ancients")
     assert [(p.message, p.location.line, p.location.column, p.hint) for p in problems] == [
         ("replace roll ga.roll.line: there is no such roll to replace", 3, 1, "did you mean ga.roll.lines?")]
@@ -141,8 +144,7 @@ def test_replacing_a_roll_that_does_not_exist(tmp_path):
 def test_the_command_line_says_so_at_the_place(tmp_path):
     """Lint exits 1, a verb exits 2, each with the problem at its place and
     no traceback; with the roll replaced, `odds` answers by it."""
-    h = house(tmp_path, 'replace roll ga.roll.line\n    from house "A house rule for the tests."\n'
-                        '    lines(line) dice d := stays\n')
+    h = _house(tmp_path, "ga.roll.line", "lines(line) dice d := stays")
     test = write(tmp_path, "lines.yaml", {"test": "lines"})
     head = f"{h}:3:1: replace roll ga.roll.line: there is no such roll to replace"
     code, out, err = run_cli("lint", "--over", "grid-ancients", h)
@@ -160,8 +162,7 @@ def test_a_roll_declared_again_and_one_renamed(tmp_path):
     _, problems = lint([str(h)], base="grid-ancients")
     assert [(p.message.split(" is already")[0], p.location.line, p.hint) for p in problems] == [
         ("roll ga.roll.lines", 3, "write `replace roll` to change it in a house rule")]
-    h = house(tmp_path, 'replace roll ga.roll.lines\n    from house "A house rule for the tests."\n'
-                        '    lines dice d := stays\n', name="renamed")
+    h = _house(tmp_path, "ga.roll.lines", "lines dice d := stays", name="renamed")
     _, problems = lint([str(h)], base="grid-ancients")
     assert [(p.message, p.location.line) for p in problems] == [
         ("replace roll ga.roll.lines: the engine asks it as lines(line), not lines()", 3)]
@@ -175,18 +176,13 @@ def test_removing_a_table_a_roll_reads_is_refused(tmp_path):
 
 
 def test_a_roll_body_names_are_checked(tmp_path):
-    h = house(tmp_path, 'replace roll ga.roll.lines\n    from house "A house rule for the tests."\n'
-                        '    lines(line) dice d := if line_removd(line, d) then removed else stays\n')
+    h = _house(tmp_path, "ga.roll.lines", "lines(line) dice d := if line_removd(line, d) then removed else stays")
     _, problems = lint([str(h)], base="grid-ancients")
     assert [(p.message, p.location.line, p.location.column, p.hint) for p in problems] == [
         ("unknown function 'line_removd'", 5, 30, "did you mean 'line_removed'?")]
 
 
 # ---- the dice of a move and of Bring Back: check reads the rolls odds reads --
-
-def _house(tmp_path, roll: str, body: str, name: str):
-    return house(tmp_path, f'replace roll {roll}\n    from house "A house rule for the tests."\n    {body}\n', name=name)
-
 
 def _alone(tmp_path, name="alone"):
     return scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")], name=name)
