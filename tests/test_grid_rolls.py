@@ -36,6 +36,11 @@ def _house(tmp_path, roll: str, body: str, name: str = "house"):
     return house(tmp_path, f'replace roll {roll}\n    from house "A house rule for the tests."\n    {body}\n', name=name)
 
 
+def _alone(tmp_path, name="alone"):
+    """A scenario of two units far apart: a at 2,3 (red), e at 6,0 (blue)."""
+    return scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")], name=name)
+
+
 def test_the_pack_declares_the_tests_rolls():
     pack = load_pack("grid-ancients")
     assert {r.name for r in pack.rolls.values()} == DECLARED | {"command_point_losses"}
@@ -46,7 +51,7 @@ def test_the_pack_declares_the_tests_rolls():
 
 
 def test_declared_laws(tmp_path):
-    eng = engine(scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")]))
+    eng = engine(_alone(tmp_path))
     # hit on 2-5 (10 ways in 36) after a rout, then 1-2 killed, 3-4 seriously, 5-6 lightly wounded
     assert _odds(eng, test="risk_to_general", event="rout") == (
         {"killed": F(10, 108), "lightly_wounded": F(10, 108), "seriously_wounded": F(10, 108),
@@ -69,7 +74,7 @@ RISK_DOUBLE_ONE = ('replace roll ga.roll.risk-to-general\n    from house "A hous
 
 
 def test_lines_on_2d6(tmp_path):
-    sc = scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")])
+    sc = _alone(tmp_path)
     eng = engine(sc, [house(tmp_path, LINES_2D6)])
     # removed when 2D6 - 6 <= 4: a total of 10 or less, 33 ways in 36
     assert _odds(eng, test="lines") == ({"removed": F(33, 36), "stays": F(3, 36)}, {})
@@ -80,7 +85,7 @@ def test_a_replaced_roll_changes_odds_and_check_alike(tmp_path):
     (4+3) loses its Eagle, where the shipped roll (2-6 Eagle lost, 7-8
     Centurion Casualties) gives Centurion Casualties: `odds` and `check`
     both say so."""
-    sc = scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")])
+    sc = _alone(tmp_path)
     h = house(tmp_path, EAGLES_HARSH)
     assert _odds(engine(sc), test="lost_eagles", event="routed_from_combat")[0] == {
         "centurion_casualties": F(11, 36), "eagle_lost": F(15, 36), "no_effect": F(10, 36)}
@@ -109,7 +114,7 @@ def test_a_roll_whose_first_dice_decide_it_asks_no_more(tmp_path):
     entry["general"] = {"d": [1, 1]}
     _, log = run(_general(tmp_path, "killed"), [entry], [h])
     assert "gen is killed (1+1)" in log[0]["events"]
-    sc = scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")])
+    sc = _alone(tmp_path)
     assert _odds(engine(sc, [h]), test="risk_to_general", event="disordered")[0] == {
         "killed": F(1, 36), "unharmed": F(35, 36)}
 
@@ -124,7 +129,7 @@ def test_a_stubborn_house_roll_changes_check(tmp_path):
     held = run(sc, [entry], [h])[1][0]["events"]
     assert "d is Stubborn and holds (2)" not in shipped
     assert "d is Stubborn and holds (2)" in held
-    sc2 = scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")], name="o")
+    sc2 = _alone(tmp_path, name="o")
     assert _odds(engine(sc2, [h]), test="stubborn")[0] == {"pushed_back": F(1, 6), "stays": F(5, 6)}
 
 
@@ -183,10 +188,6 @@ def test_a_roll_body_names_are_checked(tmp_path):
 
 
 # ---- the dice of a move and of Bring Back: check reads the rolls odds reads --
-
-def _alone(tmp_path, name="alone"):
-    return scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")], name=name)
-
 
 #: a natural 1 on the movement die counts as a 2 (no failed activation)
 MOVEMENT_NO_ONE = ("ga.roll.movement", "movement(unit, attack_points = 0, charge = false, reroll = false) dice d1, d2 := "
