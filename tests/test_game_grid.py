@@ -798,4 +798,3 @@ def test_a_house_rule_that_reads_activation_finished_waits_too(tmp_path):
                                                "ga.warband-full-distance", "house.leave-zoc", "house.tested"}
     assert logs[0] == logs[1] == {"side": "red", "activations": [
         {"unit": "lc", "option": "move", "roll": 6, "steps": [{"do": "drift_left", "test": [6]}]}]}
-

@@ -5,6 +5,7 @@ drops a modifier or substitution, the distribution changes)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from fractions import Fraction as F
 
@@ -473,7 +474,6 @@ def test_check_judges_the_dice_by_the_law_odds_counts(tmp_path):
     a shot's one die (its result read after a penalty of 1, a short of
     ammunition cancelled by a 1) and one Defence die, judged by ``check``:
     each result as often as ``odds`` gives it."""
-    import itertools
     units = [unit("a", "red", (2, 3), "north", combat=4), unit("d", "blue", (3, 2), "south", combat=3),
              unit("s", "red", (6, 4), "north", combat=2, ranged=2, characteristics=["ranged_attack"]),
              unit("t", "blue", (7, 2), "south", combat=3)]

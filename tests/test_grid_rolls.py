@@ -31,6 +31,16 @@ def _odds(eng, **test):
     return eng.odds(test)
 
 
+def _house(tmp_path, roll: str, body: str, name: str = "house"):
+    """A house rule replacing the roll ``roll`` by one whose text is ``body``."""
+    return house(tmp_path, f'replace roll {roll}\n    from house "A house rule for the tests."\n    {body}\n', name=name)
+
+
+def _alone(tmp_path, name="alone"):
+    """A scenario of two units far apart: a at 2,3 (red), e at 6,0 (blue)."""
+    return scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")], name=name)
+
+
 def test_the_pack_declares_the_tests_rolls():
     pack = load_pack("grid-ancients")
     assert {r.name for r in pack.rolls.values()} == DECLARED | {"command_point_losses"}
@@ -41,7 +51,7 @@ def test_the_pack_declares_the_tests_rolls():
 
 
 def test_declared_laws(tmp_path):
-    eng = engine(scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")]))
+    eng = engine(_alone(tmp_path))
     # hit on 2-5 (10 ways in 36) after a rout, then 1-2 killed, 3-4 seriously, 5-6 lightly wounded
     assert _odds(eng, test="risk_to_general", event="rout") == (
         {"killed": F(10, 108), "lightly_wounded": F(10, 108), "seriously_wounded": F(10, 108),
@@ -64,7 +74,7 @@ RISK_DOUBLE_ONE = ('replace roll ga.roll.risk-to-general\n    from house "A hous
 
 
 def test_lines_on_2d6(tmp_path):
-    sc = scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")])
+    sc = _alone(tmp_path)
     eng = engine(sc, [house(tmp_path, LINES_2D6)])
     # removed when 2D6 - 6 <= 4: a total of 10 or less, 33 ways in 36
     assert _odds(eng, test="lines") == ({"removed": F(33, 36), "stays": F(3, 36)}, {})
@@ -75,7 +85,7 @@ def test_a_replaced_roll_changes_odds_and_check_alike(tmp_path):
     (4+3) loses its Eagle, where the shipped roll (2-6 Eagle lost, 7-8
     Centurion Casualties) gives Centurion Casualties: `odds` and `check`
     both say so."""
-    sc = scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")])
+    sc = _alone(tmp_path)
     h = house(tmp_path, EAGLES_HARSH)
     assert _odds(engine(sc), test="lost_eagles", event="routed_from_combat")[0] == {
         "centurion_casualties": F(11, 36), "eagle_lost": F(15, 36), "no_effect": F(10, 36)}
@@ -104,7 +114,7 @@ def test_a_roll_whose_first_dice_decide_it_asks_no_more(tmp_path):
     entry["general"] = {"d": [1, 1]}
     _, log = run(_general(tmp_path, "killed"), [entry], [h])
     assert "gen is killed (1+1)" in log[0]["events"]
-    sc = scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")])
+    sc = _alone(tmp_path)
     assert _odds(engine(sc, [h]), test="risk_to_general", event="disordered")[0] == {
         "killed": F(1, 36), "unharmed": F(35, 36)}
 
@@ -112,23 +122,21 @@ def test_a_roll_whose_first_dice_decide_it_asks_no_more(tmp_path):
 def test_a_stubborn_house_roll_changes_check(tmp_path):
     """The Stubborn die read through the pack's roll: a house rule where a
     Stubborn unit holds on anything but a 1 keeps d in place on a 2."""
-    h = house(tmp_path, 'replace roll ga.roll.stubborn\n    from house "A house rule for the tests."\n'
-                        '    stubborn dice d := if d >= 2 then stays else pushed_back\n')
+    h = _house(tmp_path, "ga.roll.stubborn", "stubborn dice d := if d >= 2 then stays else pushed_back")
     sc = board(tmp_path, d={"characteristics": ["stubborn"]}, name="stub")
     entry = fight(dice=(6, 3, 3), stubborn={"d": 2}, push_back={"d": 3}, discipline={"d": [6, 6]})
     shipped = run(sc, [entry])[1][0]["events"]
     held = run(sc, [entry], [h])[1][0]["events"]
     assert "d is Stubborn and holds (2)" not in shipped
     assert "d is Stubborn and holds (2)" in held
-    sc2 = scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")], name="o")
+    sc2 = _alone(tmp_path, name="o")
     assert _odds(engine(sc2, [h]), test="stubborn")[0] == {"pushed_back": F(1, 6), "stays": F(5, 6)}
 
 
 # ---- what a house-rule author is told --------------------------------------
 
 def test_replacing_a_roll_that_does_not_exist(tmp_path):
-    h = house(tmp_path, 'replace roll ga.roll.line\n    from house "A house rule for the tests."\n'
-                        '    lines(line) dice d := stays\n')
+    h = _house(tmp_path, "ga.roll.line", "lines(line) dice d := stays")
     _, problems = lint([str(h)], base="grid-ancients")
     assert [(p.message, p.location.line, p.location.column, p.hint) for p in problems] == [
         ("replace roll ga.roll.line: there is no such roll to replace", 3, 1, "did you mean ga.roll.lines?")]
@@ -141,8 +149,7 @@ def test_replacing_a_roll_that_does_not_exist(tmp_path):
 def test_the_command_line_says_so_at_the_place(tmp_path):
     """Lint exits 1, a verb exits 2, each with the problem at its place and
     no traceback; with the roll replaced, `odds` answers by it."""
-    h = house(tmp_path, 'replace roll ga.roll.line\n    from house "A house rule for the tests."\n'
-                        '    lines(line) dice d := stays\n')
+    h = _house(tmp_path, "ga.roll.line", "lines(line) dice d := stays")
     test = write(tmp_path, "lines.yaml", {"test": "lines"})
     head = f"{h}:3:1: replace roll ga.roll.line: there is no such roll to replace"
     code, out, err = run_cli("lint", "--over", "grid-ancients", h)
@@ -160,8 +167,7 @@ def test_a_roll_declared_again_and_one_renamed(tmp_path):
     _, problems = lint([str(h)], base="grid-ancients")
     assert [(p.message.split(" is already")[0], p.location.line, p.hint) for p in problems] == [
         ("roll ga.roll.lines", 3, "write `replace roll` to change it in a house rule")]
-    h = house(tmp_path, 'replace roll ga.roll.lines\n    from house "A house rule for the tests."\n'
-                        '    lines dice d := stays\n', name="renamed")
+    h = _house(tmp_path, "ga.roll.lines", "lines dice d := stays", name="renamed")
     _, problems = lint([str(h)], base="grid-ancients")
     assert [(p.message, p.location.line) for p in problems] == [
         ("replace roll ga.roll.lines: the engine asks it as lines(line), not lines()", 3)]
@@ -175,22 +181,13 @@ def test_removing_a_table_a_roll_reads_is_refused(tmp_path):
 
 
 def test_a_roll_body_names_are_checked(tmp_path):
-    h = house(tmp_path, 'replace roll ga.roll.lines\n    from house "A house rule for the tests."\n'
-                        '    lines(line) dice d := if line_removd(line, d) then removed else stays\n')
+    h = _house(tmp_path, "ga.roll.lines", "lines(line) dice d := if line_removd(line, d) then removed else stays")
     _, problems = lint([str(h)], base="grid-ancients")
     assert [(p.message, p.location.line, p.location.column, p.hint) for p in problems] == [
         ("unknown function 'line_removd'", 5, 30, "did you mean 'line_removed'?")]
 
 
 # ---- the dice of a move and of Bring Back: check reads the rolls odds reads --
-
-def _house(tmp_path, roll: str, body: str, name: str):
-    return house(tmp_path, f'replace roll {roll}\n    from house "A house rule for the tests."\n    {body}\n', name=name)
-
-
-def _alone(tmp_path, name="alone"):
-    return scenario(tmp_path, [unit("a", "red", (2, 3), "north"), unit("e", "blue", (6, 0), "south")], name=name)
-
 
 #: a natural 1 on the movement die counts as a 2 (no failed activation)
 MOVEMENT_NO_ONE = ("ga.roll.movement", "movement(unit, attack_points = 0, charge = false, reroll = false) dice d1, d2 := "

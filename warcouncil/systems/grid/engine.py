@@ -189,7 +189,7 @@ class GridEngine(Engine):
         r, ctx, args = self._roll_of(setting, name, given)
         if faces is None:
             return r.law(ctx, args)
-        known, out = (True, r.outcome(ctx, args, faces)) if len(faces) >= r.n else r.decided(ctx, args, faces)
+        known, out = r.decided(ctx, args, faces)  # (all its dice given: decided by them)
         if not known:
             raise WarcouncilError(f"roll {r.decl.id} rolls {r.n} dice ({', '.join(r.decl.dice)}), but a turn file "
                                   f"gives {len(faces)} for a try of it", r.decl.loc)

@@ -60,13 +60,13 @@ from ...errors import WarcouncilError
 from ...records import record
 from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, refuse, refusing, roll, same_action, \
     scenario_data
+from ...kernel.rolls import FACES
 from .aftermath import Due
 from .engine import entry_kind
 from .files import MANOEUVRES, OPTIONS
 from .words import unit_words
 
 ACTIVATE_FIELDS = ("unit", "option", "target", "with", "spend", "devotio", "reserve")
-D6 = range(1, 7)
 #: the decisions of an activation under way, by the head of the path of the ``Due`` that asks for
 #: them (``DECLINE``: those that decline what the others offer: a unit gives ground, a roll is
 #: kept), and the words when none is due or when the action is none of those it offers
@@ -266,7 +266,7 @@ class GridTurn(StepTurn):
             free = sorted(due.options, key=lambda a: a["kind"] not in DECLINE)
             return any(self._alive(self.play(p, dict(a)), depth) for a in free)
         if due is not None:
-            after = (self.tried(p, {"kind": "dice", "face": f}) for f in D6)
+            after = (self.tried(p, {"kind": "dice", "face": f}) for f in FACES)
             return all(q is not None and self._alive(q, depth) for q in after)
         return bool(self._halt(p)) or (depth > 0 and next(self._steps(p, depth), None) is not None)
 
@@ -351,7 +351,7 @@ class GridTurn(StepTurn):
         face = action.get("face")
         if due is None or due.options:
             raise IllegalAction("no die is due here")
-        if face not in D6:
+        if face not in FACES:
             raise IllegalAction(f"a die shows 1-6, not {face!r}")
         faces = p.faces + (face,)
         if len(faces) < due.n:
