@@ -56,7 +56,6 @@ state walked before adding in that walk's sums (``distribution``).
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from fractions import Fraction
@@ -770,20 +769,16 @@ class _Attempts:
         return self.alike.keys(log, appended(), eng.cache, self.plain)
 
 
-@functools.cache
 def ways(totals: tuple[int, ...]) -> int:
-    """The ways of rolling one of the 2D6 ``totals``, out of 36 (kept: the
-    walk asks it of every order's dice)."""
+    """The ways of rolling one of the 2D6 ``totals``, out of 36."""
     return sum(WAYS[t] for t in totals)
 
 
-@functools.cache
 def chance_of(totals: tuple[int, ...]) -> str:
     """P(one of the 2D6 ``totals``), as the contract writes it."""
     return fraction(Fraction(ways(totals), 36))
 
 
-@functools.cache
 def last_failing(ok: tuple[int, ...]) -> int:
     """The highest 2D6 total not in ``ok`` (one that fails the order)."""
     return max(t for t in WAYS if t not in ok)
