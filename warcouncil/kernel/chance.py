@@ -25,8 +25,7 @@ The kernel owns the walk; the family says what one step is, in a
     are alike: every step to come judges them the same (the same
     outcomes, weights, tallies and notes, and alike states after). Two
     states are alike when they have the same ``near`` key (None: never
-    merged; a process whose ``near`` is None merges none) and share one
-    of their ``keys`` (an iterable, cheapest first;
+    merged) and share one of their ``keys`` (an iterable, cheapest first;
     a constant: every state of a ``near`` key alike). ``near`` is asked
     of every state, ``keys`` only of those whose ``near`` key another state
     has: a cheap key first, the dearer ones only where a match may be.
@@ -62,7 +61,7 @@ class Process(Protocol):
 
     def judge(self, state: Any, node: Node) -> tuple[Sequence[tuple], tuple[int, ...]]: ...
 
-    near: Callable[[Any, Node], Hashable | None] | None
+    def near(self, state: Any, node: Node) -> Hashable | None: ...
 
     def keys(self, state: Any, node: Node) -> Iterable[Hashable]: ...
 
@@ -171,7 +170,7 @@ class Tree:
                     d[k] += ways
             if not node.children:
                 return
-            near = None if near_of is None else near_of(state, node)
+            near = near_of(state, node)
             if near is None:  # (not merged)
                 for child in node.children.values():
                     take(child, state, ways, tally, out)

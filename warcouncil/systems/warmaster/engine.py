@@ -732,8 +732,6 @@ class _Attempts:
     def __init__(self, engine: WarmasterEngine, alike: Alike | None, names: list[str], left: list[bool] | None):
         self.engine, self.alike, self.names, self.left = engine, alike, names, left
         self.plain: dict = {}  # (``Alike.meets``)
-        if alike is None or alike.history is None:
-            self.near = None  # (no branch merged)
 
     def judge(self, log: Log, node) -> tuple:
         eng, st = self.engine, node.step
@@ -755,8 +753,8 @@ class _Attempts:
         return out, (36, w_ok, ways(blunders))
 
     def near(self, log: Log, node):
-        if node.height < 3:
-            return None
+        if self.alike is None or self.alike.history is None or node.height < 3:
+            return None  # (not merged)
         return log.table, self.alike.near(log, self.engine.cache)
 
     def keys(self, log: Log, node):
