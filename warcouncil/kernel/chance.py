@@ -124,8 +124,7 @@ class Tree:
                 node.leaf = len(self.sequences)
                 self.sequences.append(tuple(seq))
                 self._leaves.append(node)
-                for k, up in enumerate(_up(node)):
-                    up.height = max(up.height, k)
+        self._measure()
 
     def remaining(self) -> list[int]:
         """The numbers of the sequences still in the tree (``prune``)."""
@@ -146,7 +145,11 @@ class Tree:
                         self._leaves[leaf.leaf] = None
             return node.leaf is not None or bool(node.children)
         down(self.root, start)
-        for node in _preorder(self.root):  # (the heights and steps to come, of what is left)
+        self._measure()
+
+    def _measure(self) -> None:
+        """Each node's height and steps to come, of the sequences left."""
+        for node in _preorder(self.root):
             node.height, node._ahead = 0, None
         for leaf in self._leaves:
             if leaf is not None:
