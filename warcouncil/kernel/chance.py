@@ -25,8 +25,7 @@ The kernel owns the walk; the family says what one step is, in a
     are alike: every step to come judges them the same (the same
     outcomes, weights, tallies and notes, and alike states after). Two
     states are alike when they have the same ``near`` key (None: never
-    merged; a process whose ``near`` is None merges none) and share one
-    of their ``keys`` (an iterable, cheapest first;
+    merged) and share one of their ``keys`` (an iterable, cheapest first;
     a constant: every state of a ``near`` key alike). ``near`` is asked
     of every state, ``keys`` only of those whose ``near`` key another state
     has: a cheap key first, the dearer ones only where a match may be.
@@ -62,7 +61,7 @@ class Process(Protocol):
 
     def judge(self, state: Any, node: Node) -> tuple[Sequence[tuple], tuple[int, ...]]: ...
 
-    near: Callable[[Any, Node], Hashable | None] | None
+    def near(self, state: Any, node: Node) -> Hashable | None: ...
 
     def keys(self, state: Any, node: Node) -> Iterable[Hashable]: ...
 
@@ -125,8 +124,7 @@ class Tree:
                 node.leaf = len(self.sequences)
                 self.sequences.append(tuple(seq))
                 self._leaves.append(node)
-                for k, up in enumerate(_up(node)):
-                    up.height = max(up.height, k)
+        self._measure()
 
     def remaining(self) -> list[int]:
         """The numbers of the sequences still in the tree (``prune``)."""
@@ -147,7 +145,11 @@ class Tree:
                         self._leaves[leaf.leaf] = None
             return node.leaf is not None or bool(node.children)
         down(self.root, start)
-        for node in _preorder(self.root):  # (the heights and steps to come, of what is left)
+        self._measure()
+
+    def _measure(self) -> None:
+        """Each node's height and steps to come, of the sequences left."""
+        for node in _preorder(self.root):
             node.height, node._ahead = 0, None
         for leaf in self._leaves:
             if leaf is not None:
@@ -171,7 +173,7 @@ class Tree:
                     d[k] += ways
             if not node.children:
                 return
-            near = None if near_of is None else near_of(state, node)
+            near = near_of(state, node)
             if near is None:  # (not merged)
                 for child in node.children.values():
                     take(child, state, ways, tally, out)

@@ -56,7 +56,6 @@ state walked before adding in that walk's sums (``distribution``).
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from fractions import Fraction
@@ -733,8 +732,6 @@ class _Attempts:
     def __init__(self, engine: WarmasterEngine, alike: Alike | None, names: list[str], left: list[bool] | None):
         self.engine, self.alike, self.names, self.left = engine, alike, names, left
         self.plain: dict = {}  # (``Alike.meets``)
-        if alike is None or alike.history is None:
-            self.near = None  # (no branch merged)
 
     def judge(self, log: Log, node) -> tuple:
         eng, st = self.engine, node.step
@@ -756,8 +753,8 @@ class _Attempts:
         return out, (36, w_ok, ways(blunders))
 
     def near(self, log: Log, node):
-        if node.height < 3:
-            return None
+        if self.alike is None or self.alike.history is None or node.height < 3:
+            return None  # (not merged)
         return log.table, self.alike.near(log, self.engine.cache)
 
     def keys(self, log: Log, node):
@@ -770,20 +767,16 @@ class _Attempts:
         return self.alike.keys(log, appended(), eng.cache, self.plain)
 
 
-@functools.cache
 def ways(totals: tuple[int, ...]) -> int:
-    """The ways of rolling one of the 2D6 ``totals``, out of 36 (kept: the
-    walk asks it of every order's dice)."""
+    """The ways of rolling one of the 2D6 ``totals``, out of 36."""
     return sum(WAYS[t] for t in totals)
 
 
-@functools.cache
 def chance_of(totals: tuple[int, ...]) -> str:
     """P(one of the 2D6 ``totals``), as the contract writes it."""
     return fraction(Fraction(ways(totals), 36))
 
 
-@functools.cache
 def last_failing(ok: tuple[int, ...]) -> int:
     """The highest 2D6 total not in ``ok`` (one that fails the order)."""
     return max(t for t in WAYS if t not in ok)

@@ -48,7 +48,7 @@ from ...errors import Location, WarcouncilError
 from . import measure as T
 from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, refuse, refusing, roll, scenario_data
 from ...kernel.turn import located
-from .engine import Step
+from .files import Step
 from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
 from .words import action_words, move_words, num, roll_words
 

@@ -21,7 +21,6 @@ from ...kernel.caches import AnswerCaches
 from ...kernel.log import TurnLog, cached_property
 from .scenario import Piece, Pose, WarmasterScenario, footprint
 
-SUBPHASES = ("initiative", "home_back", "orders", "characters")
 
 class Table:
     """Every piece's pose on one table; footprints made once per pose.
