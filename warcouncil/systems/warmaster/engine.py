@@ -74,7 +74,7 @@ from ...kernel.game import TWO_D6
 from ...kernel.evaluate import Compiler
 from ...world.ydoc import YDict
 from ...kernel.ground import Record
-from ...kernel.system import Answer, System
+from ...kernel.system import Answer
 from .builtins import touching_quiet
 from .files import Step, piece_id, read_plan, read_step, read_wants, turn_entries
 from .scenario import Pose, pose_of
@@ -130,11 +130,6 @@ class _Pending:
         return self.done
 
 
-def fraction(p: Fraction) -> str:
-    """A probability as the contract writes it: "7/12", "1", "0"."""
-    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
-
-
 class _SideView:
     """The kernel's setting as ``WarmasterEngine.side_value`` gives it: the
     pieces on the table by role, the side's own, the other sides', all."""
@@ -156,10 +151,7 @@ class WarmasterEngine(Engine):
     _share_verbs = ("odds", "plan")
 
     def __init__(self, scenario, pack):
-        self.scenario = scenario
-        self.pack = pack
-        self.system: type[System] = System.for_pack(pack)
-        self._settings: dict = {}
+        super().__init__(scenario, pack)  # (the scenario's units and characters checked: ``_validate``)
         #: what one answer keeps between its judgements (tables, footprints,
         #: distances, the static defines' memo, verdicts, values...): made
         #: afresh for each answer (``afresh``), dropped after it
@@ -167,7 +159,6 @@ class WarmasterEngine(Engine):
         #: share them (``odds`` and ``plan``: the branches of a plan agree
         #: on much; the options of ``orders`` are each judged once)
         self._sharing = False
-        self._validate()
         self.compiler = Compiler(pack, self.system.builtin_meanings())
         #: what expressions and defines read, from the pack's read classes (the kernel's)
         self.reads = PackReads(pack, self._attr_reads, self.compiler.symbols)
@@ -492,14 +483,14 @@ class WarmasterEngine(Engine):
         n = len(steps)
         p_all, expected = _all_and_expected(steps, dist)
         data = {"legal": True,
-                "successes": {str(k): fraction(dist.get(k, Fraction(0))) for k in range(n + 1)},
-                "expected": fraction(expected), "all": fraction(p_all),
-                "units": {u: {str(k): fraction(d.get(k, Fraction(0))) for k in range(max_k + 1)}
+                "successes": {str(k): str(dist.get(k, Fraction(0))) for k in range(n + 1)},
+                "expected": str(expected), "all": str(p_all),
+                "units": {u: {str(k): str(d.get(k, Fraction(0))) for k in range(max_k + 1)}
                           for u, (d, max_k) in units.items()},
                 # (beyond the contract's keys) each step's chances, and the blunders (reference §5.3)
-                "steps": [{"by": st.by, "units": list(st.units), "attempted": fraction(a), "given": fraction(g),
-                           "blunder": fraction(b)} for st, (a, g, b) in zip(steps, each)],
-                "blunders": fraction(sum((b for _, _, b in each), Fraction(0)))}
+                "steps": [{"by": st.by, "units": list(st.units), "attempted": str(a), "given": str(g),
+                           "blunder": str(b)} for st, (a, g, b) in zip(steps, each)],
+                "blunders": str(sum((b for _, _, b in each), Fraction(0)))}
         lines = [f"P(all {n} orders) = {data['all']}; expected {data['expected']}; "
                  f"expected blunders {data['blunders']}"]
         lines += [f"  {k} successful: {v}" for k, v in data["successes"].items()]
@@ -662,7 +653,7 @@ class WarmasterEngine(Engine):
             _, steps, walked = entry
             p_all, expected = _all_and_expected(steps, walked.counters[0])
             return {"plan": [{"by": st.by, "units": list(st.units)} for st in steps],
-                    "all": fraction(p_all), "expected": fraction(expected)}
+                    "all": str(p_all), "expected": str(expected)}
         best = show(scored[0])
         runner = next((show(e) for e in scored[1:] if e[0] != scored[0][0]), None)
         data = {"legal": True, "objective": objective, "best": best, "runner_up": runner,
@@ -773,8 +764,9 @@ def ways(totals: tuple[int, ...]) -> int:
 
 
 def chance_of(totals: tuple[int, ...]) -> str:
-    """P(one of the 2D6 ``totals``), as the contract writes it."""
-    return fraction(Fraction(ways(totals), 36))
+    """P(one of the 2D6 ``totals``), as the contract writes it ("7/12",
+    "1", "0": a ``Fraction``'s own text, as every chance of ``odds``)."""
+    return str(Fraction(ways(totals), 36))
 
 
 def last_failing(ok: tuple[int, ...]) -> int:
@@ -837,4 +829,4 @@ def _verdict_text(vs: list[dict], name, by_id: dict) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["WarmasterEngine", "WAYS", "ways", "fraction", "brigades", "Ctx", "Step", "At", "Pose"]
+__all__ = ["WarmasterEngine", "WAYS", "ways", "brigades", "Ctx", "Step", "At", "Pose"]
