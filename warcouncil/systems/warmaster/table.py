@@ -259,7 +259,7 @@ class Log(TurnLog):
     table: Table
     side: str = ""
     #: the log this one extends by its last entry (``plus``), and what is
-    #: kept of it (the kernel's summaries and numbers, the family's counts)
+    #: kept of it (the kernel's summaries and numbers)
     parent: "Log | None" = field(default=None, repr=False)
     sigs: dict = field(default_factory=dict, repr=False)
 
