@@ -71,6 +71,7 @@ from ...kernel.loops import HistoryLoops
 from ...kernel.reads import PackReads
 from ...kernel.engine import Engine
 from ...kernel.game import TWO_D6
+from ...kernel.graph import connected_subsets
 from ...kernel.evaluate import Compiler
 from ...world.ydoc import YDict
 from ...kernel.ground import Record
@@ -788,25 +789,16 @@ def _contiguous(chars: list[str]) -> bool:
 
 def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
     """Every single unit, then every group of 2..``most`` units each
-    touching another (connected by contact), ids in scenario order."""
+    touching another (connected by contact; the kernel's
+    ``connected_subsets``), ids in scenario order."""
     from . import measure as T
 
+    fps = [t.footprint(u) for u in ids]
+    near = [sum(1 << j for j, g in enumerate(fps) if j != i and T.touching(f, g)) for i, f in enumerate(fps)]
+    every = (1 << len(ids)) - 1
+    groups = [tuple(u for i, u in enumerate(ids) if m >> i & 1) for m in connected_subsets(every, every, near, most)]
     rank = {u: i for i, u in enumerate(ids)}
-    near = {u: {v for v in ids if v != u and T.touching(t.footprint(u), t.footprint(v))} for u in ids}
-    found: set[frozenset[str]] = set()
-    frontier = [frozenset([u]) for u in ids]
-    found.update(frontier)
-    for _ in range(most - 1):
-        nxt = []
-        for g in frontier:
-            for u in g:
-                for v in near[u] - g:
-                    h = g | {v}
-                    if h not in found:
-                        found.add(h)
-                        nxt.append(h)
-        frontier = nxt
-    return sorted((tuple(sorted(g, key=rank.get)) for g in found), key=lambda g: (len(g), [rank[u] for u in g]))
+    return sorted((g for g in groups if g), key=lambda g: (len(g), [rank[u] for u in g]))
 
 
 def _literal(v: Any) -> Any:
