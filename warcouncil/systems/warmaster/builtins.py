@@ -261,22 +261,15 @@ def _overlapped_units(ctx, s, a):
 
 def _enemies(u: At) -> tuple[At, ...]:
     """The units of the other sides, on ``u``'s table (once per table and side)."""
-    lists, side = u.table.lists, u.piece.side
-    got = lists.get(("enemies", side))
-    if got is None:
-        got = lists[("enemies", side)] = tuple(v for v in u.table.units() if v.piece.side != side)
-    return got
+    side = u.piece.side
+    return u.table.listed(("enemies", side), lambda: tuple(v for v in u.table.units() if v.piece.side != side))
 
 
 @WM.function("friendly_units_of")
 def _friends(ctx, s, a):
     u = a[0]
-    lists = u.table.lists
-    got = lists.get(("friends", u.id))
-    if got is None:
-        got = lists[("friends", u.id)] = tuple(v for v in u.table.units()
-                                              if v.piece.side == u.piece.side and v.id != u.id)
-    return got
+    return u.table.listed(("friends", u.id), lambda: tuple(v for v in u.table.units()
+                                                           if v.piece.side == u.piece.side and v.id != u.id))
 
 
 WM.function("enemy_units_of", lambda ctx, s, a: _enemies(a[0]))

@@ -166,7 +166,8 @@ class WarmasterEngine(Engine):
         #: the history loops judged from a summary carried along the log (the kernel's)
         self.loops = HistoryLoops(self.compiler, self.reads)
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
-        self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
+        self.unit_attrs = {name: {k: getattr(v, "value", v) for k, v in u.attrs}  # (a literal's value)
+                           for name, u in pack.units.items()}
         self.penalties = pack.hooked(PENALTY_PREFIX)
         #: the pack's rules over the log (the kernel's), the stop rules' loops judged from their summary
         self.judged = LogRules(pack, self.compiler, self.reads, self.loops)
@@ -322,9 +323,7 @@ class WarmasterEngine(Engine):
         value, see ``Entry.worked``), and the table after it (moved when
         ``moves``)."""
         t = log.table
-        units = t.lists.get(("step units", step.units))  # (once per table)
-        if units is None:
-            units = t.lists[("step units", step.units)] = tuple([t.at(u) for u in step.units])
+        units = t.listed(("step units", step.units), lambda: tuple([t.at(u) for u in step.units]))
         fields = ("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by), units, (), roll, moves)
         e = Entry(*fields)
         alike = None
@@ -799,10 +798,6 @@ def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
     groups = [tuple(u for i, u in enumerate(ids) if m >> i & 1) for m in connected_subsets(every, every, near, most)]
     rank = {u: i for i, u in enumerate(ids)}
     return sorted((g for g in groups if g), key=lambda g: (len(g), [rank[u] for u in g]))
-
-
-def _literal(v: Any) -> Any:
-    return getattr(v, "value", v)
 
 
 def _verdict_text(vs: list[dict], name, by_id: dict) -> str:
