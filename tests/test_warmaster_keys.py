@@ -11,7 +11,8 @@ from __future__ import annotations
 from warcouncil.dsl import ast as A
 from warcouncil.kernel import loops
 from warcouncil.kernel.log import entry_key, history_number
-from warcouncil.systems.warmaster.builtins import _given
+from warcouncil.kernel.log import LogCtx as Ctx
+from warcouncil.systems.warmaster.builtins import WM
 from warcouncil.systems.warmaster.engine import Step
 from warcouncil.systems.warmaster.scenario import Pose
 from warmaster_util import char, engine, unit
@@ -51,20 +52,24 @@ def test_a_table_is_one_object_per_set_of_poses(tmp_path):
 
 
 def test_a_units_count_of_orders_is_the_logs(tmp_path):
+    """``nth(o, u)`` (the pack's builtin): 1 + the attempts before ``o``
+    that gave unit ``u`` an order."""
     eng = engine(tmp_path, UNITS, CHARS)
     eng._sharing = False
+    nth = WM.functions["nth"]
     log = eng.start()
     counts = []
     for by, units in [("g", ("a",)), ("g", ("a", "b")), ("h", ("c",)), ("g", ("b",))]:
         e, after = eng.attempt(log, Step(by, units, None, None, None), 2, False)
         log = log.plus(e, after)
-        counts.append({u: _given(log, u) for u in "abc"})
-    assert counts[-1] == {"a": (2, 3), "b": (2, 3), "c": (1, 3)}
-    assert counts[0] == {"a": (1, 0), "b": (0, 0), "c": (0, 0)}
+        nxt, _ = eng.attempt(log, Step("g", ("a", "b", "c"), None, None, None), None, False)
+        counts.append({u.id: nth(Ctx(log), None, (nxt, u)) - 1 for u in nxt.units})
+    assert counts[-1] == {"a": 2, "b": 2, "c": 1}
+    assert counts[0] == {"a": 1, "b": 0, "c": 0}
     # a log not built entry by entry counts the same
     from warcouncil.systems.warmaster.table import Log
     whole = Log(list(log.entries), log.table, log.side)
-    assert {u: _given(whole, u) for u in "abc"} == counts[-1]
+    assert {u.id: nth(Ctx(whole), None, (nxt, u)) - 1 for u in nxt.units} == counts[-1]
 
 
 def test_a_logs_history_is_one_number_for_alike_logs(tmp_path):

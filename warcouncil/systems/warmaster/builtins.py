@@ -52,34 +52,16 @@ WM.function("place_in_log", lambda ctx, s, a: a[0].place)
 WM.function("entries_before", prefix(None)(lambda ctx, s, a: tuple(ctx.log.entries[:a[0].place])))
 
 
-def _in_place(attempts, i: int) -> bool:
-    """Does the log's attempt ``i`` stand at place ``i`` (as in every log
-    built entry by entry: an attempt's index is its place among them)?"""
-    return 0 <= i < len(attempts) and attempts[i].index == i
-
-
 @WM.function("before")
 @prefix("orders")
 def _before(ctx, s, a):
-    o = a[0]
-    attempts = ctx.log.attempts
-    if o.index == 0 or _in_place(attempts, o.index - 1):
-        return attempts[:o.index]
-    return tuple(p for p in attempts if p.index < o.index)
+    return tuple(p for p in ctx.log.attempts if p.index < a[0].index)
 
 
 @WM.function("previous")
 def _previous(ctx, s, a):
     o = a[0]
-    if o is None:
-        return None
-    attempts = ctx.log.attempts
-    if _in_place(attempts, o.index - 1):
-        return attempts[o.index - 1]
-    for p in attempts:
-        if p.index == o.index - 1:
-            return p
-    return None
+    return None if o is None else next((p for p in ctx.log.attempts if p.index == o.index - 1), None)
 
 
 WM.function("issuer", lambda ctx, s, a: a[0].by if a[0] is not None else None)
@@ -122,48 +104,7 @@ def _nth(ctx, s, a):
     """Which order to the unit the attempt is: 1 + the attempts before it
     that gave the unit an order."""
     o, u = a
-    log = ctx.log
-    given, last = _given(log, u.id)
-    if last < o.index:  # (every attempt of the log is before ``o``: the count kept on the log)
-        return 1 + given
-    parent, ents = log.parent, log.entries
-    if parent is not None and ents[-1] is o and len(parent.entries) == len(ents) - 1:
-        # (``o`` is the log's last entry, judged: the count kept on the log before it)
-        given, last = _given(parent, u.id)
-        if last < o.index:
-            return 1 + given
-    return 1 + sum(1 for p in log.attempts if p.index < o.index and u.id in p.ids)
-
-
-def _given(log, uid: str) -> tuple[int, int]:
-    """(how many attempts of ``log`` give unit ``uid`` an order, the
-    greatest index of an attempt, -1 without one), from ``_orders_given``."""
-    counts, last = log.sigs.get("given") or _orders_given(log)
-    return counts.get(uid, 0), last
-
-
-def _orders_given(log) -> tuple[dict, int]:
-    """(the orders each unit was given by the attempts of ``log``, the
-    greatest index of an attempt): kept on the log, made from its parent's
-    by its last entry when the parent keeps them, else counted (``Log.sigs``)."""
-    ents, parent = log.entries, log.parent
-    base = parent.sigs.get("given") if ents and parent is not None and len(parent.entries) == len(ents) - 1 else None
-    if base is not None:  # (the parent's counts, and the last entry)
-        counts, last = base
-        e = ents[-1]
-        if e.kind == "orders":
-            counts = dict(counts)
-            for u in e.ids:
-                counts[u] = counts.get(u, 0) + 1
-            last = max(last, e.index)
-    else:
-        counts, last = {}, -1
-        for p in log.attempts:
-            for u in p.ids:
-                counts[u] = counts.get(u, 0) + 1
-            last = max(last, p.index)
-    hit = log.sigs["given"] = (counts, last)
-    return hit
+    return 1 + sum(1 for p in ctx.log.attempts if p.index < o.index and u.id in p.ids)
 
 
 @WM.function("moved_cm")
@@ -320,22 +261,15 @@ def _overlapped_units(ctx, s, a):
 
 def _enemies(u: At) -> tuple[At, ...]:
     """The units of the other sides, on ``u``'s table (once per table and side)."""
-    lists, side = u.table.lists, u.piece.side
-    got = lists.get(("enemies", side))
-    if got is None:
-        got = lists[("enemies", side)] = tuple(v for v in u.table.units() if v.piece.side != side)
-    return got
+    side = u.piece.side
+    return u.table.listed(("enemies", side), lambda: tuple(v for v in u.table.units() if v.piece.side != side))
 
 
 @WM.function("friendly_units_of")
 def _friends(ctx, s, a):
     u = a[0]
-    lists = u.table.lists
-    got = lists.get(("friends", u.id))
-    if got is None:
-        got = lists[("friends", u.id)] = tuple(v for v in u.table.units()
-                                              if v.piece.side == u.piece.side and v.id != u.id)
-    return got
+    return u.table.listed(("friends", u.id), lambda: tuple(v for v in u.table.units()
+                                                           if v.piece.side == u.piece.side and v.id != u.id))
 
 
 WM.function("enemy_units_of", lambda ctx, s, a: _enemies(a[0]))

@@ -71,10 +71,11 @@ from ...kernel.loops import HistoryLoops
 from ...kernel.reads import PackReads
 from ...kernel.engine import Engine
 from ...kernel.game import TWO_D6
+from ...kernel.graph import connected_subsets
 from ...kernel.evaluate import Compiler
 from ...world.ydoc import YDict
 from ...kernel.ground import Record
-from ...kernel.system import Answer, System
+from ...kernel.system import Answer
 from .builtins import touching_quiet
 from .files import Step, piece_id, read_plan, read_step, read_wants, turn_entries
 from .scenario import Pose, pose_of
@@ -130,11 +131,6 @@ class _Pending:
         return self.done
 
 
-def fraction(p: Fraction) -> str:
-    """A probability as the contract writes it: "7/12", "1", "0"."""
-    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
-
-
 class _SideView:
     """The kernel's setting as ``WarmasterEngine.side_value`` gives it: the
     pieces on the table by role, the side's own, the other sides', all."""
@@ -156,10 +152,7 @@ class WarmasterEngine(Engine):
     _share_verbs = ("odds", "plan")
 
     def __init__(self, scenario, pack):
-        self.scenario = scenario
-        self.pack = pack
-        self.system: type[System] = System.for_pack(pack)
-        self._settings: dict = {}
+        super().__init__(scenario, pack)  # (the scenario's units and characters checked: ``_validate``)
         #: what one answer keeps between its judgements (tables, footprints,
         #: distances, the static defines' memo, verdicts, values...): made
         #: afresh for each answer (``afresh``), dropped after it
@@ -167,14 +160,14 @@ class WarmasterEngine(Engine):
         #: share them (``odds`` and ``plan``: the branches of a plan agree
         #: on much; the options of ``orders`` are each judged once)
         self._sharing = False
-        self._validate()
         self.compiler = Compiler(pack, self.system.builtin_meanings())
         #: what expressions and defines read, from the pack's read classes (the kernel's)
         self.reads = PackReads(pack, self._attr_reads, self.compiler.symbols)
         #: the history loops judged from a summary carried along the log (the kernel's)
         self.loops = HistoryLoops(self.compiler, self.reads)
         self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
-        self.unit_attrs = {name: {k: _literal(v) for k, v in u.attrs} for name, u in pack.units.items()}
+        self.unit_attrs = {name: {k: getattr(v, "value", v) for k, v in u.attrs}  # (a literal's value)
+                           for name, u in pack.units.items()}
         self.penalties = pack.hooked(PENALTY_PREFIX)
         #: the pack's rules over the log (the kernel's), the stop rules' loops judged from their summary
         self.judged = LogRules(pack, self.compiler, self.reads, self.loops)
@@ -330,9 +323,7 @@ class WarmasterEngine(Engine):
         value, see ``Entry.worked``), and the table after it (moved when
         ``moves``)."""
         t = log.table
-        units = t.lists.get(("step units", step.units))  # (once per table)
-        if units is None:
-            units = t.lists[("step units", step.units)] = tuple([t.at(u) for u in step.units])
+        units = t.listed(("step units", step.units), lambda: tuple([t.at(u) for u in step.units]))
         fields = ("orders", len(log.entries), step.where, len(log.attempts), t.at(step.by), units, (), roll, moves)
         e = Entry(*fields)
         alike = None
@@ -492,14 +483,14 @@ class WarmasterEngine(Engine):
         n = len(steps)
         p_all, expected = _all_and_expected(steps, dist)
         data = {"legal": True,
-                "successes": {str(k): fraction(dist.get(k, Fraction(0))) for k in range(n + 1)},
-                "expected": fraction(expected), "all": fraction(p_all),
-                "units": {u: {str(k): fraction(d.get(k, Fraction(0))) for k in range(max_k + 1)}
+                "successes": {str(k): str(dist.get(k, Fraction(0))) for k in range(n + 1)},
+                "expected": str(expected), "all": str(p_all),
+                "units": {u: {str(k): str(d.get(k, Fraction(0))) for k in range(max_k + 1)}
                           for u, (d, max_k) in units.items()},
                 # (beyond the contract's keys) each step's chances, and the blunders (reference §5.3)
-                "steps": [{"by": st.by, "units": list(st.units), "attempted": fraction(a), "given": fraction(g),
-                           "blunder": fraction(b)} for st, (a, g, b) in zip(steps, each)],
-                "blunders": fraction(sum((b for _, _, b in each), Fraction(0)))}
+                "steps": [{"by": st.by, "units": list(st.units), "attempted": str(a), "given": str(g),
+                           "blunder": str(b)} for st, (a, g, b) in zip(steps, each)],
+                "blunders": str(sum((b for _, _, b in each), Fraction(0)))}
         lines = [f"P(all {n} orders) = {data['all']}; expected {data['expected']}; "
                  f"expected blunders {data['blunders']}"]
         lines += [f"  {k} successful: {v}" for k, v in data["successes"].items()]
@@ -662,7 +653,7 @@ class WarmasterEngine(Engine):
             _, steps, walked = entry
             p_all, expected = _all_and_expected(steps, walked.counters[0])
             return {"plan": [{"by": st.by, "units": list(st.units)} for st in steps],
-                    "all": fraction(p_all), "expected": fraction(expected)}
+                    "all": str(p_all), "expected": str(expected)}
         best = show(scored[0])
         runner = next((show(e) for e in scored[1:] if e[0] != scored[0][0]), None)
         data = {"legal": True, "objective": objective, "best": best, "runner_up": runner,
@@ -773,8 +764,9 @@ def ways(totals: tuple[int, ...]) -> int:
 
 
 def chance_of(totals: tuple[int, ...]) -> str:
-    """P(one of the 2D6 ``totals``), as the contract writes it."""
-    return fraction(Fraction(ways(totals), 36))
+    """P(one of the 2D6 ``totals``), as the contract writes it ("7/12",
+    "1", "0": a ``Fraction``'s own text, as every chance of ``odds``)."""
+    return str(Fraction(ways(totals), 36))
 
 
 def last_failing(ok: tuple[int, ...]) -> int:
@@ -796,29 +788,16 @@ def _contiguous(chars: list[str]) -> bool:
 
 def brigades(t: Table, ids: list[str], most: int = 4) -> list[tuple[str, ...]]:
     """Every single unit, then every group of 2..``most`` units each
-    touching another (connected by contact), ids in scenario order."""
+    touching another (connected by contact; the kernel's
+    ``connected_subsets``), ids in scenario order."""
     from . import measure as T
 
+    fps = [t.footprint(u) for u in ids]
+    near = [sum(1 << j for j, g in enumerate(fps) if j != i and T.touching(f, g)) for i, f in enumerate(fps)]
+    every = (1 << len(ids)) - 1
+    groups = [tuple(u for i, u in enumerate(ids) if m >> i & 1) for m in connected_subsets(every, every, near, most)]
     rank = {u: i for i, u in enumerate(ids)}
-    near = {u: {v for v in ids if v != u and T.touching(t.footprint(u), t.footprint(v))} for u in ids}
-    found: set[frozenset[str]] = set()
-    frontier = [frozenset([u]) for u in ids]
-    found.update(frontier)
-    for _ in range(most - 1):
-        nxt = []
-        for g in frontier:
-            for u in g:
-                for v in near[u] - g:
-                    h = g | {v}
-                    if h not in found:
-                        found.add(h)
-                        nxt.append(h)
-        frontier = nxt
-    return sorted((tuple(sorted(g, key=rank.get)) for g in found), key=lambda g: (len(g), [rank[u] for u in g]))
-
-
-def _literal(v: Any) -> Any:
-    return getattr(v, "value", v)
+    return sorted((g for g in groups if g), key=lambda g: (len(g), [rank[u] for u in g]))
 
 
 def _verdict_text(vs: list[dict], name, by_id: dict) -> str:
@@ -837,4 +816,4 @@ def _verdict_text(vs: list[dict], name, by_id: dict) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["WarmasterEngine", "WAYS", "ways", "fraction", "brigades", "Ctx", "Step", "At", "Pose"]
+__all__ = ["WarmasterEngine", "WAYS", "ways", "brigades", "Ctx", "Step", "At", "Pose"]

@@ -24,6 +24,7 @@ import shapely
 
 from ...errors import Location, WarcouncilError, closest
 from . import measure as T
+from ...kernel.scenario import value_loc
 from ...world.schema import (
     MAX_PIECES, NAME, TITLE, NULL, AnyOf, Field, Record, choice_field, flag_field, id_problem, int_field,
     list_field, number_field,
@@ -196,10 +197,6 @@ class WarmasterScenario:
         return {p.id: p for p in self.pieces}
 
 
-def _loc(m: YDict, key: str) -> Location:
-    return m.value_where.get(key, m.where) if isinstance(m, YDict) else None
-
-
 def read_scenario(data: Any, file: str) -> WarmasterScenario:
     """The scenario in ``data`` (a ``YDict`` with places), read from
     ``file``: every field checked by its table (``SCENARIO``), then what
@@ -226,11 +223,11 @@ def read_scenario(data: Any, file: str) -> WarmasterScenario:
     to_move = data["to_move"]
     if to_move not in sides:
         near = closest(str(to_move), sides)
-        raise WarcouncilError(f"unknown side {to_move!r} to move", _loc(data, "to_move"),
+        raise WarcouncilError(f"unknown side {to_move!r} to move", value_loc(data, "to_move"),
                               hint=f"did you mean {near[0]!r}?" if near else "sides: " + ", ".join(sides))
 
     terrain = tuple(T.area(m["type"], [tuple(float(x) for x in c) for c in m["polygon"]],
-                           TERRAIN.get(m, "dense"), TERRAIN.get(m, "impassable"), where=_loc(m, "polygon"))
+                           TERRAIN.get(m, "dense"), TERRAIN.get(m, "impassable"), where=value_loc(m, "polygon"))
                     for m in data.get("terrain") or ())
 
     rules = data.get("rules") or ()
@@ -284,12 +281,12 @@ class _Board:
 def _id(m: YDict, pieces: dict) -> str:
     pid = m["id"]
     if pid in pieces:
-        raise WarcouncilError(f"duplicate piece id {pid!r}", _loc(m, "id"))
+        raise WarcouncilError(f"duplicate piece id {pid!r}", value_loc(m, "id"))
     return pid
 
 
 def _places(m: YDict) -> dict:
-    return {k: _loc(m, k) for k in m}
+    return {k: value_loc(m, k) for k in m}
 
 
 def _point(v: Any) -> tuple[float, float]:

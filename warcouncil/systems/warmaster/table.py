@@ -37,7 +37,7 @@ class Table:
         self.poses = dict(poses) if poses is not None else dict(self.start)
         self._fp: dict[str, T.Footprint] = {}
         self._at: dict[str, At] = {}
-        #: lists of pieces worked out once per table (``units``, builtins.py)
+        #: lists of pieces worked out once per table (``listed``: ``units``, builtins.py)
         self.lists: dict = {}
         #: the answer's caches: its tables, footprints and measurements by piece
         #: and pose, shared by every table moved from this one (a piece in one
@@ -82,17 +82,18 @@ class Table:
             a = self._at[pid] = At(self.by_id[pid], self)
         return a
 
-    def units(self) -> tuple["At", ...]:
-        got = self.lists.get("units")
+    def listed(self, key: Any, make) -> tuple:
+        """The pieces ``make()`` lists, worked out once per table (``lists``, under ``key``)."""
+        got = self.lists.get(key)
         if got is None:
-            got = self.lists["units"] = tuple(self.at(p.id) for p in self.scenario.units)
+            got = self.lists[key] = make()
         return got
 
+    def units(self) -> tuple["At", ...]:
+        return self.listed("units", lambda: tuple(self.at(p.id) for p in self.scenario.units))
+
     def characters(self) -> tuple["At", ...]:
-        got = self.lists.get("characters")
-        if got is None:
-            got = self.lists["characters"] = tuple(self.at(p.id) for p in self.scenario.characters)
-        return got
+        return self.listed("characters", lambda: tuple(self.at(p.id) for p in self.scenario.characters))
 
     def close(self) -> None:
         """Its answer is given (``AnswerCaches.close``): forget its pieces,
@@ -259,7 +260,7 @@ class Log(TurnLog):
     table: Table
     side: str = ""
     #: the log this one extends by its last entry (``plus``), and what is
-    #: kept of it (the kernel's summaries and numbers, the family's counts)
+    #: kept of it (the kernel's summaries and numbers)
     parent: "Log | None" = field(default=None, repr=False)
     sigs: dict = field(default_factory=dict, repr=False)
 
