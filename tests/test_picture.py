@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from warcouncil.kernel.picture import (Layout, Legend, along, box, colours, document, dot, front, group, halo,
-                                       meet, stroke, text_box)
+                                       label, meet, stroke, text_box)
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -82,6 +82,25 @@ def test_a_front_edge_and_its_arrowhead():
         '<line class="front" x1="0" y1="10" x2="20" y2="10" stroke="#111" stroke-width="4"/>'
         '<polygon class="facing" points="10,3 16,10 4,10" fill="#111"/>')
     assert front((10, 0), (10, 20), (1, 0), 3, 2, 7, 6).endswith('points="19,10 12,16 12,4" fill="#111"/>')
+
+
+def test_a_label_where_the_layout_put_it():
+    """At one decimal, the anchor written unless it is the default
+    ("start"), bold and the halo's opacity only when asked; the text escaped.
+    The layout first: at y 15 and 26 the 9.5 px text's top (0.8 of its
+    size above the baseline: 7.6 px) is inside the box taken (down to 20),
+    at 37 it is free."""
+    lay = Layout()
+    lay.take((0, 0, 100, 20))
+    at = lay.place("a<b", 9.5, along(50, 15, "middle", 0, 11))
+    assert at == (50, 37, "middle")
+    assert label(at, "a<b", 9.5, "#333", 2.5, opacity=0.8) == (
+        '<text x="50.0" y="37.0" font-size="9.5" text-anchor="middle" fill="#ffffff" stroke="#ffffff" '
+        'stroke-width="2.5" stroke-opacity="0.8">a&lt;b</text>'
+        '<text x="50.0" y="37.0" font-size="9.5" text-anchor="middle" fill="#333">a&lt;b</text>')
+    assert label((1 / 3, 7, "start"), "u1", 11, "#222", 3, bold=True) == (
+        '<text x="0.3" y="7.0" font-size="11" font-weight="bold" fill="#ffffff" stroke="#ffffff" '
+        'stroke-width="3">u1</text><text x="0.3" y="7.0" font-size="11" font-weight="bold" fill="#222">u1</text>')
 
 
 def test_colours_follow_the_names_and_come_round_again():

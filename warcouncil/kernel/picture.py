@@ -15,6 +15,8 @@ picture with these:
   quoted data attributes and a ``<title>`` (a piece, a destination, a
   target, an order); every value and title is escaped;
 * ``halo(at, text, fill, width)``: a text over a white copy of itself;
+  ``label((x, y, anchor), text, size, fill, width)``: one at a place
+  (``Layout.place``'s answer);
 * ``front(a, b, facing, ...)``: a unit's front edge and the arrowhead of its facing;
 * ``text_box``, ``Layout``, ``along``: where labels go, the first free
   place of each label's candidates, so that no two labels overlap;
@@ -88,6 +90,17 @@ def halo(at: str, text: str, fill: str, width: float, opacity: float | None = No
         f' stroke-opacity="{opacity:g}"' if opacity is not None else "")
     return (f'<text {at} {under}>{escape(text)}</text>'
             f'<text {at} fill="{fill}">{escape(text)}</text>')
+
+
+def label(at: tuple, text: str, size: float, fill: str, width: float, bold: bool = False,
+          opacity: float | None = None) -> str:
+    """A one-line label at ``at`` (x, y, anchor: where ``Layout.place``
+    put it), ``size`` pixels high, bold if ``bold``, over its white
+    ``halo`` ``width`` wide."""
+    x, y, anchor = at
+    style = f'x="{x:.1f}" y="{y:.1f}" font-size="{size:g}"' + (' font-weight="bold"' if bold else "") + (
+        f' text-anchor="{anchor}"' if anchor != "start" else "")
+    return halo(style, text, fill, width, opacity)
 
 
 def front(a: tuple, b: tuple, facing: tuple, width: float, gap: float, length: float, half: float) -> str:

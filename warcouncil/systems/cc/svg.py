@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from ...kernel.picture import SELECTED, TARGET, Legend, attrs, box, colours, document, dot, group, halo
+from ...kernel.picture import SELECTED, TARGET, Legend, attrs, box, colours, document, dot, group, label
 from ...world.board import BoardCannotAnswer
 
 SIZE = 34.0  # hex radius in px
@@ -188,8 +188,7 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
         data = {"data-piece": v.id, "data-id": v.id, "data-at": f"{at[v.id][0]},{at[v.id][1]}", "data-side": v.side}
         out.append(group("piece leader", data, f"leader {v.id} ({v.side})", (
             f'<polygon points="{_star(lx, ly, SIZE * (0.24 if with_unit else 0.38))}" fill="{col}"{ring}/>'
-            + halo(f'x="{cx:.1f}" y="{ny:.1f}" font-size="7.5" font-weight="bold" text-anchor="middle"', v.id, col,
-                   2.5))))
+            + label((cx, ny, "middle"), v.id, 7.5, col, 2.5, bold=True))))
     out.append("</g>")
     # destinations: centred in their hexes; several pieces' in one hex side by side
     per_hex: dict = {}

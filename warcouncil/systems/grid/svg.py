@@ -21,7 +21,7 @@ import sys
 from xml.sax.saxutils import escape
 
 from ...kernel.picture import (DESTINATION, SELECTED, TARGET, Legend, attrs, box, colours, document, dot, front,
-                               group, halo, num, stroke)
+                               group, label, num, stroke)
 
 CELL = 56
 PAD = 22  # room for the coordinates along the top and the left
@@ -88,8 +88,8 @@ def grid_svg(eng, side: str | None = None, setting=None, activations: dict | Non
                    f'stroke="{DESTINATION}" stroke-width="2.5"><title>{escape("; ".join(words))}</title></rect>')
         for i, said in enumerate(words):  # the manoeuvre, without the unit's id
             y = r * CELL + CELL / 2 - 5 * (len(words) - 1) + 10 * i + 3
-            out.append(halo(f'x="{c * CELL + CELL / 2}" y="{y}" font-size="9" font-weight="bold" text-anchor="middle"',
-                            said.split(" ", 1)[-1], "#8a3000", 3))
+            out.append(label((c * CELL + CELL / 2, y, "middle"), said.split(" ", 1)[-1], 9, "#8a3000", 3,
+                             bold=True))
     for uid, words in sorted(targets.items()):
         v = s.by_id.get(uid)
         if v is None or v.id not in s.foot:

@@ -22,7 +22,7 @@ from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
 
 from ...kernel.picture import (DESTINATION, SELECTED, Layout, Legend, along, attrs, colours, document, dot, front,
-                               group, halo, num, stroke)
+                               group, label, num, stroke)
 from ...kernel.picture import box as swatch
 
 SCALE = 8.0  # pixels per cm
@@ -175,9 +175,7 @@ def _unit(u, d: float, fill: str, selected: bool, label_at: tuple) -> str:
     out.append(front(((ax - lx * wide) * SCALE, (d - (ay - ly * wide)) * SCALE),
                      ((ax + lx * wide) * SCALE, (d - (ay + ly * wide)) * SCALE), (fx, -fy), 3,
                      0.6 * SCALE, 1.6 * SCALE, 1.0 * SCALE))
-    lx, ly, _ = label_at
-    out.append(halo(f'x="{lx:.1f}" y="{ly:.1f}" font-size="11" font-weight="bold" text-anchor="middle"',
-                    _label_of(u), fill, 3))
+    out.append(label(label_at, _label_of(u), 11, fill, 3, bold=True))
     return group("piece unit", {"data-piece": u.id, "data-at": xy_key(u.pose.at), "data-facing": _num(u.pose.facing),
                                 "data-side": p.side, "data-type": p.type}, None, "".join(out))
 
@@ -197,8 +195,6 @@ def _character(c, d: float, side: str, selected: bool, label_at: tuple) -> str:
     ring = SELECTED if selected else side
     x, y = c.pose.at
     mark = ROLE_MARK.get(p.role, p.role[:1].upper())
-    lx, ly, anchor = label_at
-    at = f'x="{lx:.1f}" y="{ly:.1f}" font-size="11"' + (f' text-anchor="{anchor}"' if anchor != "start" else "")
     return group("piece character", {"data-piece": c.id, "data-at": xy_key(c.pose.at), "data-side": p.side,
                                      "data-role": p.role}, None,
                  f'<path d="{_path(c.fp.shape, d)}" fill="#f1c40f" stroke="{ring}" stroke-width="2"'
@@ -206,7 +202,7 @@ def _character(c, d: float, side: str, selected: bool, label_at: tuple) -> str:
                  f'</path><circle cx="{x * SCALE:.1f}" cy="{(d - y) * SCALE:.1f}" r="9" fill="#f1c40f" '
                  f'stroke="{ring}" stroke-width="2.5"/><text x="{x * SCALE:.1f}" y="{(d - y) * SCALE + 4:.1f}" '
                  f'font-size="11" font-weight="bold" text-anchor="middle" fill="#222">{mark}</text>'
-                 + halo(at, f"{c.id} {p.command}", "#222", 3))
+                 + label(label_at, f"{c.id} {p.command}", 11, "#222", 3))
 
 
 def _orders(eng, log, t, d: float, colour: dict, lay: Layout) -> list:
@@ -233,12 +229,11 @@ def _orders(eng, log, t, d: float, colour: dict, lay: Layout) -> list:
         half = max(_half_depth(t.footprint(u), math.sin(f), math.cos(f)) for u in units)
         for tag, said in tags:  # (each on the first line under the unit, or further, that is free)
             y = (d - uy) * SCALE + (1 if down else -1) * ((half + 3.2) * SCALE + 16)
-            x, y, _ = lay.place(tag, 9.5, along(ux * SCALE, y, "middle", 0, LINE if down else -LINE))
+            at = lay.place(tag, 9.5, along(ux * SCALE, y, "middle", 0, LINE if down else -LINE))
             words = "; ".join(_order_words(eng, log, o) for o in said)
             data = {"data-by": ",".join(o["character"] for o in said), "data-units": ",".join(units),
                     "data-target": ",".join(str(o["target"]) for o in said)}
-            out.append(group("order", data, words, halo(f'x="{x:.1f}" y="{y:.1f}" font-size="9.5" '
-                                                        f'text-anchor="middle"', tag, "#333", 2.5, opacity=0.8)))
+            out.append(group("order", data, words, label(at, tag, 9.5, "#333", 2.5, opacity=0.8)))
     out.append("</g>")
     return out
 
