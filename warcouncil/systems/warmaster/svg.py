@@ -24,6 +24,7 @@ from shapely.geometry.base import BaseGeometry
 from ...kernel.picture import (DESTINATION, SELECTED, Layout, Legend, along, attrs, colours, document, dot, front,
                                group, label, num, stroke)
 from ...kernel.picture import box as swatch
+from .words import num as written, xy_words
 
 SCALE = 8.0  # pixels per cm
 SIDE_COLOURS = ("#c0392b", "#2c6fbb", "#2e8b57", "#8e44ad")
@@ -47,16 +48,9 @@ def _path(g: BaseGeometry, depth: float) -> str:
     return " ".join(out)
 
 
-def _num(v: float) -> str:
-    v = round(float(v), 3)
-    return str(int(v)) if v.is_integer() else f"{v:g}"
-
-
-def xy_key(p) -> str:
-    """A destination (``[x, y]`` or ``{at: [x, y], ...}``) as ``data-legal-to`` writes it: ``"x,y"``."""
-    if isinstance(p, dict):
-        p = p.get("at")
-    return f"{_num(p[0])},{_num(p[1])}"
+#: a destination (``[x, y]`` or ``{at: [x, y], ...}``) as ``data-legal-to``
+#: writes it: ``"x,y"`` in cm, as players write places (``words.xy_words``)
+xy_key = xy_words
 
 
 def table_svg(eng, log=None, select: str | None = None, legal: dict | None = None, orders: bool = True) -> str:
@@ -149,7 +143,7 @@ def _unit_label(u, d: float, lay: Layout) -> tuple:
     fp = u.fp
     (x, y), f = u.pose.at, math.radians(u.pose.facing)
     fx, fy = math.sin(f), math.cos(f)
-    half = _half_depth(fp, fx, fy)
+    half = _reach(fp, fx, fy)
     back = (x - fx * (half + 3.2), y - fy * (half + 3.2))
     return lay.place(_label_of(u), 11, along(back[0] * SCALE, (d - back[1]) * SCALE + 4, "middle",
                                                  -fx * LINE, fy * LINE), bold=True)
@@ -167,27 +161,24 @@ def _unit(u, d: float, fill: str, selected: bool, label_at: tuple) -> str:
     # the front edge: the footprint's side the facing points at
     (x, y), f = u.pose.at, math.radians(u.pose.facing)
     fx, fy = math.sin(f), math.cos(f)  # clockwise from north
-    half = _half_depth(fp, fx, fy)
+    half = _reach(fp, fx, fy)
     lx, ly = -fy, fx  # along the front
-    wide = _half_width(fp, lx, ly)
+    wide = _reach(fp, lx, ly)
     ax, ay = x + fx * half, y + fy * half
     # (and the arrowhead: its base 0.6 cm beyond the edge, 1 cm each side, its tip 1.6 cm further)
     out.append(front(((ax - lx * wide) * SCALE, (d - (ay - ly * wide)) * SCALE),
                      ((ax + lx * wide) * SCALE, (d - (ay + ly * wide)) * SCALE), (fx, -fy), 3,
                      0.6 * SCALE, 1.6 * SCALE, 1.0 * SCALE))
     out.append(label(label_at, _label_of(u), 11, fill, 3, bold=True))
-    return group("piece unit", {"data-piece": u.id, "data-at": xy_key(u.pose.at), "data-facing": _num(u.pose.facing),
+    return group("piece unit", {"data-piece": u.id, "data-at": xy_key(u.pose.at), "data-facing": written(u.pose.facing),
                                 "data-side": p.side, "data-type": p.type}, None, "".join(out))
 
 
-def _half_depth(fp, fx: float, fy: float) -> float:
+def _reach(fp, vx: float, vy: float) -> float:
+    """How far the footprint ``fp`` reaches from its place along the unit
+    vector (vx, vy): along the facing, half its depth; across, half its width."""
     (x, y) = fp.at
-    return max((px - x) * fx + (py - y) * fy for px, py in fp.shape.exterior.coords)
-
-
-def _half_width(fp, lx: float, ly: float) -> float:
-    (x, y) = fp.at
-    return max((px - x) * lx + (py - y) * ly for px, py in fp.shape.exterior.coords)
+    return max((px - x) * vx + (py - y) * vy for px, py in fp.shape.exterior.coords)
 
 
 def _character(c, d: float, side: str, selected: bool, label_at: tuple) -> str:
@@ -226,7 +217,7 @@ def _orders(eng, log, t, d: float, colour: dict, lay: Layout) -> list:
         ux, uy = sum(xs) / len(xs), sum(t.poses[u].at[1] for u in units) / len(units)
         f = math.radians(t.poses[units[0]].facing)
         down = math.cos(f) >= 0  # the unit faces up the picture: its back, and the tags, below it
-        half = max(_half_depth(t.footprint(u), math.sin(f), math.cos(f)) for u in units)
+        half = max(_reach(t.footprint(u), math.sin(f), math.cos(f)) for u in units)
         for tag, said in tags:  # (each on the first line under the unit, or further, that is free)
             y = (d - uy) * SCALE + (1 if down else -1) * ((half + 3.2) * SCALE + 16)
             at = lay.place(tag, 9.5, along(ux * SCALE, y, "middle", 0, LINE if down else -LINE))
