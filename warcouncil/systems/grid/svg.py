@@ -11,13 +11,10 @@ it may attack, charge or shoot ``data-legal-target``).
 
 Each unit is a ``<g class="unit" id="<id>" data-piece="<id>">``; a General
 is an element ``data-piece="<id>"`` on his unit (or beside the board).
-
-    python -m warcouncil.systems.grid.svg SCENARIO [--rules HOUSE.wc ...] > board.svg
 """
 
 from __future__ import annotations
 
-import sys
 from xml.sax.saxutils import escape
 
 from ...kernel.picture import (DESTINATION, SELECTED, TARGET, Legend, attrs, box, colours, document, dot, front,
@@ -197,32 +194,3 @@ def _general_alone(gen, colour: dict):
         f'fill="#f1c40f" stroke="{colour.get(gen.side, "#222")}" stroke-width="2"><title>General '
         f'{escape(gen.id)} ({escape(gen.side)}, generalship {gen.generalship}), not with a unit on '
         f'the table</title></circle>', 14)
-
-
-def main(argv: list[str] | None = None) -> int:
-    from ...errors import WarcouncilError
-    from ...kernel.engine import Engine
-
-    args = list(sys.argv[1:] if argv is None else argv)
-    rules = []
-    while "--rules" in args:
-        i = args.index("--rules")
-        rules.append(args[i + 1])
-        del args[i:i + 2]
-    if len(args) != 1:
-        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
-        return 2
-    try:
-        eng = Engine.load(args[0], rules)
-    except WarcouncilError as e:
-        print(e, file=sys.stderr)
-        return 2
-    if not hasattr(eng, "legal_activations"):
-        print("not a square-grid ancients scenario", file=sys.stderr)
-        return 2
-    sys.stdout.write(grid_svg(eng))
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
