@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from warcouncil.kernel.picture import (Layout, Legend, along, box, colours, document, dot, front, group, halo,
-                                       label, meet, stroke, text_box)
+                                       label, marks, meet, stroke, text_box)
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -82,6 +82,23 @@ def test_a_front_edge_and_its_arrowhead():
         '<line class="front" x1="0" y1="10" x2="20" y2="10" stroke="#111" stroke-width="4"/>'
         '<polygon class="facing" points="10,3 16,10 4,10" fill="#111"/>')
     assert front((10, 0), (10, 20), (1, 0), 3, 2, 7, 6).endswith('points="19,10 12,16 12,4" fill="#111"/>')
+
+
+def test_the_marks_of_a_selected_piece():
+    """Two destinations (one with more attributes, one reached by two
+    actions: their words joined by "; ") and a target, each shape inside
+    its mark, in one group; nothing to mark: the group empty."""
+    dot = '<circle cx="5" cy="5" r="2"/>'
+    assert marks([({"data-piece": "u1", "data-legal-to": "1,2", "data-battle": "true"}, ["u1 to 1,2"], dot),
+                  ({"data-legal-to": "3,4"}, ["u1 turns", "u1 & u2 wheel"], "")],
+                 [("e<1", ["u1 shoots e1"], dot)]) == [
+        '<g class="destinations">',
+        '<g class="dest" data-piece="u1" data-legal-to="1,2" data-battle="true"><title>u1 to 1,2</title>'
+        '<circle cx="5" cy="5" r="2"/></g>',
+        '<g class="dest" data-legal-to="3,4"><title>u1 turns; u1 &amp; u2 wheel</title></g>',
+        '<g class="target" data-legal-target="e&lt;1"><title>u1 shoots e1</title><circle cx="5" cy="5" r="2"/></g>',
+        "</g>"]
+    assert marks([]) == ['<g class="destinations">', "</g>"]
 
 
 def test_a_label_where_the_layout_put_it():

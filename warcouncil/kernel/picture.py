@@ -14,6 +14,9 @@ picture with these:
 * ``attrs(data)``, ``group(cls, data, title, body)``: a ``<g>`` with a class,
   quoted data attributes and a ``<title>`` (a piece, a destination, a
   target, an order); every value and title is escaped;
+* ``marks(dests, targets)``: a selected piece's legal destinations
+  (``data-legal-to``) and the pieces it may act against
+  (``data-legal-target``), the actions' words in their titles;
 * ``halo(at, text, fill, width)``: a text over a white copy of itself;
   ``label((x, y, anchor), text, size, fill, width)``: one at a place
   (``Layout.place``'s answer);
@@ -80,6 +83,20 @@ def group(cls: str, data: dict, title: str | None, body: str) -> str:
     that tools (and tests) read the picture back by its attributes."""
     said = "" if title is None else f"<title>{escape(title)}</title>"
     return f'<g class="{cls}"{attrs(data)}>{said}{body}</g>'
+
+
+def marks(dests: Iterable[tuple], targets: Iterable[tuple] = ()) -> list[str]:
+    """The marks of a selected piece's legal actions, as the board page
+    reads them, in a ``<g class="destinations">``: each destination
+    ``(data, words, shape)`` a ``<g class="dest">`` with the attributes
+    ``data`` (its ``data-legal-to`` among them), each target ``(id, words,
+    shape)`` (a piece the actions act against) a ``<g class="target"
+    data-legal-target="id">``; the actions' ``words`` in the title, joined
+    by "; " (where the page splits them)."""
+    return ['<g class="destinations">',
+            *(group("dest", data, "; ".join(words), shape) for data, words, shape in dests),
+            *(group("target", {"data-legal-target": pid}, "; ".join(words), shape) for pid, words, shape in targets),
+            "</g>"]
 
 
 def halo(at: str, text: str, fill: str, width: float, opacity: float | None = None) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from ...kernel.picture import SELECTED, TARGET, Legend, attrs, box, colours, document, dot, group, label
+from ...kernel.picture import SELECTED, TARGET, Legend, attrs, box, colours, document, dot, group, label, marks
 from ...world.board import BoardCannotAnswer
 
 SIZE = 34.0  # hex radius in px
@@ -195,8 +195,8 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
     for pid in order:
         for cell in dests[pid]:
             per_hex.setdefault(tuple(cell), []).append(pid)
-    out.append('<g class="destinations">')
     occupied = {c for pid, c in at.items() if c is not None}
+    marked, hit = [], []
     for pid in order:
         for (col, row), battle in dests[pid].items():
             cx, cy = _centre(col, row)
@@ -216,15 +216,14 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
                          f'stroke="{colour[pid]}" stroke-width="2.5"/>')
             data = {"data-piece": pid, "data-hex": f"{col},{row}", "data-legal-to": f"{col},{row}",
                     "data-battle": str(battle).lower() if battle is not None else None}
-            out.append(group("dest", data, "; ".join(said), shape))
+            marked.append((data, said, shape))
     for tid, said in targets.items():
         if at.get(tid) is None:
             continue
         cx, cy = _centre(*at[tid])
-        out.append(group("target", {"data-legal-target": tid}, "; ".join(said),
-                         f'<polygon points="{_corners(cx, cy, SIZE * 0.9)}" fill="none" stroke="{TARGET}" '
-                         f'stroke-width="3" stroke-dasharray="6,3"/>'))
-    out.append("</g>")
+        hit.append((tid, said, f'<polygon points="{_corners(cx, cy, SIZE * 0.9)}" fill="none" stroke="{TARGET}" '
+                               f'stroke-width="3" stroke-dasharray="6,3"/>'))
+    out.extend(marks(marked, hit))
     legend = _legend(s, sides, side_colour, order, colour, dests, board_h, width, title, bool(targets), ordered)
     return document(width, board_h + legend.height, title, out + legend.lines())
 

@@ -22,7 +22,7 @@ from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
 
 from ...kernel.picture import (DESTINATION, SELECTED, Layout, Legend, along, attrs, colours, document, dot, front,
-                               group, label, num, stroke)
+                               group, label, marks, num, stroke)
 from ...kernel.picture import box as swatch
 from .words import num as written, xy_words
 
@@ -128,7 +128,7 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
     for c in t.characters():
         parts.append(_character(c, d, colour[c.piece.side], c.id == select, char_at[c.id]))
     if select is not None and select in t.poses:
-        parts.extend(_marks(t, select, legal or {}, d, colour))
+        parts.extend(_marks(t, select, legal or {}, d))
     legend = _legend(sc, colour, H, W, bool(orders), select)
     return document(W, H + legend.height, f"{sc.name}: {sc.to_move} to move", parts + legend.lines())
 
@@ -239,19 +239,18 @@ def _order_words(eng, log, o: dict) -> str:
             + (f" ({', '.join(pens)})" if pens else "") + f", p {o['p']}, blunder {o['blunder']}")
 
 
-def _marks(t, select: str, legal: dict, d: float, colour: dict) -> list:
-    """The selected piece's legal destinations: a dot at each, its words in the title."""
-    out = ['<g class="destinations">']
+def _marks(t, select: str, legal: dict, d: float) -> list:
+    """The selected piece's legal destinations (``marks``): a dot at each, a faint line to it from the piece."""
     x0, y0 = t.poses[select].at
+    dots = []
     for key, words in legal.items():
         x, y = (float(v) for v in key.split(","))
-        out.append(group("dest", {"data-legal-to": key}, "; ".join(words),
-                         f'<line x1="{x0 * SCALE:.1f}" y1="{(d - y0) * SCALE:.1f}" x2="{x * SCALE:.1f}" '
-                         f'y2="{(d - y) * SCALE:.1f}" stroke="{DESTINATION}" stroke-width="0.8" stroke-opacity="0.5"/>'
-                         f'<circle cx="{x * SCALE:.1f}" cy="{(d - y) * SCALE:.1f}" r="5" fill="{DESTINATION}" '
-                         f'fill-opacity="0.8" stroke="#ffffff" stroke-width="1.5"/>'))
-    out.append("</g>")
-    return out
+        dots.append(({"data-legal-to": key}, words,
+                     f'<line x1="{x0 * SCALE:.1f}" y1="{(d - y0) * SCALE:.1f}" x2="{x * SCALE:.1f}" '
+                     f'y2="{(d - y) * SCALE:.1f}" stroke="{DESTINATION}" stroke-width="0.8" stroke-opacity="0.5"/>'
+                     f'<circle cx="{x * SCALE:.1f}" cy="{(d - y) * SCALE:.1f}" r="5" fill="{DESTINATION}" '
+                     f'fill-opacity="0.8" stroke="#ffffff" stroke-width="1.5"/>'))
+    return marks(dots)
 
 
 def _legend(sc, colour: dict, H: float, W: float, orders: bool, select) -> Legend:
