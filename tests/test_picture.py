@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from warcouncil.kernel.picture import (Layout, Legend, along, box, colours, document, dot, front, group, halo,
-                                       label, marks, meet, stroke, text_box)
+                                       label, marks, meet, outwards, stroke, text_box)
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -129,6 +129,13 @@ def test_a_text_box():
     assert text_box(10, 20, "abcd", 10) == pytest.approx((10, 12, 32.4, 22.5))
     assert text_box(10, 20, "abcd", 10, "middle") == pytest.approx((-1.2, 12, 21.2, 22.5))
     assert text_box(10, 20, "abcd", 10, "end", bold=True) == pytest.approx((-14.8, 12, 10, 22.5))
+
+
+def test_candidates_along_a_line_and_outwards():
+    assert list(along(0, 0, "end", 1, 2, n=3)) == [(0, 0, "end"), (1, 2, "end"), (2, 4, "end"),
+                                                   (-1, -2, "end"), (-2, -4, "end")]
+    assert list(outwards(0, 0, "end", 1, 2, n=3)) == [(0, 0, "end"), (1, 2, "end"), (-1, -2, "end"),
+                                                      (2, 4, "end"), (-2, -4, "end")]
 
 
 def test_a_label_with_no_free_place_takes_its_first():

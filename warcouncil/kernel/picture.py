@@ -21,8 +21,8 @@ picture with these:
   ``label((x, y, anchor), text, size, fill, width)``: one at a place
   (``Layout.place``'s answer);
 * ``front(a, b, facing, ...)``: a unit's front edge and the arrowhead of its facing;
-* ``text_box``, ``Layout``, ``along``: where labels go, the first free
-  place of each label's candidates, so that no two labels overlap;
+* ``text_box``, ``Layout``, ``along``, ``outwards``: where labels go, the
+  first free place of each label's candidates, so that no two labels overlap;
 * ``Legend``: keys (a swatch and its words) laid left to right in rows,
   wrapped at the picture's width; its ``height`` sizes the document.
 
@@ -184,6 +184,15 @@ def along(x: float, y: float, anchor: str, dx: float, dy: float, n: int = 60) ->
     for k in range(n):
         yield x + k * dx, y + k * dy, anchor
     for k in range(1, n):
+        yield x - k * dx, y - k * dy, anchor
+
+
+def outwards(x: float, y: float, anchor: str, dx: float, dy: float, n: int = 60) -> Iterator[tuple]:
+    """Candidates from ``x, y`` outwards, the nearest first: ``x, y``, then
+    one step (dx, dy) either way, then two, ... up to n - 1 steps."""
+    yield x, y, anchor
+    for k in range(1, n):
+        yield x + k * dx, y + k * dy, anchor
         yield x - k * dx, y - k * dy, anchor
 
 

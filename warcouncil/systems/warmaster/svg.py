@@ -22,7 +22,7 @@ from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
 
 from ...kernel.picture import (DESTINATION, SELECTED, Layout, Legend, along, attrs, colours, document, dot, front,
-                               group, label, marks, num, stroke)
+                               group, label, marks, num, outwards, stroke)
 from ...kernel.picture import box as swatch
 from .words import num as written, xy_words
 
@@ -119,8 +119,7 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
     if orders:
         parts.extend(_orders(eng, log, t, d, colour, lay))
     for bx, by, words in bands:  # (along the band's top, left or right, where the labels leave room)
-        x, y, _ = lay.place(words, 10, (p for k in range(60) for p in ((bx + 6 * k, by, "middle"),
-                                                                       (bx - 6 * k, by, "middle"))))
+        x, y, _ = lay.place(words, 10, outwards(bx, by, "middle", 6, 0))
         parts.append(f'<text class="band-label" x="{x:.1f}" y="{y:.1f}" font-size="10" text-anchor="middle" '
                      f'fill="#777">{escape(words)}</text>')
     for u in t.units():
