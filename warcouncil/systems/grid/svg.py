@@ -18,7 +18,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from ...kernel.picture import (DESTINATION, SELECTED, TARGET, Legend, attrs, box, colours, document, dot, front,
-                               group, label, num, stroke)
+                               group, label, marks, num, stroke)
 
 CELL = 56
 PAD = 22  # room for the coordinates along the top and the left
@@ -79,24 +79,25 @@ def grid_svg(eng, side: str | None = None, setting=None, activations: dict | Non
         generals.setdefault(gen.attached_to, []).append(gen)
     for v in sorted(s.all_units, key=lambda v: v.id):
         out.append(_unit(s, v, colour[v.side], activations.get(v.id), generals.get(v.id, ()), v.id == select))
+    squares, hits, tags = [], [], []
     for (c, r), words in sorted(steps.items()):
-        out.append(f'<rect class="dest" data-legal-to="{c},{r}" x="{c * CELL + 6}" y="{r * CELL + 6}" '
-                   f'width="{CELL - 12}" height="{CELL - 12}" rx="6" fill="{DESTINATION}" fill-opacity="0.35" '
-                   f'stroke="{DESTINATION}" stroke-width="2.5"><title>{escape("; ".join(words))}</title></rect>')
-        for i, said in enumerate(words):  # the manoeuvre, without the unit's id
+        squares.append(({"data-legal-to": f"{c},{r}"}, words,
+                        f'<rect x="{c * CELL + 6}" y="{r * CELL + 6}" width="{CELL - 12}" height="{CELL - 12}" rx="6" '
+                        f'fill="{DESTINATION}" fill-opacity="0.35" stroke="{DESTINATION}" stroke-width="2.5"/>'))
+        for i, said in enumerate(words):  # the manoeuvre, without the unit's id (over every mark)
             y = r * CELL + CELL / 2 - 5 * (len(words) - 1) + 10 * i + 3
-            out.append(label((c * CELL + CELL / 2, y, "middle"), said.split(" ", 1)[-1], 9, "#8a3000", 3,
-                             bold=True))
+            tags.append(label((c * CELL + CELL / 2, y, "middle"), said.split(" ", 1)[-1], 9, "#8a3000", 3, bold=True))
     for uid, words in sorted(targets.items()):
         v = s.by_id.get(uid)
         if v is None or v.id not in s.foot:
             continue
         x0, y0, x1, y1 = _box(s, v)
-        out.append(f'<rect class="target"{attrs({"data-legal-target": uid})} x="{x0 + 1}" y="{y0 + 1}" '
-                   f'width="{x1 - x0 - 2}" height="{y1 - y0 - 2}" fill="none" stroke="{TARGET}" stroke-width="3" '
-                   f'stroke-dasharray="7 3"><title>{escape("; ".join(words))}</title></rect>')
+        hits.append((uid, words, f'<rect x="{x0 + 1}" y="{y0 + 1}" width="{x1 - x0 - 2}" height="{y1 - y0 - 2}" '
+                                 f'fill="none" stroke="{TARGET}" stroke-width="3" stroke-dasharray="7 3"/>'))
+    if select is not None:
+        out.extend(marks(squares, hits) + tags)
     legend = _legend(sc, s, colour, generals, h * CELL, w * CELL, select)
-    # (the legend's elements as they are: every <g> of the picture is a unit)
+    # (the legend's elements as they are: every <g> of the picture is a unit or a mark)
     return document(w * CELL + PAD + 2, h * CELL + PAD + legend.height, f"{sc.name}: {s.side} to move",
                     out + legend.lines(None), origin=(-PAD, -PAD), defs=DISORDERED)
 
