@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from ...kernel.picture import (DESTINATION, SELECTED, TARGET, Legend, attrs, box, colours, document, dot, front,
-                               group, label, marks, num, stroke)
+from ...kernel.picture import (DESTINATION, SELECTED, TARGET, Layout, Legend, attrs, box, colours, document, dot,
+                               front, group, label, marks, num, outwards, stroke, text_box)
 
 CELL = 56
 PAD = 22  # room for the coordinates along the top and the left
@@ -77,16 +77,19 @@ def grid_svg(eng, side: str | None = None, setting=None, activations: dict | Non
     generals = {}
     for gen in sc.generals:
         generals.setdefault(gen.attached_to, []).append(gen)
+    lay = Layout()  # (the units' words and Generals taken: the steps' words placed clear of them)
     for v in sorted(s.all_units, key=lambda v: v.id):
-        out.append(_unit(s, v, colour[v.side], activations.get(v.id), generals.get(v.id, ()), v.id == select))
+        out.append(_unit(s, v, colour[v.side], activations.get(v.id), generals.get(v.id, ()), v.id == select, lay))
     squares, hits, tags = [], [], []
     for (c, r), words in sorted(steps.items()):
         squares.append(({"data-legal-to": f"{c},{r}"}, words,
                         f'<rect x="{c * CELL + 6}" y="{r * CELL + 6}" width="{CELL - 12}" height="{CELL - 12}" rx="6" '
                         f'fill="{DESTINATION}" fill-opacity="0.35" stroke="{DESTINATION}" stroke-width="2.5"/>'))
-        for i, said in enumerate(words):  # the manoeuvre, without the unit's id (over every mark)
-            y = r * CELL + CELL / 2 - 5 * (len(words) - 1) + 10 * i + 3
-            tags.append(label((c * CELL + CELL / 2, y, "middle"), said.split(" ", 1)[-1], 9, "#8a3000", 3, bold=True))
+        for i, said in enumerate(words):  # the manoeuvre, without the unit's id (over every mark), at the
+            y = r * CELL + CELL / 2 - 5 * (len(words) - 1) + 10 * i + 3  # first free line, its own or further
+            said = said.split(" ", 1)[-1]
+            at = lay.place(said, 9, outwards(c * CELL + CELL / 2, y, "middle", 0, 10, n=4), bold=True)
+            tags.append(label(at, said, 9, "#8a3000", 3, bold=True))
     for uid, words in sorted(targets.items()):
         v = s.by_id.get(uid)
         if v is None or v.id not in s.foot:
@@ -109,7 +112,9 @@ def _box(s, v) -> tuple:
     return x0, y0, x1, y1
 
 
-def _unit(s, v, fill: str, options, generals, selected: bool) -> str:
+def _unit(s, v, fill: str, options, generals, selected: bool, lay: Layout) -> str:
+    """A unit's group: its rectangle, front edge, words and Generals (those
+    words and Generals taken in ``lay``)."""
     x0, y0, x1, y1 = _box(s, v)
     st = s.state(v)
     dash = ' stroke-dasharray="6 3"' if st.disordered else ""
@@ -134,6 +139,8 @@ def _unit(s, v, fill: str, options, generals, selected: bool) -> str:
         ex = x0 + 4 if dx < 0 else x1 - 4
         out.append(front((ex, y0 + 6), (ex, y1 - 6), (dx, dy), 4, 0, 7, 6))
     name = f"{ABBREV.get(v.type, v.type[:3].title())} {v.id}"
+    lay.take(text_box(cx, cy - 4, name, 12, "middle", bold=True))
+    lay.take(text_box(cx, cy + 9, stats, 9.5, "middle"))
     out.append(f'<text x="{cx}" y="{cy - 4}" font-size="12" font-weight="bold" text-anchor="middle" '
                f'fill="#fff">{escape(name)}</text>')
     out.append(f'<text x="{cx}" y="{cy + 9}" font-size="9.5" text-anchor="middle" fill="#fff">{escape(stats)}</text>')
@@ -144,6 +151,7 @@ def _unit(s, v, fill: str, options, generals, selected: bool) -> str:
                    f'<text x="{cx}" y="{cy + 21.5}" font-size="9" text-anchor="middle" fill="#fff">{escape(text)}</text>')
     for i, gen in enumerate(generals):
         gx, gy = x1 - 12 - 18 * i, y0 + 14
+        lay.take((gx - 8, gy - 8, gx + 8, gy + 8))
         lost = st.general_lost
         out.append(f'<circle class="piece general"{attrs({"data-piece": gen.id})} cx="{gx}" cy="{gy}" r="8" '
                    f'fill="{"#999" if lost else "#f1c40f"}" stroke="#222"><title>General {escape(gen.id)} '
