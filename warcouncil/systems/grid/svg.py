@@ -85,11 +85,13 @@ def grid_svg(eng, side: str | None = None, setting=None, activations: dict | Non
         squares.append(({"data-legal-to": f"{c},{r}"}, words,
                         f'<rect x="{c * CELL + 6}" y="{r * CELL + 6}" width="{CELL - 12}" height="{CELL - 12}" rx="6" '
                         f'fill="{DESTINATION}" fill-opacity="0.35" stroke="{DESTINATION}" stroke-width="2.5"/>'))
-        for i, said in enumerate(words):  # the manoeuvre, without the unit's id (over every mark), at the
-            y = r * CELL + CELL / 2 - 5 * (len(words) - 1) + 10 * i + 3  # first free line, its own or further
-            said = said.split(" ", 1)[-1]
-            at = lay.place(said, 9, outwards(c * CELL + CELL / 2, y, "middle", 0, 10, n=4), bold=True)
-            tags.append(label(at, said, 9, "#8a3000", 3, bold=True))
+        # each manoeuvre, without the unit's id, drawn over every mark: on its own line in the square,
+        # or the nearest one up or down (up to 30 px) that meets no unit's words and no other step's
+        for i, said in enumerate(words):
+            step = said.split(" ", 1)[-1]
+            y = r * CELL + CELL / 2 - 5 * (len(words) - 1) + 10 * i + 3
+            at = lay.place(step, 9, outwards(c * CELL + CELL / 2, y, "middle", 0, 10, n=4), bold=True)
+            tags.append(label(at, step, 9, "#8a3000", 3, bold=True))
     for uid, words in sorted(targets.items()):
         v = s.by_id.get(uid)
         if v is None or v.id not in s.foot:
