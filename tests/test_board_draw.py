@@ -374,3 +374,27 @@ def test_grid_a_general_with_no_unit_is_drawn_beside_the_board(tmp_path):
     c = drawn["legatus"]
     assert float(c.get("cy")) > 8 * 56 and float(c.get("cy")) + float(c.get("r")) <= y0 + h  # below the board, shown
     assert drawn["caesar"].get("cy") is not None and float(drawn["caesar"].get("cy")) < 8 * 56  # on r1
+
+
+def test_grid_the_words_of_the_steps_leave_the_units_words_clear():
+    """r4 (cavalry on 8,6 and 9,6, facing north; its words "Cav r4" and
+    "C3 M3 D7" centred on 504,360 and 504,373) may drift left to 7,6 and
+    drift right or about face to 9,6: "drift left" stays in the middle of
+    its square, (420, 367); at 9,6 the two words' own lines (362 and 372)
+    and the next ones (352, 382) meet r4's words: "drift right" goes up to
+    342, "about face" down to 392 (``outwards``, 10 px a line). No step's
+    words meet a unit's words nor one another."""
+    from warcouncil.kernel.picture import meet, text_box
+
+    state = new_state("alesia")
+    state.apply(next(a for a in state.legal_actions() if a.get("unit") == "r4" and a["option"] == "move"))
+    state.apply({"kind": "dice", "face": 4})
+    root = ET.fromstring(state.svg("r4"))
+    texts = [(e.text, float(e.get("x")), float(e.get("y")), float(e.get("font-size")), e.get("font-weight") == "bold")
+             for e in root.iter(NS + "text") if e.get("fill") in ("#8a3000", "#fff")]
+    steps = [t for t in texts if t[0] in ("drift left", "drift right", "about face")]
+    assert sorted(t[:3] for t in steps) == [("about face", 532, 392), ("drift left", 420, 367),
+                                            ("drift right", 532, 342)]
+    boxes = [text_box(x, y, words, size, "middle", bold) for words, x, y, size, bold in texts]
+    assert len(boxes) == 3 + 2 * 11  # (the steps' words, each of the 11 units' name and ratings)
+    assert not any(meet(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:])

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from warcouncil.kernel.picture import (Layout, Legend, along, box, colours, document, dot, front, group, halo,
-                                       meet, stroke, text_box)
+                                       label, marks, meet, outwards, stroke, text_box)
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -84,6 +84,42 @@ def test_a_front_edge_and_its_arrowhead():
     assert front((10, 0), (10, 20), (1, 0), 3, 2, 7, 6).endswith('points="19,10 12,16 12,4" fill="#111"/>')
 
 
+def test_the_marks_of_a_selected_piece():
+    """Two destinations (one with more attributes, one reached by two
+    actions: their words joined by "; ") and a target, each shape inside
+    its mark, in one group; nothing to mark: the group empty."""
+    dot = '<circle cx="5" cy="5" r="2"/>'
+    assert marks([({"data-piece": "u1", "data-legal-to": "1,2", "data-battle": "true"}, ["u1 to 1,2"], dot),
+                  ({"data-legal-to": "3,4"}, ["u1 turns", "u1 & u2 wheel"], "")],
+                 [("e<1", ["u1 shoots e1"], dot)]) == [
+        '<g class="destinations">',
+        '<g class="dest" data-piece="u1" data-legal-to="1,2" data-battle="true"><title>u1 to 1,2</title>'
+        '<circle cx="5" cy="5" r="2"/></g>',
+        '<g class="dest" data-legal-to="3,4"><title>u1 turns; u1 &amp; u2 wheel</title></g>',
+        '<g class="target" data-legal-target="e&lt;1"><title>u1 shoots e1</title><circle cx="5" cy="5" r="2"/></g>',
+        "</g>"]
+    assert marks([]) == ['<g class="destinations">', "</g>"]
+
+
+def test_a_label_where_the_layout_put_it():
+    """At one decimal, the anchor written unless it is the default
+    ("start"), bold and the halo's opacity only when asked; the text escaped.
+    The layout first: at y 15 and 26 the 9.5 px text's top (0.8 of its
+    size above the baseline: 7.6 px) is inside the box taken (down to 20),
+    at 37 it is free."""
+    lay = Layout()
+    lay.take((0, 0, 100, 20))
+    at = lay.place("a<b", 9.5, along(50, 15, "middle", 0, 11))
+    assert at == (50, 37, "middle")
+    assert label(at, "a<b", 9.5, "#333", 2.5, opacity=0.8) == (
+        '<text x="50.0" y="37.0" font-size="9.5" text-anchor="middle" fill="#ffffff" stroke="#ffffff" '
+        'stroke-width="2.5" stroke-opacity="0.8">a&lt;b</text>'
+        '<text x="50.0" y="37.0" font-size="9.5" text-anchor="middle" fill="#333">a&lt;b</text>')
+    assert label((1 / 3, 7, "start"), "u1", 11, "#222", 3, bold=True) == (
+        '<text x="0.3" y="7.0" font-size="11" font-weight="bold" fill="#ffffff" stroke="#ffffff" '
+        'stroke-width="3">u1</text><text x="0.3" y="7.0" font-size="11" font-weight="bold" fill="#222">u1</text>')
+
+
 def test_colours_follow_the_names_and_come_round_again():
     assert colours(["a", "b", "c"], ("#1", "#2")) == {"a": "#1", "b": "#2", "c": "#1"}
 
@@ -93,6 +129,13 @@ def test_a_text_box():
     assert text_box(10, 20, "abcd", 10) == pytest.approx((10, 12, 32.4, 22.5))
     assert text_box(10, 20, "abcd", 10, "middle") == pytest.approx((-1.2, 12, 21.2, 22.5))
     assert text_box(10, 20, "abcd", 10, "end", bold=True) == pytest.approx((-14.8, 12, 10, 22.5))
+
+
+def test_candidates_along_a_line_and_outwards():
+    assert list(along(0, 0, "end", 1, 2, n=3)) == [(0, 0, "end"), (1, 2, "end"), (2, 4, "end"),
+                                                   (-1, -2, "end"), (-2, -4, "end")]
+    assert list(outwards(0, 0, "end", 1, 2, n=3)) == [(0, 0, "end"), (1, 2, "end"), (-1, -2, "end"),
+                                                      (2, 4, "end"), (-2, -4, "end")]
 
 
 def test_a_label_with_no_free_place_takes_its_first():

@@ -14,10 +14,15 @@ picture with these:
 * ``attrs(data)``, ``group(cls, data, title, body)``: a ``<g>`` with a class,
   quoted data attributes and a ``<title>`` (a piece, a destination, a
   target, an order); every value and title is escaped;
+* ``marks(dests, targets)``: a selected piece's legal destinations
+  (``data-legal-to``) and the pieces it may act against
+  (``data-legal-target``), the actions' words in their titles;
 * ``halo(at, text, fill, width)``: a text over a white copy of itself;
+  ``label((x, y, anchor), text, size, fill, width)``: one at a place
+  (``Layout.place``'s answer);
 * ``front(a, b, facing, ...)``: a unit's front edge and the arrowhead of its facing;
-* ``text_box``, ``Layout``, ``along``: where labels go, the first free
-  place of each label's candidates, so that no two labels overlap;
+* ``text_box``, ``Layout``, ``along``, ``outwards``: where labels go, the
+  first free place of each label's candidates, so that no two labels overlap;
 * ``Legend``: keys (a swatch and its words) laid left to right in rows,
   wrapped at the picture's width; its ``height`` sizes the document.
 
@@ -80,6 +85,20 @@ def group(cls: str, data: dict, title: str | None, body: str) -> str:
     return f'<g class="{cls}"{attrs(data)}>{said}{body}</g>'
 
 
+def marks(dests: Iterable[tuple], targets: Iterable[tuple] = ()) -> list[str]:
+    """The marks of a selected piece's legal actions, as the board page
+    reads them, in a ``<g class="destinations">``: each destination
+    ``(data, words, shape)`` a ``<g class="dest">`` with the attributes
+    ``data`` (its ``data-legal-to`` among them), each target ``(id, words,
+    shape)`` (a piece the actions act against) a ``<g class="target"
+    data-legal-target="id">``; the actions' ``words`` in the title, joined
+    by "; " (where the page splits them)."""
+    return ['<g class="destinations">',
+            *(group("dest", data, "; ".join(words), shape) for data, words, shape in dests),
+            *(group("target", {"data-legal-target": pid}, "; ".join(words), shape) for pid, words, shape in targets),
+            "</g>"]
+
+
 def halo(at: str, text: str, fill: str, width: float, opacity: float | None = None) -> str:
     """``text`` in ``fill`` over a white copy of itself stroked ``width``
     wide, readable over whatever lies under it; ``at`` the attributes the
@@ -88,6 +107,17 @@ def halo(at: str, text: str, fill: str, width: float, opacity: float | None = No
         f' stroke-opacity="{opacity:g}"' if opacity is not None else "")
     return (f'<text {at} {under}>{escape(text)}</text>'
             f'<text {at} fill="{fill}">{escape(text)}</text>')
+
+
+def label(at: tuple, text: str, size: float, fill: str, width: float, bold: bool = False,
+          opacity: float | None = None) -> str:
+    """A one-line label at ``at`` (x, y, anchor: where ``Layout.place``
+    put it), ``size`` pixels high, bold if ``bold``, over its white
+    ``halo`` ``width`` wide."""
+    x, y, anchor = at
+    style = f'x="{x:.1f}" y="{y:.1f}" font-size="{size:g}"' + (' font-weight="bold"' if bold else "") + (
+        f' text-anchor="{anchor}"' if anchor != "start" else "")
+    return halo(style, text, fill, width, opacity)
 
 
 def front(a: tuple, b: tuple, facing: tuple, width: float, gap: float, length: float, half: float) -> str:
@@ -154,6 +184,15 @@ def along(x: float, y: float, anchor: str, dx: float, dy: float, n: int = 60) ->
     for k in range(n):
         yield x + k * dx, y + k * dy, anchor
     for k in range(1, n):
+        yield x - k * dx, y - k * dy, anchor
+
+
+def outwards(x: float, y: float, anchor: str, dx: float, dy: float, n: int = 60) -> Iterator[tuple]:
+    """Candidates from ``x, y`` outwards, the nearest first: ``x, y``, then
+    one step (dx, dy) either way, then two, ... up to n - 1 steps."""
+    yield x, y, anchor
+    for k in range(1, n):
+        yield x + k * dx, y + k * dy, anchor
         yield x - k * dx, y - k * dy, anchor
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from ...kernel.picture import SELECTED, TARGET, Legend, attrs, box, colours, document, dot, group, halo
+from ...kernel.picture import SELECTED, TARGET, Legend, attrs, box, colours, document, dot, group, label, marks
 from ...world.board import BoardCannotAnswer
 
 SIZE = 34.0  # hex radius in px
@@ -188,16 +188,15 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
         data = {"data-piece": v.id, "data-id": v.id, "data-at": f"{at[v.id][0]},{at[v.id][1]}", "data-side": v.side}
         out.append(group("piece leader", data, f"leader {v.id} ({v.side})", (
             f'<polygon points="{_star(lx, ly, SIZE * (0.24 if with_unit else 0.38))}" fill="{col}"{ring}/>'
-            + halo(f'x="{cx:.1f}" y="{ny:.1f}" font-size="7.5" font-weight="bold" text-anchor="middle"', v.id, col,
-                   2.5))))
+            + label((cx, ny, "middle"), v.id, 7.5, col, 2.5, bold=True))))
     out.append("</g>")
     # destinations: centred in their hexes; several pieces' in one hex side by side
     per_hex: dict = {}
     for pid in order:
         for cell in dests[pid]:
             per_hex.setdefault(tuple(cell), []).append(pid)
-    out.append('<g class="destinations">')
     occupied = {c for pid, c in at.items() if c is not None}
+    marked, hit = [], []
     for pid in order:
         for (col, row), battle in dests[pid].items():
             cx, cy = _centre(col, row)
@@ -217,15 +216,14 @@ def board_svg(s, where: dict | None = None, dests: dict | None = None, title: st
                          f'stroke="{colour[pid]}" stroke-width="2.5"/>')
             data = {"data-piece": pid, "data-hex": f"{col},{row}", "data-legal-to": f"{col},{row}",
                     "data-battle": str(battle).lower() if battle is not None else None}
-            out.append(group("dest", data, "; ".join(said), shape))
+            marked.append((data, said, shape))
     for tid, said in targets.items():
         if at.get(tid) is None:
             continue
         cx, cy = _centre(*at[tid])
-        out.append(group("target", {"data-legal-target": tid}, "; ".join(said),
-                         f'<polygon points="{_corners(cx, cy, SIZE * 0.9)}" fill="none" stroke="{TARGET}" '
-                         f'stroke-width="3" stroke-dasharray="6,3"/>'))
-    out.append("</g>")
+        hit.append((tid, said, f'<polygon points="{_corners(cx, cy, SIZE * 0.9)}" fill="none" stroke="{TARGET}" '
+                               f'stroke-width="3" stroke-dasharray="6,3"/>'))
+    out.extend(marks(marked, hit))
     legend = _legend(s, sides, side_colour, order, colour, dests, board_h, width, title, bool(targets), ordered)
     return document(width, board_h + legend.height, title, out + legend.lines())
 

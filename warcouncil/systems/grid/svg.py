@@ -11,17 +11,14 @@ it may attack, charge or shoot ``data-legal-target``).
 
 Each unit is a ``<g class="unit" id="<id>" data-piece="<id>">``; a General
 is an element ``data-piece="<id>"`` on his unit (or beside the board).
-
-    python -m warcouncil.systems.grid.svg SCENARIO [--rules HOUSE.wc ...] > board.svg
 """
 
 from __future__ import annotations
 
-import sys
 from xml.sax.saxutils import escape
 
-from ...kernel.picture import (DESTINATION, SELECTED, TARGET, Legend, attrs, box, colours, document, dot, front,
-                               group, halo, num, stroke)
+from ...kernel.picture import (DESTINATION, SELECTED, TARGET, Layout, Legend, attrs, box, colours, document, dot,
+                               front, group, label, marks, num, outwards, stroke, text_box)
 
 CELL = 56
 PAD = 22  # room for the coordinates along the top and the left
@@ -80,26 +77,32 @@ def grid_svg(eng, side: str | None = None, setting=None, activations: dict | Non
     generals = {}
     for gen in sc.generals:
         generals.setdefault(gen.attached_to, []).append(gen)
+    lay = Layout()  # (the units' words and Generals taken: the steps' words placed clear of them)
     for v in sorted(s.all_units, key=lambda v: v.id):
-        out.append(_unit(s, v, colour[v.side], activations.get(v.id), generals.get(v.id, ()), v.id == select))
+        out.append(_unit(s, v, colour[v.side], activations.get(v.id), generals.get(v.id, ()), v.id == select, lay))
+    squares, hits, tags = [], [], []
     for (c, r), words in sorted(steps.items()):
-        out.append(f'<rect class="dest" data-legal-to="{c},{r}" x="{c * CELL + 6}" y="{r * CELL + 6}" '
-                   f'width="{CELL - 12}" height="{CELL - 12}" rx="6" fill="{DESTINATION}" fill-opacity="0.35" '
-                   f'stroke="{DESTINATION}" stroke-width="2.5"><title>{escape("; ".join(words))}</title></rect>')
-        for i, said in enumerate(words):  # the manoeuvre, without the unit's id
+        squares.append(({"data-legal-to": f"{c},{r}"}, words,
+                        f'<rect x="{c * CELL + 6}" y="{r * CELL + 6}" width="{CELL - 12}" height="{CELL - 12}" rx="6" '
+                        f'fill="{DESTINATION}" fill-opacity="0.35" stroke="{DESTINATION}" stroke-width="2.5"/>'))
+        # each manoeuvre, without the unit's id, drawn over every mark: on its own line in the square,
+        # or the nearest one up or down (up to 30 px) that meets no unit's words and no other step's
+        for i, said in enumerate(words):
+            step = said.split(" ", 1)[-1]
             y = r * CELL + CELL / 2 - 5 * (len(words) - 1) + 10 * i + 3
-            out.append(halo(f'x="{c * CELL + CELL / 2}" y="{y}" font-size="9" font-weight="bold" text-anchor="middle"',
-                            said.split(" ", 1)[-1], "#8a3000", 3))
+            at = lay.place(step, 9, outwards(c * CELL + CELL / 2, y, "middle", 0, 10, n=4), bold=True)
+            tags.append(label(at, step, 9, "#8a3000", 3, bold=True))
     for uid, words in sorted(targets.items()):
         v = s.by_id.get(uid)
         if v is None or v.id not in s.foot:
             continue
         x0, y0, x1, y1 = _box(s, v)
-        out.append(f'<rect class="target"{attrs({"data-legal-target": uid})} x="{x0 + 1}" y="{y0 + 1}" '
-                   f'width="{x1 - x0 - 2}" height="{y1 - y0 - 2}" fill="none" stroke="{TARGET}" stroke-width="3" '
-                   f'stroke-dasharray="7 3"><title>{escape("; ".join(words))}</title></rect>')
+        hits.append((uid, words, f'<rect x="{x0 + 1}" y="{y0 + 1}" width="{x1 - x0 - 2}" height="{y1 - y0 - 2}" '
+                                 f'fill="none" stroke="{TARGET}" stroke-width="3" stroke-dasharray="7 3"/>'))
+    if select is not None:
+        out.extend(marks(squares, hits) + tags)
     legend = _legend(sc, s, colour, generals, h * CELL, w * CELL, select)
-    # (the legend's elements as they are: every <g> of the picture is a unit)
+    # (the legend's elements as they are: every <g> of the picture is a unit or a mark)
     return document(w * CELL + PAD + 2, h * CELL + PAD + legend.height, f"{sc.name}: {s.side} to move",
                     out + legend.lines(None), origin=(-PAD, -PAD), defs=DISORDERED)
 
@@ -111,7 +114,9 @@ def _box(s, v) -> tuple:
     return x0, y0, x1, y1
 
 
-def _unit(s, v, fill: str, options, generals, selected: bool) -> str:
+def _unit(s, v, fill: str, options, generals, selected: bool, lay: Layout) -> str:
+    """A unit's group: its rectangle, front edge, words and Generals (those
+    words and Generals taken in ``lay``)."""
     x0, y0, x1, y1 = _box(s, v)
     st = s.state(v)
     dash = ' stroke-dasharray="6 3"' if st.disordered else ""
@@ -136,6 +141,8 @@ def _unit(s, v, fill: str, options, generals, selected: bool) -> str:
         ex = x0 + 4 if dx < 0 else x1 - 4
         out.append(front((ex, y0 + 6), (ex, y1 - 6), (dx, dy), 4, 0, 7, 6))
     name = f"{ABBREV.get(v.type, v.type[:3].title())} {v.id}"
+    lay.take(text_box(cx, cy - 4, name, 12, "middle", bold=True))
+    lay.take(text_box(cx, cy + 9, stats, 9.5, "middle"))
     out.append(f'<text x="{cx}" y="{cy - 4}" font-size="12" font-weight="bold" text-anchor="middle" '
                f'fill="#fff">{escape(name)}</text>')
     out.append(f'<text x="{cx}" y="{cy + 9}" font-size="9.5" text-anchor="middle" fill="#fff">{escape(stats)}</text>')
@@ -146,6 +153,7 @@ def _unit(s, v, fill: str, options, generals, selected: bool) -> str:
                    f'<text x="{cx}" y="{cy + 21.5}" font-size="9" text-anchor="middle" fill="#fff">{escape(text)}</text>')
     for i, gen in enumerate(generals):
         gx, gy = x1 - 12 - 18 * i, y0 + 14
+        lay.take((gx - 8, gy - 8, gx + 8, gy + 8))
         lost = st.general_lost
         out.append(f'<circle class="piece general"{attrs({"data-piece": gen.id})} cx="{gx}" cy="{gy}" r="8" '
                    f'fill="{"#999" if lost else "#f1c40f"}" stroke="#222"><title>General {escape(gen.id)} '
@@ -197,32 +205,3 @@ def _general_alone(gen, colour: dict):
         f'fill="#f1c40f" stroke="{colour.get(gen.side, "#222")}" stroke-width="2"><title>General '
         f'{escape(gen.id)} ({escape(gen.side)}, generalship {gen.generalship}), not with a unit on '
         f'the table</title></circle>', 14)
-
-
-def main(argv: list[str] | None = None) -> int:
-    from ...errors import WarcouncilError
-    from ...kernel.engine import Engine
-
-    args = list(sys.argv[1:] if argv is None else argv)
-    rules = []
-    while "--rules" in args:
-        i = args.index("--rules")
-        rules.append(args[i + 1])
-        del args[i:i + 2]
-    if len(args) != 1:
-        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
-        return 2
-    try:
-        eng = Engine.load(args[0], rules)
-    except WarcouncilError as e:
-        print(e, file=sys.stderr)
-        return 2
-    if not hasattr(eng, "legal_activations"):
-        print("not a square-grid ancients scenario", file=sys.stderr)
-        return 2
-    sys.stdout.write(grid_svg(eng))
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

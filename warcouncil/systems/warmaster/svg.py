@@ -22,8 +22,9 @@ from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
 
 from ...kernel.picture import (DESTINATION, SELECTED, Layout, Legend, along, attrs, colours, document, dot, front,
-                               group, halo, num, stroke)
+                               group, label, marks, num, outwards, stroke)
 from ...kernel.picture import box as swatch
+from .words import num as written, xy_words
 
 SCALE = 8.0  # pixels per cm
 SIDE_COLOURS = ("#c0392b", "#2c6fbb", "#2e8b57", "#8e44ad")
@@ -47,16 +48,9 @@ def _path(g: BaseGeometry, depth: float) -> str:
     return " ".join(out)
 
 
-def _num(v: float) -> str:
-    v = round(float(v), 3)
-    return str(int(v)) if v.is_integer() else f"{v:g}"
-
-
-def xy_key(p) -> str:
-    """A destination (``[x, y]`` or ``{at: [x, y], ...}``) as ``data-legal-to`` writes it: ``"x,y"``."""
-    if isinstance(p, dict):
-        p = p.get("at")
-    return f"{_num(p[0])},{_num(p[1])}"
+#: a destination (``[x, y]`` or ``{at: [x, y], ...}``) as ``data-legal-to``
+#: writes it: ``"x,y"`` in cm, as players write places (``words.xy_words``)
+xy_key = xy_words
 
 
 def table_svg(eng, log=None, select: str | None = None, legal: dict | None = None, orders: bool = True) -> str:
@@ -125,8 +119,7 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
     if orders:
         parts.extend(_orders(eng, log, t, d, colour, lay))
     for bx, by, words in bands:  # (along the band's top, left or right, where the labels leave room)
-        x, y, _ = lay.place(words, 10, (p for k in range(60) for p in ((bx + 6 * k, by, "middle"),
-                                                                       (bx - 6 * k, by, "middle"))))
+        x, y, _ = lay.place(words, 10, outwards(bx, by, "middle", 6, 0))
         parts.append(f'<text class="band-label" x="{x:.1f}" y="{y:.1f}" font-size="10" text-anchor="middle" '
                      f'fill="#777">{escape(words)}</text>')
     for u in t.units():
@@ -134,7 +127,7 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
     for c in t.characters():
         parts.append(_character(c, d, colour[c.piece.side], c.id == select, char_at[c.id]))
     if select is not None and select in t.poses:
-        parts.extend(_marks(t, select, legal or {}, d, colour))
+        parts.extend(_marks(t, select, legal or {}, d))
     legend = _legend(sc, colour, H, W, bool(orders), select)
     return document(W, H + legend.height, f"{sc.name}: {sc.to_move} to move", parts + legend.lines())
 
@@ -149,7 +142,7 @@ def _unit_label(u, d: float, lay: Layout) -> tuple:
     fp = u.fp
     (x, y), f = u.pose.at, math.radians(u.pose.facing)
     fx, fy = math.sin(f), math.cos(f)
-    half = _half_depth(fp, fx, fy)
+    half = _reach(fp, fx, fy)
     back = (x - fx * (half + 3.2), y - fy * (half + 3.2))
     return lay.place(_label_of(u), 11, along(back[0] * SCALE, (d - back[1]) * SCALE + 4, "middle",
                                                  -fx * LINE, fy * LINE), bold=True)
@@ -167,29 +160,24 @@ def _unit(u, d: float, fill: str, selected: bool, label_at: tuple) -> str:
     # the front edge: the footprint's side the facing points at
     (x, y), f = u.pose.at, math.radians(u.pose.facing)
     fx, fy = math.sin(f), math.cos(f)  # clockwise from north
-    half = _half_depth(fp, fx, fy)
+    half = _reach(fp, fx, fy)
     lx, ly = -fy, fx  # along the front
-    wide = _half_width(fp, lx, ly)
+    wide = _reach(fp, lx, ly)
     ax, ay = x + fx * half, y + fy * half
     # (and the arrowhead: its base 0.6 cm beyond the edge, 1 cm each side, its tip 1.6 cm further)
     out.append(front(((ax - lx * wide) * SCALE, (d - (ay - ly * wide)) * SCALE),
                      ((ax + lx * wide) * SCALE, (d - (ay + ly * wide)) * SCALE), (fx, -fy), 3,
                      0.6 * SCALE, 1.6 * SCALE, 1.0 * SCALE))
-    lx, ly, _ = label_at
-    out.append(halo(f'x="{lx:.1f}" y="{ly:.1f}" font-size="11" font-weight="bold" text-anchor="middle"',
-                    _label_of(u), fill, 3))
-    return group("piece unit", {"data-piece": u.id, "data-at": xy_key(u.pose.at), "data-facing": _num(u.pose.facing),
+    out.append(label(label_at, _label_of(u), 11, fill, 3, bold=True))
+    return group("piece unit", {"data-piece": u.id, "data-at": xy_key(u.pose.at), "data-facing": written(u.pose.facing),
                                 "data-side": p.side, "data-type": p.type}, None, "".join(out))
 
 
-def _half_depth(fp, fx: float, fy: float) -> float:
+def _reach(fp, vx: float, vy: float) -> float:
+    """How far the footprint ``fp`` reaches from its place along the unit
+    vector (vx, vy): along the facing, half its depth; across, half its width."""
     (x, y) = fp.at
-    return max((px - x) * fx + (py - y) * fy for px, py in fp.shape.exterior.coords)
-
-
-def _half_width(fp, lx: float, ly: float) -> float:
-    (x, y) = fp.at
-    return max((px - x) * lx + (py - y) * ly for px, py in fp.shape.exterior.coords)
+    return max((px - x) * vx + (py - y) * vy for px, py in fp.shape.exterior.coords)
 
 
 def _character(c, d: float, side: str, selected: bool, label_at: tuple) -> str:
@@ -197,8 +185,6 @@ def _character(c, d: float, side: str, selected: bool, label_at: tuple) -> str:
     ring = SELECTED if selected else side
     x, y = c.pose.at
     mark = ROLE_MARK.get(p.role, p.role[:1].upper())
-    lx, ly, anchor = label_at
-    at = f'x="{lx:.1f}" y="{ly:.1f}" font-size="11"' + (f' text-anchor="{anchor}"' if anchor != "start" else "")
     return group("piece character", {"data-piece": c.id, "data-at": xy_key(c.pose.at), "data-side": p.side,
                                      "data-role": p.role}, None,
                  f'<path d="{_path(c.fp.shape, d)}" fill="#f1c40f" stroke="{ring}" stroke-width="2"'
@@ -206,7 +192,7 @@ def _character(c, d: float, side: str, selected: bool, label_at: tuple) -> str:
                  f'</path><circle cx="{x * SCALE:.1f}" cy="{(d - y) * SCALE:.1f}" r="9" fill="#f1c40f" '
                  f'stroke="{ring}" stroke-width="2.5"/><text x="{x * SCALE:.1f}" y="{(d - y) * SCALE + 4:.1f}" '
                  f'font-size="11" font-weight="bold" text-anchor="middle" fill="#222">{mark}</text>'
-                 + halo(at, f"{c.id} {p.command}", "#222", 3))
+                 + label(label_at, f"{c.id} {p.command}", 11, "#222", 3))
 
 
 def _orders(eng, log, t, d: float, colour: dict, lay: Layout) -> list:
@@ -230,15 +216,14 @@ def _orders(eng, log, t, d: float, colour: dict, lay: Layout) -> list:
         ux, uy = sum(xs) / len(xs), sum(t.poses[u].at[1] for u in units) / len(units)
         f = math.radians(t.poses[units[0]].facing)
         down = math.cos(f) >= 0  # the unit faces up the picture: its back, and the tags, below it
-        half = max(_half_depth(t.footprint(u), math.sin(f), math.cos(f)) for u in units)
+        half = max(_reach(t.footprint(u), math.sin(f), math.cos(f)) for u in units)
         for tag, said in tags:  # (each on the first line under the unit, or further, that is free)
             y = (d - uy) * SCALE + (1 if down else -1) * ((half + 3.2) * SCALE + 16)
-            x, y, _ = lay.place(tag, 9.5, along(ux * SCALE, y, "middle", 0, LINE if down else -LINE))
+            at = lay.place(tag, 9.5, along(ux * SCALE, y, "middle", 0, LINE if down else -LINE))
             words = "; ".join(_order_words(eng, log, o) for o in said)
             data = {"data-by": ",".join(o["character"] for o in said), "data-units": ",".join(units),
                     "data-target": ",".join(str(o["target"]) for o in said)}
-            out.append(group("order", data, words, halo(f'x="{x:.1f}" y="{y:.1f}" font-size="9.5" '
-                                                        f'text-anchor="middle"', tag, "#333", 2.5, opacity=0.8)))
+            out.append(group("order", data, words, label(at, tag, 9.5, "#333", 2.5, opacity=0.8)))
     out.append("</g>")
     return out
 
@@ -253,19 +238,18 @@ def _order_words(eng, log, o: dict) -> str:
             + (f" ({', '.join(pens)})" if pens else "") + f", p {o['p']}, blunder {o['blunder']}")
 
 
-def _marks(t, select: str, legal: dict, d: float, colour: dict) -> list:
-    """The selected piece's legal destinations: a dot at each, its words in the title."""
-    out = ['<g class="destinations">']
+def _marks(t, select: str, legal: dict, d: float) -> list:
+    """The selected piece's legal destinations (``marks``): a dot at each, a faint line to it from the piece."""
     x0, y0 = t.poses[select].at
+    dots = []
     for key, words in legal.items():
         x, y = (float(v) for v in key.split(","))
-        out.append(group("dest", {"data-legal-to": key}, "; ".join(words),
-                         f'<line x1="{x0 * SCALE:.1f}" y1="{(d - y0) * SCALE:.1f}" x2="{x * SCALE:.1f}" '
-                         f'y2="{(d - y) * SCALE:.1f}" stroke="{DESTINATION}" stroke-width="0.8" stroke-opacity="0.5"/>'
-                         f'<circle cx="{x * SCALE:.1f}" cy="{(d - y) * SCALE:.1f}" r="5" fill="{DESTINATION}" '
-                         f'fill-opacity="0.8" stroke="#ffffff" stroke-width="1.5"/>'))
-    out.append("</g>")
-    return out
+        dots.append(({"data-legal-to": key}, words,
+                     f'<line x1="{x0 * SCALE:.1f}" y1="{(d - y0) * SCALE:.1f}" x2="{x * SCALE:.1f}" '
+                     f'y2="{(d - y) * SCALE:.1f}" stroke="{DESTINATION}" stroke-width="0.8" stroke-opacity="0.5"/>'
+                     f'<circle cx="{x * SCALE:.1f}" cy="{(d - y) * SCALE:.1f}" r="5" fill="{DESTINATION}" '
+                     f'fill-opacity="0.8" stroke="#ffffff" stroke-width="1.5"/>'))
+    return marks(dots)
 
 
 def _legend(sc, colour: dict, H: float, W: float, orders: bool, select) -> Legend:
