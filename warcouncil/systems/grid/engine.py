@@ -38,6 +38,13 @@ _FREE_REROLLS = {
     "drilled": lambda eng, s, u, step: eng.hook(s, "drilled_reroll", u, step.rough),
     "skirmishers": lambda eng, s, u, step: eng.hook(s, "skirmisher_reroll", u),
 }
+#: the re-rolls of a failed test that an ``odds`` test file may claim, by test: the flag that claims
+#: one, and the pack's hook on the unit that grants it (None: a Command Point spent, always granted)
+CLAIMED_REROLLS = {
+    "manoeuvre": (("movement_point", None),),
+    "discipline": (("brave", "brave_reroll"), ("defence_point", None)),
+    "reform": (("heroic", "heroic_reroll"),),
+}
 #: the tests a step of a move may need: a Manoeuvre Test, a Discipline Test to enter a feared
 #: zone; the pack says which is taken first (``step_test_rank``, ga.default.step-test-order)
 STEP_TESTS = ("manoeuvre", "discipline")
@@ -363,22 +370,18 @@ class GridEngine(Engine):
                         for key in ODDS_UNITS if isinstance(data.get(key), str) and data[key] in s.by_id)
         return Answer(out, f"{data.get('test')}{' of ' + who if who else ''}:\n{text}")
 
-    def _unit(self, s: GridSetting, data, key: str, path: str) -> PieceView:
-        uid = data.get(key)
-        if uid is None:
-            raise WarcouncilError(f"the test needs `{key}`", _where(data, None, path))
-        return _named(s.by_id, data, key, path)
-
     def odds(self, data, path: str = "") -> tuple[dict, dict]:
-        """The exact distribution of the roll ``data`` names (``test:``)."""
+        """The exact distribution of the roll ``data`` names (``test:``):
+        the pack's roll of that name (``declared``), or the engine's answer
+        where a test is more than one roll (``_TESTS``)."""
         if not isinstance(data, dict):
             raise WarcouncilError("a test file is a mapping with `test:`", _where(data, None, path))
         test = data.get("test")
-        fn = _TESTS.get(test) if isinstance(test, str) else None
-        if fn is None:
-            hint = closest(str(test), _TESTS)
+        if not isinstance(test, str) or test not in TEST_ENTRIES:
+            hint = closest(str(test), TEST_ENTRIES)
             raise WarcouncilError(f"unknown test {test!r}", _where(data, "test", path),
-                                  hint=(f"did you mean {hint[0]!r}? " if hint else "") + "tests: " + ", ".join(_TESTS))
+                                  hint=(f"did you mean {hint[0]!r}? " if hint else "") + "tests: "
+                                  + ", ".join(TEST_ENTRIES))
         TEST_ENTRIES[test].read(data, _where(data, None, path), f"the {test} test")
         side = data.get("side")
         if side is None:  # the side of the unit it names first
@@ -386,9 +389,11 @@ class GridEngine(Engine):
             side = next((sides[data[k]] for k in ("unit", "attacker", "shooter")
                          if isinstance(data.get(k), str) and data[k] in sides), None)
         s = self.setting(side)
-        return fn(self, s, data, path)
+        if test in _TESTS:
+            return _TESTS[test](self, s, data, path)
+        law, args = self.declared(s, data, path)
+        return law, _EXTRAS[test](self, s, args) if test in _EXTRAS else {}
 
-    # each test: (engine, setting, data, path) -> (dist, extra); data's options checked by TEST_ENTRIES
     def declared(self, s, data, path) -> tuple[dict, dict]:
         """A test whose law is the pack's roll of its name (``roll``), its
         parameters the test file's values of their names (a unit's id: the
@@ -410,7 +415,7 @@ class GridEngine(Engine):
         return self.roll(s, "movement", given, (n,))
 
     def _manoeuvre(self, s, data, path):
-        u = self._unit(s, data, "unit", path)
+        u = _named(s.by_id, data, "unit", path)
         kind = data.get("manoeuvre", "forward")  # (a sheet's name read as is)
         rough = data.get("rough")
         if rough is None:
@@ -419,7 +424,7 @@ class GridEngine(Engine):
             return {"pass": Fraction(1)}, {"free": True}
         m = self.hook(s, "manoeuvre_modifier", u, kind, rough)
         rerolls = (sum(1 for has in _FREE_REROLLS.values() if has(self, s, u, Record(rough=rough)))  # (as check's)
-                   + (1 if data.get("movement_point", False) else 0))
+                   + self._rerolls(s, u, data))
         law = self.roll(s, "manoeuvre", {"unit": u, "kind": kind, "rough": rough})
         return _retried(law, rerolls), {"modifier": m, "rerolls": rerolls}
 
@@ -438,19 +443,24 @@ class GridEngine(Engine):
                       short=lambda d1, d2: dr - (d1 + d2 + bonus))
 
     def _discipline(self, s, data, path):
-        u = self._unit(s, data, "unit", path)
-        test = self.discipline_test(s, u, modifier=data.get("modifier", 0))
-        rerolls = ((1 if data.get("brave", False) and self.hook(s, "brave_reroll", u) else 0)
-                   + (1 if data.get("defence_point", False) else 0))
-        twelve = sum(Fraction(1, 36) for d1, d2 in itertools.product(FACES, repeat=2)  # (on the first roll)
-                     if self.hook(s, "twelve_removes", d1, d2, test.result(d1, d2)))
-        return _retried(test.law(), rerolls), {"modifier": test.bonus, "removes_setback": str(twelve)}
+        """A Discipline Test (``test: reform``: a Reform Test), its failure
+        re-rolled as the file claims (``_rerolls``); a Discipline Test's
+        chance that its first roll removes a Setback Card too."""
+        u = _named(s.by_id, data, "unit", path)
+        reform = data["test"] == "reform"
+        test = self.discipline_test(s, u, reform, data.get("modifier", 0))
+        extra = {"modifier": test.bonus}
+        if not reform:
+            extra["removes_setback"] = str(sum(Fraction(1, 36) for d1, d2 in itertools.product(FACES, repeat=2)
+                                               if self.hook(s, "twelve_removes", d1, d2, test.result(d1, d2))))
+        return _retried(test.law(), self._rerolls(s, u, data)), extra
 
-    def _reform(self, s, data, path):
-        u = self._unit(s, data, "unit", path)
-        test = self.discipline_test(s, u, True, data.get("modifier", 0))
-        rerolls = 1 if data.get("heroic", False) and self.hook(s, "heroic_reroll", u) else 0
-        return _retried(test.law(), rerolls), {"modifier": test.bonus}
+    def _rerolls(self, s, u, data) -> int:
+        """The re-rolls of a failed test that a test file claims
+        (``CLAIMED_REROLLS``), each granted when the pack's hook says the
+        unit has it (or always: a point spent)."""
+        return sum(1 for flag, hook in CLAIMED_REROLLS[data["test"]]
+                   if data.get(flag, False) and (hook is None or self.hook(s, hook, u)))
 
     def combat_ratings(self, s, att, dfn, charge, reserve=False, devotio=False):
         """The attacker's and the defender's modified Combat Ratings;
@@ -509,7 +519,7 @@ class GridEngine(Engine):
         (a face is picked with the chance that it is the best shown: every
         die shows it or a face ranked lower, not all lower), then the
         Defence dice against it (``_defended``)."""
-        uv, tv = (self._unit(s, data, k, path)
+        uv, tv = (_named(s.by_id, data, k, path)
                   for k in (("shooter", "target") if option == "shoot" else ("attacker", "defender")))
         law = self.attack_law(s, option, uv, tv, data.get("squares", 1 if data.get("charge", False) else 0),
                               data.get("reserve", False), data.get("devotio", False))
@@ -1214,39 +1224,25 @@ class _Sequence:
 
 # ------------------------------------------------------------------ helpers
 
-def _rolled(extras=None):
-    """A test whose law is the pack's roll of its name (``declared``);
-    ``extras(engine, setting, args)``: what else its answer gives, read off
-    the roll's arguments ``args``."""
-    def odds(self, s, data, path):
-        law, args = self.declared(s, data, path)
-        return law, extras(self, s, args) if extras else {}
-    return odds
-
-
+#: the tests whose answer is more than the pack's roll of their name (``GridEngine.declared``):
+#: (engine, setting, data, path) -> (dist, extra); data's options checked by TEST_ENTRIES
 _TESTS = {
-    "movement": _rolled(),
     "manoeuvre": GridEngine._manoeuvre,
     "discipline": GridEngine._discipline,
-    "reform": GridEngine._reform,
+    "reform": GridEngine._discipline,
     "combat": lambda self, s, d, p: self._attack(s, d, p, "combat"),
     "shooting": lambda self, s, d, p: self._attack(s, d, p, "shoot"),
-    "push_back": _rolled(lambda self, s, a: {} if self.hook(s, "pushable", a["unit"]) else {"pushable": False}),
-    "follow_up": _rolled(),
-    "follow_up_decline": _rolled(),
-    # (a stampede is no Failed Discipline Outcome roll: no modifier)
-    "failed_discipline": _rolled(lambda self, s, a: {} if a["critical_by"] > 0 and self.hook(s, "stampedes", a["unit"])
-                                 else {"modifier": self.failed_modifier(s, a, False)}),
-    "failed_reform": _rolled(lambda self, s, a: {"modifier": self.failed_modifier(s, a, True)}),
-    "lines": _rolled(),
-    "stubborn": _rolled(),
-    "praetorian_cohort": _rolled(),
-    "cover_retreat": _rolled(),
-    "lost_eagles": _rolled(),
-    "risk_to_general": _rolled(),
     "homunculus_est": GridEngine._homunculus,
     "command_point_losses": GridEngine._command_point_losses,
-    "off_table_return": _rolled(),
+}
+#: what else the answer of a test that is its roll gives: ``(engine, setting, args)`` -> a dict, read
+#: off the roll's arguments ``args``
+_EXTRAS = {
+    "push_back": lambda self, s, a: {} if self.hook(s, "pushable", a["unit"]) else {"pushable": False},
+    # (a stampede is no Failed Discipline Outcome roll: no modifier)
+    "failed_discipline": lambda self, s, a: ({} if a["critical_by"] > 0 and self.hook(s, "stampedes", a["unit"])
+                                             else {"modifier": self.failed_modifier(s, a, False)}),
+    "failed_reform": lambda self, s, a: {"modifier": self.failed_modifier(s, a, True)},
 }
 
 _ORDER = ("failed", "0", "1", "2", "3", "4", "pass", "fail", "critical", "cancelled")
