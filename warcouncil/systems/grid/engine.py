@@ -351,11 +351,13 @@ class GridEngine(Engine):
                 lines.append("      first steps: " + ", ".join(
                     k + (f" ({', '.join(v['tests'])} test)" if v["tests"] else "")
                     for k, v in steps.items() if v["legal"]))
-            for o, vs in opts.items():
-                for v in vs:
-                    doc = self.pack.document_name(v.source)
-                    lines.append(f"      not {o}: {v.message} [{v.rule}] — {doc}: \"{v.quote}\"")
+            lines.extend(f"      not {o}: {self.cited(v)}" for o, vs in opts.items() for v in vs)
         return Answer({"side": s.side, "units": units}, "\n".join(lines))
+
+    def cited(self, v: Violation) -> str:
+        """A violation in a text answer's words: its message, its rule, and
+        the document's sentence it breaks."""
+        return f"{v.message} [{v.rule}] — {self.pack.document_name(v.source)}: \"{v.quote}\""
 
     # ------------------------------------------------------------ odds
     def odds_file(self, path: str) -> Answer:
@@ -576,10 +578,8 @@ class GridEngine(Engine):
         out = {"legal": not verdict, "violations": vs, "activations": log}
         by_id = self.setting(data.get("side")).by_id  # (the units named in words where the scenario puts them)
         if verdict:
-            name = self.pack.document_name
             text = "illegal:\n" + "\n".join(
-                f"  {units_words(by_id, v.pieces) + ': ' if v.pieces else ''}{v.message} [{v.rule}] — "
-                f"{name(v.source)}: \"{v.quote}\"" for v in verdict)
+                f"  {units_words(by_id, v.pieces) + ': ' if v.pieces else ''}{self.cited(v)}" for v in verdict)
         else:
             text = f"legal: {len(log)} entries"
         for e in log:  # what the dice moved, and what is left for want of a die
@@ -594,8 +594,8 @@ class GridEngine(Engine):
     def check(self, data, path: str = "") -> tuple[list[Violation], list[dict]]:
         """Every violation of a sequence of activations (a turn file's data),
         and what each entry came to."""
-        TURN_ENTRY.read(data, _where(data, None, path))
-        return _Sequence(self, data.get("side"), path).run(data["activations"])
+        seq = self.sequence(data, path, partial=False)
+        return seq.out, seq.log
 
     def sequence(self, data, path: str = "", partial: bool = True, choices: bool = False):
         """A turn file's data checked as ``check`` does, the ``_Sequence``
@@ -609,8 +609,7 @@ class GridEngine(Engine):
         chooser's pick among attack dice that give more than one result is
         due too (a decision), before the Defence dice."""
         TURN_ENTRY.read(data, _where(data, None, path))
-        seq = _Sequence(self, data.get("side"), path, partial=partial)
-        seq.choices = choices
+        seq = _Sequence(self, data.get("side"), path, partial, choices)
         seq.run(data["activations"])
         return seq
 
@@ -648,11 +647,11 @@ def entry_kind(entry) -> str:
 
 
 class _Sequence:
-    def __init__(self, eng: GridEngine, side, path, partial: bool = False):
+    def __init__(self, eng: GridEngine, side, path, partial: bool, choices: bool):
         self.eng = eng
         self.path = path
         self.partial = partial  # a sequence still being played: an entry's first die may be still to roll
-        self.choices = False  # the chooser's pick among the attack dice is asked for (``sequence``)
+        self.choices = choices  # the chooser's pick among the attack dice is asked for (``sequence``)
         self.due: list[Due] = []  # the rolls the last entry still needs (in the procedure's order)
         self.stopped_at = None  # the step at which the last entry's move stopped (a failed test)
         self.s = eng.setting(side)
@@ -681,7 +680,6 @@ class _Sequence:
             self.due, self.stopped_at = [], None
             entries[entry_kind(item)](item, where)
         self.in_turn(seq)
-        return self.out, self.log
 
     def in_turn(self, seq) -> None:
         """The entries in the order of the pack's ``turn`` (``ga.turn``): the
