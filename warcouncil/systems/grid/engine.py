@@ -474,15 +474,6 @@ class GridEngine(Engine):
              + self.hook(s, "devotio_bonus", att, devotio, charge))
         return a, self.hook(s, "combat_rating", dfn, att, False, 0)
 
-    def ratings(self, s, option, uv, tv, charged=0, reserve=False, devotio=False):
-        """The two ratings of ``uv``'s combat (``combat_ratings``) or shot
-        (``option`` shoot) at ``tv`` on ``s``, and the attack dice they give."""
-        if option == "shoot":
-            a, d = self.hook(s, "shooter_cr", uv), self.hook(s, "target_cr", tv, uv)
-            return a, d, self.hook(s, "shooting_dice", a, d)
-        a, d = self.combat_ratings(s, uv, tv, charged, reserve, devotio)
-        return a, d, self.hook(s, "combat_dice", a, d)
-
     def rank(self, s, result, face, attacker_chooses, prefer="preference") -> tuple:
         """How the chooser ranks a die showing ``face`` for ``result``: the
         best result for it first (attacker: the pack's ``prefer`` highest;
@@ -492,23 +483,26 @@ class GridEngine(Engine):
 
     def attack_law(self, s, option, uv, tv, charged=0, reserve=False, devotio=False) -> Record:
         """The law of ``uv``'s combat or shot (``option`` shoot) at ``tv`` on
-        ``s``, which ``odds`` and ``check`` both read: the two ratings and
-        the attack dice they give (``ratings``: ``a``, ``d``, ``n``); each
-        face's ``result`` (a shot's after its ``penalty``) and the face a
-        Defence die must show to ``cancel`` it (the pack's
+        ``s``, which ``odds`` and ``check`` both read: the two ratings (a
+        combat's ``combat_ratings``) and the attack dice they give (``a``,
+        ``d``, ``n``); each face's ``result`` (a shot's after its
+        ``penalty``) and the face a Defence die must show to ``cancel`` it (the pack's
         ``cancelling_face``: off the die, none can); who chooses among the
         dice (``chooser``: the attacker, or the shooter) and by which
         preference (``prefer``); the Defence dice against a result
         (``defence``)."""
-        a, d, n = self.ratings(s, option, uv, tv, charged, reserve, devotio)
         hook = self.hook
         if option == "shoot":
+            a, d = hook(s, "shooter_cr", uv), hook(s, "target_cr", tv, uv)
+            n = hook(s, "shooting_dice", a, d)
             pen = hook(s, "shooting_penalty", a, d)
             result = {f: hook(s, "shooting_result", f - pen, uv, tv) for f in FACES}
             k = hook(s, "shooting_defence_dice", tv)
             return Record(a=a, d=d, n=n, penalty=pen, result=result, chooser=True, prefer="shooting_preference",
                           cancel={f: hook(s, "cancelling_face", result[f], f) for f in FACES}, defence=lambda r: k)
-        return Record(a=a, d=d, n=n, penalty=0, result={f: hook(s, "combat_result", f, uv, tv) for f in FACES},
+        a, d = self.combat_ratings(s, uv, tv, charged, reserve, devotio)
+        return Record(a=a, d=d, n=hook(s, "combat_dice", a, d), penalty=0,
+                      result={f: hook(s, "combat_result", f, uv, tv) for f in FACES},
                       chooser=bool(hook(s, "attacker_chooses", a, d)), prefer="preference",
                       cancel={f: f for f in FACES}, defence=lambda r: hook(s, "defence_dice", tv, r))
 
