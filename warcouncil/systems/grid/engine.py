@@ -22,14 +22,14 @@ from ...kernel.evaluate import Compiler
 from ...kernel import rolls
 from ...kernel.rolls import FACES
 from .facing import Footprint, turn_left, turn_right
-from ...kernel.ground import PieceView, Record
+from ...kernel.ground import Ctx, PieceView, Record
 from ...world.ydoc import YDict, YList
 from ...kernel.scenario import parse_yaml
 from ...kernel.system import Answer, System
 from ...textfile import read_text
 from .aftermath import CARDS, Aftermath, Due
 from .files import AFTERMATH_FIELDS, MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
-from .world import GridCtx, GridSetting, World
+from .world import GridSetting, World
 from .words import units_words
 #: the free re-rolls of a failed Manoeuvre Test, once per turn each (by the
 #: characteristic that gives them, a symbol of the pack), and whether one
@@ -214,11 +214,11 @@ class GridEngine(Engine):
         if r is None:
             raise WarcouncilError(f"the rule pack declares no roll {name}, which the engine rolls",
                                   hint=f"declare it: roll ID {name}(...) dice d1, ... := ...")
-        return r, GridCtx(World(setting, self.compiler)), r.bind(given)
+        return r, Ctx(World(setting, self.compiler)), r.bind(given)
 
     def _run(self, setting: GridSetting, d, args, activation=None):
         body = self.compiler.define_closure(d.name)
-        return body(GridCtx(World(setting, self.compiler, activation)), dict(zip(d.params, args)))
+        return body(Ctx(World(setting, self.compiler, activation)), dict(zip(d.params, args)))
 
     def side_value(self, name: str, side: str):
         """The kernel's ``Engine.side_value``: a user's define (not a hook)."""
@@ -232,7 +232,7 @@ class GridEngine(Engine):
         return self._rules
 
     def violations(self, setting: GridSetting, activation: Record) -> list[Violation]:
-        ctx = GridCtx(World(setting, self.compiler, activation))
+        ctx = Ctx(World(setting, self.compiler, activation))
         out = []
         unit = activation.unit
         pieces = [unit.id] if unit is not None else []
