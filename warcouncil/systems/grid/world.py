@@ -130,9 +130,8 @@ class GridSetting:
 
 
 class World:
-    """The grounding-like object the compiled closures read (``ctx.g``)."""
-
-    card = card_view = roll = played = None
+    """The grounding-like object the compiled closures read (``ctx.g``):
+    the setting, the define memo, and the activation being judged."""
 
     def __init__(self, setting: GridSetting, compiler, activation=None):
         self.setting = setting
