@@ -22,14 +22,14 @@ from ...kernel.evaluate import Compiler
 from ...kernel import rolls
 from ...kernel.rolls import FACES
 from .facing import Footprint, turn_left, turn_right
-from ...kernel.ground import PieceView, Record
+from ...kernel.ground import Ctx, PieceView, Record
 from ...world.ydoc import YDict, YList
 from ...kernel.scenario import parse_yaml
 from ...kernel.system import Answer, System
 from ...textfile import read_text
 from .aftermath import CARDS, Aftermath, Due
 from .files import AFTERMATH_FIELDS, MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
-from .world import GridCtx, GridSetting, World
+from .world import GridSetting, World
 from .words import units_words
 #: the free re-rolls of a failed Manoeuvre Test, once per turn each (by the
 #: characteristic that gives them, a symbol of the pack), and whether one
@@ -37,6 +37,13 @@ from .words import units_words
 _FREE_REROLLS = {
     "drilled": lambda eng, s, u, step: eng.hook(s, "drilled_reroll", u, step.rough),
     "skirmishers": lambda eng, s, u, step: eng.hook(s, "skirmisher_reroll", u),
+}
+#: the re-rolls of a failed test that an ``odds`` test file may claim, by test: the flag that claims
+#: one, and the pack's hook on the unit that grants it (None: a Command Point spent, always granted)
+CLAIMED_REROLLS = {
+    "manoeuvre": (("movement_point", None),),
+    "discipline": (("brave", "brave_reroll"), ("defence_point", None)),
+    "reform": (("heroic", "heroic_reroll"),),
 }
 #: the tests a step of a move may need: a Manoeuvre Test, a Discipline Test to enter a feared
 #: zone; the pack says which is taken first (``step_test_rank``, ga.default.step-test-order)
@@ -207,11 +214,11 @@ class GridEngine(Engine):
         if r is None:
             raise WarcouncilError(f"the rule pack declares no roll {name}, which the engine rolls",
                                   hint=f"declare it: roll ID {name}(...) dice d1, ... := ...")
-        return r, GridCtx(World(setting, self.compiler)), r.bind(given)
+        return r, Ctx(World(setting, self.compiler)), r.bind(given)
 
     def _run(self, setting: GridSetting, d, args, activation=None):
         body = self.compiler.define_closure(d.name)
-        return body(GridCtx(World(setting, self.compiler, activation)), dict(zip(d.params, args)))
+        return body(Ctx(World(setting, self.compiler, activation)), dict(zip(d.params, args)))
 
     def side_value(self, name: str, side: str):
         """The kernel's ``Engine.side_value``: a user's define (not a hook)."""
@@ -225,7 +232,7 @@ class GridEngine(Engine):
         return self._rules
 
     def violations(self, setting: GridSetting, activation: Record) -> list[Violation]:
-        ctx = GridCtx(World(setting, self.compiler, activation))
+        ctx = Ctx(World(setting, self.compiler, activation))
         out = []
         unit = activation.unit
         pieces = [unit.id] if unit is not None else []
@@ -344,11 +351,13 @@ class GridEngine(Engine):
                 lines.append("      first steps: " + ", ".join(
                     k + (f" ({', '.join(v['tests'])} test)" if v["tests"] else "")
                     for k, v in steps.items() if v["legal"]))
-            for o, vs in opts.items():
-                for v in vs:
-                    doc = self.pack.document_name(v.source)
-                    lines.append(f"      not {o}: {v.message} [{v.rule}] — {doc}: \"{v.quote}\"")
+            lines.extend(f"      not {o}: {self.cited(v)}" for o, vs in opts.items() for v in vs)
         return Answer({"side": s.side, "units": units}, "\n".join(lines))
+
+    def cited(self, v: Violation) -> str:
+        """A violation in a text answer's words: its message, its rule, and
+        the document's sentence it breaks."""
+        return f"{v.message} [{v.rule}] — {self.pack.document_name(v.source)}: \"{v.quote}\""
 
     # ------------------------------------------------------------ odds
     def odds_file(self, path: str) -> Answer:
@@ -363,22 +372,18 @@ class GridEngine(Engine):
                         for key in ODDS_UNITS if isinstance(data.get(key), str) and data[key] in s.by_id)
         return Answer(out, f"{data.get('test')}{' of ' + who if who else ''}:\n{text}")
 
-    def _unit(self, s: GridSetting, data, key: str, path: str) -> PieceView:
-        uid = data.get(key)
-        if uid is None:
-            raise WarcouncilError(f"the test needs `{key}`", _where(data, None, path))
-        return _named(s.by_id, data, key, path)
-
     def odds(self, data, path: str = "") -> tuple[dict, dict]:
-        """The exact distribution of the roll ``data`` names (``test:``)."""
+        """The exact distribution of the roll ``data`` names (``test:``):
+        the pack's roll of that name (``declared``), or the engine's answer
+        where a test is more than one roll (``_TESTS``)."""
         if not isinstance(data, dict):
             raise WarcouncilError("a test file is a mapping with `test:`", _where(data, None, path))
         test = data.get("test")
-        fn = _TESTS.get(test) if isinstance(test, str) else None
-        if fn is None:
-            hint = closest(str(test), _TESTS)
+        if not isinstance(test, str) or test not in TEST_ENTRIES:
+            hint = closest(str(test), TEST_ENTRIES)
             raise WarcouncilError(f"unknown test {test!r}", _where(data, "test", path),
-                                  hint=(f"did you mean {hint[0]!r}? " if hint else "") + "tests: " + ", ".join(_TESTS))
+                                  hint=(f"did you mean {hint[0]!r}? " if hint else "") + "tests: "
+                                  + ", ".join(TEST_ENTRIES))
         TEST_ENTRIES[test].read(data, _where(data, None, path), f"the {test} test")
         side = data.get("side")
         if side is None:  # the side of the unit it names first
@@ -386,9 +391,11 @@ class GridEngine(Engine):
             side = next((sides[data[k]] for k in ("unit", "attacker", "shooter")
                          if isinstance(data.get(k), str) and data[k] in sides), None)
         s = self.setting(side)
-        return fn(self, s, data, path)
+        if test in _TESTS:
+            return _TESTS[test](self, s, data, path)
+        law, args = self.declared(s, data, path)
+        return law, _EXTRAS[test](self, s, args) if test in _EXTRAS else {}
 
-    # each test: (engine, setting, data, path) -> (dist, extra); data's options checked by TEST_ENTRIES
     def declared(self, s, data, path) -> tuple[dict, dict]:
         """A test whose law is the pack's roll of its name (``roll``), its
         parameters the test file's values of their names (a unit's id: the
@@ -410,7 +417,7 @@ class GridEngine(Engine):
         return self.roll(s, "movement", given, (n,))
 
     def _manoeuvre(self, s, data, path):
-        u = self._unit(s, data, "unit", path)
+        u = _named(s.by_id, data, "unit", path)
         kind = data.get("manoeuvre", "forward")  # (a sheet's name read as is)
         rough = data.get("rough")
         if rough is None:
@@ -419,7 +426,7 @@ class GridEngine(Engine):
             return {"pass": Fraction(1)}, {"free": True}
         m = self.hook(s, "manoeuvre_modifier", u, kind, rough)
         rerolls = (sum(1 for has in _FREE_REROLLS.values() if has(self, s, u, Record(rough=rough)))  # (as check's)
-                   + (1 if data.get("movement_point", False) else 0))
+                   + self._rerolls(s, u, data))
         law = self.roll(s, "manoeuvre", {"unit": u, "kind": kind, "rough": rough})
         return _retried(law, rerolls), {"modifier": m, "rerolls": rerolls}
 
@@ -438,19 +445,24 @@ class GridEngine(Engine):
                       short=lambda d1, d2: dr - (d1 + d2 + bonus))
 
     def _discipline(self, s, data, path):
-        u = self._unit(s, data, "unit", path)
-        test = self.discipline_test(s, u, modifier=data.get("modifier", 0))
-        rerolls = ((1 if data.get("brave", False) and self.hook(s, "brave_reroll", u) else 0)
-                   + (1 if data.get("defence_point", False) else 0))
-        twelve = sum(Fraction(1, 36) for d1, d2 in itertools.product(FACES, repeat=2)  # (on the first roll)
-                     if self.hook(s, "twelve_removes", d1, d2, test.result(d1, d2)))
-        return _retried(test.law(), rerolls), {"modifier": test.bonus, "removes_setback": str(twelve)}
+        """A Discipline Test (``test: reform``: a Reform Test), its failure
+        re-rolled as the file claims (``_rerolls``); a Discipline Test's
+        chance that its first roll removes a Setback Card too."""
+        u = _named(s.by_id, data, "unit", path)
+        reform = data["test"] == "reform"
+        test = self.discipline_test(s, u, reform, data.get("modifier", 0))
+        extra = {"modifier": test.bonus}
+        if not reform:
+            extra["removes_setback"] = str(sum(Fraction(1, 36) for d1, d2 in itertools.product(FACES, repeat=2)
+                                               if self.hook(s, "twelve_removes", d1, d2, test.result(d1, d2))))
+        return _retried(test.law(), self._rerolls(s, u, data)), extra
 
-    def _reform(self, s, data, path):
-        u = self._unit(s, data, "unit", path)
-        test = self.discipline_test(s, u, True, data.get("modifier", 0))
-        rerolls = 1 if data.get("heroic", False) and self.hook(s, "heroic_reroll", u) else 0
-        return _retried(test.law(), rerolls), {"modifier": test.bonus}
+    def _rerolls(self, s, u, data) -> int:
+        """The re-rolls of a failed test that a test file claims
+        (``CLAIMED_REROLLS``), each granted when the pack's hook says the
+        unit has it (or always: a point spent)."""
+        return sum(1 for flag, hook in CLAIMED_REROLLS[data["test"]]
+                   if data.get(flag, False) and (hook is None or self.hook(s, hook, u)))
 
     def combat_ratings(self, s, att, dfn, charge, reserve=False, devotio=False):
         """The attacker's and the defender's modified Combat Ratings;
@@ -462,15 +474,6 @@ class GridEngine(Engine):
              + self.hook(s, "devotio_bonus", att, devotio, charge))
         return a, self.hook(s, "combat_rating", dfn, att, False, 0)
 
-    def ratings(self, s, option, uv, tv, charged=0, reserve=False, devotio=False):
-        """The two ratings of ``uv``'s combat (``combat_ratings``) or shot
-        (``option`` shoot) at ``tv`` on ``s``, and the attack dice they give."""
-        if option == "shoot":
-            a, d = self.hook(s, "shooter_cr", uv), self.hook(s, "target_cr", tv, uv)
-            return a, d, self.hook(s, "shooting_dice", a, d)
-        a, d = self.combat_ratings(s, uv, tv, charged, reserve, devotio)
-        return a, d, self.hook(s, "combat_dice", a, d)
-
     def rank(self, s, result, face, attacker_chooses, prefer="preference") -> tuple:
         """How the chooser ranks a die showing ``face`` for ``result``: the
         best result for it first (attacker: the pack's ``prefer`` highest;
@@ -480,23 +483,26 @@ class GridEngine(Engine):
 
     def attack_law(self, s, option, uv, tv, charged=0, reserve=False, devotio=False) -> Record:
         """The law of ``uv``'s combat or shot (``option`` shoot) at ``tv`` on
-        ``s``, which ``odds`` and ``check`` both read: the two ratings and
-        the attack dice they give (``ratings``: ``a``, ``d``, ``n``); each
-        face's ``result`` (a shot's after its ``penalty``) and the face a
-        Defence die must show to ``cancel`` it (the pack's
+        ``s``, which ``odds`` and ``check`` both read: the two ratings (a
+        combat's ``combat_ratings``) and the attack dice they give (``a``,
+        ``d``, ``n``); each face's ``result`` (a shot's after its
+        ``penalty``) and the face a Defence die must show to ``cancel`` it (the pack's
         ``cancelling_face``: off the die, none can); who chooses among the
         dice (``chooser``: the attacker, or the shooter) and by which
         preference (``prefer``); the Defence dice against a result
         (``defence``)."""
-        a, d, n = self.ratings(s, option, uv, tv, charged, reserve, devotio)
         hook = self.hook
         if option == "shoot":
+            a, d = hook(s, "shooter_cr", uv), hook(s, "target_cr", tv, uv)
+            n = hook(s, "shooting_dice", a, d)
             pen = hook(s, "shooting_penalty", a, d)
             result = {f: hook(s, "shooting_result", f - pen, uv, tv) for f in FACES}
             k = hook(s, "shooting_defence_dice", tv)
             return Record(a=a, d=d, n=n, penalty=pen, result=result, chooser=True, prefer="shooting_preference",
                           cancel={f: hook(s, "cancelling_face", result[f], f) for f in FACES}, defence=lambda r: k)
-        return Record(a=a, d=d, n=n, penalty=0, result={f: hook(s, "combat_result", f, uv, tv) for f in FACES},
+        a, d = self.combat_ratings(s, uv, tv, charged, reserve, devotio)
+        return Record(a=a, d=d, n=hook(s, "combat_dice", a, d), penalty=0,
+                      result={f: hook(s, "combat_result", f, uv, tv) for f in FACES},
                       chooser=bool(hook(s, "attacker_chooses", a, d)), prefer="preference",
                       cancel={f: f for f in FACES}, defence=lambda r: hook(s, "defence_dice", tv, r))
 
@@ -509,7 +515,7 @@ class GridEngine(Engine):
         (a face is picked with the chance that it is the best shown: every
         die shows it or a face ranked lower, not all lower), then the
         Defence dice against it (``_defended``)."""
-        uv, tv = (self._unit(s, data, k, path)
+        uv, tv = (_named(s.by_id, data, k, path)
                   for k in (("shooter", "target") if option == "shoot" else ("attacker", "defender")))
         law = self.attack_law(s, option, uv, tv, data.get("squares", 1 if data.get("charge", False) else 0),
                               data.get("reserve", False), data.get("devotio", False))
@@ -566,10 +572,8 @@ class GridEngine(Engine):
         out = {"legal": not verdict, "violations": vs, "activations": log}
         by_id = self.setting(data.get("side")).by_id  # (the units named in words where the scenario puts them)
         if verdict:
-            name = self.pack.document_name
             text = "illegal:\n" + "\n".join(
-                f"  {units_words(by_id, v.pieces) + ': ' if v.pieces else ''}{v.message} [{v.rule}] — "
-                f"{name(v.source)}: \"{v.quote}\"" for v in verdict)
+                f"  {units_words(by_id, v.pieces) + ': ' if v.pieces else ''}{self.cited(v)}" for v in verdict)
         else:
             text = f"legal: {len(log)} entries"
         for e in log:  # what the dice moved, and what is left for want of a die
@@ -584,8 +588,8 @@ class GridEngine(Engine):
     def check(self, data, path: str = "") -> tuple[list[Violation], list[dict]]:
         """Every violation of a sequence of activations (a turn file's data),
         and what each entry came to."""
-        TURN_ENTRY.read(data, _where(data, None, path))
-        return _Sequence(self, data.get("side"), path).run(data["activations"])
+        seq = self.sequence(data, path, partial=False)
+        return seq.out, seq.log
 
     def sequence(self, data, path: str = "", partial: bool = True, choices: bool = False):
         """A turn file's data checked as ``check`` does, the ``_Sequence``
@@ -599,8 +603,7 @@ class GridEngine(Engine):
         chooser's pick among attack dice that give more than one result is
         due too (a decision), before the Defence dice."""
         TURN_ENTRY.read(data, _where(data, None, path))
-        seq = _Sequence(self, data.get("side"), path, partial=partial)
-        seq.choices = choices
+        seq = _Sequence(self, data.get("side"), path, partial, choices)
         seq.run(data["activations"])
         return seq
 
@@ -638,11 +641,11 @@ def entry_kind(entry) -> str:
 
 
 class _Sequence:
-    def __init__(self, eng: GridEngine, side, path, partial: bool = False):
+    def __init__(self, eng: GridEngine, side, path, partial: bool, choices: bool):
         self.eng = eng
         self.path = path
         self.partial = partial  # a sequence still being played: an entry's first die may be still to roll
-        self.choices = False  # the chooser's pick among the attack dice is asked for (``sequence``)
+        self.choices = choices  # the chooser's pick among the attack dice is asked for (``sequence``)
         self.due: list[Due] = []  # the rolls the last entry still needs (in the procedure's order)
         self.stopped_at = None  # the step at which the last entry's move stopped (a failed test)
         self.s = eng.setting(side)
@@ -671,7 +674,6 @@ class _Sequence:
             self.due, self.stopped_at = [], None
             entries[entry_kind(item)](item, where)
         self.in_turn(seq)
-        return self.out, self.log
 
     def in_turn(self, seq) -> None:
         """The entries in the order of the pack's ``turn`` (``ga.turn``): the
@@ -1214,39 +1216,25 @@ class _Sequence:
 
 # ------------------------------------------------------------------ helpers
 
-def _rolled(extras=None):
-    """A test whose law is the pack's roll of its name (``declared``);
-    ``extras(engine, setting, args)``: what else its answer gives, read off
-    the roll's arguments ``args``."""
-    def odds(self, s, data, path):
-        law, args = self.declared(s, data, path)
-        return law, extras(self, s, args) if extras else {}
-    return odds
-
-
+#: the tests whose answer is more than the pack's roll of their name (``GridEngine.declared``):
+#: (engine, setting, data, path) -> (dist, extra); data's options checked by TEST_ENTRIES
 _TESTS = {
-    "movement": _rolled(),
     "manoeuvre": GridEngine._manoeuvre,
     "discipline": GridEngine._discipline,
-    "reform": GridEngine._reform,
+    "reform": GridEngine._discipline,
     "combat": lambda self, s, d, p: self._attack(s, d, p, "combat"),
     "shooting": lambda self, s, d, p: self._attack(s, d, p, "shoot"),
-    "push_back": _rolled(lambda self, s, a: {} if self.hook(s, "pushable", a["unit"]) else {"pushable": False}),
-    "follow_up": _rolled(),
-    "follow_up_decline": _rolled(),
-    # (a stampede is no Failed Discipline Outcome roll: no modifier)
-    "failed_discipline": _rolled(lambda self, s, a: {} if a["critical_by"] > 0 and self.hook(s, "stampedes", a["unit"])
-                                 else {"modifier": self.failed_modifier(s, a, False)}),
-    "failed_reform": _rolled(lambda self, s, a: {"modifier": self.failed_modifier(s, a, True)}),
-    "lines": _rolled(),
-    "stubborn": _rolled(),
-    "praetorian_cohort": _rolled(),
-    "cover_retreat": _rolled(),
-    "lost_eagles": _rolled(),
-    "risk_to_general": _rolled(),
     "homunculus_est": GridEngine._homunculus,
     "command_point_losses": GridEngine._command_point_losses,
-    "off_table_return": _rolled(),
+}
+#: what else the answer of a test that is its roll gives: ``(engine, setting, args)`` -> a dict, read
+#: off the roll's arguments ``args``
+_EXTRAS = {
+    "push_back": lambda self, s, a: {} if self.hook(s, "pushable", a["unit"]) else {"pushable": False},
+    # (a stampede is no Failed Discipline Outcome roll: no modifier)
+    "failed_discipline": lambda self, s, a: ({} if a["critical_by"] > 0 and self.hook(s, "stampedes", a["unit"])
+                                             else {"modifier": self.failed_modifier(s, a, False)}),
+    "failed_reform": lambda self, s, a: {"modifier": self.failed_modifier(s, a, True)},
 }
 
 _ORDER = ("failed", "0", "1", "2", "3", "4", "pass", "fail", "critical", "cancelled")

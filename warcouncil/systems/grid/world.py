@@ -1,6 +1,8 @@
 """What the grid-ancients rules are evaluated on: the board and the units at
-one moment (a ``GridSetting``), and an evaluation context the kernel's
-compiled closures accept (``ctx.g.setting``, ``ctx.g.memo``).
+one moment (a ``GridSetting``), and the grounding (``World``) the kernel's
+evaluation context (``kernel.ground.Ctx``) carries to the compiled closures
+(``ctx.g.setting``, ``ctx.g.memo``; a grid decision has none of the
+kernel's decision fields: it is judged through ``activation``).
 
 A ``GridSetting`` is immutable in spirit: a unit that moves, turns or
 becomes Disordered gives a new setting (``moved``), so that the kernel's
@@ -128,28 +130,11 @@ class GridSetting:
 
 
 class World:
-    """The grounding-like object the compiled closures read (``ctx.g``)."""
-
-    card = card_view = roll = played = None
+    """The grounding-like object the compiled closures read (``ctx.g``):
+    the setting, the define memo, and the activation being judged."""
 
     def __init__(self, setting: GridSetting, compiler, activation=None):
         self.setting = setting
         self.compiler = compiler
         self.memo: dict = {}
         self.activation = activation
-
-
-class GridCtx:
-    """An evaluation context: ``g`` the world; the kernel's decision fields
-    are empty (a grid decision is judged through ``activation``)."""
-
-    __slots__ = ("g", "alt", "ordered", "orders", "turn", "state", "earlier")
-
-    def __init__(self, g: World):
-        self.g = g
-        self.alt = None
-        self.ordered = frozenset()
-        self.orders = None
-        self.turn = None
-        self.state = None
-        self.earlier = ()
