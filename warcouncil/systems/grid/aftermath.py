@@ -24,6 +24,9 @@ CARDS = ("setback", "disaster")
 #: the steps of the aftermath of a combat or shooting result (``Aftermath._<step>``), as the
 #: pack names them; it orders them (``aftermath_step``, rules/grid-ancients/55-aftermath.wc)
 AFTERMATH_STEPS = ("push_backs", "scythed_disorder", "discipline_tests", "follow_up", "risk_to_generals")
+#: what an outcome may change (``Aftermath.take``), in this order; the pack says which
+#: effects each outcome takes (``outcome_effect``, rules/grid-ancients/55-aftermath.wc)
+EFFECTS = ("routs", "at_risk", "setback", "lost_eagles", "disorder", "face_about", "retire")
 
 
 @record
@@ -473,19 +476,18 @@ class Aftermath:
         return s, status
 
     def halted(self, s, uid: str):
+        """A unit Pushed Back that halts: the outcome the pack's
+        ``halted_becomes`` gives it (a unit that cannot be Disordered halts)."""
         v = s.by_id[uid]
         becomes = self.hook(s, "halted_becomes", v)
         if becomes == "rout":
             self.events.append(f"{uid} halts, already Disordered: it Routs")
-            return self.rout(s, uid, "rout")
-        if not self.hook(s, "can_disorder", v):
+        elif not self.hook(s, "can_disorder", v):
             self.events.append(f"{uid} halts")
             return s
-        self.events.append(f"{uid} halts and becomes Disordered")
-        self.at_risk(s, uid, "disordered")
-        self.changed.add(uid)
-        self.card(v.side, "setback", f"{uid} becomes Disordered")
-        return s.moved(uid, disordered=True)
+        else:
+            self.events.append(f"{uid} halts and becomes Disordered")
+        return self.take(s, uid, "halted", becomes, f"{uid} becomes Disordered")
 
     # -- discipline tests and their outcome
     def discipline(self, s, uid: str, cause: str):
@@ -505,10 +507,10 @@ class Aftermath:
             return s
         by = test.short(d1, d2) if res == "critical" else 0
         if res == "critical" and hook(s, "stampedes", v):
-            return self.rout(s, uid, "stampede")
+            return self.take(s, uid, "discipline", "stampede")
         o = self.failed_roll(s, v, "discipline", {"critical_by": by, "cause": cause,
                                                   "reserve": self.reserve and uid != self.item.get("unit")})
-        return s if o is None else self.outcome(s, uid, o)
+        return s if o is None else self.take(s, uid, "discipline", o)
 
     def failed_roll(self, s, v, test: str, given: dict):
         """The Failed ``test`` Outcome (discipline, reform) of unit ``v``: its
@@ -537,52 +539,43 @@ class Aftermath:
 
     def failed_reform(self, s, uid: str, short: int, res):
         """The Failed Reform Outcome (the test's result ``res``, its dice
-        ``short`` of passing): a rout moves away and is removed; a
-        retiring unit stays Disordered, faces away from the enemy and moves
-        one square away (a friend in the way is pushed back one square);
-        otherwise the unit stays Disordered."""
-        hook = self.hook
+        ``short`` of passing), then Risk to Generals."""
         v = s.by_id[uid]
         self.cause = "reform"
-        if not hook(s, "consults_outcome", res):
+        if not self.hook(s, "consults_outcome", res):
             return s
         by = short if res == "critical" else 0
         o = self.failed_roll(s, v, "reform", {"critical_by": by})
-        if o is None:
-            return s
-        if hook(s, "removed_by", o):
-            return self.generals(self.rout(s, uid, o))
-        self.changed.add(uid)
-        if hook(s, "reform_outcome_setback", o):
-            self.card(v.side, "setback", f"{uid} {o}")
-        s = self.eagles(s, uid, o)
-        n = hook(s, "retire_steps", o)
-        if n:
-            f = s.foot[uid]
-            away = tuple(-x for x in _ahead(f))
-            turned = f.about_faced()
-            self.events.append(f"{uid} faces away from the enemy")
-            s = s.moved(uid, at=turned.at, facing=turned.facing)
-            s, _ = self.move_back(s, uid, away, n, retiring=True)
-            self.at_risk(s, uid, "retiring")
-        return self.generals(s)
+        return s if o is None else self.generals(self.take(s, uid, "reform", o))
 
-    def outcome(self, s, uid: str, o):
-        hook = self.hook
-        v = s.by_id[uid]
-        if hook(s, "removed_by", o):
-            return self.rout(s, uid, o)
+    # -- what an outcome changes: the pack's effects, each applied here
+    def take(self, s, uid: str, test: str, o, why: str = ""):
+        """Outcome ``o`` of unit ``uid``'s ``test`` (discipline, reform or
+        halted): each of ``EFFECTS``, in order, as many times as the pack's
+        ``outcome_effect(test, o, effect)`` says (0: not taken; setback: the
+        cards, ``why`` their reason; retire: the squares); a rout ends it."""
         self.changed.add(uid)
-        self.at_risk(s, uid, "retiring" if o == "retiring" else "disordered")
-        if hook(s, "outcome_setback", o):
-            self.card(v.side, "setback", f"{uid} {o}")
-        s = self.eagles(s, uid, o)
-        if self.hook(s, "can_disorder", v):
-            s = s.moved(uid, disordered=True)
-        if hook(s, "retire_turns", o):
-            f = s.foot[uid].about_faced()
-            self.events.append(f"{uid} faces away from the enemy")
-            s = s.moved(uid, at=f.at, facing=f.facing)
+        back = tuple(-x for x in _ahead(s.foot[uid]))  # (away from the enemy, as the unit faced)
+        for e in EFFECTS:
+            n = self.hook(s, "outcome_effect", test, o, e)
+            if not n:
+                continue
+            if e == "routs":
+                return self.rout(s, uid, o)
+            if e == "at_risk":
+                self.at_risk(s, uid, o)  # (the outcome is the General's event: disordered, retiring)
+            elif e == "setback":
+                self.card(s.by_id[uid].side, "setback", why or f"{uid} {o}", n)
+            elif e == "lost_eagles":
+                s = self.eagles(s, uid, o)
+            elif e == "disorder" and self.hook(s, "can_disorder", s.by_id[uid]):
+                s = s.moved(uid, disordered=True)
+            elif e == "face_about":
+                f = s.foot[uid].about_faced()
+                self.events.append(f"{uid} faces away from the enemy")
+                s = s.moved(uid, at=f.at, facing=f.facing)
+            elif e == "retire":  # (a friend in the way is pushed back one square)
+                s = self.move_back(s, uid, back, n, retiring=True)[0]
         return s
 
     def eagles(self, s, uid: str, o):
@@ -600,7 +593,7 @@ class Aftermath:
             self.need(("eagles", uid), 2, f"{uid}'s Lost Eagles Test",
                       f"{uid} makes a Lost Eagles Test: give its 2D6 as `eagles: {{{uid}: [A, B]}}`")
             return s
-        event = (("routed" if hook(s, "removed_by", o) else "retiring")
+        event = (("routed" if o == "rout" else "retiring")
                  + ("_from_combat" if self.cause == "combat" else "_not_from_combat"))
         r = self.eng.roll(s, "lost_eagles", {"event": event}, dice)
         seen = self.seq.eagles.setdefault(r, set())
@@ -646,7 +639,7 @@ class Aftermath:
                     self.events.append(f"{uid} loses its attached {', '.join(lines)}")
             s = self.eagles(s, uid, "rout")
         self.card(v.side, hook(s, "rout_card", v), f"{uid} {o}")
-        return self.remove(s, uid, "routs" if o == "rout" else o + "s" if o == "stampede" else "is destroyed")
+        return self.remove(s, uid, "is destroyed" if o == "destroyed" else "stampedes" if o == "stampede" else "routs")
 
     # -- follow up
     def follow_up(self, s, att_id: str, dfn_id: str):
