@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ...errors import WarcouncilError
 from ...records import record
-from .facing import Footprint
+from .facing import AHEAD, FACINGS, Footprint, about_face
 from .scenario import POOLS
 
 CARDS = ("setback", "disaster")
@@ -47,39 +47,6 @@ class Due:
     words: str
     side: str = ""
     options: tuple = ()
-
-
-def _ahead(f: Footprint) -> tuple[int, int]:
-    (c0, r0), (c1, r1) = f.square(0, 0), f.square(0, 1)
-    return c1 - c0, r1 - r0
-
-
-def _shift(f: Footprint, d, n: int = 1) -> Footprint:
-    return Footprint((f.at[0] + d[0] * n, f.at[1] + d[1] * n), f.facing, f.width, f.depth)
-
-
-def _centre(f: Footprint) -> tuple[float, float]:
-    sq = f.squares
-    return sum(c for c, _ in sq) / len(sq), sum(r for _, r in sq) / len(sq)
-
-
-#: a one-square step on the board, by the facing it goes towards (rows grow to the south)
-STEPS = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
-
-
-def _away(frm: Footprint, f: Footprint) -> list[str]:
-    """The ways (facings) that take ``f`` directly away from ``frm``: along
-    the axis on which their centres are further apart; both axes' ways when
-    they are as far apart on each (the pack's ``away_rank`` then chooses)."""
-    (a, b), (c, d) = _centre(frm), _centre(f)
-    dc, dr = c - a, d - b
-    cols = ["east" if dc > 0 else "west"] if dc else []
-    rows = ["south" if dr > 0 else "north"] if dr else []
-    if abs(dc) > abs(dr):
-        return cols
-    if abs(dr) > abs(dc):
-        return rows
-    return cols + rows or ["north", "east", "south", "west"]  # (two units' centres never meet)
 
 
 class Aftermath:
@@ -226,8 +193,8 @@ class Aftermath:
         """Of the ways directly away, the one the pack's ``away_rank(u, d)``
         ranks highest (ga.default.away-tie); equal ranks: the first of
         north, east, south, west."""
-        best = max(ways, key=lambda w: (self.hook(s, "away_rank", v, w), -list(STEPS).index(w)))
-        return STEPS[best]
+        best = max(ways, key=lambda w: (self.hook(s, "away_rank", v, w), -FACINGS.index(w)))
+        return AHEAD[best]
 
     def hook(self, s, name, *args):
         return self.eng.hook(s, name, *args)
@@ -389,7 +356,7 @@ class Aftermath:
         if hook(s, "push_setback", r, v):
             self.card(side, "setback", f"{uid} Pushed Back")
         f = s.footprint(v)
-        d = self.away(s, v, _away(s.footprint(s.by_id[shooter_id]), f)) if rolls else tuple(-x for x in _ahead(f))
+        d = self.away(s, v, f.ways_away(s.footprint(s.by_id[shooter_id]))) if rolls else AHEAD[about_face(f.facing)]
         if n == 0:
             self.events.append(f"{uid} does not move back (a 1)")
             return s, "stayed"
@@ -417,7 +384,7 @@ class Aftermath:
             v = s.by_id[uid]
             f = s.footprint(v)
             movers = [uid] + ([partner] if partner and partner in s.foot else [])
-            nexts = {m: _shift(s.foot[m], d) for m in movers}
+            nexts = {m: s.foot[m].shifted(d) for m in movers}
             off = [m for m in movers if any(q not in s.board.cells for q in nexts[m].squares)]
             if off:
                 for m in off:
@@ -449,14 +416,14 @@ class Aftermath:
                     break
                 left = n - step
                 if c == "pass_through":
-                    end = _shift(f, d, left)
+                    end = f.shifted(d, left)
                     if self.free(s, end.squares, mine):
                         self.events.append(f"{uid} passes through {o.id}")
                         s = self.shift(s, uid, end)
                         break
                     c = "make_way"
                 # the contacted friend moves one square to make way; then both halt
-                onf = _shift(s.foot[o.id], d)
+                onf = s.foot[o.id].shifted(d)
                 if (len(movers) == 1 and others == [o] and self.free(s, onf.squares, {o.id})
                         and not set(onf.squares) & set(nexts[uid].squares)):
                     self.changed.add(o.id)
@@ -555,7 +522,7 @@ class Aftermath:
         ``outcome_effect(test, o, effect)`` says (0: not taken; setback: the
         cards, ``why`` their reason; retire: the squares); a rout ends it."""
         self.changed.add(uid)
-        back = tuple(-x for x in _ahead(s.foot[uid]))  # (away from the enemy, as the unit faced)
+        back = AHEAD[about_face(s.foot[uid].facing)]  # (away from the enemy, as the unit faced)
         for e in EFFECTS:
             n = self.hook(s, "outcome_effect", test, o, e)
             if not n:
@@ -625,8 +592,8 @@ class Aftermath:
             if die is not None:
                 n = self.distance(s, v, die)
                 f = s.foot[uid]
-                back = tuple(-x for x in _ahead(f))
-                path = frozenset(q for k in range(1, n + 1) for q in _shift(f, back, k).squares)
+                back = AHEAD[about_face(f.facing)]
+                path = frozenset(q for k in range(1, n + 1) for q in f.shifted(back, k).squares)
                 who = sorted(w.id for w in s.all_units if w.id != uid and
                              (w in s.friends_of(v) or o == "stampede") and hook(s, "rout_tests", v, w, path))
                 if who:
@@ -667,7 +634,7 @@ class Aftermath:
         for _ in range(n):
             a = s.by_id[att_id]
             f = s.foot[att_id]
-            nf = _shift(f, _ahead(f))
+            nf = f.shifted(AHEAD[f.facing])
             if any(q not in s.board.cells for q in nf.squares) and hook(s, "pursues_off_table", a):
                 self.changed.add(att_id)
                 self.events.append(f"{att_id} pursues off the table: temporarily removed (no card)")
