@@ -1,7 +1,7 @@
 """Square-grid ancients: what an outcome changes is the pack's data. The
-engine knows the effects (`routs`, `at_risk`, `setback`, `lost_eagles`,
-`disorder`, `face_about`, `retire`: ``Aftermath.EFFECTS``, each its own
-meaning once), and the pack's `outcome_effect(test, r, e)`
+engine knows the effects (`at_risk`, `flees`, `loses_lines`, `setback`,
+`lost_eagles`, `disorder`, `face_about`, `retire`, `removed`:
+``Aftermath.EFFECTS``, each its own meaning once), and the pack's `outcome_effect(test, r, e)`
 (`ga.outcome-effects`, rules/grid-ancients/55-aftermath.wc) says how many
 times outcome r of a test (discipline, reform, halted) takes each. So a
 house rule that gives an outcome another effect, or takes one away, changes
@@ -38,15 +38,35 @@ def test_a_house_rule_that_routs_every_failed_unit(tmp_path):
     sc = board(tmp_path)
     assert at(run(sc, DISORDERED)[1], "d") == ((3, 1), "south", True)
     h = house(tmp_path, 'replace define ga.outcome-effects\n    from house "A house rule for the tests."\n'
-                        '    outcome_effect(test, r, e) := if e == routs then 1 else 0\n')
+                        '    outcome_effect(test, r, e) := if e == removed then 1 else 0\n')
     _, log = run(sc, DISORDERED, [h])
     assert at(log, "d") == "removed" and "d routs: removed from play" in log[0]["events"]
     assert cards(log, "blue") == (1, 1)  # the push's Setback Card, the rout's Disaster Card
 
 
-def test_routs(tmp_path):
-    _, log = run(board(tmp_path), DISORDERED, _change(tmp_path, "r == disordered and e == routs", "1"))
-    assert at(log, "d") == "removed" and cards(log, "blue") == (1, 1)
+def test_removed(tmp_path):
+    _, log = run(board(tmp_path), DISORDERED, _change(tmp_path, "r == disordered and e == removed", "1"))
+    assert at(log, "d") == "removed" and "d routs: removed from play" in log[0]["events"]
+    assert cards(log, "blue") == (2, 1)  # the push's and the outcome's Setback Cards, the rout's Disaster Card
+
+
+#: d fails, routs (3) and rolls a 3 on its Rout die (one square, formed infantry)
+ROUT = [fight(dice=(6, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, outcome={"d": [1, 1]}, rout={"d": 3})]
+
+
+def test_flees(tmp_path):
+    f = unit("f", "blue", (1, 1), "east")  # its zone of control on d's way back
+    fled = "d routs 1 square through the zone of control of f: each must make a Discipline Test"
+    assert fled in run(board(tmp_path, f), ROUT)[1][0]["events"]
+    _, log = run(board(tmp_path, f, name="f2"), ROUT, _change(tmp_path, "e == flees", "0"))
+    assert fled not in log[0]["events"] and at(log, "d") == "removed"
+
+
+def test_loses_lines(tmp_path):
+    lines = {"attachments": ["skirmish_line"]}
+    assert "d loses its attached skirmish_line" in run(board(tmp_path, d=lines), ROUT)[1][0]["events"]
+    _, log = run(board(tmp_path, d=lines, name="l2"), ROUT, _change(tmp_path, "e == loses_lines", "0"))
+    assert "d loses its attached skirmish_line" not in log[0]["events"] and at(log, "d") == "removed"
 
 
 def test_at_risk(tmp_path):

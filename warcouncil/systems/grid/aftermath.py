@@ -26,7 +26,7 @@ CARDS = ("setback", "disaster")
 AFTERMATH_STEPS = ("push_backs", "scythed_disorder", "discipline_tests", "follow_up", "risk_to_generals")
 #: what an outcome may change (``Aftermath.take``), in this order; the pack says which
 #: effects each outcome takes (``outcome_effect``, rules/grid-ancients/55-aftermath.wc)
-EFFECTS = ("routs", "at_risk", "setback", "lost_eagles", "disorder", "face_about", "retire")
+EFFECTS = ("at_risk", "flees", "loses_lines", "setback", "lost_eagles", "disorder", "face_about", "retire", "removed")
 
 
 @record
@@ -520,22 +520,30 @@ class Aftermath:
         """Outcome ``o`` of unit ``uid``'s ``test`` (discipline, reform or
         halted): each of ``EFFECTS``, in order, as many times as the pack's
         ``outcome_effect(test, o, effect)`` says (0: not taken; setback: the
-        cards, ``why`` their reason; retire: the squares); a rout ends it."""
+        cards, ``why`` their reason; retire: the squares). An outcome that
+        removes the unit is a rout to Risk to Generals and Lost Eagles."""
+        v = s.by_id[uid]
         self.changed.add(uid)
         back = AHEAD[about_face(s.foot[uid].facing)]  # (away from the enemy, as the unit faced)
+        gone = bool(self.hook(s, "outcome_effect", test, o, "removed"))
         for e in EFFECTS:
             n = self.hook(s, "outcome_effect", test, o, e)
             if not n:
                 continue
-            if e == "routs":
-                return self.rout(s, uid, o)
             if e == "at_risk":
-                self.at_risk(s, uid, o)  # (the outcome is the General's event: disordered, retiring)
+                self.at_risk(s, uid, "rout" if gone else o)  # (else disordered, retiring: the General's event)
+            elif e == "flees":
+                self.flee(s, v, o)
+            elif e == "loses_lines":
+                lines = sorted(a for a in ("skirmish_line", "reserve_line", "elephant_line", "light_chariot_line")
+                               if s.has(v, a))
+                if lines:
+                    self.events.append(f"{uid} loses its attached {', '.join(lines)}")
             elif e == "setback":
-                self.card(s.by_id[uid].side, "setback", why or f"{uid} {o}", n)
+                self.card(v.side, "setback", why or f"{uid} {o}", n)
             elif e == "lost_eagles":
-                s = self.eagles(s, uid, o)
-            elif e == "disorder" and self.hook(s, "can_disorder", s.by_id[uid]):
+                s = self.eagles(s, uid, o, gone)
+            elif e == "disorder" and self.hook(s, "can_disorder", v):
                 s = s.moved(uid, disordered=True)
             elif e == "face_about":
                 f = s.foot[uid].about_faced()
@@ -543,9 +551,13 @@ class Aftermath:
                 s = s.moved(uid, at=f.at, facing=f.facing)
             elif e == "retire":  # (a friend in the way is pushed back one square)
                 s = self.move_back(s, uid, back, n, retiring=True)[0]
+            elif e == "removed":
+                self.card(v.side, self.hook(s, "rout_card", v), f"{uid} {o}")
+                s = self.remove(s, uid, "is destroyed" if o == "destroyed" else "stampedes" if o == "stampede"
+                                else "routs")
         return s
 
-    def eagles(self, s, uid: str, o):
+    def eagles(self, s, uid: str, o, routed: bool):
         """A Roman Legion Routing or Retiring: the Lost Eagles Test (2D6,
         ``eagles: {UNIT: [A, B]}``); an Eagle lost gives a Disaster Card,
         Centurion Casualties a Setback Card and +1 Discipline Rating for
@@ -560,7 +572,7 @@ class Aftermath:
             self.need(("eagles", uid), 2, f"{uid}'s Lost Eagles Test",
                       f"{uid} makes a Lost Eagles Test: give its 2D6 as `eagles: {{{uid}: [A, B]}}`")
             return s
-        event = (("routed" if o == "rout" else "retiring")
+        event = (("routed" if routed else "retiring")
                  + ("_from_combat" if self.cause == "combat" else "_not_from_combat"))
         r = self.eng.roll(s, "lost_eagles", {"event": event}, dice)
         seen = self.seq.eagles.setdefault(r, set())
@@ -578,35 +590,24 @@ class Aftermath:
             s = s.moved(uid, dr_plus=s.state(v).dr_plus + plus)
         return s
 
-    def rout(self, s, uid: str, o):
-        """A routing (or stampeding, or destroyed) unit: its move away from
-        the enemy (friends whose zone of control it enters must test), then
-        it is removed, with its card."""
-        hook = self.hook
-        v = s.by_id[uid]
-        self.at_risk(s, uid, "rout")
-        if o != "destroyed":
-            die = self.die("rout", uid)
-            if die is None and self.seq.partial:  # (the game interface rolls it: its distance and who it tests)
-                self.seq.due.append(Due(("rout", uid), 1, True, f"{uid}'s Rout die"))
-            if die is not None:
-                n = self.distance(s, v, die)
-                f = s.foot[uid]
-                back = AHEAD[about_face(f.facing)]
-                path = frozenset(q for k in range(1, n + 1) for q in f.shifted(back, k).squares)
-                who = sorted(w.id for w in s.all_units if w.id != uid and
-                             (w in s.friends_of(v) or o == "stampede") and hook(s, "rout_tests", v, w, path))
-                if who:
-                    self.events.append(f"{uid} routs {n} square{'s' if n != 1 else ''} through the zone of "
-                                       f"control of {', '.join(who)}: each must make a Discipline Test")
-            if hook(s, "lines_lost", o):
-                lines = sorted(a for a in ("skirmish_line", "reserve_line", "elephant_line", "light_chariot_line")
-                               if s.has(v, a))
-                if lines:
-                    self.events.append(f"{uid} loses its attached {', '.join(lines)}")
-            s = self.eagles(s, uid, "rout")
-        self.card(v.side, hook(s, "rout_card", v), f"{uid} {o}")
-        return self.remove(s, uid, "is destroyed" if o == "destroyed" else "stampedes" if o == "stampede" else "routs")
+    def flee(self, s, v, o) -> None:
+        """A routing (or stampeding) unit's move away from the enemy, its
+        Rout die (``rout: {UNIT: N}``) the distance: the friends whose zone
+        of control it enters (a stampede: any unit's) must test."""
+        uid = v.id
+        die = self.die("rout", uid)
+        if die is None and self.seq.partial:  # (the game interface rolls it: its distance and who it tests)
+            self.seq.due.append(Due(("rout", uid), 1, True, f"{uid}'s Rout die"))
+        if die is not None:
+            n = self.distance(s, v, die)
+            f = s.foot[uid]
+            back = AHEAD[about_face(f.facing)]
+            path = frozenset(q for k in range(1, n + 1) for q in f.shifted(back, k).squares)
+            who = sorted(w.id for w in s.all_units if w.id != uid and
+                         (w in s.friends_of(v) or o == "stampede") and self.hook(s, "rout_tests", v, w, path))
+            if who:
+                self.events.append(f"{uid} routs {n} square{'s' if n != 1 else ''} through the zone of "
+                                   f"control of {', '.join(who)}: each must make a Discipline Test")
 
     # -- follow up
     def follow_up(self, s, att_id: str, dfn_id: str):
