@@ -119,3 +119,17 @@ def test_a_failed_reform_disordered_changes_nothing_but_a_house_rule_may(tmp_pat
     _, log = run(scenario(tmp_path, units, name="h"), seq,
                  _change(tmp_path, "test == reform and r == disordered and e == setback", "1"))
     assert cards(log, "red") == (1, 0)
+
+
+def test_a_phalanx_pushed_back_into_rough_ground_is_the_packs(tmp_path):
+    """A Phalanx Pushed Back (or following up) into rough ground becomes
+    Disordered as the pack's `phalanx_disorders` says, the define a move's
+    steps read (ga.phalanx-rough): a house rule replacing it changes both."""
+    sc = board(tmp_path, d={"characteristics": ["phalanx"]}, terrain=[((2, 1), "rough")])
+    _, log = run(sc, [fight(push_back={"d": 3})])
+    assert at(log, "d") == ((3, 1), "south", True)
+    assert "d (Phalanx) moves into rough ground: Disordered" in log[0]["events"]
+    h = house(tmp_path, 'replace define ga.phalanx-rough\n    from house "A house rule for the tests."\n'
+                        '    phalanx_disorders(u, s) := false\n')
+    _, log = run(sc, [fight(push_back={"d": 3})], [h])
+    assert at(log, "d") == ((3, 1), "south", False)

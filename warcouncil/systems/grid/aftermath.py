@@ -241,17 +241,16 @@ class Aftermath:
 
     def shift(self, s, uid: str, after: Footprint):
         """``uid`` moved to ``after`` (by a push back, a follow up, making
-        way): a Phalanx moving into rough ground becomes Disordered."""
-        before = s.foot[uid]
-        s = s.moved(uid, at=after.at)
+        way), a step as the pack's ``phalanx_disorders`` sees it (its
+        ``kind`` none): a Phalanx moving into rough ground becomes
+        Disordered (ga.phalanx-rough)."""
         v = s.by_id[uid]
-        if not s.has(v, "phalanx") or s.state(v).disordered:
+        step = self.eng.step_record(s, v, s.foot[uid], after, None)
+        s = s.moved(uid, at=after.at)
+        if s.state(v).disordered or not self.hook(s, "phalanx_disorders", v, step):
             return s
-        rough = [any(self.hook(s, "rough_ground", s.terrain.get(q)) for q in f.squares) for f in (before, after)]
-        if rough[1] and not rough[0]:
-            self.events.append(f"{v.id} (Phalanx) moves into rough ground: Disordered")
-            return s.moved(v.id, disordered=True)
-        return s
+        self.events.append(f"{uid} (Phalanx) moves into rough ground: Disordered")
+        return s.moved(uid, disordered=True)
 
     # -- the whole result: the pack's steps, in its order
     def after_result(self, s, option: str, att_id: str, dfn_id: str, r):
