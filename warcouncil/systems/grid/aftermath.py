@@ -18,6 +18,7 @@ from __future__ import annotations
 from ...errors import WarcouncilError
 from ...records import record
 from .facing import AHEAD, FACINGS, Footprint, about_face
+from .files import LINES
 from .scenario import POOLS
 
 CARDS = ("setback", "disaster")
@@ -534,8 +535,7 @@ class Aftermath:
             elif e == "flees":
                 self.flee(s, v, o)
             elif e == "loses_lines":
-                lines = sorted(a for a in ("skirmish_line", "reserve_line", "elephant_line", "light_chariot_line")
-                               if s.has(v, a))
+                lines = sorted(a for a in LINES if s.has(v, a))
                 if lines:
                     self.events.append(f"{uid} loses its attached {', '.join(lines)}")
             elif e == "setback":
