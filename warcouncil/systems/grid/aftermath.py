@@ -557,8 +557,9 @@ class Aftermath:
         return s
 
     def eagles(self, s, uid: str, o, routed: bool):
-        """A Roman Legion Routing or Retiring: the Lost Eagles Test (2D6,
-        ``eagles: {UNIT: [A, B]}``); an Eagle lost gives a Disaster Card,
+        """A Roman Legion Routing (``routed``) or Retiring after outcome ``o``:
+        the Lost Eagles Test (2D6, ``eagles: {UNIT: [A, B]}``), if the pack's
+        ``eagles_test`` asks it; an Eagle lost gives a Disaster Card,
         Centurion Casualties a Setback Card and +1 Discipline Rating for
         good; each at most once per battle for a Legion."""
         hook = self.hook
