@@ -17,13 +17,17 @@ from __future__ import annotations
 
 from ...errors import WarcouncilError
 from ...records import record
-from .facing import Footprint
+from .facing import AHEAD, FACINGS, Footprint, about_face
+from .files import LINES
 from .scenario import POOLS
 
 CARDS = ("setback", "disaster")
 #: the steps of the aftermath of a combat or shooting result (``Aftermath._<step>``), as the
 #: pack names them; it orders them (``aftermath_step``, rules/grid-ancients/55-aftermath.wc)
 AFTERMATH_STEPS = ("push_backs", "scythed_disorder", "discipline_tests", "follow_up", "risk_to_generals")
+#: what an outcome may change (``Aftermath.take``), in this order; the pack says which
+#: effects each outcome takes (``outcome_effect``, rules/grid-ancients/55-aftermath.wc)
+EFFECTS = ("at_risk", "flees", "loses_lines", "setback", "lost_eagles", "disorder", "face_about", "retire", "removed")
 
 
 @record
@@ -44,39 +48,6 @@ class Due:
     words: str
     side: str = ""
     options: tuple = ()
-
-
-def _ahead(f: Footprint) -> tuple[int, int]:
-    (c0, r0), (c1, r1) = f.square(0, 0), f.square(0, 1)
-    return c1 - c0, r1 - r0
-
-
-def _shift(f: Footprint, d, n: int = 1) -> Footprint:
-    return Footprint((f.at[0] + d[0] * n, f.at[1] + d[1] * n), f.facing, f.width, f.depth)
-
-
-def _centre(f: Footprint) -> tuple[float, float]:
-    sq = f.squares
-    return sum(c for c, _ in sq) / len(sq), sum(r for _, r in sq) / len(sq)
-
-
-#: a one-square step on the board, by the facing it goes towards (rows grow to the south)
-STEPS = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
-
-
-def _away(frm: Footprint, f: Footprint) -> list[str]:
-    """The ways (facings) that take ``f`` directly away from ``frm``: along
-    the axis on which their centres are further apart; both axes' ways when
-    they are as far apart on each (the pack's ``away_rank`` then chooses)."""
-    (a, b), (c, d) = _centre(frm), _centre(f)
-    dc, dr = c - a, d - b
-    cols = ["east" if dc > 0 else "west"] if dc else []
-    rows = ["south" if dr > 0 else "north"] if dr else []
-    if abs(dc) > abs(dr):
-        return cols
-    if abs(dr) > abs(dc):
-        return rows
-    return cols + rows or ["north", "east", "south", "west"]  # (two units' centres never meet)
 
 
 class Aftermath:
@@ -223,8 +194,8 @@ class Aftermath:
         """Of the ways directly away, the one the pack's ``away_rank(u, d)``
         ranks highest (ga.default.away-tie); equal ranks: the first of
         north, east, south, west."""
-        best = max(ways, key=lambda w: (self.hook(s, "away_rank", v, w), -list(STEPS).index(w)))
-        return STEPS[best]
+        best = max(ways, key=lambda w: (self.hook(s, "away_rank", v, w), -FACINGS.index(w)))
+        return AHEAD[best]
 
     def hook(self, s, name, *args):
         return self.eng.hook(s, name, *args)
@@ -271,17 +242,16 @@ class Aftermath:
 
     def shift(self, s, uid: str, after: Footprint):
         """``uid`` moved to ``after`` (by a push back, a follow up, making
-        way): a Phalanx moving into rough ground becomes Disordered."""
-        before = s.foot[uid]
-        s = s.moved(uid, at=after.at)
+        way), a step as the pack's ``phalanx_disorders`` sees it (its
+        ``kind`` none): a Phalanx moving into rough ground becomes
+        Disordered (ga.phalanx-rough)."""
         v = s.by_id[uid]
-        if not s.has(v, "phalanx") or s.state(v).disordered:
+        step = self.eng.step_record(s, v, s.foot[uid], after, None)
+        s = s.moved(uid, at=after.at)
+        if s.state(v).disordered or not self.hook(s, "phalanx_disorders", v, step):
             return s
-        rough = [any(self.hook(s, "rough_ground", s.terrain.get(q)) for q in f.squares) for f in (before, after)]
-        if rough[1] and not rough[0]:
-            self.events.append(f"{v.id} (Phalanx) moves into rough ground: Disordered")
-            return s.moved(v.id, disordered=True)
-        return s
+        self.events.append(f"{uid} (Phalanx) moves into rough ground: Disordered")
+        return s.moved(uid, disordered=True)
 
     # -- the whole result: the pack's steps, in its order
     def after_result(self, s, option: str, att_id: str, dfn_id: str, r):
@@ -386,7 +356,7 @@ class Aftermath:
         if hook(s, "push_setback", r, v):
             self.card(side, "setback", f"{uid} Pushed Back")
         f = s.footprint(v)
-        d = self.away(s, v, _away(s.footprint(s.by_id[shooter_id]), f)) if rolls else tuple(-x for x in _ahead(f))
+        d = self.away(s, v, f.ways_away(s.footprint(s.by_id[shooter_id]))) if rolls else AHEAD[about_face(f.facing)]
         if n == 0:
             self.events.append(f"{uid} does not move back (a 1)")
             return s, "stayed"
@@ -414,7 +384,7 @@ class Aftermath:
             v = s.by_id[uid]
             f = s.footprint(v)
             movers = [uid] + ([partner] if partner and partner in s.foot else [])
-            nexts = {m: _shift(s.foot[m], d) for m in movers}
+            nexts = {m: s.foot[m].shifted(d) for m in movers}
             off = [m for m in movers if any(q not in s.board.cells for q in nexts[m].squares)]
             if off:
                 for m in off:
@@ -446,14 +416,14 @@ class Aftermath:
                     break
                 left = n - step
                 if c == "pass_through":
-                    end = _shift(f, d, left)
+                    end = f.shifted(d, left)
                     if self.free(s, end.squares, mine):
                         self.events.append(f"{uid} passes through {o.id}")
                         s = self.shift(s, uid, end)
                         break
                     c = "make_way"
                 # the contacted friend moves one square to make way; then both halt
-                onf = _shift(s.foot[o.id], d)
+                onf = s.foot[o.id].shifted(d)
                 if (len(movers) == 1 and others == [o] and self.free(s, onf.squares, {o.id})
                         and not set(onf.squares) & set(nexts[uid].squares)):
                     self.changed.add(o.id)
@@ -473,19 +443,18 @@ class Aftermath:
         return s, status
 
     def halted(self, s, uid: str):
+        """A unit Pushed Back that halts: the outcome the pack's
+        ``halted_becomes`` gives it (a unit that cannot be Disordered halts)."""
         v = s.by_id[uid]
         becomes = self.hook(s, "halted_becomes", v)
         if becomes == "rout":
             self.events.append(f"{uid} halts, already Disordered: it Routs")
-            return self.rout(s, uid, "rout")
-        if not self.hook(s, "can_disorder", v):
+        elif not self.hook(s, "can_disorder", v):
             self.events.append(f"{uid} halts")
             return s
-        self.events.append(f"{uid} halts and becomes Disordered")
-        self.at_risk(s, uid, "disordered")
-        self.changed.add(uid)
-        self.card(v.side, "setback", f"{uid} becomes Disordered")
-        return s.moved(uid, disordered=True)
+        else:
+            self.events.append(f"{uid} halts and becomes Disordered")
+        return self.take(s, uid, "halted", becomes, f"{uid} becomes Disordered")
 
     # -- discipline tests and their outcome
     def discipline(self, s, uid: str, cause: str):
@@ -505,10 +474,10 @@ class Aftermath:
             return s
         by = test.short(d1, d2) if res == "critical" else 0
         if res == "critical" and hook(s, "stampedes", v):
-            return self.rout(s, uid, "stampede")
+            return self.take(s, uid, "discipline", "stampede")
         o = self.failed_roll(s, v, "discipline", {"critical_by": by, "cause": cause,
                                                   "reserve": self.reserve and uid != self.item.get("unit")})
-        return s if o is None else self.outcome(s, uid, o)
+        return s if o is None else self.take(s, uid, "discipline", o)
 
     def failed_roll(self, s, v, test: str, given: dict):
         """The Failed ``test`` Outcome (discipline, reform) of unit ``v``: its
@@ -537,57 +506,60 @@ class Aftermath:
 
     def failed_reform(self, s, uid: str, short: int, res):
         """The Failed Reform Outcome (the test's result ``res``, its dice
-        ``short`` of passing): a rout moves away and is removed; a
-        retiring unit stays Disordered, faces away from the enemy and moves
-        one square away (a friend in the way is pushed back one square);
-        otherwise the unit stays Disordered."""
-        hook = self.hook
+        ``short`` of passing), then Risk to Generals."""
         v = s.by_id[uid]
         self.cause = "reform"
-        if not hook(s, "consults_outcome", res):
+        if not self.hook(s, "consults_outcome", res):
             return s
         by = short if res == "critical" else 0
         o = self.failed_roll(s, v, "reform", {"critical_by": by})
-        if o is None:
-            return s
-        if hook(s, "removed_by", o):
-            return self.generals(self.rout(s, uid, o))
-        self.changed.add(uid)
-        if hook(s, "reform_outcome_setback", o):
-            self.card(v.side, "setback", f"{uid} {o}")
-        s = self.eagles(s, uid, o)
-        n = hook(s, "retire_steps", o)
-        if n:
-            f = s.foot[uid]
-            away = tuple(-x for x in _ahead(f))
-            turned = f.about_faced()
-            self.events.append(f"{uid} faces away from the enemy")
-            s = s.moved(uid, at=turned.at, facing=turned.facing)
-            s, _ = self.move_back(s, uid, away, n, retiring=True)
-            self.at_risk(s, uid, "retiring")
-        return self.generals(s)
+        return s if o is None else self.generals(self.take(s, uid, "reform", o))
 
-    def outcome(self, s, uid: str, o):
-        hook = self.hook
+    # -- what an outcome changes: the pack's effects, each applied here
+    def take(self, s, uid: str, test: str, o, why: str = ""):
+        """Outcome ``o`` of unit ``uid``'s ``test`` (discipline, reform or
+        halted): each of ``EFFECTS``, in order, as many times as the pack's
+        ``outcome_effect(test, o, effect)`` says (0: not taken; setback: the
+        cards, ``why`` their reason; retire: the squares). An outcome that
+        removes the unit is a rout to Risk to Generals and Lost Eagles."""
         v = s.by_id[uid]
-        if hook(s, "removed_by", o):
-            return self.rout(s, uid, o)
         self.changed.add(uid)
-        self.at_risk(s, uid, "retiring" if o == "retiring" else "disordered")
-        if hook(s, "outcome_setback", o):
-            self.card(v.side, "setback", f"{uid} {o}")
-        s = self.eagles(s, uid, o)
-        if self.hook(s, "can_disorder", v):
-            s = s.moved(uid, disordered=True)
-        if hook(s, "retire_turns", o):
-            f = s.foot[uid].about_faced()
-            self.events.append(f"{uid} faces away from the enemy")
-            s = s.moved(uid, at=f.at, facing=f.facing)
+        back = AHEAD[about_face(s.foot[uid].facing)]  # (away from the enemy, as the unit faced)
+        gone = bool(self.hook(s, "outcome_effect", test, o, "removed"))
+        for e in EFFECTS:
+            n = self.hook(s, "outcome_effect", test, o, e)
+            if not n:
+                continue
+            if e == "at_risk":
+                self.at_risk(s, uid, "rout" if gone else o)  # (else disordered, retiring: the General's event)
+            elif e == "flees":
+                self.flee(s, v, o)
+            elif e == "loses_lines":
+                lines = sorted(a for a in LINES if s.has(v, a))
+                if lines:
+                    self.events.append(f"{uid} loses its attached {', '.join(lines)}")
+            elif e == "setback":
+                self.card(v.side, "setback", why or f"{uid} {o}", n)
+            elif e == "lost_eagles":
+                s = self.eagles(s, uid, o, gone)
+            elif e == "disorder" and self.hook(s, "can_disorder", v):
+                s = s.moved(uid, disordered=True)
+            elif e == "face_about":
+                f = s.foot[uid].about_faced()
+                self.events.append(f"{uid} faces away from the enemy")
+                s = s.moved(uid, at=f.at, facing=f.facing)
+            elif e == "retire":  # (a friend in the way is pushed back one square)
+                s = self.move_back(s, uid, back, n, retiring=True)[0]
+            elif e == "removed":
+                self.card(v.side, self.hook(s, "rout_card", v), f"{uid} {o}")
+                s = self.remove(s, uid, "is destroyed" if o == "destroyed" else "stampedes" if o == "stampede"
+                                else "routs")
         return s
 
-    def eagles(self, s, uid: str, o):
-        """A Roman Legion Routing or Retiring: the Lost Eagles Test (2D6,
-        ``eagles: {UNIT: [A, B]}``); an Eagle lost gives a Disaster Card,
+    def eagles(self, s, uid: str, o, routed: bool):
+        """A Roman Legion Routing (``routed``) or Retiring after outcome ``o``:
+        the Lost Eagles Test (2D6, ``eagles: {UNIT: [A, B]}``), if the pack's
+        ``eagles_test`` asks it; an Eagle lost gives a Disaster Card,
         Centurion Casualties a Setback Card and +1 Discipline Rating for
         good; each at most once per battle for a Legion."""
         hook = self.hook
@@ -600,7 +572,7 @@ class Aftermath:
             self.need(("eagles", uid), 2, f"{uid}'s Lost Eagles Test",
                       f"{uid} makes a Lost Eagles Test: give its 2D6 as `eagles: {{{uid}: [A, B]}}`")
             return s
-        event = (("routed" if hook(s, "removed_by", o) else "retiring")
+        event = (("routed" if routed else "retiring")
                  + ("_from_combat" if self.cause == "combat" else "_not_from_combat"))
         r = self.eng.roll(s, "lost_eagles", {"event": event}, dice)
         seen = self.seq.eagles.setdefault(r, set())
@@ -618,35 +590,24 @@ class Aftermath:
             s = s.moved(uid, dr_plus=s.state(v).dr_plus + plus)
         return s
 
-    def rout(self, s, uid: str, o):
-        """A routing (or stampeding, or destroyed) unit: its move away from
-        the enemy (friends whose zone of control it enters must test), then
-        it is removed, with its card."""
-        hook = self.hook
-        v = s.by_id[uid]
-        self.at_risk(s, uid, "rout")
-        if o != "destroyed":
-            die = self.die("rout", uid)
-            if die is None and self.seq.partial:  # (the game interface rolls it: its distance and who it tests)
-                self.seq.due.append(Due(("rout", uid), 1, True, f"{uid}'s Rout die"))
-            if die is not None:
-                n = self.distance(s, v, die)
-                f = s.foot[uid]
-                back = tuple(-x for x in _ahead(f))
-                path = frozenset(q for k in range(1, n + 1) for q in _shift(f, back, k).squares)
-                who = sorted(w.id for w in s.all_units if w.id != uid and
-                             (w in s.friends_of(v) or o == "stampede") and hook(s, "rout_tests", v, w, path))
-                if who:
-                    self.events.append(f"{uid} routs {n} square{'s' if n != 1 else ''} through the zone of "
-                                       f"control of {', '.join(who)}: each must make a Discipline Test")
-            if hook(s, "lines_lost", o):
-                lines = sorted(a for a in ("skirmish_line", "reserve_line", "elephant_line", "light_chariot_line")
-                               if s.has(v, a))
-                if lines:
-                    self.events.append(f"{uid} loses its attached {', '.join(lines)}")
-            s = self.eagles(s, uid, "rout")
-        self.card(v.side, hook(s, "rout_card", v), f"{uid} {o}")
-        return self.remove(s, uid, "routs" if o == "rout" else o + "s" if o == "stampede" else "is destroyed")
+    def flee(self, s, v, o) -> None:
+        """A routing (or stampeding) unit's move away from the enemy, its
+        Rout die (``rout: {UNIT: N}``) the distance: the friends whose zone
+        of control it enters (a stampede: any unit's) must test."""
+        uid = v.id
+        die = self.die("rout", uid)
+        if die is None and self.seq.partial:  # (the game interface rolls it: its distance and who it tests)
+            self.seq.due.append(Due(("rout", uid), 1, True, f"{uid}'s Rout die"))
+        if die is not None:
+            n = self.distance(s, v, die)
+            f = s.foot[uid]
+            back = AHEAD[about_face(f.facing)]
+            path = frozenset(q for k in range(1, n + 1) for q in f.shifted(back, k).squares)
+            who = sorted(w.id for w in s.all_units if w.id != uid and
+                         (w in s.friends_of(v) or o == "stampede") and self.hook(s, "rout_tests", v, w, path))
+            if who:
+                self.events.append(f"{uid} routs {n} square{'s' if n != 1 else ''} through the zone of "
+                                   f"control of {', '.join(who)}: each must make a Discipline Test")
 
     # -- follow up
     def follow_up(self, s, att_id: str, dfn_id: str):
@@ -674,7 +635,7 @@ class Aftermath:
         for _ in range(n):
             a = s.by_id[att_id]
             f = s.foot[att_id]
-            nf = _shift(f, _ahead(f))
+            nf = f.shifted(AHEAD[f.facing])
             if any(q not in s.board.cells for q in nf.squares) and hook(s, "pursues_off_table", a):
                 self.changed.add(att_id)
                 self.events.append(f"{att_id} pursues off the table: temporarily removed (no card)")

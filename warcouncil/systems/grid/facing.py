@@ -53,8 +53,9 @@ Square = tuple[int, int]
 #: The four facings, clockwise from north.
 FACINGS = ("north", "east", "south", "west")
 
-#: One square ahead, for each facing (rows grow to the south).
-_AHEAD: dict[str, Square] = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
+#: One square ahead, for each facing (rows grow to the south): a one-square
+#: step on the board towards that facing.
+AHEAD: dict[str, Square] = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
 #: One square to the unit's right, for each facing.
 _RIGHT: dict[str, Square] = {"north": (1, 0), "east": (0, 1), "south": (-1, 0), "west": (0, -1)}
 
@@ -68,7 +69,7 @@ REGIONS = (
 def check_facing(facing: Any, where: Location | None = None) -> str:
     """``facing`` if it is one of :data:`FACINGS`, else a ``WarcouncilError``
     naming the four facings (with a did-you-mean hint)."""
-    if isinstance(facing, str) and facing in _AHEAD:
+    if isinstance(facing, str) and facing in AHEAD:
         return facing
     near = closest(str(facing), FACINGS)
     raise WarcouncilError(
@@ -144,14 +145,14 @@ class Footprint:
     def square(self, right: int, ahead: int) -> Square:
         """The square ``right`` files to the unit's right of ``at`` and
         ``ahead`` ranks ahead of it (negative: to its left, behind it)."""
-        (c, r), (ac, ar), (rc, rr) = self.at, _AHEAD[self.facing], _RIGHT[self.facing]
+        (c, r), (ac, ar), (rc, rr) = self.at, AHEAD[self.facing], _RIGHT[self.facing]
         return (c + right * rc + ahead * ac, r + right * rr + ahead * ar)
 
     def local(self, square: Square) -> tuple[int, int]:
         """``(right, ahead)`` of ``square`` in the unit's frame (the inverse
         of :meth:`square`)."""
         dc, dr = square[0] - self.at[0], square[1] - self.at[1]
-        (ac, ar), (rc, rr) = _AHEAD[self.facing], _RIGHT[self.facing]
+        (ac, ar), (rc, rr) = AHEAD[self.facing], _RIGHT[self.facing]
         return (dc * rc + dr * rr, dc * ac + dr * ar)
 
     def _block(self, rights: range, aheads: Iterable[int], board: Board | None) -> tuple[Square, ...]:
@@ -256,7 +257,31 @@ class Footprint:
         ``reach`` files)?"""
         return self._within(other, ("left", "right"), reach)
 
-    # -- turning ------------------------------------------------------------
+    def ways_away(self, other: Footprint) -> list[str]:
+        """The facings whose step (:data:`AHEAD`) takes it directly away
+        from ``other``: along the axis on which their centres are further
+        apart; both axes' facings when they are as far apart on each (all
+        four where the centres meet)."""
+        (a, b), (c, d) = other._centre(), self._centre()
+        dc, dr = c - a, d - b
+        cols = ["east" if dc > 0 else "west"] if dc else []
+        rows = ["south" if dr > 0 else "north"] if dr else []
+        if abs(dc) > abs(dr):
+            return cols
+        if abs(dr) > abs(dc):
+            return rows
+        return cols + rows or list(FACINGS)
+
+    def _centre(self) -> tuple[float, float]:
+        sq = self.squares
+        return sum(c for c, _ in sq) / len(sq), sum(r for _, r in sq) / len(sq)
+
+    # -- moving and turning ---------------------------------------------------
+
+    def shifted(self, step: Square, n: int = 1) -> Footprint:
+        """The same footprint moved ``n`` squares by ``step``, a one-square
+        step on the board (e.g. ``AHEAD[facing]``)."""
+        return Footprint((self.at[0] + step[0] * n, self.at[1] + step[1] * n), self.facing, self.width, self.depth)
 
     def about_faced(self) -> Footprint:
         """The same squares facing the other way: its back right square (as

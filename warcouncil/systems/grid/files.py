@@ -22,6 +22,8 @@ MANOEUVRES = ("forward", "oblique_left", "oblique_right", "turn_left", "turn_rig
 #: the sheet's names of the manoeuvres ("Oblique Advance", "Forward Turn 90°", "Drifting", "About Face 180°"):
 #: an `odds` test may name a manoeuvre either way (a test is not a step, so no direction is needed)
 SHEET_MANOEUVRES = ("oblique_advance", "forward_turn", "drifting", "about_face")
+#: the attachments that are lines: each rolls to stay after combat (the roll lines); a rout loses them all
+LINES = ("skirmish_line", "reserve_line", "light_chariot_line", "elephant_line")
 MAX_ENTRIES = 200  # entries of one turn file
 MAX_STEPS = 32  # steps of one move
 MAX_POINTS = 1000  # points on revealed cards
@@ -127,7 +129,7 @@ _FIELDS = {
     "defence_points": int_field(0, MAX_COMMAND, "a whole number"), "reserve": BOOL, "devotio": BOOL,
     "stubborn": BOOL, "critical_by": int_field(0, MAX_MODIFIER, "a whole number"),
     "cause": choice_field(("combat", "shooting", "cause_fear", "cause_fear_line", "other")),
-    "line": choice_field(("skirmish_line", "reserve_line", "light_chariot_line", "elephant_line")),
+    "line": choice_field(LINES),
     "fate": choice_field(("killed", "seriously_wounded", "lightly_wounded")),
     "points": int_field(0, MAX_POINTS, "a whole number"),
 }
