@@ -1,5 +1,5 @@
 """How an engine asks its pack (the kernel's ``Engine``: ``hook``, ``ask``,
-``ordered``, ``roll``, ``decided``, ``call``), on its own: the toy family
+``ordered``, ``roll``, ``decided``, ``roll_of``, ``call``), on its own: the toy family
 Tiny Grid (``tests/tinygrid/``), its pack copied here with a file of hooks,
 ranks and rolls added (``ASKED``), evaluated in the kernel's own context
 (``Engine.context``: the setting as it stands). No game family's engine is
@@ -11,7 +11,8 @@ loaded; the grid and Warmaster ask their packs through these.
 * ``ordered``: lower rank first, a tie as listed, ``none`` dropped when
   droppable and refused when not, a rank that is no number refused;
 * ``roll``: the exact law, the outcome of faces, faces too few to decide it,
-  ``decided`` for a first die; a roll the pack does not declare.
+  ``decided`` for a first die, ``roll_of`` the roll and its arguments; a
+  roll the pack does not declare.
 """
 
 from __future__ import annotations
@@ -188,6 +189,11 @@ def test_a_rolls_law(eng):
                                                                       "rout": F(1, 18)}
     # a roll reads the setting through the engine's context: cavalry c1 reaches 3
     assert eng.roll(s, "dash", {"u": s.by_id["c1"]}) == {True: F(1, 2), False: F(1, 2)}
+    # the roll itself, its context and its arguments (a default where not given; what it has no
+    # parameter for not read)
+    r, ctx, args = eng.roll_of(s, "charge", {"unit": "c1"})
+    assert (r.decl.id, r.n, args) == ("tg.roll.charge", 2, {"need": 4})
+    assert r.law(ctx, eng.roll_of(s, "charge", {"need": 6})[2]) == {"lose": F(5, 6), "win": F(5, 36), "rout": F(1, 36)}
 
 
 def test_the_faces_of_a_roll(eng, tmp_path):

@@ -3,11 +3,14 @@
     eng = Engine.load("akragas")          # the engine of the scenario's system
     eng.system                            # its System (kernel/system.py)
     eng.setting(side)                     # the board and pieces seen from a side
+    eng.hook(s, name, *args)              # the value of the pack's hook name in setting s
 
 ``Engine`` is the game-independent part: loading the scenario and the pack
 (with house rules checked as lint checks them), settings and piece
-look-ups (the planned rules of a system whose decision is a set of orders
-are the planner's: ``solver.plan.PlannedEngine``).
+look-ups, and how an engine asks its pack (its hooks, its rolls, the order
+of a procedure's steps: ``ask``, ``hook``, ``ordered``, ``roll``, in the
+context a family gives, ``context``). The planned rules of a system whose
+decision is a set of orders are the planner's: ``solver.plan.PlannedEngine``.
 What a decision is and how it is answered belongs to the
 system: ``Engine(...)`` and ``Engine.load(...)`` give the engine class of the
 scenario's system (for Commands & Colors, ``systems.cc.CardEngine``: cards,
@@ -151,7 +154,7 @@ class Engine:
         they are fewer than the roll's they must decide it (``decided``): a
         house rule's roll that reads a die the file does not give is bad
         input at the roll."""
-        r, ctx, args = self._roll_of(setting, name, given)
+        r, ctx, args = self.roll_of(setting, name, given)
         if faces is None:
             return r.law(ctx, args)
         known, out = r.decided(ctx, args, faces)  # (all its dice given: decided by them)
@@ -164,10 +167,14 @@ class Engine:
         """Whether the first dice of roll ``name``, showing ``faces``, decide
         it, and what they give (``Roll.decided``): a later die is asked for
         only when it matters."""
-        r, ctx, args = self._roll_of(setting, name, given)
+        r, ctx, args = self.roll_of(setting, name, given)
         return r.decided(ctx, args, faces)
 
-    def _roll_of(self, setting: Setting, name: str, given):
+    def roll_of(self, setting: Setting, name: str, given) -> tuple[rolls.Roll, Ctx, dict]:
+        """The pack's roll ``name`` (compiled once), the context it is
+        evaluated in, in ``setting``, and its arguments from ``given``
+        (``Roll.bind``); a roll the pack does not declare is an error that
+        says how to declare it."""
         r = rolls.compiled(self.compiler, name)
         if r is None:
             raise WarcouncilError(f"the rule pack declares no roll {name}, which the engine rolls",

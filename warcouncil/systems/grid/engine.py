@@ -338,7 +338,7 @@ class GridEngine(Engine):
         parameters the test file's values of their names (a unit's id: the
         unit); the law and the roll's arguments."""
         given = {k: _named(s.by_id, data, k, path) if k in UNIT_KEYS else v for k, v in data.items()}
-        r, ctx, args = self._roll_of(s, data["test"], given)
+        r, ctx, args = self.roll_of(s, data["test"], given)
         return _sorted_dist(r.law(ctx, args)), args
 
     def movement_points(self, s, u, option, n, ap=0, reroll=False):
@@ -475,7 +475,7 @@ class GridEngine(Engine):
         roll, ``given`` the arguments of the pack's roll (``failed_discipline``,
         ``failed_reform``; its defaults for the others): the pack's
         ``failed_modifier`` or ``reform_failed_modifier``, which the roll adds too."""
-        args = self._roll_of(s, "failed_reform" if reform else "failed_discipline", given)[2]
+        args = self.roll_of(s, "failed_reform" if reform else "failed_discipline", given)[2]
         if reform:
             return self.hook(s, "reform_failed_modifier", args["unit"], args["critical_by"])
         return self.hook(s, "failed_modifier", args["unit"], args["critical_by"], args["cause"], args["reserve"])
