@@ -45,18 +45,18 @@ FAMILIES = {
         "second_move",  # the kind of a game interface action
     }),
 }
-#: how an engine calls a define by name (grid: ``hook``; Warmaster: ``_call``,
-#: ``_part`` and its alias ``call``; ``Pack.hook``)
-CALLERS = {"hook", "_call", "_part", "call"}
+#: how an engine calls a define by name (the kernel's ``Engine.hook`` in a
+#: setting, ``Engine.ask`` in a context the engine made; ``Pack.hook``)
+CALLERS = {"hook", "ask", "_call", "_part", "call"}
 
 
 def _called(family: str, names) -> set[str]:
     """The defines the family's engine calls: the first string argument of
-    every ``hook``/``_call`` call, and every other string literal of its
+    every ``hook``/``ask`` call, and every other string literal of its
     Python that names one of the pack's defines or ``every`` hooks (a name
     handed to a helper that calls it: ``_one_die("cover_stops", ...)``,
-    ``PENALTY_PREFIX = "penalty_"``). The engine never uses the grid's
-    ``GridEngine.call`` (any define: for callers outside it)."""
+    ``PENALTY_PREFIX = "penalty_"``). The engine never uses the kernel's
+    ``Engine.call`` (any define: for callers outside it)."""
     out = set()
     for f in sorted((SYSTEMS / family).glob("*.py")):
         for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):

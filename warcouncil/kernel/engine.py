@@ -3,11 +3,14 @@
     eng = Engine.load("akragas")          # the engine of the scenario's system
     eng.system                            # its System (kernel/system.py)
     eng.setting(side)                     # the board and pieces seen from a side
+    eng.hook(s, name, *args)              # the value of the pack's hook name in setting s
 
 ``Engine`` is the game-independent part: loading the scenario and the pack
 (with house rules checked as lint checks them), settings and piece
-look-ups (the planned rules of a system whose decision is a set of orders
-are the planner's: ``solver.plan.PlannedEngine``).
+look-ups, and how an engine asks its pack (its hooks, its rolls, the order
+of a procedure's steps: ``ask``, ``hook``, ``ordered``, ``roll``, in the
+context a family gives, ``context``). The planned rules of a system whose
+decision is a set of orders are the planner's: ``solver.plan.PlannedEngine``.
 What a decision is and how it is answered belongs to the
 system: ``Engine(...)`` and ``Engine.load(...)`` give the engine class of the
 scenario's system (for Commands & Colors, ``systems.cc.CardEngine``: cards,
@@ -16,10 +19,12 @@ order sets, destinations, whole turns).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 from ..dsl.pack import Pack, line_at, is_shipped, load_pack
 from ..errors import Location, WarcouncilError, closest
+from . import rolls
 from .ground import Ctx, PieceView, Setting
 from .scenario import Scenario, load_scenario, pack_target, scenario_from_text
 from .system import System
@@ -55,6 +60,7 @@ class Engine:
         #: the game system this engine answers for
         self.system: type[System] = System.for_pack(pack)
         self._settings: dict = {}
+        self._asked: dict = {}  # (hook, arity) -> (its closure, its parameters): ``ask``
         self._validate()
 
     @classmethod
@@ -82,25 +88,120 @@ class Engine:
 
         return cls.load(scenario_from_text(yaml.safe_dump(data, sort_keys=False), file, _own_reader), rules)
 
+    # ------------------------------------------------------------ asking the pack
+    # How an engine asks its pack a question: a hook (a define the pack
+    # declares with ``hook``, ``Pack.hook``), a roll (``roll``,
+    # ``kernel/rolls.py``), the order of a procedure's steps (a hook that
+    # ranks them). The family gives only the context its defines are
+    # evaluated in (``context``: a ``Ctx`` over its world).
+    def context(self, setting: Setting) -> Ctx:
+        """The context the pack's defines are evaluated in, in ``setting``
+        (what ``setting(side)`` gives): a family's engine gives its own (a
+        ``Ctx`` over its world); here the setting as it stands, nothing being
+        decided."""
+        return Ctx(_AsItStands(setting, self.compiler))
+
+    def ask(self, ctx: Ctx, name: str, *args):
+        """The value of the pack's hook ``name`` on ``args``, in ``ctx``;
+        an optional hook the pack does not define answers none. The hook is
+        looked up (and its arity checked, ``Pack.hook``) once per name and
+        arity: an engine's hot path asks here with a context it made."""
+        hit = self._asked.get((name, len(args)))
+        if hit is None:
+            d = self.pack.hook(name, len(args))
+            hit = (_NONE, ()) if d is None else (self.compiler.define_closure(name), tuple(d.params))
+            self._asked[(name, len(args))] = hit
+        body, params = hit
+        return body(ctx, dict(zip(params, args)))
+
+    def hook(self, setting: Setting, name: str, *args):
+        """The value of the pack's hook ``name`` on ``args`` in ``setting``
+        (``ask`` in the family's ``context``)."""
+        return self.ask(self.context(setting), name, *args)
+
+    def ordered(self, setting: Setting, rank: str, steps, droppable: bool = False) -> list:
+        """``steps`` in the order the pack's hook ``rank`` gives them (a
+        number, lower first; a tie: as listed), and with ``droppable`` each
+        it ranks ``none`` left out: how the engine walks a procedure the
+        pack declares."""
+        ranked = [(self.hook(setting, rank, k), i, k) for i, k in enumerate(steps)]
+        for r, _, k in ranked:
+            number = isinstance(r, (int, Fraction)) and not isinstance(r, bool)
+            if not number and (r is not None or not droppable):
+                raise WarcouncilError(f"{rank}({k}) is {'none' if r is None else r}: a rank is a number (lower first)"
+                                      + (" or none" if droppable else ""), self.pack.defines[rank].loc)
+        return [k for _, _, k in sorted(x for x in ranked if x[0] is not None)]
+
+    def call(self, setting: Setting, name: str, *args):
+        """The value of any define ``name`` of the pack on ``args`` (for a
+        caller outside the engine, e.g. a test reading one define; the
+        engine itself asks only its hooks)."""
+        d = self._define(name)
+        if len(d.params) != len(args):
+            raise WarcouncilError(f"{name} takes {len(d.params)} argument(s) in this rule pack, not {len(args)}",
+                                  d.loc)
+        return self.value(self.context(setting), d, args)
+
+    def value(self, ctx: Ctx, d, args):
+        """The value of the pack's define ``d`` on ``args`` in ``ctx``."""
+        return self.compiler.define_closure(d.name)(ctx, dict(zip(d.params, args)))
+
+    def roll(self, setting: Setting, name: str, given, faces=None):
+        """The pack's roll ``name`` (``roll ID NAME(...) dice ... := ...``,
+        ``kernel/rolls.py``), its parameters the values of their names in
+        ``given``: its exact law, or with ``faces`` what they give. A turn
+        file gives the dice of one try (a re-roll is another try), and where
+        they are fewer than the roll's they must decide it (``decided``): a
+        house rule's roll that reads a die the file does not give is bad
+        input at the roll."""
+        r, ctx, args = self.roll_of(setting, name, given)
+        if faces is None:
+            return r.law(ctx, args)
+        known, out = r.decided(ctx, args, faces)  # (all its dice given: decided by them)
+        if not known:
+            raise WarcouncilError(f"roll {r.decl.id} rolls {r.n} dice ({', '.join(r.decl.dice)}), but a turn file "
+                                  f"gives {len(faces)} for a try of it", r.decl.loc)
+        return out
+
+    def decided(self, setting: Setting, name: str, given, faces) -> tuple[bool, object]:
+        """Whether the first dice of roll ``name``, showing ``faces``, decide
+        it, and what they give (``Roll.decided``): a later die is asked for
+        only when it matters."""
+        r, ctx, args = self.roll_of(setting, name, given)
+        return r.decided(ctx, args, faces)
+
+    def roll_of(self, setting: Setting, name: str, given) -> tuple[rolls.Roll, Ctx, dict]:
+        """The pack's roll ``name`` (compiled once), the context it is
+        evaluated in, in ``setting``, and its arguments from ``given``
+        (``Roll.bind``); a roll the pack does not declare is an error that
+        says how to declare it."""
+        r = rolls.compiled(self.compiler, name)
+        if r is None:
+            raise WarcouncilError(f"the rule pack declares no roll {name}, which the engine rolls",
+                                  hint=f"declare it: roll ID {name}(...) dice d1, ... := ...")
+        return r, self.context(setting), r.bind(given)
+
     def side_value(self, name: str, side: str):
-        """The value of the pack's one-parameter define ``name`` on the
-        scenario as it stands, seen from ``side`` and called with that side
-        (as the ``side`` builtin gives it there); no card, roll or move is
-        being judged. ``warcouncil.openspiel`` asks a user's ``objective``
-        this way."""
-        d = self.side_define(name)
+        """The value of the pack's one-parameter define ``name`` in the
+        setting of ``side`` (``context``), called with that side (as the
+        ``side`` builtin gives it there); no card, roll or move is being
+        judged. ``warcouncil.openspiel`` asks a user's ``objective`` this
+        way."""
         s = self.setting(side)
-        compiler = self.compiler
-        return compiler.define_closure(name)(Ctx(_AsItStands(s, compiler)), {d.params[0]: s.side_view})
+        return self.value(self.context(s), self.side_define(name), (s.side_view,))
 
     def side_define(self, name: str):
         """The pack's one-parameter define ``name`` that ``side_value`` calls
         (a user's define, not a hook of the engine's)."""
+        d = self._define(name)
+        if len(d.params) != 1:
+            raise WarcouncilError(f"{name} must take 1 argument (a side), not {len(d.params)}", d.loc)
+        return d
+
+    def _define(self, name: str):
         d = self.pack.defines.get(name)
         if d is None:
             raise WarcouncilError(f"the rule pack has no define {name!r}")
-        if len(d.params) != 1:
-            raise WarcouncilError(f"{name} must take 1 argument (a side), not {len(d.params)}", d.loc)
         return d
 
     def _validate(self) -> None:
@@ -222,6 +323,11 @@ class _AsItStands:
         if name.startswith("_"):
             raise AttributeError(name)
         return None
+
+
+def _NONE(ctx, env) -> None:
+    """What an optional hook the pack does not define answers (``ask``)."""
+    return None
 
 
 def _own_reader(data):

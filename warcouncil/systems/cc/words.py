@@ -1,7 +1,7 @@
 """Commands & Colors pieces and actions in a wargamer's words: the family's
 one wording, used by the game interface's action texts (``game.py``) and by
 the text answers of the command line (``answers.py``, ``check`` through
-``CardEngine.piece_words``). ``--json`` keeps the ids.
+``CardEngine.pieces_words``). ``--json`` keeps the ids.
 
     heavy infantry s4 at 5,7           a unit: its type, its id, its hex
     leader daphnaeus at 6,7            another piece: its role, its id, its hex
@@ -10,28 +10,24 @@ the text answers of the command line (``answers.py``, ``check`` through
 
 from __future__ import annotations
 
+from ...kernel.words import listed, piece_kind, piece_named
+
 
 def hex_words(c) -> str:
     """A hex as players write it: ``5,7``."""
     return f"{c[0]},{c[1]}"
 
 
-def piece_name(p) -> str:
-    """A piece without its hex: "heavy infantry s4", "leader daphnaeus"."""
-    return f"{p.type.replace('_', ' ')} {p.id}" if p.role == "unit" and p.type else f"{p.role} {p.id}"
-
-
 def piece_words(p, at=None) -> str:
     """A piece (a ``PieceView``) where it stands: ``at``, else where the
     scenario puts it: "heavy infantry s4 at 5,7"."""
-    at = p.at if at is None else at
-    return f"{piece_name(p)} at {hex_words(at)}"
+    return piece_named(piece_kind(p), p.id, hex_words(p.at if at is None else at))
 
 
 def pieces_words(by_id: dict, ids) -> str:
     """Pieces by id (``by_id``: id -> ``PieceView``), in words, one after
-    the other; an id not on the board stays as it is."""
-    return ", ".join(piece_words(by_id[i]) if i in by_id else str(i) for i in ids)
+    the other; an id not on the board stays as it is (``kernel.words.listed``)."""
+    return listed(by_id, ids, piece_words)
 
 
 def move_words(kind: str, p, at, to) -> str:

@@ -156,74 +156,11 @@ class GridEngine(Engine):
             s = self._settings[side] = GridSetting(self.pack, self.scenario, side)
         return s
 
-    def hook(self, setting: GridSetting, name: str, *args, activation=None):
-        """The value of the pack's hook ``name`` on ``args``: how the engine
-        asks its pack a question (a define the pack declares with ``hook``,
-        ``Pack.hook``; rules/grid-ancients/05-hooks.wc)."""
-        return self._run(setting, self.pack.hook(name, len(args)), args, activation)
-
-    def ordered(self, setting: GridSetting, rank: str, steps, droppable: bool = False) -> list:
-        """``steps`` in the order the pack's hook ``rank`` gives them (a
-        number, lower first; a tie: as listed), and with ``droppable`` each
-        it ranks ``none`` left out: how the engine walks a procedure the
-        pack declares."""
-        ranked = [(self.hook(setting, rank, k), i, k) for i, k in enumerate(steps)]
-        for r, _, k in ranked:
-            if (r is None and not droppable) or (r is not None and (isinstance(r, bool) or not isinstance(r, (int, Fraction)))):
-                raise WarcouncilError(f"{rank}({k}) is {'none' if r is None else r}: a rank is a number (lower first)"
-                                      + (" or none" if droppable else ""), self.pack.defines[rank].loc)
-        return [k for _, _, k in sorted(x for x in ranked if x[0] is not None)]
-
-    def call(self, setting: GridSetting, name: str, *args, activation=None):
-        """The value of any define ``name`` of the pack on ``args`` (for a
-        caller outside the engine, e.g. a test reading one define)."""
-        d = self.pack.defines.get(name)
-        if d is None:
-            raise WarcouncilError(f"the rule pack has no define {name!r}")
-        if len(d.params) != len(args):
-            raise WarcouncilError(f"{name} takes {len(d.params)} argument(s) in this rule pack, not {len(args)}",
-                                  d.loc)
-        return self._run(setting, d, args, activation)
-
-    def roll(self, setting: GridSetting, name: str, given, faces=None):
-        """The pack's roll ``name`` (``roll ID NAME(...) dice ... := ...``,
-        ``kernel/rolls.py``), its parameters the values of their names in
-        ``given``: its exact law, or with ``faces`` what they give. ``odds``
-        and ``check`` both read a test's dice so; a turn file gives the dice
-        of one try (a re-roll is another try), and where they are fewer than
-        the roll's they must decide it (``decided``): a house rule's roll
-        that reads a die the file does not give is bad input at the roll."""
-        r, ctx, args = self._roll_of(setting, name, given)
-        if faces is None:
-            return r.law(ctx, args)
-        known, out = r.decided(ctx, args, faces)  # (all its dice given: decided by them)
-        if not known:
-            raise WarcouncilError(f"roll {r.decl.id} rolls {r.n} dice ({', '.join(r.decl.dice)}), but a turn file "
-                                  f"gives {len(faces)} for a try of it", r.decl.loc)
-        return out
-
-    def decided(self, setting: GridSetting, name: str, given, faces) -> tuple[bool, object]:
-        """Whether the first dice of roll ``name``, showing ``faces``, decide
-        it, and what they give (``Roll.decided``): a later die is asked for
-        only when it matters."""
-        r, ctx, args = self._roll_of(setting, name, given)
-        return r.decided(ctx, args, faces)
-
-    def _roll_of(self, setting: GridSetting, name: str, given):
-        r = rolls.compiled(self.compiler, name)
-        if r is None:
-            raise WarcouncilError(f"the rule pack declares no roll {name}, which the engine rolls",
-                                  hint=f"declare it: roll ID {name}(...) dice d1, ... := ...")
-        return r, Ctx(World(setting, self.compiler)), r.bind(given)
-
-    def _run(self, setting: GridSetting, d, args, activation=None):
-        body = self.compiler.define_closure(d.name)
-        return body(Ctx(World(setting, self.compiler, activation)), dict(zip(d.params, args)))
-
-    def side_value(self, name: str, side: str):
-        """The kernel's ``Engine.side_value``: a user's define (not a hook)."""
-        s = self.setting(side)
-        return self._run(s, self.side_define(name), (s.side_view,))
+    def context(self, setting: GridSetting) -> Ctx:
+        """The kernel's ``Engine.context``: a ``Ctx`` over the grid's world
+        (``World``) in ``setting``, no activation being judged (how the
+        engine asks its pack: ``hook``, ``ordered``, ``roll``, ...)."""
+        return Ctx(World(setting, self.compiler))
 
     def rules(self):
         if self._rules is None:
@@ -401,7 +338,7 @@ class GridEngine(Engine):
         parameters the test file's values of their names (a unit's id: the
         unit); the law and the roll's arguments."""
         given = {k: _named(s.by_id, data, k, path) if k in UNIT_KEYS else v for k, v in data.items()}
-        r, ctx, args = self._roll_of(s, data["test"], given)
+        r, ctx, args = self.roll_of(s, data["test"], given)
         return _sorted_dist(r.law(ctx, args)), args
 
     def movement_points(self, s, u, option, n, ap=0, reroll=False):
@@ -538,7 +475,7 @@ class GridEngine(Engine):
         roll, ``given`` the arguments of the pack's roll (``failed_discipline``,
         ``failed_reform``; its defaults for the others): the pack's
         ``failed_modifier`` or ``reform_failed_modifier``, which the roll adds too."""
-        args = self._roll_of(s, "failed_reform" if reform else "failed_discipline", given)[2]
+        args = self.roll_of(s, "failed_reform" if reform else "failed_discipline", given)[2]
         if reform:
             return self.hook(s, "reform_failed_modifier", args["unit"], args["critical_by"])
         return self.hook(s, "failed_modifier", args["unit"], args["critical_by"], args["cause"], args["reserve"])

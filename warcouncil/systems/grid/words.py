@@ -8,15 +8,16 @@ the text answers of the command line (``engine.py``: ``activations``,
 
 from __future__ import annotations
 
+from ...kernel.words import listed, piece_named
+
 
 def unit_words(uid: str, kind: str | None, at) -> str:
     """A unit of type ``kind`` standing ``at`` ([col, row]): "formed
     infantry r1 at 4,5"."""
-    name = f"{kind.replace('_', ' ')} {uid}" if kind else str(uid)
-    return f"{name} at {at[0]},{at[1]}" if at is not None else name
+    return piece_named(kind, uid, f"{at[0]},{at[1]}" if at is not None else None)
 
 
 def units_words(by_id: dict, ids) -> str:
     """Units by id (``by_id``: id -> a piece view, with its ``type`` and
-    ``at``), in words, one after the other; an id not there stays as it is."""
-    return ", ".join(unit_words(i, by_id[i].type, by_id[i].at) if i in by_id else str(i) for i in ids)
+    ``at``), in words, one after the other (``kernel.words.listed``)."""
+    return listed(by_id, ids, lambda v: unit_words(v.id, v.type, v.at))

@@ -165,7 +165,6 @@ class WarmasterEngine(Engine):
         self.reads = PackReads(pack, self._attr_reads, self.compiler.symbols)
         #: the history loops judged from a summary carried along the log (the kernel's)
         self.loops = HistoryLoops(self.compiler, self.reads)
-        self._calls: dict = {}  # (define, arity) -> (its closure, its parameters), checked once
         self.unit_attrs = {name: {k: getattr(v, "value", v) for k, v in u.attrs}  # (a literal's value)
                            for name, u in pack.units.items()}
         self.penalties = pack.hooked(PENALTY_PREFIX)
@@ -201,16 +200,6 @@ class WarmasterEngine(Engine):
             if c.role not in self.pack.roles:
                 raise WarcouncilError(f"the pack declares no character role {c.role!r}", c.places.get("role", c.where))
 
-    def _call(self, name: str, ctx: Ctx, *args) -> Any:
-        """The pack's define ``name`` on ``args``: a hook the pack declares
-        (``Pack.hook``; the penalties: ``hook every penalty_(o, u)``)."""
-        hit = self._calls.get((name, len(args)))
-        if hit is None:
-            d = self.pack.hook(name, len(args))
-            hit = self._calls[(name, len(args))] = (self.compiler.define_closure(name), tuple(d.params))
-        body, params = hit
-        return body(ctx, dict(zip(params, args)))
-
     def side_value(self, name: str, side: str):
         """The kernel's ``Engine.side_value``: on the table as it stands,
         ``side``'s Command phase not begun (an empty log), the kernel's
@@ -219,8 +208,7 @@ class WarmasterEngine(Engine):
         log = self.start(side)
         ctx = Ctx(log)
         ctx.g.setting = _SideView(side, [log.table.at(p.id) for p in self.scenario.pieces], ctx.g.memo)
-        d = self.side_define(name)
-        return self.compiler.define_closure(name)(ctx, {d.params[0]: ctx.g.setting.side_view})
+        return self.value(ctx, self.side_define(name), (ctx.g.setting.side_view,))
 
     def start(self, side: str | None = None) -> Log:
         """The phase before its first entry, for ``side`` (default: the
@@ -252,12 +240,12 @@ class WarmasterEngine(Engine):
     def _target(self, log: Log, e: Entry) -> tuple[int, dict[str, int]]:
         # (judged afresh while it is kept by the places it reads: every place read is recorded)
         ctx = Ctx(log, None, self.cache.defines, fresh=bool(self.cache.reading))
-        call = self._call
-        command = call("command_value", ctx, e)
+        ask = self.ask
+        command = ask(ctx, "command_value", e)
         pens: dict[str, int] = {}
-        supply = [u for u in e.units if call("supplies", ctx, e, u)]  # (the same for every penalty)
+        supply = [u for u in e.units if ask(ctx, "supplies", e, u)]  # (the same for every penalty)
         for name in self.penalties:
-            vals = [call(name, ctx, e, u) for u in supply]
+            vals = [ask(ctx, name, e, u) for u in supply]
             pens[name[len(PENALTY_PREFIX):]] = max(vals) if vals else 0
         return command - sum(pens.values()), pens
 
@@ -267,7 +255,7 @@ class WarmasterEngine(Engine):
         why = self.measured(log, e)
         out = {"order": e.index + 1, "by": e.by.id, "units": [u.id for u in e.units], "roll": e.roll,
                "target": e.target, "penalties": dict(e.penalties),
-               "given": bool(self._call("succeeds", Ctx(log), e)), "blunder": self.is_blunder(Ctx(log), e)}
+               "given": bool(self.ask(Ctx(log), "succeeds", e)), "blunder": self.is_blunder(Ctx(log), e)}
         if why:
             out["measured"] = why
         return out
@@ -284,8 +272,8 @@ class WarmasterEngine(Engine):
             trace: list[str] = []
             ctx = Ctx(log, trace)
             for u in e.units:
-                if self._call("supplies", ctx, e, u):
-                    self._call(name, ctx, e, u)
+                if self.ask(ctx, "supplies", e, u):
+                    self.ask(ctx, name, e, u)
             if trace:
                 why[key] = trace
         return why
@@ -306,7 +294,7 @@ class WarmasterEngine(Engine):
         hit = None if key is None else self.cache.values.get(key)
         if hit is None:
             ctx = Ctx(log, None, self.cache.defines)
-            ok = tuple(t for t in WAYS if self._call("succeeds", ctx, e.with_roll(t)))
+            ok = tuple(t for t in WAYS if self.ask(ctx, "succeeds", e.with_roll(t)))
             hit = ok, tuple(t for t in WAYS if t not in ok and self.is_blunder(ctx, e.with_roll(t)))
             if key is not None:
                 self.cache.values[key] = hit
@@ -314,7 +302,7 @@ class WarmasterEngine(Engine):
 
     def is_blunder(self, ctx: Ctx, e: Entry) -> bool:
         """Is attempt ``e``, with its roll, a blunder (the pack's ``blunder(o)``)?"""
-        return self.pack.hook("blunder", 1) is not None and bool(self._call("blunder", ctx, e))
+        return bool(self.ask(ctx, "blunder", e))  # (an optional hook: none where the pack has no define)
 
     def attempt(self, log: Log, step: Step, roll: int | None, moves: bool,
                 lazy: bool = False) -> tuple[Entry, Table]:

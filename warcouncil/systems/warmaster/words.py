@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...kernel.words import listed, piece_kind, piece_named
+
 
 def num(v: float) -> Any:
     """A measure as players write it: whole centimetres without a point,
@@ -30,14 +32,13 @@ def xy_words(p) -> str:
 def piece_words(p) -> str:
     """A piece of the scenario (``scenario.Piece``) where the scenario puts
     it: "infantry r1 at 30,50", "wizard wiz at 60,30"."""
-    kind = p.type if p.role == "unit" and p.type else p.role
-    return f"{kind.replace('_', ' ')} {p.id} at {xy_words(p.pose.at)}"
+    return piece_named(piece_kind(p), p.id, xy_words(p.pose.at))
 
 
 def pieces_words(by_id: dict, ids) -> str:
     """Pieces by id (``by_id``: the scenario's), in words, one after the
-    other; an id the scenario has not stays as it is."""
-    return ", ".join(piece_words(by_id[i]) if i in by_id else str(i) for i in ids)
+    other; an id the scenario has not stays as it is (``kernel.words.listed``)."""
+    return listed(by_id, ids, piece_words)
 
 
 def order_words(by_id: dict, by: str, units) -> str:
