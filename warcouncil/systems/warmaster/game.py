@@ -20,9 +20,10 @@ The side to move decides, in the sub-phase order the pack's rules keep
 An action is legal exactly when ``check`` finds no violation at it in the
 log it extends (the engine's rules; nothing is judged here). Destinations
 listed come from a finite move generator: for a piece moving up to R cm
-(a unit's pace, a character's 60 cm, a home back's D6 × 10), every point
-of a square grid of ``resolution`` cm (an option of ``new_state``, default
-10) centred on it within R, nearest first, its facing and formation kept;
+(the pace of its type, a character's too: the pack's ``unit character``;
+a home back's D6 × 10), every point of a square grid of ``resolution`` cm
+(an option of ``new_state``, default 10) centred on it within R, nearest
+first, its facing and formation kept;
 and for each enemy unit (a home back: its character) the point along the
 straight line toward it where the piece first touches it, or R along it,
 and the point R straight away from it; each wholly on the table (the
