@@ -11,7 +11,8 @@ import pytest
 
 import warcouncil
 from conftest import run_cli
-from warmaster_util import char, checked, house, scenario, turn, unit
+from warcouncil import CHANCE
+from warmaster_util import RIDGEWAY, char, checked, house, scenario, turn, unit
 
 # a 200 x 120 table; the General in the middle, far from every unit
 UNITS = [unit("a", "red", (20, 20)), unit("x", "blue", (180, 110), facing=180)]
@@ -59,3 +60,31 @@ def test_a_unit_may_not_take_the_characters_type(tmp_path):
     code, out, err = run_cli("orders", sc)
     assert (code, out) == (2, "")
     assert err.splitlines()[0] == f"{sc}:10:9: 'character' is the characters' type, not a unit's"
+
+
+HOME_BACK_20 = "replace define wm.home-back-reach\n    home_back_reach(d) := d * 20\n"
+
+
+def _home_back_destinations(rules=()):
+    state = warcouncil.load_game("ridgeway", [str(r) for r in rules]).new_state(resolution=10)
+    state.apply({"kind": "home_back", "unit": "r5", "toward": "wiz"})
+    assert state.current_player() == CHANCE
+    state.apply({"kind": "dice", "roll": 1})
+    return [a["to"] for a in state.legal_actions()]
+
+
+def test_a_home_backs_reach_is_the_packs_define(tmp_path):
+    # the pack: home_back_reach(d) := d * 10 ("up to 1D6 × 10cm"); r5 at 105,70
+    # rolls 1 and flies toward the wizard at 75,28: 10 cm, so the game lists
+    # the grid's points 10 cm away and the point 10 cm straight toward him
+    assert _home_back_destinations() == [[[105, 60]], [[95, 70]], [[99.188, 61.863]]]
+    h = house(tmp_path, HOME_BACK_20)
+    assert _home_back_destinations([h]) == [[[105, 60]], [[95, 70]], [[95, 60]], [[105, 50]], [[85, 70]],
+                                            [[93.376, 53.726]]]
+    # check reads the same define: 14.1 cm on a 1 is too far, but not with the house rule
+    t = turn(tmp_path, home_back=[{"unit": "r5", "toward": "wiz", "roll": 1, "to": [95, 60]}])
+    code, data = checked(str(RIDGEWAY), t)
+    assert code == 1
+    assert [(v["rule"], v["measurements"]) for v in data["violations"]] == [
+        ("wm.home-back-how", ["r5 moves 14.142136 cm"])]
+    assert checked(str(RIDGEWAY), t, h) == (0, {"legal": True, "violations": [], "orders": []})
