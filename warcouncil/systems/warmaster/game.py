@@ -20,14 +20,16 @@ The side to move decides, in the sub-phase order the pack's rules keep
 An action is legal exactly when ``check`` finds no violation at it in the
 log it extends (the engine's rules; nothing is judged here). Destinations
 listed come from a finite move generator: for a piece moving up to R cm
-(a unit's pace, a character's 60 cm, a home back's D6 × 10), every point
+(the pace of its type, a character's too: the pack's ``unit character``;
+a home back's: the pack's ``home_back_reach(D6)``, D6 × 10), every point
 of a square grid of ``resolution`` cm (an option of ``new_state``, default
 10) centred on it within R, nearest first, its facing and formation kept;
 and for each enemy unit (a home back: its character) the point along the
 straight line toward it where the piece first touches it, or R along it,
 and the point R straight away from it; each wholly on the table (the
-scenario's bounds). A home back with D6 d lists those of every reach 10,
-20, ..., 10·d cm (what a shorter roll allows, a longer one allows too).
+scenario's bounds). A home back with D6 d lists those of the reach of
+every roll 1, 2, ..., d (10, 20, ..., 10·d cm: what a shorter roll allows,
+a longer one allows too).
 A brigade moves by common offsets (the grid's, and each unit's contact
 offsets). ``apply`` takes any other destination too and judges it.
 
@@ -47,6 +49,7 @@ from typing import Any
 from ...errors import Location, WarcouncilError
 from . import measure as T
 from ...kernel.game import CHANCE, IllegalAction, StepTurn, decision, refuse, refusing, roll, scenario_data
+from ...kernel.log import LogCtx
 from ...kernel.turn import located
 from .files import Step
 from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
@@ -253,8 +256,10 @@ class WarmasterTurn(StepTurn):
         toward ``toward`` with D6 ``d6`` (``first``: the first, if any)."""
         t = prefix.table
         out, tos = [], []
+        ctx = LogCtx(prefix)
         for k in range(1, d6 + 1):  # (what a shorter roll allows, this one allows too)
-            tos += [to for to in self.destinations(t, (unit,), 10 * k, (toward,)) if to not in tos]
+            reach = float(self.engine._call("home_back_reach", ctx, k))  # (the pack's: D6 × 10 cm)
+            tos += [to for to in self.destinations(t, (unit,), reach, (toward,)) if to not in tos]
         for to in tos:
             m = {"unit": unit, "toward": toward, "roll": d6, "to": to[0]}
             if self._legal(prefix, "home_back", m):

@@ -32,6 +32,8 @@ from ...world.schema import (
 from ...world.ydoc import YDict
 
 ROLES = ("general", "hero", "wizard")
+#: a character's unit type: the pack's `unit character { ... }` gives its move
+CHARACTER_TYPE = "character"
 FORMATIONS = T.FORMATIONS
 
 # ---------------------------------------------------------------------------
@@ -304,6 +306,8 @@ def pose_of(v: Any, current: Pose) -> Pose:
 
 def _unit(m: YDict, pieces: dict) -> Piece:
     pid = _id(m, pieces)
+    if m["type"] == CHARACTER_TYPE:
+        raise WarcouncilError(f"{CHARACTER_TYPE!r} is the characters' type, not a unit's", value_loc(m, "type"))
     g = UNIT.get
     p = Piece(pid, m["side"], "unit", m["type"], Pose(_point(m["at"]), float(g(m, "facing")), g(m, "formation")),
               g(m, "stands"), g(m, "lost"), where=m.where, places=_places(m), confused=g(m, "confused"))
@@ -314,7 +318,7 @@ def _unit(m: YDict, pieces: dict) -> Piece:
 def _character(m: YDict, pieces: dict) -> Piece:
     pid = _id(m, pieces)
     g = CHARACTER.get
-    p = Piece(pid, m["side"], m["role"], "character", Pose(_point(m["at"]), float(g(m, "facing")), "line"), 1, 0,
+    p = Piece(pid, m["side"], m["role"], CHARACTER_TYPE, Pose(_point(m["at"]), float(g(m, "facing")), "line"), 1, 0,
               m["command"], g(m, "mounted"), m.where, _places(m))
     pieces[pid] = p
     return p

@@ -103,8 +103,9 @@ class Table:
 
 class At:
     """A piece as it stands on ``table``: the rules read its attributes
-    (``id side role type command pace flying at``) and the builtins measure
-    its footprint."""
+    (``id side role type command at``, and its type's as the pack declares
+    them: ``pace flying``, a character's type being ``character``) and the
+    builtins measure its footprint."""
 
     __slots__ = ("piece", "table", "rank", "id")
 
@@ -136,8 +137,6 @@ class At:
         attrs = self.table.unit_attrs.get(p.type)
         if attrs is not None and name in attrs:
             return attrs[name]
-        if name in ("pace", "flying") and not p.is_unit:
-            return {"pace": 60, "flying": False}[name]
         raise AttributeError(name)
 
     def __repr__(self) -> str:
