@@ -258,7 +258,7 @@ class WarmasterTurn(StepTurn):
         out, tos = [], []
         ctx = LogCtx(prefix)
         for k in range(1, d6 + 1):  # (what a shorter roll allows, this one allows too)
-            reach = float(self.engine._call("home_back_reach", ctx, k))  # (the pack's: D6 × 10 cm)
+            reach = float(self.engine.ask(ctx, "home_back_reach", k))  # (the pack's: D6 × 10 cm)
             tos += [to for to in self.destinations(t, (unit,), reach, (toward,)) if to not in tos]
         for to in tos:
             m = {"unit": unit, "toward": toward, "roll": d6, "to": to[0]}
