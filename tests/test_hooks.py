@@ -91,8 +91,10 @@ def test_the_hooks_declared_per_family():
     # + outcome_effect:
     # what an outcome changes, tests/test_grid_aftermath_effects.py)
     wm = load_pack("warmaster")
-    # (+ home_back_reach: the game's home-back destinations, tests/test_warmaster_house_knowledge.py)
-    assert sorted(wm.hooks) == ["blunder", "command_value", "home_back_reach", "penalty_", "succeeds", "supplies"]
+    # (+ home_back_reach: the game's home-back destinations; + command_reach: the picture's ranges;
+    # tests/test_warmaster_house_knowledge.py)
+    assert sorted(wm.hooks) == ["blunder", "command_reach", "command_value", "home_back_reach", "penalty_",
+                                "succeeds", "supplies"]
     assert [n for n, h in wm.hooks.items() if h.every] == ["penalty_"]
     assert wm.hooked("penalty_") == ["penalty_distance", "penalty_successive", "penalty_enemy", "penalty_dense",
                                     "penalty_casualties"]

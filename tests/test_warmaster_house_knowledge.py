@@ -88,3 +88,25 @@ def test_a_home_backs_reach_is_the_packs_define(tmp_path):
     assert [(v["rule"], v["measurements"]) for v in data["violations"]] == [
         ("wm.home-back-how", ["r5 moves 14.142136 cm"])]
     assert checked(str(RIDGEWAY), t, h) == (0, {"legal": True, "violations": [], "orders": []})
+
+
+def test_the_picture_draws_the_packs_command_ranges(tmp_path):
+    # the pack's `command_reach` (wm.drawn-range: hero_reach, wizard_reach)
+    # is the range drawn around a Hero and a Wizard, so a house rule's range
+    # is the one the board shows; the General's range (the table) is not drawn
+    import xml.etree.ElementTree as ET
+
+    from warcouncil.kernel.engine import Engine
+    from warcouncil.systems.warmaster.svg import table_svg
+
+    def ranges(rules=()):
+        root = ET.fromstring(table_svg(Engine.load("ridgeway", [str(r) for r in rules])))
+        return sorted(t.text for t in root.iter("{http://www.w3.org/2000/svg}title") if "command range" in t.text)
+
+    assert ranges() == ["hero: command range 60 cm", "wiz: command range 20 cm"]
+    wide = house(tmp_path, "replace define wm.default.hero-range\n    from house \"Heroes shout.\"\n"
+                           "    hero_reach := 80\n")
+    assert ranges([wide]) == ["hero: command range 80 cm", "wiz: command range 20 cm"]
+    none = house(tmp_path, "replace define wm.drawn-range\n    from house \"No ranges drawn.\"\n"
+                           "    command_reach(c) := none\n")
+    assert ranges([none]) == []

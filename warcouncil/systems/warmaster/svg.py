@@ -24,11 +24,11 @@ from shapely.geometry.base import BaseGeometry
 from ...kernel.picture import (DESTINATION, SELECTED, Layout, Legend, along, attrs, colours, document, dot, front,
                                group, label, marks, num, outwards, stroke)
 from ...kernel.picture import box as swatch
+from ...kernel.log import LogCtx
 from .words import num as written, xy_words
 
 SCALE = 8.0  # pixels per cm
 SIDE_COLOURS = ("#c0392b", "#2c6fbb", "#2e8b57", "#8e44ad")
-REACH = {"hero": 60.0, "wizard": 20.0}  # the pack's defaults, drawn (reference §5.2 W12)
 LINE = 11.0  # pixels between two lines of order tags
 ROLE_MARK = {"general": "G", "hero": "H", "wizard": "W"}
 TYPE_MARK = {"infantry": "Inf", "cavalry": "Cav", "flying": "Fly", "artillery": "Art", "chariots": "Cht",
@@ -110,8 +110,9 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
                 top = fp.bounds[3] + 20.0 * k
                 if top < d:
                     bands.append((c.pose.at[0] * SCALE, (d - top) * SCALE + 12, f"{20 * k} cm (-{k})"))
-        reach = REACH.get(c.piece.role)
+        reach = eng.ask(LogCtx(log), "command_reach", c)  # (the pack's: a house rule's range is drawn)
         if reach is not None:
+            reach = float(reach)
             area = fp.buffer(reach, 64).intersection(table)
             parts.append(f'<path class="range" d="{_path(area, d)}" fill="{colour[c.piece.side]}" '
                          f'fill-opacity="0.04" stroke="{colour[c.piece.side]}" stroke-dasharray="2 3">'
