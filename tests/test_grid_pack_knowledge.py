@@ -1,0 +1,32 @@
+"""Square-grid ancients: game knowledge the engine asks the pack for, one
+hook each (rules/grid-ancients/05-hooks.wc), so that a house rule changes
+what `check` and `odds` answer alike: which units are Stubborn
+(`stubborn_unit`)."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+from gridkit import engine, house
+from test_grid_aftermath import at, board, fight, run
+
+#: a house rule: Warbands are Stubborn too
+STUBBORN_WARBANDS = ('replace define ga.stubborn-units\n    from house "A house rule for the tests."\n'
+                     '    stubborn_unit(u) := has(u, stubborn) or has(u, warband)\n')
+
+
+def test_a_house_rule_that_makes_warbands_stubborn_changes_check_and_odds(tmp_path):
+    """d, a Warband, crunched (6 against 3) and pushed back: the shipped pack
+    moves it one square (a 4) and reads no Stubborn die; with Warbands
+    Stubborn, its 5 holds it (no card, no Discipline Test), and `odds` of
+    its push back gives the hold (5-6) a third."""
+    sc = board(tmp_path, d={"characteristics": ["warband"]})
+    h = [house(tmp_path, STUBBORN_WARBANDS)]
+    entry = fight(dice=(6, 3, 3), push_back={"d": 4}, stubborn={"d": 5}, discipline={"d": [4, 4]})
+    _, log = run(sc, [entry])
+    assert at(log, "d") == ((3, 1), "south", False) and "d is Stubborn and holds (5)" not in log[0]["events"]
+    _, log = run(sc, [entry], h)
+    assert "d is Stubborn and holds (5)" in log[0]["events"] and "d" not in log[0].get("positions", {})
+    assert engine(sc).odds({"test": "push_back", "unit": "d"})[0] == {"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}
+    assert engine(sc, h).odds({"test": "push_back", "unit": "d"})[0] == {
+        "0": F(1, 9), "1": F(1, 3), "2": F(2, 9), "stays": F(1, 3)}
