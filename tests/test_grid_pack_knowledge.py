@@ -2,12 +2,14 @@
 hook each (rules/grid-ancients/05-hooks.wc), so that a house rule changes
 what `check` and `odds` answer alike: which units are Stubborn
 (`stubborn_unit`), which free re-rolls of a failed Manoeuvre Test a unit has
-(`free_reroll`, over the pack's `values reroll`)."""
+(`free_reroll`, over the pack's `values reroll`), and the words refusing
+an attachment when a scenario loads (`attach_refusal`)."""
 
 from __future__ import annotations
 
 from fractions import Fraction as F
 
+from conftest import run_cli
 from gridkit import engine, house, scenario, unit
 from test_grid_aftermath import at, board, fight, run
 
@@ -57,3 +59,20 @@ def test_a_house_rule_that_gives_a_new_free_reroll(tmp_path):
                                                                   {"modifier": 0, "rerolls": 0})
     assert engine(sc, h).odds({"test": "manoeuvre", "unit": "v"}) == ({"fail": F(1, 4), "pass": F(3, 4)},
                                                                      {"modifier": 0, "rerolls": 1})
+
+
+def test_a_house_rule_gives_the_words_refusing_an_attachment(tmp_path):
+    """A Praetorian Cohort on a unit that is no Legion: the pack's words say
+    why (`ga.attachment-refusal`), a house rule's are said instead; an
+    attachment refused with no words (none) names only the unit's type."""
+    p = board(tmp_path, d={"attachments": ["praetorian_cohort"]})
+    said = "unit d: a praetorian_cohort cannot be attached to it (a formed_infantry"
+    code, _, err = run_cli("activations", p)
+    assert code == 2 and f"{said}, not a Legion)" in err
+    h = house(tmp_path, 'replace define ga.attachment-refusal\n    from house "A house rule for the tests."\n'
+                        '    attach_refusal(u, x) := if x == praetorian_cohort then "it has no Eagle" else none\n')
+    code, _, err = run_cli("activations", p, "--rules", h)
+    assert code == 2 and f"{said}, it has no Eagle)" in err
+    p = board(tmp_path, d={"attachments": ["devotio"]}, name="devotio")
+    code, _, err = run_cli("activations", p, "--rules", h)
+    assert code == 2 and "unit d: a devotio cannot be attached to it (a formed_infantry)\n" in err

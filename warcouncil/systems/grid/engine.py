@@ -143,9 +143,9 @@ class GridEngine(Engine):
             s = self.setting(u.side)
             for n in u.attachments:
                 if not self.hook(s, "may_attach", s.by_id[u.id], n):
+                    why = self.hook(s, "attach_refusal", s.by_id[u.id], n)  # (the pack's words, or none)
                     raise WarcouncilError(f"unit {u.id}: a {n} cannot be attached to it (a {u.type}"
-                                          + (", not a Legion)" if n in ("praetorian_cohort", "devotio") else ")"),
-                                          u.places.get("attachments", u.where))
+                                          + (f", {why})" if why else ")"), u.places.get("attachments", u.where))
 
     # ------------------------------------------------------------ evaluation
     def setting(self, side: str | None = None, command=None) -> GridSetting:
