@@ -353,6 +353,7 @@ NEUTRAL = {
     "ga.brave": "brave_reroll(u) := false",
     "ga.heroic": "heroic_reroll(u) := false",
     "ga.attachment-hosts": "may_attach(u, x) := true",
+    "ga.attachment-refusal": "attach_refusal(u, x) := none",
     "ga.eagle-cards": "eagle_card(r) := none",
     "ga.centurion-casualties": "casualty_dr(r) := 0",
     "ga.eagles-once": "eagle_counts(r, before) := true",
@@ -496,6 +497,7 @@ def _cases(tmp_path):
         "ga.general-extra-setbacks": (_general(tmp_path, "ge"), _wounded(3)),
         "ga.general-killed-homunculus": (_general(tmp_path, "gk"), _wounded(1)),
         "ga.attachment-hosts": _loads(board(tmp_path, d={"attachments": ["praetorian_cohort"]}, name="ah")),
+        "ga.attachment-refusal": _loads(board(tmp_path, d={"attachments": ["praetorian_cohort"]}, name="ar")),
     }
 
 

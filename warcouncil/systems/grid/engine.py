@@ -31,13 +31,15 @@ from .aftermath import CARDS, Aftermath, Due
 from .files import AFTERMATH_FIELDS, MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
 from .world import GridSetting, World
 from .words import units_words
-#: the free re-rolls of a failed Manoeuvre Test, once per turn each (by the
-#: characteristic that gives them, a symbol of the pack), and whether one
-#: applies to a step of the unit; the pack says which is used first
-_FREE_REROLLS = {
-    "drilled": lambda eng, s, u, step: eng.hook(s, "drilled_reroll", u, step.rough),
-    "skirmishers": lambda eng, s, u, step: eng.hook(s, "skirmisher_reroll", u),
-}
+#: the re-roll of a failed Manoeuvre Test that spends a Movement Point; the pack's other
+#: re-rolls (``values reroll``) are free, once per turn each, where its ``free_reroll(k, u, step)``
+#: grants them, and its ``free_reroll_rank`` says which is used first
+POINT_REROLL = "movement_point"
+
+
+def free_rerolls(pack) -> tuple:
+    """The free re-rolls of a failed Manoeuvre Test the pack names (``values reroll``)."""
+    return tuple(k for k in pack.values.get("reroll", ()) if k != POINT_REROLL)
 #: the re-rolls of a failed test that an ``odds`` test file may claim, by test: the flag that claims
 #: one, and the pack's hook on the unit that grants it (None: a Command Point spent, always granted)
 CLAIMED_REROLLS = {
@@ -141,9 +143,9 @@ class GridEngine(Engine):
             s = self.setting(u.side)
             for n in u.attachments:
                 if not self.hook(s, "may_attach", s.by_id[u.id], n):
+                    why = self.hook(s, "attach_refusal", s.by_id[u.id], n)  # (the pack's words, or none)
                     raise WarcouncilError(f"unit {u.id}: a {n} cannot be attached to it (a {u.type}"
-                                          + (", not a Legion)" if n in ("praetorian_cohort", "devotio") else ")"),
-                                          u.places.get("attachments", u.where))
+                                          + (f", {why})" if why else ")"), u.places.get("attachments", u.where))
 
     # ------------------------------------------------------------ evaluation
     def setting(self, side: str | None = None, command=None) -> GridSetting:
@@ -210,7 +212,7 @@ class GridEngine(Engine):
         occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q].id != u.id)
         rough = rough_of(after) or rough_of(before)
         test = tests[-1] if tests else None  # (the last try: a re-roll is another try of the roll)
-        return Record(drilled_spent=False, skirmisher_spent=False, points_left=0,
+        return Record(free_unused=frozenset(), points_left=0,
                       kind=kind, squares=after, before=before, rough=rough,
                       was_rough=rough_of(before), occupied_by=occupied,
                       on_board=all(q in s.board.cells for q in after),
@@ -362,7 +364,7 @@ class GridEngine(Engine):
         if self.hook(s, "free_manoeuvre", u, kind):
             return {"pass": Fraction(1)}, {"free": True}
         m = self.hook(s, "manoeuvre_modifier", u, kind, rough)
-        rerolls = (sum(1 for has in _FREE_REROLLS.values() if has(self, s, u, Record(rough=rough)))  # (as check's)
+        rerolls = (sum(1 for k in free_rerolls(self.pack) if self.hook(s, "free_reroll", k, u, Record(rough=rough)))
                    + self._rerolls(s, u, data))
         law = self.roll(s, "manoeuvre", {"unit": u, "kind": kind, "rough": rough})
         return _retried(law, rerolls), {"modifier": m, "rerolls": rerolls}
@@ -806,16 +808,15 @@ class _Sequence:
             nxt = step_footprint(cur, kind)
             rec = eng.step_record(base, u, cur, nxt, kind, tests, fear, j, len(raw_steps))
             # the free re-rolls this unit has left this turn, then the Movement Points spent for them
-            used = self.free_used.setdefault(u.id, set())
-            rec.__dict__.update(drilled_spent="drilled" in used, skirmisher_spent="skirmishers" in used,
-                                points_left=points_left)
+            used, free = self.free_used.setdefault(u.id, set()), free_rerolls(eng.pack)
+            rec.__dict__.update(free_unused=frozenset(free) - used, points_left=points_left)
             need = rec.rerolls
             # the re-rolls of a failed test in the pack's order (ga.default.reroll-order: Drilled, Skirmisher, a point)
-            for k in eng.ordered(s, "free_reroll_rank", (*_FREE_REROLLS, "movement_point")):
-                if k == "movement_point":
+            for k in eng.ordered(s, "free_reroll_rank", (*free, POINT_REROLL)):
+                if k == POINT_REROLL:
                     spent = min(need, points_left)
                     points_left, need = points_left - spent, need - spent
-                elif need and k not in used and _FREE_REROLLS[k](eng, s, u, rec):
+                elif need and k not in used and eng.hook(s, "free_reroll", k, u, rec):
                     used.add(k)
                     need -= 1
             steps.append(rec)
@@ -998,10 +999,10 @@ class _Sequence:
         return f is not None and bool(frozenset(f.front(1)) & s.squares(s.by_id[target.id]))
 
     def reroll_left(self, s, u, step, used, points_left) -> bool:
-        """A failed Manoeuvre Test is re-rolled while a re-roll is left: the
-        Drilled or the Skirmisher re-roll not used this turn, or a Movement
-        Point spent for it (``reroll_manoeuvre``)."""
-        return (any(k not in used and _FREE_REROLLS[k](self.eng, s, u, step) for k in _FREE_REROLLS)
+        """A failed Manoeuvre Test is re-rolled while a re-roll is left: a
+        free one the pack grants (``free_reroll``: Drilled, Skirmisher) not
+        used this turn, or a Movement Point spent for it (``reroll_manoeuvre``)."""
+        return (any(k not in used and self.eng.hook(s, "free_reroll", k, u, step) for k in free_rerolls(self.eng.pack))
                 or points_left > 0)
 
     def aftermath_log(self, more, aftermath, setting, before):

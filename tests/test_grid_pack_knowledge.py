@@ -1,0 +1,78 @@
+"""Square-grid ancients: game knowledge the engine asks the pack for, one
+hook each (rules/grid-ancients/05-hooks.wc), so that a house rule changes
+what `check` and `odds` answer alike: which units are Stubborn
+(`stubborn_unit`), which free re-rolls of a failed Manoeuvre Test a unit has
+(`free_reroll`, over the pack's `values reroll`), and the words refusing
+an attachment when a scenario loads (`attach_refusal`)."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+from conftest import run_cli
+from gridkit import engine, house, scenario, unit
+from test_grid_aftermath import at, board, fight, run
+
+#: a house rule: Warbands are Stubborn too
+STUBBORN_WARBANDS = ('replace define ga.stubborn-units\n    from house "A house rule for the tests."\n'
+                     '    stubborn_unit(u) := has(u, stubborn) or has(u, warband)\n')
+
+
+def test_a_house_rule_that_makes_warbands_stubborn_changes_check_and_odds(tmp_path):
+    """d, a Warband, crunched (6 against 3) and pushed back: the shipped pack
+    moves it one square (a 4) and reads no Stubborn die; with Warbands
+    Stubborn, its 5 holds it (no card, no Discipline Test), and `odds` of
+    its push back gives the hold (5-6) a third."""
+    sc = board(tmp_path, d={"characteristics": ["warband"]})
+    h = [house(tmp_path, STUBBORN_WARBANDS)]
+    entry = fight(dice=(6, 3, 3), push_back={"d": 4}, stubborn={"d": 5}, discipline={"d": [4, 4]})
+    _, log = run(sc, [entry])
+    assert at(log, "d") == ((3, 1), "south", False) and "d is Stubborn and holds (5)" not in log[0]["events"]
+    _, log = run(sc, [entry], h)
+    assert "d is Stubborn and holds (5)" in log[0]["events"] and "d" not in log[0].get("positions", {})
+    assert engine(sc).odds({"test": "push_back", "unit": "d"})[0] == {"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}
+    assert engine(sc, h).odds({"test": "push_back", "unit": "d"})[0] == {
+        "0": F(1, 9), "1": F(1, 3), "2": F(2, 9), "stays": F(1, 3)}
+
+
+#: a house rule: a third free re-roll, a Battle Trained unit's (once per turn, as the others)
+VETERANS = ('values reroll: drilled, skirmishers, veteran, movement_point\n'
+            'replace define ga.free-rerolls\n    from house "A house rule for the tests."\n'
+            '    free_reroll(k, u, s) := if k == veteran then has(u, battle_trained)\n'
+            '        else if k == drilled then drilled_reroll(u, s.rough) else k == skirmishers and skirmisher_reroll(u)\n')
+
+
+def test_a_house_rule_that_gives_a_new_free_reroll(tmp_path):
+    """v, Battle Trained, fails a drift (a 1) and re-rolls it (a 6) with no
+    Movement Point: the shipped pack refuses the re-roll, the house rule's
+    `veteran` re-roll allows it once per turn; `odds` of its Manoeuvre Test
+    (4+) counts the re-roll."""
+    sc = scenario(tmp_path, [unit("v", "red", (2, 3), "north", characteristics=["battle_trained"])])
+    h = [house(tmp_path, VETERANS)]
+    step, back = {"do": "drift_right", "test": [1, 6]}, {"do": "drift_left", "test": [1, 6]}
+    one = [{"unit": "v", "option": "move", "roll": 4, "steps": [step]}]
+    two = [*one, {"unit": "v", "option": "move", "roll": 4, "steps": [back]}]
+    assert [v.rule for v in engine(sc).check({"activations": one})[0]] == ["ga.manoeuvre-rerolls"]
+    assert [v.rule for v in engine(sc, h).check({"activations": one})[0]] == []
+    assert [v.rule for v in engine(sc, h).check({"activations": two})[0]] == ["ga.manoeuvre-rerolls"]
+    assert engine(sc).odds({"test": "manoeuvre", "unit": "v"}) == ({"fail": F(1, 2), "pass": F(1, 2)},
+                                                                  {"modifier": 0, "rerolls": 0})
+    assert engine(sc, h).odds({"test": "manoeuvre", "unit": "v"}) == ({"fail": F(1, 4), "pass": F(3, 4)},
+                                                                     {"modifier": 0, "rerolls": 1})
+
+
+def test_a_house_rule_gives_the_words_refusing_an_attachment(tmp_path):
+    """A Praetorian Cohort on a unit that is no Legion: the pack's words say
+    why (`ga.attachment-refusal`), a house rule's are said instead; an
+    attachment refused with no words (none) names only the unit's type."""
+    p = board(tmp_path, d={"attachments": ["praetorian_cohort"]})
+    said = "unit d: a praetorian_cohort cannot be attached to it (a formed_infantry"
+    code, _, err = run_cli("activations", p)
+    assert code == 2 and f"{said}, not a Legion)" in err
+    h = house(tmp_path, 'replace define ga.attachment-refusal\n    from house "A house rule for the tests."\n'
+                        '    attach_refusal(u, x) := if x == praetorian_cohort then "it has no Eagle" else none\n')
+    code, _, err = run_cli("activations", p, "--rules", h)
+    assert code == 2 and f"{said}, it has no Eagle)" in err
+    p = board(tmp_path, d={"attachments": ["devotio"]}, name="devotio")
+    code, _, err = run_cli("activations", p, "--rules", h)
+    assert code == 2 and "unit d: a devotio cannot be attached to it (a formed_infantry)\n" in err
