@@ -382,7 +382,7 @@ class WarmasterEngine(Engine):
         self._sharing = sharing
 
     def draw(self, side: str | None = None, after: str | None = None, **_) -> str:
-        """The table (footprints, terrain, command ranges, the General's 20 cm
+        """The table (footprints, terrain, command ranges, the General's
         bands) as it stands after the partial log ``after`` (default: the start)."""
         from .svg import table_svg
 
