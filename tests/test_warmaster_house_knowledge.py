@@ -141,3 +141,16 @@ def test_the_distance_penalty_and_the_generals_bands_are_the_packs_step(board, t
     assert answer([house(tmp_path, STEP_25)]) == (
         6, 3, ["25 cm from gen", "50 cm from gen", "75 cm from gen"], ["25 cm (-1)", "50 cm (-2)"],
         ["25, 50, 75 cm from the General (-1, -2, -3 to orders)"])
+
+
+
+def test_a_unit_types_attributes_are_fixed_by_the_packs_declarations(board):
+    # what a judgement reads of a piece's unit type (``pace``, ``flying``, the
+    # pack declares them for every type) never changes in one answer: the
+    # engine knows it from the pack's `unit` declarations, not from a list of
+    # its own; where a piece stands and an entry's index are the turn's
+    from warcouncil.kernel.engine import Engine
+
+    eng = Engine.load(str(board))
+    assert [eng._attr_reads(a) for a in ("pace", "flying", "side", "at", "index", "drilled")] == [
+        "", "", "", "table", "history", None]
