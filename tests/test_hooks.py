@@ -95,9 +95,9 @@ def test_the_hooks_declared_per_family():
     # refusing an attachment, tests/test_grid_pack_knowledge.py)
     wm = load_pack("warmaster")
     # (+ home_back_reach: the game's home-back destinations; + command_reach: the picture's ranges;
-    # tests/test_warmaster_house_knowledge.py)
-    assert sorted(wm.hooks) == ["blunder", "command_reach", "command_value", "home_back_reach", "penalty_",
-                                "succeeds", "supplies"]
+    # + distance_step: the picture's bands; tests/test_warmaster_house_knowledge.py)
+    assert sorted(wm.hooks) == ["blunder", "command_reach", "command_value", "distance_step", "home_back_reach",
+                                "penalty_", "succeeds", "supplies"]
     assert [n for n, h in wm.hooks.items() if h.every] == ["penalty_"]
     assert wm.hooked("penalty_") == ["penalty_distance", "penalty_successive", "penalty_enemy", "penalty_dense",
                                     "penalty_casualties"]

@@ -5,6 +5,7 @@ it, with the pack as shipped and with a house rule."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -110,3 +111,46 @@ def test_the_picture_draws_the_packs_command_ranges(tmp_path):
     none = house(tmp_path, "replace define wm.drawn-range\n    from house \"No ranges drawn.\"\n"
                            "    command_reach(c) := none\n")
     assert ranges([none]) == []
+
+
+STEP_25 = "replace define wm.penalty.distance-step\n    from house \"Long shouts.\"\n    distance_step := 25\n"
+
+
+def test_the_distance_penalty_and_the_generals_bands_are_the_packs_step(board, tmp_path):
+    # the pack: distance_step := 20 ("Per full 20cm distance"), read by
+    # penalty_distance and drawn by the picture as the General's bands; the
+    # General is 81.4 cm from unit a: -4 by the pack, -3 by a 25 cm step
+    import xml.etree.ElementTree as ET
+
+    from warcouncil.kernel.engine import Engine
+    from warcouncil.systems.warmaster.svg import table_svg
+
+    def answer(rules=()):
+        code, out, err = run_cli("orders", board, "--json", *[a for r in rules for a in ("--rules", r)])
+        assert (code, err) == (0, "")
+        [option] = json.loads(out)["options"]
+        root = ET.fromstring(table_svg(Engine.load(str(board), [str(r) for r in rules])))
+        bands = [t.text for p in root.iter() if p.get("class") == "band" for t in p]
+        labels = [t.text for t in root.iter() if t.get("class") == "band-label"]
+        legend = [t.text for t in root.iter() if t.text and "from the General" in t.text]
+        return option["target"], option["penalties"]["distance"], bands, labels, legend
+
+    # (the table is 120 cm deep: the third band's label would lie off it)
+    assert answer() == (5, 4, ["20 cm from gen", "40 cm from gen", "60 cm from gen"], ["20 cm (-1)", "40 cm (-2)"],
+                        ["20, 40, 60 cm from the General (-1, -2, -3 to orders)"])
+    assert answer([house(tmp_path, STEP_25)]) == (
+        6, 3, ["25 cm from gen", "50 cm from gen", "75 cm from gen"], ["25 cm (-1)", "50 cm (-2)"],
+        ["25, 50, 75 cm from the General (-1, -2, -3 to orders)"])
+
+
+
+def test_a_unit_types_attributes_are_fixed_by_the_packs_declarations(board):
+    # what a judgement reads of a piece's unit type (``pace``, ``flying``, the
+    # pack declares them for every type) never changes in one answer: the
+    # engine knows it from the pack's `unit` declarations, not from a list of
+    # its own; where a piece stands and an entry's index are the turn's
+    from warcouncil.kernel.engine import Engine
+
+    eng = Engine.load(str(board))
+    assert [eng._attr_reads(a) for a in ("pace", "flying", "side", "at", "index", "drilled")] == [
+        "", "", "", "table", "history", None]

@@ -47,21 +47,17 @@ class _Turns:
         self.setting = g.setting
         self.base = Positions.initial(self.setting)
         self.memo: dict = {}
-        # the system's hooks: does a piece go along with the one it is
-        # attached to (``accompanies``), and which one (``host``)?
-        pack = self.eng.pack
-        accompany, host_name = eng.system.hook("accompanies"), eng.system.hook("host")
+        # the system's hooks, asked of the pack (``Engine.ask``): does a
+        # leader go along with the unit he is attached to (``accompanies``),
+        # and which one (``host``)?
+        accompany, host = eng.system.hook("accompanies"), eng.system.hook("host")
         self.followers = {}  # unit -> leaders going with it
-        if accompany is not None and pack.hook(accompany, 1) is not None:
-            c = self.plan.compiler
-            fn = c.call_of(accompany, "l")[1]  # (once per pack: Compiler.call_of)
-            host = c.call_of(host_name, "l")[1] if host_name is not None and pack.hook(host_name, 1) else None
+        if accompany is not None and host is not None:
             ctx = Ctx(g, alt, self.ordered)
             for l in self.setting.own_of.get("leader", ()):
-                if fn(ctx, {"l": l}) and host is not None:
-                    u = host(ctx, {"l": l})
-                    if u is not None:
-                        self.followers.setdefault(u, []).append(l)
+                u = eng.ask(ctx, host, l) if eng.ask(ctx, accompany, l) else None
+                if u is not None:
+                    self.followers.setdefault(u, []).append(l)
 
     # -------------------------------------------------------------- domains
     def superset(self, p) -> dict:

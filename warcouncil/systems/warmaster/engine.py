@@ -90,10 +90,11 @@ PLAN_LIMIT = 20000
 #: attributes: a piece's position is the table's; an entry's index its history's
 #: (what the builtins read is the pack's: ``reads turn.history`` ..., kernel/reads.py)
 ATTR_READS = {"at": "table", "index": "history"}
-#: attributes that never change in one answer (a piece's own, its unit
-#: type's, an entry's sub-phase); any other attribute a judgement reads
-#: (e.g. a Python field of an entry) makes it unshared
-FIXED_ATTRS = frozenset({"id", "side", "role", "type", "command", "phase", "pace", "flying"})
+#: attributes that never change in one answer (a piece's own, an entry's
+#: sub-phase; its unit type's, e.g. ``pace``, are the pack's: ``unit_attrs``);
+#: any other attribute a judgement reads (e.g. a Python field of an entry)
+#: makes it unshared
+FIXED_ATTRS = frozenset({"id", "side", "role", "type", "command", "phase"})
 
 
 class _Pending:
@@ -382,7 +383,7 @@ class WarmasterEngine(Engine):
         self._sharing = sharing
 
     def draw(self, side: str | None = None, after: str | None = None, **_) -> str:
-        """The table (footprints, terrain, command ranges, the General's 20 cm
+        """The table (footprints, terrain, command ranges, the General's
         bands) as it stands after the partial log ``after`` (default: the start)."""
         from .svg import table_svg
 

@@ -1,6 +1,6 @@
 """An SVG picture of a Warmaster table: terrain with its names, every unit
 with its stands, type and facing, the characters, each character's command
-range and the 20 cm bands around the General (clipped to the table), the
+range and the bands around the General (clipped to the table), the
 orders that may be attempted (each character's target at the units it may
 order), a legend and a scale bar. One drawing for both outputs: ``orders
 --svg FILE`` (``table_svg(engine, log)``) and the game interface's
@@ -90,6 +90,9 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
         char_at[c.id] = lay.place(f"{c.id} {c.piece.command}", 11, [
             (cx + 12, cy, "start"), (cx - 12, cy, "end"), *along(cx + 12, cy + LINE, "start", 0, LINE)])
     bands = []
+    # the bands around the General a full step of the distance penalty apart
+    # (the pack's distance_step: a house rule's step is drawn), three of them
+    step = float(eng.ask(LogCtx(log), "distance_step"))
     for a in sc.terrain:
         fill = TERRAIN_FILL[2] if a.impassable else TERRAIN_FILL[1] if a.dense else TERRAIN_FILL[0]
         what = "impassable" if a.impassable else "dense" if a.dense else "open"
@@ -103,13 +106,13 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
     for c in t.characters():
         fp = c.fp.shape
         if c.piece.role == "general" and c.piece.side == sc.to_move:
-            for k in (1, 2, 3):  # the 20 cm bands: -1, -2, -3 for distance
-                ring = fp.buffer(20.0 * k, 64).intersection(table)
+            for k in (1, 2, 3):  # -1, -2, -3 for distance
+                ring = fp.buffer(step * k, 64).intersection(table)
                 parts.append(f'<path class="band" d="{_path(ring, d)}" fill="none" stroke="#888" '
-                             f'stroke-dasharray="5 4"><title>{20 * k} cm from {escape(c.id)}</title></path>')
-                top = fp.bounds[3] + 20.0 * k
+                             f'stroke-dasharray="5 4"><title>{step * k:g} cm from {escape(c.id)}</title></path>')
+                top = fp.bounds[3] + step * k
                 if top < d:
-                    bands.append((c.pose.at[0] * SCALE, (d - top) * SCALE + 12, f"{20 * k} cm (-{k})"))
+                    bands.append((c.pose.at[0] * SCALE, (d - top) * SCALE + 12, f"{step * k:g} cm (-{k})"))
         reach = eng.ask(LogCtx(log), "command_reach", c)  # (the pack's: a house rule's range is drawn)
         if reach is not None:
             reach = float(reach)
@@ -129,7 +132,7 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
         parts.append(_character(c, d, colour[c.piece.side], c.id == select, char_at[c.id]))
     if select is not None and select in t.poses:
         parts.extend(_marks(t, select, legal or {}, d))
-    legend = _legend(sc, colour, H, W, bool(orders), select)
+    legend = _legend(sc, colour, H, W, bool(orders), select, step)
     return document(W, H + legend.height, f"{sc.name}: {sc.to_move} to move", parts + legend.lines())
 
 
@@ -253,7 +256,7 @@ def _marks(t, select: str, legal: dict, d: float) -> list:
     return marks(dots)
 
 
-def _legend(sc, colour: dict, H: float, W: float, orders: bool, select) -> Legend:
+def _legend(sc, colour: dict, H: float, W: float, orders: bool, select, step: float) -> Legend:
     leg = Legend(10, H + 2, W - 10, size=11, line=20)
     for s in sc.sides:
         leg.key(swatch(colour[s], 16), s + (" (to move)" if s == sc.to_move else ""))
@@ -261,7 +264,8 @@ def _legend(sc, colour: dict, H: float, W: float, orders: bool, select) -> Legen
     types = sorted({u.type for u in sc.units})
     leg.words([f"{TYPE_MARK.get(k, k[:3].title())} {k}" for k in types]
               + ["characters: G general, H hero, W wizard, with their Command value"])
-    leg.key(stroke("#888", 1, 30, "5 4"), "20, 40, 60 cm from the General (-1, -2, -3 to orders)")
+    leg.key(stroke("#888", 1, 30, "5 4"), f"{step:g}, {2 * step:g}, {3 * step:g} cm from the General "
+                                           "(-1, -2, -3 to orders)")
     leg.key(stroke("#555", 1, 30, "2 3"), "command range (Hero 60 cm, Wizard 20 cm)")
     leg.row()
     if orders:
