@@ -47,7 +47,7 @@ FAMILIES = {
 }
 #: how an engine calls a define by name (the kernel's ``Engine.hook`` in a
 #: setting, ``Engine.ask`` in a context the engine made; ``Pack.hook``)
-CALLERS = {"hook", "ask", "_call", "_part", "call"}
+CALLERS = {"hook", "ask", "call"}
 
 
 def _called(family: str, names) -> set[str]:
