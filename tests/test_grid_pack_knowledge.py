@@ -1,7 +1,7 @@
 """Square-grid ancients: game knowledge the engine asks the pack for, one
 hook each (rules/grid-ancients/05-hooks.wc), so that a house rule changes
 what `check` and `odds` answer alike: which units are Stubborn
-(`stubborn_unit`), which free re-rolls of a failed Manoeuvre Test a unit has
+(`stubborn_unit`, its die the roll `stubborn`), which free re-rolls of a failed Manoeuvre Test a unit has
 (`free_reroll`, over the pack's `values reroll`), and the words refusing
 an attachment when a scenario loads (`attach_refusal`)."""
 
@@ -33,6 +33,32 @@ def test_a_house_rule_that_makes_warbands_stubborn_changes_check_and_odds(tmp_pa
     assert engine(sc).odds({"test": "push_back", "unit": "d"})[0] == {"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}
     assert engine(sc, h).odds({"test": "push_back", "unit": "d"})[0] == {
         "0": F(1, 9), "1": F(1, 3), "2": F(2, 9), "stays": F(1, 3)}
+
+
+#: a house rule: a Stubborn unit holds on anything but a 1
+STUBBORN_ON_2 = ('replace roll ga.roll.stubborn\n    from house "A house rule for the tests."\n'
+                 '    stubborn dice d := if d >= 2 then stays else pushed_back\n')
+
+
+def test_the_stubborn_die_is_one_roll_for_check_and_odds(tmp_path):
+    """The Stubborn die is the pack's roll `stubborn` wherever it is read:
+    with a house rule holding on a 2, `check` keeps d (Stubborn, crunched)
+    in place on a 2, and `odds` of d's push back holds five times in six,
+    the push back die's law (1: 0, 2-4: 1, 5-6: 2) taking the rest; a test
+    file's `stubborn: false` reads the push back die alone."""
+    sc = board(tmp_path, d={"characteristics": ["stubborn"]})
+    h = [house(tmp_path, STUBBORN_ON_2)]
+    entry = fight(dice=(6, 3, 3), push_back={"d": 4}, stubborn={"d": 2}, discipline={"d": [4, 4]})
+    _, log = run(sc, [entry])
+    assert at(log, "d") == ((3, 1), "south", False) and "d is Stubborn and holds (2)" not in log[0]["events"]
+    _, log = run(sc, [entry], h)
+    assert "d is Stubborn and holds (2)" in log[0]["events"] and "d" not in log[0].get("positions", {})
+    assert engine(sc).odds({"test": "push_back", "unit": "d"}) == (
+        {"0": F(1, 9), "1": F(1, 3), "2": F(2, 9), "stays": F(1, 3)}, {})
+    assert engine(sc, h).odds({"test": "push_back", "unit": "d"}) == (
+        {"0": F(1, 36), "1": F(1, 12), "2": F(1, 18), "stays": F(5, 6)}, {})
+    assert engine(sc, h).odds({"test": "push_back", "unit": "d", "stubborn": False}) == (
+        {"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}, {})
 
 
 #: a house rule: a third free re-roll, a Battle Trained unit's (once per turn, as the others)

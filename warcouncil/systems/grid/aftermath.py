@@ -328,7 +328,7 @@ class Aftermath:
             if hook(s, "push_setback", r, v) and hook(s, "stand_fast_setback"):
                 self.card(side, "setback", f"{uid} stood after a Push Back result")
             return s, "stood"
-        if hook(s, "stubborn_unit", v):  # (ga.stubborn-units: as odds' roll push_back reads it)
+        if hook(s, "stubborn_unit", v):  # (ga.stubborn-units; its die the roll stubborn, as odds reads them)
             hold = self.die("stubborn", uid)
             if hold is None:
                 self.may_stand(uid, side)

@@ -490,6 +490,19 @@ class GridEngine(Engine):
         dist = {str(k): comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)}
         return _sorted_dist(dist), {"per_point": str(p)}
 
+    def _push_back(self, s, data, path):
+        """The pack's roll ``push_back``; a pushable Stubborn unit
+        (``stubborn_unit``) first rolls its Stubborn die, the roll
+        ``stubborn``, as ``check`` does (unless the test file says
+        ``stubborn: false``): what it holds on ``stays``."""
+        law, args = self.declared(s, {**data, "stubborn": False}, path)
+        u = args["unit"]
+        if data.get("stubborn", True) and self.hook(s, "pushable", u) and self.hook(s, "stubborn_unit", u):
+            hold = self.roll(s, "stubborn", {}).get("stays", Fraction(0))
+            law = {k: p * (1 - hold) for k, p in law.items()}
+            _add(law, "stays", hold)
+        return _sorted_dist(law), _EXTRAS["push_back"](self, s, args)
+
     def _homunculus(self, s, data, path):
         side = self.setting(data.get("side")).side
         verdict, bp = self.homunculus_verdict(s, side, data.get("points"))
@@ -1164,6 +1177,7 @@ _TESTS = {
     "shooting": lambda self, s, d, p: self._attack(s, d, p, "shoot"),
     "homunculus_est": GridEngine._homunculus,
     "command_point_losses": GridEngine._command_point_losses,
+    "push_back": GridEngine._push_back,
 }
 #: what else the answer of a test that is its roll gives: ``(engine, setting, args)`` -> a dict, read
 #: off the roll's arguments ``args``
