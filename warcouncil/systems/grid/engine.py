@@ -970,38 +970,47 @@ class _Sequence:
         return False
 
     def attachments(self, a) -> bool:
-        """A Devotio used (or lost by a Charge that made no contact), a Small
-        Cavalry Reserve used, a Praetorian Cohort used and rolled for
-        (``cohort``): each removed from play as the sheet says."""
+        """A Devotio used (or lost by a Charge that made no contact) and the
+        attachment a used reserve is (the pack's ``reserve_attachment``):
+        each leaves play as the pack's ``used_up`` says (``used``)."""
         eng, setting, u, aftermath, item = self.eng, a.board, a.u, a.aftermath, a.item
+        v = setting.by_id[u.id]
         lost = set()
-        if setting.has(setting.by_id[u.id], "devotio"):
+        if setting.has(v, "devotio"):
             if item.get("devotio") is not None:
                 self.devotio_used.add(self.side)
-                lost.add("devotio")
-                aftermath.events.append(f"{u.id} uses its Devotio ({item['devotio']}): removed from play")
+                self.used(a, "devotio", f" ({item['devotio']})", lost)
             elif eng.hook(setting, "devotio_lost", self.activation_record(a)):
                 lost.add("devotio")
                 aftermath.events.append(f"{u.id}'s Charge made no contact: its Devotio is lost")
-        if item.get("reserve") is not None:
-            v = setting.by_id[u.id]
-            if eng.hook(setting, "reserve_removed", v):
-                lost.add("small_cavalry_reserve")
-                aftermath.events.append(f"{u.id} uses its Small Cavalry Reserve: removed from play")
-            elif setting.has(v, "praetorian_cohort"):
-                die = item.get("cohort")
-                if die is None:
-                    aftermath.need(("cohort",), 1, f"{u.id}'s Praetorian Cohort die",
-                                   f"{u.id}'s Praetorian Cohort was used: give its 1D6 as `cohort: N`")
-                elif eng.roll(setting, "praetorian_cohort", {}, (die,)) == "removed":
-                    lost.add("praetorian_cohort")
-                    aftermath.events.append(f"{u.id}'s Praetorian Cohort is removed ({die})")
-                else:
-                    aftermath.events.append(f"{u.id}'s Praetorian Cohort stays ({die})")
+        if item.get("reserve") is not None and (x := eng.hook(setting, "reserve_attachment", v)) is not None:
+            self.used(a, x, "", lost)
         if lost:
             aftermath.changed.add(u.id)
             a.board = setting.moved(u.id, lost=setting.states[u.id].lost | frozenset(lost))
         return False
+
+    def used(self, a, x: str, how: str, lost: set) -> None:
+        """Attachment ``x`` of ``a``'s unit used (``how``: its choice, in
+        words): ``removed`` from play at once, ``rolled`` (the pack's roll
+        named ``x`` on the turn file's ``cohort`` die: removed or stays), or
+        it stays, as the pack's ``used_up(x)`` says; ``lost`` gets it if it
+        goes. The words name it by its symbol (``praetorian_cohort``:
+        "Praetorian Cohort")."""
+        uid, aftermath, fate = a.u.id, a.aftermath, self.eng.hook(a.board, "used_up", x)
+        name = x.replace("_", " ").title()
+        if fate == "removed":
+            lost.add(x)
+            aftermath.events.append(f"{uid} uses its {name}{how}: removed from play")
+        elif fate == "rolled":
+            die = a.item.get("cohort")
+            if die is None:
+                aftermath.need(("cohort",), 1, f"{uid}'s {name} die", f"{uid}'s {name} was used: give its 1D6 as `cohort: N`")
+            elif self.eng.roll(a.board, x, {}, (die,)) == "removed":
+                lost.add(x)
+                aftermath.events.append(f"{uid}'s {name} is removed ({die})")
+            else:
+                aftermath.events.append(f"{uid}'s {name} stays ({die})")
 
     @staticmethod
     def reached(s, u, target) -> bool:
