@@ -644,7 +644,7 @@ class Aftermath:
                 # infantry stays; cavalry may make an Oblique Advance for one Follow Up point
                 if hook(s, "follow_stops", a) or aside is None:
                     break
-                nf = Footprint(f.square(-1 if aside == "left" else 1, 1), f.facing, f.width, f.depth)
+                nf = f.stepped(f"oblique_{aside}")
                 aside = None
                 self.events.append(f"{att_id} makes an Oblique Advance")
             if not self.free(s, nf.squares, {att_id}) or any(hook(s, "push_blocked_by", a, s.terrain.get(q))

@@ -21,7 +21,7 @@ from ...kernel.game import frame_steps, out_of_turn
 from ...kernel.evaluate import Compiler
 from ...kernel import rolls
 from ...kernel.rolls import FACES
-from .facing import Footprint, turn_left, turn_right
+from .facing import Footprint
 from ...kernel.ground import Ctx, PieceView, Record
 from ...world.ydoc import YDict, YList
 from ...kernel.scenario import parse_yaml
@@ -84,28 +84,6 @@ def _defended(dist: dict, r, k: int, p: Fraction) -> None:
 def _retried(dist: dict, rerolls: int) -> dict:
     """A test (its outcomes ``dist``) whose failure is re-rolled ``rerolls`` times (``rolls.retried``)."""
     return _sorted_dist(rolls.retried(dist, rerolls))
-
-
-# ------------------------------------------------------------------ geometry of a step
-
-def step_footprint(f: Footprint, kind: str) -> Footprint:
-    """Where a two-square unit stands after one step (its own frame):
-    forward one rank; oblique one rank ahead and one file aside; drift one
-    file aside; a forward turn pivots on the end it turns towards, onto the
-    square ahead of that end; about face turns on the spot."""
-    if kind == "forward":
-        return Footprint(f.square(0, 1), f.facing, f.width, f.depth)
-    if kind in ("oblique_left", "oblique_right"):
-        return Footprint(f.square(-1 if kind == "oblique_left" else 1, 1), f.facing, f.width, f.depth)
-    if kind in ("drift_left", "drift_right"):
-        return Footprint(f.square(-1 if kind == "drift_left" else 1, 0), f.facing, f.width, f.depth)
-    if kind == "turn_right":  # the right end stays; the unit then faces right, its left end ahead of it
-        return Footprint(f.square(f.width - 1, f.width - 1), turn_right(f.facing), f.width, f.depth)
-    if kind == "turn_left":
-        return Footprint(f.square(0, 0), turn_left(f.facing), f.width, f.depth)
-    if kind == "about_face":
-        return f.about_faced()
-    raise ValueError(kind)
 
 
 class GridEngine(Engine):
@@ -231,7 +209,7 @@ class GridEngine(Engine):
         if f is None:
             return out
         for kind in MANOEUVRES:
-            nxt = step_footprint(f, kind)
+            nxt = f.stepped(kind)
             step = self.step_record(s, u, f, nxt, kind)
             cost = self.hook(s, "step_cost", u, kind)
             rec = self.record(u, "move", steps=(step,), cost=cost, start=frozenset(f.squares), end=frozenset(nxt.squares))
@@ -818,7 +796,7 @@ class _Sequence:
             kind = st["do"]
             tests = faces(st["test"]) if "test" in st else ()
             fear = faces(st["fear"]) if "fear" in st else None
-            nxt = step_footprint(cur, kind)
+            nxt = cur.stepped(kind)
             rec = eng.step_record(base, u, cur, nxt, kind, tests, fear, j, len(raw_steps))
             # the free re-rolls this unit has left this turn, then the Movement Points spent for them
             used, free = self.free_used.setdefault(u.id, set()), free_rerolls(eng.pack)
@@ -863,7 +841,7 @@ class _Sequence:
             board = board.moved(u.id, disordered=True)
         a.follower_fits = cur is f  # (no step made: it stays where it is)
         if follower is not None and cur is not None and cur is not f:
-            behind = Footprint(cur.square(0, -cur.depth), cur.facing, cur.width, cur.depth)
+            behind = cur.moved(0, -cur.depth)
             others = {q for q, v in s.occupant.items() if v is not u and v is not follower}
             a.follower_fits = all(q in s.board.cells and q not in others for q in behind.squares)
             if a.follower_fits:
@@ -1005,7 +983,8 @@ class _Sequence:
         elif fate == "rolled":
             die = a.item.get("cohort")
             if die is None:
-                aftermath.need(("cohort",), 1, f"{uid}'s {name} die", f"{uid}'s {name} was used: give its 1D6 as `cohort: N`")
+                aftermath.need(("cohort",), 1, f"{uid}'s {name} die",
+                               f"{uid}'s {name} was used: give its 1D6 as `cohort: N`")
             elif self.eng.roll(a.board, x, {}, (die,)) == "removed":
                 lost.add(x)
                 aftermath.events.append(f"{uid}'s {name} is removed ({die})")
