@@ -36,3 +36,27 @@ def test_shifted_keeps_the_facing():
 ])
 def test_the_ways_directly_away(other, me, ways):
     assert me.ways_away(other) == ways
+
+
+@pytest.mark.parametrize("kind, squares, facing", [
+    ("forward", ((2, 2), (3, 2)), "north"),
+    ("oblique_left", ((1, 2), (2, 2)), "north"),
+    ("oblique_right", ((3, 2), (4, 2)), "north"),
+    ("drift_left", ((1, 3), (2, 3)), "north"),
+    ("drift_right", ((3, 3), (4, 3)), "north"),
+    ("turn_left", ((2, 3), (2, 2)), "west"),  # pivots on its left end, onto the square ahead of it
+    ("turn_right", ((3, 2), (3, 3)), "east"),  # pivots on its right end
+    ("about_face", ((3, 3), (2, 3)), "south"),  # the same squares
+])
+def test_one_step_in_the_units_frame(kind, squares, facing):
+    """A unit at 2,3 facing north (2,3 3,3) after one step of each kind."""
+    after = Footprint((2, 3), "north").stepped(kind)
+    assert (after.squares, after.facing) == (squares, facing)
+
+
+def test_moved_in_its_own_frame():
+    fp = Footprint((2, 3), "south")  # (2,3) (1,3): its right is west, ahead is south
+    assert fp.moved(0, -1) == Footprint((2, 2), "south")
+    assert fp.moved(1, 2) == Footprint((1, 5), "south")
+    with pytest.raises(ValueError):
+        fp.stepped("wheel")

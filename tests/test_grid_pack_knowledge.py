@@ -1,9 +1,11 @@
 """Square-grid ancients: game knowledge the engine asks the pack for, one
 hook each (rules/grid-ancients/05-hooks.wc), so that a house rule changes
 what `check` and `odds` answer alike: which units are Stubborn
-(`stubborn_unit`), which free re-rolls of a failed Manoeuvre Test a unit has
-(`free_reroll`, over the pack's `values reroll`), and the words refusing
-an attachment when a scenario loads (`attach_refusal`)."""
+(`stubborn_unit`, its die the roll `stubborn`), which free re-rolls of a
+failed Manoeuvre Test a unit has (`free_reroll`, over the pack's `values
+reroll`), the words refusing an attachment when a scenario loads
+(`attach_refusal`), and what becomes of an attachment used
+(`reserve_attachment`, `used_up`)."""
 
 from __future__ import annotations
 
@@ -33,6 +35,32 @@ def test_a_house_rule_that_makes_warbands_stubborn_changes_check_and_odds(tmp_pa
     assert engine(sc).odds({"test": "push_back", "unit": "d"})[0] == {"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}
     assert engine(sc, h).odds({"test": "push_back", "unit": "d"})[0] == {
         "0": F(1, 9), "1": F(1, 3), "2": F(2, 9), "stays": F(1, 3)}
+
+
+#: a house rule: a Stubborn unit holds on anything but a 1
+STUBBORN_ON_2 = ('replace roll ga.roll.stubborn\n    from house "A house rule for the tests."\n'
+                 '    stubborn dice d := if d >= 2 then stays else pushed_back\n')
+
+
+def test_the_stubborn_die_is_one_roll_for_check_and_odds(tmp_path):
+    """The Stubborn die is the pack's roll `stubborn` wherever it is read:
+    with a house rule holding on a 2, `check` keeps d (Stubborn, crunched)
+    in place on a 2, and `odds` of d's push back holds five times in six,
+    the push back die's law (1: 0, 2-4: 1, 5-6: 2) taking the rest; a test
+    file's `stubborn: false` reads the push back die alone."""
+    sc = board(tmp_path, d={"characteristics": ["stubborn"]})
+    h = [house(tmp_path, STUBBORN_ON_2)]
+    entry = fight(dice=(6, 3, 3), push_back={"d": 4}, stubborn={"d": 2}, discipline={"d": [4, 4]})
+    _, log = run(sc, [entry])
+    assert at(log, "d") == ((3, 1), "south", False) and "d is Stubborn and holds (2)" not in log[0]["events"]
+    _, log = run(sc, [entry], h)
+    assert "d is Stubborn and holds (2)" in log[0]["events"] and "d" not in log[0].get("positions", {})
+    assert engine(sc).odds({"test": "push_back", "unit": "d"}) == (
+        {"0": F(1, 9), "1": F(1, 3), "2": F(2, 9), "stays": F(1, 3)}, {})
+    assert engine(sc, h).odds({"test": "push_back", "unit": "d"}) == (
+        {"0": F(1, 36), "1": F(1, 12), "2": F(1, 18), "stays": F(5, 6)}, {})
+    assert engine(sc, h).odds({"test": "push_back", "unit": "d", "stubborn": False}) == (
+        {"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}, {})
 
 
 #: a house rule: a third free re-roll, a Battle Trained unit's (once per turn, as the others)
@@ -76,3 +104,40 @@ def test_a_house_rule_gives_the_words_refusing_an_attachment(tmp_path):
     p = board(tmp_path, d={"attachments": ["devotio"]}, name="devotio")
     code, _, err = run_cli("activations", p, "--rules", h)
     assert code == 2 and "unit d: a devotio cannot be attached to it (a formed_infantry)\n" in err
+
+
+#: a house rule: a Praetorian Cohort goes at once, a Devotio stays, a Small
+#: Cavalry Reserve rolls as the Cohort does (a roll of its name: gone on 1-3)
+USED_UP = ('replace define ga.attachment-used-up\n    from house "A house rule for the tests."\n'
+           '    used_up(x) := if x == praetorian_cohort then removed else if x == small_cavalry_reserve then rolled '
+           'else stays\n'
+           'roll house.roll.reserve\n    from house "A house rule for the tests."\n'
+           '    small_cavalry_reserve dice d := if d <= 3 then removed else stays\n')
+
+
+def test_a_house_rule_says_what_becomes_of_an_attachment_used(tmp_path):
+    """What an attachment used becomes is the pack's `used_up`: with the
+    house rule, a's Praetorian Cohort is removed at once (no die asked, a
+    second use refused), its Small Cavalry Reserve is rolled for on the
+    `cohort:` die, and its Devotio stays after use (no longer removed)."""
+    h = [house(tmp_path, USED_UP)]
+    legion = board(tmp_path, a={"characteristics": ["legion"], "attachments": ["praetorian_cohort"]}, name="pc")
+    twice = [fight(reserve="combat", dice=(3, 3, 3)), fight(reserve="combat", dice=(3, 3, 3))]
+    broken, log = run(legion, twice[:1])
+    assert (broken, log[0]["unresolved"]) == ([], ["a's Praetorian Cohort was used: give its 1D6 as `cohort: N`"])
+    broken, log = run(legion, twice, h)
+    assert broken == ["ga.reserve-use"] and log[0]["events"][-1] == "a uses its Praetorian Cohort: removed from play"
+    assert "unresolved" not in log[0]
+    scr = board(tmp_path, a={"attachments": ["small_cavalry_reserve"]}, name="scr")
+    _, log = run(scr, [fight(reserve="combat", dice=(3, 3, 3), cohort=2)], h)
+    assert log[0]["events"][-1] == "a's Small Cavalry Reserve is removed (2)"
+    broken, log = run(scr, [fight(reserve="combat", dice=(3, 3, 3), cohort=5), twice[1]], h)
+    assert broken == [] and log[0]["events"][-1] == "a's Small Cavalry Reserve stays (5)"
+    devotio = board(tmp_path, a={"characteristics": ["legion"], "attachments": ["devotio"]}, name="dv")
+    entry = {"unit": "a", "option": "charge", "roll": 4, "target": "d", "dice": [3, 3, 3], "defence": [5],
+             "devotio": "setback"}
+    _, log = run(devotio, [entry])
+    assert log[0]["events"] == ["blue collects 1 setback card (a's Devotio)",
+                                "a uses its Devotio (setback): removed from play"]
+    _, log = run(devotio, [entry], h)
+    assert log[0]["events"] == ["blue collects 1 setback card (a's Devotio)"]

@@ -328,7 +328,7 @@ class Aftermath:
             if hook(s, "push_setback", r, v) and hook(s, "stand_fast_setback"):
                 self.card(side, "setback", f"{uid} stood after a Push Back result")
             return s, "stood"
-        if hook(s, "stubborn_unit", v):  # (ga.stubborn-units: as odds' roll push_back reads it)
+        if hook(s, "stubborn_unit", v):  # (ga.stubborn-units; its die the roll stubborn, as odds reads them)
             hold = self.die("stubborn", uid)
             if hold is None:
                 self.may_stand(uid, side)
@@ -644,7 +644,7 @@ class Aftermath:
                 # infantry stays; cavalry may make an Oblique Advance for one Follow Up point
                 if hook(s, "follow_stops", a) or aside is None:
                     break
-                nf = Footprint(f.square(-1 if aside == "left" else 1, 1), f.facing, f.width, f.depth)
+                nf = f.stepped(f"oblique_{aside}")
                 aside = None
                 self.events.append(f"{att_id} makes an Oblique Advance")
             if not self.free(s, nf.squares, {att_id}) or any(hook(s, "push_blocked_by", a, s.terrain.get(q))

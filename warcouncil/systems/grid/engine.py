@@ -21,7 +21,7 @@ from ...kernel.game import frame_steps, out_of_turn
 from ...kernel.evaluate import Compiler
 from ...kernel import rolls
 from ...kernel.rolls import FACES
-from .facing import Footprint, turn_left, turn_right
+from .facing import Footprint
 from ...kernel.ground import Ctx, PieceView, Record
 from ...world.ydoc import YDict, YList
 from ...kernel.scenario import parse_yaml
@@ -84,28 +84,6 @@ def _defended(dist: dict, r, k: int, p: Fraction) -> None:
 def _retried(dist: dict, rerolls: int) -> dict:
     """A test (its outcomes ``dist``) whose failure is re-rolled ``rerolls`` times (``rolls.retried``)."""
     return _sorted_dist(rolls.retried(dist, rerolls))
-
-
-# ------------------------------------------------------------------ geometry of a step
-
-def step_footprint(f: Footprint, kind: str) -> Footprint:
-    """Where a two-square unit stands after one step (its own frame):
-    forward one rank; oblique one rank ahead and one file aside; drift one
-    file aside; a forward turn pivots on the end it turns towards, onto the
-    square ahead of that end; about face turns on the spot."""
-    if kind == "forward":
-        return Footprint(f.square(0, 1), f.facing, f.width, f.depth)
-    if kind in ("oblique_left", "oblique_right"):
-        return Footprint(f.square(-1 if kind == "oblique_left" else 1, 1), f.facing, f.width, f.depth)
-    if kind in ("drift_left", "drift_right"):
-        return Footprint(f.square(-1 if kind == "drift_left" else 1, 0), f.facing, f.width, f.depth)
-    if kind == "turn_right":  # the right end stays; the unit then faces right, its left end ahead of it
-        return Footprint(f.square(f.width - 1, f.width - 1), turn_right(f.facing), f.width, f.depth)
-    if kind == "turn_left":
-        return Footprint(f.square(0, 0), turn_left(f.facing), f.width, f.depth)
-    if kind == "about_face":
-        return f.about_faced()
-    raise ValueError(kind)
 
 
 class GridEngine(Engine):
@@ -231,7 +209,7 @@ class GridEngine(Engine):
         if f is None:
             return out
         for kind in MANOEUVRES:
-            nxt = step_footprint(f, kind)
+            nxt = f.stepped(kind)
             step = self.step_record(s, u, f, nxt, kind)
             cost = self.hook(s, "step_cost", u, kind)
             rec = self.record(u, "move", steps=(step,), cost=cost, start=frozenset(f.squares), end=frozenset(nxt.squares))
@@ -489,6 +467,19 @@ class GridEngine(Engine):
         n = data.get("points")
         dist = {str(k): comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)}
         return _sorted_dist(dist), {"per_point": str(p)}
+
+    def _push_back(self, s, data, path):
+        """The pack's roll ``push_back``; a pushable Stubborn unit
+        (``stubborn_unit``) first rolls its Stubborn die, the roll
+        ``stubborn``, as ``check`` does (unless the test file says
+        ``stubborn: false``): what it holds on ``stays``."""
+        law, args = self.declared(s, {**data, "stubborn": False}, path)
+        u = args["unit"]
+        if data.get("stubborn", True) and self.hook(s, "pushable", u) and self.hook(s, "stubborn_unit", u):
+            hold = self.roll(s, "stubborn", {}).get("stays", Fraction(0))
+            law = {k: p * (1 - hold) for k, p in law.items()}
+            _add(law, "stays", hold)
+        return _sorted_dist(law), _EXTRAS["push_back"](self, s, args)
 
     def _homunculus(self, s, data, path):
         side = self.setting(data.get("side")).side
@@ -805,7 +796,7 @@ class _Sequence:
             kind = st["do"]
             tests = faces(st["test"]) if "test" in st else ()
             fear = faces(st["fear"]) if "fear" in st else None
-            nxt = step_footprint(cur, kind)
+            nxt = cur.stepped(kind)
             rec = eng.step_record(base, u, cur, nxt, kind, tests, fear, j, len(raw_steps))
             # the free re-rolls this unit has left this turn, then the Movement Points spent for them
             used, free = self.free_used.setdefault(u.id, set()), free_rerolls(eng.pack)
@@ -850,7 +841,7 @@ class _Sequence:
             board = board.moved(u.id, disordered=True)
         a.follower_fits = cur is f  # (no step made: it stays where it is)
         if follower is not None and cur is not None and cur is not f:
-            behind = Footprint(cur.square(0, -cur.depth), cur.facing, cur.width, cur.depth)
+            behind = cur.moved(0, -cur.depth)
             others = {q for q, v in s.occupant.items() if v is not u and v is not follower}
             a.follower_fits = all(q in s.board.cells and q not in others for q in behind.squares)
             if a.follower_fits:
@@ -957,38 +948,48 @@ class _Sequence:
         return False
 
     def attachments(self, a) -> bool:
-        """A Devotio used (or lost by a Charge that made no contact), a Small
-        Cavalry Reserve used, a Praetorian Cohort used and rolled for
-        (``cohort``): each removed from play as the sheet says."""
+        """A Devotio used (or lost by a Charge that made no contact) and the
+        attachment a used reserve is (the pack's ``reserve_attachment``):
+        each leaves play as the pack's ``used_up`` says (``used``)."""
         eng, setting, u, aftermath, item = self.eng, a.board, a.u, a.aftermath, a.item
+        v = setting.by_id[u.id]
         lost = set()
-        if setting.has(setting.by_id[u.id], "devotio"):
+        if setting.has(v, "devotio"):
             if item.get("devotio") is not None:
                 self.devotio_used.add(self.side)
-                lost.add("devotio")
-                aftermath.events.append(f"{u.id} uses its Devotio ({item['devotio']}): removed from play")
+                self.used(a, "devotio", f" ({item['devotio']})", lost)
             elif eng.hook(setting, "devotio_lost", self.activation_record(a)):
                 lost.add("devotio")
                 aftermath.events.append(f"{u.id}'s Charge made no contact: its Devotio is lost")
-        if item.get("reserve") is not None:
-            v = setting.by_id[u.id]
-            if eng.hook(setting, "reserve_removed", v):
-                lost.add("small_cavalry_reserve")
-                aftermath.events.append(f"{u.id} uses its Small Cavalry Reserve: removed from play")
-            elif setting.has(v, "praetorian_cohort"):
-                die = item.get("cohort")
-                if die is None:
-                    aftermath.need(("cohort",), 1, f"{u.id}'s Praetorian Cohort die",
-                                   f"{u.id}'s Praetorian Cohort was used: give its 1D6 as `cohort: N`")
-                elif eng.roll(setting, "praetorian_cohort", {}, (die,)) == "removed":
-                    lost.add("praetorian_cohort")
-                    aftermath.events.append(f"{u.id}'s Praetorian Cohort is removed ({die})")
-                else:
-                    aftermath.events.append(f"{u.id}'s Praetorian Cohort stays ({die})")
+        if item.get("reserve") is not None and (x := eng.hook(setting, "reserve_attachment", v)) is not None:
+            self.used(a, x, "", lost)
         if lost:
             aftermath.changed.add(u.id)
             a.board = setting.moved(u.id, lost=setting.states[u.id].lost | frozenset(lost))
         return False
+
+    def used(self, a, x: str, how: str, lost: set) -> None:
+        """Attachment ``x`` of ``a``'s unit used (``how``: its choice, in
+        words): ``removed`` from play at once, ``rolled`` (the pack's roll
+        named ``x`` on the turn file's ``cohort`` die: removed or stays), or
+        it stays, as the pack's ``used_up(x)`` says; ``lost`` gets it if it
+        goes. The words name it by its symbol (``praetorian_cohort``:
+        "Praetorian Cohort")."""
+        uid, aftermath, fate = a.u.id, a.aftermath, self.eng.hook(a.board, "used_up", x)
+        name = x.replace("_", " ").title()
+        if fate == "removed":
+            lost.add(x)
+            aftermath.events.append(f"{uid} uses its {name}{how}: removed from play")
+        elif fate == "rolled":
+            die = a.item.get("cohort")
+            if die is None:
+                aftermath.need(("cohort",), 1, f"{uid}'s {name} die",
+                               f"{uid}'s {name} was used: give its 1D6 as `cohort: N`")
+            elif self.eng.roll(a.board, x, {}, (die,)) == "removed":
+                lost.add(x)
+                aftermath.events.append(f"{uid}'s {name} is removed ({die})")
+            else:
+                aftermath.events.append(f"{uid}'s {name} stays ({die})")
 
     @staticmethod
     def reached(s, u, target) -> bool:
@@ -1164,6 +1165,7 @@ _TESTS = {
     "shooting": lambda self, s, d, p: self._attack(s, d, p, "shoot"),
     "homunculus_est": GridEngine._homunculus,
     "command_point_losses": GridEngine._command_point_losses,
+    "push_back": GridEngine._push_back,
 }
 #: what else the answer of a test that is its roll gives: ``(engine, setting, args)`` -> a dict, read
 #: off the roll's arguments ``args``

@@ -59,6 +59,11 @@ AHEAD: dict[str, Square] = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "
 #: One square to the unit's right, for each facing.
 _RIGHT: dict[str, Square] = {"north": (1, 0), "east": (0, 1), "south": (-1, 0), "west": (0, -1)}
 
+#: The steps that move a unit without turning it, in its own frame:
+#: (files to its right, ranks ahead) (:meth:`Footprint.stepped`).
+STEPS: dict[str, tuple[int, int]] = {"forward": (0, 1), "oblique_left": (-1, 1), "oblique_right": (1, 1),
+                                     "drift_left": (-1, 0), "drift_right": (1, 0)}
+
 #: Every region a square can be in, relative to a footprint.
 REGIONS = (
     "occupied", "front", "rear", "left", "right",
@@ -282,6 +287,28 @@ class Footprint:
         """The same footprint moved ``n`` squares by ``step``, a one-square
         step on the board (e.g. ``AHEAD[facing]``)."""
         return Footprint((self.at[0] + step[0] * n, self.at[1] + step[1] * n), self.facing, self.width, self.depth)
+
+    def moved(self, right: int, ahead: int) -> Footprint:
+        """The same footprint moved ``right`` files to its right and
+        ``ahead`` ranks ahead, in its own frame (negative: left, back)."""
+        return Footprint(self.square(right, ahead), self.facing, self.width, self.depth)
+
+    def stepped(self, kind: str) -> Footprint:
+        """Where it stands after one step ``kind``: forward one rank;
+        oblique one rank ahead and one file aside; drift one file aside
+        (:data:`STEPS`); a turn (``turn_left``, ``turn_right``) pivots on the
+        end it turns towards, onto the square ahead of that end; about face
+        turns on the spot."""
+        if kind in STEPS:
+            return self.moved(*STEPS[kind])
+        if kind == "turn_right":  # the right end stays; the unit then faces right, its left end ahead of it
+            return Footprint(self.square(self.width - 1, self.width - 1), turn_right(self.facing),
+                             self.width, self.depth)
+        if kind == "turn_left":
+            return Footprint(self.at, turn_left(self.facing), self.width, self.depth)
+        if kind == "about_face":
+            return self.about_faced()
+        raise ValueError(kind)
 
     def about_faced(self) -> Footprint:
         """The same squares facing the other way: its back right square (as
