@@ -84,16 +84,17 @@ def test_every_hook_called_is_declared_and_every_declared_hook_is_called(family)
 
 
 def test_the_hooks_declared_per_family():
-    assert len(load_pack("grid-ancients").hooks) == 96  # (+ aftermath_step, step_test_rank: the procedure's order in the pack;
-    # - 19 tables a declared roll reads now, + movement_gives, reform_failed_modifier: tests/test_grid_rolls.py;
+    # the grid's hooks, as the engine's Python came to ask fewer and the pack to say more:
+    # + aftermath_step, step_test_rank: the procedure's order is the pack's;
+    # - 19 tables a declared roll reads now, + movement_gives, reform_failed_modifier (tests/test_grid_rolls.py);
     # - movement_gives, reroll_movement_when, returns: check reads the rolls movement and off_table_return;
     # - removed_by, outcome_setback, reform_outcome_setback, retire_turns, retire_steps, lines_lost,
-    # + outcome_effect:
-    # what an outcome changes, tests/test_grid_aftermath_effects.py;
+    #   + outcome_effect: what an outcome changes (tests/test_grid_aftermath_effects.py);
     # + stubborn_unit: check asks who is Stubborn as odds does; + free_reroll, - drilled_reroll,
-    # skirmisher_reroll: the pack says which free re-rolls a unit has; + attach_refusal: the words
-    # refusing an attachment, tests/test_grid_pack_knowledge.py; + reserve_attachment, used_up,
-    # - reserve_removed: what becomes of an attachment once used, tests/test_grid_pack_knowledge.py)
+    #   skirmisher_reroll: which free re-rolls a unit has; + attach_refusal: the words refusing an
+    #   attachment; + reserve_attachment, used_up, - reserve_removed: what becomes of an attachment
+    #   once used (tests/test_grid_pack_knowledge.py)
+    assert len(load_pack("grid-ancients").hooks) == 96
     wm = load_pack("warmaster")
     # (+ home_back_reach: the game's home-back destinations; + command_reach: the picture's ranges;
     # + distance_step: the picture's bands; tests/test_warmaster_house_knowledge.py)
