@@ -362,10 +362,6 @@ class CardDecl:
                 return f.value
         return default
 
-    def field_loc(self, name: str) -> Location:
-        """Where field ``name`` is given (the card's place if it is not)."""
-        return next((f.loc for f in self.fields if f.name == name), self.loc)
-
 
 @_node
 class RuleDecl:

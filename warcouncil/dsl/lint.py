@@ -600,7 +600,3 @@ def unstated(pack: Pack) -> list[Unstated]:
             out.append(Unstated(r.id, r.loc.file or "", r.loc.line or 0, quote, said))
     out.sort(key=lambda u: (u.file, u.line))
     return out
-
-
-def lint_pack_target(target: str) -> list[Path]:
-    return pack_files(target)

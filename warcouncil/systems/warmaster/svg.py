@@ -90,9 +90,11 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
         char_at[c.id] = lay.place(f"{c.id} {c.piece.command}", 11, [
             (cx + 12, cy, "start"), (cx - 12, cy, "end"), *along(cx + 12, cy + LINE, "start", 0, LINE)])
     bands = []
-    # the bands around the General a full step of the distance penalty apart
-    # (the pack's distance_step: a house rule's step is drawn), three of them
-    step = float(eng.ask(LogCtx(log), "distance_step"))
+    # what the pack says the picture draws (a house rule's is drawn): the
+    # bands around the General a full step of the distance penalty apart
+    # (distance_step), three of them, and each character's command range
+    ctx = LogCtx(log)
+    step = float(eng.ask(ctx, "distance_step"))
     for a in sc.terrain:
         fill = TERRAIN_FILL[2] if a.impassable else TERRAIN_FILL[1] if a.dense else TERRAIN_FILL[0]
         what = "impassable" if a.impassable else "dense" if a.dense else "open"
@@ -113,7 +115,7 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
                 top = fp.bounds[3] + step * k
                 if top < d:
                     bands.append((c.pose.at[0] * SCALE, (d - top) * SCALE + 12, f"{step * k:g} cm (-{k})"))
-        reach = eng.ask(LogCtx(log), "command_reach", c)  # (the pack's: a house rule's range is drawn)
+        reach = eng.ask(ctx, "command_reach", c)
         if reach is not None:
             reach = float(reach)
             area = fp.buffer(reach, 64).intersection(table)
