@@ -48,6 +48,7 @@ hook optional bonus(u) "a bonus of unit u (none without the define)"
 hook step_rank(k) "where step k of the procedure comes: lower first; none: not taken"
 hook odd_rank(k) "a rank that is not always a number"
 hook yes_rank(k) "a rank that is a truth value"
+hook optional spare_rank(k) "a rank the pack may leave undefined"
 
 define tg.reach
     from tg "A unit reaches one square farther than its movement allowance."
@@ -178,6 +179,15 @@ def test_ordered_refuses_a_rank_that_is_no_number(eng, tmp_path):
     assert e.value.message == "yes_rank(move) is True: a rank is a number (lower first)"
     assert e.value.location.line == _line(f, "define tg.yes-rank")
 
+
+def test_an_optional_rank_the_pack_does_not_define_is_bad_input_at_the_hook(eng, tmp_path):
+    # no define to point at: the hook's declaration is the place
+    f = tmp_path / "pack" / "50-asked.wc"
+    with pytest.raises(WarcouncilError) as e:
+        eng.ordered(eng.setting("red"), "spare_rank", ["move"])
+    assert e.value.message == "spare_rank(move) is none: a rank is a number (lower first)"
+    assert (e.value.location.file, e.value.location.line) == (str(f), _line(f, "hook optional spare_rank"))
+    assert eng.ordered(eng.setting("red"), "spare_rank", ["move"], droppable=True) == []
 
 # ---- rolls --------------------------------------------------------------------
 

@@ -129,7 +129,8 @@ class Engine:
             number = isinstance(r, (int, Fraction)) and not isinstance(r, bool)
             if not number and (r is not None or not droppable):
                 raise WarcouncilError(f"{rank}({k}) is {'none' if r is None else r}: a rank is a number (lower first)"
-                                      + (" or none" if droppable else ""), self.pack.defines[rank].loc)
+                                      + (" or none" if droppable else ""),
+                                      (self.pack.defines.get(rank) or self.pack.hooks[rank]).loc)
         return [k for _, _, k in sorted(x for x in ranked if x[0] is not None)]
 
     def call(self, setting: Setting, name: str, *args):
