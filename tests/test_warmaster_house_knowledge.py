@@ -102,15 +102,19 @@ def test_the_picture_draws_the_packs_command_ranges(tmp_path):
 
     def ranges(rules=()):
         root = ET.fromstring(table_svg(Engine.load("ridgeway", [str(r) for r in rules])))
-        return sorted(t.text for t in root.iter("{http://www.w3.org/2000/svg}title") if "command range" in t.text)
+        drawn = sorted(t.text for t in root.iter("{http://www.w3.org/2000/svg}title") if "command range" in t.text)
+        legend = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if (t.text or "").startswith("command")]
+        return drawn, legend
 
-    assert ranges() == ["hero: command range 60 cm", "wiz: command range 20 cm"]
+    assert ranges() == (["hero: command range 60 cm", "wiz: command range 20 cm"],
+                        ["command range (Hero 60 cm, Wizard 20 cm)"])
     wide = house(tmp_path, "replace define wm.default.hero-range\n    from house \"Heroes shout.\"\n"
                            "    hero_reach := 80\n")
-    assert ranges([wide]) == ["hero: command range 80 cm", "wiz: command range 20 cm"]
+    assert ranges([wide]) == (["hero: command range 80 cm", "wiz: command range 20 cm"],
+                              ["command range (Hero 80 cm, Wizard 20 cm)"])
     none = house(tmp_path, "replace define wm.drawn-range\n    from house \"No ranges drawn.\"\n"
                            "    command_reach(c) := none\n")
-    assert ranges([none]) == []
+    assert ranges([none]) == ([], [])
 
 
 STEP_25 = "replace define wm.penalty.distance-step\n    from house \"Long shouts.\"\n    distance_step := 25\n"

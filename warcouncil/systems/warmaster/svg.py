@@ -94,6 +94,7 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
     # bands around the General a full step of the distance penalty apart
     # (distance_step), three of them, and each character's command range
     ctx = LogCtx(log)
+    ranges: dict = {}  # role -> the command ranges drawn (the legend's words)
     step = float(eng.ask(ctx, "distance_step"))
     for a in sc.terrain:
         fill = TERRAIN_FILL[2] if a.impassable else TERRAIN_FILL[1] if a.dense else TERRAIN_FILL[0]
@@ -118,6 +119,7 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
         reach = eng.ask(ctx, "command_reach", c)
         if reach is not None:
             reach = float(reach)
+            ranges.setdefault(c.piece.role, set()).add(reach)
             area = fp.buffer(reach, 64).intersection(table)
             parts.append(f'<path class="range" d="{_path(area, d)}" fill="{colour[c.piece.side]}" '
                          f'fill-opacity="0.04" stroke="{colour[c.piece.side]}" stroke-dasharray="2 3">'
@@ -134,7 +136,7 @@ def table_svg(eng, log=None, select: str | None = None, legal: dict | None = Non
         parts.append(_character(c, d, colour[c.piece.side], c.id == select, char_at[c.id]))
     if select is not None and select in t.poses:
         parts.extend(_marks(t, select, legal or {}, d))
-    legend = _legend(sc, colour, H, W, bool(orders), select, step)
+    legend = _legend(sc, colour, H, W, bool(orders), select, step, ranges)
     return document(W, H + legend.height, f"{sc.name}: {sc.to_move} to move", parts + legend.lines())
 
 
@@ -258,7 +260,7 @@ def _marks(t, select: str, legal: dict, d: float) -> list:
     return marks(dots)
 
 
-def _legend(sc, colour: dict, H: float, W: float, orders: bool, select, step: float) -> Legend:
+def _legend(sc, colour: dict, H: float, W: float, orders: bool, select, step: float, ranges: dict) -> Legend:
     leg = Legend(10, H + 2, W - 10, size=11, line=20)
     for s in sc.sides:
         leg.key(swatch(colour[s], 16), s + (" (to move)" if s == sc.to_move else ""))
@@ -268,7 +270,9 @@ def _legend(sc, colour: dict, H: float, W: float, orders: bool, select, step: fl
               + ["characters: G general, H hero, W wizard, with their Command value"])
     leg.key(stroke("#888", 1, 30, "5 4"), f"{step:g}, {2 * step:g}, {3 * step:g} cm from the General "
                                            "(-1, -2, -3 to orders)")
-    leg.key(stroke("#555", 1, 30, "2 3"), "command range (Hero 60 cm, Wizard 20 cm)")
+    if ranges:  # (as drawn: the pack's command_reach)
+        leg.key(stroke("#555", 1, 30, "2 3"), "command range (" + ", ".join(
+            f"{role.title()} {'/'.join(f'{r:g}' for r in sorted(rs))} cm" for role, rs in sorted(ranges.items())) + ")")
     leg.row()
     if orders:
         leg.key(None, 'under a unit: "hero ≤7 (7/12)": who may order it, the 2D6 score it needs (or less), '
