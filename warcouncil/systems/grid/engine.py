@@ -31,15 +31,11 @@ from .aftermath import CARDS, Aftermath, Due
 from .files import AFTERMATH_FIELDS, MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
 from .world import GridSetting, World
 from .words import units_words
+
 #: the re-roll of a failed Manoeuvre Test that spends a Movement Point; the pack's other
 #: re-rolls (``values reroll``) are free, once per turn each, where its ``free_reroll(k, u, step)``
 #: grants them, and its ``free_reroll_rank`` says which is used first
 POINT_REROLL = "movement_point"
-
-
-def free_rerolls(pack) -> tuple:
-    """The free re-rolls of a failed Manoeuvre Test the pack names (``values reroll``)."""
-    return tuple(k for k in pack.values.get("reroll", ()) if k != POINT_REROLL)
 #: the re-rolls of a failed test that an ``odds`` test file may claim, by test: the flag that claims
 #: one, and the pack's hook on the unit that grants it (None: a Command Point spent, always granted)
 CLAIMED_REROLLS = {
@@ -66,6 +62,11 @@ TEST_LIMIT = 64 * 1024
 ODDS_UNITS = ("unit", "attacker", "defender", "shooter", "target")
 #: the keys of a test file whose value is a unit's id: a roll's parameter of that name is the unit
 UNIT_KEYS = (*ODDS_UNITS, "against")
+
+
+def free_rerolls(pack) -> tuple:
+    """The free re-rolls of a failed Manoeuvre Test the pack names (``values reroll``)."""
+    return tuple(k for k in pack.values.get("reroll", ()) if k != POINT_REROLL)
 
 
 def _add(dist: dict, key, p: Fraction) -> None:
