@@ -473,14 +473,16 @@ class GridEngine(Engine):
         """The pack's roll ``push_back``; a pushable Stubborn unit
         (``stubborn_unit``) first rolls its Stubborn die, the roll
         ``stubborn``, as ``check`` does (unless the test file says
-        ``stubborn: false``): what it holds on ``stays``."""
+        ``stubborn: false``): what it holds on ``stays``; a unit the pack's
+        ``pushable`` refuses is said so (``pushable: false``)."""
         law, args = self.declared(s, {**data, "stubborn": False}, path)
         u = args["unit"]
-        if data.get("stubborn", True) and self.hook(s, "pushable", u) and self.hook(s, "stubborn_unit", u):
+        pushable = self.hook(s, "pushable", u)
+        if data.get("stubborn", True) and pushable and self.hook(s, "stubborn_unit", u):
             hold = self.roll(s, "stubborn", {}).get("stays", Fraction(0))
             law = {k: p * (1 - hold) for k, p in law.items()}
             _add(law, "stays", hold)
-        return _sorted_dist(law), _EXTRAS["push_back"](self, s, args)
+        return _sorted_dist(law), {} if pushable else {"pushable": False}
 
     def _homunculus(self, s, data, path):
         side = self.setting(data.get("side")).side
@@ -1171,7 +1173,6 @@ _TESTS = {
 #: what else the answer of a test that is its roll gives: ``(engine, setting, args)`` -> a dict, read
 #: off the roll's arguments ``args``
 _EXTRAS = {
-    "push_back": lambda self, s, a: {} if self.hook(s, "pushable", a["unit"]) else {"pushable": False},
     # (a stampede is no Failed Discipline Outcome roll: no modifier)
     "failed_discipline": lambda self, s, a: ({} if a["critical_by"] > 0 and self.hook(s, "stampedes", a["unit"])
                                              else {"modifier": self.failed_modifier(s, a, False)}),
