@@ -9,8 +9,6 @@ what `check` reports: one case per effect."""
 
 from __future__ import annotations
 
-import pytest
-
 from gridkit import house, scenario, unit
 from test_grid_aftermath import _general, at, board, cards, fight, run
 from warcouncil.dsl.pack import load_pack
