@@ -189,11 +189,12 @@ class GridEngine(Engine):
             return any(self.hook(s, "rough_ground", s.terrain.get(q)) for q in sqs)
 
         occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q].id != u.id)
-        rough = rough_of(after) or rough_of(before)
+        was_rough = rough_of(before)
+        rough = rough_of(after) or was_rough
         test = tests[-1] if tests else None  # (the last try: a re-roll is another try of the roll)
         return Record(free_unused=frozenset(), points_left=0,
                       kind=kind, squares=after, before=before, rough=rough,
-                      was_rough=rough_of(before), occupied_by=occupied,
+                      was_rough=was_rough, occupied_by=occupied,
                       on_board=all(q in s.board.cells for q in after),
                       test=test, rerolls=max(0, len(tests) - 1),
                       passed=test is not None and self.roll(s, "manoeuvre", {"unit": u, "kind": kind, "rough": rough},
