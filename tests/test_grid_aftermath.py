@@ -429,7 +429,6 @@ EAGLES = [fight(dice=(6, 3, 3), push_back={"d": 1}, discipline={"d": [1, 2]}, ou
 def _cases(tmp_path):
     e = unit("e", "red", (2, 1), "north")
     f = unit("f", "blue", (3, 1), "south")
-    s = unit("s", "blue", (3, 1), "south", type="infantry_skirmishers")
     fr = unit("fr", "blue", (1, 1), "east")
     off = scenario(tmp_path, [unit("a", "red", (2, 1), "north", **A), unit("d", "blue", (3, 0), "south")], name="off")
     offs = scenario(tmp_path, [unit("a", "red", (2, 1), "north", **A),

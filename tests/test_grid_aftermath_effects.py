@@ -1,15 +1,13 @@
 """Square-grid ancients: what an outcome changes is the pack's data. The
 engine knows the effects (`at_risk`, `flees`, `loses_lines`, `setback`,
 `lost_eagles`, `disorder`, `face_about`, `retire`, `removed`:
-``Aftermath.EFFECTS``, each its own meaning once), and the pack's `outcome_effect(test, r, e)`
+``aftermath.EFFECTS``, each its own meaning once), and the pack's `outcome_effect(test, r, e)`
 (`ga.outcome-effects`, rules/grid-ancients/55-aftermath.wc) says how many
 times outcome r of a test (discipline, reform, halted) takes each. So a
 house rule that gives an outcome another effect, or takes one away, changes
 what `check` reports: one case per effect."""
 
 from __future__ import annotations
-
-import pytest
 
 from gridkit import house, scenario, unit
 from test_grid_aftermath import _general, at, board, cards, fight, run

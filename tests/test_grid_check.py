@@ -210,7 +210,7 @@ CHARS = ["warband", "drilled", "immobile", "ranged_attack", "cause_fear", "parth
 @st.composite
 def boards(draw):
     n = draw(st.integers(2, 6))
-    units, taken = [], set()
+    units = []
     for i in range(n):
         side = "red" if i % 2 == 0 else "blue"
         facing = draw(st.sampled_from(["north", "east", "south", "west"]))

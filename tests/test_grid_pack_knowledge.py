@@ -20,6 +20,17 @@ STUBBORN_WARBANDS = ('replace define ga.stubborn-units\n    from house "A house 
                      '    stubborn_unit(u) := has(u, stubborn) or has(u, warband)\n')
 
 
+def _holds_only_with(sc, h, die: int) -> None:
+    """d on ``sc``, crunched (6 against 3) and pushed back (a 4), its
+    Stubborn die showing ``die``: the shipped pack moves it one square and
+    reports no hold; with the house rules ``h`` it holds where it stands."""
+    entry = fight(dice=(6, 3, 3), push_back={"d": 4}, stubborn={"d": die}, discipline={"d": [4, 4]})
+    _, log = run(sc, [entry])
+    assert at(log, "d") == ((3, 1), "south", False) and f"d is Stubborn and holds ({die})" not in log[0]["events"]
+    _, log = run(sc, [entry], h)
+    assert f"d is Stubborn and holds ({die})" in log[0]["events"] and "d" not in log[0].get("positions", {})
+
+
 def test_a_house_rule_that_makes_warbands_stubborn_changes_check_and_odds(tmp_path):
     """d, a Warband, crunched (6 against 3) and pushed back: the shipped pack
     moves it one square (a 4) and reads no Stubborn die; with Warbands
@@ -27,11 +38,7 @@ def test_a_house_rule_that_makes_warbands_stubborn_changes_check_and_odds(tmp_pa
     its push back gives the hold (5-6) a third."""
     sc = board(tmp_path, d={"characteristics": ["warband"]})
     h = [house(tmp_path, STUBBORN_WARBANDS)]
-    entry = fight(dice=(6, 3, 3), push_back={"d": 4}, stubborn={"d": 5}, discipline={"d": [4, 4]})
-    _, log = run(sc, [entry])
-    assert at(log, "d") == ((3, 1), "south", False) and "d is Stubborn and holds (5)" not in log[0]["events"]
-    _, log = run(sc, [entry], h)
-    assert "d is Stubborn and holds (5)" in log[0]["events"] and "d" not in log[0].get("positions", {})
+    _holds_only_with(sc, h, 5)
     assert engine(sc).odds({"test": "push_back", "unit": "d"})[0] == {"0": F(1, 6), "1": F(1, 2), "2": F(1, 3)}
     assert engine(sc, h).odds({"test": "push_back", "unit": "d"})[0] == {
         "0": F(1, 9), "1": F(1, 3), "2": F(2, 9), "stays": F(1, 3)}
@@ -50,11 +57,7 @@ def test_the_stubborn_die_is_one_roll_for_check_and_odds(tmp_path):
     file's `stubborn: false` reads the push back die alone."""
     sc = board(tmp_path, d={"characteristics": ["stubborn"]})
     h = [house(tmp_path, STUBBORN_ON_2)]
-    entry = fight(dice=(6, 3, 3), push_back={"d": 4}, stubborn={"d": 2}, discipline={"d": [4, 4]})
-    _, log = run(sc, [entry])
-    assert at(log, "d") == ((3, 1), "south", False) and "d is Stubborn and holds (2)" not in log[0]["events"]
-    _, log = run(sc, [entry], h)
-    assert "d is Stubborn and holds (2)" in log[0]["events"] and "d" not in log[0].get("positions", {})
+    _holds_only_with(sc, h, 2)
     assert engine(sc).odds({"test": "push_back", "unit": "d"}) == (
         {"0": F(1, 9), "1": F(1, 3), "2": F(2, 9), "stays": F(1, 3)}, {})
     assert engine(sc, h).odds({"test": "push_back", "unit": "d"}) == (

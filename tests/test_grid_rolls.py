@@ -64,18 +64,18 @@ def test_declared_laws(tmp_path):
         {"0": F(1, 4), "1": F(1, 2), "2": F(1, 4)}, {"per_point": "1/2"})
 
 
-LINES_2D6 = ('replace roll ga.roll.lines\n    from house "A house rule for the tests."\n'
-             '    lines(line = skirmish_line) dice d1, d2 := if line_removed(line, d1 + d2 - 6) then removed else stays\n')
-EAGLES_HARSH = ('replace roll ga.roll.lost-eagles\n    from house "A house rule for the tests."\n'
-                '    lost_eagles(event) dice d1, d2 := eagle_result(event, d1 + d2 - 1)\n')
+#: house rules replacing a roll (``_house``): its id, its new text
+LINES_2D6 = ("ga.roll.lines",
+             "lines(line = skirmish_line) dice d1, d2 := if line_removed(line, d1 + d2 - 6) then removed else stays")
+EAGLES_HARSH = ("ga.roll.lost-eagles", "lost_eagles(event) dice d1, d2 := eagle_result(event, d1 + d2 - 1)")
 #: a General is killed on a double 1, else unharmed: the wound die never matters
-RISK_DOUBLE_ONE = ('replace roll ga.roll.risk-to-general\n    from house "A house rule for the tests."\n'
-                   '    risk_to_general(event) dice d1, d2, wound := if d1 + d2 == 2 then killed else unharmed\n')
+RISK_DOUBLE_ONE = ("ga.roll.risk-to-general",
+                   "risk_to_general(event) dice d1, d2, wound := if d1 + d2 == 2 then killed else unharmed")
 
 
 def test_lines_on_2d6(tmp_path):
     sc = _alone(tmp_path)
-    eng = engine(sc, [house(tmp_path, LINES_2D6)])
+    eng = engine(sc, [_house(tmp_path, *LINES_2D6)])
     # removed when 2D6 - 6 <= 4: a total of 10 or less, 33 ways in 36
     assert _odds(eng, test="lines") == ({"removed": F(33, 36), "stays": F(3, 36)}, {})
 
@@ -86,7 +86,7 @@ def test_a_replaced_roll_changes_odds_and_check_alike(tmp_path):
     Centurion Casualties) gives Centurion Casualties: `odds` and `check`
     both say so."""
     sc = _alone(tmp_path)
-    h = house(tmp_path, EAGLES_HARSH)
+    h = _house(tmp_path, *EAGLES_HARSH)
     assert _odds(engine(sc), test="lost_eagles", event="routed_from_combat")[0] == {
         "centurion_casualties": F(11, 36), "eagle_lost": F(15, 36), "no_effect": F(10, 36)}
     assert _odds(engine(sc, [h]), test="lost_eagles", event="routed_from_combat")[0] == {
@@ -103,7 +103,7 @@ def test_a_replaced_roll_changes_odds_and_check_alike(tmp_path):
 def test_a_roll_whose_first_dice_decide_it_asks_no_more(tmp_path):
     """Risk to Generals with the wound die no longer mattering: `check`
     asks no wound die (the roll is decided by the 2D6), `odds` agrees."""
-    h = house(tmp_path, RISK_DOUBLE_ONE)
+    h = _house(tmp_path, *RISK_DOUBLE_ONE)
     entry = dict(_wounded(1)[0])
     del entry["wound"]
     _, log = run(_general(tmp_path, "shipped"), [entry])
@@ -157,7 +157,7 @@ def test_the_command_line_says_so_at_the_place(tmp_path):
     code, out, err = run_cli("odds", "alesia", test, "--rules", h)
     assert (code, out, err.split("\n")[0]) == (2, "", head)
     assert "Traceback" not in err
-    code, out, _ = run_cli("odds", "alesia", test, "--rules", house(tmp_path, LINES_2D6, name="twod6"), "--json")
+    code, out, _ = run_cli("odds", "alesia", test, "--rules", _house(tmp_path, *LINES_2D6, name="twod6"), "--json")
     assert (code, json.loads(out)["outcomes"]) == (0, {"removed": "11/12", "stays": "1/12"})
 
 

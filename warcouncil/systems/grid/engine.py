@@ -31,15 +31,11 @@ from .aftermath import CARDS, Aftermath, Due
 from .files import AFTERMATH_FIELDS, MANOEUVRES, OPTIONS, TEST_ENTRIES, TURN_ENTRY, faces
 from .world import GridSetting, World
 from .words import units_words
+
 #: the re-roll of a failed Manoeuvre Test that spends a Movement Point; the pack's other
 #: re-rolls (``values reroll``) are free, once per turn each, where its ``free_reroll(k, u, step)``
 #: grants them, and its ``free_reroll_rank`` says which is used first
 POINT_REROLL = "movement_point"
-
-
-def free_rerolls(pack) -> tuple:
-    """The free re-rolls of a failed Manoeuvre Test the pack names (``values reroll``)."""
-    return tuple(k for k in pack.values.get("reroll", ()) if k != POINT_REROLL)
 #: the re-rolls of a failed test that an ``odds`` test file may claim, by test: the flag that claims
 #: one, and the pack's hook on the unit that grants it (None: a Command Point spent, always granted)
 CLAIMED_REROLLS = {
@@ -66,6 +62,11 @@ TEST_LIMIT = 64 * 1024
 ODDS_UNITS = ("unit", "attacker", "defender", "shooter", "target")
 #: the keys of a test file whose value is a unit's id: a roll's parameter of that name is the unit
 UNIT_KEYS = (*ODDS_UNITS, "against")
+
+
+def free_rerolls(pack) -> tuple:
+    """The free re-rolls of a failed Manoeuvre Test the pack names (``values reroll``)."""
+    return tuple(k for k in pack.values.get("reroll", ()) if k != POINT_REROLL)
 
 
 def _add(dist: dict, key, p: Fraction) -> None:
@@ -188,11 +189,12 @@ class GridEngine(Engine):
             return any(self.hook(s, "rough_ground", s.terrain.get(q)) for q in sqs)
 
         occupied = frozenset(s.occupant[q] for q in after if q in s.occupant and s.occupant[q].id != u.id)
-        rough = rough_of(after) or rough_of(before)
+        was_rough = rough_of(before)
+        rough = rough_of(after) or was_rough
         test = tests[-1] if tests else None  # (the last try: a re-roll is another try of the roll)
         return Record(free_unused=frozenset(), points_left=0,
                       kind=kind, squares=after, before=before, rough=rough,
-                      was_rough=rough_of(before), occupied_by=occupied,
+                      was_rough=was_rough, occupied_by=occupied,
                       on_board=all(q in s.board.cells for q in after),
                       test=test, rerolls=max(0, len(tests) - 1),
                       passed=test is not None and self.roll(s, "manoeuvre", {"unit": u, "kind": kind, "rough": rough},
@@ -472,14 +474,16 @@ class GridEngine(Engine):
         """The pack's roll ``push_back``; a pushable Stubborn unit
         (``stubborn_unit``) first rolls its Stubborn die, the roll
         ``stubborn``, as ``check`` does (unless the test file says
-        ``stubborn: false``): what it holds on ``stays``."""
+        ``stubborn: false``): what it holds on ``stays``; a unit the pack's
+        ``pushable`` refuses is said so (``pushable: false``)."""
         law, args = self.declared(s, {**data, "stubborn": False}, path)
         u = args["unit"]
-        if data.get("stubborn", True) and self.hook(s, "pushable", u) and self.hook(s, "stubborn_unit", u):
+        pushable = self.hook(s, "pushable", u)
+        if data.get("stubborn", True) and pushable and self.hook(s, "stubborn_unit", u):
             hold = self.roll(s, "stubborn", {}).get("stays", Fraction(0))
             law = {k: p * (1 - hold) for k, p in law.items()}
             _add(law, "stays", hold)
-        return _sorted_dist(law), _EXTRAS["push_back"](self, s, args)
+        return _sorted_dist(law), {} if pushable else {"pushable": False}
 
     def _homunculus(self, s, data, path):
         side = self.setting(data.get("side")).side
@@ -1170,7 +1174,6 @@ _TESTS = {
 #: what else the answer of a test that is its roll gives: ``(engine, setting, args)`` -> a dict, read
 #: off the roll's arguments ``args``
 _EXTRAS = {
-    "push_back": lambda self, s, a: {} if self.hook(s, "pushable", a["unit"]) else {"pushable": False},
     # (a stampede is no Failed Discipline Outcome roll: no modifier)
     "failed_discipline": lambda self, s, a: ({} if a["critical_by"] > 0 and self.hook(s, "stampedes", a["unit"])
                                              else {"modifier": self.failed_modifier(s, a, False)}),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ...world.schema import (MAX_COMMAND, NAME, AnyOf, ByKey, Field, Record, choice_field, int_field, is_int,
                                 list_field)
-from .scenario import BOOL, POOLS, SQUARE
+from .scenario import BOOL, POOLS
 
 OPTIONS = ("move", "combat", "charge", "shoot", "reform")
 MANOEUVRES = ("forward", "oblique_left", "oblique_right", "turn_left", "turn_right", "drift_left", "drift_right",
@@ -69,9 +69,6 @@ STEP_ENTRY = Record("step", {"do": choice_field(MANOEUVRES), "test": dice(1, 4),
 STEP = AnyOf((choice_field(MANOEUVRES), STEP_ENTRY))
 SPEND_ENTRY = Record("spending", {"pool": POOL, "use": NAME, "points": POINTS, "as": POOL},
                      required=("pool", "use"), noun="spending")
-#: the pushed back unit's or the follower's move, with the die that set it
-MOVE_ENTRY = Record("a move after combat", {"unit": NAME, "roll": FACE, "hold": FACE, "to": SQUARE},
-                   required=("unit",))
 #: what a result moves: each unit's die (systems/grid/aftermath.py)
 AFTERMATH_FIELDS = {
     "push_back": by_unit(FACE), "stubborn": by_unit(FACE), "stand_fast": list_field(NAME, 0, 2),

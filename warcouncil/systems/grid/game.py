@@ -78,6 +78,9 @@ NOT_DUE = {"choose": "no pick among the dice is due here", "stand_fast": "no uni
 NOT_OFFERED = {"choose": "pick one of the dice's results: face {faces}",
                "stand_fast": "{unit} is the unit that may stand fast here",
                "roll": "a reroll gives the 'pool' it spends (movement, or generalship 'as' movement): {rerolls}"}
+#: how many steps ahead the game looks to judge whether a move can still be finished legally
+#: whatever its test dice show (``GridTurn._alive``: a Warband must move the full distance)
+LOOKAHEAD = 4
 VERBS = {"move": "moves", "combat": "attacks", "charge": "charges", "shoot": "shoots at", "reform": "reforms"}
 
 
@@ -223,7 +226,7 @@ class GridTurn(StepTurn):
             k = len(p.faces) + 1
             what = due.words + (f" ({k} of {due.n})" if due.n > 1 else "")
             return roll("face", lambda f: f"{what}: {f}")
-        return decision(self.side, list(self._steps(p, 4)) + self._halt(p))
+        return decision(self.side, list(self._steps(p, LOOKAHEAD)) + self._halt(p))
 
     # ------------------------------------------------------------ the steps (StepTurn)
     def at(self, p: Position) -> int | None:
@@ -290,7 +293,7 @@ class GridTurn(StepTurn):
                     if q is None:
                         continue
                     if q.moving and (uid, option) not in alive:
-                        alive[uid, option] = self._alive(q, 4)
+                        alive[uid, option] = self._alive(q, LOOKAHEAD)
                     if q.moving and not alive[uid, option]:
                         continue  # (a Warband that cannot move the full distance it may roll)
                     out.append({"kind": "activate", **entry, "text": _text(entry, board)})
