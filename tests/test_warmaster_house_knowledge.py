@@ -147,7 +147,6 @@ def test_the_distance_penalty_and_the_generals_bands_are_the_packs_step(board, t
         ["25, 50, 75 cm from the General (-1, -2, -3 to orders)"])
 
 
-
 def test_a_unit_types_attributes_are_fixed_by_the_packs_declarations(board):
     # what a judgement reads of a piece's unit type (``pace``, ``flying``, the
     # pack declares them for every type) never changes in one answer: the

@@ -27,6 +27,10 @@ order plan; what counts, how much, and what is legal is the pack's.
             without its move: a step's success counts as its roll's even
             where an earlier failure would block its written move.
 ``check``   a whole Command phase log: legal, or every violation.
+``plan``    the legal sequencing and choice of characters of the wanted
+            orders that maximises P(all) or the expected successes, by
+            exhaustive search (at most ``PLAN_LIMIT`` sequencings), each
+            sequencing's odds as ``odds`` works them out.
 
 What one answer keeps between its judgements is one ``AnswerCaches``
 (kernel/caches.py: its named fields), made when it begins and dropped when
@@ -50,8 +54,10 @@ A loop through the history of the stop rules' shape (``exists p in
 before(o): ...``, recognised by its shape, never by a rule's id) is judged
 from a summary carried along the log (kernel/loops.py; ``before`` and
 ``entries_before`` are marked its domains, builtins.py); any other as
-written. ``odds`` walks the branches once, a branch reaching a step in a
-state walked before adding in that walk's sums (``distribution``).
+written. ``odds`` and ``plan`` walk the branches once (the kernel's
+chance walk, kernel/chance.py), a branch reaching a step in a state alike
+to one walked before (the kernel's ``Alike``) adding in that walk's sums
+(``distribution``, ``_Attempts``).
 """
 
 from __future__ import annotations
@@ -147,7 +153,7 @@ class _SideView:
 
 
 class WarmasterEngine(Engine):
-    """Answers ``orders``, ``odds`` and ``check`` for a Warmaster scenario."""
+    """Answers ``orders``, ``odds``, ``check`` and ``plan`` for a Warmaster scenario."""
 
     #: the verbs whose judgements are shared between branches (``judgement_key``)
     _share_verbs = ("odds", "plan")
