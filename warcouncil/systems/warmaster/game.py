@@ -53,7 +53,7 @@ from ...kernel.log import LogCtx
 from ...kernel.turn import located
 from .files import Step
 from .scenario import CHARACTER_MOVE, HOME_BACK, INITIATIVE, ORDER, Pose, _Board, footprint, pose_of
-from .words import action_words, move_words, num, roll_words
+from .words import action_words, move_words, num, roll_words, xy_words
 
 #: the turn file's key of each kind of entry, and its record
 KEYS = {"initiative": "initiative", "home_back": "home_back", "attempt": "orders", "character_move": "characters"}
@@ -397,18 +397,16 @@ class WarmasterTurn(StepTurn):
         destination as ``data-legal-to`` writes it), ...] (an initiative
         move, a character's move, the destinations of the step under way;
         none for the others)."""
-        from .svg import xy_key
-
         kind, to, p = action.get("kind"), action.get("to"), position.pending
         if to is None:
             return []
         if kind in ("initiative", "character_move"):
-            return [(action.get("unit" if kind == "initiative" else "piece"), xy_key(to))]
+            return [(action.get("unit" if kind == "initiative" else "piece"), xy_words(to))]
         if kind != "move" or not p:
             return []
         if p[0] == "home_to":
-            return [(p[1], xy_key(_one(to)))]
-        return [(pid, xy_key(xy)) for pid, xy in zip(self.under_way_pieces(position), to)]
+            return [(p[1], xy_words(_one(to)))]
+        return [(pid, xy_words(xy)) for pid, xy in zip(self.under_way_pieces(position), to)]
 
     # ------------------------------------------------------------ the next turn
     def next_scenario(self, turn: dict) -> dict:

@@ -48,10 +48,6 @@ def _path(g: BaseGeometry, depth: float) -> str:
     return " ".join(out)
 
 
-#: a destination (``[x, y]`` or ``{at: [x, y], ...}``) as ``data-legal-to``
-#: writes it: ``"x,y"`` in cm, as players write places (``words.xy_words``)
-xy_key = xy_words
-
 
 def table_svg(eng, log=None, select: str | None = None, legal: dict | None = None, orders: bool = True) -> str:
     """The table of ``eng`` (a ``WarmasterEngine``) as it stands after
@@ -177,7 +173,7 @@ def _unit(u, d: float, fill: str, selected: bool, label_at: tuple) -> str:
                      ((ax + lx * wide) * SCALE, (d - (ay + ly * wide)) * SCALE), (fx, -fy), 3,
                      0.6 * SCALE, 1.6 * SCALE, 1.0 * SCALE))
     out.append(label(label_at, _label_of(u), 11, fill, 3, bold=True))
-    return group("piece unit", {"data-piece": u.id, "data-at": xy_key(u.pose.at), "data-facing": written(u.pose.facing),
+    return group("piece unit", {"data-piece": u.id, "data-at": xy_words(u.pose.at), "data-facing": written(u.pose.facing),
                                 "data-side": p.side, "data-type": p.type}, None, "".join(out))
 
 
@@ -193,7 +189,7 @@ def _character(c, d: float, side: str, selected: bool, label_at: tuple) -> str:
     ring = SELECTED if selected else side
     x, y = c.pose.at
     mark = ROLE_MARK.get(p.role, p.role[:1].upper())
-    return group("piece character", {"data-piece": c.id, "data-at": xy_key(c.pose.at), "data-side": p.side,
+    return group("piece character", {"data-piece": c.id, "data-at": xy_words(c.pose.at), "data-side": p.side,
                                      "data-role": p.role}, None,
                  f'<path d="{_path(c.fp.shape, d)}" fill="#f1c40f" stroke="{ring}" stroke-width="2"'
                  f'{attrs({"data-id": c.id})}><title>{escape(c.id)} ({escape(p.role)}, Command {p.command})</title>'
